@@ -1,0 +1,172 @@
+"""Gradient checking against finite differences.
+
+`check_grads` is the oracle the test suite uses, and users can call it on their own
+functions. `compare_grads` does the same comparison for any gradient function, which
+is how the checker itself is tested against deliberately wrong gradients.
+"""
+
+import numpy as np
+
+import revsrc
+
+__all__ = ["check_grads", "compare_grads"]
+
+# A step of 1e-4 (relative to the argument's magnitude) with a Richardson-extrapolated
+# stencil leaves a truncation error of O(h**4) ~ 1e-16 and a rounding error of
+# O(eps / h) ~ 1e-12, so rtol=1e-6 holds with room to spare on smooth functions.
+_DEFAULT_REL_STEP = 1e-4
+
+
+def check_grads(f, args, argnums=0, *, rtol=1e-6, atol=1e-8, eps=None,
+                directions=3, seed=0, backend=None, kwargs=None):
+    """Check ``revsrc.grad(f, argnums)`` against central differences.
+
+    For each differentiated argument the analytic gradient must have the argument's
+    type (a float for a float argument; an ndarray of the same shape and dtype for an
+    array argument) and must agree with a Richardson-extrapolated central difference
+    computed in float64: directly for a scalar argument, and along ``directions``
+    random unit directions ``v`` (seeded by ``seed``) for an array argument, where
+    ``<grad, v>`` is compared with ``(f(x + h v) - f(x - h v)) / 2h``.
+    A value passes when ``|analytic - numeric| <= atol + rtol * |numeric|``.
+
+    Parameters
+    ----------
+    f : callable returning a scalar.
+    args : tuple of positional arguments at which to check.
+    argnums : int or tuple of ints, as for `revsrc.grad`.
+    rtol, atol : tolerances of the comparison.
+    eps : finite-difference step; default ``1e-4 * max(1, |x|)`` per argument
+        (``max |x_i|`` for arrays).
+    directions : number of random directions per array argument.
+    seed : seed of the random directions.
+    backend : passed to `revsrc.grad`.
+    kwargs : keyword arguments passed to ``f`` (never differentiated).
+
+    Raises
+    ------
+    AssertionError
+        naming the argument, the analytic and numeric values and the relative error.
+
+    Examples
+    --------
+    >>> import math
+    >>> from revsrc.testing import check_grads
+    >>> def f(x, y):
+    ...     return math.sin(x) * y
+    >>> check_grads(f, (0.5, 2.0), argnums=(0, 1))
+    """
+    grad_f = revsrc.grad(f, argnums, backend=backend)
+    compare_grads(f, grad_f, args, argnums, rtol=rtol, atol=atol, eps=eps,
+                  directions=directions, seed=seed, kwargs=kwargs)
+
+
+def compare_grads(f, grad_f, args, argnums=0, *, rtol=1e-6, atol=1e-8, eps=None,
+                  directions=3, seed=0, kwargs=None):
+    """Check an arbitrary gradient function ``grad_f`` of ``f`` against central differences.
+
+    ``grad_f(*args, **kwargs)`` must return what ``revsrc.grad(f, argnums)`` would: one
+    gradient for an int ``argnums``, a tuple of gradients for a tuple. The comparison
+    and the other parameters are those of `check_grads`.
+
+    Examples
+    --------
+    >>> import math
+    >>> from revsrc.testing import compare_grads
+    >>> compare_grads(math.sin, math.cos, (0.3,))
+    """
+    args = tuple(args)
+    kwargs = dict(kwargs or {})
+    tuple_argnums = isinstance(argnums, (tuple, list))
+    nums = tuple(argnums) if tuple_argnums else (argnums,)
+    for i in nums:
+        if not -len(args) <= i < len(args):
+            raise ValueError(f"argnum {i} out of range for {len(args)} arguments")
+
+    grads = grad_f(*args, **kwargs)
+    if tuple_argnums:
+        if not isinstance(grads, tuple) or len(grads) != len(nums):
+            raise AssertionError(
+                f"argnums={tuple(nums)}: expected a tuple of {len(nums)} gradients, "
+                f"got {_describe(grads)}")
+    else:
+        grads = (grads,)
+
+    rng = np.random.default_rng(seed)
+    for i, g in zip(nums, grads):
+        x = args[i]
+        if isinstance(x, np.ndarray):
+            _check_array(f, args, kwargs, i, g, rng, rtol, atol, eps, directions)
+        else:
+            _check_scalar(f, args, kwargs, i, g, rtol, atol, eps)
+
+
+def _describe(value):
+    if isinstance(value, np.ndarray):
+        return f"ndarray(shape={value.shape}, dtype={value.dtype})"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _call_with(f, args, kwargs, i, value):
+    moved = list(args)
+    moved[i] = value
+    out = f(*moved, **kwargs)
+    try:
+        return float(out)
+    except (TypeError, ValueError):
+        raise AssertionError(
+            f"f must return a scalar to be checked, got {_describe(out)}") from None
+
+
+def _richardson(phi, h):
+    """Derivative at 0 of the scalar function ``phi``: two central differences, extrapolated."""
+    d_h = (phi(h) - phi(-h)) / (2.0 * h)
+    d_half = (phi(0.5 * h) - phi(-0.5 * h)) / h
+    return (4.0 * d_half - d_h) / 3.0
+
+
+def _compare(label, analytic, numeric, rtol, atol):
+    err = abs(analytic - numeric)
+    if not err <= atol + rtol * abs(numeric):  # `not <=` also catches NaN
+        rel = err / abs(numeric) if numeric != 0.0 else float("inf")
+        raise AssertionError(
+            f"{label}: analytic {analytic!r} != numeric {numeric!r} "
+            f"(abs err {err:.3g}, rel err {rel:.3g}, rtol {rtol:g}, atol {atol:g})")
+
+
+def _check_scalar(f, args, kwargs, i, g, rtol, atol, eps):
+    x = args[i]
+    if isinstance(x, (bool, np.bool_)):
+        raise ValueError(f"argnum {i} is a bool and cannot be differentiated")
+    if isinstance(g, np.ndarray) or not isinstance(g, (float, np.floating)):
+        raise AssertionError(
+            f"argnum {i}: the gradient of a scalar argument {x!r} must be a float, "
+            f"got {_describe(g)}")
+    x = float(x)
+    h = eps if eps is not None else _DEFAULT_REL_STEP * max(1.0, abs(x))
+    numeric = _richardson(lambda t: _call_with(f, args, kwargs, i, x + t), h)
+    _compare(f"argnum {i} (scalar x={x!r})", float(g), numeric, rtol, atol)
+
+
+def _check_array(f, args, kwargs, i, g, rng, rtol, atol, eps, directions):
+    x = args[i]
+    if not isinstance(g, np.ndarray):
+        raise AssertionError(
+            f"argnum {i}: the gradient of an array argument must be an ndarray, "
+            f"got {_describe(g)}")
+    if g.shape != x.shape or g.dtype != x.dtype:
+        raise AssertionError(
+            f"argnum {i}: gradient is ndarray(shape={g.shape}, dtype={g.dtype}) but the "
+            f"argument is ndarray(shape={x.shape}, dtype={x.dtype})")
+    x64 = np.asarray(x, dtype=np.float64)
+    g64 = np.asarray(g, dtype=np.float64)
+    if x64.size == 0:
+        return
+    scale = max(1.0, float(np.max(np.abs(x64))))
+    h = eps if eps is not None else _DEFAULT_REL_STEP * scale
+    for k in range(directions):
+        v = rng.standard_normal(x64.shape)
+        v /= np.linalg.norm(v)
+        numeric = _richardson(lambda t: _call_with(f, args, kwargs, i, x64 + t * v), h)
+        analytic = float(np.sum(g64 * v))
+        _compare(f"argnum {i} (array shape {x.shape}, direction {k}): <grad, v>",
+                 analytic, numeric, rtol, atol)
