@@ -950,9 +950,9 @@ def with_aux(x):
     return sin(y), y
 
 
-def with_aux_dict(x, y):
+def with_aux_tuple(x, y):
     z = x * y
-    return z * z, {"z": z, "label": "product"}
+    return z * z, (z, "product")
 
 
 def arr_with_aux(x):
@@ -1198,7 +1198,7 @@ CASES = [
 
 AUX_CASES = [
     _c(with_aux, 0.7),
-    _c(with_aux_dict, 0.7, 1.2, argnums=(0, 1)),
+    _c(with_aux_tuple, 0.7, 1.2, argnums=(0, 1)),
     _a(arr_with_aux, V4),
 ]
 
