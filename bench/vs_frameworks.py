@@ -1,0 +1,498 @@
+"""Measure revsrc against JAX, PyTorch, HIPS autograd, central differences and C; write BENCHMARKS.md.
+
+    python bench/vs_frameworks.py            # measure everything, print the tables
+    python bench/vs_frameworks.py --emit     # ... and write BENCHMARKS.md at the repo root
+    python bench/vs_frameworks.py --only mlp --quick
+
+Per (workload, framework) cell: compile + first call (fresh function objects: a fresh
+`revsrc.grad(f)`, a fresh `jax.jit(...)` trace and compile, an eager framework's first
+call), then steady-state time as best-of-N and median over ~0.5 s of repeats. Every
+gradient is checked before it is timed; a mismatch stops the run.
+"""
+
+import argparse
+import datetime
+import importlib.metadata
+import importlib.util
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+import traceback
+import warnings
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+if importlib.util.find_spec("revsrc") is None:  # a checkout that is not pip-installed
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+import frameworks as fw  # noqa: E402
+import workloads as wl  # noqa: E402
+
+ROW_ORDER = (
+    "revsrc", "jax.jit", "jax.jit[cond]", "jax.grad", "torch.autograd", "torch.func", "autograd",
+    "handwritten", "c_handwritten", "central_diff", "plain",
+)
+
+ROW_LABELS = dict(fw.FRAMEWORK_LABELS)
+ROW_LABELS.update({
+    "jax.jit[cond]": "jax.jit(jax.grad), lax.cond",
+    "c_handwritten": "c_handwritten (ctypes call from Python)",
+    "plain": "g(0.3) plain python",
+    "primal": "forward only (numpy, no gradient)",
+    "cd_estimate": "central differences (estimate)",
+    "c_json": "c_handwritten",
+})
+
+WORKLOAD_LABELS = {"call": "dg(0.3) revsrc"}
+
+
+class Cell:
+    def __init__(self, workload, framework):
+        self.workload = workload
+        self.framework = framework
+        self.first_ms = None
+        self.best_ms = None
+        self.median_ms = None
+        self.note = ""
+        self.status = "ok"  # ok | skipped | failed
+        self.error = ""
+        self.label = None
+
+
+def fmt_ms(x):
+    if x is None:
+        return "—"
+    if x >= 100:
+        return f"{x:,.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    if x >= 1:
+        return f"{x:.2f}"
+    if x >= 0.01:
+        return f"{x:.3f}"
+    return f"{x:.4f}"
+
+
+def fmt_ratio(x):
+    if x is None:
+        return "—"
+    return f"{x:.2f}x" if x < 10 else f"{x:,.0f}x"
+
+
+def time_steady(fn, budget, scale=1.0):
+    """(best, median) seconds per call: batches of `number` calls, repeated for ~budget seconds."""
+    t0 = time.perf_counter()
+    fn()
+    once = time.perf_counter() - t0
+    number = max(1, int(2e-3 / max(once, 1e-9)))
+    min_samples = 5 if once < 0.5 else (3 if once < 2.0 else 2)
+    samples = []
+    start = time.perf_counter()
+    while len(samples) < min_samples or (time.perf_counter() - start < budget and len(samples) < 500):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        samples.append((time.perf_counter() - t0) / number)
+    return min(samples) * scale, statistics.median(samples) * scale
+
+
+def measure(workload, framework, data, budget, revsrc_result, ref):
+    cell = Cell(workload, framework)
+    ok, reason = fw.available(framework.split("[")[0])
+    if not ok:
+        cell.status, cell.note = "skipped", reason
+        return cell, None
+    make = fw.REGISTRY[(workload, framework)]
+    try:
+        t0 = time.perf_counter()
+        fn = make(data)
+        first = fn()
+        cell.first_ms = (time.perf_counter() - t0) * 1e3
+    except fw.Unavailable as exc:
+        cell.status, cell.note = "skipped", str(exc)
+        return cell, None
+    except Exception as exc:  # a framework (revsrc above all) refusing the workload: record, go on
+        cell.status = "failed"
+        cell.error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        cell.note = "failed: " + cell.error.splitlines()[-1][:160]
+        return cell, None
+    # A wrong gradient is never timed: this raises and stops the run.
+    fw.check(workload, framework, first, data, ref=ref, revsrc_result=revsrc_result)
+    cell.note = fn.note
+    best, median = time_steady(fn, budget, fn.scale)
+    cell.best_ms, cell.median_ms = best * 1e3, median * 1e3
+    if fn.scale != 1.0:
+        cell.first_ms = None
+        cell.note += " (compile+first not comparable on a subsample)"
+    return cell, first
+
+
+def warm_up_frameworks():
+    """Pay each framework's one-time start-up (imports, thread pools, first kernel) before any
+    cell's compile + first call is measured, so that column is per function, not per process."""
+    for framework in ("jax.jit", "jax.grad", "torch.autograd", "torch.func", "autograd"):
+        try:
+            fw.REGISTRY[("call", framework)]((0.1,))()
+        except fw.Unavailable:
+            pass
+
+
+def primal_timing(workload, data, budget):
+    f = wl.WORKLOADS[workload][0]
+    best, median = time_steady(lambda: f(*data), budget)
+    return best * 1e3, median * 1e3
+
+
+def run_workload(workload, budget, quick, log):
+    f, build, argnum, kind = wl.WORKLOADS[workload]
+    data = build(20_000) if (workload == "newton" and quick) else build()
+    ref = fw.oracle(workload, data)
+    cells = []
+    frameworks = [k[1] for k in fw.REGISTRY if k[0] == workload]
+    frameworks.sort(key=lambda name: ROW_ORDER.index(name) if name in ROW_ORDER else 99)
+    revsrc_result = None
+    for framework in frameworks:
+        log(f"  {workload} / {framework} ...")
+        cell, result = measure(workload, framework, data, budget, revsrc_result, ref)
+        if framework == "revsrc" and result is not None and kind != "newton":
+            revsrc_result = result
+        log(f"    {cell.status} first={fmt_ms(cell.first_ms)} best={fmt_ms(cell.best_ms)} "
+            f"median={fmt_ms(cell.median_ms)} {cell.note}")
+        cells.append(cell)
+
+    # Two jax.jit versions of the data-dependent `if`: the faster of this run is "jax.jit".
+    jits = [c for c in cells if c.framework in ("jax.jit", "jax.jit[cond]") and c.best_ms is not None]
+    if len(jits) == 2:
+        jits.sort(key=lambda c: c.best_ms)
+        jits[0].label, jits[1].label = "jax.jit(jax.grad)", "jax.jit(jax.grad), slower variant"
+        i, j = cells.index(jits[0]), cells.index(jits[1])
+        if i > j:
+            cells[i], cells[j] = cells[j], cells[i]
+
+    if workload == "recurrence":
+        c = Cell(workload, "c_json")
+        ok, reason = fw.available("c_handwritten")
+        if ok:
+            out = fw.c_reference_run()
+            if not np.isclose(out["checksum"], ref, rtol=1e-6):
+                raise fw.GradientMismatch(f"C reference checksum {out['checksum']} != central differences {ref}")
+            c.first_ms = out["compile_ms"]
+            c.best_ms = out["eval_ms"]
+            c.note = (f"the reference's own best-of-2000 timing in C (no Python call); compile+first is gcc -O2; "
+                      f"its primal alone: {fmt_ms(out['primal_ms'])} ms")
+        else:
+            c.status, c.note = "skipped", reason
+        cells.insert(1, c)
+
+    if kind in ("array", "scalar") and workload != "call":
+        p = Cell(workload, "primal")
+        p.best_ms, p.median_ms = primal_timing(workload, data, budget)
+        p.note = "the plain function itself, for scale"
+        cells.append(p)
+        if kind == "array":
+            nparams = int(np.size(data[argnum]))
+            est = Cell(workload, "cd_estimate")
+            est.best_ms = 2 * nparams * p.best_ms
+            est.note = (f"not run: 2 x {nparams:,} params x forward best {fmt_ms(p.best_ms)} ms "
+                        f"= {est.best_ms / 1e3:,.2f} s per gradient")
+            cells.append(est)
+    return cells
+
+
+# ----- memory -----
+
+
+def _vm(field):
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024.0  # MiB
+    return None
+
+
+def _reset_hwm():
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def peak_memory(fn):
+    """(tracemalloc peak MiB, peak RSS growth MiB or None, seconds) for one warm call of fn."""
+    fn()
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    base = tracemalloc.get_traced_memory()[0]
+    fn()
+    traced = (tracemalloc.get_traced_memory()[1] - base) / 2**20
+    tracemalloc.stop()
+    rss = None
+    if _reset_hwm():
+        before = _vm("VmRSS")
+        t0 = time.perf_counter()
+        fn()
+        seconds = time.perf_counter() - t0
+        rss = _vm("VmHWM") - before
+    else:
+        t0 = time.perf_counter()
+        fn()
+        seconds = time.perf_counter() - t0
+    return traced, rss, seconds
+
+
+def memory_cells(log):
+    rows = []
+
+    def add(label, framework, build):
+        ok, reason = fw.available(framework)
+        if not ok:
+            rows.append((label, ROW_LABELS.get(framework, framework), None, None, None, "skipped: " + reason))
+            return
+        log(f"  memory: {label} / {framework} ...")
+        try:
+            fn = build()
+            traced, rss, seconds = peak_memory(fn)
+            note = "tracemalloc does not see this framework's allocator" if framework.startswith(("jax", "torch")) else ""
+            rows.append((label, ROW_LABELS.get(framework, framework), traced, rss, seconds * 1e3, note))
+        except fw.Unavailable as exc:
+            rows.append((label, ROW_LABELS.get(framework, framework), None, None, None, "skipped: " + str(exc)))
+        except Exception as exc:
+            msg = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1][:160]
+            rows.append((label, ROW_LABELS.get(framework, framework), None, None, None, "failed: " + msg))
+
+    def revsrc_rec(n):
+        def build():
+            d = fw._revsrc()(wl.recurrence_n)
+            return lambda: d(0.3, n)
+        return build
+
+    def cd_rec(n):
+        return lambda: (lambda: (wl.recurrence_n(0.3 + 1e-6, n) - wl.recurrence_n(0.3 - 1e-6, n)) / 2e-6)
+
+    def jax_rec(n):
+        def build():
+            return fw._jax_scalar_jit(fw._jax_recurrence_where(n), 0.3, "")
+        return build
+
+    def autograd_rec(n):
+        def build():
+            autograd, anp = fw._autograd()
+            gf = autograd.grad(fw._recurrence_python_if(anp, n))
+            return lambda: gf(0.3)
+        return build
+
+    for n in (1000, 1_000_000):
+        label = f"recurrence_n, n = {n:,}"
+        add(label, "revsrc", revsrc_rec(n))
+        add(label, "central_diff", cd_rec(n))
+        add(label, "jax.jit", jax_rec(n))
+        if n == 1000:
+            add(label, "autograd", autograd_rec(n))
+    mlp = wl.mlp_data()
+    for framework in ("revsrc", "jax.jit", "torch.autograd", "autograd"):
+        add("mlp", framework, lambda framework=framework: fw.REGISTRY[("mlp", framework)](mlp))
+    return rows
+
+
+# ----- the report -----
+
+
+def environment():
+    def ver(pkg):
+        try:
+            return importlib.metadata.version(pkg)
+        except importlib.metadata.PackageNotFoundError:
+            return "not installed"
+
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                             text=True).stdout.strip() or "?"
+    except OSError:
+        rev = "?"
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (f"Python {platform.python_version()}, {platform.system()} {platform.machine()}, "
+            f"{os.cpu_count()} CPUs ({cpu}), numpy {np.__version__}, jax {ver('jax')}, jaxlib {ver('jaxlib')}, "
+            f"torch {ver('torch')}, autograd {ver('autograd')}, revsrc at {rev}, "
+            f"{datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
+
+
+def _find(cells, framework):
+    for c in cells:
+        if c.framework == framework and c.status == "ok" and c.best_ms is not None:
+            return c
+    return None
+
+
+def table(workload, cells):
+    rev = _find(cells, "revsrc")
+    lines = [f"### {workload}: {wl.WORKLOAD_TITLES[workload]}", "",
+             "| framework | compile+first (ms) | steady best (ms) | steady median (ms) | ratio to revsrc (best) | notes |",
+             "|---|---:|---:|---:|---:|---|"]
+    for c in cells:
+        label = c.label or ROW_LABELS.get(c.framework, c.framework)
+        if workload == "call" and c.framework == "revsrc":
+            label = "dg(0.3) revsrc"
+        ratio = c.best_ms / rev.best_ms if (rev and c.best_ms is not None) else None
+        note = c.note if c.status != "skipped" else "skipped: " + c.note
+        lines.append(f"| {label} | {fmt_ms(c.first_ms)} | {fmt_ms(c.best_ms)} | {fmt_ms(c.median_ms)} | "
+                     f"{fmt_ratio(ratio)} | {note.replace('|', '/')} |")
+    return "\n".join(lines)
+
+
+def targets(results):
+    def best(workload, framework):
+        c = _find(results.get(workload, []), framework)
+        return c.best_ms if c else None
+
+    def first(workload, framework):
+        c = _find(results.get(workload, []), framework)
+        return c.first_ms if c else None
+
+    def fastest_jit(workload):
+        vals = [v for v in (best(workload, "jax.jit"), best(workload, "jax.jit[cond]")) if v is not None]
+        return min(vals) if vals else None
+
+    rows = []
+
+    def ratio_goal(goal, a, b, limit, what):
+        if a is None or b is None:
+            rows.append((goal, "not measured", "—"))
+        else:
+            r = a / b
+            rows.append((goal, f"{r:.2f}x ({fmt_ms(a)} ms vs {fmt_ms(b)} ms {what})", "yes" if r <= limit else "**no**"))
+
+    def abs_goal(goal, a, limit):
+        if a is None:
+            rows.append((goal, "not measured", "—"))
+        else:
+            rows.append((goal, f"{fmt_ms(a)} ms", "yes" if a < limit else "**no**"))
+
+    r = best("mlp", "revsrc")
+    ratio_goal("MLP: revsrc steady <= 0.8x jax.jit", r, best("mlp", "jax.jit"), 0.8, "jax.jit")
+    ratio_goal("MLP: revsrc ahead of eager PyTorch", r, best("mlp", "torch.autograd"), 1.0, "torch.autograd")
+    ratio_goal("MLP: revsrc ahead of autograd", r, best("mlp", "autograd"), 1.0, "autograd")
+    abs_goal("MLP: revsrc compile+first < 20 ms", first("mlp", "revsrc"), 20.0)
+    ratio_goal("conv: revsrc steady <= 1.0x jax.jit", best("conv", "revsrc"), best("conv", "jax.jit"), 1.0, "jax.jit")
+    r = best("recurrence", "revsrc")
+    ratio_goal("recurrence: revsrc steady <= 1.0x jax.jit (faster variant)", r, fastest_jit("recurrence"), 1.0,
+               "jax.jit")
+    ratio_goal("recurrence: revsrc within 2.0x of the C reference", r, best("recurrence", "c_json"), 2.0, "C")
+    abs_goal("recurrence: revsrc compile+first < 20 ms", first("recurrence", "revsrc"), 20.0)
+    ratio_goal("dg(0.3) revsrc within 3x of plain g(0.3)", best("call", "revsrc"), best("call", "plain"), 3.0,
+               "g(0.3)")
+    lines = ["## Targets", "", "Steady-state comparisons use best-of-N.", "",
+             "| goal | measured | met |", "|---|---|---|"]
+    lines += [f"| {g} | {m} | {ok} |" for g, m, ok in rows]
+    return "\n".join(lines)
+
+
+HOW_TO_READ = """## How to read this
+
+- **compile+first**: building the gradient function from scratch and calling it once, with the
+  framework's process-wide start-up already paid (each framework computes one small gradient
+  before any cell is measured). revsrc: a fresh `revsrc.grad(f)` plus its first call (parsing,
+  transformation, code generation); `jax.jit`: tracing plus XLA compilation plus the first run;
+  eager frameworks: their first call. Data is built beforehand and not counted.
+- **steady best / median**: per-call time once warm, from batches of calls repeated for about
+  0.5 s (best-of-N and median over the batches, `time.perf_counter`). The machine is a shared,
+  noisy 2-core box: trust the best for "how fast can it go" and the median for "what to expect";
+  differences under ~20% are noise.
+- **ratio to revsrc (best)**: this row's best time divided by revsrc's; above 1 means slower than
+  revsrc, below 1 means faster.
+- Everything runs in float64 on the CPU (`jax_enable_x64` on; torch tensors are float64).
+  Each framework gets its idiomatic version of the workload (see the notes): `jax.jit` uses
+  `lax.fori_loop` where a Python loop would unroll and `jnp.where`/`lax.cond` for the data-dependent
+  `if`; Newton in JAX and PyTorch runs all starts at once vectorized while revsrc, autograd and
+  central differences call the derivative from the user's Python loop.
+- Every gradient is checked against central differences (sampled entries for arrays) and against
+  revsrc's before it is timed; a mismatch aborts the run.
+- Rows marked "(estimate)" are not run; "failed:" rows show the error the framework raised;
+  "skipped:" rows are frameworks not installed on this machine.
+- Memory: `tracemalloc` counts Python-heap and NumPy allocations only (not C `malloc` in
+  compiled extensions, JAX's or PyTorch's own allocators); the RSS column is the process's
+  peak-RSS growth over one warm call (Linux VmHWM after a reset): a lower bound when freed
+  memory is reused, but it does see C allocations.
+"""
+
+
+def memory_table(rows):
+    lines = ["## Peak memory (one warm gradient call)", "",
+             "| workload | framework | tracemalloc peak (MiB) | peak RSS growth (MiB) | that call (ms) | notes |",
+             "|---|---|---:|---:|---:|---|"]
+    for label, framework, traced, rss, ms, note in rows:
+        t = f"{traced:.2f}" if traced is not None else "—"
+        r = f"{rss:.1f}" if rss is not None else "—"
+        lines.append(f"| {label} | {framework} | {t} | {r} | {fmt_ms(ms)} | {note} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--emit", action="store_true", help="write BENCHMARKS.md at the repo root")
+    ap.add_argument("--only", action="append", choices=list(wl.WORKLOADS), help="only this workload (repeatable)")
+    ap.add_argument("--quick", action="store_true", help="0.1 s per cell, Newton on 20,000 starts, no memory section")
+    ap.add_argument("--no-memory", action="store_true", help="skip the memory section")
+    args = ap.parse_args(argv)
+    warnings.filterwarnings("ignore")
+
+    def log(msg):
+        print(msg, file=sys.stderr, flush=True)
+
+    budget = 0.1 if args.quick else 0.5
+    workloads = args.only or list(wl.WORKLOADS)
+    log("warming up frameworks ...")
+    warm_up_frameworks()
+    results = {}
+    failures = []
+    for workload in workloads:
+        results[workload] = run_workload(workload, budget, args.quick, log)
+        failures += [c for c in results[workload] if c.status == "failed"]
+    mem = [] if (args.quick or args.no_memory) else memory_cells(log)
+
+    partial = []
+    if args.only:
+        partial.append("--only " + " ".join(args.only))
+    if args.quick:
+        partial.append("--quick")
+    out = ["# Benchmarks: revsrc against JAX, PyTorch, autograd, central differences and C", "",
+           "Generated by `python bench/vs_frameworks.py --emit`; never edit this file by hand."
+           + (f" (partial run: {', '.join(partial)})" if partial else ""), "",
+           f"Environment: {environment()}", "", "All times in milliseconds per gradient.", ""]
+    for workload in workloads:
+        out += [table(workload, results[workload]), ""]
+    if mem:
+        out += [memory_table(mem), ""]
+    out += [targets(results), "", HOW_TO_READ]
+    if failures:
+        out += ["## Failures", ""]
+        for c in failures:
+            out += [f"- {c.workload} / {c.framework}:", "", "  ```", *("  " + ln for ln in c.error.splitlines()),
+                    "  ```", ""]
+    text = "\n".join(out).rstrip() + "\n"
+    print(text)
+    if args.emit:
+        (ROOT / "BENCHMARKS.md").write_text(text)
+        log(f"wrote {ROOT / 'BENCHMARKS.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
