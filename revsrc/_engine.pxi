@@ -1,0 +1,1 @@
+# Placeholder: the compiled scalar engine goes here (included by _kernels.pyx).

@@ -1,0 +1,34 @@
+"""Build the compiled part of revsrc; everything else is in pyproject.toml.
+
+REVSRC_CYTHON_DEBUG=1 turns bounds, wraparound and initialization checks back on
+(and regenerates the C). To go back to a release build after a debug one, rebuild
+with `python setup.py build_ext --inplace --force`.
+"""
+import glob
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("REVSRC_CYTHON_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+}
+
+# No -ffast-math: results must match Python's float arithmetic and libm bit for bit,
+# and fp-contract off keeps a*b+c from becoming one fused multiply-add.
+extra_compile_args = ["-O0", "-g"] if DEBUG else ["-O3", "-ffp-contract=off"]
+
+kernels = Extension(
+    "revsrc._kernels",
+    ["revsrc/_kernels.pyx"],
+    depends=sorted(glob.glob("revsrc/*.pxi")),
+    extra_compile_args=extra_compile_args,
+)
+
+setup(ext_modules=cythonize([kernels], compiler_directives=directives, force=DEBUG))
