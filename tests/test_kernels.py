@@ -1,0 +1,345 @@
+"""The compiled kernels and revsrc.tensor, each against the NumPy expression it replaces."""
+import numpy as np
+import pytest
+
+from revsrc import _kernels, tensor
+
+DTYPES = [np.float64, np.float32]
+RTOL = {np.float64: 1e-12, np.float32: 1e-6}
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+# ----- Stacks -----
+
+@pytest.mark.parametrize("cls, values", [
+    (_kernels.FloatStack, [0.0, -1.5, 1e300, float("inf"), 5e-324]),
+    (_kernels.IntStack, [0, -1, 2**62, -(2**63), 2**63 - 1]),
+])
+def test_stack_push_pop_is_lifo(cls, values):
+    s = cls()
+    for v in values:
+        s.push(v)
+    assert len(s) == len(values)
+    assert s.nbytes == 8 * len(values)
+    assert [s.pop() for _ in values] == values[::-1]
+    assert len(s) == 0
+
+
+def test_float_stack_keeps_nan_and_signed_zero():
+    s = _kernels.FloatStack()
+    s.push(float("nan"))
+    s.push(-0.0)
+    z = s.pop()
+    assert z == 0.0 and np.signbit(z)
+    assert np.isnan(s.pop())
+
+
+@pytest.mark.parametrize("cls", [_kernels.FloatStack, _kernels.IntStack])
+def test_stack_grows_past_a_million(cls):
+    n = 1_500_000
+    s = cls(1)
+    for i in range(n):
+        s.push(i)
+    assert len(s) == n
+    assert s.capacity >= n
+    assert s.nbytes == 8 * n
+    for i in reversed(range(n - 10, n)):
+        assert s.pop() == i
+    s.clear()
+    assert len(s) == 0 and s.nbytes == 0
+    assert s.capacity >= n  # clear keeps the memory for the next sweep
+
+
+@pytest.mark.parametrize("cls", [_kernels.FloatStack, _kernels.IntStack])
+def test_stack_pop_empty_raises(cls):
+    s = cls()
+    with pytest.raises(IndexError):
+        s.pop()
+    s.push(1)
+    s.pop()
+    with pytest.raises(IndexError):
+        s.pop()
+
+
+def test_int_stack_rejects_out_of_range():
+    with pytest.raises(OverflowError):
+        _kernels.IntStack().push(2**63)
+
+
+# ----- scatter_add_rows -----
+
+def scatter_reference(out, idx, vals):
+    ref = out.copy()
+    np.add.at(ref, idx, vals)
+    return ref
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scatter_add_rows_accumulates_repeats(dtype):
+    r = rng()
+    out = r.standard_normal((50, 7)).astype(dtype)
+    idx = np.concatenate([r.integers(-50, 50, 200), [3, 3, 3, -1, 49]]).astype(np.intp)
+    vals = r.standard_normal((idx.size, 7)).astype(dtype)
+    ref = scatter_reference(out, idx, vals)
+    _kernels.scatter_add_rows(out, idx, vals)
+    np.testing.assert_allclose(out, ref, rtol=RTOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scatter_add_rows_empty(dtype):
+    out = np.ones((4, 3), dtype)
+    _kernels.scatter_add_rows(out, np.zeros(0, np.intp), np.zeros((0, 3), dtype))
+    assert (out == 1).all()
+    empty = np.zeros((0, 3), dtype)
+    _kernels.scatter_add_rows(empty, [], np.zeros((0, 3)))
+    zero_width = np.zeros((4, 0), dtype)
+    _kernels.scatter_add_rows(zero_width, [1, 1], np.zeros((2, 0)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scatter_add_rows_normalizes_idx_and_vals(dtype):
+    r = rng(1)
+    out = np.zeros((6, 4), dtype)
+    idx = np.array([5, 0, 5, 2, 2, 2], dtype=np.int32)[::-1]  # other dtype, negative stride
+    vals = r.standard_normal((4, 6)).T  # Fortran-ordered, float64
+    ref = scatter_reference(out, idx, vals.astype(dtype))
+    _kernels.scatter_add_rows(out, idx, vals)
+    np.testing.assert_allclose(out, ref, rtol=RTOL[dtype])
+
+
+def test_scatter_add_rows_refuses_bad_input():
+    out = np.zeros((3, 2))
+    with pytest.raises(IndexError):
+        _kernels.scatter_add_rows(out, [0, 3], np.ones((2, 2)))
+    with pytest.raises(IndexError):
+        _kernels.scatter_add_rows(out, [-4], np.ones((1, 2)))
+    with pytest.raises(ValueError):
+        _kernels.scatter_add_rows(out, [0, 1], np.ones((3, 2)))
+    with pytest.raises(ValueError):
+        _kernels.scatter_add_rows(np.zeros((3, 2, 1)), [0], np.ones((1, 2)))
+    with pytest.raises(ValueError):
+        _kernels.scatter_add_rows(np.zeros((2, 3)).T, [0], np.ones((1, 2)))  # not C-contiguous
+    with pytest.raises(TypeError):
+        _kernels.scatter_add_rows(np.zeros((3, 2), np.int64), [0], np.ones((1, 2)))
+
+
+# ----- Fused elementwise adjoints -----
+
+ELEMENTWISE = {
+    "tanh_vjp": (lambda g, a: g * (1 - a * a), np.tanh),
+    "relu_vjp": (lambda g, x: np.where(x > 0, g, np.zeros_like(g)), lambda z: z),
+    "sigmoid_vjp": (lambda g, a: g * a * (1 - a), lambda z: 1 / (1 + np.exp(-z))),
+}
+SHAPES = [(), (1,), (0,), (5, 0), (64, 128), (3, 4, 5), (10001,)]
+
+
+def operands(shape, dtype, forward, seed=0):
+    r = rng(seed)
+    g = np.asarray(r.standard_normal(shape), dtype)
+    a = np.asarray(forward(r.standard_normal(shape)), dtype)
+    return g, a
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_elementwise_kernel_matches_numpy(name, dtype, shape):
+    expr, forward = ELEMENTWISE[name]
+    g, a = operands(shape, dtype, forward)
+    got = getattr(_kernels, name)(g, a)
+    want = expr(g, a)
+    assert got.shape == want.shape and got.dtype == want.dtype == dtype
+    # Same operations in the same order and precision: equal to the last bit.
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(got, want, rtol=RTOL[dtype])
+
+
+def test_relu_vjp_edges():
+    x = np.array([-1.0, -0.0, 0.0, 5e-324, np.nan, np.inf, -np.inf, 2.0])
+    g = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, np.inf])
+    want = np.array([0.0, 0.0, 0.0, 4.0, 0.0, 6.0, 0.0, np.inf])
+    np.testing.assert_array_equal(_kernels.relu_vjp(g, x), want)
+    np.testing.assert_array_equal(tensor.relu_vjp(g[::-1], x[::-1]), want[::-1])
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE)
+def test_elementwise_kernel_refuses_what_it_cannot_take(name):
+    kernel = getattr(_kernels, name)
+    a = np.ones((4, 4))
+    with pytest.raises(ValueError):
+        kernel(a[:, ::2], a[:, ::2])
+    with pytest.raises(ValueError):
+        kernel(a, np.ones((4, 1)))
+    with pytest.raises(TypeError):
+        kernel(a, a.astype(np.float32))
+    with pytest.raises(TypeError):
+        kernel(a.astype(np.int64), a.astype(np.int64))
+    with pytest.raises(TypeError):
+        kernel(1.0, 2.0)
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_tensor_wrappers_fall_back_to_numpy(name, dtype):
+    expr, forward = ELEMENTWISE[name]
+    helper = getattr(tensor, name)
+    g, a = operands((6, 8), dtype, forward, seed=3)
+    cases = [
+        (g, a),                                  # kernel path
+        (g[:, ::2], a[:, ::2]),                  # non-contiguous
+        (g.T, a.T),                              # Fortran order
+        (g, a[:1]),                              # broadcasting
+        (g, a.astype(np.float64 if dtype == np.float32 else np.float32)),  # mixed dtypes
+        (g.astype(np.float16), a.astype(np.float16)),
+        (2.0, a),                                # scalar adjoint
+        (g[0, 0], a[0, 0]),                      # NumPy scalars
+    ]
+    for gi, ai in cases:
+        got = helper(gi, ai)
+        want = expr(gi, ai)
+        assert np.shape(got) == np.shape(want)
+        assert np.result_type(got) == np.result_type(want)
+        np.testing.assert_allclose(got, want, rtol=RTOL[dtype])
+
+
+# ----- sum_to_shape / unbroadcast -----
+
+@pytest.mark.parametrize("gshape, shape", [
+    ((3, 4), (3, 4)),
+    ((3, 4), (4,)),
+    ((3, 4), (1, 4)),
+    ((3, 4), (3, 1)),
+    ((3, 4), (1, 1)),
+    ((3, 4), ()),
+    ((2, 3, 4), (3, 1)),
+    ((2, 1, 4), (1, 1, 4)),
+    ((5,), (1,)),
+    ((0, 4), (4,)),
+    ((), ()),
+])
+def test_sum_to_shape_reverses_broadcasting(gshape, shape):
+    g = rng().standard_normal(gshape)
+    got = tensor.sum_to_shape(g, shape)
+    assert np.shape(got) == shape
+    # The oracle: the adjoint of broadcast_to is the transpose of a 0/1 matrix.
+    x_size = int(np.prod(shape))
+    basis = np.eye(x_size).reshape((x_size,) + shape)
+    want = np.array([np.sum(np.broadcast_to(b, gshape) * g) for b in basis]).reshape(shape)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_sum_to_shape_fast_path_returns_the_same_object():
+    g = np.ones((3, 4))
+    assert tensor.sum_to_shape(g, (3, 4)) is g
+    assert tensor.sum_to_shape(g, [3, 4]) is not None
+    assert tensor.sum_to_shape(2.5, ()) == 2.5
+    zero_d = np.array(1.0)
+    assert tensor.sum_to_shape(zero_d, ()) is zero_d
+
+
+def test_sum_to_shape_refuses_incompatible_shapes():
+    with pytest.raises(ValueError):
+        tensor.sum_to_shape(np.ones((3, 4)), (3,))
+    with pytest.raises(ValueError):
+        tensor.sum_to_shape(np.ones(4), (2, 4))
+    with pytest.raises(ValueError):
+        tensor.sum_to_shape(1.0, (3,))
+
+
+def test_unbroadcast_gives_scalars_to_scalars():
+    g = np.arange(6.0).reshape(2, 3)
+    for x in (2.0, 3, True):
+        got = tensor.unbroadcast(g, x)
+        assert np.ndim(got) == 0 and not isinstance(got, np.ndarray)
+        assert got == 15.0
+    assert tensor.unbroadcast(1.5, 2.0) == 1.5
+    assert tensor.unbroadcast(np.array(1.5), 2.0) == 1.5
+    np.testing.assert_array_equal(tensor.unbroadcast(g, np.ones(3)), [3.0, 5.0, 7.0])
+    np.testing.assert_array_equal(tensor.unbroadcast(g, np.ones((2, 1))), [[3.0], [12.0]])
+    assert tensor.unbroadcast(g, np.float64(1.0)) == 15.0
+
+
+# ----- index_add -----
+
+def _mask(shape, seed=0):
+    return rng(seed).random(shape) > 0.5
+
+
+INDICES = [
+    np.s_[2],
+    np.s_[-1],
+    np.s_[1:4],
+    np.s_[::2],
+    np.s_[::-3, 1],
+    np.s_[..., 2],
+    np.s_[None, 1:],
+    np.s_[1, ..., None, ::2],
+    np.s_[np.int64(3)],
+    np.array([0, 1, 0, -1, 5, 5]),
+    [4, 4, 4],
+    np.array([[0, 1], [1, 1]]),
+    np.s_[:, np.array([2, 2, -7, 0])],
+    np.s_[..., np.array([3, 3, 1])],
+    np.s_[:, np.array([0, 0]), np.array([1, 1])],
+    np.s_[np.array([[0], [5]]), :, np.array([1, 2, 1])],
+    np.s_[np.array([1, 1]), 2],
+    np.s_[2, :, np.array([0, 0])],
+    np.s_[1:5, np.array([1, 1])],
+    np.s_[None, np.array([2, 2])],
+    np.s_[np.array([1, 1]), None],
+    np.s_[np.array(3)],
+    np.s_[:, :, np.array([], dtype=np.intp)],
+    np.s_[np.array([], dtype=np.intp)],
+    _mask((6, 7, 5)),
+    np.s_[:, _mask((7,), 1)],
+    np.s_[_mask((6, 7), 2), np.array([0])],
+    np.s_[:, _mask((7, 5), 3)],
+    np.s_[_mask((6,), 4), 1:3, np.array([2, 2, 2])[:1]],
+    np.s_[np.True_],
+    np.s_[...],
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("index", INDICES, ids=range(len(INDICES)))
+def test_index_add_matches_add_at(index, dtype):
+    shape = (6, 7, 5)
+    x = np.zeros(shape, dtype)
+    g = rng().standard_normal(x[index].shape).astype(dtype)
+    want = np.zeros(shape, dtype)
+    np.add.at(want, index, g)
+    got = tensor.index_add(g, shape, dtype, index)
+    assert got.shape == shape and got.dtype == dtype
+    np.testing.assert_allclose(got, want, rtol=RTOL[dtype], atol=0)
+
+
+def test_index_add_broadcasts_a_scalar_adjoint_and_casts():
+    got = tensor.index_add(1.0, (4, 2), np.float32, np.array([1, 1, 3]))
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, [[0, 0], [2, 2], [0, 0], [1, 1]])
+    got = tensor.index_add(np.float64(2.0), (3,), np.float64, 1)
+    np.testing.assert_array_equal(got, [0, 2, 0])
+
+
+def test_index_add_other_dtypes_use_add_at():
+    got = tensor.index_add(np.ones(3, np.complex128), (4,), np.complex128, [0, 0, 2])
+    np.testing.assert_array_equal(got, [2, 0, 1, 0])
+
+
+@pytest.mark.parametrize("index", [
+    np.array([0, 6]),
+    np.s_[:, np.array([7])],
+    np.s_[:, np.array([0]), np.array([-6])],
+    np.s_[:, np.array([1.5])],
+    _mask((5,)),
+])
+def test_index_add_raises_like_numpy(index):
+    shape = (6, 7, 5)
+    g = 1.0  # broadcasts to whatever the index would have selected
+    with pytest.raises(IndexError):
+        np.add.at(np.zeros(shape), index, g)
+    with pytest.raises(IndexError):
+        tensor.index_add(g, shape, np.float64, index)
