@@ -1,0 +1,51 @@
+"""revsrc: reverse-mode automatic differentiation by source transformation.
+
+>>> import math, revsrc
+>>> def f(x, y):
+...     return math.sin(x) * y + x * x
+>>> round(revsrc.grad(f)(0.7, 2.0), 9)
+2.929684375
+"""
+__version__ = "0.1.0"
+
+try:
+    from . import _kernels  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised by a broken install only
+    raise ImportError(
+        "revsrc's compiled kernels (revsrc._kernels) are missing or failed to load "
+        f"({exc}). Reinstall with a C compiler available: pip install . "
+        "(from a source checkout, python setup.py build_ext --inplace also works)."
+    ) from exc
+
+from . import rules as _rules
+from .api import disassemble, grad, source, value_and_grad
+from .errors import RevsrcError
+
+
+def defvjp(func, rule=None, *, broadcast=False):
+    """Register ``rule(g, ans, *args)`` as the derivative of ``func``.
+
+    Use it directly, ``revsrc.defvjp(func, rule)``, or as a decorator::
+
+        @revsrc.defvjp(my_softplus)
+        def my_softplus_rule(g, ans, x):
+            return g / (1.0 + np.exp(-x))
+
+    The rule returns one expression per argument of ``func`` (``None`` for an
+    argument with no gradient). ``broadcast=True`` sums each contribution back to
+    its argument's shape, for elementwise functions.
+    """
+    register = _rules.vjp(func, broadcast=broadcast)
+    if rule is None:
+        return register
+    register(rule)
+    return rule
+
+
+def nondiff(*funcs):
+    """Mark ``funcs`` as having no derivative (their outputs carry no gradient)."""
+    return _rules.nondiff(*funcs)
+
+
+__all__ = ["grad", "value_and_grad", "source", "disassemble", "defvjp", "nondiff",
+           "RevsrcError", "__version__"]

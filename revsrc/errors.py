@@ -1,0 +1,86 @@
+"""Every refusal revsrc makes, each with a stable code.
+
+E1xx  syntax the transformation does not support
+E2xx  a call with no source and no rule
+E3xx  values that cannot be differentiated
+E4xx  side effects (I/O, writes to globals, arguments or attributes)
+E5xx  backend requests that cannot be honoured
+"""
+from __future__ import annotations
+
+
+class RevsrcError(Exception):
+    """Base class: ``code``, ``filename``, ``lineno``, ``col``, ``line``, ``hint``."""
+
+    code = "E000"
+
+    def __init__(self, message, loc=None, hint=None):
+        self.message = message
+        self.hint = hint
+        self.filename = loc.filename if loc else None
+        self.lineno = loc.lineno if loc else None
+        self.col = loc.col if loc else None
+        self.line = loc.line if loc else None
+        super().__init__(self._render())
+
+    def _render(self):
+        text = f"[{self.code}] {self.message}"
+        if self.filename is not None:
+            text += f"\n  at {self.filename}:{self.lineno}:{self.col}"
+            if self.line:
+                text += f"\n    {self.line}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class UnsupportedSyntax(RevsrcError):
+    code = "E101"
+
+
+class UnsupportedControlFlow(RevsrcError):
+    code = "E102"
+
+
+class RecursionNotSupported(RevsrcError):
+    code = "E103"
+
+
+class HigherOrderNotSupported(RevsrcError):
+    code = "E104"
+
+
+class NoSource(RevsrcError):
+    code = "E201"
+
+
+class NoRule(RevsrcError):
+    code = "E202"
+
+
+class NotDifferentiableArgument(RevsrcError):
+    code = "E301"
+
+
+class NonScalarOutput(RevsrcError):
+    code = "E302"
+
+
+class BadArgnums(RevsrcError):
+    code = "E303"
+
+
+class SideEffect(RevsrcError):
+    code = "E401"
+
+
+class GlobalWrite(RevsrcError):
+    code = "E402"
+
+
+class MutatesArgument(RevsrcError):
+    code = "E403"
+
+
+class EngineUnavailable(RevsrcError):
+    code = "E501"

@@ -1,0 +1,95 @@
+"""Refuse, before anything else runs, the syntax the transformation does not support."""
+from __future__ import annotations
+
+import ast
+
+from . import errors
+
+# node type -> (error class, what it is, what to do instead)
+_REFUSED = {
+    ast.Try: (errors.UnsupportedSyntax, "try/except",
+              "move error handling outside the differentiated function"),
+    ast.With: (errors.UnsupportedSyntax, "a with block",
+               "open resources outside the differentiated function"),
+    ast.AsyncWith: (errors.UnsupportedSyntax, "async with", "use a plain function"),
+    ast.AsyncFor: (errors.UnsupportedSyntax, "async for", "use a plain for loop"),
+    ast.AsyncFunctionDef: (errors.UnsupportedSyntax, "an async function", "use a plain def"),
+    ast.Await: (errors.UnsupportedSyntax, "await", "use a plain function"),
+    ast.Yield: (errors.UnsupportedSyntax, "yield (a generator)",
+                "return a value instead of yielding"),
+    ast.YieldFrom: (errors.UnsupportedSyntax, "yield from (a generator)",
+                    "return a value instead of yielding"),
+    ast.Global: (errors.GlobalWrite, "a global statement (writing a module global)",
+                 "return the value instead of writing it to a global"),
+    ast.Nonlocal: (errors.GlobalWrite, "a nonlocal statement (writing an enclosing variable)",
+                   "return the value instead"),
+    ast.Delete: (errors.UnsupportedSyntax, "del", "let the variable go out of scope"),
+    ast.ClassDef: (errors.UnsupportedSyntax, "a class definition",
+                   "define classes outside the differentiated function"),
+    ast.Lambda: (errors.UnsupportedSyntax, "a lambda inside the function",
+                 "write a nested def instead"),
+    ast.Starred: (errors.UnsupportedSyntax, "star-arguments (*args)",
+                  "pass the arguments one by one"),
+    ast.Raise: (errors.UnsupportedSyntax, "raise",
+                "check inputs before calling the derivative"),
+    ast.NamedExpr: (errors.UnsupportedSyntax, "an assignment expression (:=)",
+                    "assign on its own line"),
+    ast.ListComp: (errors.UnsupportedSyntax, "a list comprehension",
+                   "write the loop out, or use NumPy on arrays"),
+    ast.SetComp: (errors.UnsupportedSyntax, "a set comprehension", "write the loop out"),
+    ast.DictComp: (errors.UnsupportedSyntax, "a dict comprehension", "write the loop out"),
+    ast.GeneratorExp: (errors.UnsupportedSyntax, "a generator expression",
+                       "write the loop out, or use NumPy on arrays"),
+    ast.Import: None,  # allowed: resolved at transformation time
+    ast.Match: (errors.UnsupportedSyntax, "match", "use if/elif"),
+    ast.Dict: (errors.UnsupportedSyntax, "a dict literal",
+               "pass values as separate arguments"),
+    ast.Set: (errors.UnsupportedSyntax, "a set literal", "use a tuple"),
+    ast.JoinedStr: (errors.UnsupportedSyntax, "an f-string",
+                    "format strings outside the differentiated function"),
+}
+if hasattr(ast, "TryStar"):
+    _REFUSED[ast.TryStar] = _REFUSED[ast.Try]
+
+
+def check(parsed):
+    """Raise the first refusal found in ``parsed.node``'s body."""
+    node = parsed.node
+    if isinstance(node, ast.Lambda):
+        body = [node.body]
+    else:
+        _check_signature(parsed, node)
+        body = node.body
+    for stmt in body:
+        for sub in ast.walk(stmt):
+            _check_node(parsed, sub)
+
+
+def _check_signature(parsed, node):
+    args = node.args
+    if args.vararg is not None or args.kwarg is not None:
+        raise errors.UnsupportedSyntax(
+            f"{node.name} takes *args or **kwargs", loc=parsed.loc(node),
+            hint="name every parameter")
+
+
+def _check_node(parsed, sub):
+    refusal = _REFUSED.get(type(sub))
+    if refusal is not None:
+        cls, what, hint = refusal
+        raise cls(f"{what} is not supported in a differentiated function",
+                  loc=parsed.loc(sub), hint=hint)
+    if isinstance(sub, (ast.For, ast.While)) and sub.orelse:
+        raise errors.UnsupportedControlFlow(
+            "a loop with an else clause is not supported", loc=parsed.loc(sub),
+            hint="set a flag before break and test it after the loop")
+    if isinstance(sub, ast.Call) and sub.keywords:
+        for kw in sub.keywords:
+            if kw.arg is None:
+                raise errors.UnsupportedSyntax(
+                    "**kwargs in a call is not supported", loc=parsed.loc(sub),
+                    hint="pass keyword arguments by name")
+    if isinstance(sub, ast.FunctionDef) and sub.decorator_list:
+        raise errors.UnsupportedSyntax(
+            "a decorated nested function is not supported", loc=parsed.loc(sub),
+            hint="define the nested function without decorators")

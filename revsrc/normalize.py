@@ -1,0 +1,987 @@
+"""Lower a function's ``ast`` to the IR: one operation per statement.
+
+Names are resolved here (locals, enclosing functions, closure cells, module
+globals, builtins), calls to other user functions are inlined with their
+variables renamed after them, and the control flow the reverse sweep cannot
+mirror directly is rewritten into structured form: ``break``, ``continue`` and
+early ``return`` become flags that guard the rest of their block, so every loop
+body runs to its end and only ever leaves through a final ``if flag: break``.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import math
+import operator
+import types
+
+import numpy as np
+
+from . import errors, fence, ir, rules
+from .ir import Break, Const, For, If, Op, SetItem, While
+from .rules.arith import astype as _astype
+from .parse import parse_function
+
+_BINOPS = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow, ast.MatMult: operator.matmul, ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+}
+_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_,
+          ast.Invert: operator.invert}
+_COMPARE = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+}
+
+# Array methods and attributes, mapped to the NumPy function they mean.
+_METHODS = {
+    "sum": np.sum, "mean": np.mean, "prod": np.prod, "max": np.max, "min": np.min,
+    "var": np.var, "std": np.std, "dot": np.dot, "reshape": np.reshape,
+    "transpose": np.transpose, "ravel": np.ravel, "flatten": np.ravel,
+    "squeeze": np.squeeze, "cumsum": np.cumsum, "cumprod": np.cumprod,
+    "clip": np.clip, "argmax": np.argmax, "argmin": np.argmin, "copy": np.copy,
+    "swapaxes": np.swapaxes, "astype": None, "item": None, "conj": np.conj,
+    "trace": np.trace, "all": np.all, "any": np.any,
+}
+_ATTRS_NONDIFF = {"shape", "ndim", "size", "dtype"}
+_ATTRS_FN = {"T": np.transpose, "real": np.real, "imag": np.imag}
+_VARARG_SHAPE_METHODS = {"reshape", "transpose"}
+
+_SIDE_EFFECTS = {print, open, input, exec, eval, setattr, delattr, globals, locals,
+                 vars, breakpoint, __import__}
+_DATA_TYPES = (bool, int, float, complex, str, bytes, type(None), np.ndarray, np.generic,
+               tuple, list, slice, type(Ellipsis))
+
+
+class VTuple(tuple):
+    """A tuple of operands known at transformation time (never materialized)."""
+
+
+class Scope:
+    """One function being lowered: its names and how each resolves."""
+
+    def __init__(self, parsed, prefix, globals_, cells, enclosing=None, fn=None,
+                 rule_mode=False):
+        self.parsed = parsed
+        self.prefix = prefix
+        self.globals = globals_
+        self.cells = cells  # name -> cell
+        self.enclosing = enclosing
+        self.fn = fn
+        self.rule_mode = rule_mode
+        self.env = {}    # source name -> operand, or ("obj", value)
+        self.defs = {}   # nested def name -> ast.FunctionDef
+        self.locals = set()
+        self.loops = []  # stack of (skip_flag, stop_flag) names
+        self.done_flag = None
+        self.ret_var = None
+        self.aux_var = None
+        self.has_aux = False
+
+
+def _assigned_names(body):
+    names = set()
+    defs = set()
+
+    def target(t):
+        if isinstance(t, ast.Name):
+            names.add(t.id)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                target(e)
+
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    target(t)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                target(node.target)
+            elif isinstance(node, ast.For):
+                target(node.target)
+            elif isinstance(node, ast.FunctionDef):
+                defs.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    names.add((alias.asname or alias.name).split(".")[0])
+    return names, defs
+
+
+def _has_node(nodes, kinds, stop=(ast.FunctionDef,), into_loops=True):
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, kinds):
+            return True
+        if isinstance(n, stop):
+            continue
+        if not into_loops and isinstance(n, (ast.For, ast.While)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return False
+
+
+class Normalizer:
+    """Lowers one top-level function (and everything it inlines) to IR."""
+
+    def __init__(self, has_aux=False):
+        self.taken = set()
+        self.temp_count = 0
+        self.loop_count = 0
+        self.inline_stack = []
+        self.has_aux = has_aux
+
+    # ----- naming -------------------------------------------------------
+    def fresh(self, base=None):
+        while True:
+            self.temp_count += 1
+            name = f"_t{self.temp_count}" if base is None else f"{base}{self.temp_count}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+
+    def _reserve_bar(self, var):
+        name = var + "_bar"
+        k = 1
+        while name in self.taken:
+            k += 1
+            name = f"{var}_bar{k}"
+        self.taken.add(name)
+        return name
+
+    def _reserve(self, name):
+        self.taken.add(name)
+        return name
+
+    def choose_prefix(self, base, names):
+        k = 1
+        while True:
+            prefix = f"{base}_" if k == 1 else f"{base}{k}_"
+            if not any(prefix + n in self.taken for n in names):
+                return prefix
+            k += 1
+
+    # ----- entry --------------------------------------------------------
+    def lower_function(self, fn):
+        """The IR of ``fn``: (params, body, result operand, aux operand)."""
+        parsed = parse_function(fn)
+        fence.check(parsed)
+        node = parsed.node
+        sc = self._make_scope(parsed, fn, prefix="")
+        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        for p in params:
+            sc.env[p] = self._reserve(p)
+        self.taken.update(sc.locals)
+        self.inline_stack.append(fn)
+        out = []
+        sc.has_aux = self.has_aux
+        result = self._lower_body(sc, node, out)
+        self.inline_stack.pop()
+        return params, out, result, sc.aux_var
+
+    def _make_scope(self, parsed, fn, prefix, enclosing=None, globals_=None, cells=None):
+        if fn is not None:
+            globals_ = fn.__globals__
+            cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        sc = Scope(parsed, prefix, globals_, cells or {}, enclosing=enclosing, fn=fn)
+        return sc
+
+    def _lower_body(self, sc, node, out):
+        """Lower a function body; returns the operand holding its result."""
+        if isinstance(node, ast.Lambda):
+            body = [ast.Return(value=node.body, lineno=node.lineno,
+                               col_offset=node.col_offset)]
+        else:
+            body = node.body
+        names, defs = _assigned_names(body)
+        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        sc.locals = names | set(params)
+        sc.ret_var = self._reserve(sc.prefix + "_ret" if sc.prefix else "_ret")
+        # A function whose only return is its last statement needs no flag.
+        returns = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
+        early = len(returns) > 1 or (returns and not isinstance(body[-1], ast.Return))
+        if early:
+            sc.done_flag = self._reserve(sc.prefix + "_done" if sc.prefix else "_done")
+            out.append(Op(sc.done_flag, ir.copy, (Const(False),)))
+        if sc.has_aux:
+            sc.aux_var = self._reserve("_aux")
+        self._hoist_globals(sc, body, out)
+        self._block(sc, body, out)
+        if not returns:
+            out.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=sc.parsed.loc(node)))
+        return sc.ret_var
+
+    def _hoist_globals(self, sc, body, out):
+        """Load every global data value the body reads, once, at entry."""
+        seen = set()
+        for stmt in body:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in seen:
+                    seen.add(n.id)
+                    if n.id in sc.locals or n.id in sc.env:
+                        continue
+                    self._resolve(sc, n.id, n, out, hoisting=True)
+
+    # ----- name resolution ----------------------------------------------
+    def _resolve(self, sc, name, node, out, hoisting=False):
+        """An operand, or ("obj", value) for something known statically."""
+        if name in sc.env:
+            return sc.env[name]
+        if name in sc.locals:
+            var = self._reserve(sc.prefix + name)
+            sc.env[name] = var
+            if not hoisting:
+                return var
+            return var
+        if name in sc.defs:
+            return ("obj", ("def", sc, sc.defs[name]))
+        if sc.enclosing is not None:
+            r = self._resolve(sc.enclosing, name, node, out, hoisting)
+            if r is not None:
+                return r
+            return None
+        if name in sc.cells:
+            cell = sc.cells[name]
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                raise errors.UnsupportedSyntax(
+                    f"closure variable {name} is not bound yet", loc=sc.parsed.loc(node))
+            if _is_static(value):
+                sc.env[name] = ("obj", value)
+                return sc.env[name]
+            var = self._reserve(sc.prefix + name)
+            out.append(Op(var, ir.load_cell, (Const(cell),), loc=sc.parsed.loc(node)))
+            sc.env[name] = var
+            return var
+        if name in sc.globals:
+            value = sc.globals[name]
+            if _is_static(value):
+                sc.env[name] = ("obj", value)
+                return sc.env[name]
+            var = self._reserve(sc.prefix + name)
+            out.append(Op(var, ir.load_global, (Const(sc.globals), Const(name)),
+                          loc=sc.parsed.loc(node)))
+            sc.env[name] = var
+            return var
+        if hasattr(builtins, name):
+            value = getattr(builtins, name)
+            sc.env[name] = ("obj", value)
+            return sc.env[name]
+        if hoisting:
+            return None
+        raise errors.UnsupportedSyntax(f"name {name!r} is not defined",
+                                       loc=sc.parsed.loc(node))
+
+    # ----- statements ---------------------------------------------------
+    def _block(self, sc, stmts, out):
+        """Lower a statement list; True when it may leave early (break/continue/return)."""
+        leaves = False
+        for i, stmt in enumerate(stmts):
+            if self._stmt(sc, stmt, out):
+                leaves = True
+                rest = stmts[i + 1:]
+                if rest:
+                    guard = sc.loops[-1][0] if sc.loops else sc.done_flag
+                    body = []
+                    self._block(sc, rest, body)
+                    if body:
+                        out.append(If(guard, [], body, loc=sc.parsed.loc(rest[0])))
+                return True
+        return leaves
+
+    def _stmt(self, sc, node, out):
+        loc = sc.parsed.loc(node)
+        if isinstance(node, ast.Assign):
+            value = node.value
+            if len(node.targets) == 1:
+                self._assign(sc, node.targets[0], value, out, loc)
+            else:
+                tmp = self._expr(sc, value, out)
+                for t in node.targets:
+                    self._assign_operand(sc, t, tmp, out, loc)
+            return False
+        if isinstance(node, ast.AnnAssign):
+            if node.value is not None:
+                self._assign(sc, node.target, node.value, out, loc)
+            return False
+        if isinstance(node, ast.AugAssign):
+            op = _BINOPS.get(type(node.op))
+            if op is None:
+                raise errors.UnsupportedSyntax("this augmented assignment is not supported",
+                                               loc=loc)
+            if isinstance(node.target, ast.Name):
+                var = self._store_name(sc, node.target.id, node)
+                rhs = self._expr(sc, node.value, out)
+                out.append(Op(var, op, (var, rhs), loc=loc))
+            elif isinstance(node.target, ast.Subscript):
+                base, index = self._subscript_parts(sc, node.target, out, loc)
+                old = self.fresh()
+                out.append(Op(old, operator.getitem, (base, index), loc=loc))
+                rhs = self._expr(sc, node.value, out)
+                new = self.fresh()
+                out.append(Op(new, op, (old, rhs), loc=loc))
+                out.append(SetItem(base, index, new, loc=loc))
+            else:
+                raise errors.SideEffect("writing an attribute is a side effect revsrc refuses",
+                                        loc=loc, hint="return the value instead")
+            return False
+        if isinstance(node, ast.Return):
+            return self._return(sc, node, out, loc)
+        if isinstance(node, ast.If):
+            test = self._condition(sc, node.test, out)
+            body, orelse = [], []
+            a = self._block(sc, node.body, body)
+            b = self._block(sc, node.orelse, orelse)
+            if isinstance(test, Const):
+                out.extend(body if test.value else orelse)
+            else:
+                out.append(If(test, body, orelse, loc=loc))
+            return a or b
+        if isinstance(node, ast.For):
+            return self._for(sc, node, out, loc)
+        if isinstance(node, ast.While):
+            return self._while(sc, node, out, loc)
+        if isinstance(node, ast.Break):
+            return self._leave(sc, node, out, loc, stop=True)
+        if isinstance(node, ast.Continue):
+            return self._leave(sc, node, out, loc, stop=False)
+        if isinstance(node, ast.Pass):
+            return False
+        if isinstance(node, ast.Expr):
+            if isinstance(node.value, ast.Constant):
+                return False  # a docstring or a bare constant
+            what = "a call whose result is discarded" if isinstance(node.value, ast.Call) \
+                else "an expression whose value is discarded"
+            name = _call_name(node.value)
+            raise errors.SideEffect(
+                f"{what}{f' ({name})' if name else ''} can only act through side effects, "
+                "which revsrc refuses", loc=loc,
+                hint="differentiated functions must be pure: compute values and return them")
+        if isinstance(node, ast.FunctionDef):
+            sc.defs[node.name] = node
+            sc.env[node.name] = ("obj", ("def", sc, node))
+            return False
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            self._import(sc, node, loc)
+            return False
+        if isinstance(node, ast.Assert):
+            test = self._condition(sc, node.test, out)
+            msg = Const(ast.unparse(node.test))
+            out.append(Op(None, ir.check_assert, (test, msg), loc=loc))
+            return False
+        raise errors.UnsupportedSyntax(
+            f"{type(node).__name__} statements are not supported", loc=loc)
+
+    def _import(self, sc, node, loc):
+        import importlib
+        for alias in node.names:
+            if isinstance(node, ast.Import):
+                mod = importlib.import_module(alias.name)
+                if alias.asname:
+                    sc.env[alias.asname] = ("obj", mod)
+                else:
+                    sc.env[alias.name.split(".")[0]] = ("obj",
+                                                       importlib.import_module(
+                                                           alias.name.split(".")[0]))
+            else:
+                mod = importlib.import_module(node.module)
+                sc.env[alias.asname or alias.name] = ("obj", getattr(mod, alias.name))
+
+    def _store_name(self, sc, name, node):
+        if name in sc.env and isinstance(sc.env[name], tuple):
+            raise errors.UnsupportedSyntax(f"cannot assign to {name}",
+                                           loc=sc.parsed.loc(node))
+        if name in sc.env and isinstance(sc.env[name], Const):
+            raise errors.UnsupportedSyntax(f"cannot assign to {name}",
+                                           loc=sc.parsed.loc(node))
+        var = sc.env.get(name)
+        if var is None:
+            var = self._reserve(sc.prefix + name)
+            sc.env[name] = var
+        return var
+
+    def _assign(self, sc, target, value, out, loc):
+        if isinstance(target, ast.Name):
+            var = self._store_name(sc, target.id, target)
+            self._expr(sc, value, out, into=var)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                # a, b = b, a: evaluate every element before assigning any
+                vals = [self._expr(sc, v, out) for v in value.elts]
+                vals = [self._snapshot(v, out, loc) for v in vals]
+                for t, v in zip(target.elts, vals):
+                    self._assign_operand(sc, t, v, out, loc)
+            else:
+                self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
+        else:
+            self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
+
+    def _snapshot(self, v, out, loc):
+        if isinstance(v, str) and not v.startswith("_t"):
+            tmp = self.fresh()
+            out.append(Op(tmp, ir.copy, (v,), loc=loc))
+            return tmp
+        return v
+
+    def _assign_operand(self, sc, target, value, out, loc):
+        if isinstance(target, ast.Name):
+            var = self._store_name(sc, target.id, target)
+            if isinstance(value, tuple) and not isinstance(value, VTuple):
+                raise errors.UnsupportedSyntax("cannot assign a function or module",
+                                               loc=loc)
+            value = self._materialize(value, out, loc)
+            out.append(Op(var, ir.copy, (value,), loc=loc))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            n = len(target.elts)
+            if isinstance(value, VTuple):
+                if len(value) != n:
+                    raise errors.UnsupportedSyntax(
+                        f"cannot unpack {len(value)} values into {n}", loc=loc)
+                items = list(value)
+            else:
+                items = []
+                for i in range(n):
+                    tmp = self.fresh()
+                    out.append(Op(tmp, operator.getitem, (value, Const(i)), loc=loc))
+                    items.append(tmp)
+            for t, v in zip(target.elts, items):
+                self._assign_operand(sc, t, v, out, loc)
+        elif isinstance(target, ast.Subscript):
+            base, index = self._subscript_parts(sc, target, out, loc)
+            out.append(SetItem(base, index, self._materialize(value, out, loc), loc=loc))
+        elif isinstance(target, ast.Attribute):
+            raise errors.SideEffect("writing an attribute is a side effect revsrc refuses",
+                                    loc=loc, hint="return the value instead")
+        else:
+            raise errors.UnsupportedSyntax("unsupported assignment target", loc=loc)
+
+    def _subscript_parts(self, sc, node, out, loc):
+        if not isinstance(node.value, ast.Name):
+            raise errors.UnsupportedSyntax("only a local array can be assigned into", loc=loc)
+        name = node.value.id
+        base = self._resolve(sc, name, node, out)
+        params = [a.arg for a in (sc.parsed.node.args.args + sc.parsed.node.args.kwonlyargs)]
+        if not isinstance(base, str) or name in params or name not in sc.locals:
+            raise errors.MutatesArgument(
+                f"assigning into {name}[...] would change an array the caller owns",
+                loc=loc, hint=f"copy it first: {name} = {name}.copy()  (or np.array({name}))")
+        index = self._index(sc, node.slice, out, loc)
+        return base, index
+
+    def _return(self, sc, node, out, loc):
+        value = node.value
+        if sc.has_aux:
+            if isinstance(value, ast.Tuple) and len(value.elts) == 2:
+                self._expr(sc, value.elts[0], out, into=sc.ret_var)
+                self._expr(sc, value.elts[1], out, into=sc.aux_var)
+            else:
+                v = self._expr(sc, value, out)
+                out.append(Op(sc.ret_var, operator.getitem, (v, Const(0)), loc=loc))
+                out.append(Op(sc.aux_var, operator.getitem, (v, Const(1)), loc=loc))
+        elif value is None:
+            out.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=loc))
+        else:
+            self._expr(sc, value, out, into=sc.ret_var)
+        if sc.done_flag is None:
+            return False
+        out.append(Op(sc.done_flag, ir.copy, (Const(True),), loc=loc))
+        if sc.loops:
+            skip, stop = sc.loops[-1]
+            out.append(Op(skip, ir.copy, (Const(True),), loc=loc))
+            out.append(Op(stop, ir.copy, (Const(True),), loc=loc))
+        return True
+
+    def _leave(self, sc, node, out, loc, stop):
+        if not sc.loops:
+            raise errors.UnsupportedSyntax("break/continue outside a loop", loc=loc)
+        skip_flag, stop_flag = sc.loops[-1]
+        out.append(Op(skip_flag, ir.copy, (Const(True),), loc=loc))
+        if stop:
+            out.append(Op(stop_flag, ir.copy, (Const(True),), loc=loc))
+        return True
+
+    def _loop_body(self, sc, node, body_nodes, out, loc):
+        """Lower a loop body with its break/continue/return flags."""
+        leaves = _has_node(body_nodes, (ast.Break, ast.Continue), into_loops=False) or \
+            (sc.done_flag is not None and _has_node(body_nodes, (ast.Return,)))
+        if not leaves:
+            sc.loops.append((None, None))
+            self._block(sc, body_nodes, out)
+            sc.loops.pop()
+            return
+        self.loop_count += 1
+        k = self.loop_count
+        skip = self._reserve(f"{sc.prefix}_skip{k}")
+        stop = self._reserve(f"{sc.prefix}_stop{k}")
+        out.append(Op(skip, ir.copy, (Const(False),), loc=loc))
+        out.append(Op(stop, ir.copy, (Const(False),), loc=loc))
+        sc.loops.append((skip, stop))
+        self._block(sc, body_nodes, out)
+        sc.loops.pop()
+        out.append(If(stop, [Break(loc=loc)], [], loc=loc))
+
+    def _after_loop(self, sc, node, out, loc):
+        """After a loop that may return: leave the enclosing block too."""
+        if sc.done_flag is None or not _has_node([node], (ast.Return,)):
+            return False
+        if sc.loops:
+            skip, stop = sc.loops[-1]
+            out.append(If(sc.done_flag, [Op(skip, ir.copy, (Const(True),), loc=loc),
+                                         Op(stop, ir.copy, (Const(True),), loc=loc)],
+                          [], loc=loc))
+        return True
+
+    def _for(self, sc, node, out, loc):
+        it = node.iter
+        target = node.target
+        call = it if isinstance(it, ast.Call) else None
+        fn = self._static_callee(sc, call.func, out) if call is not None else None
+        if fn is range:
+            args = [self._materialize(self._expr(sc, a, out), out, loc) for a in call.args]
+            if len(args) == 1:
+                start, stop, step = Const(0), args[0], Const(1)
+            elif len(args) == 2:
+                start, stop, step = args[0], args[1], Const(1)
+            else:
+                start, stop, step = args
+            if not isinstance(target, ast.Name):
+                raise errors.UnsupportedSyntax("unpacking a range item", loc=loc)
+            var = self._store_name(sc, target.id, target)
+            body = []
+            self._loop_body(sc, node, node.body, body, loc)
+            out.append(For(var, start, stop, step, body, loc=loc))
+            return self._after_loop(sc, node, out, loc)
+        # Sequences: for x in seq / enumerate(seq) / zip(a, b)
+        if fn is enumerate:
+            seqs = [self._materialize(self._expr(sc, call.args[0], out), out, loc)]
+            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
+                raise errors.UnsupportedSyntax("for over enumerate needs `i, x` targets",
+                                               loc=loc)
+            index_target, item_targets = target.elts[0], [target.elts[1]]
+        elif fn is zip:
+            seqs = [self._materialize(self._expr(sc, a, out), out, loc) for a in call.args]
+            if not (isinstance(target, ast.Tuple) and len(target.elts) == len(seqs)):
+                raise errors.UnsupportedSyntax("for over zip needs one target per sequence",
+                                               loc=loc)
+            index_target, item_targets = None, list(target.elts)
+        else:
+            seqs = [self._materialize(self._expr(sc, it, out), out, loc)]
+            index_target, item_targets = None, [target]
+        lengths = []
+        for s in seqs:
+            n = self.fresh("_n")
+            out.append(Op(n, len, (s,), loc=loc))
+            lengths.append(n)
+        count = lengths[0]
+        if len(lengths) > 1:
+            count = self.fresh("_n")
+            out.append(Op(count, min, tuple(lengths), loc=loc))
+        k = self.fresh("_k") if index_target is None else \
+            self._store_name(sc, index_target.id, index_target)
+        body = []
+        for s, t in zip(seqs, item_targets):
+            item = self.fresh()
+            body.append(Op(item, operator.getitem, (s, k), loc=loc))
+            self._assign_operand(sc, t, item, body, loc)
+        self._loop_body(sc, node, node.body, body, loc)
+        out.append(For(k, Const(0), count, Const(1), body, loc=loc))
+        return self._after_loop(sc, node, out, loc)
+
+    def _while(self, sc, node, out, loc):
+        test_body = []
+        test = self._condition(sc, node.test, test_body)
+        body = []
+        self._loop_body(sc, node, node.body, body, loc)
+        out.append(While(test_body, test, body, loc=loc))
+        return self._after_loop(sc, node, out, loc)
+
+    # ----- expressions --------------------------------------------------
+    def _condition(self, sc, node, out):
+        v = self._expr(sc, node, out)
+        return self._materialize(v, out, sc.parsed.loc(node))
+
+    def _materialize(self, v, out, loc):
+        if isinstance(v, VTuple):
+            items = tuple(self._materialize(i, out, loc) for i in v)
+            if all(isinstance(i, Const) for i in items):
+                return Const(tuple(i.value for i in items))
+            tmp = self.fresh()
+            out.append(Op(tmp, ir.make_tuple, items, loc=loc))
+            return tmp
+        if isinstance(v, tuple):  # ("obj", value)
+            value = v[1]
+            if isinstance(value, tuple) and value and value[0] == "def":
+                raise errors.UnsupportedSyntax(
+                    "a nested function can only be called, not passed as a value", loc=loc)
+            return Const(value)
+        return v
+
+    def _emit(self, out, fn, args, into, loc, kwargs=()):
+        target = into if into is not None else self.fresh()
+        out.append(Op(target, fn, tuple(args), tuple(kwargs), loc=loc))
+        return target
+
+    def _expr(self, sc, node, out, into=None):
+        """Lower ``node``; returns its operand (``into`` when given)."""
+        loc = sc.parsed.loc(node)
+        v = self._expr_value(sc, node, out, into, loc)
+        if into is not None and v != into:
+            v = self._materialize(v, out, loc)
+            out.append(Op(into, ir.copy, (v,), loc=loc))
+            return into
+        return v
+
+    def _expr_value(self, sc, node, out, into, loc):
+        if isinstance(node, ast.Constant):
+            return Const(node.value)
+        if isinstance(node, ast.Name):
+            r = self._resolve(sc, node.id, node, out)
+            if isinstance(r, tuple) and not isinstance(r, VTuple) and r[0] == "obj":
+                return r
+            return r
+        if isinstance(node, ast.BinOp):
+            fn = _BINOPS.get(type(node.op))
+            a = self._val(sc, node.left, out)
+            b = self._val(sc, node.right, out)
+            return self._emit(out, fn, (a, b), into, loc)
+        if isinstance(node, ast.UnaryOp):
+            fn = _UNARY[type(node.op)]
+            a = self._val(sc, node.operand, out)
+            if isinstance(a, Const) and fn is operator.neg and isinstance(a.value, (int, float)):
+                return Const(-a.value)
+            return self._emit(out, fn, (a,), into, loc)
+        if isinstance(node, ast.Compare):
+            return self._compare(sc, node, out, into, loc)
+        if isinstance(node, ast.BoolOp):
+            return self._boolop(sc, node, out, into, loc)
+        if isinstance(node, ast.IfExp):
+            test = self._condition(sc, node.test, out)
+            target = into if into is not None else self.fresh()
+            body, orelse = [], []
+            self._expr(sc, node.body, body, into=target)
+            self._expr(sc, node.orelse, orelse, into=target)
+            out.append(If(test, body, orelse, loc=loc))
+            return target
+        if isinstance(node, ast.Call):
+            return self._call(sc, node, out, into, loc)
+        if isinstance(node, ast.Attribute):
+            return self._attribute(sc, node, out, into, loc)
+        if isinstance(node, ast.Subscript):
+            base = self._expr(sc, node.value, out)
+            if isinstance(base, VTuple):
+                idx = self._index(sc, node.slice, out, loc)
+                if isinstance(idx, Const) and isinstance(idx.value, int):
+                    return base[idx.value]
+                base = self._materialize(base, out, loc)
+            base = self._materialize(base, out, loc)
+            idx = self._index(sc, node.slice, out, loc)
+            return self._emit(out, operator.getitem, (base, idx), into, loc)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            items = [self._val(sc, e, out) for e in node.elts]
+            if isinstance(node, ast.List):
+                return self._emit(out, ir.make_list, items, into, loc)
+            return VTuple(items)
+        raise errors.UnsupportedSyntax(
+            f"{type(node).__name__} expressions are not supported", loc=loc)
+
+    def _val(self, sc, node, out):
+        return self._materialize(self._expr(sc, node, out), out, sc.parsed.loc(node))
+
+    def _index(self, sc, node, out, loc):
+        if isinstance(node, ast.Slice):
+            parts = [self._val(sc, p, out) if p is not None else Const(None)
+                     for p in (node.lower, node.upper, node.step)]
+            if all(isinstance(p, Const) for p in parts):
+                return Const(slice(*(p.value for p in parts)))
+            return self._emit(out, slice, parts, None, loc)
+        if isinstance(node, ast.Tuple):
+            items = [self._index(sc, e, out, loc) for e in node.elts]
+            if all(isinstance(i, Const) for i in items):
+                return Const(tuple(i.value for i in items))
+            return self._emit(out, ir.make_tuple, items, None, loc)
+        return self._val(sc, node, out)
+
+    def _compare(self, sc, node, out, into, loc):
+        left = self._val(sc, node.left, out)
+        if len(node.ops) == 1:
+            return self._compare_one(sc, node.ops[0], left, node.comparators[0], out, into, loc)
+        # a < b < c: b is evaluated once, c only when a < b holds
+        target = into if into is not None else self.fresh()
+        cur = out
+        for op, comp in zip(node.ops, node.comparators):
+            right = self._val(sc, comp, cur)
+            self._compare_op(op, left, right, cur, target, loc)
+            nxt = []
+            cur.append(If(target, nxt, [], loc=loc))
+            cur = nxt
+            left = right
+        return target
+
+    def _compare_one(self, sc, op, left, comp, out, into, loc):
+        right = self._val(sc, comp, out)
+        return self._compare_op(op, left, right, out, into, loc)
+
+    def _compare_op(self, op, left, right, out, into, loc):
+        if isinstance(op, ast.In):
+            return self._emit(out, operator.contains, (right, left), into, loc)
+        if isinstance(op, ast.NotIn):
+            t = self._emit(out, operator.contains, (right, left), None, loc)
+            return self._emit(out, operator.not_, (t,), into, loc)
+        return self._emit(out, _COMPARE[type(op)], (left, right), into, loc)
+
+    def _boolop(self, sc, node, out, into, loc):
+        target = into if into is not None else self.fresh()
+        is_and = isinstance(node.op, ast.And)
+        cur = out
+        values = node.values
+        for i, v in enumerate(values):
+            self._expr(sc, v, cur, into=target)
+            if i < len(values) - 1:
+                nxt = []
+                cur.append(If(target, nxt, [], loc=loc) if is_and else
+                           If(target, [], nxt, loc=loc))
+                cur = nxt
+        return target
+
+    def _attribute(self, sc, node, out, into, loc):
+        base = self._expr(sc, node.value, out)
+        if isinstance(base, tuple) and not isinstance(base, VTuple):
+            value = base[1]
+            try:
+                attr = getattr(value, node.attr)
+            except AttributeError:
+                raise errors.UnsupportedSyntax(f"{node.attr!r} not found", loc=loc)
+            if _is_static(attr):
+                return ("obj", attr)
+            if isinstance(value, types.ModuleType):
+                if value in (math, np) or isinstance(attr, (int, float, complex, type(None))):
+                    return Const(attr)
+                return self._emit(out, ir.load_global, (Const(vars(value)), Const(node.attr)),
+                                  into, loc)
+            return self._emit(out, getattr, (Const(value), Const(node.attr)), into, loc)
+        base = self._materialize(base, out, loc)
+        if node.attr in _ATTRS_NONDIFF:
+            return self._emit(out, getattr, (base, Const(node.attr)), into, loc)
+        fn = _ATTRS_FN.get(node.attr)
+        if fn is not None:
+            return self._emit(out, fn, (base,), into, loc)
+        raise errors.UnsupportedSyntax(f"attribute .{node.attr} is not supported", loc=loc,
+                                       hint="use the NumPy function instead of the method")
+
+    def _static_callee(self, sc, func, out):
+        if isinstance(func, ast.Name):
+            r = self._resolve(sc, func.id, func, out)
+        elif isinstance(func, ast.Attribute):
+            base = self._static_callee(sc, func.value, out)
+            if base is None:
+                return None
+            try:
+                return getattr(base, func.attr)
+            except AttributeError:
+                return None
+        else:
+            return None
+        if isinstance(r, tuple) and not isinstance(r, VTuple) and r[0] == "obj":
+            return r[1]
+        return None
+
+    def _call(self, sc, node, out, into, loc):
+        func = node.func
+        fn = self._static_callee(sc, func, out)
+        if fn is None and isinstance(func, ast.Attribute):
+            return self._method(sc, node, out, into, loc)
+        if fn is None:
+            raise errors.UnsupportedSyntax(
+                "calling a value computed inside the function is not supported", loc=loc,
+                hint="call functions by name")
+        args = [self._expr(sc, a, out) for a in node.args]
+        kwargs = [(k.arg, self._expr(sc, k.value, out)) for k in node.keywords]
+        if isinstance(fn, tuple) and fn and fn[0] == "def":
+            _, def_scope, def_node = fn
+            return self._inline_def(sc, def_scope, def_node, args, kwargs, out, into, loc)
+        if fn in _SIDE_EFFECTS:
+            raise errors.SideEffect(
+                f"calling {getattr(fn, '__name__', fn)}() is a side effect revsrc refuses",
+                loc=loc, hint="differentiated functions must be pure; do I/O outside them")
+        if getattr(fn, "_revsrc_derivative", False):
+            raise errors.HigherOrderNotSupported(
+                "calling a revsrc derivative inside a differentiated function "
+                "(higher-order differentiation) is not supported yet", loc=loc)
+        args = [self._materialize(a, out, loc) for a in args]
+        kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
+        special = self._builtin_call(fn, args, kwargs, out, into, loc)
+        if special is not None:
+            return special
+        if not sc.rule_mode and rules.lookup(fn) is None and _inlinable(fn):
+            return self._inline_function(sc, fn, args, kwargs, out, into, loc)
+        return self._emit(out, fn, args, into, loc, kwargs)
+
+    def _builtin_call(self, fn, args, kwargs, out, into, loc):
+        if fn in (max, min) and not kwargs:
+            if len(args) == 1:
+                raise errors.UnsupportedSyntax(
+                    f"{fn.__name__}() of one sequence is not supported", loc=loc,
+                    hint=f"use np.{'amax' if fn is max else 'amin'} or list the values")
+            acc = args[0]
+            for i, a in enumerate(args[1:]):
+                acc = self._emit(out, fn, (acc, a), into if i == len(args) - 2 else None, loc)
+            return acc
+        if fn is sum and len(args) == 1 and not kwargs:
+            return None
+        if fn is float and len(args) == 1:
+            return self._emit(out, float, args, into, loc)
+        return None
+
+    def _method(self, sc, node, out, into, loc):
+        func = node.func
+        base = self._val(sc, func.value, out)
+        name = func.attr
+        args = [self._val(sc, a, out) for a in node.args]
+        kwargs = [(k.arg, self._val(sc, k.value, out)) for k in node.keywords]
+        if name not in _METHODS:
+            raise errors.SideEffect(
+                f"method .{name}() is not supported (it may change its object in place)",
+                loc=loc, hint="use the NumPy function, e.g. np.sum(x) for x.sum()") \
+                if name in ("append", "extend", "insert", "pop", "update", "fill", "sort",
+                            "resize", "setdefault", "clear", "remove") else \
+                errors.NoRule(f"method .{name}() has no rule", loc=loc,
+                              hint="use the NumPy function form, or register a rule with "
+                                   "revsrc.defvjp")
+        if name == "astype":
+            return self._emit(out, _astype, [base] + args, into, loc, kwargs)
+        if name == "item":
+            return self._emit(out, float, [base], into, loc)
+        fn = _METHODS[name]
+        if name in _VARARG_SHAPE_METHODS and len(args) > 1:
+            args = [self._emit(out, ir.make_tuple, args, None, loc)] \
+                if not all(isinstance(a, Const) for a in args) else \
+                [Const(tuple(a.value for a in args))]
+        if name == "transpose" and not args:
+            return self._emit(out, np.transpose, [base], into, loc)
+        return self._emit(out, fn, [base] + args, into, loc, kwargs)
+
+    # ----- inlining -----------------------------------------------------
+    def _inline_function(self, sc, fn, args, kwargs, out, into, loc):
+        if fn in self.inline_stack:
+            raise errors.RecursionNotSupported(
+                f"{fn.__qualname__} calls itself (recursion); revsrc inlines calls and "
+                "cannot differentiate recursion", loc=loc,
+                hint="rewrite the recursion as a loop")
+        if len(self.inline_stack) > 50:
+            raise errors.RecursionNotSupported("calls nested deeper than 50 levels", loc=loc)
+        parsed = parse_function(fn)
+        fence.check(parsed)
+        node = parsed.node
+        names, _ = _assigned_names(node.body if not isinstance(node, ast.Lambda) else [])
+        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        base = fn.__name__ if fn.__name__ != "<lambda>" else "lambda"
+        prefix = self.choose_prefix(base, names | set(params) | {"_ret", "_done"})
+        callee = Scope(parsed, prefix, fn.__globals__,
+                       dict(zip(fn.__code__.co_freevars, fn.__closure__ or ())), fn=fn)
+        bound = self._bind(fn, params, args, kwargs, loc)
+        self._bind_params(callee, params, names, bound, out, loc)
+        self.inline_stack.append(fn)
+        result = self._lower_body(callee, node, out)
+        self.inline_stack.pop()
+        return result if into is None else self._expr_copy(result, into, out, loc)
+
+    def _inline_def(self, sc, def_scope, node, args, kwargs, out, into, loc):
+        if any(s is node for s in self.inline_stack):
+            raise errors.RecursionNotSupported(
+                f"{node.name} calls itself (recursion); revsrc cannot differentiate recursion",
+                loc=loc, hint="rewrite the recursion as a loop")
+        names, _ = _assigned_names(node.body)
+        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"_ret", "_done"})
+        callee = Scope(def_scope.parsed, prefix, def_scope.globals, def_scope.cells,
+                       enclosing=def_scope)
+        # keep the enclosing function's view of its own names
+        defaults = {}
+        pos_defaults = node.args.defaults
+        for a, d in zip(node.args.args[len(node.args.args) - len(pos_defaults):], pos_defaults):
+            defaults[a.arg] = d
+        for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults):
+            if d is not None:
+                defaults[a.arg] = d
+        bound = {}
+        for p, a in zip(params, args):
+            bound[p] = a
+        for k, v in kwargs:
+            if k not in params or k in bound:
+                raise errors.UnsupportedSyntax(f"bad keyword argument {k}", loc=loc)
+            bound[k] = v
+        for p in params:
+            if p not in bound:
+                if p not in defaults:
+                    raise errors.UnsupportedSyntax(f"missing argument {p}", loc=loc)
+                bound[p] = self._val(def_scope, defaults[p], out)
+        self._bind_params(callee, params, names, bound, out, loc)
+        self.inline_stack.append(node)
+        result = self._lower_body(callee, node, out)
+        self.inline_stack.pop()
+        return result if into is None else self._expr_copy(result, into, out, loc)
+
+    def _expr_copy(self, value, into, out, loc):
+        out.append(Op(into, ir.copy, (value,), loc=loc))
+        return into
+
+    def _bind(self, fn, params, args, kwargs, loc):
+        sig = inspect.signature(fn)
+        try:
+            ba = sig.bind(*range(len(args)), **{k: ("kw", k) for k, _ in kwargs})
+        except TypeError as exc:
+            raise errors.UnsupportedSyntax(f"call to {fn.__name__}: {exc}", loc=loc)
+        kw = dict(kwargs)
+        bound = {}
+        for p in params:
+            if p in ba.arguments:
+                marker = ba.arguments[p]
+                bound[p] = kw[marker[1]] if isinstance(marker, tuple) else args[marker]
+            else:
+                default = sig.parameters[p].default
+                bound[p] = Const(default) if not _is_static(default) else ("obj", default)
+        return bound
+
+    def _bind_params(self, callee, params, assigned, bound, out, loc):
+        for p in params:
+            value = bound[p]
+            if isinstance(value, tuple) and not isinstance(value, VTuple):
+                callee.env[p] = value  # a function or module passed in
+                continue
+            if p in assigned or isinstance(value, VTuple):
+                var = self._reserve(callee.prefix + p)
+                callee.env[p] = var
+                out.append(Op(var, ir.copy, (self._materialize(value, out, loc),), loc=loc))
+            else:
+                callee.env[p] = value  # never reassigned: read the caller's operand
+
+
+def _is_static(value):
+    """Known at transformation time: modules, functions, classes, ufuncs."""
+    if isinstance(value, _DATA_TYPES):
+        return False
+    return isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                              type, np.ufunc)) or callable(value)
+
+
+def _inlinable(fn):
+    if not isinstance(fn, types.FunctionType):
+        return False
+    module = getattr(fn, "__module__", "") or ""
+    return not (module.startswith("numpy") or module.startswith("revsrc."))
+
+
+def _call_name(node):
+    if isinstance(node, ast.Call):
+        try:
+            return ast.unparse(node.func)
+        except Exception:  # pragma: no cover
+            return None
+    return None
+

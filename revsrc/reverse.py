@@ -1,0 +1,668 @@
+"""The reverse-mode transformation: a forward sweep that saves, an adjoint sweep that pops.
+
+Nothing is recorded per operation. The forward sweep saves only what the adjoint
+will read and the program overwrites (``Push`` before the assignment), plus each
+branch decision and each loop's trip count. The adjoint sweep walks the program
+backwards, mirrors its control flow from those saved decisions, inlines the
+rule of every active operation, and restores overwritten values (``Pop``) so
+each rule sees exactly the values its operation saw.
+"""
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import errors, ir, rules, runtime
+from .analysis import SCALARS
+from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
+from .normalize import Normalizer, Scope
+
+
+@dataclass
+class _Restore:
+    """Placeholder: restore ``var`` as it was before definition ``site``."""
+    var: str
+    site: int
+
+
+@dataclass
+class _Decision:
+    """Placeholder for a branch decision or trip count popped in the adjoint."""
+    target: str
+    site: int
+
+
+_FOLDABLE_MODULES = ("math", "operator", "_operator", "builtins")
+
+
+class Reverser:
+    def __init__(self, normalizer: Normalizer, kinds, ndims, active, params):
+        self.nz = normalizer
+        self.kinds = kinds
+        self.ndims = ndims
+        self.active = active
+        self.params = set(params)
+        self.bar_names = {}
+        self.primal_reads = set()
+        self.def_count = {}
+        self.in_loop_defs = set()  # site ids defined inside a loop
+        self.site_of = {}          # id(stmt) -> site
+        self.site_var = {}
+        self.site_stmt = {}
+        self.nsites = 0
+        self.forward_vars = set(params)
+        self.rev_nonempty = {}     # site -> reverse of a control statement is non-empty
+        self.needs_var = {}        # For site -> loop variable needed in reverse
+
+    # ----- bookkeeping over the forward program -------------------------
+    def _index(self, stmts, depth):
+        for s in stmts:
+            site = self.nsites
+            self.nsites += 1
+            self.site_of[id(s)] = site
+            self.site_stmt[site] = s
+            for v in ir.writes(s):
+                self.def_count[v] = self.def_count.get(v, 0) + 1
+                self.forward_vars.add(v)
+                self.site_var[site] = v
+                if depth > 0:
+                    self.in_loop_defs.add(site)
+            if isinstance(s, If):
+                self._index(s.body, depth)
+                self._index(s.orelse, depth)
+            elif isinstance(s, For):
+                self._index(s.body, depth + 1)
+            elif isinstance(s, While):
+                self._index(s.test_body, depth + 1)
+                self._index(s.body, depth + 1)
+
+    def bar(self, v):
+        name = self.bar_names.get(v)
+        if name is None:
+            name = self.nz._reserve_bar(v)
+            self.bar_names[v] = name
+        return name
+
+    def _stack(self, v):
+        k = self.kinds.get(v)
+        if k == "float":
+            return "f"
+        if k in ("int", "bool"):
+            return "i"
+        return "o"
+
+    def overwrites(self, site, v):
+        return v in self.params or self.def_count.get(v, 0) > 1 or site in self.in_loop_defs
+
+    # ----- adjoint sweep --------------------------------------------------
+    def _snapshot(self):
+        return (self.nz.temp_count, set(self.nz.taken), dict(self.bar_names),
+                set(self.primal_reads))
+
+    def _restore(self, snap):
+        self.nz.temp_count, taken, bars, reads = snap
+        self.nz.taken = set(taken)
+        self.bar_names = dict(bars)
+        self.primal_reads = set(reads)
+
+    def _rev_loop_body(self, stmts, out):
+        """Reverse a loop body; bars zero on entry to every iteration stay known zero."""
+        entry = set(self.zero)
+        cand = set(entry)
+        snap = self._snapshot()
+        while True:
+            self.zero = set(cand)
+            body = []
+            self._rev_block(stmts, body)
+            end = self.zero
+            if cand <= end:
+                break
+            cand &= end
+            self._restore(snap)
+        for b in sorted(entry - cand):
+            out.append(Op(b, ir.copy, (Const(0.0),)))
+        for b in sorted(end - cand):
+            if b in self.bar_names.values():
+                body.append(Op(b, ir.copy, (Const(0.0),)))
+        self.zero = cand
+        return body
+
+    def _rev_block(self, stmts, out):
+        for s in reversed(stmts):
+            self._rev_stmt(s, out)
+
+    def _rev_stmt(self, s, out):
+        site = self.site_of[id(s)]
+        if isinstance(s, Op):
+            if s.target is not None and s.target in self.active:
+                self._adjoint_op(s, site, out)
+            elif s.target is not None:
+                out.append(_Restore(s.target, site))
+        elif isinstance(s, SetItem):
+            self._adjoint_setitem(s, site, out)
+        elif isinstance(s, If):
+            before = set(self.zero)
+            body, orelse = [], []
+            self._rev_block(s.body, body)
+            z1 = self.zero
+            self.zero = set(before)
+            self._rev_block(s.orelse, orelse)
+            z2 = self.zero
+            join = z1 & z2
+            for b in sorted(z1 - join):
+                body.append(Op(b, ir.copy, (Const(0.0),)))
+            for b in sorted(z2 - join):
+                orelse.append(Op(b, ir.copy, (Const(0.0),)))
+            self.zero = join
+            flag = self.nz.fresh("_b")
+            out.append(_Decision(flag, site))
+            out.append(If(flag, body, orelse, loc=s.loc))
+        elif isinstance(s, For):
+            body = self._rev_loop_body(s.body, out)
+            n = self.nz.fresh("_n")
+            k = self.nz.fresh("_k")
+            out.append(_Decision(n, site))
+            out.append(("for", s, site, n, k, body))
+            out.append(_Restore(s.var, site))
+        elif isinstance(s, While):
+            body = self._rev_loop_body(s.body, out)
+            n = self.nz.fresh("_n")
+            k = self.nz.fresh("_k")
+            out.append(_Decision(n, site))
+            out.append(For(k, Const(0), n, Const(1), body, loc=s.loc))
+        elif isinstance(s, Break):
+            pass
+        else:  # pragma: no cover
+            raise AssertionError(s)
+
+    def _adjoint_op(self, s, site, out):
+        z = s.target
+        zb = self.bar(z)
+        if zb in self.zero:
+            out.append(_Restore(z, site))
+            return
+        out.append(Comment(_comment(s.loc)))
+        contribs = self._contributions(s, zb, out)
+        args = [a for a, _ in contribs]
+        in_args = z in args
+        # other bars first: contributions may alias z's bar
+        for a, c in contribs:
+            if a != z:
+                self._accumulate(a, c, out)
+        if in_args:
+            mine = [c for a, c in contribs if a == z]
+            if not mine:
+                self.zero.add(zb)
+            first = True
+            for c in mine:
+                if first:
+                    if c != zb:
+                        out.append(Op(zb, ir.copy, (c,)))
+                    first = False
+                else:
+                    out.append(Op(zb, operator.add, (zb, c)))
+        else:
+            # the bar of the value before this assignment starts at zero; known
+            # zero bars are never read, so nothing needs to be written
+            self.zero.add(zb)
+        if not in_args:
+            out.append(_Restore(z, site))
+
+    def _accumulate(self, a, c, out):
+        ab = self.bar(a)
+        if ab in self.zero:
+            out.append(Op(ab, ir.copy, (c,)))
+            self.zero.discard(ab)
+        else:
+            out.append(Op(ab, operator.add, (ab, c)))
+
+    def _contributions(self, s, zb, out):
+        """Inline the rule of ``s``: ops go to ``out``; returns [(arg var, operand)]."""
+        z = s.target
+        fn = s.fn
+        active_pos = [i for i, a in enumerate(s.args) if isinstance(a, str) and a in self.active]
+        active_kw = [(k, v) for k, v in s.kwargs if isinstance(v, str) and v in self.active]
+        ops = []
+        result = []
+        in_args = z in [a for a in s.args if isinstance(a, str)]
+        ans = z
+        if fn in (ir.make_tuple, ir.make_list):
+            for i in active_pos:
+                t = self.nz.fresh()
+                ops.append(Op(t, operator.getitem, (zb, Const(i))))
+                result.append((s.args[i], t))
+            out.extend(ops)
+            return result
+        rule = rules.lookup(fn)
+        if rule is None or rule == "nondiff":
+            return []
+        if in_args:
+            # the target overwrote one of its inputs: keep the output, then restore
+            # the input so the rule sees both values
+            if _rule_reads_ans(rule):
+                ans = self.nz.fresh("_ans")
+                out.append(Op(ans, ir.copy, (z,)))
+            out.append(_Restore(z, self.site_of[id(s)]))
+        env = {"g": zb, "ans": ans}
+        for name, value in zip(rule.params, s.args):
+            env[name] = value
+        for name, value in s.kwargs:
+            if name not in rule.params:
+                raise errors.NoRule(f"keyword {name!r} of {getattr(fn, '__name__', fn)} "
+                                    "is not supported by its rule", loc=s.loc)
+            env[name] = value
+        if len(s.args) > len(rule.params):
+            raise errors.NoRule(f"{getattr(fn, '__name__', fn)} called with more "
+                                "arguments than its rule knows", loc=s.loc)
+        for name in rule.params:
+            if name not in env:
+                if name in rule.defaults:
+                    env[name] = Const(rule.defaults[name])
+                else:
+                    env[name] = Const(None)
+        wanted = [(i, s.args[i]) for i in active_pos if rule.differentiable(i)]
+        wanted += [(rule.params.index(k), v) for k, v in active_kw
+                   if rule.differentiable(rule.params.index(k))]
+        if not wanted:
+            return []
+        produced = self._inline_rule(rule, env, [i for i, _ in wanted], s.loc)
+        body_ops, outs = produced
+        body_ops, outs = _fold(body_ops, outs)
+        out.extend(body_ops)
+        for (i, arg), c in zip(wanted, outs):
+            if rule.broadcast and self.kinds.get(z) not in SCALARS:
+                if not (self.kinds.get(arg) in SCALARS and self.kinds.get(z) in SCALARS):
+                    t = self.nz.fresh()
+                    out.append(Op(t, runtime.unbroadcast, (c, arg)))
+                    c = t
+            result.append((arg, c))
+        for op in body_ops:
+            for a in list(op.args) + [v for _, v in op.kwargs]:
+                if isinstance(a, str) and a in self.forward_vars:
+                    self.primal_reads.add(a)
+        for _, c in result:
+            if isinstance(c, str) and c in self.forward_vars:
+                self.primal_reads.add(c)
+        return result
+
+    def _inline_rule(self, rule, env, indices, loc):
+        sc = Scope(_RuleParsed(rule, loc), prefix="", globals_=rule.globals, cells={},
+                   rule_mode=True)
+        sc.env = dict(env)
+        assigned = set()
+        for stmt in rule.body:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    assigned.add(n.id)
+        for name in assigned:
+            sc.env[name] = self.nz.fresh()
+        sc.locals = set(assigned)
+        ops = []
+        self.nz._block(sc, rule.body, ops)
+        outs = []
+        for i in indices:
+            outs.append(self.nz._val(sc, rule.outputs[i], ops))
+        for op in ir.walk(ops):
+            if isinstance(op, Op):
+                op.loc = loc
+        return ops, outs
+
+    def _adjoint_setitem(self, s, site, out):
+        tgt = s.target
+        if tgt in self.active:
+            tb = self.bar(tgt)
+            if tb not in self.zero:
+                out.append(Comment(_comment(s.loc)))
+                if isinstance(s.value, str) and s.value in self.active:
+                    c = self.nz.fresh()
+                    out.append(Op(c, runtime.take_grad, (tb, s.index)))
+                    u = self.nz.fresh()
+                    out.append(Op(u, runtime.unbroadcast, (c, s.value)))
+                    self._accumulate(s.value, u, out)
+                out.append(Op(tb, runtime.zero_at, (tb, s.index)))
+        out.append(("restore_item", s, site))
+
+    # ----- forward sweep --------------------------------------------------
+    def _needed(self, v):
+        return v in self.primal_reads
+
+    def _forward(self, stmts):
+        out = []
+        for s in stmts:
+            site = self.site_of[id(s)]
+            if isinstance(s, Op):
+                v = s.target
+                if v is not None and self._needed(v) and self.overwrites(site, v):
+                    out.append(Push(v, self._stack(v)))
+                    self.pushed.add(site)
+                out.append(s)
+            elif isinstance(s, SetItem):
+                if s.target in self.active or self._needed(s.target):
+                    old = self.nz.fresh("_old")
+                    out.append(Op(old, runtime.copy_item, (s.target, s.index), loc=s.loc))
+                    out.append(Push(old, "o"))
+                    self.pushed.add(site)
+                out.append(s)
+            elif isinstance(s, If):
+                body = self._forward(s.body)
+                orelse = self._forward(s.orelse)
+                if self.rev_nonempty.get(site):
+                    test = s.test
+                    if isinstance(test, str) and self.kinds.get(test) not in ("bool", "int"):
+                        t = self.nz.fresh()
+                        out.append(Op(t, ir.truth, (test,), loc=s.loc))
+                        test = t
+                    out.append(Push(test, "i"))
+                    out.append(If(test, body, orelse, loc=s.loc))
+                else:
+                    out.append(If(s.test, body, orelse, loc=s.loc))
+            elif isinstance(s, For):
+                v = s.var
+                if self._needed(v) and (self.def_count.get(v, 0) > 1 or v in self.params
+                                        or site in self.in_loop_defs):
+                    out.append(Push(v, self._stack(v)))
+                    self.pushed.add(site)
+                body = self._forward(s.body)
+                if self.rev_nonempty.get(site):
+                    n = self.nz.fresh("_n")
+                    self.kinds[n] = "int"
+                    if self._needed(v):
+                        for bound in (s.start, s.step):
+                            if isinstance(bound, str):
+                                out.append(Push(bound, "i"))
+                        self.needs_var[site] = (s.start, s.step)
+                    out.append(Op(n, ir.copy, (Const(0),), loc=s.loc))
+                    body = [Op(n, operator.add, (n, Const(1)))] + body
+                    out.append(For(v, s.start, s.stop, s.step, body, loc=s.loc))
+                    out.append(Push(n, "i"))
+                else:
+                    out.append(For(v, s.start, s.stop, s.step, body, loc=s.loc))
+            elif isinstance(s, While):
+                for t in ir.walk(s.test_body):
+                    for w in ir.writes(t):
+                        if self._needed(w):
+                            raise errors.UnsupportedControlFlow(
+                                "a while condition computes a value the derivative needs",
+                                loc=s.loc, hint="compute it inside the loop body")
+                body = self._forward(s.body)
+                if self.rev_nonempty.get(site):
+                    n = self.nz.fresh("_n")
+                    out.append(Op(n, ir.copy, (Const(0),), loc=s.loc))
+                    body = [Op(n, operator.add, (n, Const(1)))] + body
+                    out.append(While(s.test_body, s.test, body, loc=s.loc))
+                    out.append(Push(n, "i"))
+                else:
+                    out.append(While(s.test_body, s.test, body, loc=s.loc))
+            else:
+                out.append(s)
+        return out
+
+    # ----- resolve placeholders -------------------------------------------
+    def _resolve(self, stmts):
+        out = []
+        i = 0
+        while i < len(stmts):
+            s = stmts[i]
+            if isinstance(s, _Restore):
+                if s.site in self.pushed and self.site_var.get(s.site) == s.var:
+                    out.append(Pop(s.var, self._stack(s.var)))
+            elif isinstance(s, _Decision):
+                ctrl = stmts[i + 1]
+                site = s.site
+                if self.rev_nonempty.get(site):
+                    out.append(Pop(s.target, "i"))
+                    if isinstance(ctrl, If):
+                        out.append(If(s.target, self._resolve(ctrl.body),
+                                      self._resolve(ctrl.orelse), loc=ctrl.loc))
+                    elif isinstance(ctrl, For):
+                        out.append(For(ctrl.var, ctrl.start, s.target, ctrl.step,
+                                       self._resolve(ctrl.body), loc=ctrl.loc))
+                    else:
+                        out.extend(self._rev_for(ctrl, s.target))
+                i += 2
+                continue
+            elif isinstance(s, tuple) and s[0] == "restore_item":
+                _, st, site = s
+                if site in self.pushed:
+                    old = self.nz.fresh("_old")
+                    out.append(Pop(old, "o"))
+                    out.append(SetItem(st.target, st.index, old, loc=st.loc))
+            else:
+                out.append(s)
+            i += 1
+        return out
+
+    def _rev_for(self, ctrl, n):
+        _, s, site, _, k, body = ctrl
+        body = self._resolve(body)
+        if site in self.needs_var:
+            pre = []
+            saved = []
+            for bound in reversed(self.needs_var[site]):
+                if isinstance(bound, str):
+                    t = self.nz.fresh("_r")
+                    self.kinds[t] = "int"
+                    pre.append(Pop(t, "i"))
+                    bound = t
+                saved.append(bound)
+            step, start = saved
+            last = self.nz.fresh("_m")
+            self.kinds[last] = "int"
+            pre.append(Op(last, operator.sub, (n, Const(1))))
+            off = self.nz.fresh()
+            inner = [Op(off, operator.mul, (k, step)),
+                     Op(s.var, operator.add, (start, off))] + body
+            return pre + [For(k, last, Const(-1), Const(-1), inner, loc=s.loc)]
+        return [For(k, Const(0), n, Const(1), body, loc=s.loc)]
+
+
+class _RuleParsed:
+    """Stands in for a parsed user function while a rule's body is lowered."""
+
+    def __init__(self, rule, loc):
+        self.rule = rule
+        self.where = loc
+        self.node = None
+
+    def loc(self, node):
+        return self.where
+
+
+def _rule_reads_ans(rule):
+    for part in list(rule.body) + [o for o in rule.outputs if o is not None]:
+        for n in ast.walk(part):
+            if isinstance(n, ast.Name) and n.id == "ans":
+                return True
+    return False
+
+
+def _comment(loc):
+    if loc is None:
+        return "adjoint"
+    return f"adjoint of line {loc.lineno}: {loc.line}"
+
+
+def _foldable(fn):
+    mod = getattr(fn, "__module__", None)
+    return mod in _FOLDABLE_MODULES or isinstance(fn, np.ufunc) or fn is ir.copy
+
+
+def _fold(ops, outs):
+    """Constant folding and algebraic identities on a rule's freshly inlined ops."""
+    subst = {}
+
+    def sub(o):
+        while isinstance(o, str) and o in subst:
+            o = subst[o]
+        return o
+
+    kept = []
+    for op in ops:
+        if not isinstance(op, Op):
+            kept.append(op)
+            continue
+        args = tuple(sub(a) for a in op.args)
+        kwargs = tuple((k, sub(v)) for k, v in op.kwargs)
+        fn = op.fn
+        if op.target is not None and not kwargs and all(isinstance(a, Const) for a in args) \
+                and _foldable(fn) and all(isinstance(a.value, (int, float)) for a in args):
+            try:
+                subst[op.target] = Const(fn(*(a.value for a in args)))
+                continue
+            except Exception:
+                pass
+        simple = _identity(fn, args)
+        if simple is not None and op.target is not None:
+            subst[op.target] = simple
+            continue
+        if fn is ir.copy and op.target is not None and op.target.startswith("_t"):
+            subst[op.target] = args[0]
+            continue
+        if fn is operator.mul and isinstance(args[1], Const) and args[1].value == -1.0:
+            fn, args = operator.neg, (args[0],)
+        elif fn is operator.mul and isinstance(args[0], Const) and args[0].value == -1.0:
+            fn, args = operator.neg, (args[1],)
+        kept.append(Op(op.target, fn, args, kwargs, op.loc))
+    return kept, [sub(o) for o in outs]
+
+
+def _is_const(o, value):
+    return isinstance(o, Const) and type(o.value) in (int, float) and o.value == value
+
+
+def _identity(fn, args):
+    if fn is operator.mul:
+        if _is_const(args[1], 1):
+            return args[0]
+        if _is_const(args[0], 1):
+            return args[1]
+    elif fn is operator.truediv and _is_const(args[1], 1):
+        return args[0]
+    elif fn is operator.add:
+        if _is_const(args[1], 0):
+            return args[0]
+        if _is_const(args[0], 0):
+            return args[1]
+    elif fn is operator.sub and _is_const(args[1], 0):
+        return args[0]
+    elif fn is operator.pow and _is_const(args[1], 1):
+        return args[0]
+    return None
+
+
+def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, name):
+    """The adjoint ``ir.Program`` of a normalized function."""
+    rv = Reverser(normalizer, kinds, ndims, active, params)
+    rv._index(body, 0)
+    rv.zero = set()
+    rbody = []
+    if isinstance(result, str) and result in active:
+        rb = rv.bar(result)
+        rv.zero = set(rv.bar(v) for v in active) - {rb}
+        rbody.append(Op(rb, ir.copy, (Const(1.0),)))
+        rv._rev_block(body, rbody)
+    # decide which control statements have adjoint work
+    _mark_sites(rv, rbody)
+    rv.pushed = set()
+    fwd = rv._forward(body)
+    rev = rv._resolve(rbody)
+    init = []
+    for site in sorted(rv.pushed):
+        v = rv.site_var.get(site)
+        stmt = rv.site_stmt[site]
+        if v is None or v in rv.params or isinstance(stmt, SetItem):
+            continue
+        stack = rv._stack(v)
+        zero = Const(0.0) if stack == "f" else (Const(0) if stack == "i" else Const(None))
+        op = Op(v, ir.copy, (zero,))
+        if all(not (o.target == v) for o in init):
+            init.append(op)
+    if init:
+        init = [Comment("saved before their first assignment, so start them defined")] + init
+    fwd = init + fwd
+    uses = _use_counts(fwd + rev)
+    rev = _coalesce(rev, uses)
+    grads = []
+    for p in wrt:
+        b = rv.bar_names.get(p)
+        grads.append(Const(0.0) if (b is None or b in rv.zero) else b)
+    if rev:
+        rev = [Comment("reverse sweep")] + rev
+    check = []
+    if kinds.get(result) not in ("float", "int", "bool"):
+        check = [Op(None, runtime.check_scalar_output, (result,))]
+    outputs = [result] + grads + ([aux] if aux is not None else [])
+    prog = ir.Program(name, list(params), fwd + check + rev, outputs, kinds,
+                      forward_len=len(fwd) + len(check))
+    return prog
+
+
+def _use_counts(stmts):
+    uses = {}
+    for s in ir.walk(stmts):
+        for r in ir.reads(s):
+            uses[r] = uses.get(r, 0) + 1
+    return uses
+
+
+def _coalesce(stmts, uses):
+    """``_t5 = expr; x_bar = _t5`` becomes ``x_bar = expr`` when ``_t5`` has no other use."""
+    out = []
+    defined = {}  # temp -> index in out of its defining op
+    for s in stmts:
+        if isinstance(s, If):
+            s = If(s.test, _coalesce(s.body, uses), _coalesce(s.orelse, uses), loc=s.loc)
+        elif isinstance(s, For):
+            s = For(s.var, s.start, s.stop, s.step, _coalesce(s.body, uses), loc=s.loc)
+        elif isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
+                and isinstance(s.args[0], str) and s.args[0] in defined \
+                and uses.get(s.args[0], 0) == 1:
+            i = defined.pop(s.args[0])
+            between = out[i + 1:]
+            touched = any(s.target in ir.reads(b) or s.target in ir.writes(b)
+                          for b in ir.walk(between))
+            if not touched:
+                d = out[i]
+                out[i] = Op(s.target, d.fn, d.args, d.kwargs, d.loc)
+                continue
+        if isinstance(s, Op) and s.target is not None and s.target.startswith("_t"):
+            defined[s.target] = len(out)
+        out.append(s)
+    return out
+
+
+def _mark_sites(rv, rbody):
+    """Record, per control statement site, whether its adjoint does anything."""
+    def visit(stmts):
+        nonempty = False
+        i = 0
+        while i < len(stmts):
+            s = stmts[i]
+            if isinstance(s, _Decision):
+                ctrl = stmts[i + 1]
+                if isinstance(ctrl, If):
+                    a = visit(ctrl.body)
+                    b = visit(ctrl.orelse)
+                    ne = a or b
+                elif isinstance(ctrl, For):
+                    ne = visit(ctrl.body)
+                else:
+                    ne = visit(ctrl[5])
+                rv.rev_nonempty[s.site] = ne
+                nonempty = nonempty or ne
+                i += 2
+                continue
+            if isinstance(s, Op):
+                nonempty = True
+            elif isinstance(s, _Restore):
+                if rv._needed(s.var) and rv.overwrites(s.site, s.var):
+                    nonempty = True
+            elif isinstance(s, tuple) and s[0] == "restore_item":
+                nonempty = True
+            i += 1
+        return nonempty
+    visit(rbody)

@@ -1,0 +1,48 @@
+"""Small helpers the generated adjoint calls for arrays (never on the scalar path)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import errors
+
+
+def unbroadcast(g, x):
+    """Sum ``g`` back to the shape of ``x`` (undoing NumPy broadcasting)."""
+    from .tensor import unbroadcast as _unbroadcast
+    return _unbroadcast(g, x)
+
+
+def take_grad(g, index):
+    """``g[index]``, where a scalar ``g`` stands for an array of that value."""
+    if np.ndim(g) == 0:
+        return g
+    return g[index]
+
+
+def zero_at(g, index):
+    """A copy of ``g`` with ``g[index] = 0`` (``g`` itself is never changed)."""
+    if np.ndim(g) == 0:
+        if g == 0:
+            return g
+        raise AssertionError("a scalar adjoint reached an item assignment")
+    out = np.array(g, copy=True)
+    out[index] = 0
+    return out
+
+
+def copy_item(x, index):
+    """The values ``x[index]`` holds now, copied (saved before an item assignment)."""
+    return np.array(x[index], copy=True)
+
+
+def check_scalar_output(value):
+    """Refuse a non-scalar output before the adjoint sweep runs on it."""
+    if isinstance(value, (float, int, np.floating, np.integer)) and not isinstance(value, bool):
+        return
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "fiu":
+        return
+    shape = getattr(value, "shape", None)
+    what = f"an array of shape {shape}" if shape is not None else type(value).__name__
+    raise errors.NonScalarOutput(
+        f"the function returned {what}; grad needs a scalar float output",
+        hint="reduce it first (np.sum, np.mean), or differentiate one element")
