@@ -1,0 +1,64 @@
+"""The README's example program prints what closed-form derivatives say it should."""
+import importlib.util
+import math
+import os
+import pathlib
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "gradients.py"
+
+
+def _f(x, y):
+    return math.sin(x) * y + x * x
+
+
+def _df_dx(x, y):
+    return math.cos(x) * y + 2.0 * x
+
+
+def _df_dy(x, y):
+    return math.sin(x)
+
+
+def _g(x):
+    return math.exp(-x * x) * math.cos(3.0 * x)
+
+
+def _dg(x):
+    return math.exp(-x * x) * (-2.0 * x * math.cos(3.0 * x) - 3.0 * math.sin(3.0 * x))
+
+
+def _newton(x):
+    for _ in range(6):
+        x = x - _g(x) / _dg(x)
+    return x
+
+
+def _same_revsrc_env():
+    """Environment in which the example imports the revsrc this test run imports."""
+    spec = importlib.util.find_spec("revsrc")
+    env = dict(os.environ)
+    if spec is not None and spec.submodule_search_locations:
+        parent = str(pathlib.Path(list(spec.submodule_search_locations)[0]).parent)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [parent, env.get("PYTHONPATH")]))
+    return env
+
+
+def test_gradients_example_output():
+    run = subprocess.run([sys.executable, "examples/gradients.py"], cwd=REPO, env=_same_revsrc_env(),
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 2, run.stdout
+
+    first = f"{_df_dx(0.7, 2.0):.9f} {_f(0.7, 2.0) * 2.0 + _df_dy(0.7, 2.0):.9f}"
+    assert lines[0] == first
+
+    dg_fig, root_fig, residual_fig = lines[1].split()
+    assert dg_fig == f"{_dg(0.3):.9f}"
+    assert root_fig == f"{_newton(0.4):.9f}"
+    # The root is pi/6; the residual's last digit depends on rounding, only its size counts.
+    assert abs(float(root_fig) - math.pi / 6) < 1e-9
+    assert abs(float(residual_fig)) < 1e-15
