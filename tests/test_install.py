@@ -1,6 +1,7 @@
 """revsrc imports with its compiled kernels, and the version is the one in pyproject.toml."""
 import importlib.machinery
 import importlib.util
+import os
 import pathlib
 import re
 
@@ -40,3 +41,12 @@ def test_version_matches_pyproject():
     import revsrc
 
     assert revsrc.__version__ == _pyproject_version()
+
+
+def test_installed_copy_is_the_one_under_test():
+    """.ci/run sets REVSRC_TEST_INSTALLED=1: the tests must not see the source tree."""
+    if os.environ.get("REVSRC_TEST_INSTALLED") != "1":
+        pytest.skip("only checked when testing an installed revsrc (.ci/run)")
+    spec = importlib.util.find_spec("revsrc")
+    locations = [pathlib.Path(p).resolve() for p in spec.submodule_search_locations]
+    assert all(REPO not in p.parents and p != REPO for p in locations), locations
