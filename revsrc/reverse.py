@@ -246,6 +246,7 @@ class Reverser:
             if _rule_reads_ans(rule):
                 ans = self.nz.fresh("_ans")
                 out.append(Op(ans, ir.copy, (z,)))
+                self.primal_reads.add(z)
             out.append(_Restore(z, self.site_of[id(s)]))
         env = {"g": zb, "ans": ans}
         for name, value in zip(rule.params, s.args):
@@ -351,15 +352,10 @@ class Reverser:
                 body = self._forward(s.body)
                 orelse = self._forward(s.orelse)
                 if self.rev_nonempty.get(site):
-                    test = s.test
-                    if isinstance(test, str) and self.kinds.get(test) not in ("bool", "int"):
-                        t = self.nz.fresh()
-                        out.append(Op(t, ir.truth, (test,), loc=s.loc))
-                        test = t
-                    out.append(Push(test, "i"))
-                    out.append(If(test, body, orelse, loc=s.loc))
-                else:
-                    out.append(If(s.test, body, orelse, loc=s.loc))
+                    # pushed at the end of each branch, so the adjoint pops it first
+                    body = body + [Push(Const(1), "i")]
+                    orelse = orelse + [Push(Const(0), "i")]
+                out.append(If(s.test, body, orelse, loc=s.loc))
             elif isinstance(s, For):
                 v = s.var
                 if self._needed(v) and (self.def_count.get(v, 0) > 1 or v in self.params
@@ -370,14 +366,21 @@ class Reverser:
                 if self.rev_nonempty.get(site):
                     n = self.nz.fresh("_n")
                     self.kinds[n] = "int"
+                    saved = []
                     if self._needed(v):
                         for bound in (s.start, s.step):
                             if isinstance(bound, str):
-                                out.append(Push(bound, "i"))
+                                t = self.nz.fresh("_r")
+                                self.kinds[t] = "int"
+                                out.append(Op(t, ir.copy, (bound,), loc=s.loc))
+                                saved.append(t)
                         self.needs_var[site] = (s.start, s.step)
                     out.append(Op(n, ir.copy, (Const(0),), loc=s.loc))
                     body = [Op(n, operator.add, (n, Const(1)))] + body
                     out.append(For(v, s.start, s.stop, s.step, body, loc=s.loc))
+                    # saved after the loop, so the adjoint pops them before its body
+                    for t in saved:
+                        out.append(Push(t, "i"))
                     out.append(Push(n, "i"))
                 else:
                     out.append(For(v, s.start, s.stop, s.step, body, loc=s.loc))
@@ -595,7 +598,19 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     check = []
     if kinds.get(result) not in ("float", "int", "bool"):
         check = [Op(None, runtime.check_scalar_output, (result,))]
-    outputs = [result] + grads + ([aux] if aux is not None else [])
+    restored = {rv.site_var.get(site) for site in rv.pushed}
+    keep = []
+    for out_var in (result, aux):
+        if isinstance(out_var, str) and out_var in restored:
+            # the adjoint sweep restores older values: keep the final one
+            snap = normalizer.fresh("_value" if out_var == result else "_auxv")
+            check.append(Op(snap, ir.copy, (out_var,)))
+            kinds[snap] = kinds.get(out_var, "any")
+            keep.append(snap)
+        else:
+            keep.append(out_var)
+    result_out, aux_out = keep
+    outputs = [result_out] + grads + ([aux_out] if aux is not None else [])
     prog = ir.Program(name, list(params), fwd + check + rev, outputs, kinds,
                       forward_len=len(fwd) + len(check))
     return prog
