@@ -40,7 +40,6 @@ _REFUSED = {
     ast.DictComp: (errors.UnsupportedSyntax, "a dict comprehension", "write the loop out"),
     ast.GeneratorExp: (errors.UnsupportedSyntax, "a generator expression",
                        "write the loop out, or use NumPy on arrays"),
-    ast.Import: None,  # allowed: resolved at transformation time
     ast.Match: (errors.UnsupportedSyntax, "match", "use if/elif"),
     ast.Dict: (errors.UnsupportedSyntax, "a dict literal",
                "pass values as separate arguments"),
@@ -55,6 +54,10 @@ if hasattr(ast, "TryStar"):
 def check(parsed):
     """Raise the first refusal found in ``parsed.node``'s body."""
     node = parsed.node
+    if isinstance(node, ast.AsyncFunctionDef):
+        raise errors.UnsupportedSyntax(
+            f"{node.name} is an async function; revsrc differentiates plain functions",
+            loc=parsed.loc(node), hint="use a plain def")
     if isinstance(node, ast.Lambda):
         body = [node.body]
     else:

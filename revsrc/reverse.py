@@ -597,7 +597,11 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
         rev = [Comment("reverse sweep")] + rev
     check = []
     if kinds.get(result) not in ("float", "int", "bool"):
-        check = [Op(None, runtime.check_scalar_output, (result,))]
+        where = None
+        for st in ir.walk(body):
+            if isinstance(st, Op) and st.target == result and st.loc is not None:
+                where = st.loc
+        check = [Op(None, runtime.check_scalar_output, (result, Const(where)))]
     restored = {rv.site_var.get(site) for site in rv.pushed}
     keep = []
     for out_var in (result, aux):

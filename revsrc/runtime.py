@@ -35,7 +35,7 @@ def copy_item(x, index):
     return np.array(x[index], copy=True)
 
 
-def check_scalar_output(value):
+def check_scalar_output(value, loc=None):
     """Refuse a non-scalar output before the adjoint sweep runs on it."""
     if isinstance(value, (float, int, np.floating, np.integer)) and not isinstance(value, bool):
         return
@@ -44,5 +44,5 @@ def check_scalar_output(value):
     shape = getattr(value, "shape", None)
     what = f"an array of shape {shape}" if shape is not None else type(value).__name__
     raise errors.NonScalarOutput(
-        f"the function returned {what}; grad needs a scalar float output",
+        f"the function returned {what}; grad needs a scalar float output", loc=loc,
         hint="reduce it first (np.sum, np.mean), or differentiate one element")

@@ -1,0 +1,133 @@
+"""Programs revsrc must refuse. Each offending line carries a marker comment
+``# refuse: CODE`` that the tests use to find the line number they expect."""
+import math
+
+import numpy as np
+
+COUNTER = 0.0
+
+
+class Box:
+    value = 1.0
+
+
+def uses_try(x):
+    try:  # refuse: E101
+        y = x * 2.0
+    except ValueError:
+        y = 0.0
+    return y
+
+
+def uses_with(x):
+    with open("/dev/null") as fh:  # refuse: E101
+        fh.read()
+    return x
+
+
+def uses_yield(x):
+    yield x * 2.0  # refuse: E101
+
+
+async def uses_async(x):
+    return x
+
+
+def uses_await_inside(x):
+    async def inner():  # refuse: E101
+        return x
+    return x
+
+
+def writes_global(x):
+    global COUNTER  # refuse: E402
+    COUNTER = x
+    return x
+
+
+def writes_nonlocal(x):
+    total = 0.0
+
+    def add(v):
+        nonlocal total  # refuse: E402
+        total = total + v
+    add(x)
+    return total
+
+
+def uses_del(x):
+    y = x * 2.0
+    del y  # refuse: E101
+    return x
+
+
+def defines_class(x):
+    class Local:  # refuse: E101
+        pass
+    return x
+
+
+def uses_lambda(x):
+    sq = lambda v: v * v  # refuse: E101  # noqa: E731
+    return sq(x)
+
+
+def _takes_two(a, b):
+    return a * b
+
+
+def star_args(x):
+    args = (x, x)
+    return _takes_two(*args)  # refuse: E101
+
+
+def calls_no_rule(x):
+    return math.gamma(x)  # refuse: E202
+
+
+def prints(x):
+    print(x)  # refuse: E401
+    return x
+
+
+def opens_file(x):
+    fh = open("/dev/null")  # refuse: E401
+    return x
+
+
+def writes_attribute(x, box):
+    box.value = x  # refuse: E401
+    return x
+
+
+def writes_argument(x):
+    x[0] = 1.0  # refuse: E403
+    return np.sum(x)
+
+
+def returns_vector(x):
+    return x * np.ones(3)  # refuse: E302
+
+
+def recursive(x, n):
+    if n == 0:
+        return x
+    return recursive(x * 0.5, n - 1)  # refuse: E103
+
+
+def loop_else(x):
+    for i in range(3):  # refuse: E102
+        x = x * 2.0
+    else:
+        x = x + 1.0
+    return x
+
+
+def simple(x, n, flag, name, obj):
+    return x * x
+
+
+def list_append(x):
+    ys = [x]
+    ys.append(x)  # refuse: E401
+    return ys[0]

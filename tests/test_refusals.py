@@ -1,0 +1,142 @@
+"""Every refusal: its class, its stable code, and the user's line it points at."""
+import inspect
+import re
+
+import numpy as np
+import pytest
+
+import revsrc
+from revsrc import errors
+
+import refusals
+
+
+def _marked_line(fn, code):
+    lines, first = inspect.getsourcelines(fn)
+    for i, line in enumerate(lines):
+        if f"# refuse: {code}" in line:
+            return first + i
+    raise LookupError(f"no marker for {code} in {fn.__name__}")
+
+
+CASES = [
+    # (function, args, error class, code)
+    (refusals.uses_try, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.uses_with, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.uses_yield, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.uses_await_inside, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.writes_global, (1.0,), errors.GlobalWrite, "E402"),
+    (refusals.writes_nonlocal, (1.0,), errors.GlobalWrite, "E402"),
+    (refusals.uses_del, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.defines_class, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.uses_lambda, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.star_args, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.calls_no_rule, (1.5,), errors.NoRule, "E202"),
+    (refusals.prints, (1.0,), errors.SideEffect, "E401"),
+    (refusals.opens_file, (1.0,), errors.SideEffect, "E401"),
+    (refusals.writes_attribute, (1.0, refusals.Box()), errors.SideEffect, "E401"),
+    (refusals.writes_argument, (np.ones(3),), errors.MutatesArgument, "E403"),
+    (refusals.returns_vector, (np.ones(3),), errors.NonScalarOutput, "E302"),
+    (refusals.recursive, (1.0, 3), errors.RecursionNotSupported, "E103"),
+    (refusals.loop_else, (1.0,), errors.UnsupportedControlFlow, "E102"),
+    (refusals.list_append, (1.0,), errors.SideEffect, "E401"),
+]
+
+
+@pytest.mark.parametrize("fn,args,cls,code", CASES, ids=[c[0].__name__ for c in CASES])
+def test_refusal_points_at_the_line(fn, args, cls, code):
+    with pytest.raises(cls) as info:
+        revsrc.grad(fn)(*args)
+    err = info.value
+    assert isinstance(err, revsrc.RevsrcError)
+    assert err.code == code
+    assert err.lineno == _marked_line(fn, code)
+    assert err.filename == inspect.getsourcefile(fn)
+    assert err.line and err.line in inspect.getsource(fn)
+    text = str(err)
+    assert f"[{code}]" in text and f":{err.lineno}:" in text
+    assert "hint:" in text  # every refusal says what to do instead
+
+
+def test_async_function_is_refused():
+    with pytest.raises(errors.UnsupportedSyntax) as info:
+        revsrc.grad(refusals.uses_async)
+    assert info.value.code == "E101"
+    assert info.value.lineno == refusals.uses_async.__code__.co_firstlineno
+
+
+def test_no_rule_names_the_function_and_how_to_add_one():
+    with pytest.raises(errors.NoRule) as info:
+        revsrc.grad(refusals.calls_no_rule)(1.5)
+    assert "math.gamma" in str(info.value)
+    assert "revsrc.defvjp" in str(info.value)
+
+
+@pytest.mark.parametrize("argnum,value", [(1, 3), (2, True), (3, "s"), (4, object())],
+                         ids=["int", "bool", "str", "object"])
+def test_non_float_argument_is_refused(argnum, value):
+    args = [1.0, 3, True, "s", object()]
+    args[argnum] = value
+    with pytest.raises(errors.NotDifferentiableArgument) as info:
+        revsrc.grad(refusals.simple, argnums=argnum)(*args)
+    assert info.value.code == "E301"
+    assert info.value.lineno == refusals.simple.__code__.co_firstlineno
+    assert refusals.simple.__code__.co_varnames[argnum] in str(info.value)
+
+
+def test_integer_array_argument_is_refused():
+    def f(x):
+        return np.sum(x * 2.0)
+    with pytest.raises(errors.NotDifferentiableArgument):
+        revsrc.grad(f)(np.arange(3))
+
+
+def test_other_arguments_may_be_anything():
+    assert revsrc.grad(refusals.simple)(3.0, 3, True, "s", object()) == 6.0
+
+
+def test_function_without_source_is_refused():
+    f = eval("lambda x: x * x")
+    with pytest.raises(errors.NoSource) as info:
+        revsrc.grad(f)
+    assert info.value.code == "E201"
+
+
+def test_builtin_without_source_is_refused():
+    with pytest.raises(errors.NoSource) as info:
+        revsrc.grad(abs)
+    assert info.value.code == "E201"
+
+
+def test_bad_argnums_is_refused():
+    with pytest.raises(errors.BadArgnums) as info:
+        revsrc.grad(refusals.simple, argnums=7)
+    assert info.value.code == "E303"
+
+
+def test_higher_order_is_refused_not_wrong():
+    def f(x):
+        return x * x * x
+    df = revsrc.grad(f)
+    with pytest.raises(errors.HigherOrderNotSupported) as info:
+        revsrc.grad(df)
+    assert info.value.code == "E104"
+
+
+def test_nothing_is_lost_after_a_refusal():
+    """A refused call leaves the derivative usable for valid inputs."""
+    def f(x, n):
+        return x * n
+    df = revsrc.grad(f)
+    with pytest.raises(errors.NotDifferentiableArgument):
+        df(2, 3)
+    assert df(2.0, 3) == 3.0
+
+
+def test_codes_are_unique_and_stable():
+    classes = [c for c in vars(errors).values()
+               if isinstance(c, type) and issubclass(c, errors.RevsrcError)
+               and c is not errors.RevsrcError]
+    codes = [c.code for c in classes]
+    assert len(codes) == len(set(codes))
+    assert all(re.fullmatch(r"E[1-5]\d\d", c) for c in codes)
