@@ -4,6 +4,7 @@ from __future__ import annotations
 import builtins
 import linecache
 import math
+import re
 import operator
 import types
 
@@ -30,6 +31,8 @@ class _Printer:
         self.refs = {}       # name -> object, passed into the factory
         self.ref_of = {}     # id(object) -> name
         self.last_comment = None
+        self.rename = {}
+        self.main = program.name[:-len("_adjoint")]
 
     # ----- references to objects -----------------------------------------
     def ref(self, obj, hint):
@@ -84,7 +87,10 @@ class _Printer:
         return self.ref(v, type(v).__name__.lower())
 
     def operand(self, o):
-        return self.const(o.value) if isinstance(o, Const) else o
+        return self.const(o.value) if isinstance(o, Const) else self.name(o)
+
+    def name(self, n):
+        return self.rename.get(n, n)
 
     def index(self, o):
         if isinstance(o, Const):
@@ -143,7 +149,10 @@ class _Printer:
         if key == self.last_comment:
             return
         self.last_comment = key
-        self.lines.append(f"{indent}# {prefix}line {loc.lineno}: {loc.line}")
+        where = f"line {loc.lineno}"
+        if loc.func and loc.func != self.main:
+            where += f" ({loc.func})"
+        self.lines.append(f"{indent}# {prefix}{where}: {loc.line}")
 
     def block(self, stmts, indent, reverse=False):
         if not stmts:
@@ -169,10 +178,10 @@ class _Printer:
             if s.target is None:
                 self.lines.append(f"{indent}{self.expr(s)}")
             else:
-                self.lines.append(f"{indent}{s.target} = {self.expr(s)}")
+                self.lines.append(f"{indent}{self.name(s.target)} = {self.expr(s)}")
         elif isinstance(s, SetItem):
             self.comment_for(s.loc, indent)
-            self.lines.append(f"{indent}{s.target}[{self.index(s.index)}] = "
+            self.lines.append(f"{indent}{self.name(s.target)}[{self.index(s.index)}] = "
                               f"{self.operand(s.value)}")
         elif isinstance(s, Push):
             stack = {"f": "_fs", "i": "_is", "o": "_os"}[s.stack]
@@ -180,7 +189,7 @@ class _Printer:
             self.lines.append(f"{indent}{stack}.{method}({self.operand(s.value)})")
         elif isinstance(s, Pop):
             stack = {"f": "_fs", "i": "_is", "o": "_os"}[s.stack]
-            self.lines.append(f"{indent}{s.target} = {stack}.pop()")
+            self.lines.append(f"{indent}{self.name(s.target)} = {stack}.pop()")
         elif isinstance(s, If):
             if not reverse:
                 self.comment_for(s.loc, indent)
@@ -208,7 +217,7 @@ class _Printer:
                 rng = f"range({a}, {b})"
             else:
                 rng = f"range({a}, {b}, {c})"
-            self.lines.append(f"{indent}for {s.var} in {rng}:")
+            self.lines.append(f"{indent}for {self.name(s.var)} in {rng}:")
             self.last_comment = None
             self.block(s.body, indent + "    ", reverse)
             self.last_comment = None
@@ -243,9 +252,41 @@ def _uses_stack(stmts, kind):
     return False
 
 
+_TEMP = re.compile(r"^(_[a-z]+)(\d+)(_bar\d*)?$")
+
+
+def _renumber(program):
+    """Number temporaries 1, 2, 3... per kind in order of appearance (bars follow)."""
+    order = {}
+    counts = {}
+    for s in ir.walk(program.body):
+        names = list(ir.writes(s)) + list(ir.reads(s))
+        if isinstance(s, Push):
+            names = [s.value] if isinstance(s.value, str) else []
+        for n in names:
+            m = _TEMP.match(n)
+            if m and m.group(3) is None and n not in order:
+                counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+                order[n] = f"{m.group(1)}{counts[m.group(1)]}"
+    taken = set(order.values())
+    mapping = {}
+    for s in ir.walk(program.body):
+        for n in list(ir.writes(s)) + list(ir.reads(s)):
+            m = _TEMP.match(n)
+            if m and m.group(3) is not None and m.group(1) + m.group(2) in order:
+                mapping[n] = order[m.group(1) + m.group(2)] + m.group(3)
+    mapping.update(order)
+    # user names that look like temporaries keep theirs only if nothing else takes them
+    for n in list(mapping):
+        if mapping[n] != n and mapping[n] in taken and n not in order and n not in mapping:
+            del mapping[n]
+    return mapping
+
+
 def source(program):
     """(source text, references) of the Python function for ``program``."""
     pr = _Printer(program)
+    pr.rename = _renumber(program)
     ind = "    "
     params = ", ".join(program.params)
     pr.lines.append(f"def {program.name}({params}):")

@@ -30,6 +30,7 @@ class Loc:
     lineno: int
     col: int
     line: str  # the user's source line, stripped
+    func: str = ""  # the function the line belongs to
 
 
 @dataclass

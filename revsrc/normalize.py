@@ -201,12 +201,12 @@ class Normalizer:
         names, defs = _assigned_names(body)
         params = [a.arg for a in node.args.args + node.args.kwonlyargs]
         sc.locals = names | set(params)
-        sc.ret_var = self._reserve(sc.prefix + "_ret" if sc.prefix else "_ret")
+        sc.ret_var = self._reserve(sc.prefix + "ret" if sc.prefix else "_ret")
         # A function whose only return is its last statement needs no flag.
         returns = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
         early = len(returns) > 1 or (returns and not isinstance(body[-1], ast.Return))
         if early:
-            sc.done_flag = self._reserve(sc.prefix + "_done" if sc.prefix else "_done")
+            sc.done_flag = self._reserve(sc.prefix + "done" if sc.prefix else "_done")
             out.append(Op(sc.done_flag, ir.copy, (Const(False),)))
         if sc.has_aux:
             sc.aux_var = self._reserve("_aux")
@@ -881,7 +881,7 @@ class Normalizer:
         names, _ = _assigned_names(node.body if not isinstance(node, ast.Lambda) else [])
         params = [a.arg for a in node.args.args + node.args.kwonlyargs]
         base = fn.__name__ if fn.__name__ != "<lambda>" else "lambda"
-        prefix = self.choose_prefix(base, names | set(params) | {"_ret", "_done"})
+        prefix = self.choose_prefix(base, names | set(params) | {"ret", "done"})
         callee = Scope(parsed, prefix, fn.__globals__,
                        dict(zip(fn.__code__.co_freevars, fn.__closure__ or ())), fn=fn)
         bound = self._bind(fn, params, args, kwargs, loc)
@@ -898,7 +898,7 @@ class Normalizer:
                 loc=loc, hint="rewrite the recursion as a loop")
         names, _ = _assigned_names(node.body)
         params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-        prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"_ret", "_done"})
+        prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"ret", "done"})
         callee = Scope(def_scope.parsed, prefix, def_scope.globals, def_scope.cells,
                        enclosing=def_scope)
         # keep the enclosing function's view of its own names

@@ -23,7 +23,8 @@ class Parsed:
         if lineno is None:
             return None
         text = self.lines[lineno - 1].strip() if 0 < lineno <= len(self.lines) else ""
-        return Loc(self.filename, lineno, getattr(node, "col_offset", 0) + 1, text)
+        return Loc(self.filename, lineno, getattr(node, "col_offset", 0) + 1, text,
+                   getattr(self.node, "name", "<lambda>"))
 
 
 _cache = {}

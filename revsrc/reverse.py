@@ -185,7 +185,7 @@ class Reverser:
         if zb in self.zero:
             out.append(_Restore(z, site))
             return
-        out.append(Comment(_comment(s.loc)))
+        out.append(Comment(_comment(s.loc, self.main)))
         contribs = self._contributions(s, zb, out)
         args = [a for a, _ in contribs]
         in_args = z in args
@@ -317,7 +317,7 @@ class Reverser:
         if tgt in self.active:
             tb = self.bar(tgt)
             if tb not in self.zero:
-                out.append(Comment(_comment(s.loc)))
+                out.append(Comment(_comment(s.loc, self.main)))
                 if isinstance(s.value, str) and s.value in self.active:
                     c = self.nz.fresh()
                     out.append(Op(c, runtime.take_grad, (tb, s.index)))
@@ -483,10 +483,13 @@ def _rule_reads_ans(rule):
     return False
 
 
-def _comment(loc):
+def _comment(loc, main=""):
     if loc is None:
         return "adjoint"
-    return f"adjoint of line {loc.lineno}: {loc.line}"
+    where = f"line {loc.lineno}"
+    if loc.func and loc.func != main:
+        where += f" ({loc.func})"
+    return f"adjoint of {where}: {loc.line}"
 
 
 def _foldable(fn):
@@ -560,6 +563,7 @@ def _identity(fn, args):
 def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, name):
     """The adjoint ``ir.Program`` of a normalized function."""
     rv = Reverser(normalizer, kinds, ndims, active, params)
+    rv.main = name[:-len("_adjoint")]
     rv._index(body, 0)
     rv.zero = set()
     rbody = []
