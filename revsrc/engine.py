@@ -1,0 +1,723 @@
+"""Lower an ``ir.Program`` whose values are all scalars to the compiled scalar engine.
+
+``lower(program)`` returns an :class:`EngineProgram`; ``program.run(args)`` runs the
+forward and reverse sweeps in compiled code (``revsrc/_engine.pxi``) with no Python
+work per operation or per loop iteration, and returns one value per output::
+
+    >>> import operator
+    >>> from revsrc import ir
+    >>> p = ir.Program("sq", ["x"], [ir.Op("y", operator.mul, ("x", "x"))], ["y"],
+    ...                kinds={"x": "float", "y": "float"})
+    >>> lower(p).run((3.0,))
+    (9.0,)
+
+Anything the engine cannot reproduce exactly (arrays, unknown calls, object stacks)
+raises :class:`NotLowerable` at lowering time, and the caller keeps the Python backend.
+
+Lowering has three steps: statements to a flat instruction list with symbolic labels
+(one register per variable and per distinct constant), a peephole pass that fuses
+adjacent instructions through single-use temporaries (copy elimination, multiply-add,
+compare-and-branch), and assembly into the int32 code array.
+"""
+from __future__ import annotations
+
+import builtins
+import math
+import operator
+import struct
+
+import numpy as np
+
+from . import ir
+from ._kernels import (ENGINE_MATH1, ENGINE_OPCODES, ENGINE_RAISE,  # noqa: F401
+                       EngineFallback, ScalarProgram)
+
+__all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower"]
+
+
+class NotLowerable(Exception):
+    """The program uses something the scalar engine cannot run exactly."""
+
+
+OPCODE = {name: i for i, (name, _) in enumerate(ENGINE_OPCODES)}
+FORMAT = {name: fmt for name, fmt in ENGINE_OPCODES}
+_MATH1 = {name: i for i, name in enumerate(ENGINE_MATH1)}
+
+_SCALAR_KINDS = {"bool": "b", "int": "i", "float": "f"}
+_TWO53 = 2 ** 53
+
+
+class EngineProgram(ScalarProgram):
+    """A lowered program: ``run(args)``, ``stats()``, ``disassemble()``, ``nparams``."""
+
+    def __init__(self, code, reg_init, param_regs, param_kinds, out_regs, out_kinds,
+                 globals_spec, messages, reg_names, name=""):
+        super().__init__(code, reg_init, param_regs, param_kinds, out_regs, out_kinds,
+                         globals_spec, messages)
+        self.reg_names = list(reg_names)
+        self.name = name
+
+    def disassemble(self):
+        """One instruction per line: offset, opcode, operands by IR variable name."""
+        names = self.reg_names
+        code = self.code_list
+        lines = [f"; {self.name}: {len(names)} registers, {len(code)} code words"]
+        pc = 0
+        while pc < len(code):
+            op, fmt = ENGINE_OPCODES[code[pc]]
+            words = code[pc + 1:pc + 1 + len(fmt)]
+            shown = []
+            for f, w in zip(fmt, words):
+                if f in "wrx":
+                    shown.append(names[w])
+                elif f == "j":
+                    shown.append(f"@{w}")
+                elif op in ("MATH1", "NP1"):
+                    shown.append(ENGINE_MATH1[w])
+                else:
+                    shown.append(str(w))
+            if fmt.startswith("w"):
+                text = f"{shown[0]} = {op} " + ", ".join(shown[1:])
+            else:
+                text = f"{op} " + ", ".join(shown)
+            lines.append(f"{pc:5d}  {text.rstrip()}")
+            pc += 1 + len(fmt)
+        return "\n".join(lines)
+
+
+# ----- What each IR function lowers to -----
+# A lowering rule takes (lowering, target, args, arg_kinds) and emits instructions.
+# Kinds are 'b', 'i', 'f'; "intlike" is 'b' or 'i' (bools compute as ints).
+
+
+def _intlike(kinds):
+    return all(k in "bi" for k in kinds)
+
+
+def _binary(float_op, int_op=None):
+    def rule(lw, target, args, kinds):
+        lw.nargs(args, 2)
+        op = int_op if int_op and _intlike(kinds) else float_op
+        lw.emit(op, lw.w(target), lw.r(args[0]), lw.r(args[1]))
+    return rule
+
+
+def _unary(float_op, int_op=None):
+    def rule(lw, target, args, kinds):
+        lw.nargs(args, 1)
+        op = int_op if int_op and _intlike(kinds) else float_op
+        if op == "MOV" and args[0] == target:
+            return
+        lw.emit(op, lw.w(target), lw.r(args[0]))
+    return rule
+
+
+def _math1(name, dedicated=None):
+    def rule(lw, target, args, kinds):
+        lw.nargs(args, 1)
+        if dedicated:
+            lw.emit(dedicated, lw.w(target), lw.r(args[0]))
+        else:
+            lw.emit("MATH1", lw.w(target), lw.r(args[0]), _MATH1[name])
+    return rule
+
+
+def _minmax(op):
+    def rule(lw, target, args, kinds):
+        if len(args) < 2:
+            raise NotLowerable(f"{op.lower()}() of one iterable argument")
+        if len(args) == 2:
+            lw.emit(op, lw.w(target), lw.r(args[0]), lw.r(args[1]))
+            return
+        acc = lw.hidden(f"{op.lower()}")
+        lw.emit(op, acc, lw.r(args[0]), lw.r(args[1]))
+        for a in args[2:]:
+            lw.emit(op, acc, acc, lw.r(a))
+        lw.emit("MOV", lw.w(target), acc)
+    return rule
+
+
+def _to_int(float_op):
+    # int(), round(), math.floor/ceil/trunc: identity on ints, else float -> int
+    def rule(lw, target, args, kinds):
+        lw.nargs(args, 1)
+        if _intlike(kinds):
+            if args[0] != target:
+                lw.emit("MOV", lw.w(target), lw.r(args[0]))
+        else:
+            lw.emit(float_op, lw.w(target), lw.r(args[0]))
+    return rule
+
+
+def _truth(lw, target, args, kinds):
+    lw.nargs(args, 1)
+    if kinds[0] == "b":
+        if args[0] != target:
+            lw.emit("MOV", lw.w(target), lw.r(args[0]))
+    else:
+        lw.emit("TRUTH", lw.w(target), lw.r(args[0]))
+
+
+def _log(lw, target, args, kinds):
+    if len(args) == 1:
+        lw.emit("LOG", lw.w(target), lw.r(args[0]))
+    else:
+        lw.nargs(args, 2)
+        lw.emit("LOGB", lw.w(target), lw.r(args[0]), lw.r(args[1]))
+
+
+def _hypot(lw, target, args, kinds):
+    if len(args) != 2:
+        raise NotLowerable("math.hypot with other than two coordinates")
+    lw.emit("HYPOT", lw.w(target), lw.r(args[0]), lw.r(args[1]))
+
+
+def _check_assert(lw, target, args, kinds):
+    lw.nargs(args, 2)
+    if not isinstance(args[1], ir.Const):
+        raise NotLowerable("an assert message computed at run time")
+    lw.messages.append(args[1].value)
+    lw.emit("ASSERT", lw.r(args[0]), len(lw.messages) - 1)
+
+
+_RULES = {
+    ir.copy: _unary("MOV"),
+    ir.truth: _truth,
+    builtins.bool: _truth,
+    operator.truth: _truth,
+    operator.not_: _unary("NOT"),
+    operator.add: _binary("ADD", "IADD"),
+    operator.sub: _binary("SUB", "ISUB"),
+    operator.mul: _binary("MUL", "IMUL"),
+    operator.truediv: _binary("DIV", "IDIV"),
+    operator.floordiv: _binary("FLOORDIV", "IFLOORDIV"),
+    operator.mod: _binary("MOD", "IMOD"),
+    operator.pow: _binary("POW", "IPOW"),
+    builtins.pow: _binary("POW", "IPOW"),
+    operator.neg: _unary("NEG", "INEG"),
+    operator.pos: _unary("MOV"),
+    operator.lt: _binary("LT"),
+    operator.le: _binary("LE"),
+    operator.gt: _binary("GT"),
+    operator.ge: _binary("GE"),
+    operator.eq: _binary("EQ"),
+    operator.ne: _binary("NE"),
+    builtins.abs: _unary("ABS"),
+    operator.abs: _unary("ABS"),
+    builtins.min: _minmax("MIN"),
+    builtins.max: _minmax("MAX"),
+    builtins.float: _unary("MOV"),
+    builtins.int: _to_int("FTOI"),
+    builtins.round: _to_int("ROUNDI"),
+    math.floor: _to_int("FLOORI"),
+    math.ceil: _to_int("CEILI"),
+    math.trunc: _to_int("FTOI"),
+    math.sin: _math1("sin", "SIN"),
+    math.cos: _math1("cos", "COS"),
+    math.exp: _math1("exp", "EXP"),
+    math.sqrt: _math1("sqrt", "SQRT"),
+    math.log: _log,
+    math.fabs: _unary("ABS"),
+    math.pow: _binary("MPOW"),
+    math.atan2: _binary("ATAN2"),
+    math.copysign: _binary("COPYSIGN"),
+    math.hypot: _hypot,
+    ir.check_assert: _check_assert,
+}
+for _name in ("tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
+              "atanh", "expm1", "log1p", "log2", "log10", "erf", "erfc"):
+    _RULES[getattr(math, _name)] = _math1(_name)
+
+
+# ----- NumPy scalar functions (on Python floats: float64 in, float64 out, no errors) -----
+
+def _np_rule(op, nargs, int_ok, math1=None):
+    def rule(lw, target, args, kinds):
+        lw.nargs(args, nargs)
+        if "b" in kinds:
+            raise NotLowerable("a NumPy function of a bool (NumPy computes it in float16)")
+        if not int_ok and "f" not in kinds:
+            raise NotLowerable("a NumPy function of ints (NumPy computes it in int64)")
+        if math1 is not None:
+            lw.emit("NP1", lw.w(target), lw.r(args[0]), _MATH1[math1])
+        elif op == "SQUARE":
+            lw.emit("MUL", lw.w(target), lw.r(args[0]), lw.r(args[0]))
+        else:
+            lw.emit(op, lw.w(target), *[lw.r(a) for a in args])
+    return rule
+
+
+_NP_TWIN = {  # NumPy function -> the libm function the engine calls for it
+    "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
+    "arctan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
+    "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "exp": "exp",
+    "expm1": "expm1", "log": "log", "log1p": "log1p", "log2": "log2",
+    "log10": "log10", "sqrt": "sqrt",
+}
+_NP_RULES = {}
+for _npname, _cname in _NP_TWIN.items():
+    _NP_RULES[getattr(np, _npname)] = _np_rule(None, 1, True, math1=_cname)
+_NP_RULES.update({
+    np.fabs: _np_rule(None, 1, True, math1="fabs"),
+    np.floor: _np_rule(None, 1, False, math1="floor"),
+    np.ceil: _np_rule(None, 1, False, math1="ceil"),
+    np.trunc: _np_rule(None, 1, False, math1="trunc"),
+    np.abs: _np_rule("ABS", 1, False),
+    np.absolute: _np_rule("ABS", 1, False),
+    np.negative: _np_rule("NEG", 1, False),
+    np.square: _np_rule("SQUARE", 1, False),
+    np.reciprocal: _np_rule("RECIP", 1, False),
+    np.sign: _np_rule("SIGN", 1, False),
+    np.arctan2: _np_rule("NPATAN2", 2, True),
+    np.hypot: _np_rule("NPHYPOT", 2, True),
+    np.maximum: _np_rule("NPMAX", 2, False),
+    np.minimum: _np_rule("NPMIN", 2, False),
+    np.fmax: _np_rule("FMAX", 2, False),
+    np.fmin: _np_rule("FMIN", 2, False),
+})
+
+_np_checked = {}
+
+
+def _numpy_matches_libm(fn):
+    """Whether NumPy's float64 loop for ``fn`` gives libm's results on this machine.
+
+    NumPy ships its own SIMD versions of some functions (tanh on AVX2, exp/log on
+    AVX-512), which differ from libm in the last bit; those stay on the Python path.
+    Checked once per function, against the math module (which calls libm).
+    """
+    name = fn.__name__
+    if name not in _NP_TWIN:
+        return True
+    if name not in _np_checked:
+        twin = getattr(math, _NP_TWIN[name])
+        xs = [(-1) ** i * 10.0 ** (i / 7.0 - 12.0) for i in range(170)]
+        xs += [i / 64.0 - 1.0 for i in range(129)]
+        pairs = []
+        for x in xs:
+            try:
+                pairs.append((x, twin(x)))
+            except (ValueError, OverflowError):
+                pass
+        got = fn(np.array([x for x, _ in pairs]))
+        _np_checked[name] = all(g == want or (g != g and want != want)
+                                for g, (_, want) in zip(got.tolist(), pairs))
+    return _np_checked[name]
+
+
+# NumPy's float64 power special-cases some exponents (np.power(-0.0, 0.5) is -0.0,
+# libm's pow gives 0.0), so it is not lowered; see _NOT_LOWERED.
+_NOT_LOWERED = {np.power: "numpy.power special-cases exponents differently from libm pow"}
+
+
+def _rule_for(fn):
+    try:
+        rule = _RULES.get(fn) or _NP_RULES.get(fn)
+        if fn in _NOT_LOWERED:
+            raise NotLowerable(_NOT_LOWERED[fn])
+    except TypeError:   # unhashable callable
+        rule = None
+    if rule is None:
+        return None
+    if fn in _NP_RULES and not _numpy_matches_libm(fn):
+        raise NotLowerable(f"numpy.{fn.__name__}: NumPy's float64 loop on this machine "
+                           f"differs from libm")
+    return rule
+
+
+def _fn_name(fn):
+    mod = getattr(fn, "__module__", None) or type(fn).__module__
+    return f"{mod}.{getattr(fn, '__name__', repr(fn))}"
+
+
+# ----- Lowering -----
+
+class _Lowering:
+    def __init__(self, program):
+        self.program = program
+        self.kinds = {}
+        for name, kind in program.kinds.items():
+            if kind in _SCALAR_KINDS:
+                self.kinds[name] = _SCALAR_KINDS[kind]
+        self.bad_kinds = {n: k for n, k in program.kinds.items() if k not in _SCALAR_KINDS}
+        self.regs = {}          # variable name -> register
+        self.consts = {}        # (kind, bits) -> register
+        self.names = []         # register -> display name
+        self.init = []          # register -> initial value
+        self.items = []         # instructions [op, *operands] and labels ("L", n)
+        self.nlabels = 0
+        self.loops = []         # end label of each enclosing loop
+        self.globals = []
+        self.messages = []
+        self.special = set()    # registers that are never temporaries
+
+    # registers
+
+    def _new_reg(self, name, value=0.0):
+        self.names.append(name)
+        self.init.append(value)
+        return len(self.names) - 1
+
+    def kind_of(self, operand):
+        if isinstance(operand, ir.Const):
+            return self._const_kind(operand.value)
+        if operand in self.bad_kinds:
+            raise NotLowerable(f"variable {operand!r} is of kind {self.bad_kinds[operand]!r}, "
+                               f"not a scalar")
+        if operand not in self.kinds:
+            raise NotLowerable(f"variable {operand!r} has no known scalar kind")
+        return self.kinds[operand]
+
+    @staticmethod
+    def _const_kind(value):
+        if type(value) is bool:
+            return "b"
+        if type(value) is int:
+            if abs(value) > _TWO53:
+                raise NotLowerable(f"the int constant {value} does not fit in a double")
+            return "i"
+        if isinstance(value, float):
+            return "f"
+        raise NotLowerable(f"the constant {value!r} is not a float, int or bool")
+
+    def r(self, operand):
+        """Register for reading ``operand``."""
+        if isinstance(operand, ir.Const):
+            kind = self._const_kind(operand.value)
+            value = float(operand.value)
+            key = (kind, struct.pack("<d", value))
+            if key not in self.consts:
+                self.consts[key] = self._new_reg(repr(operand.value), value)
+                self.special.add(self.consts[key])
+            return self.consts[key]
+        self.kind_of(operand)
+        return self.var(operand)
+
+    def w(self, name):
+        """Register for writing variable ``name``."""
+        if not isinstance(name, str):
+            raise NotLowerable(f"cannot assign to {name!r}")
+        return self.var(name)
+
+    def var(self, name):
+        if name not in self.regs:
+            self.regs[name] = self._new_reg(name)
+        return self.regs[name]
+
+    def hidden(self, what):
+        reg = self._new_reg(f"%{what}{len(self.names)}")
+        self.special.add(reg)
+        return reg
+
+    # emission
+
+    def emit(self, op, *operands):
+        self.items.append([op, *operands])
+
+    def label(self):
+        self.nlabels += 1
+        return ("L", self.nlabels)
+
+    def place(self, label):
+        self.items.append(label)
+
+    @staticmethod
+    def nargs(args, n):
+        if len(args) != n:
+            raise NotLowerable(f"expected {n} arguments, got {len(args)}")
+
+    # statements
+
+    def block(self, stmts):
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s):
+        if isinstance(s, ir.Op):
+            self.op(s)
+        elif isinstance(s, ir.If):
+            self.if_(s)
+        elif isinstance(s, ir.For):
+            self.for_(s)
+        elif isinstance(s, ir.While):
+            self.while_(s)
+        elif isinstance(s, ir.Break):
+            if not self.loops:
+                raise NotLowerable("break outside a loop")
+            self.emit("JMP", self.loops[-1])
+        elif isinstance(s, ir.Push):
+            if s.stack not in ("f", "i"):
+                raise NotLowerable(f"a push on the {s.stack!r} (object) stack")
+            self.emit("PUSHF" if s.stack == "f" else "PUSHI", self.r(s.value))
+        elif isinstance(s, ir.Pop):
+            if s.stack not in ("f", "i"):
+                raise NotLowerable(f"a pop from the {s.stack!r} (object) stack")
+            if s.target not in self.kinds and s.target not in self.bad_kinds:
+                self.kinds[s.target] = "f" if s.stack == "f" else "i"
+            self.kind_of(s.target)
+            self.emit("POPF" if s.stack == "f" else "POPI", self.w(s.target))
+        elif isinstance(s, ir.Comment):
+            pass
+        elif isinstance(s, ir.SetItem):
+            raise NotLowerable("an item assignment (arrays are not scalars)")
+        else:
+            raise NotLowerable(f"the statement {type(s).__name__}")
+
+    def op(self, s):
+        fn, args = s.fn, tuple(s.args)
+        if s.kwargs:
+            raise NotLowerable(f"{_fn_name(fn)} called with keyword arguments")
+        if fn is ir.load_global or fn is ir.load_cell:
+            self.load(s)
+            return
+        rule = _rule_for(fn)
+        if rule is None:
+            raise NotLowerable(f"{_fn_name(fn)} has no engine instruction")
+        kinds = [self.kind_of(a) for a in args]
+        if s.target is not None:
+            if s.target not in self.kinds and s.target not in self.bad_kinds:
+                self.kinds[s.target] = self._result_kind(fn, kinds)
+            self.kind_of(s.target)
+        elif fn is not ir.check_assert:
+            raise NotLowerable(f"{_fn_name(fn)} without a target")
+        rule(self, s.target, args, kinds)
+
+    @staticmethod
+    def _result_kind(fn, kinds):
+        # Only for targets the analysis left without a kind.
+        if fn in (operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
+                  operator.ne, operator.not_, ir.truth, builtins.bool, operator.truth):
+            return "b"
+        if fn in (builtins.int, builtins.round, math.floor, math.ceil, math.trunc):
+            return "i"
+        if fn in (ir.copy, operator.pos, builtins.min, builtins.max):
+            return kinds[0] if len(set(kinds)) == 1 else "f"
+        if fn in (operator.add, operator.sub, operator.mul, operator.floordiv,
+                  operator.mod, operator.neg, builtins.abs, operator.abs):
+            return "i" if _intlike(kinds) else "f"
+        return "f"
+
+    def load(self, s):
+        if not all(isinstance(a, ir.Const) for a in s.args) or s.target is None:
+            raise NotLowerable("a global read with a computed name")
+        if s.fn is ir.load_global:
+            namespace, key = s.args[0].value, s.args[1].value
+            value = namespace.get(key) if isinstance(namespace, dict) else None
+            where = key
+        else:
+            namespace, key = s.args[0].value, None
+            value = namespace.cell_contents
+            where = "closure cell"
+        kind = self.kinds.get(s.target) or self._value_kind(value, where)
+        self.kinds.setdefault(s.target, kind)
+        self.kind_of(s.target)
+        reg = self.hidden(f"global:{where}:")
+        self.names[reg] = f"%{where}"
+        self.globals.append((reg, namespace, key, ord(kind)))
+        self.emit("MOV", self.w(s.target), reg)
+
+    def _value_kind(self, value, where):
+        try:
+            return self._const_kind(value)
+        except NotLowerable:
+            raise NotLowerable(f"the global {where!r} is not a float, int or bool") from None
+
+    def if_(self, s):
+        if isinstance(s.test, ir.Const):
+            self.block(s.body if s.test.value else s.orelse)
+            return
+        self.kind_of(s.test)
+        end = self.label()
+        if not s.orelse:
+            self.emit("JZ", self.r(s.test), end)
+            self.block(s.body)
+        else:
+            other = self.label()
+            self.emit("JZ", self.r(s.test), other)
+            self.block(s.body)
+            if self._falls_through(s.body):
+                self.emit("JMP", end)
+            self.place(other)
+            self.block(s.orelse)
+        self.place(end)
+
+    @staticmethod
+    def _falls_through(stmts):
+        return not (stmts and isinstance(stmts[-1], ir.Break))
+
+    def for_(self, s):
+        bounds = (s.start, s.stop, s.step)
+        if any(self.kind_of(b) == "f" for b in bounds):
+            # Python raises TypeError when the loop is reached; so does the engine.
+            self.emit("RAISE", ENGINE_RAISE["range_float"])
+            return
+        self.kind_of(s.var) if s.var in self.kinds else self.kinds.setdefault(s.var, "i")
+        written = {w for st in ir.walk(s.body) for w in ir.writes(st)}
+        counter = self.w(s.var)
+        body_sets_var = s.var in written
+        if body_sets_var:
+            counter = self.hidden(f"i:{s.var}:")
+        stop, step = self.r(s.stop), self.r(s.step)
+        # range() evaluates its arguments once: snapshot any the body could change
+        if isinstance(s.stop, str) and (s.stop in written or s.stop == s.var):
+            snap = self.hidden("stop")
+            self.emit("MOV", snap, stop)
+            stop = snap
+        if isinstance(s.step, str) and (s.step in written or s.step == s.var):
+            snap = self.hidden("step")
+            self.emit("MOV", snap, step)
+            step = snap
+        if isinstance(s.step, ir.Const):
+            if s.step.value == 0:
+                self.emit("RAISE", ENGINE_RAISE["range_step_zero"])
+                return
+            prep, again = ("FORPREPUP", "FORUP") if s.step.value > 0 else ("FORPREPDN", "FORDN")
+        else:
+            prep, again = "FORPREP", "FORSTEP"
+        top, end = self.label(), self.label()
+        self.emit(prep, counter, self.r(s.start), stop, step, end)
+        self.place(top)
+        if body_sets_var:
+            self.emit("MOV", self.w(s.var), counter)
+        self.loops.append(end)
+        self.block(s.body)
+        self.loops.pop()
+        self.emit(again, counter, stop, step, top)
+        self.place(end)
+        self.special.add(counter)
+
+    def while_(self, s):
+        top, end = self.label(), self.label()
+        self.place(top)
+        self.loops.append(end)
+        self.block(s.test_body)
+        if isinstance(s.test, ir.Const):
+            if not s.test.value:
+                self.emit("JMP", end)
+        else:
+            self.kind_of(s.test)
+            self.emit("JZ", self.r(s.test), end)
+        self.block(s.body)
+        self.loops.pop()
+        self.emit("LOOP", top)
+        self.place(end)
+
+    # the whole program
+
+    def run(self):
+        p = self.program
+        param_kinds = []
+        for name in p.params:
+            kind = self.kind_of(name)
+            param_kinds.append(kind)
+            self.special.add(self.var(name))
+        param_regs = [self.regs[name] for name in p.params]
+        self.block(p.body)
+        out_regs, out_kinds = [], []
+        for o in p.outputs:
+            out_kinds.append(self.kind_of(o))
+            reg = self.r(o)
+            out_regs.append(reg)
+            self.special.add(reg)
+        self.items = _peephole(self.items, self.special)
+        code = _assemble(self.items)
+        return EngineProgram(code, self.init, param_regs, "".join(param_kinds), out_regs,
+                             "".join(out_kinds), self.globals, self.messages, self.names,
+                             name=p.name)
+
+
+def lower(program: ir.Program) -> EngineProgram:
+    """Lower ``program`` for the scalar engine, or raise NotLowerable saying why."""
+    return _Lowering(program).run()
+
+
+# ----- Peephole: fuse adjacent instructions through single-use temporaries -----
+
+_FUSE_CMP = {"LT": "JNLT", "LE": "JNLE", "GT": "JNGT", "GE": "JNGE", "EQ": "JNEQ",
+             "NE": "JNNE"}
+
+
+def _counts(items):
+    reads, writes = {}, {}
+    for it in items:
+        if it[0] == "L":
+            continue
+        for f, v in zip(FORMAT[it[0]], it[1:]):
+            if f in "rx":
+                reads[v] = reads.get(v, 0) + 1
+            if f in "wx":
+                writes[v] = writes.get(v, 0) + 1
+    return reads, writes
+
+
+def _fuse(a, b, temp):
+    """The one instruction equivalent to ``a; b``, where ``a`` writes the temporary
+    ``temp`` that only ``b`` reads; None if there is no such instruction."""
+    opa, opb = a[0], b[0]
+    if opb == "MOV" and b[2] == temp and FORMAT[opa].startswith("w"):
+        return [opa, b[1], *a[2:]]
+    if opa == "MOV":
+        fmt = FORMAT[opb]
+        return [opb, *[a[2] if f == "r" and v == temp else v for f, v in zip(fmt, b[1:])]]
+    if opa == "MUL":
+        x, y = a[2], a[3]
+        if opb == "ADD":
+            other = b[3] if b[2] == temp else b[2]
+            return ["MULADD", b[1], x, y, other]
+        if opb == "SUB" and b[2] == temp and b[3] != temp:
+            return ["MULSUB", b[1], x, y, b[3]]
+        if opb == "SUB" and b[3] == temp and b[2] != temp:
+            return ["SUBMUL", b[1], b[2], x, y]
+        if opb == "MUL":
+            other = b[3] if b[2] == temp else b[2]
+            return ["MUL3", b[1], x, y, other]
+    if opb == "JZ" and b[1] == temp:
+        if opa in _FUSE_CMP:
+            return [_FUSE_CMP[opa], a[2], a[3], b[2]]
+        if opa == "NOT":
+            return ["JNZ", a[2], b[2]]
+        if opa == "TRUTH":
+            return ["JZ", a[2], b[2]]
+    return None
+
+
+def _peephole(items, special):
+    reads, writes = _counts(items)
+    changed = True
+    while changed:
+        changed = False
+        out = []
+        for it in items:
+            prev = out[-1] if out else None
+            if prev is not None and prev[0] != "L" and it[0] != "L":
+                fmt = FORMAT[prev[0]]
+                temp = prev[1] if fmt.startswith("w") else None
+                if (temp is not None and temp not in special and reads.get(temp) == 1
+                        and writes.get(temp) == 1
+                        and any(f == "r" and v == temp for f, v in zip(FORMAT[it[0]], it[1:]))):
+                    fused = _fuse(prev, it, temp)
+                    if fused is not None:
+                        out[-1] = fused
+                        reads[temp] = writes[temp] = 0
+                        changed = True
+                        continue
+            out.append(it)
+        items = out
+    return items
+
+
+def _assemble(items):
+    where, pc = {}, 0
+    for it in items:
+        if it[0] == "L":
+            where[it] = pc
+        else:
+            pc += len(it)
+    code = []
+    for it in items:
+        if it[0] == "L":
+            continue
+        code.append(OPCODE[it[0]])
+        for f, v in zip(FORMAT[it[0]], it[1:]):
+            code.append(where[v] if f == "j" else v)
+    return code
