@@ -223,16 +223,17 @@ def call_data():
 # ----- registry -----
 
 # name -> (function, data builder, argnum, kind). "scalar" workloads take and return
-# Python floats; "array" workloads differentiate with respect to one ndarray.
+# Python floats; "array" workloads differentiate with respect to one ndarray. "call"
+# comes before "newton" (both differentiate g) so its compile+first is revsrc's first.
 WORKLOADS = {
     "mlp": (mlp_loss, mlp_data, 0, "array"),
     "conv": (conv_loss, conv_data, 0, "array"),
     "recurrence": (recurrence, recurrence_data, 0, "scalar"),
+    "call": (g, call_data, 0, "scalar"),
     "newton": (g, newton_data, 0, "newton"),
     "rnn": (rnn_loss, rnn_data, 0, "array"),
     "logreg": (logreg_loss, logreg_data, 0, "array"),
     "ode": (oscillator, oscillator_data, 0, "scalar"),
-    "call": (g, call_data, 0, "scalar"),
 }
 
 WORKLOAD_TITLES = {
