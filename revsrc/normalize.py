@@ -82,6 +82,8 @@ class Scope:
         self.ret_var = None
         self.aux_var = None
         self.has_aux = False
+        self.ret_items = None
+        self.store_counts = {}
 
 
 def _assigned_names(body):
@@ -110,6 +112,20 @@ def _assigned_names(body):
                 for alias in node.names:
                     names.add((alias.asname or alias.name).split(".")[0])
     return names, defs
+
+
+def _returns(body):
+    """The return statements of a function body, not of the functions nested in it."""
+    found = []
+    stack = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Return):
+            found.append(n)
+        if isinstance(n, (ast.FunctionDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return found
 
 
 def _has_node(nodes, kinds, stop=(ast.FunctionDef,), into_loops=True):
@@ -201,9 +217,17 @@ class Normalizer:
         names, defs = _assigned_names(body)
         params = [a.arg for a in node.args.args + node.args.kwonlyargs]
         sc.locals = names | set(params)
+        for stmt in body:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    sc.store_counts[n.id] = sc.store_counts.get(n.id, 0) + 1
         sc.ret_var = self._reserve(sc.prefix + "ret" if sc.prefix else "_ret")
+        returns = _returns(body)
+        sizes = {len(r.value.elts) if isinstance(r.value, ast.Tuple) else 0 for r in returns}
+        if sc.prefix and len(sizes) == 1 and min(sizes) >= 2:
+            # a helper returning a tuple literal: keep the items apart
+            sc.ret_items = [self._reserve(f"{sc.prefix}ret{i}") for i in range(min(sizes))]
         # A function whose only return is its last statement needs no flag.
-        returns = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
         early = len(returns) > 1 or (returns and not isinstance(body[-1], ast.Return))
         if early:
             sc.done_flag = self._reserve(sc.prefix + "done" if sc.prefix else "_done")
@@ -214,6 +238,8 @@ class Normalizer:
         self._block(sc, body, out)
         if not returns:
             out.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=sc.parsed.loc(node)))
+        if sc.ret_items:
+            return VTuple(sc.ret_items)
         return sc.ret_var
 
     def _hoist_globals(self, sc, body, out):
@@ -394,6 +420,9 @@ class Normalizer:
                 sc.env[alias.asname or alias.name] = ("obj", getattr(mod, alias.name))
 
     def _store_name(self, sc, name, node):
+        if name in sc.env and isinstance(sc.env[name], VTuple):
+            raise errors.UnsupportedSyntax(f"cannot assign to {name} again",
+                                           loc=sc.parsed.loc(node))
         if name in sc.env and isinstance(sc.env[name], tuple):
             raise errors.UnsupportedSyntax(f"cannot assign to {name}",
                                            loc=sc.parsed.loc(node))
@@ -407,6 +436,12 @@ class Normalizer:
         return var
 
     def _assign(self, sc, target, value, out, loc):
+        if isinstance(target, ast.Name) and isinstance(value, ast.Tuple) \
+                and sc.store_counts.get(target.id) == 1 and target.id not in sc.env:
+            # a tuple assigned once stays a tuple of operands, never built
+            items = [self._snapshot(self._val(sc, v, out), out, loc) for v in value.elts]
+            sc.env[target.id] = VTuple(items)
+            return
         if isinstance(target, ast.Name):
             var = self._store_name(sc, target.id, target)
             self._expr(sc, value, out, into=var)
@@ -484,6 +519,9 @@ class Normalizer:
                 v = self._expr(sc, value, out)
                 out.append(Op(sc.ret_var, operator.getitem, (v, Const(0)), loc=loc))
                 out.append(Op(sc.aux_var, operator.getitem, (v, Const(1)), loc=loc))
+        elif sc.ret_items:
+            for item, var in zip(value.elts, sc.ret_items):
+                self._expr(sc, item, out, into=var)
         elif value is None:
             out.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=loc))
         else:
@@ -889,6 +927,8 @@ class Normalizer:
         self.inline_stack.append(fn)
         result = self._lower_body(callee, node, out)
         self.inline_stack.pop()
+        if into is not None and isinstance(result, VTuple):
+            result = self._materialize(result, out, loc)
         return result if into is None else self._expr_copy(result, into, out, loc)
 
     def _inline_def(self, sc, def_scope, node, args, kwargs, out, into, loc):
@@ -925,6 +965,8 @@ class Normalizer:
         self.inline_stack.append(node)
         result = self._lower_body(callee, node, out)
         self.inline_stack.pop()
+        if into is not None and isinstance(result, VTuple):
+            result = self._materialize(result, out, loc)
         return result if into is None else self._expr_copy(result, into, out, loc)
 
     def _expr_copy(self, value, into, out, loc):
