@@ -671,6 +671,10 @@ def _fuse(a, b, temp):
         if opb == "MUL":
             other = b[3] if b[2] == temp else b[2]
             return ["MUL3", b[1], x, y, other]
+    if opa == "NEG" and opb == "ADD":
+        # c + (-a) is c - a in IEEE arithmetic, signed zeros included
+        other = b[3] if b[2] == temp else b[2]
+        return ["SUB", b[1], other, a[2]]
     if opb == "JZ" and b[1] == temp:
         if opa in _FUSE_CMP:
             return [_FUSE_CMP[opa], a[2], a[3], b[2]]
@@ -681,29 +685,82 @@ def _fuse(a, b, temp):
     return None
 
 
+# Instructions that never stop the run with an error (stack pops and pushes count as
+# such: they fail only on a malformed program or out of memory).
+_QUIET = {"MOV", "ADD", "SUB", "MUL", "NEG", "INEG", "ABS", "LT", "LE", "GT", "GE", "EQ",
+          "NE", "NOT", "TRUTH", "MIN", "MAX", "NP1", "ATAN2", "HYPOT", "COPYSIGN", "NPATAN2",
+          "NPHYPOT", "NPMAX", "NPMIN", "FMAX", "FMIN", "SIGN", "RECIP", "MULADD", "MULSUB",
+          "SUBMUL", "MUL3", "PUSHF", "PUSHI", "POPF", "POPI"}
+_WINDOW = 4   # how far ahead of a temporary's definition its use is looked for
+
+
 def _peephole(items, special):
+    """Fuse each single-use temporary's definition into its use.
+
+    The definition ``a`` (writing temporary ``t``, read exactly once) moves down to its
+    use ``b`` when the instructions in between are straight-line code that neither
+    touches ``t`` nor writes anything ``a`` reads; if ``a`` can raise, they must not
+    (so errors still come in program order).
+    """
     reads, writes = _counts(items)
     changed = True
     while changed:
         changed = False
-        out = []
-        for it in items:
-            prev = out[-1] if out else None
-            if prev is not None and prev[0] != "L" and it[0] != "L":
-                fmt = FORMAT[prev[0]]
-                temp = prev[1] if fmt.startswith("w") else None
-                if (temp is not None and temp not in special and reads.get(temp) == 1
-                        and writes.get(temp) == 1
-                        and any(f == "r" and v == temp for f, v in zip(FORMAT[it[0]], it[1:]))):
-                    fused = _fuse(prev, it, temp)
+        i = 0
+        while i < len(items):
+            a = items[i]
+            i += 1
+            if a[0] == "L" or not FORMAT[a[0]].startswith("w"):
+                continue
+            t = a[1]
+            if t in special or reads.get(t) != 1 or writes.get(t) != 1:
+                continue
+            a_reads = {v for f, v in zip(FORMAT[a[0]][1:], a[2:]) if f in "rx"}
+            for j in range(i, min(i + _WINDOW, len(items))):
+                b = items[j]
+                if b[0] == "L":
+                    break
+                fmt = FORMAT[b[0]]
+                if any(f == "r" and v == t for f, v in zip(fmt, b[1:])):
+                    fused = _fuse(a, b, t)
                     if fused is not None:
-                        out[-1] = fused
-                        reads[temp] = writes[temp] = 0
+                        items[j] = fused
+                        del items[i - 1]
+                        reads[t] = writes[t] = 0
                         changed = True
-                        continue
-            out.append(it)
-        items = out
-    return items
+                        i -= 1
+                    break
+                if "j" in fmt or b[0] in ("RAISE", "ASSERT", "HALT"):
+                    break
+                if a[0] not in _QUIET and b[0] not in _QUIET:
+                    break
+                if any(f in "wx" and (v in a_reads or v == t) for f, v in zip(fmt, b[1:])):
+                    break
+    return _thread_jumps(items)
+
+
+def _thread_jumps(items):
+    """A JMP to a loop's closing instruction (the end of an if-branch inside a loop)
+    becomes a copy of it, followed by a JMP to the loop's exit for the rare exit:
+    one dispatch less per iteration."""
+    at = {}
+    for k, it in enumerate(items):
+        if it[0] == "L":
+            at[it] = k
+    out = []
+    for it in items:
+        if it[0] == "JMP":
+            k = at[it[1]]
+            while k < len(items) and items[k][0] == "L":
+                k += 1
+            if k < len(items) and items[k][0] in ("JMP", "LOOP"):
+                it = list(items[k])
+            elif (k + 1 < len(items) and items[k][0] in ("FORUP", "FORDN", "FORSTEP")
+                  and items[k + 1][0] == "L"):
+                out.append(list(items[k]))
+                it = ["JMP", items[k + 1]]
+        out.append(it)
+    return out
 
 
 def _assemble(items):
