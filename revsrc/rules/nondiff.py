@@ -1,0 +1,33 @@
+"""NumPy functions whose outputs carry no gradient: indices, tests, counts, shapes,
+rounding (piecewise constant), and arrays built from shapes alone.
+
+Functions whose outputs do depend smoothly on a float input are deliberately absent
+(np.bincount and np.histogram with ``weights``, np.heaviside's second argument,
+np.random.*, which is a side effect): a call to one with a differentiated argument
+is refused rather than given a zero gradient.
+"""
+import numpy as np
+
+from . import nondiff
+
+nondiff(
+    # indices and order
+    np.argmax, np.argmin, np.argsort, np.nonzero, np.flatnonzero, np.argwhere,
+    np.searchsorted, np.digitize, np.unravel_index, np.ravel_multi_index,
+    # rounding and sign: piecewise constant
+    np.floor, np.ceil, np.trunc, np.rint, np.round, np.around, np.fix, np.sign,
+    np.floor_divide, np.signbit,
+    # tests and comparisons
+    np.isnan, np.isinf, np.isfinite, np.isclose, np.allclose, np.array_equal,
+    np.greater, np.greater_equal, np.less, np.less_equal, np.equal, np.not_equal,
+    np.logical_and, np.logical_or, np.logical_not, np.logical_xor, np.any, np.all,
+    np.count_nonzero, np.iscomplexobj, np.isrealobj,
+    # integer and bitwise operations
+    np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.invert, np.left_shift,
+    np.right_shift, np.gcd, np.lcm,
+    # shapes and types
+    np.shape, np.ndim, np.size, np.result_type, np.broadcast_shapes,
+    # arrays built from shapes
+    np.zeros, np.ones, np.empty, np.zeros_like, np.ones_like, np.empty_like, np.eye,
+    np.identity, np.arange, np.tri, np.indices,
+)
