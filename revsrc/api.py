@@ -13,6 +13,12 @@ from .parse import parse_function
 
 _BACKENDS = (None, "python", "engine")
 
+try:
+    from .engine import EngineFallback as _EngineFallback
+except ImportError:  # pragma: no cover - only without the compiled kernels
+    class _EngineFallback(Exception):
+        pass
+
 
 def _kind_code(v):
     t = type(v)
@@ -43,13 +49,29 @@ def _kind_name(code):
 
 
 class _Compiled:
-    __slots__ = ("fn", "text", "program", "engine")
+    """One signature's adjoint; the Python form is compiled when first needed."""
+    __slots__ = ("_fn", "_text", "program", "engine")
 
-    def __init__(self, fn, text, program, engine):
-        self.fn = fn
-        self.text = text
+    def __init__(self, program, engine):
+        self._fn = None
+        self._text = None
         self.program = program
         self.engine = engine
+
+    def _build(self):
+        self._fn, self._text = emit.compile_program(self.program)
+
+    @property
+    def fn(self):
+        if self._fn is None:
+            self._build()
+        return self._fn
+
+    @property
+    def text(self):
+        if self._text is None:
+            self._build()
+        return self._text
 
 
 class Transformed:
@@ -97,9 +119,13 @@ class Transformed:
         entry = self.cache.get(key)
         if entry is None:
             entry = self._compile(key, values)
+        outs = None
         if entry.engine is not None:
-            outs = entry.engine.run(values)
-        else:
+            try:
+                outs = entry.engine.run(values)
+            except _EngineFallback:  # a value the engine cannot represent exactly
+                outs = None
+        if outs is None:
             outs = entry.fn(*values)
         return self._format(outs, values)
 
@@ -135,11 +161,12 @@ class Transformed:
     def _compile(self, key, values):
         self._check_wrt(key, values)
         prog = build_program(self.f, self.params, key, values, self.argnums, self.has_aux)
-        fn, text = emit.compile_program(prog)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
             engine = _try_engine(prog, required=self.backend == "engine")
-        entry = _Compiled(fn, text, prog, engine)
+        entry = _Compiled(prog, engine)
+        if engine is None:
+            entry.fn  # compile now, so errors surface at the first call
         self.cache[key] = entry
         if engine is not None and self.derivative is not None and \
                 hasattr(self.derivative, "install") and \
