@@ -595,6 +595,9 @@ class Normalizer:
             self._loop_body(sc, node, node.body, body, loc)
             out.append(For(var, start, stop, step, body, loc=loc))
             return self._after_loop(sc, node, out, loc)
+        if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16 \
+                and not _has_node(node.body, (ast.Return,), into_loops=False):
+            return self._unroll(sc, node, it, out, loc)
         # Sequences: for x in seq / enumerate(seq) / zip(a, b)
         if fn is enumerate:
             seqs = [self._materialize(self._expr(sc, call.args[0], out), out, loc)]
@@ -630,6 +633,31 @@ class Normalizer:
         self._loop_body(sc, node, node.body, body, loc)
         out.append(For(k, Const(0), count, Const(1), body, loc=loc))
         return self._after_loop(sc, node, out, loc)
+
+    def _unroll(self, sc, node, it, out, loc):
+        """A loop over a literal sequence, unrolled so each item is a plain operand."""
+        items = [self._snapshot(self._val(sc, e, out), out, loc) for e in it.elts]
+        breaks = _has_node(node.body, (ast.Break,), into_loops=False)
+        leaves = breaks or _has_node(node.body, (ast.Continue,), into_loops=False)
+        self.loop_count += 1
+        k = self.loop_count
+        skip = self._reserve(f"{sc.prefix}_skip{k}") if leaves else None
+        stop = self._reserve(f"{sc.prefix}_stop{k}") if breaks else None
+        if breaks:
+            out.append(Op(stop, ir.copy, (Const(False),), loc=loc))
+        for i, item in enumerate(items):
+            copy = []
+            if leaves:
+                copy.append(Op(skip, ir.copy, (Const(False),), loc=loc))
+            self._assign_operand(sc, node.target, item, copy, loc)
+            sc.loops.append((skip, stop))
+            self._block(sc, node.body, copy)
+            sc.loops.pop()
+            if breaks and i > 0:
+                out.append(If(stop, [], copy, loc=loc))
+            else:
+                out.extend(copy)
+        return False
 
     def _while(self, sc, node, out, loc):
         test_body = []
