@@ -63,8 +63,8 @@ class _Printer:
             return f"np.linalg.{name}"
         mod = getattr(fn, "__module__", "") or ""
         if mod.startswith("revsrc."):
-            short = mod.split(".")[-1]
-            return f"{self.ref(_module(mod), '_rt_' + short)}.{name}"
+            short = mod.split(".")[-1].lstrip("_")
+            return f"{self.ref(_module(mod), short)}.{name}"
         return self.ref(fn, name or "fn")
 
     def const(self, v):
