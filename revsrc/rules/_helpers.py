@@ -67,7 +67,7 @@ def sum_list_grad(g, iterable):
     """The adjoint of builtins ``sum(iterable)``: ``g`` for every item."""
     if isinstance(iterable, np.ndarray):
         return np.array(np.broadcast_to(g, iterable.shape), dtype=_float_dtype(iterable, g))
-    return pieces([g] * len(iterable))
+    return pieces([tensor.unbroadcast(g, item) for item in iterable])
 
 
 def mean_grad(g, ans, a, axis=None, keepdims=False):
@@ -336,9 +336,9 @@ def tensordot_grad_a(g, a, b, axes=2):
     a_free = [i for i in range(a_nd) if i not in ax_a]
     b_free = [i for i in range(b_nd) if i not in ax_b]
     g_b = list(range(len(a_free), len(a_free) + len(b_free)))
-    # result axes: a_free..., then ax_b order (= ax_a order)
+    # the result's axes: a_free, then b's contracted axes in b's order
     out = np.tensordot(g, b, axes=(g_b, b_free))
-    return np.transpose(out, np.argsort(a_free + ax_a))
+    return np.transpose(out, np.argsort(a_free + [ax_a[ax_b.index(j)] for j in sorted(ax_b)]))
 
 
 def tensordot_grad_b(g, a, b, axes=2):
@@ -349,8 +349,9 @@ def tensordot_grad_b(g, a, b, axes=2):
     a_free = [i for i in range(a_nd) if i not in ax_a]
     b_free = [i for i in range(b_nd) if i not in ax_b]
     g_a = list(range(len(a_free)))
-    out = np.tensordot(a, g, axes=(a_free, g_a))  # axes: ax_a order, then b_free
-    return np.transpose(out, np.argsort(ax_b + b_free))
+    # the result's axes: a's contracted axes in a's order, then b_free
+    out = np.tensordot(a, g, axes=(a_free, g_a))
+    return np.transpose(out, np.argsort([ax_b[ax_a.index(i)] for i in sorted(ax_a)] + b_free))
 
 
 def _einsum_spec(subscripts, n):

@@ -1,0 +1,1322 @@
+"""The rule table, checked row by row against central differences.
+
+Each row is a module-level function calling one primitive (revsrc transforms source,
+so rows are named defs, not lambdas), reduced to a scalar with a fixed random weight
+(`_wsum`) so every element's gradient matters; the input domain it needs (positive
+for log, |x| < 1 for arcsin, SPD for cholesky...); the shapes it runs at (broadcasting
+pairs for binary functions); the dtypes; and a tolerance. float64 is checked with
+`check_grads`; float32 must give a float32 gradient close to the float64 one.
+
+`test_every_rule_has_a_row` fails when a registered rule has no row calling it.
+"""
+import builtins
+import inspect
+import math
+import operator
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+import revsrc
+from revsrc import errors, ir, rules
+from revsrc.normalize import Normalizer
+from revsrc.rules import _helpers
+from revsrc.testing import check_grads
+
+_rng = np.random.default_rng(1234)
+W = _rng.standard_normal(4096)
+IDX = np.array([0, 2, 0, 1])      # repeated: the adjoint must accumulate
+MASK = np.array([True, False, True, True])
+SORTED_IDX = np.array([[1, 0, 2, 2], [0, 0, 1, 2], [2, 1, 0, 0]])
+
+
+def _wsum(y):
+    """sum(y * w) for a fixed random w of y's shape and dtype: a scalar whose gradient
+    is w, so every element of y is seen."""
+    w = np.reshape(W[:np.size(y)], np.shape(y))
+    return np.sum(y * np.asarray(w, dtype=np.result_type(y)))
+
+
+# ----- Rows: trigonometric and hyperbolic -----
+
+def f_sin(x):
+    return _wsum(np.sin(x))
+
+
+def f_cos(x):
+    return _wsum(np.cos(x))
+
+
+def f_tan(x):
+    return _wsum(np.tan(x))
+
+
+def f_arcsin(x):
+    return _wsum(np.arcsin(x))
+
+
+def f_arccos(x):
+    return _wsum(np.arccos(x))
+
+
+def f_arctan(x):
+    return _wsum(np.arctan(x))
+
+
+def f_deg2rad(x):
+    return _wsum(np.deg2rad(x))
+
+
+def f_radians(x):
+    return _wsum(np.radians(x))
+
+
+def f_rad2deg(x):
+    return _wsum(np.rad2deg(x))
+
+
+def f_degrees(x):
+    return _wsum(np.degrees(x))
+
+
+def f_sinh(x):
+    return _wsum(np.sinh(x))
+
+
+def f_cosh(x):
+    return _wsum(np.cosh(x))
+
+
+def f_tanh(x):
+    return _wsum(np.tanh(x))
+
+
+def f_arcsinh(x):
+    return _wsum(np.arcsinh(x))
+
+
+def f_arccosh(x):
+    return _wsum(np.arccosh(x))
+
+
+def f_arctanh(x):
+    return _wsum(np.arctanh(x))
+
+
+# ----- Rows: exponential, logarithmic, powers -----
+
+def f_exp(x):
+    return _wsum(np.exp(x))
+
+
+def f_exp2(x):
+    return _wsum(np.exp2(x))
+
+
+def f_expm1(x):
+    return _wsum(np.expm1(x))
+
+
+def f_log(x):
+    return _wsum(np.log(x))
+
+
+def f_log1p(x):
+    return _wsum(np.log1p(x))
+
+
+def f_log2(x):
+    return _wsum(np.log2(x))
+
+
+def f_log10(x):
+    return _wsum(np.log10(x))
+
+
+def f_sqrt(x):
+    return _wsum(np.sqrt(x))
+
+
+def f_cbrt(x):
+    return _wsum(np.cbrt(x))
+
+
+def f_square(x):
+    return _wsum(np.square(x))
+
+
+def f_reciprocal(x):
+    return _wsum(np.reciprocal(x))
+
+
+def f_sinc(x):
+    return _wsum(np.sinc(x))
+
+
+def f_sinc_at_zero(x):
+    return _wsum(np.sinc(x * 0.0) + np.sinc(x))
+
+
+def f_logaddexp(x, y):
+    return _wsum(np.logaddexp(x, y))
+
+
+def f_logaddexp2(x, y):
+    return _wsum(np.logaddexp2(x, y))
+
+
+def f_power(x, y):
+    return _wsum(np.power(x, y))
+
+
+def f_power_int(x):
+    return _wsum(np.power(x, 3))
+
+
+def f_float_power(x, y):
+    return _wsum(np.float_power(x, y))
+
+
+def f_hypot(x, y):
+    return _wsum(np.hypot(x, y))
+
+
+def f_arctan2(y, x):
+    return _wsum(np.arctan2(y, x))
+
+
+# ----- Rows: sign, magnitude, selection -----
+
+def f_negative(x):
+    return _wsum(np.negative(x))
+
+
+def f_positive(x):
+    return _wsum(np.positive(x))
+
+
+def f_abs(x):
+    return _wsum(np.abs(x))
+
+
+def f_fabs(x):
+    return _wsum(np.fabs(x))
+
+
+def f_sign_is_flat(x):
+    return _wsum(np.sign(x) * x)
+
+
+def f_rounding_is_flat(x):
+    return _wsum(x * (np.floor(x) + np.ceil(x) + np.trunc(x) + np.rint(x) + np.round(x)))
+
+
+def f_maximum(x, y):
+    return _wsum(np.maximum(x, y))
+
+
+def f_minimum(x, y):
+    return _wsum(np.minimum(x, y))
+
+
+def f_fmax(x, y):
+    return _wsum(np.fmax(x, y))
+
+
+def f_fmin(x, y):
+    return _wsum(np.fmin(x, y))
+
+
+def f_relu(x):
+    return _wsum(np.maximum(x, 0.0))
+
+
+def f_copysign(x, y):
+    return _wsum(np.copysign(x, y))
+
+
+def f_clip(x):
+    return _wsum(np.clip(x, -0.5, 0.5))
+
+
+def f_clip_method(x):
+    return _wsum(x.clip(-0.5, 0.5))
+
+
+def f_clip_bounds(x, lo, hi):
+    return _wsum(np.clip(x, lo, hi))
+
+
+def f_clip_upper_only(x):
+    return _wsum(np.clip(x, None, 0.5))
+
+
+def f_where(x, y):
+    return _wsum(np.where(x > 0.0, x, y))
+
+
+# ----- Rows: binary arithmetic (np.* versions of the operators) -----
+
+def f_add(x, y):
+    return _wsum(np.add(x, y))
+
+
+def f_subtract(x, y):
+    return _wsum(np.subtract(x, y))
+
+
+def f_multiply(x, y):
+    return _wsum(np.multiply(x, y))
+
+
+def f_divide(x, y):
+    return _wsum(np.divide(x, y))
+
+
+def f_true_divide(x, y):
+    return _wsum(np.true_divide(x, y))
+
+
+def f_remainder(x, y):
+    return _wsum(np.remainder(x, y))
+
+
+def f_mod(x, y):
+    return _wsum(np.mod(x, y))
+
+
+def f_fmod(x, y):
+    return _wsum(np.fmod(x, y))
+
+
+# ----- Rows: complex parts of real values -----
+
+def f_real(x):
+    return _wsum(np.real(x) * x)
+
+
+def f_imag(x):
+    return _wsum(np.imag(x) + x)
+
+
+def f_conj(x):
+    return _wsum(np.conj(x) * x)
+
+
+def f_real_attr(x):
+    return _wsum(x.real + x.imag)
+
+
+# ----- Rows: reductions -----
+
+def f_sum(x):
+    return np.sum(x) * 1.5
+
+
+def f_sum_axis0(x):
+    return _wsum(np.sum(x, axis=0))
+
+
+def f_sum_axis_neg(x):
+    return _wsum(np.sum(x, axis=-1))
+
+
+def f_sum_axes(x):
+    return _wsum(np.sum(x, axis=(0, 2)))
+
+
+def f_sum_keepdims(x):
+    return _wsum(np.sum(x, axis=1, keepdims=True))
+
+
+def f_sum_method(x):
+    return _wsum(x.sum(axis=0))
+
+
+def f_builtin_sum(x, y):
+    return _wsum(sum([x, y, x]))
+
+
+def f_builtin_sum_rows(x):
+    return _wsum(sum(x))
+
+
+def f_mean(x):
+    return np.mean(x) * 2.0
+
+
+def f_mean_axis(x):
+    return _wsum(np.mean(x, axis=1))
+
+
+def f_mean_keepdims(x):
+    return _wsum(np.mean(x, axis=(0, 1), keepdims=True))
+
+
+def f_prod(x):
+    return np.prod(x)
+
+
+def f_prod_axis(x):
+    return _wsum(np.prod(x, axis=1))
+
+
+def f_prod_zero(x):
+    return _wsum(np.prod(x * MASK, axis=1))
+
+
+def f_max(x):
+    return np.max(x)
+
+
+def f_max_axis(x):
+    return _wsum(np.max(x, axis=1))
+
+
+def f_amax_keepdims(x):
+    return _wsum(np.amax(x, axis=0, keepdims=True))
+
+
+def f_min(x):
+    return np.min(x) * 2.0
+
+
+def f_amin_axis(x):
+    return _wsum(np.amin(x, axis=(0, 1)))
+
+
+def f_max_tie(x):
+    return np.max(np.concatenate([x, x]))
+
+
+def f_var(x):
+    return np.var(x)
+
+
+def f_var_axis_ddof(x):
+    return _wsum(np.var(x, axis=0, ddof=1))
+
+
+def f_std(x):
+    return np.std(x)
+
+
+def f_std_axis(x):
+    return _wsum(np.std(x, axis=1, ddof=1, keepdims=True))
+
+
+def f_cumsum(x):
+    return _wsum(np.cumsum(x))
+
+
+def f_cumsum_axis(x):
+    return _wsum(np.cumsum(x, axis=1))
+
+
+def f_cumprod(x):
+    return _wsum(np.cumprod(x, axis=-1))
+
+
+def f_cumprod_zero(x):
+    return _wsum(np.cumprod(x * MASK, axis=1))
+
+
+def f_cumprod_flat(x):
+    return _wsum(np.cumprod(x))
+
+
+def f_norm(x):
+    return np.linalg.norm(x)
+
+
+def f_norm_axis(x):
+    return _wsum(np.linalg.norm(x, axis=1))
+
+
+def f_norm_keepdims(x):
+    return _wsum(np.linalg.norm(x, axis=0, keepdims=True))
+
+
+def f_norm_fro(x):
+    return np.linalg.norm(x, "fro")
+
+
+def f_logsumexp(x):
+    m = np.max(x, axis=1, keepdims=True)
+    return _wsum(np.log(np.sum(np.exp(x - m), axis=1)) + m[:, 0])
+
+
+# ----- Rows: products and contractions -----
+
+def f_dot(a, b):
+    return _wsum(np.dot(a, b))
+
+
+def f_dot_method(a, b):
+    return _wsum(a.dot(b))
+
+
+def f_matmul(a, b):
+    return _wsum(np.matmul(a, b))
+
+
+def f_matmul_op(a, b):
+    return _wsum(a @ b)
+
+
+def f_inner(a, b):
+    return _wsum(np.inner(a, b))
+
+
+def f_outer(a, b):
+    return _wsum(np.outer(a, b))
+
+
+def f_tensordot(a, b):
+    return _wsum(np.tensordot(a, b))
+
+
+def f_tensordot_1(a, b):
+    return _wsum(np.tensordot(a, b, axes=1))
+
+
+def f_tensordot_pair(a, b):
+    return _wsum(np.tensordot(a, b, axes=([0, 2], [1, 0])))
+
+
+def f_einsum_mm(a, b):
+    return _wsum(np.einsum("ij,jk->ik", a, b))
+
+
+def f_einsum_batch(a, b):
+    return _wsum(np.einsum("bij,bjk->bki", a, b))
+
+
+def f_einsum_implicit(a, b):
+    return _wsum(np.einsum("ij,jk", a, b))
+
+
+def f_einsum_diag(a):
+    return _wsum(np.einsum("ii->i", a))
+
+
+def f_einsum_trace(a):
+    return np.einsum("ii", a)
+
+
+def f_einsum_sumout(a, b):
+    return _wsum(np.einsum("ij,k->k", a, b))
+
+
+def f_einsum_three(a, b, c):
+    return np.einsum("i,ij,j->", a, b, c)
+
+
+def f_trace(a):
+    return np.trace(a) * 1.5
+
+
+def f_trace_offset(a):
+    return np.trace(a, offset=1)
+
+
+def f_trace_axes(a):
+    return _wsum(np.trace(a, axis1=1, axis2=2))
+
+
+def f_trace_method(a):
+    return a.trace()
+
+
+# ----- Rows: matrix functions -----
+
+def f_inv(a):
+    return _wsum(np.linalg.inv(a))
+
+
+def f_solve(a, b):
+    return _wsum(np.linalg.solve(a, b))
+
+
+def f_det(a):
+    return _wsum(np.linalg.det(a))
+
+
+def f_slogdet(a):
+    sign, logdet = np.linalg.slogdet(a)
+    return _wsum(logdet * sign)
+
+
+def f_slogdet_item(a):
+    return _wsum(np.linalg.slogdet(a)[1])
+
+
+def f_cholesky(a):
+    return _wsum(np.linalg.cholesky(a))
+
+
+def f_cholesky_sym(a):
+    return _wsum(np.linalg.cholesky(0.5 * (a + np.swapaxes(a, -1, -2))))
+
+
+def f_cholesky_upper(a):
+    return _wsum(np.linalg.cholesky(a, upper=True))
+
+
+# ----- Rows: shape -----
+
+def f_reshape(x):
+    return _wsum(np.sin(np.reshape(x, (4, 3))))
+
+
+def f_reshape_method(x):
+    return _wsum(np.sin(x.reshape(2, 6)))
+
+
+def f_reshape_f(x):
+    return _wsum(np.sin(np.reshape(x, (2, 6), order="F")))
+
+
+def f_ravel(x):
+    return _wsum(np.sin(np.ravel(x)))
+
+
+def f_flatten(x):
+    return _wsum(np.sin(x.flatten()))
+
+
+def f_transpose(x):
+    return _wsum(np.sin(np.transpose(x)))
+
+
+def f_transpose_axes(x):
+    return _wsum(np.sin(np.transpose(x, (1, 2, 0))))
+
+
+def f_dot_T(x):
+    return _wsum(np.sin(x.T))
+
+
+def f_swapaxes(x):
+    return _wsum(np.sin(np.swapaxes(x, 0, 2)))
+
+
+def f_moveaxis(x):
+    return _wsum(np.sin(np.moveaxis(x, 0, -1)))
+
+
+def f_expand_dims(x):
+    return _wsum(np.sin(np.expand_dims(x, 1)))
+
+
+def f_squeeze(x):
+    return _wsum(np.sin(np.squeeze(x)))
+
+
+def f_atleast(x):
+    return _wsum(np.atleast_1d(x) + np.atleast_2d(x) + np.atleast_3d(x))
+
+
+def f_broadcast_to(x):
+    return _wsum(np.sin(np.broadcast_to(x, (2, 3, 4))))
+
+
+def f_concatenate(a, b):
+    return _wsum(np.sin(np.concatenate([a, b, a])))
+
+
+def f_concatenate_axis(a, b):
+    return _wsum(np.sin(np.concatenate([a, b], axis=1)))
+
+
+def f_concatenate_flat(a, b):
+    return _wsum(np.sin(np.concatenate((a, b), axis=None)))
+
+
+def f_stack(a, b):
+    return _wsum(np.sin(np.stack([a, b])))
+
+
+def f_stack_last(a, b):
+    return _wsum(np.sin(np.stack([a, b, a], axis=-1)))
+
+
+def f_hstack(a, b):
+    return _wsum(np.sin(np.hstack([a, b])))
+
+
+def f_vstack(a, b):
+    return _wsum(np.sin(np.vstack([a, b])))
+
+
+def f_split(x):
+    p, q, r = np.split(x, 3)
+    return _wsum(np.sin(p) * q + r)
+
+
+def f_split_unused(x):
+    parts = np.split(x, [1, 3], axis=1)
+    return _wsum(np.sin(parts[2]))
+
+
+def f_array_split(x):
+    p, q = np.array_split(x, 2)
+    return _wsum(p) + np.sum(q * q)
+
+
+def f_tile(x):
+    return _wsum(np.sin(np.tile(x, (2, 1, 3))))
+
+
+def f_repeat(x):
+    return _wsum(np.sin(np.repeat(x, 2, axis=1)))
+
+
+def f_repeat_flat(x):
+    return _wsum(np.sin(np.repeat(x, 3)))
+
+
+def f_repeat_counts(x):
+    return _wsum(np.sin(np.repeat(x, [1, 0, 3], axis=0)))
+
+
+def f_flip(x):
+    return _wsum(np.sin(np.flip(x)))
+
+
+def f_flip_axis(x):
+    return _wsum(np.sin(np.flip(x, axis=1) + np.fliplr(x) + np.flipud(x)))
+
+
+def f_pad(x):
+    return _wsum(np.sin(np.pad(x, ((1, 2), (0, 1)))))
+
+
+def f_pad_int(x):
+    return _wsum(np.sin(np.pad(x, 2, mode="constant")))
+
+
+def f_diag(x):
+    return _wsum(np.sin(np.diag(x)))
+
+
+def f_diag_k(x):
+    return _wsum(np.sin(np.diag(x, 1)))
+
+
+def f_diagonal(x):
+    return _wsum(np.sin(np.diagonal(x, 1, 0, 2)))
+
+
+def f_tril_triu(x):
+    return _wsum(np.sin(np.tril(x) + np.triu(x, 1) * 2.0))
+
+
+def f_array_of_values(x, y):
+    return _wsum(np.sin(np.array([x, y, x * y])))
+
+
+def f_array_nested(x, y):
+    return _wsum(np.array([[x, y], [y * y, x]]))
+
+
+def f_asarray(x):
+    return _wsum(np.sin(np.asarray(x)))
+
+
+def f_copy(x):
+    return _wsum(np.sin(np.copy(x)) + np.ascontiguousarray(x) + x.copy())
+
+
+def f_astype(x):
+    return _wsum(np.sin(x.astype(np.float64)))
+
+
+def f_full(x):
+    return _wsum(np.full((2, 3), x) * np.full_like(W[:6].reshape(2, 3), x))
+
+
+def f_linspace(a, b):
+    return _wsum(np.sin(np.linspace(a, b, 7)))
+
+
+def f_constructors(x):
+    return _wsum(x * (np.zeros_like(x) + np.ones_like(x)) + np.sum(np.ones(3)))
+
+
+# ----- Rows: indexing and sorting -----
+
+def f_index_int(x):
+    return np.sin(x[1, 2]) + x[0, 0] * x[-1, -1]
+
+
+def f_index_row(x):
+    return _wsum(np.sin(x[1]))
+
+
+def f_index_slice(x):
+    return _wsum(np.sin(x[1:, ::2]))
+
+
+def f_index_neg_step(x):
+    return _wsum(np.sin(x[::-1, 1:3]))
+
+
+def f_index_newaxis(x):
+    return _wsum(np.sin(x[:, None, 1]))
+
+
+def f_index_ellipsis(x):
+    return _wsum(np.sin(x[..., 1]))
+
+
+def f_index_fancy(x):
+    return _wsum(np.sin(x[IDX]))
+
+
+def f_index_fancy_col(x):
+    return _wsum(np.sin(x[:, IDX]))
+
+
+def f_index_fancy_pair(x):
+    return _wsum(np.sin(x[IDX[:3], IDX[1:]]))
+
+
+def f_index_mask(x):
+    return _wsum(np.sin(x[:, MASK]))
+
+
+def f_index_mask_full(x):
+    return _wsum(np.sin(x[x > 0.0]))
+
+
+def f_index_mixed(x):
+    return _wsum(np.sin(x[1:, IDX, None]))
+
+
+def f_index_list(x, y):
+    v = [x, y, x * y]
+    return _wsum(v[2] + v[0])
+
+
+def f_index_tuple_unpack(x, y):
+    t = (x, np.sin(y))
+    a, b = t
+    return _wsum(a * b)
+
+
+def f_take(x):
+    return _wsum(np.sin(np.take(x, IDX)))
+
+
+def f_take_axis(x):
+    return _wsum(np.sin(np.take(x, IDX, axis=1)))
+
+
+def f_take_along_axis(x):
+    return _wsum(np.sin(np.take_along_axis(x, SORTED_IDX, axis=1)))
+
+
+def f_sort(x):
+    return _wsum(np.sort(x))
+
+
+def f_sort_axis(x):
+    return _wsum(np.sort(x, axis=0))
+
+
+def f_sort_flat(x):
+    return _wsum(np.sort(x, axis=None))
+
+
+def f_argsort_is_flat(x):
+    return _wsum(x[np.argsort(x)] * np.argmax(x))
+
+
+# ----- Rows: Python operators, builtins and the math module (floats) -----
+
+def s_operators(x, y):
+    return (x + y) * (x - y) / (y * y + 1.0) + (-x) + (+y)
+
+
+def s_pow(x, y):
+    return x ** y
+
+
+def s_mod(x, y):
+    return x % y
+
+
+def s_copy_float(x, y):
+    z = x
+    z = z * y
+    return float(z) + abs(x) + max(x, y) + min(x, y)
+
+
+def s_math_trig(x):
+    return math.sin(x) + math.cos(x) + math.tan(x) + math.asin(x) + math.acos(x) + \
+        math.atan(x) + math.atan2(x, 0.7)
+
+
+def s_math_hyp(x):
+    return math.sinh(x) + math.cosh(x) + math.tanh(x) + math.asinh(x) + \
+        math.acosh(x + 2.0) + math.atanh(x)
+
+
+def s_math_exp(x):
+    return math.exp(x) + math.expm1(x) + math.log(x + 2.0) + math.log(x + 2.0, 3.0) + \
+        math.log1p(x + 1.0) + math.log2(x + 2.0) + math.log10(x + 2.0) + math.sqrt(x + 2.0)
+
+
+def s_math_misc(x, y):
+    return math.pow(x + 2.0, y) + math.hypot(x, y) + math.erf(x) + math.erfc(y) + \
+        math.fabs(x) + math.copysign(x, y)
+
+
+def s_log_base(x, b):
+    return math.log(x, b)
+
+
+# ----- The table -----
+
+@dataclass
+class Row:
+    fn: object
+    domains: tuple          # one domain name per argument
+    shapes: list            # cases: one shape per argument (None: a Python float)
+    dtypes: tuple = ("float64", "float32")
+    rtol: float = 1e-6
+    atol: float = 1e-8
+    tol32: float = 2e-3     # float32: max error relative to 1 + max |grad64|
+    scalar: bool = False    # also check with Python floats (None shapes)
+
+    @property
+    def arity(self):
+        return len(inspect.signature(self.fn).parameters)
+
+
+UNARY = [(3, 4), (5,), ()]
+BINARY = [((3, 4), (3, 4)), ((3, 1), (1, 4)), ((4,), (3, 4)), (None, (3, 4)),
+          ((2, 3), None)]
+MAT = [(3, 4)]
+SQ = [(4, 4), (2, 3, 3)]
+
+
+def R(fn, domains="real", shapes=None, **kw):
+    arity = len(inspect.signature(fn).parameters)
+    if isinstance(domains, str):
+        domains = (domains,) * arity
+    if shapes is None:
+        shapes = UNARY if arity == 1 else BINARY
+    shapes = [s if arity > 1 else (s,) for s in shapes]
+    return Row(fn, domains, shapes, **kw)
+
+
+ROWS = [
+    # trigonometric and hyperbolic
+    R(f_sin, scalar=True), R(f_cos, scalar=True), R(f_tan, "unit", scalar=True),
+    R(f_arcsin, "unit", scalar=True), R(f_arccos, "unit", scalar=True),
+    R(f_arctan, scalar=True), R(f_deg2rad), R(f_radians), R(f_rad2deg), R(f_degrees),
+    R(f_sinh, scalar=True), R(f_cosh, scalar=True), R(f_tanh, scalar=True),
+    R(f_arcsinh, scalar=True), R(f_arccosh, "gt1", scalar=True),
+    R(f_arctanh, "unit", scalar=True),
+    # exponential, logarithmic, powers
+    R(f_exp, scalar=True), R(f_exp2, scalar=True), R(f_expm1, scalar=True),
+    R(f_log, "pos", scalar=True), R(f_log1p, "pos", scalar=True),
+    R(f_log2, "pos", scalar=True), R(f_log10, "pos", scalar=True),
+    R(f_sqrt, "pos", scalar=True), R(f_cbrt, "nonzero", scalar=True),
+    R(f_square, scalar=True), R(f_reciprocal, "nonzero", scalar=True),
+    R(f_sinc, "nonzero", scalar=True), R(f_sinc_at_zero, "nonzero"),
+    R(f_logaddexp, scalar=True), R(f_logaddexp2, scalar=True),
+    R(f_power, ("pos", "real"), scalar=True), R(f_power_int, scalar=True),
+    R(f_float_power, ("pos", "real")), R(f_hypot, "nonzero", scalar=True),
+    R(f_arctan2, "nonzero", scalar=True),
+    # sign, magnitude, selection
+    R(f_negative, scalar=True), R(f_positive), R(f_abs, "nonzero", scalar=True),
+    R(f_fabs, "nonzero", scalar=True), R(f_sign_is_flat, "nonzero"),
+    R(f_rounding_is_flat, "offgrid"),
+    R(f_maximum, "distinct", scalar=True), R(f_minimum, "distinct", scalar=True),
+    R(f_fmax, "distinct"), R(f_fmin, "distinct"), R(f_relu, "nonzero"),
+    R(f_copysign, "nonzero"), R(f_clip, "offclip"), R(f_clip_method, "offclip"),
+    R(f_clip_upper_only, "offclip"),
+    R(f_clip_bounds, ("offclip", "low", "high"),
+      [((3, 4), (3, 4), (4,)), ((3, 4), None, (3, 1)), ((4,), (3, 4), None)]),
+    R(f_where, "nonzero"),
+    # binary arithmetic
+    R(f_add, scalar=True), R(f_subtract, scalar=True), R(f_multiply, scalar=True),
+    R(f_divide, ("real", "nonzero"), scalar=True), R(f_true_divide, ("real", "nonzero")),
+    R(f_remainder, ("modx", "mody"), scalar=True), R(f_mod, ("modx", "mody")),
+    R(f_fmod, ("modx", "mody")),
+    # complex parts of real values
+    R(f_real), R(f_imag), R(f_conj), R(f_real_attr, shapes=MAT),
+    # reductions
+    R(f_sum, shapes=UNARY + [(2, 3, 4)]), R(f_sum_axis0, shapes=[(3, 4), (2, 3, 4)]),
+    R(f_sum_axis_neg, shapes=MAT), R(f_sum_axes, shapes=[(2, 3, 4)]),
+    R(f_sum_keepdims, shapes=MAT), R(f_sum_method, shapes=MAT),
+    R(f_builtin_sum, shapes=[((3,), (3,)), ((2, 3), (3,))]),
+    R(f_builtin_sum_rows, shapes=[(3, 4), (5,)]), R(f_mean, shapes=UNARY), R(f_mean_axis, shapes=MAT),
+    R(f_mean_keepdims, shapes=[(2, 3, 4)]),
+    R(f_prod, "pos", shapes=[(3, 4), (5,)]), R(f_prod_axis, shapes=MAT),
+    R(f_prod_zero, shapes=MAT),
+    R(f_max, "distinct", shapes=[(3, 4), (5,)]), R(f_max_axis, "distinct", shapes=MAT),
+    R(f_amax_keepdims, "distinct", shapes=MAT), R(f_min, "distinct", shapes=MAT),
+    R(f_amin_axis, "distinct", shapes=[(2, 3, 4)]), R(f_max_tie, "distinct", shapes=[(6,)]),
+    R(f_var, shapes=MAT), R(f_var_axis_ddof, shapes=MAT), R(f_std, shapes=MAT),
+    R(f_std_axis, shapes=MAT),
+    R(f_cumsum, shapes=[(3, 4), (5,)]), R(f_cumsum_axis, shapes=MAT),
+    R(f_cumprod, "nonzero", shapes=MAT), R(f_cumprod_zero, shapes=MAT),
+    R(f_cumprod_flat, "nonzero", shapes=MAT),
+    R(f_norm, shapes=[(5,), (3, 4)]), R(f_norm_axis, shapes=MAT),
+    R(f_norm_keepdims, shapes=MAT), R(f_norm_fro, shapes=MAT),
+    R(f_logsumexp, shapes=MAT),
+    # products and contractions
+    R(f_dot, shapes=[((4,), (4,)), ((3, 4), (4,)), ((4,), (4, 2)), ((3, 4), (4, 2)),
+                     ((2, 3, 4), (5, 4, 2)), (None, (3, 4)), ((3, 4), None)]),
+    R(f_dot_method, shapes=[((3, 4), (4, 2))]),
+    R(f_matmul, shapes=[((4,), (4,)), ((3, 4), (4,)), ((4,), (4, 2)), ((3, 4), (4, 2)),
+                        ((2, 1, 3, 4), (5, 4, 2)), ((2, 3, 4), (4,)), ((4,), (2, 4, 3)),
+                        ((3, 4), (2, 4, 2))]),
+    R(f_matmul_op, shapes=[((3, 4), (4, 2)), ((2, 3, 4), (2, 4, 2)), ((4,), (4, 3))]),
+    R(f_inner, shapes=[((4,), (4,)), ((3, 4), (4,)), ((3, 4), (2, 4)),
+                       ((2, 3, 4), (5, 4)), (None, (3, 4))]),
+    R(f_outer, shapes=[((3,), (4,)), ((2, 2), (3,))]),
+    R(f_tensordot, shapes=[((2, 3, 4), (3, 4, 5))]),
+    R(f_tensordot_1, shapes=[((2, 3), (3, 4))]),
+    R(f_tensordot_pair, shapes=[((3, 4, 5), (5, 3, 2))]),
+    R(f_einsum_mm, shapes=[((3, 4), (4, 2))]), R(f_einsum_batch, shapes=[((2, 3, 4), (2, 4, 5))]),
+    R(f_einsum_implicit, shapes=[((3, 4), (4, 2))]), R(f_einsum_diag, shapes=[(4, 4)]),
+    R(f_einsum_trace, shapes=[(4, 4)]), R(f_einsum_sumout, shapes=[((2, 3), (4,))]),
+    R(f_einsum_three, shapes=[((3,), (3, 4), (4,))]),
+    R(f_trace, shapes=[(4, 4), (3, 5)]), R(f_trace_offset, shapes=[(4, 4)]),
+    R(f_trace_axes, shapes=[(2, 3, 3)]), R(f_trace_method, shapes=[(3, 3)]),
+    # matrix functions
+    R(f_inv, "wellcond", SQ, tol32=2e-2), R(f_det, "wellcond", SQ, tol32=2e-2),
+    R(f_solve, ("wellcond", "real"), [((4, 4), (4,)), ((4, 4), (4, 2)),
+                                      ((2, 3, 3), (2, 3, 2)), ((2, 3, 3), (3, 1))],
+      tol32=2e-2),
+    R(f_slogdet, "wellcond", SQ, tol32=2e-2), R(f_slogdet_item, "wellcond", SQ, tol32=2e-2),
+    R(f_cholesky, "spd", SQ, tol32=2e-2), R(f_cholesky_sym, "spd", SQ, tol32=2e-2),
+    R(f_cholesky_upper, "spd", SQ, tol32=2e-2),
+    # shape
+    R(f_reshape, shapes=MAT), R(f_reshape_method, shapes=MAT), R(f_reshape_f, shapes=MAT),
+    R(f_ravel, shapes=[(3, 4), (2, 3, 2)]), R(f_flatten, shapes=MAT),
+    R(f_transpose, shapes=[(3, 4), (2, 3, 4)]), R(f_transpose_axes, shapes=[(2, 3, 4)]),
+    R(f_dot_T, shapes=MAT), R(f_swapaxes, shapes=[(2, 3, 4)]),
+    R(f_moveaxis, shapes=[(2, 3, 4)]), R(f_expand_dims, shapes=MAT),
+    R(f_squeeze, shapes=[(3, 1, 4)]), R(f_atleast, shapes=[(), (3,)]),
+    R(f_broadcast_to, shapes=[(3, 4), (3, 1), (4,)]),
+    R(f_concatenate, shapes=[((3,), (2,)), ((2, 3), (1, 3))]),
+    R(f_concatenate_axis, shapes=[((3, 4), (3, 2))]),
+    R(f_concatenate_flat, shapes=[((3, 4), (2,))]),
+    R(f_stack, shapes=[((3,), (3,)), ((2, 3), (2, 3))]),
+    R(f_stack_last, shapes=[((2, 3), (2, 3))]),
+    R(f_hstack, shapes=[((3,), (2,)), ((2, 3), (2, 1))]),
+    R(f_vstack, shapes=[((3,), (3,)), ((2, 3), (1, 3))]),
+    R(f_split, shapes=[(6,), (3, 4)]), R(f_split_unused, shapes=[(2, 5)]),
+    R(f_array_split, shapes=[(5,)]),
+    R(f_tile, shapes=[(3,), (2, 3)]), R(f_repeat, shapes=MAT),
+    R(f_repeat_flat, shapes=[(2, 3)]), R(f_repeat_counts, shapes=[(3, 2)]),
+    R(f_flip, shapes=MAT), R(f_flip_axis, shapes=[(3, 3)]),
+    R(f_pad, shapes=MAT), R(f_pad_int, shapes=[(3,), (2, 3)]),
+    R(f_diag, shapes=[(3,), (3, 3), (3, 4)]), R(f_diag_k, shapes=[(3,), (3, 4)]),
+    R(f_diagonal, shapes=[(3, 2, 4)]), R(f_tril_triu, shapes=[(4, 4), (3, 5)]),
+    R(f_array_of_values, shapes=[(None, None), ((3,), (3,))], scalar=True),
+    R(f_array_nested, shapes=[(None, None), ((2,), (2,))]),
+    R(f_asarray, shapes=MAT), R(f_copy, shapes=MAT), R(f_astype, shapes=MAT),
+    R(f_full, shapes=[None, (3,)]), R(f_linspace, shapes=[(None, None), ((2,), (2,))]),
+    R(f_constructors, shapes=MAT),
+    # indexing and sorting
+    R(f_index_int, shapes=MAT), R(f_index_row, shapes=MAT), R(f_index_slice, shapes=MAT),
+    R(f_index_neg_step, shapes=MAT), R(f_index_newaxis, shapes=MAT),
+    R(f_index_ellipsis, shapes=[(3, 4), (2, 3, 4)]),
+    R(f_index_fancy, shapes=[(3, 4), (5,)]), R(f_index_fancy_col, shapes=[(2, 4), (2, 3, 4)]),
+    R(f_index_fancy_pair, shapes=MAT), R(f_index_mask, shapes=[(3, 4)]),
+    R(f_index_mask_full, "nonzero", shapes=MAT), R(f_index_mixed, shapes=[(3, 4, 2)]),
+    R(f_index_list, shapes=[(None, None), ((3,), (3,))]),
+    R(f_index_tuple_unpack, shapes=[(None, None), ((3,), (2, 3))]),
+    R(f_take, shapes=[(5,), (2, 3)]), R(f_take_axis, shapes=[(2, 3)]),
+    R(f_take_along_axis, shapes=[(3, 4)]),
+    R(f_sort, "distinct", shapes=[(5,), (3, 4)]), R(f_sort_axis, "distinct", shapes=MAT),
+    R(f_sort_flat, "distinct", shapes=MAT), R(f_argsort_is_flat, "distinct", shapes=[(5,)]),
+    # Python operators, builtins and math (floats only)
+    R(s_operators, "nonzero", [(None, None)], dtypes=("float64",)),
+    R(s_pow, ("pos", "real"), [(None, None)], dtypes=("float64",)),
+    R(s_mod, ("modx", "mody"), [(None, None)], dtypes=("float64",)),
+    R(s_copy_float, "distinct", [(None, None)], dtypes=("float64",)),
+    R(s_math_trig, "unit", [None], dtypes=("float64",)),
+    R(s_math_hyp, "unit", [None], dtypes=("float64",)),
+    R(s_math_exp, "unit", [None], dtypes=("float64",)),
+    R(s_math_misc, "nonzero", [(None, None)], dtypes=("float64",)),
+    R(s_log_base, ("pos", "gt1"), [(None, None)], dtypes=("float64",)),
+]
+
+
+# ----- Inputs -----
+
+def _draw(domain, shape, rng):
+    """A float64 value of ``shape`` (None: a Python float) from ``domain``."""
+    size = () if shape is None else shape
+    n = int(np.prod(size, dtype=int))
+    if domain == "real":
+        v = rng.standard_normal(size)
+    elif domain == "pos":
+        v = rng.uniform(0.5, 2.0, size)
+    elif domain == "unit":
+        v = rng.uniform(-0.8, 0.8, size)
+    elif domain == "gt1":
+        v = rng.uniform(1.3, 3.0, size)
+    elif domain == "nonzero":
+        v = rng.choice([-1.0, 1.0], size) * rng.uniform(0.4, 2.0, size)
+    elif domain == "distinct":
+        # distinct values at least 0.1 apart: no ties within a finite-difference step
+        v = np.reshape(rng.permutation(np.arange(n)) * 0.1 - 0.05 * n + 0.013
+                       + rng.uniform(0.0, 0.05, n), size)
+    elif domain == "offgrid":
+        v = rng.integers(-3, 3, size) + rng.uniform(0.1, 0.4, size)
+    elif domain == "offclip":
+        v = rng.choice([-1.0, 1.0], size) * rng.choice([0.1, 0.3, 0.8, 1.2], size) \
+            + rng.uniform(-0.05, 0.05, size)
+    elif domain == "low":
+        v = rng.uniform(-0.45, -0.35, size)
+    elif domain == "high":
+        v = rng.uniform(0.35, 0.45, size)
+    elif domain == "modx":
+        v = rng.uniform(5.2, 5.8, size)
+    elif domain == "mody":
+        v = rng.uniform(2.1, 2.4, size)
+    elif domain == "wellcond":
+        nn = size[-1]
+        v = 2.0 * np.eye(nn) + 0.3 * rng.standard_normal(size)
+    elif domain == "spd":
+        nn = size[-1]
+        m = rng.standard_normal(size)
+        v = np.matmul(m, np.swapaxes(m, -1, -2)) + nn * np.eye(nn)
+    else:
+        raise ValueError(domain)
+    if shape is None:
+        return float(v)
+    return np.asarray(v, dtype=np.float64)
+
+
+def _args(row, shapes, seed):
+    rng = np.random.default_rng(seed)
+    return tuple(_draw(d, s, rng) for d, s in zip(row.domains, shapes))
+
+
+def _cases():
+    for row in ROWS:
+        for k, shapes in enumerate(row.shapes):
+            sid = "x".join("f" if s is None else str(s).replace(" ", "") for s in shapes)
+            yield pytest.param(row, shapes, k, id=f"{row.fn.__name__}-{sid}")
+
+
+CASES = list(_cases())
+
+
+def _float_args(args):
+    return tuple(i for i, a in enumerate(args) if isinstance(a, (float, np.ndarray)))
+
+
+# ----- The checks -----
+
+@pytest.mark.parametrize("row,shapes,k", CASES)
+def test_float64_matches_finite_differences(row, shapes, k):
+    args = _args(row, shapes, 100 + k)
+    check_grads(row.fn, args, argnums=_float_args(args), rtol=row.rtol, atol=row.atol)
+
+
+F32_CASES = [c for c in CASES if "float32" in c.values[0].dtypes
+             and any(s is not None for s in c.values[1])]
+
+
+@pytest.mark.parametrize("row,shapes,k", F32_CASES)
+def test_float32_gives_float32(row, shapes, k):
+    args = _args(row, shapes, 100 + k)
+    args32 = tuple(np.asarray(a, np.float32) if isinstance(a, np.ndarray) else a for a in args)
+    nums = _float_args(args)
+    g32 = revsrc.grad(row.fn, nums)(*args32)
+    at = tuple(np.asarray(a, np.float64) if isinstance(a, np.ndarray) else a for a in args32)
+    g64 = revsrc.grad(row.fn, nums)(*at)
+    for i, a, u, v in zip(nums, args32, g32, g64):
+        if isinstance(a, np.ndarray):
+            assert isinstance(u, np.ndarray) and u.dtype == np.float32 and u.shape == a.shape, \
+                (i, type(u), getattr(u, "dtype", None))
+        scale = 1.0 + float(np.max(np.abs(v)))
+        err = float(np.max(np.abs(np.asarray(u, np.float64) - v)))
+        assert err <= row.tol32 * scale, (i, err, scale)
+
+
+SCALAR_ROWS = [row for row in ROWS if row.scalar]
+
+
+@pytest.mark.parametrize("backend", [None, "python"], ids=["auto", "python"])
+@pytest.mark.parametrize("row", SCALAR_ROWS, ids=[r.fn.__name__ for r in SCALAR_ROWS])
+def test_python_floats(row, backend):
+    """Elementwise rules on Python floats, through the engine where it applies."""
+    args = _args(row, (None,) * row.arity, 7)
+    grads = revsrc.grad(row.fn, tuple(range(row.arity)), backend=backend)(*args)
+    assert all(type(g) is float for g in grads), grads
+    check_grads(row.fn, args, argnums=tuple(range(row.arity)), rtol=row.rtol,
+                atol=row.atol, backend=backend)
+
+
+# ----- Elementwise functions the scalar engine runs -----
+
+def e_unary(x):
+    return np.sin(x) * np.exp(x) + np.log(x) * np.sqrt(x) - np.arctan(x) + np.square(x) \
+        + np.reciprocal(x) + np.abs(x) + np.cosh(x) + np.log1p(x) + np.expm1(x)
+
+
+def e_binary(x, y):
+    return np.arctan2(x, y) + np.hypot(x, y) + np.maximum(x, y) * \
+        np.minimum(x, y) + np.fmax(x, 1.0) - np.fmin(y, 1.0) + np.negative(x)
+
+
+@pytest.mark.parametrize("fn,args", [(e_unary, (0.7,)), (e_binary, (0.7, 1.3)),
+                                     (e_binary, (1.3, 0.7))], ids=["unary", "binary", "swap"])
+def test_engine_runs_elementwise_rules(fn, args):
+    nums = tuple(range(len(args)))
+    from revsrc import engine
+    known = all(engine._numpy_matches_libm(f) for f in (np.sin, np.exp, np.log, np.sqrt,
+                                                         np.arctan, np.cosh, np.log1p,
+                                                         np.expm1))
+    if fn is e_unary and not known:
+        pytest.skip("NumPy's float64 loops differ from libm here: the engine declines")
+    check_grads(fn, args, argnums=nums, backend="engine")
+    want = revsrc.grad(fn, nums, backend="python")(*args)
+    got = revsrc.grad(fn, nums, backend="engine")(*args)
+    assert got == pytest.approx(want, rel=1e-15, abs=1e-15)
+
+
+# ----- The fused kernels -----
+
+def k_tanh(x):
+    return np.sum(np.tanh(x) * x)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "0-d", "float"])
+def test_tanh_rule_fused_kernel(dtype, layout):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((64, 33)).astype(dtype)
+    if layout == "transposed":
+        x = x.T
+    elif layout == "0-d":
+        x = np.asarray(0.3, dtype)
+    elif layout == "float":
+        x = 0.3
+    g = revsrc.grad(k_tanh)(x)
+    t = np.tanh(np.asarray(x, np.float64))
+    want = t + (1.0 - t * t) * np.asarray(x, np.float64)
+    if isinstance(x, np.ndarray):
+        assert g.dtype == dtype and g.shape == x.shape
+    np.testing.assert_allclose(g, want, rtol=1e-12 if dtype == np.float64 else 1e-5)
+    if layout == "contiguous":
+        assert "tanh_grad" in revsrc.source(revsrc.grad(k_tanh), x)
+
+
+def test_tanh_helper_uses_the_kernel_for_arrays():
+    g = np.linspace(-1.0, 1.0, 10)
+    ans = np.tanh(np.linspace(-2.0, 2.0, 10))
+    np.testing.assert_allclose(_helpers.tanh_grad(g, ans), g * (1.0 - ans * ans), rtol=1e-12)
+    assert _helpers.tanh_grad(0.5, 0.2) == pytest.approx(0.5 * (1 - 0.04))
+
+
+# ----- Ties, zeros, refusals -----
+
+def t_max(x):
+    return np.max(x)
+
+
+def test_max_splits_ties_equally():
+    g = revsrc.grad(t_max)(np.array([1.0, 3.0, 3.0, 2.0]))
+    np.testing.assert_array_equal(g, [0.0, 0.5, 0.5, 0.0])
+
+
+def t_prod(x):
+    return np.prod(x)
+
+
+def test_prod_with_a_zero_is_exact():
+    g = revsrc.grad(t_prod)(np.array([2.0, 0.0, 3.0]))
+    np.testing.assert_array_equal(g, [0.0, 6.0, 0.0])
+
+
+def t_fft(x):
+    return np.sum(np.abs(np.fft.fft(x)))
+
+
+def t_eig(a):
+    w, v = np.linalg.eig(a)
+    return np.sum(np.real(w))
+
+
+def t_norm_ord1(x):
+    return np.linalg.norm(x, 1)
+
+
+def t_pad_reflect(x):
+    return np.sum(np.pad(x, 1, mode="reflect"))
+
+
+def t_sum_where(x):
+    return np.sum(x, where=x > 0)
+
+
+@pytest.mark.parametrize("fn,name", [(t_fft, "fft"), (t_eig, "eig")])
+def test_unregistered_numpy_function_is_refused(fn, name):
+    with pytest.raises(errors.NoRule, match=name) as info:
+        revsrc.grad(fn)(np.eye(3) + 0.1)
+    assert info.value.code == "E202"
+
+
+def test_unsupported_keyword_is_refused():
+    with pytest.raises(errors.NoRule, match="where") as info:
+        revsrc.grad(t_sum_where)(np.ones(3))
+    assert info.value.code == "E202"
+
+
+@pytest.mark.parametrize("fn", [t_norm_ord1, t_pad_reflect])
+def test_unimplemented_variant_raises_not_a_wrong_gradient(fn):
+    with pytest.raises(NotImplementedError):
+        revsrc.grad(fn)(np.array([1.0, -2.0, 3.0]))
+
+
+# ----- Coverage: every rule has a row that calls it -----
+
+def _called(fn):
+    """The primitives ``fn``'s own lines call (not those of functions it inlines)."""
+    lines, first = inspect.getsourcelines(fn)
+    span = range(first, first + len(lines))
+    filename = inspect.getsourcefile(fn)
+    _, body, _, _ = Normalizer().lower_function(fn)
+    found = set()
+    for s in ir.walk(body):
+        if isinstance(s, ir.Op) and s.loc is not None and s.loc.lineno in span \
+                and s.loc.filename == filename:
+            found.add(rules._key(s.fn))
+    return found
+
+
+def test_every_rule_has_a_row():
+    called = set()
+    for row in ROWS:
+        called |= _called(row.fn)
+    missing = [f for f in rules.registered() if rules._key(f) not in called]
+    names = sorted(f"{getattr(f, '__module__', '') or ''}.{getattr(f, '__name__', f)}"
+                   for f in missing)
+    assert not names, f"rules without a test row: {names}"
+
+
+def test_rows_are_unique_functions():
+    fns = [row.fn for row in ROWS]
+    assert len(fns) == len(set(fns))
+    assert all(not f.__name__.startswith("<") for f in fns)
+
+
+def test_nondiff_outputs_carry_no_gradient():
+    for fn in (np.argmax, np.floor, np.sign, np.greater, np.zeros_like, np.shape):
+        assert rules.lookup(fn) == "nondiff"
+    for fn in (np.sort, np.remainder, np.where, builtins.sum, operator.getitem):
+        assert isinstance(rules.lookup(fn), rules.Rule)
