@@ -44,7 +44,7 @@ def defvjp(func, rule=None, *, broadcast=False):
 
 def nondiff(*funcs):
     """Mark ``funcs`` as having no derivative (their outputs carry no gradient)."""
-    return _rules.nondiff(*funcs)
+    return _rules.mark_nondiff(*funcs)
 
 
 __all__ = ["grad", "value_and_grad", "source", "disassemble", "defvjp", "nondiff",

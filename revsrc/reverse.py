@@ -274,12 +274,15 @@ class Reverser:
         body_ops, outs = produced
         body_ops, outs = _fold(body_ops, outs)
         out.extend(body_ops)
+        summed = {}
         for (i, arg), c in zip(wanted, outs):
             if rule.broadcast and self.kinds.get(z) not in SCALARS:
                 if not (self.kinds.get(arg) in SCALARS and self.kinds.get(z) in SCALARS):
-                    t = self.nz.fresh()
-                    out.append(Op(t, runtime.unbroadcast, (c, arg)))
-                    c = t
+                    if (c, arg) not in summed:
+                        t = self.nz.fresh()
+                        out.append(Op(t, runtime.unbroadcast, (c, arg)))
+                        summed[(c, arg)] = t
+                    c = summed[(c, arg)]
             result.append((arg, c))
         for op in body_ops:
             for a in list(op.args) + [v for _, v in op.kwargs]:
@@ -507,6 +510,7 @@ def _fold(ops, outs):
         return o
 
     kept = []
+    seen = {}  # (fn, args, kwargs) -> target: rules are pure, so repeats are shared
     for op in ops:
         if not isinstance(op, Op):
             kept.append(op)
@@ -514,6 +518,16 @@ def _fold(ops, outs):
         args = tuple(sub(a) for a in op.args)
         kwargs = tuple((k, sub(v)) for k, v in op.kwargs)
         fn = op.fn
+        try:
+            key = (fn, args, kwargs)
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and op.target is not None and key in seen:
+            subst[op.target] = seen[key]
+            continue
+        if key is not None and op.target is not None and op.target.startswith("_t"):
+            seen[key] = op.target
         if op.target is not None and not kwargs and all(isinstance(a, Const) for a in args) \
                 and _foldable(fn) and all(isinstance(a.value, (int, float)) for a in args):
             try:
@@ -591,6 +605,7 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     if init:
         init = [Comment("saved before their first assignment, so start them defined")] + init
     fwd = init + fwd
+    fwd = _fast_gathers(fwd, kinds)
     uses = _use_counts(fwd + rev)
     rev = _coalesce(rev, uses)
     grads = []
@@ -622,6 +637,24 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     prog = ir.Program(name, list(params), fwd + check + rev, outputs, kinds,
                       forward_len=len(fwd) + len(check))
     return prog
+
+
+def _fast_gathers(stmts, kinds):
+    """Forward ``x[index]`` on arrays with a computed index go through runtime.take."""
+    out = []
+    for s in stmts:
+        if isinstance(s, Op) and s.fn is operator.getitem and kinds.get(s.args[0]) == "array" \
+                and isinstance(s.args[1], str):
+            s = Op(s.target, runtime.take, s.args, s.kwargs, s.loc)
+        elif isinstance(s, If):
+            s = If(s.test, _fast_gathers(s.body, kinds), _fast_gathers(s.orelse, kinds),
+                   loc=s.loc)
+        elif isinstance(s, For):
+            s = For(s.var, s.start, s.stop, s.step, _fast_gathers(s.body, kinds), loc=s.loc)
+        elif isinstance(s, While):
+            s = While(s.test_body, s.test, _fast_gathers(s.body, kinds), loc=s.loc)
+        out.append(s)
+    return out
 
 
 def _use_counts(stmts):
