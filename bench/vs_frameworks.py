@@ -122,7 +122,7 @@ def measure(workload, framework, data, budget, revsrc_result, ref):
     except Exception as exc:  # a framework (revsrc above all) refusing the workload: record, go on
         cell.status = "failed"
         cell.error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        cell.note = "failed: " + cell.error.splitlines()[-1][:160]
+        cell.note = "failed: " + _short_error(exc)
         return cell, None
     # A wrong gradient is never timed: this raises and stops the run.
     fw.check(workload, framework, first, data, ref=ref, revsrc_result=revsrc_result)
@@ -227,81 +227,95 @@ def _reset_hwm():
         return False
 
 
-def peak_memory(fn):
-    """(tracemalloc peak MiB, peak RSS growth MiB or None, seconds) for one warm call of fn."""
-    fn()
-    tracemalloc.start()
-    tracemalloc.reset_peak()
-    base = tracemalloc.get_traced_memory()[0]
-    fn()
-    traced = (tracemalloc.get_traced_memory()[1] - base) / 2**20
-    tracemalloc.stop()
-    rss = None
-    if _reset_hwm():
-        before = _vm("VmRSS")
+def _memory_builders(case_name, n):
+    """(warm, measured) zero-arg callables for one memory cell; `warm` pays compilation (and,
+    for revsrc, runs the same code at a small n so its stacks are not pre-grown)."""
+    if case_name == "recurrence/revsrc":
+        d = fw._revsrc()(wl.recurrence_n)
+        return (lambda: d(0.3, 10)), (lambda: d(0.3, n))
+    if case_name == "recurrence/central_diff":
+        def cd(m):
+            return (wl.recurrence_n(0.3 + 1e-6, m) - wl.recurrence_n(0.3 - 1e-6, m)) / 2e-6
+        return (lambda: cd(10)), (lambda: cd(n))
+    if case_name == "recurrence/jax.jit":
+        fn = fw._jax_scalar_jit(fw._jax_recurrence_where(n), 0.3, "")  # n is static under jit
+        return fn, fn
+    if case_name == "recurrence/autograd":
+        autograd, anp = fw._autograd()
+        gf = autograd.grad(fw._recurrence_python_if(anp, n))
+        return (lambda: gf(0.3)), (lambda: gf(0.3))
+    workload, framework = case_name.split("/")
+    fn = fw.REGISTRY[(workload, framework)](wl.WORKLOADS[workload][1]())
+    return fn, fn
+
+
+def memory_child(case_name, n):
+    """Run in a fresh process: peak RSS growth over one call (VmHWM reset after the warm-up
+    call), then the tracemalloc peak of another call. Prints one JSON line."""
+    import json
+
+    warnings.filterwarnings("ignore")
+    out = {"traced": None, "rss": None, "ms": None, "error": None}
+    try:
+        warm, fn = _memory_builders(case_name, n)
+        warm()
+        if _reset_hwm():
+            before = _vm("VmRSS")
+            t0 = time.perf_counter()
+            fn()
+            out["ms"] = (time.perf_counter() - t0) * 1e3
+            out["rss"] = _vm("VmHWM") - before
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
         t0 = time.perf_counter()
         fn()
-        seconds = time.perf_counter() - t0
-        rss = _vm("VmHWM") - before
-    else:
-        t0 = time.perf_counter()
-        fn()
-        seconds = time.perf_counter() - t0
-    return traced, rss, seconds
+        if out["ms"] is None:
+            out["ms"] = (time.perf_counter() - t0) * 1e3
+        out["traced"] = (tracemalloc.get_traced_memory()[1] - base) / 2**20
+        tracemalloc.stop()
+    except fw.Unavailable as exc:
+        out["error"] = "skipped: " + str(exc)
+    except Exception as exc:
+        out["error"] = "failed: " + _short_error(exc)
+    print(json.dumps(out))
 
 
 def memory_cells(log):
+    import json
+
     rows = []
-
-    def add(label, framework, build):
-        ok, reason = fw.available(framework)
-        if not ok:
-            rows.append((label, ROW_LABELS.get(framework, framework), None, None, None, "skipped: " + reason))
-            return
-        log(f"  memory: {label} / {framework} ...")
-        try:
-            fn = build()
-            traced, rss, seconds = peak_memory(fn)
-            note = "tracemalloc does not see this framework's allocator" if framework.startswith(("jax", "torch")) else ""
-            rows.append((label, ROW_LABELS.get(framework, framework), traced, rss, seconds * 1e3, note))
-        except fw.Unavailable as exc:
-            rows.append((label, ROW_LABELS.get(framework, framework), None, None, None, "skipped: " + str(exc)))
-        except Exception as exc:
-            msg = "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1][:160]
-            rows.append((label, ROW_LABELS.get(framework, framework), None, None, None, "failed: " + msg))
-
-    def revsrc_rec(n):
-        def build():
-            d = fw._revsrc()(wl.recurrence_n)
-            return lambda: d(0.3, n)
-        return build
-
-    def cd_rec(n):
-        return lambda: (lambda: (wl.recurrence_n(0.3 + 1e-6, n) - wl.recurrence_n(0.3 - 1e-6, n)) / 2e-6)
-
-    def jax_rec(n):
-        def build():
-            return fw._jax_scalar_jit(fw._jax_recurrence_where(n), 0.3, "")
-        return build
-
-    def autograd_rec(n):
-        def build():
-            autograd, anp = fw._autograd()
-            gf = autograd.grad(fw._recurrence_python_if(anp, n))
-            return lambda: gf(0.3)
-        return build
-
+    plan = []
     for n in (1000, 1_000_000):
         label = f"recurrence_n, n = {n:,}"
-        add(label, "revsrc", revsrc_rec(n))
-        add(label, "central_diff", cd_rec(n))
-        add(label, "jax.jit", jax_rec(n))
-        if n == 1000:
-            add(label, "autograd", autograd_rec(n))
-    mlp = wl.mlp_data()
+        for framework in ("revsrc", "central_diff", "jax.jit") + (("autograd",) if n == 1000 else ()):
+            plan.append((label, framework, f"recurrence/{framework}", n))
     for framework in ("revsrc", "jax.jit", "torch.autograd", "autograd"):
-        add("mlp", framework, lambda framework=framework: fw.REGISTRY[("mlp", framework)](mlp))
+        plan.append(("mlp", framework, f"mlp/{framework}", 0))
+    for label, framework, case_name, n in plan:
+        name = ROW_LABELS.get(framework, framework)
+        ok, reason = fw.available(framework)
+        if not ok:
+            rows.append((label, name, None, None, None, "skipped: " + reason))
+            continue
+        log(f"  memory: {label} / {framework} ...")
+        proc = subprocess.run([sys.executable, __file__, "--memory-child", case_name, str(n)],
+                              capture_output=True, text=True)
+        try:
+            res = json.loads(proc.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            res = {"traced": None, "rss": None, "ms": None,
+                   "error": "failed: " + (proc.stderr.strip().splitlines() or ["no output"])[-1][:160]}
+        note = res["error"] or ""
+        if not note and framework.startswith(("jax", "torch")):
+            note = "tracemalloc does not see this framework's allocator"
+        rows.append((label, name, res["traced"], res["rss"], res["ms"], note))
     return rows
+
+
+def _short_error(exc):
+    """The exception's class and the first line of its message (revsrc's carry the code there)."""
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"[:200]
 
 
 # ----- the report -----
@@ -426,15 +440,17 @@ HOW_TO_READ = """## How to read this
   revsrc's before it is timed; a mismatch aborts the run.
 - Rows marked "(estimate)" are not run; "failed:" rows show the error the framework raised;
   "skipped:" rows are frameworks not installed on this machine.
-- Memory: `tracemalloc` counts Python-heap and NumPy allocations only (not C `malloc` in
-  compiled extensions, JAX's or PyTorch's own allocators); the RSS column is the process's
-  peak-RSS growth over one warm call (Linux VmHWM after a reset): a lower bound when freed
-  memory is reused, but it does see C allocations.
+- Memory: each cell runs in a fresh process: one warm-up call (compilation; for revsrc and
+  central differences at n = 10 so nothing is pre-grown), then the peak-RSS growth over one
+  call (Linux VmHWM reset first; it sees C allocations such as revsrc's stacks, and is a lower
+  bound where freed memory is reused), then the `tracemalloc` peak of another call, which
+  counts Python-heap and NumPy allocations only (not C `malloc` in compiled extensions, nor
+  JAX's or PyTorch's own allocators).
 """
 
 
 def memory_table(rows):
-    lines = ["## Peak memory (one warm gradient call)", "",
+    lines = ["## Peak memory (one warm gradient call, each in a fresh process)", "",
              "| workload | framework | tracemalloc peak (MiB) | peak RSS growth (MiB) | that call (ms) | notes |",
              "|---|---|---:|---:|---:|---|"]
     for label, framework, traced, rss, ms, note in rows:
@@ -450,7 +466,11 @@ def main(argv=None):
     ap.add_argument("--only", action="append", choices=list(wl.WORKLOADS), help="only this workload (repeatable)")
     ap.add_argument("--quick", action="store_true", help="0.1 s per cell, Newton on 20,000 starts, no memory section")
     ap.add_argument("--no-memory", action="store_true", help="skip the memory section")
+    ap.add_argument("--memory-child", nargs=2, metavar=("CASE", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.memory_child:
+        memory_child(args.memory_child[0], int(args.memory_child[1]))
+        return 0
     warnings.filterwarnings("ignore")
 
     def log(msg):
