@@ -1147,6 +1147,32 @@ def test_float32_gives_float32(row, shapes, k):
         assert err <= row.tol32 * scale, (i, err, scale)
 
 
+# Cases whose float64 adjoint is NumPy's or the program's own doing, not a rule's:
+# np.dot/np.inner of a Python float and a float32 array compute in float64, astype
+# and the float64 constants of the program promote, float_power is float64 by
+# definition, and np.log of a Python float base is a float64 scalar.
+PROMOTED = {"f_dot-fx(3,4)", "f_dot-(3,4)xf", "f_inner-fx(3,4)", "f_astype-(3,4)",
+            "f_full-(3,)", "f_constructors-(3,4)", "f_power-fx(3,4)"}
+
+
+@pytest.mark.parametrize("row,shapes,k", F32_CASES)
+def test_float32_adjoint_is_not_upcast(row, shapes, k, request, monkeypatch):
+    """The raw gradient of a float32 array, before the API casts it, is float32."""
+    case_id = request.node.callspec.id
+    if case_id in PROMOTED or row.fn is f_float_power:
+        pytest.skip("promoted to float64 by NumPy or by the program itself")
+    from revsrc import api
+    raw = []
+    finalize = api._finalize
+    monkeypatch.setattr(api, "_finalize", lambda g, x: (raw.append((g, x)), finalize(g, x))[1])
+    args = _args(row, shapes, 100 + k)
+    args32 = tuple(np.asarray(a, np.float32) if isinstance(a, np.ndarray) else a for a in args)
+    revsrc.grad(row.fn, _float_args(args), backend="python")(*args32)
+    for g, x in raw:
+        if isinstance(x, np.ndarray) and isinstance(g, np.ndarray):
+            assert g.dtype == np.float32, g.dtype
+
+
 SCALAR_ROWS = [row for row in ROWS if row.scalar]
 
 

@@ -35,6 +35,17 @@ def _as_input(grad, x):
     return grad
 
 
+def _array(g, *like):
+    """``g`` as an array; a Python number takes the float dtype of ``like`` (NumPy would
+    make it float64, which would silently upcast a float32 adjoint)."""
+    if isinstance(g, np.ndarray):
+        return g
+    if isinstance(g, numbers.Number) and not isinstance(g, np.generic):
+        dtypes = [_float_dtype(x) for x in like]
+        return np.asarray(g, dtype=np.result_type(*dtypes) if dtypes else None)
+    return np.asarray(g)
+
+
 def _axes(axis, ndim):
     """``axis`` (None, int or tuple) as a sorted tuple of non-negative axes."""
     if axis is None:
@@ -47,7 +58,7 @@ def _axes(axis, ndim):
 def expand_reduced(g, x, axis=None, keepdims=False):
     """``g`` (the adjoint of a reduction of ``x`` over ``axis``) with the reduced axes
     restored as length-1 axes, ready to broadcast against ``x``."""
-    g = np.asarray(g)
+    g = _array(g, x)
     if keepdims or axis is None and g.ndim == 0:
         return g.reshape((1,) * np.ndim(x)) if g.ndim == 0 else g
     return np.expand_dims(g, _axes(axis, np.ndim(x))) if np.ndim(x) else g
@@ -106,7 +117,7 @@ def extremum_grad(g, ans, a, axis=None, keepdims=False):
         return g
     anse = expand_reduced(ans, a, axis, keepdims)
     hit = a == anse
-    count = np.sum(hit, axis=_axes(axis, a.ndim), keepdims=True)
+    count = np.sum(hit, axis=_axes(axis, a.ndim), keepdims=True, dtype=_float_dtype(a, g))
     return expand_reduced(g, a, axis, keepdims) * hit / count
 
 
@@ -146,7 +157,7 @@ def cumprod_grad(g, ans, a, axis=None):
         return _reverse_cumsum(g * ans, axis) / a
     # With zeros, out_k depends on a_j (j <= k) through prod_{i <= k, i != j} a_i.
     a_m = np.moveaxis(a, axis, -1)
-    g_m = np.moveaxis(np.asarray(g), axis, -1)
+    g_m = np.moveaxis(_array(g, a), axis, -1)
     out = np.zeros_like(a_m, dtype=np.result_type(a_m, g_m))
     n = a_m.shape[-1]
     for j in range(n):
@@ -255,7 +266,7 @@ def dot_grad_b(g, a, b):
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 0 or b_nd == 0:
         return _as_input(tensor.sum_to_shape(np.multiply(g, a), np.shape(b)), b)
-    g = np.asarray(g)
+    g = _array(g, a, b)
     a_lead = list(range(a_nd - 1))
     out = np.tensordot(a, g, axes=(a_lead, a_lead))  # axes: a[-1], b.shape[:-2], b[-1]
     if b_nd == 1:
@@ -266,7 +277,7 @@ def dot_grad_b(g, a, b):
 def matmul_grad_a(g, a, b):
     """Adjoint of a @ b for a: g @ b^T, with 1-D promotion and batch broadcasting undone."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
-    g = np.asarray(g)
+    g = _array(g, a, b)
     if b_nd == 1:
         ga = np.multiply.outer(g, b) if a_nd > 1 else g * b
     else:
@@ -280,7 +291,7 @@ def matmul_grad_a(g, a, b):
 def matmul_grad_b(g, a, b):
     """Adjoint of a @ b for b: a^T @ g."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
-    g = np.asarray(g)
+    g = _array(g, a, b)
     if a_nd == 1:
         if b_nd == 1:
             gb = g * a
@@ -373,6 +384,7 @@ def _einsum_spec(subscripts, n):
 def einsum_grad(g, subscripts, which, *operands):
     """The adjoint of np.einsum(subscripts, *operands) for operand ``which``."""
     operands = [op for op in operands if op is not None]
+    g = _array(g, *operands)
     ins, out = _einsum_spec(subscripts, len(operands))
     target = ins[which]
     x = np.asarray(operands[which])
@@ -405,19 +417,19 @@ def trace_grad(g, a, offset=0, axis1=0, axis2=1):
     a = np.asarray(a)
     n, m = a.shape[axis1], a.shape[axis2]
     eye = np.eye(n, m, k=offset, dtype=_float_dtype(a, g))
-    out = np.asarray(g)[..., None, None] * eye
+    out = _array(g, a)[..., None, None] * eye
     return np.moveaxis(out, (-2, -1), (axis1 % a.ndim, axis2 % a.ndim))
 
 
 def det_grad(g, ans, a):
     """d det(A) / dA = det(A) inv(A)^T (batched)."""
-    g = np.asarray(g)
+    g = _array(g, a)
     return (g * ans)[..., None, None] * _T(np.linalg.inv(a))
 
 
 def slogdet_grad(g, a):
     """The adjoint of np.linalg.slogdet for ``a``: only logdet has one, inv(A)^T."""
-    glog = np.asarray(g[1])
+    glog = _array(g[1], a)
     return glog[..., None, None] * _T(np.linalg.inv(a))
 
 
@@ -546,7 +558,7 @@ def pad_grad(g, array, pad_width, mode="constant"):
     nd = np.ndim(array)
     widths = np.broadcast_to(np.asarray(pad_width, dtype=np.intp), (nd, 2))
     key = tuple(slice(int(lo), int(lo) + n) for (lo, _), n in zip(widths, np.shape(array)))
-    return np.array(np.asarray(g)[key])
+    return np.array(_array(g, array)[key])
 
 
 def diag_grad(g, v, k=0):
