@@ -806,6 +806,23 @@ def f_index_tuple_unpack(x, y):
     return _wsum(a * b)
 
 
+def f_index_in_loop(x):
+    s = 0.0
+    for row in x:
+        s = s + _wsum(np.sin(row))
+    return s
+
+
+def f_list_shared(x, y):
+    v = [x, y]
+    return _wsum(np.array(v) ** 2) + _wsum(v[0] * 3.0) + _wsum(np.sum(v, axis=0))
+
+
+def f_list_twice(a, b):
+    v = [a, b]
+    return _wsum(np.concatenate(v)) + _wsum(np.stack(v) ** 2) + _wsum(np.mean(v))
+
+
 def f_take(x):
     return _wsum(np.sin(np.take(x, IDX)))
 
@@ -1035,6 +1052,9 @@ ROWS = [
     R(f_index_mask_full, "nonzero", shapes=MAT), R(f_index_mixed, shapes=[(3, 4, 2)]),
     R(f_index_list, shapes=[(None, None), ((3,), (3,))]),
     R(f_index_tuple_unpack, shapes=[(None, None), ((3,), (2, 3))]),
+    R(f_index_in_loop, shapes=[(3, 4)]),
+    R(f_list_shared, shapes=[(None, None), ((3,), (3,))]),
+    R(f_list_twice, shapes=[((3,), (3,)), ((2, 2), (2, 2))]),
     R(f_take, shapes=[(5,), (2, 3)]), R(f_take_axis, shapes=[(2, 3)]),
     R(f_take_along_axis, shapes=[(3, 4)]),
     R(f_sort, "distinct", shapes=[(5,), (3, 4)]), R(f_sort_axis, "distinct", shapes=MAT),

@@ -69,7 +69,20 @@ def broadcast_reduced(g, x, axis=None, keepdims=False):
     shape = np.shape(x)
     out = np.broadcast_to(expand_reduced(g, x, axis, keepdims), shape)
     out = np.array(out, dtype=_float_dtype(x, g))
-    return _as_input(out, x)
+    return per_item(_as_input(out, x), x)
+
+
+def _items_of(position):
+    """Decorate a helper whose argument at ``position`` may be a list: its adjoint comes
+    back one item at a time (see `per_item`)."""
+    def wrap(fn):
+        def helper(*args):
+            return per_item(fn(*args), args[position])
+        helper.__name__ = fn.__name__
+        helper.__qualname__ = fn.__qualname__
+        helper.__doc__ = fn.__doc__
+        return helper
+    return wrap
 
 
 # ----- Reductions -----
@@ -83,9 +96,10 @@ def sum_list_grad(g, iterable):
 
 def mean_grad(g, ans, a, axis=None, keepdims=False):
     count = np.size(a) // max(np.size(ans), 1)
-    return broadcast_reduced(g, a, axis, keepdims) / count
+    return per_item(np.asarray(broadcast_reduced(g, np.asarray(a), axis, keepdims)) / count, a)
 
 
+@_items_of(2)
 def prod_grad(g, ans, a, axis=None, keepdims=False):
     """d prod / d a_i: the product of every other element, exact when some are zero."""
     a = np.asarray(a)
@@ -110,6 +124,7 @@ def prod_grad(g, ans, a, axis=None, keepdims=False):
     return ge * others
 
 
+@_items_of(2)
 def extremum_grad(g, ans, a, axis=None, keepdims=False):
     """The adjoint of max/min: ``g`` split equally among the elements equal to ``ans``."""
     a = np.asarray(a)
@@ -121,6 +136,7 @@ def extremum_grad(g, ans, a, axis=None, keepdims=False):
     return expand_reduced(g, a, axis, keepdims) * hit / count
 
 
+@_items_of(1)
 def var_grad(g, a, axis=None, ddof=0, keepdims=False):
     """d var / d a = 2 (a - mean) / (N - ddof)."""
     a = np.asarray(a)
@@ -129,6 +145,7 @@ def var_grad(g, a, axis=None, ddof=0, keepdims=False):
     return expand_reduced(g, a, axis, keepdims) * centered * (2.0 / (n - ddof))
 
 
+@_items_of(2)
 def std_grad(g, ans, a, axis=None, ddof=0, keepdims=False):
     """d std / d a = (a - mean) / ((N - ddof) std)."""
     a = np.asarray(a)
@@ -142,12 +159,14 @@ def _reverse_cumsum(g, axis):
     return np.flip(np.cumsum(np.flip(g, axis), axis), axis)
 
 
+@_items_of(1)
 def cumsum_grad(g, a, axis=None):
     if axis is None:
         return np.reshape(_reverse_cumsum(np.ravel(g), 0), np.shape(a))
     return _reverse_cumsum(g, axis)
 
 
+@_items_of(2)
 def cumprod_grad(g, ans, a, axis=None):
     """d cumprod / d a, exact when some elements are zero."""
     a = np.asarray(a)
@@ -168,6 +187,7 @@ def cumprod_grad(g, ans, a, axis=None):
     return np.moveaxis(out, -1, axis)
 
 
+@_items_of(2)
 def norm_grad(g, ans, x, ord=None, axis=None, keepdims=False):
     """d ||x|| / d x for the 2-norm of vectors and the Frobenius norm of matrices."""
     x = np.asarray(x)
@@ -475,6 +495,18 @@ def pieces(items):
     for i, item in enumerate(items):
         out[i] = item
     return out
+
+
+def per_item(grad, x):
+    """``grad`` for a list or tuple ``x`` as one adjoint per item (nested), so it adds
+    to the adjoints other rules give the same list; unchanged for an array ``x``."""
+    if isinstance(x, (list, tuple)):
+        return pieces([per_item(grad[i], item) for i, item in enumerate(x)])
+    return grad
+
+
+def array_grad(g, a):
+    return per_item(g, a)
 
 
 def transpose_grad(g, axes=None):

@@ -134,7 +134,7 @@ def triu(g, ans, m, k=0):
 
 @vjp(np.array, np.asarray, np.copy, np.ascontiguousarray)
 def array(g, ans, a, dtype=None, copy=None):
-    return g
+    return _helpers.array_grad(g, a)
 
 
 @vjp(np.full)
