@@ -60,7 +60,8 @@ def parse_function(fn):
     except (OSError, TypeError) as exc:
         raise errors.NoSource(
             f"the source of {_name(fn)} cannot be read ({exc})", loc=_where(fn),
-            hint="define the function in a file (not in an interactive prompt or exec)")
+            hint="define the function in a file (not in an interactive prompt or exec)") \
+            from None
     source = textwrap.dedent("".join(lines))
     try:
         tree = ast.parse(source)
