@@ -109,6 +109,8 @@ def _op_kind(op, kinds, ndims):
         return "tuple"
     if fn is ir.make_list:
         return "list"
+    if fn is ir.make_dict:
+        return "dict"
     if fn is getattr:
         attr = op.args[1].value
         return "int" if attr in ("ndim", "size") else "any"

@@ -41,8 +41,6 @@ _REFUSED = {
     ast.GeneratorExp: (errors.UnsupportedSyntax, "a generator expression",
                        "write the loop out, or use NumPy on arrays"),
     ast.Match: (errors.UnsupportedSyntax, "match", "use if/elif"),
-    ast.Dict: (errors.UnsupportedSyntax, "a dict literal",
-               "pass values as separate arguments"),
     ast.Set: (errors.UnsupportedSyntax, "a set literal", "use a tuple"),
     ast.JoinedStr: (errors.UnsupportedSyntax, "an f-string",
                     "format strings outside the differentiated function"),

@@ -136,6 +136,11 @@ def make_list(*items):
     return list(items)
 
 
+def make_dict(*items):
+    """A dict from alternating keys and values (carries no gradient: for aux outputs)."""
+    return dict(zip(items[::2], items[1::2]))
+
+
 def truth(x):
     """``bool(x)`` for a condition."""
     return bool(x)

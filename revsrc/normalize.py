@@ -748,6 +748,13 @@ class Normalizer:
             base = self._materialize(base, out, loc)
             idx = self._index(sc, node.slice, out, loc)
             return self._emit(out, operator.getitem, (base, idx), into, loc)
+        if isinstance(node, ast.Dict):
+            if any(k is None for k in node.keys):
+                raise errors.UnsupportedSyntax("** in a dict literal is not supported", loc=loc)
+            items = []
+            for k, v in zip(node.keys, node.values):
+                items += [self._val(sc, k, out), self._val(sc, v, out)]
+            return self._emit(out, ir.make_dict, items, into, loc)
         if isinstance(node, (ast.Tuple, ast.List)):
             items = [self._val(sc, e, out) for e in node.elts]
             if isinstance(node, ast.List):

@@ -131,3 +131,8 @@ def list_append(x):
     ys = [x]
     ys.append(x)  # refuse: E401
     return ys[0]
+
+
+def dict_of_active(x):
+    d = {"a": x}  # refuse: E202
+    return d["a"] * 2.0

@@ -40,6 +40,7 @@ CASES = [
     (refusals.recursive, (1.0, 3), errors.RecursionNotSupported, "E103"),
     (refusals.loop_else, (1.0,), errors.UnsupportedControlFlow, "E102"),
     (refusals.list_append, (1.0,), errors.SideEffect, "E401"),
+    (refusals.dict_of_active, (1.0,), errors.NoRule, "E202"),
 ]
 
 
@@ -140,3 +141,13 @@ def test_codes_are_unique_and_stable():
     codes = [c.code for c in classes]
     assert len(codes) == len(set(codes))
     assert all(re.fullmatch(r"E[1-5]\d\d", c) for c in codes)
+
+
+def test_dict_aux_is_passed_through():
+    def f(x):
+        y = x * x
+        return y, {"y": y, "double": 2.0 * x}
+
+    g, aux = revsrc.grad(f, has_aux=True)(0.5)
+    assert g == 1.0
+    assert aux == {"y": 0.25, "double": 1.0}
