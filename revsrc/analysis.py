@@ -9,7 +9,7 @@ import types
 import numpy as np
 
 from . import errors, ir, rules
-from .ir import Const, For, If, Op, SetItem, While
+from .ir import Const, For, Op, SetItem
 
 SCALARS = ("bool", "int", "float")
 _ORDER = {"bool": 0, "int": 1, "float": 2, "array": 3}

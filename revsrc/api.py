@@ -7,7 +7,7 @@ import inspect
 import numpy as np
 
 from . import analysis, emit, errors, fence, reverse
-from .ir import Const, Loc, Pop
+from .ir import Pop
 from .normalize import Normalizer
 from .parse import parse_function
 

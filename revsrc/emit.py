@@ -6,7 +6,6 @@ import linecache
 import math
 import re
 import operator
-import types
 
 import numpy as np
 

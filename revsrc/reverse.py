@@ -10,7 +10,6 @@ each rule sees exactly the values its operation saw.
 from __future__ import annotations
 
 import ast
-import math
 import operator
 from dataclasses import dataclass
 
