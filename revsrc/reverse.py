@@ -36,6 +36,7 @@ class _Decision:
 
 
 _FOLDABLE_MODULES = ("math", "operator", "_operator", "builtins")
+_CHEAP = {operator.add, operator.sub, operator.mul, operator.neg}
 
 
 class Reverser:
@@ -56,6 +57,8 @@ class Reverser:
         self.forward_vars = set(params)
         self.rev_nonempty = {}     # site -> reverse of a control statement is non-empty
         self.needs_var = {}        # For site -> loop variable needed in reverse
+        self.static_trips = {}     # For site -> Const trip count known at transformation
+        self.recompute = {}        # temp -> its defining Op, recomputed in the adjoint
 
     # ----- bookkeeping over the forward program -------------------------
     def _index(self, stmts, depth):
@@ -161,6 +164,11 @@ class Reverser:
             out.append(_Decision(flag, site))
             out.append(If(flag, body, orelse, loc=s.loc))
         elif isinstance(s, For):
+            if all(isinstance(b, Const) and type(b.value) is int
+                   for b in (s.start, s.stop, s.step)) and s.step.value != 0 \
+                    and not _breaks(s.body):
+                trips = len(range(s.start.value, s.stop.value, s.step.value))
+                self.static_trips[site] = Const(trips)
             body = self._rev_loop_body(s.body, out)
             n = self.nz.fresh("_n")
             k = self.nz.fresh("_k")
@@ -272,6 +280,18 @@ class Reverser:
         produced = self._inline_rule(rule, env, [i for i, _ in wanted], s.loc)
         body_ops, outs = produced
         body_ops, outs = _fold(body_ops, outs)
+        # cheap temporaries are recomputed here rather than saved and restored
+        redo = []
+        for op in body_ops:
+            for a in list(op.args) + [v for _, v in op.kwargs]:
+                if isinstance(a, str) and a in self.recompute and a not in redo:
+                    redo.append(a)
+        for t in redo:
+            d = self.recompute[t]
+            out.append(Op(t, d.fn, d.args, d.kwargs))
+            for a in d.args:
+                if isinstance(a, str):
+                    self.primal_reads.add(a)
         out.extend(body_ops)
         summed = {}
         for (i, arg), c in zip(wanted, outs):
@@ -285,12 +305,46 @@ class Reverser:
             result.append((arg, c))
         for op in body_ops:
             for a in list(op.args) + [v for _, v in op.kwargs]:
-                if isinstance(a, str) and a in self.forward_vars:
+                if isinstance(a, str) and a in self.forward_vars and a not in self.recompute:
                     self.primal_reads.add(a)
         for _, c in result:
-            if isinstance(c, str) and c in self.forward_vars:
+            if isinstance(c, str) and c in self.forward_vars and c not in self.recompute:
                 self.primal_reads.add(c)
         return result
+
+    def _find_recomputable(self, stmts, uses):
+        """Temporaries made by one cheap operation from inputs that do not change
+        before their last use in the same block: recomputing one costs less than
+        saving and restoring it (they matter inside loops)."""
+        for i, s in enumerate(stmts):
+            if isinstance(s, If):
+                self._find_recomputable(s.body, uses)
+                self._find_recomputable(s.orelse, uses)
+            elif isinstance(s, (For, While)):
+                self._find_recomputable(s.body, uses)
+            if not (isinstance(s, Op) and s.fn in _CHEAP and s.target is not None
+                    and s.target.startswith("_t") and self.def_count.get(s.target) == 1
+                    and not s.kwargs and s.target not in s.args
+                    and self.site_of[id(s)] in self.in_loop_defs
+                    and self.kinds.get(s.target) in SCALARS):
+                continue
+            t = s.target
+            users = [j for j in range(i + 1, len(stmts))
+                     if isinstance(stmts[j], Op) and t in ir.reads(stmts[j])]
+            if not users or sum(ir.reads(stmts[j]).count(t) for j in users) != uses.get(t, 0):
+                continue
+            last = users[-1]
+            inputs = {a for a in s.args if isinstance(a, str)}
+            # from the user's variables only: a temporary input would need saving itself
+            safe = not any(a.startswith("_") for a in inputs)
+            for j in range(i + 1, last + 1):
+                for w in ir.walk([stmts[j]]):
+                    written = set(ir.writes(w)) & inputs
+                    if written and not (j in users and w is stmts[j]
+                                        and written <= set(stmts[j].args)):
+                        safe = False
+            if safe:
+                self.recompute[t] = s
 
     def _inline_rule(self, rule, env, indices, loc):
         sc = Scope(_RuleParsed(rule, loc), prefix="", globals_=rule.globals, cells={},
@@ -365,7 +419,11 @@ class Reverser:
                     out.append(Push(v, self._stack(v)))
                     self.pushed.add(site)
                 body = self._forward(s.body)
-                if self.rev_nonempty.get(site):
+                if self.rev_nonempty.get(site) and site in self.static_trips:
+                    if self._needed(v):
+                        self.needs_var[site] = (s.start, s.step)
+                    out.append(For(v, s.start, s.stop, s.step, body, loc=s.loc))
+                elif self.rev_nonempty.get(site):
                     n = self.nz.fresh("_n")
                     self.kinds[n] = "int"
                     saved = []
@@ -377,8 +435,17 @@ class Reverser:
                                 out.append(Op(t, ir.copy, (bound,), loc=s.loc))
                                 saved.append(t)
                         self.needs_var[site] = (s.start, s.step)
-                    out.append(Op(n, ir.copy, (Const(0),), loc=s.loc))
-                    body = [Op(n, operator.add, (n, Const(1)))] + body
+                    if _breaks(s.body) or s.step != Const(1):
+                        out.append(Op(n, ir.copy, (Const(0),), loc=s.loc))
+                        body = [Op(n, operator.add, (n, Const(1)))] + body
+                    else:
+                        # no break and a unit step: the trip count is known on entry
+                        span = s.stop
+                        if s.start != Const(0):
+                            span = self.nz.fresh()
+                            self.kinds[span] = "int"
+                            out.append(Op(span, operator.sub, (s.stop, s.start), loc=s.loc))
+                        out.append(Op(n, max, (span, Const(0)), loc=s.loc))
                     out.append(For(v, s.start, s.stop, s.step, body, loc=s.loc))
                     # saved after the loop, so the adjoint pops them before its body
                     for t in saved:
@@ -418,7 +485,9 @@ class Reverser:
             elif isinstance(s, _Decision):
                 ctrl = stmts[i + 1]
                 site = s.site
-                if self.rev_nonempty.get(site):
+                if self.rev_nonempty.get(site) and site in self.static_trips:
+                    out.extend(self._rev_for(ctrl, self.static_trips[site]))
+                elif self.rev_nonempty.get(site):
                     out.append(Pop(s.target, "i"))
                     if isinstance(ctrl, If):
                         out.append(If(s.target, self._resolve(ctrl.body),
@@ -455,9 +524,12 @@ class Reverser:
                     bound = t
                 saved.append(bound)
             step, start = saved
-            last = self.nz.fresh("_m")
-            self.kinds[last] = "int"
-            pre.append(Op(last, operator.sub, (n, Const(1))))
+            if isinstance(n, Const):
+                last = Const(n.value - 1)
+            else:
+                last = self.nz.fresh("_m")
+                self.kinds[last] = "int"
+                pre.append(Op(last, operator.sub, (n, Const(1))))
             off = self.nz.fresh()
             inner = [Op(off, operator.mul, (k, step)),
                      Op(s.var, operator.add, (start, off))] + body
@@ -578,6 +650,7 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     rv = Reverser(normalizer, kinds, ndims, active, params)
     rv.main = name[:-len("_adjoint")]
     rv._index(body, 0)
+    rv._find_recomputable(body, _use_counts(body))
     rv.zero = set()
     rbody = []
     if isinstance(result, str) and result in active:
@@ -607,10 +680,14 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     fwd = _fast_gathers(fwd, kinds)
     uses = _use_counts(fwd + rev)
     rev = _coalesce(rev, uses)
+    rev = _drop_empty_comments(rev)
     grads = []
     for p in wrt:
         b = rv.bar_names.get(p)
         grads.append(Const(0.0) if (b is None or b in rv.zero) else b)
+    rev = _propagate_copies(rev, _use_counts(fwd + rev), _def_counts(fwd + rev),
+                            {o for o in [result, aux] + grads if isinstance(o, str)})
+    rev = _drop_empty_comments(rev)
     if rev:
         rev = [Comment("reverse sweep")] + rev
     check = []
@@ -638,6 +715,16 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     return prog
 
 
+def _breaks(stmts):
+    """Whether ``stmts`` can leave their loop through a ``break`` (not an inner loop's)."""
+    for s in stmts:
+        if isinstance(s, Break):
+            return True
+        if isinstance(s, If) and (_breaks(s.body) or _breaks(s.orelse)):
+            return True
+    return False
+
+
 def _fast_gathers(stmts, kinds):
     """Forward ``x[index]`` on arrays with a computed index go through runtime.take."""
     out = []
@@ -662,6 +749,91 @@ def _use_counts(stmts):
         for r in ir.reads(s):
             uses[r] = uses.get(r, 0) + 1
     return uses
+
+
+def _drop_empty_comments(stmts):
+    """Comments that head no code (the adjoint below them was optimized away)."""
+    out = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, Comment) and s.text.startswith("adjoint") and \
+                (i + 1 == len(stmts) or isinstance(stmts[i + 1], Comment)):
+            continue
+        if isinstance(s, If):
+            s = If(s.test, _drop_empty_comments(s.body), _drop_empty_comments(s.orelse),
+                   loc=s.loc)
+        elif isinstance(s, For):
+            s = For(s.var, s.start, s.stop, s.step, _drop_empty_comments(s.body), loc=s.loc)
+        out.append(s)
+    return out
+
+
+def _def_counts(stmts):
+    defs = {}
+    for s in ir.walk(stmts):
+        for w in ir.writes(s):
+            defs[w] = defs.get(w, 0) + 1
+    return defs
+
+
+def _substitute(s, old, new):
+    """A copy of statement ``s`` reading ``new`` wherever it read ``old``."""
+    def sub(o):
+        return new if o == old else o
+    if isinstance(s, Op):
+        return Op(s.target, s.fn, tuple(sub(a) for a in s.args),
+                  tuple((k, sub(v)) for k, v in s.kwargs), s.loc)
+    if isinstance(s, Push):
+        return Push(sub(s.value), s.stack)
+    if isinstance(s, SetItem):
+        return SetItem(s.target, sub(s.index), sub(s.value), s.loc)
+    if isinstance(s, If):
+        return If(sub(s.test), [_substitute(b, old, new) for b in s.body],
+                  [_substitute(b, old, new) for b in s.orelse], s.loc)
+    if isinstance(s, For):
+        return For(s.var, sub(s.start), sub(s.stop), sub(s.step),
+                   [_substitute(b, old, new) for b in s.body], s.loc)
+    return s
+
+
+def _propagate_copies(stmts, uses, defs, keep):
+    """Drop ``a = b`` and read ``b`` for ``a`` where nothing changes ``b`` meanwhile.
+
+    Applies when ``a`` is assigned only there and read only later in the same block,
+    and ``b`` is not written before the last of those reads (the last may write it,
+    since it reads first)."""
+    out = list(stmts)
+    i = 0
+    while i < len(out):
+        s = out[i]
+        if isinstance(s, If):
+            out[i] = If(s.test, _propagate_copies(s.body, uses, defs, keep),
+                        _propagate_copies(s.orelse, uses, defs, keep), loc=s.loc)
+        elif isinstance(s, For):
+            out[i] = For(s.var, s.start, s.stop, s.step,
+                         _propagate_copies(s.body, uses, defs, keep), loc=s.loc)
+        elif isinstance(s, Op) and s.fn is ir.copy and s.target is not None \
+                and isinstance(s.args[0], str) and defs.get(s.target) == 1 \
+                and s.target not in keep \
+                and (s.target.endswith("_bar") or s.target.startswith("_t")):
+            a, b = s.target, s.args[0]
+            readers = [j for j in range(i + 1, len(out))
+                       if any(a in ir.reads(w) for w in ir.walk([out[j]]))]
+            found = sum(ir.reads(w).count(a) for j in readers for w in ir.walk([out[j]]))
+            if readers and found == uses.get(a, 0) and defs.get(b, 0) >= 1:
+                last = readers[-1]
+                clobbered = any(b in ir.writes(w) for j in range(i + 1, last)
+                                for w in ir.walk([out[j]]))
+                final = out[last]
+                if not isinstance(final, Op):
+                    clobbered = clobbered or any(b in ir.writes(w) for w in ir.walk([final]))
+                if not clobbered:
+                    for j in readers:
+                        out[j] = _substitute(out[j], a, b)
+                    uses[b] = uses.get(b, 0) + uses.get(a, 0) - 1
+                    del out[i]
+                    continue
+        i += 1
+    return out
 
 
 def _coalesce(stmts, uses):
