@@ -122,7 +122,7 @@ class Transformed:
         outs = None
         if entry.engine is not None:
             try:
-                outs = entry.engine.run(values)
+                outs = entry.engine.run(tuple(_plain(v) for v in values))
             except _EngineFallback:  # a value the engine cannot represent exactly
                 outs = None
         if outs is None:
@@ -178,6 +178,13 @@ class Transformed:
         n = len(self.argnums)
         grads = tuple(range(1, 1 + n)) if self.tuple_argnums else 1
         return (0, grads) if self.with_value else grads
+
+
+def _plain(v):
+    """NumPy scalars as the Python numbers the engine takes."""
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
 
 
 def _try_engine(prog, required):

@@ -77,3 +77,20 @@ def test_disassembly_names_user_variables():
     df(0.5)
     text = revsrc.disassemble(df)
     assert "x" in text and len(text.splitlines()) > 5
+
+
+def test_numpy_scalar_arguments():
+    import numpy as np
+
+    def g(x, n):
+        for i in range(n):
+            x = x - 0.1 * math.sin(x)
+        return x * x
+
+    dg = revsrc.grad(g)
+    want = dg(0.3, 4)
+    got = dg(np.float64(0.3), np.int64(4))
+    assert got == want and isinstance(got, np.float64)
+    got32 = dg(np.float32(0.3), 4)
+    assert isinstance(got32, np.float32)
+    assert got32 == np.float32(revsrc.grad(g)(float(np.float32(0.3)), 4))
