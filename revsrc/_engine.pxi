@@ -19,6 +19,11 @@
 
 from libc.errno cimport errno, ERANGE
 from libc cimport math as cm
+
+cdef extern from "math.h" nogil:
+    # glibc computes both with the same routines as sin() and cos(), so the results
+    # are those of separate calls (tests/test_backends.py checks the bits)
+    void sincos(double x, double *s, double *c)
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
@@ -111,6 +116,8 @@ cdef enum:
     OP_POPI
     OP_ASSERT
     OP_RAISE
+    OP_POPJZ
+    OP_SINCOS
 
 ENGINE_OPCODES = (
     ("HALT", ""), ("MOV", "wr"),
@@ -135,6 +142,8 @@ ENGINE_OPCODES = (
     ("FORSTEP", "xrrj"), ("FORUP", "xrrj"), ("FORDN", "xrrj"),
     ("PUSHF", "r"), ("PUSHI", "r"), ("POPF", "w"), ("POPI", "w"),
     ("ASSERT", "rk"), ("RAISE", "k"),
+    ("POPJZ", "j"),
+    ("SINCOS", "wwr"),
 )
 
 # One-argument libm functions reached through MATH1 (Python's checks) and NP1
@@ -561,6 +570,15 @@ cdef int _vm_run(_VM* vm) noexcept nogil:
                 break
             r[ip[1]] = v
             ip += 3
+        elif op == OP_SINCOS:
+            a = r[ip[3]]
+            sincos(a, &v, &b)
+            if cm.isnan(v) and not cm.isnan(a):
+                err = _E_DOMAIN
+                break
+            r[ip[1]] = v
+            r[ip[2]] = b
+            ip += 4
         elif op == OP_COS:
             a = r[ip[2]]
             v = cm.cos(a)
@@ -751,6 +769,16 @@ cdef int _vm_run(_VM* vm) noexcept nogil:
             isize -= 1
             r[ip[1]] = <double>idata[isize]
             ip += 2
+        elif op == OP_POPJZ:
+            # a branch decision popped and taken in one dispatch
+            if isize == 0:
+                err = _E_POP
+                break
+            isize -= 1
+            if idata[isize] == 0:
+                ip = code + ip[1]
+            else:
+                ip += 2
         elif op == OP_IADD:
             v = r[ip[2]] + r[ip[3]]
             if _big(v):

@@ -676,6 +676,8 @@ def _fuse(a, b, temp):
         other = b[3] if b[2] == temp else b[2]
         return ["SUB", b[1], other, a[2]]
     if opb == "JZ" and b[1] == temp:
+        if opa == "POPI":
+            return ["POPJZ", b[2]]
         if opa in _FUSE_CMP:
             return [_FUSE_CMP[opa], a[2], a[3], b[2]]
         if opa == "NOT":
@@ -690,7 +692,7 @@ def _fuse(a, b, temp):
 _QUIET = {"MOV", "ADD", "SUB", "MUL", "NEG", "INEG", "ABS", "LT", "LE", "GT", "GE", "EQ",
           "NE", "NOT", "TRUTH", "MIN", "MAX", "NP1", "ATAN2", "HYPOT", "COPYSIGN", "NPATAN2",
           "NPHYPOT", "NPMAX", "NPMIN", "FMAX", "FMIN", "SIGN", "RECIP", "MULADD", "MULSUB",
-          "SUBMUL", "MUL3", "PUSHF", "PUSHI", "POPF", "POPI"}
+          "SUBMUL", "MUL3", "PUSHF", "PUSHI", "POPF", "POPI", "POPJZ"}
 _WINDOW = 4   # how far ahead of a temporary's definition its use is looked for
 
 
@@ -736,7 +738,25 @@ def _peephole(items, special):
                     break
                 if any(f in "wx" and (v in a_reads or v == t) for f, v in zip(fmt, b[1:])):
                     break
-    return _thread_jumps(items)
+    return _thread_jumps(_pair_sincos(items))
+
+
+def _pair_sincos(items):
+    """SIN and COS of the same register, next to each other, become one SINCOS."""
+    out = []
+    i = 0
+    while i < len(items):
+        a = items[i]
+        b = items[i + 1] if i + 1 < len(items) else None
+        if b is not None and a[0] != "L" and b[0] != "L" and {a[0], b[0]} == {"SIN", "COS"} \
+                and a[2] == b[2] and a[1] != a[2] and a[1] != b[1]:
+            sin, cos = (a, b) if a[0] == "SIN" else (b, a)
+            out.append(["SINCOS", sin[1], cos[1], a[2]])
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
 
 
 def _thread_jumps(items):

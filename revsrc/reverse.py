@@ -10,6 +10,7 @@ each rule sees exactly the values its operation saw.
 from __future__ import annotations
 
 import ast
+import math
 import operator
 from dataclasses import dataclass
 
@@ -59,6 +60,7 @@ class Reverser:
         self.needs_var = {}        # For site -> loop variable needed in reverse
         self.static_trips = {}     # For site -> Const trip count known at transformation
         self.recompute = {}        # temp -> its defining Op, recomputed in the adjoint
+        self.companions = {}       # id(sin/cos Op) -> (other fn, argument, companion var)
 
     # ----- bookkeeping over the forward program -------------------------
     def _index(self, stmts, depth):
@@ -280,6 +282,11 @@ class Reverser:
         produced = self._inline_rule(rule, env, [i for i, _ in wanted], s.loc)
         body_ops, outs = produced
         body_ops, outs = _fold(body_ops, outs)
+        comp = self.companions.get(id(s))
+        if comp is not None:
+            other, x, name = comp
+            body_ops = [Op(o.target, ir.copy, (name,), (), o.loc)
+                        if o.fn is other and o.args == (x,) else o for o in body_ops]
         # cheap temporaries are recomputed here rather than saved and restored
         redo = []
         for op in body_ops:
@@ -647,7 +654,10 @@ def _identity(fn, args):
 
 def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, name):
     """The adjoint ``ir.Program`` of a normalized function."""
+    companions = {}
+    body = _add_companions(body, normalizer, kinds, active, 0, companions)
     rv = Reverser(normalizer, kinds, ndims, active, params)
+    rv.companions = companions
     rv.main = name[:-len("_adjoint")]
     rv._index(body, 0)
     rv._find_recomputable(body, _use_counts(body))
@@ -713,6 +723,35 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     prog = ir.Program(name, list(params), fwd + check + rev, outputs, kinds,
                       forward_len=len(fwd) + len(check))
     return prog
+
+
+_SINCOS = {math.sin: math.cos, math.cos: math.sin, np.sin: np.cos, np.cos: np.sin}
+def _add_companions(stmts, nz, kinds, active, depth, found):
+    """In loops, compute cos(x) beside an active sin(x) (and sin beside cos) in the
+    forward sweep, so the adjoint pops it instead of calling libm again: the engine
+    makes the pair one sincos() call, cheaper than two separate calls."""
+    out = []
+    for s in stmts:
+        if isinstance(s, Op) and depth > 0 and s.fn in _SINCOS and s.target in active \
+                and len(s.args) == 1 and isinstance(s.args[0], str) and not s.kwargs \
+                and kinds.get(s.target) == "float" and kinds.get(s.args[0]) == "float":
+            other = _SINCOS[s.fn]
+            name = nz.fresh()
+            kinds[name] = "float"
+            out.append(Op(name, other, s.args, (), s.loc))
+            found[id(s)] = (other, s.args[0], name)  # the statements live as long
+        elif isinstance(s, If):
+            s = If(s.test, _add_companions(s.body, nz, kinds, active, depth, found),
+                   _add_companions(s.orelse, nz, kinds, active, depth, found), loc=s.loc)
+        elif isinstance(s, For):
+            s = For(s.var, s.start, s.stop, s.step,
+                    _add_companions(s.body, nz, kinds, active, depth + 1, found), loc=s.loc)
+        elif isinstance(s, While):
+            s = While(s.test_body, s.test,
+                      _add_companions(s.body, nz, kinds, active, depth + 1, found),
+                      loc=s.loc)
+        out.append(s)
+    return out
 
 
 def _breaks(stmts):
