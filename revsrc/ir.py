@@ -160,6 +160,17 @@ def check_assert(test, message):
         raise AssertionError(message)
 
 
+def map_bodies(s, fn):
+    """``s`` rebuilt with ``fn`` applied to each statement list it holds (itself if none)."""
+    if isinstance(s, If):
+        return If(s.test, fn(s.body), fn(s.orelse), loc=s.loc)
+    if isinstance(s, For):
+        return For(s.var, s.start, s.stop, s.step, fn(s.body), loc=s.loc)
+    if isinstance(s, While):
+        return While(s.test_body, s.test, fn(s.body), loc=s.loc)
+    return s
+
+
 def walk(stmts):
     """Yield every statement in ``stmts``, depth first, in program order."""
     for s in stmts:

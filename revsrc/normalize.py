@@ -958,8 +958,12 @@ class Normalizer:
         callee = Scope(parsed, prefix, fn.__globals__,
                        dict(zip(fn.__code__.co_freevars, fn.__closure__ or ())), fn=fn)
         bound = self._bind(fn, params, args, kwargs, loc)
+        return self._inline_body(callee, fn, node, params, names, bound, out, into, loc)
+
+    def _inline_body(self, callee, key, node, params, names, bound, out, into, loc):
+        """Lower a callee's body in place of its call; returns the call's value."""
         self._bind_params(callee, params, names, bound, out, loc)
-        self.inline_stack.append(fn)
+        self.inline_stack.append(key)
         result = self._lower_body(callee, node, out)
         self.inline_stack.pop()
         if into is not None and isinstance(result, VTuple):
@@ -976,7 +980,6 @@ class Normalizer:
         prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"ret", "done"})
         callee = Scope(def_scope.parsed, prefix, def_scope.globals, def_scope.cells,
                        enclosing=def_scope)
-        # keep the enclosing function's view of its own names
         defaults = {}
         pos_defaults = node.args.defaults
         for a, d in zip(node.args.args[len(node.args.args) - len(pos_defaults):], pos_defaults):
@@ -996,13 +999,7 @@ class Normalizer:
                 if p not in defaults:
                     raise errors.UnsupportedSyntax(f"missing argument {p}", loc=loc)
                 bound[p] = self._val(def_scope, defaults[p], out)
-        self._bind_params(callee, params, names, bound, out, loc)
-        self.inline_stack.append(node)
-        result = self._lower_body(callee, node, out)
-        self.inline_stack.pop()
-        if into is not None and isinstance(result, VTuple):
-            result = self._materialize(result, out, loc)
-        return result if into is None else self._expr_copy(result, into, out, loc)
+        return self._inline_body(callee, node, node, params, names, bound, out, into, loc)
 
     def _expr_copy(self, value, into, out, loc):
         out.append(Op(into, ir.copy, (value,), loc=loc))

@@ -740,16 +740,10 @@ def _add_companions(stmts, nz, kinds, active, depth, found):
             kinds[name] = "float"
             out.append(Op(name, other, s.args, (), s.loc))
             found[id(s)] = (other, s.args[0], name)  # the statements live as long
-        elif isinstance(s, If):
-            s = If(s.test, _add_companions(s.body, nz, kinds, active, depth, found),
-                   _add_companions(s.orelse, nz, kinds, active, depth, found), loc=s.loc)
-        elif isinstance(s, For):
-            s = For(s.var, s.start, s.stop, s.step,
-                    _add_companions(s.body, nz, kinds, active, depth + 1, found), loc=s.loc)
-        elif isinstance(s, While):
-            s = While(s.test_body, s.test,
-                      _add_companions(s.body, nz, kinds, active, depth + 1, found),
-                      loc=s.loc)
+        else:
+            inner = depth + (1 if isinstance(s, (For, While)) else 0)
+            s = ir.map_bodies(
+                s, lambda b: _add_companions(b, nz, kinds, active, inner, found))
         out.append(s)
     return out
 
@@ -771,14 +765,7 @@ def _fast_gathers(stmts, kinds):
         if isinstance(s, Op) and s.fn is operator.getitem and kinds.get(s.args[0]) == "array" \
                 and isinstance(s.args[1], str):
             s = Op(s.target, runtime.take, s.args, s.kwargs, s.loc)
-        elif isinstance(s, If):
-            s = If(s.test, _fast_gathers(s.body, kinds), _fast_gathers(s.orelse, kinds),
-                   loc=s.loc)
-        elif isinstance(s, For):
-            s = For(s.var, s.start, s.stop, s.step, _fast_gathers(s.body, kinds), loc=s.loc)
-        elif isinstance(s, While):
-            s = While(s.test_body, s.test, _fast_gathers(s.body, kinds), loc=s.loc)
-        out.append(s)
+        out.append(ir.map_bodies(s, lambda b: _fast_gathers(b, kinds)))
     return out
 
 
@@ -797,12 +784,7 @@ def _drop_empty_comments(stmts):
         if isinstance(s, Comment) and s.text.startswith("adjoint") and \
                 (i + 1 == len(stmts) or isinstance(stmts[i + 1], Comment)):
             continue
-        if isinstance(s, If):
-            s = If(s.test, _drop_empty_comments(s.body), _drop_empty_comments(s.orelse),
-                   loc=s.loc)
-        elif isinstance(s, For):
-            s = For(s.var, s.start, s.stop, s.step, _drop_empty_comments(s.body), loc=s.loc)
-        out.append(s)
+        out.append(ir.map_bodies(s, _drop_empty_comments))
     return out
 
 
@@ -826,12 +808,10 @@ def _substitute(s, old, new):
     if isinstance(s, SetItem):
         return SetItem(s.target, sub(s.index), sub(s.value), s.loc)
     if isinstance(s, If):
-        return If(sub(s.test), [_substitute(b, old, new) for b in s.body],
-                  [_substitute(b, old, new) for b in s.orelse], s.loc)
-    if isinstance(s, For):
-        return For(s.var, sub(s.start), sub(s.stop), sub(s.step),
-                   [_substitute(b, old, new) for b in s.body], s.loc)
-    return s
+        s = If(sub(s.test), s.body, s.orelse, loc=s.loc)
+    elif isinstance(s, For):
+        s = For(s.var, sub(s.start), sub(s.stop), sub(s.step), s.body, loc=s.loc)
+    return ir.map_bodies(s, lambda b: [_substitute(t, old, new) for t in b])
 
 
 def _propagate_copies(stmts, uses, defs, keep):
@@ -844,12 +824,8 @@ def _propagate_copies(stmts, uses, defs, keep):
     i = 0
     while i < len(out):
         s = out[i]
-        if isinstance(s, If):
-            out[i] = If(s.test, _propagate_copies(s.body, uses, defs, keep),
-                        _propagate_copies(s.orelse, uses, defs, keep), loc=s.loc)
-        elif isinstance(s, For):
-            out[i] = For(s.var, s.start, s.stop, s.step,
-                         _propagate_copies(s.body, uses, defs, keep), loc=s.loc)
+        if isinstance(s, (If, For)):
+            out[i] = ir.map_bodies(s, lambda b: _propagate_copies(b, uses, defs, keep))
         elif isinstance(s, Op) and s.fn is ir.copy and s.target is not None \
                 and isinstance(s.args[0], str) and defs.get(s.target) == 1 \
                 and s.target not in keep \
@@ -880,10 +856,8 @@ def _coalesce(stmts, uses):
     out = []
     defined = {}  # temp -> index in out of its defining op
     for s in stmts:
-        if isinstance(s, If):
-            s = If(s.test, _coalesce(s.body, uses), _coalesce(s.orelse, uses), loc=s.loc)
-        elif isinstance(s, For):
-            s = For(s.var, s.start, s.stop, s.step, _coalesce(s.body, uses), loc=s.loc)
+        if isinstance(s, (If, For)):
+            s = ir.map_bodies(s, lambda b: _coalesce(b, uses))
         elif isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
                 and isinstance(s.args[0], str) and s.args[0] in defined \
                 and uses.get(s.args[0], 0) == 1:
