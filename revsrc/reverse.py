@@ -308,6 +308,8 @@ class Reverser:
                         t = self.nz.fresh()
                         out.append(Op(t, runtime.unbroadcast, (c, arg)))
                         summed[(c, arg)] = t
+                        if isinstance(arg, str) and arg in self.forward_vars:
+                            self.primal_reads.add(arg)  # its shape, as it was then
                     c = summed[(c, arg)]
             result.append((arg, c))
         for op in body_ops:
