@@ -50,3 +50,48 @@ def test_installed_copy_is_the_one_under_test():
     spec = importlib.util.find_spec("revsrc")
     locations = [pathlib.Path(p).resolve() for p in spec.submodule_search_locations]
     assert all(REPO not in p.parents and p != REPO for p in locations), locations
+
+
+_BROKEN = """
+import importlib.abc, sys
+
+class _NoKernels(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "revsrc._kernels":
+            raise ImportError("simulated: the extension module is missing")
+        return None
+
+sys.meta_path.insert(0, _NoKernels())
+try:
+    import revsrc
+except ImportError as exc:
+    print("ImportError:", exc)
+else:
+    print("imported")
+"""
+
+
+def test_missing_kernels_fail_loudly_with_a_fix():
+    """A broken install (no compiled kernels) must not fall back to something slow."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    import revsrc
+
+    root = str(pathlib.Path(revsrc.__file__).resolve().parent.parent)
+    run = subprocess.run([sys.executable, "-c", _BROKEN], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=root), timeout=60)
+    out = run.stdout
+    assert out.startswith("ImportError:"), out + run.stderr
+    assert "compiled kernels" in out and "pip install" in out
+
+
+def test_public_names():
+    import revsrc
+
+    assert set(revsrc.__all__) >= {"grad", "value_and_grad", "source", "defvjp", "nondiff",
+                                   "RevsrcError"}
+    for name in revsrc.__all__:
+        assert hasattr(revsrc, name)
