@@ -59,12 +59,15 @@ for name in sorted(golden_programs.GOLDEN):
 """
 
 
-def test_source_is_deterministic_across_processes():
+def test_source_is_deterministic_across_processes(tmp_path):
     outs = []
+    # the revsrc under test (installed, or a checkout on PYTHONPATH), not the cwd
+    root = str(pathlib.Path(revsrc.__file__).resolve().parent.parent)
     for seed in ("0", "12345"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=root)
         run = subprocess.run([sys.executable, "-c", _DETERMINISM.format(tests=str(HERE))],
-                             capture_output=True, text=True, env=env, check=True)
+                             capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
         outs.append(run.stdout)
     assert outs[0] == outs[1]
     assert "def calls_helper_adjoint" in outs[0]
