@@ -249,12 +249,12 @@ cdef void _relu_vjp(Py_ssize_t n,
                     const floating* x,  # IN
                     floating* out       # OUT
                     ) noexcept nogil:
-    """out = g if x > 0 else 0"""
+    """out = g if x >= 0 else 0 (ties go to x, as in np.maximum's rule)"""
     cdef floating zero = 0, gi
     cdef Py_ssize_t i
     for i in range(n):
         gi = g[i]  # loaded unconditionally so the select vectorizes without branches
-        out[i] = gi if x[i] > zero else zero
+        out[i] = gi if x[i] >= zero else zero
 
 
 cdef void _sigmoid_vjp(Py_ssize_t n,

@@ -59,7 +59,7 @@ def _operand_kind(o, kinds):
     return kinds.get(o)
 
 
-def _op_kind(op, kinds, ndims):
+def _op_kind(op, kinds, ndims, items=None):
     fn = op.fn
     ks = [_operand_kind(a, kinds) for a in op.args]
     kw = dict(op.kwargs)
@@ -125,6 +125,9 @@ def _op_kind(op, kinds, ndims):
                     return "float" if drop == nd else "array"
             if nd is not None and isinstance(idx, str) and kinds.get(idx) == "int" and nd == 1:
                 return "float"
+            if isinstance(idx, str) and (kinds.get(idx) == "array" or any(
+                    _operand_kind(i, kinds) == "array" for i in (items or {}).get(idx, ()))):
+                return "array"  # advanced indexing always makes an array
             return "any"
         return "any"
     if isinstance(fn, np.ufunc):
@@ -211,11 +214,13 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
     ndims = dict(seed_ndims or {})
     ndims.update({p: n for p, n in zip(params, param_ndims) if n is not None})
     stmts = list(ir.walk(body))
+    items = {s.target: s.args for s in stmts
+             if isinstance(s, Op) and s.fn is ir.make_tuple and s.target is not None}
     for _ in range(50):
         changed = False
         for s in stmts:
             if isinstance(s, Op) and s.target is not None:
-                k = _op_kind(s, kinds, ndims)
+                k = _op_kind(s, kinds, ndims, items)
                 if k is None:
                     continue
                 new = join(kinds.get(s.target), k) if s.target in kinds else k

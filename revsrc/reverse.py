@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import errors, ir, rules, runtime
+from . import errors, ir, rules, runtime, tensor
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 from .normalize import Normalizer, Scope
@@ -691,6 +691,7 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     fwd = init + fwd
     fwd = _fast_gathers(fwd, kinds)
     uses = _use_counts(fwd + rev)
+    rev = _fuse_relu(rev, uses, kinds)
     rev = _coalesce(rev, uses)
     rev = _drop_empty_comments(rev)
     grads = []
@@ -769,6 +770,28 @@ def _fast_gathers(stmts, kinds):
             s = Op(s.target, runtime.take, s.args, s.kwargs, s.loc)
         out.append(ir.map_bodies(s, lambda b: _fast_gathers(b, kinds)))
     return out
+
+
+def _fuse_relu(stmts, uses, kinds):
+    """``m = x >= 0; u = g * m`` on arrays (the adjoint of np.maximum(x, 0)) becomes
+    one pass of the compiled kernel instead of a mask and a product."""
+    out = []
+    masks = {}  # mask temp -> (index in out, x)
+    for s in stmts:
+        if isinstance(s, Op) and s.fn is operator.ge and isinstance(s.args[1], Const) \
+                and type(s.args[1].value) in (int, float) and s.args[1].value == 0 \
+                and isinstance(s.args[0], str) and kinds.get(s.args[0]) == "array" \
+                and uses.get(s.target) == 1:
+            masks[s.target] = (len(out), s.args[0])
+        elif isinstance(s, Op) and s.fn is operator.mul and len(s.args) == 2:
+            m = s.args[1] if s.args[1] in masks else (s.args[0] if s.args[0] in masks else None)
+            if m is not None and isinstance(m, str):
+                g = s.args[0] if m == s.args[1] else s.args[1]
+                where, x = masks.pop(m)
+                out[where] = Comment("mask fused below")
+                s = Op(s.target, tensor.relu_vjp, (g, x), (), s.loc)
+        out.append(ir.map_bodies(s, lambda b: _fuse_relu(b, uses, kinds)))
+    return [s for s in out if not (isinstance(s, Comment) and s.text == "mask fused below")]
 
 
 def _use_counts(stmts):

