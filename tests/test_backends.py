@@ -94,3 +94,22 @@ def test_numpy_scalar_arguments():
     got32 = dg(np.float32(0.3), 4)
     assert isinstance(got32, np.float32)
     assert got32 == np.float32(revsrc.grad(g)(float(np.float32(0.3)), 4))
+
+
+SCALE = 2.0
+
+
+def scaled(x):
+    return SCALE * x * x
+
+
+@pytest.mark.parametrize("backend", [None, "python"])
+def test_globals_are_read_at_call_time(backend):
+    global SCALE
+    d = revsrc.grad(scaled, backend=backend)
+    try:
+        assert d(1.5) == 6.0
+        SCALE = 3.0
+        assert d(1.5) == 9.0  # the rebinding is seen, not a stale snapshot
+    finally:
+        SCALE = 2.0
