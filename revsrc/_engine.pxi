@@ -118,6 +118,9 @@ cdef enum:
     OP_RAISE
     OP_POPJZ
     OP_SINCOS
+    OP_PUSHF2
+    OP_PUSHF3
+    OP_POPF2
 
 ENGINE_OPCODES = (
     ("HALT", ""), ("MOV", "wr"),
@@ -144,6 +147,7 @@ ENGINE_OPCODES = (
     ("ASSERT", "rk"), ("RAISE", "k"),
     ("POPJZ", "j"),
     ("SINCOS", "wwr"),
+    ("PUSHF2", "rr"), ("PUSHF3", "rrr"), ("POPF2", "ww"),
 )
 
 # One-argument libm functions reached through MATH1 (Python's checks) and NP1
@@ -755,6 +759,30 @@ cdef int _vm_run(_VM* vm) noexcept nogil:
             idata[isize] = <int64_t>a
             isize += 1
             ip += 2
+        elif op == OP_PUSHF2 or op == OP_PUSHF3:
+            # saves gathered by the lowering: one capacity check for all of them
+            fi = 2 if op == OP_PUSHF2 else 3
+            if fsize + fi > fcap:
+                grown = realloc(fdata, (2 * fcap + fi) * sizeof(double))
+                if grown == NULL:
+                    err = _E_NOMEM
+                    break
+                fdata = <double*>grown
+                fcap = 2 * fcap + fi
+            fdata[fsize] = r[ip[1]]
+            fdata[fsize + 1] = r[ip[2]]
+            if fi == 3:
+                fdata[fsize + 2] = r[ip[3]]
+            fsize += fi
+            ip += fi + 1
+        elif op == OP_POPF2:
+            if fsize < 2:
+                err = _E_POP
+                break
+            r[ip[1]] = fdata[fsize - 1]
+            r[ip[2]] = fdata[fsize - 2]
+            fsize -= 2
+            ip += 3
         elif op == OP_POPF:
             if fsize == 0:
                 err = _E_POP

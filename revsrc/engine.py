@@ -738,7 +738,7 @@ def _peephole(items, special):
                     break
                 if any(f in "wx" and (v in a_reads or v == t) for f, v in zip(fmt, b[1:])):
                     break
-    return _thread_jumps(_pair_sincos(items))
+    return _thread_jumps(_group_saves(_pair_sincos(items)))
 
 
 def _pair_sincos(items):
@@ -757,6 +757,61 @@ def _pair_sincos(items):
         out.append(a)
         i += 1
     return out
+
+
+def _writes(it):
+    return {v for f, v in zip(FORMAT[it[0]], it[1:]) if f in "wx"}
+
+
+def _straight(it):
+    return it[0] != "L" and "j" not in FORMAT[it[0]] and it[0] not in ("RAISE", "ASSERT",
+                                                                         "HALT")
+
+
+def _group_saves(items):
+    """Saves move up and restores move down through straight-line code until they
+    meet their neighbours on the float stack, and meet in one instruction: the
+    order on the stack is unchanged, so the adjoint pops the same values."""
+    items = list(items)
+    # each PUSHF climbs past instructions that neither write its register nor use
+    # the float stack, then joins the PUSHF above it
+    i = 0
+    while i < len(items):
+        it = items[i]
+        if it[0] == "PUSHF":
+            j = i
+            while j > 0 and _straight(items[j - 1]) \
+                    and items[j - 1][0] not in ("PUSHF", "POPF", "PUSHF2", "POPF2",
+                                                "PUSHF3") \
+                    and it[1] not in _writes(items[j - 1]):
+                j -= 1
+            if j > 0 and items[j - 1][0] in ("PUSHF", "PUSHF2"):
+                del items[i]
+                prev = items[j - 1]
+                items[j - 1] = ["PUSHF2" if prev[0] == "PUSHF" else "PUSHF3", *prev[1:], it[1]]
+                i = j
+                continue
+        i += 1
+    # each POPF sinks past instructions that neither read nor write its register
+    # nor use the float stack, then joins the POPF below it
+    i = len(items) - 1
+    while i >= 0:
+        it = items[i]
+        if it[0] == "POPF":
+            j = i
+            while j + 1 < len(items) and _straight(items[j + 1]) \
+                    and items[j + 1][0] not in ("PUSHF", "POPF", "PUSHF2", "POPF2",
+                                                "PUSHF3") \
+                    and it[1] not in _writes(items[j + 1]) \
+                    and it[1] not in {v for f, v in zip(FORMAT[items[j + 1][0]],
+                                                        items[j + 1][1:]) if f in "rx"}:
+                j += 1
+            if j + 1 < len(items) and items[j + 1][0] == "POPF" and items[j + 1][1] != it[1]:
+                nxt = items[j + 1]
+                del items[i]
+                items[j] = ["POPF2", it[1], nxt[1]]
+        i -= 1
+    return items
 
 
 def _thread_jumps(items):
