@@ -234,10 +234,9 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
                     if merged != old:
                         ndims[s.target] = merged
                         changed = True
-            elif isinstance(s, For):
-                if kinds.get(s.var) != join(kinds.get(s.var), "int") and s.var not in kinds:
-                    kinds[s.var] = "int"
-                    changed = True
+            elif isinstance(s, For) and s.var not in kinds:
+                kinds[s.var] = "int"  # range() yields ints
+                changed = True
         if not changed:
             break
     for s in stmts:

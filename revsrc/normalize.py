@@ -261,8 +261,6 @@ class Normalizer:
         if name in sc.locals:
             var = self._reserve(sc.prefix + name)
             sc.env[name] = var
-            if not hoisting:
-                return var
             return var
         if name in sc.defs:
             return ("obj", ("def", sc, sc.defs[name]))
@@ -707,10 +705,7 @@ class Normalizer:
         if isinstance(node, ast.Constant):
             return Const(node.value)
         if isinstance(node, ast.Name):
-            r = self._resolve(sc, node.id, node, out)
-            if isinstance(r, tuple) and not isinstance(r, VTuple) and r[0] == "obj":
-                return r
-            return r
+            return self._resolve(sc, node.id, node, out)
         if isinstance(node, ast.BinOp):
             fn = _BINOPS.get(type(node.op))
             a = self._val(sc, node.left, out)
@@ -783,7 +778,8 @@ class Normalizer:
     def _compare(self, sc, node, out, into, loc):
         left = self._val(sc, node.left, out)
         if len(node.ops) == 1:
-            return self._compare_one(sc, node.ops[0], left, node.comparators[0], out, into, loc)
+            right = self._val(sc, node.comparators[0], out)
+            return self._compare_op(node.ops[0], left, right, out, into, loc)
         # a < b < c: b is evaluated once, c only when a < b holds
         target = into if into is not None else self.fresh()
         cur = out
@@ -795,10 +791,6 @@ class Normalizer:
             cur = nxt
             left = right
         return target
-
-    def _compare_one(self, sc, op, left, comp, out, into, loc):
-        right = self._val(sc, comp, out)
-        return self._compare_op(op, left, right, out, into, loc)
 
     def _compare_op(self, op, left, right, out, into, loc):
         if isinstance(op, ast.In):
