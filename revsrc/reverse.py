@@ -61,6 +61,7 @@ class Reverser:
         self.static_trips = {}     # For site -> Const trip count known at transformation
         self.recompute = {}        # temp -> its defining Op, recomputed in the adjoint
         self.companions = {}       # id(sin/cos Op) -> (other fn, argument, companion var)
+        self.placeholders = set()  # bars that may hold a 0.0 standing for an array
 
     # ----- bookkeeping over the forward program -------------------------
     def _index(self, stmts, depth):
@@ -128,12 +129,23 @@ class Reverser:
             cand &= end
             self._restore(snap)
         for b in sorted(entry - cand):
-            out.append(Op(b, ir.copy, (Const(0.0),)))
+            out.append(self._placeholder(b))
         for b in sorted(end - cand):
             if b in self.bar_names.values():
-                body.append(Op(b, ir.copy, (Const(0.0),)))
+                body.append(self._placeholder(b))
         self.zero = cand
         return body
+
+    def _placeholder(self, b):
+        """``b = 0.0``: a zero adjoint that NumPy broadcasts wherever it is used."""
+        self.placeholders.add(b)
+        return Op(b, ir.copy, (Const(0.0),))
+
+    def _expand_placeholder(self, z, zb, out):
+        """A 0.0 placeholder (or a product of one) gets ``z``'s shape before a rule
+        that expects an adjoint of the output's shape reads it."""
+        if zb in self.placeholders and self.kinds.get(z) not in SCALARS:
+            out.append(Op(zb, runtime.expand_zero, (zb, z)))
 
     def _rev_block(self, stmts, out):
         for s in reversed(stmts):
@@ -158,9 +170,9 @@ class Reverser:
             z2 = self.zero
             join = z1 & z2
             for b in sorted(z1 - join):
-                body.append(Op(b, ir.copy, (Const(0.0),)))
+                body.append(self._placeholder(b))
             for b in sorted(z2 - join):
-                orelse.append(Op(b, ir.copy, (Const(0.0),)))
+                orelse.append(self._placeholder(b))
             self.zero = join
             flag = self.nz.fresh("_b")
             out.append(_Decision(flag, site))
@@ -195,6 +207,7 @@ class Reverser:
             out.append(_Restore(z, site))
             return
         out.append(Comment(_comment(s.loc, self.main)))
+        self._expand_placeholder(z, zb, out)
         contribs = self._contributions(s, zb, out)
         args = [a for a, _ in contribs]
         in_args = z in args

@@ -12,6 +12,19 @@ def unbroadcast(g, x):
     return _unbroadcast(g, x)
 
 
+def expand_zero(g, like):
+    """``g``, or zeros shaped like ``like`` when ``g`` is a zero adjoint that has not
+    been broadcast to full shape yet (a 0.0 placeholder, or a product of one)."""
+    shape = np.shape(like)
+    if np.shape(g) == shape:
+        return g
+    if not np.any(g):
+        dtype = like.dtype if isinstance(like, np.ndarray) and like.dtype.kind in "fc" \
+            else np.float64
+        return np.zeros(shape, dtype=dtype)
+    return g
+
+
 def take_grad(g, index):
     """``g[index]``, where a scalar ``g`` stands for an array of that value."""
     if np.ndim(g) == 0:

@@ -36,16 +36,18 @@ def sum_to_shape(g, shape):
     gshape = getattr(g, "shape", None)
     if gshape == shape:
         return g
-    if gshape is None:
-        # A Python number is already the gradient of a scalar.
-        if tuple(shape) == ():
-            return g
-        gshape = ()
+    if gshape is None or gshape == ():
+        # A scalar adjoint stands for an array filled with it (the generated code
+        # starts adjoints at 0.0 and lets NumPy broadcast them): nothing to sum.
+        return g
     shape = tuple(shape)
     if gshape == shape:
         return g
     lead = len(gshape) - len(shape)
     if lead < 0 or any(n != 1 and n != m for n, m in zip(shape, gshape[lead:])):
+        if not np.any(g) and np.broadcast_shapes(gshape, shape) == shape:
+            # a product with a scalar 0.0 adjoint: zeros, but not yet of full shape
+            return np.zeros(shape, dtype=g.dtype)
         raise ValueError(f"sum_to_shape: cannot sum shape {gshape} to {shape}")
     axes = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1)

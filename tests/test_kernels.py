@@ -246,7 +246,16 @@ def test_sum_to_shape_refuses_incompatible_shapes():
     with pytest.raises(ValueError):
         tensor.sum_to_shape(np.ones(4), (2, 4))
     with pytest.raises(ValueError):
-        tensor.sum_to_shape(1.0, (3,))
+        tensor.sum_to_shape(np.ones(4), (3, 4))  # nonzero and too small: a real error
+
+
+def test_sum_to_shape_scalar_and_zero_adjoints():
+    # the generated code starts adjoints at 0.0; a scalar stands for a filled array
+    assert tensor.sum_to_shape(1.0, (3,)) == 1.0
+    assert tensor.sum_to_shape(np.float64(0.0), (2, 3)) == 0.0
+    # 0.0 times a row vector: zeros that NumPy has not broadcast to full shape yet
+    out = tensor.sum_to_shape(0.0 * np.ones(4), (3, 4))
+    assert out.shape == (3, 4) and not out.any()
 
 
 def test_unbroadcast_gives_scalars_to_scalars():
