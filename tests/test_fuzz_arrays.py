@@ -19,7 +19,7 @@ class _Gen:
         r = self.r
         if depth > 2 or r.random() < 0.3:
             return r.choice(["A", "B"])
-        k = r.randrange(8)
+        k = r.randrange(14)
         a = self.mat(depth + 1)
         if k == 0:
             return f"({a} + {self.mat(depth + 1)})"
@@ -35,7 +35,19 @@ class _Gen:
             return f"np.exp(-{a} * {a})"
         if k == 6:
             return f"(np.outer(np.sum({a}, axis=1), {self.vec(depth + 1)}) * 0.1)"
-        return f"({a} @ W)"
+        if k == 7:
+            return f"({a} @ W)"
+        if k == 8:
+            return f"np.maximum({a}, 0.1)"
+        if k == 9:
+            return f"np.reshape(np.transpose({a}).ravel(), (3, 4))"
+        if k == 10:
+            return f"({a})[[2, 0, 2]]"
+        if k == 11:
+            return f"np.where({a} > 0.2, {a} * 2.0, {self.mat(depth + 1)})"
+        if k == 12:
+            return f"np.concatenate([({a})[:1], ({self.mat(depth + 1)})[1:]], axis=0)"
+        return f"({a} / (1.5 + {a} * {a}))"
 
     def vec(self, depth=0):
         r = self.r
@@ -57,6 +69,9 @@ class _Gen:
             if r.random() < 0.3:
                 lines += [f"    for i in range({r.randint(1, 3)}):",
                           f"        B = np.tanh(B * 0.5 + {self.mat()} * 0.1)"]
+            elif r.random() < 0.2:
+                lines += ["    C = np.zeros((3, 4))", f"    C[1] = {self.vec()}",
+                          f"    C[0, 1:3] = ({self.mat()})[2, :2]", "    B = B + C * s"]
             elif r.random() < 0.3:
                 lines += ["    if s > 1.0:", f"        B = {self.mat()}",
                           "    else:", f"        B = B * {self.vec()}"]
