@@ -20,16 +20,17 @@ except ImportError:  # pragma: no cover - only without the compiled kernels
         pass
 
 
+_SCALAR_CODES = {float: "f", int: "i", bool: "b"}
+
+
 def _kind_code(v):
+    """What the transformation depends on: float/int/bool, or array rank and dtype."""
     t = type(v)
-    if t is float:
-        return "f"
-    if t is int:
-        return "i"
-    if t is bool:
-        return "b"
+    code = _SCALAR_CODES.get(t)
+    if code is not None:
+        return code
     if t is np.ndarray:
-        return ("a", v.ndim, v.dtype.str)
+        return ("a", v.ndim, v.dtype)
     if isinstance(v, np.floating):
         return "f"
     if isinstance(v, np.bool_):
@@ -37,7 +38,7 @@ def _kind_code(v):
     if isinstance(v, np.integer):
         return "i"
     if isinstance(v, np.ndarray):
-        return ("a", v.ndim, v.dtype.str)
+        return ("a", v.ndim, v.dtype)
     return "o"
 
 

@@ -271,6 +271,8 @@ def _T(a):
 def dot_grad_a(g, a, b):
     """Adjoint of np.dot(a, b) for a: g contracted with b over b's kept axes."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
+    if a_nd == 2 and b_nd == 2 and np.ndim(g) == 2:
+        return np.dot(g, b.T)  # the common case, without tensordot's bookkeeping
     if a_nd == 0 or b_nd == 0:
         return _as_input(tensor.sum_to_shape(np.multiply(g, b), np.shape(a)), a)
     if b_nd == 1:
@@ -284,6 +286,8 @@ def dot_grad_a(g, a, b):
 def dot_grad_b(g, a, b):
     """Adjoint of np.dot(a, b) for b."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
+    if a_nd == 2 and b_nd == 2 and np.ndim(g) == 2:
+        return np.dot(a.T, g)
     if a_nd == 0 or b_nd == 0:
         return _as_input(tensor.sum_to_shape(np.multiply(g, a), np.shape(b)), b)
     g = _array(g, a, b)
