@@ -363,13 +363,19 @@ def _tensordot_axes(axes, a_nd):
     return ax_a, ax_b
 
 
-def tensordot_grad_a(g, a, b, axes=2):
+def _tensordot_split(a, b, axes):
+    """(contracted axes of a, of b, free axes of a, of b), all non-negative."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     ax_a, ax_b = _tensordot_axes(axes, a_nd)
     ax_a = [i % a_nd for i in ax_a]
     ax_b = [i % b_nd for i in ax_b]
     a_free = [i for i in range(a_nd) if i not in ax_a]
     b_free = [i for i in range(b_nd) if i not in ax_b]
+    return ax_a, ax_b, a_free, b_free
+
+
+def tensordot_grad_a(g, a, b, axes=2):
+    ax_a, ax_b, a_free, b_free = _tensordot_split(a, b, axes)
     g_b = list(range(len(a_free), len(a_free) + len(b_free)))
     # the result's axes: a_free, then b's contracted axes in b's order
     out = np.tensordot(g, b, axes=(g_b, b_free))
@@ -377,12 +383,7 @@ def tensordot_grad_a(g, a, b, axes=2):
 
 
 def tensordot_grad_b(g, a, b, axes=2):
-    a_nd, b_nd = np.ndim(a), np.ndim(b)
-    ax_a, ax_b = _tensordot_axes(axes, a_nd)
-    ax_a = [i % a_nd for i in ax_a]
-    ax_b = [i % b_nd for i in ax_b]
-    a_free = [i for i in range(a_nd) if i not in ax_a]
-    b_free = [i for i in range(b_nd) if i not in ax_b]
+    ax_a, ax_b, a_free, b_free = _tensordot_split(a, b, axes)
     g_a = list(range(len(a_free)))
     # the result's axes: a's contracted axes in a's order, then b_free
     out = np.tensordot(a, g, axes=(a_free, g_a))
