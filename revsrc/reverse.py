@@ -392,6 +392,10 @@ class Reverser:
 
     def _adjoint_setitem(self, s, site, out):
         tgt = s.target
+        # the index (and the value's shape) as they were: the restore below reads them
+        for operand in (s.index, s.value):
+            if isinstance(operand, str) and operand in self.forward_vars:
+                self.primal_reads.add(operand)
         if tgt in self.active:
             tb = self.bar(tgt)
             if tb not in self.zero:
