@@ -146,6 +146,7 @@ class Reverser:
         that expects an adjoint of the output's shape reads it."""
         if zb in self.placeholders and self.kinds.get(z) not in SCALARS:
             out.append(Op(zb, runtime.expand_zero, (zb, z)))
+            self.primal_reads.add(z)  # its shape as it was then
 
     def _rev_block(self, stmts, out):
         for s in reversed(stmts):
