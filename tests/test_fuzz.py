@@ -29,7 +29,7 @@ class _Gen:
     def expr(self, depth=0):
         if depth > 2 or self.r.random() < 0.3:
             return self.atom()
-        kind = self.r.randrange(8)
+        kind = self.r.randrange(12)
         a, b = self.expr(depth + 1), self.expr(depth + 1)
         if kind == 0:
             return f"({a} + {b})"
@@ -45,7 +45,15 @@ class _Gen:
             return f"math.exp(-({a}) * ({a}))"
         if kind == 6:
             return f"math.tanh({a})"
-        return f"helper({a}, {b})"
+        if kind == 7:
+            return f"helper({a}, {b})"
+        if kind == 8:
+            return f"max({a}, {b}, 0.1)"
+        if kind == 9:
+            return f"abs({a}) ** 1.5"
+        if kind == 10:
+            return f"pair({a})[{self.r.randrange(2)}]"
+        return f"({a} if {b} > 0.3 else -0.5 * {a})"
 
     def block(self, indent, depth):
         lines = []
@@ -83,6 +91,14 @@ class _Gen:
             return lines + body
         self.loop += 1
         k = f"k{self.loop}"
+        if self.r.random() < 0.3:
+            body = [f"{pad}    {k} += 1", f"{pad}    if {k} > 3:", f"{pad}        break"]
+            body += self.block(indent + 1, depth + 1)
+            return [f"{pad}{k} = 0", f"{pad}while True:"] + body
+        if self.r.random() < 0.3:
+            return ([f"{pad}for {k}, c{self.loop} in enumerate((0.5, -0.25, 1.5)):",
+                     f"{pad}    {self.r.choice(['a', 'b'])} = math.tanh({self.expr()} * "
+                     f"c{self.loop} + {k} % 2)"])
         return ([f"{pad}{k} = 0", f"{pad}while {k} < 4 and {self.expr()} < 0.9:"]
                 + self.block(indent + 1, depth + 1) + [f"{pad}    {k} += 1"])
 
@@ -96,7 +112,12 @@ class _Gen:
         return "\n".join(lines) + "\n"
 
 
-_HELPER = """def helper(u, v):
+_HELPER = """def pair(u):
+    t = math.sin(u)
+    return t * u, math.cos(u) - t
+
+
+def helper(u, v):
     if u > v:
         return math.tanh(u) * v
     w = u
