@@ -784,7 +784,7 @@ def _fast_gathers(stmts, kinds):
     out = []
     for s in stmts:
         if isinstance(s, Op) and s.fn is operator.getitem and kinds.get(s.args[0]) == "array" \
-                and isinstance(s.args[1], str):
+                and isinstance(s.args[1], str) and kinds.get(s.args[1]) == "tuple":
             s = Op(s.target, runtime.take, s.args, s.kwargs, s.loc)
         out.append(ir.map_bodies(s, lambda b: _fast_gathers(b, kinds)))
     return out

@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import errors
+from . import errors, tensor
 
 
-def unbroadcast(g, x):
-    """Sum ``g`` back to the shape of ``x`` (undoing NumPy broadcasting)."""
-    from .tensor import unbroadcast as _unbroadcast
-    return _unbroadcast(g, x)
+# Sum an adjoint back to its input's shape (undoing NumPy broadcasting).
+unbroadcast = tensor.unbroadcast
 
 
 def expand_zero(g, like):
