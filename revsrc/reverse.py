@@ -500,6 +500,23 @@ class Reverser:
                 out.append(s)
         return out
 
+    def _initial_values(self):
+        """Variables saved before they are first assigned start defined (as zeros)."""
+        init, seen = [], set()
+        for site in sorted(self.pushed):
+            v = self.site_var.get(site)
+            if v is None or v in self.params or v in seen \
+                    or isinstance(self.site_stmt[site], SetItem):
+                continue
+            seen.add(v)
+            stack = self._stack(v)
+            zero = Const(0.0) if stack == "f" else (Const(0) if stack == "i" else Const(None))
+            init.append(Op(v, ir.copy, (zero,)))
+        if init:
+            init.insert(0, Comment("saved before their first assignment, so start them "
+                                   "defined"))
+        return init
+
     # ----- resolve placeholders -------------------------------------------
     def _resolve(self, stmts):
         out = []
@@ -693,20 +710,7 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     rv.pushed = set()
     fwd = rv._forward(body)
     rev = rv._resolve(rbody)
-    init = []
-    for site in sorted(rv.pushed):
-        v = rv.site_var.get(site)
-        stmt = rv.site_stmt[site]
-        if v is None or v in rv.params or isinstance(stmt, SetItem):
-            continue
-        stack = rv._stack(v)
-        zero = Const(0.0) if stack == "f" else (Const(0) if stack == "i" else Const(None))
-        op = Op(v, ir.copy, (zero,))
-        if all(not (o.target == v) for o in init):
-            init.append(op)
-    if init:
-        init = [Comment("saved before their first assignment, so start them defined")] + init
-    fwd = init + fwd
+    fwd = rv._initial_values() + fwd
     fwd = _fast_gathers(fwd, kinds)
     uses = _use_counts(fwd + rev)
     rev = _fuse_relu(rev, uses, kinds)
@@ -747,6 +751,8 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
 
 
 _SINCOS = {math.sin: math.cos, math.cos: math.sin, np.sin: np.cos, np.cos: np.sin}
+
+
 def _add_companions(stmts, nz, kinds, active, depth, found):
     """In loops, compute cos(x) beside an active sin(x) (and sin beside cos) in the
     forward sweep, so the adjoint pops it instead of calling libm again: the engine
