@@ -15,22 +15,22 @@ def astype(x, dtype):
 
 # ----- Binary operators -----
 
-@vjp(operator.add, broadcast=True)
+@vjp(operator.add, np.add, broadcast=True)
 def add(g, ans, x, y):
     return g, g
 
 
-@vjp(operator.sub, broadcast=True)
+@vjp(operator.sub, np.subtract, broadcast=True)
 def sub(g, ans, x, y):
     return g, -g
 
 
-@vjp(operator.mul, broadcast=True)
+@vjp(operator.mul, np.multiply, broadcast=True)
 def mul(g, ans, x, y):
     return g * y, g * x
 
 
-@vjp(operator.truediv, broadcast=True)
+@vjp(operator.truediv, np.divide, broadcast=True)
 def truediv(g, ans, x, y):
     return g / y, -(g * ans) / y
 
@@ -40,7 +40,7 @@ def pow_(g, ans, x, y):
     return g * y * x ** (y - 1), g * ans * np.log(x)
 
 
-@vjp(operator.mod, broadcast=True)
+@vjp(operator.mod, np.remainder, broadcast=True)
 def mod(g, ans, x, y):
     return g, -(g * (x // y))
 

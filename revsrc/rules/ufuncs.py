@@ -205,31 +205,8 @@ def where(g, ans, condition, x=None, y=None):
 
 
 # ----- Binary arithmetic -----
-
-@vjp(np.add, broadcast=True)
-def add(g, ans, x, y):
-    return g, g
-
-
-@vjp(np.subtract, broadcast=True)
-def subtract(g, ans, x, y):
-    return g, -g
-
-
-@vjp(np.multiply, broadcast=True)
-def multiply(g, ans, x, y):
-    return g * y, g * x
-
-
-@vjp(np.divide, broadcast=True)
-def divide(g, ans, x, y):
-    return g / y, -(g * ans) / y
-
-
-@vjp(np.remainder, broadcast=True)
-def remainder(g, ans, x, y):
-    return g, -(g * (x // y))
-
+# np.add, np.subtract, np.multiply, np.divide and np.remainder share the operators'
+# rules in arith.py.
 
 @vjp(np.fmod, broadcast=True)
 def fmod(g, ans, x, y):
