@@ -7,6 +7,7 @@ with `python setup.py build_ext --inplace --force`.
 import glob
 import os
 
+import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -28,6 +29,9 @@ kernels = Extension(
     "revsrc._kernels",
     ["revsrc/_kernels.pyx"],
     depends=sorted(glob.glob("revsrc/*.pxi")),
+    # NumPy's headers: the engine calls NumPy's own float64 ufunc loops
+    include_dirs=[numpy.get_include()],
+    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     extra_compile_args=extra_compile_args,
 )
 

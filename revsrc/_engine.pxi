@@ -78,21 +78,13 @@ cdef enum:
     OP_LOG
     OP_SQRT
     OP_MATH1
-    OP_NP1
+    OP_NPU1
     OP_LOGB
     OP_MPOW
     OP_ATAN2
     OP_HYPOT
     OP_COPYSIGN
-    OP_NPPOW
-    OP_NPATAN2
-    OP_NPHYPOT
-    OP_NPMAX
-    OP_NPMIN
-    OP_FMAX
-    OP_FMIN
-    OP_SIGN
-    OP_RECIP
+    OP_NPU2
     OP_MULADD
     OP_MULSUB
     OP_SUBMUL
@@ -135,11 +127,9 @@ ENGINE_OPCODES = (
     ("NOT", "wr"), ("TRUTH", "wr"), ("MIN", "wrr"), ("MAX", "wrr"),
     ("FTOI", "wr"), ("FLOORI", "wr"), ("CEILI", "wr"), ("ROUNDI", "wr"),
     ("SIN", "wr"), ("COS", "wr"), ("EXP", "wr"), ("LOG", "wr"), ("SQRT", "wr"),
-    ("MATH1", "wrk"), ("NP1", "wrk"),
+    ("MATH1", "wrk"), ("NPU1", "wrk"),
     ("LOGB", "wrr"), ("MPOW", "wrr"), ("ATAN2", "wrr"), ("HYPOT", "wrr"), ("COPYSIGN", "wrr"),
-    ("NPPOW", "wrr"), ("NPATAN2", "wrr"), ("NPHYPOT", "wrr"),
-    ("NPMAX", "wrr"), ("NPMIN", "wrr"), ("FMAX", "wrr"), ("FMIN", "wrr"),
-    ("SIGN", "wr"), ("RECIP", "wr"),
+    ("NPU2", "wrrk"),
     ("MULADD", "wrrr"), ("MULSUB", "wrrr"), ("SUBMUL", "wrrr"), ("MUL3", "wrrr"),
     ("JMP", "j"), ("LOOP", "j"), ("JZ", "rj"), ("JNZ", "rj"),
     ("JNLT", "rrj"), ("JNLE", "rrj"), ("JNGT", "rrj"), ("JNGE", "rrj"),
@@ -153,9 +143,9 @@ ENGINE_OPCODES = (
     ("PUSHF2", "rr"), ("PUSHF3", "rrr"), ("POPF2", "ww"),
 )
 
-# One-argument libm functions reached through MATH1 (Python's checks) and NP1
-# (NumPy: no checks). _M1_MODE: 0 no check, 1 nan or inf from a finite input is a
-# domain error, 2 as 1 but inf from a finite input is an overflow.
+# One-argument libm functions reached through MATH1, with the math module's checks.
+# _M1_MODE: 0 no check, 1 nan or inf from a finite input is a domain error, 2 as 1
+# but inf from a finite input is an overflow.
 ctypedef double (*_unary_fn)(double) noexcept nogil
 
 ENGINE_MATH1 = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
@@ -264,6 +254,95 @@ cdef object _engine_error(int code, int arg, list messages):
     if code == _E_NOMEM:
         return MemoryError()
     return EngineFallback("the engine cannot run these inputs exactly")
+
+
+# ----- NumPy's own float64 loops -----
+# A NumPy function on floats runs through the very inner loop that NumPy runs for a
+# float64 scalar on this machine (looked up once per ufunc in ufunc->functions), so
+# the engine and the Python path agree to the last bit whatever SIMD code NumPy
+# dispatched to (AVX-512 exp and arcsin, AVX2 tanh differ from libm by an ulp).
+# The strides are 0, as NumPy passes them for 0-d operands: some loops take another
+# path for a scalar operand (np.power(x, 0.5) is sqrt(x), so np.power(-0.0, 0.5) is
+# -0.0, where the general path gives 0.0).
+
+ctypedef void (*_uloop_fn)(char** args, cnp.npy_intp* dims, cnp.npy_intp* steps,
+                           void* data) noexcept nogil
+
+cdef struct _ULoop:
+    _uloop_fn fn
+    void* data
+
+cdef enum:
+    _MAX_ULOOPS = 256
+
+cdef _ULoop _ULOOPS[_MAX_ULOOPS]
+cdef int _n_uloops = 0
+_uloop_slots = {}    # ufunc -> index into _ULOOPS (the ufunc stays referenced here)
+
+
+cdef inline double _ufunc1(int k, double x) noexcept nogil:
+    cdef double out = 0.0
+    cdef char* args[2]
+    cdef cnp.npy_intp n = 1
+    cdef cnp.npy_intp steps[2]
+    args[0] = <char*>&x
+    args[1] = <char*>&out
+    steps[0] = 0
+    steps[1] = 0
+    _ULOOPS[k].fn(args, &n, steps, _ULOOPS[k].data)
+    return out
+
+
+cdef inline double _ufunc2(int k, double x, double y) noexcept nogil:
+    cdef double out = 0.0
+    cdef char* args[3]
+    cdef cnp.npy_intp n = 1
+    cdef cnp.npy_intp steps[3]
+    args[0] = <char*>&x
+    args[1] = <char*>&y
+    args[2] = <char*>&out
+    steps[0] = 0
+    steps[1] = 0
+    steps[2] = 0
+    _ULOOPS[k].fn(args, &n, steps, _ULOOPS[k].data)
+    return out
+
+
+def ufunc_slot(cnp.ufunc uf):
+    """The engine's slot for ``uf``'s all-float64 inner loop (one or two inputs, one
+    output), registering it on first use; ValueError when it has none."""
+    global _n_uloops
+    slot = _uloop_slots.get(uf)
+    if slot is not None:
+        return slot
+    cdef int nargs = uf.nin + uf.nout, i, j
+    cdef bint all_double
+    if uf.nout != 1 or uf.nin not in (1, 2) or uf.signature is not None:
+        raise ValueError(f"numpy.{uf.__name__} does not map one or two floats to one")
+    for i in range(uf.ntypes):
+        all_double = 1
+        for j in range(nargs):
+            if uf.types[i * nargs + j] != cnp.NPY_DOUBLE:
+                all_double = 0
+                break
+        if all_double:
+            if _n_uloops == _MAX_ULOOPS:
+                raise ValueError("too many NumPy functions registered with the engine")
+            _ULOOPS[_n_uloops].fn = <_uloop_fn>uf.functions[i]
+            _ULOOPS[_n_uloops].data = uf.data[i]
+            _uloop_slots[uf] = _n_uloops
+            _n_uloops += 1
+            return _n_uloops - 1
+    raise ValueError(f"numpy.{uf.__name__} has no float64 loop")
+
+
+def ufunc_call(int slot, *args):
+    """Run registered loop ``slot`` on one or two floats, as the engine does (tests)."""
+    if not 0 <= slot < _n_uloops:
+        raise IndexError(slot)
+    if len(args) == 1:
+        return _ufunc1(slot, args[0])
+    return _ufunc2(slot, args[0], args[1])
 
 
 # ----- CPython's float algorithms, in C -----
@@ -948,8 +1027,8 @@ cdef int _vm_run(_VM* vm) noexcept nogil:
                     break
             r[ip[1]] = v
             ip += 4
-        elif op == OP_NP1:
-            r[ip[1]] = _M1[ip[3]](r[ip[2]])
+        elif op == OP_NPU1:
+            r[ip[1]] = _ufunc1(ip[3], r[ip[2]])
             ip += 4
         elif op == OP_LOGB:
             # math.log(x, base) == cm.log(x) / cm.log(base), each checked as math.log
@@ -983,42 +1062,9 @@ cdef int _vm_run(_VM* vm) noexcept nogil:
         elif op == OP_COPYSIGN:
             r[ip[1]] = cm.copysign(r[ip[2]], r[ip[3]])
             ip += 4
-        elif op == OP_NPPOW:
-            r[ip[1]] = cm.pow(r[ip[2]], r[ip[3]])
-            ip += 4
-        elif op == OP_NPATAN2:
-            r[ip[1]] = cm.atan2(r[ip[2]], r[ip[3]])
-            ip += 4
-        elif op == OP_NPHYPOT:
-            r[ip[1]] = cm.hypot(r[ip[2]], r[ip[3]])
-            ip += 4
-        elif op == OP_NPMAX:
-            a = r[ip[2]]
-            b = r[ip[3]]
-            r[ip[1]] = a if (cm.isnan(a) or a > b) else b
-            ip += 4
-        elif op == OP_NPMIN:
-            a = r[ip[2]]
-            b = r[ip[3]]
-            r[ip[1]] = a if (cm.isnan(a) or a < b) else b
-            ip += 4
-        elif op == OP_FMAX:
-            a = r[ip[2]]
-            b = r[ip[3]]
-            r[ip[1]] = a if (cm.isnan(b) or not (cm.isnan(a) or b > a)) else b
-            ip += 4
-        elif op == OP_FMIN:
-            a = r[ip[2]]
-            b = r[ip[3]]
-            r[ip[1]] = a if (cm.isnan(b) or not (cm.isnan(a) or b < a)) else b
-            ip += 4
-        elif op == OP_SIGN:
-            a = r[ip[2]]
-            r[ip[1]] = 1.0 if a > 0.0 else (-1.0 if a < 0.0 else (0.0 if a == 0.0 else a))
-            ip += 3
-        elif op == OP_RECIP:
-            r[ip[1]] = 1.0 / r[ip[2]]
-            ip += 3
+        elif op == OP_NPU2:
+            r[ip[1]] = _ufunc2(ip[4], r[ip[2]], r[ip[3]])
+            ip += 5
         elif op == OP_ASSERT:
             if r[ip[1]] == 0.0:
                 vm.err_arg = ip[2]

@@ -13,7 +13,11 @@ from cython cimport floating
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, realloc
 
+cimport numpy as cnp
 import numpy as np
+
+cnp.import_array()
+cnp.import_ufunc()
 
 # ----- Stacks -----
 # The generated adjoint saves overwritten values on a FloatStack and branch

@@ -9,13 +9,15 @@ import types
 import numpy as np
 
 from . import errors, ir, rules
+from .rules import _helpers
 from .ir import Const, For, Op, SetItem
 
 SCALARS = ("bool", "int", "float")
 _ORDER = {"bool": 0, "int": 1, "float": 2, "array": 3}
 
 _ARITH = {operator.add, operator.sub, operator.mul, operator.mod, operator.floordiv,
-          operator.neg, operator.pos, abs, builtins.max, builtins.min}
+          operator.neg, operator.pos, abs, builtins.max, builtins.min,
+          _helpers.tanh_grad}
 _COMPARE = {operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne}
 _BOOL_RESULT = {operator.not_, ir.truth, operator.is_, operator.is_not, operator.contains,
                 isinstance, bool, math.isnan, math.isinf, math.isfinite}

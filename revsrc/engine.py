@@ -29,8 +29,9 @@ import struct
 import numpy as np
 
 from . import ir
+from .rules import _helpers
 from ._kernels import (ENGINE_MATH1, ENGINE_OPCODES, ENGINE_RAISE,  # noqa: F401
-                       EngineFallback, ScalarProgram)
+                       EngineFallback, ScalarProgram, ufunc_slot)
 
 __all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower"]
 
@@ -72,8 +73,10 @@ class EngineProgram(ScalarProgram):
                     shown.append(names[w])
                 elif f == "j":
                     shown.append(f"@{w}")
-                elif op in ("MATH1", "NP1"):
+                elif op == "MATH1":
                     shown.append(ENGINE_MATH1[w])
+                elif op in ("NPU1", "NPU2"):
+                    shown.append("np." + _SLOT_NAMES.get(w, "?"))
                 else:
                     shown.append(str(w))
             if fmt.startswith("w"):
@@ -180,7 +183,18 @@ def _check_assert(lw, target, args, kinds):
     lw.emit("ASSERT", lw.r(args[0]), len(lw.messages) - 1)
 
 
+def _tanh_grad(lw, target, args, kinds):
+    # rules/_helpers.tanh_grad on floats: g * (1.0 - ans * ans), as tensor.tanh_vjp
+    # computes it when the fused kernel does not apply
+    lw.nargs(args, 2)
+    sq, rest = lw.hidden("tanh_sq"), lw.hidden("tanh_1m")
+    lw.emit("MUL", sq, lw.r(args[1]), lw.r(args[1]))
+    lw.emit("SUB", rest, lw.r(ir.Const(1.0)), sq)
+    lw.emit("MUL", lw.w(target), lw.r(args[0]), rest)
+
+
 _RULES = {
+    _helpers.tanh_grad: _tanh_grad,
     ir.copy: _unary("MOV"),
     ir.truth: _truth,
     builtins.bool: _truth,
@@ -229,99 +243,62 @@ for _name in ("tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "a
     _RULES[getattr(math, _name)] = _math1(_name)
 
 
-# ----- NumPy scalar functions (on Python floats: float64 in, float64 out, no errors) -----
+# ----- NumPy functions on scalars -----
+# Every NumPy ufunc that maps one or two float64 values to one runs through NumPy's
+# own inner loop for float64 (see _engine.pxi): the engine needs no instruction per
+# function and gives NumPy's digits on every CPU, SIMD or not.
 
-def _np_rule(op, nargs, int_ok, math1=None):
+_SLOT_NAMES = {}          # engine slot -> ufunc name (for disassembly)
+_UFUNC_KINDS = {}         # (ufunc, argument kinds) -> True when NumPy computes in float64
+_SAMPLE = {"i": 3, "f": 0.5}
+
+
+def _computes_in_float64(fn, kinds):
+    """Whether NumPy evaluates ``fn`` on Python values of these kinds in float64
+    (ints may select an integer loop: np.square(3) is an int64)."""
+    key = (fn, kinds)
+    hit = _UFUNC_KINDS.get(key)
+    if hit is None:
+        with np.errstate(all="ignore"):
+            try:
+                out = fn(*[_SAMPLE[k] for k in kinds])
+            except (TypeError, ValueError):
+                out = None
+        hit = _UFUNC_KINDS[key] = type(out) is np.float64
+    return hit
+
+
+def _ufunc_rule(fn):
+    try:
+        slot = ufunc_slot(fn)
+    except ValueError:
+        return None
+    _SLOT_NAMES[slot] = fn.__name__
+    op = "NPU1" if fn.nin == 1 else "NPU2"
+
     def rule(lw, target, args, kinds):
-        lw.nargs(args, nargs)
+        lw.nargs(args, fn.nin)
         if "b" in kinds:
-            raise NotLowerable("a NumPy function of a bool (NumPy computes it in float16)")
-        if not int_ok and "f" not in kinds:
-            raise NotLowerable("a NumPy function of ints (NumPy computes it in int64)")
-        if math1 is not None:
-            lw.emit("NP1", lw.w(target), lw.r(args[0]), _MATH1[math1])
-        elif op == "SQUARE":
-            lw.emit("MUL", lw.w(target), lw.r(args[0]), lw.r(args[0]))
-        else:
-            lw.emit(op, lw.w(target), *[lw.r(a) for a in args])
+            raise NotLowerable(f"numpy.{fn.__name__} of a bool (NumPy computes it in "
+                               f"another precision)")
+        if not _computes_in_float64(fn, "".join(kinds)):
+            raise NotLowerable(f"numpy.{fn.__name__} of ints (NumPy computes it in int64)")
+        lw.emit(op, lw.w(target), *[lw.r(a) for a in args], slot)
     return rule
 
 
-_NP_TWIN = {  # NumPy function -> the libm function the engine calls for it
-    "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
-    "arctan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
-    "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "exp": "exp",
-    "expm1": "expm1", "log": "log", "log1p": "log1p", "log2": "log2",
-    "log10": "log10", "sqrt": "sqrt",
-}
 _NP_RULES = {}
-for _npname, _cname in _NP_TWIN.items():
-    _NP_RULES[getattr(np, _npname)] = _np_rule(None, 1, True, math1=_cname)
-_NP_RULES.update({
-    np.fabs: _np_rule(None, 1, True, math1="fabs"),
-    np.floor: _np_rule(None, 1, False, math1="floor"),
-    np.ceil: _np_rule(None, 1, False, math1="ceil"),
-    np.trunc: _np_rule(None, 1, False, math1="trunc"),
-    np.abs: _np_rule("ABS", 1, False),
-    np.absolute: _np_rule("ABS", 1, False),
-    np.negative: _np_rule("NEG", 1, False),
-    np.square: _np_rule("SQUARE", 1, False),
-    np.reciprocal: _np_rule("RECIP", 1, False),
-    np.sign: _np_rule("SIGN", 1, False),
-    np.arctan2: _np_rule("NPATAN2", 2, True),
-    np.hypot: _np_rule("NPHYPOT", 2, True),
-    np.maximum: _np_rule("NPMAX", 2, False),
-    np.minimum: _np_rule("NPMIN", 2, False),
-    np.fmax: _np_rule("FMAX", 2, False),
-    np.fmin: _np_rule("FMIN", 2, False),
-})
-
-_np_checked = {}
-
-
-def _numpy_matches_libm(fn):
-    """Whether NumPy's float64 loop for ``fn`` gives libm's results on this machine.
-
-    NumPy ships its own SIMD versions of some functions (tanh on AVX2, exp/log on
-    AVX-512), which differ from libm in the last bit; those stay on the Python path.
-    Checked once per function, against the math module (which calls libm).
-    """
-    name = fn.__name__
-    if name not in _NP_TWIN:
-        return True
-    if name not in _np_checked:
-        twin = getattr(math, _NP_TWIN[name])
-        xs = [(-1) ** i * 10.0 ** (i / 7.0 - 12.0) for i in range(170)]
-        xs += [i / 64.0 - 1.0 for i in range(129)]
-        pairs = []
-        for x in xs:
-            try:
-                pairs.append((x, twin(x)))
-            except (ValueError, OverflowError):
-                pass
-        got = fn(np.array([x for x, _ in pairs]))
-        _np_checked[name] = all(g == want or (g != g and want != want)
-                                for g, (_, want) in zip(got.tolist(), pairs))
-    return _np_checked[name]
-
-
-# NumPy's float64 power special-cases some exponents (np.power(-0.0, 0.5) is -0.0,
-# libm's pow gives 0.0), so it is not lowered; see _NOT_LOWERED.
-_NOT_LOWERED = {np.power: "numpy.power special-cases exponents differently from libm pow"}
 
 
 def _rule_for(fn):
     try:
-        rule = _RULES.get(fn) or _NP_RULES.get(fn)
-        if fn in _NOT_LOWERED:
-            raise NotLowerable(_NOT_LOWERED[fn])
+        rule = _RULES.get(fn)
     except TypeError:   # unhashable callable
-        rule = None
-    if rule is None:
         return None
-    if fn in _NP_RULES and not _numpy_matches_libm(fn):
-        raise NotLowerable(f"numpy.{fn.__name__}: NumPy's float64 loop on this machine "
-                           f"differs from libm")
+    if rule is None and isinstance(fn, np.ufunc):
+        rule = _NP_RULES.get(fn)
+        if rule is None:
+            rule = _NP_RULES[fn] = _ufunc_rule(fn)
     return rule
 
 
@@ -690,8 +667,8 @@ def _fuse(a, b, temp):
 # Instructions that never stop the run with an error (stack pops and pushes count as
 # such: they fail only on a malformed program or out of memory).
 _QUIET = {"MOV", "ADD", "SUB", "MUL", "NEG", "INEG", "ABS", "LT", "LE", "GT", "GE", "EQ",
-          "NE", "NOT", "TRUTH", "MIN", "MAX", "NP1", "ATAN2", "HYPOT", "COPYSIGN", "NPATAN2",
-          "NPHYPOT", "NPMAX", "NPMIN", "FMAX", "FMIN", "SIGN", "RECIP", "MULADD", "MULSUB",
+          "NE", "NOT", "TRUTH", "MIN", "MAX", "NPU1", "NPU2", "ATAN2", "HYPOT", "COPYSIGN",
+          "MULADD", "MULSUB",
           "SUBMUL", "MUL3", "PUSHF", "PUSHI", "POPF", "POPI", "POPJZ"}
 _WINDOW = 4   # how far ahead of a temporary's definition its use is looked for
 
