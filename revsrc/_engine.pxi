@@ -150,9 +150,9 @@ ctypedef double (*_unary_fn)(double) noexcept nogil
 
 ENGINE_MATH1 = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
                 "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2",
-                "log10", "sqrt", "erf", "erfc", "fabs", "floor", "ceil", "trunc")
-cdef _unary_fn _M1[25]
-cdef int _M1_MODE[25]
+                "log10", "sqrt", "erf", "erfc", "fabs", "floor", "ceil", "trunc", "cbrt")
+cdef _unary_fn _M1[26]
+cdef int _M1_MODE[26]
 cdef void _init_math1() noexcept:
     _M1[0] = cm.sin
     _M1[1] = cm.cos
@@ -179,7 +179,8 @@ cdef void _init_math1() noexcept:
     _M1[22] = cm.floor
     _M1[23] = cm.ceil
     _M1[24] = cm.trunc
-    _M1_MODE[:] = [1, 1, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
+    _M1[25] = cm.cbrt
+    _M1_MODE[:] = [1, 1, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0]
 
 
 _init_math1()

@@ -9,18 +9,20 @@ import operator
 
 import numpy as np
 
-from . import ir
+from . import ir, primitives
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
-_INFIX = {
-    operator.add: "+", operator.sub: "-", operator.mul: "*", operator.truediv: "/",
-    operator.floordiv: "//", operator.mod: "%", operator.pow: "**", operator.matmul: "@",
-    operator.lt: "<", operator.le: "<=", operator.gt: ">", operator.ge: ">=",
-    operator.eq: "==", operator.ne: "!=", operator.is_: "is", operator.is_not: "is not",
-    operator.and_: "&", operator.or_: "|", operator.xor: "^", operator.lshift: "<<",
-    operator.rshift: ">>",
-}
-_PREFIX = {operator.neg: "-", operator.pos: "+", operator.not_: "not ", operator.invert: "~"}
+
+
+def _operator(fn):
+    """How ``fn`` prints when it is an operator (its record's ``infix``), else None."""
+    prim = primitives.lookup(fn)
+    if prim is None:
+        return None
+    try:
+        return prim.alias(fn).infix
+    except KeyError:  # pragma: no cover
+        return None
 
 
 class _Printer:
@@ -120,10 +122,11 @@ class _Printer:
         args = [self.operand(a) for a in op.args]
         if fn is ir.copy:
             return args[0]
-        if fn in _INFIX and len(args) == 2 and not op.kwargs:
-            return f"{args[0]} {_INFIX[fn]} {args[1]}"
-        if fn in _PREFIX and len(args) == 1:
-            return f"{_PREFIX[fn]}{args[0]}"
+        symbol = _operator(fn)
+        if symbol is not None and len(args) == 2 and not op.kwargs:
+            return f"{args[0]} {symbol} {args[1]}"
+        if symbol is not None and len(args) == 1:
+            return f"{symbol} {args[0]}" if symbol.isalpha() else f"{symbol}{args[0]}"
         if fn is operator.getitem:
             return f"{args[0]}[{self.index(op.args[1])}]"
         if fn is operator.contains:

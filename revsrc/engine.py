@@ -21,15 +21,12 @@ compare-and-branch), and assembly into the int32 code array.
 """
 from __future__ import annotations
 
-import builtins
-import math
-import operator
 import struct
 
 import numpy as np
 
-from . import ir
-from .rules import _helpers
+from . import analysis, ir, primitives
+from . import kinds as kinds_mod
 from ._kernels import (ENGINE_MATH1, ENGINE_OPCODES, ENGINE_RAISE,  # noqa: F401
                        EngineFallback, ScalarProgram, ufunc_slot)
 
@@ -44,7 +41,6 @@ OPCODE = {name: i for i, (name, _) in enumerate(ENGINE_OPCODES)}
 FORMAT = {name: fmt for name, fmt in ENGINE_OPCODES}
 _MATH1 = {name: i for i, name in enumerate(ENGINE_MATH1)}
 
-_SCALAR_KINDS = {"bool": "b", "int": "i", "float": "f"}
 _TWO53 = 2 ** 53
 
 
@@ -97,59 +93,41 @@ def _intlike(kinds):
     return all(k in "bi" for k in kinds)
 
 
-def _binary(float_op, int_op=None):
-    def rule(lw, target, args, kinds):
-        lw.nargs(args, 2)
-        op = int_op if int_op and _intlike(kinds) else float_op
+def _op(lw, target, args, kinds, float_op, int_op=None):
+    """One instruction over every argument; ``int_op`` when all are ints or bools."""
+    op = int_op if int_op and _intlike(kinds) else float_op
+    if op == "MOV" and args[0] == target:
+        return
+    lw.nargs(args, len(FORMAT[op]) - 1)
+    lw.emit(op, lw.w(target), *[lw.r(a) for a in args])
+
+
+def _math1(lw, target, args, kinds, name):
+    lw.nargs(args, 1)
+    lw.emit("MATH1", lw.w(target), lw.r(args[0]), _MATH1[name])
+
+
+def _minmax(lw, target, args, kinds, op):
+    if len(args) < 2:
+        raise NotLowerable(f"{op.lower()}() of one iterable argument")
+    if len(args) == 2:
         lw.emit(op, lw.w(target), lw.r(args[0]), lw.r(args[1]))
-    return rule
+        return
+    acc = lw.hidden(f"{op.lower()}")
+    lw.emit(op, acc, lw.r(args[0]), lw.r(args[1]))
+    for a in args[2:]:
+        lw.emit(op, acc, acc, lw.r(a))
+    lw.emit("MOV", lw.w(target), acc)
 
 
-def _unary(float_op, int_op=None):
-    def rule(lw, target, args, kinds):
-        lw.nargs(args, 1)
-        op = int_op if int_op and _intlike(kinds) else float_op
-        if op == "MOV" and args[0] == target:
-            return
-        lw.emit(op, lw.w(target), lw.r(args[0]))
-    return rule
-
-
-def _math1(name, dedicated=None):
-    def rule(lw, target, args, kinds):
-        lw.nargs(args, 1)
-        if dedicated:
-            lw.emit(dedicated, lw.w(target), lw.r(args[0]))
-        else:
-            lw.emit("MATH1", lw.w(target), lw.r(args[0]), _MATH1[name])
-    return rule
-
-
-def _minmax(op):
-    def rule(lw, target, args, kinds):
-        if len(args) < 2:
-            raise NotLowerable(f"{op.lower()}() of one iterable argument")
-        if len(args) == 2:
-            lw.emit(op, lw.w(target), lw.r(args[0]), lw.r(args[1]))
-            return
-        acc = lw.hidden(f"{op.lower()}")
-        lw.emit(op, acc, lw.r(args[0]), lw.r(args[1]))
-        for a in args[2:]:
-            lw.emit(op, acc, acc, lw.r(a))
-        lw.emit("MOV", lw.w(target), acc)
-    return rule
-
-
-def _to_int(float_op):
+def _to_int(lw, target, args, kinds, float_op):
     # int(), round(), math.floor/ceil/trunc: identity on ints, else float -> int
-    def rule(lw, target, args, kinds):
-        lw.nargs(args, 1)
-        if _intlike(kinds):
-            if args[0] != target:
-                lw.emit("MOV", lw.w(target), lw.r(args[0]))
-        else:
-            lw.emit(float_op, lw.w(target), lw.r(args[0]))
-    return rule
+    lw.nargs(args, 1)
+    if _intlike(kinds):
+        if args[0] != target:
+            lw.emit("MOV", lw.w(target), lw.r(args[0]))
+    else:
+        lw.emit(float_op, lw.w(target), lw.r(args[0]))
 
 
 def _truth(lw, target, args, kinds):
@@ -183,64 +161,9 @@ def _check_assert(lw, target, args, kinds):
     lw.emit("ASSERT", lw.r(args[0]), len(lw.messages) - 1)
 
 
-def _tanh_grad(lw, target, args, kinds):
-    # rules/_helpers.tanh_grad on floats: g * (1.0 - ans * ans), as tensor.tanh_vjp
-    # computes it when the fused kernel does not apply
-    lw.nargs(args, 2)
-    sq, rest = lw.hidden("tanh_sq"), lw.hidden("tanh_1m")
-    lw.emit("MUL", sq, lw.r(args[1]), lw.r(args[1]))
-    lw.emit("SUB", rest, lw.r(ir.Const(1.0)), sq)
-    lw.emit("MUL", lw.w(target), lw.r(args[0]), rest)
-
-
-_RULES = {
-    _helpers.tanh_grad: _tanh_grad,
-    ir.copy: _unary("MOV"),
-    ir.truth: _truth,
-    builtins.bool: _truth,
-    operator.truth: _truth,
-    operator.not_: _unary("NOT"),
-    operator.add: _binary("ADD", "IADD"),
-    operator.sub: _binary("SUB", "ISUB"),
-    operator.mul: _binary("MUL", "IMUL"),
-    operator.truediv: _binary("DIV", "IDIV"),
-    operator.floordiv: _binary("FLOORDIV", "IFLOORDIV"),
-    operator.mod: _binary("MOD", "IMOD"),
-    operator.pow: _binary("POW", "IPOW"),
-    builtins.pow: _binary("POW", "IPOW"),
-    operator.neg: _unary("NEG", "INEG"),
-    operator.pos: _unary("MOV"),
-    operator.lt: _binary("LT"),
-    operator.le: _binary("LE"),
-    operator.gt: _binary("GT"),
-    operator.ge: _binary("GE"),
-    operator.eq: _binary("EQ"),
-    operator.ne: _binary("NE"),
-    builtins.abs: _unary("ABS"),
-    operator.abs: _unary("ABS"),
-    builtins.min: _minmax("MIN"),
-    builtins.max: _minmax("MAX"),
-    builtins.float: _unary("MOV"),
-    builtins.int: _to_int("FTOI"),
-    builtins.round: _to_int("ROUNDI"),
-    math.floor: _to_int("FLOORI"),
-    math.ceil: _to_int("CEILI"),
-    math.trunc: _to_int("FTOI"),
-    math.sin: _math1("sin", "SIN"),
-    math.cos: _math1("cos", "COS"),
-    math.exp: _math1("exp", "EXP"),
-    math.sqrt: _math1("sqrt", "SQRT"),
-    math.log: _log,
-    math.fabs: _unary("ABS"),
-    math.pow: _binary("MPOW"),
-    math.atan2: _binary("ATAN2"),
-    math.copysign: _binary("COPYSIGN"),
-    math.hypot: _hypot,
-    ir.check_assert: _check_assert,
-}
-for _name in ("tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
-              "atanh", "expm1", "log1p", "log2", "log10", "erf", "erfc"):
-    _RULES[getattr(math, _name)] = _math1(_name)
+# A record's engine spec (primitives.Lower) names one of these.
+_LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
+              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert}
 
 
 # ----- NumPy functions on scalars -----
@@ -291,15 +214,20 @@ _NP_RULES = {}
 
 
 def _rule_for(fn):
-    try:
-        rule = _RULES.get(fn)
-    except TypeError:   # unhashable callable
+    """The lowering of a call to ``fn``, from its primitive record; None if none."""
+    prim = primitives.lookup(fn)
+    if prim is None:
         return None
-    if rule is None and isinstance(fn, np.ufunc):
+    spec = prim.alias(fn).engine
+    if spec is not None:
+        lowering = _LOWERINGS[spec.how]
+        return lambda lw, target, args, kinds: lowering(lw, target, args, kinds, *spec.args)
+    if isinstance(fn, np.ufunc):
         rule = _NP_RULES.get(fn)
         if rule is None:
             rule = _NP_RULES[fn] = _ufunc_rule(fn)
-    return rule
+        return rule
+    return None
 
 
 def _fn_name(fn):
@@ -309,14 +237,33 @@ def _fn_name(fn):
 
 # ----- Lowering -----
 
+class _LoweringContext:
+    """Operand kinds as the lowering knows them, for the records' kind rules."""
+
+    def __init__(self, lowering):
+        self.lw = lowering
+
+    def kind(self, o):
+        return kinds_mod.FROM_CODE[self.lw.kind_of(o)]
+
+    def kinds(self, operands):
+        return [self.kind(o) for o in operands]
+
+    def ndim(self, o):
+        return None
+
+    def items(self, name):
+        return ()
+
+
 class _Lowering:
     def __init__(self, program):
         self.program = program
         self.kinds = {}
         for name, kind in program.kinds.items():
-            if kind in _SCALAR_KINDS:
-                self.kinds[name] = _SCALAR_KINDS[kind]
-        self.bad_kinds = {n: k for n, k in program.kinds.items() if k not in _SCALAR_KINDS}
+            if kind in kinds_mod.CODE:
+                self.kinds[name] = kinds_mod.CODE[kind]
+        self.bad_kinds = {n: k for n, k in program.kinds.items() if k not in kinds_mod.CODE}
         self.regs = {}          # variable name -> register
         self.consts = {}        # (kind, bits) -> register
         self.names = []         # register -> display name
@@ -453,26 +400,18 @@ class _Lowering:
         kinds = [self.kind_of(a) for a in args]
         if s.target is not None:
             if s.target not in self.kinds and s.target not in self.bad_kinds:
-                self.kinds[s.target] = self._result_kind(fn, kinds)
+                self.kinds[s.target] = self._result_kind(s)
             self.kind_of(s.target)
         elif fn is not ir.check_assert:
             raise NotLowerable(f"{_fn_name(fn)} without a target")
         rule(self, s.target, args, kinds)
 
-    @staticmethod
-    def _result_kind(fn, kinds):
-        # Only for targets the analysis left without a kind.
-        if fn in (operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
-                  operator.ne, operator.not_, ir.truth, builtins.bool, operator.truth):
-            return "b"
-        if fn in (builtins.int, builtins.round, math.floor, math.ceil, math.trunc):
-            return "i"
-        if fn in (ir.copy, operator.pos, builtins.min, builtins.max):
-            return kinds[0] if len(set(kinds)) == 1 else "f"
-        if fn in (operator.add, operator.sub, operator.mul, operator.floordiv,
-                  operator.mod, operator.neg, builtins.abs, operator.abs):
-            return "i" if _intlike(kinds) else "f"
-        return "f"
+    def _result_kind(self, s):
+        """The kind of a target the analysis left without one, from its record."""
+        k, _ = analysis.op_kind(s, _LoweringContext(self))
+        if k not in kinds_mod.CODE:
+            raise NotLowerable(f"{_fn_name(s.fn)} does not return a float, int or bool")
+        return kinds_mod.CODE[k]
 
     def load(self, s):
         if not all(isinstance(a, ir.Const) for a in s.args) or s.target is None:

@@ -10,13 +10,12 @@ each rule sees exactly the values its operation saw.
 from __future__ import annotations
 
 import ast
-import math
 import operator
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import errors, ir, rules, runtime, tensor
+from . import errors, ir, primitives, runtime
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 from .normalize import Normalizer, Scope
@@ -260,13 +259,15 @@ class Reverser:
                 result.append((s.args[i], t))
             out.extend(ops)
             return result
-        rule = rules.lookup(fn)
-        if rule is None or rule == "nondiff":
+        prim = primitives.lookup(fn)
+        if prim is None or prim.vjp is None:
             return []
+        rule = prim.vjp.load()
+        alias = prim.alias(fn)
         if in_args:
             # the target overwrote one of its inputs: keep the output, then restore
             # the input so the rule sees both values
-            if _rule_reads_ans(rule):
+            if rule.reads("ans"):
                 ans = self.nz.fresh("_ans")
                 out.append(Op(ans, ir.copy, (z,)))
                 self.primal_reads.add(z)
@@ -293,7 +294,25 @@ class Reverser:
                    if rule.differentiable(rule.params.index(k))]
         if not wanted:
             return []
-        produced = self._inline_rule(rule, env, [i for i, _ in wanted], s.loc)
+        fused = self._fused(prim, s, env)
+        if fused is not None:
+            # input 0's contribution is one kernel call; the others come from the rule
+            t = self.nz.fresh()
+            out.append(Op(t, fused.kernel, tuple(env[n] for n in fused.names)))
+            for n in fused.names:
+                if isinstance(env[n], str) and env[n] in self.forward_vars:
+                    self.primal_reads.add(env[n])
+            rest = [(i, a) for i, a in wanted if i != 0]
+            result = [(a, t) for i, a in wanted if i == 0]
+            if not rest:
+                return result
+            wanted = rest
+        else:
+            result = []
+        scalar = all(self.kinds.get(a) in SCALARS if isinstance(a, str)
+                     else not isinstance(a.value, np.ndarray) for a in s.args)
+        xp = primitives.namespace(alias.family, scalar)
+        produced = self._inline_rule(rule, xp, env, [i for i, _ in wanted], s.loc)
         body_ops, outs = produced
         body_ops, outs = _fold(body_ops, outs)
         comp = self.companions.get(id(s))
@@ -316,7 +335,7 @@ class Reverser:
         out.extend(body_ops)
         summed = {}
         for (i, arg), c in zip(wanted, outs):
-            if rule.broadcast and self.kinds.get(z) not in SCALARS:
+            if prim.broadcast and self.kinds.get(z) not in SCALARS:
                 if not (self.kinds.get(arg) in SCALARS and self.kinds.get(z) in SCALARS):
                     if (c, arg) not in summed:
                         t = self.nz.fresh()
@@ -369,10 +388,22 @@ class Reverser:
             if safe:
                 self.recompute[t] = s
 
-    def _inline_rule(self, rule, env, indices, loc):
+    def _fused(self, prim, s, env):
+        """The record's fusion fact for this call, when it applies: every value it
+        names is an array, and its condition holds."""
+        f = prim.fused
+        if f is None or (f.when is not None and not f.when(s)):
+            return None
+        if not all(isinstance(env[n], str) and self.kinds.get(env[n]) == "array"
+                   for n in f.names if n != "g"):
+            return None
+        return f
+
+    def _inline_rule(self, rule, xp, env, indices, loc):
         sc = Scope(_RuleParsed(rule, loc), prefix="", globals_=rule.globals, cells={},
                    rule_mode=True)
         sc.env = dict(env)
+        sc.env["xp"] = ("obj", xp)
         assigned = set()
         for stmt in rule.body:
             for n in ast.walk(stmt):
@@ -593,14 +624,6 @@ class _RuleParsed:
         return self.where
 
 
-def _rule_reads_ans(rule):
-    for part in list(rule.body) + [o for o in rule.outputs if o is not None]:
-        for n in ast.walk(part):
-            if isinstance(n, ast.Name) and n.id == "ans":
-                return True
-    return False
-
-
 def _comment(loc, main=""):
     if loc is None:
         return "adjoint"
@@ -713,7 +736,6 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     fwd = rv._initial_values() + fwd
     fwd = _fast_gathers(fwd, kinds)
     uses = _use_counts(fwd + rev)
-    rev = _fuse_relu(rev, uses, kinds)
     rev = _coalesce(rev, uses)
     rev = _drop_empty_comments(rev)
     grads = []
@@ -750,19 +772,16 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     return prog
 
 
-_SINCOS = {math.sin: math.cos, math.cos: math.sin, np.sin: np.cos, np.cos: np.sin}
-
-
 def _add_companions(stmts, nz, kinds, active, depth, found):
-    """In loops, compute cos(x) beside an active sin(x) (and sin beside cos) in the
-    forward sweep, so the adjoint pops it instead of calling libm again: the engine
-    makes the pair one sincos() call, cheaper than two separate calls."""
+    """In loops, compute a primitive's *companion* (its record's: cos(x) beside an
+    active math.sin(x)) in the forward sweep, so the adjoint pops it instead of
+    calling libm again: the engine makes the pair one sincos() call."""
     out = []
     for s in stmts:
-        if isinstance(s, Op) and depth > 0 and s.fn in _SINCOS and s.target in active \
+        other = _companion(s.fn) if isinstance(s, Op) else None
+        if other is not None and depth > 0 and s.target in active \
                 and len(s.args) == 1 and isinstance(s.args[0], str) and not s.kwargs \
                 and kinds.get(s.target) == "float" and kinds.get(s.args[0]) == "float":
-            other = _SINCOS[s.fn]
             name = nz.fresh()
             kinds[name] = "float"
             out.append(Op(name, other, s.args, (), s.loc))
@@ -773,6 +792,11 @@ def _add_companions(stmts, nz, kinds, active, depth, found):
                 s, lambda b: _add_companions(b, nz, kinds, active, inner, found))
         out.append(s)
     return out
+
+
+def _companion(fn):
+    prim = primitives.lookup(fn)
+    return prim.alias(fn).companion if prim is not None else None
 
 
 def _breaks(stmts):
@@ -794,28 +818,6 @@ def _fast_gathers(stmts, kinds):
             s = Op(s.target, runtime.take, s.args, s.kwargs, s.loc)
         out.append(ir.map_bodies(s, lambda b: _fast_gathers(b, kinds)))
     return out
-
-
-def _fuse_relu(stmts, uses, kinds):
-    """``m = x >= 0; u = g * m`` on arrays (the adjoint of np.maximum(x, 0)) becomes
-    one pass of the compiled kernel instead of a mask and a product."""
-    out = []
-    masks = {}  # mask temp -> (index in out, x)
-    for s in stmts:
-        if isinstance(s, Op) and s.fn is operator.ge and isinstance(s.args[1], Const) \
-                and type(s.args[1].value) in (int, float) and s.args[1].value == 0 \
-                and isinstance(s.args[0], str) and kinds.get(s.args[0]) == "array" \
-                and uses.get(s.target) == 1:
-            masks[s.target] = (len(out), s.args[0])
-        elif isinstance(s, Op) and s.fn is operator.mul and len(s.args) == 2:
-            m = s.args[1] if s.args[1] in masks else (s.args[0] if s.args[0] in masks else None)
-            if m is not None and isinstance(m, str):
-                g = s.args[0] if m == s.args[1] else s.args[1]
-                where, x = masks.pop(m)
-                out[where] = Comment("mask fused below")
-                s = Op(s.target, tensor.relu_vjp, (g, x), (), s.loc)
-        out.append(ir.map_bodies(s, lambda b: _fuse_relu(b, uses, kinds)))
-    return [s for s in out if not (isinstance(s, Comment) and s.text == "mask fused below")]
 
 
 def _use_counts(stmts):

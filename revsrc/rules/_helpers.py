@@ -206,11 +206,6 @@ def norm_grad(g, ans, x, ord=None, axis=None, keepdims=False):
 
 # ----- Elementwise -----
 
-def tanh_grad(g, ans):
-    """g * (1 - ans**2) through the fused kernel for arrays, for floats too."""
-    return tensor.tanh_vjp(g, ans)
-
-
 def sinc_grad(g, x):
     """d sinc(x) / dx = (cos(pi x) - sinc(x)) / x, and 0 at x = 0."""
     x = np.asarray(x)

@@ -1,11 +1,17 @@
-"""Rules for Python's operators and numeric builtins, on floats and arrays alike."""
+"""Python's operators and numeric builtins, on floats and arrays alike, and the IR's
+own operations (copies, tuples, global reads). NumPy's spellings of the operators
+(np.add, np.multiply...) are aliases of the same records."""
 import builtins
+import math
 import operator
 
 import numpy as np
 
 from .. import ir
-from . import nondiff, vjp
+from .. import kinds as K
+from ..primitives import alias, define, no_derivative, op, primitive, special
+
+xp = np  # rebound per alias when a rule is inlined
 
 
 def astype(x, dtype):
@@ -15,72 +21,138 @@ def astype(x, dtype):
 
 # ----- Binary operators -----
 
-@vjp(operator.add, np.add, broadcast=True)
+@primitive("add", operator.add, np.add, kind=K.arith_kind, broadcast=True, jvp="elementwise",
+           engine=op("ADD", "IADD"), infix="+")
 def add(g, ans, x, y):
     return g, g
 
 
-@vjp(operator.sub, np.subtract, broadcast=True)
+@primitive("sub", operator.sub, np.subtract, kind=K.arith_kind, broadcast=True,
+           jvp="elementwise", engine=op("SUB", "ISUB"), infix="-")
 def sub(g, ans, x, y):
     return g, -g
 
 
-@vjp(operator.mul, np.multiply, broadcast=True)
+@primitive("mul", operator.mul, np.multiply, kind=K.arith_kind, broadcast=True,
+           jvp="elementwise", engine=op("MUL", "IMUL"), infix="*")
 def mul(g, ans, x, y):
     return g * y, g * x
 
 
-@vjp(operator.truediv, np.divide, broadcast=True)
+@primitive("truediv", operator.truediv, np.divide, kind=K.truediv_kind, broadcast=True,
+           jvp="elementwise", engine=op("DIV", "IDIV"), infix="/")
 def truediv(g, ans, x, y):
     return g / y, -(g * ans) / y
 
 
-@vjp(operator.pow, broadcast=True)
-def pow_(g, ans, x, y):
-    return g * y * x ** (y - 1), g * ans * np.log(x)
-
-
-@vjp(operator.mod, np.remainder, broadcast=True)
+@primitive("mod", operator.mod, np.remainder, kind=K.arith_kind, broadcast=True,
+           jvp="elementwise", engine=op("MOD", "IMOD"), infix="%")
 def mod(g, ans, x, y):
     return g, -(g * (x // y))
 
 
+# math.pow, np.power, np.float_power and ``**`` are one primitive: ``xp.power`` is the
+# primal's own function (math.pow for math.pow, ``**`` for ``**`` on numbers).
+@primitive("pow", operator.pow, np.power, np.float_power, math.pow, kind=K.pow_kind,
+           broadcast=True, jvp="elementwise")
+def pow_(g, ans, x, y):
+    return g * y * xp.power(x, y - 1), g * ans * xp.log(x)
+
+
+alias("pow", operator.pow, engine=op("POW", "IPOW"), infix="**")
+alias("pow", builtins.pow, engine=op("POW", "IPOW"))
+alias("pow", math.pow, engine=op("MPOW"), kind=K.elementwise_kind)
+
+
 # ----- Unary operators and numeric builtins -----
 
-@vjp(operator.neg, np.negative)
+@primitive("neg", operator.neg, np.negative, kind=K.arith_kind, jvp="elementwise",
+           engine=op("NEG", "INEG"), infix="-")
 def neg(g, ans, x):
     return -g
 
 
-@vjp(operator.pos, ir.copy, float)
+@primitive("pos", operator.pos, np.positive, kind=K.arith_kind, jvp="elementwise",
+           engine=op("MOV"), infix="+")
 def pos(g, ans, x):
     return g
 
 
-@vjp(abs)
-def abs_(g, ans, x):
-    return g * np.sign(x)
+define("copy", ir.copy, vjp=pos, jvp="elementwise", kind=K.same_kind, engine=op("MOV"))
+define("float", builtins.float, vjp=pos, jvp="elementwise", kind=K.constant(K.FLOAT),
+       engine=op("MOV"))
 
 
-@vjp(builtins.max)
+@primitive("max", builtins.max, kind=K.select_kind, engine=special("minmax", "MAX"),
+           jvp="elementwise")
 def max_(g, ans, x, y):
     return g * (x >= y), g * (y > x)
 
 
-@vjp(builtins.min)
+@primitive("min", builtins.min, kind=K.select_kind, engine=special("minmax", "MIN"),
+           jvp="elementwise")
 def min_(g, ans, x, y):
     return g * (x <= y), g * (y < x)
 
 
-@vjp(astype)
+@primitive("astype", astype, kind=K.array_kind, linear=(0,))
 def astype_(g, ans, x, dtype):
     return g, None
 
 
+# ----- The IR's own operations -----
+
+def _global_kind(o, ctx):
+    value = o.args[0].value.get(o.args[1].value)
+    return K.of_value(value), (value.ndim if isinstance(value, np.ndarray) else None)
+
+
+def _cell_kind(o, ctx):
+    try:
+        value = o.args[0].value.cell_contents
+    except ValueError:
+        return K.ANY
+    return K.of_value(value), (value.ndim if isinstance(value, np.ndarray) else None)
+
+
+# (the engine reads globals and closure cells before each run; see engine.py)
+no_derivative(ir.load_global, kind=_global_kind)
+no_derivative(ir.load_cell, kind=_cell_kind)
+no_derivative(ir.check_assert, engine=special("assert"))
+# A dict of differentiated values has no rule (yet): refused, not given zeros.
+define("make_dict", ir.make_dict, kind=K.constant(K.DICT))
+# Tuples and lists pass each item's adjoint through (the reverse pass does it itself).
+define("make_tuple", ir.make_tuple, kind=K.constant(K.TUPLE))
+define("make_list", ir.make_list, kind=K.constant(K.LIST))
+
 # ----- No derivative -----
 
-nondiff(operator.floordiv, operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
-        operator.ne, operator.not_, operator.is_, operator.is_not, operator.contains,
-        operator.and_, operator.or_, operator.xor, operator.invert, operator.lshift,
-        operator.rshift, ir.truth, ir.check_assert, ir.load_global, ir.load_cell,
-        int, bool, len, round, isinstance, range, slice, getattr, type, str)
+no_derivative(ir.truth, builtins.bool, operator.truth, kind=K.constant(K.BOOL),
+              engine=special("truth"))
+no_derivative(operator.not_, kind=K.constant(K.BOOL), engine=op("NOT"), infix="not")
+no_derivative(operator.lt, kind=K.compare_kind, engine=op("LT"), infix="<")
+no_derivative(operator.le, kind=K.compare_kind, engine=op("LE"), infix="<=")
+no_derivative(operator.gt, kind=K.compare_kind, engine=op("GT"), infix=">")
+no_derivative(operator.ge, kind=K.compare_kind, engine=op("GE"), infix=">=")
+no_derivative(operator.eq, kind=K.compare_kind, engine=op("EQ"), infix="==")
+no_derivative(operator.ne, kind=K.compare_kind, engine=op("NE"), infix="!=")
+no_derivative(operator.floordiv, kind=K.arith_kind, engine=op("FLOORDIV", "IFLOORDIV"),
+              infix="//")
+no_derivative(operator.is_, kind=K.constant(K.BOOL), infix="is")
+no_derivative(operator.is_not, kind=K.constant(K.BOOL), infix="is not")
+no_derivative(operator.contains, builtins.isinstance, kind=K.constant(K.BOOL))
+no_derivative(operator.and_, kind=K.arith_kind, infix="&")
+no_derivative(operator.or_, kind=K.arith_kind, infix="|")
+no_derivative(operator.xor, kind=K.arith_kind, infix="^")
+no_derivative(operator.lshift, kind=K.arith_kind, infix="<<")
+no_derivative(operator.rshift, kind=K.arith_kind, infix=">>")
+no_derivative(operator.invert, kind=K.arith_kind, infix="~")
+no_derivative(builtins.len, kind=K.constant(K.INT))
+no_derivative(builtins.int, kind=K.constant(K.INT), engine=special("to_int", "FTOI"))
+no_derivative(builtins.round, kind=K.constant(K.INT), engine=special("to_int", "ROUNDI"))
+no_derivative(math.floor, kind=K.constant(K.INT), engine=special("to_int", "FLOORI"))
+no_derivative(math.ceil, kind=K.constant(K.INT), engine=special("to_int", "CEILI"))
+no_derivative(math.trunc, kind=K.constant(K.INT), engine=special("to_int", "FTOI"))
+no_derivative(math.isnan, math.isinf, math.isfinite, kind=K.constant(K.BOOL))
+no_derivative(builtins.range, builtins.slice, builtins.type, builtins.str)
+no_derivative(builtins.getattr, kind=K.getattr_kind)

@@ -6,7 +6,9 @@ import operator
 
 import numpy as np
 
-from . import _helpers, vjp
+from .. import kinds as K
+from ..primitives import primitive
+from . import _helpers
 
 # ----- Subscripts -----
 
@@ -14,23 +16,23 @@ from . import _helpers, vjp
 # Arrays: basic slices, integers, None, Ellipsis, integer arrays (repeated indices
 # accumulate) and boolean masks, alone or in a tuple. Lists and tuples of values:
 # an object array with ``g`` at the index (see `_helpers.pieces`).
-@vjp(operator.getitem)
+@primitive("getitem", operator.getitem, kind=K.getitem_kind, linear=(0,))
 def getitem(g, ans, a, b):
     return _helpers.getitem_grad(g, a, b), None
 
 
-@vjp(np.take)
+@primitive("take", np.take, kind=K.array_kind, linear=(0,))
 def take(g, ans, a, indices, axis=None):
     return _helpers.take_grad(g, a, indices, axis), None
 
 
-@vjp(np.take_along_axis)
+@primitive("take_along_axis", np.take_along_axis, kind=K.array_kind, linear=(0,))
 def take_along_axis(g, ans, arr, indices, axis=None):
     return _helpers.take_along_axis_grad(g, arr, indices, axis), None
 
 
 # ----- Sorting -----
 
-@vjp(np.sort)
+@primitive("sort", np.sort, kind=K.array_kind)
 def sort(g, ans, a, axis=-1):
     return _helpers.sort_grad(g, a, axis)

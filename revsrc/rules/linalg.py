@@ -3,38 +3,40 @@ import operator
 
 import numpy as np
 
-from . import _helpers, vjp
+from .. import kinds as K
+from ..primitives import primitive
+from . import _helpers
 
 # ----- Products -----
 
 
-@vjp(np.dot)
+@primitive("dot", np.dot, kind=K.dot_kind)
 def dot(g, ans, a, b):
     return _helpers.dot_grad_a(g, a, b), _helpers.dot_grad_b(g, a, b)
 
 
-@vjp(np.matmul, operator.matmul)
+@primitive("matmul", np.matmul, operator.matmul, kind=K.array_kind, infix="@")
 def matmul(g, ans, a, b):
     return _helpers.matmul_grad_a(g, a, b), _helpers.matmul_grad_b(g, a, b)
 
 
-@vjp(np.inner)
+@primitive("inner", np.inner, kind=K.dot_kind)
 def inner(g, ans, a, b):
     return _helpers.inner_grad_a(g, a, b), _helpers.inner_grad_b(g, a, b)
 
 
-@vjp(np.outer)
+@primitive("outer", np.outer, kind=K.array_kind)
 def outer(g, ans, a, b):
     return _helpers.outer_grad_a(g, a, b), _helpers.outer_grad_b(g, a, b)
 
 
-@vjp(np.tensordot)
+@primitive("tensordot", np.tensordot, kind=K.array_kind)
 def tensordot(g, ans, a, b, axes=2):
     return _helpers.tensordot_grad_a(g, a, b, axes), _helpers.tensordot_grad_b(g, a, b, axes)
 
 
 # One parameter per operand, up to six: a call with more is refused, not misread.
-@vjp(np.einsum)
+@primitive("einsum", np.einsum, kind=K.array_kind)
 def einsum(g, ans, subscripts, op0, op1=None, op2=None, op3=None, op4=None, op5=None):
     return (None,
             _helpers.einsum_grad(g, subscripts, 0, op0, op1, op2, op3, op4, op5),
@@ -45,36 +47,36 @@ def einsum(g, ans, subscripts, op0, op1=None, op2=None, op3=None, op4=None, op5=
             _helpers.einsum_grad(g, subscripts, 5, op0, op1, op2, op3, op4, op5))
 
 
-@vjp(np.trace)
+@primitive("trace", np.trace, kind=K.array_kind, linear=(0,))
 def trace(g, ans, a, offset=0, axis1=0, axis2=1, dtype=None):
     return _helpers.trace_grad(g, a, offset, axis1, axis2)
 
 
 # ----- Matrix functions -----
 
-@vjp(np.linalg.inv)
+@primitive("inv", np.linalg.inv, kind=K.array_kind)
 def inv(g, ans, a):
     t = np.swapaxes(ans, -1, -2)
     return -(t @ g @ t)
 
 
-@vjp(np.linalg.solve)
+@primitive("solve", np.linalg.solve, kind=K.array_kind)
 def solve(g, ans, a, b):
     return _helpers.solve_grad_a(g, ans, a, b), _helpers.solve_grad_b(g, ans, a, b)
 
 
-@vjp(np.linalg.det)
+@primitive("det", np.linalg.det, kind=K.array_kind)
 def det(g, ans, a):
     return _helpers.det_grad(g, ans, a)
 
 
 # slogdet returns (sign, logdet); ``g`` is the adjoint of that pair, built by the
 # getitem rule for tuples, and only logdet has a derivative.
-@vjp(np.linalg.slogdet)
+@primitive("slogdet", np.linalg.slogdet)
 def slogdet(g, ans, a):
     return _helpers.slogdet_grad(g, a)
 
 
-@vjp(np.linalg.cholesky)
+@primitive("cholesky", np.linalg.cholesky, kind=K.array_kind)
 def cholesky(g, ans, a, upper=False):
     return _helpers.cholesky_grad(g, ans, a, upper)

@@ -8,9 +8,10 @@ is refused rather than given a zero gradient.
 """
 import numpy as np
 
-from . import nondiff
+from .. import kinds as K
+from ..primitives import no_derivative
 
-nondiff(
+no_derivative(
     # indices and order
     np.argmax, np.argmin, np.argsort, np.nonzero, np.flatnonzero, np.argwhere,
     np.searchsorted, np.digitize, np.unravel_index, np.ravel_multi_index,
@@ -27,7 +28,9 @@ nondiff(
     np.right_shift, np.gcd, np.lcm,
     # shapes and types
     np.shape, np.ndim, np.size, np.result_type, np.broadcast_shapes,
-    # arrays built from shapes
-    np.zeros, np.ones, np.empty, np.zeros_like, np.ones_like, np.empty_like, np.eye,
-    np.identity, np.arange, np.tri, np.indices,
 )
+
+# Arrays built from shapes alone (always arrays, whatever the arguments).
+no_derivative(np.zeros, np.ones, np.empty, np.zeros_like, np.ones_like, np.empty_like,
+              np.eye, np.identity, np.arange, np.tri, np.indices,
+              kind=K.constant(K.ARRAY))

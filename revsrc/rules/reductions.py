@@ -8,64 +8,66 @@ import builtins
 
 import numpy as np
 
-from . import _helpers, vjp
+from .. import kinds as K
+from ..primitives import primitive
+from . import _helpers
 
 # ----- Sums and means -----
 
 
-@vjp(np.sum)
+@primitive("sum", np.sum, kind=K.reduction_kind, linear=(0,))
 def sum_(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.broadcast_reduced(g, a, axis, keepdims)
 
 
-@vjp(builtins.sum)
+@primitive("builtin_sum", builtins.sum)
 def builtin_sum(g, ans, iterable, start=0):
     return _helpers.sum_list_grad(g, iterable), g
 
 
-@vjp(np.mean)
+@primitive("mean", np.mean, kind=K.reduction_kind, linear=(0,))
 def mean(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.mean_grad(g, ans, a, axis, keepdims)
 
 
-@vjp(np.prod)
+@primitive("prod", np.prod, kind=K.reduction_kind)
 def prod(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.prod_grad(g, ans, a, axis, keepdims)
 
 
 # ----- Extrema -----
 
-@vjp(np.max, np.amax, np.min, np.amin)
+@primitive("extremum", np.max, np.amax, np.min, np.amin, kind=K.reduction_kind)
 def extremum(g, ans, a, axis=None, keepdims=False):
     return _helpers.extremum_grad(g, ans, a, axis, keepdims)
 
 
 # ----- Moments -----
 
-@vjp(np.var)
+@primitive("var", np.var, kind=K.reduction_kind)
 def var(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _helpers.var_grad(g, a, axis, ddof, keepdims)
 
 
-@vjp(np.std)
+@primitive("std", np.std, kind=K.reduction_kind)
 def std(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _helpers.std_grad(g, ans, a, axis, ddof, keepdims)
 
 
 # ----- Scans -----
 
-@vjp(np.cumsum)
+@primitive("cumsum", np.cumsum, kind=K.array_kind, linear=(0,))
 def cumsum(g, ans, a, axis=None, dtype=None):
     return _helpers.cumsum_grad(g, a, axis)
 
 
-@vjp(np.cumprod)
+@primitive("cumprod", np.cumprod, kind=K.array_kind)
 def cumprod(g, ans, a, axis=None, dtype=None):
     return _helpers.cumprod_grad(g, ans, a, axis)
 
 
 # ----- Norms -----
 
-@vjp(np.linalg.norm)
+@primitive("norm", np.linalg.norm, kind=K.norm_kind)
 def norm(g, ans, x, ord=None, axis=None, keepdims=False):
     return _helpers.norm_grad(g, ans, x, ord, axis, keepdims)

@@ -7,147 +7,149 @@ with ``ir.make_list``; their rule returns one adjoint per item, as an object arr
 import numpy as np
 
 from .. import tensor
-from . import _helpers, vjp
+from .. import kinds as K
+from ..primitives import primitive
+from . import _helpers
 
 # ----- Reshaping -----
 
 
-@vjp(np.reshape)
+@primitive("reshape", np.reshape, kind=K.array_kind, linear=(0,))
 def reshape(g, ans, a, shape=None, order="C"):
     return np.reshape(g, np.shape(a), order=order)
 
 
-@vjp(np.ravel)
+@primitive("ravel", np.ravel, kind=K.array_kind, linear=(0,))
 def ravel(g, ans, a, order="C"):
     return np.reshape(g, np.shape(a), order=order)
 
 
-@vjp(np.expand_dims, np.squeeze, np.atleast_1d, np.atleast_2d, np.atleast_3d)
+@primitive("expand_dims", np.expand_dims, np.squeeze, np.atleast_1d, np.atleast_2d, np.atleast_3d, kind=K.array_kind, linear=(0,))
 def expand_dims(g, ans, a, axis=None):
     return np.reshape(g, np.shape(a))
 
 
-@vjp(np.broadcast_to)
+@primitive("broadcast_to", np.broadcast_to, kind=K.array_kind, linear=(0,))
 def broadcast_to(g, ans, array, shape):
     return tensor.sum_to_shape(g, np.shape(array))
 
 
 # ----- Axis order -----
 
-@vjp(np.transpose)
+@primitive("transpose", np.transpose, kind=K.array_kind, linear=(0,))
 def transpose(g, ans, a, axes=None):
     return _helpers.transpose_grad(g, axes)
 
 
-@vjp(np.swapaxes)
+@primitive("swapaxes", np.swapaxes, kind=K.array_kind, linear=(0,))
 def swapaxes(g, ans, a, axis1, axis2):
     return np.swapaxes(g, axis1, axis2)
 
 
-@vjp(np.moveaxis)
+@primitive("moveaxis", np.moveaxis, kind=K.array_kind, linear=(0,))
 def moveaxis(g, ans, a, source, destination):
     return np.moveaxis(g, destination, source)
 
 
-@vjp(np.flip)
+@primitive("flip", np.flip, kind=K.array_kind, linear=(0,))
 def flip(g, ans, m, axis=None):
     return np.flip(g, axis)
 
 
-@vjp(np.fliplr)
+@primitive("fliplr", np.fliplr, kind=K.array_kind, linear=(0,))
 def fliplr(g, ans, m):
     return np.fliplr(g)
 
 
-@vjp(np.flipud)
+@primitive("flipud", np.flipud, kind=K.array_kind, linear=(0,))
 def flipud(g, ans, m):
     return np.flipud(g)
 
 
 # ----- Joining and splitting -----
 
-@vjp(np.concatenate)
+@primitive("concatenate", np.concatenate, kind=K.array_kind)
 def concatenate(g, ans, arrays, axis=0):
     return _helpers.concatenate_grad(g, arrays, axis)
 
 
-@vjp(np.stack)
+@primitive("stack", np.stack, kind=K.array_kind)
 def stack(g, ans, arrays, axis=0):
     return _helpers.stack_grad(g, arrays, axis)
 
 
-@vjp(np.hstack)
+@primitive("hstack", np.hstack, kind=K.array_kind)
 def hstack(g, ans, tup):
     return _helpers.hstack_grad(g, tup)
 
 
-@vjp(np.vstack)
+@primitive("vstack", np.vstack, kind=K.array_kind)
 def vstack(g, ans, tup):
     return _helpers.vstack_grad(g, tup)
 
 
-@vjp(np.split, np.array_split)
+@primitive("split", np.split, np.array_split)
 def split(g, ans, ary, indices_or_sections, axis=0):
     return _helpers.split_grad(g, ans, ary, axis), None
 
 
 # ----- Repeating and padding -----
 
-@vjp(np.tile)
+@primitive("tile", np.tile, kind=K.array_kind, linear=(0,))
 def tile(g, ans, A, reps):
     return _helpers.tile_grad(g, A, reps), None
 
 
-@vjp(np.repeat)
+@primitive("repeat", np.repeat, kind=K.array_kind, linear=(0,))
 def repeat(g, ans, a, repeats, axis=None):
     return _helpers.repeat_grad(g, a, repeats, axis), None
 
 
-@vjp(np.pad)
+@primitive("pad", np.pad, kind=K.array_kind)
 def pad(g, ans, array, pad_width, mode="constant"):
     return _helpers.pad_grad(g, array, pad_width, mode), None
 
 
 # ----- Diagonals and triangles -----
 
-@vjp(np.diag)
+@primitive("diag", np.diag, kind=K.array_kind, linear=(0,))
 def diag(g, ans, v, k=0):
     return _helpers.diag_grad(g, v, k)
 
 
-@vjp(np.diagonal)
+@primitive("diagonal", np.diagonal, kind=K.array_kind, linear=(0,))
 def diagonal(g, ans, a, offset=0, axis1=0, axis2=1):
     return _helpers.diagonal_grad(g, a, offset, axis1, axis2)
 
 
-@vjp(np.tril)
+@primitive("tril", np.tril, kind=K.array_kind, linear=(0,))
 def tril(g, ans, m, k=0):
     return np.tril(g, k)
 
 
-@vjp(np.triu)
+@primitive("triu", np.triu, kind=K.array_kind, linear=(0,))
 def triu(g, ans, m, k=0):
     return np.triu(g, k)
 
 
 # ----- Copies and construction from values -----
 
-@vjp(np.array, np.asarray, np.copy, np.ascontiguousarray)
+@primitive("array", np.array, np.asarray, np.copy, np.ascontiguousarray, kind=K.array_kind, linear=(0,))
 def array(g, ans, a, dtype=None, copy=None):
     return _helpers.array_grad(g, a)
 
 
-@vjp(np.full)
+@primitive("full", np.full, kind=K.array_kind)
 def full(g, ans, shape, fill_value, dtype=None):
     return None, tensor.unbroadcast(g, fill_value)
 
 
-@vjp(np.full_like)
+@primitive("full_like", np.full_like, kind=K.array_kind)
 def full_like(g, ans, a, fill_value, dtype=None):
     return None, tensor.unbroadcast(g, fill_value)
 
 
-@vjp(np.linspace)
+@primitive("linspace", np.linspace, kind=K.array_kind)
 def linspace(g, ans, start, stop, num=50, endpoint=True, dtype=None, axis=0):
     return (_helpers.linspace_grad_start(g, start, stop, num, endpoint, axis),
             _helpers.linspace_grad_stop(g, start, stop, num, endpoint, axis))

@@ -1,0 +1,283 @@
+"""What a variable holds, in one encoding shared by every stage.
+
+The transformation is specialized per argument kind: the analysis infers a kind for
+every variable, the API keys its cache on the arguments' kinds, and the scalar engine
+keeps one register per scalar, tagged with a one-letter code that the compiled side
+reads (``CODE``). Arrays also carry their rank (``ndim``) where it is known.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+BOOL = "bool"
+INT = "int"
+FLOAT = "float"
+ARRAY = "array"
+TUPLE = "tuple"
+LIST = "list"
+DICT = "dict"
+NONE = "none"
+ANY = "any"
+
+SCALARS = (BOOL, INT, FLOAT)
+
+# Numeric promotion order: bool < int < float < array.
+_ORDER = {BOOL: 0, INT: 1, FLOAT: 2, ARRAY: 3}
+
+# The one-letter codes of scalar kinds: argument signatures, engine registers and the
+# compiled engine's parameter and output kinds ('f', 'i', 'b' in _engine.pxi).
+CODE = {FLOAT: "f", INT: "i", BOOL: "b"}
+FROM_CODE = {c: k for k, c in CODE.items()}
+
+
+def join(a, b):
+    """The kind of a variable that holds ``a`` at one point and ``b`` at another."""
+    if a == b:
+        return a
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if a in _ORDER and b in _ORDER:
+        return a if _ORDER[a] > _ORDER[b] else b
+    return ANY
+
+
+def promote(kinds):
+    """The kind of an arithmetic result on operands of ``kinds`` (bool + bool is int)."""
+    k = BOOL
+    for x in kinds:
+        k = join(k, x)
+    return INT if k == BOOL else k
+
+
+def of_value(v):
+    """The kind of a Python value (NumPy scalars count as the Python scalar they hold)."""
+    if isinstance(v, (bool, np.bool_)):
+        return BOOL
+    if isinstance(v, (int, np.integer)):
+        return INT
+    if isinstance(v, (float, np.floating)):
+        return FLOAT
+    if isinstance(v, np.ndarray):
+        return ARRAY
+    if isinstance(v, tuple):
+        return TUPLE
+    if isinstance(v, list):
+        return LIST
+    if isinstance(v, dict):
+        return DICT
+    if v is None:
+        return NONE
+    return ANY
+
+
+_EXACT = {float: FLOAT, int: INT, bool: BOOL}
+
+
+def signature(v):
+    """What a transformation for argument ``v`` depends on: its kind, plus rank and
+    dtype for an array. Hashable; the cache key of a derivative is one per argument."""
+    k = _EXACT.get(type(v))
+    if k is not None:
+        return k
+    if isinstance(v, np.ndarray):
+        return (ARRAY, v.ndim, v.dtype)
+    return of_value(v) if isinstance(v, np.generic) else ANY
+
+
+def kind_of_signature(sig):
+    return sig[0] if isinstance(sig, tuple) else sig
+
+
+def ndim_of_signature(sig):
+    return sig[1] if isinstance(sig, tuple) else None
+
+
+# ----- Kind rules -----
+# A primitive's record names one of these (or its own function): given the operation
+# and a context that knows its operands' kinds and ranks, it returns the result's kind,
+# or (kind, ndim) where the rank of an array result is known. None means "not known
+# yet" (an operand's kind is still being inferred around a loop).
+
+
+def _scalars(ks):
+    return all(k in SCALARS for k in ks)
+
+
+def _max_ndim(op, ctx):
+    nds = []
+    for a in op.args:
+        k = ctx.kind(a)
+        nds.append(0 if k in SCALARS else ctx.ndim(a))
+    return max(nds) if nds and all(n is not None for n in nds) else None
+
+
+def elementwise_kind(op, ctx):
+    """Math and NumPy elementwise functions: an array of the broadcast rank if any
+    operand is one, else a float."""
+    ks = ctx.kinds(op.args)
+    if ARRAY in ks:
+        return ARRAY, _max_ndim(op, ctx)
+    return FLOAT if _scalars(ks) else ANY
+
+
+def arith_kind(op, ctx):
+    """Python's operators: NumPy's rules on arrays, Python's promotion on scalars."""
+    ks = ctx.kinds(op.args)
+    if ARRAY in ks:
+        return ARRAY, _max_ndim(op, ctx)
+    if not _scalars(ks):
+        return ANY
+    return promote(ks)
+
+
+def truediv_kind(op, ctx):
+    k = arith_kind(op, ctx)
+    return FLOAT if k in (BOOL, INT) else k
+
+
+def pow_kind(op, ctx):
+    k = arith_kind(op, ctx)
+    if k == INT:
+        e = op.args[1]
+        if not (getattr(e, "value", None) is not None and type(e.value) is int
+                and e.value >= 0):
+            return ANY if ctx.kind(e) != BOOL else INT  # 2 ** -1 is a float
+    return k
+
+
+def select_kind(op, ctx):
+    """max and min keep their operands' kind (max(True, False) is a bool)."""
+    ks = ctx.kinds(op.args)
+    if ARRAY in ks:
+        return ARRAY, _max_ndim(op, ctx)
+    if not _scalars(ks):
+        return ANY
+    k = BOOL
+    for x in ks:
+        k = join(k, x)
+    return k
+
+
+def compare_kind(op, ctx):
+    ks = ctx.kinds(op.args)
+    if ARRAY in ks:
+        return ARRAY, _max_ndim(op, ctx)
+    return BOOL if _scalars(ks) else ANY
+
+
+def same_kind(op, ctx):
+    """The kind (and rank) of the first operand."""
+    a = op.args[0]
+    return ctx.kind(a), ctx.ndim(a)
+
+
+def constant(kind):
+    def rule(op, ctx):
+        return kind
+    rule.__name__ = f"always_{kind}"
+    return rule
+
+
+def reduction_kind(op, ctx):
+    """np.sum and friends: a float for a full reduction, else an array."""
+    if ctx.kind(op.args[0]) == ANY:
+        return ANY
+    kw = dict(op.kwargs)
+    axis, keep = kw.get("axis"), kw.get("keepdims")
+    full = len(op.args) == 1 and (axis is None or getattr(axis, "value", 0) is None) \
+        and (keep is None or getattr(keep, "value", True) is False)
+    if full:
+        return FLOAT
+    return ARRAY if ctx.kind(op.args[0]) == ARRAY else ANY
+
+
+def norm_kind(op, ctx):
+    """np.linalg.norm: a float unless an axis (or keepdims) keeps some axes."""
+    if ctx.kind(op.args[0]) == ANY:
+        return ANY
+    kw = dict(op.kwargs)
+    axis = op.args[2] if len(op.args) > 2 else kw.get("axis")
+    keep = op.args[3] if len(op.args) > 3 else kw.get("keepdims")
+    if (axis is None or getattr(axis, "value", 0) is None) and \
+            (keep is None or getattr(keep, "value", True) is False):
+        return FLOAT
+    return ARRAY
+
+
+def dot_kind(op, ctx):
+    if ANY in ctx.kinds(op.args):
+        return ANY
+    nds = [ctx.ndim(a) if ctx.kind(a) == ARRAY else 0 for a in op.args]
+    if nds == [1, 1]:
+        return FLOAT
+    return ARRAY if ARRAY in ctx.kinds(op.args) else ANY
+
+
+def array_kind(op, ctx):
+    """NumPy functions that return arrays (when given one)."""
+    return ARRAY if ARRAY in ctx.kinds(op.args) else ANY
+
+
+def array_of_broadcast(op, ctx):
+    """np.where and the like: an array even of numbers (0-d then)."""
+    ks = ctx.kinds(op.args)
+    if ANY in ks:
+        return ANY
+    return ARRAY, _max_ndim(op, ctx)
+
+
+def generic_kind(fn, op, ctx):
+    """Kind of a call to a function with no kind rule of its own."""
+    if isinstance(fn, np.ufunc) and fn.nout == 1:
+        # a comparison, test or bitwise ufunc: its float64 loop may return bools
+        if any(t.startswith("d" * fn.nin + "->?") for t in fn.types):
+            return compare_kind(op, ctx)
+        return elementwise_kind(op, ctx)
+    module = getattr(fn, "__module__", None) or ""
+    if module.startswith("numpy") and ARRAY in ctx.kinds(op.args):
+        return ARRAY
+    return ANY
+
+
+def index_drop(index, ndim):
+    """How many axes basic indexing with ``index`` removes (None if not basic)."""
+    items = index if isinstance(index, tuple) else (index,)
+    drop = add = 0
+    for it in items:
+        if isinstance(it, bool):
+            return None
+        if isinstance(it, int):
+            drop += 1
+        elif it is None:
+            add += 1
+        elif isinstance(it, slice) or it is Ellipsis:
+            continue
+        else:
+            return None
+    if drop - add == ndim and add == 0:
+        return ndim
+    return drop - add if drop - add < ndim else None
+
+
+def getitem_kind(op, ctx):
+    base, idx = op.args[0], op.args[1]
+    if ctx.kind(base) != ARRAY:
+        return ANY
+    nd = ctx.ndim(base)
+    value = getattr(idx, "value", None) if not isinstance(idx, str) else None
+    if nd is not None and not isinstance(idx, str):
+        drop = index_drop(value, nd)
+        if drop is not None:
+            return FLOAT if drop == nd else (ARRAY, nd - drop)
+    if nd is not None and isinstance(idx, str) and ctx.kind(idx) == INT:
+        return (FLOAT, None) if nd == 1 else (ARRAY, nd - 1)
+    if isinstance(idx, str) and (ctx.kind(idx) == ARRAY or ARRAY in ctx.kinds(ctx.items(idx))):
+        return ARRAY  # advanced indexing always makes an array
+    return ANY
+
+
+def getattr_kind(op, ctx):
+    attr = getattr(op.args[1], "value", None)
+    return INT if attr in ("ndim", "size") else ANY

@@ -1,0 +1,420 @@
+"""One record per primitive: every fact about an operation, in one place.
+
+A primitive is an operation the transformations do not look inside: an operator,
+a ``math`` or NumPy function, a runtime helper the generated code calls, or a user's
+function with a rule of its own. Its record says, for every pass:
+
+- ``aliases``: the Python callables that are this primitive, each with its *family*
+  (``math``, ``numpy``, ``python`` for operators and builtins, ``runtime``, ``user``).
+  Twins such as ``math.sin`` and ``np.sin`` are one record: they share every
+  derivative fact and differ only in the function that computes the value;
+- ``vjp``: the reverse rule, a plain Python function ``rule(g, ans, *inputs)``
+  returning one expression per input (None for no gradient). Its body is inlined
+  into the generated adjoint, where the name ``xp`` means the namespace of the
+  alias being differentiated (``math`` functions for ``math.sin``, NumPy's for
+  ``np.sin``), so one rule serves both twins;
+- ``jvp``: the forward rule, in the same form with ``g`` read as the tangent of the
+  input in that position; ``"elementwise"`` takes it from the vjp (an elementwise
+  rule is ``g`` times a partial derivative), and ``linear`` lists the inputs in which
+  the primitive is linear (its tangent is the primitive applied to the tangent);
+- ``kind``: what it returns for arguments of given kinds (see ``revsrc.analysis``);
+- ``engine``: how the scalar engine computes it, per alias (NumPy ufuncs always run
+  NumPy's own float64 loop, so they need no entry);
+- ``infix``: how generated Python source prints it, when not as a call;
+- ``fused``: fusion facts, e.g. the compiled kernel that computes the whole vjp in
+  one pass for arrays, and ``companion``: a function of the same argument the vjp
+  reads, which loops compute in the forward sweep beside the value.
+
+Rules are registered with the decorators below, from the modules in ``revsrc/rules/``.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+import math
+import textwrap
+import types
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from . import kinds
+
+MATH = "math"
+NUMPY = "numpy"
+PYTHON = "python"
+RUNTIME = "runtime"
+USER = "user"
+
+
+# ----- The namespaces a rule's ``xp`` stands for -----
+
+def _math_namespace():
+    """``math`` under NumPy's names, so a rule written with ``xp.arcsin`` reads the
+    math module's function for a math primal. Functions math lacks fall back to
+    NumPy's (np.sign of a float is exact everywhere)."""
+    ns = types.ModuleType("revsrc.xp_math", "The math module under NumPy's names.")
+    renames = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
+               "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
+               "absolute": "fabs", "power": "pow"}
+    for name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "expm1", "log",
+                 "log1p", "log2", "log10", "sqrt", "hypot", "copysign", "floor", "ceil",
+                 "trunc", "erf", "erfc", "fabs", "pi", "e", *renames):
+        setattr(ns, name, getattr(math, renames.get(name, name)))
+    for name in ("sign", "square", "cbrt", "exp2", "reciprocal", "logaddexp",
+                 "maximum", "minimum"):
+        setattr(ns, name, getattr(np, name))
+    return ns
+
+
+xp_math = _math_namespace()
+
+
+def _python_namespace():
+    """For operators on numbers: as ``xp_math``, but ``power`` is ``**`` itself."""
+    import operator
+    ns = types.ModuleType("revsrc.xp_python", "Operators' namespace for numbers.")
+    ns.__dict__.update({k: v for k, v in vars(xp_math).items() if not k.startswith("__")})
+    ns.power = operator.pow
+    return ns
+
+
+xp_python = _python_namespace()
+
+
+def namespace(family, scalar):
+    """What ``xp`` means in a rule for an alias of ``family`` whose operands are all
+    numbers (``scalar``) or not."""
+    if family == MATH:
+        return xp_math
+    if family == PYTHON and scalar:
+        return xp_python
+    return np
+
+
+# ----- Rules -----
+
+@dataclass(eq=False)
+class Rule:
+    """A rule function ``rule(g, ans, *params)``, parsed once for inlining."""
+    fn: Callable
+    params: list                      # the primal's parameter names, in order
+    defaults: dict                    # parameter name -> default value
+    outputs: list = field(default_factory=list)   # per param: ast expression or None
+    body: list = field(default_factory=list)      # ast statements before the return
+    globals: dict = field(default_factory=dict)
+    filename: str = ""
+    lines: list = field(default_factory=list)
+    loaded: bool = False
+
+    @classmethod
+    def of(cls, fn):
+        sig = inspect.signature(fn)
+        names = list(sig.parameters)
+        if names[:2] != ["g", "ans"]:
+            raise TypeError(f"rule {fn.__name__} must start with parameters (g, ans, ...)")
+        defaults = {n: p.default for n, p in sig.parameters.items()
+                    if p.default is not inspect.Parameter.empty}
+        return cls(fn, names[2:], defaults)
+
+    def load(self):
+        """Parse the body: statements before ``return``, one output per input."""
+        if self.loaded:
+            return self
+        fn = self.fn
+        lines, first = inspect.getsourcelines(fn)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        ast.increment_lineno(tree, first - 1)
+        node = tree.body[0]
+        body = [s for s in node.body
+                if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        ret = body[-1]
+        if not isinstance(ret, ast.Return) or any(isinstance(s, ast.Return)
+                                                  for s in body[:-1]):
+            raise TypeError(f"rule {fn.__name__} must end in its only return statement")
+        value = ret.value
+        outs = list(value.elts) if isinstance(value, ast.Tuple) else [value]
+        outs = [None if (isinstance(o, ast.Constant) and o.value is None) else o
+                for o in outs]
+        outs += [None] * (len(self.params) - len(outs))
+        self.body = body[:-1]
+        self.outputs = outs
+        self.globals = fn.__globals__
+        self.filename = fn.__code__.co_filename
+        try:
+            with open(self.filename, encoding="utf-8") as fh:
+                self.lines = fh.read().splitlines()
+        except OSError:
+            self.lines = []
+        self.loaded = True
+        return self
+
+    def differentiable(self, index):
+        self.load()
+        return index < len(self.outputs) and self.outputs[index] is not None
+
+    def reads(self, name):
+        """Whether the rule's body or outputs read the variable ``name``."""
+        self.load()
+        for part in list(self.body) + [o for o in self.outputs if o is not None]:
+            for n in ast.walk(part):
+                if isinstance(n, ast.Name) and n.id == name:
+                    return True
+        return False
+
+
+# ----- Records -----
+
+@dataclass(frozen=True)
+class Lower:
+    """How the scalar engine computes an alias: ``how`` names a lowering in
+    engine.py ("op": one instruction, float and int variants; "math1": a libm
+    function with the math module's checks; or a special lowering), ``args`` its
+    parameters."""
+    how: str
+    args: tuple = ()
+
+
+def op(float_op, int_op=None):
+    """One engine instruction; ``int_op`` when every operand is an int or bool."""
+    return Lower("op", (float_op, int_op))
+
+
+def math1(name):
+    """A one-argument C library function, checked as the math module checks it."""
+    return Lower("math1", (name,))
+
+
+def special(how, *args):
+    return Lower(how, args)
+
+
+@dataclass(frozen=True)
+class Fused:
+    """A fusion fact: on arrays, ``kernel(*names)`` computes the adjoint of input 0 in
+    one pass, with the same bits as the rule's expression (``names`` are the rule's
+    variables: ``g``, ``ans``, the inputs). ``when(op)`` narrows it to some calls."""
+    kernel: Callable
+    names: tuple
+    when: Optional[Callable] = None
+
+
+@dataclass(eq=False)
+class Alias:
+    """One callable that is the primitive."""
+    fn: Any
+    family: str
+    engine: Optional[Lower] = None   # how the scalar engine computes it
+    infix: Optional[str] = None      # printed as an operator
+    companion: Any = None            # a function of the same argument the vjp reads
+    kind: Any = None                 # a kind rule of its own (else the record's)
+
+
+@dataclass(eq=False)
+class Primitive:
+    name: str
+    aliases: list = field(default_factory=list)
+    vjp: Optional[Rule] = None
+    jvp: Any = None           # a Rule, "elementwise", or None (see `linear`)
+    linear: tuple = ()        # inputs the primitive is linear in
+    nondiff: bool = False
+    broadcast: bool = False   # elementwise: contributions are summed back to shapes
+    kind: Any = None          # kind rule; None: unknown ("any")
+    fused: Any = None         # fn(op, kinds) -> {input index: (kernel, rule names)}
+
+    def alias(self, fn):
+        for a in self.aliases:
+            if a.fn is fn:
+                return a
+        raise KeyError(fn)
+
+    @property
+    def params(self):
+        return self.vjp.params if self.vjp is not None else []
+
+    def differentiable(self, index):
+        return self.vjp is not None and self.vjp.differentiable(index)
+
+    def __repr__(self):
+        return f"<primitive {self.name}>"
+
+
+_BY_FN = {}       # key of a callable -> Primitive
+_BY_NAME = {}     # name -> Primitive
+
+
+def _key(fn):
+    try:
+        hash(fn)
+        return fn
+    except TypeError:
+        return id(fn)
+
+
+def lookup(fn):
+    """The ``Primitive`` that ``fn`` is, or None."""
+    try:
+        return _BY_FN.get(_key(fn))
+    except TypeError:  # pragma: no cover - a callable whose __eq__ raises
+        return None
+
+
+def family_of(fn):
+    if isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith("numpy"):
+        return NUMPY
+    if getattr(fn, "__module__", None) == "math":
+        return MATH
+    if (getattr(fn, "__module__", None) or "").startswith("revsrc."):
+        return RUNTIME
+    if getattr(fn, "__module__", None) in ("builtins", "_operator", "operator"):
+        return PYTHON
+    return USER
+
+
+def define(name, *fns, vjp=None, jvp=None, linear=(), nondiff=False, broadcast=False,
+           kind=None, fused=None, engine=None, infix=None, companion=None, family=None):
+    """Register (or extend) the record ``name`` with the callables ``fns`` as aliases.
+
+    ``engine``, ``infix`` and ``companion`` apply to every alias given here but
+    NumPy's (a NumPy function runs NumPy's own loop on the engine and prints as a
+    call: np.divide(1.0, 0.0) is inf where ``1.0 / 0.0`` raises); use `alias` for
+    one whose facts differ from its twins'.
+    """
+    prim = _BY_NAME.get(name)
+    if prim is None:
+        prim = Primitive(name)
+        _BY_NAME[name] = prim
+    if vjp is not None:
+        prim.vjp = vjp if isinstance(vjp, Rule) else Rule.of(vjp)
+    if jvp is not None:
+        prim.jvp = jvp if isinstance(jvp, (Rule, str)) else Rule.of(jvp)
+    if linear:
+        prim.linear = tuple(linear)
+    prim.nondiff = prim.nondiff or nondiff
+    prim.broadcast = prim.broadcast or broadcast
+    if kind is not None:
+        prim.kind = kind
+    if fused is not None:
+        prim.fused = fused
+    for fn in fns:
+        old = lookup(fn)
+        if old is not None and old is not prim:
+            _forget(old, fn)
+        fam = family or family_of(fn)
+        own = fam != NUMPY
+        alias = Alias(fn, fam, engine=engine if own else None, infix=infix if own else None,
+                      companion=companion if own else None)
+        prim.aliases = [a for a in prim.aliases if a.fn is not fn] + [alias]
+        _BY_FN[_key(fn)] = prim
+    return prim
+
+
+def alias(name, fn, *, engine=None, infix=None, companion=None, kind=None, family=None):
+    """Add (or replace) ``fn`` as an alias of the record ``name`` with facts of its own:
+    its engine lowering, printing, companion and kind rule."""
+    prim = _BY_NAME[name]
+    old = lookup(fn)
+    if old is not None and old is not prim:
+        _forget(old, fn)
+    a = Alias(fn, family or family_of(fn), engine=engine, infix=infix,
+              companion=companion, kind=kind)
+    prim.aliases = [x for x in prim.aliases if x.fn is not fn] + [a]
+    _BY_FN[_key(fn)] = prim
+    return a
+
+
+def kind_rule(fn):
+    """The kind rule for a call to ``fn`` (its alias's own, else its record's)."""
+    prim = lookup(fn)
+    if prim is None:
+        return None
+    for a in prim.aliases:
+        if a.fn is fn and a.kind is not None:
+            return a.kind
+    return prim.kind
+
+
+def _forget(prim, fn):
+    prim.aliases = [a for a in prim.aliases if a.fn is not fn]
+    _BY_FN.pop(_key(fn), None)
+    if not prim.aliases:
+        _BY_NAME.pop(prim.name, None)
+
+
+def remove(fn):
+    """Forget ``fn``'s record (for tests that register temporary rules)."""
+    prim = lookup(fn)
+    if prim is not None:
+        _forget(prim, fn)
+
+
+def snapshot():
+    """The registry's state, for `restore` (tests register temporary rules)."""
+    return ({name: copy.copy(p) for name, p in _BY_NAME.items()},
+            {key: p.name for key, p in _BY_FN.items()})
+
+
+def restore(state):
+    prims, names = state
+    _BY_NAME.clear()
+    _BY_NAME.update({name: copy.copy(p) for name, p in prims.items()})
+    _BY_FN.clear()
+    _BY_FN.update({key: _BY_NAME[name] for key, name in names.items()})
+
+
+def records():
+    """Every registered primitive."""
+    return list(_BY_NAME.values())
+
+
+def registered():
+    """Every callable that has a derivative rule (for the coverage test)."""
+    return [a.fn for p in _BY_NAME.values() if p.vjp is not None for a in p.aliases]
+
+
+def registered_nondiff():
+    """Every callable registered as having no derivative."""
+    return [a.fn for p in _BY_NAME.values() if p.nondiff for a in p.aliases]
+
+
+# ----- Decorators used by the rule modules -----
+
+def _name_of(fn):
+    return getattr(fn, "__name__", None) or repr(fn)
+
+
+def elementwise(name, *fns, engine=None, companion=None, fused=None, kind=None,
+                broadcast=True):
+    """Register the decorated rule for the elementwise functions ``fns``: broadcasting
+    is undone once by the transformation, and the forward rule is this one with ``g``
+    read as the input's tangent."""
+    def register(rule_fn):
+        define(name, *fns, vjp=rule_fn, jvp="elementwise", broadcast=broadcast,
+               kind=kind or kinds.elementwise_kind, engine=engine,
+               companion=companion, fused=fused)
+        return rule_fn
+    return register
+
+
+def primitive(name, *fns, kind=None, linear=(), jvp=None, broadcast=False, fused=None,
+              engine=None, infix=None):
+    """Register the decorated rule as the reverse rule of the primitive ``name``."""
+    def register(rule_fn):
+        define(name, *fns, vjp=rule_fn, jvp=jvp, linear=linear, broadcast=broadcast,
+               kind=kind, fused=fused, engine=engine, infix=infix)
+        return rule_fn
+    return register
+
+
+def no_derivative(*fns, kind=None, engine=None, infix=None):
+    """Register ``fns`` as primitives whose outputs carry no gradient."""
+    for fn in fns:
+        define(_qualified(fn), fn, nondiff=True, kind=kind, engine=engine, infix=infix)
+    return fns[0] if len(fns) == 1 else fns
+
+
+def _qualified(fn):
+    mod = getattr(fn, "__module__", None) or type(fn).__module__ or ""
+    return f"{mod}.{_name_of(fn)}"

@@ -1,0 +1,284 @@
+"""Elementwise functions: the ``math`` module's and NumPy's, one record per function.
+
+A math function and its NumPy twin share one rule. Inside a rule ``xp`` is the
+namespace of the primal being differentiated: ``xp.cos`` is ``math.cos`` in the
+derivative of ``math.sin`` and ``np.cos`` in that of ``np.sin``, so each twin keeps its
+own semantics (the math module raises on a domain error, NumPy returns nan) and its
+own digits. Every rule here is ``g`` times a partial derivative, so the forward rule
+is the same expression with ``g`` read as the tangent, and broadcasting is undone by
+the transformation, once.
+
+On the scalar engine the math twins run the C library's functions (as the math module
+does); the NumPy twins run NumPy's own float64 loops, whatever no entry here says.
+"""
+import math
+
+import numpy as np
+
+from .. import kinds as K
+from .. import tensor
+from ..primitives import Fused, alias, elementwise, math1, op, special
+from . import _helpers
+
+xp = np  # rebound per alias when a rule is inlined
+
+_LN2 = 0.6931471805599453
+_LN10 = 2.302585092994046
+_TWO_OVER_SQRT_PI = 1.1283791670955126
+
+
+def _zero(o):
+    return getattr(o, "value", None) is not None and type(o.value) in (int, float) \
+        and o.value == 0
+
+
+# ----- Trigonometric -----
+
+@elementwise("sin", math.sin, np.sin)
+def sin(g, ans, x):
+    return g * xp.cos(x)
+
+
+@elementwise("cos", math.cos, np.cos)
+def cos(g, ans, x):
+    return -(g * xp.sin(x))
+
+
+# Loops compute cos(x) beside an active sin(x) (and sin beside cos) in the forward
+# sweep: the adjoint reads it, and the engine makes the pair one sincos() call.
+alias("sin", math.sin, engine=op("SIN"), companion=math.cos)
+alias("cos", math.cos, engine=op("COS"), companion=math.sin)
+
+
+@elementwise("tan", math.tan, np.tan, engine=math1("tan"))
+def tan(g, ans, x):
+    return g * (1.0 + ans * ans)
+
+
+@elementwise("arcsin", math.asin, np.arcsin, engine=math1("asin"))
+def arcsin(g, ans, x):
+    return g / xp.sqrt(1.0 - x * x)
+
+
+@elementwise("arccos", math.acos, np.arccos, engine=math1("acos"))
+def arccos(g, ans, x):
+    return -(g / xp.sqrt(1.0 - x * x))
+
+
+@elementwise("arctan", math.atan, np.arctan, engine=math1("atan"))
+def arctan(g, ans, x):
+    return g / (1.0 + x * x)
+
+
+@elementwise("arctan2", math.atan2, np.arctan2, engine=op("ATAN2"))
+def arctan2(g, ans, y, x):
+    return g * x / (x * x + y * y), -(g * y) / (x * x + y * y)
+
+
+@elementwise("deg2rad", np.deg2rad, np.radians)
+def deg2rad(g, ans, x):
+    return g * 0.017453292519943295
+
+
+@elementwise("rad2deg", np.rad2deg, np.degrees)
+def rad2deg(g, ans, x):
+    return g * 57.29577951308232
+
+
+# ----- Hyperbolic -----
+
+@elementwise("sinh", math.sinh, np.sinh, engine=math1("sinh"))
+def sinh(g, ans, x):
+    return g * xp.cosh(x)
+
+
+@elementwise("cosh", math.cosh, np.cosh, engine=math1("cosh"))
+def cosh(g, ans, x):
+    return g * xp.sinh(x)
+
+
+# On arrays the whole adjoint is one pass of the compiled kernel (same bits).
+@elementwise("tanh", math.tanh, np.tanh, engine=math1("tanh"),
+             fused=Fused(tensor.tanh_vjp, ("g", "ans")))
+def tanh(g, ans, x):
+    return g * (1.0 - ans * ans)
+
+
+@elementwise("arcsinh", math.asinh, np.arcsinh, engine=math1("asinh"))
+def arcsinh(g, ans, x):
+    return g / xp.sqrt(x * x + 1.0)
+
+
+@elementwise("arccosh", math.acosh, np.arccosh, engine=math1("acosh"))
+def arccosh(g, ans, x):
+    return g / xp.sqrt(x * x - 1.0)
+
+
+@elementwise("arctanh", math.atanh, np.arctanh, engine=math1("atanh"))
+def arctanh(g, ans, x):
+    return g / (1.0 - x * x)
+
+
+# ----- Exponential and logarithmic -----
+
+@elementwise("exp", math.exp, np.exp, engine=op("EXP"))
+def exp(g, ans, x):
+    return g * ans
+
+
+@elementwise("exp2", np.exp2)
+def exp2(g, ans, x):
+    return g * ans * _LN2
+
+
+@elementwise("expm1", math.expm1, np.expm1, engine=math1("expm1"))
+def expm1(g, ans, x):
+    return g * (ans + 1.0)
+
+
+@elementwise("log", np.log)
+def log(g, ans, x):
+    return g / x
+
+
+# math.log takes an optional base (np.log's second argument is ``out``).
+@elementwise("math.log", math.log, engine=special("log"))
+def log_base(g, ans, x, base=math.e):
+    return g / (x * xp.log(base)), -(g * ans) / (base * xp.log(base))
+
+
+@elementwise("log1p", math.log1p, np.log1p, engine=math1("log1p"))
+def log1p(g, ans, x):
+    return g / (1.0 + x)
+
+
+@elementwise("log2", math.log2, np.log2, engine=math1("log2"))
+def log2(g, ans, x):
+    return g / (x * _LN2)
+
+
+@elementwise("log10", math.log10, np.log10, engine=math1("log10"))
+def log10(g, ans, x):
+    return g / (x * _LN10)
+
+
+@elementwise("logaddexp", np.logaddexp)
+def logaddexp(g, ans, x, y):
+    return g * xp.exp(x - ans), g * xp.exp(y - ans)
+
+
+@elementwise("logaddexp2", np.logaddexp2)
+def logaddexp2(g, ans, x, y):
+    return g * xp.exp((x - ans) * _LN2), g * xp.exp((y - ans) * _LN2)
+
+
+# ----- Powers and roots (pow itself is with the operators) -----
+
+@elementwise("sqrt", math.sqrt, np.sqrt, engine=op("SQRT"))
+def sqrt(g, ans, x):
+    return g / (2.0 * ans)
+
+
+@elementwise("cbrt", math.cbrt, np.cbrt, engine=math1("cbrt"))
+def cbrt(g, ans, x):
+    return g / (3.0 * ans * ans)
+
+
+@elementwise("square", np.square)
+def square(g, ans, x):
+    return g * 2.0 * x
+
+
+@elementwise("reciprocal", np.reciprocal)
+def reciprocal(g, ans, x):
+    return -(g * ans * ans)
+
+
+@elementwise("hypot", math.hypot, np.hypot, engine=special("hypot"))
+def hypot(g, ans, x, y):
+    return g * x / ans, g * y / ans
+
+
+# ----- Sign and magnitude -----
+
+# abs() of a number, math.fabs, np.abs: the subgradient at 0 is 0 (as autograd and
+# PyTorch choose).
+@elementwise("absolute", abs, math.fabs, np.absolute, np.fabs)
+def absolute(g, ans, x):
+    return g * xp.sign(x)
+
+
+alias("absolute", abs, engine=op("ABS"))
+alias("absolute", math.fabs, engine=op("ABS"))
+
+
+@elementwise("copysign", math.copysign, np.copysign, engine=op("COPYSIGN"))
+def copysign(g, ans, x, y):
+    return g * xp.sign(x) * xp.sign(ans), None
+
+
+@elementwise("maximum", np.maximum, np.fmax,
+             fused=Fused(tensor.relu_vjp, ("g", "x"), when=lambda o: _zero(o.args[1])))
+def maximum(g, ans, x, y):
+    return g * (x >= y), g * (x < y)
+
+
+@elementwise("minimum", np.minimum, np.fmin)
+def minimum(g, ans, x, y):
+    return g * (x <= y), g * (x > y)
+
+
+# ----- Remainders -----
+
+@elementwise("fmod", np.fmod)
+def fmod(g, ans, x, y):
+    return g, -(g * xp.trunc(x / y))
+
+
+# ----- Special functions -----
+
+@elementwise("erf", math.erf, engine=math1("erf"))
+def erf(g, ans, x):
+    return g * _TWO_OVER_SQRT_PI * xp.exp(-(x * x))
+
+
+@elementwise("erfc", math.erfc, engine=math1("erfc"))
+def erfc(g, ans, x):
+    return -(g * _TWO_OVER_SQRT_PI * xp.exp(-(x * x)))
+
+
+# ----- Selection -----
+
+@elementwise("clip", np.clip)
+def clip(g, ans, a, a_min=None, a_max=None):
+    return (_helpers.clip_grad_a(g, a, a_min, a_max),
+            _helpers.clip_grad_min(g, a, a_min, a_max),
+            _helpers.clip_grad_max(g, a, a_min, a_max))
+
+
+# np.where of numbers is a 0-d array, not a number.
+@elementwise("where", np.where, kind=K.array_of_broadcast)
+def where(g, ans, condition, x=None, y=None):
+    return None, _helpers.where_grad(g, condition, True), _helpers.where_grad(g, condition, False)
+
+
+@elementwise("sinc", np.sinc)
+def sinc(g, ans, x):
+    return _helpers.sinc_grad(g, x)
+
+
+# ----- Complex parts (a real input is its own real part) -----
+
+@elementwise("real", np.real)
+def real(g, ans, val):
+    return _helpers.real_grad(g, val)
+
+
+@elementwise("imag", np.imag)
+def imag(g, ans, val):
+    return _helpers.imag_grad(g, val)
+
+
+@elementwise("conjugate", np.conjugate)
+def conjugate(g, ans, x):
+    return np.conjugate(g)
