@@ -6,7 +6,7 @@ import inspect
 
 import numpy as np
 
-from . import analysis, emit, errors, fence, reverse
+from . import analysis, emit, errors, fence, inline, ir, reverse
 from .ir import Pop
 from .normalize import Normalizer
 from .parse import parse_function
@@ -196,13 +196,26 @@ def _try_engine(prog, required):
             raise errors.EngineUnavailable(f"the compiled engine is unavailable: {exc}")
         return None
     try:
-        return _engine.lower(prog)
+        return _engine.lower(_expanded(prog))
     except _engine.NotLowerable as exc:
         if required:
             raise errors.EngineUnavailable(
                 f"this function cannot run on the compiled scalar engine: {exc}",
                 hint="use backend=None (automatic) or backend='python'")
         return None
+
+
+def _expanded(prog):
+    """``prog`` with users' functions that have rules of their own inlined from their
+    source: the engine runs their bodies where the Python path calls them."""
+    taken = inline.names_in(prog.body) | set(prog.params)
+    body = inline.expand(prog.body, taken)
+    if len(list(ir.walk(body))) == len(list(ir.walk(prog.body))):
+        return prog
+    pk = [prog.kinds.get(p, "any") for p in prog.params]
+    kinds, _ = analysis.infer_kinds(prog.params, pk, [None] * len(pk), body, seed=prog.kinds)
+    return ir.Program(prog.name, prog.params, body, prog.outputs, kinds,
+                      forward_len=prog.forward_len)
 
 
 def build_program(f, params, key, values, argnums, has_aux):
@@ -218,7 +231,6 @@ def build_program(f, params, key, values, argnums, has_aux):
     prog = reverse.transform(nz, ir_params, body, result, aux, wrt, kinds, ndims, active,
                              name)
     seed = dict(kinds)
-    from . import ir
     for s in ir.walk(prog.body):
         if isinstance(s, Pop) and s.target not in seed:
             seed[s.target] = "int" if s.stack == "i" else ("float" if s.stack == "f" else "any")
@@ -311,30 +323,37 @@ def _transformed(df):
     return tr
 
 
-def source(df, *args, **kwargs):
-    """The generated adjoint source of ``df``.
-
-    With arguments, for their kinds (transforming if needed); without, for the
-    most recent call (or float arguments if it was never called).
-    """
+def _entry(df, args, kwargs):
+    """The compiled signature of ``df`` for these arguments (transforming if needed);
+    without arguments, the signature compiled last (float arguments if none was)."""
     tr = _transformed(df)
     if args or kwargs:
         values = tr.bind(args, kwargs)
         key = tuple(_kind_code(v) for v in values)
-        entry = tr.cache.get(key) or tr._compile(key, values)
-        return entry.text
+        return tr.cache.get(key) or tr._compile(key, values)
     if tr.cache:
-        return list(tr.cache.values())[-1].text
+        return list(tr.cache.values())[-1]
     values = tuple(1.0 for _ in tr.params)
     key = tuple("f" for _ in tr.params)
-    return tr._compile(key, values).text
+    return tr._compile(key, values)
+
+
+def source(df, *args, **kwargs):
+    """The generated adjoint source of ``df`` for arguments like ``args``.
+
+    Without arguments: for the argument kinds transformed most recently (float
+    arguments if ``df`` was never called).
+    """
+    return _entry(df, args, kwargs).text
 
 
 def disassemble(df, *args, **kwargs):
-    """The compiled scalar engine's instruction listing for ``df`` (for debugging)."""
-    tr = _transformed(df)
-    source(df, *args, **kwargs)
-    for entry in reversed(list(tr.cache.values())):
-        if entry.engine is not None:
-            return entry.engine.disassemble()
-    raise errors.EngineUnavailable("this derivative does not run on the scalar engine")
+    """The compiled scalar engine's program of ``df`` for arguments like ``args``
+    (without arguments: the kinds transformed most recently), one instruction per line.
+    """
+    entry = _entry(df, args, kwargs)
+    if entry.engine is None:
+        raise errors.EngineUnavailable(
+            "this derivative does not run on the scalar engine for these arguments",
+            hint="the engine runs functions whose values are all floats, ints and bools")
+    return entry.engine.disassemble()

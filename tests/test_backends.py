@@ -10,6 +10,7 @@ import pytest
 import revsrc
 from revsrc import engine
 from revsrc.api import _kind_code, build_program
+from revsrc.testing import check_grads
 
 from functions import CASES
 
@@ -136,3 +137,51 @@ def test_recurrence_uses_the_fused_instructions_and_matches_python():
     h = 1e-6
     numeric = (recurrence(0.3 + h) - recurrence(0.3 - h)) / (2 * h)
     assert fast[1] == pytest.approx(numeric, rel=1e-6)
+
+
+def loop_n(x, n):
+    s = 0.0
+    for i in range(n):
+        s = s + x * i
+    return s
+
+
+def test_source_and_disassemble_show_the_program_for_the_arguments_given():
+    df = revsrc.grad(loop_n)
+    for_int = revsrc.disassemble(df, 1.0, 3)
+    for_float = revsrc.disassemble(df, 1.0, 3.0)   # range(3.0) raises: a RAISE
+    assert for_int != for_float
+    assert "RAISE" in for_float and "RAISE" not in for_int
+    assert revsrc.disassemble(df) == for_float      # the kinds transformed last
+    assert revsrc.disassemble(df, 2.0, 5) == for_int
+
+
+def softplus_m(x):
+    return math.log1p(math.exp(x))
+
+
+def softplus_m_rule(g, ans, x):
+    return g / (1.0 + math.exp(-x))
+
+
+def sum_softplus(x):
+    s = 0.0
+    for i in range(4):
+        s = s + softplus_m(x * i - 1.0)
+    return s
+
+
+def test_a_users_scalar_rule_runs_on_the_engine():
+    from revsrc import primitives
+    saved = primitives.snapshot()
+    try:
+        revsrc.defvjp(softplus_m, softplus_m_rule)
+        engine = revsrc.value_and_grad(sum_softplus, backend="engine")
+        python = revsrc.value_and_grad(sum_softplus, backend="python")
+        for x in (-1.3, 0.2, 0.7):
+            assert engine(x) == python(x)
+        listing = revsrc.disassemble(engine, 0.2)
+        assert "log1p" in listing and "softplus_m_" in listing  # its body, inlined
+        check_grads(sum_softplus, (0.4,), backend="engine")
+    finally:
+        primitives.restore(saved)

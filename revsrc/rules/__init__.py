@@ -15,7 +15,7 @@ for ``math.sin``, NumPy's for ``np.sin``.
 from __future__ import annotations
 
 from ..primitives import (  # noqa: F401  (the table's public face)
-    Primitive, Rule, define, lookup, primitive, records, registered,
+    USER, Primitive, Rule, define, lookup, primitive, records, registered,
     registered_nondiff)
 
 
@@ -27,11 +27,19 @@ def vjp(*fns, broadcast=False):
         def my_fn_rule(g, ans, x):
             return g * 2.0
     """
+    from .. import inline, kinds
+
     def register(rule_fn):
         for fn in fns:
             name = f"user:{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', fn)}"
+            if inline.has_source(fn):
+                kind = inline.call_kind  # from its body
+            elif getattr(fn, "__module__", None) == "math":
+                kind = kinds.elementwise_kind
+            else:
+                kind = None
             define(name, fn, vjp=rule_fn, jvp="elementwise" if broadcast else None,
-                   broadcast=broadcast)
+                   broadcast=broadcast, kind=kind, family=USER)
         return rule_fn
     return register
 
