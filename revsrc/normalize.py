@@ -18,7 +18,8 @@ import types
 
 import numpy as np
 
-from . import errors, fence, ir, rules
+from . import control, errors, fence, ir, rules
+from .names import Names
 from .ir import Break, Const, For, If, Op, SetItem, While
 from .rules.arith import astype as _astype
 from .parse import parse_function
@@ -77,8 +78,8 @@ class Scope:
         self.env = {}    # source name -> operand, or ("obj", value)
         self.defs = {}   # nested def name -> ast.FunctionDef
         self.locals = set()
-        self.loops = []  # stack of (skip_flag, stop_flag) names
-        self.done_flag = None
+        self.loops = []  # stack of (continue label, break label) of enclosing loops
+        self.exit_label = None  # the label `return` leaves
         self.ret_var = None
         self.aux_var = None
         self.has_aux = False
@@ -145,42 +146,25 @@ def _has_node(nodes, kinds, stop=(ast.FunctionDef,), into_loops=True):
 class Normalizer:
     """Lowers one top-level function (and everything it inlines) to IR."""
 
-    def __init__(self, has_aux=False):
-        self.taken = set()
-        self.temp_count = 0
+    def __init__(self, has_aux=False, names=None):
+        self.names = names if names is not None else Names()
         self.loop_count = 0
         self.inline_stack = []
         self.has_aux = has_aux
 
-    # ----- naming -------------------------------------------------------
-    def fresh(self, base=None):
-        while True:
-            self.temp_count += 1
-            name = f"_t{self.temp_count}" if base is None else f"{base}{self.temp_count}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
+    # ----- naming (through the one naming authority) ----------------------
+    @property
+    def taken(self):
+        return self.names.taken
 
-    def _reserve_bar(self, var):
-        name = var + "_bar"
-        k = 1
-        while name in self.taken:
-            k += 1
-            name = f"{var}_bar{k}"
-        self.taken.add(name)
-        return name
+    def fresh(self, base=None):
+        return self.names.temp() if base is None else self.names.fresh(base)
 
     def _reserve(self, name):
-        self.taken.add(name)
-        return name
+        return self.names.reserve(name)
 
     def choose_prefix(self, base, names):
-        k = 1
-        while True:
-            prefix = f"{base}_" if k == 1 else f"{base}{k}_"
-            if not any(prefix + n in self.taken for n in names):
-                return prefix
-            k += 1
+        return self.names.prefix(base, names)
 
     # ----- entry --------------------------------------------------------
     def lower_function(self, fn):
@@ -192,13 +176,14 @@ class Normalizer:
         params = [a.arg for a in node.args.args + node.args.kwonlyargs]
         for p in params:
             sc.env[p] = self._reserve(p)
-        self.taken.update(sc.locals)
+        for n in sc.locals:
+            self._reserve(n)
         self.inline_stack.append(fn)
         out = []
         sc.has_aux = self.has_aux
         result = self._lower_body(sc, node, out)
         self.inline_stack.pop()
-        return params, out, result, sc.aux_var
+        return params, control.structure(out, self.names), result, sc.aux_var
 
     def _make_scope(self, parsed, fn, prefix, enclosing=None, globals_=None, cells=None):
         if fn is not None:
@@ -227,17 +212,16 @@ class Normalizer:
         if sc.prefix and len(sizes) == 1 and min(sizes) >= 2:
             # a helper returning a tuple literal: keep the items apart
             sc.ret_items = [self._reserve(f"{sc.prefix}ret{i}") for i in range(min(sizes))]
-        # A function whose only return is its last statement needs no flag.
-        early = len(returns) > 1 or (returns and not isinstance(body[-1], ast.Return))
-        if early:
-            sc.done_flag = self._reserve(sc.prefix + "done" if sc.prefix else "_done")
-            out.append(Op(sc.done_flag, ir.copy, (Const(False),)))
+        # `return` leaves this block; the control pass gives it a flag if it must
+        sc.exit_label = sc.prefix + "done" if sc.prefix else "_done"
         if sc.has_aux:
             sc.aux_var = self._reserve("_aux")
         self._hoist_globals(sc, body, out)
-        self._block(sc, body, out)
+        inner = []
+        self._block(sc, body, inner)
         if not returns:
-            out.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=sc.parsed.loc(node)))
+            inner.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=sc.parsed.loc(node)))
+        out.append(ir.Block(sc.exit_label, inner))
         if sc.ret_items:
             return VTuple(sc.ret_items)
         return sc.ret_var
@@ -304,20 +288,9 @@ class Normalizer:
 
     # ----- statements ---------------------------------------------------
     def _block(self, sc, stmts, out):
-        """Lower a statement list; True when it may leave early (break/continue/return)."""
-        leaves = False
-        for i, stmt in enumerate(stmts):
-            if self._stmt(sc, stmt, out):
-                leaves = True
-                rest = stmts[i + 1:]
-                if rest:
-                    guard = sc.loops[-1][0] if sc.loops else sc.done_flag
-                    body = []
-                    self._block(sc, rest, body)
-                    if body:
-                        out.append(If(guard, [], body, loc=sc.parsed.loc(rest[0])))
-                return True
-        return leaves
+        """Lower a statement list (exits stay `Leave` statements for the control pass)."""
+        for stmt in stmts:
+            self._stmt(sc, stmt, out)
 
     def _stmt(self, sc, node, out):
         loc = sc.parsed.loc(node)
@@ -360,21 +333,23 @@ class Normalizer:
         if isinstance(node, ast.If):
             test = self._condition(sc, node.test, out)
             body, orelse = [], []
-            a = self._block(sc, node.body, body)
-            b = self._block(sc, node.orelse, orelse)
+            self._block(sc, node.body, body)
+            self._block(sc, node.orelse, orelse)
             if isinstance(test, Const):
                 out.extend(body if test.value else orelse)
             else:
                 out.append(If(test, body, orelse, loc=loc))
-            return a or b
+            return False
         if isinstance(node, ast.For):
             return self._for(sc, node, out, loc)
         if isinstance(node, ast.While):
             return self._while(sc, node, out, loc)
-        if isinstance(node, ast.Break):
-            return self._leave(sc, node, out, loc, stop=True)
-        if isinstance(node, ast.Continue):
-            return self._leave(sc, node, out, loc, stop=False)
+        if isinstance(node, (ast.Break, ast.Continue)):
+            if not sc.loops:
+                raise errors.UnsupportedSyntax("break/continue outside a loop", loc=loc)
+            cont, brk = sc.loops[-1]
+            out.append(ir.Leave(brk if isinstance(node, ast.Break) else cont, loc=loc))
+            return False
         if isinstance(node, ast.Pass):
             return False
         if isinstance(node, ast.Expr):
@@ -524,54 +499,21 @@ class Normalizer:
             out.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=loc))
         else:
             self._expr(sc, value, out, into=sc.ret_var)
-        if sc.done_flag is None:
-            return False
-        out.append(Op(sc.done_flag, ir.copy, (Const(True),), loc=loc))
-        if sc.loops:
-            skip, stop = sc.loops[-1]
-            out.append(Op(skip, ir.copy, (Const(True),), loc=loc))
-            out.append(Op(stop, ir.copy, (Const(True),), loc=loc))
-        return True
+        out.append(ir.Leave(sc.exit_label, loc=loc))
+        return False
 
-    def _leave(self, sc, node, out, loc, stop):
-        if not sc.loops:
-            raise errors.UnsupportedSyntax("break/continue outside a loop", loc=loc)
-        skip_flag, stop_flag = sc.loops[-1]
-        out.append(Op(skip_flag, ir.copy, (Const(True),), loc=loc))
-        if stop:
-            out.append(Op(stop_flag, ir.copy, (Const(True),), loc=loc))
-        return True
-
-    def _loop_body(self, sc, node, body_nodes, out, loc):
-        """Lower a loop body with its break/continue/return flags."""
-        leaves = _has_node(body_nodes, (ast.Break, ast.Continue), into_loops=False) or \
-            (sc.done_flag is not None and _has_node(body_nodes, (ast.Return,)))
-        if not leaves:
-            sc.loops.append((None, None))
-            self._block(sc, body_nodes, out)
-            sc.loops.pop()
-            return
+    def _loop_labels(self, sc):
         self.loop_count += 1
         k = self.loop_count
-        skip = self._reserve(f"{sc.prefix}_skip{k}")
-        stop = self._reserve(f"{sc.prefix}_stop{k}")
-        out.append(Op(skip, ir.copy, (Const(False),), loc=loc))
-        out.append(Op(stop, ir.copy, (Const(False),), loc=loc))
-        sc.loops.append((skip, stop))
-        self._block(sc, body_nodes, out)
-        sc.loops.pop()
-        out.append(If(stop, [Break(loc=loc)], [], loc=loc))
+        return f"{sc.prefix}_skip{k}", f"{sc.prefix}_stop{k}"
 
-    def _after_loop(self, sc, node, out, loc):
-        """After a loop that may return: leave the enclosing block too."""
-        if sc.done_flag is None or not _has_node([node], (ast.Return,)):
-            return False
-        if sc.loops:
-            skip, stop = sc.loops[-1]
-            out.append(If(sc.done_flag, [Op(skip, ir.copy, (Const(True),), loc=loc),
-                                         Op(stop, ir.copy, (Const(True),), loc=loc)],
-                          [], loc=loc))
-        return True
+    def _loop_body(self, sc, labels, body_nodes, out):
+        """Lower a loop body into a `Block` that ``continue`` leaves."""
+        sc.loops.append(labels)
+        inner = []
+        self._block(sc, body_nodes, inner)
+        sc.loops.pop()
+        out.append(ir.Block(labels[0], inner))
 
     def _for(self, sc, node, out, loc):
         it = node.iter
@@ -589,12 +531,12 @@ class Normalizer:
             if not isinstance(target, ast.Name):
                 raise errors.UnsupportedSyntax("unpacking a range item", loc=loc)
             var = self._store_name(sc, target.id, target)
+            labels = self._loop_labels(sc)
             body = []
-            self._loop_body(sc, node, node.body, body, loc)
-            out.append(For(var, start, stop, step, body, loc=loc))
-            return self._after_loop(sc, node, out, loc)
-        if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16 \
-                and not _has_node(node.body, (ast.Return,), into_loops=False):
+            self._loop_body(sc, labels, node.body, body)
+            out.append(For(var, start, stop, step, body, loc=loc, label=labels[1]))
+            return False
+        if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16:
             return self._unroll(sc, node, it, out, loc)
         # Sequences: for x in seq / enumerate(seq) / zip(a, b)
         if fn is enumerate:
@@ -628,42 +570,35 @@ class Normalizer:
             item = self.fresh()
             body.append(Op(item, operator.getitem, (s, k), loc=loc))
             self._assign_operand(sc, t, item, body, loc)
-        self._loop_body(sc, node, node.body, body, loc)
-        out.append(For(k, Const(0), count, Const(1), body, loc=loc))
-        return self._after_loop(sc, node, out, loc)
+        labels = self._loop_labels(sc)
+        self._loop_body(sc, labels, node.body, body)
+        out.append(For(k, Const(0), count, Const(1), body, loc=loc, label=labels[1]))
+        return False
 
     def _unroll(self, sc, node, it, out, loc):
-        """A loop over a literal sequence, unrolled so each item is a plain operand."""
+        """A loop over a literal sequence, unrolled so each item is a plain operand:
+        a `Block` that ``break`` leaves, holding one ``continue`` block per item."""
         items = [self._snapshot(self._val(sc, e, out), out, loc) for e in it.elts]
-        breaks = _has_node(node.body, (ast.Break,), into_loops=False)
-        leaves = breaks or _has_node(node.body, (ast.Continue,), into_loops=False)
-        self.loop_count += 1
-        k = self.loop_count
-        skip = self._reserve(f"{sc.prefix}_skip{k}") if leaves else None
-        stop = self._reserve(f"{sc.prefix}_stop{k}") if breaks else None
-        if breaks:
-            out.append(Op(stop, ir.copy, (Const(False),), loc=loc))
-        for i, item in enumerate(items):
+        cont, brk = self._loop_labels(sc)
+        copies = []
+        for item in items:
             copy = []
-            if leaves:
-                copy.append(Op(skip, ir.copy, (Const(False),), loc=loc))
             self._assign_operand(sc, node.target, item, copy, loc)
-            sc.loops.append((skip, stop))
+            sc.loops.append((cont, brk))
             self._block(sc, node.body, copy)
             sc.loops.pop()
-            if breaks and i > 0:
-                out.append(If(stop, [], copy, loc=loc))
-            else:
-                out.extend(copy)
+            copies.append(ir.Block(cont, copy, loc=loc))
+        out.append(ir.Block(brk, copies, loc=loc))
         return False
 
     def _while(self, sc, node, out, loc):
         test_body = []
         test = self._condition(sc, node.test, test_body)
+        labels = self._loop_labels(sc)
         body = []
-        self._loop_body(sc, node, node.body, body, loc)
-        out.append(While(test_body, test, body, loc=loc))
-        return self._after_loop(sc, node, out, loc)
+        self._loop_body(sc, labels, node.body, body)
+        out.append(While(test_body, test, body, loc=loc, label=labels[1]))
+        return False
 
     # ----- expressions --------------------------------------------------
     def _condition(self, sc, node, out):

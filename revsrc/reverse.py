@@ -87,7 +87,7 @@ class Reverser:
     def bar(self, v):
         name = self.bar_names.get(v)
         if name is None:
-            name = self.nz._reserve_bar(v)
+            name = self.nz.names.bar(v)
             self.bar_names[v] = name
         return name
 
@@ -104,12 +104,14 @@ class Reverser:
 
     # ----- adjoint sweep --------------------------------------------------
     def _snapshot(self):
-        return (self.nz.temp_count, set(self.nz.taken), dict(self.bar_names),
-                set(self.primal_reads))
+        n = self.nz.names
+        return (n.count, set(n.taken), set(n.temps), set(n.control), dict(n.bars),
+                dict(self.bar_names), set(self.primal_reads))
 
     def _restore(self, snap):
-        self.nz.temp_count, taken, bars, reads = snap
-        self.nz.taken = set(taken)
+        n = self.nz.names
+        n.count, taken, temps, control, nbars, bars, reads = snap
+        n.taken, n.temps, n.control, n.bars = set(taken), set(temps), set(control), dict(nbars)
         self.bar_names = dict(bars)
         self.primal_reads = set(reads)
 

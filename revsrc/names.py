@@ -1,0 +1,76 @@
+"""The one naming authority of a transformation.
+
+Every variable of a generated program gets its name here: the user's own names, the
+names of inlined functions' variables (prefixed with the function's name), adjoints
+(``x_bar``), and temporaries. Temporaries are known as such by the namer, not by their
+spelling, so passes ask `is_temp` instead of testing a prefix.
+
+Names are deterministic: they derive from the user's names and a counter, never from
+ids or randomness, so the same function always gives the same program.
+"""
+from __future__ import annotations
+
+
+class Names:
+    def __init__(self):
+        self.taken = set()
+        self.temps = set()      # value temporaries (_t1, _t2...): free to fold away
+        self.control = set()    # trip counts, loop indices, branch flags (_n, _k, _b...)
+        self.bars = {}          # variable -> its adjoint's name
+        self.count = 0
+
+    def reserve(self, name):
+        """Claim ``name`` (a user's variable, or one of an inlined function's)."""
+        self.taken.add(name)
+        return name
+
+    def _fresh(self, base):
+        while True:
+            self.count += 1
+            name = f"{base}{self.count}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+
+    def temp(self):
+        """A new value temporary."""
+        name = self._fresh("_t")
+        self.temps.add(name)
+        return name
+
+    def fresh(self, base):
+        """A new control variable, spelled ``base`` and a number (``_n3``)."""
+        name = self._fresh(base)
+        self.control.add(name)
+        return name
+
+    def is_temp(self, name):
+        return name in self.temps
+
+    def bar(self, var):
+        """The adjoint of ``var`` (the same name every time it is asked for)."""
+        name = self.bars.get(var)
+        if name is None:
+            name = var + "_bar"
+            k = 1
+            while name in self.taken:
+                k += 1
+                name = f"{var}_bar{k}"
+            self.taken.add(name)
+            self.bars[var] = name
+        return name
+
+    def is_bar(self, name):
+        return name in self._bar_set()
+
+    def _bar_set(self):
+        return set(self.bars.values())
+
+    def prefix(self, base, names):
+        """A prefix ``base_`` (or ``base2_``...) under which none of ``names`` is taken."""
+        k = 1
+        while True:
+            prefix = f"{base}_" if k == 1 else f"{base}{k}_"
+            if not any(prefix + n in self.taken for n in names):
+                return prefix
+            k += 1
