@@ -228,7 +228,7 @@ def build_program(f, params, key, values, argnums, has_aux):
     wrt = [ir_params[a] for a in argnums]
     active = analysis.activity(ir_params, wrt, body, result, kinds)
     name = f"{f.__name__}_adjoint" if f.__name__ != "<lambda>" else "lambda_adjoint"
-    prog = reverse.transform(nz, ir_params, body, result, aux, wrt, kinds, ndims, active,
+    prog = reverse.transform(nz.names, ir_params, body, result, aux, wrt, kinds, ndims, active,
                              name)
     seed = dict(kinds)
     for s in ir.walk(prog.body):

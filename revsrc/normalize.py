@@ -185,6 +185,38 @@ class Normalizer:
         self.inline_stack.pop()
         return params, control.structure(out, self.names), result, sc.aux_var
 
+    def lower_rule(self, rule, xp):
+        """A rule's body and its outputs, as IR over variables named ``g``, ``ans`` and
+        the rule's parameters, with ``xp`` bound to the namespace ``xp``: a template
+        (see revsrc/templates.py). Calls in a rule stay calls (never inlined).
+
+        Returns (statements, [(statements, operand) per output, None where the rule
+        gives no gradient]).
+        """
+        sc = Scope(_RuleSource(rule), prefix="", globals_=rule.globals, cells={},
+                   rule_mode=True)
+        for p in ["g", "ans"] + list(rule.params):
+            sc.env[p] = self._reserve(p)
+        sc.env["xp"] = ("obj", xp)
+        assigned = set()
+        for stmt in rule.body:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    assigned.add(n.id)
+        for name in sorted(assigned):
+            sc.env[name] = self._reserve(name)
+        sc.locals = set(assigned)
+        body = []
+        self._block(sc, rule.body, body)
+        outs = []
+        for expr in rule.outputs:
+            if expr is None:
+                outs.append(None)
+                continue
+            ops = []
+            outs.append((ops, self._val(sc, expr, ops)))
+        return body, outs
+
     def _make_scope(self, parsed, fn, prefix, enclosing=None, globals_=None, cells=None):
         if fn is not None:
             globals_ = fn.__globals__
@@ -961,6 +993,18 @@ class Normalizer:
                 out.append(Op(var, ir.copy, (self._materialize(value, out, loc),), loc=loc))
             else:
                 callee.env[p] = value  # never reassigned: read the caller's operand
+
+
+class _RuleSource:
+    """Stands in for a parsed user function while a rule's body is lowered (rules
+    have no locations of their own: instances get the primal's)."""
+
+    def __init__(self, rule):
+        self.rule = rule
+        self.node = None
+
+    def loc(self, node):
+        return None
 
 
 def _is_static(value):

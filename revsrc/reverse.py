@@ -15,10 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import errors, ir, primitives, runtime
+from . import errors, ir, primitives, runtime, templates
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
-from .normalize import Normalizer, Scope
 
 
 @dataclass
@@ -40,8 +39,8 @@ _CHEAP = {operator.add, operator.sub, operator.mul, operator.neg}
 
 
 class Reverser:
-    def __init__(self, normalizer: Normalizer, kinds, ndims, active, params):
-        self.nz = normalizer
+    def __init__(self, names, kinds, ndims, active, params):
+        self.names = names
         self.kinds = kinds
         self.ndims = ndims
         self.active = active
@@ -87,7 +86,7 @@ class Reverser:
     def bar(self, v):
         name = self.bar_names.get(v)
         if name is None:
-            name = self.nz.names.bar(v)
+            name = self.names.bar(v)
             self.bar_names[v] = name
         return name
 
@@ -104,12 +103,12 @@ class Reverser:
 
     # ----- adjoint sweep --------------------------------------------------
     def _snapshot(self):
-        n = self.nz.names
+        n = self.names
         return (n.count, set(n.taken), set(n.temps), set(n.control), dict(n.bars),
                 dict(self.bar_names), set(self.primal_reads))
 
     def _restore(self, snap):
-        n = self.nz.names
+        n = self.names
         n.count, taken, temps, control, nbars, bars, reads = snap
         n.taken, n.temps, n.control, n.bars = set(taken), set(temps), set(control), dict(nbars)
         self.bar_names = dict(bars)
@@ -176,7 +175,7 @@ class Reverser:
             for b in sorted(z2 - join):
                 orelse.append(self._placeholder(b))
             self.zero = join
-            flag = self.nz.fresh("_b")
+            flag = self.names.fresh("_b")
             out.append(_Decision(flag, site))
             out.append(If(flag, body, orelse, loc=s.loc))
         elif isinstance(s, For):
@@ -186,15 +185,15 @@ class Reverser:
                 trips = len(range(s.start.value, s.stop.value, s.step.value))
                 self.static_trips[site] = Const(trips)
             body = self._rev_loop_body(s.body, out)
-            n = self.nz.fresh("_n")
-            k = self.nz.fresh("_k")
+            n = self.names.fresh("_n")
+            k = self.names.fresh("_k")
             out.append(_Decision(n, site))
             out.append(("for", s, site, n, k, body))
             out.append(_Restore(s.var, site))
         elif isinstance(s, While):
             body = self._rev_loop_body(s.body, out)
-            n = self.nz.fresh("_n")
-            k = self.nz.fresh("_k")
+            n = self.names.fresh("_n")
+            k = self.names.fresh("_k")
             out.append(_Decision(n, site))
             out.append(For(k, Const(0), n, Const(1), body, loc=s.loc))
         elif isinstance(s, Break):
@@ -256,7 +255,7 @@ class Reverser:
         ans = z
         if fn in (ir.make_tuple, ir.make_list):
             for i in active_pos:
-                t = self.nz.fresh()
+                t = self.names.temp()
                 ops.append(Op(t, operator.getitem, (zb, Const(i))))
                 result.append((s.args[i], t))
             out.extend(ops)
@@ -270,7 +269,7 @@ class Reverser:
             # the target overwrote one of its inputs: keep the output, then restore
             # the input so the rule sees both values
             if rule.reads("ans"):
-                ans = self.nz.fresh("_ans")
+                ans = self.names.fresh("_ans")
                 out.append(Op(ans, ir.copy, (z,)))
                 self.primal_reads.add(z)
             out.append(_Restore(z, self.site_of[id(s)]))
@@ -299,7 +298,7 @@ class Reverser:
         fused = self._fused(prim, s, env)
         if fused is not None:
             # input 0's contribution is one kernel call; the others come from the rule
-            t = self.nz.fresh()
+            t = self.names.temp()
             out.append(Op(t, fused.kernel, tuple(env[n] for n in fused.names)))
             for n in fused.names:
                 if isinstance(env[n], str) and env[n] in self.forward_vars:
@@ -314,8 +313,8 @@ class Reverser:
         scalar = all(self.kinds.get(a) in SCALARS if isinstance(a, str)
                      else not isinstance(a.value, np.ndarray) for a in s.args)
         xp = primitives.namespace(alias.family, scalar)
-        produced = self._inline_rule(rule, xp, env, [i for i, _ in wanted], s.loc)
-        body_ops, outs = produced
+        body_ops, outs = templates.instantiate(templates.template(rule, xp), env,
+                                               [i for i, _ in wanted], self.names, s.loc)
         body_ops, outs = _fold(body_ops, outs)
         comp = self.companions.get(id(s))
         if comp is not None:
@@ -340,7 +339,7 @@ class Reverser:
             if prim.broadcast and self.kinds.get(z) not in SCALARS:
                 if not (self.kinds.get(arg) in SCALARS and self.kinds.get(z) in SCALARS):
                     if (c, arg) not in summed:
-                        t = self.nz.fresh()
+                        t = self.names.temp()
                         out.append(Op(t, runtime.unbroadcast, (c, arg)))
                         summed[(c, arg)] = t
                         if isinstance(arg, str) and arg in self.forward_vars:
@@ -401,29 +400,6 @@ class Reverser:
             return None
         return f
 
-    def _inline_rule(self, rule, xp, env, indices, loc):
-        sc = Scope(_RuleParsed(rule, loc), prefix="", globals_=rule.globals, cells={},
-                   rule_mode=True)
-        sc.env = dict(env)
-        sc.env["xp"] = ("obj", xp)
-        assigned = set()
-        for stmt in rule.body:
-            for n in ast.walk(stmt):
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                    assigned.add(n.id)
-        for name in assigned:
-            sc.env[name] = self.nz.fresh()
-        sc.locals = set(assigned)
-        ops = []
-        self.nz._block(sc, rule.body, ops)
-        outs = []
-        for i in indices:
-            outs.append(self.nz._val(sc, rule.outputs[i], ops))
-        for op in ir.walk(ops):
-            if isinstance(op, Op):
-                op.loc = loc
-        return ops, outs
-
     def _adjoint_setitem(self, s, site, out):
         tgt = s.target
         # the index (and the value's shape) as they were: the restore below reads them
@@ -435,9 +411,9 @@ class Reverser:
             if tb not in self.zero:
                 out.append(Comment(_comment(s.loc, self.main)))
                 if isinstance(s.value, str) and s.value in self.active:
-                    c = self.nz.fresh()
+                    c = self.names.temp()
                     out.append(Op(c, runtime.take_grad, (tb, s.index)))
-                    u = self.nz.fresh()
+                    u = self.names.temp()
                     out.append(Op(u, runtime.unbroadcast, (c, s.value)))
                     self._accumulate(s.value, u, out)
                 out.append(Op(tb, runtime.zero_at, (tb, s.index)))
@@ -459,7 +435,7 @@ class Reverser:
                 out.append(s)
             elif isinstance(s, SetItem):
                 if s.target in self.active or self._needed(s.target):
-                    old = self.nz.fresh("_old")
+                    old = self.names.fresh("_old")
                     out.append(Op(old, runtime.copy_item, (s.target, s.index), loc=s.loc))
                     out.append(Push(old, "o"))
                     self.pushed.add(site)
@@ -484,13 +460,13 @@ class Reverser:
                         self.needs_var[site] = (s.start, s.step)
                     out.append(For(v, s.start, s.stop, s.step, body, loc=s.loc))
                 elif self.rev_nonempty.get(site):
-                    n = self.nz.fresh("_n")
+                    n = self.names.fresh("_n")
                     self.kinds[n] = "int"
                     saved = []
                     if self._needed(v):
                         for bound in (s.start, s.step):
                             if isinstance(bound, str):
-                                t = self.nz.fresh("_r")
+                                t = self.names.fresh("_r")
                                 self.kinds[t] = "int"
                                 out.append(Op(t, ir.copy, (bound,), loc=s.loc))
                                 saved.append(t)
@@ -502,7 +478,7 @@ class Reverser:
                         # no break and a unit step: the trip count is known on entry
                         span = s.stop
                         if s.start != Const(0):
-                            span = self.nz.fresh()
+                            span = self.names.temp()
                             self.kinds[span] = "int"
                             out.append(Op(span, operator.sub, (s.stop, s.start), loc=s.loc))
                         out.append(Op(n, max, (span, Const(0)), loc=s.loc))
@@ -522,7 +498,7 @@ class Reverser:
                                 loc=s.loc, hint="compute it inside the loop body")
                 body = self._forward(s.body)
                 if self.rev_nonempty.get(site):
-                    n = self.nz.fresh("_n")
+                    n = self.names.fresh("_n")
                     out.append(Op(n, ir.copy, (Const(0),), loc=s.loc))
                     body = [Op(n, operator.add, (n, Const(1)))] + body
                     out.append(While(s.test_body, s.test, body, loc=s.loc))
@@ -579,7 +555,7 @@ class Reverser:
             elif isinstance(s, tuple) and s[0] == "restore_item":
                 _, st, site = s
                 if site in self.pushed:
-                    old = self.nz.fresh("_old")
+                    old = self.names.fresh("_old")
                     out.append(Pop(old, "o"))
                     out.append(SetItem(st.target, st.index, old, loc=st.loc))
             else:
@@ -595,7 +571,7 @@ class Reverser:
             saved = []
             for bound in reversed(self.needs_var[site]):
                 if isinstance(bound, str):
-                    t = self.nz.fresh("_r")
+                    t = self.names.fresh("_r")
                     self.kinds[t] = "int"
                     pre.append(Pop(t, "i"))
                     bound = t
@@ -604,26 +580,14 @@ class Reverser:
             if isinstance(n, Const):
                 last = Const(n.value - 1)
             else:
-                last = self.nz.fresh("_m")
+                last = self.names.fresh("_m")
                 self.kinds[last] = "int"
                 pre.append(Op(last, operator.sub, (n, Const(1))))
-            off = self.nz.fresh()
+            off = self.names.temp()
             inner = [Op(off, operator.mul, (k, step)),
                      Op(s.var, operator.add, (start, off))] + body
             return pre + [For(k, last, Const(-1), Const(-1), inner, loc=s.loc)]
         return [For(k, Const(0), n, Const(1), body, loc=s.loc)]
-
-
-class _RuleParsed:
-    """Stands in for a parsed user function while a rule's body is lowered."""
-
-    def __init__(self, rule, loc):
-        self.rule = rule
-        self.where = loc
-        self.node = None
-
-    def loc(self, node):
-        return self.where
 
 
 def _comment(loc, main=""):
@@ -714,11 +678,12 @@ def _identity(fn, args):
     return None
 
 
-def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, name):
-    """The adjoint ``ir.Program`` of a normalized function."""
+def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name):
+    """The adjoint ``ir.Program`` of a normalized function; ``names`` is the naming
+    authority its variables came from."""
     companions = {}
-    body = _add_companions(body, normalizer, kinds, active, 0, companions)
-    rv = Reverser(normalizer, kinds, ndims, active, params)
+    body = _add_companions(body, names, kinds, active, 0, companions)
+    rv = Reverser(names, kinds, ndims, active, params)
     rv.companions = companions
     rv.main = name[:-len("_adjoint")]
     rv._index(body, 0)
@@ -761,7 +726,7 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     for out_var in (result, aux):
         if isinstance(out_var, str) and out_var in restored:
             # the adjoint sweep restores older values: keep the final one
-            snap = normalizer.fresh("_value" if out_var == result else "_auxv")
+            snap = names.fresh("_value" if out_var == result else "_auxv")
             check.append(Op(snap, ir.copy, (out_var,)))
             kinds[snap] = kinds.get(out_var, "any")
             keep.append(snap)
@@ -774,7 +739,7 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     return prog
 
 
-def _add_companions(stmts, nz, kinds, active, depth, found):
+def _add_companions(stmts, names, kinds, active, depth, found):
     """In loops, compute a primitive's *companion* (its record's: cos(x) beside an
     active math.sin(x)) in the forward sweep, so the adjoint pops it instead of
     calling libm again: the engine makes the pair one sincos() call."""
@@ -784,14 +749,14 @@ def _add_companions(stmts, nz, kinds, active, depth, found):
         if other is not None and depth > 0 and s.target in active \
                 and len(s.args) == 1 and isinstance(s.args[0], str) and not s.kwargs \
                 and kinds.get(s.target) == "float" and kinds.get(s.args[0]) == "float":
-            name = nz.fresh()
+            name = names.temp()
             kinds[name] = "float"
             out.append(Op(name, other, s.args, (), s.loc))
             found[id(s)] = (other, s.args[0], name)  # the statements live as long
         else:
             inner = depth + (1 if isinstance(s, (For, While)) else 0)
             s = ir.map_bodies(
-                s, lambda b: _add_companions(b, nz, kinds, active, inner, found))
+                s, lambda b: _add_companions(b, names, kinds, active, inner, found))
         out.append(s)
     return out
 
