@@ -34,6 +34,24 @@ class _Decision:
     site: int
 
 
+@dataclass
+class _ReverseFor:
+    """Placeholder for the adjoint of a ``for`` loop: ``body`` runs ``trips`` times,
+    counting down with ``index``; resolved once the forward sweep knows what it saved."""
+    loop: For
+    site: int
+    trips: str
+    index: str
+    body: list
+
+
+@dataclass
+class _RestoreItem:
+    """Placeholder: undo the item assignment ``assign`` (if its old value was saved)."""
+    assign: SetItem
+    site: int
+
+
 _FOLDABLE_MODULES = ("math", "operator", "_operator", "builtins")
 _CHEAP = {operator.add, operator.sub, operator.mul, operator.neg}
 
@@ -46,6 +64,7 @@ class Reverser:
         self.active = active
         self.params = set(params)
         self.bar_names = {}
+        self.bar_of = {}           # bar -> the variable it is the adjoint of
         self.primal_reads = set()
         self.def_count = {}
         self.in_loop_defs = set()  # site ids defined inside a loop
@@ -59,7 +78,6 @@ class Reverser:
         self.static_trips = {}     # For site -> Const trip count known at transformation
         self.recompute = {}        # temp -> its defining Op, recomputed in the adjoint
         self.companions = {}       # id(sin/cos Op) -> (other fn, argument, companion var)
-        self.placeholders = set()  # bars that may hold a 0.0 standing for an array
 
     # ----- bookkeeping over the forward program -------------------------
     def _index(self, stmts, depth):
@@ -88,6 +106,7 @@ class Reverser:
         if name is None:
             name = self.names.bar(v)
             self.bar_names[v] = name
+            self.bar_of[name] = v
         return name
 
     def _stack(self, v):
@@ -102,51 +121,85 @@ class Reverser:
         return v in self.params or self.def_count.get(v, 0) > 1 or site in self.in_loop_defs
 
     # ----- adjoint sweep --------------------------------------------------
-    def _snapshot(self):
-        n = self.names
-        return (n.count, set(n.taken), set(n.temps), set(n.control), dict(n.bars),
-                dict(self.bar_names), set(self.primal_reads))
-
-    def _restore(self, snap):
-        n = self.names
-        n.count, taken, temps, control, nbars, bars, reads = snap
-        n.taken, n.temps, n.control, n.bars = set(taken), set(temps), set(control), dict(nbars)
-        self.bar_names = dict(bars)
-        self.primal_reads = set(reads)
+    # The adjoint sweep knows which adjoints are zero (``self.zero``: never written
+    # since they last became zero), so it writes no code for them; a zero is written
+    # at run time only where control flow joins a path on which it is zero with one
+    # on which it is not.
 
     def _rev_loop_body(self, stmts, out):
-        """Reverse a loop body; bars zero on entry to every iteration stay known zero."""
+        """Reverse a loop body; adjoints zero on entry to every iteration stay known
+        zero inside it (the largest such set, found before any code is written)."""
         entry = set(self.zero)
-        cand = set(entry)
-        snap = self._snapshot()
-        while True:
-            self.zero = set(cand)
-            body = []
-            self._rev_block(stmts, body)
-            end = self.zero
-            if cand <= end:
-                break
-            cand &= end
-            self._restore(snap)
+        cand = self._zero_fixpoint(stmts, entry)
+        self.zero = set(cand)
+        body = []
+        self._rev_block(stmts, body)
+        end = self.zero
         for b in sorted(entry - cand):
-            out.append(self._placeholder(b))
+            out.append(self._zero_value(b))
         for b in sorted(end - cand):
-            if b in self.bar_names.values():
-                body.append(self._placeholder(b))
+            body.append(self._zero_value(b))
         self.zero = cand
         return body
 
-    def _placeholder(self, b):
-        """``b = 0.0``: a zero adjoint that NumPy broadcasts wherever it is used."""
-        self.placeholders.add(b)
+    def _zero_value(self, b):
+        """``b = 0``, for adjoint ``b``: 0.0 for a number, float zeros shaped like its
+        variable (as it is at this point) for an array, 0.0 for a container's pieces."""
+        v = self.bar_of[b]
+        if self.kinds.get(v) == "array":
+            self.primal_reads.add(v)
+            return Op(b, runtime.zeros_like, (v,))
         return Op(b, ir.copy, (Const(0.0),))
 
-    def _expand_placeholder(self, z, zb, out):
-        """A 0.0 placeholder (or a product of one) gets ``z``'s shape before a rule
-        that expects an adjoint of the output's shape reads it."""
-        if zb in self.placeholders and self.kinds.get(z) not in SCALARS:
-            out.append(Op(zb, runtime.expand_zero, (zb, z)))
-            self.primal_reads.add(z)  # its shape as it was then
+    # Which adjoints each statement makes nonzero or zero, without writing code: the
+    # loop fixpoint is found this way, then the body is reversed once.
+
+    def _targets(self, s):
+        """The variables the adjoint of ``s`` sends contributions to, in order."""
+        active = [i for i, a in enumerate(s.args) if isinstance(a, str) and a in self.active]
+        if s.fn in (ir.make_tuple, ir.make_list):
+            return [(i, s.args[i]) for i in active]
+        prim = primitives.lookup(s.fn)
+        if prim is None or prim.vjp is None:
+            return []
+        rule = prim.vjp.load()
+        wanted = [(i, s.args[i]) for i in active if rule.differentiable(i)]
+        wanted += [(rule.params.index(k), v) for k, v in s.kwargs
+                   if isinstance(v, str) and v in self.active and k in rule.params
+                   and rule.differentiable(rule.params.index(k))]
+        return wanted
+
+    def _zero_block(self, stmts, zero):
+        for s in reversed(stmts):
+            zero = self._zero_stmt(s, zero)
+        return zero
+
+    def _zero_stmt(self, s, zero):
+        if isinstance(s, Op):
+            z = s.target
+            if z is None or z not in self.active or self.bar(z) in zero:
+                return zero
+            targets = [a for _, a in self._targets(s)]
+            zero = zero - {self.bar(a) for a in targets if a != z}
+            return zero if z in targets else zero | {self.bar(z)}
+        if isinstance(s, SetItem):
+            if s.target in self.active and self.bar(s.target) not in zero \
+                    and isinstance(s.value, str) and s.value in self.active:
+                return zero - {self.bar(s.value)}
+            return zero
+        if isinstance(s, If):
+            return self._zero_block(s.body, set(zero)) & self._zero_block(s.orelse, set(zero))
+        if isinstance(s, (For, While)):
+            return self._zero_fixpoint(s.body, zero)
+        return zero
+
+    def _zero_fixpoint(self, stmts, entry):
+        cand = set(entry)
+        while True:
+            end = self._zero_block(stmts, set(cand))
+            if cand <= end:
+                return cand
+            cand &= end
 
     def _rev_block(self, stmts, out):
         for s in reversed(stmts):
@@ -171,9 +224,9 @@ class Reverser:
             z2 = self.zero
             join = z1 & z2
             for b in sorted(z1 - join):
-                body.append(self._placeholder(b))
+                body.append(self._zero_value(b))
             for b in sorted(z2 - join):
-                orelse.append(self._placeholder(b))
+                orelse.append(self._zero_value(b))
             self.zero = join
             flag = self.names.fresh("_b")
             out.append(_Decision(flag, site))
@@ -188,7 +241,7 @@ class Reverser:
             n = self.names.fresh("_n")
             k = self.names.fresh("_k")
             out.append(_Decision(n, site))
-            out.append(("for", s, site, n, k, body))
+            out.append(_ReverseFor(s, site, n, k, body))
             out.append(_Restore(s.var, site))
         elif isinstance(s, While):
             body = self._rev_loop_body(s.body, out)
@@ -208,7 +261,6 @@ class Reverser:
             out.append(_Restore(z, site))
             return
         out.append(Comment(_comment(s.loc, self.main)))
-        self._expand_placeholder(z, zb, out)
         contribs = self._contributions(s, zb, out)
         args = [a for a, _ in contribs]
         in_args = z in args
@@ -218,8 +270,6 @@ class Reverser:
                 self._accumulate(a, c, out)
         if in_args:
             mine = [c for a, c in contribs if a == z]
-            if not mine:
-                self.zero.add(zb)
             first = True
             for c in mine:
                 if first:
@@ -290,9 +340,7 @@ class Reverser:
                     env[name] = Const(rule.defaults[name])
                 else:
                     env[name] = Const(None)
-        wanted = [(i, s.args[i]) for i in active_pos if rule.differentiable(i)]
-        wanted += [(rule.params.index(k), v) for k, v in active_kw
-                   if rule.differentiable(rule.params.index(k))]
+        wanted = self._targets(s)
         if not wanted:
             return []
         fused = self._fused(prim, s, env)
@@ -417,7 +465,7 @@ class Reverser:
                     out.append(Op(u, runtime.unbroadcast, (c, s.value)))
                     self._accumulate(s.value, u, out)
                 out.append(Op(tb, runtime.zero_at, (tb, s.index)))
-        out.append(("restore_item", s, site))
+        out.append(_RestoreItem(s, site))
 
     # ----- forward sweep --------------------------------------------------
     def _needed(self, v):
@@ -552,9 +600,9 @@ class Reverser:
                         out.extend(self._rev_for(ctrl, s.target))
                 i += 2
                 continue
-            elif isinstance(s, tuple) and s[0] == "restore_item":
-                _, st, site = s
-                if site in self.pushed:
+            elif isinstance(s, _RestoreItem):
+                if s.site in self.pushed:
+                    st = s.assign
                     old = self.names.fresh("_old")
                     out.append(Pop(old, "o"))
                     out.append(SetItem(st.target, st.index, old, loc=st.loc))
@@ -564,8 +612,8 @@ class Reverser:
         return out
 
     def _rev_for(self, ctrl, n):
-        _, s, site, _, k, body = ctrl
-        body = self._resolve(body)
+        s, site, k = ctrl.loop, ctrl.site, ctrl.index
+        body = self._resolve(ctrl.body)
         if site in self.needs_var:
             pre = []
             saved = []
@@ -583,9 +631,17 @@ class Reverser:
                 last = self.names.fresh("_m")
                 self.kinds[last] = "int"
                 pre.append(Op(last, operator.sub, (n, Const(1))))
-            off = self.names.temp()
-            inner = [Op(off, operator.mul, (k, step)),
-                     Op(s.var, operator.add, (start, off))] + body
+            # the loop variable, counting down: start + k * step
+            if step == Const(1):
+                off, inner = k, []
+            else:
+                off = self.names.temp()
+                inner = [Op(off, operator.mul, (k, step))]
+            if start == Const(0):
+                inner.append(Op(s.var, ir.copy, (off,)))
+            else:
+                inner.append(Op(s.var, operator.add, (start, off)))
+            inner += body
             return pre + [For(k, last, Const(-1), Const(-1), inner, loc=s.loc)]
         return [For(k, Const(0), n, Const(1), body, loc=s.loc)]
 
@@ -909,7 +965,7 @@ def _mark_sites(rv, rbody):
                 elif isinstance(ctrl, For):
                     ne = visit(ctrl.body)
                 else:
-                    ne = visit(ctrl[5])
+                    ne = visit(ctrl.body)
                 rv.rev_nonempty[s.site] = ne
                 nonempty = nonempty or ne
                 i += 2
@@ -919,7 +975,7 @@ def _mark_sites(rv, rbody):
             elif isinstance(s, _Restore):
                 if rv._needed(s.var) and rv.overwrites(s.site, s.var):
                     nonempty = True
-            elif isinstance(s, tuple) and s[0] == "restore_item":
+            elif isinstance(s, _RestoreItem):
                 nonempty = True
             i += 1
         return nonempty

@@ -10,17 +10,10 @@ from . import errors, tensor
 unbroadcast = tensor.unbroadcast
 
 
-def expand_zero(g, like):
-    """``g``, or zeros shaped like ``like`` when ``g`` is a zero adjoint that has not
-    been broadcast to full shape yet (a 0.0 placeholder, or a product of one)."""
-    shape = np.shape(like)
-    if np.shape(g) == shape:
-        return g
-    if not np.any(g):
-        dtype = like.dtype if isinstance(like, np.ndarray) and like.dtype.kind in "fc" \
-            else np.float64
-        return np.zeros(shape, dtype=dtype)
-    return g
+def zeros_like(x):
+    """The zero adjoint of array ``x``: zeros of its shape, in its float dtype."""
+    x = np.asarray(x)
+    return np.zeros(x.shape, x.dtype if x.dtype.kind in "fc" else np.float64)
 
 
 def take_grad(g, index):
