@@ -66,7 +66,7 @@ class _Structurer:
             frame = _Frame(s.label)
             body, _ = self.list(s.body, frames + [frame], tail | {s.label})
             if frame.used:
-                flag = self.names.reserve(s.label)
+                flag = self.names.flag(s.label)
                 body = [Op(flag, ir.copy, (Const(False),), loc=s.loc)] + body
             return body, bool(frame.used) and self._crosses(s.body, frames)
         if isinstance(s, If):
@@ -89,10 +89,10 @@ class _Structurer:
         pre = []
         if skip in frame.used or stop in frame.used:
             if skip is not None:
-                self.names.reserve(skip)
+                self.names.flag(skip)
                 pre.append(Op(skip, ir.copy, (Const(False),), loc=s.loc))
             if stop in frame.used:
-                self.names.reserve(stop)
+                self.names.flag(stop)
                 pre.append(Op(stop, ir.copy, (Const(False),), loc=s.loc))
         body = pre + body
         if stop in frame.used:
@@ -125,7 +125,7 @@ class _Structurer:
                 if n is None:
                     continue
                 f.used.add(n)
-                self.names.reserve(n)
+                self.names.flag(n)
                 out.append(Op(n, ir.copy, (Const(True),), loc=s.loc))
         return out
 

@@ -47,6 +47,19 @@ class Names:
     def is_temp(self, name):
         return name in self.temps
 
+    def internal(self, name):
+        """Claim the fixed name ``name`` for a variable of the transformation's own
+        (a function's result ``_ret``, a control flag named after its region)."""
+        self.taken.add(name)
+        self.control.add(name)
+        return name
+
+    flag = internal
+
+    def is_generated(self, name):
+        """Whether ``name`` was made by the transformation (not one of the user's)."""
+        return name in self.temps or name in self.control or self.is_bar(name)
+
     def bar(self, var):
         """The adjoint of ``var`` (the same name every time it is asked for)."""
         name = self.bars.get(var)
@@ -58,13 +71,15 @@ class Names:
                 name = f"{var}_bar{k}"
             self.taken.add(name)
             self.bars[var] = name
+            self._bar_names.add(name)
         return name
 
     def is_bar(self, name):
-        return name in self._bar_set()
+        return name in self._bar_names
 
-    def _bar_set(self):
-        return set(self.bars.values())
+    @property
+    def _bar_names(self):
+        return self.__dict__.setdefault("_bar_cache", set())
 
     def prefix(self, base, names):
         """A prefix ``base_`` (or ``base2_``...) under which none of ``names`` is taken."""

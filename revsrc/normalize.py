@@ -20,7 +20,7 @@ import numpy as np
 
 from . import control, errors, fence, ir, rules
 from .names import Names
-from .ir import Break, Const, For, If, Op, SetItem, While
+from .ir import Const, For, If, Op, SetItem, While
 from .rules.arith import astype as _astype
 from .parse import parse_function
 
@@ -238,16 +238,17 @@ class Normalizer:
             for n in ast.walk(stmt):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     sc.store_counts[n.id] = sc.store_counts.get(n.id, 0) + 1
-        sc.ret_var = self._reserve(sc.prefix + "ret" if sc.prefix else "_ret")
+        sc.ret_var = self.names.internal(sc.prefix + "ret" if sc.prefix else "_ret")
         returns = _returns(body)
         sizes = {len(r.value.elts) if isinstance(r.value, ast.Tuple) else 0 for r in returns}
         if sc.prefix and len(sizes) == 1 and min(sizes) >= 2:
             # a helper returning a tuple literal: keep the items apart
-            sc.ret_items = [self._reserve(f"{sc.prefix}ret{i}") for i in range(min(sizes))]
+            sc.ret_items = [self.names.internal(f"{sc.prefix}ret{i}")
+                            for i in range(min(sizes))]
         # `return` leaves this block; the control pass gives it a flag if it must
         sc.exit_label = sc.prefix + "done" if sc.prefix else "_done"
         if sc.has_aux:
-            sc.aux_var = self._reserve("_aux")
+            sc.aux_var = self.names.internal("_aux")
         self._hoist_globals(sc, body, out)
         inner = []
         self._block(sc, body, inner)
@@ -463,7 +464,7 @@ class Normalizer:
             self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
 
     def _snapshot(self, v, out, loc):
-        if isinstance(v, str) and not v.startswith("_t"):
+        if isinstance(v, str) and not self.names.is_temp(v):
             tmp = self.fresh()
             out.append(Op(tmp, ir.copy, (v,), loc=loc))
             return tmp

@@ -9,13 +9,12 @@ each rule sees exactly the values its operation saw.
 """
 from __future__ import annotations
 
-import ast
 import operator
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import errors, ir, primitives, runtime, templates
+from . import errors, ir, optimize, primitives, runtime, templates
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
@@ -52,7 +51,6 @@ class _RestoreItem:
     site: int
 
 
-_FOLDABLE_MODULES = ("math", "operator", "_operator", "builtins")
 _CHEAP = {operator.add, operator.sub, operator.mul, operator.neg}
 
 
@@ -298,7 +296,6 @@ class Reverser:
         z = s.target
         fn = s.fn
         active_pos = [i for i, a in enumerate(s.args) if isinstance(a, str) and a in self.active]
-        active_kw = [(k, v) for k, v in s.kwargs if isinstance(v, str) and v in self.active]
         ops = []
         result = []
         in_args = z in [a for a in s.args if isinstance(a, str)]
@@ -363,7 +360,7 @@ class Reverser:
         xp = primitives.namespace(alias.family, scalar)
         body_ops, outs = templates.instantiate(templates.template(rule, xp), env,
                                                [i for i, _ in wanted], self.names, s.loc)
-        body_ops, outs = _fold(body_ops, outs)
+        body_ops, outs = optimize.fold(body_ops, outs, self.names)
         comp = self.companions.get(id(s))
         if comp is not None:
             other, x, name = comp
@@ -414,7 +411,7 @@ class Reverser:
             elif isinstance(s, (For, While)):
                 self._find_recomputable(s.body, uses)
             if not (isinstance(s, Op) and s.fn in _CHEAP and s.target is not None
-                    and s.target.startswith("_t") and self.def_count.get(s.target) == 1
+                    and self.names.is_temp(s.target) and self.def_count.get(s.target) == 1
                     and not s.kwargs and s.target not in s.args
                     and self.site_of[id(s)] in self.in_loop_defs
                     and self.kinds.get(s.target) in SCALARS):
@@ -427,7 +424,7 @@ class Reverser:
             last = users[-1]
             inputs = {a for a in s.args if isinstance(a, str)}
             # from the user's variables only: a temporary input would need saving itself
-            safe = not any(a.startswith("_") for a in inputs)
+            safe = not any(self.names.is_generated(a) for a in inputs)
             for j in range(i + 1, last + 1):
                 for w in ir.walk([stmts[j]]):
                     written = set(ir.writes(w)) & inputs
@@ -655,85 +652,6 @@ def _comment(loc, main=""):
     return f"adjoint of {where}: {loc.line}"
 
 
-def _foldable(fn):
-    mod = getattr(fn, "__module__", None)
-    return mod in _FOLDABLE_MODULES or isinstance(fn, np.ufunc) or fn is ir.copy
-
-
-def _fold(ops, outs):
-    """Constant folding and algebraic identities on a rule's freshly inlined ops."""
-    subst = {}
-
-    def sub(o):
-        while isinstance(o, str) and o in subst:
-            o = subst[o]
-        return o
-
-    kept = []
-    seen = {}  # (fn, args, kwargs) -> target: rules are pure, so repeats are shared
-    for op in ops:
-        if not isinstance(op, Op):
-            kept.append(op)
-            continue
-        args = tuple(sub(a) for a in op.args)
-        kwargs = tuple((k, sub(v)) for k, v in op.kwargs)
-        fn = op.fn
-        try:
-            key = (fn, args, kwargs)
-            hash(key)
-        except TypeError:
-            key = None
-        if key is not None and op.target is not None and key in seen:
-            subst[op.target] = seen[key]
-            continue
-        if key is not None and op.target is not None and op.target.startswith("_t"):
-            seen[key] = op.target
-        if op.target is not None and not kwargs and all(isinstance(a, Const) for a in args) \
-                and _foldable(fn) and all(isinstance(a.value, (int, float)) for a in args):
-            try:
-                subst[op.target] = Const(fn(*(a.value for a in args)))
-                continue
-            except Exception:
-                pass
-        simple = _identity(fn, args)
-        if simple is not None and op.target is not None:
-            subst[op.target] = simple
-            continue
-        if fn is ir.copy and op.target is not None and op.target.startswith("_t"):
-            subst[op.target] = args[0]
-            continue
-        if fn is operator.mul and isinstance(args[1], Const) and args[1].value == -1.0:
-            fn, args = operator.neg, (args[0],)
-        elif fn is operator.mul and isinstance(args[0], Const) and args[0].value == -1.0:
-            fn, args = operator.neg, (args[1],)
-        kept.append(Op(op.target, fn, args, kwargs, op.loc))
-    return kept, [sub(o) for o in outs]
-
-
-def _is_const(o, value):
-    return isinstance(o, Const) and type(o.value) in (int, float) and o.value == value
-
-
-def _identity(fn, args):
-    if fn is operator.mul:
-        if _is_const(args[1], 1):
-            return args[0]
-        if _is_const(args[0], 1):
-            return args[1]
-    elif fn is operator.truediv and _is_const(args[1], 1):
-        return args[0]
-    elif fn is operator.add:
-        if _is_const(args[1], 0):
-            return args[0]
-        if _is_const(args[0], 0):
-            return args[1]
-    elif fn is operator.sub and _is_const(args[1], 0):
-        return args[0]
-    elif fn is operator.pow and _is_const(args[1], 1):
-        return args[0]
-    return None
-
-
 def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name):
     """The adjoint ``ir.Program`` of a normalized function; ``names`` is the naming
     authority its variables came from."""
@@ -743,7 +661,7 @@ def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name)
     rv.companions = companions
     rv.main = name[:-len("_adjoint")]
     rv._index(body, 0)
-    rv._find_recomputable(body, _use_counts(body))
+    rv._find_recomputable(body, optimize.use_counts(body))
     rv.zero = set()
     rbody = []
     if isinstance(result, str) and result in active:
@@ -758,16 +676,12 @@ def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name)
     rev = rv._resolve(rbody)
     fwd = rv._initial_values() + fwd
     fwd = _fast_gathers(fwd, kinds)
-    uses = _use_counts(fwd + rev)
-    rev = _coalesce(rev, uses)
-    rev = _drop_empty_comments(rev)
     grads = []
     for p in wrt:
         b = rv.bar_names.get(p)
         grads.append(Const(0.0) if (b is None or b in rv.zero) else b)
-    rev = _propagate_copies(rev, _use_counts(fwd + rev), _def_counts(fwd + rev),
-                            {o for o in [result, aux] + grads if isinstance(o, str)})
-    rev = _drop_empty_comments(rev)
+    rev = optimize.cleanup(rev, fwd, {o for o in [result, aux] + grads if isinstance(o, str)},
+                           names)
     if rev:
         rev = [Comment("reverse sweep")] + rev
     check = []
@@ -840,112 +754,6 @@ def _fast_gathers(stmts, kinds):
                 and isinstance(s.args[1], str) and kinds.get(s.args[1]) == "tuple":
             s = Op(s.target, runtime.take, s.args, s.kwargs, s.loc)
         out.append(ir.map_bodies(s, lambda b: _fast_gathers(b, kinds)))
-    return out
-
-
-def _use_counts(stmts):
-    uses = {}
-    for s in ir.walk(stmts):
-        for r in ir.reads(s):
-            uses[r] = uses.get(r, 0) + 1
-    return uses
-
-
-def _drop_empty_comments(stmts):
-    """Comments that head no code (the adjoint below them was optimized away)."""
-    out = []
-    for i, s in enumerate(stmts):
-        if isinstance(s, Comment) and s.text.startswith("adjoint") and \
-                (i + 1 == len(stmts) or isinstance(stmts[i + 1], Comment)):
-            continue
-        out.append(ir.map_bodies(s, _drop_empty_comments))
-    return out
-
-
-def _def_counts(stmts):
-    defs = {}
-    for s in ir.walk(stmts):
-        for w in ir.writes(s):
-            defs[w] = defs.get(w, 0) + 1
-    return defs
-
-
-def _substitute(s, old, new):
-    """A copy of statement ``s`` reading ``new`` wherever it read ``old``."""
-    def sub(o):
-        return new if o == old else o
-    if isinstance(s, Op):
-        return Op(s.target, s.fn, tuple(sub(a) for a in s.args),
-                  tuple((k, sub(v)) for k, v in s.kwargs), s.loc)
-    if isinstance(s, Push):
-        return Push(sub(s.value), s.stack)
-    if isinstance(s, SetItem):
-        return SetItem(s.target, sub(s.index), sub(s.value), s.loc)
-    if isinstance(s, If):
-        s = If(sub(s.test), s.body, s.orelse, loc=s.loc)
-    elif isinstance(s, For):
-        s = For(s.var, sub(s.start), sub(s.stop), sub(s.step), s.body, loc=s.loc)
-    return ir.map_bodies(s, lambda b: [_substitute(t, old, new) for t in b])
-
-
-def _propagate_copies(stmts, uses, defs, keep):
-    """Drop ``a = b`` and read ``b`` for ``a`` where nothing changes ``b`` meanwhile.
-
-    Applies when ``a`` is assigned only there and read only later in the same block,
-    and ``b`` is not written before the last of those reads (the last may write it,
-    since it reads first)."""
-    out = list(stmts)
-    i = 0
-    while i < len(out):
-        s = out[i]
-        if isinstance(s, (If, For)):
-            out[i] = ir.map_bodies(s, lambda b: _propagate_copies(b, uses, defs, keep))
-        elif isinstance(s, Op) and s.fn is ir.copy and s.target is not None \
-                and isinstance(s.args[0], str) and defs.get(s.target) == 1 \
-                and s.target not in keep \
-                and (s.target.endswith("_bar") or s.target.startswith("_t")):
-            a, b = s.target, s.args[0]
-            readers = [j for j in range(i + 1, len(out))
-                       if any(a in ir.reads(w) for w in ir.walk([out[j]]))]
-            found = sum(ir.reads(w).count(a) for j in readers for w in ir.walk([out[j]]))
-            if readers and found == uses.get(a, 0) and defs.get(b, 0) >= 1:
-                last = readers[-1]
-                clobbered = any(b in ir.writes(w) for j in range(i + 1, last)
-                                for w in ir.walk([out[j]]))
-                final = out[last]
-                if not isinstance(final, Op):
-                    clobbered = clobbered or any(b in ir.writes(w) for w in ir.walk([final]))
-                if not clobbered:
-                    for j in readers:
-                        out[j] = _substitute(out[j], a, b)
-                    uses[b] = uses.get(b, 0) + uses.get(a, 0) - 1
-                    del out[i]
-                    continue
-        i += 1
-    return out
-
-
-def _coalesce(stmts, uses):
-    """``_t5 = expr; x_bar = _t5`` becomes ``x_bar = expr`` when ``_t5`` has no other use."""
-    out = []
-    defined = {}  # temp -> index in out of its defining op
-    for s in stmts:
-        if isinstance(s, (If, For)):
-            s = ir.map_bodies(s, lambda b: _coalesce(b, uses))
-        elif isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
-                and isinstance(s.args[0], str) and s.args[0] in defined \
-                and uses.get(s.args[0], 0) == 1:
-            i = defined.pop(s.args[0])
-            between = out[i + 1:]
-            touched = any(s.target in ir.reads(b) or s.target in ir.writes(b)
-                          for b in ir.walk(between))
-            if not touched:
-                d = out[i]
-                out[i] = Op(s.target, d.fn, d.args, d.kwargs, d.loc)
-                continue
-        if isinstance(s, Op) and s.target is not None and s.target.startswith("_t"):
-            defined[s.target] = len(out)
-        out.append(s)
     return out
 
 
