@@ -6,7 +6,7 @@ import inspect
 
 import numpy as np
 
-from . import analysis, emit, errors, fence, inline, ir, reverse
+from . import analysis, emit, errors, fence, inline, ir, kinds, reverse
 from .ir import Pop
 from .normalize import Normalizer
 from .parse import parse_function
@@ -18,35 +18,6 @@ try:
 except ImportError:  # pragma: no cover - only without the compiled kernels
     class _EngineFallback(Exception):
         pass
-
-
-_SCALAR_CODES = {float: "f", int: "i", bool: "b"}
-
-
-def _kind_code(v):
-    """What the transformation depends on: float/int/bool, or array rank and dtype."""
-    t = type(v)
-    code = _SCALAR_CODES.get(t)
-    if code is not None:
-        return code
-    if t is np.ndarray:
-        return ("a", v.ndim, v.dtype)
-    if isinstance(v, np.floating):
-        return "f"
-    if isinstance(v, np.bool_):
-        return "b"
-    if isinstance(v, np.integer):
-        return "i"
-    if isinstance(v, np.ndarray):
-        return ("a", v.ndim, v.dtype)
-    return "o"
-
-
-_KIND_NAMES = {"f": "float", "i": "int", "b": "bool", "o": "any"}
-
-
-def _kind_name(code):
-    return "array" if isinstance(code, tuple) else _KIND_NAMES[code]
 
 
 class _Compiled:
@@ -116,7 +87,7 @@ class Transformed:
 
     def __call__(self, *args, **kwargs):
         values = self.bind(args, kwargs)
-        key = tuple(_kind_code(v) for v in values)
+        key = tuple(kinds.signature(v) for v in values)
         entry = self.cache.get(key)
         if entry is None:
             entry = self._compile(key, values)
@@ -148,7 +119,7 @@ class Transformed:
     def _check_wrt(self, key, values):
         for a in self.argnums:
             code = key[a]
-            ok = code == "f" or (isinstance(code, tuple) and np.dtype(code[2]).kind in "fc")
+            ok = code == kinds.FLOAT or (isinstance(code, tuple) and code[2].kind in "fc")
             if not ok:
                 v = values[a]
                 raise errors.NotDifferentiableArgument(
@@ -171,8 +142,8 @@ class Transformed:
         self.cache[key] = entry
         if engine is not None and self.derivative is not None and \
                 hasattr(self.derivative, "install") and \
-                all(k in ("f", "i", "b") for k in key):
-            self.derivative.install(key, engine, self._select())
+                all(k in kinds.SCALARS for k in key):
+            self.derivative.install([kinds.CODE[k] for k in key], engine, self._select())
         return entry
 
     def _select(self):
@@ -222,18 +193,18 @@ def build_program(f, params, key, values, argnums, has_aux):
     """Parse, normalize, analyze and reverse ``f`` for argument kinds ``key``."""
     nz = Normalizer(has_aux=has_aux)
     ir_params, body, result, aux = nz.lower_function(f)
-    pkinds = [_kind_name(k) for k in key]
-    pndims = [k[1] if isinstance(k, tuple) else None for k in key]
-    kinds, ndims = analysis.infer_kinds(ir_params, pkinds, pndims, body)
+    pkinds = [kinds.kind_of_signature(k) for k in key]
+    pndims = [kinds.ndim_of_signature(k) for k in key]
+    found, ndims = analysis.infer_kinds(ir_params, pkinds, pndims, body)
     wrt = [ir_params[a] for a in argnums]
-    active = analysis.activity(ir_params, wrt, body, result, kinds)
+    active = analysis.activity(ir_params, wrt, body, result, found)
     name = f"{f.__name__}_adjoint" if f.__name__ != "<lambda>" else "lambda_adjoint"
-    prog = reverse.transform(nz.names, ir_params, body, result, aux, wrt, kinds, ndims, active,
+    prog = reverse.transform(nz.names, ir_params, body, result, aux, wrt, found, ndims, active,
                              name)
-    seed = dict(kinds)
+    seed = dict(found)
     for s in ir.walk(prog.body):
         if isinstance(s, Pop) and s.target not in seed:
-            seed[s.target] = "int" if s.stack == "i" else ("float" if s.stack == "f" else "any")
+            seed[s.target] = reverse.STACK_KIND[s.stack]
     full, _ = analysis.infer_kinds(ir_params, pkinds, pndims, prog.body, seed=seed,
                                    seed_ndims=ndims)
     prog.kinds = full
@@ -329,12 +300,12 @@ def _entry(df, args, kwargs):
     tr = _transformed(df)
     if args or kwargs:
         values = tr.bind(args, kwargs)
-        key = tuple(_kind_code(v) for v in values)
+        key = tuple(kinds.signature(v) for v in values)
         return tr.cache.get(key) or tr._compile(key, values)
     if tr.cache:
         return list(tr.cache.values())[-1]
     values = tuple(1.0 for _ in tr.params)
-    key = tuple("f" for _ in tr.params)
+    key = tuple(kinds.FLOAT for _ in tr.params)
     return tr._compile(key, values)
 
 

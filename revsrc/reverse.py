@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import errors, ir, optimize, primitives, runtime, templates
+from . import errors, ir, kinds, optimize, primitives, runtime, templates
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
@@ -52,6 +52,10 @@ class _RestoreItem:
 
 
 _CHEAP = {operator.add, operator.sub, operator.mul, operator.neg}
+
+# Saved values go on a float stack, an int stack (ints and bools) or an object stack.
+_STACK_OF = {kinds.FLOAT: "f", kinds.INT: "i", kinds.BOOL: "i"}
+STACK_KIND = {"f": kinds.FLOAT, "i": kinds.INT, "o": kinds.ANY}
 
 
 class Reverser:
@@ -108,12 +112,7 @@ class Reverser:
         return name
 
     def _stack(self, v):
-        k = self.kinds.get(v)
-        if k == "float":
-            return "f"
-        if k in ("int", "bool"):
-            return "i"
-        return "o"
+        return _STACK_OF.get(self.kinds.get(v), "o")
 
     def overwrites(self, site, v):
         return v in self.params or self.def_count.get(v, 0) > 1 or site in self.in_loop_defs
