@@ -7,7 +7,7 @@ from . import errors, ir, primitives
 from . import kinds as kinds_mod
 from .ir import Const, For, Op, SetItem
 
-from .kinds import ANY, ARRAY, SCALARS, join  # noqa: F401  (SCALARS re-exported)
+from .kinds import ANY, ARRAY, SCALARS, join  # noqa: F401  (SCALARS: re-exported)
 
 
 class _Context:

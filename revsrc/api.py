@@ -6,18 +6,14 @@ import inspect
 
 import numpy as np
 
-from . import analysis, emit, errors, fence, inline, ir, kinds, reverse
+from . import analysis, emit, engine, errors, fence, inline, ir, kinds, reverse
+from ._kernels import Derivative
+from .engine import EngineFallback as _EngineFallback
 from .ir import Pop
 from .normalize import Normalizer
 from .parse import parse_function
 
 _BACKENDS = (None, "python", "engine")
-
-try:
-    from .engine import EngineFallback as _EngineFallback
-except ImportError:  # pragma: no cover - only without the compiled kernels
-    class _EngineFallback(Exception):
-        pass
 
 
 class _Compiled:
@@ -161,14 +157,8 @@ def _plain(v):
 
 def _try_engine(prog, required):
     try:
-        from . import engine as _engine
-    except ImportError as exc:  # the engine module is missing: a broken install
-        if required:
-            raise errors.EngineUnavailable(f"the compiled engine is unavailable: {exc}")
-        return None
-    try:
-        return _engine.lower(_expanded(prog))
-    except _engine.NotLowerable as exc:
+        return engine.lower(_expanded(prog))
+    except engine.NotLowerable as exc:
         if required:
             raise errors.EngineUnavailable(
                 f"this function cannot run on the compiled scalar engine: {exc}",
@@ -233,11 +223,7 @@ def _make(f, argnums, has_aux, backend, with_value):
 
 
 def _wrap(tr):
-    try:
-        from ._kernels import Derivative
-    except ImportError:
-        Derivative = None
-    if Derivative is not None and tr.backend != "python":
+    if tr.backend != "python":
         d = Derivative(tr)
     else:
         @functools.wraps(tr.f)

@@ -4,12 +4,13 @@ from __future__ import annotations
 import builtins
 import linecache
 import math
-import re
 import operator
+import re
+import sys
 
 import numpy as np
 
-from . import ir, primitives
+from . import _kernels, ir, primitives
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
 
@@ -243,7 +244,6 @@ class _Printer:
 
 
 def _module(name):
-    import sys
     return sys.modules[name]
 
 
@@ -312,7 +312,6 @@ def source(program):
 
 
 def _stack_types():
-    from . import _kernels
     return _kernels.FloatStack, _kernels.IntStack
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib
 import inspect
 import math
 import operator
@@ -411,7 +412,6 @@ class Normalizer:
             f"{type(node).__name__} statements are not supported", loc=loc)
 
     def _import(self, sc, node, loc):
-        import importlib
         for alias in node.names:
             if isinstance(node, ast.Import):
                 mod = importlib.import_module(alias.name)

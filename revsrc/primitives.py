@@ -33,6 +33,7 @@ import ast
 import copy
 import inspect
 import math
+import operator
 import textwrap
 import types
 from dataclasses import dataclass, field
@@ -74,7 +75,6 @@ xp_math = _math_namespace()
 
 def _python_namespace():
     """For operators on numbers: as ``xp_math``, but ``power`` is ``**`` itself."""
-    import operator
     ns = types.ModuleType("revsrc.xp_python", "Operators' namespace for numbers.")
     ns.__dict__.update({k: v for k, v in vars(xp_math).items() if not k.startswith("__")})
     ns.power = operator.pow

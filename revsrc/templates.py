@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from . import inline
 from .ir import Op
+from .normalize import Normalizer
 
 _CACHE = {}
 
@@ -30,7 +31,6 @@ def template(rule, xp):
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is rule.fn:
         return hit[1]
-    from .normalize import Normalizer
     rule.load()
     body, outs = Normalizer().lower_rule(rule, xp)
     t = Template(("g", "ans") + tuple(rule.params), body, outs)
