@@ -62,7 +62,7 @@ def _math_namespace():
                "absolute": "fabs", "power": "pow"}
     for name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "expm1", "log",
                  "log1p", "log2", "log10", "sqrt", "hypot", "copysign", "floor", "ceil",
-                 "trunc", "erf", "erfc", "fabs", "pi", "e", *renames):
+                 "trunc", "erf", "erfc", "fabs", "ldexp", "pi", "e", *renames):
         setattr(ns, name, getattr(math, renames.get(name, name)))
     for name in ("sign", "square", "cbrt", "exp2", "reciprocal", "logaddexp",
                  "maximum", "minimum"):

@@ -117,6 +117,10 @@ def f_expm1(x):
     return _wsum(np.expm1(x))
 
 
+def f_ldexp(x):
+    return _wsum(np.ldexp(x, 3))
+
+
 def f_log(x):
     return _wsum(np.log(x))
 
@@ -891,6 +895,10 @@ def s_math_misc(x, y):
         math.fabs(x) + math.copysign(x, y)
 
 
+def s_math_twins(x, y):
+    return math.radians(x) + math.degrees(y)
+
+
 def s_log_base(x, b):
     return math.log(x, b)
 
@@ -940,6 +948,7 @@ ROWS = [
     R(f_arctanh, "unit", scalar=True),
     # exponential, logarithmic, powers
     R(f_exp, scalar=True), R(f_exp2, scalar=True), R(f_expm1, scalar=True),
+    R(f_ldexp, scalar=True),
     R(f_log, "pos", scalar=True), R(f_log1p, "pos", scalar=True),
     R(f_log2, "pos", scalar=True), R(f_log10, "pos", scalar=True),
     R(f_sqrt, "pos", scalar=True), R(f_cbrt, "nonzero", scalar=True),
@@ -1069,6 +1078,7 @@ ROWS = [
     R(s_math_hyp, "unit", [None], dtypes=("float64",)),
     R(s_math_exp, "unit", [None], dtypes=("float64",)),
     R(s_math_misc, "nonzero", [(None, None)], dtypes=("float64",)),
+    R(s_math_twins, ("pos", "pos"), [(None, None)], dtypes=("float64",)),
     R(s_log_base, ("pos", "gt1"), [(None, None)], dtypes=("float64",)),
 ]
 
