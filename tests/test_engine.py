@@ -8,7 +8,6 @@ NaN), plus the sign of zeros: the engine must reproduce Python to the last bit.
 import math
 import operator as o
 import sys
-import time
 import warnings
 
 import numpy as np
