@@ -5,7 +5,7 @@ import numpy as np
 
 from . import errors, ir, primitives
 from . import kinds as kinds_mod
-from .ir import Const, For, Op, SetItem
+from .ir import Const, For, Op, Pop, Push, SetItem
 
 from .kinds import ANY, ARRAY, SCALARS, join  # noqa: F401  (SCALARS: re-exported)
 
@@ -103,6 +103,13 @@ def _diff_args(op):
     return pos, kws
 
 
+def stack_var(stack):
+    """The pseudo-variable standing for every value pushed on ``stack``: a program
+    made by revsrc saves values there and restores them later, so a value flows from
+    each Push to the Pops of its stack."""
+    return f"@stack:{stack}"
+
+
 def activity(params, wrt, body, result, kinds):
     """The active variables: varied by a ``wrt`` argument and useful to ``result``."""
     stmts = list(ir.walk(body))
@@ -129,6 +136,15 @@ def activity(params, wrt, body, result, kinds):
                 if isinstance(s.value, str) and s.value in varied:
                     varied.add(s.target)
                     changed = True
+            elif isinstance(s, Push) and isinstance(s.value, str) and s.value in varied \
+                    and stack_var(s.stack) not in varied:
+                varied.add(stack_var(s.stack))
+                changed = True
+            elif isinstance(s, Pop) and stack_var(s.stack) in varied \
+                    and s.target not in varied \
+                    and kinds.get(s.target) in differentiable + (None,):
+                varied.add(s.target)
+                changed = True
     useful = {result} if isinstance(result, str) else set()
     changed = True
     while changed:
@@ -143,6 +159,14 @@ def activity(params, wrt, body, result, kinds):
                 if isinstance(s.value, str) and s.value not in useful:
                     useful.add(s.value)
                     changed = True
+            elif isinstance(s, Pop) and s.target in useful \
+                    and stack_var(s.stack) not in useful:
+                useful.add(stack_var(s.stack))
+                changed = True
+            elif isinstance(s, Push) and stack_var(s.stack) in useful \
+                    and isinstance(s.value, str) and s.value not in useful:
+                useful.add(s.value)
+                changed = True
     active = varied & useful
     for s in stmts:
         if isinstance(s, Op) and s.target in active:

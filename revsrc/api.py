@@ -6,7 +6,7 @@ import inspect
 
 import numpy as np
 
-from . import analysis, emit, engine, errors, fence, inline, ir, kinds, reverse
+from . import analysis, emit, engine, errors, fence, inline, ir, jvp, kinds, reverse
 from ._kernels import Derivative
 from .engine import EngineFallback as _EngineFallback
 from .ir import Pop
@@ -197,6 +197,36 @@ def build_program(f, params, key, values, argnums, has_aux):
             seed[s.target] = reverse.STACK_KIND[s.stack]
     full, _ = analysis.infer_kinds(ir_params, pkinds, pndims, prog.body, seed=seed,
                                    seed_ndims=ndims)
+    prog.kinds = full
+    return prog
+
+
+def build_jvp_program(f, params, key, wrt, has_aux):
+    """Parse, normalize, analyze and forward-transform ``f`` for argument kinds ``key``,
+    with tangents for the parameters at positions ``wrt``."""
+    nz = Normalizer(has_aux=has_aux)
+    ir_params, body, result, aux = nz.lower_function(f)
+    pkinds = [kinds.kind_of_signature(k) for k in key]
+    pndims = [kinds.ndim_of_signature(k) for k in key]
+    found, ndims = analysis.infer_kinds(ir_params, pkinds, pndims, body)
+    wrt_params = [ir_params[a] for a in wrt]
+    active = analysis.activity(ir_params, wrt_params, body, result, found)
+    name = f"{f.__name__}_jvp" if f.__name__ != "<lambda>" else "lambda_jvp"
+    prog = jvp.transform(nz.names, ir_params, body, result, aux, wrt_params, found, ndims,
+                         active, name)
+    return _with_full_kinds(prog, ir_params + [nz.names.dot(p) for p in wrt_params],
+                            pkinds + [pkinds[a] for a in wrt],
+                            pndims + [pndims[a] for a in wrt], found, ndims)
+
+
+def _with_full_kinds(prog, params, pkinds, pndims, seed, seed_ndims):
+    """``prog`` with the kind of every variable, for the engine and the printer."""
+    seed = dict(seed)
+    for s in ir.walk(prog.body):
+        if isinstance(s, Pop) and s.target not in seed:
+            seed[s.target] = reverse.STACK_KIND[s.stack]
+    full, _ = analysis.infer_kinds(params, pkinds, pndims, prog.body, seed=seed,
+                                   seed_ndims=seed_ndims)
     prog.kinds = full
     return prog
 

@@ -254,7 +254,7 @@ def _uses_stack(stmts, kind):
     return False
 
 
-_TEMP = re.compile(r"^(_[a-z]+)(\d+)(_bar\d*)?$")
+_TEMP = re.compile(r"^(_[a-z]+)(\d+)(_bar\d*|_dot\d*)?$")
 
 
 def _renumber(program):

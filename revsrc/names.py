@@ -74,6 +74,21 @@ class Names:
             self._bar_names.add(name)
         return name
 
+    def dot(self, var):
+        """The tangent of ``var`` (forward mode), the same name every time."""
+        dots = self.__dict__.setdefault("dots", {})
+        name = dots.get(var)
+        if name is None:
+            name = var + "_dot"
+            k = 1
+            while name in self.taken:
+                k += 1
+                name = f"{var}_dot{k}"
+            self.taken.add(name)
+            dots[var] = name
+            self._bar_names.add(name)   # derivative variables fold like adjoints
+        return name
+
     def is_bar(self, name):
         return name in self._bar_names
 

@@ -306,6 +306,11 @@ class Normalizer:
             if _is_static(value):
                 sc.env[name] = ("obj", value)
                 return sc.env[name]
+            if sc.rule_mode:
+                # a rule's module constants (_LN2...) are fixed: inlined as constants,
+                # so every output of a rule template stands alone
+                sc.env[name] = Const(value)
+                return sc.env[name]
             var = self._reserve(sc.prefix + name)
             out.append(Op(var, ir.load_global, (Const(sc.globals), Const(name)),
                           loc=sc.parsed.loc(node)))

@@ -408,6 +408,16 @@ def primitive(name, *fns, kind=None, linear=(), jvp=None, broadcast=False, fused
     return register
 
 
+def jvp_rule(name):
+    """Register the decorated function as the forward rule of the record ``name``:
+    ``rule(g, ans, *params)`` returns, per input, the output's tangent when ``g`` is
+    that input's tangent (the reverse rule's form)."""
+    def register(rule_fn):
+        _BY_NAME[name].jvp = Rule.of(rule_fn)
+        return rule_fn
+    return register
+
+
 def no_derivative(*fns, kind=None, engine=None, infix=None):
     """Register ``fns`` as primitives whose outputs carry no gradient."""
     for fn in fns:

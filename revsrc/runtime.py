@@ -16,6 +16,21 @@ def zeros_like(x):
     return np.zeros(x.shape, x.dtype if x.dtype.kind in "fc" else np.float64)
 
 
+def zero_tangent(x):
+    """A zero derivative for the value ``x``: 0.0 for a number, float zeros of its shape
+    for an array, the same structure of zeros for a tuple or a list."""
+    if isinstance(x, np.ndarray):
+        return zeros_like(x)
+    if isinstance(x, (tuple, list)):
+        return type(x)(zero_tangent(i) for i in x)
+    return 0.0
+
+
+def broadcast_like(t, ans):
+    """``t`` (a tangent) broadcast to the shape of ``ans`` (a read-only view)."""
+    return np.broadcast_to(t, np.shape(ans))
+
+
 def take_grad(g, index):
     """``g[index]``, where a scalar ``g`` stands for an array of that value."""
     if np.ndim(g) == 0:

@@ -21,7 +21,7 @@ import pytest
 import revsrc
 from revsrc import errors, ir, primitives, rules
 from revsrc.normalize import Normalizer
-from revsrc.testing import check_grads
+from revsrc.testing import check_grads, check_jvp
 
 _rng = np.random.default_rng(1234)
 W = _rng.standard_normal(4096)
@@ -1155,6 +1155,13 @@ def _float_args(args):
 def test_float64_matches_finite_differences(row, shapes, k):
     args = _args(row, shapes, 100 + k)
     check_grads(row.fn, args, argnums=_float_args(args), rtol=row.rtol, atol=row.atol)
+
+
+@pytest.mark.parametrize("row,shapes,k", CASES)
+def test_jvp_float64_matches_finite_differences(row, shapes, k):
+    """The forward rule of every primitive: tangents along random directions."""
+    args = _args(row, shapes, 100 + k)
+    check_jvp(row.fn, args, argnums=_float_args(args), rtol=row.rtol, atol=row.atol)
 
 
 F32_CASES = [c for c in CASES if "float32" in c.values[0].dtypes
