@@ -6,11 +6,11 @@ import inspect
 
 import numpy as np
 
-from . import analysis, emit, engine, errors, fence, inline, ir, jvp, kinds, reverse
+from . import (analysis, emit, engine, errors, fence, frontend, inline, ir, jvp, kinds,
+               reverse, runtime)
 from ._kernels import Derivative
 from .engine import EngineFallback as _EngineFallback
 from .ir import Pop
-from .normalize import Normalizer
 from .parse import parse_function
 
 _BACKENDS = (None, "python", "engine")
@@ -42,6 +42,20 @@ class _Compiled:
         return self._text
 
 
+def describe(f):
+    """(parsed source, signature, parameter names, number of positional parameters) of
+    a function to transform; a revsrc derivative has those of its function."""
+    inner = frontend.transformed_of(f)
+    if inner is not None:
+        node = inner.parsed.node
+        return inner.parsed, inner.signature, inner.params, len(node.args.args)
+    parsed = parse_function(f)
+    fence.check(parsed)
+    node = parsed.node
+    params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+    return parsed, inspect.signature(f), params, len(node.args.args)
+
+
 class Transformed:
     """The general (any argument kinds) path of a derivative made by revsrc."""
 
@@ -52,20 +66,15 @@ class Transformed:
         self.has_aux = has_aux
         self.backend = backend
         self.with_value = with_value
-        parsed = parse_function(f)
-        fence.check(parsed)
-        self.parsed = parsed
-        node = parsed.node
-        self.signature = inspect.signature(f)
-        self.params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-        npos = len(node.args.args)
+        self.parsed, self.signature, self.params, npos = describe(f)
+        node = self.parsed.node
         self.tuple_argnums = isinstance(argnums, (tuple, list))
         nums = tuple(argnums) if self.tuple_argnums else (argnums,)
         for a in nums:
             if not isinstance(a, int) or isinstance(a, bool) or not -npos <= a < npos:
                 raise errors.BadArgnums(
                     f"argnums {argnums!r} does not name a positional parameter of "
-                    f"{f.__name__} (it has {npos})", loc=parsed.loc(node))
+                    f"{f.__name__} (it has {npos})", loc=self.parsed.loc(node))
         self.argnums = tuple(a % npos for a in nums)
         self.cache = {}
         self.derivative = None  # the user-facing object, set by _make
@@ -117,7 +126,7 @@ class Transformed:
             code = key[a]
             ok = code == kinds.FLOAT or (isinstance(code, tuple) and code[2].kind in "fc")
             if not ok:
-                v = values[a]
+                v = values[a] if values is not None else code
                 raise errors.NotDifferentiableArgument(
                     f"cannot differentiate with respect to argument {a} "
                     f"({self.params[a]}={v!r:.60}), a {type(v).__name__}; "
@@ -176,45 +185,40 @@ def _expanded(prog):
     pk = [prog.kinds.get(p, "any") for p in prog.params]
     kinds, _ = analysis.infer_kinds(prog.params, pk, [None] * len(pk), body, seed=prog.kinds)
     return ir.Program(prog.name, prog.params, body, prog.outputs, kinds,
-                      forward_len=prog.forward_len)
+                      forward_len=prog.forward_len, names=prog.names)
 
 
 def build_program(f, params, key, values, argnums, has_aux):
     """Parse, normalize, analyze and reverse ``f`` for argument kinds ``key``."""
-    nz = Normalizer(has_aux=has_aux)
-    ir_params, body, result, aux = nz.lower_function(f)
+    low = frontend.lower(f, key, has_aux)
     pkinds = [kinds.kind_of_signature(k) for k in key]
     pndims = [kinds.ndim_of_signature(k) for k in key]
-    found, ndims = analysis.infer_kinds(ir_params, pkinds, pndims, body)
-    wrt = [ir_params[a] for a in argnums]
-    active = analysis.activity(ir_params, wrt, body, result, found)
-    name = f"{f.__name__}_adjoint" if f.__name__ != "<lambda>" else "lambda_adjoint"
-    prog = reverse.transform(nz.names, ir_params, body, result, aux, wrt, found, ndims, active,
-                             name)
-    seed = dict(found)
-    for s in ir.walk(prog.body):
-        if isinstance(s, Pop) and s.target not in seed:
-            seed[s.target] = reverse.STACK_KIND[s.stack]
-    full, _ = analysis.infer_kinds(ir_params, pkinds, pndims, prog.body, seed=seed,
-                                   seed_ndims=ndims)
-    prog.kinds = full
-    return prog
+    found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
+    wrt = [low.params[a] for a in argnums]
+    active = analysis.activity(low.params, wrt, low.body, low.result, found)
+    name = f"{_name(f)}_adjoint"
+    prog = reverse.transform(low.names, low.params, low.body, low.result, low.aux, wrt,
+                             found, ndims, active, name)
+    return _with_full_kinds(prog, low.params, pkinds, pndims, found, ndims)
+
+
+def _name(f):
+    name = getattr(f, "__name__", "f")
+    return "lambda" if name == "<lambda>" else name
 
 
 def build_jvp_program(f, params, key, wrt, has_aux):
     """Parse, normalize, analyze and forward-transform ``f`` for argument kinds ``key``,
     with tangents for the parameters at positions ``wrt``."""
-    nz = Normalizer(has_aux=has_aux)
-    ir_params, body, result, aux = nz.lower_function(f)
+    low = frontend.lower(f, key, has_aux)
     pkinds = [kinds.kind_of_signature(k) for k in key]
     pndims = [kinds.ndim_of_signature(k) for k in key]
-    found, ndims = analysis.infer_kinds(ir_params, pkinds, pndims, body)
-    wrt_params = [ir_params[a] for a in wrt]
-    active = analysis.activity(ir_params, wrt_params, body, result, found)
-    name = f"{f.__name__}_jvp" if f.__name__ != "<lambda>" else "lambda_jvp"
-    prog = jvp.transform(nz.names, ir_params, body, result, aux, wrt_params, found, ndims,
-                         active, name)
-    return _with_full_kinds(prog, ir_params + [nz.names.dot(p) for p in wrt_params],
+    found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
+    wrt_params = [low.params[a] for a in wrt]
+    active = analysis.activity(low.params, wrt_params, low.body, low.result, found)
+    prog = jvp.transform(low.names, low.params, low.body, low.result, low.aux, wrt_params,
+                         found, ndims, active, f"{_name(f)}_jvp")
+    return _with_full_kinds(prog, low.params + [low.names.dot(p) for p in wrt_params],
                             pkinds + [pkinds[a] for a in wrt],
                             pndims + [pndims[a] for a in wrt], found, ndims)
 
@@ -224,25 +228,14 @@ def _with_full_kinds(prog, params, pkinds, pndims, seed, seed_ndims):
     seed = dict(seed)
     for s in ir.walk(prog.body):
         if isinstance(s, Pop) and s.target not in seed:
-            seed[s.target] = reverse.STACK_KIND[s.stack]
+            seed[s.target] = reverse.STACK_KIND[s.stack[0]]
     full, _ = analysis.infer_kinds(params, pkinds, pndims, prog.body, seed=seed,
                                    seed_ndims=seed_ndims)
     prog.kinds = full
     return prog
 
 
-def _finalize(g, x):
-    """The gradient in the form of its argument: a float, or an array like ``x``."""
-    if isinstance(x, np.ndarray):
-        out = np.asarray(g, dtype=x.dtype)
-        if out.shape != x.shape:
-            out = np.broadcast_to(out, x.shape).copy()
-        elif out is g and not isinstance(g, np.ndarray):
-            out = out.copy()
-        return out
-    if isinstance(x, np.floating):
-        return type(x)(g)
-    return float(g)
+_finalize = runtime.finalize_grad
 
 
 def _make(f, argnums, has_aux, backend, with_value):

@@ -8,14 +8,12 @@ apply to them too: `hessian` is forward mode over reverse mode.
 """
 from __future__ import annotations
 
-import inspect
 import weakref
 
 import numpy as np
 
-from . import api, errors, fence, kinds
+from . import api, errors, kinds
 from .api import _Compiled, _EngineFallback, _plain, _try_engine
-from .parse import parse_function
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> _Forward transformation
 
@@ -26,15 +24,10 @@ class _Forward:
     def __init__(self, f, has_aux=False, backend=None):
         if backend not in api._BACKENDS:
             raise ValueError(f"backend must be one of {api._BACKENDS}, not {backend!r}")
-        parsed = parse_function(f)
-        fence.check(parsed)
         self.f = f
-        self.parsed = parsed
+        self.parsed, self.signature, self.params, self.npos = api.describe(f)
         self.has_aux = has_aux
         self.backend = backend
-        node = parsed.node
-        self.params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-        self.npos = len(node.args.args)
         self.cache = {}
 
     def entry(self, primals, wrt):

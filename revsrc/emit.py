@@ -187,11 +187,11 @@ class _Printer:
             self.lines.append(f"{indent}{self.name(s.target)}[{self.index(s.index)}] = "
                               f"{self.operand(s.value)}")
         elif isinstance(s, Push):
-            stack = {"f": "_fs", "i": "_is", "o": "_os"}[s.stack]
-            method = "append" if s.stack == "o" else "push"
+            stack = _stack_name(s.stack)
+            method = "append" if s.stack[0] == "o" else "push"
             self.lines.append(f"{indent}{stack}.{method}({self.operand(s.value)})")
         elif isinstance(s, Pop):
-            stack = {"f": "_fs", "i": "_is", "o": "_os"}[s.stack]
+            stack = _stack_name(s.stack)
             self.lines.append(f"{indent}{self.name(s.target)} = {stack}.pop()")
         elif isinstance(s, If):
             if not reverse:
@@ -247,14 +247,19 @@ def _module(name):
     return sys.modules[name]
 
 
-def _uses_stack(stmts, kind):
-    for s in ir.walk(stmts):
-        if isinstance(s, (Push, Pop)) and s.stack == kind:
-            return True
-    return False
+def _stack_name(stack):
+    """``_fs`` for the float stack "f", ``_fs1`` for "f1" (a derivative's own stacks
+    inside a derivative of it), ``_os1b`` for "o1b" (their adjoints)."""
+    return f"_{stack[0]}s{stack[1:]}"
 
 
-_TEMP = re.compile(r"^(_[a-z]+)(\d+)(_bar\d*|_dot\d*)?$")
+def _stacks(stmts):
+    """The stacks ``stmts`` use: float, int and object, the program's own first."""
+    found = {s.stack for s in ir.walk(stmts) if isinstance(s, (Push, Pop))}
+    return sorted(found, key=lambda stack: (stack[1:], "fio".index(stack[0])))
+
+
+_TEMP = re.compile(r"^(_[a-z]+)(\d+)((?:_bar\d*|_dot\d*)*)$")
 
 
 def _renumber(program):
@@ -267,7 +272,7 @@ def _renumber(program):
             names = [s.value] if isinstance(s.value, str) else []
         for n in names:
             m = _TEMP.match(n)
-            if m and m.group(3) is None and n not in order:
+            if m and not m.group(3) and n not in order:
                 counts[m.group(1)] = counts.get(m.group(1), 0) + 1
                 order[n] = f"{m.group(1)}{counts[m.group(1)]}"
     taken = set(order.values())
@@ -275,7 +280,7 @@ def _renumber(program):
     for s in ir.walk(program.body):
         for n in list(ir.writes(s)) + list(ir.reads(s)):
             m = _TEMP.match(n)
-            if m and m.group(3) is not None and m.group(1) + m.group(2) in order:
+            if m and m.group(3) and m.group(1) + m.group(2) in order:
                 mapping[n] = order[m.group(1) + m.group(2)] + m.group(3)
     mapping.update(order)
     # user names that look like temporaries keep theirs only if nothing else takes them
@@ -293,12 +298,13 @@ def source(program):
     params = ", ".join(program.params)
     pr.lines.append(f"def {program.name}({params}):")
     body = program.body
-    if _uses_stack(body, "f"):
-        pr.lines.append(f"{ind}_fs = {pr.ref(_stack_types()[0], 'FloatStack')}()")
-    if _uses_stack(body, "i"):
-        pr.lines.append(f"{ind}_is = {pr.ref(_stack_types()[1], 'IntStack')}()")
-    if _uses_stack(body, "o"):
-        pr.lines.append(f"{ind}_os = []")
+    for stack in _stacks(body):
+        if stack[0] == "o":
+            pr.lines.append(f"{ind}{_stack_name(stack)} = []")
+        else:
+            kind = _stack_types()[0 if stack[0] == "f" else 1]
+            name = "FloatStack" if stack[0] == "f" else "IntStack"
+            pr.lines.append(f"{ind}{_stack_name(stack)} = {pr.ref(kind, name)}()")
     fwd = body[:program.forward_len]
     rev = body[program.forward_len:]
     pr.block(fwd, ind) if fwd else None

@@ -141,6 +141,7 @@ class Program:
     outputs: list
     kinds: dict = field(default_factory=dict)
     forward_len: int = 0  # body[:forward_len] is the forward sweep
+    names: Any = None     # the naming authority its variables came from (names.Names)
 
 
 # ---------------------------------------------------------------------------

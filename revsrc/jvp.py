@@ -244,4 +244,4 @@ def transform(names, params, body, result, aux, wrt, kinds_, ndims, active, name
         t = fw.zero(result, tail)
     outputs = [result, t] + ([aux] if aux is not None else [])
     return ir.Program(name, list(params) + tangents, out + tail, outputs, kinds_,
-                      forward_len=len(out) + len(tail))
+                      forward_len=len(out) + len(tail), names=names)

@@ -847,10 +847,8 @@ class Normalizer:
             raise errors.SideEffect(
                 f"calling {getattr(fn, '__name__', fn)}() is a side effect revsrc refuses",
                 loc=loc, hint="differentiated functions must be pure; do I/O outside them")
-        if getattr(fn, "_revsrc_derivative", False):
-            raise errors.HigherOrderNotSupported(
-                "calling a revsrc derivative inside a differentiated function "
-                "(higher-order differentiation) is not supported yet", loc=loc)
+        # a revsrc derivative stays a call here: its program depends on its arguments'
+        # kinds, so revsrc/frontend.py inlines it once they are known
         args = [self._materialize(a, out, loc) for a in args]
         kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
         special = self._builtin_call(fn, args, kwargs, out, into, loc)

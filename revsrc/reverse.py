@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import errors, ir, kinds, optimize, primitives, runtime, templates
+from . import analysis, errors, ir, kinds, optimize, primitives, runtime, templates
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
@@ -188,6 +188,11 @@ class Reverser:
             return self._zero_block(s.body, set(zero)) & self._zero_block(s.orelse, set(zero))
         if isinstance(s, (For, While)):
             return self._zero_fixpoint(s.body, zero)
+        if isinstance(s, Pop) and self._stack_active(s.stack) and s.target in self.active:
+            return zero | {self.bar(s.target)}
+        if isinstance(s, Push) and self._stack_active(s.stack) \
+                and isinstance(s.value, str) and s.value in self.active:
+            return zero - {self.bar(s.value)}
         return zero
 
     def _zero_fixpoint(self, stmts, entry):
@@ -246,10 +251,47 @@ class Reverser:
             k = self.names.fresh("_k")
             out.append(_Decision(n, site))
             out.append(For(k, Const(0), n, Const(1), body, loc=s.loc))
-        elif isinstance(s, Break):
+        elif isinstance(s, Pop):
+            self._adjoint_pop(s, site, out)
+        elif isinstance(s, Push):
+            self._adjoint_push(s, out)
+        elif isinstance(s, (Break, Comment)):
             pass
         else:  # pragma: no cover
             raise AssertionError(s)
+
+    # A program made by revsrc saves values on its stacks and restores them later.
+    # Differentiating it again, a value flows from each Push to the Pop that restores
+    # it; adjoints flow back the other way, through an adjoint stack: the Pop's
+    # adjoint is pushed there, and the Push, reversed later, pops it (stacks pair
+    # pushes and pops in reverse order, so the pairs match).
+
+    def _stack_active(self, stack):
+        return analysis.stack_var(stack) in self.active
+
+    def _adjoint_pop(self, s, site, out):
+        t = s.target
+        if self._stack_active(s.stack):
+            tb = self.bar(t) if t in self.active else None
+            if tb is None or tb in self.zero:
+                value = Const(0.0) if s.stack[0] == "f" else self.names.temp()
+                if not isinstance(value, Const):
+                    out.append(Op(value, runtime.zero_tangent, (t,)))
+                    self.primal_reads.add(t)
+            else:
+                value = tb
+            out.append(Push(value, _adjoint_stack(s.stack)))
+            if tb is not None:
+                self.zero.add(tb)
+        out.append(_Restore(t, site))
+
+    def _adjoint_push(self, s, out):
+        if not self._stack_active(s.stack):
+            return
+        c = self.names.temp()
+        out.append(Pop(c, _adjoint_stack(s.stack)))
+        if isinstance(s.value, str) and s.value in self.active:
+            self._accumulate(s.value, c, out)
 
     def _adjoint_op(self, s, site, out):
         z = s.target
@@ -471,7 +513,7 @@ class Reverser:
         out = []
         for s in stmts:
             site = self.site_of[id(s)]
-            if isinstance(s, Op):
+            if isinstance(s, (Op, Pop)):
                 v = s.target
                 if v is not None and self._needed(v) and self.overwrites(site, v):
                     out.append(Push(v, self._stack(v)))
@@ -655,6 +697,8 @@ def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name)
     """The adjoint ``ir.Program`` of a normalized function; ``names`` is the naming
     authority its variables came from."""
     companions = {}
+    body = shift_stacks(body)
+    active = {shift_stack_var(v) for v in active}
     body = _add_companions(body, names, kinds, active, 0, companions)
     rv = Reverser(names, kinds, ndims, active, params)
     rv.companions = companions
@@ -704,7 +748,7 @@ def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name)
     result_out, aux_out = keep
     outputs = [result_out] + grads + ([aux_out] if aux is not None else [])
     prog = ir.Program(name, list(params), fwd + check + rev, outputs, kinds,
-                      forward_len=len(fwd) + len(check))
+                      forward_len=len(fwd) + len(check), names=names)
     return prog
 
 
@@ -728,6 +772,37 @@ def _add_companions(stmts, names, kinds, active, depth, found):
                 s, lambda b: _add_companions(b, names, kinds, active, inner, found))
         out.append(s)
     return out
+
+
+def _adjoint_stack(stack):
+    """Where the adjoints of the values on ``stack`` travel (same kind of stack)."""
+    return stack + "b"
+
+
+def _shifted(stack):
+    """``stack`` one level up: "f" -> "f1", "f1" -> "f2", "o1b" -> "o2b"."""
+    kind, rest = stack[0], stack[1:]
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    level = int(rest[:digits]) if digits else 0
+    return f"{kind}{level + 1}{rest[digits:]}"
+
+
+def shift_stacks(stmts):
+    """``stmts`` with every stack of theirs one level up, leaving level 0 (the plain
+    "f", "i", "o") to the transformation being applied to them."""
+    out = []
+    for s in stmts:
+        if isinstance(s, Push):
+            s = Push(s.value, _shifted(s.stack))
+        elif isinstance(s, Pop):
+            s = Pop(s.target, _shifted(s.stack))
+        out.append(ir.map_bodies(s, shift_stacks))
+    return out
+
+
+def shift_stack_var(v):
+    prefix = analysis.stack_var("")
+    return analysis.stack_var(_shifted(v[len(prefix):])) if v.startswith(prefix) else v
 
 
 def _companion(fn):
@@ -782,7 +857,7 @@ def _mark_sites(rv, rbody):
             elif isinstance(s, _Restore):
                 if rv._needed(s.var) and rv.overwrites(s.site, s.var):
                     nonempty = True
-            elif isinstance(s, _RestoreItem):
+            elif isinstance(s, (_RestoreItem, Push, Pop)):
                 nonempty = True
             i += 1
         return nonempty

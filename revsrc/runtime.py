@@ -10,6 +10,21 @@ from . import errors, tensor
 unbroadcast = tensor.unbroadcast
 
 
+def finalize_grad(g, x):
+    """The gradient ``g`` in the form of its argument ``x``: a float for a number, an
+    array of ``x``'s shape and dtype for an array (what a derivative returns)."""
+    if isinstance(x, np.ndarray):
+        out = np.asarray(g, dtype=x.dtype)
+        if out.shape != x.shape:
+            out = np.broadcast_to(out, x.shape).copy()
+        elif out is g and not isinstance(g, np.ndarray):
+            out = out.copy()
+        return out
+    if isinstance(x, np.floating):
+        return type(x)(g)
+    return float(g)
+
+
 def zeros_like(x):
     """The zero adjoint of array ``x``: zeros of its shape, in its float dtype."""
     x = np.asarray(x)

@@ -1364,7 +1364,10 @@ def test_every_rule_has_a_row():
     called = set()
     for row in ROWS:
         called |= _called(row.fn)
-    missing = [f for f in rules.registered() if primitives._key(f) not in called]
+    # runtime helpers (what generated code calls) are checked by differentiating
+    # derivatives again, in tests/test_higher_order.py
+    missing = [f for f in rules.registered() if primitives._key(f) not in called
+               and primitives.family_of(f) != primitives.RUNTIME]
     names = sorted(f"{getattr(f, '__module__', '') or ''}.{getattr(f, '__name__', f)}"
                    for f in missing)
     assert not names, f"rules without a test row: {names}"

@@ -6,7 +6,7 @@ rules of its own, so that a derivative can be transformed again.
 """
 from .. import kinds as K
 from .. import runtime, tensor
-from ..primitives import define, jvp_rule
+from ..primitives import define, jvp_rule, primitive
 from . import _forward, _helpers
 
 
@@ -22,6 +22,11 @@ def _like(index):
 # Sums an adjoint back to its input's shape: the input's kind and rank.
 define("unbroadcast", runtime.unbroadcast, tensor.unbroadcast, kind=_like(1), linear=(0,))
 define("zeros_like", runtime.zeros_like, kind=_like(0), nondiff=True)
+@primitive("finalize_grad", runtime.finalize_grad, kind=_like(1), linear=(0,))
+def finalize_grad(g, ans, grad, x):
+    return runtime.unbroadcast(g, grad), None
+
+
 define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
 define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
 define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
