@@ -19,7 +19,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a broken install o
 
 from . import rules as _rules
 from .api import disassemble, grad, source, value_and_grad
-from .compose import jvp
+from .compose import hessian, hvp, jacfwd, jacobian, jacrev, jvp, linearize, vjp
 from .errors import RevsrcError
 
 
@@ -48,5 +48,6 @@ def nondiff(*funcs):
     return _rules.mark_nondiff(*funcs)
 
 
-__all__ = ["grad", "value_and_grad", "jvp", "source", "disassemble", "defvjp", "nondiff",
+__all__ = ["grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",
+           "jacobian", "hessian", "hvp", "source", "disassemble", "defvjp", "nondiff",
            "RevsrcError", "__version__"]

@@ -110,8 +110,13 @@ def stack_var(stack):
     return f"@stack:{stack}"
 
 
-def activity(params, wrt, body, result, kinds):
-    """The active variables: varied by a ``wrt`` argument and useful to ``result``."""
+def activity(params, wrt, body, result, kinds, positions=None):
+    """The active variables: varied by a ``wrt`` argument and useful to ``result``.
+
+    ``positions(op)`` gives the inputs of ``op`` its rule differentiates, as
+    (positional indices, keyword names), or (None, None) when it has no rule: by
+    default those of the reverse rules; forward mode passes its own."""
+    positions = positions or _diff_args
     stmts = list(ir.walk(body))
     differentiable = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
                       kinds_mod.DICT)
@@ -123,7 +128,7 @@ def activity(params, wrt, body, result, kinds):
             if isinstance(s, Op) and s.target is not None and s.target not in varied:
                 if kinds.get(s.target) not in differentiable:
                     continue
-                sel = _diff_args(s)
+                sel = positions(s)
                 pos, kws = sel
                 if pos is None:  # no rule: varied if any input is
                     ins = [a for a in s.args] + [v for _, v in s.kwargs]
@@ -170,12 +175,20 @@ def activity(params, wrt, body, result, kinds):
     active = varied & useful
     for s in stmts:
         if isinstance(s, Op) and s.target in active:
-            sel = _diff_args(s)
+            sel = positions(s)
             if sel[0] is None and any(isinstance(a, str) and a in active for a in s.args):
                 name = getattr(s.fn, "__qualname__", None) or getattr(s.fn, "__name__", None) \
                     or repr(s.fn)
                 module = getattr(s.fn, "__module__", None)
                 full = f"{module}.{name}" if module and module != "builtins" else name
+                if module in ("revsrc.runtime", "revsrc.tensor") or \
+                        (module or "").startswith("revsrc.rules."):
+                    raise errors.HigherOrderNotSupported(
+                        f"differentiating a derivative again goes through {full}, which "
+                        "has no rule of its own yet", loc=s.loc,
+                        hint="differentiate in the other mode (revsrc.hessian and "
+                             "revsrc.hvp use forward over reverse), or use a simpler "
+                             "formula in the function")
                 raise errors.NoRule(
                     f"{full} has no derivative rule and no Python source to transform",
                     loc=s.loc,

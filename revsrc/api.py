@@ -11,6 +11,7 @@ from . import (analysis, emit, engine, errors, fence, frontend, inline, ir, jvp,
 from ._kernels import Derivative
 from .engine import EngineFallback as _EngineFallback
 from .ir import Pop
+from .names import function_name
 from .parse import parse_function
 
 _BACKENDS = (None, "python", "engine")
@@ -59,13 +60,14 @@ def describe(f):
 class Transformed:
     """The general (any argument kinds) path of a derivative made by revsrc."""
 
-    def __init__(self, f, argnums, has_aux, backend, with_value):
+    def __init__(self, f, argnums, has_aux, backend, with_value, cotangent=False):
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
         self.f = f
         self.has_aux = has_aux
         self.backend = backend
         self.with_value = with_value
+        self.cotangent = cotangent  # takes the output's cotangent as a last argument
         self.parsed, self.signature, self.params, npos = describe(f)
         node = self.parsed.node
         self.tuple_argnums = isinstance(argnums, (tuple, list))
@@ -91,7 +93,10 @@ class Transformed:
         return tuple(ba.arguments[p] for p in self.params)
 
     def __call__(self, *args, **kwargs):
-        values = self.bind(args, kwargs)
+        if self.cotangent:
+            values = self.bind(args[:-1], kwargs) + (args[-1],)
+        else:
+            values = self.bind(args, kwargs)
         key = tuple(kinds.signature(v) for v in values)
         entry = self.cache.get(key)
         if entry is None:
@@ -137,7 +142,8 @@ class Transformed:
 
     def _compile(self, key, values):
         self._check_wrt(key, values)
-        prog = build_program(self.f, self.params, key, values, self.argnums, self.has_aux)
+        prog = build_program(self.f, self.params, key, values, self.argnums, self.has_aux,
+                             cotangent=self.cotangent)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
             engine = _try_engine(prog, required=self.backend == "engine")
@@ -188,23 +194,26 @@ def _expanded(prog):
                       forward_len=prog.forward_len, names=prog.names)
 
 
-def build_program(f, params, key, values, argnums, has_aux):
-    """Parse, normalize, analyze and reverse ``f`` for argument kinds ``key``."""
+def build_program(f, params, key, values, argnums, has_aux, cotangent=False):
+    """Parse, normalize, analyze and reverse ``f`` for argument kinds ``key`` (with
+    ``cotangent``, the last entry of ``key`` is that of the output's cotangent)."""
+    if cotangent:
+        key, ct_key = key[:-1], key[-1]
     low = frontend.lower(f, key, has_aux)
     pkinds = [kinds.kind_of_signature(k) for k in key]
     pndims = [kinds.ndim_of_signature(k) for k in key]
     found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
     wrt = [low.params[a] for a in argnums]
     active = analysis.activity(low.params, wrt, low.body, low.result, found)
-    name = f"{_name(f)}_adjoint"
+    name = f"{function_name(f)}_adjoint" if not cotangent else f"{function_name(f)}_vjp"
+    seed = low.names.internal("_ct") if cotangent else None
     prog = reverse.transform(low.names, low.params, low.body, low.result, low.aux, wrt,
-                             found, ndims, active, name)
+                             found, ndims, active, name, seed=seed)
+    if cotangent:
+        return _with_full_kinds(prog, low.params + [seed],
+                                pkinds + [kinds.kind_of_signature(ct_key)],
+                                pndims + [kinds.ndim_of_signature(ct_key)], found, ndims)
     return _with_full_kinds(prog, low.params, pkinds, pndims, found, ndims)
-
-
-def _name(f):
-    name = getattr(f, "__name__", "f")
-    return "lambda" if name == "<lambda>" else name
 
 
 def build_jvp_program(f, params, key, wrt, has_aux):
@@ -215,9 +224,10 @@ def build_jvp_program(f, params, key, wrt, has_aux):
     pndims = [kinds.ndim_of_signature(k) for k in key]
     found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
     wrt_params = [low.params[a] for a in wrt]
-    active = analysis.activity(low.params, wrt_params, low.body, low.result, found)
+    active = analysis.activity(low.params, wrt_params, low.body, low.result, found,
+                               positions=jvp.activity_positions)
     prog = jvp.transform(low.names, low.params, low.body, low.result, low.aux, wrt_params,
-                         found, ndims, active, f"{_name(f)}_jvp")
+                         found, ndims, active, f"{function_name(f)}_jvp")
     return _with_full_kinds(prog, low.params + [low.names.dot(p) for p in wrt_params],
                             pkinds + [pkinds[a] for a in wrt],
                             pndims + [pndims[a] for a in wrt], found, ndims)

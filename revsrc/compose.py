@@ -67,10 +67,16 @@ class _Forward:
             raise TypeError("jvp takes primals and tangents as tuples (or lists), "
                             "one entry per positional argument")
         primals, tangents = tuple(primals), list(tangents)
-        if len(primals) != len(self.params) or len(tangents) != len(primals):
-            raise TypeError(
-                f"{self.f.__name__} takes {len(self.params)} arguments; got "
-                f"{len(primals)} primals and {len(tangents)} tangents")
+        if len(tangents) != len(primals):
+            raise TypeError(f"{len(primals)} primals but {len(tangents)} tangents")
+        if len(primals) != len(self.params):
+            try:
+                bound = self.signature.bind(*primals)
+            except TypeError as exc:
+                raise TypeError(f"{getattr(self.f, '__name__', 'f')}(): {exc}") from None
+            bound.apply_defaults()
+            primals = tuple(bound.arguments[p] for p in self.params)
+            tangents += [None] * (len(primals) - len(tangents))
         for i, (p, t) in enumerate(zip(primals, tangents)):
             k = kinds.signature(p)
             float_arg = k == kinds.FLOAT or (isinstance(k, tuple) and k[2].kind in "fc")
@@ -136,3 +142,200 @@ def jvp(f, primals, tangents, has_aux=False, backend=None):
     True
     """
     return _forward(f, has_aux, backend)(primals, tangents)
+
+
+def linearize(f, *primals, backend=None):
+    """``(f(*primals), f_jvp)``, where ``f_jvp(*tangents)`` is the derivative of ``f``
+    at ``primals`` applied to ``tangents`` (one per argument, None for none).
+
+    >>> import revsrc
+    >>> out, f_jvp = revsrc.linearize(lambda x: x * x * x, 2.0)
+    >>> out, f_jvp(1.0)
+    (8.0, 12.0)
+    """
+    fw = _forward(f, False, backend)
+    out = fw(primals, [None] * len(primals))[0]
+
+    def f_jvp(*tangents):
+        return fw(primals, list(tangents))[1]
+    f_jvp.__name__ = f"jvp_{getattr(f, '__name__', 'f')}"
+    return out, f_jvp
+
+
+# ----- Reverse mode -----
+
+_BACKWARD = weakref.WeakKeyDictionary()
+
+
+def _backward(f, argnums, has_aux, backend):
+    """The transformation of ``f`` whose program takes the output's cotangent last."""
+    key = (argnums, has_aux, backend)
+    try:
+        per_f = _BACKWARD.setdefault(f, {})
+    except TypeError:
+        return api.Transformed(f, argnums, has_aux, backend, False, cotangent=True)
+    hit = per_f.get(key)
+    if hit is None:
+        hit = per_f[key] = api.Transformed(f, argnums, has_aux, backend, False,
+                                           cotangent=True)
+    return hit
+
+
+def _float_positions(primals):
+    return tuple(i for i, p in enumerate(primals)
+                 if kinds.signature(p) == kinds.FLOAT
+                 or (isinstance(kinds.signature(p), tuple) and p.dtype.kind in "fc"))
+
+
+def vjp(f, *primals, has_aux=False, backend=None):
+    """``(f(*primals), vjp_fn)``: ``vjp_fn(ct)`` pulls a cotangent ``ct`` of the output
+    (shaped like it: a number, an array, a tuple) back to one cotangent per argument
+    (None for an argument that is not a float or a float array).
+
+    Each call of ``vjp_fn`` runs the program revsrc writes for it: the forward sweep
+    again, then the adjoint sweep from ``ct``.
+
+    >>> import numpy as np, revsrc
+    >>> out, back = revsrc.vjp(lambda x: x * x, np.array([1.0, 2.0]))
+    >>> back(np.array([1.0, 1.0]))
+    (array([2., 4.]),)
+    """
+    wrt = _float_positions(primals)
+    if not wrt:
+        raise errors.NotDifferentiableArgument(
+            "vjp needs at least one float or float array argument")
+    tr = _backward(f, wrt, has_aux, backend)
+    out = f(*primals)
+    if has_aux:
+        out, aux = out
+
+    def vjp_fn(ct):
+        grads = tr(*primals, ct)
+        if has_aux:
+            grads = grads[0]
+        found = dict(zip(wrt, grads))
+        return tuple(found.get(i) for i in range(len(primals)))
+    vjp_fn.__name__ = f"vjp_{getattr(f, '__name__', 'f')}"
+    return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+
+
+# ----- Jacobians and Hessians -----
+
+def _nums(argnums):
+    return (tuple(argnums), True) if isinstance(argnums, (tuple, list)) else ((argnums,), False)
+
+
+def _basis(x):
+    """The unit vectors of the space of ``x`` (a float, or an array), in C order."""
+    if isinstance(x, np.ndarray):
+        for k in range(x.size):
+            e = np.zeros(x.size, dtype=x.dtype)
+            e[k] = 1
+            yield e.reshape(x.shape)
+    else:
+        yield 1.0
+
+
+def _assemble(columns, out_shape, x):
+    """Stack per-direction results into an array of shape out_shape + shape(x)."""
+    cols = [np.asarray(c, dtype=np.result_type(c, np.float64) if np.ndim(c) == 0 else None)
+            for c in columns]
+    if not isinstance(x, np.ndarray):
+        return cols[0] if out_shape else float(cols[0])
+    stacked = np.stack(cols, axis=-1)
+    return stacked.reshape(tuple(out_shape) + x.shape)
+
+
+def jacfwd(f, argnums=0, has_aux=False, backend=None):
+    """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by forward mode:
+    one `jvp` per input dimension. Shape: output's shape + argument's shape.
+
+    >>> import numpy as np, revsrc
+    >>> revsrc.jacfwd(lambda x: x * x)(np.array([1.0, 3.0]))
+    array([[2., 0.],
+           [0., 6.]])
+    """
+    nums, many = _nums(argnums)
+
+    def jacobian_fwd(*args):
+        fw = _forward(f, has_aux, backend)
+        jacs = []
+        aux = None
+        for a in nums:
+            cols = []
+            for e in _basis(args[a]):
+                tangents = [None] * len(args)
+                tangents[a] = e
+                res = fw(args, tangents)
+                out, t = res[0], res[1]
+                aux = res[2] if has_aux else None
+                cols.append(t)
+            jacs.append(_assemble(cols, np.shape(out), args[a]))
+        jac = tuple(jacs) if many else jacs[0]
+        return (jac, aux) if has_aux else jac
+    jacobian_fwd.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
+    return jacobian_fwd
+
+
+def jacrev(f, argnums=0, has_aux=False, backend=None):
+    """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by reverse mode:
+    one vector-Jacobian product per output element. Shape: output's shape +
+    argument's shape.
+
+    >>> import numpy as np, revsrc
+    >>> revsrc.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0, 0.0]))
+    array([[2., 0.],
+           [0., 2.]])
+    """
+    nums, many = _nums(argnums)
+
+    def jacobian_rev(*args):
+        tr = _backward(f, nums, has_aux, backend)
+        out = f(*args)
+        aux = None
+        if has_aux:
+            out, aux = out
+        rows = [[] for _ in nums]
+        for ct in _basis(np.asarray(out, dtype=float) if np.ndim(out) else float(out)):
+            grads = tr(*args, ct)
+            if has_aux:
+                grads = grads[0]
+            for k, g in enumerate(grads):
+                rows[k].append(np.asarray(g))
+        jacs = []
+        for a, r in zip(nums, rows):
+            x = args[a]
+            stacked = np.stack(r, axis=0).reshape(np.shape(out) + np.shape(x))
+            jacs.append(stacked if (np.shape(out) or isinstance(x, np.ndarray))
+                        else float(stacked))
+        jac = tuple(jacs) if many else jacs[0]
+        return (jac, aux) if has_aux else jac
+    jacobian_rev.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
+    return jacobian_rev
+
+
+jacobian = jacrev
+
+
+def hessian(f, argnums=0, backend=None):
+    """The Hessian of a scalar ``f``: forward mode over its gradient program (one
+    `jvp` of ``revsrc.grad(f)`` per input dimension). Shape: argument's shape twice.
+
+    >>> import numpy as np, revsrc
+    >>> revsrc.hessian(lambda x: np.sum(x ** 3))(np.array([1.0, 2.0]))
+    array([[ 6.,  0.],
+           [ 0., 12.]])
+    """
+    return jacfwd(api.grad(f, argnums, backend=backend), argnums, backend=backend)
+
+
+def hvp(f, primals, tangents, argnums=0, backend=None):
+    """The Hessian of a scalar ``f`` at ``primals`` times ``tangents`` (one per
+    argument, None for none), without forming the Hessian: forward mode over the
+    gradient program, one sweep.
+
+    >>> import numpy as np, revsrc
+    >>> revsrc.hvp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([1.0, 0.0]),))
+    array([6., 0.])
+    """
+    return jvp(api.grad(f, argnums, backend=backend), primals, tangents, backend=backend)[1]

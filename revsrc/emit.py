@@ -34,7 +34,7 @@ class _Printer:
         self.ref_of = {}     # id(object) -> name
         self.last_comment = None
         self.rename = {}
-        self.main = program.name[:-len("_adjoint")]
+        self.main = program.name.rsplit("_", 1)[0]  # f_adjoint, f_jvp: f
 
     # ----- references to objects -----------------------------------------
     def ref(self, obj, hint):

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import errors, inline, ir, kinds, runtime
 from .ir import Const, Op
+from .names import function_name
 from .normalize import Normalizer
 
 
@@ -103,7 +104,7 @@ def _inline_one(s, found, ndims, names):
     low = lower(tr.derivative if tr.derivative is not None else s.fn, tuple(sig))
     inner = inline.names_in(low.body) | set(low.params) | \
         ({low.result} if isinstance(low.result, str) else set())
-    base = f"{api_name(tr.f)}_d"
+    base = f"{function_name(tr.f)}_d"
     prefix = names.prefix(base, inner)
     for n in inner:
         names.reserve(prefix + n)
@@ -115,11 +116,6 @@ def _inline_one(s, found, ndims, names):
         if isinstance(st, Op) and st.loc is None:
             st.loc = s.loc
     return out
-
-
-def api_name(f):
-    name = getattr(f, "__name__", "f")
-    return "lambda" if name == "<lambda>" else name
 
 
 def _derivative(tr, key, has_aux):

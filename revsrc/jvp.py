@@ -28,6 +28,12 @@ from .analysis import SCALARS, stack_var
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
 
+def activity_positions(op):
+    """`jvp_positions` in the form analysis.activity takes."""
+    pos = jvp_positions(op)
+    return (None, None) if pos is None else (pos, [])
+
+
 def jvp_positions(op):
     """Positional inputs of ``op`` its forward rule differentiates; None: no rule."""
     if op.fn in (ir.make_tuple, ir.make_list):

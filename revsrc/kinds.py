@@ -228,8 +228,24 @@ def array_of_broadcast(op, ctx):
     return ARRAY, _max_ndim(op, ctx)
 
 
+def derivative_kind(tr, op, ctx):
+    """What a revsrc derivative returns: each gradient has its argument's kind."""
+    if tr.with_value or tr.has_aux or tr.tuple_argnums:
+        return TUPLE
+    a = op.args[tr.argnums[0]] if tr.argnums[0] < len(op.args) else None
+    if a is None:
+        return ANY
+    k = ctx.kind(a)
+    if k in (BOOL, INT):
+        return ANY   # refused where the call is inlined
+    return k, ctx.ndim(a)
+
+
 def generic_kind(fn, op, ctx):
     """Kind of a call to a function with no kind rule of its own."""
+    tr = getattr(fn, "_revsrc_transformed", None)
+    if tr is not None and not op.kwargs:
+        return derivative_kind(tr, op, ctx)
     if isinstance(fn, np.ufunc) and fn.nout == 1:
         # a comparison, test or bitwise ufunc: its float64 loop may return bools
         if any(t.startswith("d" * fn.nin + "->?") for t in fn.types):

@@ -10,6 +10,16 @@ ids or randomness, so the same function always gives the same program.
 """
 from __future__ import annotations
 
+import re
+
+
+def function_name(f):
+    """An identifier for programs made from ``f``: its name, with ``<lambda>`` as
+    ``lambda`` (so a derivative of a lambda is ``grad_lambda``)."""
+    name = getattr(f, "__name__", None) or "f"
+    name = re.sub(r"\W", "_", name.replace("<lambda>", "lambda")).strip("_") or "f"
+    return name if not name[0].isdigit() else "f_" + name
+
 
 class Names:
     def __init__(self):

@@ -693,16 +693,18 @@ def _comment(loc, main=""):
     return f"adjoint of {where}: {loc.line}"
 
 
-def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name):
+def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name, seed=None):
     """The adjoint ``ir.Program`` of a normalized function; ``names`` is the naming
-    authority its variables came from."""
+    authority its variables came from. The adjoint sweep starts from 1.0 (a gradient
+    of a scalar output) or, with ``seed``, from an extra parameter of that name (a
+    vector-Jacobian product: the output's cotangent, of any shape)."""
     companions = {}
     body = shift_stacks(body)
     active = {shift_stack_var(v) for v in active}
     body = _add_companions(body, names, kinds, active, 0, companions)
     rv = Reverser(names, kinds, ndims, active, params)
     rv.companions = companions
-    rv.main = name[:-len("_adjoint")]
+    rv.main = name.rsplit("_", 1)[0]
     rv._index(body, 0)
     rv._find_recomputable(body, optimize.use_counts(body))
     rv.zero = set()
@@ -710,7 +712,7 @@ def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name)
     if isinstance(result, str) and result in active:
         rb = rv.bar(result)
         rv.zero = set(rv.bar(v) for v in active) - {rb}
-        rbody.append(Op(rb, ir.copy, (Const(1.0),)))
+        rbody.append(Op(rb, ir.copy, (Const(1.0) if seed is None else seed,)))
         rv._rev_block(body, rbody)
     # decide which control statements have adjoint work
     _mark_sites(rv, rbody)
@@ -728,7 +730,7 @@ def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name)
     if rev:
         rev = [Comment("reverse sweep")] + rev
     check = []
-    if kinds.get(result) not in ("float", "int", "bool"):
+    if seed is None and kinds.get(result) not in ("float", "int", "bool"):
         where = None
         for st in ir.walk(body):
             if isinstance(st, Op) and st.target == result and st.loc is not None:
@@ -747,7 +749,8 @@ def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name)
             keep.append(out_var)
     result_out, aux_out = keep
     outputs = [result_out] + grads + ([aux_out] if aux is not None else [])
-    prog = ir.Program(name, list(params), fwd + check + rev, outputs, kinds,
+    prog = ir.Program(name, list(params) + ([seed] if seed else []), fwd + check + rev,
+                      outputs, kinds,
                       forward_len=len(fwd) + len(check), names=names)
     return prog
 
