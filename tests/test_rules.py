@@ -1185,6 +1185,27 @@ def test_float32_gives_float32(row, shapes, k):
         assert err <= row.tol32 * scale, (i, err, scale)
 
 
+@pytest.mark.parametrize("row,shapes,k", F32_CASES)
+def test_jvp_float32_gives_float32(row, shapes, k):
+    """Tangents of float32 inputs are computed in float32, close to float64's."""
+    args = _args(row, shapes, 100 + k)
+    nums = _float_args(args)
+    args32 = tuple(np.asarray(a, np.float32) if isinstance(a, np.ndarray) else a for a in args)
+    rng = np.random.default_rng(k)
+    dirs = [rng.standard_normal(np.shape(a)) if i in nums else None for i, a in enumerate(args)]
+    t32 = [np.asarray(d, np.float32) if isinstance(a, np.ndarray) else d
+           for a, d in zip(args32, dirs)]
+    value32, out32 = revsrc.jvp(row.fn, args32, t32)
+    at = tuple(np.asarray(a, np.float64) if isinstance(a, np.ndarray) else a for a in args32)
+    _, out64 = revsrc.jvp(row.fn, at, [np.asarray(d, np.float64) if d is not None and
+                                       isinstance(a, np.ndarray) else d
+                                       for a, d in zip(at, t32)])
+    # the tangent has its value's dtype (float32 unless the program promotes it)
+    assert np.asarray(out32).dtype == np.asarray(value32).dtype
+    scale = 1.0 + abs(float(out64))
+    assert abs(float(out32) - float(out64)) <= 20 * row.tol32 * scale
+
+
 # Cases whose float64 adjoint is NumPy's or the program's own doing, not a rule's:
 # np.dot/np.inner of a Python float and a float32 array compute in float64, astype
 # and the float64 constants of the program promote, float_power is float64 by
