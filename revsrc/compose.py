@@ -15,7 +15,7 @@ import numpy as np
 from . import api, errors, kinds
 from .api import _Compiled, _EngineFallback, _plain, _try_engine
 
-_FORWARD = weakref.WeakKeyDictionary()   # function -> _Forward transformation
+_FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
 
 
 class _Forward:
@@ -115,16 +115,29 @@ def _like(t, out):
     return t
 
 
-def _forward(f, has_aux=False, backend=None):
-    key = (has_aux, backend)
+def _memo(f, key, build):
+    """``build()``, remembered for ``f`` and ``key`` as long as ``f`` lives: in a weak
+    dictionary, or on a revsrc derivative itself (which is not weak-referenceable)."""
     try:
         per_f = _FORWARD.setdefault(f, {})
-    except TypeError:   # not weak-referenceable
-        return _Forward(f, has_aux, backend)
+    except TypeError:
+        per_f = getattr(f, "__dict__", None)
+        if per_f is None:
+            return build()
+        per_f = per_f.setdefault("_revsrc_memo", {})
     hit = per_f.get(key)
     if hit is None:
-        hit = per_f[key] = _Forward(f, has_aux, backend)
+        hit = per_f[key] = build()
     return hit
+
+
+def _forward(f, has_aux=False, backend=None):
+    return _memo(f, ("jvp", has_aux, backend), lambda: _Forward(f, has_aux, backend))
+
+
+def _grad(f, argnums, backend):
+    return _memo(f, ("grad", argnums if not isinstance(argnums, list) else tuple(argnums),
+                     backend), lambda: api.grad(f, argnums, backend=backend))
 
 
 def jvp(f, primals, tangents, has_aux=False, backend=None):
@@ -164,21 +177,10 @@ def linearize(f, *primals, backend=None):
 
 # ----- Reverse mode -----
 
-_BACKWARD = weakref.WeakKeyDictionary()
-
-
 def _backward(f, argnums, has_aux, backend):
     """The transformation of ``f`` whose program takes the output's cotangent last."""
-    key = (argnums, has_aux, backend)
-    try:
-        per_f = _BACKWARD.setdefault(f, {})
-    except TypeError:
-        return api.Transformed(f, argnums, has_aux, backend, False, cotangent=True)
-    hit = per_f.get(key)
-    if hit is None:
-        hit = per_f[key] = api.Transformed(f, argnums, has_aux, backend, False,
-                                           cotangent=True)
-    return hit
+    return _memo(f, ("vjp", argnums, has_aux, backend),
+                 lambda: api.Transformed(f, argnums, has_aux, backend, False, cotangent=True))
 
 
 def _float_positions(primals):
@@ -326,7 +328,7 @@ def hessian(f, argnums=0, backend=None):
     array([[ 6.,  0.],
            [ 0., 12.]])
     """
-    return jacfwd(api.grad(f, argnums, backend=backend), argnums, backend=backend)
+    return jacfwd(_grad(f, argnums, backend), argnums, backend=backend)
 
 
 def hvp(f, primals, tangents, argnums=0, backend=None):
@@ -338,4 +340,4 @@ def hvp(f, primals, tangents, argnums=0, backend=None):
     >>> revsrc.hvp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([1.0, 0.0]),))
     array([6., 0.])
     """
-    return jvp(api.grad(f, argnums, backend=backend), primals, tangents, backend=backend)[1]
+    return jvp(_grad(f, argnums, backend), primals, tangents, backend=backend)[1]

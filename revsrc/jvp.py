@@ -149,9 +149,15 @@ class _Forward:
         positions = jvp_positions(s)
         varied = [i for i, a in enumerate(s.args) if self.tangent(a) is not None]
         if positions is None:
+            module = getattr(s.fn, "__module__", None) or ""
+            if module in ("revsrc.runtime", "revsrc.tensor") or module.startswith("revsrc.rules"):
+                raise errors.HigherOrderNotSupported(
+                    f"forward mode over this derivative goes through {module}."
+                    f"{_name(s.fn)}, which has no forward rule yet", loc=s.loc,
+                    hint="differentiate it again in reverse mode (revsrc.grad of it)")
             raise errors.NoRule(
                 f"{_name(s.fn)} has no forward-mode rule", loc=s.loc,
-                hint="give it one with revsrc.defjvp, or use reverse mode (revsrc.grad)")
+                hint="use reverse mode (revsrc.grad), or give it a rule of its own")
         if s.fn in (ir.make_tuple, ir.make_list):
             items = []
             for a in s.args:

@@ -258,3 +258,40 @@ def test_jvp_checks_its_arguments():
         revsrc.jvp(mlp, (W0, X0, B0), (np.ones(3), None, None))
     with pytest.raises(TypeError):
         revsrc.jvp(mlp, W0, W0)
+
+
+def uses_prod(x):
+    return np.prod(x) * 2.0
+
+
+def uses_norm(x):
+    return np.linalg.norm(x) ** 3
+
+
+d_prod = revsrc.grad(uses_prod)
+d_norm = revsrc.grad(uses_norm)
+
+
+def sum_d_prod(v):
+    return np.sum(d_prod(v))
+
+
+def sum_d_norm(v):
+    return np.sum(d_norm(v))
+
+
+def test_second_derivatives_not_written_yet_are_refused():
+    x = np.array([0.5, 1.5, 2.0])
+    with pytest.raises(errors.HigherOrderNotSupported) as info:
+        revsrc.hessian(uses_prod)(x)
+    assert info.value.code == "E104"
+    for f in (sum_d_prod, sum_d_norm):
+        with pytest.raises(errors.HigherOrderNotSupported) as info:
+            revsrc.grad(f)(x)
+        assert info.value.code == "E104"
+    # forward over reverse has norm's second derivative
+    hess = revsrc.hessian(uses_norm)(x)
+    grad = revsrc.grad(uses_norm)
+    numeric = np.stack([(grad(x + 1e-6 * e) - grad(x - 1e-6 * e)) / 2e-6 for e in np.eye(3)],
+                       axis=-1)
+    np.testing.assert_allclose(hess, numeric, rtol=1e-6)
