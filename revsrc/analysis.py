@@ -176,7 +176,8 @@ def activity(params, wrt, body, result, kinds, positions=None):
     for s in stmts:
         if isinstance(s, Op) and s.target in active:
             sel = positions(s)
-            if sel[0] is None and any(isinstance(a, str) and a in active for a in s.args):
+            operands = list(s.args) + [v for _, v in s.kwargs]
+            if sel[0] is None and any(isinstance(a, str) and a in active for a in operands):
                 name = getattr(s.fn, "__qualname__", None) or getattr(s.fn, "__name__", None) \
                     or repr(s.fn)
                 module = getattr(s.fn, "__module__", None)

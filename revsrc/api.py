@@ -1,8 +1,10 @@
 """``grad``, ``value_and_grad`` and ``source``: the public entry points."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
+import sys
 
 import numpy as np
 
@@ -28,7 +30,8 @@ class _Compiled:
         self.engine = engine
 
     def _build(self):
-        self._fn, self._text = emit.compile_program(self.program)
+        with deep_recursion():
+            self._fn, self._text = emit.compile_program(self.program)
 
     @property
     def fn(self):
@@ -127,6 +130,7 @@ class Transformed:
 
     # ----- transforming ---------------------------------------------------
     def _check_wrt(self, key, values):
+        check_values(self.parsed, self.params, key, values)
         for a in self.argnums:
             code = key[a]
             ok = code == kinds.FLOAT or (isinstance(code, tuple) and code[2].kind in "fc")
@@ -141,6 +145,10 @@ class Transformed:
                          "from argnums")
 
     def _compile(self, key, values):
+        with deep_recursion():
+            return self._compile_now(key, values)
+
+    def _compile_now(self, key, values):
         self._check_wrt(key, values)
         prog = build_program(self.f, self.params, key, values, self.argnums, self.has_aux,
                              cotangent=self.cotangent)
@@ -161,6 +169,31 @@ class Transformed:
         n = len(self.argnums)
         grads = tuple(range(1, 1 + n)) if self.tuple_argnums else 1
         return (0, grads) if self.with_value else grads
+
+
+@contextlib.contextmanager
+def deep_recursion(limit=20000):
+    """Transformations recurse along the nesting of the user's code: a 400-deep elif
+    chain is legal Python, so the recursion limit is raised while transforming."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def check_values(parsed, params, key, values):
+    """Refuse arguments whose arithmetic the rules do not describe."""
+    for i, code in enumerate(key):
+        if isinstance(code, tuple) and code[0] == kinds.SUBCLASS:
+            name = params[i] if i < len(params) else f"argument {i}"
+            raise errors.UnsupportedValue(
+                f"{name} is a {code[1]}, an ndarray subclass whose operators mean "
+                "something else (np.matrix's * is a matrix product; a masked array skips "
+                "masked elements): its derivative would be wrong", loc=parsed.loc(parsed.node),
+                hint=f"pass np.asarray({name}) (for a masked array, fill or compress it "
+                     "first)")
 
 
 def _plain(v):

@@ -34,14 +34,20 @@ class _Forward:
         key = tuple(kinds.signature(v) for v in primals)
         hit = self.cache.get((key, wrt))
         if hit is None:
-            prog = api.build_jvp_program(self.f, self.params, key, wrt, self.has_aux)
-            engine = None
-            if self.backend in (None, "engine"):
-                engine = _try_engine(prog, required=self.backend == "engine")
-            hit = _Compiled(prog, engine)
-            if engine is None:
-                hit.fn  # compile now, so errors surface at the first call
-            self.cache[(key, wrt)] = hit
+            with api.deep_recursion():
+                hit = self._build(key, primals, wrt)
+        return hit
+
+    def _build(self, key, primals, wrt):
+        api.check_values(self.parsed, self.params, key, primals)
+        prog = api.build_jvp_program(self.f, self.params, key, wrt, self.has_aux)
+        engine = None
+        if self.backend in (None, "engine"):
+            engine = _try_engine(prog, required=self.backend == "engine")
+        hit = _Compiled(prog, engine)
+        if engine is None:
+            hit.fn  # compile now, so errors surface at the first call
+        self.cache[(key, wrt)] = hit
         return hit
 
     def __call__(self, primals, tangents):

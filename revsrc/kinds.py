@@ -75,14 +75,21 @@ def of_value(v):
 _EXACT = {float: FLOAT, int: INT, bool: BOOL}
 
 
+SUBCLASS = "ndarray subclass"
+
+
 def signature(v):
     """What a transformation for argument ``v`` depends on: its kind, plus rank and
-    dtype for an array. Hashable; the cache key of a derivative is one per argument."""
+    dtype for an array. Hashable; the cache key of a derivative is one per argument.
+    An ndarray subclass (np.matrix, a masked array) has arithmetic of its own: it is
+    marked as such, and refused."""
     k = _EXACT.get(type(v))
     if k is not None:
         return k
-    if isinstance(v, np.ndarray):
+    if type(v) is np.ndarray:
         return (ARRAY, v.ndim, v.dtype)
+    if isinstance(v, np.ndarray):
+        return (SUBCLASS, type(v).__name__)
     return of_value(v) if isinstance(v, np.generic) else ANY
 
 
@@ -91,7 +98,7 @@ def kind_of_signature(sig):
 
 
 def ndim_of_signature(sig):
-    return sig[1] if isinstance(sig, tuple) else None
+    return sig[1] if isinstance(sig, tuple) and sig[0] == ARRAY else None
 
 
 # ----- Kind rules -----

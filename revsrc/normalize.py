@@ -19,7 +19,7 @@ import types
 
 import numpy as np
 
-from . import control, errors, fence, ir, rules
+from . import control, errors, fence, ir, rules, runtime
 from .names import Names
 from .ir import Const, For, If, Op, SetItem, While
 from .rules.arith import astype as _astype
@@ -527,7 +527,8 @@ class Normalizer:
                 self._expr(sc, value.elts[0], out, into=sc.ret_var)
                 self._expr(sc, value.elts[1], out, into=sc.aux_var)
             else:
-                v = self._expr(sc, value, out)
+                v = self._materialize(self._expr(sc, value, out), out, loc)
+                out.append(Op(None, runtime.check_aux_pair, (v, Const(loc)), loc=loc))
                 out.append(Op(sc.ret_var, operator.getitem, (v, Const(0)), loc=loc))
                 out.append(Op(sc.aux_var, operator.getitem, (v, Const(1)), loc=loc))
         elif sc.ret_items:

@@ -82,6 +82,15 @@ def check_scalar_output(value, loc=None):
         hint="reduce it first (np.sum, np.mean), or differentiate one element")
 
 
+def check_aux_pair(value, loc=None):
+    """With has_aux=True the function returns (value, aux): refuse anything else."""
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return
+    raise errors.NonScalarOutput(
+        f"with has_aux=True the function must return a pair (value, aux), not "
+        f"{type(value).__name__}", loc=loc, hint="return value, aux")
+
+
 def take(x, index):
     """``x[index]``, gathering through ``np.take`` when NumPy's fancy indexing is slow.
 

@@ -36,6 +36,7 @@ define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
 define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
 define("copy_item", runtime.copy_item, nondiff=True)
 define("check_scalar_output", runtime.check_scalar_output, nondiff=True)
+define("check_aux_pair", runtime.check_aux_pair, nondiff=True)
 define("tanh_vjp", tensor.tanh_vjp, kind=K.elementwise_kind, linear=(0,))
 define("relu_vjp", tensor.relu_vjp, kind=K.elementwise_kind, linear=(0,))
 
