@@ -64,7 +64,7 @@ def _math_namespace():
                  "trunc", "erf", "erfc", "fabs", "pi", "e", *renames):
         setattr(ns, name, getattr(math, renames.get(name, name)))
     for name in ("sign", "square", "cbrt", "exp2", "reciprocal", "logaddexp",
-                 "maximum", "minimum"):
+                 "maximum", "minimum", "conjugate"):
         setattr(ns, name, getattr(np, name))
     return ns
 
@@ -226,7 +226,7 @@ class Primitive:
 
     def alias(self, fn):
         for a in self.aliases:
-            if a.fn is fn:
+            if _same(a.fn, fn):
                 return a
         raise KeyError(fn)
 
@@ -245,6 +245,12 @@ _BY_FN = {}       # key of a callable -> Primitive
 _BY_NAME = {}     # name -> Primitive
 
 
+def _same(a, b):
+    """Whether two callables are one: bound methods (np.maximum.accumulate,
+    scipy.stats.norm.logpdf) are made anew at each access, and equal."""
+    return a is b or (type(a) is type(b) and hasattr(a, "__self__") and a == b)
+
+
 def _key(fn):
     try:
         hash(fn)
@@ -256,9 +262,33 @@ def _key(fn):
 def lookup(fn):
     """The ``Primitive`` that ``fn`` is, or None."""
     try:
-        return _BY_FN.get(_key(fn))
+        prim = _BY_FN.get(_key(fn))
     except TypeError:  # pragma: no cover - a callable whose __eq__ raises
         return None
+    if prim is None and _DEFERRED:
+        prim = _load_deferred(fn)
+    return prim
+
+
+# Rules for optional libraries (SciPy) are registered when a lookup first meets one of
+# their functions, so that importing revsrc does not import them.
+_DEFERRED = []   # (claims(fn) -> bool, load())
+
+
+def defer(claims, load):
+    """Register ``load()`` to run when `lookup` first misses a function for which
+    ``claims(fn)`` holds (it must be cheap: it runs on every miss until then)."""
+    _DEFERRED.append((claims, load))
+
+
+def _load_deferred(fn):
+    for entry in list(_DEFERRED):
+        claims, load = entry
+        if claims(fn):
+            _DEFERRED.remove(entry)
+            load()
+            return _BY_FN.get(_key(fn))
+    return None
 
 
 def family_of(fn):
@@ -331,7 +361,7 @@ def kind_rule(fn):
     if prim is None:
         return None
     for a in prim.aliases:
-        if a.fn is fn and a.kind is not None:
+        if _same(a.fn, fn) and a.kind is not None:
             return a.kind
     return prim.kind
 
@@ -386,24 +416,26 @@ def _name_of(fn):
 
 
 def elementwise(name, *fns, engine=None, companion=None, fused=None, kind=None,
-                broadcast=True):
+                broadcast=True, family=None):
     """Register the decorated rule for the elementwise functions ``fns``: broadcasting
     is undone once by the transformation, and the forward rule is this one with ``g``
     read as the input's tangent."""
     def register(rule_fn):
         define(name, *fns, vjp=rule_fn, jvp="elementwise", broadcast=broadcast,
                kind=kind or kinds.elementwise_kind, engine=engine,
-               companion=companion, fused=fused)
+               companion=companion, fused=fused, family=family)
         return rule_fn
     return register
 
 
 def primitive(name, *fns, kind=None, linear=(), jvp=None, broadcast=False, fused=None,
-              engine=None, infix=None):
-    """Register the decorated rule as the reverse rule of the primitive ``name``."""
+              engine=None, infix=None, family=None):
+    """Register the decorated rule as the reverse rule of the primitive ``name``.
+    ``family`` overrides `family_of` (a library's function written in Python, such as
+    scipy.special.logsumexp, is a primitive, not a user's function to inline)."""
     def register(rule_fn):
         define(name, *fns, vjp=rule_fn, jvp=jvp, linear=linear, broadcast=broadcast,
-               kind=kind, fused=fused, engine=engine, infix=infix)
+               kind=kind, fused=fused, engine=engine, infix=infix, family=family)
         return rule_fn
     return register
 

@@ -51,8 +51,8 @@ def mark_nondiff(*fns):
 
 
 def _register_builtin_rules():
-    from . import (arith, elementwise, indexing, linalg, nondiff,  # noqa: F401
-                   reductions, shape)
+    from . import (arith, elementwise, indexing, linalg, nondiff, reductions,  # noqa: F401
+                   shape)
 
 
 _register_builtin_rules()

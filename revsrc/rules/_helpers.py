@@ -28,10 +28,36 @@ def _float_dtype(x, g=None):
     return np.dtype(np.float64)
 
 
+def _is_complex(x):
+    """Whether ``x`` holds complex values (a list: any of its items)."""
+    dt = getattr(x, "dtype", None)
+    if dt is not None:
+        return dt.kind == "c"
+    if isinstance(x, (list, tuple)):
+        return any(_is_complex(i) for i in x)
+    return isinstance(x, complex)
+
+
 def _as_input(grad, x):
-    """``grad`` in the form of ``x``: a Python float for a Python number, else an array."""
+    """``grad`` in the form of ``x``: a Python float for a Python number, else an array;
+    its real part when ``x`` is real (a real input's adjoint is real: the convention
+    of JAX and autograd, see ``revsrc.rules``)."""
+    if getattr(grad, "dtype", None) is not None and grad.dtype.kind == "c" \
+            and not _is_complex(x):
+        grad = np.real(grad)
     if isinstance(x, numbers.Number) and not isinstance(x, np.generic):
         return grad[()] if isinstance(grad, np.ndarray) and grad.ndim == 0 else grad
+    return grad
+
+
+def _like(grad, x):
+    """``grad`` as the adjoint of ``x``: `_as_input`, in ``x``'s own float or complex
+    dtype when it has one (helpers that compute in float64 give float32 back)."""
+    grad = _as_input(grad, x)
+    dt = getattr(x, "dtype", None)
+    if dt is not None and dt.kind in "fc" and isinstance(grad, np.ndarray) \
+            and grad.dtype != dt:
+        grad = grad.astype(dt)
     return grad
 
 
@@ -44,6 +70,19 @@ def _array(g, *like):
         dtypes = [_float_dtype(x) for x in like]
         return np.asarray(g, dtype=np.result_type(*dtypes) if dtypes else None)
     return np.asarray(g)
+
+
+def refuse(message, hint):
+    """A coded refusal (E202) raised by the adjoint at run time, for a variant of a
+    primitive that has no derivative rule."""
+    from .. import errors
+    raise errors.NoRule(message, hint=hint)
+
+
+def not_differentiable(message, hint):
+    """A coded refusal (E304): the function has no derivative at these values."""
+    from .. import errors
+    raise errors.NotDifferentiableHere(message, hint=hint)
 
 
 def _axes(axis, ndim):

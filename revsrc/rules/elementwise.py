@@ -202,10 +202,10 @@ def hypot(g, ans, x, y):
 # ----- Sign and magnitude -----
 
 # abs() of a number, math.fabs, np.abs: the subgradient at 0 is 0 (as autograd and
-# PyTorch choose).
+# PyTorch choose). Of a complex z, |z|'s adjoint is g conj(z) / |z|.
 @elementwise("absolute", abs, math.fabs, np.absolute, np.fabs)
 def absolute(g, ans, x):
-    return g * xp.sign(x)
+    return g * xp.conjugate(xp.sign(x))
 
 
 alias("absolute", abs, engine=op("ABS"))
