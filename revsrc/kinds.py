@@ -193,6 +193,30 @@ def reduction_kind(op, ctx):
     return ARRAY if ctx.kind(op.args[0]) == ARRAY else ANY
 
 
+def _given(op, position, name):
+    """The operand passed as argument ``position`` or keyword ``name``, or None."""
+    if len(op.args) > position:
+        return op.args[position]
+    return dict(op.kwargs).get(name)
+
+
+def _const_is(o, value):
+    return getattr(o, "value", object()) is value
+
+
+def average_kind(op, ctx):
+    """np.average: a pair with ``returned``, else as a reduction."""
+    ret = _given(op, 3, "returned")
+    if ret is not None and not _const_is(ret, False):
+        return ANY
+    if ctx.kind(op.args[0]) == ANY:
+        return ANY
+    axis, keep = _given(op, 1, "axis"), _given(op, 4, "keepdims")
+    if (axis is None or _const_is(axis, None)) and (keep is None or _const_is(keep, False)):
+        return FLOAT
+    return ARRAY if ctx.kind(op.args[0]) == ARRAY else ANY
+
+
 def norm_kind(op, ctx):
     """np.linalg.norm: a float unless an axis (or keepdims) keeps some axes."""
     if ctx.kind(op.args[0]) == ANY:

@@ -2,14 +2,15 @@
 
 max and min send the adjoint to every element equal to the result, split equally
 among ties (as HIPS autograd does), so the gradient of a tied maximum is the average
-of the one-sided ones.
+of the one-sided ones; median and the norms built on maxima (ord inf, 1 and 2 of
+matrices) share ties the same way.
 """
 import builtins
 
 import numpy as np
 
 from .. import kinds as K
-from ..primitives import primitive
+from ..primitives import NUMPY, primitive
 from . import _helpers
 
 # ----- Sums and means -----
@@ -35,11 +36,33 @@ def prod(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.prod_grad(g, ans, a, axis, keepdims)
 
 
-# ----- Extrema -----
+@primitive("nansum", np.nansum, kind=K.reduction_kind, linear=(0,))
+def nansum(g, ans, a, axis=None, dtype=None, keepdims=False):
+    return _helpers.nansum_grad(g, a, axis, keepdims)
+
+
+@primitive("nanmean", np.nanmean, kind=K.reduction_kind)
+def nanmean(g, ans, a, axis=None, dtype=None, keepdims=False):
+    return _helpers.nanmean_grad(g, a, axis, keepdims)
+
+
+# With ``returned`` the result is (average, sum of weights), and ``g`` a pair.
+@primitive("average", np.average, kind=K.average_kind)
+def average(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
+    d = _helpers.average_grads(g, ans, a, axis, weights, returned, keepdims)
+    return d[0], None, d[1]
+
+
+# ----- Extrema and order statistics -----
 
 @primitive("extremum", np.max, np.amax, np.min, np.amin, kind=K.reduction_kind)
 def extremum(g, ans, a, axis=None, keepdims=False):
     return _helpers.extremum_grad(g, ans, a, axis, keepdims)
+
+
+@primitive("median", np.median, kind=K.reduction_kind)
+def median(g, ans, a, axis=None, keepdims=False):
+    return _helpers.median_grad(g, ans, a, axis, keepdims)
 
 
 # ----- Moments -----
@@ -54,6 +77,14 @@ def std(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _helpers.std_grad(g, ans, a, axis, ddof, keepdims)
 
 
+# fweights count observations: integers, with no derivative.
+@primitive("cov", np.cov, kind=K.array_kind)
+def cov(g, ans, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
+        aweights=None, dtype=None):
+    d = _helpers.cov_grads(g, ans, m, y, rowvar, bias, ddof, aweights, fweights)
+    return d[0], d[1], None, None, None, None, d[2]
+
+
 # ----- Scans -----
 
 @primitive("cumsum", np.cumsum, kind=K.array_kind, linear=(0,))
@@ -66,8 +97,20 @@ def cumprod(g, ans, a, axis=None, dtype=None):
     return _helpers.cumprod_grad(g, ans, a, axis)
 
 
+@primitive("maximum.accumulate", np.maximum.accumulate, kind=K.array_kind, family=NUMPY)
+def maximum_accumulate(g, ans, array, axis=0, dtype=None):
+    return _helpers.accumulate_extremum_grad(g, ans, array, axis, True)
+
+
+@primitive("minimum.accumulate", np.minimum.accumulate, kind=K.array_kind, family=NUMPY)
+def minimum_accumulate(g, ans, array, axis=0, dtype=None):
+    return _helpers.accumulate_extremum_grad(g, ans, array, axis, False)
+
+
 # ----- Norms -----
 
+# Every ord NumPy computes: vector p-norms (inf, -inf, 0 and negative p too), and the
+# matrix norms 'fro', 'nuc', 1, -1, inf, -inf, 2 and -2.
 @primitive("norm", np.linalg.norm, kind=K.norm_kind)
 def norm(g, ans, x, ord=None, axis=None, keepdims=False):
     return _helpers.norm_grad(g, ans, x, ord, axis, keepdims)
