@@ -56,6 +56,21 @@ def flip(g, ans, m, axis=None):
     return np.flip(g, axis)
 
 
+@primitive("roll", np.roll, kind=K.array_kind, linear=(0,))
+def roll(g, ans, a, shift, axis=None):
+    return _helpers.roll_grad(g, shift, axis), None
+
+
+@primitive("rot90", np.rot90, kind=K.array_kind, linear=(0,))
+def rot90(g, ans, m, k=1, axes=(0, 1)):
+    return np.rot90(g, -k, axes)
+
+
+@primitive("rollaxis", np.rollaxis, kind=K.array_kind, linear=(0,))
+def rollaxis(g, ans, a, axis, start=0):
+    return _helpers.rollaxis_grad(g, a, axis, start)
+
+
 @primitive("fliplr", np.fliplr, kind=K.array_kind, linear=(0,))
 def fliplr(g, ans, m):
     return np.fliplr(g)
@@ -83,14 +98,48 @@ def hstack(g, ans, tup):
     return _helpers.hstack_grad(g, tup)
 
 
-@primitive("vstack", np.vstack, kind=K.array_kind)
+# np.row_stack is np.vstack's old name (deprecated in NumPy 2.0).
+@primitive("vstack", np.vstack, *[f for f in [getattr(np, "row_stack", None)] if f],
+           kind=K.array_kind)
 def vstack(g, ans, tup):
     return _helpers.vstack_grad(g, tup)
 
 
+@primitive("dstack", np.dstack, kind=K.array_kind)
+def dstack(g, ans, tup):
+    return _helpers.dstack_grad(g, tup)
+
+
+@primitive("column_stack", np.column_stack, kind=K.array_kind)
+def column_stack(g, ans, tup):
+    return _helpers.column_stack_grad(g, tup)
+
+
+@primitive("append", np.append, kind=K.array_kind, linear=(0, 1))
+def append(g, ans, arr, values, axis=None):
+    d = _helpers.append_grads(g, arr, values, axis)
+    return d[0], d[1]
+
+
+# Splits return a list of pieces; ``g`` holds one adjoint per piece.
 @primitive("split", np.split, np.array_split)
 def split(g, ans, ary, indices_or_sections, axis=0):
     return _helpers.split_grad(g, ans, ary, axis), None
+
+
+@primitive("vsplit", np.vsplit)
+def vsplit(g, ans, ary, indices_or_sections):
+    return _helpers.split_grad(g, ans, ary, 0), None
+
+
+@primitive("hsplit", np.hsplit)
+def hsplit(g, ans, ary, indices_or_sections):
+    return _helpers.hsplit_grad(g, ans, ary), None
+
+
+@primitive("dsplit", np.dsplit)
+def dsplit(g, ans, ary, indices_or_sections):
+    return _helpers.split_grad(g, ans, ary, 2), None
 
 
 # ----- Repeating and padding -----
@@ -105,9 +154,15 @@ def repeat(g, ans, a, repeats, axis=None):
     return _helpers.repeat_grad(g, a, repeats, axis), None
 
 
+# Every mode: constant (its values differentiated too), edge, reflect and symmetric
+# (even or odd), wrap, linear_ramp (and its end values), maximum, minimum, mean,
+# median, empty.
 @primitive("pad", np.pad, kind=K.array_kind)
-def pad(g, ans, array, pad_width, mode="constant"):
-    return _helpers.pad_grad(g, array, pad_width, mode), None
+def pad(g, ans, array, pad_width, mode="constant", stat_length=None, constant_values=0,
+        end_values=0, reflect_type="even"):
+    d = _helpers.pad_grads(g, array, pad_width, mode, stat_length, constant_values,
+                           end_values, reflect_type)
+    return d[0], None, None, None, d[1], d[2], None
 
 
 # ----- Diagonals and triangles -----
