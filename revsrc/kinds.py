@@ -230,6 +230,28 @@ def norm_kind(op, ctx):
     return ARRAY
 
 
+def gradient_kind(op, ctx):
+    """np.gradient: an array for a 1-D ``f`` or one axis given, else a tuple."""
+    f = op.args[0]
+    if ctx.kind(f) != ARRAY:
+        return ANY
+    axis = dict(op.kwargs).get("axis")
+    if ctx.ndim(f) == 1 or type(getattr(axis, "value", None)) is int:
+        return ARRAY, ctx.ndim(f)
+    return ANY
+
+
+def trapezoid_kind(op, ctx):
+    """np.trapezoid: a float for a 1-D ``y``, else an array of one axis fewer."""
+    y = op.args[0]
+    if ctx.kind(y) != ARRAY:
+        return ANY
+    nd = ctx.ndim(y)
+    if nd == 1:
+        return FLOAT
+    return (ARRAY, nd - 1) if nd else ANY
+
+
 def dot_kind(op, ctx):
     if ANY in ctx.kinds(op.args):
         return ANY

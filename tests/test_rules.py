@@ -29,6 +29,8 @@ IDX = np.array([0, 2, 0, 1])      # repeated: the adjoint must accumulate
 MASK = np.array([True, False, True, True])
 SORTED_IDX = np.array([[1, 0, 2, 2], [0, 0, 1, 2], [2, 1, 0, 0]])
 FWEIGHTS = np.array([1, 3, 2, 1, 2])
+KNOTS = np.array([-1.0, -0.3, 0.2, 0.9, 1.7, 2.6])   # np.interp's knots, np.gradient's coordinates
+VALUES = np.array([0.5, -1.0, 2.0, 0.3, 1.1, -0.4])
 
 
 def _wsum(y):
@@ -1064,6 +1066,77 @@ def f_norm_axis_ords(x):
             + _wsum(np.linalg.norm(x, "nuc", axis=(2, 0), keepdims=True)))
 
 
+# ----- Rows: differences, integrals, interpolation, polynomials, convolution -----
+
+def f_diff(x):
+    return _wsum(np.sin(np.diff(x)))
+
+
+def f_diff_n_axis(x):
+    return _wsum(np.sin(np.diff(x, n=2, axis=0)))
+
+
+def f_diff_ends(x, p):
+    return _wsum(np.sin(np.diff(x, prepend=p, append=1.5)))
+
+
+def f_gradient(x):
+    return _wsum(np.gradient(x))
+
+
+def f_gradient_axes(x, h):
+    gx, gy = np.gradient(x, h, edge_order=2)
+    return _wsum(gx) + _wsum(gy * gy)
+
+
+def f_gradient_coords(x):
+    return _wsum(np.gradient(x, KNOTS[:np.shape(x)[-1]] * 2.0, axis=-1, edge_order=2))
+
+
+def f_trapezoid(y):
+    return _wsum(np.trapezoid(y))
+
+
+def f_trapezoid_x(y, x):
+    return _wsum(np.trapezoid(y, x))
+
+
+def f_trapezoid_dx(y, dx):
+    return _wsum(np.trapezoid(y, dx=dx, axis=0))
+
+
+def f_interp(x):
+    return _wsum(np.interp(x, KNOTS, VALUES))
+
+
+def f_interp_knots(x, xp, fp):
+    return _wsum(np.interp(x, xp, fp))
+
+
+def f_interp_ends(x, left, right):
+    return _wsum(np.interp(x, KNOTS, VALUES, left=left, right=right))
+
+
+def f_interp_period(x, fp):
+    return _wsum(np.interp(x, KNOTS, fp, period=2.5))
+
+
+def f_polyval(p, x):
+    return _wsum(np.polyval(p, x))
+
+
+def f_convolve(a, v):
+    return _wsum(np.convolve(a, v))
+
+
+def f_convolve_same(a, v):
+    return _wsum(np.convolve(a, v, "same"))
+
+
+def f_convolve_valid(a, v):
+    return _wsum(np.convolve(a, v, mode="valid"))
+
+
 # ----- Rows: Python operators, builtins and the math module (floats) -----
 
 def s_operators(x, y):
@@ -1312,6 +1385,23 @@ ROWS = [
     R(f_norm_vector_ords, "distinct", shapes=[(5,)]),
     R(f_norm_matrix_ords, shapes=[(4, 3), (3, 3)], tol32=5e-3),
     R(f_norm_axis_ords, shapes=[(3, 4, 5)], tol32=5e-3),
+    # differences, integrals, interpolation, polynomials, convolution
+    R(f_diff, shapes=[(5,), (3, 4)]), R(f_diff_n_axis, shapes=[(4, 3)]),
+    R(f_diff_ends, shapes=[((5,), None), ((3, 4), (3, 1)), ((3, 4), (3, 2))]),
+    R(f_gradient, shapes=[(5,), (2,)]),
+    R(f_gradient_axes, shapes=[((4, 5), None), ((3, 3), None)]),
+    R(f_gradient_coords, shapes=[(5,), (3, 6)]),
+    R(f_trapezoid, shapes=[(5,), (3, 4)]),
+    R(f_trapezoid_x, ("real", "increasing"), [((5,), (5,)), ((3, 4), (4,)), ((3, 4), (3, 4))]),
+    R(f_trapezoid_dx, ("real", "pos"), [((4, 3), None)]),
+    R(f_interp, "between", [None, (7,), (2, 3)]),
+    R(f_interp_knots, ("between", "increasing", "real"), [((7,), (6,), (6,)), (None, (6,), (6,))]),
+    R(f_interp_ends, ("between", "real", "real"), [((9,), None, None)]),
+    R(f_interp_period, ("between", "real"), [((7,), (6,))]),
+    R(f_polyval, shapes=[((4,), (3,)), ((4,), None), ((3,), (2, 3)), ((1,), (2,))]),
+    R(f_convolve, shapes=[((5,), (3,)), ((3,), (5,))]),
+    R(f_convolve_same, shapes=[((5,), (3,)), ((3,), (5,)), ((4,), (4,))]),
+    R(f_convolve_valid, shapes=[((5,), (3,)), ((3,), (6,))]),
     # Python operators, builtins and math (floats only)
     R(s_operators, "nonzero", [(None, None)], dtypes=("float64",)),
     R(s_pow, ("pos", "real"), [(None, None)], dtypes=("float64",)),
@@ -1361,6 +1451,14 @@ def _draw(domain, shape, rng):
     elif domain == "wellcond":
         nn = size[-1]
         v = 2.0 * np.eye(nn) + 0.3 * rng.standard_normal(size)
+    elif domain == "increasing":
+        # sorted, at least 0.2 apart (coordinates, knots)
+        v = np.cumsum(rng.uniform(0.2, 0.8, size), axis=-1) - 1.2
+    elif domain == "between":
+        # inside and outside KNOTS, never within 0.02 of a knot
+        v = rng.uniform(-1.4, 3.0, size)
+        near = np.min(np.abs(np.subtract.outer(v, KNOTS)), axis=-1) < 0.02
+        v = np.where(near, v + 0.05, v)
     elif domain == "spd":
         nn = size[-1]
         m = rng.standard_normal(size)

@@ -51,8 +51,8 @@ def mark_nondiff(*fns):
 
 
 def _register_builtin_rules():
-    from . import (arith, elementwise, indexing, linalg, nondiff, reductions,  # noqa: F401
-                   shape)
+    from . import (arith, calculus, elementwise, indexing, linalg, nondiff,  # noqa: F401
+                   reductions, shape)
 
 
 _register_builtin_rules()
