@@ -1137,6 +1137,41 @@ def f_convolve_valid(a, v):
     return _wsum(np.convolve(a, v, mode="valid"))
 
 
+# ----- Rows: Fourier transforms -----
+
+def f_fft(x):
+    y = np.fft.fft(x)
+    return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
+
+
+def f_fft_n(x):
+    y = np.fft.fft(x, 7, axis=0, norm="ortho")
+    return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
+
+
+def f_ifft(x):
+    y = np.fft.ifft(x, n=3, norm="forward")
+    return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
+
+
+def f_rfft(x):
+    y = np.fft.rfft(x)
+    return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
+
+
+def f_rfft_n(x):
+    y = np.fft.rfft(x, n=6, axis=0)
+    return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
+
+
+def f_irfft(x):
+    return _wsum(np.fft.irfft(x))
+
+
+def f_irfft_n(x):
+    return _wsum(np.fft.irfft(x, n=7, norm="ortho"))
+
+
 # ----- Rows: Python operators, builtins and the math module (floats) -----
 
 def s_operators(x, y):
@@ -1402,6 +1437,11 @@ ROWS = [
     R(f_convolve, shapes=[((5,), (3,)), ((3,), (5,))]),
     R(f_convolve_same, shapes=[((5,), (3,)), ((3,), (5,)), ((4,), (4,))]),
     R(f_convolve_valid, shapes=[((5,), (3,)), ((3,), (6,))]),
+    # Fourier transforms
+    R(f_fft, shapes=[(5,), (3, 4)]), R(f_fft_n, shapes=[(5, 2), (9, 2)]),
+    R(f_ifft, shapes=[(5,), (2,)]), R(f_rfft, shapes=[(6,), (7,), (2, 5)]),
+    R(f_rfft_n, shapes=[(5, 2), (8, 3)]), R(f_irfft, shapes=[(5,), (2, 4)]),
+    R(f_irfft_n, shapes=[(4,), (6,)]),
     # Python operators, builtins and math (floats only)
     R(s_operators, "nonzero", [(None, None)], dtypes=("float64",)),
     R(s_pow, ("pos", "real"), [(None, None)], dtypes=("float64",)),
@@ -1638,8 +1678,8 @@ def test_prod_with_a_zero_is_exact():
     np.testing.assert_array_equal(g, [0.0, 6.0, 0.0])
 
 
-def t_fft(x):
-    return np.sum(np.abs(np.fft.fft(x)))
+def t_fft2(x):
+    return np.sum(np.abs(np.fft.fft2(x)))
 
 
 def t_eig(a):
@@ -1651,7 +1691,7 @@ def t_sum_where(x):
     return np.sum(x, where=x > 0)
 
 
-@pytest.mark.parametrize("fn,name", [(t_fft, "fft"), (t_eig, "eig")])
+@pytest.mark.parametrize("fn,name", [(t_fft2, "fft2"), (t_eig, "eig")])
 def test_unregistered_numpy_function_is_refused(fn, name):
     with pytest.raises(errors.NoRule, match=name) as info:
         revsrc.grad(fn)(np.eye(3) + 0.1)

@@ -51,8 +51,8 @@ def mark_nondiff(*fns):
 
 
 def _register_builtin_rules():
-    from . import (arith, calculus, elementwise, indexing, linalg, nondiff,  # noqa: F401
-                   reductions, shape)
+    from . import (arith, calculus, elementwise, fft, indexing, linalg,  # noqa: F401
+                   nondiff, reductions, shape)
 
 
 _register_builtin_rules()
