@@ -252,6 +252,15 @@ def trapezoid_kind(op, ctx):
     return (ARRAY, nd - 1) if nd else ANY
 
 
+def svd_kind(op, ctx):
+    """np.linalg.svd: the singular values alone with compute_uv=False, else a tuple."""
+    uv = _given(op, 2, "compute_uv")
+    if uv is not None and _const_is(uv, False) and ctx.kind(op.args[0]) == ARRAY:
+        nd = ctx.ndim(op.args[0])
+        return ARRAY, (nd - 1 if nd else None)
+    return ANY
+
+
 def dot_kind(op, ctx):
     if ANY in ctx.kinds(op.args):
         return ANY

@@ -1172,6 +1172,95 @@ def f_irfft_n(x):
     return _wsum(np.fft.irfft(x, n=7, norm="ortho"))
 
 
+# ----- Rows: products and decompositions -----
+
+def f_kron(a, b):
+    return _wsum(np.kron(a, b))
+
+
+def f_cross(a, b):
+    return _wsum(np.cross(a, b))
+
+
+def f_cross_axes(a, b):
+    return _wsum(np.cross(a, b, axisa=0, axisb=1, axisc=0))
+
+
+def f_cross_axis(a, b):
+    return _wsum(np.cross(a, b, axis=0))
+
+
+def f_einsum_ellipsis(a, b):
+    return _wsum(np.einsum("...ij,...jk->...ik", a, b))
+
+
+def f_einsum_ellipsis_implicit(a, b):
+    return _wsum(np.einsum("...i,...i", a, b))
+
+
+def f_einsum_sublist(x):
+    return _wsum(np.einsum(x, (0, 1), (1, 0)))
+
+
+def f_einsum_sublists(a, b):
+    return _wsum(np.einsum(a, [0, 1], b, [1, Ellipsis], [Ellipsis, 0]))
+
+
+def f_einsum_seven(a, b):
+    return np.einsum("i,ij,j,i,ij,j,i->", a, b, b[0], a, b, b[1] * 2.0, a)
+
+
+def f_matrix_power(a):
+    return _wsum(np.linalg.matrix_power(a, 3))
+
+
+def f_matrix_power_neg(a):
+    return _wsum(np.linalg.matrix_power(a, -2) + np.linalg.matrix_power(a, 0))
+
+
+def f_pinv(a):
+    return _wsum(np.linalg.pinv(a))
+
+
+def f_lstsq(a, b):
+    x, res, rank, s = np.linalg.lstsq(a, b)
+    return _wsum(x) + _wsum(res) + _wsum(s)
+
+
+def f_eigh(a):
+    w, v = np.linalg.eigh(a)
+    return _wsum(w) + _wsum(v * v)
+
+
+def f_eigh_upper(a):
+    w, v = np.linalg.eigh(a, UPLO="U")
+    return _wsum(w * w) + _wsum(np.abs(v))
+
+
+def f_eig(a):
+    w, v = np.linalg.eig(a)
+    return _wsum(np.real(w)) + _wsum(np.imag(w)) + _wsum(np.abs(v))
+
+
+def f_eig_vectors(a):
+    w, v = np.linalg.eig(a)
+    return _wsum(np.real(v)) + _wsum(np.imag(v))
+
+
+def f_svd(a):
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    return _wsum(s) + _wsum(u * u) + _wsum(vh * vh)
+
+
+def f_svd_full(a):
+    u, s, vh = np.linalg.svd(a)
+    return _wsum(s) + _wsum(u[..., :, :3] ** 2) + _wsum(vh[..., :3, :] ** 2)
+
+
+def f_svd_values(a):
+    return _wsum(np.linalg.svd(a, compute_uv=False))
+
+
 # ----- Rows: Python operators, builtins and the math module (floats) -----
 
 def s_operators(x, y):
@@ -1442,6 +1531,25 @@ ROWS = [
     R(f_ifft, shapes=[(5,), (2,)]), R(f_rfft, shapes=[(6,), (7,), (2, 5)]),
     R(f_rfft_n, shapes=[(5, 2), (8, 3)]), R(f_irfft, shapes=[(5,), (2, 4)]),
     R(f_irfft_n, shapes=[(4,), (6,)]),
+    # products and decompositions
+    R(f_kron, shapes=[((2, 3), (3, 2)), ((3,), (2,)), ((2,), (2, 3)), ((2, 1, 2), (3, 2))]),
+    R(f_cross, shapes=[((3,), (3,)), ((4, 3), (3,)), ((2,), (3,)), ((5, 2), (5, 2)),
+                       ((3,), (2, 1, 2))]),
+    R(f_cross_axes, shapes=[((3, 4), (4, 3)), ((2, 4), (4, 3)), ((3, 4), (4, 2))]),
+    R(f_cross_axis, shapes=[((3, 4), (3, 4))]),
+    R(f_einsum_ellipsis, shapes=[((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5)), ((1, 3, 4), (2, 4, 2))]),
+    R(f_einsum_ellipsis_implicit, shapes=[((3, 4), (4,)), ((2, 3), (2, 3))]),
+    R(f_einsum_sublist, shapes=[(3, 4)]), R(f_einsum_sublists, shapes=[((3, 4), (4, 2))]),
+    R(f_einsum_seven, shapes=[((3,), (3, 4))]),
+    R(f_matrix_power, "wellcond", SQ, tol32=2e-2), R(f_matrix_power_neg, "wellcond", SQ, tol32=2e-2),
+    R(f_pinv, "wellcond", [(4, 3), (3, 4), (3, 3), (2, 3, 2)], tol32=2e-2),
+    R(f_lstsq, ("wellcond", "real"), [((5, 3), (5,)), ((5, 3), (5, 2)), ((3, 5), (3,))],
+      tol32=2e-2),
+    R(f_eigh, "spd", SQ, tol32=2e-2), R(f_eigh_upper, "spd", [(4, 4)], tol32=2e-2),
+    R(f_eig, "wellcond", SQ, tol32=2e-2), R(f_eig_vectors, "wellcond", SQ, tol32=2e-2),
+    R(f_svd, "wellcond", [(4, 3), (3, 5), (3, 3), (2, 4, 3)], tol32=2e-2),
+    R(f_svd_full, "wellcond", [(5, 3), (3, 4)], tol32=2e-2),
+    R(f_svd_values, "wellcond", [(4, 3), (2, 3, 5)], tol32=2e-2),
     # Python operators, builtins and math (floats only)
     R(s_operators, "nonzero", [(None, None)], dtypes=("float64",)),
     R(s_pow, ("pos", "real"), [(None, None)], dtypes=("float64",)),
@@ -1490,7 +1598,7 @@ def _draw(domain, shape, rng):
         v = rng.uniform(2.1, 2.4, size)
     elif domain == "wellcond":
         nn = size[-1]
-        v = 2.0 * np.eye(nn) + 0.3 * rng.standard_normal(size)
+        v = 2.0 * np.eye(size[-2], nn) + 0.3 * rng.standard_normal(size)
     elif domain == "increasing":
         # sorted, at least 0.2 apart (coordinates, knots)
         v = np.cumsum(rng.uniform(0.2, 0.8, size), axis=-1) - 1.2
@@ -1682,16 +1790,16 @@ def t_fft2(x):
     return np.sum(np.abs(np.fft.fft2(x)))
 
 
-def t_eig(a):
-    w, v = np.linalg.eig(a)
-    return np.sum(np.real(w))
+def t_qr(a):
+    q, r = np.linalg.qr(a)
+    return np.sum(r)
 
 
 def t_sum_where(x):
     return np.sum(x, where=x > 0)
 
 
-@pytest.mark.parametrize("fn,name", [(t_fft2, "fft2"), (t_eig, "eig")])
+@pytest.mark.parametrize("fn,name", [(t_fft2, "fft2"), (t_qr, "qr")])
 def test_unregistered_numpy_function_is_refused(fn, name):
     with pytest.raises(errors.NoRule, match=name) as info:
         revsrc.grad(fn)(np.eye(3) + 0.1)

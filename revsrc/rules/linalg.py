@@ -35,16 +35,57 @@ def tensordot(g, ans, a, b, axes=2):
     return _helpers.tensordot_grad_a(g, a, b, axes), _helpers.tensordot_grad_b(g, a, b, axes)
 
 
-# One parameter per operand, up to six: a call with more is refused, not misread.
+@primitive("kron", np.kron, kind=K.array_kind)
+def kron(g, ans, a, b):
+    d = _helpers.kron_grads(g, a, b)
+    return d[0], d[1]
+
+
+# Vectors of 2 or 3 components along axisa, axisb; the result's along axisc.
+@primitive("cross", np.cross, kind=K.array_kind)
+def cross(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    d = _helpers.cross_grads(g, a, b, axisa, axisb, axisc, axis)
+    return d[0], d[1]
+
+
+# Subscripts and operands, or operands and sublists (np.einsum(x, [0, 1], [1, 0])),
+# '...' included: one parameter per argument, up to 26, so a call with 25 operands
+# (12 in sublist form) at most; each output is the adjoint of the argument at that
+# position when it is an operand.
 @primitive("einsum", np.einsum, kind=K.array_kind)
-def einsum(g, ans, subscripts, op0, op1=None, op2=None, op3=None, op4=None, op5=None):
-    return (None,
-            _helpers.einsum_grad(g, subscripts, 0, op0, op1, op2, op3, op4, op5),
-            _helpers.einsum_grad(g, subscripts, 1, op0, op1, op2, op3, op4, op5),
-            _helpers.einsum_grad(g, subscripts, 2, op0, op1, op2, op3, op4, op5),
-            _helpers.einsum_grad(g, subscripts, 3, op0, op1, op2, op3, op4, op5),
-            _helpers.einsum_grad(g, subscripts, 4, op0, op1, op2, op3, op4, op5),
-            _helpers.einsum_grad(g, subscripts, 5, op0, op1, op2, op3, op4, op5))
+def einsum(g, ans, a0, a1=None, a2=None, a3=None, a4=None, a5=None, a6=None, a7=None,
+           a8=None, a9=None, a10=None, a11=None, a12=None, a13=None, a14=None, a15=None,
+           a16=None, a17=None, a18=None, a19=None, a20=None, a21=None, a22=None,
+           a23=None, a24=None, a25=None, optimize=False):
+    ops = (a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17,
+           a18, a19, a20, a21, a22, a23, a24, a25, optimize)
+    return (_helpers.einsum_grad(g, 0, ops),
+            _helpers.einsum_grad(g, 1, ops),
+            _helpers.einsum_grad(g, 2, ops),
+            _helpers.einsum_grad(g, 3, ops),
+            _helpers.einsum_grad(g, 4, ops),
+            _helpers.einsum_grad(g, 5, ops),
+            _helpers.einsum_grad(g, 6, ops),
+            _helpers.einsum_grad(g, 7, ops),
+            _helpers.einsum_grad(g, 8, ops),
+            _helpers.einsum_grad(g, 9, ops),
+            _helpers.einsum_grad(g, 10, ops),
+            _helpers.einsum_grad(g, 11, ops),
+            _helpers.einsum_grad(g, 12, ops),
+            _helpers.einsum_grad(g, 13, ops),
+            _helpers.einsum_grad(g, 14, ops),
+            _helpers.einsum_grad(g, 15, ops),
+            _helpers.einsum_grad(g, 16, ops),
+            _helpers.einsum_grad(g, 17, ops),
+            _helpers.einsum_grad(g, 18, ops),
+            _helpers.einsum_grad(g, 19, ops),
+            _helpers.einsum_grad(g, 20, ops),
+            _helpers.einsum_grad(g, 21, ops),
+            _helpers.einsum_grad(g, 22, ops),
+            _helpers.einsum_grad(g, 23, ops),
+            _helpers.einsum_grad(g, 24, ops),
+            _helpers.einsum_grad(g, 25, ops),
+            None)
 
 
 @primitive("trace", np.trace, kind=K.array_kind, linear=(0,))
@@ -80,3 +121,39 @@ def slogdet(g, ans, a):
 @primitive("cholesky", np.linalg.cholesky, kind=K.array_kind)
 def cholesky(g, ans, a, upper=False):
     return _helpers.cholesky_grad(g, ans, a, upper)
+
+
+@primitive("matrix_power", np.linalg.matrix_power, kind=K.array_kind)
+def matrix_power(g, ans, a, n):
+    return _helpers.matrix_power_grad(g, a, n), None
+
+
+@primitive("pinv", np.linalg.pinv, kind=K.array_kind)
+def pinv(g, ans, a, rcond=None, hermitian=False, rtol=None):
+    return _helpers.pinv_grad(g, ans, a, rcond, hermitian, rtol)
+
+
+# ----- Decompositions -----
+# Their results are tuples; ``g`` holds one adjoint per item (zero for an unused one).
+# eigh, and svd and pinv with hermitian=True, read one triangle of ``a``: the gradient
+# is that of the function NumPy computes, so it lies on that triangle.
+
+@primitive("eigh", np.linalg.eigh, kind=K.constant(K.ANY))
+def eigh(g, ans, a, UPLO="L"):
+    return _helpers.eigh_grad(g, ans, a, UPLO)
+
+
+@primitive("eig", np.linalg.eig, kind=K.constant(K.ANY))
+def eig(g, ans, a):
+    return _helpers.eig_grad(g, ans, a)
+
+
+@primitive("svd", np.linalg.svd, kind=K.svd_kind)
+def svd(g, ans, a, full_matrices=True, compute_uv=True, hermitian=False):
+    return _helpers.svd_grad(g, ans, a, full_matrices, compute_uv, hermitian)
+
+
+@primitive("lstsq", np.linalg.lstsq, kind=K.constant(K.ANY))
+def lstsq(g, ans, a, b, rcond=None):
+    d = _helpers.lstsq_grads(g, ans, a, b, rcond)
+    return d[0], d[1]
