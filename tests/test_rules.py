@@ -1261,6 +1261,33 @@ def f_svd_values(a):
     return _wsum(np.linalg.svd(a, compute_uv=False))
 
 
+# ----- Rows: selections and repairs -----
+
+def f_partition(x):
+    return _wsum(np.partition(x, 2))
+
+
+def f_partition_axis(x):
+    return _wsum(np.partition(x, [0, 2], axis=0))
+
+
+def f_select(x, y):
+    return _wsum(np.select([x > 0.0, y > 0.5], [x, y * 2.0], default=y))
+
+
+def f_nan_to_num(x, v):
+    return _wsum(np.nan_to_num(np.where(x > 0.5, np.inf, np.where(x < -0.5, np.nan, x)),
+                               nan=v, posinf=v * 3.0))
+
+
+def f_angle(x):
+    return _wsum(np.angle(x) + x)
+
+
+def f_real_if_close(x):
+    return _wsum(np.real_if_close(x))
+
+
 # ----- Rows: Python operators, builtins and the math module (floats) -----
 
 def s_operators(x, y):
@@ -1550,6 +1577,11 @@ ROWS = [
     R(f_svd, "wellcond", [(4, 3), (3, 5), (3, 3), (2, 4, 3)], tol32=2e-2),
     R(f_svd_full, "wellcond", [(5, 3), (3, 4)], tol32=2e-2),
     R(f_svd_values, "wellcond", [(4, 3), (2, 3, 5)], tol32=2e-2),
+    # selections and repairs
+    R(f_partition, "distinct", [(6,), (3, 5)]), R(f_partition_axis, "distinct", [(4, 3)]),
+    R(f_select, shapes=[((3, 4), (4,)), ((3, 4), None)]),
+    R(f_nan_to_num, shapes=[((3, 4), None)]),
+    R(f_angle, "nonzero", shapes=UNARY), R(f_real_if_close, shapes=MAT),
     # Python operators, builtins and math (floats only)
     R(s_operators, "nonzero", [(None, None)], dtypes=("float64",)),
     R(s_pow, ("pos", "real"), [(None, None)], dtypes=("float64",)),

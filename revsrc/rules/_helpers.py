@@ -514,6 +514,58 @@ def real_grad(g, x):
     return g
 
 
+def angle_grad(g, z, deg=False):
+    """d angle(z) / dz = -1j / z for complex z (angle is Im log z); 0 for real z,
+    where the angle is 0 or pi."""
+    scale = 57.29577951308232 if deg else 1.0
+    if _is_complex(z):
+        return g * (-1j * scale) / z
+    return _like(np.zeros(np.shape(z)) * g, z)
+
+
+def real_if_close_grad(g, a):
+    """np.real_if_close returns ``a`` or its real part: either way ``g`` itself."""
+    return _like(_array(g, a), a)
+
+
+def nan_to_num_grads(g, x, nan=0.0, posinf=None, neginf=None):
+    """(d x, d nan, d posinf, d neginf) of np.nan_to_num: ``g`` to the finite elements
+    of ``x`` and, summed, to the value that replaced each kind of non-finite one. A
+    complex ``x`` has its real and imaginary parts replaced apart."""
+    x = np.asarray(x)
+    g = np.asarray(_array(g, x))
+    if _is_complex(x):
+        grad_x = np.where(np.isfinite(x.real), g.real, 0) \
+            + 1j * np.where(np.isfinite(x.imag), g.imag, 0)
+        # out = re + i im: a replaced real part pairs with Re g, an imaginary with -Im g
+        parts = ((x.real, np.real(g)), (x.imag, -np.imag(g)))
+    else:
+        grad_x = np.where(np.isfinite(x), g, 0)
+        parts = ((x, g),)
+
+    def total(test):
+        return np.asarray(sum(np.sum(np.where(test(v), gv, 0)) for v, gv in parts))
+    return (_like(grad_x, x), _like(total(np.isnan), nan),
+            None if posinf is None else _like(total(np.isposinf), posinf),
+            None if neginf is None else _like(total(np.isneginf), neginf))
+
+
+def select_grads(g, condlist, choicelist, default=0):
+    """(d choicelist, d default) of np.select: ``g`` goes where each choice was taken,
+    the first whose condition holds, and to ``default`` where none does."""
+    free = np.ones(np.shape(g), dtype=bool)
+    grads = []
+    dtype = np.result_type(*[_float_dtype(c) for c in choicelist], _float_dtype(default))
+    zero = np.zeros((), dtype=np.result_type(dtype, _array(g, default)))
+    for cond, choice in zip(condlist, choicelist):
+        taken = free & cond
+        free = free & ~np.asarray(cond, dtype=bool)
+        grads.append(_like(tensor.sum_to_shape(np.where(taken, g, zero), np.shape(choice)),
+                           choice))
+    return (_joined(grads, choicelist),
+            _like(tensor.unbroadcast(np.where(free, g, zero), default), default))
+
+
 # ----- Differences, integrals, interpolation, polynomials, convolution -----
 
 def _along(x, axis):
@@ -1709,6 +1761,20 @@ def sort_grad(g, a, axis=-1):
     order = np.argsort(a, axis=axis, kind="stable")
     out = np.zeros(a.shape, dtype=_float_dtype(a, g))
     np.put_along_axis(out, order, g, axis=axis)
+    return out
+
+
+def partition_grad(g, ans, a, axis=-1):
+    """The adjoint of np.partition, a permutation: output position order_ans[r] holds
+    the element at order_a[r] (both stable sorts, so equal values pair in order)."""
+    a = np.asarray(a)
+    if axis is None:
+        return np.reshape(partition_grad(g, ans, np.ravel(a), 0), a.shape)
+    order_a = np.argsort(a, axis=axis, kind="stable")
+    order_ans = np.argsort(ans, axis=axis, kind="stable")
+    out = np.zeros(a.shape, dtype=_float_dtype(a, g))
+    np.put_along_axis(out, order_a, np.take_along_axis(np.broadcast_to(g, a.shape),
+                                                       order_ans, axis=axis), axis=axis)
     return out
 
 

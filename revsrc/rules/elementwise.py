@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import kinds as K
 from .. import tensor
-from ..primitives import Fused, alias, elementwise, math1, op, special
+from ..primitives import Fused, alias, elementwise, math1, op, primitive, special
 from . import _helpers
 
 xp = np  # rebound per alias when a rule is inlined
@@ -262,6 +262,20 @@ def where(g, ans, condition, x=None, y=None):
     return None, _helpers.where_grad(g, condition, True), _helpers.where_grad(g, condition, False)
 
 
+# The first condition that holds chooses; ``default`` where none does.
+@primitive("select", np.select, kind=K.array_kind)
+def select(g, ans, condlist, choicelist, default=0):
+    d = _helpers.select_grads(g, condlist, choicelist, default)
+    return None, d[0], d[1]
+
+
+# Non-finite elements are replaced by ``nan``, ``posinf`` and ``neginf``.
+@primitive("nan_to_num", np.nan_to_num, kind=K.elementwise_kind)
+def nan_to_num(g, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
+    d = _helpers.nan_to_num_grads(g, x, nan, posinf, neginf)
+    return d[0], None, d[1], d[2], d[3]
+
+
 @elementwise("sinc", np.sinc)
 def sinc(g, ans, x):
     return _helpers.sinc_grad(g, x)
@@ -282,3 +296,14 @@ def imag(g, ans, val):
 @elementwise("conjugate", np.conjugate)
 def conjugate(g, ans, x):
     return np.conjugate(g)
+
+
+@primitive("angle", np.angle, kind=K.elementwise_kind)
+def angle(g, ans, z, deg=False):
+    return _helpers.angle_grad(g, z, deg)
+
+
+# ``a`` itself, or its real part when its imaginary parts are all close to 0.
+@primitive("real_if_close", np.real_if_close, kind=K.array_kind)
+def real_if_close(g, ans, a, tol=100):
+    return _helpers.real_if_close_grad(g, a)

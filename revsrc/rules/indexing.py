@@ -36,3 +36,8 @@ def take_along_axis(g, ans, arr, indices, axis=None):
 @primitive("sort", np.sort, kind=K.array_kind)
 def sort(g, ans, a, axis=-1):
     return _helpers.sort_grad(g, a, axis)
+
+
+@primitive("partition", np.partition, kind=K.array_kind)
+def partition(g, ans, a, kth, axis=-1):
+    return _helpers.partition_grad(g, ans, a, axis), None
