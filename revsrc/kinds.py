@@ -122,6 +122,17 @@ def elementwise_kind(op, ctx):
     return FLOAT if _scalars(ks) else ANY
 
 
+def elementwise_keywords_kind(op, ctx):
+    """As `elementwise_kind`, for functions whose operands may come by keyword
+    (scipy.stats.norm.pdf(x, loc=..., scale=...))."""
+    operands = list(op.args) + [v for _, v in op.kwargs]
+    ks = ctx.kinds(operands)
+    if ARRAY in ks:
+        nds = [0 if k in SCALARS else ctx.ndim(a) for a, k in zip(operands, ks)]
+        return ARRAY, (max(nds) if all(n is not None for n in nds) else None)
+    return FLOAT if _scalars(ks) else ANY
+
+
 def arith_kind(op, ctx):
     """Python's operators: NumPy's rules on arrays, Python's promotion on scalars."""
     ks = ctx.kinds(op.args)
@@ -215,6 +226,14 @@ def average_kind(op, ctx):
     if (axis is None or _const_is(axis, None)) and (keep is None or _const_is(keep, False)):
         return FLOAT
     return ARRAY if ctx.kind(op.args[0]) == ARRAY else ANY
+
+
+def logsumexp_kind(op, ctx):
+    """scipy.special.logsumexp: a pair with ``return_sign``, else as a reduction."""
+    sign = _given(op, 4, "return_sign")
+    if sign is not None and not _const_is(sign, False):
+        return ANY
+    return reduction_kind(op, ctx)
 
 
 def norm_kind(op, ctx):

@@ -20,6 +20,12 @@ import pytest
 
 import revsrc
 from revsrc import errors, ir, primitives, rules
+
+try:  # SciPy is optional: its rules and rows exist only with it
+    import scipy.special as sc
+    import scipy.stats as st
+except ImportError:  # pragma: no cover
+    sc = st = None
 from revsrc.normalize import Normalizer
 from revsrc.testing import check_grads
 
@@ -1288,6 +1294,69 @@ def f_real_if_close(x):
     return _wsum(np.real_if_close(x))
 
 
+# ----- Rows: SciPy (only when it is installed) -----
+
+def c_expit(x):
+    return _wsum(sc.expit(x))
+
+
+def c_logit(x):
+    return _wsum(sc.logit(x))
+
+
+def c_gammaln(x):
+    return _wsum(sc.gammaln(x))
+
+
+def c_digamma(x):
+    return _wsum(sc.digamma(x) + sc.psi(x))
+
+
+def c_erf(x):
+    return _wsum(sc.erf(x) + sc.erfc(x) * 2.0)
+
+
+def c_xlogy(x, y):
+    return _wsum(sc.xlogy(x, y))
+
+
+def c_xlogy_zero(y):
+    return _wsum(sc.xlogy(y * 0.0, y) + sc.xlogy(y, y))
+
+
+def c_logsumexp(x):
+    return sc.logsumexp(x) * 1.5
+
+
+def c_logsumexp_axis(x, b):
+    return _wsum(sc.logsumexp(x, axis=1, b=b))
+
+
+def c_logsumexp_sign(x, b):
+    value, sign = sc.logsumexp(x, axis=0, b=b, keepdims=True, return_sign=True)
+    return _wsum(value * sign)
+
+
+def c_softmax(x):
+    return _wsum(sc.softmax(x, axis=-1)) + _wsum(sc.softmax(x))
+
+
+def c_log_softmax(x):
+    return _wsum(sc.log_softmax(x, axis=0)) + _wsum(sc.log_softmax(x))
+
+
+def c_norm_logpdf(x, loc, scale):
+    return _wsum(st.norm.logpdf(x, loc, scale) + st.norm.logpdf(x))
+
+
+def c_norm_pdf(x, loc, scale):
+    return _wsum(st.norm.pdf(x, loc=loc, scale=scale))
+
+
+def c_norm_cdf(x, loc, scale):
+    return _wsum(st.norm.cdf(x, loc, scale=scale))
+
+
 # ----- Rows: Python operators, builtins and the math module (floats) -----
 
 def s_operators(x, y):
@@ -1594,6 +1663,22 @@ ROWS = [
     R(s_log_base, ("pos", "gt1"), [(None, None)], dtypes=("float64",)),
 ]
 
+if sc is not None:
+    NORM = [((3, 4), (4,), (3, 1)), ((5,), None, None), (None, (3,), (3,))]
+    ROWS += [
+        R(c_expit, scalar=True), R(c_logit, "unit01", scalar=True),
+        R(c_gammaln, "pos", scalar=True), R(c_digamma, "pos", scalar=True),
+        R(c_erf, scalar=True), R(c_xlogy, ("real", "pos"), scalar=True),
+        R(c_xlogy_zero, "pos", shapes=[(4,)]),
+        R(c_logsumexp, shapes=[(5,), (3, 4)]),
+        R(c_logsumexp_axis, ("real", "pos"), [((3, 4), (3, 4)), ((3, 4), (4,))]),
+        R(c_logsumexp_sign, ("real", "real"), [((3, 4), (3, 4))]),
+        R(c_softmax, shapes=[(5,), (3, 4)]), R(c_log_softmax, shapes=[(5,), (3, 4)]),
+        R(c_norm_logpdf, ("real", "real", "pos"), NORM, scalar=True),
+        R(c_norm_pdf, ("real", "real", "pos"), NORM, scalar=True),
+        R(c_norm_cdf, ("real", "real", "pos"), NORM, scalar=True),
+    ]
+
 
 # ----- Inputs -----
 
@@ -1631,6 +1716,8 @@ def _draw(domain, shape, rng):
     elif domain == "wellcond":
         nn = size[-1]
         v = 2.0 * np.eye(size[-2], nn) + 0.3 * rng.standard_normal(size)
+    elif domain == "unit01":
+        v = rng.uniform(0.1, 0.9, size)
     elif domain == "increasing":
         # sorted, at least 0.2 apart (coordinates, knots)
         v = np.cumsum(rng.uniform(0.2, 0.8, size), axis=-1) - 1.2
@@ -1702,16 +1789,19 @@ def test_float32_gives_float32(row, shapes, k):
 # np.dot/np.inner of a Python float and a float32 array compute in float64, astype
 # and the float64 constants of the program promote, float_power is float64 by
 # definition, np.log of a Python float base is a float64 scalar, and np.append
-# makes a Python float a float64 array.
+# makes a Python float a float64 array; SciPy's xlogy of a Python float and its
+# distributions compute in float64.
 PROMOTED = {"f_dot-fx(3,4)", "f_dot-(3,4)xf", "f_inner-fx(3,4)", "f_astype-(3,4)",
-            "f_full-(3,)", "f_constructors-(3,4)", "f_power-fx(3,4)", "f_append-(3,)xf"}
+            "f_full-(3,)", "f_constructors-(3,4)", "f_power-fx(3,4)", "f_append-(3,)xf",
+            "c_xlogy-fx(3,4)", "c_xlogy-(2,3)xf"}
+PROMOTED_ROWS = {"c_norm_logpdf", "c_norm_pdf", "c_norm_cdf"}
 
 
 @pytest.mark.parametrize("row,shapes,k", F32_CASES)
 def test_float32_adjoint_is_not_upcast(row, shapes, k, request, monkeypatch):
     """The raw gradient of a float32 array, before the API casts it, is float32."""
     case_id = request.node.callspec.id
-    if case_id in PROMOTED or row.fn is f_float_power:
+    if case_id in PROMOTED or row.fn is f_float_power or row.fn.__name__ in PROMOTED_ROWS:
         pytest.skip("promoted to float64 by NumPy or by the program itself")
     from revsrc import api
     raw = []
@@ -1861,6 +1951,7 @@ def _called(fn):
 
 
 def test_every_rule_has_a_row():
+    rules.load_optional()   # SciPy's rules, when it is installed
     called = set()
     for row in ROWS:
         called |= _called(row.fn)

@@ -14,8 +14,13 @@ for ``math.sin``, NumPy's for ``np.sin``.
 """
 from __future__ import annotations
 
+import importlib
+import sys
+
+import numpy as np
+
 from ..primitives import (  # noqa: F401  (the table's public face)
-    USER, Primitive, Rule, define, lookup, primitive, records, registered,
+    USER, Primitive, Rule, defer, define, lookup, primitive, records, registered,
     registered_nondiff)
 
 
@@ -50,9 +55,47 @@ def mark_nondiff(*fns):
     return no_derivative(*fns)
 
 
+def _from(module):
+    """Whether a callable comes from ``module`` (a bound method: its function's)."""
+    def claims(fn):
+        name = getattr(fn, "__module__", None) or ""
+        return name.startswith(module) or (
+            module == "scipy.special" and isinstance(fn, np.ufunc)
+            and "scipy.special" in sys.modules)
+    return claims
+
+
+def _load_scipy_special():
+    from . import special  # noqa: F401
+
+
+def _load_scipy_stats():
+    from . import stats  # noqa: F401
+
+
 def _register_builtin_rules():
     from . import (arith, calculus, elementwise, fft, indexing, linalg,  # noqa: F401
                    nondiff, reductions, shape)
+    # SciPy is optional and slow to import: its rules register when a program first
+    # calls one of its functions (the program has imported it by then).
+    for module, load in (("scipy.special", _load_scipy_special),
+                         ("scipy.stats", _load_scipy_stats)):
+        if module in sys.modules:
+            load()
+        else:
+            defer(_from(module), load)
+
+
+def load_optional():
+    """Register the rules of every optional library that is installed (for tests and
+    tools that list the rule table)."""
+    for module, load in (("scipy.special", _load_scipy_special),
+                         ("scipy.stats", _load_scipy_stats)):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            continue
+        load()
 
 
 _register_builtin_rules()

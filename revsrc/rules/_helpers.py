@@ -566,6 +566,28 @@ def select_grads(g, condlist, choicelist, default=0):
             _like(tensor.unbroadcast(np.where(free, g, zero), default), default))
 
 
+def xlogy_grad_y(g, x, y):
+    """d (x log y) / dy = x / y, and 0 where x is 0 (x log y is 0 there for every y)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.equal(x, 0), 0, g * np.divide(x, y))
+
+
+def logsumexp_grads(g, ans, a, axis=None, b=None, keepdims=False, return_sign=False):
+    """(d a, d b) of scipy.special.logsumexp: with S = sum b exp(a) and the result
+    log |S|, d a = b exp(a) / S and d b = exp(a) / S (the sign is piecewise constant)."""
+    x = np.asarray(a)
+    value, sign = (ans[0], ans[1]) if return_sign else (ans, None)
+    gv = g[0] if return_sign else g
+    ge = expand_reduced(gv, x, axis, keepdims)
+    scale = np.exp(x - expand_reduced(value, x, axis, keepdims))
+    if sign is not None:
+        scale = scale * expand_reduced(sign, x, axis, keepdims)
+    grad_a = ge * scale if b is None else ge * scale * b
+    grad_b = None if b is None else \
+        per_item(_like(tensor.sum_to_shape(ge * scale, np.shape(b)), b), b)
+    return per_item(_like(grad_a, a), a), grad_b
+
+
 # ----- Differences, integrals, interpolation, polynomials, convolution -----
 
 def _along(x, axis):
