@@ -18,6 +18,9 @@ function with a rule of its own. Its record says, for every pass:
   rule is ``g`` times a partial derivative), and ``linear`` lists the inputs in which
   the primitive is linear (its tangent is the primitive applied to the tangent);
 - ``kind``: what it returns for arguments of given kinds (see ``revsrc.analysis``);
+- ``complex_ok``: whether the vjp is right for complex inputs, in the convention of
+  JAX and autograd (see ``revsrc.rules``); a rule without it must be refused when a
+  differentiated input is complex;
 - ``engine``: how the scalar engine computes it, per alias (NumPy ufuncs always run
   NumPy's own float64 loop, so they need no entry);
 - ``infix``: how generated Python source prints it, when not as a call;
@@ -221,6 +224,7 @@ class Primitive:
     linear: tuple = ()        # inputs the primitive is linear in
     nondiff: bool = False
     broadcast: bool = False   # elementwise: contributions are summed back to shapes
+    complex_ok: bool = False  # the vjp follows the complex convention (see revsrc.rules)
     kind: Any = None          # kind rule; None: unknown ("any")
     fused: Any = None         # fn(op, kinds) -> {input index: (kernel, rule names)}
 
@@ -304,7 +308,8 @@ def family_of(fn):
 
 
 def define(name, *fns, vjp=None, jvp=None, linear=(), nondiff=False, broadcast=False,
-           kind=None, fused=None, engine=None, infix=None, companion=None, family=None):
+           kind=None, fused=None, engine=None, infix=None, companion=None, family=None,
+           complex_ok=None):
     """Register (or extend) the record ``name`` with the callables ``fns`` as aliases.
 
     ``engine``, ``infix`` and ``companion`` apply to every alias given here but
@@ -323,6 +328,8 @@ def define(name, *fns, vjp=None, jvp=None, linear=(), nondiff=False, broadcast=F
     if linear:
         prim.linear = tuple(linear)
     prim.nondiff = prim.nondiff or nondiff
+    if complex_ok is not None:
+        prim.complex_ok = complex_ok
     prim.broadcast = prim.broadcast or broadcast
     if kind is not None:
         prim.kind = kind
@@ -404,6 +411,12 @@ def registered():
     return [a.fn for p in _BY_NAME.values() if p.vjp is not None for a in p.aliases]
 
 
+def complex_capable():
+    """Every callable whose rule follows the complex convention (``complex_ok``)."""
+    return [a.fn for p in _BY_NAME.values() if p.vjp is not None and p.complex_ok
+            for a in p.aliases]
+
+
 def registered_nondiff():
     """Every callable registered as having no derivative."""
     return [a.fn for p in _BY_NAME.values() if p.nondiff for a in p.aliases]
@@ -416,26 +429,27 @@ def _name_of(fn):
 
 
 def elementwise(name, *fns, engine=None, companion=None, fused=None, kind=None,
-                broadcast=True, family=None):
+                broadcast=True, family=None, complex_ok=False):
     """Register the decorated rule for the elementwise functions ``fns``: broadcasting
     is undone once by the transformation, and the forward rule is this one with ``g``
     read as the input's tangent."""
     def register(rule_fn):
         define(name, *fns, vjp=rule_fn, jvp="elementwise", broadcast=broadcast,
                kind=kind or kinds.elementwise_kind, engine=engine,
-               companion=companion, fused=fused, family=family)
+               companion=companion, fused=fused, family=family, complex_ok=complex_ok)
         return rule_fn
     return register
 
 
 def primitive(name, *fns, kind=None, linear=(), jvp=None, broadcast=False, fused=None,
-              engine=None, infix=None, family=None):
+              engine=None, infix=None, family=None, complex_ok=False):
     """Register the decorated rule as the reverse rule of the primitive ``name``.
     ``family`` overrides `family_of` (a library's function written in Python, such as
     scipy.special.logsumexp, is a primitive, not a user's function to inline)."""
     def register(rule_fn):
         define(name, *fns, vjp=rule_fn, jvp=jvp, linear=linear, broadcast=broadcast,
-               kind=kind, fused=fused, engine=engine, infix=infix, family=family)
+               kind=kind, fused=fused, engine=engine, infix=infix, family=family,
+               complex_ok=complex_ok)
         return rule_fn
     return register
 

@@ -124,13 +124,26 @@ def _items_of(position):
     return wrap
 
 
+def _adjoint_of(position):
+    """Decorate a helper that returns the adjoint of its argument at ``position``: a real
+    argument gets the real part (its product with a complex operand is complex)."""
+    def wrap(fn):
+        def helper(*args):
+            return _as_input(fn(*args), args[position])
+        helper.__name__ = fn.__name__
+        helper.__qualname__ = fn.__qualname__
+        helper.__doc__ = fn.__doc__
+        return helper
+    return wrap
+
+
 # ----- Reductions -----
 
 def sum_list_grad(g, iterable):
     """The adjoint of builtins ``sum(iterable)``: ``g`` for every item."""
     if isinstance(iterable, np.ndarray):
         return np.array(np.broadcast_to(g, iterable.shape), dtype=_float_dtype(iterable, g))
-    return pieces([tensor.unbroadcast(g, item) for item in iterable])
+    return pieces([_as_input(tensor.unbroadcast(g, item), item) for item in iterable])
 
 
 def mean_grad(g, ans, a, axis=None, keepdims=False):
@@ -181,7 +194,7 @@ def var_grad(g, a, axis=None, ddof=0, keepdims=False):
     a = np.asarray(a)
     n = np.size(a) // max(np.size(np.sum(a, axis=axis)), 1)
     centered = np.conj(a - np.mean(a, axis=axis, keepdims=True))
-    return expand_reduced(g, a, axis, keepdims) * centered * (2.0 / (n - ddof))
+    return expand_reduced(np.real(g), a, axis, keepdims) * centered * (2.0 / (n - ddof))
 
 
 @_items_of(2)
@@ -193,7 +206,7 @@ def std_grad(g, ans, a, axis=None, ddof=0, keepdims=False):
     centered = np.conj(a - np.mean(a, axis=axis, keepdims=True))
     anse = expand_reduced(ans, a, axis, keepdims)
     spread = anse != 0
-    scale = expand_reduced(g, a, axis, keepdims) / np.where(spread, anse, 1)
+    scale = expand_reduced(np.real(g), a, axis, keepdims) / np.where(spread, anse, 1)
     return np.where(spread, scale * centered * (1.0 / (n - ddof)), 0).astype(
         np.result_type(centered, scale), copy=False)
 
@@ -271,7 +284,7 @@ def median_grad(g, ans, a, axis=None, keepdims=False):
     return back(w) * expand_reduced(g, a, axis, keepdims)
 
 
-@_items_of(2)
+@_items_of(1)
 def nansum_grad(g, a, axis=None, keepdims=False):
     """The adjoint of np.nansum: ``g`` for every element but the nans."""
     a = np.asarray(a)
@@ -280,7 +293,7 @@ def nansum_grad(g, a, axis=None, keepdims=False):
                                                copy=False)
 
 
-@_items_of(2)
+@_items_of(1)
 def nanmean_grad(g, a, axis=None, keepdims=False):
     """The adjoint of np.nanmean: ``g`` / count over the elements that are not nan."""
     a = np.asarray(a)
@@ -411,7 +424,9 @@ def norm_grad(g, ans, x, ord=None, axis=None, keepdims=False):
     Maxima and minima share the adjoint among ties, as np.max does."""
     x = np.asarray(x)
     nd = x.ndim
-    if axis is None and (ord is None or ord in ("f", "fro") and nd == 2 or ord == 2 and nd == 1):
+    g = np.real(g)   # a norm is real
+    flat = ord is None or ord in ("f", "fro") and nd == 2 or ord == 2 and nd == 1
+    if axis is None and flat:
         anse = expand_reduced(ans, x, None, keepdims)
         return _norm_ratio(expand_reduced(g, x, None, keepdims), np.conj(x), anse)
     axes = tuple(range(nd)) if axis is None else \
@@ -504,14 +519,22 @@ def where_grad(g, condition, branch):
 
 
 def imag_grad(g, x):
-    """The adjoint of np.imag: -1j g for complex ``x``; a real ``x`` has imag 0."""
+    """The adjoint of np.imag: -1j g for complex ``x`` (imag z = (z - conj z) / 2i);
+    a real ``x`` has imag 0."""
     if np.iscomplexobj(x):
-        return -1j * g
+        return -1j * np.real(g)
     return np.zeros_like(g) if isinstance(g, np.ndarray) else 0.0 * g
 
 
 def real_grad(g, x):
-    return g
+    """The adjoint of np.real: ``g`` itself (real, as np.real's result is)."""
+    return np.real(g) if np.iscomplexobj(g) else g
+
+
+def astype_grad(g, x):
+    """The adjoint of x.astype(dtype): ``g`` in x's dtype (its real part for a real x
+    cast to complex)."""
+    return _like(g, x)
 
 
 def angle_grad(g, z, deg=False):
@@ -519,7 +542,7 @@ def angle_grad(g, z, deg=False):
     where the angle is 0 or pi."""
     scale = 57.29577951308232 if deg else 1.0
     if _is_complex(z):
-        return g * (-1j * scale) / z
+        return np.real(g) * (-1j * scale) / z
     return _like(np.zeros(np.shape(z)) * g, z)
 
 
@@ -902,6 +925,7 @@ def _T(a):
     return np.swapaxes(a, -1, -2)
 
 
+@_adjoint_of(1)
 def dot_grad_a(g, a, b):
     """Adjoint of np.dot(a, b) for a: g contracted with b over b's kept axes."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
@@ -917,6 +941,7 @@ def dot_grad_a(g, a, b):
     return np.tensordot(g, b, axes=(g_axes, b_kept))
 
 
+@_adjoint_of(2)
 def dot_grad_b(g, a, b):
     """Adjoint of np.dot(a, b) for b."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
@@ -932,6 +957,7 @@ def dot_grad_b(g, a, b):
     return np.moveaxis(out, 0, -2)
 
 
+@_adjoint_of(1)
 def matmul_grad_a(g, a, b):
     """Adjoint of a @ b for a: g @ b^T, with 1-D promotion and batch broadcasting undone."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
@@ -946,6 +972,7 @@ def matmul_grad_a(g, a, b):
     return tensor.sum_to_shape(ga, np.shape(a))
 
 
+@_adjoint_of(2)
 def matmul_grad_b(g, a, b):
     """Adjoint of a @ b for b: a^T @ g."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
@@ -963,6 +990,7 @@ def matmul_grad_b(g, a, b):
     return tensor.sum_to_shape(gb, np.shape(b))
 
 
+@_adjoint_of(1)
 def inner_grad_a(g, a, b):
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 0 or b_nd == 0:
@@ -972,6 +1000,7 @@ def inner_grad_a(g, a, b):
     return np.tensordot(g, b, axes=(g_axes, list(range(b_nd - 1))))
 
 
+@_adjoint_of(2)
 def inner_grad_b(g, a, b):
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 0 or b_nd == 0:
@@ -980,10 +1009,12 @@ def inner_grad_b(g, a, b):
     return np.tensordot(g, a, axes=(g_axes, g_axes))
 
 
+@_adjoint_of(1)
 def outer_grad_a(g, a, b):
     return np.reshape(np.dot(g, np.ravel(b)), np.shape(a))
 
 
+@_adjoint_of(2)
 def outer_grad_b(g, a, b):
     return np.reshape(np.dot(np.ravel(a), g), np.shape(b))
 
@@ -1008,6 +1039,7 @@ def _tensordot_split(a, b, axes):
     return ax_a, ax_b, a_free, b_free
 
 
+@_adjoint_of(1)
 def tensordot_grad_a(g, a, b, axes=2):
     ax_a, ax_b, a_free, b_free = _tensordot_split(a, b, axes)
     g_b = list(range(len(a_free), len(a_free) + len(b_free)))
@@ -1016,6 +1048,7 @@ def tensordot_grad_a(g, a, b, axes=2):
     return np.transpose(out, np.argsort(a_free + [ax_a[ax_b.index(j)] for j in sorted(ax_b)]))
 
 
+@_adjoint_of(2)
 def tensordot_grad_b(g, a, b, axes=2):
     ax_a, ax_b, a_free, b_free = _tensordot_split(a, b, axes)
     g_a = list(range(len(a_free)))
@@ -1122,18 +1155,25 @@ def det_grad(g, ans, a):
     return (g * ans)[..., None, None] * _T(np.linalg.inv(a))
 
 
-def slogdet_grad(g, a):
-    """The adjoint of np.linalg.slogdet for ``a``: only logdet has one, inv(A)^T."""
-    glog = _array(g[1], a)
-    return glog[..., None, None] * _T(np.linalg.inv(a))
+def slogdet_grad(g, ans, a):
+    """The adjoint of np.linalg.slogdet for ``a``. With h = log det A (whose derivative
+    is inv(A)^T), logdet = Re h and sign = exp(i Im h): the sign is piecewise constant
+    for a real ``a``, and turns with Im h for a complex one."""
+    sign = np.asarray(ans[0])
+    h_bar = np.asarray(_array(g[1], a)) + 0j * sign
+    if np.iscomplexobj(sign):
+        h_bar = h_bar - 1j * np.real(1j * np.asarray(_array(g[0], a)) * sign)
+    return _like(h_bar[..., None, None] * _T(np.linalg.inv(a)), a)
 
 
+@_adjoint_of(3)
 def solve_grad_b(g, ans, a, b):
     if np.ndim(b) == 1:
         return np.linalg.solve(_T(a), g)
     return tensor.sum_to_shape(np.linalg.solve(_T(a), g), np.shape(b))
 
 
+@_adjoint_of(2)
 def solve_grad_a(g, ans, a, b):
     gb = np.linalg.solve(_T(a), g[..., None] if np.ndim(b) == 1 else g)
     x = ans[..., None] if np.ndim(b) == 1 else ans
@@ -1460,6 +1500,9 @@ def per_item(grad, x):
     to the adjoints other rules give the same list; unchanged for an array ``x``."""
     if isinstance(x, (list, tuple)):
         return pieces([per_item(grad[i], item) for i, item in enumerate(x)])
+    if getattr(grad, "dtype", None) is not None and grad.dtype.kind == "c" \
+            and not _is_complex(x):
+        return np.real(grad)   # a real item of a complex array
     return grad
 
 
@@ -1677,6 +1720,9 @@ def pad_grads(g, array, pad_width, mode="constant", stat_length=None, constant_v
                 ramp_lo = np.pad(np.zeros(n), (lo, hi), mode=mode, end_values=(1.0, 0.0))
                 ramp_hi = np.pad(np.zeros(n), (lo, hi), mode=mode, end_values=(0.0, 1.0))
                 e_bar[axis] = np.sum(gm * ramp_lo), np.sum(gm * ramp_hi)
+        elif mode in ("maximum", "minimum", "median") and np.iscomplexobj(x):
+            refuse(f"np.pad of a complex array in mode {mode!r} has no derivative rule "
+                   "(it orders complex values)", "pad the real and imaginary parts apart")
         elif mode in ("maximum", "minimum", "mean", "median"):
             # the lane as np.pad saw it: earlier axes padded, this one not yet
             seen = np.pad(x, [(int(a), int(b)) if k < axis else (0, 0)

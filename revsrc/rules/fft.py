@@ -13,23 +13,23 @@ from . import _helpers
 # ----- Complex transforms -----
 
 
-@primitive("fft", np.fft.fft, kind=K.array_kind, linear=(0,))
+@primitive("fft", np.fft.fft, kind=K.array_kind, linear=(0,), complex_ok=True)
 def fft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.fft_grad(g, a, n, axis, norm, False)
 
 
-@primitive("ifft", np.fft.ifft, kind=K.array_kind, linear=(0,))
+@primitive("ifft", np.fft.ifft, kind=K.array_kind, linear=(0,), complex_ok=True)
 def ifft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.fft_grad(g, a, n, axis, norm, True)
 
 
 # ----- Real transforms -----
 
-@primitive("rfft", np.fft.rfft, kind=K.array_kind, linear=(0,))
+@primitive("rfft", np.fft.rfft, kind=K.array_kind, linear=(0,), complex_ok=True)
 def rfft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.rfft_grad(g, a, n, axis, norm)
 
 
-@primitive("irfft", np.fft.irfft, kind=K.array_kind, linear=(0,))
+@primitive("irfft", np.fft.irfft, kind=K.array_kind, linear=(0,), complex_ok=True)
 def irfft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.irfft_grad(g, a, n, axis, norm)

@@ -10,39 +10,40 @@ from . import _helpers
 # ----- Products -----
 
 
-@primitive("dot", np.dot, kind=K.dot_kind)
+@primitive("dot", np.dot, kind=K.dot_kind, complex_ok=True)
 def dot(g, ans, a, b):
     return _helpers.dot_grad_a(g, a, b), _helpers.dot_grad_b(g, a, b)
 
 
-@primitive("matmul", np.matmul, operator.matmul, kind=K.array_kind, infix="@")
+@primitive("matmul", np.matmul, operator.matmul, kind=K.array_kind, infix="@",
+           complex_ok=True)
 def matmul(g, ans, a, b):
     return _helpers.matmul_grad_a(g, a, b), _helpers.matmul_grad_b(g, a, b)
 
 
-@primitive("inner", np.inner, kind=K.dot_kind)
+@primitive("inner", np.inner, kind=K.dot_kind, complex_ok=True)
 def inner(g, ans, a, b):
     return _helpers.inner_grad_a(g, a, b), _helpers.inner_grad_b(g, a, b)
 
 
-@primitive("outer", np.outer, kind=K.array_kind)
+@primitive("outer", np.outer, kind=K.array_kind, complex_ok=True)
 def outer(g, ans, a, b):
     return _helpers.outer_grad_a(g, a, b), _helpers.outer_grad_b(g, a, b)
 
 
-@primitive("tensordot", np.tensordot, kind=K.array_kind)
+@primitive("tensordot", np.tensordot, kind=K.array_kind, complex_ok=True)
 def tensordot(g, ans, a, b, axes=2):
     return _helpers.tensordot_grad_a(g, a, b, axes), _helpers.tensordot_grad_b(g, a, b, axes)
 
 
-@primitive("kron", np.kron, kind=K.array_kind)
+@primitive("kron", np.kron, kind=K.array_kind, complex_ok=True)
 def kron(g, ans, a, b):
     d = _helpers.kron_grads(g, a, b)
     return d[0], d[1]
 
 
 # Vectors of 2 or 3 components along axisa, axisb; the result's along axisc.
-@primitive("cross", np.cross, kind=K.array_kind)
+@primitive("cross", np.cross, kind=K.array_kind, complex_ok=True)
 def cross(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     d = _helpers.cross_grads(g, a, b, axisa, axisb, axisc, axis)
     return d[0], d[1]
@@ -52,7 +53,7 @@ def cross(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 # '...' included: one parameter per argument, up to 26, so a call with 25 operands
 # (12 in sublist form) at most; each output is the adjoint of the argument at that
 # position when it is an operand.
-@primitive("einsum", np.einsum, kind=K.array_kind)
+@primitive("einsum", np.einsum, kind=K.array_kind, complex_ok=True)
 def einsum(g, ans, a0, a1=None, a2=None, a3=None, a4=None, a5=None, a6=None, a7=None,
            a8=None, a9=None, a10=None, a11=None, a12=None, a13=None, a14=None, a15=None,
            a16=None, a17=None, a18=None, a19=None, a20=None, a21=None, a22=None,
@@ -88,34 +89,34 @@ def einsum(g, ans, a0, a1=None, a2=None, a3=None, a4=None, a5=None, a6=None, a7=
             None)
 
 
-@primitive("trace", np.trace, kind=K.array_kind, linear=(0,))
+@primitive("trace", np.trace, kind=K.array_kind, linear=(0,), complex_ok=True)
 def trace(g, ans, a, offset=0, axis1=0, axis2=1, dtype=None):
     return _helpers.trace_grad(g, a, offset, axis1, axis2)
 
 
 # ----- Matrix functions -----
 
-@primitive("inv", np.linalg.inv, kind=K.array_kind)
+@primitive("inv", np.linalg.inv, kind=K.array_kind, complex_ok=True)
 def inv(g, ans, a):
     t = np.swapaxes(ans, -1, -2)
     return -(t @ g @ t)
 
 
-@primitive("solve", np.linalg.solve, kind=K.array_kind)
+@primitive("solve", np.linalg.solve, kind=K.array_kind, complex_ok=True)
 def solve(g, ans, a, b):
     return _helpers.solve_grad_a(g, ans, a, b), _helpers.solve_grad_b(g, ans, a, b)
 
 
-@primitive("det", np.linalg.det, kind=K.array_kind)
+@primitive("det", np.linalg.det, kind=K.array_kind, complex_ok=True)
 def det(g, ans, a):
     return _helpers.det_grad(g, ans, a)
 
 
 # slogdet returns (sign, logdet); ``g`` is the adjoint of that pair, built by the
 # getitem rule for tuples, and only logdet has a derivative.
-@primitive("slogdet", np.linalg.slogdet)
+@primitive("slogdet", np.linalg.slogdet, complex_ok=True)
 def slogdet(g, ans, a):
-    return _helpers.slogdet_grad(g, a)
+    return _helpers.slogdet_grad(g, ans, a)
 
 
 @primitive("cholesky", np.linalg.cholesky, kind=K.array_kind)
@@ -123,12 +124,12 @@ def cholesky(g, ans, a, upper=False):
     return _helpers.cholesky_grad(g, ans, a, upper)
 
 
-@primitive("matrix_power", np.linalg.matrix_power, kind=K.array_kind)
+@primitive("matrix_power", np.linalg.matrix_power, kind=K.array_kind, complex_ok=True)
 def matrix_power(g, ans, a, n):
     return _helpers.matrix_power_grad(g, a, n), None
 
 
-@primitive("pinv", np.linalg.pinv, kind=K.array_kind)
+@primitive("pinv", np.linalg.pinv, kind=K.array_kind, complex_ok=True)
 def pinv(g, ans, a, rcond=None, hermitian=False, rtol=None):
     return _helpers.pinv_grad(g, ans, a, rcond, hermitian, rtol)
 
@@ -143,7 +144,7 @@ def eigh(g, ans, a, UPLO="L"):
     return _helpers.eigh_grad(g, ans, a, UPLO)
 
 
-@primitive("eig", np.linalg.eig, kind=K.constant(K.ANY))
+@primitive("eig", np.linalg.eig, kind=K.constant(K.ANY), complex_ok=True)
 def eig(g, ans, a):
     return _helpers.eig_grad(g, ans, a)
 
@@ -153,7 +154,7 @@ def svd(g, ans, a, full_matrices=True, compute_uv=True, hermitian=False):
     return _helpers.svd_grad(g, ans, a, full_matrices, compute_uv, hermitian)
 
 
-@primitive("lstsq", np.linalg.lstsq, kind=K.constant(K.ANY))
+@primitive("lstsq", np.linalg.lstsq, kind=K.constant(K.ANY), complex_ok=True)
 def lstsq(g, ans, a, b, rcond=None):
     d = _helpers.lstsq_grads(g, ans, a, b, rcond)
     return d[0], d[1]

@@ -16,38 +16,38 @@ from . import _helpers
 # ----- Sums and means -----
 
 
-@primitive("sum", np.sum, kind=K.reduction_kind, linear=(0,))
+@primitive("sum", np.sum, kind=K.reduction_kind, linear=(0,), complex_ok=True)
 def sum_(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.broadcast_reduced(g, a, axis, keepdims)
 
 
-@primitive("builtin_sum", builtins.sum)
+@primitive("builtin_sum", builtins.sum, complex_ok=True)
 def builtin_sum(g, ans, iterable, start=0):
     return _helpers.sum_list_grad(g, iterable), g
 
 
-@primitive("mean", np.mean, kind=K.reduction_kind, linear=(0,))
+@primitive("mean", np.mean, kind=K.reduction_kind, linear=(0,), complex_ok=True)
 def mean(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.mean_grad(g, ans, a, axis, keepdims)
 
 
-@primitive("prod", np.prod, kind=K.reduction_kind)
+@primitive("prod", np.prod, kind=K.reduction_kind, complex_ok=True)
 def prod(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.prod_grad(g, ans, a, axis, keepdims)
 
 
-@primitive("nansum", np.nansum, kind=K.reduction_kind, linear=(0,))
+@primitive("nansum", np.nansum, kind=K.reduction_kind, linear=(0,), complex_ok=True)
 def nansum(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.nansum_grad(g, a, axis, keepdims)
 
 
-@primitive("nanmean", np.nanmean, kind=K.reduction_kind)
+@primitive("nanmean", np.nanmean, kind=K.reduction_kind, complex_ok=True)
 def nanmean(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.nanmean_grad(g, a, axis, keepdims)
 
 
 # With ``returned`` the result is (average, sum of weights), and ``g`` a pair.
-@primitive("average", np.average, kind=K.average_kind)
+@primitive("average", np.average, kind=K.average_kind, complex_ok=True)
 def average(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
     d = _helpers.average_grads(g, ans, a, axis, weights, returned, keepdims)
     return d[0], None, d[1]
@@ -67,18 +67,18 @@ def median(g, ans, a, axis=None, keepdims=False):
 
 # ----- Moments -----
 
-@primitive("var", np.var, kind=K.reduction_kind)
+@primitive("var", np.var, kind=K.reduction_kind, complex_ok=True)
 def var(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _helpers.var_grad(g, a, axis, ddof, keepdims)
 
 
-@primitive("std", np.std, kind=K.reduction_kind)
+@primitive("std", np.std, kind=K.reduction_kind, complex_ok=True)
 def std(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _helpers.std_grad(g, ans, a, axis, ddof, keepdims)
 
 
 # fweights count observations: integers, with no derivative.
-@primitive("cov", np.cov, kind=K.array_kind)
+@primitive("cov", np.cov, kind=K.array_kind, complex_ok=True)
 def cov(g, ans, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
         aweights=None, dtype=None):
     d = _helpers.cov_grads(g, ans, m, y, rowvar, bias, ddof, aweights, fweights)
@@ -87,12 +87,12 @@ def cov(g, ans, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
 
 # ----- Scans -----
 
-@primitive("cumsum", np.cumsum, kind=K.array_kind, linear=(0,))
+@primitive("cumsum", np.cumsum, kind=K.array_kind, linear=(0,), complex_ok=True)
 def cumsum(g, ans, a, axis=None, dtype=None):
     return _helpers.cumsum_grad(g, a, axis)
 
 
-@primitive("cumprod", np.cumprod, kind=K.array_kind)
+@primitive("cumprod", np.cumprod, kind=K.array_kind, complex_ok=True)
 def cumprod(g, ans, a, axis=None, dtype=None):
     return _helpers.cumprod_grad(g, ans, a, axis)
 
@@ -111,6 +111,6 @@ def minimum_accumulate(g, ans, array, axis=0, dtype=None):
 
 # Every ord NumPy computes: vector p-norms (inf, -inf, 0 and negative p too), and the
 # matrix norms 'fro', 'nuc', 1, -1, inf, -inf, 2 and -2.
-@primitive("norm", np.linalg.norm, kind=K.norm_kind)
+@primitive("norm", np.linalg.norm, kind=K.norm_kind, complex_ok=True)
 def norm(g, ans, x, ord=None, axis=None, keepdims=False):
     return _helpers.norm_grad(g, ans, x, ord, axis, keepdims)
