@@ -1210,7 +1210,8 @@ def kron_grads(g, a, b):
     sb = (1,) * (nd - bv.ndim) + bv.shape
     gv = np.reshape(_array(g, av, bv), [n for pair in zip(sa, sb) for n in pair])
     gv = np.transpose(gv, list(range(0, 2 * nd, 2)) + list(range(1, 2 * nd, 2)))
-    grad_a = np.tensordot(gv, np.reshape(bv, sb), axes=(list(range(nd, 2 * nd)), list(range(nd))))
+    grad_a = np.tensordot(gv, np.reshape(bv, sb),
+                          axes=(list(range(nd, 2 * nd)), list(range(nd))))
     grad_b = np.tensordot(np.reshape(av, sa), gv, axes=(list(range(nd)), list(range(nd))))
     return (_like(np.reshape(grad_a, av.shape), a), _like(np.reshape(grad_b, bv.shape), b))
 

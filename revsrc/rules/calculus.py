@@ -22,7 +22,7 @@ def diff(g, ans, a, n=1, axis=-1, prepend=None, append=None):
 
 # np.gradient(f, *spacing, axis=None, edge_order=1): one spacing for every axis or
 # one per axis, numbers or coordinates; a tuple of arrays for several axes.
-@primitive("gradient", np.gradient, kind=K.gradient_kind, linear=(0,), complex_ok=True)
+@primitive("gradient", np.gradient, kind=K.gradient_kind, complex_ok=True)
 def gradient(g, ans, f, s0=None, s1=None, s2=None, s3=None, axis=None, edge_order=1):
     return (_helpers.gradient_grad(g, f, s0, s1, s2, s3, axis, edge_order),
             _helpers.gradient_spacing_grad(g, ans, f, 0, s0, s1, s2, s3, axis),

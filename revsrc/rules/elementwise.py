@@ -259,11 +259,12 @@ def clip(g, ans, a, a_min=None, a_max=None):
 # np.where of numbers is a 0-d array, not a number.
 @elementwise("where", np.where, kind=K.array_of_broadcast, complex_ok=True)
 def where(g, ans, condition, x=None, y=None):
-    return None, _helpers.where_grad(g, condition, True), _helpers.where_grad(g, condition, False)
+    return (None, _helpers.where_grad(g, condition, True),
+            _helpers.where_grad(g, condition, False))
 
 
 # The first condition that holds chooses; ``default`` where none does.
-@primitive("select", np.select, kind=K.array_kind, complex_ok=True)
+@primitive("select", np.select, kind=K.array_kind, linear=(1, 2), complex_ok=True)
 def select(g, ans, condlist, choicelist, default=0):
     d = _helpers.select_grads(g, condlist, choicelist, default)
     return None, d[0], d[1]

@@ -41,7 +41,7 @@ def nansum(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.nansum_grad(g, a, axis, keepdims)
 
 
-@primitive("nanmean", np.nanmean, kind=K.reduction_kind, complex_ok=True)
+@primitive("nanmean", np.nanmean, kind=K.reduction_kind, linear=(0,), complex_ok=True)
 def nanmean(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.nanmean_grad(g, a, axis, keepdims)
 
