@@ -97,3 +97,13 @@ def test_basis_independent_use_of_a_repeated_eigenvalue_is_differentiable():
     # the same function of a matrix whose eigenvalues are apart, near it
     from revsrc.testing import check_grads
     check_grads(r_eigh_projector, (np.diag([1.0, 2.0, 2.5]),), rtol=1e-5)
+
+
+def r_nan_to_num_in_place(x):
+    return np.sum(np.nan_to_num(x, copy=False))
+
+
+def test_repair_in_place_is_refused():
+    with pytest.raises(errors.NoRule, match="copy=False") as info:
+        revsrc.grad(r_nan_to_num_in_place)(np.array([1.0, np.inf, 2.0]))
+    assert info.value.code == "E202"

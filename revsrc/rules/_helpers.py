@@ -551,10 +551,14 @@ def real_if_close_grad(g, a):
     return _like(_array(g, a), a)
 
 
-def nan_to_num_grads(g, x, nan=0.0, posinf=None, neginf=None):
+def nan_to_num_grads(g, x, copy=True, nan=0.0, posinf=None, neginf=None):
     """(d x, d nan, d posinf, d neginf) of np.nan_to_num: ``g`` to the finite elements
     of ``x`` and, summed, to the value that replaced each kind of non-finite one. A
     complex ``x`` has its real and imaginary parts replaced apart."""
+    if not copy and isinstance(x, np.ndarray):
+        # x was repaired in place: where it was not finite is lost
+        refuse("np.nan_to_num(..., copy=False) writes into its argument, so its "
+               "derivative cannot be told", "leave copy=True (the default)")
     x = np.asarray(x)
     g = np.asarray(_array(g, x))
     if _is_complex(x):

@@ -273,7 +273,7 @@ def select(g, ans, condlist, choicelist, default=0):
 # Non-finite elements are replaced by ``nan``, ``posinf`` and ``neginf``.
 @primitive("nan_to_num", np.nan_to_num, kind=K.elementwise_kind, complex_ok=True)
 def nan_to_num(g, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
-    d = _helpers.nan_to_num_grads(g, x, nan, posinf, neginf)
+    d = _helpers.nan_to_num_grads(g, x, copy, nan, posinf, neginf)
     return d[0], None, d[1], d[2], d[3]
 
 
