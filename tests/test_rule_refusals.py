@@ -107,3 +107,31 @@ def test_repair_in_place_is_refused():
     with pytest.raises(errors.NoRule, match="copy=False") as info:
         revsrc.grad(r_nan_to_num_in_place)(np.array([1.0, np.inf, 2.0]))
     assert info.value.code == "E202"
+
+
+def r_complex_max(z):
+    return np.sum(np.abs(np.max(z) * z))
+
+
+def r_complex_sort(z):
+    return np.sum(np.real(np.sort(z)) * np.arange(3.0))
+
+
+def r_complex_eigh(a):
+    return np.sum(np.linalg.eigh(a)[0] ** 2)
+
+
+def r_complex_svd_vectors(a):
+    return np.sum(np.abs(np.linalg.svd(a)[0]) * np.arange(4.0).reshape(2, 2))
+
+
+@pytest.mark.parametrize("fn,arg", [
+    (r_complex_max, np.array([1.0 + 1.0j, 2.0 - 1.0j, 0.5j])),
+    (r_complex_sort, np.array([1.0 + 1.0j, 2.0 - 1.0j, 0.5j])),
+    (r_complex_eigh, np.array([[2.0, 1.0j], [-1.0j, 3.0]])),
+    (r_complex_svd_vectors, np.array([[2.0, 1.0j], [0.5, 3.0]])),
+], ids=["max", "sort", "eigh", "svd"])
+def test_rules_without_the_complex_convention_refuse_complex_values(fn, arg):
+    with pytest.raises(errors.NoRule, match="complex values") as info:
+        revsrc.grad(fn)(arg)
+    assert info.value.code == "E202"

@@ -72,6 +72,14 @@ def _array(g, *like):
     return np.asarray(g)
 
 
+def _real_only(x, what):
+    """Refuse complex values where a rule does not follow the complex convention (the
+    transformation is to refuse them before; this keeps the number from being wrong)."""
+    if _is_complex(x):
+        refuse(f"{what} of complex values has no derivative rule",
+               "differentiate real inputs here (e.g. the real and imaginary parts apart)")
+
+
 def refuse(message, hint):
     """A coded refusal (E202) raised by the adjoint at run time, for a variant of a
     primitive that has no derivative rule."""
@@ -179,6 +187,7 @@ def prod_grad(g, ans, a, axis=None, keepdims=False):
 @_items_of(2)
 def extremum_grad(g, ans, a, axis=None, keepdims=False):
     """The adjoint of max/min: ``g`` split equally among the elements equal to ``ans``."""
+    _real_only(a, "np.max and np.min")
     a = np.asarray(a)
     if a.ndim == 0:
         return g
@@ -272,6 +281,7 @@ def _dabs(x):
 def median_grad(g, ans, a, axis=None, keepdims=False):
     """The adjoint of np.median: ``g`` to the middle element, or half to each of the two
     middle ones, each split equally among elements of the same value."""
+    _real_only(a, "np.median")
     a = np.asarray(a)
     dtype = _float_dtype(a, g)
     lanes, back = _lanes(a, axis)
@@ -405,6 +415,7 @@ def accumulate_extremum_grad(g, ans, a, axis=0, larger=True):
     """The adjoint of np.maximum.accumulate (np.minimum's with ``larger`` False): each
     running extremum's adjoint goes to the element it was taken from, the earliest of
     equal ones (np.maximum's rule gives a tie to its first argument, the running one)."""
+    _real_only(a, "np.maximum.accumulate and np.minimum.accumulate")
     a = np.asarray(a)
     axis = 0 if axis is None else axis % max(a.ndim, 1)
     am = np.moveaxis(a, axis, -1)
@@ -489,6 +500,7 @@ def sinc_grad(g, x):
 def clip_grads(g, a, a_min, a_max):
     """(d a, d a_min, d a_max) of np.clip, which is minimum(maximum(a, a_min), a_max):
     ``g`` goes to whichever value was chosen (ties to ``a``)."""
+    _real_only(a, "np.clip")
     zero = np.zeros((), dtype=_float_dtype(g))
     lifted = a if a_min is None else np.maximum(a, a_min)
     kept = np.ones(np.shape(g), dtype=bool) if a_max is None else \
@@ -602,6 +614,7 @@ def xlogy_grad_y(g, x, y):
 def logsumexp_grads(g, ans, a, axis=None, b=None, keepdims=False, return_sign=False):
     """(d a, d b) of scipy.special.logsumexp: with S = sum b exp(a) and the result
     log |S|, d a = b exp(a) / S and d b = exp(a) / S (the sign is piecewise constant)."""
+    _real_only(a, "scipy.special.logsumexp")
     x = np.asarray(a)
     value, sign = (ans[0], ans[1]) if return_sign else (ans, None)
     gv = g[0] if return_sign else g
@@ -1192,6 +1205,7 @@ def cholesky_grad(g, ans, a, upper=False):
     the lower triangle (the upper with upper=True), so the gradient of the function it
     computes puts S + S^T on that triangle off the diagonal and S's diagonal on it.
     """
+    _real_only(a, "np.linalg.cholesky")
     L = _T(ans) if upper else ans
     G = _T(g) if upper else g
     n = L.shape[-1]
@@ -1314,6 +1328,7 @@ def eigh_grad(g, ans, a, UPLO="L"):
     G = V (diag(dw) + F o M) V^T and F_ij = 1/(w_j - w_i); then onto the triangle
     eigh reads. Repeated eigenvalues are fine unless the loss depends on the basis
     chosen in their eigenspace (then no derivative exists)."""
+    _real_only(a, "np.linalg.eigh")
     w, v = ans
     gw, gv = _pieces_of(g, 2)
     dt = np.result_type(v, _array(gw, v), _array(gv, v))
@@ -1380,6 +1395,7 @@ def svd_grad(g, ans, a, full_matrices=True, compute_uv=True, hermitian=False):
         u, s, vh = np.linalg.svd(x, full_matrices=False, hermitian=hermitian)
         grad = np.conj(np.matmul(u * np.asarray(_array(g, s))[..., None, :], vh))
         return _like(_tri_read(grad) if hermitian else grad, a)
+    _real_only(x, "np.linalg.svd's singular vectors")
     u, s, vh = ans
     gu, gs, gvh = _pieces_of(g, 3)
     gu, gvh = np.asarray(_array(gu, u)), np.asarray(_array(gvh, vh))
@@ -1825,6 +1841,7 @@ def _zero_like(item):
 
 
 def sort_grad(g, a, axis=-1):
+    _real_only(a, "np.sort")
     a = np.asarray(a)
     if axis is None:
         order = np.argsort(a, axis=None, kind="stable")
@@ -1840,6 +1857,7 @@ def sort_grad(g, a, axis=-1):
 def partition_grad(g, ans, a, axis=-1):
     """The adjoint of np.partition, a permutation: output position order_ans[r] holds
     the element at order_a[r] (both stable sorts, so equal values pair in order)."""
+    _real_only(a, "np.partition")
     a = np.asarray(a)
     if axis is None:
         return np.reshape(partition_grad(g, ans, np.ravel(a), 0), a.shape)
