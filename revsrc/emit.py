@@ -90,7 +90,8 @@ class _Printer:
             return "..."
         if isinstance(v, type) and getattr(builtins, v.__name__, None) is v:
             return v.__name__
-        return self.ref(v, type(v).__name__.lower())
+        name = getattr(v, "__name__", None) if callable(v) else None
+        return self.ref(v, name if isinstance(name, str) else type(v).__name__.lower())
 
     def operand(self, o):
         return self.const(o.value) if isinstance(o, Const) else self.name(o)

@@ -100,3 +100,9 @@ class UnfollowableWrite(RevsrcError):
 
 class EngineUnavailable(RevsrcError):
     code = "E501"
+
+
+class NotDifferentiableHere(RevsrcError):
+    """The function has no derivative at the values it was called with (a matrix
+    function at a rank-deficient matrix, eigenvectors of a repeated eigenvalue)."""
+    code = "E304"

@@ -5,9 +5,9 @@ the primitive's forward rule for that input (its record's ``jvp``):
 
 - an elementwise primitive uses its reverse rule with ``g`` read as the input's
   tangent (an elementwise rule is ``g`` times a partial derivative);
-- a primitive linear in an input applies itself to that input's tangent
-  (``np.sum(x_dot, axis)``), and one linear in each of several inputs (``a @ b``)
-  sums those terms;
+- a primitive linear in its inputs applies itself to their tangents
+  (``np.sum(x_dot, axis)``, ``np.append(a_dot, b_dot)``), and one linear in each of
+  several inputs (``a @ b``) sums one term per input (``a_dot @ b + a @ b_dot``);
 - any other primitive has a forward rule of its own, in the reverse rule's form.
 
 Control flow is the program's own: loops, branches and early exits need no saving,
@@ -21,6 +21,7 @@ none), so branches and loops join without further bookkeeping.
 """
 from __future__ import annotations
 
+import inspect
 import operator
 
 from . import errors, ir, kinds, optimize, primitives, runtime, templates
@@ -47,9 +48,17 @@ def jvp_positions(op):
         return [i for i in range(len(op.args)) if prim.differentiable(i)]
     if isinstance(prim.jvp, primitives.Rule):
         return [i for i in range(len(op.args)) if prim.jvp.differentiable(i)]
-    if prim.linear:
-        return [i for i in prim.linear if i < len(op.args)]
+    if prim.linear or prim.multilinear:
+        return [i for i in prim.linear + prim.multilinear if i < len(op.args)]
+    if prim.vjp is not None and primitives.family_of(op.fn) != primitives.RUNTIME:
+        # no forward rule of its own: the tangent comes from the reverse rule
+        return [i for i in range(len(op.args)) if prim.differentiable(i)]
     return None
+
+
+def _by_reverse_rule(prim):
+    return not (prim.jvp == "elementwise" or isinstance(prim.jvp, primitives.Rule)
+                or prim.linear or prim.multilinear)
 
 
 class _Forward:
@@ -130,13 +139,16 @@ class _Forward:
         ans = self.names.temp() if overwrites else z
         out.append(Op(ans, s.fn, s.args, s.kwargs, s.loc))
         terms = self.contributions(s, ans, out)
+        # a tuple or a list of results (np.linalg.lstsq) adds item by item
+        add = operator.add if self.kinds.get(z) in SCALARS + (kinds.ARRAY,) \
+            else runtime.add_tangents
         total = None
         for t in terms:
             if total is None:
                 total = t
             else:
                 nxt = self.names.temp()
-                out.append(Op(nxt, operator.add, (total, t), loc=s.loc))
+                out.append(Op(nxt, add, (total, t), loc=s.loc))
                 total = nxt
         if total is None:
             total = self.zero(ans, out)
@@ -166,38 +178,87 @@ class _Forward:
             t = self.names.temp()
             out.append(Op(t, s.fn, tuple(items), loc=s.loc))
             return [t]
-        for k, v in s.kwargs:
-            if isinstance(v, str) and v in self.active:
-                raise errors.NoRule(
-                    f"differentiating {_name(s.fn)} through its keyword argument {k!r} "
-                    "in forward mode is not supported", loc=s.loc,
-                    hint="pass the value positionally")
-        wanted = [i for i in positions if i in varied]
         prim = primitives.lookup(s.fn)
+        rule = prim.vjp if (prim.jvp == "elementwise" or _by_reverse_rule(prim)) \
+            else prim.jvp if isinstance(prim.jvp, primitives.Rule) else None
+        # the inputs with a tangent: (output index of the rule, operand, keyword or None)
+        wanted = [(i, s.args[i], None) for i in positions if i in varied]
+        for k, v in s.kwargs:
+            if self.tangent(v) is None:
+                continue
+            if rule is None:   # linear: in the keywords it is linear in, not the others
+                params = prim.vjp.load().params if prim.vjp is not None else []
+                if k in _linear_names(s, prim):
+                    wanted.append((None, v, k))
+                    continue
+            else:
+                params = rule.load().params
+            if k not in params or (rule is not None and not rule.differentiable(
+                    params.index(k))) or rule is None:
+                if k in params:
+                    continue   # a keyword the rule gives no derivative
+                raise errors.NoRule(
+                    f"{_name(s.fn)} has no forward rule for its keyword argument {k!r}",
+                    loc=s.loc, hint="pass the value positionally")
+            wanted.append((params.index(k) if k in params else None, v, k))
         terms = []
         if prim.jvp == "elementwise" or isinstance(prim.jvp, primitives.Rule):
-            rule = prim.vjp if prim.jvp == "elementwise" else prim.jvp
             rule.load()
             scalar = all(self.kinds.get(a) in SCALARS if isinstance(a, str)
                          else not hasattr(a.value, "shape") for a in s.args)
             xp = primitives.namespace(prim.alias(s.fn).family, scalar)
             tpl = templates.template(rule, xp)
             shaped = _reads_g_shape(tpl)
-            for i in wanted:
+            for i, operand, _ in wanted:
                 env = self._env(rule, s, ans)
-                env["g"] = self._tangent_for_rule(s, i, ans, prim, shaped, out)
+                env["g"] = self._tangent_for_rule(s, operand, ans, prim, shaped, out)
                 ops, outs = templates.instantiate(tpl, env, [i], self.names, s.loc)
                 ops, outs = optimize.fold(ops, outs, self.names)
                 out.extend(ops)
                 terms.append(outs[0])
-        else:  # linear in each of ``wanted``: the primitive applied to the tangent
-            for i in wanted:
-                args = list(s.args)
-                args[i] = self.tangent(s.args[i])
+        elif _by_reverse_rule(prim):
+            # the Jacobian-vector product from the reverse rule, one output direction at
+            # a time (exact, and as costly as the output is large)
+            xp = primitives.namespace(prim.alias(s.fn).family, False)
+            for i, operand, _ in wanted:
                 t = self.names.temp()
-                out.append(Op(t, s.fn, tuple(args), s.kwargs, s.loc))
+                out.append(Op(t, runtime.jvp_via_vjp,
+                              (Const(_rule_row(prim.vjp, i, xp)), Const(i),
+                               Const(prim.broadcast),
+                               self.tangent(operand), ans) + tuple(s.args), s.kwargs,
+                              s.loc))
                 terms.append(t)
+        elif prim.multilinear:  # linear in each input: one term per input, a @ b_dot
+            for i, operand, k in wanted:
+                terms.append(self._apply_to_tangents(
+                    s, {(i if k is None else None, k): operand}, out))
+        elif wanted:  # linear in its inputs together: the primitive of their tangents
+            tangents = {(i if k is None else None, k): operand for i, operand, k in wanted}
+            for i in prim.linear:
+                if i < len(s.args) and (i, None) not in tangents:
+                    tangents[(i, None)] = None   # no tangent: a zero of its shape
+            for k, v in s.kwargs:
+                if k in _linear_names(s, prim) and (None, k) not in tangents:
+                    tangents[(None, k)] = None
+            terms.append(self._apply_to_tangents(s, tangents, out))
         return terms
+
+    def _apply_to_tangents(self, s, tangents, out):
+        """``s``'s primitive with the operands at ``tangents`` ((position, keyword) to
+        operand) replaced by their tangents, or by zeros of their shape."""
+        args, kwargs = list(s.args), list(s.kwargs)
+        for (i, k), operand in tangents.items():
+            if k is None:
+                t = self.tangent(args[i])
+                if t is None and isinstance(args[i], Const) and args[i].value is None:
+                    continue   # an optional input left out (np.diff's prepend=None)
+                args[i] = t if t is not None else self.zero(args[i], out)
+            else:
+                kwargs = [(n, v if n != k else self.tangent(v) if self.tangent(v) is not None
+                           else self.zero(v, out)) for n, v in kwargs]
+        t = self.names.temp()
+        out.append(Op(t, s.fn, tuple(args), tuple(kwargs), s.loc))
+        return t
 
     def _env(self, rule, s, ans):
         env = {"ans": ans}
@@ -212,12 +273,11 @@ class _Forward:
             env.setdefault(name, Const(rule.defaults.get(name)))
         return env
 
-    def _tangent_for_rule(self, s, i, ans, prim, shaped, out):
-        """Input ``i``'s tangent, broadcast to the output's shape where an elementwise
-        rule with broadcasting needs an adjoint of the output's shape: when a helper
-        of the rule reads its shape, or when the input has fewer axes."""
-        t = self.tangent(s.args[i])
-        a = s.args[i]
+    def _tangent_for_rule(self, s, a, ans, prim, shaped, out):
+        """The tangent of input ``a``, broadcast to the output's shape where an
+        elementwise rule with broadcasting needs an adjoint of the output's shape: when
+        a helper of the rule reads its shape, or when the input has fewer axes."""
+        t = self.tangent(a)
         if prim.broadcast and self.kinds.get(ans) == kinds.ARRAY and (shaped or not (
                 isinstance(a, str) and self.kinds.get(a) == kinds.ARRAY
                 and self.ndims.get(a) is not None
@@ -226,6 +286,43 @@ class _Forward:
             out.append(Op(b, runtime.broadcast_like, (t, ans), loc=s.loc))
             return b
         return t
+
+
+_ROWS = {}
+
+
+def _rule_row(rule, i, xp):
+    """A function computing output ``i`` of reverse rule ``rule`` alone (its other
+    outputs may refuse, or need what this call has not got: np.gradient's spacing),
+    called as the rule is; compiled once from the rule's template."""
+    key = (id(rule.fn), i, id(xp))
+    hit = _ROWS.get(key)
+    if hit is not None and hit[0] is rule.fn:
+        return hit[1]
+    from .emit import compile_program
+    from .names import Names
+    tpl = templates.template(rule, xp)
+    names = Names()
+    ops, outs = templates.instantiate(tpl, {p: p for p in tpl.params}, [i], names, None)
+    fname = f"{rule.fn.__name__}_row{i}"
+    fn, _ = compile_program(ir.Program(fname, list(tpl.params), ops, outs, names=names))
+    sig = inspect.signature(rule.fn)
+
+    def row(g, ans, *args, **kwargs):
+        bound = sig.bind(g, ans, *args, **kwargs)
+        bound.apply_defaults()
+        return fn(*bound.args)[0]
+    row.__name__ = row.__qualname__ = fname
+    _ROWS[key] = (rule.fn, row)
+    return row
+
+
+def _linear_names(s, prim):
+    """Keyword arguments of a call to a linear primitive that it is linear in."""
+    rule = prim.vjp.load() if prim.vjp is not None else None
+    if rule is None:
+        return ()
+    return [rule.params[i] for i in prim.linear + prim.multilinear if i < len(rule.params)]
 
 
 def _reads_g_shape(tpl):

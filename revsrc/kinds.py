@@ -129,6 +129,17 @@ def elementwise_kind(op, ctx):
     return FLOAT if _scalars(ks) else ANY
 
 
+def elementwise_keywords_kind(op, ctx):
+    """As `elementwise_kind`, for functions whose operands may come by keyword
+    (scipy.stats.norm.pdf(x, loc=..., scale=...))."""
+    operands = list(op.args) + [v for _, v in op.kwargs]
+    ks = ctx.kinds(operands)
+    if ARRAY in ks:
+        nds = [0 if k in SCALARS else ctx.ndim(a) for a, k in zip(operands, ks)]
+        return ARRAY, (max(nds) if all(n is not None for n in nds) else None)
+    return FLOAT if _scalars(ks) else ANY
+
+
 def arith_kind(op, ctx):
     """Python's operators: NumPy's rules on arrays, Python's promotion on scalars."""
     ks = ctx.kinds(op.args)
@@ -208,6 +219,38 @@ def reduction_kind(op, ctx):
     return ARRAY if ctx.kind(op.args[0]) == ARRAY else ANY
 
 
+def _given(op, position, name):
+    """The operand passed as argument ``position`` or keyword ``name``, or None."""
+    if len(op.args) > position:
+        return op.args[position]
+    return dict(op.kwargs).get(name)
+
+
+def _const_is(o, value):
+    return getattr(o, "value", object()) is value
+
+
+def average_kind(op, ctx):
+    """np.average: a pair with ``returned``, else as a reduction."""
+    ret = _given(op, 3, "returned")
+    if ret is not None and not _const_is(ret, False):
+        return ANY
+    if ctx.kind(op.args[0]) == ANY:
+        return ANY
+    axis, keep = _given(op, 1, "axis"), _given(op, 4, "keepdims")
+    if (axis is None or _const_is(axis, None)) and (keep is None or _const_is(keep, False)):
+        return FLOAT
+    return ARRAY if ctx.kind(op.args[0]) == ARRAY else ANY
+
+
+def logsumexp_kind(op, ctx):
+    """scipy.special.logsumexp: a pair with ``return_sign``, else as a reduction."""
+    sign = _given(op, 4, "return_sign")
+    if sign is not None and not _const_is(sign, False):
+        return ANY
+    return reduction_kind(op, ctx)
+
+
 def norm_kind(op, ctx):
     """np.linalg.norm: a float unless an axis (or keepdims) keeps some axes."""
     if ctx.kind(op.args[0]) == ANY:
@@ -219,6 +262,37 @@ def norm_kind(op, ctx):
             (keep is None or getattr(keep, "value", True) is False):
         return FLOAT
     return ARRAY
+
+
+def gradient_kind(op, ctx):
+    """np.gradient: an array for a 1-D ``f`` or one axis given, else a tuple."""
+    f = op.args[0]
+    if ctx.kind(f) != ARRAY:
+        return ANY
+    axis = dict(op.kwargs).get("axis")
+    if ctx.ndim(f) == 1 or type(getattr(axis, "value", None)) is int:
+        return ARRAY, ctx.ndim(f)
+    return ANY
+
+
+def trapezoid_kind(op, ctx):
+    """np.trapezoid: a float for a 1-D ``y``, else an array of one axis fewer."""
+    y = op.args[0]
+    if ctx.kind(y) != ARRAY:
+        return ANY
+    nd = ctx.ndim(y)
+    if nd == 1:
+        return FLOAT
+    return (ARRAY, nd - 1) if nd else ANY
+
+
+def svd_kind(op, ctx):
+    """np.linalg.svd: the singular values alone with compute_uv=False, else a tuple."""
+    uv = _given(op, 2, "compute_uv")
+    if uv is not None and _const_is(uv, False) and ctx.kind(op.args[0]) == ARRAY:
+        nd = ctx.ndim(op.args[0])
+        return ARRAY, (nd - 1 if nd else None)
+    return ANY
 
 
 def dot_kind(op, ctx):

@@ -18,6 +18,9 @@ function with a rule of its own. Its record says, for every pass:
   rule is ``g`` times a partial derivative), and ``linear`` lists the inputs in which
   the primitive is linear (its tangent is the primitive applied to the tangent);
 - ``kind``: what it returns for arguments of given kinds (see ``revsrc.analysis``);
+- ``complex_ok``: whether the vjp is right for complex inputs, in the convention of
+  JAX and autograd (see ``revsrc.rules``); a rule without it must be refused when a
+  differentiated input is complex;
 - ``engine``: how the scalar engine computes it, per alias (NumPy ufuncs always run
   NumPy's own float64 loop, so they need no entry);
 - ``infix``: how generated Python source prints it, when not as a call;
@@ -65,7 +68,7 @@ def _math_namespace():
                  "trunc", "erf", "erfc", "fabs", "ldexp", "pi", "e", *renames):
         setattr(ns, name, getattr(math, renames.get(name, name)))
     for name in ("sign", "square", "cbrt", "exp2", "reciprocal", "logaddexp",
-                 "maximum", "minimum"):
+                 "maximum", "minimum", "conjugate"):
         setattr(ns, name, getattr(np, name))
     return ns
 
@@ -218,15 +221,17 @@ class Primitive:
     aliases: list = field(default_factory=list)
     vjp: Optional[Rule] = None
     jvp: Any = None           # a Rule, "elementwise", or None (see `linear`)
-    linear: tuple = ()        # inputs the primitive is linear in
+    linear: tuple = ()        # inputs it is linear in, together (tangent: f(t1, t2))
+    multilinear: tuple = ()   # inputs it is linear in, each (f(t1, y) + f(x, t2))
     nondiff: bool = False
     broadcast: bool = False   # elementwise: contributions are summed back to shapes
+    complex_ok: bool = False  # the vjp follows the complex convention (see revsrc.rules)
     kind: Any = None          # kind rule; None: unknown ("any")
     fused: Any = None         # fn(op, kinds) -> {input index: (kernel, rule names)}
 
     def alias(self, fn):
         for a in self.aliases:
-            if a.fn is fn:
+            if _same(a.fn, fn):
                 return a
         raise KeyError(fn)
 
@@ -245,6 +250,12 @@ _BY_FN = {}       # key of a callable -> Primitive
 _BY_NAME = {}     # name -> Primitive
 
 
+def _same(a, b):
+    """Whether two callables are one: bound methods (np.maximum.accumulate,
+    scipy.stats.norm.logpdf) are made anew at each access, and equal."""
+    return a is b or (type(a) is type(b) and hasattr(a, "__self__") and a == b)
+
+
 def _key(fn):
     try:
         hash(fn)
@@ -256,9 +267,33 @@ def _key(fn):
 def lookup(fn):
     """The ``Primitive`` that ``fn`` is, or None."""
     try:
-        return _BY_FN.get(_key(fn))
+        prim = _BY_FN.get(_key(fn))
     except TypeError:  # pragma: no cover - a callable whose __eq__ raises
         return None
+    if prim is None and _DEFERRED:
+        prim = _load_deferred(fn)
+    return prim
+
+
+# Rules for optional libraries (SciPy) are registered when a lookup first meets one of
+# their functions, so that importing revsrc does not import them.
+_DEFERRED = []   # (claims(fn) -> bool, load())
+
+
+def defer(claims, load):
+    """Register ``load()`` to run when `lookup` first misses a function for which
+    ``claims(fn)`` holds (it must be cheap: it runs on every miss until then)."""
+    _DEFERRED.append((claims, load))
+
+
+def _load_deferred(fn):
+    for entry in list(_DEFERRED):
+        claims, load = entry
+        if claims(fn):
+            _DEFERRED.remove(entry)
+            load()
+            return _BY_FN.get(_key(fn))
+    return None
 
 
 def family_of(fn):
@@ -273,8 +308,9 @@ def family_of(fn):
     return USER
 
 
-def define(name, *fns, vjp=None, jvp=None, linear=(), nondiff=False, broadcast=False,
-           kind=None, fused=None, engine=None, infix=None, companion=None, family=None):
+def define(name, *fns, vjp=None, jvp=None, linear=(), multilinear=(), nondiff=False,
+           broadcast=False, kind=None, fused=None, engine=None, infix=None, companion=None,
+           family=None, complex_ok=None):
     """Register (or extend) the record ``name`` with the callables ``fns`` as aliases.
 
     ``engine``, ``infix`` and ``companion`` apply to every alias given here but
@@ -292,7 +328,11 @@ def define(name, *fns, vjp=None, jvp=None, linear=(), nondiff=False, broadcast=F
         prim.jvp = jvp if isinstance(jvp, (Rule, str)) else Rule.of(jvp)
     if linear:
         prim.linear = tuple(linear)
+    if multilinear:
+        prim.multilinear = tuple(multilinear)
     prim.nondiff = prim.nondiff or nondiff
+    if complex_ok is not None:
+        prim.complex_ok = complex_ok
     prim.broadcast = prim.broadcast or broadcast
     if kind is not None:
         prim.kind = kind
@@ -331,7 +371,7 @@ def kind_rule(fn):
     if prim is None:
         return None
     for a in prim.aliases:
-        if a.fn is fn and a.kind is not None:
+        if _same(a.fn, fn) and a.kind is not None:
             return a.kind
     return prim.kind
 
@@ -374,6 +414,12 @@ def registered():
     return [a.fn for p in _BY_NAME.values() if p.vjp is not None for a in p.aliases]
 
 
+def complex_capable():
+    """Every callable whose rule follows the complex convention (``complex_ok``)."""
+    return [a.fn for p in _BY_NAME.values() if p.vjp is not None and p.complex_ok
+            for a in p.aliases]
+
+
 def registered_nondiff():
     """Every callable registered as having no derivative."""
     return [a.fn for p in _BY_NAME.values() if p.nondiff for a in p.aliases]
@@ -386,24 +432,28 @@ def _name_of(fn):
 
 
 def elementwise(name, *fns, engine=None, companion=None, fused=None, kind=None,
-                broadcast=True):
+                broadcast=True, family=None, complex_ok=False):
     """Register the decorated rule for the elementwise functions ``fns``: broadcasting
     is undone once by the transformation, and the forward rule is this one with ``g``
     read as the input's tangent."""
     def register(rule_fn):
         define(name, *fns, vjp=rule_fn, jvp="elementwise", broadcast=broadcast,
                kind=kind or kinds.elementwise_kind, engine=engine,
-               companion=companion, fused=fused)
+               companion=companion, fused=fused, family=family, complex_ok=complex_ok)
         return rule_fn
     return register
 
 
-def primitive(name, *fns, kind=None, linear=(), jvp=None, broadcast=False, fused=None,
-              engine=None, infix=None):
-    """Register the decorated rule as the reverse rule of the primitive ``name``."""
+def primitive(name, *fns, kind=None, linear=(), multilinear=(), jvp=None, broadcast=False,
+              fused=None, engine=None, infix=None, family=None, complex_ok=False):
+    """Register the decorated rule as the reverse rule of the primitive ``name``.
+    ``family`` overrides `family_of` (a library's function written in Python, such as
+    scipy.special.logsumexp, is a primitive, not a user's function to inline)."""
     def register(rule_fn):
-        define(name, *fns, vjp=rule_fn, jvp=jvp, linear=linear, broadcast=broadcast,
-               kind=kind, fused=fused, engine=engine, infix=infix)
+        define(name, *fns, vjp=rule_fn, jvp=jvp, linear=linear, multilinear=multilinear,
+               broadcast=broadcast,
+               kind=kind, fused=fused, engine=engine, infix=infix, family=family,
+               complex_ok=complex_ok)
         return rule_fn
     return register
 

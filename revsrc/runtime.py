@@ -41,6 +41,18 @@ def zero_tangent(x):
     return 0.0
 
 
+def add_tangents(a, b):
+    """The sum of two derivatives of one value: item by item for a tuple or a list
+    (``+`` would join them), None standing for a zero."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, (tuple, list)):
+        return type(a)(add_tangents(x, y) for x, y in zip(a, b))
+    return a + b
+
+
 def broadcast_like(t, ans):
     """``t`` (a tangent) broadcast to the shape of ``ans`` (a read-only view)."""
     return np.broadcast_to(t, np.shape(ans))
@@ -80,6 +92,47 @@ def check_scalar_output(value, loc=None):
     raise errors.NonScalarOutput(
         f"the function returned {what}; grad needs a scalar float output", loc=loc,
         hint="reduce it first (np.sum, np.mean), or differentiate one element")
+
+
+def jvp_via_vjp(row_rule, i, broadcast, t, ans, *args, **kwargs):
+    """J t for input ``i`` of a primitive with only a reverse rule: element by element
+    of the output (of every item, for a tuple of outputs), each the adjoint of input
+    ``i`` (``row_rule``: the rule's output ``i`` alone) for a unit adjoint of that
+    element, r, as d(out) = Re(sum(r t)).
+
+    In the complex convention of ``revsrc.rules`` an adjoint is d/d(re) - i d/d(im),
+    so a complex output element takes two: 1 for its real part, -1j for its
+    imaginary part."""
+    items = list(ans) if isinstance(ans, tuple) else [ans]
+    results = []
+    for k, item in enumerate(items):
+        item = np.asarray(item)
+        is_complex = np.iscomplexobj(item)
+        out = np.zeros(item.shape, dtype=np.complex128 if is_complex else np.float64)
+        flat = out.reshape(-1)
+        for j in range(item.size):
+            for unit in ((1.0, -1j) if is_complex else (1.0,)):
+                e = np.zeros(item.shape, dtype=item.dtype if is_complex else np.float64)
+                e.reshape(-1)[j] = unit
+                g = e if len(items) == 1 else tuple(
+                    e if n == k else np.zeros(np.shape(x), dtype=np.result_type(x, 0.0))
+                    for n, x in enumerate(items))
+                row = row_rule(g, ans, *args, **kwargs)
+                if row is None:
+                    continue
+                if broadcast:
+                    row = tensor.unbroadcast(row, args[i])
+                part = _real_inner(row, t)
+                flat[j] += part if unit == 1.0 else 1j * part
+        results.append(out if item.ndim else out[()])
+    return tuple(results) if isinstance(ans, tuple) else results[0]
+
+
+def _real_inner(row, t):
+    """Re(sum(row t)), item by item where the input is a list or a tuple of arrays."""
+    if isinstance(t, (list, tuple)):
+        return sum(_real_inner(r, u) for r, u in zip(row, t) if r is not None)
+    return np.sum(np.real(np.asarray(row) * np.asarray(t)))
 
 
 def check_immutable(value, loc=None):

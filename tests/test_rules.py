@@ -20,6 +20,12 @@ import pytest
 
 import revsrc
 from revsrc import errors, ir, primitives, rules
+
+try:  # SciPy is optional: its rules and rows exist only with it
+    import scipy.special as sc
+    import scipy.stats as st
+except ImportError:  # pragma: no cover
+    sc = st = None
 from revsrc.normalize import Normalizer
 from revsrc.testing import check_grads, check_jvp
 
@@ -28,6 +34,9 @@ W = _rng.standard_normal(4096)
 IDX = np.array([0, 2, 0, 1])      # repeated: the adjoint must accumulate
 MASK = np.array([True, False, True, True])
 SORTED_IDX = np.array([[1, 0, 2, 2], [0, 0, 1, 2], [2, 1, 0, 0]])
+FWEIGHTS = np.array([1, 3, 2, 1, 2])
+KNOTS = np.array([-1.0, -0.3, 0.2, 0.9, 1.7, 2.6])   # np.interp's knots, np.gradient's coordinates
+VALUES = np.array([0.5, -1.0, 2.0, 0.3, 1.1, -0.4])
 
 
 def _wsum(y):
@@ -854,6 +863,504 @@ def f_argsort_is_flat(x):
     return _wsum(x[np.argsort(x)] * np.argmax(x))
 
 
+# ----- Rows: moving and joining elements -----
+
+def f_roll(x):
+    return _wsum(np.sin(np.roll(x, 2)))
+
+
+def f_roll_axes(x):
+    return _wsum(np.sin(np.roll(x, (1, -2), axis=(0, 1))))
+
+
+def f_rot90(x):
+    return _wsum(np.sin(np.rot90(x)))
+
+
+def f_rot90_axes(x):
+    return _wsum(np.sin(np.rot90(x, -3, axes=(2, 1))))
+
+
+def f_rollaxis(x):
+    return _wsum(np.sin(np.rollaxis(x, 2)) + np.rollaxis(x, 0, 3).sum())
+
+
+def f_append(a, b):
+    return _wsum(np.sin(np.append(a, b)))
+
+
+def f_append_axis(a, b):
+    return _wsum(np.sin(np.append(a, b, axis=1)))
+
+
+def f_column_stack(a, b):
+    return _wsum(np.sin(np.column_stack([a, b, a])))
+
+
+def f_row_stack(a, b):
+    return _wsum(np.sin(np.row_stack([a, b])))
+
+
+def f_dstack(a, b):
+    return _wsum(np.sin(np.dstack([a, b])))
+
+
+def f_vstack_array(x):
+    return _wsum(np.sin(np.vstack(x)))
+
+
+def f_hstack_array(x):
+    return _wsum(np.sin(np.hstack(x)))
+
+
+def f_stack_array(x):
+    return _wsum(np.sin(np.stack(x, axis=-1))) + _wsum(np.concatenate(x) ** 2)
+
+
+def f_vsplit(x):
+    p, q = np.vsplit(x, 2)
+    return _wsum(np.sin(p) * q)
+
+
+def f_hsplit(x):
+    p, q, r = np.hsplit(x, [1, 3])
+    return _wsum(np.sin(p)) + _wsum(q * q) + _wsum(r)
+
+
+def f_dsplit(x):
+    p, q = np.dsplit(x, 2)
+    return _wsum(np.sin(p) * q)
+
+
+def f_pad_edge(x):
+    return _wsum(np.sin(np.pad(x, ((2, 1), (3, 4)), mode="edge")))
+
+
+def f_pad_reflect(x):
+    return _wsum(np.sin(np.pad(x, ((5, 1), (3, 7)), mode="reflect")))
+
+
+def f_pad_reflect_odd(x):
+    return _wsum(np.sin(np.pad(x, ((5, 1), (3, 7)), mode="reflect", reflect_type="odd")))
+
+
+def f_pad_symmetric(x):
+    return _wsum(np.sin(np.pad(x, 4, mode="symmetric")))
+
+
+def f_pad_symmetric_odd(x):
+    return _wsum(np.sin(np.pad(x, ((1, 3), (4, 2)), "symmetric", reflect_type="odd")))
+
+
+def f_pad_wrap(x):
+    return _wsum(np.sin(np.pad(x, ((5, 1), (3, 7)), mode="wrap")))
+
+
+def f_pad_linear_ramp(x, e):
+    return _wsum(np.sin(np.pad(x, ((2, 1), (3, 2)), mode="linear_ramp", end_values=e)))
+
+
+def f_pad_maximum(x):
+    return _wsum(np.sin(np.pad(x, ((2, 1), (3, 2)), mode="maximum", stat_length=2)))
+
+
+def f_pad_minimum(x):
+    return _wsum(np.sin(np.pad(x, 2, mode="minimum")))
+
+
+def f_pad_mean(x):
+    return _wsum(np.sin(np.pad(x, ((2, 1), (3, 2)), "mean", stat_length=((1, 2), (3, 2)))))
+
+
+def f_pad_median(x):
+    return _wsum(np.sin(np.pad(x, ((2, 1), (3, 2)), mode="median")))
+
+
+def f_pad_values(x, c):
+    return _wsum(np.sin(np.pad(x, ((2, 1), (3, 2)), constant_values=c)))
+
+
+def f_pad_empty(x):
+    return _wsum(np.sin(np.pad(x, 2, mode="empty")[2:-2, 2:-2]))
+
+
+# ----- Rows: statistics -----
+
+def f_median(x):
+    return np.median(x) * 1.5
+
+
+def f_median_axis(x):
+    return _wsum(np.median(x, axis=1))
+
+
+def f_median_keepdims(x):
+    return _wsum(np.median(x, axis=(0, 2), keepdims=True))
+
+
+def f_average(x):
+    return np.average(x) * 1.5
+
+
+def f_average_weights(x, w):
+    return np.average(x, weights=w) * 1.5
+
+
+def f_average_axis(x, w):
+    return _wsum(np.average(x, axis=1, weights=w))
+
+
+def f_average_returned(x, w):
+    avg, total = np.average(x, axis=0, weights=w, returned=True)
+    return _wsum(avg) + _wsum(total * total)
+
+
+def f_cov(x):
+    return _wsum(np.cov(x))
+
+
+def f_cov_y(x, y):
+    return _wsum(np.cov(x, y, rowvar=False, bias=True))
+
+
+def f_cov_aweights(x, w):
+    return _wsum(np.cov(x, aweights=w, fweights=FWEIGHTS))
+
+
+def f_cov_ddof(x, w):
+    return _wsum(np.cov(x, ddof=0, aweights=w))
+
+
+def f_nansum(x):
+    return _wsum(np.nansum(np.where(MASK, x, np.nan), axis=-1))
+
+
+def f_nanmean(x):
+    return _wsum(np.nanmean(np.where(MASK, x, np.nan), axis=-1, keepdims=True))
+
+
+def f_nanmean_full(x):
+    return np.nanmean(np.where(MASK, x, np.nan)) + np.nansum(x)
+
+
+def f_std_no_spread(x):
+    return _wsum(np.std(x, axis=1) + np.std(x[:1]) + np.var(x, axis=1))
+
+
+def f_maximum_accumulate(x):
+    return _wsum(np.maximum.accumulate(x))
+
+
+def f_maximum_accumulate_axis(x):
+    return _wsum(np.maximum.accumulate(x, axis=1))
+
+
+def f_minimum_accumulate(x):
+    return _wsum(np.minimum.accumulate(x, 1))
+
+
+def f_norm_vector_ords(x):
+    return (np.linalg.norm(x, 1) + 2.0 * np.linalg.norm(x, np.inf) + np.linalg.norm(x, -np.inf)
+            + np.linalg.norm(x, 3) + np.linalg.norm(x, 4) + np.linalg.norm(x, 0.5)
+            + np.linalg.norm(x, -1.5) + np.linalg.norm(x, 0) * x[0])
+
+
+def f_norm_matrix_ords(x):
+    return (np.linalg.norm(x, 1) + 2.0 * np.linalg.norm(x, -1) + np.linalg.norm(x, np.inf)
+            + np.linalg.norm(x, -np.inf) + 3.0 * np.linalg.norm(x, 2)
+            + np.linalg.norm(x, -2) + np.linalg.norm(x, "nuc"))
+
+
+def f_norm_axis_ords(x):
+    return (_wsum(np.linalg.norm(x, 3, axis=1)) + _wsum(np.linalg.norm(x, np.inf, axis=(0, 2)))
+            + _wsum(np.linalg.norm(x, "nuc", axis=(2, 0), keepdims=True)))
+
+
+# ----- Rows: differences, integrals, interpolation, polynomials, convolution -----
+
+def f_diff(x):
+    return _wsum(np.sin(np.diff(x)))
+
+
+def f_diff_n_axis(x):
+    return _wsum(np.sin(np.diff(x, n=2, axis=0)))
+
+
+def f_diff_ends(x, p):
+    return _wsum(np.sin(np.diff(x, prepend=p, append=1.5)))
+
+
+def f_gradient(x):
+    return _wsum(np.gradient(x))
+
+
+def f_gradient_axes(x, h):
+    gx, gy = np.gradient(x, h, edge_order=2)
+    return _wsum(gx) + _wsum(gy * gy)
+
+
+def f_gradient_coords(x):
+    return _wsum(np.gradient(x, KNOTS[:np.shape(x)[-1]] * 2.0, axis=-1, edge_order=2))
+
+
+def f_trapezoid(y):
+    return _wsum(np.trapezoid(y))
+
+
+def f_trapezoid_x(y, x):
+    return _wsum(np.trapezoid(y, x))
+
+
+def f_trapezoid_dx(y, dx):
+    return _wsum(np.trapezoid(y, dx=dx, axis=0))
+
+
+def f_interp(x):
+    return _wsum(np.interp(x, KNOTS, VALUES))
+
+
+def f_interp_knots(x, xp, fp):
+    return _wsum(np.interp(x, xp, fp))
+
+
+def f_interp_ends(x, left, right):
+    return _wsum(np.interp(x, KNOTS, VALUES, left=left, right=right))
+
+
+def f_interp_period(x, fp):
+    return _wsum(np.interp(x, KNOTS, fp, period=2.5))
+
+
+def f_polyval(p, x):
+    return _wsum(np.polyval(p, x))
+
+
+def f_convolve(a, v):
+    return _wsum(np.convolve(a, v))
+
+
+def f_convolve_same(a, v):
+    return _wsum(np.convolve(a, v, "same"))
+
+
+def f_convolve_valid(a, v):
+    return _wsum(np.convolve(a, v, mode="valid"))
+
+
+# ----- Rows: Fourier transforms -----
+
+def f_fft(x):
+    y = np.fft.fft(x)
+    return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
+
+
+def f_fft_n(x):
+    y = np.fft.fft(x, 7, axis=0, norm="ortho")
+    return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
+
+
+def f_ifft(x):
+    y = np.fft.ifft(x, n=3, norm="forward")
+    return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
+
+
+def f_rfft(x):
+    y = np.fft.rfft(x)
+    return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
+
+
+def f_rfft_n(x):
+    y = np.fft.rfft(x, n=6, axis=0)
+    return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
+
+
+def f_irfft(x):
+    return _wsum(np.fft.irfft(x))
+
+
+def f_irfft_n(x):
+    return _wsum(np.fft.irfft(x, n=7, norm="ortho"))
+
+
+# ----- Rows: products and decompositions -----
+
+def f_kron(a, b):
+    return _wsum(np.kron(a, b))
+
+
+def f_cross(a, b):
+    return _wsum(np.cross(a, b))
+
+
+def f_cross_axes(a, b):
+    return _wsum(np.cross(a, b, axisa=0, axisb=1, axisc=0))
+
+
+def f_cross_axis(a, b):
+    return _wsum(np.cross(a, b, axis=0))
+
+
+def f_einsum_ellipsis(a, b):
+    return _wsum(np.einsum("...ij,...jk->...ik", a, b))
+
+
+def f_einsum_ellipsis_implicit(a, b):
+    return _wsum(np.einsum("...i,...i", a, b))
+
+
+def f_einsum_sublist(x):
+    return _wsum(np.einsum(x, (0, 1), (1, 0)))
+
+
+def f_einsum_sublists(a, b):
+    return _wsum(np.einsum(a, [0, 1], b, [1, Ellipsis], [Ellipsis, 0]))
+
+
+def f_einsum_seven(a, b):
+    return np.einsum("i,ij,j,i,ij,j,i->", a, b, b[0], a, b, b[1] * 2.0, a)
+
+
+def f_matrix_power(a):
+    return _wsum(np.linalg.matrix_power(a, 3))
+
+
+def f_matrix_power_neg(a):
+    return _wsum(np.linalg.matrix_power(a, -2) + np.linalg.matrix_power(a, 0))
+
+
+def f_pinv(a):
+    return _wsum(np.linalg.pinv(a))
+
+
+def f_lstsq(a, b):
+    x, res, rank, s = np.linalg.lstsq(a, b)
+    return _wsum(x) + _wsum(res) + _wsum(s)
+
+
+def f_eigh(a):
+    w, v = np.linalg.eigh(a)
+    return _wsum(w) + _wsum(v * v)
+
+
+def f_eigh_upper(a):
+    w, v = np.linalg.eigh(a, UPLO="U")
+    return _wsum(w * w) + _wsum(np.abs(v))
+
+
+def f_eig(a):
+    w, v = np.linalg.eig(a)
+    return _wsum(np.real(w)) + _wsum(np.imag(w)) + _wsum(np.abs(v))
+
+
+def f_eig_vectors(a):
+    w, v = np.linalg.eig(a)
+    return _wsum(np.real(v)) + _wsum(np.imag(v))
+
+
+def f_svd(a):
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    return _wsum(s) + _wsum(u * u) + _wsum(vh * vh)
+
+
+def f_svd_full(a):
+    u, s, vh = np.linalg.svd(a)
+    return _wsum(s) + _wsum(u[..., :, :3] ** 2) + _wsum(vh[..., :3, :] ** 2)
+
+
+def f_svd_values(a):
+    return _wsum(np.linalg.svd(a, compute_uv=False))
+
+
+# ----- Rows: selections and repairs -----
+
+def f_partition(x):
+    return _wsum(np.partition(x, 2))
+
+
+def f_partition_axis(x):
+    return _wsum(np.partition(x, [0, 2], axis=0))
+
+
+def f_select(x, y):
+    return _wsum(np.select([x > 0.0, y > 0.5], [x, y * 2.0], default=y))
+
+
+def f_nan_to_num(x, v):
+    return _wsum(np.nan_to_num(np.where(x > 0.5, np.inf, np.where(x < -0.5, np.nan, x)),
+                               nan=v, posinf=v * 3.0))
+
+
+def f_angle(x):
+    return _wsum(np.angle(x) + x)
+
+
+def f_real_if_close(x):
+    return _wsum(np.real_if_close(x))
+
+
+# ----- Rows: SciPy (only when it is installed) -----
+
+def c_expit(x):
+    return _wsum(sc.expit(x))
+
+
+def c_logit(x):
+    return _wsum(sc.logit(x))
+
+
+def c_gammaln(x):
+    return _wsum(sc.gammaln(x))
+
+
+def c_digamma(x):
+    return _wsum(sc.digamma(x) + sc.psi(x))
+
+
+def c_erf(x):
+    return _wsum(sc.erf(x) + sc.erfc(x) * 2.0)
+
+
+def c_xlogy(x, y):
+    return _wsum(sc.xlogy(x, y))
+
+
+def c_xlogy_zero(y):
+    return _wsum(sc.xlogy(y * 0.0, y) + sc.xlogy(y, y))
+
+
+def c_logsumexp(x):
+    return sc.logsumexp(x) * 1.5
+
+
+def c_logsumexp_axis(x, b):
+    return _wsum(sc.logsumexp(x, axis=1, b=b))
+
+
+def c_logsumexp_sign(x, b):
+    value, sign = sc.logsumexp(x, axis=0, b=b, keepdims=True, return_sign=True)
+    return _wsum(value * sign)
+
+
+def c_softmax(x):
+    return _wsum(sc.softmax(x, axis=-1)) + _wsum(sc.softmax(x))
+
+
+def c_log_softmax(x):
+    return _wsum(sc.log_softmax(x, axis=0)) + _wsum(sc.log_softmax(x))
+
+
+def c_norm_logpdf(x, loc, scale):
+    return _wsum(st.norm.logpdf(x, loc, scale) + st.norm.logpdf(x))
+
+
+def c_norm_pdf(x, loc, scale):
+    return _wsum(st.norm.pdf(x, loc=loc, scale=scale))
+
+
+def c_norm_cdf(x, loc, scale):
+    return _wsum(st.norm.cdf(x, loc, scale=scale))
+
+
 # ----- Rows: Python operators, builtins and the math module (floats) -----
 
 def s_operators(x, y):
@@ -933,6 +1440,7 @@ class Row:
     atol: float = 1e-8
     tol32: float = 2e-3     # float32: max error relative to 1 + max |grad64|
     scalar: bool = False    # also check with Python floats (None shapes)
+    jvp_refuses: object = None  # the error forward mode refuses this with, if it does
 
     @property
     def arity(self):
@@ -1087,6 +1595,96 @@ ROWS = [
     R(f_take_along_axis, shapes=[(3, 4)]),
     R(f_sort, "distinct", shapes=[(5,), (3, 4)]), R(f_sort_axis, "distinct", shapes=MAT),
     R(f_sort_flat, "distinct", shapes=MAT), R(f_argsort_is_flat, "distinct", shapes=[(5,)]),
+    # moving and joining elements
+    R(f_roll, shapes=[(5,), (3, 4)]), R(f_roll_axes, shapes=MAT),
+    R(f_rot90, shapes=[(3, 4), (2, 3, 4)]),
+    R(f_rot90_axes, shapes=[(2, 3, 4)]), R(f_rollaxis, shapes=[(2, 3, 4)]),
+    R(f_append, shapes=[((2, 3), (4,)), ((3,), None)]),
+    R(f_append_axis, shapes=[((2, 3), (2, 2))]),
+    R(f_column_stack, shapes=[((3,), (3, 2))]), R(f_row_stack, shapes=[((3,), (2, 3))]),
+    R(f_dstack, shapes=[((2, 3), (2, 3, 2))]),
+    R(f_vstack_array, shapes=[(3, 4), (2, 3, 4)]), R(f_hstack_array, shapes=[(3, 4), (2, 3, 4)]),
+    R(f_stack_array, shapes=[(3, 4)]),
+    R(f_vsplit, shapes=[(4, 3)]), R(f_hsplit, shapes=[(3, 4), (2, 4, 2)]),
+    R(f_dsplit, shapes=[(2, 3, 4)]),
+    R(f_pad_edge, shapes=MAT), R(f_pad_reflect, shapes=MAT), R(f_pad_reflect_odd, shapes=MAT),
+    R(f_pad_symmetric, shapes=[(3,), (2, 3)]), R(f_pad_symmetric_odd, shapes=MAT),
+    R(f_pad_wrap, shapes=MAT),
+    R(f_pad_linear_ramp, shapes=[((3, 4), None), ((3, 4), (2, 2)), ((3, 4), (2,))]),
+    R(f_pad_maximum, "distinct", shapes=MAT), R(f_pad_minimum, "distinct", shapes=[(5,), (3, 4)]),
+    R(f_pad_mean, shapes=MAT), R(f_pad_median, "distinct", shapes=[(3, 4), (4, 5)]),
+    R(f_pad_values, shapes=[((3, 4), None), ((3, 4), (2,)), ((3, 4), (2, 2))]),
+    R(f_pad_empty, shapes=MAT),
+    # statistics
+    R(f_median, "distinct", shapes=[(5,), (4,), (3, 4)]),
+    R(f_median_axis, "distinct", shapes=[(3, 4), (3, 5)]),
+    R(f_median_keepdims, "distinct", shapes=[(2, 3, 4)]),
+    R(f_average, shapes=[(5,), (3, 4)]), R(f_average_weights, ("real", "pos"), [((5,), (5,))]),
+    R(f_average_axis, ("real", "pos"), [((3, 4), (4,)), ((3, 4), (3, 4))]),
+    R(f_average_returned, ("real", "pos"), [((3, 4), (3,)), ((3, 4), (3, 4))]),
+    R(f_cov, shapes=[(3, 5), (6,)]), R(f_cov_y, shapes=[((5, 3), (5, 2)), ((5,), (5,))]),
+    R(f_cov_aweights, ("real", "pos"), [((3, 5), (5,))]),
+    R(f_cov_ddof, ("real", "pos"), [((3, 5), (5,))]),
+    R(f_nansum, shapes=[(4,), (3, 4)]), R(f_nanmean, shapes=[(4,), (3, 4)]),
+    R(f_nanmean_full, shapes=[(3, 4)]),
+    R(f_std_no_spread, shapes=[(3, 1)]),
+    R(f_maximum_accumulate, "distinct", shapes=[(6,), (3, 4)]),
+    R(f_maximum_accumulate_axis, "distinct", shapes=[(3, 5)]),
+    R(f_minimum_accumulate, "distinct", shapes=[(3, 5)]),
+    R(f_norm_vector_ords, "distinct", shapes=[(5,)]),
+    R(f_norm_matrix_ords, shapes=[(4, 3), (3, 3)], tol32=5e-3),
+    R(f_norm_axis_ords, shapes=[(3, 4, 5)], tol32=5e-3),
+    # differences, integrals, interpolation, polynomials, convolution
+    R(f_diff, shapes=[(5,), (3, 4)]), R(f_diff_n_axis, shapes=[(4, 3)]),
+    R(f_diff_ends, shapes=[((5,), None), ((3, 4), (3, 1)), ((3, 4), (3, 2))]),
+    R(f_gradient, shapes=[(5,), (2,)]),
+    R(f_gradient_axes, shapes=[((4, 5), None), ((3, 3), None)]),
+    R(f_gradient_coords, shapes=[(5,), (3, 6)]),
+    R(f_trapezoid, shapes=[(5,), (3, 4)]),
+    R(f_trapezoid_x, ("real", "increasing"), [((5,), (5,)), ((3, 4), (4,)), ((3, 4), (3, 4))]),
+    R(f_trapezoid_dx, ("real", "pos"), [((4, 3), None)]),
+    R(f_interp, "between", [None, (7,), (2, 3)]),
+    R(f_interp_knots, ("between", "increasing", "real"), [((7,), (6,), (6,)), (None, (6,), (6,))]),
+    R(f_interp_ends, ("between", "real", "real"), [((9,), None, None)]),
+    R(f_interp_period, ("between", "real"), [((7,), (6,))]),
+    R(f_polyval, shapes=[((4,), (3,)), ((4,), None), ((3,), (2, 3)), ((1,), (2,))]),
+    R(f_convolve, shapes=[((5,), (3,)), ((3,), (5,))]),
+    R(f_convolve_same, shapes=[((5,), (3,)), ((3,), (5,)), ((4,), (4,))]),
+    R(f_convolve_valid, shapes=[((5,), (3,)), ((3,), (6,))]),
+    # Fourier transforms
+    R(f_fft, shapes=[(5,), (3, 4)]), R(f_fft_n, shapes=[(5, 2), (9, 2)]),
+    R(f_ifft, shapes=[(5,), (2,)]), R(f_rfft, shapes=[(6,), (7,), (2, 5)]),
+    R(f_rfft_n, shapes=[(5, 2), (8, 3)]), R(f_irfft, shapes=[(5,), (2, 4)]),
+    R(f_irfft_n, shapes=[(4,), (6,)]),
+    # products and decompositions
+    R(f_kron, shapes=[((2, 3), (3, 2)), ((3,), (2,)), ((2,), (2, 3)), ((2, 1, 2), (3, 2))]),
+    R(f_cross, shapes=[((3,), (3,)), ((4, 3), (3,)), ((2,), (3,)), ((5, 2), (5, 2)),
+                       ((3,), (2, 1, 2))]),
+    R(f_cross_axes, shapes=[((3, 4), (4, 3)), ((2, 4), (4, 3)), ((3, 4), (4, 2))]),
+    R(f_cross_axis, shapes=[((3, 4), (3, 4))]),
+    R(f_einsum_ellipsis, shapes=[((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5)),
+                                 ((1, 3, 4), (2, 4, 2))]),
+    R(f_einsum_ellipsis_implicit, shapes=[((3, 4), (4,)), ((2, 3), (2, 3))]),
+    R(f_einsum_sublist, shapes=[(3, 4)]), R(f_einsum_sublists, shapes=[((3, 4), (4, 2))]),
+    R(f_einsum_seven, shapes=[((3,), (3, 4))]),
+    R(f_matrix_power, "wellcond", SQ, tol32=2e-2),
+    R(f_matrix_power_neg, "wellcond", SQ, tol32=2e-2),
+    R(f_pinv, "wellcond", [(4, 3), (3, 4), (3, 3), (2, 3, 2)], tol32=2e-2),
+    R(f_lstsq, ("wellcond", "real"), [((5, 3), (5,)), ((5, 3), (5, 2)), ((3, 5), (3,))],
+      tol32=2e-2),
+    R(f_eigh, "spd", SQ, tol32=2e-2), R(f_eigh_upper, "spd", [(4, 4)], tol32=2e-2),
+    R(f_eig, "wellcond", SQ, tol32=2e-2), R(f_eig_vectors, "wellcond", SQ, tol32=2e-2),
+    R(f_svd, "wellcond", [(4, 3), (3, 5), (3, 3), (2, 4, 3)], tol32=2e-2),
+    # forward mode would need the tangent of every extra singular vector, which have
+    # none (JAX refuses this too)
+    R(f_svd_full, "wellcond", [(5, 3), (3, 4)], tol32=2e-2,
+      jvp_refuses=revsrc.errors.NotDifferentiableHere),
+    R(f_svd_values, "wellcond", [(4, 3), (2, 3, 5)], tol32=2e-2),
+    # selections and repairs
+    R(f_partition, "distinct", [(6,), (3, 5)]), R(f_partition_axis, "distinct", [(4, 3)]),
+    R(f_select, shapes=[((3, 4), (4,)), ((3, 4), None)]),
+    R(f_nan_to_num, shapes=[((3, 4), None)]),
+    R(f_angle, "nonzero", shapes=UNARY), R(f_real_if_close, shapes=MAT),
     # Python operators, builtins and math (floats only)
     R(s_operators, "nonzero", [(None, None)], dtypes=("float64",)),
     R(s_pow, ("pos", "real"), [(None, None)], dtypes=("float64",)),
@@ -1101,6 +1699,22 @@ ROWS = [
     R(f_inplace_matmul, shapes=[((3, 3), (3, 3))]),
     R(s_log_base, ("pos", "gt1"), [(None, None)], dtypes=("float64",)),
 ]
+
+if sc is not None:
+    NORM = [((3, 4), (4,), (3, 1)), ((5,), None, None), (None, (3,), (3,))]
+    ROWS += [
+        R(c_expit, scalar=True), R(c_logit, "unit01", scalar=True),
+        R(c_gammaln, "pos", scalar=True), R(c_digamma, "pos", scalar=True),
+        R(c_erf, scalar=True), R(c_xlogy, ("real", "pos"), scalar=True),
+        R(c_xlogy_zero, "pos", shapes=[(4,)]),
+        R(c_logsumexp, shapes=[(5,), (3, 4)]),
+        R(c_logsumexp_axis, ("real", "pos"), [((3, 4), (3, 4)), ((3, 4), (4,))]),
+        R(c_logsumexp_sign, ("real", "real"), [((3, 4), (3, 4))]),
+        R(c_softmax, shapes=[(5,), (3, 4)]), R(c_log_softmax, shapes=[(5,), (3, 4)]),
+        R(c_norm_logpdf, ("real", "real", "pos"), NORM, scalar=True),
+        R(c_norm_pdf, ("real", "real", "pos"), NORM, scalar=True),
+        R(c_norm_cdf, ("real", "real", "pos"), NORM, scalar=True),
+    ]
 
 
 # ----- Inputs -----
@@ -1138,7 +1752,17 @@ def _draw(domain, shape, rng):
         v = rng.uniform(2.1, 2.4, size)
     elif domain == "wellcond":
         nn = size[-1]
-        v = 2.0 * np.eye(nn) + 0.3 * rng.standard_normal(size)
+        v = 2.0 * np.eye(size[-2], nn) + 0.3 * rng.standard_normal(size)
+    elif domain == "unit01":
+        v = rng.uniform(0.1, 0.9, size)
+    elif domain == "increasing":
+        # sorted, at least 0.2 apart (coordinates, knots)
+        v = np.cumsum(rng.uniform(0.2, 0.8, size), axis=-1) - 1.2
+    elif domain == "between":
+        # inside and outside KNOTS, never within 0.02 of a knot
+        v = rng.uniform(-1.4, 3.0, size)
+        near = np.min(np.abs(np.subtract.outer(v, KNOTS)), axis=-1) < 0.02
+        v = np.where(near, v + 0.05, v)
     elif domain == "spd":
         nn = size[-1]
         m = rng.standard_normal(size)
@@ -1181,6 +1805,10 @@ def test_float64_matches_finite_differences(row, shapes, k):
 def test_jvp_float64_matches_finite_differences(row, shapes, k):
     """The forward rule of every primitive: tangents along random directions."""
     args = _args(row, shapes, 100 + k)
+    if row.jvp_refuses is not None:
+        with pytest.raises(row.jvp_refuses):
+            check_jvp(row.fn, args, argnums=_float_args(args), rtol=row.rtol, atol=row.atol)
+        return
     check_jvp(row.fn, args, argnums=_float_args(args), rtol=row.rtol, atol=row.atol)
 
 
@@ -1208,6 +1836,8 @@ def test_float32_gives_float32(row, shapes, k):
 @pytest.mark.parametrize("row,shapes,k", F32_CASES)
 def test_jvp_float32_gives_float32(row, shapes, k):
     """Tangents of float32 inputs are computed in float32, close to float64's."""
+    if row.jvp_refuses is not None:
+        pytest.skip("forward mode refuses this row (checked in float64)")
     args = _args(row, shapes, 100 + k)
     nums = _float_args(args)
     args32 = tuple(np.asarray(a, np.float32) if isinstance(a, np.ndarray) else a for a in args)
@@ -1229,16 +1859,20 @@ def test_jvp_float32_gives_float32(row, shapes, k):
 # Cases whose float64 adjoint is NumPy's or the program's own doing, not a rule's:
 # np.dot/np.inner of a Python float and a float32 array compute in float64, astype
 # and the float64 constants of the program promote, float_power is float64 by
-# definition, and np.log of a Python float base is a float64 scalar.
+# definition, np.log of a Python float base is a float64 scalar, and np.append
+# makes a Python float a float64 array; SciPy's xlogy of a Python float and its
+# distributions compute in float64.
 PROMOTED = {"f_dot-fx(3,4)", "f_dot-(3,4)xf", "f_inner-fx(3,4)", "f_astype-(3,4)",
-            "f_full-(3,)", "f_constructors-(3,4)", "f_power-fx(3,4)"}
+            "f_full-(3,)", "f_constructors-(3,4)", "f_power-fx(3,4)", "f_append-(3,)xf",
+            "c_xlogy-fx(3,4)", "c_xlogy-(2,3)xf"}
+PROMOTED_ROWS = {"c_norm_logpdf", "c_norm_pdf", "c_norm_cdf"}
 
 
 @pytest.mark.parametrize("row,shapes,k", F32_CASES)
 def test_float32_adjoint_is_not_upcast(row, shapes, k, request, monkeypatch):
     """The raw gradient of a float32 array, before the API casts it, is float32."""
     case_id = request.node.callspec.id
-    if case_id in PROMOTED or row.fn is f_float_power:
+    if case_id in PROMOTED or row.fn is f_float_power or row.fn.__name__ in PROMOTED_ROWS:
         pytest.skip("promoted to float64 by NumPy or by the program itself")
     from revsrc import api
     raw = []
@@ -1345,28 +1979,20 @@ def test_prod_with_a_zero_is_exact():
     np.testing.assert_array_equal(g, [0.0, 6.0, 0.0])
 
 
-def t_fft(x):
-    return np.sum(np.abs(np.fft.fft(x)))
+def t_fft2(x):
+    return np.sum(np.abs(np.fft.fft2(x)))
 
 
-def t_eig(a):
-    w, v = np.linalg.eig(a)
-    return np.sum(np.real(w))
-
-
-def t_norm_ord1(x):
-    return np.linalg.norm(x, 1)
-
-
-def t_pad_reflect(x):
-    return np.sum(np.pad(x, 1, mode="reflect"))
+def t_qr(a):
+    q, r = np.linalg.qr(a)
+    return np.sum(r)
 
 
 def t_sum_where(x):
     return np.sum(x, where=x > 0)
 
 
-@pytest.mark.parametrize("fn,name", [(t_fft, "fft"), (t_eig, "eig")])
+@pytest.mark.parametrize("fn,name", [(t_fft2, "fft2"), (t_qr, "qr")])
 def test_unregistered_numpy_function_is_refused(fn, name):
     with pytest.raises(errors.NoRule, match=name) as info:
         revsrc.grad(fn)(np.eye(3) + 0.1)
@@ -1377,12 +2003,6 @@ def test_unsupported_keyword_is_refused():
     with pytest.raises(errors.NoRule, match="where") as info:
         revsrc.grad(t_sum_where)(np.ones(3))
     assert info.value.code == "E202"
-
-
-@pytest.mark.parametrize("fn", [t_norm_ord1, t_pad_reflect])
-def test_unimplemented_variant_raises_not_a_wrong_gradient(fn):
-    with pytest.raises(NotImplementedError):
-        revsrc.grad(fn)(np.array([1.0, -2.0, 3.0]))
 
 
 # ----- Coverage: every rule has a row that calls it -----
@@ -1402,6 +2022,7 @@ def _called(fn):
 
 
 def test_every_rule_has_a_row():
+    rules.load_optional()   # SciPy's rules, when it is installed
     called = set()
     for row in ROWS:
         called |= _called(row.fn)

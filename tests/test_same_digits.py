@@ -41,7 +41,9 @@ def scalar_functions():
     maps floats to a float: the math module's, and NumPy's float64 ufuncs."""
     found = {}
     for fn in rules.registered():
-        if isinstance(fn, np.ufunc):
+        # NumPy's own ufuncs (SciPy's are in the table once it is loaded, and may
+        # have rules that call its Python functions, which run on the Python path)
+        if isinstance(fn, np.ufunc) and getattr(np, fn.__name__, None) is fn:
             if fn.nout == 1 and fn.nin in (1, 2) and fn.signature is None \
                     and "d" * fn.nin + "->d" in fn.types:
                 found["np." + fn.__name__] = (fn, fn.nin)

@@ -11,12 +11,41 @@ Rules for elementwise operations broadcast: the transformation sums each
 contribution back to its input's shape once, so no rule handles broadcasting itself.
 Inside a rule, ``xp`` is the namespace of the primal's family: ``math`` functions
 for ``math.sin``, NumPy's for ``np.sin``.
+
+Complex numbers follow the convention JAX and autograd share. The gradient of a
+real-valued f of z = x + iy is
+
+    grad f(z) = df/dx - i df/dy        (2 df/dz in Wirtinger's terms),
+
+so the gradient of |z|**2 is 2 conj(z), and gradient descent steps along
+-conj(grad f). Adjoints pair with changes without a conjugate: f changes by
+Re(sum(z_bar * dz)). A rule therefore returns, for an output w = h(z),
+
+    z_bar = w_bar * dh/dz + conj(w_bar) * conj(dh/dconj(z)),
+
+which is ``w_bar * h'(z)`` for a holomorphic h (sin, exp, products, matrix products
+without conjugation, inv, det, the FFTs): the same expression as for real numbers.
+Functions that conjugate or take parts say so: conj(z) gets conj(w_bar), |z| gets
+w_bar conj(z) / |z|, Re z gets w_bar, Im z gets -1j w_bar. A real input's adjoint is
+the real part of what the rule computes (a real x in x * (1 + 2j) gets a real
+gradient), and a real output's adjoint is real.
+
+A record marked ``complex_ok`` has been checked in this convention against jax.grad,
+autograd.grad and central differences (tests/test_complex.py, which fails when a
+marked rule has no case there). Rules without the mark (maxima, sorting, clipping,
+cholesky, eigh, svd, SciPy's functions) are to be refused when a differentiated
+input is complex.
 """
 from __future__ import annotations
 
+import importlib
+import sys
+
+import numpy as np
+
 from ..primitives import (  # noqa: F401  (the table's public face)
-    USER, Primitive, Rule, define, lookup, no_derivative, primitive, records, registered,
-    registered_nondiff)
+    USER, Primitive, Rule, complex_capable, defer, define, lookup, no_derivative,
+    primitive, records, registered, registered_nondiff)
 
 
 def vjp(*fns, broadcast=False):
@@ -50,9 +79,47 @@ def mark_nondiff(*fns):
     return no_derivative(*fns)
 
 
+def _from(module):
+    """Whether a callable comes from ``module`` (a bound method: its function's)."""
+    def claims(fn):
+        name = getattr(fn, "__module__", None) or ""
+        return name.startswith(module) or (
+            module == "scipy.special" and isinstance(fn, np.ufunc)
+            and "scipy.special" in sys.modules)
+    return claims
+
+
+def _load_scipy_special():
+    from . import special  # noqa: F401
+
+
+def _load_scipy_stats():
+    from . import stats  # noqa: F401
+
+
 def _register_builtin_rules():
-    from . import (arith, elementwise, helpers, indexing, linalg,  # noqa: F401
-                   nondiff, reductions, shape)
+    from . import (arith, calculus, elementwise, fft, helpers, indexing,  # noqa: F401
+                   linalg, nondiff, reductions, shape)
+    # SciPy is optional and slow to import: its rules register when a program first
+    # calls one of its functions (the program has imported it by then).
+    for module, load in (("scipy.special", _load_scipy_special),
+                         ("scipy.stats", _load_scipy_stats)):
+        if module in sys.modules:
+            load()
+        else:
+            defer(_from(module), load)
+
+
+def load_optional():
+    """Register the rules of every optional library that is installed (for tests and
+    tools that list the rule table)."""
+    for module, load in (("scipy.special", _load_scipy_special),
+                         ("scipy.stats", _load_scipy_stats)):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            continue
+        load()
 
 
 _register_builtin_rules()

@@ -128,3 +128,57 @@ def norm_grad_jvp_x(t, g, ans, x, ord=None, axis=None, keepdims=False):
     ge = _helpers.expand_reduced(g, x, axis, keepdims)
     anse = _helpers.expand_reduced(ans, x, axis, keepdims)
     return ge * t / anse
+
+
+_LINEAR_PADS = ("constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "mean",
+                "empty")
+
+
+def pad_jvp(t, array, pad_width, mode="constant", stat_length=None, reflect_type="even"):
+    """np.pad is linear in the array for modes that copy or average it; its fill
+    values (constant_values, end_values) contribute their own tangents."""
+    if mode not in _LINEAR_PADS:
+        # maximum, minimum, median select by value: row by row from the reverse rule
+        from ..runtime import jvp_via_vjp
+        stat = {} if stat_length is None else {"stat_length": stat_length}
+        ans = np.pad(array, pad_width, mode=mode, **stat)
+
+        def row(g, ans):
+            return _helpers.pad_grads(g, array, pad_width, mode, stat_length, 0, 0,
+                                      reflect_type)[0]
+        return jvp_via_vjp(row, 0, False, t, ans)
+    kw = {}
+    if mode in ("reflect", "symmetric"):
+        kw["reflect_type"] = reflect_type
+    if mode == "mean" and stat_length is not None:
+        kw["stat_length"] = stat_length
+    if mode == "constant":
+        kw["constant_values"] = 0
+    if mode == "linear_ramp":
+        kw["end_values"] = 0
+    return np.pad(t, pad_width, mode=mode, **kw)
+
+
+def pad_jvp_fill(t, array, pad_width, mode, which):
+    """The tangent from a fill value: the padding region filled with it."""
+    zeros = np.zeros(np.shape(array), dtype=np.result_type(t, np.float64))
+    if mode == "constant" and which == "constant_values":
+        return np.pad(zeros, pad_width, mode="constant", constant_values=t)
+    if mode == "linear_ramp" and which == "end_values":
+        return np.pad(zeros, pad_width, mode="linear_ramp", end_values=t)
+    return np.pad(zeros, pad_width)
+
+
+def abs_jvp(t, x):
+    """d|x| = sign(x) dx for real x; Re(conj(z) dz) / |z| for complex z (0 at 0)."""
+    if np.iscomplexobj(x):
+        return np.real(np.conj(np.sign(x)) * t)
+    return np.sign(x) * t
+
+
+def angle_jvp(t, z, deg=False):
+    """d angle(z) = Im(dz / z) for complex z (angle is Im log z); 0 for real z."""
+    scale = 57.29577951308232 if deg else 1.0
+    if np.iscomplexobj(z):
+        return np.imag(t / z) * scale
+    return np.zeros(np.shape(z)) * np.real(t)

@@ -61,10 +61,6 @@ def tile_back(gbar, A, reps):
     return np.tile(gbar, reps)
 
 
-def pad_back(gbar, array, pad_width, mode="constant"):
-    return np.pad(gbar, pad_width)
-
-
 def repeat_back(gbar, a, repeats, axis=None):
     if axis is None:
         return np.repeat(np.ravel(gbar), repeats)

@@ -10,6 +10,7 @@ import numpy as np
 from .. import ir
 from .. import kinds as K
 from ..primitives import alias, define, no_derivative, op, primitive, special
+from . import _helpers
 
 xp = np  # rebound per alias when a rule is inlined
 
@@ -22,25 +23,25 @@ def astype(x, dtype):
 # ----- Binary operators -----
 
 @primitive("add", operator.add, np.add, kind=K.arith_kind, broadcast=True, jvp="elementwise",
-           engine=op("ADD", "IADD"), infix="+")
+           engine=op("ADD", "IADD"), infix="+", complex_ok=True)
 def add(g, ans, x, y):
     return g, g
 
 
 @primitive("sub", operator.sub, np.subtract, kind=K.arith_kind, broadcast=True,
-           jvp="elementwise", engine=op("SUB", "ISUB"), infix="-")
+           jvp="elementwise", engine=op("SUB", "ISUB"), infix="-", complex_ok=True)
 def sub(g, ans, x, y):
     return g, -g
 
 
 @primitive("mul", operator.mul, np.multiply, kind=K.arith_kind, broadcast=True,
-           jvp="elementwise", engine=op("MUL", "IMUL"), infix="*")
+           jvp="elementwise", engine=op("MUL", "IMUL"), infix="*", complex_ok=True)
 def mul(g, ans, x, y):
     return g * y, g * x
 
 
 @primitive("truediv", operator.truediv, np.divide, kind=K.truediv_kind, broadcast=True,
-           jvp="elementwise", engine=op("DIV", "IDIV"), infix="/")
+           jvp="elementwise", engine=op("DIV", "IDIV"), infix="/", complex_ok=True)
 def truediv(g, ans, x, y):
     return g / y, -(g * ans) / y
 
@@ -54,7 +55,7 @@ def mod(g, ans, x, y):
 # math.pow, np.power, np.float_power and ``**`` are one primitive: ``xp.power`` is the
 # primal's own function (math.pow for math.pow, ``**`` for ``**`` on numbers).
 @primitive("pow", operator.pow, np.power, np.float_power, math.pow, kind=K.pow_kind,
-           broadcast=True, jvp="elementwise")
+           broadcast=True, jvp="elementwise", complex_ok=True)
 def pow_(g, ans, x, y):
     return g * y * xp.power(x, y - 1), g * ans * xp.log(x)
 
@@ -76,18 +77,19 @@ no_derivative(operator.ifloordiv, operator.iand, operator.ior, operator.ixor,
 # ----- Unary operators and numeric builtins -----
 
 @primitive("neg", operator.neg, np.negative, kind=K.arith_kind, jvp="elementwise",
-           engine=op("NEG", "INEG"), infix="-")
+           engine=op("NEG", "INEG"), infix="-", complex_ok=True)
 def neg(g, ans, x):
     return -g
 
 
 @primitive("pos", operator.pos, np.positive, kind=K.arith_kind, jvp="elementwise",
-           engine=op("MOV"), infix="+")
+           engine=op("MOV"), infix="+", complex_ok=True)
 def pos(g, ans, x):
     return g
 
 
-define("copy", ir.copy, vjp=pos, jvp="elementwise", kind=K.same_kind, engine=op("MOV"))
+define("copy", ir.copy, vjp=pos, jvp="elementwise", kind=K.same_kind, engine=op("MOV"),
+       complex_ok=True)
 define("float", builtins.float, vjp=pos, jvp="elementwise", kind=K.constant(K.FLOAT),
        engine=op("MOV"))
 
@@ -104,9 +106,9 @@ def min_(g, ans, x, y):
     return g * (x <= y), g * (y < x)
 
 
-@primitive("astype", astype, kind=K.array_kind, linear=(0,))
+@primitive("astype", astype, kind=K.array_kind, linear=(0,), complex_ok=True)
 def astype_(g, ans, x, dtype):
-    return g, None
+    return _helpers.astype_grad(g, x), None
 
 
 # ----- The IR's own operations -----

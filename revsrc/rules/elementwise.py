@@ -17,8 +17,8 @@ import numpy as np
 
 from .. import kinds as K
 from .. import tensor
-from ..primitives import Fused, alias, elementwise, math1, op, special
-from . import _helpers
+from ..primitives import Fused, alias, elementwise, jvp_rule, math1, op, primitive, special
+from . import _forward, _helpers
 
 xp = np  # rebound per alias when a rule is inlined
 
@@ -34,12 +34,12 @@ def _zero(o):
 
 # ----- Trigonometric -----
 
-@elementwise("sin", math.sin, np.sin)
+@elementwise("sin", math.sin, np.sin, complex_ok=True)
 def sin(g, ans, x):
     return g * xp.cos(x)
 
 
-@elementwise("cos", math.cos, np.cos)
+@elementwise("cos", math.cos, np.cos, complex_ok=True)
 def cos(g, ans, x):
     return -(g * xp.sin(x))
 
@@ -50,22 +50,22 @@ alias("sin", math.sin, engine=op("SIN"), companion=math.cos)
 alias("cos", math.cos, engine=op("COS"), companion=math.sin)
 
 
-@elementwise("tan", math.tan, np.tan, engine=math1("tan"))
+@elementwise("tan", math.tan, np.tan, engine=math1("tan"), complex_ok=True)
 def tan(g, ans, x):
     return g * (1.0 + ans * ans)
 
 
-@elementwise("arcsin", math.asin, np.arcsin, engine=math1("asin"))
+@elementwise("arcsin", math.asin, np.arcsin, engine=math1("asin"), complex_ok=True)
 def arcsin(g, ans, x):
     return g / xp.sqrt(1.0 - x * x)
 
 
-@elementwise("arccos", math.acos, np.arccos, engine=math1("acos"))
+@elementwise("arccos", math.acos, np.arccos, engine=math1("acos"), complex_ok=True)
 def arccos(g, ans, x):
     return -(g / xp.sqrt(1.0 - x * x))
 
 
-@elementwise("arctan", math.atan, np.arctan, engine=math1("atan"))
+@elementwise("arctan", math.atan, np.arctan, engine=math1("atan"), complex_ok=True)
 def arctan(g, ans, x):
     return g / (1.0 + x * x)
 
@@ -89,56 +89,56 @@ def rad2deg(g, ans, x):
 
 # ----- Hyperbolic -----
 
-@elementwise("sinh", math.sinh, np.sinh, engine=math1("sinh"))
+@elementwise("sinh", math.sinh, np.sinh, engine=math1("sinh"), complex_ok=True)
 def sinh(g, ans, x):
     return g * xp.cosh(x)
 
 
-@elementwise("cosh", math.cosh, np.cosh, engine=math1("cosh"))
+@elementwise("cosh", math.cosh, np.cosh, engine=math1("cosh"), complex_ok=True)
 def cosh(g, ans, x):
     return g * xp.sinh(x)
 
 
 # On arrays the whole adjoint is one pass of the compiled kernel (same bits).
 @elementwise("tanh", math.tanh, np.tanh, engine=math1("tanh"),
-             fused=Fused(tensor.tanh_vjp, ("g", "ans")))
+             fused=Fused(tensor.tanh_vjp, ("g", "ans")), complex_ok=True)
 def tanh(g, ans, x):
     return g * (1.0 - ans * ans)
 
 
-@elementwise("arcsinh", math.asinh, np.arcsinh, engine=math1("asinh"))
+@elementwise("arcsinh", math.asinh, np.arcsinh, engine=math1("asinh"), complex_ok=True)
 def arcsinh(g, ans, x):
     return g / xp.sqrt(x * x + 1.0)
 
 
-@elementwise("arccosh", math.acosh, np.arccosh, engine=math1("acosh"))
+@elementwise("arccosh", math.acosh, np.arccosh, engine=math1("acosh"), complex_ok=True)
 def arccosh(g, ans, x):
     return g / xp.sqrt(x * x - 1.0)
 
 
-@elementwise("arctanh", math.atanh, np.arctanh, engine=math1("atanh"))
+@elementwise("arctanh", math.atanh, np.arctanh, engine=math1("atanh"), complex_ok=True)
 def arctanh(g, ans, x):
     return g / (1.0 - x * x)
 
 
 # ----- Exponential and logarithmic -----
 
-@elementwise("exp", math.exp, np.exp, engine=op("EXP"))
+@elementwise("exp", math.exp, np.exp, engine=op("EXP"), complex_ok=True)
 def exp(g, ans, x):
     return g * ans
 
 
-@elementwise("exp2", np.exp2)
+@elementwise("exp2", np.exp2, complex_ok=True)
 def exp2(g, ans, x):
     return g * ans * _LN2
 
 
-@elementwise("expm1", math.expm1, np.expm1, engine=math1("expm1"))
+@elementwise("expm1", math.expm1, np.expm1, engine=math1("expm1"), complex_ok=True)
 def expm1(g, ans, x):
     return g * (ans + 1.0)
 
 
-@elementwise("log", np.log)
+@elementwise("log", np.log, complex_ok=True)
 def log(g, ans, x):
     return g / x
 
@@ -149,17 +149,17 @@ def log_base(g, ans, x, base=math.e):
     return g / (x * xp.log(base)), -(g * ans) / (base * xp.log(base))
 
 
-@elementwise("log1p", math.log1p, np.log1p, engine=math1("log1p"))
+@elementwise("log1p", math.log1p, np.log1p, engine=math1("log1p"), complex_ok=True)
 def log1p(g, ans, x):
     return g / (1.0 + x)
 
 
-@elementwise("log2", math.log2, np.log2, engine=math1("log2"))
+@elementwise("log2", math.log2, np.log2, engine=math1("log2"), complex_ok=True)
 def log2(g, ans, x):
     return g / (x * _LN2)
 
 
-@elementwise("log10", math.log10, np.log10, engine=math1("log10"))
+@elementwise("log10", math.log10, np.log10, engine=math1("log10"), complex_ok=True)
 def log10(g, ans, x):
     return g / (x * _LN10)
 
@@ -176,7 +176,7 @@ def logaddexp2(g, ans, x, y):
 
 # ----- Powers and roots (pow itself is with the operators) -----
 
-@elementwise("sqrt", math.sqrt, np.sqrt, engine=op("SQRT"))
+@elementwise("sqrt", math.sqrt, np.sqrt, engine=op("SQRT"), complex_ok=True)
 def sqrt(g, ans, x):
     return g / (2.0 * ans)
 
@@ -186,12 +186,12 @@ def cbrt(g, ans, x):
     return g / (3.0 * ans * ans)
 
 
-@elementwise("square", np.square)
+@elementwise("square", np.square, complex_ok=True)
 def square(g, ans, x):
     return g * 2.0 * x
 
 
-@elementwise("reciprocal", np.reciprocal)
+@elementwise("reciprocal", np.reciprocal, complex_ok=True)
 def reciprocal(g, ans, x):
     return -(g * ans * ans)
 
@@ -204,10 +204,17 @@ def hypot(g, ans, x, y):
 # ----- Sign and magnitude -----
 
 # abs() of a number, math.fabs, np.abs: the subgradient at 0 is 0 (as autograd and
-# PyTorch choose).
-@elementwise("absolute", abs, math.fabs, np.absolute, np.fabs)
+# PyTorch choose). Of a complex z, |z|'s adjoint is g conj(z) / |z|.
+@elementwise("absolute", abs, math.fabs, np.absolute, np.fabs, complex_ok=True)
 def absolute(g, ans, x):
-    return g * xp.sign(x)
+    return g * xp.conjugate(xp.sign(x))
+
+
+# Forward rules of the functions that are not complex-differentiable (the reverse rule
+# read as a forward one would be conjugated): for real inputs these are g * partial.
+@jvp_rule("absolute")
+def absolute_jvp(g, ans, x):
+    return _forward.abs_jvp(g, x)
 
 
 alias("absolute", abs, engine=op("ABS"))
@@ -265,28 +272,74 @@ def clip(g, ans, a, a_min=None, a_max=None):
 
 
 # np.where of numbers is a 0-d array, not a number.
-@elementwise("where", np.where, kind=K.array_of_broadcast)
+@elementwise("where", np.where, kind=K.array_of_broadcast, complex_ok=True)
 def where(g, ans, condition, x=None, y=None):
-    return None, _helpers.where_grad(g, condition, True), _helpers.where_grad(g, condition, False)
+    return (None, _helpers.where_grad(g, condition, True),
+            _helpers.where_grad(g, condition, False))
 
 
-@elementwise("sinc", np.sinc)
+# The first condition that holds chooses; ``default`` where none does.
+@primitive("select", np.select, kind=K.array_kind, linear=(1, 2), complex_ok=True)
+def select(g, ans, condlist, choicelist, default=0):
+    d = _helpers.select_grads(g, condlist, choicelist, default)
+    return None, d[0], d[1]
+
+
+# Non-finite elements are replaced by ``nan``, ``posinf`` and ``neginf``.
+@primitive("nan_to_num", np.nan_to_num, kind=K.elementwise_kind, complex_ok=True)
+def nan_to_num(g, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
+    d = _helpers.nan_to_num_grads(g, x, copy, nan, posinf, neginf)
+    return d[0], None, d[1], d[2], d[3]
+
+
+@elementwise("sinc", np.sinc, complex_ok=True)
 def sinc(g, ans, x):
     return _helpers.sinc_grad(g, x)
 
 
 # ----- Complex parts (a real input is its own real part) -----
 
-@elementwise("real", np.real)
+@elementwise("real", np.real, complex_ok=True)
 def real(g, ans, val):
     return _helpers.real_grad(g, val)
 
 
-@elementwise("imag", np.imag)
+@elementwise("imag", np.imag, complex_ok=True)
 def imag(g, ans, val):
     return _helpers.imag_grad(g, val)
 
 
-@elementwise("conjugate", np.conjugate)
+@elementwise("conjugate", np.conjugate, complex_ok=True)
 def conjugate(g, ans, x):
     return np.conjugate(g)
+
+
+@primitive("angle", np.angle, kind=K.elementwise_kind, complex_ok=True)
+def angle(g, ans, z, deg=False):
+    return _helpers.angle_grad(g, z, deg)
+
+
+@jvp_rule("real")
+def real_jvp(g, ans, val):
+    return np.real(g)
+
+
+@jvp_rule("imag")
+def imag_jvp(g, ans, val):
+    return np.imag(g)
+
+
+@jvp_rule("conjugate")
+def conjugate_jvp(g, ans, x):
+    return np.conjugate(g)
+
+
+@jvp_rule("angle")
+def angle_jvp(g, ans, z, deg=False):
+    return _forward.angle_jvp(g, z, deg), None
+
+
+# ``a`` itself, or its real part when its imaginary parts are all close to 0.
+@primitive("real_if_close", np.real_if_close, kind=K.array_kind, complex_ok=True)
+def real_if_close(g, ans, a, tol=100):
+    return _helpers.real_if_close_grad(g, a)

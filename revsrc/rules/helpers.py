@@ -39,6 +39,12 @@ define("check_scalar_output", runtime.check_scalar_output, nondiff=True)
 define("check_aux_pair", runtime.check_aux_pair, nondiff=True)
 define("check_view", runtime.check_view, nondiff=True)
 define("check_immutable", runtime.check_immutable, nondiff=True)
+define("jvp_via_vjp", runtime.jvp_via_vjp, kind=_like(4), linear=(3,))
+
+
+@primitive("add_tangents", runtime.add_tangents, kind=_like(0), linear=(0, 1))
+def add_tangents_vjp(g, ans, a, b):
+    return g, g
 
 
 # A write through a view, laid back out as its base: linear, and its transpose is the
@@ -56,23 +62,24 @@ def tanh_vjp_jvp(g, ans, dy, y):
 
 
 # ----- The helpers of the NumPy rules (revsrc/rules/_helpers.py) -----
-# (name, argument whose kind and rank the gradient has, the arguments it is linear in)
+# (name, argument whose kind and rank the gradient has, the arguments it is linear in:
+# together, or ((i, j),) for each of them)
 _H = _helpers
 for _fn, _like_arg, _linear in [
     (_H.broadcast_reduced, 1, (0,)), (_H.sum_list_grad, 1, (0,)), (_H.mean_grad, 2, (0,)),
-    (_H.extremum_grad, 2, (0,)), (_H.var_grad, 1, (0, 1)), (_H.cumsum_grad, 1, (0,)),
+    (_H.extremum_grad, 2, (0,)), (_H.var_grad, 1, ((0, 1),)), (_H.cumsum_grad, 1, (0,)),
     (_H.clip_grad_a, 1, (0,)), (_H.clip_grad_min, 2, (0,)), (_H.clip_grad_max, 3, (0,)),
     (_H.where_grad, 0, (0,)), (_H.real_grad, 1, (0,)), (_H.imag_grad, 1, (0,)),
-    (_H.dot_grad_a, 1, (0, 2)), (_H.dot_grad_b, 2, (0, 1)),
-    (_H.matmul_grad_a, 1, (0, 2)), (_H.matmul_grad_b, 2, (0, 1)),
-    (_H.inner_grad_a, 1, (0, 2)), (_H.inner_grad_b, 2, (0, 1)),
-    (_H.outer_grad_a, 1, (0, 2)), (_H.outer_grad_b, 2, (0, 1)),
-    (_H.tensordot_grad_a, 1, (0, 2)), (_H.tensordot_grad_b, 2, (0, 1)),
+    (_H.dot_grad_a, 1, ((0, 2),)), (_H.dot_grad_b, 2, ((0, 1),)),
+    (_H.matmul_grad_a, 1, ((0, 2),)), (_H.matmul_grad_b, 2, ((0, 1),)),
+    (_H.inner_grad_a, 1, ((0, 2),)), (_H.inner_grad_b, 2, ((0, 1),)),
+    (_H.outer_grad_a, 1, ((0, 2),)), (_H.outer_grad_b, 2, ((0, 1),)),
+    (_H.tensordot_grad_a, 1, ((0, 2),)), (_H.tensordot_grad_b, 2, ((0, 1),)),
     (_H.trace_grad, 1, (0,)), (_H.getitem_grad, 1, (0,)), (_H.array_grad, 1, (0,)),
     (_H.transpose_grad, 0, (0,)), (_H.concatenate_grad, None, (0,)),
     (_H.stack_grad, None, (0,)), (_H.hstack_grad, None, (0,)), (_H.vstack_grad, None, (0,)),
     (_H.split_grad, 2, (0,)), (_H.tile_grad, 1, (0,)), (_H.repeat_grad, 1, (0,)),
-    (_H.pad_grad, 1, (0,)), (_H.diag_grad, 1, (0,)), (_H.diagonal_grad, 1, (0,)),
+    (_H.diag_grad, 1, (0,)), (_H.diagonal_grad, 1, (0,)),
     (_H.linspace_grad_start, 1, (0,)), (_H.linspace_grad_stop, 2, (0,)),
     (_H.sort_grad, 1, (0,)), (_H.take_along_axis_grad, 1, (0,)),
     (_H.norm_grad, 2, ()), (_H.std_grad, 2, ()), (_H.prod_grad, 2, ()),
@@ -81,8 +88,10 @@ for _fn, _like_arg, _linear in [
     (_H.solve_grad_b, 3, ()), (_H.cholesky_grad, 2, ()),
     (tensor.sum_to_shape, None, (0,)),
 ]:
+    # ((i, j),): linear in each of i and j, not in both together
+    _multi = _linear[0] if _linear and isinstance(_linear[0], tuple) else ()
     define(_fn.__name__, _fn, kind=_like(_like_arg) if _like_arg is not None else None,
-           linear=_linear)
+           linear=() if _multi else _linear, multilinear=_multi)
 define("take_grad_np", _H.take_grad, kind=_like(1), linear=(0,))
 
 
@@ -285,11 +294,6 @@ def tile_grad_vjp(g, ans, grad, A, reps):
 @primitive("repeat_grad", _H.repeat_grad)
 def repeat_grad_vjp(g, ans, grad, a, repeats, axis=None):
     return _transpose.repeat_back(g, a, repeats, axis), None, None, None
-
-
-@primitive("pad_grad", _H.pad_grad)
-def pad_grad_vjp(g, ans, grad, array, pad_width, mode="constant"):
-    return _transpose.pad_back(g, array, pad_width, mode), None, None, None
 
 
 @primitive("array_grad", _H.array_grad)

@@ -16,17 +16,18 @@ from . import _forward, _helpers
 # Arrays: basic slices, integers, None, Ellipsis, integer arrays (repeated indices
 # accumulate) and boolean masks, alone or in a tuple. Lists and tuples of values:
 # an object array with ``g`` at the index (see `_helpers.pieces`).
-@primitive("getitem", operator.getitem, kind=K.getitem_kind, linear=(0,))
+@primitive("getitem", operator.getitem, kind=K.getitem_kind, linear=(0,), complex_ok=True)
 def getitem(g, ans, a, b):
     return _helpers.getitem_grad(g, a, b), None
 
 
-@primitive("take", np.take, kind=K.array_kind, linear=(0,))
+@primitive("take", np.take, kind=K.array_kind, linear=(0,), complex_ok=True)
 def take(g, ans, a, indices, axis=None):
     return _helpers.take_grad(g, a, indices, axis), None
 
 
-@primitive("take_along_axis", np.take_along_axis, kind=K.array_kind, linear=(0,))
+@primitive("take_along_axis", np.take_along_axis, kind=K.array_kind, linear=(0,),
+           complex_ok=True)
 def take_along_axis(g, ans, arr, indices, axis=None):
     return _helpers.take_along_axis_grad(g, arr, indices, axis), None
 
@@ -41,3 +42,8 @@ def sort(g, ans, a, axis=-1):
 @jvp_rule("sort")
 def sort_jvp(g, ans, a, axis=-1):
     return _forward.sort_jvp(g, a, axis)
+
+
+@primitive("partition", np.partition, kind=K.array_kind)
+def partition(g, ans, a, kth, axis=-1):
+    return _helpers.partition_grad(g, ans, a, axis), None

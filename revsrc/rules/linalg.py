@@ -10,45 +10,87 @@ from . import _forward, _helpers
 # ----- Products -----
 
 
-@primitive("dot", np.dot, kind=K.dot_kind, linear=(0, 1))
+@primitive("dot", np.dot, kind=K.dot_kind, multilinear=(0, 1), complex_ok=True)
 def dot(g, ans, a, b):
     return _helpers.dot_grad_a(g, a, b), _helpers.dot_grad_b(g, a, b)
 
 
-@primitive("matmul", np.matmul, operator.matmul, kind=K.array_kind, linear=(0, 1),
-           infix="@")
+@primitive("matmul", np.matmul, operator.matmul, kind=K.array_kind, multilinear=(0, 1),
+           infix="@", complex_ok=True)
 def matmul(g, ans, a, b):
     return _helpers.matmul_grad_a(g, a, b), _helpers.matmul_grad_b(g, a, b)
 
 
-@primitive("inner", np.inner, kind=K.dot_kind, linear=(0, 1))
+@primitive("inner", np.inner, kind=K.dot_kind, multilinear=(0, 1), complex_ok=True)
 def inner(g, ans, a, b):
     return _helpers.inner_grad_a(g, a, b), _helpers.inner_grad_b(g, a, b)
 
 
-@primitive("outer", np.outer, kind=K.array_kind, linear=(0, 1))
+@primitive("outer", np.outer, kind=K.array_kind, multilinear=(0, 1), complex_ok=True)
 def outer(g, ans, a, b):
     return _helpers.outer_grad_a(g, a, b), _helpers.outer_grad_b(g, a, b)
 
 
-@primitive("tensordot", np.tensordot, kind=K.array_kind, linear=(0, 1))
+@primitive("tensordot", np.tensordot, kind=K.array_kind, multilinear=(0, 1), complex_ok=True)
 def tensordot(g, ans, a, b, axes=2):
     return _helpers.tensordot_grad_a(g, a, b, axes), _helpers.tensordot_grad_b(g, a, b, axes)
 
 
-# One parameter per operand, up to six: a call with more is refused, not misread.
-@primitive("einsum", np.einsum, kind=K.array_kind, linear=(1, 2, 3, 4, 5, 6))
-def einsum(g, ans, subscripts, op0, op1=None, op2=None, op3=None, op4=None, op5=None):
-    return (None,
-            _helpers.einsum_grad(g, subscripts, 0, op0, op1, op2, op3, op4, op5),
-            _helpers.einsum_grad(g, subscripts, 1, op0, op1, op2, op3, op4, op5),
-            _helpers.einsum_grad(g, subscripts, 2, op0, op1, op2, op3, op4, op5),
-            _helpers.einsum_grad(g, subscripts, 3, op0, op1, op2, op3, op4, op5),
-            _helpers.einsum_grad(g, subscripts, 4, op0, op1, op2, op3, op4, op5),
-            _helpers.einsum_grad(g, subscripts, 5, op0, op1, op2, op3, op4, op5))
+@primitive("kron", np.kron, kind=K.array_kind, complex_ok=True)
+def kron(g, ans, a, b):
+    d = _helpers.kron_grads(g, a, b)
+    return d[0], d[1]
 
 
-@primitive("trace", np.trace, kind=K.array_kind, linear=(0,))
+# Vectors of 2 or 3 components along axisa, axisb; the result's along axisc.
+@primitive("cross", np.cross, kind=K.array_kind, complex_ok=True)
+def cross(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    d = _helpers.cross_grads(g, a, b, axisa, axisb, axisc, axis)
+    return d[0], d[1]
+
+
+# Subscripts and operands, or operands and sublists (np.einsum(x, [0, 1], [1, 0])),
+# '...' included: one parameter per argument, up to 26, so a call with 25 operands
+# (12 in sublist form) at most; each output is the adjoint of the argument at that
+# position when it is an operand.
+@primitive("einsum", np.einsum, kind=K.array_kind, complex_ok=True,
+           multilinear=tuple(range(26)))
+def einsum(g, ans, a0, a1=None, a2=None, a3=None, a4=None, a5=None, a6=None, a7=None,
+           a8=None, a9=None, a10=None, a11=None, a12=None, a13=None, a14=None, a15=None,
+           a16=None, a17=None, a18=None, a19=None, a20=None, a21=None, a22=None,
+           a23=None, a24=None, a25=None, optimize=False):
+    ops = (a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17,
+           a18, a19, a20, a21, a22, a23, a24, a25, optimize)
+    return (_helpers.einsum_grad(g, 0, ops),
+            _helpers.einsum_grad(g, 1, ops),
+            _helpers.einsum_grad(g, 2, ops),
+            _helpers.einsum_grad(g, 3, ops),
+            _helpers.einsum_grad(g, 4, ops),
+            _helpers.einsum_grad(g, 5, ops),
+            _helpers.einsum_grad(g, 6, ops),
+            _helpers.einsum_grad(g, 7, ops),
+            _helpers.einsum_grad(g, 8, ops),
+            _helpers.einsum_grad(g, 9, ops),
+            _helpers.einsum_grad(g, 10, ops),
+            _helpers.einsum_grad(g, 11, ops),
+            _helpers.einsum_grad(g, 12, ops),
+            _helpers.einsum_grad(g, 13, ops),
+            _helpers.einsum_grad(g, 14, ops),
+            _helpers.einsum_grad(g, 15, ops),
+            _helpers.einsum_grad(g, 16, ops),
+            _helpers.einsum_grad(g, 17, ops),
+            _helpers.einsum_grad(g, 18, ops),
+            _helpers.einsum_grad(g, 19, ops),
+            _helpers.einsum_grad(g, 20, ops),
+            _helpers.einsum_grad(g, 21, ops),
+            _helpers.einsum_grad(g, 22, ops),
+            _helpers.einsum_grad(g, 23, ops),
+            _helpers.einsum_grad(g, 24, ops),
+            _helpers.einsum_grad(g, 25, ops),
+            None)
+
+
+@primitive("trace", np.trace, kind=K.array_kind, linear=(0,), complex_ok=True)
 def trace(g, ans, a, offset=0, axis1=0, axis2=1, dtype=None):
     return _helpers.trace_grad(g, a, offset, axis1, axis2)
 
@@ -58,7 +100,7 @@ def trace(g, ans, a, offset=0, axis1=0, axis2=1, dtype=None):
 alias("matmul", operator.imatmul)
 
 
-@primitive("inv", np.linalg.inv, kind=K.array_kind)
+@primitive("inv", np.linalg.inv, kind=K.array_kind, complex_ok=True)
 def inv(g, ans, a):
     t = np.swapaxes(ans, -1, -2)
     return -(t @ g @ t)
@@ -69,7 +111,7 @@ def inv_jvp(g, ans, a):
     return -(ans @ g @ ans)
 
 
-@primitive("solve", np.linalg.solve, kind=K.array_kind)
+@primitive("solve", np.linalg.solve, kind=K.array_kind, complex_ok=True)
 def solve(g, ans, a, b):
     return _helpers.solve_grad_a(g, ans, a, b), _helpers.solve_grad_b(g, ans, a, b)
 
@@ -79,7 +121,7 @@ def solve_jvp(g, ans, a, b):
     return _forward.solve_jvp_a(g, ans, a, b), np.linalg.solve(a, g)
 
 
-@primitive("det", np.linalg.det, kind=K.array_kind)
+@primitive("det", np.linalg.det, kind=K.array_kind, complex_ok=True)
 def det(g, ans, a):
     return _helpers.det_grad(g, ans, a)
 
@@ -91,9 +133,9 @@ def det_jvp(g, ans, a):
 
 # slogdet returns (sign, logdet); ``g`` is the adjoint of that pair, built by the
 # getitem rule for tuples, and only logdet has a derivative.
-@primitive("slogdet", np.linalg.slogdet)
+@primitive("slogdet", np.linalg.slogdet, complex_ok=True)
 def slogdet(g, ans, a):
-    return _helpers.slogdet_grad(g, a)
+    return _helpers.slogdet_grad(g, ans, a)
 
 
 @jvp_rule("slogdet")
@@ -109,3 +151,39 @@ def cholesky(g, ans, a, upper=False):
 @jvp_rule("cholesky")
 def cholesky_jvp(g, ans, a, upper=False):
     return _forward.cholesky_jvp(g, ans, a, upper)
+
+
+@primitive("matrix_power", np.linalg.matrix_power, kind=K.array_kind, complex_ok=True)
+def matrix_power(g, ans, a, n):
+    return _helpers.matrix_power_grad(g, a, n), None
+
+
+@primitive("pinv", np.linalg.pinv, kind=K.array_kind, complex_ok=True)
+def pinv(g, ans, a, rcond=None, hermitian=False, rtol=None):
+    return _helpers.pinv_grad(g, ans, a, rcond, hermitian, rtol)
+
+
+# ----- Decompositions -----
+# Their results are tuples; ``g`` holds one adjoint per item (zero for an unused one).
+# eigh, and svd and pinv with hermitian=True, read one triangle of ``a``: the gradient
+# is that of the function NumPy computes, so it lies on that triangle.
+
+@primitive("eigh", np.linalg.eigh, kind=K.constant(K.ANY))
+def eigh(g, ans, a, UPLO="L"):
+    return _helpers.eigh_grad(g, ans, a, UPLO)
+
+
+@primitive("eig", np.linalg.eig, kind=K.constant(K.ANY), complex_ok=True)
+def eig(g, ans, a):
+    return _helpers.eig_grad(g, ans, a)
+
+
+@primitive("svd", np.linalg.svd, kind=K.svd_kind)
+def svd(g, ans, a, full_matrices=True, compute_uv=True, hermitian=False):
+    return _helpers.svd_grad(g, ans, a, full_matrices, compute_uv, hermitian)
+
+
+@primitive("lstsq", np.linalg.lstsq, kind=K.constant(K.ANY), complex_ok=True)
+def lstsq(g, ans, a, b, rcond=None):
+    d = _helpers.lstsq_grads(g, ans, a, b, rcond)
+    return d[0], d[1]

@@ -2,35 +2,36 @@
 
 max and min send the adjoint to every element equal to the result, split equally
 among ties (as HIPS autograd does), so the gradient of a tied maximum is the average
-of the one-sided ones.
+of the one-sided ones; median and the norms built on maxima (ord inf, 1 and 2 of
+matrices) share ties the same way.
 """
 import builtins
 
 import numpy as np
 
 from .. import kinds as K
-from ..primitives import jvp_rule, primitive
+from ..primitives import NUMPY, jvp_rule, primitive
 from . import _forward, _helpers
 
 # ----- Sums and means -----
 
 
-@primitive("sum", np.sum, kind=K.reduction_kind, linear=(0,))
+@primitive("sum", np.sum, kind=K.reduction_kind, linear=(0,), complex_ok=True)
 def sum_(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.broadcast_reduced(g, a, axis, keepdims)
 
 
-@primitive("builtin_sum", builtins.sum, linear=(0, 1))
+@primitive("builtin_sum", builtins.sum, linear=(0, 1), complex_ok=True)
 def builtin_sum(g, ans, iterable, start=0):
     return _helpers.sum_list_grad(g, iterable), g
 
 
-@primitive("mean", np.mean, kind=K.reduction_kind, linear=(0,))
+@primitive("mean", np.mean, kind=K.reduction_kind, linear=(0,), complex_ok=True)
 def mean(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.mean_grad(g, ans, a, axis, keepdims)
 
 
-@primitive("prod", np.prod, kind=K.reduction_kind)
+@primitive("prod", np.prod, kind=K.reduction_kind, complex_ok=True)
 def prod(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.prod_grad(g, ans, a, axis, keepdims)
 
@@ -42,6 +43,26 @@ def prod_jvp(g, ans, a, axis=None, dtype=None, keepdims=False):
 
 # ----- Extrema -----
 
+
+@primitive("nansum", np.nansum, kind=K.reduction_kind, complex_ok=True)
+def nansum(g, ans, a, axis=None, dtype=None, keepdims=False):
+    return _helpers.nansum_grad(g, a, axis, keepdims)
+
+
+@primitive("nanmean", np.nanmean, kind=K.reduction_kind, complex_ok=True)
+def nanmean(g, ans, a, axis=None, dtype=None, keepdims=False):
+    return _helpers.nanmean_grad(g, a, axis, keepdims)
+
+
+# With ``returned`` the result is (average, sum of weights), and ``g`` a pair.
+@primitive("average", np.average, kind=K.average_kind, complex_ok=True)
+def average(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
+    d = _helpers.average_grads(g, ans, a, axis, weights, returned, keepdims)
+    return d[0], None, d[1]
+
+
+# ----- Extrema and order statistics -----
+
 @primitive("extremum", np.max, np.amax, np.min, np.amin, kind=K.reduction_kind)
 def extremum(g, ans, a, axis=None, keepdims=False):
     return _helpers.extremum_grad(g, ans, a, axis, keepdims)
@@ -52,9 +73,14 @@ def extremum_jvp(g, ans, a, axis=None, keepdims=False):
     return _forward.extremum_jvp(g, ans, a, axis, keepdims)
 
 
+@primitive("median", np.median, kind=K.reduction_kind)
+def median(g, ans, a, axis=None, keepdims=False):
+    return _helpers.median_grad(g, ans, a, axis, keepdims)
+
+
 # ----- Moments -----
 
-@primitive("var", np.var, kind=K.reduction_kind)
+@primitive("var", np.var, kind=K.reduction_kind, complex_ok=True)
 def var(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _helpers.var_grad(g, a, axis, ddof, keepdims)
 
@@ -64,7 +90,7 @@ def var_jvp(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _forward.var_jvp(g, ans, a, axis, ddof, keepdims)
 
 
-@primitive("std", np.std, kind=K.reduction_kind)
+@primitive("std", np.std, kind=K.reduction_kind, complex_ok=True)
 def std(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _helpers.std_grad(g, ans, a, axis, ddof, keepdims)
 
@@ -74,14 +100,22 @@ def std_jvp(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _forward.std_jvp(g, ans, a, axis, ddof, keepdims)
 
 
+# fweights count observations: integers, with no derivative.
+@primitive("cov", np.cov, kind=K.array_kind, complex_ok=True)
+def cov(g, ans, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
+        aweights=None, dtype=None):
+    d = _helpers.cov_grads(g, ans, m, y, rowvar, bias, ddof, aweights, fweights)
+    return d[0], d[1], None, None, None, None, d[2]
+
+
 # ----- Scans -----
 
-@primitive("cumsum", np.cumsum, kind=K.array_kind, linear=(0,))
+@primitive("cumsum", np.cumsum, kind=K.array_kind, linear=(0,), complex_ok=True)
 def cumsum(g, ans, a, axis=None, dtype=None):
     return _helpers.cumsum_grad(g, a, axis)
 
 
-@primitive("cumprod", np.cumprod, kind=K.array_kind)
+@primitive("cumprod", np.cumprod, kind=K.array_kind, complex_ok=True)
 def cumprod(g, ans, a, axis=None, dtype=None):
     return _helpers.cumprod_grad(g, ans, a, axis)
 
@@ -91,9 +125,21 @@ def cumprod_jvp(g, ans, a, axis=None, dtype=None):
     return _forward.cumprod_jvp(g, ans, a, axis)
 
 
+@primitive("maximum.accumulate", np.maximum.accumulate, kind=K.array_kind, family=NUMPY)
+def maximum_accumulate(g, ans, array, axis=0, dtype=None):
+    return _helpers.accumulate_extremum_grad(g, ans, array, axis, True)
+
+
+@primitive("minimum.accumulate", np.minimum.accumulate, kind=K.array_kind, family=NUMPY)
+def minimum_accumulate(g, ans, array, axis=0, dtype=None):
+    return _helpers.accumulate_extremum_grad(g, ans, array, axis, False)
+
+
 # ----- Norms -----
 
-@primitive("norm", np.linalg.norm, kind=K.norm_kind)
+# Every ord NumPy computes: vector p-norms (inf, -inf, 0 and negative p too), and the
+# matrix norms 'fro', 'nuc', 1, -1, inf, -inf, 2 and -2.
+@primitive("norm", np.linalg.norm, kind=K.norm_kind, complex_ok=True)
 def norm(g, ans, x, ord=None, axis=None, keepdims=False):
     return _helpers.norm_grad(g, ans, x, ord, axis, keepdims)
 

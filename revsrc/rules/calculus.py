@@ -1,0 +1,63 @@
+"""Rules for differences, integrals, interpolation, polynomials and convolution.
+
+Each of these is linear in its values (np.diff, np.gradient, np.trapezoid, np.convolve
+in either operand), so its adjoint is the transposed stencil or correlation; the
+positions they are taken at (np.trapezoid's x, np.interp's x and xp, np.polyval's x)
+have derivatives of their own.
+"""
+import numpy as np
+
+from .. import kinds as K
+from ..primitives import primitive
+from . import _helpers
+
+# ----- Differences -----
+
+
+@primitive("diff", np.diff, kind=K.array_kind, linear=(0, 3, 4), complex_ok=True)
+def diff(g, ans, a, n=1, axis=-1, prepend=None, append=None):
+    d = _helpers.diff_grads(g, a, n, axis, prepend, append)
+    return d[0], None, None, d[1], d[2]
+
+
+# np.gradient(f, *spacing, axis=None, edge_order=1): one spacing for every axis or
+# one per axis, numbers or coordinates; a tuple of arrays for several axes.
+@primitive("gradient", np.gradient, kind=K.gradient_kind, complex_ok=True)
+def gradient(g, ans, f, s0=None, s1=None, s2=None, s3=None, axis=None, edge_order=1):
+    return (_helpers.gradient_grad(g, f, s0, s1, s2, s3, axis, edge_order),
+            _helpers.gradient_spacing_grad(g, ans, f, 0, s0, s1, s2, s3, axis),
+            _helpers.gradient_spacing_grad(g, ans, f, 1, s0, s1, s2, s3, axis),
+            _helpers.gradient_spacing_grad(g, ans, f, 2, s0, s1, s2, s3, axis),
+            _helpers.gradient_spacing_grad(g, ans, f, 3, s0, s1, s2, s3, axis))
+
+
+# ----- Integrals -----
+
+@primitive("trapezoid", np.trapezoid, kind=K.trapezoid_kind, complex_ok=True)
+def trapezoid(g, ans, y, x=None, dx=1.0, axis=-1):
+    d = _helpers.trapezoid_grads(g, y, x, dx, axis)
+    return d[0], d[1], d[2]
+
+
+# ----- Interpolation and polynomials -----
+
+# (``xp`` names the namespace inside a rule, so the knots are ``xp_``: passed by
+# keyword, ``xp=`` is refused.)
+@primitive("interp", np.interp, kind=K.array_kind, complex_ok=True)
+def interp(g, ans, x, xp_, fp, left=None, right=None, period=None):
+    d = _helpers.interp_grads(g, x, xp_, fp, left, right, period)
+    return d[0], d[1], d[2], d[3], d[4], _helpers.interp_period_grad(period)
+
+
+@primitive("polyval", np.polyval, kind=K.array_kind, complex_ok=True)
+def polyval(g, ans, p, x):
+    d = _helpers.polyval_grads(g, p, x)
+    return d[0], d[1]
+
+
+# ----- Convolution -----
+
+@primitive("convolve", np.convolve, kind=K.constant(K.ARRAY), complex_ok=True)
+def convolve(g, ans, a, v, mode="full"):
+    d = _helpers.convolve_grads(g, a, v, mode)
+    return d[0], d[1]
