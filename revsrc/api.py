@@ -6,7 +6,7 @@ import inspect
 
 import numpy as np
 
-from . import analysis, emit, errors, fence, inline, ir, reverse
+from . import analysis, emit, errors, fence, inline, ir, reverse, runtime
 from .ir import Pop
 from .normalize import Normalizer
 from .parse import parse_function
@@ -127,7 +127,7 @@ class Transformed:
             except _EngineFallback:  # a value the engine cannot represent exactly
                 outs = None
         if outs is None:
-            outs = entry.fn(*values)
+            outs = runtime.run_pooled(entry.fn, values)
         return self._format(outs, values)
 
     def _format(self, outs, values):

@@ -3,11 +3,33 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import errors, tensor
+from . import _kernels, errors, tensor
 
 
 # Sum an adjoint back to its input's shape (undoing NumPy broadcasting).
 unbroadcast = tensor.unbroadcast
+
+
+def run_pooled(fn, args):
+    """``fn(*args)`` with NumPy drawing array data from revsrc's memory pool.
+
+    Large temporaries of a generated adjoint are freed and allocated again on every
+    call; fresh pages cost a page fault each on first touch (the whole of the im2col
+    convolution's time on the machines we measured). The pool keeps freed blocks for
+    the next call, bounded (see ``revsrc._kernels.pool_set_limit``); the values are
+    NumPy's, only their memory is reused. Arrays that outlive the call (the gradients
+    returned) are ordinary arrays, and go back to the pool when they are freed.
+    """
+    prev = _kernels.pool_enter()
+    try:
+        return fn(*args)
+    finally:
+        _kernels.pool_exit(prev)
+
+
+def release_memory():
+    """Free every block revsrc's memory pool holds for reuse."""
+    _kernels.pool_release()
 
 
 def expand_zero(g, like):

@@ -352,3 +352,115 @@ def test_index_add_raises_like_numpy(index):
         np.add.at(np.zeros(shape), index, g)
     with pytest.raises(IndexError):
         tensor.index_add(g, shape, np.float64, index)
+
+
+# ----- Memory pool -----
+
+@pytest.fixture
+def pool():
+    """The pool, emptied before and after (its counters are process-wide)."""
+    _kernels.pool_release()
+    limit = _kernels.pool_set_limit(64 * 2**20)
+    yield _kernels
+    _kernels.pool_set_limit(limit)
+    _kernels.pool_release()
+
+
+def _pooled(fn):
+    prev = _kernels.pool_enter()
+    try:
+        return fn()
+    finally:
+        _kernels.pool_exit(prev)
+
+
+def test_pool_serves_arrays_inside_and_not_outside(pool):
+    handler_name = np._core.multiarray.get_handler_name
+    inside = _pooled(lambda: np.ones(10_000))
+    assert handler_name(inside) == "revsrc_pool"
+    assert handler_name(np.ones(10_000)) == handler_name()  # restored after the call
+    assert handler_name() != "revsrc_pool"
+
+
+def test_pool_reuses_a_freed_block(pool):
+    def churn():
+        a = np.ones(100_000)
+        p = a.ctypes.data
+        del a
+        b = np.empty(100_000)
+        return p, b.ctypes.data
+
+    first, second = _pooled(churn)
+    assert first == second
+    n, held, limit, hits, misses = pool.pool_stats()
+    assert hits >= 1
+
+
+def test_pool_zeros_are_zero_after_reuse(pool):
+    def dirty_then_zeros():
+        a = np.full(50_000, 7.0)
+        del a
+        return np.zeros(50_000)
+
+    assert not _pooled(dirty_then_zeros).any()
+
+
+def test_pool_values_are_numpy_values(pool):
+    r = rng(3)
+    x = r.standard_normal((300, 200))
+    want = np.tanh(x.T @ x) + np.exp(-x).sum(axis=0)
+    got = _pooled(lambda: np.tanh(x.T @ x) + np.exp(-x).sum(axis=0))
+    np.testing.assert_array_equal(got, want)
+
+
+def test_pool_realloc_keeps_contents(pool):
+    def grow():
+        a = np.arange(5_000, dtype=np.float64)
+        a.resize(40_000, refcheck=False)
+        return a
+
+    a = _pooled(grow)
+    np.testing.assert_array_equal(a[:5_000], np.arange(5_000))
+    assert not a[5_000:].any()
+
+
+def test_pool_is_bounded_and_released(pool):
+    pool.pool_set_limit(1 << 20)
+    _pooled(lambda: [np.ones(50_000) for _ in range(10)])  # ten 400 KB blocks freed
+    n, held, limit, _, _ = pool.pool_stats()
+    assert held <= limit == 1 << 20 and n <= 2
+    pool.pool_release()
+    assert pool.pool_stats()[:2] == (0, 0)
+    pool.pool_set_limit(0)
+    _pooled(lambda: np.ones(50_000))
+    assert pool.pool_stats()[:2] == (0, 0)
+
+
+def test_pool_handler_restored_after_an_exception(pool):
+    def fail():
+        np.ones(20_000)
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        _pooled(fail)
+    assert np._core.multiarray.get_handler_name() != "revsrc_pool"
+
+
+def _scaled_energy(w, x):
+    y = np.tanh(x * w)
+    return np.sum(y * y)
+
+
+def test_generated_adjoint_allocates_from_the_pool(pool):
+    import revsrc
+    handler_name = np._core.multiarray.get_handler_name
+    w, x = np.full(40_000, 0.5), rng(4).standard_normal(40_000)
+    g = revsrc.grad(_scaled_energy)(w, x)
+    assert handler_name(g) == "revsrc_pool"
+    assert handler_name() != "revsrc_pool"
+    hits = pool.pool_stats()[3]
+    again = revsrc.grad(_scaled_energy)(w, x)
+    assert pool.pool_stats()[3] > hits  # the second call reuses the first one's blocks
+    np.testing.assert_array_equal(again, g)
+    y = np.tanh(x * w)
+    np.testing.assert_allclose(g, 2.0 * y * (1.0 - y * y) * x, rtol=1e-12)
