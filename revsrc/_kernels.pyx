@@ -12,6 +12,7 @@ from cpython.buffer cimport (PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Releas
 from cython cimport floating
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset, strcpy
 
 cimport numpy as cnp
 import numpy as np
@@ -193,6 +194,118 @@ def scatter_add_rows(out, idx, vals):
             f"(rows before position {bad} were already added)")
 
 
+# ----- Scatter-add over trailing axes (the im2col adjoint) -----
+# The adjoint of x[:, :, ii, jj] (full slices, then integer arrays of one shape on
+# every remaining axis): the arrays become flat offsets once (checked once), and each
+# leading row of g is added at them. np.add.at checks and dispatches per element, and
+# scatter_add_rows would need one row number per (leading row, offset) pair.
+# (A gather kernel for the forward x[:, :, ii, jj] was measured and removed: it only
+# tied np.take over a flat index, which runtime.take uses; both are bound by memory.)
+
+cdef Py_ssize_t _flat_offsets(list arrays, cnp.npy_intp* dims, Py_ssize_t naxes,
+                              Py_ssize_t k, Py_ssize_t* off) except -2:
+    """off[j] = the flat offset of (arrays[0][j], ..., arrays[-1][j]) in dims, negative
+    indices counted from the end; returns -1, or the first j out of range."""
+    cdef Py_ssize_t d, j, i, n
+    cdef const Py_ssize_t* idx
+    cdef cnp.ndarray a
+    for j in range(k):
+        off[j] = 0
+    for d in range(naxes):
+        a = <cnp.ndarray>arrays[d]
+        idx = <const Py_ssize_t*>cnp.PyArray_DATA(a)
+        n = dims[d]
+        for j in range(k):
+            i = idx[j]
+            if i < 0:
+                i += n
+            if i < 0 or i >= n:
+                return j
+            off[j] = off[j] * n + i
+    return -1
+
+
+cdef object _index_arrays(tuple index, Py_ssize_t lead):
+    """index[lead:] as C-contiguous intp arrays of one shape, or None."""
+    cdef list arrays = []
+    for a in index[lead:]:
+        if type(a) is not np.ndarray or a.dtype.kind not in "iu":
+            return None
+        arrays.append(a)
+    try:
+        shape = np.broadcast_shapes(*[a.shape for a in arrays])
+    except ValueError:
+        return None
+    return [np.ascontiguousarray(np.broadcast_to(a, shape), dtype=np.intp)
+            for a in arrays], shape
+
+
+def add_at_trailing(out, tuple index, g):
+    """``np.add.at(out, index, g)`` for ``index`` = full slices, then integer arrays
+    indexing every remaining axis of ``out``, and ``g`` of the indexed shape (broadcast
+    to it if smaller); repeated positions accumulate in order.
+    Returns False, changing nothing, when this kernel does not apply.
+
+    out: C-contiguous float32/float64 ndarray, modified in place.
+    """
+    if type(out) is not np.ndarray or len(index) != out.ndim:
+        return False
+    cdef cnp.ndarray oa = <cnp.ndarray>out
+    cdef int t = cnp.PyArray_TYPE(oa)
+    if (t != cnp.NPY_DOUBLE and t != cnp.NPY_FLOAT) or not cnp.PyArray_ISNOTSWAPPED(oa) \
+            or not cnp.PyArray_IS_C_CONTIGUOUS(oa) or not cnp.PyArray_ISWRITEABLE(oa):
+        return False
+    cdef Py_ssize_t lead = 0
+    while lead < len(index) and type(index[lead]) is slice and index[lead] == slice(None):
+        lead += 1
+    if lead == len(index):
+        return False
+    found = _index_arrays(index, lead)
+    if found is None:
+        return False
+    arrays, ishape = found
+    cdef Py_ssize_t naxes = len(index) - lead
+    cdef Py_ssize_t k = 1, outer = 1, inner = 1, d
+    for d in ishape:
+        k *= d
+    for d in range(lead):
+        outer *= out.shape[d]
+    for d in range(lead, out.ndim):
+        inner *= out.shape[d]
+    res_shape = out.shape[:lead] + tuple(ishape)
+    try:
+        vals = np.ascontiguousarray(np.broadcast_to(np.asarray(g, dtype=out.dtype), res_shape))
+    except ValueError:
+        return False
+    cdef cnp.ndarray offs = np.empty(k, dtype=np.intp)
+    cdef Py_ssize_t* off = <Py_ssize_t*>cnp.PyArray_DATA(offs)
+    if _flat_offsets(arrays, cnp.PyArray_DIMS(oa) + lead, naxes, k, off) >= 0:
+        return False
+    cdef void* po = cnp.PyArray_DATA(oa)
+    cdef void* pv = cnp.PyArray_DATA(<cnp.ndarray>vals)
+    with nogil:
+        if t == cnp.NPY_DOUBLE:
+            _scatter_add(<double*>po, <const double*>pv, off, outer, inner, k)
+        else:
+            _scatter_add(<float*>po, <const float*>pv, off, outer, inner, k)
+    return True
+
+
+cdef void _scatter_add(floating* out,          # OUT: outer rows of inner items
+                       const floating* vals,   # IN: outer rows of k items
+                       const Py_ssize_t* off,  # IN: k offsets into a row
+                       Py_ssize_t outer, Py_ssize_t inner, Py_ssize_t k) noexcept nogil:
+    """out[o, off[j]] += vals[o, j], j in order"""
+    cdef Py_ssize_t o, j
+    cdef floating* row
+    cdef const floating* v
+    for o in range(outer):
+        row = out + o * inner
+        v = vals + o * k
+        for j in range(k):
+            row[off[j]] += v[j]
+
+
 # ----- Fused elementwise adjoints -----
 # One pass, one allocation. Constants are typed as the operands so float32 math
 # stays float32 and every result is bit-identical to the NumPy expression.
@@ -237,73 +350,201 @@ cdef void _sigmoid_vjp(Py_ssize_t n,
         out[i] = g[i] * ans[i] * (one - ans[i])
 
 
+# NumPy's own inner loops for exp, looked up once: a fused kernel that needs exp runs
+# NumPy's loop on blocks of its operands, so it gets NumPy's SIMD speed and NumPy's bits.
+ctypedef void (*_loop_fn)(char** args, cnp.npy_intp* dims, cnp.npy_intp* steps,
+                          void* data) noexcept nogil
+
+cdef struct _Loop1:
+    _loop_fn fn
+    void* data
+
+cdef _Loop1 _EXP_F64, _EXP_F32
+_EXP_F64.fn = NULL
+_EXP_F32.fn = NULL
+
+
+cdef _Loop1 _find_loop1(cnp.ufunc uf, int typenum) except *:
+    """``uf``'s inner loop from one ``typenum`` input to one ``typenum`` output."""
+    cdef _Loop1 out
+    cdef int i
+    for i in range(uf.ntypes):
+        if uf.types[2 * i] == typenum and uf.types[2 * i + 1] == typenum:
+            out.fn = <_loop_fn>uf.functions[i]
+            out.data = uf.data[i]
+            return out
+    raise ValueError(f"numpy.{uf.__name__} has no loop for type {typenum}")
+
+
+cdef int _load_exp_loops() except -1:
+    global _EXP_F64, _EXP_F32
+    if _EXP_F64.fn == NULL:
+        _EXP_F64 = _find_loop1(np.exp, cnp.NPY_DOUBLE)
+        _EXP_F32 = _find_loop1(np.exp, cnp.NPY_FLOAT)
+    return 0
+
+
+cdef enum:
+    _BLOCK = 512          # elements per block: three blocks of doubles stay in L1
+
+
+cdef void _exp_diff_vjp(Py_ssize_t n,
+                        const floating* g,    # IN
+                        const floating* x,    # IN
+                        const floating* ans,  # IN
+                        floating* out,        # OUT
+                        _Loop1 exp_loop) noexcept nogil:
+    """out = g * exp(x - ans), with NumPy's exp loop on blocks (the adjoint of
+    ans = logaddexp(x, y) for x)"""
+    cdef floating diff[_BLOCK]
+    cdef floating e[_BLOCK]
+    cdef char* args[2]
+    cdef cnp.npy_intp steps[2]
+    cdef cnp.npy_intp m
+    cdef Py_ssize_t i, k
+    args[0] = <char*>diff
+    args[1] = <char*>e
+    steps[0] = sizeof(floating)
+    steps[1] = sizeof(floating)
+    k = 0
+    while k < n:
+        m = n - k if n - k < _BLOCK else _BLOCK
+        for i in range(m):
+            diff[i] = x[k + i] - ans[k + i]
+        exp_loop.fn(args, &m, steps, exp_loop.data)
+        for i in range(m):
+            out[k + i] = g[k + i] * e[i]
+        k += m
+
+
 cdef enum:
     _TANH = 0
     _RELU = 1
     _SIGMOID = 2
+    _EXP_DIFF = 3
 
 _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
+_NAMES = {_TANH: "tanh_vjp", _RELU: "relu_vjp", _SIGMOID: "sigmoid_vjp",
+          _EXP_DIFF: "logaddexp_vjp"}
 
 
-cdef object _elementwise(int which, str name, g, a):
-    if not (isinstance(g, np.ndarray) and isinstance(a, np.ndarray)):
-        raise TypeError(f"{name}: both arguments must be ndarrays")
-    dt = g.dtype
-    # Native float dtypes are singletons, so `is` is both the fast and the strict test.
-    if a.dtype is not dt or (dt is not _F64 and dt is not _F32):
-        raise TypeError(f"{name}: need two float32 or two float64 arrays, not {dt} and {a.dtype}")
-    if g.shape != a.shape:
-        raise ValueError(f"{name}: shapes differ: {g.shape} vs {a.shape}")
-    out = np.empty_like(g, order="C")
-    cdef Py_buffer bg, ba, bo
-    # PyBUF_C_CONTIGUOUS makes NumPy itself refuse strided inputs.
-    PyObject_GetBuffer(g, &bg, PyBUF_C_CONTIGUOUS)
-    try:
-        PyObject_GetBuffer(a, &ba, PyBUF_C_CONTIGUOUS)
-        try:
-            PyObject_GetBuffer(out, &bo, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
-            _run_elementwise(which, dt is _F64, bg.len // bg.itemsize, bg.buf, ba.buf, bo.buf)
-            PyBuffer_Release(&bo)
-        finally:
-            PyBuffer_Release(&ba)
-    finally:
-        PyBuffer_Release(&bg)
+cdef inline bint _plain_float_array(object a, int typenum, int nd,
+                                    cnp.npy_intp* dims) noexcept:
+    """``a`` is an exact ndarray of ``typenum``, native byte order, aligned,
+    C-contiguous, of shape ``dims`` (or, with typenum -1, any float32/float64)."""
+    if not cnp.PyArray_CheckExact(a):
+        return 0
+    cdef cnp.ndarray arr = <cnp.ndarray>a
+    cdef int t = cnp.PyArray_TYPE(arr)
+    if typenum >= 0 and t != typenum:
+        return 0
+    if t != cnp.NPY_DOUBLE and t != cnp.NPY_FLOAT:
+        return 0
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISALIGNED(arr)
+            and cnp.PyArray_ISNOTSWAPPED(arr)):
+        return 0
+    if dims != NULL:
+        if cnp.PyArray_NDIM(arr) != nd:
+            return 0
+        if not cnp.PyArray_CompareLists(cnp.PyArray_DIMS(arr), dims, nd):
+            return 0
+    return 1
+
+
+cdef object _fused(int which, object g, object a, object b):
+    """The kernel's result, or None when the operands are not exact ndarrays of one
+    shape and one float32/float64 dtype, native, aligned and C-contiguous (``b`` is
+    read only by the kernels of three operands)."""
+    if not _plain_float_array(g, -1, 0, NULL):
+        return None
+    cdef cnp.ndarray ga = <cnp.ndarray>g
+    cdef int t = cnp.PyArray_TYPE(ga)
+    cdef int nd = cnp.PyArray_NDIM(ga)
+    cdef cnp.npy_intp* dims = cnp.PyArray_DIMS(ga)
+    if not _plain_float_array(a, t, nd, dims):
+        return None
+    if which == _EXP_DIFF:
+        if not _plain_float_array(b, t, nd, dims):
+            return None
+        _load_exp_loops()
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(nd, dims, t, 0)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(ga)
+    cdef void* pg = cnp.PyArray_DATA(ga)
+    cdef void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
+    cdef void* pb = cnp.PyArray_DATA(<cnp.ndarray>b) if which == _EXP_DIFF else NULL
+    cdef void* po = cnp.PyArray_DATA(out)
+    with nogil:
+        if t == cnp.NPY_DOUBLE:
+            if which == _TANH:
+                _tanh_vjp(n, <double*>pg, <double*>pa, <double*>po)
+            elif which == _RELU:
+                _relu_vjp(n, <double*>pg, <double*>pa, <double*>po)
+            elif which == _SIGMOID:
+                _sigmoid_vjp(n, <double*>pg, <double*>pa, <double*>po)
+            else:
+                _exp_diff_vjp(n, <double*>pg, <double*>pa, <double*>pb, <double*>po,
+                              _EXP_F64)
+        else:
+            if which == _TANH:
+                _tanh_vjp(n, <float*>pg, <float*>pa, <float*>po)
+            elif which == _RELU:
+                _relu_vjp(n, <float*>pg, <float*>pa, <float*>po)
+            elif which == _SIGMOID:
+                _sigmoid_vjp(n, <float*>pg, <float*>pa, <float*>po)
+            else:
+                _exp_diff_vjp(n, <float*>pg, <float*>pa, <float*>pb, <float*>po,
+                              _EXP_F32)
     return out
 
 
-cdef void _run_elementwise(int which, bint f64, Py_ssize_t n,
-                           void* g, void* a, void* out) noexcept:
-    with nogil:
-        if f64:
-            if which == _TANH:
-                _tanh_vjp(n, <double*>g, <double*>a, <double*>out)
-            elif which == _RELU:
-                _relu_vjp(n, <double*>g, <double*>a, <double*>out)
-            else:
-                _sigmoid_vjp(n, <double*>g, <double*>a, <double*>out)
-        else:
-            if which == _TANH:
-                _tanh_vjp(n, <float*>g, <float*>a, <float*>out)
-            elif which == _RELU:
-                _relu_vjp(n, <float*>g, <float*>a, <float*>out)
-            else:
-                _sigmoid_vjp(n, <float*>g, <float*>a, <float*>out)
+cdef object _fused_or_raise(int which, object g, object a, object b=None):
+    out = _fused(which, g, a, b)
+    if out is not None:
+        return out
+    name = _NAMES[which]
+    operands = (g, a) if which != _EXP_DIFF else (g, a, b)
+    if not all(isinstance(o, np.ndarray) for o in operands):
+        raise TypeError(f"{name}: every argument must be an ndarray")
+    dt = g.dtype
+    if any(o.dtype != dt for o in operands) or (dt != _F64 and dt != _F32):
+        raise TypeError(f"{name}: need float32 or float64 arrays of one dtype, not "
+                        f"{', '.join(str(o.dtype) for o in operands)}")
+    if any(o.shape != g.shape for o in operands):
+        raise ValueError(f"{name}: shapes differ: {', '.join(str(o.shape) for o in operands)}")
+    raise ValueError(f"{name}: need native-order, aligned, C-contiguous arrays")
+
+
+def elementwise_or_none(int which, g, a, b=None):
+    """Kernel ``which`` (TANH, RELU, SIGMOID, EXP_DIFF) on ``g, a[, b]``, or None when
+    they are not arrays it can take directly (the caller then runs NumPy)."""
+    if which < _TANH or which > _EXP_DIFF:
+        raise ValueError(f"no elementwise kernel {which}")
+    return _fused(which, g, a, b)
+
+
+TANH, RELU, SIGMOID, EXP_DIFF = _TANH, _RELU, _SIGMOID, _EXP_DIFF
 
 
 def tanh_vjp(g, ans):
     """g * (1 - ans * ans); g and ans: same shape, same float dtype, C-contiguous."""
-    return _elementwise(_TANH, "tanh_vjp", g, ans)
+    return _fused_or_raise(_TANH, g, ans)
 
 
 def relu_vjp(g, x):
-    """g where x > 0 else 0 (adjoint of np.maximum(x, 0.0)); same rules as tanh_vjp."""
-    return _elementwise(_RELU, "relu_vjp", g, x)
+    """g where x >= 0 else 0 (adjoint of np.maximum(x, 0.0)); same rules as tanh_vjp."""
+    return _fused_or_raise(_RELU, g, x)
 
 
 def sigmoid_vjp(g, ans):
     """g * ans * (1 - ans); same rules as tanh_vjp."""
-    return _elementwise(_SIGMOID, "sigmoid_vjp", g, ans)
+    return _fused_or_raise(_SIGMOID, g, ans)
+
+
+def logaddexp_vjp(g, x, ans):
+    """g * exp(x - ans), the adjoint of ``ans = np.logaddexp(x, y)`` for x (and, with
+    y for x, for y); exp is NumPy's own loop, run on blocks. Same rules as tanh_vjp."""
+    return _fused_or_raise(_EXP_DIFF, g, x, ans)
 
 
 # ----- Memory pool (array data of generated adjoints) -----
@@ -320,7 +561,6 @@ from cpython.pycapsule cimport PyCapsule_New
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock,
                                PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
 from cpython.ref cimport PyObject, Py_XDECREF
-from libc.string cimport memcpy, memset, strcpy
 
 cdef extern from "numpy/ndarraytypes.h":
     ctypedef struct PyDataMemAllocator:

@@ -205,6 +205,161 @@ def test_tensor_wrappers_fall_back_to_numpy(name, dtype):
         np.testing.assert_allclose(got, want, rtol=RTOL[dtype])
 
 
+# ----- logaddexp_vjp: g * exp(x - ans), exp by NumPy's own loop on blocks -----
+
+def logaddexp_operands(shape, dtype, seed=0):
+    r = rng(seed)
+    g = np.asarray(r.standard_normal(shape), dtype)
+    x = np.asarray(8.0 * r.standard_normal(shape), dtype)
+    y = np.asarray(8.0 * r.standard_normal(shape), dtype)
+    return g, x, np.asarray(np.logaddexp(x, y))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES + [(511,), (512,), (513,), (20_000,), (7, 300)])
+def test_logaddexp_vjp_matches_numpy(dtype, shape):
+    g, x, ans = logaddexp_operands(shape, dtype)
+    got = _kernels.logaddexp_vjp(g, x, ans)
+    want = g * np.exp(x - ans)
+    assert got.shape == want.shape and got.dtype == want.dtype == dtype
+    # NumPy's exp loop on the same differences: equal to the last bit.
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(got, want, rtol=RTOL[dtype])
+
+
+def test_logaddexp_vjp_edges():
+    x = np.array([0.0, -np.inf, np.inf, np.nan, 700.0, -745.0, 1e308, 5e-324])
+    y = np.array([0.0, 0.0, 1.0, 0.0, -700.0, 0.0, 1e308, -5e-324])
+    g = np.array([1.0, 2.0, np.inf, 1.0, 3.0, 1.0, 1.0, -0.0])
+    with np.errstate(all="ignore"):
+        ans = np.logaddexp(x, y)
+        want = g * np.exp(x - ans)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(_kernels.logaddexp_vjp(g, x, ans), want)
+        np.testing.assert_array_equal(tensor.logaddexp_vjp(g, y, ans), g * np.exp(y - ans))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_logaddexp_vjp_wrapper_falls_back_to_numpy(dtype):
+    g, x, ans = logaddexp_operands((6, 8), dtype, seed=5)
+    other = np.float64 if dtype == np.float32 else np.float32
+    cases = [
+        (g, x, ans),
+        (g[:, ::2], x[:, ::2], ans[:, ::2]),     # non-contiguous
+        (g, x[:1], ans),                         # broadcasting
+        (g, x.astype(other), ans),               # mixed dtypes
+        (1.0, x, ans),                           # scalar adjoint
+        (g, x, ans.T.copy().T),                  # Fortran order
+    ]
+    for gi, xi, ai in cases:
+        got = tensor.logaddexp_vjp(gi, xi, ai)
+        want = gi * np.exp(xi - ai)
+        assert np.shape(got) == np.shape(want)
+        assert np.result_type(got) == np.result_type(want)
+        np.testing.assert_array_equal(got, want)
+
+
+def test_logaddexp_vjp_refuses_what_it_cannot_take():
+    a = np.ones((4, 4))
+    with pytest.raises(ValueError):
+        _kernels.logaddexp_vjp(a, a, a[:, ::2])
+    with pytest.raises(ValueError):
+        _kernels.logaddexp_vjp(a, a, np.ones(4))
+    with pytest.raises(TypeError):
+        _kernels.logaddexp_vjp(a, a, a.astype(np.float32))
+    with pytest.raises(TypeError):
+        _kernels.logaddexp_vjp(a, 1.0, a)
+
+
+def test_elementwise_kernels_refuse_byteswapped_and_subclasses():
+    a = np.linspace(-1, 1, 12)
+    swapped = a.astype(a.dtype.newbyteorder())
+    assert _kernels.elementwise_or_none(_kernels.TANH, a, swapped) is None
+    class Sub(np.ndarray):
+        pass
+
+    sub = a.view(Sub)
+    assert _kernels.elementwise_or_none(_kernels.TANH, sub, sub) is None
+    np.testing.assert_array_equal(tensor.tanh_vjp(a, swapped), a * (1 - swapped * swapped))
+
+
+# ----- runtime.take and add_at_trailing: im2col gathers and their adjoints -----
+
+def _im2col(size=8, k=3):
+    out = size - k + 1
+    oi, oj = np.divmod(np.arange(out * out), out)
+    ki, kj = np.divmod(np.arange(k * k), k)
+    return ki[:, None] + oi[None, :], kj[:, None] + oj[None, :]
+
+
+ii8, jj8 = _im2col()
+TRAILING = {
+    "im2col": ((2, 3, 8, 8), (slice(None), slice(None), ii8, jj8)),
+    "broadcast arrays": ((2, 3, 8, 8), (slice(None), slice(None), ii8[:, :1], jj8[:1, :])),
+    "negative": ((4, 5, 6), (slice(None), np.array([-1, 0, -5, 4]), np.array([2, -6, 0, 5]))),
+    "one array": ((4, 7), (slice(None), np.array([[6, 0], [3, 3]]))),
+    "no leading": ((5, 6), (np.array([0, 4, 4, 1]), np.array([5, 5, 0, 2]))),
+    "repeats": ((3, 4, 4), (slice(None), np.array([1, 1, 1, 2]), np.array([0, 0, 0, 3]))),
+    "uint": ((3, 4, 4), (slice(None), np.array([1, 3], np.uint16), np.array([2, 0], np.uint8))),
+    "empty": ((3, 4, 4), (slice(None), np.zeros(0, np.intp), np.zeros(0, np.intp))),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.complex128])
+@pytest.mark.parametrize("case", TRAILING)
+def test_runtime_take_matches_fancy_indexing(case, dtype):
+    from revsrc import runtime
+    shape, index = TRAILING[case]
+    x = (rng(8).standard_normal(shape) * 100).astype(dtype)
+    got = runtime.take(x, index)
+    want = x[index]
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("index", [
+    (slice(None), np.array([0, 8]), np.array([0, 0])),          # out of range
+    (slice(None), np.array([0, -9]), np.array([0, 0])),         # negative out of range
+    (slice(None), np.array([0.0, 1.0]), np.array([0, 0])),      # float index
+    (slice(None), np.array([0, 1]), np.array([0, 1, 2])),       # shapes do not broadcast
+    (slice(1, None), np.array([0, 1]), np.array([0, 1])),       # not a full slice
+    (slice(None), np.array([0, 1]), slice(None)),               # an array not trailing
+    (slice(None), slice(None)),                                 # too few entries
+])
+def test_add_at_trailing_declines_and_numpy_decides(index):
+    assert _kernels.add_at_trailing(np.zeros((2, 8, 8)), index, 1.0) is False
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", TRAILING)
+def test_add_at_trailing_matches_add_at(case, dtype):
+    shape, index = TRAILING[case]
+    r = rng(9)
+    g = r.standard_normal(np.zeros(shape)[index].shape).astype(dtype)
+    want = np.zeros(shape, dtype)
+    np.add.at(want, index, g)
+    got = np.zeros(shape, dtype)
+    assert _kernels.add_at_trailing(got, index, g) is True
+    # the same additions in the same order: equal to the last bit
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(tensor.index_add(g, shape, dtype, index), want)
+
+
+def test_add_at_trailing_broadcasts_g_and_refuses_what_it_cannot_take():
+    shape, index = TRAILING["im2col"]
+    want = np.zeros(shape)
+    np.add.at(want, index, 2.5)
+    got = np.zeros(shape)
+    assert _kernels.add_at_trailing(got, index, 2.5)
+    np.testing.assert_array_equal(got, want)
+    assert _kernels.add_at_trailing(np.zeros(shape, np.int64), index, 1) is False
+    assert _kernels.add_at_trailing(np.zeros(shape).T, index, 1.0) is False
+    ro = np.zeros(shape)
+    ro.flags.writeable = False
+    assert _kernels.add_at_trailing(ro, index, 1.0) is False
+    assert _kernels.add_at_trailing(np.zeros(shape), index, np.ones(7)) is False
+
+
 # ----- sum_to_shape / unbroadcast -----
 
 @pytest.mark.parametrize("gshape, shape", [
@@ -464,3 +619,44 @@ def test_generated_adjoint_allocates_from_the_pool(pool):
     np.testing.assert_array_equal(again, g)
     y = np.tanh(x * w)
     np.testing.assert_allclose(g, 2.0 * y * (1.0 - y * y) * x, rtol=1e-12)
+
+
+# ----- Fusion facts in generated code -----
+
+def _softplus_loss(w, X, y):
+    z = np.dot(X, w)
+    return np.mean(np.logaddexp(0.0, -y * z))
+
+
+def _logaddexp_both(a, b):
+    return np.sum(np.logaddexp(a, b) * b)
+
+
+def test_softplus_adjoint_runs_the_fused_kernel():
+    import revsrc
+    r = rng(6)
+    w, X = r.standard_normal(5), r.standard_normal((300, 5))
+    y = np.sign(r.standard_normal(300))
+    df = revsrc.grad(_softplus_loss)
+    assert "_tensor.logaddexp_vjp(" in revsrc.source(df, w, X, y)
+    m = -y * (X @ w)
+    want = X.T @ (-y / (1.0 + np.exp(-m))) / 300.0
+    np.testing.assert_allclose(df(w, X, y), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("ashape, bshape", [((4, 3), (4, 3)), ((4, 1), (1, 3)), ((3,), (4, 3))])
+def test_logaddexp_fusion_for_both_inputs_sums_broadcasts_back(ashape, bshape):
+    import revsrc
+    r = rng(7)
+    a, b = r.standard_normal(ashape), r.standard_normal(bshape)
+    ga, gb = revsrc.grad(_logaddexp_both, argnums=(0, 1))(a, b)
+    src = revsrc.source(revsrc.grad(_logaddexp_both, argnums=(0, 1)), a, b)
+    assert src.count("_tensor.logaddexp_vjp(") == 2
+    s = np.logaddexp(a, b)
+    pa, pb = np.exp(a - s), np.exp(b - s)
+    bb = np.broadcast_to(b, s.shape)
+    want_a = tensor.sum_to_shape(bb * pa, ashape)
+    want_b = tensor.sum_to_shape(bb * pb + s, bshape)
+    assert ga.shape == ashape and gb.shape == bshape
+    np.testing.assert_allclose(ga, want_a, rtol=1e-12)
+    np.testing.assert_allclose(gb, want_b, rtol=1e-12)

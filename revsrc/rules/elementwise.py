@@ -162,7 +162,11 @@ def log10(g, ans, x):
     return g / (x * _LN10)
 
 
-@elementwise("logaddexp", np.logaddexp)
+# Softplus (np.logaddexp(0, x)) and log-sigmoid (-np.logaddexp(0, -x)) on arrays: each
+# input's adjoint is one blocked pass over NumPy's own exp loop (same bits).
+@elementwise("logaddexp", np.logaddexp,
+             fused=(Fused(tensor.logaddexp_vjp, ("g", "x", "ans"), input=0),
+                    Fused(tensor.logaddexp_vjp, ("g", "y", "ans"), input=1)))
 def logaddexp(g, ans, x, y):
     return g * xp.exp(x - ans), g * xp.exp(y - ans)
 
