@@ -1,9 +1,15 @@
 """Small helpers the generated adjoint calls for arrays (never on the scalar path)."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from . import _kernels, errors, tensor
+
+# REVSRC_POOL=0 turns the memory pool off (for A/B measurements, or a process that
+# wants every freed block back in the C allocator at once).
+_POOL = os.environ.get("REVSRC_POOL", "1") != "0"
 
 
 # Sum an adjoint back to its input's shape (undoing NumPy broadcasting).
@@ -20,6 +26,8 @@ def run_pooled(fn, args):
     NumPy's, only their memory is reused. Arrays that outlive the call (the gradients
     returned) are ordinary arrays, and go back to the pool when they are freed.
     """
+    if not _POOL:
+        return fn(*args)
     prev = _kernels.pool_enter()
     try:
         return fn(*args)

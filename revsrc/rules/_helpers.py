@@ -35,6 +35,13 @@ def _as_input(grad, x):
     return grad
 
 
+def _is_number(g):
+    """A Python float or int, or a 0-d float64/NumPy float scalar: spread as one value."""
+    t = type(g)
+    return t is float or t is int or t is np.float64 or \
+        (t is np.ndarray and g.ndim == 0 and g.dtype.kind == "f")
+
+
 def _array(g, *like):
     """``g`` as an array; a Python number takes the float dtype of ``like`` (NumPy would
     make it float64, which would silently upcast a float32 adjoint)."""
@@ -66,6 +73,8 @@ def expand_reduced(g, x, axis=None, keepdims=False):
 
 def broadcast_reduced(g, x, axis=None, keepdims=False):
     """The adjoint of ``np.sum(x, axis, keepdims=keepdims)``: ``g`` spread over ``x``."""
+    if axis is None and type(x) is np.ndarray and x.dtype.kind == "f" and _is_number(g):
+        return np.full(x.shape, g, dtype=x.dtype)  # the whole-array sum: one pass
     shape = np.shape(x)
     out = np.broadcast_to(expand_reduced(g, x, axis, keepdims), shape)
     out = np.array(out, dtype=_float_dtype(x, g))
@@ -96,6 +105,9 @@ def sum_list_grad(g, iterable):
 
 def mean_grad(g, ans, a, axis=None, keepdims=False):
     count = np.size(a) // max(np.size(ans), 1)
+    if axis is None and type(a) is np.ndarray and a.dtype == np.float64 and _is_number(g):
+        # g / count once, then spread: the same float64 division for every element
+        return np.full(a.shape, float(g) / count)
     return per_item(np.asarray(broadcast_reduced(g, np.asarray(a), axis, keepdims)) / count, a)
 
 
@@ -265,9 +277,10 @@ def _T(a):
 
 def dot_grad_a(g, a, b):
     """Adjoint of np.dot(a, b) for a: g contracted with b over b's kept axes."""
-    a_nd, b_nd = np.ndim(a), np.ndim(b)
-    if a_nd == 2 and b_nd == 2 and np.ndim(g) == 2:
+    if type(g) is np.ndarray and type(b) is np.ndarray and g.ndim == 2 and b.ndim == 2 \
+            and np.ndim(a) == 2:
         return np.dot(g, b.T)  # the common case, without tensordot's bookkeeping
+    a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 0 or b_nd == 0:
         return _as_input(tensor.sum_to_shape(np.multiply(g, b), np.shape(a)), a)
     if b_nd == 1:
@@ -280,9 +293,10 @@ def dot_grad_a(g, a, b):
 
 def dot_grad_b(g, a, b):
     """Adjoint of np.dot(a, b) for b."""
+    if type(g) is np.ndarray and type(a) is np.ndarray and a.ndim == 2 \
+            and g.ndim == np.ndim(b) and g.ndim in (1, 2):
+        return np.dot(a.T, g)  # matrix-matrix and matrix-vector, one BLAS call
     a_nd, b_nd = np.ndim(a), np.ndim(b)
-    if a_nd == 2 and b_nd == 2 and np.ndim(g) == 2:
-        return np.dot(a.T, g)
     if a_nd == 0 or b_nd == 0:
         return _as_input(tensor.sum_to_shape(np.multiply(g, a), np.shape(b)), b)
     g = _array(g, a, b)
