@@ -388,16 +388,18 @@ cdef enum:
     _BLOCK = 512          # elements per block: three blocks of doubles stay in L1
 
 
-cdef void _exp_diff_vjp(Py_ssize_t n,
-                        const floating* g,    # IN
-                        const floating* x,    # IN
-                        const floating* ans,  # IN
-                        floating* out,        # OUT
-                        _Loop1 exp_loop) noexcept nogil:
-    """out = g * exp(x - ans), with NumPy's exp loop on blocks (the adjoint of
-    ans = logaddexp(x, y) for x)"""
+cdef void _logaddexp_vjp(Py_ssize_t n,
+                         const floating* g,  # IN
+                         const floating* x,  # IN: n values, or one when sx is 0
+                         const floating* y,  # IN: n values, or one when sy is 0
+                         floating* out,      # OUT
+                         _Loop1 exp_loop, Py_ssize_t sx, Py_ssize_t sy) noexcept nogil:
+    """out = g / (1 + exp(y - x)), with NumPy's exp loop on blocks: the adjoint of
+    logaddexp(x, y) for x, which is g * exp(x - logaddexp(x, y)), without the
+    cancellation in x - logaddexp(x, y) (and without reading logaddexp(x, y) at all)"""
     cdef floating diff[_BLOCK]
     cdef floating e[_BLOCK]
+    cdef floating one = 1
     cdef char* args[2]
     cdef cnp.npy_intp steps[2]
     cdef cnp.npy_intp m
@@ -410,10 +412,10 @@ cdef void _exp_diff_vjp(Py_ssize_t n,
     while k < n:
         m = n - k if n - k < _BLOCK else _BLOCK
         for i in range(m):
-            diff[i] = x[k + i] - ans[k + i]
+            diff[i] = y[(k + i) * sy] - x[(k + i) * sx]
         exp_loop.fn(args, &m, steps, exp_loop.data)
         for i in range(m):
-            out[k + i] = g[k + i] * e[i]
+            out[k + i] = g[k + i] / (one + e[i])
         k += m
 
 
@@ -421,12 +423,12 @@ cdef enum:
     _TANH = 0
     _RELU = 1
     _SIGMOID = 2
-    _EXP_DIFF = 3
+    _LOGADDEXP = 3
 
 _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
 _NAMES = {_TANH: "tanh_vjp", _RELU: "relu_vjp", _SIGMOID: "sigmoid_vjp",
-          _EXP_DIFF: "logaddexp_vjp"}
+          _LOGADDEXP: "logaddexp_vjp"}
 
 
 cdef inline bint _plain_float_array(object a, int typenum, int nd,
@@ -462,17 +464,38 @@ cdef object _fused(int which, object g, object a, object b):
     cdef int t = cnp.PyArray_TYPE(ga)
     cdef int nd = cnp.PyArray_NDIM(ga)
     cdef cnp.npy_intp* dims = cnp.PyArray_DIMS(ga)
-    if not _plain_float_array(a, t, nd, dims):
+    # logaddexp's x and y may also be Python floats (np.logaddexp(0.0, z)): stride 0
+    cdef double sa64 = 0.0, sb64 = 0.0
+    cdef float sa32 = 0.0, sb32 = 0.0
+    cdef Py_ssize_t stride_a = 1, stride_b = 1
+    cdef void* pa
+    cdef void* pb = NULL
+    if which == _LOGADDEXP and type(a) is float:
+        sa64 = <double>a
+        sa32 = <float>sa64
+        pa = <void*>&sa64 if t == cnp.NPY_DOUBLE else <void*>&sa32
+        stride_a = 0
+    elif _plain_float_array(a, t, nd, dims):
+        pa = cnp.PyArray_DATA(<cnp.ndarray>a)
+    else:
         return None
-    if which == _EXP_DIFF:
-        if not _plain_float_array(b, t, nd, dims):
+    if which == _LOGADDEXP:
+        if type(b) is float:
+            sb64 = <double>b
+            sb32 = <float>sb64
+            pb = <void*>&sb64 if t == cnp.NPY_DOUBLE else <void*>&sb32
+            stride_b = 0
+        elif _plain_float_array(b, t, nd, dims):
+            pb = cnp.PyArray_DATA(<cnp.ndarray>b)
+        else:
             return None
+        if t == cnp.NPY_FLOAT and ((stride_a == 0 and <double>sa32 != sa64) or
+                                   (stride_b == 0 and <double>sb32 != sb64)):
+            return None  # a float that float32 cannot hold: NumPy decides the dtype
         _load_exp_loops()
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(nd, dims, t, 0)
     cdef Py_ssize_t n = cnp.PyArray_SIZE(ga)
     cdef void* pg = cnp.PyArray_DATA(ga)
-    cdef void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
-    cdef void* pb = cnp.PyArray_DATA(<cnp.ndarray>b) if which == _EXP_DIFF else NULL
     cdef void* po = cnp.PyArray_DATA(out)
     with nogil:
         if t == cnp.NPY_DOUBLE:
@@ -483,8 +506,8 @@ cdef object _fused(int which, object g, object a, object b):
             elif which == _SIGMOID:
                 _sigmoid_vjp(n, <double*>pg, <double*>pa, <double*>po)
             else:
-                _exp_diff_vjp(n, <double*>pg, <double*>pa, <double*>pb, <double*>po,
-                              _EXP_F64)
+                _logaddexp_vjp(n, <double*>pg, <double*>pa, <double*>pb, <double*>po,
+                               _EXP_F64, stride_a, stride_b)
         else:
             if which == _TANH:
                 _tanh_vjp(n, <float*>pg, <float*>pa, <float*>po)
@@ -493,8 +516,8 @@ cdef object _fused(int which, object g, object a, object b):
             elif which == _SIGMOID:
                 _sigmoid_vjp(n, <float*>pg, <float*>pa, <float*>po)
             else:
-                _exp_diff_vjp(n, <float*>pg, <float*>pa, <float*>pb, <float*>po,
-                              _EXP_F32)
+                _logaddexp_vjp(n, <float*>pg, <float*>pa, <float*>pb, <float*>po,
+                               _EXP_F32, stride_a, stride_b)
     return out
 
 
@@ -503,7 +526,7 @@ cdef object _fused_or_raise(int which, object g, object a, object b=None):
     if out is not None:
         return out
     name = _NAMES[which]
-    operands = (g, a) if which != _EXP_DIFF else (g, a, b)
+    operands = (g, a) if which != _LOGADDEXP else (g, a, b)
     if not all(isinstance(o, np.ndarray) for o in operands):
         raise TypeError(f"{name}: every argument must be an ndarray")
     dt = g.dtype
@@ -516,14 +539,14 @@ cdef object _fused_or_raise(int which, object g, object a, object b=None):
 
 
 def elementwise_or_none(int which, g, a, b=None):
-    """Kernel ``which`` (TANH, RELU, SIGMOID, EXP_DIFF) on ``g, a[, b]``, or None when
+    """Kernel ``which`` (TANH, RELU, SIGMOID, LOGADDEXP) on ``g, a[, b]``, or None when
     they are not arrays it can take directly (the caller then runs NumPy)."""
-    if which < _TANH or which > _EXP_DIFF:
+    if which < _TANH or which > _LOGADDEXP:
         raise ValueError(f"no elementwise kernel {which}")
     return _fused(which, g, a, b)
 
 
-TANH, RELU, SIGMOID, EXP_DIFF = _TANH, _RELU, _SIGMOID, _EXP_DIFF
+TANH, RELU, SIGMOID, LOGADDEXP = _TANH, _RELU, _SIGMOID, _LOGADDEXP
 
 
 def tanh_vjp(g, ans):
@@ -541,10 +564,10 @@ def sigmoid_vjp(g, ans):
     return _fused_or_raise(_SIGMOID, g, ans)
 
 
-def logaddexp_vjp(g, x, ans):
-    """g * exp(x - ans), the adjoint of ``ans = np.logaddexp(x, y)`` for x (and, with
-    y for x, for y); exp is NumPy's own loop, run on blocks. Same rules as tanh_vjp."""
-    return _fused_or_raise(_EXP_DIFF, g, x, ans)
+def logaddexp_vjp(g, x, y):
+    """g / (1 + exp(y - x)), the adjoint of ``np.logaddexp(x, y)`` for x (swap x and y
+    for y's); exp is NumPy's own loop, run on blocks. Same rules as tanh_vjp."""
+    return _fused_or_raise(_LOGADDEXP, g, x, y)
 
 
 # ----- Memory pool (array data of generated adjoints) -----

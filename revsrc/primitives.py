@@ -194,9 +194,11 @@ def special(how, *args):
 @dataclass(frozen=True)
 class Fused:
     """A fusion fact: on arrays, ``kernel(*names)`` computes the adjoint of input
-    ``input`` in one pass, with the same bits as the rule's expression (``names`` are
-    the rule's variables: ``g``, ``ans``, the inputs). ``when(op)`` narrows it to some
-    calls. A record's ``fused`` is one fact or a tuple of them (one per input)."""
+    ``input`` in one pass (``names`` are the rule's variables: ``g``, ``ans``, the
+    inputs): the rule's value, with the same bits where the kernel does the rule's
+    operations, else within the rule's accuracy (it is never the user's value).
+    ``when(op)`` narrows it to some calls. A record's ``fused`` is one fact or a tuple
+    of them (one per input)."""
     kernel: Callable
     names: tuple
     when: Optional[Callable] = None

@@ -401,16 +401,22 @@ class Reverser:
 
     def _fused(self, prim, s, env):
         """The record's fusion facts that apply to this call, by input: every value a
-        fact names is an array, and its condition holds."""
+        fact names is an array, or a number beside one (np.logaddexp(0.0, z)), and its
+        condition holds."""
         facts = prim.fused
         if facts is None:
             return {}
         if not isinstance(facts, tuple):
             facts = (facts,)
-        return {f.input: f for f in facts
-                if (f.when is None or f.when(s))
-                and all(isinstance(env[n], str) and self.kinds.get(env[n]) == "array"
-                        for n in f.names if n != "g")}
+        out = {}
+        for f in facts:
+            named = [env[n] for n in f.names if n != "g"]
+            arrays = [v for v in named if isinstance(v, str) and self.kinds.get(v) == "array"]
+            numbers = [v for v in named if isinstance(v, Const) and type(v.value) in (float, int)]
+            if arrays and len(arrays) + len(numbers) == len(named) and \
+                    (f.when is None or f.when(s)):
+                out[f.input] = f
+        return out
 
     def _inline_rule(self, rule, xp, env, indices, loc):
         sc = Scope(_RuleParsed(rule, loc), prefix="", globals_=rule.globals, cells={},

@@ -218,11 +218,13 @@ def sigmoid_vjp(g, ans):
     return out
 
 
-def logaddexp_vjp(g, x, ans):
-    """g * exp(x - ans), the adjoint of ``ans = np.logaddexp(x, y)`` for `x` (for `y`
-    with `y` in place of `x`): softplus ``np.logaddexp(0, x)`` and log-sigmoid
-    ``-np.logaddexp(0, -x)`` included. exp is NumPy's own loop: the same bits."""
-    out = _fused(_kernels.EXP_DIFF, g, x, ans)
+def logaddexp_vjp(g, x, y):
+    """g / (1 + exp(y - x)): the adjoint of ``np.logaddexp(x, y)`` for `x` (for `y`, swap
+    them), softplus ``np.logaddexp(0, x)`` and log-sigmoid ``-np.logaddexp(0, -x)``
+    included. The rule's g * exp(x - ans) is the same value; this form has no
+    cancellation in x - ans and does not read ans, so a gradient that does not return
+    the function's value need not compute np.logaddexp at all. exp is NumPy's loop."""
+    out = _fused(_kernels.LOGADDEXP, g, x, y)
     if out is None:
-        out = g * np.exp(x - ans)
+        out = g / (1.0 + np.exp(y - x))
     return out

@@ -205,55 +205,72 @@ def test_tensor_wrappers_fall_back_to_numpy(name, dtype):
         np.testing.assert_allclose(got, want, rtol=RTOL[dtype])
 
 
-# ----- logaddexp_vjp: g * exp(x - ans), exp by NumPy's own loop on blocks -----
+# ----- logaddexp_vjp: g / (1 + exp(y - x)), exp by NumPy's own loop on blocks -----
 
-def logaddexp_operands(shape, dtype, seed=0):
+def logaddexp_operands(shape, dtype, seed=0, scale=8.0):
     r = rng(seed)
     g = np.asarray(r.standard_normal(shape), dtype)
-    x = np.asarray(8.0 * r.standard_normal(shape), dtype)
-    y = np.asarray(8.0 * r.standard_normal(shape), dtype)
-    return g, x, np.asarray(np.logaddexp(x, y))
+    x = np.asarray(scale * r.standard_normal(shape), dtype)
+    y = np.asarray(scale * r.standard_normal(shape), dtype)
+    return g, x, y
+
+
+def logaddexp_expr(g, x, y):
+    """The kernel's NumPy expression (its oracle, bit for bit)."""
+    return g / (1.0 + np.exp(y - x))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", SHAPES + [(511,), (512,), (513,), (20_000,), (7, 300)])
 def test_logaddexp_vjp_matches_numpy(dtype, shape):
-    g, x, ans = logaddexp_operands(shape, dtype)
-    got = _kernels.logaddexp_vjp(g, x, ans)
-    want = g * np.exp(x - ans)
-    assert got.shape == want.shape and got.dtype == want.dtype == dtype
+    g, x, y = logaddexp_operands(shape, dtype)
+    got = _kernels.logaddexp_vjp(g, x, y)
+    want = logaddexp_expr(g, x, y)
+    assert got.shape == np.shape(want) and got.dtype == want.dtype == dtype
     # NumPy's exp loop on the same differences: equal to the last bit.
     np.testing.assert_array_equal(got, want)
     np.testing.assert_allclose(got, want, rtol=RTOL[dtype])
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_logaddexp_vjp_is_the_rules_value(dtype):
+    """The rule's g * exp(x - logaddexp(x, y)), to the rule's accuracy (its x - ans
+    cancels: the scale of x and y bounds how close they can be)."""
+    g, x, y = logaddexp_operands((4000,), dtype, seed=2, scale=3.0)
+    rule = g * np.exp(x - np.logaddexp(x, y))
+    np.testing.assert_allclose(_kernels.logaddexp_vjp(g, x, y), rule,
+                               rtol=1e-13 * 64 if dtype == np.float64 else 1e-5)
+    np.testing.assert_allclose(_kernels.logaddexp_vjp(g, y, x), g * np.exp(y - np.logaddexp(x, y)),
+                               rtol=1e-13 * 64 if dtype == np.float64 else 1e-5)
+
+
 def test_logaddexp_vjp_edges():
-    x = np.array([0.0, -np.inf, np.inf, np.nan, 700.0, -745.0, 1e308, 5e-324])
-    y = np.array([0.0, 0.0, 1.0, 0.0, -700.0, 0.0, 1e308, -5e-324])
-    g = np.array([1.0, 2.0, np.inf, 1.0, 3.0, 1.0, 1.0, -0.0])
+    x = np.array([0.0, -np.inf, np.inf, np.nan, 700.0, -745.0, 1e308, 5e-324, np.inf])
+    y = np.array([0.0, 0.0, 1.0, 0.0, -700.0, 0.0, 1e308, -5e-324, np.inf])
+    g = np.array([1.0, 2.0, np.inf, 1.0, 3.0, 1.0, 1.0, -0.0, 1.0])
     with np.errstate(all="ignore"):
-        ans = np.logaddexp(x, y)
-        want = g * np.exp(x - ans)
-    with np.errstate(all="ignore"):
-        np.testing.assert_array_equal(_kernels.logaddexp_vjp(g, x, ans), want)
-        np.testing.assert_array_equal(tensor.logaddexp_vjp(g, y, ans), g * np.exp(y - ans))
+        want = logaddexp_expr(g, x, y)
+        np.testing.assert_array_equal(_kernels.logaddexp_vjp(g, x, y), want)
+        np.testing.assert_array_equal(tensor.logaddexp_vjp(g, y, x), logaddexp_expr(g, y, x))
+    # the limits: all of g to the larger input, none to the smaller
+    assert want[1] == 0.0 and want[2] == np.inf and want[4] == 3.0 and want[5] == 0.0
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_logaddexp_vjp_wrapper_falls_back_to_numpy(dtype):
-    g, x, ans = logaddexp_operands((6, 8), dtype, seed=5)
+    g, x, y = logaddexp_operands((6, 8), dtype, seed=5)
     other = np.float64 if dtype == np.float32 else np.float32
     cases = [
-        (g, x, ans),
-        (g[:, ::2], x[:, ::2], ans[:, ::2]),     # non-contiguous
-        (g, x[:1], ans),                         # broadcasting
-        (g, x.astype(other), ans),               # mixed dtypes
-        (1.0, x, ans),                           # scalar adjoint
-        (g, x, ans.T.copy().T),                  # Fortran order
+        (g, x, y),
+        (g[:, ::2], x[:, ::2], y[:, ::2]),       # non-contiguous
+        (g, x[:1], y),                           # broadcasting
+        (g, x.astype(other), y),                 # mixed dtypes
+        (1.0, x, y),                             # scalar adjoint
+        (g, x, y.T.copy().T),                    # Fortran order
     ]
-    for gi, xi, ai in cases:
-        got = tensor.logaddexp_vjp(gi, xi, ai)
-        want = gi * np.exp(xi - ai)
+    for gi, xi, yi in cases:
+        got = tensor.logaddexp_vjp(gi, xi, yi)
+        want = logaddexp_expr(gi, xi, yi)
         assert np.shape(got) == np.shape(want)
         assert np.result_type(got) == np.result_type(want)
         np.testing.assert_array_equal(got, want)
@@ -268,7 +285,22 @@ def test_logaddexp_vjp_refuses_what_it_cannot_take():
     with pytest.raises(TypeError):
         _kernels.logaddexp_vjp(a, a, a.astype(np.float32))
     with pytest.raises(TypeError):
-        _kernels.logaddexp_vjp(a, 1.0, a)
+        _kernels.logaddexp_vjp(a, 1, a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("scalar", [0.0, -3.5, 0.1])
+def test_logaddexp_vjp_takes_a_python_float_beside_an_array(dtype, scalar):
+    """softplus: np.logaddexp(0.0, z), the number as NumPy takes it (a float32 that
+    cannot hold it is left to NumPy, which decides the result's dtype)."""
+    g, z, _ = logaddexp_operands((1000,), dtype, seed=4)
+    for x, y in ((scalar, z), (z, scalar)):
+        got = tensor.logaddexp_vjp(g, x, y)
+        want = logaddexp_expr(g, x, y)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    fits = dtype == np.float64 or float(np.float32(scalar)) == scalar
+    assert (_kernels.elementwise_or_none(_kernels.LOGADDEXP, g, scalar, z) is not None) == fits
 
 
 def test_elementwise_kernels_refuse_byteswapped_and_subclasses():
