@@ -6,7 +6,7 @@ import inspect
 
 import numpy as np
 
-from . import analysis, emit, errors, fence, inline, ir, reverse, runtime
+from . import analysis, emit, errors, fence, inline, ir, prune, reverse, runtime
 from .ir import Pop
 from .normalize import Normalizer
 from .parse import parse_function
@@ -162,6 +162,8 @@ class Transformed:
     def _compile(self, key, values):
         self._check_wrt(key, values)
         prog = build_program(self.f, self.params, key, values, self.argnums, self.has_aux)
+        if not self.with_value and any(isinstance(k, tuple) for k in key):
+            prog = prune.drop_value(prog)  # grad on arrays: the value is not returned
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
             engine = _try_engine(prog, required=self.backend == "engine")
