@@ -350,42 +350,90 @@ cdef void _sigmoid_vjp(Py_ssize_t n,
         out[i] = g[i] * ans[i] * (one - ans[i])
 
 
-# NumPy's own inner loops for exp, looked up once: a fused kernel that needs exp runs
-# NumPy's loop on blocks of its operands, so it gets NumPy's SIMD speed and NumPy's bits.
+# NumPy's own inner loops, looked up once: a fused kernel that needs exp runs NumPy's
+# loops on L1-sized blocks of its operands, so it gets NumPy's SIMD speed and NumPy's
+# bits, and touches main memory once instead of once per operation.
 ctypedef void (*_loop_fn)(char** args, cnp.npy_intp* dims, cnp.npy_intp* steps,
                           void* data) noexcept nogil
 
-cdef struct _Loop1:
+cdef struct _Loop:
     _loop_fn fn
     void* data
 
-cdef _Loop1 _EXP_F64, _EXP_F32
-_EXP_F64.fn = NULL
-_EXP_F32.fn = NULL
+cdef struct _Loops:     # one dtype's loops
+    _Loop exp
+    _Loop subtract
+    _Loop add
+    _Loop divide
+
+cdef _Loops _LOOPS_F64, _LOOPS_F32
+cdef bint _loops_ready = 0
 
 
-cdef _Loop1 _find_loop1(cnp.ufunc uf, int typenum) except *:
-    """``uf``'s inner loop from one ``typenum`` input to one ``typenum`` output."""
-    cdef _Loop1 out
-    cdef int i
+cdef _Loop _find_loop(cnp.ufunc uf, int typenum) except *:
+    """``uf``'s inner loop with every operand of ``typenum``."""
+    cdef _Loop out
+    cdef int i, j, nargs = uf.nin + uf.nout
+    cdef bint match
     for i in range(uf.ntypes):
-        if uf.types[2 * i] == typenum and uf.types[2 * i + 1] == typenum:
+        match = 1
+        for j in range(nargs):
+            if uf.types[i * nargs + j] != typenum:
+                match = 0
+                break
+        if match:
             out.fn = <_loop_fn>uf.functions[i]
             out.data = uf.data[i]
             return out
     raise ValueError(f"numpy.{uf.__name__} has no loop for type {typenum}")
 
 
-cdef int _load_exp_loops() except -1:
-    global _EXP_F64, _EXP_F32
-    if _EXP_F64.fn == NULL:
-        _EXP_F64 = _find_loop1(np.exp, cnp.NPY_DOUBLE)
-        _EXP_F32 = _find_loop1(np.exp, cnp.NPY_FLOAT)
+cdef _Loops _find_loops(int typenum) except *:
+    cdef _Loops out
+    out.exp = _find_loop(np.exp, typenum)
+    out.subtract = _find_loop(np.subtract, typenum)
+    out.add = _find_loop(np.add, typenum)
+    out.divide = _find_loop(np.divide, typenum)
+    return out
+
+
+cdef int _load_loops() except -1:
+    global _LOOPS_F64, _LOOPS_F32, _loops_ready
+    if not _loops_ready:
+        _LOOPS_F64 = _find_loops(cnp.NPY_DOUBLE)
+        _LOOPS_F32 = _find_loops(cnp.NPY_FLOAT)
+        _loops_ready = 1
     return 0
 
 
+cdef inline void _run2(_Loop loop, const void* a, Py_ssize_t sa, const void* b,
+                       Py_ssize_t sb, void* out, Py_ssize_t so,
+                       cnp.npy_intp n) noexcept nogil:
+    """out = loop(a, b) over n elements, strides in bytes (0: one value for all)."""
+    cdef char* args[3]
+    cdef cnp.npy_intp steps[3]
+    args[0] = <char*>a
+    args[1] = <char*>b
+    args[2] = <char*>out
+    steps[0] = sa
+    steps[1] = sb
+    steps[2] = so
+    loop.fn(args, &n, steps, loop.data)
+
+
+cdef inline void _run1(_Loop loop, const void* a, void* out, Py_ssize_t size,
+                       cnp.npy_intp n) noexcept nogil:
+    cdef char* args[2]
+    cdef cnp.npy_intp steps[2]
+    args[0] = <char*>a
+    args[1] = <char*>out
+    steps[0] = size
+    steps[1] = size
+    loop.fn(args, &n, steps, loop.data)
+
+
 cdef enum:
-    _BLOCK = 512          # elements per block: three blocks of doubles stay in L1
+    _BLOCK = 512          # elements per block: a few blocks of doubles stay in L1
 
 
 cdef void _logaddexp_vjp(Py_ssize_t n,
@@ -393,29 +441,20 @@ cdef void _logaddexp_vjp(Py_ssize_t n,
                          const floating* x,  # IN: n values, or one when sx is 0
                          const floating* y,  # IN: n values, or one when sy is 0
                          floating* out,      # OUT
-                         _Loop1 exp_loop, Py_ssize_t sx, Py_ssize_t sy) noexcept nogil:
-    """out = g / (1 + exp(y - x)), with NumPy's exp loop on blocks: the adjoint of
-    logaddexp(x, y) for x, which is g * exp(x - logaddexp(x, y)), without the
-    cancellation in x - logaddexp(x, y) (and without reading logaddexp(x, y) at all)"""
-    cdef floating diff[_BLOCK]
-    cdef floating e[_BLOCK]
+                         _Loops* loops, Py_ssize_t sx, Py_ssize_t sy) noexcept nogil:
+    """out = g / (1 + exp(y - x)), each operation NumPy's own loop on blocks: the
+    adjoint of logaddexp(x, y) for x, which is g * exp(x - logaddexp(x, y)), without
+    the cancellation in x - logaddexp(x, y) (and without reading logaddexp(x, y))"""
+    cdef floating t[_BLOCK]
     cdef floating one = 1
-    cdef char* args[2]
-    cdef cnp.npy_intp steps[2]
-    cdef cnp.npy_intp m
-    cdef Py_ssize_t i, k
-    args[0] = <char*>diff
-    args[1] = <char*>e
-    steps[0] = sizeof(floating)
-    steps[1] = sizeof(floating)
-    k = 0
+    cdef Py_ssize_t size = sizeof(floating)
+    cdef Py_ssize_t k = 0, m
     while k < n:
         m = n - k if n - k < _BLOCK else _BLOCK
-        for i in range(m):
-            diff[i] = y[(k + i) * sy] - x[(k + i) * sx]
-        exp_loop.fn(args, &m, steps, exp_loop.data)
-        for i in range(m):
-            out[k + i] = g[k + i] / (one + e[i])
+        _run2(loops.subtract, y + k * sy, sy * size, x + k * sx, sx * size, t, size, m)
+        _run1(loops.exp, t, t, size, m)
+        _run2(loops.add, &one, 0, t, size, t, size, m)
+        _run2(loops.divide, g + k, size, t, size, out + k, size, m)
         k += m
 
 
@@ -492,7 +531,7 @@ cdef object _fused(int which, object g, object a, object b):
         if t == cnp.NPY_FLOAT and ((stride_a == 0 and <double>sa32 != sa64) or
                                    (stride_b == 0 and <double>sb32 != sb64)):
             return None  # a float that float32 cannot hold: NumPy decides the dtype
-        _load_exp_loops()
+        _load_loops()
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(nd, dims, t, 0)
     cdef Py_ssize_t n = cnp.PyArray_SIZE(ga)
     cdef void* pg = cnp.PyArray_DATA(ga)
@@ -507,7 +546,7 @@ cdef object _fused(int which, object g, object a, object b):
                 _sigmoid_vjp(n, <double*>pg, <double*>pa, <double*>po)
             else:
                 _logaddexp_vjp(n, <double*>pg, <double*>pa, <double*>pb, <double*>po,
-                               _EXP_F64, stride_a, stride_b)
+                               &_LOOPS_F64, stride_a, stride_b)
         else:
             if which == _TANH:
                 _tanh_vjp(n, <float*>pg, <float*>pa, <float*>po)
@@ -517,7 +556,7 @@ cdef object _fused(int which, object g, object a, object b):
                 _sigmoid_vjp(n, <float*>pg, <float*>pa, <float*>po)
             else:
                 _logaddexp_vjp(n, <float*>pg, <float*>pa, <float*>pb, <float*>po,
-                               _EXP_F32, stride_a, stride_b)
+                               &_LOOPS_F32, stride_a, stride_b)
     return out
 
 
