@@ -34,6 +34,7 @@ except ImportError:  # pragma: no cover
 
 FRAMEWORKS = (
     "revsrc",
+    "revsrc_nopool",
     "jax.grad",
     "jax.jit",
     "torch.autograd",
@@ -47,6 +48,7 @@ FRAMEWORKS = (
 
 FRAMEWORK_LABELS = {
     "revsrc": "revsrc (grad)",
+    "revsrc_nopool": "revsrc (grad), no memory pool",
     "jax.grad": "jax.grad (eager)",
     "jax.jit": "jax.jit(jax.grad)",
     "torch.autograd": "torch.autograd (eager backward)",
@@ -174,6 +176,25 @@ def _make_central_scalar(workload):
 
 for _w in ("mlp", "conv", "recurrence", "rnn", "logreg", "ode", "call"):
     register(_w, "revsrc")(_make_revsrc(_w))
+
+
+def _make_revsrc_no_pool(workload):
+    """revsrc with its memory pool off (REVSRC_POOL=0), for an A/B in the same run."""
+    f, _, argnum, _ = wl.WORKLOADS[workload]
+
+    def make(data):
+        grad = _revsrc()
+        from revsrc import runtime
+
+        runtime._POOL = False  # this framework's process is its own (see vs_frameworks)
+        df = grad(f, argnums=argnum)
+        return case(lambda: df(*data), note="memory pool off (REVSRC_POOL=0)")
+
+    return make
+
+
+for _w in ("conv", "logreg"):
+    register(_w, "revsrc_nopool")(_make_revsrc_no_pool(_w))
 for _w in ("recurrence", "ode", "call"):
     register(_w, "central_diff")(_make_central_scalar(_w))
 

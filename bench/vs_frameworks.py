@@ -46,7 +46,7 @@ import frameworks as fw  # noqa: E402
 import workloads as wl  # noqa: E402
 
 ROW_ORDER = (
-    "revsrc", "jax.jit", "jax.jit[cond]", "jax.grad", "torch.autograd", "torch.func", "autograd",
+    "revsrc", "revsrc_nopool", "jax.jit", "jax.jit[cond]", "jax.grad", "torch.autograd", "torch.func", "autograd",
     "handwritten", "c_handwritten", "central_diff", "plain",
 )
 
@@ -396,7 +396,7 @@ def warm_up(framework):
             pass
     a = np.ones((64, 64))
     _warm_numpy(a)
-    if framework == "revsrc":
+    if framework.startswith("revsrc"):
         try:
             grad = fw._revsrc()
             grad(_warm_scalar)(0.5)
