@@ -275,11 +275,15 @@ def _T(a):
     return np.swapaxes(a, -1, -2)
 
 
+_ndarray = np.ndarray
+_dot = np.dot
+
+
 def dot_grad_a(g, a, b):
     """Adjoint of np.dot(a, b) for a: g contracted with b over b's kept axes."""
-    if type(g) is np.ndarray and type(b) is np.ndarray and g.ndim == 2 and b.ndim == 2 \
-            and np.ndim(a) == 2:
-        return np.dot(g, b.T)  # the common case, without tensordot's bookkeeping
+    if type(g) is _ndarray and type(a) is _ndarray and type(b) is _ndarray \
+            and g.ndim == 2 and a.ndim == 2 and b.ndim == 2:
+        return _dot(g, b.T)  # the common case, in loops too: one call, no bookkeeping
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 0 or b_nd == 0:
         return _as_input(tensor.sum_to_shape(np.multiply(g, b), np.shape(a)), a)
@@ -293,9 +297,9 @@ def dot_grad_a(g, a, b):
 
 def dot_grad_b(g, a, b):
     """Adjoint of np.dot(a, b) for b."""
-    if type(g) is np.ndarray and type(a) is np.ndarray and a.ndim == 2 \
-            and g.ndim == np.ndim(b) and g.ndim in (1, 2):
-        return np.dot(a.T, g)  # matrix-matrix and matrix-vector, one BLAS call
+    if type(g) is _ndarray and type(a) is _ndarray and type(b) is _ndarray \
+            and a.ndim == 2 and g.ndim == b.ndim and (g.ndim == 2 or g.ndim == 1):
+        return _dot(a.T, g)  # matrix-matrix and matrix-vector, one BLAS call
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 0 or b_nd == 0:
         return _as_input(tensor.sum_to_shape(np.multiply(g, a), np.shape(b)), b)
