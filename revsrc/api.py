@@ -162,8 +162,10 @@ class Transformed:
     def _compile(self, key, values):
         self._check_wrt(key, values)
         prog = build_program(self.f, self.params, key, values, self.argnums, self.has_aux)
-        if not self.with_value and any(isinstance(k, tuple) for k in key):
-            prog = prune.drop_value(prog)  # grad on arrays: the value is not returned
+        if any(isinstance(k, tuple) for k in key):  # array programs (never the engine's)
+            if not self.with_value:
+                prog = prune.drop_value(prog)  # grad: the value is not returned
+            prog = prune.accumulate_in_place(prog)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
             engine = _try_engine(prog, required=self.backend == "engine")

@@ -1,4 +1,5 @@
-"""A pass for derivatives that do not return the function's value.
+"""Two passes over a finished array program: the value grad does not return, and
+accumulators added in place.
 
 ``revsrc.grad`` returns the gradient alone, but the reverse transformation writes one
 program for ``grad`` and ``value_and_grad``: ``outputs[0]`` is the value. For ``grad``,
@@ -124,3 +125,50 @@ def drop_value(prog: Program) -> Program:
     if not changed and prog.outputs[0] == outputs[0]:
         return prog
     return Program(prog.name, prog.params, body, outputs, prog.kinds, forward_len=fwd)
+
+
+# ----- Accumulating adjoints in place -----
+
+def accumulate_in_place(prog: Program) -> Program:
+    """``x_bar = x_bar + t`` becomes ``x_bar = runtime.accumulate(x_bar, t)`` (an
+    in-place add) for an accumulator whose every other write is a number (its 0.0
+    start) and whose every read is such an accumulation or a program output: then
+    its array was made by the first ``0.0 + t`` and no other name can hold it. The
+    weight adjoint of a loop (``W_bar`` of an RNN) is the case: one allocation and
+    one temporary fewer per iteration."""
+    stmts = list(ir.walk(prog.body))
+    candidates = {}
+    for s in stmts:
+        if isinstance(s, Op) and s.fn is operator.add and s.target and \
+                s.target.endswith("_bar") and len(s.args) == 2 and s.args[0] == s.target \
+                and s.args[1] != s.target and not s.kwargs:
+            candidates.setdefault(s.target, []).append(s)
+    ok = set()
+    for name, accs in candidates.items():
+        good = True
+        for s in stmts:
+            if s in accs:
+                continue
+            if name in ir.writes(s):
+                if not (isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1
+                        and isinstance(s.args[0], Const)
+                        and type(s.args[0].value) in (int, float)):
+                    good = False
+            if name in ir.reads(s):
+                good = False
+        if good:
+            ok.add(name)
+    if not ok:
+        return prog
+
+    def rewrite(body):
+        out = []
+        for s in body:
+            if isinstance(s, Op) and s.target in ok and s.fn is operator.add \
+                    and s.args[0] == s.target:
+                s = Op(s.target, runtime.accumulate, s.args, loc=s.loc)
+            out.append(ir.map_bodies(s, rewrite))
+        return out
+
+    return Program(prog.name, prog.params, rewrite(prog.body), prog.outputs, prog.kinds,
+                   forward_len=prog.forward_len)

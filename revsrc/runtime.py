@@ -115,3 +115,19 @@ def take(x, index):
 
 
 _FULL = slice(None)
+
+
+def accumulate(acc, t):
+    """``acc + t``, added into ``acc`` itself when it is an array the adjoint owns.
+
+    Generated code calls it only for an accumulator nothing else reads (see
+    ``revsrc.prune.accumulate_in_place``): its first value is a number (0.0), so
+    its array was made by an earlier ``acc + t`` and no other name holds it. The
+    values are those of ``acc + t``; only the allocation is saved.
+    """
+    if type(acc) is np.ndarray and type(t) is np.ndarray and acc.flags.writeable \
+            and acc.shape == np.broadcast_shapes(acc.shape, t.shape) \
+            and acc.dtype == np.result_type(acc, t):
+        np.add(acc, t, out=acc)
+        return acc
+    return acc + t

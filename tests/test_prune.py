@@ -85,3 +85,60 @@ def test_result_like_has_numpys_shape_and_dtype(fn, args, shape, dtype):
 def test_result_like_refuses_what_numpy_refuses():
     with pytest.raises(ValueError):
         prune.result_like(np.add, np.ones(3), np.ones(4))
+
+
+# ----- accumulators added in place -----
+
+def rnn_like(W, xs):
+    h = np.zeros((3, 4))
+    for t in range(5):
+        h = np.tanh(np.dot(h, W) + xs[t])
+    return np.sum(h * h)
+
+
+def test_loop_accumulator_is_added_in_place_and_the_gradient_is_unchanged():
+    from revsrc.testing import check_grads
+    r = np.random.default_rng(1)
+    W, xs = 0.5 * r.standard_normal((4, 4)), r.standard_normal((5, 3, 4))
+    src = revsrc.source(revsrc.grad(rnn_like), W, xs)
+    assert "W_bar = _runtime.accumulate(W_bar, " in src
+    check_grads(rnn_like, (W, xs), argnums=0)
+    g1 = revsrc.grad(rnn_like)(W, xs)
+    g2 = revsrc.grad(rnn_like)(W, xs)
+    np.testing.assert_array_equal(g1, g2)      # nothing left behind between calls
+    assert g1 is not g2
+
+
+def test_an_accumulator_read_elsewhere_is_left_alone():
+    from revsrc.ir import Const, For, Op, Program
+    import operator
+    from revsrc import ir
+    body = [Op("a_bar", ir.copy, (Const(0.0),)),
+            For("k", Const(0), Const(3), Const(1),
+                [Op("a_bar", operator.add, ("a_bar", "t"))]),
+            Op("b", operator.mul, ("a_bar", Const(2.0)))]
+    prog = Program("f_adjoint", ["t"], body, [Const(None), "a_bar", "b"], {}, forward_len=0)
+    assert prune.accumulate_in_place(prog) is prog
+    prog.body = body[:2]
+    out = prune.accumulate_in_place(prog)
+    assert out.body[1].body[0].fn is prune.runtime.accumulate
+
+
+def test_runtime_accumulate_adds_in_place_only_when_it_may():
+    from revsrc import runtime
+    acc = np.ones((2, 3))
+    t = np.full((2, 3), 0.5)
+    same = runtime.accumulate(acc, t)
+    assert same is acc and (acc == 1.5).all()
+    row = runtime.accumulate(acc, np.ones(3))            # t broadcasts into acc
+    assert row is acc and (acc == 2.5).all()
+    bigger = runtime.accumulate(np.ones(3), np.ones((2, 3)))
+    assert bigger.shape == (2, 3)
+    acc32 = np.ones(3, np.float32)
+    up = runtime.accumulate(acc32, np.ones(3))            # float64 t: a new float64 array
+    assert up is not acc32 and up.dtype == np.float64
+    ro = np.ones(3)
+    ro.flags.writeable = False
+    assert runtime.accumulate(ro, np.ones(3)) is not ro
+    first = runtime.accumulate(0.0, t)                    # the 0.0 start: a new array
+    assert first is not t and (first == t).all()
