@@ -588,6 +588,29 @@ def elementwise_or_none(int which, g, a, b=None):
 TANH, RELU, SIGMOID, LOGADDEXP = _TANH, _RELU, _SIGMOID, _LOGADDEXP
 
 
+def add_into(acc, t):
+    """acc += t with NumPy's own add loop, when both are plain float32/float64 arrays of
+    one shape (not 0-d: acc + t of those is a scalar) and dtype (native, aligned,
+    C-contiguous) and acc is writable; returns
+    whether it did (else the caller adds). Without the ufunc machinery this costs ~0.1 us
+    beyond the loop, where np.add(acc, t, out=acc) costs ~0.6 us."""
+    if not _plain_float_array(acc, -1, 0, NULL):
+        return False
+    cdef cnp.ndarray a = <cnp.ndarray>acc
+    if cnp.PyArray_NDIM(a) == 0 or not cnp.PyArray_ISWRITEABLE(a) or \
+            not _plain_float_array(t, cnp.PyArray_TYPE(a), cnp.PyArray_NDIM(a), cnp.PyArray_DIMS(a)):
+        return False
+    _load_loops()
+    cdef _Loop loop = _LOOPS_F64.add if cnp.PyArray_TYPE(a) == cnp.NPY_DOUBLE else _LOOPS_F32.add
+    cdef Py_ssize_t size = cnp.PyArray_ITEMSIZE(a)
+    cdef void* pa = cnp.PyArray_DATA(a)
+    cdef void* pt = cnp.PyArray_DATA(<cnp.ndarray>t)
+    cdef cnp.npy_intp n = cnp.PyArray_SIZE(a)
+    with nogil:
+        _run2(loop, pa, size, pt, size, pa, size, n)
+    return True
+
+
 def tanh_vjp(g, ans):
     """g * (1 - ans * ans); g and ans: same shape, same float dtype, C-contiguous."""
     return _fused_or_raise(_TANH, g, ans)

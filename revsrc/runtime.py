@@ -125,9 +125,6 @@ def accumulate(acc, t):
     its array was made by an earlier ``acc + t`` and no other name holds it. The
     values are those of ``acc + t``; only the allocation is saved.
     """
-    if type(acc) is np.ndarray and type(t) is np.ndarray and acc.flags.writeable \
-            and acc.shape == np.broadcast_shapes(acc.shape, t.shape) \
-            and acc.dtype == np.result_type(acc, t):
-        np.add(acc, t, out=acc)
+    if _kernels.add_into(acc, t):
         return acc
     return acc + t

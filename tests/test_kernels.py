@@ -392,6 +392,33 @@ def test_add_at_trailing_broadcasts_g_and_refuses_what_it_cannot_take():
     assert _kernels.add_at_trailing(np.zeros(shape), index, np.ones(7)) is False
 
 
+# ----- add_into: acc += t with NumPy's own add loop -----
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES + [(32, 32)])
+def test_add_into_matches_numpy(dtype, shape):
+    r = rng(10)
+    acc = np.asarray(r.standard_normal(shape) * 1e3, dtype)
+    t = np.asarray(r.standard_normal(shape), dtype)
+    want = acc + t
+    if acc.ndim == 0:
+        assert _kernels.add_into(acc, t) is False  # a 0-d result of acc + t is a scalar
+        return
+    assert _kernels.add_into(acc, t) is True
+    np.testing.assert_array_equal(acc, want)
+
+
+def test_add_into_declines_what_it_cannot_take():
+    a = np.ones((4, 4))
+    ro = np.ones((4, 4))
+    ro.flags.writeable = False
+    for acc, t in [(a, np.ones(4)), (a, np.ones((4, 4), np.float32)), (a[:, ::2], a[:, ::2]),
+                   (ro, a), (a.astype(np.int64), a.astype(np.int64)), (a, 1.0), (1.0, a)]:
+        before = np.array(acc, copy=True)
+        assert _kernels.add_into(acc, t) is False
+        np.testing.assert_array_equal(acc, before)
+
+
 # ----- sum_to_shape / unbroadcast -----
 
 @pytest.mark.parametrize("gshape, shape", [

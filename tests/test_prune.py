@@ -130,8 +130,8 @@ def test_runtime_accumulate_adds_in_place_only_when_it_may():
     t = np.full((2, 3), 0.5)
     same = runtime.accumulate(acc, t)
     assert same is acc and (acc == 1.5).all()
-    row = runtime.accumulate(acc, np.ones(3))            # t broadcasts into acc
-    assert row is acc and (acc == 2.5).all()
+    row = runtime.accumulate(acc, np.ones(3))            # t broadcasts: a new array
+    assert row is not acc and (row == 2.5).all() and (acc == 1.5).all()
     bigger = runtime.accumulate(np.ones(3), np.ones((2, 3)))
     assert bigger.shape == (2, 3)
     acc32 = np.ones(3, np.float32)
