@@ -210,11 +210,14 @@ def test_pool_conv_adjoint(benchmark, impl):
 
 # In-place accumulation of a loop's weight adjoint (runtime.accumulate), RNN-sized and
 # MLP-sized: NumPy's own add loop without the ufunc call, against acc + t.
+ACC_SHAPES = {"32x32": (32, 32), "128x128": (128, 128)}
+
+
 @pytest.mark.parametrize("impl", ["add_into", "acc + t", "np.add(out=acc)"])
-@pytest.mark.parametrize("shape", {"32x32": (32, 32), "128x128": (128, 128)})
+@pytest.mark.parametrize("shape", ACC_SHAPES)
 def test_add_into(benchmark, shape, impl):
     r = np.random.default_rng(4)
-    acc, t = r.standard_normal(shape), r.standard_normal(shape)
+    acc, t = r.standard_normal(ACC_SHAPES[shape]), r.standard_normal(ACC_SHAPES[shape])
     benchmark.group = f"accumulate {shape}"
     fn = {"add_into": runtime.accumulate, "acc + t": lambda a, b: a + b,
           "np.add(out=acc)": lambda a, b: np.add(a, b, out=a)}[impl]
