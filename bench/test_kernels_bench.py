@@ -188,7 +188,10 @@ def test_sum_to_shape(benchmark, case):
     benchmark(tensor.sum_to_shape, g, shape)
 
 
-# The memory pool: the convolution's whole generated adjoint, with and without it.
+# The memory pool: the convolution's whole generated adjoint, with and without it. In a
+# process that has already freed big blocks (this one, after the benchmarks above) glibc
+# keeps them and the two tie; in a fresh process the pool is what saves the page faults:
+# see the 'no memory pool' row of the conv table in BENCHMARKS.md (~8x).
 @pytest.mark.parametrize("impl", ["pool", "no pool"])
 def test_pool_conv_adjoint(benchmark, impl):
     import sys
