@@ -34,6 +34,7 @@ except ImportError:  # pragma: no cover
 
 FRAMEWORKS = (
     "revsrc",
+    "revsrc_nopool",
     "jax.grad",
     "jax.jit",
     "torch.autograd",
@@ -47,6 +48,7 @@ FRAMEWORKS = (
 
 FRAMEWORK_LABELS = {
     "revsrc": "revsrc (grad)",
+    "revsrc_nopool": "revsrc (grad), no memory pool",
     "jax.grad": "jax.grad (eager)",
     "jax.jit": "jax.jit(jax.grad)",
     "torch.autograd": "torch.autograd (eager backward)",
@@ -174,6 +176,25 @@ def _make_central_scalar(workload):
 
 for _w in ("mlp", "conv", "recurrence", "rnn", "logreg", "ode", "call"):
     register(_w, "revsrc")(_make_revsrc(_w))
+
+
+def _make_revsrc_no_pool(workload):
+    """revsrc with its memory pool off (REVSRC_POOL=0), for an A/B in the same run."""
+    f, _, argnum, _ = wl.WORKLOADS[workload]
+
+    def make(data):
+        grad = _revsrc()
+        from revsrc import runtime
+
+        runtime._POOL = False  # this framework's process is its own (see vs_frameworks)
+        df = grad(f, argnums=argnum)
+        return case(lambda: df(*data), note="memory pool off (REVSRC_POOL=0)")
+
+    return make
+
+
+for _w in ("conv", "logreg"):
+    register(_w, "revsrc_nopool")(_make_revsrc_no_pool(_w))
 for _w in ("recurrence", "ode", "call"):
     register(_w, "central_diff")(_make_central_scalar(_w))
 
@@ -583,7 +604,7 @@ def make_autograd_newton(data):
 def _rnn(xp):
     def loss(W, U, b, xs, target):
         h = xp.zeros((16, 32), dtype=xs.dtype)
-        for t in range(50):
+        for t in range(40):
             h = xp.tanh(xp.matmul(h, W) + xp.matmul(xs[t], U) + b)
         d = h - target
         return xp.sum(d * d) / 16.0
@@ -594,7 +615,7 @@ def _rnn(xp):
 def _rnn_autograd(anp):
     def loss(W, U, b, xs, target):
         h = anp.zeros((16, 32))
-        for t in range(50):
+        for t in range(40):
             h = anp.tanh(anp.dot(h, W) + anp.dot(xs[t], U) + b)
         d = h - target
         return anp.sum(d * d) / 16.0
@@ -635,7 +656,15 @@ def make_autograd_rnn(data):
 def _logreg(xp):
     def loss(w, X, y):
         z = xp.matmul(X, w)
-        return xp.mean(xp.log(1.0 + xp.exp(-y * z)))
+        return xp.mean(xp.logaddexp(0.0, -y * z))
+
+    return loss
+
+
+def _logreg_torch(torch):
+    def loss(w, X, y):
+        z = torch.matmul(X, w)
+        return torch.mean(torch.logaddexp(torch.zeros((), dtype=z.dtype), -y * z))
 
     return loss
 
@@ -653,13 +682,13 @@ def make_jax_jit_logreg(data):
 @register("logreg", "torch.autograd")
 def make_torch_autograd_logreg(data):
     torch = _torch()
-    return _torch_array_case(torch, _logreg(torch), data)
+    return _torch_array_case(torch, _logreg_torch(torch), data)
 
 
 @register("logreg", "torch.func")
 def make_torch_func_logreg(data):
     torch = _torch()
-    return _torch_func_case(torch, _logreg(torch), data)
+    return _torch_func_case(torch, _logreg_torch(torch), data)
 
 
 @register("logreg", "autograd")

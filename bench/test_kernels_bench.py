@@ -9,15 +9,17 @@ fallback in revsrc.tensor).
 import numpy as np
 import pytest
 
-from revsrc import _kernels, tensor
+from revsrc import _kernels, runtime, tensor
 
-# (64, 128): a dense layer's activations; (16, 27, 900): a 3x3x3 im2col conv
-# batch; (1_000_000,): memory-bound.
-SHAPES = {"64x128": (64, 128), "16x27x900": (16, 27, 900), "1e6": (1_000_000,)}
+# (16, 32): one RNN step's hidden state; (64, 128): a dense layer's activations;
+# (20000,): the logistic-regression margins; (16, 27, 900): a 3x3x3 im2col conv batch;
+# (1_000_000,): memory-bound.
+SHAPES = {"16x32": (16, 32), "64x128": (64, 128), "20000": (20_000,),
+          "16x27x900": (16, 27, 900), "1e6": (1_000_000,)}
 
 ELEMENTWISE = {
     "tanh_vjp": (lambda g, a: g * (1.0 - a * a), np.tanh),
-    "relu_vjp": (lambda g, x: g * (x >= 0.0), lambda z: z),
+    "relu_vjp": (lambda g, x: np.where(x >= 0.0, g, np.zeros_like(g)), lambda z: z),
     "sigmoid_vjp": (lambda g, a: g * a * (1.0 - a), lambda z: 1.0 / (1.0 + np.exp(-z))),
 }
 
@@ -40,6 +42,84 @@ def test_elementwise(benchmark, name, shape, dtype, impl):
     fn = getattr(tensor, name) if impl == "kernel" else expr
     out = benchmark(fn, g, a)
     np.testing.assert_array_equal(out, expr(g, a))
+
+
+@pytest.mark.parametrize("impl", ["kernel", "numpy"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_logaddexp_vjp(benchmark, shape, dtype, impl):
+    """The kernel against the rule's NumPy expression, g * exp(x - logaddexp(x, y))."""
+    r = np.random.default_rng(0)
+    g, x, y = (r.standard_normal(SHAPES[shape]).astype(dtype) for _ in range(3))
+    ans = np.logaddexp(x, y)
+    benchmark.group = f"logaddexp_vjp {shape} {dtype}"
+
+    def rule(g, x, y):
+        return g * np.exp(x - ans)
+
+    fn = tensor.logaddexp_vjp if impl == "kernel" else rule
+    out = benchmark(fn, g, x, y)
+    np.testing.assert_allclose(out, rule(g, x, y), rtol=1e-12 if dtype == "float64" else 1e-5)
+
+
+# The im2col gather of bench/workloads.py's convolution, and a smaller one: what the
+# generated code runs (runtime.take: np.take over a flat index) against fancy indexing
+# followed by the reshape, which must copy. (A gather kernel was measured here too and
+# removed: it tied np.take, both bound by memory.)
+def _im2col_case(batch, channels, size, k=3):
+    out = size - k + 1
+    oi, oj = np.divmod(np.arange(out * out), out)
+    ki, kj = np.divmod(np.arange(k * k), k)
+    ii, jj = ki[:, None] + oi[None, :], kj[:, None] + oj[None, :]
+    x = np.random.default_rng(2).standard_normal((batch, channels, size, size))
+    return x, (slice(None), slice(None), ii, jj), (batch, channels * k * k, out * out)
+
+
+GATHERS = {"16x3x32x32 k=3": (16, 3, 32), "4x8x16x16 k=3": (4, 8, 16)}
+
+
+@pytest.mark.parametrize("impl", ["runtime.take", "fancy + reshape"])
+@pytest.mark.parametrize("case", GATHERS)
+def test_im2col_gather(benchmark, case, impl):
+    x, index, cols = _im2col_case(*GATHERS[case])
+    benchmark.group = f"im2col gather {case}"
+
+    fn = {"runtime.take": lambda: np.reshape(runtime.take(x, index), cols),
+          "fancy + reshape": lambda: np.reshape(x[index], cols)}[impl]
+    pooled = _kernels.pool_enter()  # as in generated code: no page faults on either side
+    try:
+        out = benchmark(fn)
+    finally:
+        _kernels.pool_exit(pooled)
+    np.testing.assert_array_equal(out, np.reshape(x[index], cols))
+
+
+@pytest.mark.parametrize("impl", ["index_add (kernel)", "row scatter", "zeros + add.at"])
+@pytest.mark.parametrize("case", GATHERS)
+def test_im2col_scatter_add(benchmark, case, impl):
+    """The adjoint of the im2col gather: zeros with g added at the gathered positions."""
+    x, index, _ = _im2col_case(*GATHERS[case])
+    g = np.random.default_rng(3).standard_normal(x[index].shape)
+    benchmark.group = f"im2col scatter-add {case}"
+
+    def with_add_at():
+        out = np.zeros(x.shape)
+        np.add.at(out, index, g)
+        return out
+
+    def rows():
+        out = np.zeros(x.shape)
+        assert tensor._scatter_rows(out, index, g)
+        return out
+
+    fn = {"index_add (kernel)": lambda: tensor.index_add(g, x.shape, np.float64, index),
+          "row scatter": rows, "zeros + add.at": with_add_at}[impl]
+    pooled = _kernels.pool_enter()
+    try:
+        out = benchmark(fn)
+    finally:
+        _kernels.pool_exit(pooled)
+    np.testing.assert_array_equal(out, with_add_at())
 
 
 # Embedding-style scatter: 4096 lookups (many repeated) into a 10000x64 table,
@@ -106,3 +186,42 @@ def test_sum_to_shape(benchmark, case):
     benchmark.group = "sum_to_shape"
     g = np.ones(gshape)
     benchmark(tensor.sum_to_shape, g, shape)
+
+
+# The memory pool: the convolution's whole generated adjoint, with and without it. In a
+# process that has already freed big blocks (this one, after the benchmarks above) glibc
+# keeps them and the two tie; in a fresh process the pool is what saves the page faults:
+# see the 'no memory pool' row of the conv table in BENCHMARKS.md (~8x).
+@pytest.mark.parametrize("impl", ["pool", "no pool"])
+def test_pool_conv_adjoint(benchmark, impl):
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import revsrc
+    import workloads as wl
+    from revsrc import api
+
+    data = wl.conv_data()
+    df = revsrc.grad(wl.conv_loss)
+    entry = api._entry(df, data, {})
+    benchmark.group = "memory pool: conv adjoint"
+    if impl == "pool":
+        benchmark(runtime.run_pooled, entry.fn, data)
+    else:
+        benchmark(entry.fn, *data)
+
+
+# In-place accumulation of a loop's weight adjoint (runtime.accumulate), RNN-sized and
+# MLP-sized: NumPy's own add loop without the ufunc call, against acc + t.
+ACC_SHAPES = {"32x32": (32, 32), "128x128": (128, 128)}
+
+
+@pytest.mark.parametrize("impl", ["add_into", "acc + t", "np.add(out=acc)"])
+@pytest.mark.parametrize("shape", ACC_SHAPES)
+def test_add_into(benchmark, shape, impl):
+    r = np.random.default_rng(4)
+    acc, t = r.standard_normal(ACC_SHAPES[shape]), r.standard_normal(ACC_SHAPES[shape])
+    benchmark.group = f"accumulate {shape}"
+    fn = {"add_into": runtime.accumulate, "acc + t": lambda a, b: a + b,
+          "np.add(out=acc)": lambda a, b: np.add(a, b, out=a)}[impl]
+    benchmark(fn, acc, t)

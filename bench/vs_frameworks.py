@@ -1,13 +1,20 @@
 """Measure revsrc against JAX, PyTorch, HIPS autograd, central differences and C; write BENCHMARKS.md.
 
     python bench/vs_frameworks.py            # measure everything, print the tables
-    python bench/vs_frameworks.py --emit     # ... and write BENCHMARKS.md at the repo root
+    python bench/vs_frameworks.py --emit     # ... write BENCHMARKS.md and bench/ratios.svg
     python bench/vs_frameworks.py --only mlp --quick
 
 Per (workload, framework) cell: compile + first call (fresh function objects: a fresh
 `revsrc.grad(f)`, a fresh `jax.jit(...)` trace and compile, an eager framework's first
 call), then steady-state time as best-of-N and median over ~0.5 s of repeats. Every
-gradient is checked before it is timed; a mismatch stops the run.
+gradient is checked before it is timed; a mismatch stops the run. Each framework runs
+in a process of its own (its threads, allocator and compiler alone in it), each pass
+in fresh ones.
+
+On machines that pin an OpenBLAS core type, unset it for this command only, so NumPy
+runs its own BLAS kernel (BENCHMARKS.md says which ran):
+
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python bench/vs_frameworks.py --emit
 """
 
 import argparse
@@ -39,7 +46,7 @@ import frameworks as fw  # noqa: E402
 import workloads as wl  # noqa: E402
 
 ROW_ORDER = (
-    "revsrc", "jax.jit", "jax.jit[cond]", "jax.grad", "torch.autograd", "torch.func", "autograd",
+    "revsrc", "revsrc_nopool", "jax.jit", "jax.jit[cond]", "jax.grad", "torch.autograd", "torch.func", "autograd",
     "handwritten", "c_handwritten", "central_diff", "plain",
 )
 
@@ -177,14 +184,19 @@ def _warm_numpy(a):
 
 
 
-def run_workload(workload, budget, quick, log):
+def frameworks_of(workload):
+    names = [k[1] for k in fw.REGISTRY if k[0] == workload]
+    return sorted(names, key=lambda name: ROW_ORDER.index(name) if name in ROW_ORDER else 99)
+
+
+def run_workload(workload, budget, quick, log, only=None, extras=True, revsrc_result=None):
+    """The cells of one workload: every framework's (or those in ``only``), then, with
+    ``extras``, the C reference, the plain function and the central-difference estimate."""
     f, build, argnum, kind = wl.WORKLOADS[workload]
     data = build(20_000) if (workload == "newton" and quick) else build()
     ref = fw.oracle(workload, data)
     cells = []
-    frameworks = [k[1] for k in fw.REGISTRY if k[0] == workload]
-    frameworks.sort(key=lambda name: ROW_ORDER.index(name) if name in ROW_ORDER else 99)
-    revsrc_result = None
+    frameworks = [name for name in frameworks_of(workload) if only is None or name in only]
     for framework in frameworks:
         log(f"  {workload} / {framework} ...")
         cell, result = measure(workload, framework, data, budget, revsrc_result, ref)
@@ -194,14 +206,7 @@ def run_workload(workload, budget, quick, log):
             f"median={fmt_ms(cell.median_ms)} {cell.note}")
         cells.append(cell)
 
-    # Two jax.jit versions of the data-dependent `if`: the faster of this run is "jax.jit".
-    jits = [c for c in cells if c.framework in ("jax.jit", "jax.jit[cond]") and c.best_ms is not None]
-    if len(jits) == 2:
-        jits.sort(key=lambda c: c.best_ms)
-        jits[0].label, jits[1].label = "jax.jit(jax.grad)", "jax.jit(jax.grad), slower variant"
-        i, j = cells.index(jits[0]), cells.index(jits[1])
-        if i > j:
-            cells[i], cells[j] = cells[j], cells[i]
+    order_jit_variants(cells)
 
     if workload == "call":
         # The same 0.3 every call flatters anything that remembers its last input (or the branch
@@ -214,6 +219,9 @@ def run_workload(workload, budget, quick, log):
                     fn = fw._revsrc()(wl.g)
                 per = min(time_steady(lambda fn=fn: [fn(x) for x in xs], budget)) / len(xs) * 1e9
                 c.note = (c.note + "; " if c.note else "") + f"{per:,.0f} ns per call over 1,000 distinct x"
+
+    if not extras:
+        return cells
 
     if workload == "recurrence":
         c = Cell(workload, "c_json")
@@ -245,6 +253,156 @@ def run_workload(workload, budget, quick, log):
                         f"= {est.best_ms / 1e3:,.2f} s per gradient")
             cells.append(est)
     return cells
+
+
+def order_jit_variants(cells):
+    """Two jax.jit versions of the data-dependent `if`: the faster is "jax.jit(jax.grad)"."""
+    jits = [c for c in cells if c.framework in ("jax.jit", "jax.jit[cond]") and c.best_ms is not None]
+    if len(jits) == 2:
+        jits.sort(key=lambda c: c.best_ms)
+        jits[0].label, jits[1].label = "jax.jit(jax.grad)", "jax.jit(jax.grad), slower variant"
+        i, j = cells.index(jits[0]), cells.index(jits[1])
+        if i > j:
+            cells[i], cells[j] = cells[j], cells[i]
+
+
+# ----- one process per framework -----
+
+# What a child process measures besides frameworks: the C reference, the plain function,
+# the central-difference estimate (plain NumPy, no framework imported).
+EXTRAS = "extras"
+
+
+def _cell_to_json(c):
+    return {"workload": c.workload, "framework": c.framework, "first_ms": c.first_ms,
+            "samples": c.samples, "best_ms": c.best_ms, "note": c.note, "status": c.status,
+            "error": c.error, "label": c.label, "nparams": getattr(c, "nparams", None)}
+
+
+def _cell_from_json(d):
+    c = Cell(d["workload"], d["framework"])
+    c.first_ms, c.note, c.status, c.error, c.label = (d["first_ms"], d["note"], d["status"],
+                                                      d["error"], d["label"])
+    if d["samples"]:
+        c.add_samples(d["samples"])
+    else:
+        c.best_ms = d["best_ms"]
+    if d["nparams"] is not None:
+        c.nparams = d["nparams"]
+    return c
+
+
+def child_main(framework, workloads, budget, quick, grads_path, out_path):
+    """Measure one framework's cells (or the extras) in this process; write them as JSON.
+    The revsrc child saves its gradients to ``grads_path``; the others check against them."""
+    import json
+
+    warnings.filterwarnings("ignore")
+
+    def log(msg):
+        print(msg, file=sys.stderr, flush=True)
+
+    if framework != EXTRAS:
+        warm_up(framework)
+    revsrc_grads = {}
+    if framework not in ("revsrc", EXTRAS) and grads_path and os.path.exists(grads_path):
+        with np.load(grads_path) as z:
+            revsrc_grads = {k: z[k] for k in z.files}
+    out, mine = [], {}
+    for workload in workloads:
+        if framework == EXTRAS:
+            cells = run_workload(workload, budget, quick, log, only=set())
+        else:
+            if framework not in frameworks_of(workload):
+                continue
+            rr = revsrc_grads.get(workload)
+            cells = run_workload(workload, budget, quick, log, only={framework}, extras=False,
+                                 revsrc_result=rr)
+            if framework == "revsrc" and cells and cells[0].fn is not None and \
+                    wl.WORKLOADS[workload][3] != "newton":
+                mine[workload] = fw.to_numpy(cells[0].fn())
+        out += [_cell_to_json(c) for c in cells]
+    if framework == "revsrc" and grads_path:
+        np.savez(grads_path, **mine)
+    with open(out_path, "w") as fh:
+        json.dump(out, fh)
+    return 0
+
+
+def run_isolated(workloads, budget, quick, passes, log):
+    """Every framework in a process of its own (so no framework's threads, allocator or
+    JIT share a process with another's), the extras in one more; passes repeat them all,
+    minutes apart, and pool the samples."""
+    import json
+    import tempfile
+
+    names = []
+    for workload in workloads:
+        names += [n for n in frameworks_of(workload) if n not in names]
+    names = sorted(names, key=lambda n: ROW_ORDER.index(n) if n in ROW_ORDER else 99)
+    base = [n.split("[")[0] for n in names]
+    groups = list(dict.fromkeys(base)) + [EXTRAS]
+    results = {w: [] for w in workloads}
+    with tempfile.TemporaryDirectory() as tmp:
+        grads = os.path.join(tmp, "revsrc_grads.npz")
+        for p in range(1, passes + 1):
+            for group in groups:
+                log(f"pass {p}: {group} (own process) ...")
+                out = os.path.join(tmp, "cells.json")
+                cmd = [sys.executable, __file__, "--child", group, "--budget", str(budget),
+                       "--grads", grads, "--out", out]
+                cmd += [a for w in workloads for a in ("--only", w)]
+                if quick:
+                    cmd.append("--quick")
+                proc = subprocess.run(cmd, text=True, stderr=subprocess.PIPE)
+                if proc.returncode != 0 or not os.path.exists(out):
+                    tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+                    raise SystemExit(f"child for {group} failed: {tail}")
+                with open(out) as fh:
+                    cells = [_cell_from_json(d) for d in json.load(fh)]
+                os.remove(out)
+                for c in cells:
+                    have = [x for x in results[c.workload] if x.framework == c.framework]
+                    if not have:
+                        results[c.workload].append(c)
+                    elif c.samples:
+                        have[0].add_samples(c.samples)
+    for workload in workloads:
+        cells = results[workload]
+        tail = [c for c in cells if c.framework in ("primal", "cd_estimate")]
+        head = [c for c in cells if c not in tail]
+        head.sort(key=lambda c: (ROW_ORDER.index(c.framework) if c.framework in ROW_ORDER
+                                 else (0.5 if c.framework == "c_json" else 99)))
+        for c in head:
+            c.label = None
+        order_jit_variants(head)
+        primal = _find(tail, "primal")
+        for c in tail:
+            if c.framework == "cd_estimate" and primal is not None:
+                c.best_ms = c.nparams * 2 * primal.best_ms
+                c.note = (f"not run: 2 x {c.nparams:,} params x forward best {fmt_ms(primal.best_ms)} ms "
+                          f"= {c.best_ms / 1e3:,.2f} s per gradient")
+        results[workload] = head + tail
+    return results
+
+
+def warm_up(framework):
+    """One framework's process-wide start-up, paid before its first cell (see
+    warm_up_frameworks)."""
+    if framework in ("jax.jit", "jax.grad", "torch.autograd", "torch.func", "autograd"):
+        try:
+            fw.REGISTRY[("call", framework)]((0.1,))()
+        except fw.Unavailable:
+            pass
+    a = np.ones((64, 64))
+    _warm_numpy(a)
+    if framework.startswith("revsrc"):
+        try:
+            grad = fw._revsrc()
+            grad(_warm_scalar)(0.5)
+            grad(_warm_numpy)(a)
+        except fw.Unavailable:
+            pass
 
 
 # ----- memory -----
@@ -388,6 +546,56 @@ def environment():
             f"{datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
 
 
+def set_threads(n):
+    """Every framework's math library on ``n`` threads: on a shared machine a second BLAS
+    thread that is not scheduled stalls each small product by milliseconds."""
+    n = str(n)
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = n
+    flags = os.environ.get("XLA_FLAGS", "")
+    if n == "1" and "xla_cpu_multi_thread_eigen" not in flags:
+        os.environ["XLA_FLAGS"] = (flags + " --xla_cpu_multi_thread_eigen=false").strip()
+
+
+def blas_kernel():
+    """Which BLAS NumPy runs and with which kernel (threadpoolctl), and the environment
+    variables that pin an OpenBLAS core type."""
+    import json
+
+    pinned = [f"{k}={os.environ[k]}" for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+              if k in os.environ]
+    # asked in a fresh process: what the measuring processes load, with their environment
+    probe = ("import json, numpy, threadpoolctl; "
+             "print(json.dumps(threadpoolctl.threadpool_info()))")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return "unknown (pip install threadpoolctl)"
+    infos = [i for i in json.loads(proc.stdout) if i.get("user_api") == "blas"]
+    if not infos:
+        return "none found by threadpoolctl"
+    parts = [f"{i.get('internal_api')} {i.get('version')}, kernel {i.get('architecture')}, "
+             f"{i.get('num_threads')} threads" for i in infos]
+    return "; ".join(parts) + (f" (pinned: {', '.join(pinned)})" if pinned else
+                               " (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset)")
+
+
+def cpu_features():
+    """The SIMD extensions NumPy found at run time (numpy.show_runtime's list)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as feats
+    except ImportError:  # pragma: no cover - older NumPy
+        return "unknown"
+    found = [k for k, v in feats.items() if v and k.startswith(("AVX", "FMA", "X86_V"))]
+    return ", ".join(found) or "none beyond SSE"
+
+
+def load_average():
+    try:
+        return "load average %.2f %.2f %.2f" % os.getloadavg()
+    except OSError:
+        return "load average unknown"
+
+
 def _find(cells, framework):
     for c in cells:
         if c.framework == framework and c.status == "ok" and c.best_ms is not None:
@@ -445,6 +653,9 @@ def targets(results):
     ratio_goal("MLP: revsrc ahead of autograd", r, best("mlp", "autograd"), 1.0, "autograd")
     abs_goal("MLP: revsrc compile+first < 20 ms", first("mlp", "revsrc"), 20.0)
     ratio_goal("conv: revsrc steady <= 1.0x jax.jit", best("conv", "revsrc"), best("conv", "jax.jit"), 1.0, "jax.jit")
+    ratio_goal("RNN: revsrc steady <= 1.5x jax.jit", best("rnn", "revsrc"), best("rnn", "jax.jit"), 1.5, "jax.jit")
+    ratio_goal("logistic regression: revsrc steady <= 1.5x jax.jit", best("logreg", "revsrc"),
+               best("logreg", "jax.jit"), 1.5, "jax.jit")
     r = best("recurrence", "revsrc")
     ratio_goal("recurrence: revsrc steady <= 1.0x jax.jit (faster variant)", r, fastest_jit("recurrence"), 1.0,
                "jax.jit")
@@ -452,6 +663,11 @@ def targets(results):
     abs_goal("recurrence: revsrc compile+first < 20 ms", first("recurrence", "revsrc"), 20.0)
     ratio_goal("dg(0.3) revsrc within 3x of plain g(0.3)", best("call", "revsrc"), best("call", "plain"), 3.0,
                "g(0.3)")
+    for workload in ("mlp", "conv", "rnn", "logreg"):
+        a, b = first(workload, "revsrc"), first(workload, "jax.jit")
+        if a is not None and b is not None:
+            rows.append((f"{workload}: compile+first, revsrc vs jax.jit (reported)",
+                         f"{fmt_ms(a)} ms vs {fmt_ms(b)} ms", "—"))
     lines = ["## Targets", "", "Steady-state comparisons use best-of-N.", "",
              "| goal | measured | met |", "|---|---|---|"]
     lines += [f"| {g} | {m} | {ok} |" for g, m, ok in rows]
@@ -466,8 +682,9 @@ HOW_TO_READ = """## How to read this
   transformation, code generation); `jax.jit`: tracing plus XLA compilation plus the first run;
   eager frameworks: their first call. Data is built beforehand and not counted.
 - **steady best / median**: per-call time once warm, from batches of calls repeated for about
-  0.5 s, in two passes over all cells minutes apart (best-of-N and median over all batches of
-  both passes, `time.perf_counter`). The machine is a shared,
+  0.5 s, in two passes over all cells minutes apart, each framework in a fresh process of its
+  own in each pass (best-of-N and median over all batches of both passes,
+  `time.perf_counter`); compile+first is from the first pass. The machine is a shared,
   noisy 2-core box: trust the best for "how fast can it go" and the median for "what to expect";
   differences under ~20% are noise.
 - **ratio to revsrc (best)**: this row's best time divided by revsrc's; above 1 means slower than
@@ -490,6 +707,63 @@ HOW_TO_READ = """## How to read this
 """
 
 
+CHART = "bench/ratios.svg"
+CHART_TARGETS = {"mlp": 0.8, "conv": 1.0, "rnn": 1.5, "logreg": 1.5, "recurrence": 1.0}
+
+
+def chart(results, path):
+    """A bar per workload and framework: steady best relative to jax.jit(jax.grad) (the
+    faster variant), on a log scale, with revsrc's target marked. Returns False when
+    matplotlib is missing (pip install revsrc[compare])."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    shown = ("revsrc", "torch.autograd", "autograd")
+    colors = {"revsrc": "#1f77b4", "torch.autograd": "#ff7f0e", "autograd": "#2ca02c"}
+    rows = []
+    for workload, cells in results.items():
+        jits = [c.best_ms for c in cells if c.framework in ("jax.jit", "jax.jit[cond]")
+                and c.status == "ok" and c.best_ms is not None]
+        if not jits:
+            continue
+        ratios = {c.framework: c.best_ms / min(jits) for c in cells
+                  if c.framework in shown and c.status == "ok" and c.best_ms is not None}
+        if "revsrc" in ratios:
+            rows.append((workload, ratios))
+    if not rows:
+        return False
+    plt.rcParams["svg.hashsalt"] = "revsrc"  # the same ids on every run
+    fig, ax = plt.subplots(figsize=(8, 1.6 + 0.7 * len(rows)))
+    height = 0.8 / len(shown)
+    for k, name in enumerate(shown):
+        ys = [i + (k - 1) * height for i in range(len(rows))]
+        vals = [r.get(name) for _, r in rows]
+        ax.barh([y for y, v in zip(ys, vals) if v], [v for v in vals if v], height=height,
+                color=colors[name], label=ROW_LABELS.get(name, name))
+        if name == "revsrc":
+            for y, v in zip(ys, vals):
+                ax.text(v * 1.05, y, f"{v:.2f}x", va="center", fontsize=8)
+    for i, (workload, _) in enumerate(rows):
+        target = CHART_TARGETS.get(workload)
+        if target:
+            ax.plot([target, target], [i - 0.45, i + 0.45], color="black", lw=1.5,
+                    ls="--", label="revsrc's target" if i == 0 else None)
+    ax.axvline(1.0, color="grey", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_yticks(range(len(rows)), [w for w, _ in rows])
+    ax.invert_yaxis()
+    ax.set_xlabel("steady best, relative to jax.jit(jax.grad) (1.0 = as fast; left is faster)")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18 - 0.5 / len(rows)),
+              ncol=4, frameon=False)
+    fig.tight_layout()
+    fig.savefig(ROOT / path, format=path.rsplit(".", 1)[-1], metadata={"Date": None})
+    plt.close(fig)
+    return True
+
+
 def memory_table(rows):
     lines = ["## Peak memory (one warm gradient call, each in a fresh process)", "",
              "| workload | framework | tracemalloc peak (MiB) | peak RSS growth (MiB) | that call (ms) | notes |",
@@ -508,27 +782,46 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="0.1 s per cell, Newton on 20,000 starts, no memory section")
     ap.add_argument("--no-memory", action="store_true", help="skip the memory section")
     ap.add_argument("--passes", type=int, default=None, help="timing passes over all cells (default 2, --quick 1)")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="threads for every framework's math library (BLAS, XLA, torch); "
+                         "default: each library's own choice")
+    ap.add_argument("--same-process", action="store_true",
+                    help="run every framework in this one process (default: one process each)")
     ap.add_argument("--memory-child", nargs=2, metavar=("CASE", "N"), help=argparse.SUPPRESS)
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--budget", type=float, help=argparse.SUPPRESS)
+    ap.add_argument("--grads", help=argparse.SUPPRESS)
+    ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.memory_child:
         memory_child(args.memory_child[0], int(args.memory_child[1]))
         return 0
+    workloads = args.only or list(wl.WORKLOADS)
+    budget = args.budget or (0.1 if args.quick else 0.5)
+    if args.threads:
+        set_threads(args.threads)  # before any framework is imported (children inherit it)
+    if args.child:
+        return child_main(args.child, workloads, budget, args.quick, args.grads, args.out)
     warnings.filterwarnings("ignore")
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
 
-    budget = 0.1 if args.quick else 0.5
     if args.passes is None:
         args.passes = 1 if args.quick else 2
-    workloads = args.only or list(wl.WORKLOADS)
-    log("warming up frameworks ...")
-    warm_up_frameworks()
+    load_before = load_average()
     results = {}
     failures = []
-    for workload in workloads:
-        results[workload] = run_workload(workload, budget, args.quick, log)
-        failures += [c for c in results[workload] if c.status == "failed"]
+    if not args.same_process:
+        results = run_isolated(workloads, budget, args.quick, args.passes, log)
+        failures = [c for w in workloads for c in results[w] if c.status == "failed"]
+        args.passes = 0  # pooled inside run_isolated
+    else:
+        log("warming up frameworks ...")
+        warm_up_frameworks()
+        for workload in workloads:
+            results[workload] = run_workload(workload, budget, args.quick, log)
+            failures += [c for c in results[workload] if c.status == "failed"]
     # The machine is shared: a burst of someone else's work can cover a whole cell. Later
     # passes time every cell again, minutes apart, and pool the samples.
     for p in range(2, args.passes + 1):
@@ -551,10 +844,24 @@ def main(argv=None):
         partial.append("--only " + " ".join(args.only))
     if args.quick:
         partial.append("--quick")
+    isolation = ("each framework in its own process (`--same-process` to share one)"
+                 if not args.same_process else "every framework in one process")
+    isolation += (f"; {args.threads} thread(s) for every framework's math library "
+                  "(`--threads`: OpenBLAS, XLA's Eigen pool, torch)" if args.threads
+                  else "; each math library's own thread count")
     out = ["# Benchmarks: revsrc against JAX, PyTorch, autograd, central differences and C", "",
            "Generated by `python bench/vs_frameworks.py --emit`; never edit this file by hand."
            + (f" (partial run: {', '.join(partial)})" if partial else ""), "",
-           f"Environment: {environment()}", "", "All times in milliseconds per gradient.", ""]
+           f"Environment: {environment()}", "",
+           f"- BLAS (threadpoolctl): {blas_kernel()}",
+           f"- CPU features NumPy dispatches to: {cpu_features()}",
+           f"- Processes: {isolation}; machine {load_before} at the start, "
+           f"{load_average()} at the end", "",
+           "All times in milliseconds per gradient.", ""]
+    if args.emit and chart(results, CHART):
+        out += [f"![steady best relative to jax.jit(jax.grad), per workload]({CHART})", "",
+                f"`{CHART}`: each bar is a framework's steady best divided by jax.jit(jax.grad)'s "
+                "(log scale, left is faster); the dashed mark is revsrc's target.", ""]
     for workload in workloads:
         out += [table(workload, results[workload]), ""]
     if mem:

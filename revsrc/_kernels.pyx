@@ -12,6 +12,7 @@ from cpython.buffer cimport (PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Releas
 from cython cimport floating
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset, strcpy
 
 cimport numpy as cnp
 import numpy as np
@@ -193,6 +194,118 @@ def scatter_add_rows(out, idx, vals):
             f"(rows before position {bad} were already added)")
 
 
+# ----- Scatter-add over trailing axes (the im2col adjoint) -----
+# The adjoint of x[:, :, ii, jj] (full slices, then integer arrays of one shape on
+# every remaining axis): the arrays become flat offsets once (checked once), and each
+# leading row of g is added at them. np.add.at checks and dispatches per element, and
+# scatter_add_rows would need one row number per (leading row, offset) pair.
+# (A gather kernel for the forward x[:, :, ii, jj] was measured and removed: it only
+# tied np.take over a flat index, which runtime.take uses; both are bound by memory.)
+
+cdef Py_ssize_t _flat_offsets(list arrays, cnp.npy_intp* dims, Py_ssize_t naxes,
+                              Py_ssize_t k, Py_ssize_t* off) except -2:
+    """off[j] = the flat offset of (arrays[0][j], ..., arrays[-1][j]) in dims, negative
+    indices counted from the end; returns -1, or the first j out of range."""
+    cdef Py_ssize_t d, j, i, n
+    cdef const Py_ssize_t* idx
+    cdef cnp.ndarray a
+    for j in range(k):
+        off[j] = 0
+    for d in range(naxes):
+        a = <cnp.ndarray>arrays[d]
+        idx = <const Py_ssize_t*>cnp.PyArray_DATA(a)
+        n = dims[d]
+        for j in range(k):
+            i = idx[j]
+            if i < 0:
+                i += n
+            if i < 0 or i >= n:
+                return j
+            off[j] = off[j] * n + i
+    return -1
+
+
+cdef object _index_arrays(tuple index, Py_ssize_t lead):
+    """index[lead:] as C-contiguous intp arrays of one shape, or None."""
+    cdef list arrays = []
+    for a in index[lead:]:
+        if type(a) is not np.ndarray or a.dtype.kind not in "iu":
+            return None
+        arrays.append(a)
+    try:
+        shape = np.broadcast_shapes(*[a.shape for a in arrays])
+    except ValueError:
+        return None
+    return [np.ascontiguousarray(np.broadcast_to(a, shape), dtype=np.intp)
+            for a in arrays], shape
+
+
+def add_at_trailing(out, tuple index, g):
+    """``np.add.at(out, index, g)`` for ``index`` = full slices, then integer arrays
+    indexing every remaining axis of ``out``, and ``g`` of the indexed shape (broadcast
+    to it if smaller); repeated positions accumulate in order.
+    Returns False, changing nothing, when this kernel does not apply.
+
+    out: C-contiguous float32/float64 ndarray, modified in place.
+    """
+    if type(out) is not np.ndarray or len(index) != out.ndim:
+        return False
+    cdef cnp.ndarray oa = <cnp.ndarray>out
+    cdef int t = cnp.PyArray_TYPE(oa)
+    if (t != cnp.NPY_DOUBLE and t != cnp.NPY_FLOAT) or not cnp.PyArray_ISNOTSWAPPED(oa) \
+            or not cnp.PyArray_IS_C_CONTIGUOUS(oa) or not cnp.PyArray_ISWRITEABLE(oa):
+        return False
+    cdef Py_ssize_t lead = 0
+    while lead < len(index) and type(index[lead]) is slice and index[lead] == slice(None):
+        lead += 1
+    if lead == len(index):
+        return False
+    found = _index_arrays(index, lead)
+    if found is None:
+        return False
+    arrays, ishape = found
+    cdef Py_ssize_t naxes = len(index) - lead
+    cdef Py_ssize_t k = 1, outer = 1, inner = 1, d
+    for d in ishape:
+        k *= d
+    for d in range(lead):
+        outer *= out.shape[d]
+    for d in range(lead, out.ndim):
+        inner *= out.shape[d]
+    res_shape = out.shape[:lead] + tuple(ishape)
+    try:
+        vals = np.ascontiguousarray(np.broadcast_to(np.asarray(g, dtype=out.dtype), res_shape))
+    except ValueError:
+        return False
+    cdef cnp.ndarray offs = np.empty(k, dtype=np.intp)
+    cdef Py_ssize_t* off = <Py_ssize_t*>cnp.PyArray_DATA(offs)
+    if _flat_offsets(arrays, cnp.PyArray_DIMS(oa) + lead, naxes, k, off) >= 0:
+        return False
+    cdef void* po = cnp.PyArray_DATA(oa)
+    cdef void* pv = cnp.PyArray_DATA(<cnp.ndarray>vals)
+    with nogil:
+        if t == cnp.NPY_DOUBLE:
+            _scatter_add(<double*>po, <const double*>pv, off, outer, inner, k)
+        else:
+            _scatter_add(<float*>po, <const float*>pv, off, outer, inner, k)
+    return True
+
+
+cdef void _scatter_add(floating* out,          # OUT: outer rows of inner items
+                       const floating* vals,   # IN: outer rows of k items
+                       const Py_ssize_t* off,  # IN: k offsets into a row
+                       Py_ssize_t outer, Py_ssize_t inner, Py_ssize_t k) noexcept nogil:
+    """out[o, off[j]] += vals[o, j], j in order"""
+    cdef Py_ssize_t o, j
+    cdef floating* row
+    cdef const floating* v
+    for o in range(outer):
+        row = out + o * inner
+        v = vals + o * k
+        for j in range(k):
+            row[off[j]] += v[j]
+
+
 # ----- Fused elementwise adjoints -----
 # One pass, one allocation. Constants are typed as the operands so float32 math
 # stays float32 and every result is bit-identical to the NumPy expression.
@@ -237,73 +350,495 @@ cdef void _sigmoid_vjp(Py_ssize_t n,
         out[i] = g[i] * ans[i] * (one - ans[i])
 
 
+# NumPy's own inner loops, looked up once: a fused kernel that needs exp runs NumPy's
+# loops on L1-sized blocks of its operands, so it gets NumPy's SIMD speed and NumPy's
+# bits, and touches main memory once instead of once per operation.
+ctypedef void (*_loop_fn)(char** args, cnp.npy_intp* dims, cnp.npy_intp* steps,
+                          void* data) noexcept nogil
+
+cdef struct _Loop:
+    _loop_fn fn
+    void* data
+
+cdef struct _Loops:     # one dtype's loops
+    _Loop exp
+    _Loop subtract
+    _Loop add
+    _Loop divide
+
+cdef _Loops _LOOPS_F64, _LOOPS_F32
+cdef bint _loops_ready = 0
+
+
+cdef _Loop _find_loop(cnp.ufunc uf, int typenum) except *:
+    """``uf``'s inner loop with every operand of ``typenum``."""
+    cdef _Loop out
+    cdef int i, j, nargs = uf.nin + uf.nout
+    cdef bint match
+    for i in range(uf.ntypes):
+        match = 1
+        for j in range(nargs):
+            if uf.types[i * nargs + j] != typenum:
+                match = 0
+                break
+        if match:
+            out.fn = <_loop_fn>uf.functions[i]
+            out.data = uf.data[i]
+            return out
+    raise ValueError(f"numpy.{uf.__name__} has no loop for type {typenum}")
+
+
+cdef _Loops _find_loops(int typenum) except *:
+    cdef _Loops out
+    out.exp = _find_loop(np.exp, typenum)
+    out.subtract = _find_loop(np.subtract, typenum)
+    out.add = _find_loop(np.add, typenum)
+    out.divide = _find_loop(np.divide, typenum)
+    return out
+
+
+cdef int _load_loops() except -1:
+    global _LOOPS_F64, _LOOPS_F32, _loops_ready
+    if not _loops_ready:
+        _LOOPS_F64 = _find_loops(cnp.NPY_DOUBLE)
+        _LOOPS_F32 = _find_loops(cnp.NPY_FLOAT)
+        _loops_ready = 1
+    return 0
+
+
+cdef inline void _run2(_Loop loop, const void* a, Py_ssize_t sa, const void* b,
+                       Py_ssize_t sb, void* out, Py_ssize_t so,
+                       cnp.npy_intp n) noexcept nogil:
+    """out = loop(a, b) over n elements, strides in bytes (0: one value for all)."""
+    cdef char* args[3]
+    cdef cnp.npy_intp steps[3]
+    args[0] = <char*>a
+    args[1] = <char*>b
+    args[2] = <char*>out
+    steps[0] = sa
+    steps[1] = sb
+    steps[2] = so
+    loop.fn(args, &n, steps, loop.data)
+
+
+cdef inline void _run1(_Loop loop, const void* a, void* out, Py_ssize_t size,
+                       cnp.npy_intp n) noexcept nogil:
+    cdef char* args[2]
+    cdef cnp.npy_intp steps[2]
+    args[0] = <char*>a
+    args[1] = <char*>out
+    steps[0] = size
+    steps[1] = size
+    loop.fn(args, &n, steps, loop.data)
+
+
+cdef enum:
+    _BLOCK = 512          # elements per block: a few blocks of doubles stay in L1
+
+
+cdef void _logaddexp_vjp(Py_ssize_t n,
+                         const floating* g,  # IN
+                         const floating* x,  # IN: n values, or one when sx is 0
+                         const floating* y,  # IN: n values, or one when sy is 0
+                         floating* out,      # OUT
+                         _Loops* loops, Py_ssize_t sx, Py_ssize_t sy) noexcept nogil:
+    """out = g / (1 + exp(y - x)), each operation NumPy's own loop on blocks: the
+    adjoint of logaddexp(x, y) for x, which is g * exp(x - logaddexp(x, y)), without
+    the cancellation in x - logaddexp(x, y) (and without reading logaddexp(x, y))"""
+    cdef floating t[_BLOCK]
+    cdef floating one = 1
+    cdef Py_ssize_t size = sizeof(floating)
+    cdef Py_ssize_t k = 0, m
+    while k < n:
+        m = n - k if n - k < _BLOCK else _BLOCK
+        _run2(loops.subtract, y + k * sy, sy * size, x + k * sx, sx * size, t, size, m)
+        _run1(loops.exp, t, t, size, m)
+        _run2(loops.add, &one, 0, t, size, t, size, m)
+        _run2(loops.divide, g + k, size, t, size, out + k, size, m)
+        k += m
+
+
 cdef enum:
     _TANH = 0
     _RELU = 1
     _SIGMOID = 2
+    _LOGADDEXP = 3
 
 _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
+_NAMES = {_TANH: "tanh_vjp", _RELU: "relu_vjp", _SIGMOID: "sigmoid_vjp",
+          _LOGADDEXP: "logaddexp_vjp"}
 
 
-cdef object _elementwise(int which, str name, g, a):
-    if not (isinstance(g, np.ndarray) and isinstance(a, np.ndarray)):
-        raise TypeError(f"{name}: both arguments must be ndarrays")
-    dt = g.dtype
-    # Native float dtypes are singletons, so `is` is both the fast and the strict test.
-    if a.dtype is not dt or (dt is not _F64 and dt is not _F32):
-        raise TypeError(f"{name}: need two float32 or two float64 arrays, not {dt} and {a.dtype}")
-    if g.shape != a.shape:
-        raise ValueError(f"{name}: shapes differ: {g.shape} vs {a.shape}")
-    out = np.empty_like(g, order="C")
-    cdef Py_buffer bg, ba, bo
-    # PyBUF_C_CONTIGUOUS makes NumPy itself refuse strided inputs.
-    PyObject_GetBuffer(g, &bg, PyBUF_C_CONTIGUOUS)
-    try:
-        PyObject_GetBuffer(a, &ba, PyBUF_C_CONTIGUOUS)
-        try:
-            PyObject_GetBuffer(out, &bo, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
-            _run_elementwise(which, dt is _F64, bg.len // bg.itemsize, bg.buf, ba.buf, bo.buf)
-            PyBuffer_Release(&bo)
-        finally:
-            PyBuffer_Release(&ba)
-    finally:
-        PyBuffer_Release(&bg)
+cdef inline bint _plain_float_array(object a, int typenum, int nd,
+                                    cnp.npy_intp* dims) noexcept:
+    """``a`` is an exact ndarray of ``typenum``, native byte order, aligned,
+    C-contiguous, of shape ``dims`` (or, with typenum -1, any float32/float64)."""
+    if not cnp.PyArray_CheckExact(a):
+        return 0
+    cdef cnp.ndarray arr = <cnp.ndarray>a
+    cdef int t = cnp.PyArray_TYPE(arr)
+    if typenum >= 0 and t != typenum:
+        return 0
+    if t != cnp.NPY_DOUBLE and t != cnp.NPY_FLOAT:
+        return 0
+    if not (cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISALIGNED(arr)
+            and cnp.PyArray_ISNOTSWAPPED(arr)):
+        return 0
+    if dims != NULL:
+        if cnp.PyArray_NDIM(arr) != nd:
+            return 0
+        if not cnp.PyArray_CompareLists(cnp.PyArray_DIMS(arr), dims, nd):
+            return 0
+    return 1
+
+
+cdef object _fused(int which, object g, object a, object b):
+    """The kernel's result, or None when the operands are not exact ndarrays of one
+    shape and one float32/float64 dtype, native, aligned and C-contiguous (``b`` is
+    read only by the kernels of three operands)."""
+    if not _plain_float_array(g, -1, 0, NULL):
+        return None
+    cdef cnp.ndarray ga = <cnp.ndarray>g
+    cdef int t = cnp.PyArray_TYPE(ga)
+    cdef int nd = cnp.PyArray_NDIM(ga)
+    cdef cnp.npy_intp* dims = cnp.PyArray_DIMS(ga)
+    # logaddexp's x and y may also be Python floats (np.logaddexp(0.0, z)): stride 0
+    cdef double sa64 = 0.0, sb64 = 0.0
+    cdef float sa32 = 0.0, sb32 = 0.0
+    cdef Py_ssize_t stride_a = 1, stride_b = 1
+    cdef void* pa
+    cdef void* pb = NULL
+    if which == _LOGADDEXP and type(a) is float:
+        sa64 = <double>a
+        sa32 = <float>sa64
+        pa = <void*>&sa64 if t == cnp.NPY_DOUBLE else <void*>&sa32
+        stride_a = 0
+    elif _plain_float_array(a, t, nd, dims):
+        pa = cnp.PyArray_DATA(<cnp.ndarray>a)
+    else:
+        return None
+    if which == _LOGADDEXP:
+        if type(b) is float:
+            sb64 = <double>b
+            sb32 = <float>sb64
+            pb = <void*>&sb64 if t == cnp.NPY_DOUBLE else <void*>&sb32
+            stride_b = 0
+        elif _plain_float_array(b, t, nd, dims):
+            pb = cnp.PyArray_DATA(<cnp.ndarray>b)
+        else:
+            return None
+        if t == cnp.NPY_FLOAT and ((stride_a == 0 and <double>sa32 != sa64) or
+                                   (stride_b == 0 and <double>sb32 != sb64)):
+            return None  # a float that float32 cannot hold: NumPy decides the dtype
+        _load_loops()
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(nd, dims, t, 0)
+    cdef Py_ssize_t n = cnp.PyArray_SIZE(ga)
+    cdef void* pg = cnp.PyArray_DATA(ga)
+    cdef void* po = cnp.PyArray_DATA(out)
+    with nogil:
+        if t == cnp.NPY_DOUBLE:
+            if which == _TANH:
+                _tanh_vjp(n, <double*>pg, <double*>pa, <double*>po)
+            elif which == _RELU:
+                _relu_vjp(n, <double*>pg, <double*>pa, <double*>po)
+            elif which == _SIGMOID:
+                _sigmoid_vjp(n, <double*>pg, <double*>pa, <double*>po)
+            else:
+                _logaddexp_vjp(n, <double*>pg, <double*>pa, <double*>pb, <double*>po,
+                               &_LOOPS_F64, stride_a, stride_b)
+        else:
+            if which == _TANH:
+                _tanh_vjp(n, <float*>pg, <float*>pa, <float*>po)
+            elif which == _RELU:
+                _relu_vjp(n, <float*>pg, <float*>pa, <float*>po)
+            elif which == _SIGMOID:
+                _sigmoid_vjp(n, <float*>pg, <float*>pa, <float*>po)
+            else:
+                _logaddexp_vjp(n, <float*>pg, <float*>pa, <float*>pb, <float*>po,
+                               &_LOOPS_F32, stride_a, stride_b)
     return out
 
 
-cdef void _run_elementwise(int which, bint f64, Py_ssize_t n,
-                           void* g, void* a, void* out) noexcept:
+cdef object _fused_or_raise(int which, object g, object a, object b=None):
+    out = _fused(which, g, a, b)
+    if out is not None:
+        return out
+    name = _NAMES[which]
+    operands = (g, a) if which != _LOGADDEXP else (g, a, b)
+    if not all(isinstance(o, np.ndarray) for o in operands):
+        raise TypeError(f"{name}: every argument must be an ndarray")
+    dt = g.dtype
+    if any(o.dtype != dt for o in operands) or (dt != _F64 and dt != _F32):
+        raise TypeError(f"{name}: need float32 or float64 arrays of one dtype, not "
+                        f"{', '.join(str(o.dtype) for o in operands)}")
+    if any(o.shape != g.shape for o in operands):
+        raise ValueError(f"{name}: shapes differ: {', '.join(str(o.shape) for o in operands)}")
+    raise ValueError(f"{name}: need native-order, aligned, C-contiguous arrays")
+
+
+def elementwise_or_none(int which, g, a, b=None):
+    """Kernel ``which`` (TANH, RELU, SIGMOID, LOGADDEXP) on ``g, a[, b]``, or None when
+    they are not arrays it can take directly (the caller then runs NumPy)."""
+    if which < _TANH or which > _LOGADDEXP:
+        raise ValueError(f"no elementwise kernel {which}")
+    return _fused(which, g, a, b)
+
+
+TANH, RELU, SIGMOID, LOGADDEXP = _TANH, _RELU, _SIGMOID, _LOGADDEXP
+
+
+def add_into(acc, t):
+    """acc += t with NumPy's own add loop, when both are plain float32/float64 arrays of
+    one shape (not 0-d: acc + t of those is a scalar) and dtype (native, aligned,
+    C-contiguous) and acc is writable; returns
+    whether it did (else the caller adds). Without the ufunc machinery this costs ~0.1 us
+    beyond the loop, where np.add(acc, t, out=acc) costs ~0.6 us."""
+    if not _plain_float_array(acc, -1, 0, NULL):
+        return False
+    cdef cnp.ndarray a = <cnp.ndarray>acc
+    if cnp.PyArray_NDIM(a) == 0 or not cnp.PyArray_ISWRITEABLE(a) or \
+            not _plain_float_array(t, cnp.PyArray_TYPE(a), cnp.PyArray_NDIM(a), cnp.PyArray_DIMS(a)):
+        return False
+    _load_loops()
+    cdef _Loop loop = _LOOPS_F64.add if cnp.PyArray_TYPE(a) == cnp.NPY_DOUBLE else _LOOPS_F32.add
+    cdef Py_ssize_t size = cnp.PyArray_ITEMSIZE(a)
+    cdef void* pa = cnp.PyArray_DATA(a)
+    cdef void* pt = cnp.PyArray_DATA(<cnp.ndarray>t)
+    cdef cnp.npy_intp n = cnp.PyArray_SIZE(a)
     with nogil:
-        if f64:
-            if which == _TANH:
-                _tanh_vjp(n, <double*>g, <double*>a, <double*>out)
-            elif which == _RELU:
-                _relu_vjp(n, <double*>g, <double*>a, <double*>out)
-            else:
-                _sigmoid_vjp(n, <double*>g, <double*>a, <double*>out)
-        else:
-            if which == _TANH:
-                _tanh_vjp(n, <float*>g, <float*>a, <float*>out)
-            elif which == _RELU:
-                _relu_vjp(n, <float*>g, <float*>a, <float*>out)
-            else:
-                _sigmoid_vjp(n, <float*>g, <float*>a, <float*>out)
+        _run2(loop, pa, size, pt, size, pa, size, n)
+    return True
 
 
 def tanh_vjp(g, ans):
     """g * (1 - ans * ans); g and ans: same shape, same float dtype, C-contiguous."""
-    return _elementwise(_TANH, "tanh_vjp", g, ans)
+    return _fused_or_raise(_TANH, g, ans)
 
 
 def relu_vjp(g, x):
     """g where x >= 0 else 0 (adjoint of np.maximum(x, 0.0)); same rules as tanh_vjp."""
-    return _elementwise(_RELU, "relu_vjp", g, x)
+    return _fused_or_raise(_RELU, g, x)
 
 
 def sigmoid_vjp(g, ans):
     """g * ans * (1 - ans); same rules as tanh_vjp."""
-    return _elementwise(_SIGMOID, "sigmoid_vjp", g, ans)
+    return _fused_or_raise(_SIGMOID, g, ans)
+
+
+def logaddexp_vjp(g, x, y):
+    """g / (1 + exp(y - x)), the adjoint of ``np.logaddexp(x, y)`` for x (swap x and y
+    for y's); exp is NumPy's own loop, run on blocks. Same rules as tanh_vjp."""
+    return _fused_or_raise(_LOGADDEXP, g, x, y)
+
+
+# ----- Memory pool (array data of generated adjoints) -----
+# On the machines we measured, most of a large array's cost in generated code is not
+# arithmetic but first touch: glibc serves big blocks with fresh mmap() pages and
+# returns them on free, so every temporary of the im2col convolution page-faults
+# again on every call (2,300 faults, ~10 ms, for a 1.3 ms gradient). XLA reuses its
+# buffers; this is the same idea through NumPy's own hook (NEP 49): while a
+# generated adjoint runs, NumPy allocates array data through this handler, which
+# keeps freed blocks of 16 KiB and more for reuse (bounded in count and bytes).
+# Values are untouched: only where the bytes live changes.
+
+from cpython.pycapsule cimport PyCapsule_New
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock,
+                               PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
+from cpython.ref cimport PyObject, Py_XDECREF
+
+cdef extern from "numpy/ndarraytypes.h":
+    ctypedef struct PyDataMemAllocator:
+        void* ctx
+        void* (*malloc)(void* ctx, size_t size) noexcept nogil
+        void* (*calloc)(void* ctx, size_t nelem, size_t elsize) noexcept nogil
+        void* (*realloc)(void* ctx, void* ptr, size_t new_size) noexcept nogil
+        void (*free)(void* ctx, void* ptr, size_t size) noexcept nogil
+    ctypedef struct PyDataMem_Handler:
+        char name[127]
+        unsigned char version
+        PyDataMemAllocator allocator
+
+cdef extern from "numpy/arrayobject.h":
+    PyObject* PyDataMem_SetHandler(PyObject* handler) except NULL
+
+cdef enum:
+    _POOL_HEADER = 64          # bytes before each block: its capacity (keeps 16-byte alignment)
+    _POOL_MIN = 16384          # smaller blocks go straight to malloc/free
+    _POOL_PAGE = 4096          # cached capacities are whole pages
+    _POOL_SLOTS = 64
+
+cdef struct _PoolState:
+    void* blocks[_POOL_SLOTS]      # free blocks (their bases), newest last
+    size_t caps[_POOL_SLOTS]
+    Py_ssize_t n
+    size_t held                    # bytes in free blocks
+    size_t limit                   # most bytes kept
+    size_t hits
+    size_t misses
+
+cdef _PoolState _pool
+_pool.n = 0
+_pool.held = 0
+_pool.limit = 128 * 1024 * 1024
+_pool.hits = 0
+_pool.misses = 0
+cdef PyThread_type_lock _pool_lock = PyThread_allocate_lock()
+
+
+cdef inline size_t _pool_capacity(size_t size) noexcept nogil:
+    cdef size_t total = size + _POOL_HEADER
+    if total < _POOL_MIN:
+        return total
+    return (total + _POOL_PAGE - 1) // _POOL_PAGE * _POOL_PAGE
+
+
+cdef void* _pool_take(size_t cap) noexcept nogil:
+    """A free block of capacity ``cap`` from the pool (its base), or NULL."""
+    cdef Py_ssize_t i, best = -1
+    cdef void* base = NULL
+    PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+    for i in range(_pool.n - 1, -1, -1):   # newest first: most likely still in cache
+        if _pool.caps[i] == cap:
+            best = i
+            break
+    if best >= 0:
+        base = _pool.blocks[best]
+        _pool.held -= cap
+        _pool.n -= 1
+        for i in range(best, _pool.n):
+            _pool.blocks[i] = _pool.blocks[i + 1]
+            _pool.caps[i] = _pool.caps[i + 1]
+        _pool.hits += 1
+    else:
+        _pool.misses += 1
+    PyThread_release_lock(_pool_lock)
+    return base
+
+
+cdef void* _pool_malloc(void* ctx, size_t size) noexcept nogil:
+    cdef size_t cap = _pool_capacity(size)
+    cdef void* base = NULL
+    if cap >= _POOL_MIN:
+        base = _pool_take(cap)
+    if base == NULL:
+        base = malloc(cap)
+        if base == NULL:
+            return NULL
+    (<size_t*>base)[0] = cap
+    return <char*>base + _POOL_HEADER
+
+
+cdef void* _pool_calloc(void* ctx, size_t nelem, size_t elsize) noexcept nogil:
+    cdef size_t size
+    if elsize != 0 and nelem > (<size_t>-1 - _POOL_PAGE - _POOL_HEADER) // elsize:
+        return NULL
+    size = nelem * elsize
+    cdef void* p = _pool_malloc(ctx, size)
+    if p != NULL:
+        memset(p, 0, size)
+    return p
+
+
+cdef void _pool_free(void* ctx, void* ptr, size_t size) noexcept nogil:
+    if ptr == NULL:
+        return
+    cdef void* base = <char*>ptr - _POOL_HEADER
+    cdef size_t cap = (<size_t*>base)[0]
+    cdef void* old = NULL
+    cdef Py_ssize_t i
+    if cap < _POOL_MIN or cap > _pool.limit:
+        free(base)
+        return
+    PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+    # Make room: the oldest blocks go first.
+    while _pool.n > 0 and (_pool.n == _POOL_SLOTS or _pool.held + cap > _pool.limit):
+        old = _pool.blocks[0]
+        _pool.held -= _pool.caps[0]
+        _pool.n -= 1
+        for i in range(_pool.n):
+            _pool.blocks[i] = _pool.blocks[i + 1]
+            _pool.caps[i] = _pool.caps[i + 1]
+        PyThread_release_lock(_pool_lock)
+        free(old)
+        PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+    _pool.blocks[_pool.n] = base
+    _pool.caps[_pool.n] = cap
+    _pool.n += 1
+    _pool.held += cap
+    PyThread_release_lock(_pool_lock)
+
+
+cdef void* _pool_realloc(void* ctx, void* ptr, size_t new_size) noexcept nogil:
+    if ptr == NULL:
+        return _pool_malloc(ctx, new_size)
+    cdef size_t cap = (<size_t*>(<char*>ptr - _POOL_HEADER))[0]
+    if new_size + _POOL_HEADER <= cap:
+        return ptr
+    cdef void* out = _pool_malloc(ctx, new_size)
+    if out == NULL:
+        return NULL
+    memcpy(out, ptr, cap - _POOL_HEADER)
+    _pool_free(ctx, ptr, 0)
+    return out
+
+
+cdef PyDataMem_Handler _pool_handler
+strcpy(_pool_handler.name, b"revsrc_pool")
+_pool_handler.version = 1
+_pool_handler.allocator.ctx = NULL
+_pool_handler.allocator.malloc = _pool_malloc
+_pool_handler.allocator.calloc = _pool_calloc
+_pool_handler.allocator.realloc = _pool_realloc
+_pool_handler.allocator.free = _pool_free
+
+cdef object _pool_capsule = PyCapsule_New(&_pool_handler, b"mem_handler", NULL)
+
+
+def pool_enter():
+    """Make the pool NumPy's data allocator in the current context; returns the
+    previous handler, for `pool_exit`."""
+    cdef PyObject* old = PyDataMem_SetHandler(<PyObject*>_pool_capsule)
+    cdef object prev = <object>old
+    Py_XDECREF(old)
+    return prev
+
+
+def pool_exit(prev):
+    """Restore the handler `pool_enter` returned."""
+    cdef PyObject* old = PyDataMem_SetHandler(<PyObject*>prev)
+    Py_XDECREF(old)
+
+
+def pool_stats():
+    """(free blocks held, bytes held, byte limit, hits, misses)."""
+    return _pool.n, _pool.held, _pool.limit, _pool.hits, _pool.misses
+
+
+def pool_release():
+    """Free every block the pool holds (arrays in use are not affected)."""
+    cdef void* base
+    while True:
+        PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+        if _pool.n == 0:
+            PyThread_release_lock(_pool_lock)
+            return
+        _pool.n -= 1
+        base = _pool.blocks[_pool.n]
+        _pool.held -= _pool.caps[_pool.n]
+        PyThread_release_lock(_pool_lock)
+        free(base)
+
+
+def pool_set_limit(Py_ssize_t nbytes):
+    """Keep at most ``nbytes`` of free blocks (0 keeps none); returns the old limit."""
+    if nbytes < 0:
+        raise ValueError("pool_set_limit: nbytes must be >= 0")
+    old = _pool.limit
+    _pool.limit = nbytes
+    if _pool.held > _pool.limit:
+        pool_release()
+    return old
 
 
 # ----- Scalar engine -----

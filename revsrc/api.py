@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from . import (analysis, emit, engine, errors, fence, frontend, inline, ir, jvp, kinds,
-               reverse, runtime)
+               prune, reverse, runtime)
 from ._kernels import Derivative
 from .engine import EngineFallback as _EngineFallback
 from .ir import Pop
@@ -21,13 +21,15 @@ _BACKENDS = (None, "python", "engine")
 
 class _Compiled:
     """One signature's adjoint; the Python form is compiled when first needed."""
-    __slots__ = ("_fn", "_text", "program", "engine")
+    __slots__ = ("_fn", "_text", "program", "engine", "unpruned")
 
-    def __init__(self, program, engine):
+    def __init__(self, program, engine, unpruned=None):
         self._fn = None
         self._text = None
         self.program = program
         self.engine = engine
+        # before revsrc/prune.py's rewrites, for transforming it again (frontend.py)
+        self.unpruned = unpruned if unpruned is not None else program
 
     def _build(self):
         with deep_recursion():
@@ -111,7 +113,7 @@ class Transformed:
             except _EngineFallback:  # a value the engine cannot represent exactly
                 outs = None
         if outs is None:
-            outs = entry.fn(*values)
+            outs = runtime.run_pooled(entry.fn, values)
         return self._format(outs, values)
 
     def _format(self, outs, values):
@@ -150,12 +152,16 @@ class Transformed:
 
     def _compile_now(self, key, values):
         self._check_wrt(key, values)
-        prog = build_program(self.f, self.params, key, values, self.argnums, self.has_aux,
-                             cotangent=self.cotangent)
+        prog = unpruned = build_program(self.f, self.params, key, values, self.argnums,
+                                        self.has_aux, cotangent=self.cotangent)
+        if any(isinstance(k, tuple) for k in key):  # array programs (never the engine's)
+            if not self.with_value:
+                prog = prune.drop_value(prog)  # grad: the value is not returned
+            prog = prune.accumulate_in_place(prog)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
             engine = _try_engine(prog, required=self.backend == "engine")
-        entry = _Compiled(prog, engine)
+        entry = _Compiled(prog, engine, unpruned)
         if engine is None:
             entry.fn  # compile now, so errors surface at the first call
         self.cache[key] = entry

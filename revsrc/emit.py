@@ -90,6 +90,8 @@ class _Printer:
             return "..."
         if isinstance(v, type) and getattr(builtins, v.__name__, None) is v:
             return v.__name__
+        if callable(v) and getattr(np, getattr(v, "__name__", ""), None) is v:
+            return f"np.{v.__name__}"  # a NumPy function passed as a value
         name = getattr(v, "__name__", None) if callable(v) else None
         return self.ref(v, name if isinstance(name, str) else type(v).__name__.lower())
 

@@ -132,7 +132,7 @@ def _inline_one(s, found, ndims, names):
 
 def _derivative(tr, key, has_aux):
     entry = tr.cache.get(key) or tr._compile(key, None)
-    prog = entry.program
+    prog = entry.unpruned
     names = copy.deepcopy(prog.names)
     # its adjoints are ordinary variables now: the new transformation names its own
     names.bars = {}

@@ -196,12 +196,16 @@ def special(how, *args):
 
 @dataclass(frozen=True)
 class Fused:
-    """A fusion fact: on arrays, ``kernel(*names)`` computes the adjoint of input 0 in
-    one pass, with the same bits as the rule's expression (``names`` are the rule's
-    variables: ``g``, ``ans``, the inputs). ``when(op)`` narrows it to some calls."""
+    """A fusion fact: on arrays, ``kernel(*names)`` computes the adjoint of input
+    ``input`` in one pass (``names`` are the rule's variables: ``g``, ``ans``, the
+    inputs): the rule's value, with the same bits where the kernel does the rule's
+    operations, else within the rule's accuracy (it is never the user's value).
+    ``when(op)`` narrows it to some calls. A record's ``fused`` is one fact or a tuple
+    of them (one per input)."""
     kernel: Callable
     names: tuple
     when: Optional[Callable] = None
+    input: int = 0
 
 
 @dataclass(eq=False)
@@ -227,7 +231,7 @@ class Primitive:
     broadcast: bool = False   # elementwise: contributions are summed back to shapes
     complex_ok: bool = False  # the vjp follows the complex convention (see revsrc.rules)
     kind: Any = None          # kind rule; None: unknown ("any")
-    fused: Any = None         # fn(op, kinds) -> {input index: (kernel, rule names)}
+    fused: Any = None         # a Fused fact, or a tuple of them (one per input)
 
     def alias(self, fn):
         for a in self.aliases:

@@ -381,21 +381,32 @@ class Reverser:
         wanted = self._targets(s)
         if not wanted:
             return []
-        fused = self._fused(prim, s, env)
-        if fused is not None:
-            # input 0's contribution is one kernel call; the others come from the rule
-            t = self.names.temp()
-            out.append(Op(t, fused.kernel, tuple(env[n] for n in fused.names)))
-            for n in fused.names:
-                if isinstance(env[n], str) and env[n] in self.forward_vars:
-                    self.primal_reads.add(env[n])
-            rest = [(i, a) for i, a in wanted if i != 0]
-            result = [(a, t) for i, a in wanted if i == 0]
-            if not rest:
+        facts = self._fused(prim, s, env)
+        result = []
+        if facts:
+            # a fused input's contribution is one kernel call; the others come from the rule
+            for i, a in wanted:
+                fused = facts.get(i)
+                if fused is None:
+                    continue
+                t = self.names.temp()
+                out.append(Op(t, fused.kernel, tuple(env[n] for n in fused.names)))
+                for n in fused.names:
+                    if isinstance(env[n], str) and env[n] in self.forward_vars:
+                        self.primal_reads.add(env[n])
+                others = [b for j, b in enumerate(s.args) if j != i and isinstance(b, str)
+                          and self.kinds.get(b) not in SCALARS]
+                if prim.broadcast and others:
+                    # another array operand may have broadcast this one
+                    c = self.names.temp()
+                    out.append(Op(c, runtime.unbroadcast, (t, a)))
+                    if isinstance(a, str) and a in self.forward_vars:
+                        self.primal_reads.add(a)
+                    t = c
+                result.append((a, t))
+            wanted = [(i, a) for i, a in wanted if i not in facts]
+            if not wanted:
                 return result
-            wanted = rest
-        else:
-            result = []
         scalar = all(self.kinds.get(a) in SCALARS if isinstance(a, str)
                      else not isinstance(a.value, np.ndarray) for a in s.args)
         xp = primitives.namespace(alias.family, scalar)
@@ -476,15 +487,23 @@ class Reverser:
                 self.recompute[t] = s
 
     def _fused(self, prim, s, env):
-        """The record's fusion fact for this call, when it applies: every value it
-        names is an array, and its condition holds."""
-        f = prim.fused
-        if f is None or (f.when is not None and not f.when(s)):
-            return None
-        if not all(isinstance(env[n], str) and self.kinds.get(env[n]) == "array"
-                   for n in f.names if n != "g"):
-            return None
-        return f
+        """The record's fusion facts that apply to this call, by input: every value a
+        fact names is an array, or a number beside one (np.logaddexp(0.0, z)), and its
+        condition holds."""
+        facts = prim.fused
+        if facts is None:
+            return {}
+        if not isinstance(facts, tuple):
+            facts = (facts,)
+        out = {}
+        for f in facts:
+            named = [env[n] for n in f.names if n != "g"]
+            arrays = [v for v in named if isinstance(v, str) and self.kinds.get(v) == "array"]
+            numbers = [v for v in named if isinstance(v, Const) and type(v.value) in (float, int)]
+            if arrays and len(arrays) + len(numbers) == len(named) and \
+                    (f.when is None or f.when(s)):
+                out[f.input] = f
+        return out
 
     def _adjoint_setitem(self, s, site, out):
         tgt = s.target

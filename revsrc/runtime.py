@@ -1,9 +1,15 @@
 """Small helpers the generated adjoint calls for arrays (never on the scalar path)."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
-from . import errors, tensor
+from . import _kernels, errors, tensor
+
+# REVSRC_POOL=0 turns the memory pool off (for A/B measurements, or a process that
+# wants every freed block back in the C allocator at once).
+_POOL = os.environ.get("REVSRC_POOL", "1") != "0"
 
 
 # Sum an adjoint back to its input's shape (undoing NumPy broadcasting).
@@ -56,6 +62,43 @@ def add_tangents(a, b):
 def broadcast_like(t, ans):
     """``t`` (a tangent) broadcast to the shape of ``ans`` (a read-only view)."""
     return np.broadcast_to(t, np.shape(ans))
+
+
+def run_pooled(fn, args):
+    """``fn(*args)`` with NumPy drawing array data from revsrc's memory pool.
+
+    Large temporaries of a generated adjoint are freed and allocated again on every
+    call; fresh pages cost a page fault each on first touch (the whole of the im2col
+    convolution's time on the machines we measured). The pool keeps freed blocks for
+    the next call, bounded (see ``revsrc._kernels.pool_set_limit``); the values are
+    NumPy's, only their memory is reused. Arrays that outlive the call (the gradients
+    returned) are ordinary arrays, and go back to the pool when they are freed.
+    """
+    if not _POOL:
+        return fn(*args)
+    prev = _kernels.pool_enter()
+    try:
+        return fn(*args)
+    finally:
+        _kernels.pool_exit(prev)
+
+
+def release_memory():
+    """Free every block revsrc's memory pool holds for reuse."""
+    _kernels.pool_release()
+
+
+def expand_zero(g, like):
+    """``g``, or zeros shaped like ``like`` when ``g`` is a zero adjoint that has not
+    been broadcast to full shape yet (a 0.0 placeholder, or a product of one)."""
+    shape = np.shape(like)
+    if np.shape(g) == shape:
+        return g
+    if not np.any(g):
+        dtype = like.dtype if isinstance(like, np.ndarray) and like.dtype.kind in "fc" \
+            else np.float64
+        return np.zeros(shape, dtype=dtype)
+    return g
 
 
 def take_grad(g, index):
@@ -216,3 +259,16 @@ def take(x, index):
 
 
 _FULL = slice(None)
+
+
+def accumulate(acc, t):
+    """``acc + t``, added into ``acc`` itself when it is an array the adjoint owns.
+
+    Generated code calls it only for an accumulator nothing else reads (see
+    ``revsrc.prune.accumulate_in_place``): its first value is a number (0.0), so
+    its array was made by an earlier ``acc + t`` and no other name holds it. The
+    values are those of ``acc + t``; only the allocation is saved.
+    """
+    if _kernels.add_into(acc, t):
+        return acc
+    return acc + t

@@ -205,6 +205,220 @@ def test_tensor_wrappers_fall_back_to_numpy(name, dtype):
         np.testing.assert_allclose(got, want, rtol=RTOL[dtype])
 
 
+# ----- logaddexp_vjp: g / (1 + exp(y - x)), exp by NumPy's own loop on blocks -----
+
+def logaddexp_operands(shape, dtype, seed=0, scale=8.0):
+    r = rng(seed)
+    g = np.asarray(r.standard_normal(shape), dtype)
+    x = np.asarray(scale * r.standard_normal(shape), dtype)
+    y = np.asarray(scale * r.standard_normal(shape), dtype)
+    return g, x, y
+
+
+def logaddexp_expr(g, x, y):
+    """The kernel's NumPy expression (its oracle, bit for bit)."""
+    return g / (1.0 + np.exp(y - x))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES + [(511,), (512,), (513,), (20_000,), (7, 300)])
+def test_logaddexp_vjp_matches_numpy(dtype, shape):
+    g, x, y = logaddexp_operands(shape, dtype)
+    got = _kernels.logaddexp_vjp(g, x, y)
+    want = logaddexp_expr(g, x, y)
+    assert got.shape == np.shape(want) and got.dtype == want.dtype == dtype
+    # NumPy's exp loop on the same differences: equal to the last bit.
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_allclose(got, want, rtol=RTOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_logaddexp_vjp_is_the_rules_value(dtype):
+    """The rule's g * exp(x - logaddexp(x, y)), to the rule's accuracy (its x - ans
+    cancels: the scale of x and y bounds how close they can be)."""
+    g, x, y = logaddexp_operands((4000,), dtype, seed=2, scale=3.0)
+    rule = g * np.exp(x - np.logaddexp(x, y))
+    np.testing.assert_allclose(_kernels.logaddexp_vjp(g, x, y), rule,
+                               rtol=1e-13 * 64 if dtype == np.float64 else 1e-5)
+    np.testing.assert_allclose(_kernels.logaddexp_vjp(g, y, x), g * np.exp(y - np.logaddexp(x, y)),
+                               rtol=1e-13 * 64 if dtype == np.float64 else 1e-5)
+
+
+def test_logaddexp_vjp_edges():
+    x = np.array([0.0, -np.inf, np.inf, np.nan, 700.0, -745.0, 1e308, 5e-324, np.inf])
+    y = np.array([0.0, 0.0, 1.0, 0.0, -700.0, 0.0, 1e308, -5e-324, np.inf])
+    g = np.array([1.0, 2.0, np.inf, 1.0, 3.0, 1.0, 1.0, -0.0, 1.0])
+    with np.errstate(all="ignore"):
+        want = logaddexp_expr(g, x, y)
+        np.testing.assert_array_equal(_kernels.logaddexp_vjp(g, x, y), want)
+        np.testing.assert_array_equal(tensor.logaddexp_vjp(g, y, x), logaddexp_expr(g, y, x))
+    # the limits: all of g to the larger input, none to the smaller
+    assert want[1] == 0.0 and want[2] == np.inf and want[4] == 3.0 and want[5] == 0.0
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_logaddexp_vjp_wrapper_falls_back_to_numpy(dtype):
+    g, x, y = logaddexp_operands((6, 8), dtype, seed=5)
+    other = np.float64 if dtype == np.float32 else np.float32
+    cases = [
+        (g, x, y),
+        (g[:, ::2], x[:, ::2], y[:, ::2]),       # non-contiguous
+        (g, x[:1], y),                           # broadcasting
+        (g, x.astype(other), y),                 # mixed dtypes
+        (1.0, x, y),                             # scalar adjoint
+        (g, x, y.T.copy().T),                    # Fortran order
+    ]
+    for gi, xi, yi in cases:
+        got = tensor.logaddexp_vjp(gi, xi, yi)
+        want = logaddexp_expr(gi, xi, yi)
+        assert np.shape(got) == np.shape(want)
+        assert np.result_type(got) == np.result_type(want)
+        np.testing.assert_array_equal(got, want)
+
+
+def test_logaddexp_vjp_refuses_what_it_cannot_take():
+    a = np.ones((4, 4))
+    with pytest.raises(ValueError):
+        _kernels.logaddexp_vjp(a, a, a[:, ::2])
+    with pytest.raises(ValueError):
+        _kernels.logaddexp_vjp(a, a, np.ones(4))
+    with pytest.raises(TypeError):
+        _kernels.logaddexp_vjp(a, a, a.astype(np.float32))
+    with pytest.raises(TypeError):
+        _kernels.logaddexp_vjp(a, 1, a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("scalar", [0.0, -3.5, 0.1])
+def test_logaddexp_vjp_takes_a_python_float_beside_an_array(dtype, scalar):
+    """softplus: np.logaddexp(0.0, z), the number as NumPy takes it (a float32 that
+    cannot hold it is left to NumPy, which decides the result's dtype)."""
+    g, z, _ = logaddexp_operands((1000,), dtype, seed=4)
+    for x, y in ((scalar, z), (z, scalar)):
+        got = tensor.logaddexp_vjp(g, x, y)
+        want = logaddexp_expr(g, x, y)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    fits = dtype == np.float64 or float(np.float32(scalar)) == scalar
+    assert (_kernels.elementwise_or_none(_kernels.LOGADDEXP, g, scalar, z) is not None) == fits
+
+
+def test_elementwise_kernels_refuse_byteswapped_and_subclasses():
+    a = np.linspace(-1, 1, 12)
+    swapped = a.astype(a.dtype.newbyteorder())
+    assert _kernels.elementwise_or_none(_kernels.TANH, a, swapped) is None
+    class Sub(np.ndarray):
+        pass
+
+    sub = a.view(Sub)
+    assert _kernels.elementwise_or_none(_kernels.TANH, sub, sub) is None
+    np.testing.assert_array_equal(tensor.tanh_vjp(a, swapped), a * (1 - swapped * swapped))
+
+
+# ----- runtime.take and add_at_trailing: im2col gathers and their adjoints -----
+
+def _im2col(size=8, k=3):
+    out = size - k + 1
+    oi, oj = np.divmod(np.arange(out * out), out)
+    ki, kj = np.divmod(np.arange(k * k), k)
+    return ki[:, None] + oi[None, :], kj[:, None] + oj[None, :]
+
+
+ii8, jj8 = _im2col()
+TRAILING = {
+    "im2col": ((2, 3, 8, 8), (slice(None), slice(None), ii8, jj8)),
+    "broadcast arrays": ((2, 3, 8, 8), (slice(None), slice(None), ii8[:, :1], jj8[:1, :])),
+    "negative": ((4, 5, 6), (slice(None), np.array([-1, 0, -5, 4]), np.array([2, -6, 0, 5]))),
+    "one array": ((4, 7), (slice(None), np.array([[6, 0], [3, 3]]))),
+    "no leading": ((5, 6), (np.array([0, 4, 4, 1]), np.array([5, 5, 0, 2]))),
+    "repeats": ((3, 4, 4), (slice(None), np.array([1, 1, 1, 2]), np.array([0, 0, 0, 3]))),
+    "uint": ((3, 4, 4), (slice(None), np.array([1, 3], np.uint16), np.array([2, 0], np.uint8))),
+    "empty": ((3, 4, 4), (slice(None), np.zeros(0, np.intp), np.zeros(0, np.intp))),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.complex128])
+@pytest.mark.parametrize("case", TRAILING)
+def test_runtime_take_matches_fancy_indexing(case, dtype):
+    from revsrc import runtime
+    shape, index = TRAILING[case]
+    x = (rng(8).standard_normal(shape) * 100).astype(dtype)
+    got = runtime.take(x, index)
+    want = x[index]
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("index", [
+    (slice(None), np.array([0, 8]), np.array([0, 0])),          # out of range
+    (slice(None), np.array([0, -9]), np.array([0, 0])),         # negative out of range
+    (slice(None), np.array([0.0, 1.0]), np.array([0, 0])),      # float index
+    (slice(None), np.array([0, 1]), np.array([0, 1, 2])),       # shapes do not broadcast
+    (slice(1, None), np.array([0, 1]), np.array([0, 1])),       # not a full slice
+    (slice(None), np.array([0, 1]), slice(None)),               # an array not trailing
+    (slice(None), slice(None)),                                 # too few entries
+])
+def test_add_at_trailing_declines_and_numpy_decides(index):
+    assert _kernels.add_at_trailing(np.zeros((2, 8, 8)), index, 1.0) is False
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", TRAILING)
+def test_add_at_trailing_matches_add_at(case, dtype):
+    shape, index = TRAILING[case]
+    r = rng(9)
+    g = r.standard_normal(np.zeros(shape)[index].shape).astype(dtype)
+    want = np.zeros(shape, dtype)
+    np.add.at(want, index, g)
+    got = np.zeros(shape, dtype)
+    assert _kernels.add_at_trailing(got, index, g) is True
+    # the same additions in the same order: equal to the last bit
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(tensor.index_add(g, shape, dtype, index), want)
+
+
+def test_add_at_trailing_broadcasts_g_and_refuses_what_it_cannot_take():
+    shape, index = TRAILING["im2col"]
+    want = np.zeros(shape)
+    np.add.at(want, index, 2.5)
+    got = np.zeros(shape)
+    assert _kernels.add_at_trailing(got, index, 2.5)
+    np.testing.assert_array_equal(got, want)
+    assert _kernels.add_at_trailing(np.zeros(shape, np.int64), index, 1) is False
+    assert _kernels.add_at_trailing(np.zeros(shape).T, index, 1.0) is False
+    ro = np.zeros(shape)
+    ro.flags.writeable = False
+    assert _kernels.add_at_trailing(ro, index, 1.0) is False
+    assert _kernels.add_at_trailing(np.zeros(shape), index, np.ones(7)) is False
+
+
+# ----- add_into: acc += t with NumPy's own add loop -----
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES + [(32, 32)])
+def test_add_into_matches_numpy(dtype, shape):
+    r = rng(10)
+    acc = np.asarray(r.standard_normal(shape) * 1e3, dtype)
+    t = np.asarray(r.standard_normal(shape), dtype)
+    want = acc + t
+    if acc.ndim == 0:
+        assert _kernels.add_into(acc, t) is False  # a 0-d result of acc + t is a scalar
+        return
+    assert _kernels.add_into(acc, t) is True
+    np.testing.assert_array_equal(acc, want)
+
+
+def test_add_into_declines_what_it_cannot_take():
+    a = np.ones((4, 4))
+    ro = np.ones((4, 4))
+    ro.flags.writeable = False
+    for acc, t in [(a, np.ones(4)), (a, np.ones((4, 4), np.float32)), (a[:, ::2], a[:, ::2]),
+                   (ro, a), (a.astype(np.int64), a.astype(np.int64)), (a, 1.0), (1.0, a)]:
+        before = np.array(acc, copy=True)
+        assert _kernels.add_into(acc, t) is False
+        np.testing.assert_array_equal(acc, before)
+
+
 # ----- sum_to_shape / unbroadcast -----
 
 @pytest.mark.parametrize("gshape, shape", [
@@ -352,3 +566,156 @@ def test_index_add_raises_like_numpy(index):
         np.add.at(np.zeros(shape), index, g)
     with pytest.raises(IndexError):
         tensor.index_add(g, shape, np.float64, index)
+
+
+# ----- Memory pool -----
+
+@pytest.fixture
+def pool():
+    """The pool, emptied before and after (its counters are process-wide)."""
+    _kernels.pool_release()
+    limit = _kernels.pool_set_limit(64 * 2**20)
+    yield _kernels
+    _kernels.pool_set_limit(limit)
+    _kernels.pool_release()
+
+
+def _pooled(fn):
+    prev = _kernels.pool_enter()
+    try:
+        return fn()
+    finally:
+        _kernels.pool_exit(prev)
+
+
+def test_pool_serves_arrays_inside_and_not_outside(pool):
+    handler_name = np._core.multiarray.get_handler_name
+    inside = _pooled(lambda: np.ones(10_000))
+    assert handler_name(inside) == "revsrc_pool"
+    assert handler_name(np.ones(10_000)) == handler_name()  # restored after the call
+    assert handler_name() != "revsrc_pool"
+
+
+def test_pool_reuses_a_freed_block(pool):
+    def churn():
+        a = np.ones(100_000)
+        p = a.ctypes.data
+        del a
+        b = np.empty(100_000)
+        return p, b.ctypes.data
+
+    first, second = _pooled(churn)
+    assert first == second
+    n, held, limit, hits, misses = pool.pool_stats()
+    assert hits >= 1
+
+
+def test_pool_zeros_are_zero_after_reuse(pool):
+    def dirty_then_zeros():
+        a = np.full(50_000, 7.0)
+        del a
+        return np.zeros(50_000)
+
+    assert not _pooled(dirty_then_zeros).any()
+
+
+def test_pool_values_are_numpy_values(pool):
+    r = rng(3)
+    x = r.standard_normal((300, 200))
+    want = np.tanh(x.T @ x) + np.exp(-x).sum(axis=0)
+    got = _pooled(lambda: np.tanh(x.T @ x) + np.exp(-x).sum(axis=0))
+    np.testing.assert_array_equal(got, want)
+
+
+def test_pool_realloc_keeps_contents(pool):
+    def grow():
+        a = np.arange(5_000, dtype=np.float64)
+        a.resize(40_000, refcheck=False)
+        return a
+
+    a = _pooled(grow)
+    np.testing.assert_array_equal(a[:5_000], np.arange(5_000))
+    assert not a[5_000:].any()
+
+
+def test_pool_is_bounded_and_released(pool):
+    pool.pool_set_limit(1 << 20)
+    _pooled(lambda: [np.ones(50_000) for _ in range(10)])  # ten 400 KB blocks freed
+    n, held, limit, _, _ = pool.pool_stats()
+    assert held <= limit == 1 << 20 and n <= 2
+    pool.pool_release()
+    assert pool.pool_stats()[:2] == (0, 0)
+    pool.pool_set_limit(0)
+    _pooled(lambda: np.ones(50_000))
+    assert pool.pool_stats()[:2] == (0, 0)
+
+
+def test_pool_handler_restored_after_an_exception(pool):
+    def fail():
+        np.ones(20_000)
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        _pooled(fail)
+    assert np._core.multiarray.get_handler_name() != "revsrc_pool"
+
+
+def _scaled_energy(w, x):
+    y = np.tanh(x * w)
+    return np.sum(y * y)
+
+
+def test_generated_adjoint_allocates_from_the_pool(pool):
+    import revsrc
+    handler_name = np._core.multiarray.get_handler_name
+    w, x = np.full(40_000, 0.5), rng(4).standard_normal(40_000)
+    g = revsrc.grad(_scaled_energy)(w, x)
+    assert handler_name(g) == "revsrc_pool"
+    assert handler_name() != "revsrc_pool"
+    hits = pool.pool_stats()[3]
+    again = revsrc.grad(_scaled_energy)(w, x)
+    assert pool.pool_stats()[3] > hits  # the second call reuses the first one's blocks
+    np.testing.assert_array_equal(again, g)
+    y = np.tanh(x * w)
+    np.testing.assert_allclose(g, 2.0 * y * (1.0 - y * y) * x, rtol=1e-12)
+
+
+# ----- Fusion facts in generated code -----
+
+def _softplus_loss(w, X, y):
+    z = np.dot(X, w)
+    return np.mean(np.logaddexp(0.0, -y * z))
+
+
+def _logaddexp_both(a, b):
+    return np.sum(np.logaddexp(a, b) * b)
+
+
+def test_softplus_adjoint_runs_the_fused_kernel():
+    import revsrc
+    r = rng(6)
+    w, X = r.standard_normal(5), r.standard_normal((300, 5))
+    y = np.sign(r.standard_normal(300))
+    df = revsrc.grad(_softplus_loss)
+    assert "_tensor.logaddexp_vjp(" in revsrc.source(df, w, X, y)
+    m = -y * (X @ w)
+    want = X.T @ (-y / (1.0 + np.exp(-m))) / 300.0
+    np.testing.assert_allclose(df(w, X, y), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("ashape, bshape", [((4, 3), (4, 3)), ((4, 1), (1, 3)), ((3,), (4, 3))])
+def test_logaddexp_fusion_for_both_inputs_sums_broadcasts_back(ashape, bshape):
+    import revsrc
+    r = rng(7)
+    a, b = r.standard_normal(ashape), r.standard_normal(bshape)
+    ga, gb = revsrc.grad(_logaddexp_both, argnums=(0, 1))(a, b)
+    src = revsrc.source(revsrc.grad(_logaddexp_both, argnums=(0, 1)), a, b)
+    assert src.count("_tensor.logaddexp_vjp(") == 2
+    s = np.logaddexp(a, b)
+    pa, pb = np.exp(a - s), np.exp(b - s)
+    bb = np.broadcast_to(b, s.shape)
+    want_a = tensor.sum_to_shape(bb * pa, ashape)
+    want_b = tensor.sum_to_shape(bb * pb + s, bshape)
+    assert ga.shape == ashape and gb.shape == bshape
+    np.testing.assert_allclose(ga, want_a, rtol=1e-12)
+    np.testing.assert_allclose(gb, want_b, rtol=1e-12)

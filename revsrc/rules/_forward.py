@@ -116,6 +116,13 @@ def tanh_vjp_jvp(t, g, y):
     return -2.0 * g * y * t
 
 
+def logaddexp_vjp_partial(w, x, y):
+    """w s (1 - s), s = 1 / (1 + exp(y - x)): logaddexp_vjp(w, x, y)'s derivative in x
+    times w (its adjoint's weight)."""
+    s = 1.0 / (1.0 + np.exp(y - x))
+    return w * s * (1.0 - s)
+
+
 def norm_grad_jvp_ans(t, g, ans, x, ord=None, axis=None, keepdims=False):
     """The tangent of norm_grad(g, ans, x) = g x / ans for ans's tangent ``t``."""
     ge = _helpers.expand_reduced(g, x, axis, keepdims)

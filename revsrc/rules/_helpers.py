@@ -61,6 +61,13 @@ def _like(grad, x):
     return grad
 
 
+def _is_number(g):
+    """A Python float or int, or a 0-d float64/NumPy float scalar: spread as one value."""
+    t = type(g)
+    return t is float or t is int or t is np.float64 or \
+        (t is np.ndarray and g.ndim == 0 and g.dtype.kind == "f")
+
+
 def _array(g, *like):
     """``g`` as an array; a Python number takes the float dtype of ``like`` (NumPy would
     make it float64, which would silently upcast a float32 adjoint)."""
@@ -113,6 +120,8 @@ def expand_reduced(g, x, axis=None, keepdims=False):
 
 def broadcast_reduced(g, x, axis=None, keepdims=False):
     """The adjoint of ``np.sum(x, axis, keepdims=keepdims)``: ``g`` spread over ``x``."""
+    if axis is None and type(x) is np.ndarray and x.dtype.kind == "f" and _is_number(g):
+        return np.full(x.shape, g, dtype=x.dtype)  # the whole-array sum: one pass
     shape = np.shape(x)
     out = np.broadcast_to(expand_reduced(g, x, axis, keepdims), shape)
     out = np.array(out, dtype=_float_dtype(x, g))
@@ -137,7 +146,10 @@ def _adjoint_of(position):
     argument gets the real part (its product with a complex operand is complex)."""
     def wrap(fn):
         def helper(*args):
-            return _as_input(fn(*args), args[position])
+            out = fn(*args)
+            if type(out) is np.ndarray and out.dtype.kind == "f":
+                return out   # the common case: a real array (one check, in loops too)
+            return _as_input(out, args[position])
         helper.__name__ = fn.__name__
         helper.__qualname__ = fn.__qualname__
         helper.__doc__ = fn.__doc__
@@ -156,6 +168,9 @@ def sum_list_grad(g, iterable):
 
 def mean_grad(g, ans, a, axis=None, keepdims=False):
     count = np.size(a) // max(np.size(ans), 1)
+    if axis is None and type(a) is np.ndarray and a.dtype == np.float64 and _is_number(g):
+        # g / count once, then spread: the same float64 division for every element
+        return np.full(a.shape, float(g) / count)
     return per_item(np.asarray(broadcast_reduced(g, np.asarray(a), axis, keepdims)) / count, a)
 
 
@@ -942,12 +957,17 @@ def _T(a):
     return np.swapaxes(a, -1, -2)
 
 
+_ndarray = np.ndarray
+_dot = np.dot
+
+
 @_adjoint_of(1)
 def dot_grad_a(g, a, b):
     """Adjoint of np.dot(a, b) for a: g contracted with b over b's kept axes."""
+    if type(g) is _ndarray and type(a) is _ndarray and type(b) is _ndarray \
+            and g.ndim == 2 and a.ndim == 2 and b.ndim == 2:
+        return _dot(g, b.T)  # the common case, in loops too: one call, no bookkeeping
     a_nd, b_nd = np.ndim(a), np.ndim(b)
-    if a_nd == 2 and b_nd == 2 and np.ndim(g) == 2:
-        return np.dot(g, b.T)  # the common case, without tensordot's bookkeeping
     if a_nd == 0 or b_nd == 0:
         return _as_input(tensor.sum_to_shape(np.multiply(g, b), np.shape(a)), a)
     if b_nd == 1:
@@ -961,9 +981,10 @@ def dot_grad_a(g, a, b):
 @_adjoint_of(2)
 def dot_grad_b(g, a, b):
     """Adjoint of np.dot(a, b) for b."""
+    if type(g) is _ndarray and type(a) is _ndarray and type(b) is _ndarray \
+            and a.ndim == 2 and g.ndim == b.ndim and (g.ndim == 2 or g.ndim == 1):
+        return _dot(a.T, g)  # matrix-matrix and matrix-vector, one BLAS call
     a_nd, b_nd = np.ndim(a), np.ndim(b)
-    if a_nd == 2 and b_nd == 2 and np.ndim(g) == 2:
-        return np.dot(a.T, g)
     if a_nd == 0 or b_nd == 0:
         return _as_input(tensor.sum_to_shape(np.multiply(g, a), np.shape(b)), b)
     g = _array(g, a, b)

@@ -164,7 +164,12 @@ def log10(g, ans, x):
     return g / (x * _LN10)
 
 
-@elementwise("logaddexp", np.logaddexp)
+# Softplus (np.logaddexp(0, x)) and log-sigmoid (-np.logaddexp(0, -x)) on arrays: each
+# input's adjoint is one blocked pass over NumPy's own exp loop, in the sigmoid form
+# g / (1 + exp(y - x)) (the rule's value, within its accuracy; it does not read ans).
+@elementwise("logaddexp", np.logaddexp,
+             fused=(Fused(tensor.logaddexp_vjp, ("g", "x", "y"), input=0),
+                    Fused(tensor.logaddexp_vjp, ("g", "y", "x"), input=1)))
 def logaddexp(g, ans, x, y):
     return g * xp.exp(x - ans), g * xp.exp(y - ans)
 

@@ -61,6 +61,20 @@ def tanh_vjp_jvp(g, ans, dy, y):
     return tensor.tanh_vjp(g, y), _forward.tanh_vjp_jvp(g, dy, y)
 
 
+# logaddexp_vjp(d, x, y) = d s with s = 1 / (1 + exp(y - x)): linear in d, and
+# d s (1 - s) for x (its negative for y)
+@primitive("logaddexp_vjp", tensor.logaddexp_vjp, kind=K.elementwise_kind, broadcast=True)
+def logaddexp_vjp_vjp(g, ans, d, x, y):
+    return (tensor.logaddexp_vjp(g, x, y), _forward.logaddexp_vjp_partial(g * d, x, y),
+            -_forward.logaddexp_vjp_partial(g * d, x, y))
+
+
+@jvp_rule("logaddexp_vjp")
+def logaddexp_vjp_jvp(g, ans, d, x, y):
+    return (tensor.logaddexp_vjp(g, x, y), _forward.logaddexp_vjp_partial(g * d, x, y),
+            -_forward.logaddexp_vjp_partial(g * d, x, y))
+
+
 # ----- The helpers of the NumPy rules (revsrc/rules/_helpers.py) -----
 # (name, argument whose kind and rank the gradient has, the arguments it is linear in:
 # together, or ((i, j),) for each of them)
