@@ -25,10 +25,10 @@ import struct
 
 import numpy as np
 
+from . import _engine_ops as ops
 from . import analysis, ir, primitives
 from . import kinds as kinds_mod
-from ._kernels import (ENGINE_MATH1, ENGINE_OPCODES, ENGINE_RAISE,  # noqa: F401
-                       EngineFallback, ScalarProgram, ufunc_slot)
+from ._kernels import EngineFallback, ScalarProgram, ufunc_slot
 
 __all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower"]
 
@@ -37,9 +37,13 @@ class NotLowerable(Exception):
     """The program uses something the scalar engine cannot run exactly."""
 
 
-OPCODE = {name: i for i, (name, _) in enumerate(ENGINE_OPCODES)}
-FORMAT = {name: fmt for name, fmt in ENGINE_OPCODES}
-_MATH1 = {name: i for i, name in enumerate(ENGINE_MATH1)}
+# Formats and flags come from the engine's one source, revsrc/_engine_ops.py.
+ENGINE_OPCODES = tuple((name, fmt) for name, fmt, *_ in ops.INSTRUCTIONS)
+ENGINE_MATH1 = tuple(name for name, _ in ops.MATH1)
+ENGINE_RAISE = {"range_step_zero": ops.ERROR["STEP0"], "range_float": ops.ERROR["RANGE_TYPE"]}
+OPCODE = ops.OPCODE
+FORMAT = ops.FORMAT
+_MATH1 = ops.MATH1_INDEX
 
 _TWO53 = 2 ** 53
 
@@ -69,9 +73,9 @@ class EngineProgram(ScalarProgram):
                     shown.append(names[w])
                 elif f == "j":
                     shown.append(f"@{w}")
-                elif op == "MATH1":
+                elif f == "m":
                     shown.append(ENGINE_MATH1[w])
-                elif op in ("NPU1", "NPU2"):
+                elif f == "u":
                     shown.append("np." + _SLOT_NAMES.get(w, "?"))
                 else:
                     shown.append(str(w))
@@ -605,10 +609,7 @@ def _fuse(a, b, temp):
 
 # Instructions that never stop the run with an error (stack pops and pushes count as
 # such: they fail only on a malformed program or out of memory).
-_QUIET = {"MOV", "ADD", "SUB", "MUL", "NEG", "INEG", "ABS", "LT", "LE", "GT", "GE", "EQ",
-          "NE", "NOT", "TRUTH", "MIN", "MAX", "NPU1", "NPU2", "ATAN2", "HYPOT", "COPYSIGN",
-          "MULADD", "MULSUB",
-          "SUBMUL", "MUL3", "PUSHF", "PUSHI", "POPF", "POPI", "POPJZ"}
+_QUIET = ops.QUIET
 _WINDOW = 4   # how far ahead of a temporary's definition its use is looked for
 
 

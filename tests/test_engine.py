@@ -7,6 +7,7 @@ NaN), plus the sign of zeros: the engine must reproduce Python to the last bit.
 """
 import math
 import operator as o
+import re
 import sys
 import time
 import warnings
@@ -732,3 +733,29 @@ def test_grad_engine_matches_python_backend(fn, argsets):
     assert isinstance(de, Derivative)
     (kinds, program, _), = de.programs
     assert program.stats()["runs"] == len(argsets)
+
+
+# ----- One source for the engine's tables -----
+
+def test_engine_tables_have_one_source():
+    """Opcodes, formats, the libm table and the error codes come from
+    revsrc/_engine_ops.py: the compiled VM was built from the same table, and the
+    lowering reads formats from it."""
+    import pathlib
+    from revsrc import _engine_c, _engine_ops, engine
+    from revsrc._kernels import ENGINE_BUILT_TABLES
+    assert ENGINE_BUILT_TABLES == {"instructions": len(_engine_ops.INSTRUCTIONS),
+                                   "errors": len(_engine_ops.ERRORS)}
+    header = pathlib.Path(_engine_c.__file__).with_name("_engine_vm.h")
+    if header.exists():     # an in-place build: the header is the one the build wrote
+        assert header.read_text() == _engine_c.vm_header()
+    assert engine.FORMAT is _engine_ops.FORMAT
+    for name, fmt, semantics, flags in _engine_ops.INSTRUCTIONS:
+        assert set(fmt) <= set("wrxjkmu"), name
+        used = {int(n) for n in re.findall(r"\$(\d)", semantics)}
+        assert used <= set(range(1, len(fmt) + 1)), name    # no operand it does not have
+        assert "j" not in fmt or "GOTO" in semantics or "BACK" in semantics, name
+    # the stacks grow in one place (rv_grow, through FRESERVE / IRESERVE)
+    rt = header.with_name("_engine_rt.h").read_text()
+    assert rt.count("realloc(") == 1
+    assert "realloc" not in _engine_c.vm_header()
