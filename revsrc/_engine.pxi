@@ -13,6 +13,7 @@
 from libc.stdint cimport int64_t, intptr_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_FromDouble
 
@@ -137,13 +138,36 @@ cdef enum:
     _STACK0 = 256
 
 
+# A run pauses at a loop's back edge every tick_mask + 1 iterations, so that Ctrl-C
+# is seen within milliseconds: the pause comes after at most about _TICK_WORDS code
+# words (a loop body is at most the whole program), whatever the program's size.
+cdef enum:
+    _TICK_WORDS = 1 << 22
+    _TICK_MIN = 256
+
+
+cdef unsigned long long _tick_mask(int ncode) noexcept:
+    cdef unsigned long long n = _TICK_MIN
+    while n * 2 * <unsigned long long>(ncode if ncode > 0 else 1) <= _TICK_WORDS:
+        n *= 2
+    return n - 1
+
+
 cdef class ScalarProgram:
     """An assembled engine program: code, registers, stacks and the I/O mapping.
 
     Built by revsrc.engine.lower; ``run(args)`` returns one value per program output.
-    Not reentrant across threads without the GIL (the GIL is held for the whole run).
+
+    A run starts with the GIL held (a short run pays nothing for it). A long one pauses
+    every few milliseconds at a loop's back edge, checks for signals (Ctrl-C raises
+    KeyboardInterrupt there) and goes on without the GIL: the run touches no Python
+    object. A thread that calls the program while another runs it uses a copy.
     """
     cdef rv_state vm
+    cdef rv_run_fn run_fn       # the VM, or the program compiled by the native tier
+    cdef readonly bint busy     # a run of this state is in progress without the GIL
+    cdef ScalarProgram _spare   # a copy for threads that find the program busy
+    cdef tuple _io              # (parameter registers, output registers)
     cdef int* code
     cdef double* regs
     cdef readonly int ncode
@@ -168,7 +192,7 @@ cdef class ScalarProgram:
         self.vm.fcap = _STACK0
         self.vm.icap = _STACK0
         self.vm.uloops = _ULOOPS
-        self.vm.tick_mask = <unsigned long long>-1
+        self.run_fn = rv_vm_run
 
     def __init__(self, code, reg_init, param_regs, param_kinds, out_regs, out_kinds,
                  globals_spec=(), messages=()):
@@ -202,6 +226,8 @@ cdef class ScalarProgram:
         self.messages = list(messages)
         self.vm.regs = self.regs
         self.vm.code = self.code
+        self.vm.tick_mask = _tick_mask(self.ncode)
+        self._io = (tuple(param_regs), tuple(out_regs))
 
     def __dealloc__(self):
         free(self.code)
@@ -224,7 +250,8 @@ cdef class ScalarProgram:
         return 0
 
     cdef int _execute(self) except -1:
-        """Run the loaded program; returns the engine's error code (0 on success)."""
+        """Run the loaded program; returns the engine's error code (0 on success).
+        Not for a busy program (see `_borrow`)."""
         cdef int err
         if self.globals_spec and self._prologue():
             return RV_E_GLOBAL
@@ -232,10 +259,48 @@ cdef class ScalarProgram:
         self.vm.isize = 0
         self.vm.resume = 0
         self.runs += 1
-        err = rv_vm_run(&self.vm)
+        err = self.run_fn(&self.vm)
+        if err == RV_E_PAUSE:
+            err = self._long_run()
         if self.vm.fcap > (1 << 22) and self.vm.fsize == 0:
             self._shrink()
         return err
+
+    cdef int _long_run(self) except -1:
+        """The rest of a run that paused: signals checked at every pause, the GIL
+        released in between."""
+        cdef int err = RV_E_PAUSE
+        cdef rv_run_fn fn
+        self.busy = 1
+        try:
+            while err == RV_E_PAUSE:
+                PyErr_CheckSignals()        # raises KeyboardInterrupt on Ctrl-C
+                fn = self.run_fn            # the native tier may have arrived meanwhile
+                with nogil:
+                    err = fn(&self.vm)
+        finally:
+            self.busy = 0
+        return err
+
+    cdef ScalarProgram _borrow(self):
+        """This program, or a copy of it with its own registers and stacks when a run
+        of this one is in progress in another thread."""
+        cdef ScalarProgram c
+        if not self.busy:
+            return self
+        c = self._spare
+        if c is not None and not c.busy:
+            self._spare = None
+            return c
+        c = ScalarProgram(self.code_list, self.reg_init, self._io[0], self.param_kinds,
+                          self._io[1], self.out_kinds, self.globals_spec, self.messages)
+        c.run_fn = self.run_fn
+        return c
+
+    cdef void _give_back(self, ScalarProgram c):
+        if c is not self:
+            self.runs += 1
+            self._spare = c
 
     cdef void _shrink(self) noexcept:
         # Keep big stacks from outliving a big run by more than one call's worth.
@@ -265,17 +330,22 @@ cdef class ScalarProgram:
         kinds); return a tuple with one Python value per program output."""
         cdef Py_ssize_t i
         cdef int err
+        cdef ScalarProgram p
         args = tuple(args)
         if len(args) != self.nparams:
             raise TypeError(f"expected {self.nparams} arguments, got {len(args)}")
-        for i in range(self.nparams):
-            if not _store_scalar(self.regs, self.param_regs[i], args[i], self.param_kinds[i]):
-                raise TypeError(f"argument {i} ({args[i]!r}) does not match kind "
-                                f"{chr(self.param_kinds[i])!r} (or is an int beyond 2**53)")
-        err = self._execute()
-        if err:
-            self._raise(err)
-        return tuple([self._out(i) for i in range(self.nout)])
+        p = self._borrow()
+        try:
+            for i in range(self.nparams):
+                if not _store_scalar(p.regs, p.param_regs[i], args[i], p.param_kinds[i]):
+                    raise TypeError(f"argument {i} ({args[i]!r}) does not match kind "
+                                    f"{chr(p.param_kinds[i])!r} (or is an int beyond 2**53)")
+            err = p._execute()
+            if err:
+                p._raise(err)
+            return tuple([p._out(i) for i in range(p.nout)])
+        finally:
+            self._give_back(p)
 
     def stats(self):
         """Counters since construction: runs, and loop-body iterations executed
@@ -347,29 +417,58 @@ cdef class Derivative:
 
     def __call__(self, *args, **kwargs):
         cdef _Install inst
+        cdef ScalarProgram prog
         cdef Py_ssize_t n = len(args), i
         cdef int err
         cdef bint ok
         if kwargs:
             return self.slow(*args, **kwargs)
         for inst in self._installs:
-            if inst.prog.nparams != n:
+            prog = inst.prog
+            if prog.nparams != n:
                 continue
+            if prog.busy:           # running in another thread, without the GIL
+                out = _call_copy(inst, args, self.slow)
+                if out is _NO_MATCH:
+                    continue
+                return out
             ok = 1
             for i in range(n):
-                if not _store_scalar(inst.prog.regs, inst.prog.param_regs[i], args[i],
+                if not _store_scalar(prog.regs, prog.param_regs[i], args[i],
                                      inst.kinds[i]):
                     ok = 0
                     break
             if not ok:
                 continue
-            err = inst.prog._execute()
+            err = prog._execute()
             if err:
                 if err == RV_E_FALLBACK or err == RV_E_GLOBAL:
                     return self.slow(*args)
-                inst.prog._raise(err)
-            return _select(inst.prog, inst.select)
+                prog._raise(err)
+            return _select(prog, inst.select)
         return self.slow(*args)
+
+
+_NO_MATCH = object()
+
+
+cdef object _call_copy(_Install inst, tuple args, object slow):
+    """Derivative.__call__ on a copy of a program that another thread is running."""
+    cdef ScalarProgram p = inst.prog._borrow()
+    cdef Py_ssize_t i
+    cdef int err
+    try:
+        for i in range(len(args)):
+            if not _store_scalar(p.regs, p.param_regs[i], args[i], inst.kinds[i]):
+                return _NO_MATCH
+        err = p._execute()
+        if err:
+            if err == RV_E_FALLBACK or err == RV_E_GLOBAL:
+                return slow(*args)
+            p._raise(err)
+        return _select(p, inst.select)
+    finally:
+        inst.prog._give_back(p)
 
 
 cdef object _select(ScalarProgram prog, object select):

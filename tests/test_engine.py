@@ -759,3 +759,86 @@ def test_engine_tables_have_one_source():
     rt = header.with_name("_engine_rt.h").read_text()
     assert rt.count("realloc(") == 1
     assert "realloc" not in _engine_c.vm_header()
+
+
+# ----- Long runs: Ctrl-C, the GIL, threads -----
+
+def spin_program(limit=None):
+    """while x > -1.0: x = x + 1.0 (endless: x stops growing at 2**53), or, with a
+    limit, while x < limit."""
+    test = Op("c", o.gt, ("x", C(-1.0))) if limit is None else Op("c", o.lt, ("x", C(limit)))
+    return Program("spin", ["x"], [While([test], "c", [Op("x", o.add, ("x", C(1.0)))])],
+                   ["x"], {"x": "float", "c": "bool"})
+
+
+def test_ctrl_c_stops_an_endless_engine_loop():
+    import signal
+    import subprocess
+    root = __import__("pathlib").Path(__file__).resolve().parent
+    code = ("import sys, time; sys.path[:0] = [%r, %r]\n"
+            "import operator as o\n"
+            "from revsrc.engine import lower\n"
+            "from revsrc.ir import Const as C, Op, Program, While\n"
+            "p = lower(Program('spin', ['x'], [While([Op('c', o.gt, ('x', C(-1.0)))], 'c',\n"
+            "          [Op('x', o.add, ('x', C(1.0)))])], ['x'], {'x': 'float', 'c': 'bool'}))\n"
+            "print('ready', flush=True)\n"
+            "try:\n"
+            "    p.run((0.0,))\n"
+            "except KeyboardInterrupt:\n"
+            "    print(time.time(), flush=True)\n"
+            "    raise\n" % (str(root.parent), str(root)))
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(0.3)                     # well inside the endless run
+        assert proc.poll() is None
+        sent = time.time()
+        proc.send_signal(signal.SIGINT)
+        stopped = float(proc.stdout.readline())
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode != 0
+    assert "KeyboardInterrupt" in proc.stderr.read()
+    # typically under a millisecond; the bound leaves room for a loaded machine
+    assert stopped - sent < 0.5, stopped - sent
+
+
+def test_a_long_run_releases_the_gil():
+    import threading
+    p = lower(spin_program(limit=2e8))      # ~1 s in the engine
+    ticks = []
+    t = threading.Thread(target=p.run, args=((0.0,),))
+    t.start()
+    t0 = time.perf_counter()
+    while t.is_alive() and time.perf_counter() - t0 < 0.3:
+        ticks.append(time.perf_counter())   # Python work in this thread meanwhile
+        time.sleep(0.001)
+    alive = t.is_alive()
+    t.join()
+    assert alive, "the run should outlast the 0.3 s probe"
+    assert len(ticks) > 20                  # this thread ran while the engine did
+
+
+def test_threads_calling_a_busy_program_use_copies():
+    import threading
+    n = 20_000_000
+    p = lower(spin_program(limit=float(n)))
+    d = Derivative(Slow(None))
+    d.install(("f",), p, 0)
+    results = {}
+
+    def call(k, x):
+        results[k] = d(x)
+
+    threads = [threading.Thread(target=call, args=(k, float(k))) for k in range(3)]
+    for t in threads:
+        t.start()
+    short = [d(float(n) - 3.5) for _ in range(3)]   # while the others run
+    for t in threads:
+        t.join()
+    assert results == {k: float(n) for k in range(3)}
+    assert short == [float(n) + 0.5] * 3
+    assert d.slow.calls == 0
