@@ -168,6 +168,11 @@ cdef class ScalarProgram:
     cdef readonly bint busy     # a run of this state is in progress without the GIL
     cdef ScalarProgram _spare   # a copy for threads that find the program busy
     cdef tuple _io              # (parameter registers, output registers)
+    cdef object _native         # what keeps the compiled code loaded (native tier)
+    cdef unsigned long long work    # runs plus loop iterations, for the native tier
+    cdef unsigned long long hot_at  # call on_hot when work reaches it
+    cdef public object on_hot
+    cdef object __weakref__
     cdef int* code
     cdef double* regs
     cdef readonly int ncode
@@ -193,6 +198,7 @@ cdef class ScalarProgram:
         self.vm.icap = _STACK0
         self.vm.uloops = _ULOOPS
         self.run_fn = rv_vm_run
+        self.hot_at = <unsigned long long>-1
 
     def __init__(self, code, reg_init, param_regs, param_kinds, out_regs, out_kinds,
                  globals_spec=(), messages=()):
@@ -259,12 +265,50 @@ cdef class ScalarProgram:
         self.vm.isize = 0
         self.vm.resume = 0
         self.runs += 1
+        cdef unsigned long long before = self.vm.iters
         err = self.run_fn(&self.vm)
         if err == RV_E_PAUSE:
             err = self._long_run()
         if self.vm.fcap > (1 << 22) and self.vm.fsize == 0:
             self._shrink()
+        self.work += 1 + (self.vm.iters - before)
+        if self.work >= self.hot_at:
+            self._hot()
         return err
+
+    cdef void _hot(self) noexcept:
+        # once: the native tier is told that this program is worth compiling
+        self.hot_at = <unsigned long long>-1
+        if self.on_hot is not None:
+            try:
+                self.on_hot(self)
+            except BaseException as exc:  # the run's result stands whatever happens
+                import warnings
+                warnings.warn(f"revsrc native tier: {exc!r}", RuntimeWarning)
+
+    def notify_when_hot(self, unsigned long long work, callback):
+        """Call ``callback(program)`` once, after the run that brings runs plus loop
+        iterations (since construction) to ``work``."""
+        self.on_hot = callback
+        self.hot_at = work
+        if self.work >= work:
+            self._hot()
+
+    def use_native(self, size_t run_address, keep):
+        """Run from now on with the compiled ``int (*)(rv_state *)`` at
+        ``run_address`` (0: the VM again); ``keep`` keeps its library loaded."""
+        self.run_fn = <rv_run_fn>run_address if run_address else rv_vm_run
+        self._native = keep if run_address else None
+        if self._spare is not None:
+            self._spare.run_fn = self.run_fn
+
+    def _out_registers(self):
+        return list(self._io[1])
+
+    @property
+    def tier(self):
+        """'native' when the program runs compiled by the native tier, else 'vm'."""
+        return "vm" if self.run_fn == rv_vm_run else "native"
 
     cdef int _long_run(self) except -1:
         """The rest of a run that paused: signals checked at every pause, the GIL
@@ -295,6 +339,7 @@ cdef class ScalarProgram:
         c = ScalarProgram(self.code_list, self.reg_init, self._io[0], self.param_kinds,
                           self._io[1], self.out_kinds, self.globals_spec, self.messages)
         c.run_fn = self.run_fn
+        c._native = self._native
         return c
 
     cdef void _give_back(self, ScalarProgram c):
@@ -491,6 +536,17 @@ cdef _check_select(object select, int nout):
             _check_select(s, nout)
     else:
         raise TypeError("select must be an int or a tuple of selects")
+
+
+def bind_uloops(size_t table, slots):
+    """Fill a native program's table of NumPy loops (at address ``table``) with the
+    loops in engine ``slots``, in order: function pointers handed over at load time."""
+    cdef rv_uloop* t = <rv_uloop*>table
+    cdef Py_ssize_t i
+    for i, slot in enumerate(slots):
+        if not 0 <= slot < _n_uloops:
+            raise IndexError(slot)
+        t[i] = _ULOOPS[<int>slot]
 
 
 # The sizes of the tables compiled into this module (tests compare them with the source).

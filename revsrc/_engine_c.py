@@ -10,6 +10,7 @@ Standard library only: setup.py loads this file before the package is built.
 """
 from __future__ import annotations
 
+import os
 import re
 
 try:
@@ -18,6 +19,19 @@ except ImportError:  # loaded by setup.py from its own directory, before the bui
     import _engine_ops as ops
 
 _OPERAND = re.compile(r"\$(\d)")
+
+
+_RUNTIME = []
+
+
+def runtime_text():
+    """``_engine_rt.h``, pasted into each native translation (so the translation is
+    self-contained, and its text is its cache key)."""
+    if not _RUNTIME:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_engine_rt.h")
+        with open(path, encoding="utf-8") as fh:
+            _RUNTIME.append(fh.read())
+    return _RUNTIME[0]
 
 
 def expand(semantics, fmt, operand):
@@ -152,3 +166,151 @@ def write_vm_header(path):
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
     return True
+
+
+# ----- The native tier: one engine program as one C function -----
+
+_JUMPS_ALWAYS = {"JMP", "LOOP"}          # no fall-through
+_ENDS = {"HALT", "RAISE"}                # leave the run
+
+
+def decode(code):
+    """``[(pc, name, operands)]`` of an assembled code list."""
+    out = []
+    pc = 0
+    while pc < len(code):
+        name, fmt, *_ = ops.INSTRUCTIONS[code[pc]]
+        out.append((pc, name, tuple(code[pc + 1:pc + 1 + len(fmt)])))
+        pc += 1 + len(fmt)
+    return out
+
+
+def _uses(name, operands):
+    fmt = ops.FORMAT[name]
+    reads = {v for f, v in zip(fmt, operands) if f in "rx"}
+    writes = {v for f, v in zip(fmt, operands) if f in "wx"}
+    return reads, writes
+
+
+def live_at_entry(code):
+    """Registers some path from the start reads before writing: all that a run needs
+    from the state (constants, parameters, globals, and anything read unwritten)."""
+    insts = decode(code)
+    at = {pc: k for k, (pc, _, _) in enumerate(insts)}
+    succ = []
+    for k, (pc, name, operands) in enumerate(insts):
+        fmt = ops.FORMAT[name]
+        nxt = [] if name in _JUMPS_ALWAYS or name in _ENDS else [k + 1]
+        nxt += [at.get(v, len(insts)) for f, v in zip(fmt, operands) if f == "j"]
+        succ.append([s for s in nxt if s < len(insts)])
+    uses = [_uses(name, operands) for _, name, operands in insts]
+    live = [set() for _ in insts]
+    changed = True
+    while changed:
+        changed = False
+        for k in range(len(insts) - 1, -1, -1):
+            out = set()
+            for s in succ[k]:
+                out |= live[s]
+            reads, writes = uses[k]
+            new = reads | (out - writes)
+            if new != live[k]:
+                live[k] = new
+                changed = True
+    return live[0] if insts else set()
+
+
+def unit(functions):
+    """A complete C translation unit holding ``functions`` (from `translate`)."""
+    head = ["#define _GNU_SOURCE", prelude(), runtime_text(), "",
+            "/* engine programs, translated by revsrc/_engine_c.py */",
+            "#define GOTO(t) goto L##t",
+            "#define BACK(t) do { if (!(++iters & tick_mask)) { resume_at = (t); goto pause; } "
+            "goto L##t; } while (0)", ""]
+    return "\n".join(head + list(functions))
+
+
+def translate(code, nregs, out_regs, ufunc_names=None, suffix=""):
+    """C for one program: ``int rv_native_run<suffix>(rv_state *st)`` doing what
+    ``rv_vm_run`` does on ``code``, with the same per-instruction statements and its
+    registers in C locals, and ``rv_native_uloops<suffix>``, a table the loader fills
+    with NumPy's loops for the program's 'u' operands (renumbered in first-use order).
+    Returns (text, engine slots in table order). ``ufunc_names`` maps an engine slot to
+    its ufunc's name, for the comment that keys the table."""
+    ufunc_names = ufunc_names or {}
+    insts = decode(code)
+    targets = set()
+    back = set()
+    local_u = {}
+    written = set()
+    for pc, name, operands in insts:
+        fmt = ops.FORMAT[name]
+        for f, v in zip(fmt, operands):
+            if f == "j":
+                targets.add(v)
+                if "BACK(" in ops.INSTRUCTIONS[ops.OPCODE[name]][2]:
+                    back.add(v)
+            elif f == "u":
+                local_u.setdefault(v, len(local_u))
+        written |= _uses(name, operands)[1]
+    live = live_at_entry(code)
+    store = sorted((live & written) | set(out_regs))
+    every = sorted(written)
+    names = [ufunc_names.get(slot, f"slot{slot}") for slot in local_u]
+
+    def operands_of(operands):
+        def sub(n, letter):
+            v = operands[n - 1]
+            if letter in "wrx":
+                return f"r{v}"
+            if letter == "u":
+                return str(local_u[v])
+            return str(v)
+        return sub
+
+    lines = [f"/* NumPy loops: {', '.join(names) if names else 'none'} */",
+             f"rv_uloop rv_native_uloops{suffix}[{max(1, len(names))}];",
+             "",
+             f"int rv_native_run{suffix}(rv_state *st)",
+             "{",
+             "    double *const R = st->regs;",
+             f"    const rv_uloop *const uloops = rv_native_uloops{suffix};",
+             "    double *fdata = st->fdata;",
+             "    intptr_t fsize = st->fsize, fcap = st->fcap;",
+             "    int64_t *idata = st->idata;",
+             "    intptr_t isize = st->isize, icap = st->icap;",
+             "    unsigned long long iters = st->iters;",
+             "    const unsigned long long tick_mask = st->tick_mask;",
+             "    int err = 0, resume_at = 0;",
+             "    double a, b, v;"]
+    lines += [f"    double r{i} = R[{i}];" for i in range(nregs)]
+    lines += ["    (void)a; (void)b; (void)v; (void)uloops; (void)resume_at; (void)tick_mask;"]
+    if back:
+        lines.append("    switch (st->resume) {")
+        lines.append("    case 0: break;")
+        lines += [f"    case {t}: goto L{t};" for t in sorted(back) if t != 0]  # 0: start
+        lines.append("    default: err = RV_E_FALLBACK; goto save;")
+        lines.append("    }")
+    else:
+        lines.append("    if (st->resume) { err = RV_E_FALLBACK; goto save; }")
+    for pc, name, operands in insts:
+        if pc in targets:
+            lines.append(f"L{pc}:")
+        semantics = ops.INSTRUCTIONS[ops.OPCODE[name]][2]
+        body = expand(semantics, ops.FORMAT[name], operands_of(operands))
+        lines.append(f"    {{ {body} }}  /* {pc}: {name} */")
+    end = insts[-1][0] + 1 + len(insts[-1][2]) if insts else 0
+    if end in targets:
+        lines.append(f"L{end}:")
+    lines.append("    goto out;")
+    if back:
+        lines.append("pause:")
+        lines += [f"    R[{i}] = r{i};" for i in every]
+        lines += ["    st->resume = resume_at;", "    err = RV_E_PAUSE;", "    goto save;"]
+    lines.append("out:")
+    lines += [f"    R[{i}] = r{i};" for i in store]
+    lines += ["save:",
+              "    st->fdata = fdata;", "    st->fsize = fsize;", "    st->fcap = fcap;",
+              "    st->idata = idata;", "    st->isize = isize;", "    st->icap = icap;",
+              "    st->iters = iters;", "    return err;", "}", ""]
+    return "\n".join(lines), list(local_u)

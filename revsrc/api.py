@@ -196,13 +196,16 @@ def _try_engine(prog, required):
             raise errors.EngineUnavailable(f"the compiled engine is unavailable: {exc}")
         return None
     try:
-        return _engine.lower(_expanded(prog))
+        program = _engine.lower(_expanded(prog))
     except _engine.NotLowerable as exc:
         if required:
             raise errors.EngineUnavailable(
                 f"this function cannot run on the compiled scalar engine: {exc}",
                 hint="use backend=None (automatic) or backend='python'")
         return None
+    from . import native
+    native.attach(program)      # compiled to C once it proves hot
+    return program
 
 
 def _expanded(prog):

@@ -808,18 +808,15 @@ def test_ctrl_c_stops_an_endless_engine_loop():
 
 def test_a_long_run_releases_the_gil():
     import threading
-    p = lower(spin_program(limit=2e8))      # ~1 s in the engine
-    ticks = []
+    p = lower(spin_program(limit=1e8))      # 0.3 s or more in the engine
+    ticks = 0
     t = threading.Thread(target=p.run, args=((0.0,),))
     t.start()
-    t0 = time.perf_counter()
-    while t.is_alive() and time.perf_counter() - t0 < 0.3:
-        ticks.append(time.perf_counter())   # Python work in this thread meanwhile
+    while t.is_alive():
+        ticks += 1                          # Python work in this thread meanwhile
         time.sleep(0.001)
-    alive = t.is_alive()
     t.join()
-    assert alive, "the run should outlast the 0.3 s probe"
-    assert len(ticks) > 20                  # this thread ran while the engine did
+    assert ticks >= 10                      # with the GIL held throughout: 0 or 1
 
 
 def test_threads_calling_a_busy_program_use_copies():
