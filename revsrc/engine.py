@@ -34,7 +34,12 @@ __all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower"]
 
 
 class NotLowerable(Exception):
-    """The program uses something the scalar engine cannot run exactly."""
+    """The program uses something the scalar engine cannot run exactly; ``loc`` is the
+    user's line of the statement that does (when known)."""
+
+    def __init__(self, message, loc=None):
+        super().__init__(message)
+        self.loc = loc
 
 
 # Formats and flags come from the engine's one source, revsrc/_engine_ops.py.
@@ -361,6 +366,14 @@ class _Lowering:
             self.stmt(s)
 
     def stmt(self, s):
+        try:
+            self._stmt(s)
+        except NotLowerable as exc:
+            if exc.loc is None:
+                exc.loc = getattr(s, "loc", None)
+            raise
+
+    def _stmt(self, s):
         if isinstance(s, ir.Op):
             self.op(s)
         elif isinstance(s, ir.If):

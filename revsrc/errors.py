@@ -84,3 +84,9 @@ class MutatesArgument(RevsrcError):
 
 class EngineUnavailable(RevsrcError):
     code = "E501"
+
+
+class NotCompilable(RevsrcError):
+    """revsrc.jit / revsrc.vmap: a function the engine cannot compile, or arguments it
+    cannot take."""
+    code = "E502"

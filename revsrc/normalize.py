@@ -145,7 +145,8 @@ def _has_node(nodes, kinds, stop=(ast.FunctionDef,), into_loops=True):
 class Normalizer:
     """Lowers one top-level function (and everything it inlines) to IR."""
 
-    def __init__(self, has_aux=False):
+    def __init__(self, has_aux=False, calls_derivatives=False):
+        self.calls_derivatives = calls_derivatives  # revsrc.jit: a call stays a call
         self.taken = set()
         self.temp_count = 0
         self.loop_count = 0
@@ -874,7 +875,7 @@ class Normalizer:
             raise errors.SideEffect(
                 f"calling {getattr(fn, '__name__', fn)}() is a side effect revsrc refuses",
                 loc=loc, hint="differentiated functions must be pure; do I/O outside them")
-        if getattr(fn, "_revsrc_derivative", False):
+        if getattr(fn, "_revsrc_derivative", False) and not self.calls_derivatives:
             raise errors.HigherOrderNotSupported(
                 "calling a revsrc derivative inside a differentiated function "
                 "(higher-order differentiation) is not supported yet", loc=loc)
