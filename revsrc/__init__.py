@@ -20,6 +20,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a broken install o
 from . import rules as _rules
 from .api import disassemble, grad, source, value_and_grad
 from .jit import jit
+from .vmap import vmap
 from .errors import RevsrcError
 
 
@@ -48,5 +49,5 @@ def nondiff(*funcs):
     return _rules.mark_nondiff(*funcs)
 
 
-__all__ = ["grad", "value_and_grad", "jit", "source", "disassemble", "defvjp", "nondiff",
+__all__ = ["grad", "value_and_grad", "jit", "vmap", "source", "disassemble", "defvjp", "nondiff",
            "RevsrcError", "__version__"]

@@ -1,7 +1,7 @@
 """Same digits on every path: for every `math` and NumPy function with a scalar rule,
-the plain call, `backend="engine"` (on the VM, and compiled by the native tier) and
-`backend="python"` give bit-identical values, and every path bit-identical gradients,
-at 1,000 points each.
+the plain call, `backend="engine"` (on the VM, and compiled by the native tier),
+`revsrc.vmap` of both over the points as arrays, and `backend="python"` give
+bit-identical values, and every path bit-identical gradients, at 1,000 points each.
 
 NumPy picks SIMD loops per CPU (AVX-512 exp and arcsin, AVX2 tanh differ from libm
 in the last bit), so the check also runs in subprocesses with NumPy's dispatched CPU
@@ -105,7 +105,13 @@ def mismatches(limit=5, native=False):
         engine = revsrc.value_and_grad(f, argnums, backend="engine")
         python = revsrc.value_and_grad(f, argnums, backend="python")
         found = 0
-        for args in _points(name, nin, seed=len(name)):
+        points = _points(name, nin, seed=len(name))
+        columns = [np.array([p[k] for p in points]) for k in range(nin)]
+        with np.errstate(all="ignore"):
+            # the same points mapped over arrays by revsrc.vmap, on the VM / compiled
+            mapped = [revsrc.vmap(d, threads=2)(*columns)
+                      for d in (engine, compiled) if d is not None]
+        for j, args in enumerate(points):
             with np.errstate(all="ignore"):
                 plain = fn(*args)
                 ev, eg = engine(*args)
@@ -115,6 +121,10 @@ def mismatches(limit=5, native=False):
                     ("value native/plain", nv, plain)]
             rows += [(f"d/darg{i} engine/python", e, p) for i, (e, p) in enumerate(zip(eg, pg))]
             rows += [(f"d/darg{i} native/python", e, p) for i, (e, p) in enumerate(zip(ng, pg))]
+            for k, (mv, mg) in enumerate(mapped):
+                rows.append((f"value vmap{k}/plain", mv[j], plain))
+                rows += [(f"d/darg{i} vmap{k}/python", m[j], p)
+                         for i, (m, p) in enumerate(zip(mg, pg))]
             for what, a, b in rows:
                 if _bits(a) != _bits(b):
                     bad.append((name, args, what, _bits(a), _bits(b)))
