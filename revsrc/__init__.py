@@ -19,8 +19,8 @@ except ImportError as exc:  # pragma: no cover - exercised by a broken install o
 
 from . import rules as _rules
 from .api import disassemble, grad, source, value_and_grad
-from .jit import jit
-from .vmap import vmap
+from .jitted import jit
+from .mapped import vmap
 from .errors import RevsrcError
 
 

@@ -84,8 +84,9 @@ class EngineProgram(ScalarProgram):
                     shown.append("np." + _SLOT_NAMES.get(w, "?"))
                 else:
                     shown.append(str(w))
-            if fmt.startswith("w"):
-                text = f"{shown[0]} = {op} " + ", ".join(shown[1:])
+            nw = len(fmt) - len(fmt.lstrip("w"))
+            if nw:
+                text = f"{', '.join(shown[:nw])} = {op} " + ", ".join(shown[nw:])
             else:
                 text = f"{op} " + ", ".join(shown)
             lines.append(f"{pc:5d}  {text.rstrip()}")
@@ -671,22 +672,34 @@ def _peephole(items, special):
     return _thread_jumps(_group_saves(_pair_sincos(items)))
 
 
+_SINCOS_WINDOW = 32
+
+
 def _pair_sincos(items):
-    """SIN and COS of the same register, next to each other, become one SINCOS."""
-    out = []
-    i = 0
-    while i < len(items):
-        a = items[i]
-        b = items[i + 1] if i + 1 < len(items) else None
-        if b is not None and a[0] != "L" and b[0] != "L" and {a[0], b[0]} == {"SIN", "COS"} \
-                and a[2] == b[2] and a[1] != a[2] and a[1] != b[1]:
-            sin, cos = (a, b) if a[0] == "SIN" else (b, a)
-            out.append(["SINCOS", sin[1], cos[1], a[2]])
-            i += 2
+    """SIN and COS of the same register become one SINCOS. The later of the two moves
+    up to the earlier through straight-line code that writes neither their argument nor
+    the later one's target, and reads no value of that target. Both fail exactly on an
+    infinite argument, so the move cannot change which error a run raises."""
+    items = list(items)
+    for i, a in enumerate(items):
+        if a[0] not in ("SIN", "COS") or a[1] == a[2]:
             continue
-        out.append(a)
-        i += 1
-    return out
+        want, x = ("COS" if a[0] == "SIN" else "SIN"), a[2]
+        for j in range(i + 1, min(i + 1 + _SINCOS_WINDOW, len(items))):
+            b = items[j]
+            if b[0] == want and b[2] == x and b[1] != x and b[1] != a[1]:
+                if all(b[1] not in _writes(c) and b[1] not in _reads(c) for c in items[i + 1:j]):
+                    sin, cos = (a, b) if a[0] == "SIN" else (b, a)
+                    items[i] = ["SINCOS", sin[1], cos[1], x]
+                    del items[j]
+                break
+            if not _straight(b) or x in _writes(b):
+                break
+    return items
+
+
+def _reads(it):
+    return {v for f, v in zip(FORMAT[it[0]], it[1:]) if f in "rx"}
 
 
 def _writes(it):

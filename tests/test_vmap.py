@@ -281,3 +281,12 @@ def test_the_scalar_corpus_maps_natively_with_the_same_digits():
         assert all(p.tier == "native" for _, p, _ in vg.programs)
         _check_mapped(vg, cols, axes)
     assert len(pairs) > 100
+
+
+def test_docstring_example():
+    import doctest
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    # run as a user's module runs it (functions of revsrc's own modules are not inlined)
+    for test in doctest.DocTestFinder().find(revsrc.vmap, "vmap", globs={"__name__": "__main__"}):
+        runner.run(test)
+    assert runner.failures == 0 and runner.tries > 0

@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from . import api, errors, native
-from .jit import Jitted, _is_derivative, _is_jitted
+from .jitted import Jitted, _is_derivative, _is_jitted
 from ._kernels import Mapper
 
 _OUT_DTYPE = {"f": np.float64, "i": np.int64, "b": np.bool_}
