@@ -422,6 +422,7 @@ def environment():
     return (f"Python {platform.python_version()}, {platform.system()} {platform.machine()}, "
             f"{os.cpu_count()} CPUs ({cpu}), numpy {np.__version__}, jax {ver('jax')}, jaxlib {ver('jaxlib')}, "
             f"torch {ver('torch')}, autograd {ver('autograd')}, revsrc at {rev}, "
+            f"load average {os.getloadavg()[0]:.1f} (machine shared with other jobs), "
             f"{datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
 
 
@@ -448,7 +449,44 @@ def table(workload, cells):
     return "\n".join(lines)
 
 
-def targets(results):
+# Targets that compare revsrc with one other row, measured again in turn (A, B, A, B, ...)
+# so that the machine's load weighs on both alike: (workload A, framework A, workload B,
+# framework B, calls per sample).
+PAIRED = {
+    "recurrence": ("recurrence", "revsrc", "recurrence", "c_handwritten", 20),
+    "call": ("call", "revsrc", "call", "plain", 2000),
+    "ode": ("ode", "revsrc", "ode", "jax.jit", 100),
+    "jit": ("jit", "revsrc", "jit", "c_program", 1),
+    "vmap": ("vmap", "revsrc", "vmap", "c_program", 1),
+    "vmap_np": ("vmap_np", "revsrc", "vmap_np", "numpy", 1),
+}
+
+
+def paired_ratios(results, log, seconds=3.0):
+    """{goal: (ratio, a_ms, b_ms)}: best-of-N of each side, the two measured in turn."""
+    out = {}
+    for goal, (wa, fa, wb, fb, number) in PAIRED.items():
+        a, b = _find(results.get(wa, []), fa), _find(results.get(wb, []), fb)
+        if a is None or b is None or a.fn is None or b.fn is None:
+            continue
+        log(f"  paired: {wa}/{fa} against {wb}/{fb} ...")
+        best = [math.inf, math.inf]
+        start = time.perf_counter()
+        rounds = 0
+        while rounds < 5 or (time.perf_counter() - start < seconds and rounds < 400):
+            for k, fn in enumerate((a.fn, b.fn)):
+                t0 = time.perf_counter()
+                for _ in range(number):
+                    fn()
+                best[k] = min(best[k], (time.perf_counter() - t0) / number)
+            rounds += 1
+        out[goal] = (best[0] / best[1], best[0] * 1e3, best[1] * 1e3)
+    return out
+
+
+def targets(results, paired=None):
+    paired = paired or {}
+
     def best(workload, framework):
         c = _find(results.get(workload, []), framework)
         return c.best_ms if c else None
@@ -463,8 +501,13 @@ def targets(results):
 
     rows = []
 
-    def ratio_goal(goal, a, b, limit, what):
-        if a is None or b is None:
+    def ratio_goal(goal, a, b, limit, what, pair=None):
+        if pair in paired:      # measured in turn: the ratio that decides
+            r, pa, pb = paired[pair]
+            rows.append((goal, f"{r:.2f}x ({fmt_ms(pa)} ms vs {fmt_ms(pb)} ms {what}, measured in turn; "
+                               f"best-of-run {a / b:.2f}x)" if a and b else f"{r:.2f}x",
+                         "yes" if r <= limit else "**no**"))
+        elif a is None or b is None:
             rows.append((goal, "not measured", "—"))
         else:
             r = a / b
@@ -485,20 +528,21 @@ def targets(results):
     r = best("recurrence", "revsrc")
     ratio_goal("recurrence: revsrc steady <= 1.0x jax.jit (faster variant)", r, fastest_jit("recurrence"), 1.0,
                "jax.jit")
-    ratio_goal("recurrence: revsrc within 1.15x of the C reference", r, best("recurrence", "c_json"), 1.15,
-               "C")
+    ratio_goal("recurrence: revsrc within 1.15x of the C reference (its own timing, no Python call)", r,
+               best("recurrence", "c_json"), 1.15, "C")
+    ratio_goal("recurrence: revsrc within 1.15x of the C reference called from Python", r,
+               best("recurrence", "c_handwritten"), 1.15, "C through ctypes", pair="recurrence")
     abs_goal("recurrence: revsrc compile+first < 20 ms", first("recurrence", "revsrc"), 20.0)
     ratio_goal("dg(0.3) revsrc within 1.5x of plain g(0.3)", best("call", "revsrc"), best("call", "plain"), 1.5,
-               "g(0.3)")
+               "g(0.3)", pair="call")
     ratio_goal("ode (RK4): revsrc steady <= 1.0x jax.jit", best("ode", "revsrc"), best("ode", "jax.jit"), 1.0,
-               "jax.jit")
-    c_newton = best("jit", "c_program")
+               "jax.jit", pair="ode")
     ratio_goal("revsrc.jit(newton_all) <= 1.2x the C program (gcc -O2 -ffp-contract=off)", best("jit", "revsrc"),
-               c_newton, 1.2, "C")
-    ratio_goal("revsrc.vmap(newton), both cores, <= 0.65x the C program", best("vmap", "revsrc"), c_newton, 0.65,
-               "C")
+               best("jit", "c_program"), 1.2, "C", pair="jit")
+    ratio_goal("revsrc.vmap(newton), both cores, <= 0.65x the C program", best("vmap", "revsrc"),
+               best("vmap", "c_program"), 0.65, "C", pair="vmap")
     ratio_goal("revsrc.vmap(newton), g in NumPy, faster than NumPy's vectorised Newton", best("vmap_np", "revsrc"),
-               best("vmap_np", "numpy"), 1.0, "NumPy")
+               best("vmap_np", "numpy"), 1.0, "NumPy", pair="vmap_np")
     lines = ["## Targets", "", "Steady-state comparisons use best-of-N.", "",
              "| goal | measured | met |", "|---|---|---|"]
     lines += [f"| {g} | {m} | {ok} |" for g, m, ok in rows]
@@ -517,6 +561,9 @@ HOW_TO_READ = """## How to read this
   both passes, `time.perf_counter`). The machine is a shared,
   noisy 2-core box: trust the best for "how fast can it go" and the median for "what to expect";
   differences under ~20% are noise.
+- **Targets** that compare revsrc with one other row are decided by a ratio measured in turn (revsrc,
+  the other, revsrc, ...; best of each over a few seconds) after the tables, so that the load of
+  the moment weighs on both alike; the ratio of the two rows' best-of-run is shown beside it.
 - **ratio to revsrc (best)**: this row's best time divided by revsrc's; above 1 means slower than
   revsrc, below 1 means faster.
 - Everything runs in float64 on the CPU (`jax_enable_x64` on; torch tensors are float64).
@@ -599,6 +646,7 @@ def main(argv=None):
                     cell.best_ms = cell.nparams * 2 * primal.best_ms
                     cell.note = (f"not run: 2 x {cell.nparams:,} params x forward best {fmt_ms(primal.best_ms)} ms "
                                  f"= {cell.best_ms / 1e3:,.2f} s per gradient")
+    paired = paired_ratios(results, log, seconds=1.0 if args.quick else 3.0)
     mem = [] if (args.quick or args.no_memory) else memory_cells(log)
 
     partial = []
@@ -614,7 +662,7 @@ def main(argv=None):
         out += [table(workload, results[workload]), ""]
     if mem:
         out += [memory_table(mem), ""]
-    out += [targets(results), "", HOW_TO_READ]
+    out += [targets(results, paired), "", HOW_TO_READ]
     if failures:
         out += ["## Failures", ""]
         for c in failures:
