@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import inspect
 
-from . import analysis, api, cse, errors, fence, inline, ir, native
+from . import analysis, api, cse, errors, fence, inline, ir
 from .api import _Compiled, _kind_code, _kind_name, _plain
 from .ir import Const, For, If, Op, While
 from .normalize import Normalizer
@@ -78,6 +78,7 @@ class Jitted:
         except engine.NotLowerable as exc:
             raise errors.NotCompilable(f"revsrc.jit cannot compile {self.f.__name__}: {exc}",
                                        loc=exc.loc or loc) from None
+        from . import native
         native.attach(program, eager=True)
         entry = _Entry(prog, program)
         entry.select = select

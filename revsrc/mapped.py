@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from . import api, errors, native
+from . import api, errors
 from .jitted import Jitted, _is_derivative, _is_jitted
 from ._kernels import Mapper
 
@@ -117,6 +117,7 @@ class Mapped:
                     f"{type(values[i]).__name__}, not an array or a float, int or bool",
                     loc=loc)
         program, select = self._program(key, values)
+        from . import native
         native.attach(program, eager=True)
         regs = program._param_registers()
         out_kinds = program.out_kinds.decode()
