@@ -297,7 +297,7 @@ def tanh_vjp(g, ans):
 
 
 def relu_vjp(g, x):
-    """g where x > 0 else 0 (adjoint of np.maximum(x, 0.0)); same rules as tanh_vjp."""
+    """g where x >= 0 else 0 (adjoint of np.maximum(x, 0.0)); same rules as tanh_vjp."""
     return _elementwise(_RELU, "relu_vjp", g, x)
 
 

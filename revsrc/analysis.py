@@ -5,9 +5,9 @@ import numpy as np
 
 from . import errors, ir, primitives
 from . import kinds as kinds_mod
-from .ir import Const, For, Op, SetItem
+from .ir import Const, For, Op, Pop, Push, SetItem
 
-from .kinds import ANY, ARRAY, SCALARS, join  # noqa: F401  (SCALARS re-exported)
+from .kinds import ANY, ARRAY, SCALARS, join  # noqa: F401  (SCALARS: re-exported)
 
 
 class _Context:
@@ -103,8 +103,20 @@ def _diff_args(op):
     return pos, kws
 
 
-def activity(params, wrt, body, result, kinds):
-    """The active variables: varied by a ``wrt`` argument and useful to ``result``."""
+def stack_var(stack):
+    """The pseudo-variable standing for every value pushed on ``stack``: a program
+    made by revsrc saves values there and restores them later, so a value flows from
+    each Push to the Pops of its stack."""
+    return f"@stack:{stack}"
+
+
+def activity(params, wrt, body, result, kinds, positions=None):
+    """The active variables: varied by a ``wrt`` argument and useful to ``result``.
+
+    ``positions(op)`` gives the inputs of ``op`` its rule differentiates, as
+    (positional indices, keyword names), or (None, None) when it has no rule: by
+    default those of the reverse rules; forward mode passes its own."""
+    positions = positions or _diff_args
     stmts = list(ir.walk(body))
     differentiable = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
                       kinds_mod.DICT)
@@ -116,7 +128,7 @@ def activity(params, wrt, body, result, kinds):
             if isinstance(s, Op) and s.target is not None and s.target not in varied:
                 if kinds.get(s.target) not in differentiable:
                     continue
-                sel = _diff_args(s)
+                sel = positions(s)
                 pos, kws = sel
                 if pos is None:  # no rule: varied if any input is
                     ins = [a for a in s.args] + [v for _, v in s.kwargs]
@@ -129,6 +141,15 @@ def activity(params, wrt, body, result, kinds):
                 if isinstance(s.value, str) and s.value in varied:
                     varied.add(s.target)
                     changed = True
+            elif isinstance(s, Push) and isinstance(s.value, str) and s.value in varied \
+                    and stack_var(s.stack) not in varied:
+                varied.add(stack_var(s.stack))
+                changed = True
+            elif isinstance(s, Pop) and stack_var(s.stack) in varied \
+                    and s.target not in varied \
+                    and kinds.get(s.target) in differentiable + (None,):
+                varied.add(s.target)
+                changed = True
     useful = {result} if isinstance(result, str) else set()
     changed = True
     while changed:
@@ -143,15 +164,32 @@ def activity(params, wrt, body, result, kinds):
                 if isinstance(s.value, str) and s.value not in useful:
                     useful.add(s.value)
                     changed = True
+            elif isinstance(s, Pop) and s.target in useful \
+                    and stack_var(s.stack) not in useful:
+                useful.add(stack_var(s.stack))
+                changed = True
+            elif isinstance(s, Push) and stack_var(s.stack) in useful \
+                    and isinstance(s.value, str) and s.value not in useful:
+                useful.add(s.value)
+                changed = True
     active = varied & useful
     for s in stmts:
         if isinstance(s, Op) and s.target in active:
-            sel = _diff_args(s)
-            if sel[0] is None and any(isinstance(a, str) and a in active for a in s.args):
+            sel = positions(s)
+            operands = list(s.args) + [v for _, v in s.kwargs]
+            if sel[0] is None and any(isinstance(a, str) and a in active for a in operands):
                 name = getattr(s.fn, "__qualname__", None) or getattr(s.fn, "__name__", None) \
                     or repr(s.fn)
                 module = getattr(s.fn, "__module__", None)
                 full = f"{module}.{name}" if module and module != "builtins" else name
+                if module in ("revsrc.runtime", "revsrc.tensor") or \
+                        (module or "").startswith("revsrc.rules."):
+                    raise errors.HigherOrderNotSupported(
+                        f"differentiating a derivative again goes through {full}, which "
+                        "has no rule of its own yet", loc=s.loc,
+                        hint="differentiate in the other mode (revsrc.hessian and "
+                             "revsrc.hvp use forward over reverse), or use a simpler "
+                             "formula in the function")
                 raise errors.NoRule(
                     f"{full} has no derivative rule and no Python source to transform",
                     loc=s.loc,

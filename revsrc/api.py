@@ -1,52 +1,22 @@
 """``grad``, ``value_and_grad`` and ``source``: the public entry points."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
+import sys
 
 import numpy as np
 
-from . import analysis, emit, errors, fence, inline, ir, reverse
+from . import (analysis, emit, engine, errors, fence, frontend, inline, ir, jvp, kinds,
+               reverse, runtime)
+from ._kernels import Derivative
+from .engine import EngineFallback as _EngineFallback
 from .ir import Pop
-from .normalize import Normalizer
+from .names import function_name
 from .parse import parse_function
 
 _BACKENDS = (None, "python", "engine")
-
-try:
-    from .engine import EngineFallback as _EngineFallback
-except ImportError:  # pragma: no cover - only without the compiled kernels
-    class _EngineFallback(Exception):
-        pass
-
-
-_SCALAR_CODES = {float: "f", int: "i", bool: "b"}
-
-
-def _kind_code(v):
-    """What the transformation depends on: float/int/bool, or array rank and dtype."""
-    t = type(v)
-    code = _SCALAR_CODES.get(t)
-    if code is not None:
-        return code
-    if t is np.ndarray:
-        return ("a", v.ndim, v.dtype)
-    if isinstance(v, np.floating):
-        return "f"
-    if isinstance(v, np.bool_):
-        return "b"
-    if isinstance(v, np.integer):
-        return "i"
-    if isinstance(v, np.ndarray):
-        return ("a", v.ndim, v.dtype)
-    return "o"
-
-
-_KIND_NAMES = {"f": "float", "i": "int", "b": "bool", "o": "any"}
-
-
-def _kind_name(code):
-    return "array" if isinstance(code, tuple) else _KIND_NAMES[code]
 
 
 class _Compiled:
@@ -60,7 +30,8 @@ class _Compiled:
         self.engine = engine
 
     def _build(self):
-        self._fn, self._text = emit.compile_program(self.program)
+        with deep_recursion():
+            self._fn, self._text = emit.compile_program(self.program)
 
     @property
     def fn(self):
@@ -75,30 +46,40 @@ class _Compiled:
         return self._text
 
 
+def describe(f):
+    """(parsed source, signature, parameter names, number of positional parameters) of
+    a function to transform; a revsrc derivative has those of its function."""
+    inner = frontend.transformed_of(f)
+    if inner is not None:
+        node = inner.parsed.node
+        return inner.parsed, inner.signature, inner.params, len(node.args.args)
+    parsed = parse_function(f)
+    fence.check(parsed)
+    node = parsed.node
+    params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+    return parsed, inspect.signature(f), params, len(node.args.args)
+
+
 class Transformed:
     """The general (any argument kinds) path of a derivative made by revsrc."""
 
-    def __init__(self, f, argnums, has_aux, backend, with_value):
+    def __init__(self, f, argnums, has_aux, backend, with_value, cotangent=False):
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
         self.f = f
         self.has_aux = has_aux
         self.backend = backend
         self.with_value = with_value
-        parsed = parse_function(f)
-        fence.check(parsed)
-        self.parsed = parsed
-        node = parsed.node
-        self.signature = inspect.signature(f)
-        self.params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-        npos = len(node.args.args)
+        self.cotangent = cotangent  # takes the output's cotangent as a last argument
+        self.parsed, self.signature, self.params, npos = describe(f)
+        node = self.parsed.node
         self.tuple_argnums = isinstance(argnums, (tuple, list))
         nums = tuple(argnums) if self.tuple_argnums else (argnums,)
         for a in nums:
             if not isinstance(a, int) or isinstance(a, bool) or not -npos <= a < npos:
                 raise errors.BadArgnums(
                     f"argnums {argnums!r} does not name a positional parameter of "
-                    f"{f.__name__} (it has {npos})", loc=parsed.loc(node))
+                    f"{f.__name__} (it has {npos})", loc=self.parsed.loc(node))
         self.argnums = tuple(a % npos for a in nums)
         self.cache = {}
         self.derivative = None  # the user-facing object, set by _make
@@ -115,8 +96,11 @@ class Transformed:
         return tuple(ba.arguments[p] for p in self.params)
 
     def __call__(self, *args, **kwargs):
-        values = self.bind(args, kwargs)
-        key = tuple(_kind_code(v) for v in values)
+        if self.cotangent:
+            values = self.bind(args[:-1], kwargs) + (args[-1],)
+        else:
+            values = self.bind(args, kwargs)
+        key = tuple(kinds.signature(v) for v in values)
         entry = self.cache.get(key)
         if entry is None:
             entry = self._compile(key, values)
@@ -146,11 +130,12 @@ class Transformed:
 
     # ----- transforming ---------------------------------------------------
     def _check_wrt(self, key, values):
+        check_values(self.parsed, self.params, key, values)
         for a in self.argnums:
             code = key[a]
-            ok = code == "f" or (isinstance(code, tuple) and np.dtype(code[2]).kind in "fc")
+            ok = code == kinds.FLOAT or (isinstance(code, tuple) and code[2].kind in "fc")
             if not ok:
-                v = values[a]
+                v = values[a] if values is not None else code
                 raise errors.NotDifferentiableArgument(
                     f"cannot differentiate with respect to argument {a} "
                     f"({self.params[a]}={v!r:.60}), a {type(v).__name__}; "
@@ -160,8 +145,13 @@ class Transformed:
                          "from argnums")
 
     def _compile(self, key, values):
+        with deep_recursion():
+            return self._compile_now(key, values)
+
+    def _compile_now(self, key, values):
         self._check_wrt(key, values)
-        prog = build_program(self.f, self.params, key, values, self.argnums, self.has_aux)
+        prog = build_program(self.f, self.params, key, values, self.argnums, self.has_aux,
+                             cotangent=self.cotangent)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
             engine = _try_engine(prog, required=self.backend == "engine")
@@ -171,14 +161,39 @@ class Transformed:
         self.cache[key] = entry
         if engine is not None and self.derivative is not None and \
                 hasattr(self.derivative, "install") and \
-                all(k in ("f", "i", "b") for k in key):
-            self.derivative.install(key, engine, self._select())
+                all(k in kinds.SCALARS for k in key):
+            self.derivative.install([kinds.CODE[k] for k in key], engine, self._select())
         return entry
 
     def _select(self):
         n = len(self.argnums)
         grads = tuple(range(1, 1 + n)) if self.tuple_argnums else 1
         return (0, grads) if self.with_value else grads
+
+
+@contextlib.contextmanager
+def deep_recursion(limit=20000):
+    """Transformations recurse along the nesting of the user's code: a 400-deep elif
+    chain is legal Python, so the recursion limit is raised while transforming."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def check_values(parsed, params, key, values):
+    """Refuse arguments whose arithmetic the rules do not describe."""
+    for i, code in enumerate(key):
+        if isinstance(code, tuple) and code[0] == kinds.SUBCLASS:
+            name = params[i] if i < len(params) else f"argument {i}"
+            raise errors.UnsupportedValue(
+                f"{name} is a {code[1]}, an ndarray subclass whose operators mean "
+                "something else (np.matrix's * is a matrix product; a masked array skips "
+                "masked elements): its derivative would be wrong", loc=parsed.loc(parsed.node),
+                hint=f"pass np.asarray({name}) (for a masked array, fill or compress it "
+                     "first)")
 
 
 def _plain(v):
@@ -190,14 +205,8 @@ def _plain(v):
 
 def _try_engine(prog, required):
     try:
-        from . import engine as _engine
-    except ImportError as exc:  # the engine module is missing: a broken install
-        if required:
-            raise errors.EngineUnavailable(f"the compiled engine is unavailable: {exc}")
-        return None
-    try:
-        program = _engine.lower(_expanded(prog))
-    except _engine.NotLowerable as exc:
+        program = engine.lower(_expanded(prog))
+    except engine.NotLowerable as exc:
         if required:
             raise errors.EngineUnavailable(
                 f"this function cannot run on the compiled scalar engine: {exc}",
@@ -218,43 +227,61 @@ def _expanded(prog):
     pk = [prog.kinds.get(p, "any") for p in prog.params]
     kinds, _ = analysis.infer_kinds(prog.params, pk, [None] * len(pk), body, seed=prog.kinds)
     return ir.Program(prog.name, prog.params, body, prog.outputs, kinds,
-                      forward_len=prog.forward_len)
+                      forward_len=prog.forward_len, names=prog.names)
 
 
-def build_program(f, params, key, values, argnums, has_aux):
-    """Parse, normalize, analyze and reverse ``f`` for argument kinds ``key``."""
-    nz = Normalizer(has_aux=has_aux)
-    ir_params, body, result, aux = nz.lower_function(f)
-    pkinds = [_kind_name(k) for k in key]
-    pndims = [k[1] if isinstance(k, tuple) else None for k in key]
-    kinds, ndims = analysis.infer_kinds(ir_params, pkinds, pndims, body)
-    wrt = [ir_params[a] for a in argnums]
-    active = analysis.activity(ir_params, wrt, body, result, kinds)
-    name = f"{f.__name__}_adjoint" if f.__name__ != "<lambda>" else "lambda_adjoint"
-    prog = reverse.transform(nz, ir_params, body, result, aux, wrt, kinds, ndims, active,
-                             name)
-    seed = dict(kinds)
+def build_program(f, params, key, values, argnums, has_aux, cotangent=False):
+    """Parse, normalize, analyze and reverse ``f`` for argument kinds ``key`` (with
+    ``cotangent``, the last entry of ``key`` is that of the output's cotangent)."""
+    if cotangent:
+        key, ct_key = key[:-1], key[-1]
+    low = frontend.lower(f, key, has_aux)
+    pkinds = [kinds.kind_of_signature(k) for k in key]
+    pndims = [kinds.ndim_of_signature(k) for k in key]
+    found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
+    wrt = [low.params[a] for a in argnums]
+    active = analysis.activity(low.params, wrt, low.body, low.result, found)
+    name = f"{function_name(f)}_adjoint" if not cotangent else f"{function_name(f)}_vjp"
+    seed = low.names.internal("_ct") if cotangent else None
+    prog = reverse.transform(low.names, low.params, low.body, low.result, low.aux, wrt,
+                             found, ndims, active, name, seed=seed)
+    if cotangent:
+        return _with_full_kinds(prog, low.params + [seed],
+                                pkinds + [kinds.kind_of_signature(ct_key)],
+                                pndims + [kinds.ndim_of_signature(ct_key)], found, ndims)
+    return _with_full_kinds(prog, low.params, pkinds, pndims, found, ndims)
+
+
+def build_jvp_program(f, params, key, wrt, has_aux):
+    """Parse, normalize, analyze and forward-transform ``f`` for argument kinds ``key``,
+    with tangents for the parameters at positions ``wrt``."""
+    low = frontend.lower(f, key, has_aux)
+    pkinds = [kinds.kind_of_signature(k) for k in key]
+    pndims = [kinds.ndim_of_signature(k) for k in key]
+    found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
+    wrt_params = [low.params[a] for a in wrt]
+    active = analysis.activity(low.params, wrt_params, low.body, low.result, found,
+                               positions=jvp.activity_positions)
+    prog = jvp.transform(low.names, low.params, low.body, low.result, low.aux, wrt_params,
+                         found, ndims, active, f"{function_name(f)}_jvp")
+    return _with_full_kinds(prog, low.params + [low.names.dot(p) for p in wrt_params],
+                            pkinds + [pkinds[a] for a in wrt],
+                            pndims + [pndims[a] for a in wrt], found, ndims)
+
+
+def _with_full_kinds(prog, params, pkinds, pndims, seed, seed_ndims):
+    """``prog`` with the kind of every variable, for the engine and the printer."""
+    seed = dict(seed)
     for s in ir.walk(prog.body):
         if isinstance(s, Pop) and s.target not in seed:
-            seed[s.target] = "int" if s.stack == "i" else ("float" if s.stack == "f" else "any")
-    full, _ = analysis.infer_kinds(ir_params, pkinds, pndims, prog.body, seed=seed,
-                                   seed_ndims=ndims)
+            seed[s.target] = reverse.STACK_KIND[s.stack[0]]
+    full, _ = analysis.infer_kinds(params, pkinds, pndims, prog.body, seed=seed,
+                                   seed_ndims=seed_ndims)
     prog.kinds = full
     return prog
 
 
-def _finalize(g, x):
-    """The gradient in the form of its argument: a float, or an array like ``x``."""
-    if isinstance(x, np.ndarray):
-        out = np.asarray(g, dtype=x.dtype)
-        if out.shape != x.shape:
-            out = np.broadcast_to(out, x.shape).copy()
-        elif out is g and not isinstance(g, np.ndarray):
-            out = out.copy()
-        return out
-    if isinstance(x, np.floating):
-        return type(x)(g)
-    return float(g)
+_finalize = runtime.finalize_grad
 
 
 def _make(f, argnums, has_aux, backend, with_value):
@@ -265,11 +292,7 @@ def _make(f, argnums, has_aux, backend, with_value):
 
 
 def _wrap(tr):
-    try:
-        from ._kernels import Derivative
-    except ImportError:
-        Derivative = None
-    if Derivative is not None and tr.backend != "python":
+    if tr.backend != "python":
         d = Derivative(tr)
     else:
         @functools.wraps(tr.f)
@@ -320,9 +343,10 @@ def value_and_grad(f, argnums=0, has_aux=False, backend=None):
 
 
 def _transformed(df):
-    tr = getattr(df, "_revsrc_transformed", None)
+    tr = getattr(df, "_revsrc_transformed", None) or getattr(df, "_revsrc_jitted", None)
     if tr is None:
-        raise TypeError(f"{df!r} is not a derivative made by revsrc.grad or value_and_grad")
+        raise TypeError(f"{df!r} is not a derivative made by revsrc.grad or value_and_grad, "
+                        "nor a function made by revsrc.jit")
     return tr
 
 
@@ -332,12 +356,12 @@ def _entry(df, args, kwargs):
     tr = _transformed(df)
     if args or kwargs:
         values = tr.bind(args, kwargs)
-        key = tuple(_kind_code(v) for v in values)
+        key = tuple(kinds.signature(v) for v in values)
         return tr.cache.get(key) or tr._compile(key, values)
     if tr.cache:
         return list(tr.cache.values())[-1]
     values = tuple(1.0 for _ in tr.params)
-    key = tuple("f" for _ in tr.params)
+    key = tuple(kinds.FLOAT for _ in tr.params)
     return tr._compile(key, values)
 
 

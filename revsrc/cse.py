@@ -20,15 +20,15 @@ import types
 
 import numpy as np
 
-from . import ir
+from . import ir, runtime
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, While
 
-_PURE = {ir.copy, ir.truth, operator.add, operator.sub, operator.mul, operator.truediv,
+_PURE = {ir.copy, ir.truth, runtime.finalize_grad, operator.add, operator.sub, operator.mul, operator.truediv,
          operator.floordiv, operator.mod, operator.pow, operator.neg, operator.pos,
          operator.not_, operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
          operator.ne, operator.abs, abs, min, max, float, int, round, bool}
 # pure and never raising on scalars: dropped when nobody reads them
-_DROPPABLE = {ir.copy, ir.truth, ir.make_tuple, operator.add, operator.sub, operator.mul,
+_DROPPABLE = {ir.copy, ir.truth, ir.make_tuple, runtime.finalize_grad, operator.add, operator.sub, operator.mul,
               operator.neg, operator.pos, operator.not_, operator.lt, operator.le,
               operator.gt, operator.ge, operator.eq, operator.ne, operator.abs, abs, min,
               max, float, bool}
@@ -229,3 +229,94 @@ def optimize(body, outputs):
         body = _drop(body, _reads(body, outputs), changed)
         if not changed:
             return body
+
+
+# ----- Tuples of scalars, as their items -----
+
+def scalarize_tuples(body, fresh):
+    """``t[i]`` of a tuple built in the program reads the item directly, where that is
+    sound: every ``t = make_tuple(a, b)`` first copies its items into new variables
+    (``t_0 = a; t_1 = b``, written nowhere else), and ``t`` itself is written only
+    there, so the items and the tuple always change together. ``u = t`` right after
+    (only plain operations between, in the same block) shares them. A derivative's
+    ``(value, grad)`` and a function's returned tuple then need no tuple at all.
+    ``fresh(base)`` names a new variable."""
+    items = {}
+
+    def split(stmts):
+        out = []
+        for s in stmts:
+            if isinstance(s, Op) and s.fn is ir.make_tuple and not s.kwargs \
+                    and s.target is not None:
+                copies = []
+                for k, a in enumerate(s.args):
+                    c = fresh(f"{s.target}_{k}_")
+                    out.append(Op(c, ir.copy, (a,), loc=s.loc))
+                    copies.append(c)
+                out.append(Op(s.target, ir.make_tuple, tuple(copies), (), s.loc))
+                continue
+            s = ir.map_bodies(s, split)
+            if isinstance(s, While):
+                s = While(split(s.test_body), s.test, s.body, loc=s.loc)
+            out.append(s)
+        return out
+
+    body = split(body)
+    writes = {}
+    for s in ir.walk(body):
+        for w in ir.writes(s):
+            writes[w] = writes.get(w, 0) + 1
+
+    def find(stmts):
+        run = set()          # tuples made or copied in this run of plain operations
+        for i, s in enumerate(stmts):
+            if isinstance(s, Op):
+                if s.fn is ir.make_tuple and writes.get(s.target) == 1 and \
+                        all(isinstance(a, str) and writes.get(a) == 1 for a in s.args):
+                    items[s.target] = s.args
+                    run.add(s.target)
+                elif s.fn is ir.copy and len(s.args) == 1 and s.args[0] in run:
+                    if writes.get(s.target) == 1:
+                        items[s.target] = items[s.args[0]]
+                        run.add(s.target)
+                    else:   # (a returned tuple) the same tuple, built from its items
+                        stmts[i] = Op(s.target, ir.make_tuple, items[s.args[0]], (), s.loc)
+                continue
+            run = set()
+            for b in _bodies(s):
+                find(b)
+
+    def forward(stmts):
+        out = []
+        for s in stmts:
+            if isinstance(s, Op) and s.fn is operator.getitem and len(s.args) == 2 \
+                    and not s.kwargs and isinstance(s.args[0], str) \
+                    and s.args[0] in items and isinstance(s.args[1], Const) \
+                    and type(s.args[1].value) is int \
+                    and -len(items[s.args[0]]) <= s.args[1].value < len(items[s.args[0]]):
+                changed.append(s)
+                out.append(Op(s.target, ir.copy, (items[s.args[0]][s.args[1].value],),
+                              (), s.loc))
+                continue
+            s = ir.map_bodies(s, forward)
+            if isinstance(s, While):
+                s = While(forward(s.test_body), s.test, s.body, loc=s.loc)
+            out.append(s)
+        return out
+
+    while True:      # an item may be a tuple itself: (value, (grad_x, grad_y))
+        find(body)
+        changed = []
+        body = forward(body)
+        if not changed:
+            return body, items
+
+
+def _bodies(s):
+    if isinstance(s, If):
+        return [s.body, s.orelse]
+    if isinstance(s, For):
+        return [s.body]
+    if isinstance(s, While):
+        return [s.test_body, s.body]
+    return []

@@ -4,12 +4,13 @@ from __future__ import annotations
 import builtins
 import linecache
 import math
-import re
 import operator
+import re
+import sys
 
 import numpy as np
 
-from . import ir, primitives
+from . import _kernels, ir, primitives
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
 
@@ -33,7 +34,7 @@ class _Printer:
         self.ref_of = {}     # id(object) -> name
         self.last_comment = None
         self.rename = {}
-        self.main = program.name[:-len("_adjoint")]
+        self.main = program.name.rsplit("_", 1)[0]  # f_adjoint, f_jvp: f
 
     # ----- references to objects -----------------------------------------
     def ref(self, obj, hint):
@@ -69,16 +70,20 @@ class _Printer:
         return self.ref(fn, name or "fn")
 
     def const(self, v):
-        if isinstance(v, slice):
+        """Source text for the constant ``v``: a literal only for values of the exact
+        built-in types (whose repr is a literal); anything else (an int subclass such
+        as an IntEnum, a float subclass with its own repr) is referred to by name,
+        so no user value ever becomes source text."""
+        t = type(v)
+        if t is slice:
             return f"slice({self.const(v.start)}, {self.const(v.stop)}, {self.const(v.step)})"
-        if isinstance(v, bool) or v is None or isinstance(v, (int, str)):
+        if t in (bool, int, str) or v is None:
             return repr(v)
-        if isinstance(v, float):
+        if t is float:
             if math.isfinite(v):
                 return repr(v)
             return self.ref(v, "inf" if v > 0 else ("ninf" if v < 0 else "nan"))
-        if isinstance(v, tuple) and all(isinstance(i, (int, float, bool, type(None), slice))
-                                        for i in v):
+        if t is tuple and all(type(i) in (int, float, bool, type(None), slice) for i in v):
             inner = ", ".join(self.const(i) for i in v)
             return f"({inner},)" if len(v) == 1 else f"({inner})"
         if v is Ellipsis:
@@ -96,9 +101,11 @@ class _Printer:
     def index(self, o):
         if isinstance(o, Const):
             v = o.value
-            items = v if isinstance(v, tuple) else (v,)
-            if all(isinstance(i, (int, slice, type(None))) or i is Ellipsis for i in items) \
-                    and not any(isinstance(i, bool) for i in items):
+            items = v if type(v) is tuple else (v,)
+            if all(type(i) in (int, type(None)) or i is Ellipsis or
+                   (type(i) is slice and all(type(p) in (int, type(None))
+                                             for p in (i.start, i.stop, i.step)))
+                   for i in items):
                 parts = [self._slice(i) for i in items]
                 text = ", ".join(parts)
                 return text + ("," if isinstance(v, tuple) and len(v) == 1 else "")
@@ -154,7 +161,25 @@ class _Printer:
         where = f"line {loc.lineno}"
         if loc.func and loc.func != self.main:
             where += f" ({loc.func})"
-        self.lines.append(f"{indent}# {prefix}{where}: {loc.line}")
+        self.lines.append(f"{indent}# {prefix}{where}: {_comment_text(loc.line)}")
+
+    def _elif_arm(self, stmts):
+        """(test text, the If, statements after it) when ``stmts`` is one operation
+        computing a test, a branch on it, then only saves: ``elif (t := x < 1.0):``."""
+        lead = [k for k, st in enumerate(stmts) if not isinstance(st, Comment)]
+        if len(lead) < 2:
+            return None
+        first, second = stmts[lead[0]], stmts[lead[1]]
+        posts = [st for st in stmts[lead[1] + 1:]]
+        if not (isinstance(second, If) and second.body and isinstance(second.test, str)
+                and all(isinstance(p, Push) for p in posts)):
+            return None
+        if isinstance(first, Op) and first.target == second.test and first.target is not None:
+            return f"({self.name(first.target)} := {self.expr(first)})", second, posts
+        if isinstance(first, Pop) and first.target == second.test:
+            return (f"({self.name(first.target)} := {_stack_name(first.stack)}.pop())",
+                    second, posts)
+        return None
 
     def block(self, stmts, indent, reverse=False):
         if not stmts:
@@ -165,14 +190,15 @@ class _Printer:
 
     def stmt(self, s, indent, reverse):
         if isinstance(s, Comment):
+            text = _comment_text(s.text)
             if s.text.startswith("adjoint of line"):
                 key = ("adj", s.text)
                 if key != self.last_comment:
                     self.last_comment = key
-                    self.lines.append(f"{indent}# {s.text}")
+                    self.lines.append(f"{indent}# {text}")
             else:
                 self.last_comment = None
-                self.lines.append(f"{indent}# {s.text}")
+                self.lines.append(f"{indent}# {text}")
             return
         if isinstance(s, Op):
             if not reverse:
@@ -186,11 +212,11 @@ class _Printer:
             self.lines.append(f"{indent}{self.name(s.target)}[{self.index(s.index)}] = "
                               f"{self.operand(s.value)}")
         elif isinstance(s, Push):
-            stack = {"f": "_fs", "i": "_is", "o": "_os"}[s.stack]
-            method = "append" if s.stack == "o" else "push"
+            stack = _stack_name(s.stack)
+            method = "append" if s.stack[0] == "o" else "push"
             self.lines.append(f"{indent}{stack}.{method}({self.operand(s.value)})")
         elif isinstance(s, Pop):
-            stack = {"f": "_fs", "i": "_is", "o": "_os"}[s.stack]
+            stack = _stack_name(s.stack)
             self.lines.append(f"{indent}{self.name(s.target)} = {stack}.pop()")
         elif isinstance(s, If):
             if not reverse:
@@ -200,14 +226,28 @@ class _Printer:
                 self.lines.append(f"{indent}if not {test}:")
                 self.last_comment = None
                 self.block(s.orelse, indent + "    ", reverse)
-            else:
-                self.lines.append(f"{indent}if {test}:")
                 self.last_comment = None
-                self.block(s.body, indent + "    ", reverse)
-                if s.orelse:
-                    self.lines.append(f"{indent}else:")
-                    self.last_comment = None
-                    self.block(s.orelse, indent + "    ", reverse)
+                return
+            self.lines.append(f"{indent}if {test}:")
+            self.last_comment = None
+            self.block(s.body, indent + "    ", reverse)
+            # an else that computes a test and branches on it prints as elif, so
+            # long chains stay flat (Python allows 100 levels of indentation)
+            rest, after = s.orelse, []
+            while True:
+                arm = self._elif_arm(rest)
+                if arm is None:
+                    break
+                walrus, inner, posts = arm
+                after = posts + after
+                self.lines.append(f"{indent}elif {walrus}:")
+                self.last_comment = None
+                self.block(inner.body + after, indent + "    ", reverse)
+                rest = inner.orelse
+            if rest or after:
+                self.lines.append(f"{indent}else:")
+                self.last_comment = None
+                self.block(rest + after, indent + "    ", reverse)
             self.last_comment = None
         elif isinstance(s, For):
             if not reverse:
@@ -243,18 +283,29 @@ class _Printer:
 
 
 def _module(name):
-    import sys
     return sys.modules[name]
 
 
-def _uses_stack(stmts, kind):
-    for s in ir.walk(stmts):
-        if isinstance(s, (Push, Pop)) and s.stack == kind:
-            return True
-    return False
+def _comment_text(text):
+    """``text`` safe inside a one-line comment: a carriage return, a newline or any
+    other control character in a user's source line would end the comment (Python
+    reads a lone ``\r`` as a line break) and make the rest of it code."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-_TEMP = re.compile(r"^(_[a-z]+)(\d+)(_bar\d*)?$")
+def _stack_name(stack):
+    """``_fs`` for the float stack "f", ``_fs1`` for "f1" (a derivative's own stacks
+    inside a derivative of it), ``_os1b`` for "o1b" (their adjoints)."""
+    return f"_{stack[0]}s{stack[1:]}"
+
+
+def _stacks(stmts):
+    """The stacks ``stmts`` use: float, int and object, the program's own first."""
+    found = {s.stack for s in ir.walk(stmts) if isinstance(s, (Push, Pop))}
+    return sorted(found, key=lambda stack: (stack[1:], "fio".index(stack[0])))
+
+
+_TEMP = re.compile(r"^(_[a-z]+)(\d+)((?:_bar\d*|_dot\d*)*)$")
 
 
 def _renumber(program):
@@ -267,7 +318,7 @@ def _renumber(program):
             names = [s.value] if isinstance(s.value, str) else []
         for n in names:
             m = _TEMP.match(n)
-            if m and m.group(3) is None and n not in order:
+            if m and not m.group(3) and n not in order:
                 counts[m.group(1)] = counts.get(m.group(1), 0) + 1
                 order[n] = f"{m.group(1)}{counts[m.group(1)]}"
     taken = set(order.values())
@@ -275,7 +326,7 @@ def _renumber(program):
     for s in ir.walk(program.body):
         for n in list(ir.writes(s)) + list(ir.reads(s)):
             m = _TEMP.match(n)
-            if m and m.group(3) is not None and m.group(1) + m.group(2) in order:
+            if m and m.group(3) and m.group(1) + m.group(2) in order:
                 mapping[n] = order[m.group(1) + m.group(2)] + m.group(3)
     mapping.update(order)
     # user names that look like temporaries keep theirs only if nothing else takes them
@@ -293,12 +344,13 @@ def source(program):
     params = ", ".join(program.params)
     pr.lines.append(f"def {program.name}({params}):")
     body = program.body
-    if _uses_stack(body, "f"):
-        pr.lines.append(f"{ind}_fs = {pr.ref(_stack_types()[0], 'FloatStack')}()")
-    if _uses_stack(body, "i"):
-        pr.lines.append(f"{ind}_is = {pr.ref(_stack_types()[1], 'IntStack')}()")
-    if _uses_stack(body, "o"):
-        pr.lines.append(f"{ind}_os = []")
+    for stack in _stacks(body):
+        if stack[0] == "o":
+            pr.lines.append(f"{ind}{_stack_name(stack)} = []")
+        else:
+            kind = _stack_types()[0 if stack[0] == "f" else 1]
+            name = "FloatStack" if stack[0] == "f" else "IntStack"
+            pr.lines.append(f"{ind}{_stack_name(stack)} = {pr.ref(kind, name)}()")
     fwd = body[:program.forward_len]
     rev = body[program.forward_len:]
     pr.block(fwd, ind) if fwd else None
@@ -312,7 +364,6 @@ def source(program):
 
 
 def _stack_types():
-    from . import _kernels
     return _kernels.FloatStack, _kernels.IntStack
 
 

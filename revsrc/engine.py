@@ -149,6 +149,18 @@ def _truth(lw, target, args, kinds):
         lw.emit("TRUTH", lw.w(target), lw.r(args[0]))
 
 
+def _scale(lw, target, args, kinds, factor):
+    # math.degrees and math.radians: one multiplication by CPython's own constant
+    lw.nargs(args, 1)
+    lw.emit("MUL", lw.w(target), lw.r(args[0]), lw.r(ir.Const(factor)))
+
+
+def _first(lw, target, args, kinds):
+    # runtime.finalize_grad on numbers: its first argument (the second gives its form)
+    if args[0] != target:
+        lw.emit("MOV", lw.w(target), lw.r(args[0]))
+
+
 def _log(lw, target, args, kinds):
     if len(args) == 1:
         lw.emit("LOG", lw.w(target), lw.r(args[0]))
@@ -173,7 +185,8 @@ def _check_assert(lw, target, args, kinds):
 
 # A record's engine spec (primitives.Lower) names one of these.
 _LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
-              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert}
+              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert,
+              "scale": _scale, "first": _first}
 
 
 # ----- NumPy functions on scalars -----

@@ -58,6 +58,11 @@ class NoRule(RevsrcError):
     code = "E202"
 
 
+class StaleSource(RevsrcError):
+    """The source file no longer matches the function that is running."""
+    code = "E204"
+
+
 class NotDifferentiableArgument(RevsrcError):
     code = "E301"
 
@@ -70,6 +75,12 @@ class BadArgnums(RevsrcError):
     code = "E303"
 
 
+class UnsupportedValue(RevsrcError):
+    """An argument of a type whose arithmetic differs from what the rules assume
+    (np.matrix, masked arrays)."""
+    code = "E305"
+
+
 class SideEffect(RevsrcError):
     code = "E401"
 
@@ -80,6 +91,11 @@ class GlobalWrite(RevsrcError):
 
 class MutatesArgument(RevsrcError):
     code = "E403"
+
+
+class UnfollowableWrite(RevsrcError):
+    """A write through a view or an alias whose target revsrc cannot follow."""
+    code = "E404"
 
 
 class EngineUnavailable(RevsrcError):

@@ -13,12 +13,12 @@ import types
 
 from . import analysis, ir, primitives
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
+from .normalize import Normalizer
 
 
 @functools.lru_cache(maxsize=256)
 def lowered(fn):
     """``(params, body, result)`` of ``fn`` lowered alone (its own names)."""
-    from .normalize import Normalizer
     params, body, result, _ = Normalizer().lower_function(fn)
     return tuple(params), tuple(body), result
 

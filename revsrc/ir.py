@@ -62,13 +62,17 @@ class If:
 
 @dataclass
 class For:
-    """``for var in range(start, stop, step): body`` with Python's range semantics."""
+    """``for var in range(start, stop, step): body`` with Python's range semantics.
+
+    ``label`` names the loop for `Leave` (break) until the control pass has run.
+    """
     var: str
     start: Operand
     stop: Operand
     step: Operand
     body: list
     loc: Optional[Loc] = None
+    label: Optional[str] = None
 
 
 @dataclass
@@ -78,10 +82,30 @@ class While:
     test: Operand
     body: list
     loc: Optional[Loc] = None
+    label: Optional[str] = None
 
 
 @dataclass
 class Break:
+    """Leave the innermost loop (after the control pass: only as a loop body's last
+    statement, ``if stop: break``)."""
+    loc: Optional[Loc] = None
+
+
+@dataclass
+class Block:
+    """A region that `Leave` can exit: a function body (return), a loop body
+    (continue). Only before the control pass (revsrc/control.py)."""
+    label: str
+    body: list
+    loc: Optional[Loc] = None
+
+
+@dataclass
+class Leave:
+    """Exit the innermost enclosing `Block` or loop labelled ``label``: return,
+    break and continue, before the control pass rewrites them into flags."""
+    label: str
     loc: Optional[Loc] = None
 
 
@@ -117,6 +141,7 @@ class Program:
     outputs: list
     kinds: dict = field(default_factory=dict)
     forward_len: int = 0  # body[:forward_len] is the forward sweep
+    names: Any = None     # the naming authority its variables came from (names.Names)
 
 
 # ---------------------------------------------------------------------------
@@ -165,9 +190,11 @@ def map_bodies(s, fn):
     if isinstance(s, If):
         return If(s.test, fn(s.body), fn(s.orelse), loc=s.loc)
     if isinstance(s, For):
-        return For(s.var, s.start, s.stop, s.step, fn(s.body), loc=s.loc)
+        return For(s.var, s.start, s.stop, s.step, fn(s.body), loc=s.loc, label=s.label)
     if isinstance(s, While):
-        return While(s.test_body, s.test, fn(s.body), loc=s.loc)
+        return While(s.test_body, s.test, fn(s.body), loc=s.loc, label=s.label)
+    if isinstance(s, Block):
+        return Block(s.label, fn(s.body), loc=s.loc)
     return s
 
 
@@ -182,6 +209,8 @@ def walk(stmts):
             yield from walk(s.body)
         elif isinstance(s, While):
             yield from walk(s.test_body)
+            yield from walk(s.body)
+        elif isinstance(s, Block):
             yield from walk(s.body)
 
 

@@ -75,14 +75,21 @@ def of_value(v):
 _EXACT = {float: FLOAT, int: INT, bool: BOOL}
 
 
+SUBCLASS = "ndarray subclass"
+
+
 def signature(v):
     """What a transformation for argument ``v`` depends on: its kind, plus rank and
-    dtype for an array. Hashable; the cache key of a derivative is one per argument."""
+    dtype for an array. Hashable; the cache key of a derivative is one per argument.
+    An ndarray subclass (np.matrix, a masked array) has arithmetic of its own: it is
+    marked as such, and refused."""
     k = _EXACT.get(type(v))
     if k is not None:
         return k
-    if isinstance(v, np.ndarray):
+    if type(v) is np.ndarray:
         return (ARRAY, v.ndim, v.dtype)
+    if isinstance(v, np.ndarray):
+        return (SUBCLASS, type(v).__name__)
     return of_value(v) if isinstance(v, np.generic) else ANY
 
 
@@ -91,7 +98,7 @@ def kind_of_signature(sig):
 
 
 def ndim_of_signature(sig):
-    return sig[1] if isinstance(sig, tuple) else None
+    return sig[1] if isinstance(sig, tuple) and sig[0] == ARRAY else None
 
 
 # ----- Kind rules -----
@@ -228,8 +235,24 @@ def array_of_broadcast(op, ctx):
     return ARRAY, _max_ndim(op, ctx)
 
 
+def derivative_kind(tr, op, ctx):
+    """What a revsrc derivative returns: each gradient has its argument's kind."""
+    if tr.with_value or tr.has_aux or tr.tuple_argnums:
+        return TUPLE
+    a = op.args[tr.argnums[0]] if tr.argnums[0] < len(op.args) else None
+    if a is None:
+        return ANY
+    k = ctx.kind(a)
+    if k in (BOOL, INT):
+        return ANY   # refused where the call is inlined
+    return k, ctx.ndim(a)
+
+
 def generic_kind(fn, op, ctx):
     """Kind of a call to a function with no kind rule of its own."""
+    tr = getattr(fn, "_revsrc_transformed", None)
+    if tr is not None and not op.kwargs:
+        return derivative_kind(tr, op, ctx)
     if isinstance(fn, np.ufunc) and fn.nout == 1:
         # a comparison, test or bitwise ufunc: its float64 loop may return bools
         if any(t.startswith("d" * fn.nin + "->?") for t in fn.types):

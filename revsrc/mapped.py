@@ -19,8 +19,8 @@ import time
 
 import numpy as np
 
-from . import api, errors
-from .jitted import Jitted, _is_derivative, _is_jitted
+from . import api, errors, kinds
+from .jitted import Jitted, jitted_of
 from ._kernels import Mapper
 
 _OUT_DTYPE = {"f": np.float64, "i": np.int64, "b": np.bool_}
@@ -41,12 +41,12 @@ class Mapped:
         self.f = f
         self.in_axes = in_axes
         self.threads = threads
-        if _is_derivative(f):
-            self.tr = f._revsrc_transformed
-            self.params = self.tr.params
+        tr = getattr(f, "_revsrc_transformed", None)
+        if isinstance(tr, api.Transformed):      # a derivative
+            self.tr = tr
         else:
-            self.tr = f._revsrc_transformed if _is_jitted(f) else Jitted(f)
-            self.params = self.tr.params
+            self.tr = jitted_of(f) or Jitted(f)
+        self.params = self.tr.params
         functools.update_wrapper(self, f, updated=())
 
     def _axes(self, nargs):
@@ -109,9 +109,9 @@ class Mapped:
                               {})
         extra = len(values) - len(args)          # parameters left to their defaults
         columns += [None] * extra
-        key = tuple(api._kind_code(v) for v in values)
+        key = tuple(kinds.signature(v) for v in values)
         for i, (k, c) in enumerate(zip(key, columns)):
-            if k not in ("f", "i", "b"):
+            if k not in kinds.SCALARS:
                 raise errors.NotCompilable(
                     f"revsrc.vmap: argument {i} ({self.params[i]}) is a "
                     f"{type(values[i]).__name__}, not an array or a float, int or bool",
@@ -124,8 +124,8 @@ class Mapped:
         outs = [np.empty(n, dtype=_OUT_DTYPE[k]) for k in out_kinds]
         status = np.zeros(n, dtype=np.int8)
         inputs = [(c, regs[i]) for i, c in enumerate(columns) if c is not None]
-        fixed = [(api._plain(values[i]), regs[i], key[i]) for i, c in enumerate(columns)
-                 if c is None]
+        fixed = [(api._plain(values[i]), regs[i], kinds.CODE[key[i]])
+                 for i, c in enumerate(columns) if c is None]
         try:
             mapper = Mapper(program, inputs, fixed, [(o, r) for o, r in
                                                      zip(outs, program._out_registers())],

@@ -174,8 +174,9 @@ def _build(text, cc):
     with open(src, "w", encoding="utf-8") as fh:
         fh.write(text)
     try:
+        # env: a copy made now (another thread may change os.environ meanwhile)
         done = subprocess.run(cc[0] + list(FLAGS) + ["-o", tmp, src, "-lm"],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, env=dict(os.environ))
         if done.returncode != 0:
             raise BuildError(done.stderr.strip()[-2000:] or "the compiler failed")
         os.replace(tmp, so)         # atomic: another process may build the same key

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib
 import inspect
 import math
 import operator
@@ -18,8 +19,9 @@ import types
 
 import numpy as np
 
-from . import errors, fence, ir, rules
-from .ir import Break, Const, For, If, Op, SetItem, While
+from . import control, errors, fence, ir, rules, runtime
+from .names import Names
+from .ir import Const, For, If, Op, SetItem, While
 from .rules.arith import astype as _astype
 from .parse import parse_function
 
@@ -77,8 +79,8 @@ class Scope:
         self.env = {}    # source name -> operand, or ("obj", value)
         self.defs = {}   # nested def name -> ast.FunctionDef
         self.locals = set()
-        self.loops = []  # stack of (skip_flag, stop_flag) names
-        self.done_flag = None
+        self.loops = []  # stack of (continue label, break label) of enclosing loops
+        self.exit_label = None  # the label `return` leaves
         self.ret_var = None
         self.aux_var = None
         self.has_aux = False
@@ -145,43 +147,25 @@ def _has_node(nodes, kinds, stop=(ast.FunctionDef,), into_loops=True):
 class Normalizer:
     """Lowers one top-level function (and everything it inlines) to IR."""
 
-    def __init__(self, has_aux=False, calls_derivatives=False):
-        self.calls_derivatives = calls_derivatives  # revsrc.jit: a call stays a call
-        self.taken = set()
-        self.temp_count = 0
+    def __init__(self, has_aux=False, names=None):
+        self.names = names if names is not None else Names()
         self.loop_count = 0
         self.inline_stack = []
         self.has_aux = has_aux
 
-    # ----- naming -------------------------------------------------------
-    def fresh(self, base=None):
-        while True:
-            self.temp_count += 1
-            name = f"_t{self.temp_count}" if base is None else f"{base}{self.temp_count}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
+    # ----- naming (through the one naming authority) ----------------------
+    @property
+    def taken(self):
+        return self.names.taken
 
-    def _reserve_bar(self, var):
-        name = var + "_bar"
-        k = 1
-        while name in self.taken:
-            k += 1
-            name = f"{var}_bar{k}"
-        self.taken.add(name)
-        return name
+    def fresh(self, base=None):
+        return self.names.temp() if base is None else self.names.fresh(base)
 
     def _reserve(self, name):
-        self.taken.add(name)
-        return name
+        return self.names.reserve(name)
 
     def choose_prefix(self, base, names):
-        k = 1
-        while True:
-            prefix = f"{base}_" if k == 1 else f"{base}{k}_"
-            if not any(prefix + n in self.taken for n in names):
-                return prefix
-            k += 1
+        return self.names.prefix(base, names)
 
     # ----- entry --------------------------------------------------------
     def lower_function(self, fn):
@@ -193,13 +177,46 @@ class Normalizer:
         params = [a.arg for a in node.args.args + node.args.kwonlyargs]
         for p in params:
             sc.env[p] = self._reserve(p)
-        self.taken.update(sc.locals)
+        for n in sc.locals:
+            self._reserve(n)
         self.inline_stack.append(fn)
         out = []
         sc.has_aux = self.has_aux
         result = self._lower_body(sc, node, out)
         self.inline_stack.pop()
-        return params, out, result, sc.aux_var
+        return params, control.structure(out, self.names), result, sc.aux_var
+
+    def lower_rule(self, rule, xp):
+        """A rule's body and its outputs, as IR over variables named ``g``, ``ans`` and
+        the rule's parameters, with ``xp`` bound to the namespace ``xp``: a template
+        (see revsrc/templates.py). Calls in a rule stay calls (never inlined).
+
+        Returns (statements, [(statements, operand) per output, None where the rule
+        gives no gradient]).
+        """
+        sc = Scope(_RuleSource(rule), prefix="", globals_=rule.globals, cells={},
+                   rule_mode=True)
+        for p in ["g", "ans"] + list(rule.params):
+            sc.env[p] = self._reserve(p)
+        sc.env["xp"] = ("obj", xp)
+        assigned = set()
+        for stmt in rule.body:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    assigned.add(n.id)
+        for name in sorted(assigned):
+            sc.env[name] = self._reserve(name)
+        sc.locals = set(assigned)
+        body = []
+        self._block(sc, rule.body, body)
+        outs = []
+        for expr in rule.outputs:
+            if expr is None:
+                outs.append(None)
+                continue
+            ops = []
+            outs.append((ops, self._val(sc, expr, ops)))
+        return body, outs
 
     def _make_scope(self, parsed, fn, prefix, enclosing=None, globals_=None, cells=None):
         if fn is not None:
@@ -222,23 +239,23 @@ class Normalizer:
             for n in ast.walk(stmt):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     sc.store_counts[n.id] = sc.store_counts.get(n.id, 0) + 1
-        sc.ret_var = self._reserve(sc.prefix + "ret" if sc.prefix else "_ret")
+        sc.ret_var = self.names.internal(sc.prefix + "ret" if sc.prefix else "_ret")
         returns = _returns(body)
         sizes = {len(r.value.elts) if isinstance(r.value, ast.Tuple) else 0 for r in returns}
         if sc.prefix and len(sizes) == 1 and min(sizes) >= 2:
             # a helper returning a tuple literal: keep the items apart
-            sc.ret_items = [self._reserve(f"{sc.prefix}ret{i}") for i in range(min(sizes))]
-        # A function whose only return is its last statement needs no flag.
-        early = len(returns) > 1 or (returns and not isinstance(body[-1], ast.Return))
-        if early:
-            sc.done_flag = self._reserve(sc.prefix + "done" if sc.prefix else "_done")
-            out.append(Op(sc.done_flag, ir.copy, (Const(False),)))
+            sc.ret_items = [self.names.internal(f"{sc.prefix}ret{i}")
+                            for i in range(min(sizes))]
+        # `return` leaves this block; the control pass gives it a flag if it must
+        sc.exit_label = sc.prefix + "done" if sc.prefix else "_done"
         if sc.has_aux:
-            sc.aux_var = self._reserve("_aux")
+            sc.aux_var = self.names.internal("_aux")
         self._hoist_globals(sc, body, out)
-        self._block(sc, body, out)
+        inner = []
+        self._block(sc, body, inner)
         if not returns:
-            out.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=sc.parsed.loc(node)))
+            inner.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=sc.parsed.loc(node)))
+        out.append(ir.Block(sc.exit_label, inner))
         if sc.ret_items:
             return VTuple(sc.ret_items)
         return sc.ret_var
@@ -289,6 +306,11 @@ class Normalizer:
             if _is_static(value):
                 sc.env[name] = ("obj", value)
                 return sc.env[name]
+            if sc.rule_mode:
+                # a rule's module constants (_LN2...) are fixed: inlined as constants,
+                # so every output of a rule template stands alone
+                sc.env[name] = Const(value)
+                return sc.env[name]
             var = self._reserve(sc.prefix + name)
             out.append(Op(var, ir.load_global, (Const(sc.globals), Const(name)),
                           loc=sc.parsed.loc(node)))
@@ -305,20 +327,9 @@ class Normalizer:
 
     # ----- statements ---------------------------------------------------
     def _block(self, sc, stmts, out):
-        """Lower a statement list; True when it may leave early (break/continue/return)."""
-        leaves = False
-        for i, stmt in enumerate(stmts):
-            if self._stmt(sc, stmt, out):
-                leaves = True
-                rest = stmts[i + 1:]
-                if rest:
-                    guard = sc.loops[-1][0] if sc.loops else sc.done_flag
-                    body = []
-                    self._block(sc, rest, body)
-                    if body:
-                        out.append(If(guard, [], body, loc=sc.parsed.loc(rest[0])))
-                return True
-        return leaves
+        """Lower a statement list (exits stay `Leave` statements for the control pass)."""
+        for stmt in stmts:
+            self._stmt(sc, stmt, out)
 
     def _stmt(self, sc, node, out):
         loc = sc.parsed.loc(node)
@@ -361,21 +372,23 @@ class Normalizer:
         if isinstance(node, ast.If):
             test = self._condition(sc, node.test, out)
             body, orelse = [], []
-            a = self._block(sc, node.body, body)
-            b = self._block(sc, node.orelse, orelse)
+            self._block(sc, node.body, body)
+            self._block(sc, node.orelse, orelse)
             if isinstance(test, Const):
                 out.extend(body if test.value else orelse)
             else:
                 out.append(If(test, body, orelse, loc=loc))
-            return a or b
+            return False
         if isinstance(node, ast.For):
             return self._for(sc, node, out, loc)
         if isinstance(node, ast.While):
             return self._while(sc, node, out, loc)
-        if isinstance(node, ast.Break):
-            return self._leave(sc, node, out, loc, stop=True)
-        if isinstance(node, ast.Continue):
-            return self._leave(sc, node, out, loc, stop=False)
+        if isinstance(node, (ast.Break, ast.Continue)):
+            if not sc.loops:
+                raise errors.UnsupportedSyntax("break/continue outside a loop", loc=loc)
+            cont, brk = sc.loops[-1]
+            out.append(ir.Leave(brk if isinstance(node, ast.Break) else cont, loc=loc))
+            return False
         if isinstance(node, ast.Pass):
             return False
         if isinstance(node, ast.Expr):
@@ -404,7 +417,6 @@ class Normalizer:
             f"{type(node).__name__} statements are not supported", loc=loc)
 
     def _import(self, sc, node, loc):
-        import importlib
         for alias in node.names:
             if isinstance(node, ast.Import):
                 mod = importlib.import_module(alias.name)
@@ -457,7 +469,7 @@ class Normalizer:
             self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
 
     def _snapshot(self, v, out, loc):
-        if isinstance(v, str) and not v.startswith("_t"):
+        if isinstance(v, str) and not self.names.is_temp(v):
             tmp = self.fresh()
             out.append(Op(tmp, ir.copy, (v,), loc=loc))
             return tmp
@@ -515,7 +527,8 @@ class Normalizer:
                 self._expr(sc, value.elts[0], out, into=sc.ret_var)
                 self._expr(sc, value.elts[1], out, into=sc.aux_var)
             else:
-                v = self._expr(sc, value, out)
+                v = self._materialize(self._expr(sc, value, out), out, loc)
+                out.append(Op(None, runtime.check_aux_pair, (v, Const(loc)), loc=loc))
                 out.append(Op(sc.ret_var, operator.getitem, (v, Const(0)), loc=loc))
                 out.append(Op(sc.aux_var, operator.getitem, (v, Const(1)), loc=loc))
         elif sc.ret_items:
@@ -525,54 +538,21 @@ class Normalizer:
             out.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=loc))
         else:
             self._expr(sc, value, out, into=sc.ret_var)
-        if sc.done_flag is None:
-            return False
-        out.append(Op(sc.done_flag, ir.copy, (Const(True),), loc=loc))
-        if sc.loops:
-            skip, stop = sc.loops[-1]
-            out.append(Op(skip, ir.copy, (Const(True),), loc=loc))
-            out.append(Op(stop, ir.copy, (Const(True),), loc=loc))
-        return True
+        out.append(ir.Leave(sc.exit_label, loc=loc))
+        return False
 
-    def _leave(self, sc, node, out, loc, stop):
-        if not sc.loops:
-            raise errors.UnsupportedSyntax("break/continue outside a loop", loc=loc)
-        skip_flag, stop_flag = sc.loops[-1]
-        out.append(Op(skip_flag, ir.copy, (Const(True),), loc=loc))
-        if stop:
-            out.append(Op(stop_flag, ir.copy, (Const(True),), loc=loc))
-        return True
-
-    def _loop_body(self, sc, node, body_nodes, out, loc):
-        """Lower a loop body with its break/continue/return flags."""
-        leaves = _has_node(body_nodes, (ast.Break, ast.Continue), into_loops=False) or \
-            (sc.done_flag is not None and _has_node(body_nodes, (ast.Return,)))
-        if not leaves:
-            sc.loops.append((None, None))
-            self._block(sc, body_nodes, out)
-            sc.loops.pop()
-            return
+    def _loop_labels(self, sc):
         self.loop_count += 1
         k = self.loop_count
-        skip = self._reserve(f"{sc.prefix}_skip{k}")
-        stop = self._reserve(f"{sc.prefix}_stop{k}")
-        out.append(Op(skip, ir.copy, (Const(False),), loc=loc))
-        out.append(Op(stop, ir.copy, (Const(False),), loc=loc))
-        sc.loops.append((skip, stop))
-        self._block(sc, body_nodes, out)
-        sc.loops.pop()
-        out.append(If(stop, [Break(loc=loc)], [], loc=loc))
+        return f"{sc.prefix}_skip{k}", f"{sc.prefix}_stop{k}"
 
-    def _after_loop(self, sc, node, out, loc):
-        """After a loop that may return: leave the enclosing block too."""
-        if sc.done_flag is None or not _has_node([node], (ast.Return,)):
-            return False
-        if sc.loops:
-            skip, stop = sc.loops[-1]
-            out.append(If(sc.done_flag, [Op(skip, ir.copy, (Const(True),), loc=loc),
-                                         Op(stop, ir.copy, (Const(True),), loc=loc)],
-                          [], loc=loc))
-        return True
+    def _loop_body(self, sc, labels, body_nodes, out):
+        """Lower a loop body into a `Block` that ``continue`` leaves."""
+        sc.loops.append(labels)
+        inner = []
+        self._block(sc, body_nodes, inner)
+        sc.loops.pop()
+        out.append(ir.Block(labels[0], inner))
 
     def _for(self, sc, node, out, loc):
         it = node.iter
@@ -590,12 +570,12 @@ class Normalizer:
             if not isinstance(target, ast.Name):
                 raise errors.UnsupportedSyntax("unpacking a range item", loc=loc)
             var = self._store_name(sc, target.id, target)
+            labels = self._loop_labels(sc)
             body = []
-            self._loop_body(sc, node, node.body, body, loc)
-            out.append(For(var, start, stop, step, body, loc=loc))
-            return self._after_loop(sc, node, out, loc)
-        if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16 \
-                and not _has_node(node.body, (ast.Return,), into_loops=False):
+            self._loop_body(sc, labels, node.body, body)
+            out.append(For(var, start, stop, step, body, loc=loc, label=labels[1]))
+            return False
+        if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16:
             return self._unroll(sc, node, it, out, loc)
         # Sequences: for x in seq / enumerate(seq) / zip(a, b)
         if fn is enumerate:
@@ -629,42 +609,35 @@ class Normalizer:
             item = self.fresh()
             body.append(Op(item, operator.getitem, (s, k), loc=loc))
             self._assign_operand(sc, t, item, body, loc)
-        self._loop_body(sc, node, node.body, body, loc)
-        out.append(For(k, Const(0), count, Const(1), body, loc=loc))
-        return self._after_loop(sc, node, out, loc)
+        labels = self._loop_labels(sc)
+        self._loop_body(sc, labels, node.body, body)
+        out.append(For(k, Const(0), count, Const(1), body, loc=loc, label=labels[1]))
+        return False
 
     def _unroll(self, sc, node, it, out, loc):
-        """A loop over a literal sequence, unrolled so each item is a plain operand."""
+        """A loop over a literal sequence, unrolled so each item is a plain operand:
+        a `Block` that ``break`` leaves, holding one ``continue`` block per item."""
         items = [self._snapshot(self._val(sc, e, out), out, loc) for e in it.elts]
-        breaks = _has_node(node.body, (ast.Break,), into_loops=False)
-        leaves = breaks or _has_node(node.body, (ast.Continue,), into_loops=False)
-        self.loop_count += 1
-        k = self.loop_count
-        skip = self._reserve(f"{sc.prefix}_skip{k}") if leaves else None
-        stop = self._reserve(f"{sc.prefix}_stop{k}") if breaks else None
-        if breaks:
-            out.append(Op(stop, ir.copy, (Const(False),), loc=loc))
-        for i, item in enumerate(items):
+        cont, brk = self._loop_labels(sc)
+        copies = []
+        for item in items:
             copy = []
-            if leaves:
-                copy.append(Op(skip, ir.copy, (Const(False),), loc=loc))
             self._assign_operand(sc, node.target, item, copy, loc)
-            sc.loops.append((skip, stop))
+            sc.loops.append((cont, brk))
             self._block(sc, node.body, copy)
             sc.loops.pop()
-            if breaks and i > 0:
-                out.append(If(stop, [], copy, loc=loc))
-            else:
-                out.extend(copy)
+            copies.append(ir.Block(cont, copy, loc=loc))
+        out.append(ir.Block(brk, copies, loc=loc))
         return False
 
     def _while(self, sc, node, out, loc):
         test_body = []
         test = self._condition(sc, node.test, test_body)
+        labels = self._loop_labels(sc)
         body = []
-        self._loop_body(sc, node, node.body, body, loc)
-        out.append(While(test_body, test, body, loc=loc))
-        return self._after_loop(sc, node, out, loc)
+        self._loop_body(sc, labels, node.body, body)
+        out.append(While(test_body, test, body, loc=loc, label=labels[1]))
+        return False
 
     # ----- expressions --------------------------------------------------
     def _condition(self, sc, node, out):
@@ -875,10 +848,8 @@ class Normalizer:
             raise errors.SideEffect(
                 f"calling {getattr(fn, '__name__', fn)}() is a side effect revsrc refuses",
                 loc=loc, hint="differentiated functions must be pure; do I/O outside them")
-        if getattr(fn, "_revsrc_derivative", False) and not self.calls_derivatives:
-            raise errors.HigherOrderNotSupported(
-                "calling a revsrc derivative inside a differentiated function "
-                "(higher-order differentiation) is not supported yet", loc=loc)
+        # a revsrc derivative stays a call here: its program depends on its arguments'
+        # kinds, so revsrc/frontend.py inlines it once they are known
         args = [self._materialize(a, out, loc) for a in args]
         kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
         special = self._builtin_call(fn, args, kwargs, out, into, loc)
@@ -1027,6 +998,18 @@ class Normalizer:
                 out.append(Op(var, ir.copy, (self._materialize(value, out, loc),), loc=loc))
             else:
                 callee.env[p] = value  # never reassigned: read the caller's operand
+
+
+class _RuleSource:
+    """Stands in for a parsed user function while a rule's body is lowered (rules
+    have no locations of their own: instances get the primal's)."""
+
+    def __init__(self, rule):
+        self.rule = rule
+        self.node = None
+
+    def loc(self, node):
+        return None
 
 
 def _is_static(value):

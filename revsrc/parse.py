@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import linecache
 import textwrap
 import types
 from dataclasses import dataclass
@@ -74,7 +75,6 @@ def parse_function(fn):
         with open(filename, encoding="utf-8") as fh:
             file_lines = fh.read().splitlines()
     except OSError:
-        import linecache
         file_lines = [ln.rstrip("\n") for ln in linecache.getlines(filename)]
     node = _find_definition(tree, fn)
     parsed = Parsed(node, filename, file_lines)

@@ -33,6 +33,7 @@ import ast
 import copy
 import inspect
 import math
+import operator
 import textwrap
 import types
 from dataclasses import dataclass, field
@@ -61,7 +62,7 @@ def _math_namespace():
                "absolute": "fabs", "power": "pow"}
     for name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "expm1", "log",
                  "log1p", "log2", "log10", "sqrt", "hypot", "copysign", "floor", "ceil",
-                 "trunc", "erf", "erfc", "fabs", "pi", "e", *renames):
+                 "trunc", "erf", "erfc", "fabs", "ldexp", "pi", "e", *renames):
         setattr(ns, name, getattr(math, renames.get(name, name)))
     for name in ("sign", "square", "cbrt", "exp2", "reciprocal", "logaddexp",
                  "maximum", "minimum"):
@@ -74,7 +75,6 @@ xp_math = _math_namespace()
 
 def _python_namespace():
     """For operators on numbers: as ``xp_math``, but ``power`` is ``**`` itself."""
-    import operator
     ns = types.ModuleType("revsrc.xp_python", "Operators' namespace for numbers.")
     ns.__dict__.update({k: v for k, v in vars(xp_math).items() if not k.startswith("__")})
     ns.power = operator.pow
@@ -404,6 +404,16 @@ def primitive(name, *fns, kind=None, linear=(), jvp=None, broadcast=False, fused
     def register(rule_fn):
         define(name, *fns, vjp=rule_fn, jvp=jvp, linear=linear, broadcast=broadcast,
                kind=kind, fused=fused, engine=engine, infix=infix)
+        return rule_fn
+    return register
+
+
+def jvp_rule(name):
+    """Register the decorated function as the forward rule of the record ``name``:
+    ``rule(g, ans, *params)`` returns, per input, the output's tangent when ``g`` is
+    that input's tangent (the reverse rule's form)."""
+    def register(rule_fn):
+        _BY_NAME[name].jvp = Rule.of(rule_fn)
         return rule_fn
     return register
 

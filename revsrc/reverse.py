@@ -9,16 +9,14 @@ each rule sees exactly the values its operation saw.
 """
 from __future__ import annotations
 
-import ast
 import operator
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import errors, ir, primitives, runtime
+from . import analysis, errors, ir, kinds, optimize, primitives, runtime, templates
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
-from .normalize import Normalizer, Scope
 
 
 @dataclass
@@ -35,18 +33,40 @@ class _Decision:
     site: int
 
 
-_FOLDABLE_MODULES = ("math", "operator", "_operator", "builtins")
+@dataclass
+class _ReverseFor:
+    """Placeholder for the adjoint of a ``for`` loop: ``body`` runs ``trips`` times,
+    counting down with ``index``; resolved once the forward sweep knows what it saved."""
+    loop: For
+    site: int
+    trips: str
+    index: str
+    body: list
+
+
+@dataclass
+class _RestoreItem:
+    """Placeholder: undo the item assignment ``assign`` (if its old value was saved)."""
+    assign: SetItem
+    site: int
+
+
 _CHEAP = {operator.add, operator.sub, operator.mul, operator.neg}
+
+# Saved values go on a float stack, an int stack (ints and bools) or an object stack.
+_STACK_OF = {kinds.FLOAT: "f", kinds.INT: "i", kinds.BOOL: "i"}
+STACK_KIND = {"f": kinds.FLOAT, "i": kinds.INT, "o": kinds.ANY}
 
 
 class Reverser:
-    def __init__(self, normalizer: Normalizer, kinds, ndims, active, params):
-        self.nz = normalizer
+    def __init__(self, names, kinds, ndims, active, params):
+        self.names = names
         self.kinds = kinds
         self.ndims = ndims
         self.active = active
         self.params = set(params)
         self.bar_names = {}
+        self.bar_of = {}           # bar -> the variable it is the adjoint of
         self.primal_reads = set()
         self.def_count = {}
         self.in_loop_defs = set()  # site ids defined inside a loop
@@ -60,7 +80,6 @@ class Reverser:
         self.static_trips = {}     # For site -> Const trip count known at transformation
         self.recompute = {}        # temp -> its defining Op, recomputed in the adjoint
         self.companions = {}       # id(sin/cos Op) -> (other fn, argument, companion var)
-        self.placeholders = set()  # bars that may hold a 0.0 standing for an array
 
     # ----- bookkeeping over the forward program -------------------------
     def _index(self, stmts, depth):
@@ -87,65 +106,102 @@ class Reverser:
     def bar(self, v):
         name = self.bar_names.get(v)
         if name is None:
-            name = self.nz._reserve_bar(v)
+            name = self.names.bar(v)
             self.bar_names[v] = name
+            self.bar_of[name] = v
         return name
 
     def _stack(self, v):
-        k = self.kinds.get(v)
-        if k == "float":
-            return "f"
-        if k in ("int", "bool"):
-            return "i"
-        return "o"
+        return _STACK_OF.get(self.kinds.get(v), "o")
 
     def overwrites(self, site, v):
         return v in self.params or self.def_count.get(v, 0) > 1 or site in self.in_loop_defs
 
     # ----- adjoint sweep --------------------------------------------------
-    def _snapshot(self):
-        return (self.nz.temp_count, set(self.nz.taken), dict(self.bar_names),
-                set(self.primal_reads))
-
-    def _restore(self, snap):
-        self.nz.temp_count, taken, bars, reads = snap
-        self.nz.taken = set(taken)
-        self.bar_names = dict(bars)
-        self.primal_reads = set(reads)
+    # The adjoint sweep knows which adjoints are zero (``self.zero``: never written
+    # since they last became zero), so it writes no code for them; a zero is written
+    # at run time only where control flow joins a path on which it is zero with one
+    # on which it is not.
 
     def _rev_loop_body(self, stmts, out):
-        """Reverse a loop body; bars zero on entry to every iteration stay known zero."""
+        """Reverse a loop body; adjoints zero on entry to every iteration stay known
+        zero inside it (the largest such set, found before any code is written)."""
         entry = set(self.zero)
-        cand = set(entry)
-        snap = self._snapshot()
-        while True:
-            self.zero = set(cand)
-            body = []
-            self._rev_block(stmts, body)
-            end = self.zero
-            if cand <= end:
-                break
-            cand &= end
-            self._restore(snap)
+        cand = self._zero_fixpoint(stmts, entry)
+        self.zero = set(cand)
+        body = []
+        self._rev_block(stmts, body)
+        end = self.zero
         for b in sorted(entry - cand):
-            out.append(self._placeholder(b))
+            out.append(self._zero_value(b))
         for b in sorted(end - cand):
-            if b in self.bar_names.values():
-                body.append(self._placeholder(b))
+            body.append(self._zero_value(b))
         self.zero = cand
         return body
 
-    def _placeholder(self, b):
-        """``b = 0.0``: a zero adjoint that NumPy broadcasts wherever it is used."""
-        self.placeholders.add(b)
+    def _zero_value(self, b):
+        """``b = 0``, for adjoint ``b``: 0.0 for a number, float zeros shaped like its
+        variable (as it is at this point) for an array, 0.0 for a container's pieces."""
+        v = self.bar_of[b]
+        if self.kinds.get(v) == "array":
+            self.primal_reads.add(v)
+            return Op(b, runtime.zeros_like, (v,))
         return Op(b, ir.copy, (Const(0.0),))
 
-    def _expand_placeholder(self, z, zb, out):
-        """A 0.0 placeholder (or a product of one) gets ``z``'s shape before a rule
-        that expects an adjoint of the output's shape reads it."""
-        if zb in self.placeholders and self.kinds.get(z) not in SCALARS:
-            out.append(Op(zb, runtime.expand_zero, (zb, z)))
-            self.primal_reads.add(z)  # its shape as it was then
+    # Which adjoints each statement makes nonzero or zero, without writing code: the
+    # loop fixpoint is found this way, then the body is reversed once.
+
+    def _targets(self, s):
+        """The variables the adjoint of ``s`` sends contributions to, in order."""
+        active = [i for i, a in enumerate(s.args) if isinstance(a, str) and a in self.active]
+        if s.fn in (ir.make_tuple, ir.make_list):
+            return [(i, s.args[i]) for i in active]
+        prim = primitives.lookup(s.fn)
+        if prim is None or prim.vjp is None:
+            return []
+        rule = prim.vjp.load()
+        wanted = [(i, s.args[i]) for i in active if rule.differentiable(i)]
+        wanted += [(rule.params.index(k), v) for k, v in s.kwargs
+                   if isinstance(v, str) and v in self.active and k in rule.params
+                   and rule.differentiable(rule.params.index(k))]
+        return wanted
+
+    def _zero_block(self, stmts, zero):
+        for s in reversed(stmts):
+            zero = self._zero_stmt(s, zero)
+        return zero
+
+    def _zero_stmt(self, s, zero):
+        if isinstance(s, Op):
+            z = s.target
+            if z is None or z not in self.active or self.bar(z) in zero:
+                return zero
+            targets = [a for _, a in self._targets(s)]
+            zero = zero - {self.bar(a) for a in targets if a != z}
+            return zero if z in targets else zero | {self.bar(z)}
+        if isinstance(s, SetItem):
+            if s.target in self.active and self.bar(s.target) not in zero \
+                    and isinstance(s.value, str) and s.value in self.active:
+                return zero - {self.bar(s.value)}
+            return zero
+        if isinstance(s, If):
+            return self._zero_block(s.body, set(zero)) & self._zero_block(s.orelse, set(zero))
+        if isinstance(s, (For, While)):
+            return self._zero_fixpoint(s.body, zero)
+        if isinstance(s, Pop) and self._stack_active(s.stack) and s.target in self.active:
+            return zero | {self.bar(s.target)}
+        if isinstance(s, Push) and self._stack_active(s.stack) \
+                and isinstance(s.value, str) and s.value in self.active:
+            return zero - {self.bar(s.value)}
+        return zero
+
+    def _zero_fixpoint(self, stmts, entry):
+        cand = set(entry)
+        while True:
+            end = self._zero_block(stmts, set(cand))
+            if cand <= end:
+                return cand
+            cand &= end
 
     def _rev_block(self, stmts, out):
         for s in reversed(stmts):
@@ -170,11 +226,11 @@ class Reverser:
             z2 = self.zero
             join = z1 & z2
             for b in sorted(z1 - join):
-                body.append(self._placeholder(b))
+                body.append(self._zero_value(b))
             for b in sorted(z2 - join):
-                orelse.append(self._placeholder(b))
+                orelse.append(self._zero_value(b))
             self.zero = join
-            flag = self.nz.fresh("_b")
+            flag = self.names.fresh("_b")
             out.append(_Decision(flag, site))
             out.append(If(flag, body, orelse, loc=s.loc))
         elif isinstance(s, For):
@@ -184,21 +240,58 @@ class Reverser:
                 trips = len(range(s.start.value, s.stop.value, s.step.value))
                 self.static_trips[site] = Const(trips)
             body = self._rev_loop_body(s.body, out)
-            n = self.nz.fresh("_n")
-            k = self.nz.fresh("_k")
+            n = self.names.fresh("_n")
+            k = self.names.fresh("_k")
             out.append(_Decision(n, site))
-            out.append(("for", s, site, n, k, body))
+            out.append(_ReverseFor(s, site, n, k, body))
             out.append(_Restore(s.var, site))
         elif isinstance(s, While):
             body = self._rev_loop_body(s.body, out)
-            n = self.nz.fresh("_n")
-            k = self.nz.fresh("_k")
+            n = self.names.fresh("_n")
+            k = self.names.fresh("_k")
             out.append(_Decision(n, site))
             out.append(For(k, Const(0), n, Const(1), body, loc=s.loc))
-        elif isinstance(s, Break):
+        elif isinstance(s, Pop):
+            self._adjoint_pop(s, site, out)
+        elif isinstance(s, Push):
+            self._adjoint_push(s, out)
+        elif isinstance(s, (Break, Comment)):
             pass
         else:  # pragma: no cover
             raise AssertionError(s)
+
+    # A program made by revsrc saves values on its stacks and restores them later.
+    # Differentiating it again, a value flows from each Push to the Pop that restores
+    # it; adjoints flow back the other way, through an adjoint stack: the Pop's
+    # adjoint is pushed there, and the Push, reversed later, pops it (stacks pair
+    # pushes and pops in reverse order, so the pairs match).
+
+    def _stack_active(self, stack):
+        return analysis.stack_var(stack) in self.active
+
+    def _adjoint_pop(self, s, site, out):
+        t = s.target
+        if self._stack_active(s.stack):
+            tb = self.bar(t) if t in self.active else None
+            if tb is None or tb in self.zero:
+                value = Const(0.0) if s.stack[0] == "f" else self.names.temp()
+                if not isinstance(value, Const):
+                    out.append(Op(value, runtime.zero_tangent, (t,)))
+                    self.primal_reads.add(t)
+            else:
+                value = tb
+            out.append(Push(value, _adjoint_stack(s.stack)))
+            if tb is not None:
+                self.zero.add(tb)
+        out.append(_Restore(t, site))
+
+    def _adjoint_push(self, s, out):
+        if not self._stack_active(s.stack):
+            return
+        c = self.names.temp()
+        out.append(Pop(c, _adjoint_stack(s.stack)))
+        if isinstance(s.value, str) and s.value in self.active:
+            self._accumulate(s.value, c, out)
 
     def _adjoint_op(self, s, site, out):
         z = s.target
@@ -207,7 +300,6 @@ class Reverser:
             out.append(_Restore(z, site))
             return
         out.append(Comment(_comment(s.loc, self.main)))
-        self._expand_placeholder(z, zb, out)
         contribs = self._contributions(s, zb, out)
         args = [a for a, _ in contribs]
         in_args = z in args
@@ -217,8 +309,6 @@ class Reverser:
                 self._accumulate(a, c, out)
         if in_args:
             mine = [c for a, c in contribs if a == z]
-            if not mine:
-                self.zero.add(zb)
             first = True
             for c in mine:
                 if first:
@@ -247,14 +337,13 @@ class Reverser:
         z = s.target
         fn = s.fn
         active_pos = [i for i, a in enumerate(s.args) if isinstance(a, str) and a in self.active]
-        active_kw = [(k, v) for k, v in s.kwargs if isinstance(v, str) and v in self.active]
         ops = []
         result = []
         in_args = z in [a for a in s.args if isinstance(a, str)]
         ans = z
         if fn in (ir.make_tuple, ir.make_list):
             for i in active_pos:
-                t = self.nz.fresh()
+                t = self.names.temp()
                 ops.append(Op(t, operator.getitem, (zb, Const(i))))
                 result.append((s.args[i], t))
             out.extend(ops)
@@ -268,7 +357,7 @@ class Reverser:
             # the target overwrote one of its inputs: keep the output, then restore
             # the input so the rule sees both values
             if rule.reads("ans"):
-                ans = self.nz.fresh("_ans")
+                ans = self.names.fresh("_ans")
                 out.append(Op(ans, ir.copy, (z,)))
                 self.primal_reads.add(z)
             out.append(_Restore(z, self.site_of[id(s)]))
@@ -289,15 +378,13 @@ class Reverser:
                     env[name] = Const(rule.defaults[name])
                 else:
                     env[name] = Const(None)
-        wanted = [(i, s.args[i]) for i in active_pos if rule.differentiable(i)]
-        wanted += [(rule.params.index(k), v) for k, v in active_kw
-                   if rule.differentiable(rule.params.index(k))]
+        wanted = self._targets(s)
         if not wanted:
             return []
         fused = self._fused(prim, s, env)
         if fused is not None:
             # input 0's contribution is one kernel call; the others come from the rule
-            t = self.nz.fresh()
+            t = self.names.temp()
             out.append(Op(t, fused.kernel, tuple(env[n] for n in fused.names)))
             for n in fused.names:
                 if isinstance(env[n], str) and env[n] in self.forward_vars:
@@ -312,9 +399,9 @@ class Reverser:
         scalar = all(self.kinds.get(a) in SCALARS if isinstance(a, str)
                      else not isinstance(a.value, np.ndarray) for a in s.args)
         xp = primitives.namespace(alias.family, scalar)
-        produced = self._inline_rule(rule, xp, env, [i for i, _ in wanted], s.loc)
-        body_ops, outs = produced
-        body_ops, outs = _fold(body_ops, outs)
+        body_ops, outs = templates.instantiate(templates.template(rule, xp), env,
+                                               [i for i, _ in wanted], self.names, s.loc)
+        body_ops, outs = optimize.fold(body_ops, outs, self.names)
         comp = self.companions.get(id(s))
         if comp is not None:
             other, x, name = comp
@@ -338,7 +425,7 @@ class Reverser:
             if prim.broadcast and self.kinds.get(z) not in SCALARS:
                 if not (self.kinds.get(arg) in SCALARS and self.kinds.get(z) in SCALARS):
                     if (c, arg) not in summed:
-                        t = self.nz.fresh()
+                        t = self.names.temp()
                         out.append(Op(t, runtime.unbroadcast, (c, arg)))
                         summed[(c, arg)] = t
                         if isinstance(arg, str) and arg in self.forward_vars:
@@ -365,7 +452,7 @@ class Reverser:
             elif isinstance(s, (For, While)):
                 self._find_recomputable(s.body, uses)
             if not (isinstance(s, Op) and s.fn in _CHEAP and s.target is not None
-                    and s.target.startswith("_t") and self.def_count.get(s.target) == 1
+                    and self.names.is_temp(s.target) and self.def_count.get(s.target) == 1
                     and not s.kwargs and s.target not in s.args
                     and self.site_of[id(s)] in self.in_loop_defs
                     and self.kinds.get(s.target) in SCALARS):
@@ -378,7 +465,7 @@ class Reverser:
             last = users[-1]
             inputs = {a for a in s.args if isinstance(a, str)}
             # from the user's variables only: a temporary input would need saving itself
-            safe = not any(a.startswith("_") for a in inputs)
+            safe = not any(self.names.is_generated(a) for a in inputs)
             for j in range(i + 1, last + 1):
                 for w in ir.walk([stmts[j]]):
                     written = set(ir.writes(w)) & inputs
@@ -399,29 +486,6 @@ class Reverser:
             return None
         return f
 
-    def _inline_rule(self, rule, xp, env, indices, loc):
-        sc = Scope(_RuleParsed(rule, loc), prefix="", globals_=rule.globals, cells={},
-                   rule_mode=True)
-        sc.env = dict(env)
-        sc.env["xp"] = ("obj", xp)
-        assigned = set()
-        for stmt in rule.body:
-            for n in ast.walk(stmt):
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                    assigned.add(n.id)
-        for name in assigned:
-            sc.env[name] = self.nz.fresh()
-        sc.locals = set(assigned)
-        ops = []
-        self.nz._block(sc, rule.body, ops)
-        outs = []
-        for i in indices:
-            outs.append(self.nz._val(sc, rule.outputs[i], ops))
-        for op in ir.walk(ops):
-            if isinstance(op, Op):
-                op.loc = loc
-        return ops, outs
-
     def _adjoint_setitem(self, s, site, out):
         tgt = s.target
         # the index (and the value's shape) as they were: the restore below reads them
@@ -433,13 +497,13 @@ class Reverser:
             if tb not in self.zero:
                 out.append(Comment(_comment(s.loc, self.main)))
                 if isinstance(s.value, str) and s.value in self.active:
-                    c = self.nz.fresh()
+                    c = self.names.temp()
                     out.append(Op(c, runtime.take_grad, (tb, s.index)))
-                    u = self.nz.fresh()
+                    u = self.names.temp()
                     out.append(Op(u, runtime.unbroadcast, (c, s.value)))
                     self._accumulate(s.value, u, out)
                 out.append(Op(tb, runtime.zero_at, (tb, s.index)))
-        out.append(("restore_item", s, site))
+        out.append(_RestoreItem(s, site))
 
     # ----- forward sweep --------------------------------------------------
     def _needed(self, v):
@@ -449,7 +513,7 @@ class Reverser:
         out = []
         for s in stmts:
             site = self.site_of[id(s)]
-            if isinstance(s, Op):
+            if isinstance(s, (Op, Pop)):
                 v = s.target
                 if v is not None and self._needed(v) and self.overwrites(site, v):
                     out.append(Push(v, self._stack(v)))
@@ -457,7 +521,7 @@ class Reverser:
                 out.append(s)
             elif isinstance(s, SetItem):
                 if s.target in self.active or self._needed(s.target):
-                    old = self.nz.fresh("_old")
+                    old = self.names.fresh("_old")
                     out.append(Op(old, runtime.copy_item, (s.target, s.index), loc=s.loc))
                     out.append(Push(old, "o"))
                     self.pushed.add(site)
@@ -482,13 +546,13 @@ class Reverser:
                         self.needs_var[site] = (s.start, s.step)
                     out.append(For(v, s.start, s.stop, s.step, body, loc=s.loc))
                 elif self.rev_nonempty.get(site):
-                    n = self.nz.fresh("_n")
+                    n = self.names.fresh("_n")
                     self.kinds[n] = "int"
                     saved = []
                     if self._needed(v):
                         for bound in (s.start, s.step):
                             if isinstance(bound, str):
-                                t = self.nz.fresh("_r")
+                                t = self.names.fresh("_r")
                                 self.kinds[t] = "int"
                                 out.append(Op(t, ir.copy, (bound,), loc=s.loc))
                                 saved.append(t)
@@ -500,7 +564,7 @@ class Reverser:
                         # no break and a unit step: the trip count is known on entry
                         span = s.stop
                         if s.start != Const(0):
-                            span = self.nz.fresh()
+                            span = self.names.temp()
                             self.kinds[span] = "int"
                             out.append(Op(span, operator.sub, (s.stop, s.start), loc=s.loc))
                         out.append(Op(n, max, (span, Const(0)), loc=s.loc))
@@ -520,7 +584,7 @@ class Reverser:
                                 loc=s.loc, hint="compute it inside the loop body")
                 body = self._forward(s.body)
                 if self.rev_nonempty.get(site):
-                    n = self.nz.fresh("_n")
+                    n = self.names.fresh("_n")
                     out.append(Op(n, ir.copy, (Const(0),), loc=s.loc))
                     body = [Op(n, operator.add, (n, Const(1)))] + body
                     out.append(While(s.test_body, s.test, body, loc=s.loc))
@@ -574,10 +638,10 @@ class Reverser:
                         out.extend(self._rev_for(ctrl, s.target))
                 i += 2
                 continue
-            elif isinstance(s, tuple) and s[0] == "restore_item":
-                _, st, site = s
-                if site in self.pushed:
-                    old = self.nz.fresh("_old")
+            elif isinstance(s, _RestoreItem):
+                if s.site in self.pushed:
+                    st = s.assign
+                    old = self.names.fresh("_old")
                     out.append(Pop(old, "o"))
                     out.append(SetItem(st.target, st.index, old, loc=st.loc))
             else:
@@ -586,14 +650,14 @@ class Reverser:
         return out
 
     def _rev_for(self, ctrl, n):
-        _, s, site, _, k, body = ctrl
-        body = self._resolve(body)
+        s, site, k = ctrl.loop, ctrl.site, ctrl.index
+        body = self._resolve(ctrl.body)
         if site in self.needs_var:
             pre = []
             saved = []
             for bound in reversed(self.needs_var[site]):
                 if isinstance(bound, str):
-                    t = self.nz.fresh("_r")
+                    t = self.names.fresh("_r")
                     self.kinds[t] = "int"
                     pre.append(Pop(t, "i"))
                     bound = t
@@ -602,26 +666,22 @@ class Reverser:
             if isinstance(n, Const):
                 last = Const(n.value - 1)
             else:
-                last = self.nz.fresh("_m")
+                last = self.names.fresh("_m")
                 self.kinds[last] = "int"
                 pre.append(Op(last, operator.sub, (n, Const(1))))
-            off = self.nz.fresh()
-            inner = [Op(off, operator.mul, (k, step)),
-                     Op(s.var, operator.add, (start, off))] + body
+            # the loop variable, counting down: start + k * step
+            if step == Const(1):
+                off, inner = k, []
+            else:
+                off = self.names.temp()
+                inner = [Op(off, operator.mul, (k, step))]
+            if start == Const(0):
+                inner.append(Op(s.var, ir.copy, (off,)))
+            else:
+                inner.append(Op(s.var, operator.add, (start, off)))
+            inner += body
             return pre + [For(k, last, Const(-1), Const(-1), inner, loc=s.loc)]
         return [For(k, Const(0), n, Const(1), body, loc=s.loc)]
-
-
-class _RuleParsed:
-    """Stands in for a parsed user function while a rule's body is lowered."""
-
-    def __init__(self, rule, loc):
-        self.rule = rule
-        self.where = loc
-        self.node = None
-
-    def loc(self, node):
-        return self.where
 
 
 def _comment(loc, main=""):
@@ -633,100 +693,26 @@ def _comment(loc, main=""):
     return f"adjoint of {where}: {loc.line}"
 
 
-def _foldable(fn):
-    mod = getattr(fn, "__module__", None)
-    return mod in _FOLDABLE_MODULES or isinstance(fn, np.ufunc) or fn is ir.copy
-
-
-def _fold(ops, outs):
-    """Constant folding and algebraic identities on a rule's freshly inlined ops."""
-    subst = {}
-
-    def sub(o):
-        while isinstance(o, str) and o in subst:
-            o = subst[o]
-        return o
-
-    kept = []
-    seen = {}  # (fn, args, kwargs) -> target: rules are pure, so repeats are shared
-    for op in ops:
-        if not isinstance(op, Op):
-            kept.append(op)
-            continue
-        args = tuple(sub(a) for a in op.args)
-        kwargs = tuple((k, sub(v)) for k, v in op.kwargs)
-        fn = op.fn
-        try:
-            key = (fn, args, kwargs)
-            hash(key)
-        except TypeError:
-            key = None
-        if key is not None and op.target is not None and key in seen:
-            subst[op.target] = seen[key]
-            continue
-        if key is not None and op.target is not None and op.target.startswith("_t"):
-            seen[key] = op.target
-        if op.target is not None and not kwargs and all(isinstance(a, Const) for a in args) \
-                and _foldable(fn) and all(isinstance(a.value, (int, float)) for a in args):
-            try:
-                subst[op.target] = Const(fn(*(a.value for a in args)))
-                continue
-            except Exception:
-                pass
-        simple = _identity(fn, args)
-        if simple is not None and op.target is not None:
-            subst[op.target] = simple
-            continue
-        if fn is ir.copy and op.target is not None and op.target.startswith("_t"):
-            subst[op.target] = args[0]
-            continue
-        if fn is operator.mul and isinstance(args[1], Const) and args[1].value == -1.0:
-            fn, args = operator.neg, (args[0],)
-        elif fn is operator.mul and isinstance(args[0], Const) and args[0].value == -1.0:
-            fn, args = operator.neg, (args[1],)
-        kept.append(Op(op.target, fn, args, kwargs, op.loc))
-    return kept, [sub(o) for o in outs]
-
-
-def _is_const(o, value):
-    return isinstance(o, Const) and type(o.value) in (int, float) and o.value == value
-
-
-def _identity(fn, args):
-    if fn is operator.mul:
-        if _is_const(args[1], 1):
-            return args[0]
-        if _is_const(args[0], 1):
-            return args[1]
-    elif fn is operator.truediv and _is_const(args[1], 1):
-        return args[0]
-    elif fn is operator.add:
-        if _is_const(args[1], 0):
-            return args[0]
-        if _is_const(args[0], 0):
-            return args[1]
-    elif fn is operator.sub and _is_const(args[1], 0):
-        return args[0]
-    elif fn is operator.pow and _is_const(args[1], 1):
-        return args[0]
-    return None
-
-
-def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, name):
-    """The adjoint ``ir.Program`` of a normalized function."""
+def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name, seed=None):
+    """The adjoint ``ir.Program`` of a normalized function; ``names`` is the naming
+    authority its variables came from. The adjoint sweep starts from 1.0 (a gradient
+    of a scalar output) or, with ``seed``, from an extra parameter of that name (a
+    vector-Jacobian product: the output's cotangent, of any shape)."""
     companions = {}
-    body = _add_companions(body, normalizer, kinds, active, 0, companions)
-    rv = Reverser(normalizer, kinds, ndims, active, params)
+    body = shift_stacks(body)
+    active = {shift_stack_var(v) for v in active}
+    body = _add_companions(body, names, kinds, active, 0, companions)
+    rv = Reverser(names, kinds, ndims, active, params)
     rv.companions = companions
-    rv.main = name[:-len("_adjoint")]
+    rv.main = name.rsplit("_", 1)[0]
     rv._index(body, 0)
-    rv._find_recomputable(body, _use_counts(body))
+    rv._find_recomputable(body, optimize.use_counts(body))
     rv.zero = set()
     rbody = []
     if isinstance(result, str) and result in active:
         rb = rv.bar(result)
         rv.zero = set(rv.bar(v) for v in active) - {rb}
-        rbody.append(Op(rb, ir.copy, (Const(1.0),)))
+        rbody.append(Op(rb, ir.copy, (Const(1.0) if seed is None else seed,)))
         rv._rev_block(body, rbody)
     # decide which control statements have adjoint work
     _mark_sites(rv, rbody)
@@ -735,20 +721,16 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     rev = rv._resolve(rbody)
     fwd = rv._initial_values() + fwd
     fwd = _fast_gathers(fwd, kinds)
-    uses = _use_counts(fwd + rev)
-    rev = _coalesce(rev, uses)
-    rev = _drop_empty_comments(rev)
     grads = []
     for p in wrt:
         b = rv.bar_names.get(p)
         grads.append(Const(0.0) if (b is None or b in rv.zero) else b)
-    rev = _propagate_copies(rev, _use_counts(fwd + rev), _def_counts(fwd + rev),
-                            {o for o in [result, aux] + grads if isinstance(o, str)})
-    rev = _drop_empty_comments(rev)
+    rev = optimize.cleanup(rev, fwd, {o for o in [result, aux] + grads if isinstance(o, str)},
+                           names)
     if rev:
         rev = [Comment("reverse sweep")] + rev
     check = []
-    if kinds.get(result) not in ("float", "int", "bool"):
+    if seed is None and kinds.get(result) not in ("float", "int", "bool"):
         where = None
         for st in ir.walk(body):
             if isinstance(st, Op) and st.target == result and st.loc is not None:
@@ -759,7 +741,7 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
     for out_var in (result, aux):
         if isinstance(out_var, str) and out_var in restored:
             # the adjoint sweep restores older values: keep the final one
-            snap = normalizer.fresh("_value" if out_var == result else "_auxv")
+            snap = names.fresh("_value" if out_var == result else "_auxv")
             check.append(Op(snap, ir.copy, (out_var,)))
             kinds[snap] = kinds.get(out_var, "any")
             keep.append(snap)
@@ -767,12 +749,13 @@ def transform(normalizer, params, body, result, aux, wrt, kinds, ndims, active, 
             keep.append(out_var)
     result_out, aux_out = keep
     outputs = [result_out] + grads + ([aux_out] if aux is not None else [])
-    prog = ir.Program(name, list(params), fwd + check + rev, outputs, kinds,
-                      forward_len=len(fwd) + len(check))
+    prog = ir.Program(name, list(params) + ([seed] if seed else []), fwd + check + rev,
+                      outputs, kinds,
+                      forward_len=len(fwd) + len(check), names=names)
     return prog
 
 
-def _add_companions(stmts, nz, kinds, active, depth, found):
+def _add_companions(stmts, names, kinds, active, depth, found):
     """In loops, compute a primitive's *companion* (its record's: cos(x) beside an
     active math.sin(x)) in the forward sweep, so the adjoint pops it instead of
     calling libm again: the engine makes the pair one sincos() call."""
@@ -782,16 +765,47 @@ def _add_companions(stmts, nz, kinds, active, depth, found):
         if other is not None and depth > 0 and s.target in active \
                 and len(s.args) == 1 and isinstance(s.args[0], str) and not s.kwargs \
                 and kinds.get(s.target) == "float" and kinds.get(s.args[0]) == "float":
-            name = nz.fresh()
+            name = names.temp()
             kinds[name] = "float"
             out.append(Op(name, other, s.args, (), s.loc))
             found[id(s)] = (other, s.args[0], name)  # the statements live as long
         else:
             inner = depth + (1 if isinstance(s, (For, While)) else 0)
             s = ir.map_bodies(
-                s, lambda b: _add_companions(b, nz, kinds, active, inner, found))
+                s, lambda b: _add_companions(b, names, kinds, active, inner, found))
         out.append(s)
     return out
+
+
+def _adjoint_stack(stack):
+    """Where the adjoints of the values on ``stack`` travel (same kind of stack)."""
+    return stack + "b"
+
+
+def _shifted(stack):
+    """``stack`` one level up: "f" -> "f1", "f1" -> "f2", "o1b" -> "o2b"."""
+    kind, rest = stack[0], stack[1:]
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    level = int(rest[:digits]) if digits else 0
+    return f"{kind}{level + 1}{rest[digits:]}"
+
+
+def shift_stacks(stmts):
+    """``stmts`` with every stack of theirs one level up, leaving level 0 (the plain
+    "f", "i", "o") to the transformation being applied to them."""
+    out = []
+    for s in stmts:
+        if isinstance(s, Push):
+            s = Push(s.value, _shifted(s.stack))
+        elif isinstance(s, Pop):
+            s = Pop(s.target, _shifted(s.stack))
+        out.append(ir.map_bodies(s, shift_stacks))
+    return out
+
+
+def shift_stack_var(v):
+    prefix = analysis.stack_var("")
+    return analysis.stack_var(_shifted(v[len(prefix):])) if v.startswith(prefix) else v
 
 
 def _companion(fn):
@@ -820,112 +834,6 @@ def _fast_gathers(stmts, kinds):
     return out
 
 
-def _use_counts(stmts):
-    uses = {}
-    for s in ir.walk(stmts):
-        for r in ir.reads(s):
-            uses[r] = uses.get(r, 0) + 1
-    return uses
-
-
-def _drop_empty_comments(stmts):
-    """Comments that head no code (the adjoint below them was optimized away)."""
-    out = []
-    for i, s in enumerate(stmts):
-        if isinstance(s, Comment) and s.text.startswith("adjoint") and \
-                (i + 1 == len(stmts) or isinstance(stmts[i + 1], Comment)):
-            continue
-        out.append(ir.map_bodies(s, _drop_empty_comments))
-    return out
-
-
-def _def_counts(stmts):
-    defs = {}
-    for s in ir.walk(stmts):
-        for w in ir.writes(s):
-            defs[w] = defs.get(w, 0) + 1
-    return defs
-
-
-def _substitute(s, old, new):
-    """A copy of statement ``s`` reading ``new`` wherever it read ``old``."""
-    def sub(o):
-        return new if o == old else o
-    if isinstance(s, Op):
-        return Op(s.target, s.fn, tuple(sub(a) for a in s.args),
-                  tuple((k, sub(v)) for k, v in s.kwargs), s.loc)
-    if isinstance(s, Push):
-        return Push(sub(s.value), s.stack)
-    if isinstance(s, SetItem):
-        return SetItem(s.target, sub(s.index), sub(s.value), s.loc)
-    if isinstance(s, If):
-        s = If(sub(s.test), s.body, s.orelse, loc=s.loc)
-    elif isinstance(s, For):
-        s = For(s.var, sub(s.start), sub(s.stop), sub(s.step), s.body, loc=s.loc)
-    return ir.map_bodies(s, lambda b: [_substitute(t, old, new) for t in b])
-
-
-def _propagate_copies(stmts, uses, defs, keep):
-    """Drop ``a = b`` and read ``b`` for ``a`` where nothing changes ``b`` meanwhile.
-
-    Applies when ``a`` is assigned only there and read only later in the same block,
-    and ``b`` is not written before the last of those reads (the last may write it,
-    since it reads first)."""
-    out = list(stmts)
-    i = 0
-    while i < len(out):
-        s = out[i]
-        if isinstance(s, (If, For)):
-            out[i] = ir.map_bodies(s, lambda b: _propagate_copies(b, uses, defs, keep))
-        elif isinstance(s, Op) and s.fn is ir.copy and s.target is not None \
-                and isinstance(s.args[0], str) and defs.get(s.target) == 1 \
-                and s.target not in keep \
-                and (s.target.endswith("_bar") or s.target.startswith("_t")):
-            a, b = s.target, s.args[0]
-            readers = [j for j in range(i + 1, len(out))
-                       if any(a in ir.reads(w) for w in ir.walk([out[j]]))]
-            found = sum(ir.reads(w).count(a) for j in readers for w in ir.walk([out[j]]))
-            if readers and found == uses.get(a, 0) and defs.get(b, 0) >= 1:
-                last = readers[-1]
-                clobbered = any(b in ir.writes(w) for j in range(i + 1, last)
-                                for w in ir.walk([out[j]]))
-                final = out[last]
-                if not isinstance(final, Op):
-                    clobbered = clobbered or any(b in ir.writes(w) for w in ir.walk([final]))
-                if not clobbered:
-                    for j in readers:
-                        out[j] = _substitute(out[j], a, b)
-                    uses[b] = uses.get(b, 0) + uses.get(a, 0) - 1
-                    del out[i]
-                    continue
-        i += 1
-    return out
-
-
-def _coalesce(stmts, uses):
-    """``_t5 = expr; x_bar = _t5`` becomes ``x_bar = expr`` when ``_t5`` has no other use."""
-    out = []
-    defined = {}  # temp -> index in out of its defining op
-    for s in stmts:
-        if isinstance(s, (If, For)):
-            s = ir.map_bodies(s, lambda b: _coalesce(b, uses))
-        elif isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
-                and isinstance(s.args[0], str) and s.args[0] in defined \
-                and uses.get(s.args[0], 0) == 1:
-            i = defined.pop(s.args[0])
-            between = out[i + 1:]
-            touched = any(s.target in ir.reads(b) or s.target in ir.writes(b)
-                          for b in ir.walk(between))
-            if not touched:
-                d = out[i]
-                out[i] = Op(s.target, d.fn, d.args, d.kwargs, d.loc)
-                continue
-        if isinstance(s, Op) and s.target is not None and s.target.startswith("_t"):
-            defined[s.target] = len(out)
-        out.append(s)
-    return out
-
-
 def _mark_sites(rv, rbody):
     """Record, per control statement site, whether its adjoint does anything."""
     def visit(stmts):
@@ -942,7 +850,7 @@ def _mark_sites(rv, rbody):
                 elif isinstance(ctrl, For):
                     ne = visit(ctrl.body)
                 else:
-                    ne = visit(ctrl[5])
+                    ne = visit(ctrl.body)
                 rv.rev_nonempty[s.site] = ne
                 nonempty = nonempty or ne
                 i += 2
@@ -952,7 +860,7 @@ def _mark_sites(rv, rbody):
             elif isinstance(s, _Restore):
                 if rv._needed(s.var) and rv.overwrites(s.site, s.var):
                     nonempty = True
-            elif isinstance(s, tuple) and s[0] == "restore_item":
+            elif isinstance(s, (_RestoreItem, Push, Pop)):
                 nonempty = True
             i += 1
         return nonempty

@@ -10,17 +10,40 @@ from . import errors, tensor
 unbroadcast = tensor.unbroadcast
 
 
-def expand_zero(g, like):
-    """``g``, or zeros shaped like ``like`` when ``g`` is a zero adjoint that has not
-    been broadcast to full shape yet (a 0.0 placeholder, or a product of one)."""
-    shape = np.shape(like)
-    if np.shape(g) == shape:
-        return g
-    if not np.any(g):
-        dtype = like.dtype if isinstance(like, np.ndarray) and like.dtype.kind in "fc" \
-            else np.float64
-        return np.zeros(shape, dtype=dtype)
-    return g
+def finalize_grad(g, x):
+    """The gradient ``g`` in the form of its argument ``x``: a float for a number, an
+    array of ``x``'s shape and dtype for an array (what a derivative returns)."""
+    if isinstance(x, np.ndarray):
+        out = np.asarray(g, dtype=x.dtype)
+        if out.shape != x.shape:
+            out = np.broadcast_to(out, x.shape).copy()
+        elif out is g and not isinstance(g, np.ndarray):
+            out = out.copy()
+        return out
+    if isinstance(x, np.floating):
+        return type(x)(g)
+    return float(g)
+
+
+def zeros_like(x):
+    """The zero adjoint of array ``x``: zeros of its shape, in its float dtype."""
+    x = np.asarray(x)
+    return np.zeros(x.shape, x.dtype if x.dtype.kind in "fc" else np.float64)
+
+
+def zero_tangent(x):
+    """A zero derivative for the value ``x``: 0.0 for a number, float zeros of its shape
+    for an array, the same structure of zeros for a tuple or a list."""
+    if isinstance(x, np.ndarray):
+        return zeros_like(x)
+    if isinstance(x, (tuple, list)):
+        return type(x)(zero_tangent(i) for i in x)
+    return 0.0
+
+
+def broadcast_like(t, ans):
+    """``t`` (a tangent) broadcast to the shape of ``ans`` (a read-only view)."""
+    return np.broadcast_to(t, np.shape(ans))
 
 
 def take_grad(g, index):
@@ -57,6 +80,15 @@ def check_scalar_output(value, loc=None):
     raise errors.NonScalarOutput(
         f"the function returned {what}; grad needs a scalar float output", loc=loc,
         hint="reduce it first (np.sum, np.mean), or differentiate one element")
+
+
+def check_aux_pair(value, loc=None):
+    """With has_aux=True the function returns (value, aux): refuse anything else."""
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return
+    raise errors.NonScalarOutput(
+        f"with has_aux=True the function must return a pair (value, aux), not "
+        f"{type(value).__name__}", loc=loc, hint="return value, aux")
 
 
 def take(x, index):

@@ -170,3 +170,49 @@ def _check_array(f, args, kwargs, i, g, rng, rtol, atol, eps, directions):
         analytic = float(np.sum(g64 * v))
         _compare(f"argnum {i} (array shape {x.shape}, direction {k}): <grad, v>",
                  analytic, numeric, rtol, atol)
+
+
+def check_jvp(f, args, argnums=None, *, rtol=1e-6, atol=1e-8, eps=None, directions=2,
+              seed=0, backend=None):
+    """Check ``revsrc.jvp(f, args, tangents)`` against central differences.
+
+    Along ``directions`` random directions (seeded by ``seed``) in the arguments in
+    ``argnums`` (default: every float argument, scalar or array) at once, the tangent
+    of ``f``'s scalar output must agree with ``(f(x + h v) - f(x - h v)) / 2h``
+    (Richardson-extrapolated), within ``atol + rtol * |numeric|``.
+
+    >>> import math
+    >>> from revsrc.testing import check_jvp
+    >>> def f(x, y):
+    ...     return math.sin(x) * y
+    >>> check_jvp(f, (0.5, 2.0))
+    """
+    args = tuple(args)
+    if argnums is None:
+        argnums = tuple(i for i, a in enumerate(args)
+                        if isinstance(a, (float, np.floating)) and not isinstance(a, bool)
+                        or isinstance(a, np.ndarray) and a.dtype.kind == "f")
+    nums = tuple(argnums) if isinstance(argnums, (tuple, list)) else (argnums,)
+    rng = np.random.default_rng(seed)
+    scale = max([1.0] + [float(np.max(np.abs(np.asarray(args[i], dtype=np.float64))))
+                         for i in nums if np.size(args[i])])
+    h = eps if eps is not None else _DEFAULT_REL_STEP * scale
+    for k in range(directions):
+        dirs = {}
+        for i in nums:
+            v = rng.standard_normal(np.shape(args[i]))
+            dirs[i] = v / max(1.0, float(np.linalg.norm(v)))
+        tangents = tuple((np.asarray(dirs[i], dtype=args[i].dtype)
+                          if isinstance(args[i], np.ndarray) else float(dirs[i]))
+                         if i in dirs else None for i in range(len(args)))
+        _, t = revsrc.jvp(f, args, tangents, backend=backend)
+
+        def moved(s):
+            out = list(args)
+            for i, v in dirs.items():
+                out[i] = np.asarray(args[i], dtype=np.float64) + s * v \
+                    if isinstance(args[i], np.ndarray) else float(args[i]) + s * float(v)
+            return float(f(*out))
+
+        numeric = _richardson(moved, h)
+        _compare(f"jvp along direction {k}", float(t), numeric, rtol, atol)

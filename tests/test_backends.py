@@ -9,7 +9,8 @@ import pytest
 
 import revsrc
 from revsrc import engine
-from revsrc.api import _kind_code, build_program
+from revsrc import kinds
+from revsrc.api import build_program
 from revsrc.testing import check_grads
 
 from functions import CASES
@@ -20,8 +21,8 @@ SCALAR = [c for c in CASES if "scalar" in c.tags]
 def _eligible(case):
     tr = revsrc.grad(case.fn, case.argnums)._revsrc_transformed
     values = tr.bind(case.args, case.kwargs)
-    key = tuple(_kind_code(v) for v in values)
-    if not all(k in ("f", "i", "b") for k in key):
+    key = tuple(kinds.signature(v) for v in values)
+    if not all(k in kinds.SCALARS for k in key):
         return False
     prog = build_program(case.fn, tr.params, key, values, tr.argnums, False)
     try:

@@ -9,7 +9,6 @@ NumPy table under several NumPy CPU-dispatch settings.
 """
 import functools
 import math
-import operator as o
 import os
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import time
 import pytest
 
 import revsrc
-from revsrc import engine, ir, native
+from revsrc import engine, native
 
 import test_engine as te
 from functions import CASES

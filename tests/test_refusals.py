@@ -115,13 +115,24 @@ def test_bad_argnums_is_refused():
     assert info.value.code == "E303"
 
 
-def test_higher_order_is_refused_not_wrong():
-    def f(x):
-        return x * x * x
-    df = revsrc.grad(f)
+def cube(x):
+    return x * x * x
+
+
+d_cube = revsrc.grad(cube)
+
+
+def calls_a_derivative_on_an_object(x, config):
+    return d_cube(config) * x  # refuse: E104
+
+
+def test_a_derivative_called_on_a_value_of_unknown_kind_is_refused():
+    """Its program depends on its arguments' kinds: a call on an object whose kind is
+    only known when it runs is refused, at the line of the call."""
     with pytest.raises(errors.HigherOrderNotSupported) as info:
-        revsrc.grad(df)
+        revsrc.grad(calls_a_derivative_on_an_object)(1.0, {"a": 2.0})
     assert info.value.code == "E104"
+    assert info.value.lineno == calls_a_derivative_on_an_object.__code__.co_firstlineno + 1
 
 
 def test_nothing_is_lost_after_a_refusal():

@@ -21,7 +21,7 @@ import pytest
 import revsrc
 from revsrc import errors, ir, primitives, rules
 from revsrc.normalize import Normalizer
-from revsrc.testing import check_grads
+from revsrc.testing import check_grads, check_jvp
 
 _rng = np.random.default_rng(1234)
 W = _rng.standard_normal(4096)
@@ -115,6 +115,10 @@ def f_exp2(x):
 
 def f_expm1(x):
     return _wsum(np.expm1(x))
+
+
+def f_ldexp(x):
+    return _wsum(np.ldexp(x, 3))
 
 
 def f_log(x):
@@ -891,6 +895,10 @@ def s_math_misc(x, y):
         math.fabs(x) + math.copysign(x, y)
 
 
+def s_math_twins(x, y):
+    return math.radians(x) + math.degrees(y)
+
+
 def s_log_base(x, b):
     return math.log(x, b)
 
@@ -940,6 +948,7 @@ ROWS = [
     R(f_arctanh, "unit", scalar=True),
     # exponential, logarithmic, powers
     R(f_exp, scalar=True), R(f_exp2, scalar=True), R(f_expm1, scalar=True),
+    R(f_ldexp, scalar=True),
     R(f_log, "pos", scalar=True), R(f_log1p, "pos", scalar=True),
     R(f_log2, "pos", scalar=True), R(f_log10, "pos", scalar=True),
     R(f_sqrt, "pos", scalar=True), R(f_cbrt, "nonzero", scalar=True),
@@ -1069,6 +1078,7 @@ ROWS = [
     R(s_math_hyp, "unit", [None], dtypes=("float64",)),
     R(s_math_exp, "unit", [None], dtypes=("float64",)),
     R(s_math_misc, "nonzero", [(None, None)], dtypes=("float64",)),
+    R(s_math_twins, ("pos", "pos"), [(None, None)], dtypes=("float64",)),
     R(s_log_base, ("pos", "gt1"), [(None, None)], dtypes=("float64",)),
 ]
 
@@ -1147,6 +1157,13 @@ def test_float64_matches_finite_differences(row, shapes, k):
     check_grads(row.fn, args, argnums=_float_args(args), rtol=row.rtol, atol=row.atol)
 
 
+@pytest.mark.parametrize("row,shapes,k", CASES)
+def test_jvp_float64_matches_finite_differences(row, shapes, k):
+    """The forward rule of every primitive: tangents along random directions."""
+    args = _args(row, shapes, 100 + k)
+    check_jvp(row.fn, args, argnums=_float_args(args), rtol=row.rtol, atol=row.atol)
+
+
 F32_CASES = [c for c in CASES if "float32" in c.values[0].dtypes
              and any(s is not None for s in c.values[1])]
 
@@ -1166,6 +1183,27 @@ def test_float32_gives_float32(row, shapes, k):
         scale = 1.0 + float(np.max(np.abs(v)))
         err = float(np.max(np.abs(np.asarray(u, np.float64) - v)))
         assert err <= row.tol32 * scale, (i, err, scale)
+
+
+@pytest.mark.parametrize("row,shapes,k", F32_CASES)
+def test_jvp_float32_gives_float32(row, shapes, k):
+    """Tangents of float32 inputs are computed in float32, close to float64's."""
+    args = _args(row, shapes, 100 + k)
+    nums = _float_args(args)
+    args32 = tuple(np.asarray(a, np.float32) if isinstance(a, np.ndarray) else a for a in args)
+    rng = np.random.default_rng(k)
+    dirs = [rng.standard_normal(np.shape(a)) if i in nums else None for i, a in enumerate(args)]
+    t32 = [np.asarray(d, np.float32) if isinstance(a, np.ndarray) else d
+           for a, d in zip(args32, dirs)]
+    value32, out32 = revsrc.jvp(row.fn, args32, t32)
+    at = tuple(np.asarray(a, np.float64) if isinstance(a, np.ndarray) else a for a in args32)
+    _, out64 = revsrc.jvp(row.fn, at, [np.asarray(d, np.float64) if d is not None and
+                                       isinstance(a, np.ndarray) else d
+                                       for a, d in zip(at, t32)])
+    # the tangent has its value's dtype (float32 unless the program promotes it)
+    assert np.asarray(out32).dtype == np.asarray(value32).dtype
+    scale = 1.0 + abs(float(out64))
+    assert abs(float(out32) - float(out64)) <= 20 * row.tol32 * scale
 
 
 # Cases whose float64 adjoint is NumPy's or the program's own doing, not a rule's:
@@ -1347,7 +1385,10 @@ def test_every_rule_has_a_row():
     called = set()
     for row in ROWS:
         called |= _called(row.fn)
-    missing = [f for f in rules.registered() if primitives._key(f) not in called]
+    # runtime helpers (what generated code calls) are checked by differentiating
+    # derivatives again, in tests/test_higher_order.py
+    missing = [f for f in rules.registered() if primitives._key(f) not in called
+               and primitives.family_of(f) != primitives.RUNTIME]
     names = sorted(f"{getattr(f, '__module__', '') or ''}.{getattr(f, '__name__', f)}"
                    for f in missing)
     assert not names, f"rules without a test row: {names}"

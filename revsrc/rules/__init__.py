@@ -15,7 +15,7 @@ for ``math.sin``, NumPy's for ``np.sin``.
 from __future__ import annotations
 
 from ..primitives import (  # noqa: F401  (the table's public face)
-    USER, Primitive, Rule, define, lookup, primitive, records, registered,
+    USER, Primitive, Rule, define, lookup, no_derivative, primitive, records, registered,
     registered_nondiff)
 
 
@@ -27,6 +27,7 @@ def vjp(*fns, broadcast=False):
         def my_fn_rule(g, ans, x):
             return g * 2.0
     """
+    # (imported here: revsrc.inline lowers source, and lowering reads this table)
     from .. import inline, kinds
 
     def register(rule_fn):
@@ -46,13 +47,12 @@ def vjp(*fns, broadcast=False):
 
 def mark_nondiff(*fns):
     """Mark functions as having no derivative (their outputs carry no gradient)."""
-    from ..primitives import no_derivative
     return no_derivative(*fns)
 
 
 def _register_builtin_rules():
-    from . import (arith, elementwise, indexing, linalg, nondiff,  # noqa: F401
-                   reductions, shape)
+    from . import (arith, elementwise, helpers, indexing, linalg,  # noqa: F401
+                   nondiff, reductions, shape)
 
 
 _register_builtin_rules()

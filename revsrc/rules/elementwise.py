@@ -75,12 +75,14 @@ def arctan2(g, ans, y, x):
     return g * x / (x * x + y * y), -(g * y) / (x * x + y * y)
 
 
-@elementwise("deg2rad", np.deg2rad, np.radians)
+@elementwise("deg2rad", math.radians, np.deg2rad, np.radians,
+             engine=special("scale", math.pi / 180.0))
 def deg2rad(g, ans, x):
     return g * 0.017453292519943295
 
 
-@elementwise("rad2deg", np.rad2deg, np.degrees)
+@elementwise("rad2deg", math.degrees, np.rad2deg, np.degrees,
+             engine=special("scale", 180.0 / math.pi))
 def rad2deg(g, ans, x):
     return g * 57.29577951308232
 
@@ -233,6 +235,12 @@ def minimum(g, ans, x, y):
 @elementwise("fmod", np.fmod)
 def fmod(g, ans, x, y):
     return g, -(g * xp.trunc(x / y))
+
+
+# ldexp(x, i) = x * 2**i for an integer i: its adjoint scales g the same way (exactly).
+@elementwise("ldexp", np.ldexp)
+def ldexp(g, ans, x, i):
+    return xp.ldexp(g, i), None
 
 
 # ----- Special functions -----

@@ -7,8 +7,8 @@ import operator
 import numpy as np
 
 from .. import kinds as K
-from ..primitives import primitive
-from . import _helpers
+from ..primitives import jvp_rule, primitive
+from . import _forward, _helpers
 
 # ----- Subscripts -----
 
@@ -36,3 +36,8 @@ def take_along_axis(g, ans, arr, indices, axis=None):
 @primitive("sort", np.sort, kind=K.array_kind)
 def sort(g, ans, a, axis=-1):
     return _helpers.sort_grad(g, a, axis)
+
+
+@jvp_rule("sort")
+def sort_jvp(g, ans, a, axis=-1):
+    return _forward.sort_jvp(g, a, axis)

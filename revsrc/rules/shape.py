@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import tensor
 from .. import kinds as K
-from ..primitives import primitive
+from ..primitives import jvp_rule, primitive
 from . import _helpers
 
 # ----- Reshaping -----
@@ -68,27 +68,27 @@ def flipud(g, ans, m):
 
 # ----- Joining and splitting -----
 
-@primitive("concatenate", np.concatenate, kind=K.array_kind)
+@primitive("concatenate", np.concatenate, kind=K.array_kind, linear=(0,))
 def concatenate(g, ans, arrays, axis=0):
     return _helpers.concatenate_grad(g, arrays, axis)
 
 
-@primitive("stack", np.stack, kind=K.array_kind)
+@primitive("stack", np.stack, kind=K.array_kind, linear=(0,))
 def stack(g, ans, arrays, axis=0):
     return _helpers.stack_grad(g, arrays, axis)
 
 
-@primitive("hstack", np.hstack, kind=K.array_kind)
+@primitive("hstack", np.hstack, kind=K.array_kind, linear=(0,))
 def hstack(g, ans, tup):
     return _helpers.hstack_grad(g, tup)
 
 
-@primitive("vstack", np.vstack, kind=K.array_kind)
+@primitive("vstack", np.vstack, kind=K.array_kind, linear=(0,))
 def vstack(g, ans, tup):
     return _helpers.vstack_grad(g, tup)
 
 
-@primitive("split", np.split, np.array_split)
+@primitive("split", np.split, np.array_split, linear=(0,))
 def split(g, ans, ary, indices_or_sections, axis=0):
     return _helpers.split_grad(g, ans, ary, axis), None
 
@@ -105,7 +105,7 @@ def repeat(g, ans, a, repeats, axis=None):
     return _helpers.repeat_grad(g, a, repeats, axis), None
 
 
-@primitive("pad", np.pad, kind=K.array_kind)
+@primitive("pad", np.pad, kind=K.array_kind, linear=(0,))
 def pad(g, ans, array, pad_width, mode="constant"):
     return _helpers.pad_grad(g, array, pad_width, mode), None
 
@@ -139,12 +139,12 @@ def array(g, ans, a, dtype=None, copy=None):
     return _helpers.array_grad(g, a)
 
 
-@primitive("full", np.full, kind=K.array_kind)
+@primitive("full", np.full, kind=K.array_kind, linear=(1,))
 def full(g, ans, shape, fill_value, dtype=None):
     return None, tensor.unbroadcast(g, fill_value)
 
 
-@primitive("full_like", np.full_like, kind=K.array_kind)
+@primitive("full_like", np.full_like, kind=K.array_kind, linear=(1,))
 def full_like(g, ans, a, fill_value, dtype=None):
     return None, tensor.unbroadcast(g, fill_value)
 
@@ -153,3 +153,10 @@ def full_like(g, ans, a, fill_value, dtype=None):
 def linspace(g, ans, start, stop, num=50, endpoint=True, dtype=None, axis=0):
     return (_helpers.linspace_grad_start(g, start, stop, num, endpoint, axis),
             _helpers.linspace_grad_stop(g, start, stop, num, endpoint, axis))
+
+
+# linspace is linear in (start, stop) together: each one's share of the tangent.
+@jvp_rule("linspace")
+def linspace_jvp(g, ans, start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    return (np.linspace(g, 0.0 * g, num, endpoint, axis=axis),
+            np.linspace(0.0 * g, g, num, endpoint, axis=axis))

@@ -1,0 +1,164 @@
+"""What every transformation starts from: the IR of a function, for argument kinds.
+
+A plain Python function is parsed and normalized. A derivative made by revsrc is a
+program already: its IR is the program written for those argument kinds, followed by
+the operations that shape its return value as the derivative returns it. That is what
+makes a derivative an ordinary function to every transformation (grad of grad,
+forward over reverse, a derivative called inside a differentiated function).
+"""
+from __future__ import annotations
+
+import copy
+import operator
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import numpy as np
+
+from . import errors, inline, ir, kinds, runtime
+from .ir import Const, Op
+from .names import function_name
+from .normalize import Normalizer
+
+
+@dataclass
+class Lowered:
+    names: Any
+    params: list
+    body: list
+    result: Any
+    aux: Optional[Any] = None
+    kinds: dict = field(default_factory=dict)   # known kinds (a derivative's program's)
+    ndims: dict = field(default_factory=dict)
+
+
+def transformed_of(f):
+    """The transformation behind a revsrc derivative, or None for anything else."""
+    return getattr(f, "_revsrc_transformed", None)
+
+
+def lower(f, key, has_aux=False):
+    """The IR of ``f`` for arguments of kinds ``key`` (one `kinds.signature` each)."""
+    tr = transformed_of(f)
+    if tr is not None:
+        return _derivative(tr, key, has_aux)
+    nz = Normalizer(has_aux=has_aux)
+    params, body, result, aux = nz.lower_function(f)
+    if any(_is_derivative_call(s) for s in ir.walk(body)):
+        body = _inline_derivatives(params, key, body, nz.names)
+    return Lowered(nz.names, params, body, result, aux)
+
+
+# ----- Derivatives called inside a function -----
+
+def _is_derivative_call(s):
+    return isinstance(s, Op) and transformed_of(s.fn) is not None
+
+
+def _inline_derivatives(params, key, body, names):
+    """``body`` with each call to a revsrc derivative replaced by its program for the
+    kinds of its arguments (the program's names prefixed, its stacks its own)."""
+    from . import analysis  # (analysis reads the rule table, which imports this module)
+    pk = [kinds.kind_of_signature(k) for k in key]
+    pn = [kinds.ndim_of_signature(k) for k in key]
+    found, ndims = analysis.infer_kinds(params, pk, pn, body)
+
+    def expand(stmts):
+        out = []
+        for s in stmts:
+            if _is_derivative_call(s):
+                out.extend(_inline_one(s, found, ndims, names))
+            else:
+                out.append(ir.map_bodies(s, expand))
+        return out
+    return expand(body)
+
+
+def _inline_one(s, found, ndims, names):
+    tr = transformed_of(s.fn)
+    try:
+        args = tr.bind(tuple(s.args), dict(s.kwargs))
+    except TypeError as exc:
+        raise errors.UnsupportedSyntax(str(exc), loc=s.loc) from None
+    args = [a if isinstance(a, (str, Const)) else Const(a) for a in args]  # defaults
+    sig = []
+    for a in args:
+        k = found.get(a) if isinstance(a, str) else kinds.of_value(a.value)
+        if k == kinds.ARRAY:
+            sig.append((kinds.ARRAY, ndims.get(a) if isinstance(a, str) else a.value.ndim,
+                        np.dtype(np.float64)))
+        elif k in kinds.SCALARS:
+            sig.append(k)
+        else:
+            raise errors.HigherOrderNotSupported(
+                f"a revsrc derivative called with an argument of kind {k!r}: its program "
+                "cannot be chosen before the call runs", loc=s.loc,
+                hint="pass floats, ints, bools or float arrays to derivatives you call "
+                     "inside a differentiated function")
+    for a in tr.argnums:
+        if not (sig[a] == kinds.FLOAT or isinstance(sig[a], tuple)):
+            raise errors.NotDifferentiableArgument(
+                f"the derivative called here differentiates argument {a}, of kind "
+                f"{sig[a]!r}; only floats and float arrays carry gradients", loc=s.loc,
+                hint="pass a float")
+    low = lower(tr.derivative if tr.derivative is not None else s.fn, tuple(sig))
+    inner = inline.names_in(low.body) | set(low.params) | \
+        ({low.result} if isinstance(low.result, str) else set())
+    base = f"{function_name(tr.f)}_d"
+    prefix = names.prefix(base, inner)
+    for n in inner:
+        names.reserve(prefix + n)
+    out = [Op(prefix + p, ir.copy, (a,), loc=s.loc) for p, a in zip(low.params, args)]
+    out += inline.rename(low.body, lambda n: prefix + n)
+    result = prefix + low.result if isinstance(low.result, str) else low.result
+    out.append(Op(s.target, ir.copy, (result,), loc=s.loc))
+    for st in ir.walk(out):
+        if isinstance(st, Op) and st.loc is None:
+            st.loc = s.loc
+    return out
+
+
+def _derivative(tr, key, has_aux):
+    entry = tr.cache.get(key) or tr._compile(key, None)
+    prog = entry.program
+    names = copy.deepcopy(prog.names)
+    # its adjoints are ordinary variables now: the new transformation names its own
+    names.bars = {}
+    names.__dict__.pop("dots", None)
+    body = inline.rename(prog.body, lambda n: n)   # fresh statements: never shared
+    outs = list(prog.outputs)
+    n = len(tr.argnums)
+    grads = []
+    for out, a in zip(outs[1:1 + n], tr.argnums):
+        g = names.temp()
+        body.append(Op(g, runtime.finalize_grad, (out, prog.params[a])))
+        grads.append(g)
+    if tr.tuple_argnums:
+        grad = names.temp()
+        body.append(Op(grad, ir.make_tuple, tuple(grads)))
+    else:
+        grad = grads[0]
+    value = outs[0]
+    parts = [grad]
+    if tr.has_aux:
+        aux = outs[1 + n]
+        if tr.with_value:
+            va = names.temp()
+            body.append(Op(va, ir.make_tuple, (value, aux)))
+            parts = [va, grad]
+        else:
+            parts = [grad, aux]
+    elif tr.with_value:
+        parts = [value, grad]
+    if len(parts) == 1:
+        result = parts[0]
+    else:
+        result = names.temp()
+        body.append(Op(result, ir.make_tuple, tuple(parts)))
+    aux_out = None
+    if has_aux:
+        r0, r1 = names.temp(), names.temp()
+        body.append(Op(r0, operator.getitem, (result, Const(0))))
+        body.append(Op(r1, operator.getitem, (result, Const(1))))
+        result, aux_out = r0, r1
+    return Lowered(names, list(prog.params), body, result, aux_out, kinds=dict(prog.kinds))

@@ -1,0 +1,259 @@
+"""Forward mode by source transformation: every operation is followed by its tangent.
+
+The tangent of ``y = f(x1, x2)`` is the sum, over the inputs that carry a tangent, of
+the primitive's forward rule for that input (its record's ``jvp``):
+
+- an elementwise primitive uses its reverse rule with ``g`` read as the input's
+  tangent (an elementwise rule is ``g`` times a partial derivative);
+- a primitive linear in an input applies itself to that input's tangent
+  (``np.sum(x_dot, axis)``), and one linear in each of several inputs (``a @ b``)
+  sums those terms;
+- any other primitive has a forward rule of its own, in the reverse rule's form.
+
+Control flow is the program's own: loops, branches and early exits need no saving,
+so forward mode keeps no stacks of its own. A program that already has stacks (a
+derivative made by revsrc) gets the tangent of each saved value saved beside it,
+which is how forward over reverse (Hessians, Hessian-vector products) works.
+
+Tangents are known to be zero where no input carries one; a variable that carries a
+tangent gets one at every assignment (zero where that assignment's inputs carry
+none), so branches and loops join without further bookkeeping.
+"""
+from __future__ import annotations
+
+import operator
+
+from . import errors, ir, kinds, optimize, primitives, runtime, templates
+from .analysis import SCALARS, stack_var
+from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
+
+
+def activity_positions(op):
+    """`jvp_positions` in the form analysis.activity takes."""
+    pos = jvp_positions(op)
+    return (None, None) if pos is None else (pos, [])
+
+
+def jvp_positions(op):
+    """Positional inputs of ``op`` its forward rule differentiates; None: no rule."""
+    if op.fn in (ir.make_tuple, ir.make_list):
+        return list(range(len(op.args)))
+    prim = primitives.lookup(op.fn)
+    if prim is None:
+        return None
+    if prim.nondiff:
+        return []
+    if prim.jvp == "elementwise":
+        return [i for i in range(len(op.args)) if prim.differentiable(i)]
+    if isinstance(prim.jvp, primitives.Rule):
+        return [i for i in range(len(op.args)) if prim.jvp.differentiable(i)]
+    if prim.linear:
+        return [i for i in prim.linear if i < len(op.args)]
+    return None
+
+
+class _Forward:
+    def __init__(self, names, kinds_, ndims, active):
+        self.names = names
+        self.kinds = kinds_
+        self.ndims = ndims
+        self.active = active
+
+    def dot(self, v):
+        return self.names.dot(v)
+
+    def tangent(self, operand):
+        """The tangent operand of ``operand``, or None where it is known zero."""
+        if isinstance(operand, str) and operand in self.active:
+            return self.dot(operand)
+        return None
+
+    def zero(self, v, out):
+        """A zero tangent for the value of ``v``."""
+        k = self.kinds.get(v) if isinstance(v, str) else kinds.of_value(v.value)
+        if k in SCALARS:
+            return Const(0.0)
+        t = self.names.temp()
+        out.append(Op(t, runtime.zero_tangent, (v,)))
+        return t
+
+    # ----- statements -----
+
+    def block(self, stmts):
+        out = []
+        for s in stmts:
+            self.stmt(s, out)
+        return out
+
+    def stmt(self, s, out):
+        if isinstance(s, Op):
+            self.op(s, out)
+        elif isinstance(s, SetItem):
+            out.append(s)
+            if s.target in self.active:
+                value = self.tangent(s.value)
+                if value is None:
+                    value = self.zero(s.value, out)
+                out.append(SetItem(self.dot(s.target), s.index, value, loc=s.loc))
+        elif isinstance(s, If):
+            out.append(If(s.test, self.block(s.body), self.block(s.orelse), loc=s.loc))
+        elif isinstance(s, For):
+            out.append(For(s.var, s.start, s.stop, s.step, self.block(s.body), loc=s.loc))
+        elif isinstance(s, While):
+            out.append(While(self.block(s.test_body), s.test, self.block(s.body), loc=s.loc))
+        elif isinstance(s, Push):
+            out.append(s)
+            if stack_var(s.stack) in self.active:
+                t = self.tangent(s.value)
+                if t is None:
+                    t = self.zero(s.value, out)
+                out.append(Push(t, s.stack))
+        elif isinstance(s, Pop):
+            if stack_var(s.stack) in self.active:
+                # saved after its value, so restored before it
+                target = self.dot(s.target) if s.target in self.active else \
+                    self.names.fresh("_unused")
+                out.append(Pop(target, s.stack))
+            out.append(s)
+        elif isinstance(s, (Break, Comment)):
+            out.append(s)
+        else:  # pragma: no cover
+            raise AssertionError(s)
+
+    def op(self, s, out):
+        z = s.target
+        if z is None or z not in self.active:
+            out.append(s)
+            return
+        overwrites = z in [a for a in s.args if isinstance(a, str)] + \
+            [v for _, v in s.kwargs if isinstance(v, str)]
+        ans = self.names.temp() if overwrites else z
+        out.append(Op(ans, s.fn, s.args, s.kwargs, s.loc))
+        terms = self.contributions(s, ans, out)
+        total = None
+        for t in terms:
+            if total is None:
+                total = t
+            else:
+                nxt = self.names.temp()
+                out.append(Op(nxt, operator.add, (total, t), loc=s.loc))
+                total = nxt
+        if total is None:
+            total = self.zero(ans, out)
+        if overwrites:
+            out.append(Op(z, ir.copy, (ans,), loc=s.loc))
+        out.append(Op(self.dot(z), ir.copy, (total,), loc=s.loc))
+
+    def contributions(self, s, ans, out):
+        """One tangent term per input of ``s`` that carries a tangent."""
+        positions = jvp_positions(s)
+        varied = [i for i, a in enumerate(s.args) if self.tangent(a) is not None]
+        if positions is None:
+            module = getattr(s.fn, "__module__", None) or ""
+            if module in ("revsrc.runtime", "revsrc.tensor") or module.startswith("revsrc.rules"):
+                raise errors.HigherOrderNotSupported(
+                    f"forward mode over this derivative goes through {module}."
+                    f"{_name(s.fn)}, which has no forward rule yet", loc=s.loc,
+                    hint="differentiate it again in reverse mode (revsrc.grad of it)")
+            raise errors.NoRule(
+                f"{_name(s.fn)} has no forward-mode rule", loc=s.loc,
+                hint="use reverse mode (revsrc.grad), or give it a rule of its own")
+        if s.fn in (ir.make_tuple, ir.make_list):
+            items = []
+            for a in s.args:
+                t = self.tangent(a)
+                items.append(t if t is not None else self.zero(a, out))
+            t = self.names.temp()
+            out.append(Op(t, s.fn, tuple(items), loc=s.loc))
+            return [t]
+        for k, v in s.kwargs:
+            if isinstance(v, str) and v in self.active:
+                raise errors.NoRule(
+                    f"differentiating {_name(s.fn)} through its keyword argument {k!r} "
+                    "in forward mode is not supported", loc=s.loc,
+                    hint="pass the value positionally")
+        wanted = [i for i in positions if i in varied]
+        prim = primitives.lookup(s.fn)
+        terms = []
+        if prim.jvp == "elementwise" or isinstance(prim.jvp, primitives.Rule):
+            rule = prim.vjp if prim.jvp == "elementwise" else prim.jvp
+            rule.load()
+            scalar = all(self.kinds.get(a) in SCALARS if isinstance(a, str)
+                         else not hasattr(a.value, "shape") for a in s.args)
+            xp = primitives.namespace(prim.alias(s.fn).family, scalar)
+            tpl = templates.template(rule, xp)
+            shaped = _reads_g_shape(tpl)
+            for i in wanted:
+                env = self._env(rule, s, ans)
+                env["g"] = self._tangent_for_rule(s, i, ans, prim, shaped, out)
+                ops, outs = templates.instantiate(tpl, env, [i], self.names, s.loc)
+                ops, outs = optimize.fold(ops, outs, self.names)
+                out.extend(ops)
+                terms.append(outs[0])
+        else:  # linear in each of ``wanted``: the primitive applied to the tangent
+            for i in wanted:
+                args = list(s.args)
+                args[i] = self.tangent(s.args[i])
+                t = self.names.temp()
+                out.append(Op(t, s.fn, tuple(args), s.kwargs, s.loc))
+                terms.append(t)
+        return terms
+
+    def _env(self, rule, s, ans):
+        env = {"ans": ans}
+        for name, value in zip(rule.params, s.args):
+            env[name] = value
+        for name, value in s.kwargs:
+            if name not in rule.params:
+                raise errors.NoRule(f"keyword {name!r} of {_name(s.fn)} is not supported "
+                                    "by its rule", loc=s.loc)
+            env[name] = value
+        for name in rule.params:
+            env.setdefault(name, Const(rule.defaults.get(name)))
+        return env
+
+    def _tangent_for_rule(self, s, i, ans, prim, shaped, out):
+        """Input ``i``'s tangent, broadcast to the output's shape where an elementwise
+        rule with broadcasting needs an adjoint of the output's shape: when a helper
+        of the rule reads its shape, or when the input has fewer axes."""
+        t = self.tangent(s.args[i])
+        a = s.args[i]
+        if prim.broadcast and self.kinds.get(ans) == kinds.ARRAY and (shaped or not (
+                isinstance(a, str) and self.kinds.get(a) == kinds.ARRAY
+                and self.ndims.get(a) is not None
+                and self.ndims.get(a) == self.ndims.get(ans))):
+            b = self.names.temp()
+            out.append(Op(b, runtime.broadcast_like, (t, ans), loc=s.loc))
+            return b
+        return t
+
+
+def _reads_g_shape(tpl):
+    """Whether a rule calls a runtime helper (which may read its adjoint's shape), not
+    only operators and NumPy's functions."""
+    for part in [tpl.body] + [o[0] for o in tpl.outputs if o is not None]:
+        for s in ir.walk(part):
+            if isinstance(s, Op) and (getattr(s.fn, "__module__", None) or "").startswith(
+                    "revsrc."):
+                return True
+    return False
+
+
+def _name(fn):
+    return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
+
+
+def transform(names, params, body, result, aux, wrt, kinds_, ndims, active, name):
+    """The forward-mode ``ir.Program`` of a normalized function: parameters are the
+    primals then the tangents of ``wrt``; outputs are the result, its tangent and
+    (with ``aux``) the auxiliary value."""
+    fw = _Forward(names, kinds_, ndims, active)
+    tangents = [names.dot(p) for p in wrt]
+    out = fw.block(body)
+    tail = []
+    t = fw.tangent(result)
+    if t is None:
+        t = fw.zero(result, tail)
+    outputs = [result, t] + ([aux] if aux is not None else [])
+    return ir.Program(name, list(params) + tangents, out + tail, outputs, kinds_,
+                      forward_len=len(out) + len(tail), names=names)
