@@ -15,8 +15,8 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import errors, inline, ir, kinds, runtime
-from .ir import Const, Op
+from . import aliases, errors, inline, ir, kinds, runtime
+from .ir import Const, Op, SetItem
 from .names import function_name
 from .normalize import Normalizer
 
@@ -44,9 +44,21 @@ def lower(f, key, has_aux=False):
         return _derivative(tr, key, has_aux)
     nz = Normalizer(has_aux=has_aux)
     params, body, result, aux = nz.lower_function(f)
+    body = _follow_writes(params, key, body, nz.names)
     if any(_is_derivative_call(s) for s in ir.walk(body)):
         body = _inline_derivatives(params, key, body, nz.names)
     return Lowered(nz.names, params, body, result, aux)
+
+
+def _follow_writes(params, key, body, names):
+    """``body`` with writes through views and aliases explicit (revsrc/aliases.py)."""
+    if not any(isinstance(s, SetItem) or (isinstance(s, Op) and s.fn in aliases.INPLACE)
+               for s in ir.walk(body)):
+        return body
+    from . import analysis
+    found, _ = analysis.infer_kinds(params, [kinds.kind_of_signature(k) for k in key],
+                                    [kinds.ndim_of_signature(k) for k in key], body)
+    return aliases.resolve(params, body, found, names)
 
 
 # ----- Derivatives called inside a function -----

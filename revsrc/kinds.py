@@ -187,6 +187,14 @@ def constant(kind):
     return rule
 
 
+def always_array(op, ctx):
+    """Functions that return an array whatever they are given (np.stack of a list)."""
+    return ARRAY
+
+
+ALWAYS_ARRAY = always_array
+
+
 def reduction_kind(op, ctx):
     """np.sum and friends: a float for a full reduction, else an array."""
     if ctx.kind(op.args[0]) == ANY:

@@ -19,7 +19,7 @@ import types
 
 import numpy as np
 
-from . import control, errors, fence, ir, rules, runtime
+from . import aliases, control, errors, fence, ir, rules, runtime
 from .names import Names
 from .ir import Const, For, If, Op, SetItem, While
 from .rules.arith import astype as _astype
@@ -352,9 +352,10 @@ class Normalizer:
                 raise errors.UnsupportedSyntax("this augmented assignment is not supported",
                                                loc=loc)
             if isinstance(node.target, ast.Name):
+                # Python's x op= y: in place on an array (revsrc/aliases.py follows it)
                 var = self._store_name(sc, node.target.id, node)
-                rhs = self._expr(sc, node.value, out)
-                out.append(Op(var, op, (var, rhs), loc=loc))
+                rhs = self._val(sc, node.value, out)
+                out.append(Op(var, aliases.OF_BINARY[op], (var, rhs), loc=loc))
             elif isinstance(node.target, ast.Subscript):
                 base, index = self._subscript_parts(sc, node.target, out, loc)
                 old = self.fresh()

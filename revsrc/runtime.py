@@ -82,6 +82,52 @@ def check_scalar_output(value, loc=None):
         hint="reduce it first (np.sum, np.mean), or differentiate one element")
 
 
+def check_immutable(value, loc=None):
+    """``x op= y`` on a value of unknown kind runs as ``x = x op y``: right for a
+    number, but an array (or a list) would be changed in place, where others see it."""
+    if isinstance(value, (np.ndarray, list, dict)):
+        raise errors.UnfollowableWrite(
+            f"this changes a {type(value).__name__} in place, which revsrc could not "
+            "follow here (its kind was not known before the call)", loc=loc,
+            hint="write x = x + y (a new value), or make x a local copy")
+
+
+def check_view(view, base, loc=None):
+    """A write through ``view`` is written back into ``base``: only right if NumPy
+    made ``view`` share ``base``'s memory (reshape and ravel copy when they must)."""
+    if isinstance(view, np.ndarray) and isinstance(base, np.ndarray) and \
+            np.shares_memory(view, base):
+        return
+    raise errors.UnfollowableWrite(
+        "this writes into a value that NumPy copied here instead of viewing its source, "
+        "so the source does not change; revsrc cannot tell which one the code meant",
+        loc=loc, hint="write into the source array directly, or copy explicitly")
+
+
+def view_back(new, base, fn, args=(), kwargs=()):
+    """``new``, the new contents of the view ``fn(base, *args)``, laid out as ``base``:
+    the inverse of the view's layout."""
+    kw = dict(kwargs)
+    if fn in (np.reshape, np.ravel, np.squeeze, np.expand_dims, np.atleast_1d,
+              np.atleast_2d, np.atleast_3d):
+        return np.reshape(new, np.shape(base))
+    if fn is np.transpose:
+        axes = args[0] if args else kw.get("axes")
+        return np.transpose(new) if axes is None else np.transpose(new, np.argsort(axes))
+    if fn is np.swapaxes:
+        return np.swapaxes(new, *args)
+    if fn is np.moveaxis:
+        src, dst = (list(args) + [kw.get("source"), kw.get("destination")])[:2]
+        return np.moveaxis(new, dst, src)
+    if fn in (np.flip, np.fliplr, np.flipud):
+        return fn(new, *args, **kw)
+    if fn is np.real:
+        return new + 1j * np.imag(base) if np.iscomplexobj(base) else new
+    if fn is np.imag:
+        return np.real(base) + 1j * new
+    raise errors.UnfollowableWrite(f"a write through {getattr(fn, '__name__', fn)}")
+
+
 def check_aux_pair(value, loc=None):
     """With has_aux=True the function returns (value, aux): refuse anything else."""
     if isinstance(value, (tuple, list)) and len(value) == 2:

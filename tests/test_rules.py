@@ -899,6 +899,24 @@ def s_math_twins(x, y):
     return math.radians(x) + math.degrees(y)
 
 
+def s_inplace(x, y):
+    z = x * 1.0
+    z += y
+    z -= 0.5 * x
+    z *= y
+    z /= y + 3.0
+    z %= 5.0
+    z **= 2.0
+    return z
+
+
+def f_inplace_matmul(a, b):
+    c = a * 1.0
+    c @= b
+    c += a
+    return _wsum(c)
+
+
 def s_log_base(x, b):
     return math.log(x, b)
 
@@ -1079,6 +1097,8 @@ ROWS = [
     R(s_math_exp, "unit", [None], dtypes=("float64",)),
     R(s_math_misc, "nonzero", [(None, None)], dtypes=("float64",)),
     R(s_math_twins, ("pos", "pos"), [(None, None)], dtypes=("float64",)),
+    R(s_inplace, ("pos", "pos"), [(None, None)], dtypes=("float64",)),
+    R(f_inplace_matmul, shapes=[((3, 3), (3, 3))]),
     R(s_log_base, ("pos", "gt1"), [(None, None)], dtypes=("float64",)),
 ]
 

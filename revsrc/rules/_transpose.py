@@ -69,3 +69,8 @@ def repeat_back(gbar, a, repeats, axis=None):
     if axis is None:
         return np.repeat(np.ravel(gbar), repeats)
     return np.repeat(gbar, repeats, axis=axis)
+
+
+def view_forward(gbar, fn, args=(), kwargs=()):
+    """The adjoint of runtime.view_back: the view's own layout applied to ``gbar``."""
+    return fn(gbar, *args, **dict(kwargs))

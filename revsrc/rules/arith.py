@@ -64,6 +64,15 @@ alias("pow", builtins.pow, engine=op("POW", "IPOW"))
 alias("pow", math.pow, engine=op("MPOW"), kind=K.elementwise_kind)
 
 
+# x op= y: the same records (on arrays, revsrc/aliases.py makes the write explicit)
+for _name, _inplace in [("add", operator.iadd), ("sub", operator.isub), ("mul", operator.imul),
+                        ("truediv", operator.itruediv), ("mod", operator.imod),
+                        ("pow", operator.ipow)]:
+    alias(_name, _inplace)
+no_derivative(operator.ifloordiv, operator.iand, operator.ior, operator.ixor,
+              operator.ilshift, operator.irshift, kind=K.arith_kind)
+
+
 # ----- Unary operators and numeric builtins -----
 
 @primitive("neg", operator.neg, np.negative, kind=K.arith_kind, jvp="elementwise",

@@ -37,6 +37,15 @@ define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
 define("copy_item", runtime.copy_item, nondiff=True)
 define("check_scalar_output", runtime.check_scalar_output, nondiff=True)
 define("check_aux_pair", runtime.check_aux_pair, nondiff=True)
+define("check_view", runtime.check_view, nondiff=True)
+define("check_immutable", runtime.check_immutable, nondiff=True)
+
+
+# A write through a view, laid back out as its base: linear, and its transpose is the
+# view's own layout.
+@primitive("view_back", runtime.view_back, kind=_like(1), linear=(0,))
+def view_back_vjp(g, ans, new, base, fn, args=(), kwargs=()):
+    return _transpose.view_forward(g, fn, args, kwargs), None, None, None, None
 define("tanh_vjp", tensor.tanh_vjp, kind=K.elementwise_kind, linear=(0,))
 define("relu_vjp", tensor.relu_vjp, kind=K.elementwise_kind, linear=(0,))
 

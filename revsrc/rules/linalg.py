@@ -4,7 +4,7 @@ import operator
 import numpy as np
 
 from .. import kinds as K
-from ..primitives import jvp_rule, primitive
+from ..primitives import alias, jvp_rule, primitive
 from . import _forward, _helpers
 
 # ----- Products -----
@@ -54,6 +54,9 @@ def trace(g, ans, a, offset=0, axis1=0, axis2=1, dtype=None):
 
 
 # ----- Matrix functions -----
+
+alias("matmul", operator.imatmul)
+
 
 @primitive("inv", np.linalg.inv, kind=K.array_kind)
 def inv(g, ans, a):

@@ -1,0 +1,288 @@
+"""Writes through views and aliases, made explicit (or refused).
+
+NumPy arrays are shared: ``left = a[:1]`` is a view of ``a``, ``b = a`` is the same
+array, ``for row in H`` hands out views of ``H``'s rows. A write through any of them
+(``left += w``, ``b[0] = v``, ``row *= 2``) changes every other. The IR reads each
+assignment as defining one variable, so this pass makes such writes explicit before
+any transformation sees them:
+
+- the write is computed as a new value (``t = left + w``) and written back into the
+  array it is a view of, up to the array that owns the memory (``a[:1] = t``);
+- every view or alias of that array defined before the write is derived again after
+  it (``left = a[:1]``), so later reads see the new values.
+
+Writes that reach an argument, a global or a closure value change the caller's data:
+they are refused (E403). Writes whose target revsrc cannot follow statically (an
+alias defined in only one branch, a view whose definition is not in reach) are refused
+too (E404): never a gradient of a program other than the one that runs.
+
+``x += y`` on a number is an ordinary assignment; on an array with no alias it is
+computed as ``x = x + y`` (the same values, and nothing else can see the difference).
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from . import errors, ir, kinds, runtime
+from .ir import Block, Const, For, If, Op, SetItem, While
+
+# In-place operators (what ``x op= y`` calls) and the operation they compute.
+INPLACE = {
+    operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
+    operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
+    operator.imod: operator.mod, operator.ipow: operator.pow,
+    operator.imatmul: operator.matmul, operator.iand: operator.and_,
+    operator.ior: operator.or_, operator.ixor: operator.xor,
+    operator.ilshift: operator.lshift, operator.irshift: operator.rshift,
+}
+OF_BINARY = {v: k for k, v in INPLACE.items()}   # x + y -> the in-place x += y
+
+# Operations whose result is always a view of their first argument (for an ndarray).
+_VIEWS = {np.transpose, np.swapaxes, np.moveaxis, np.expand_dims, np.squeeze, np.flip,
+          np.fliplr, np.flipud, np.real, np.imag}
+# Operations whose result may or may not share memory with their first argument (a
+# view when it can be one): a write through one is checked when it runs.
+_MAYBE_VIEWS = {np.reshape, np.ravel, np.asarray, np.asanyarray, np.atleast_1d,
+                np.atleast_2d, np.atleast_3d, np.ascontiguousarray}
+_MUTABLE = (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT)
+
+
+def _basic_index(index, found):
+    """Whether ``x[index]`` on an array is basic indexing (a view), as far as known."""
+    if isinstance(index, Const):
+        items = index.value if type(index.value) is tuple else (index.value,)
+        return all(type(i) in (int, slice, type(None)) or i is Ellipsis for i in items)
+    return found.get(index) in (kinds.INT, kinds.BOOL)
+
+
+class _Def:
+    """The unique definition of a variable that can hold a mutable value."""
+
+    def __init__(self, stmt, path):
+        self.stmt = stmt
+        self.path = path     # ((id(list), index), ...) from the body down to the statement
+
+
+def resolve(params, body, found, names):
+    """``body`` with every write through a view or an alias made explicit."""
+    return _Resolver(params, found, names).run(body)
+
+
+class _Resolver:
+    def __init__(self, params, found, names):
+        self.params = set(params)
+        self.found = found
+        self.names = names
+
+    # ----- the alias structure --------------------------------------------
+
+    def run(self, body):
+        self.defs = {}       # var -> list of _Def (non-write definitions)
+        self.reads = {}      # var -> paths of the statements reading it
+        self.writes = []     # (stmt, path) of in-place writes
+        self.external = set(self.params)
+        self._scan(body, ())
+        self.plan = {}       # id(write stmt) -> replacement statements
+        if not self.writes:
+            return self._apply(body)
+        self.parent = {}     # var -> (operand it views, its defining Op, always a view)
+        for v, ds in self.defs.items():
+            if len(ds) == 1:
+                link = self._view_of(ds[0].stmt)
+                if link is not None:
+                    self.parent[v] = link
+        for stmt, path in self.writes:
+            self.plan[id(stmt)] = self._rewrite(stmt, path)
+        return self._apply(body)
+
+    def _scan(self, stmts, path):
+        for i, s in enumerate(stmts):
+            here = path + ((id(stmts), i),)
+            for r in ir.reads(s):
+                self.reads.setdefault(r, []).append(here)
+            if isinstance(s, Op):
+                if s.fn in INPLACE:
+                    if self._mutable(s.target):
+                        self.writes.append((s, here))
+                    continue
+                if s.fn in (ir.load_global, ir.load_cell) and s.target is not None:
+                    self.external.add(s.target)
+                if s.target is not None:
+                    self.defs.setdefault(s.target, []).append(_Def(s, here))
+            elif isinstance(s, SetItem):
+                self.writes.append((s, here))
+            elif isinstance(s, For):
+                self.defs.setdefault(s.var, []).append(_Def(s, here))
+            for child in _bodies(s):
+                self._scan(child, here)
+
+    def _mutable(self, v):
+        return isinstance(v, str) and self.found.get(v) in _MUTABLE
+
+    def _view_of(self, s):
+        """(base operand, always a view?) when ``s`` makes a view or an alias of an
+        operand that can hold a mutable value; None for a fresh value."""
+        if not isinstance(s, Op) or not s.args or not self._mutable(s.target):
+            return None
+        a = s.args[0]
+        if not (isinstance(a, str) and self._mutable(a)):
+            return None
+        if s.fn is ir.copy:
+            return a, True
+        if s.fn is operator.getitem:
+            k = self.found.get(a)
+            if k == kinds.ARRAY:
+                return (a, True) if _basic_index(s.args[1], self.found) else None
+            return a, False   # an item of a list, a tuple or a dict: may be shared
+        if s.fn in _VIEWS:
+            return a, True
+        if s.fn in _MAYBE_VIEWS:
+            return a, False
+        return None
+
+    def _root(self, v):
+        seen = []
+        while v in self.parent and v not in seen:
+            seen.append(v)
+            v = self.parent[v][0]
+        return v
+
+    def _members(self, root):
+        return [v for v in self.parent if self._root(v) == root]
+
+    # ----- rewriting one write ----------------------------------------------
+
+    def _rewrite(self, s, path):
+        target = s.target
+        loc = s.loc
+        if isinstance(s, Op) and self.found.get(target) == kinds.ANY:
+            # a number (rebound) or a shared array (changed in place): known when it runs
+            return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),
+                    Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
+        root = self._root(target)
+        if root in self.external or (root not in self.defs and root not in self.params):
+            raise errors.MutatesArgument(
+                f"this writes into {root}, which the caller owns (through {target})"
+                if root != target else f"this writes into {target}, which the caller owns",
+                loc=loc, hint=f"copy it first: {root} = {root}.copy()")
+        members = [m for m in self._members(root) if m != root]
+        if isinstance(s, Op) and not members:
+            # x op= y with no alias: the same values as x = x op y
+            return [Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
+        if isinstance(s, SetItem) and not members:
+            return [s]
+        if self.found.get(root) != kinds.ARRAY:
+            raise errors.UnfollowableWrite(
+                f"{target} shares its value with {', '.join(sorted(set(members) | {root} - {target}))}, "
+                "and revsrc cannot follow a write into it", loc=loc,
+                hint="build a new value instead of changing this one in place")
+        for m in members:
+            ds = self.defs.get(m, [])
+            if len(ds) != 1:
+                raise errors.UnfollowableWrite(
+                    f"{m} is a view or an alias of {root} assigned in more than one place; "
+                    "revsrc cannot follow this write through it", loc=loc,
+                    hint=f"copy it ({m} = {m}.copy()) or write into {root} directly")
+        out = []
+        chain = []          # (variable, parent operand, defining Op) from target to root
+        v = target
+        while v != root:
+            base, _ = self.parent[v]
+            chain.append((v, base, self.defs[v][0].stmt))
+            v = base
+        # the new value of the written variable, as a fresh array
+        if isinstance(s, Op):
+            new = self.names.temp()
+            out.append(Op(new, INPLACE[s.fn], s.args, s.kwargs, loc))
+        elif chain:
+            new = self.names.temp()
+            out.append(Op(new, np.array, (target,), loc=loc))
+            out.append(SetItem(new, s.index, s.value, loc=loc))
+        else:
+            out.append(s)   # a write into the root itself
+            new = None
+        # written back up to the root, one link at a time
+        for var, base, d in chain:
+            if not self._always_view(d):
+                out.append(Op(None, runtime.check_view, (var, base, Const(loc)), loc=loc))
+            up = self._write_back(d, base, new, loc, out)
+            new = up
+        if new is not None and root not in [c[0] for c in chain]:
+            if new != root:
+                out.append(SetItem(root, Const(Ellipsis), new, loc=loc))
+        # every view and alias defined before the write is derived again
+        for m in self._ordered(members):
+            d = self.defs[m][0]
+            if _dominates(d.path, path):
+                op = d.stmt
+                out.append(Op(op.target, op.fn, op.args, op.kwargs, loc))
+            elif not all(_dominates(d.path, r) for r in self.reads.get(m, [])):
+                # read somewhere its own definition does not reach first: it may hold
+                # the view from before the write
+                raise errors.UnfollowableWrite(
+                    f"{m}, a view of {root}, is defined where this write cannot reach it "
+                    "(in another branch or loop); revsrc cannot follow the write",
+                    loc=loc, hint=f"copy it ({m} = {m}.copy()) where it is defined")
+        return out
+
+    def _always_view(self, d):
+        return self._view_of(d)[1]
+
+    def _write_back(self, d, base, new, loc, out):
+        """Statements writing ``new`` (the new value of ``d``'s target) into ``base``;
+        returns the operand holding ``base``'s new value (``base`` itself, in place)."""
+        fn = d.fn
+        if fn is ir.copy or fn in (np.asarray, np.asanyarray, np.ascontiguousarray):
+            out.append(SetItem(base, Const(Ellipsis), new, loc=loc))
+        elif fn is operator.getitem:
+            out.append(SetItem(base, d.args[1], new, loc=loc))
+        else:
+            # a whole-array view: written back through the inverse of its layout
+            t = self.names.temp()
+            out.append(Op(t, runtime.view_back, (new, base, Const(fn), Const(d.args[1:]),
+                                                 Const(tuple(d.kwargs))), loc=loc))
+            out.append(SetItem(base, Const(Ellipsis), t, loc=loc))
+        return base
+
+    def _ordered(self, members):
+        """Members in order of definition (a view after what it views)."""
+        return sorted(members, key=lambda m: self.defs[m][0].path)
+
+    def _apply(self, stmts):
+        out = []
+        for s in stmts:
+            rep = self.plan.get(id(s))
+            if rep is not None:
+                out.extend(rep)
+                continue
+            if isinstance(s, Op) and s.fn in INPLACE:   # on a number: x = x op y
+                s = Op(s.target, INPLACE[s.fn], s.args, s.kwargs, s.loc)
+            out.append(ir.map_bodies(s, self._apply))
+        return out
+
+
+def _bodies(s):
+    if isinstance(s, If):
+        return [s.body, s.orelse]
+    if isinstance(s, (For, Block)):
+        return [s.body]
+    if isinstance(s, While):
+        return [s.test_body, s.body]
+    return []
+
+
+def _dominates(d, w):
+    """Whether the statement at path ``d`` always runs before the one at ``w``."""
+    if len(d) > len(w):
+        return False
+    for k in range(len(d) - 1):
+        if d[k] != w[k]:
+            return False
+    last = len(d) - 1
+    return d[last][0] == w[last][0] and d[last][1] < w[last][1]
+
+
+
+
