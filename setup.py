@@ -44,8 +44,10 @@ extra_compile_args = ["-O0", "-g"] if DEBUG else ["-O3", "-ffp-contract=off"]
 kernels = Extension(
     "revsrc._kernels",
     ["revsrc/_kernels.pyx"],
-    depends=sorted(glob.glob("revsrc/*.pxi") + glob.glob("revsrc/*.h")
-                   + ["revsrc/_engine_ops.py", "revsrc/_engine_c.py"]),
+    # _engine_vm.h is written from _engine_ops.py and _engine_c.py: they stand for it
+    # (and, unlike it, belong in the sdist, which ships every `depends` file)
+    depends=sorted(glob.glob("revsrc/*.pxi")
+                   + ["revsrc/_engine_rt.h", "revsrc/_engine_ops.py", "revsrc/_engine_c.py"]),
     # NumPy's headers: the engine calls NumPy's own float64 ufunc loops
     include_dirs=[numpy.get_include()],
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
