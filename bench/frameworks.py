@@ -916,6 +916,8 @@ def oracle(workload, data):
         return wl.central_difference(f, data, argnum)
     if kind == "newton":
         return wl.newton_reference(data[0])
+    if kind in ("value", "map"):
+        return compiled_reference(workload, data)
     coords = _coords(np.size(data[argnum]))
     return coords, wl.central_difference_coords(f, data, argnum, coords)
 
@@ -927,6 +929,18 @@ def check(workload, framework, result, data, ref=None, revsrc_result=None):
         ref = oracle(workload, data)
     got = to_numpy(result)
     where = f"{framework} on {workload}"
+    if kind in ("value", "map"):
+        # revsrc computes with the digits of the plain Python program: exactly equal
+        got, want = np.asarray(got), np.asarray(ref)
+        if framework.startswith("revsrc") or framework == "plain":
+            ok = got.shape == want.shape and np.array_equal(got, want)
+        else:
+            ok = got.shape == want.shape and np.allclose(got, want, rtol=1e-9, atol=1e-12)
+        if not ok:
+            bad = np.flatnonzero(np.atleast_1d(got != want))[:5]
+            raise GradientMismatch(f"{where}: differs from the plain Python program "
+                                   f"(e.g. at {bad.tolist()})")
+        return
     if kind == "scalar":
         if framework == "plain":
             ok = np.isclose(got, f(*data), rtol=1e-12)
@@ -968,3 +982,273 @@ def check(workload, framework, result, data, ref=None, revsrc_result=None):
         if not np.allclose(got, other, rtol=1e-7, atol=1e-10 * scale):
             err = np.max(np.abs(np.asarray(got) - other))
             raise GradientMismatch(f"{where}: differs from revsrc's gradient (max abs err {err:.3g})")
+
+
+# ----- 6. Newton compiled whole: revsrc.jit and revsrc.vmap against C, NumPy, JAX -----
+
+
+def _revsrc_module():
+    try:
+        import revsrc
+
+        revsrc.jit, revsrc.vmap  # noqa: B018
+        return revsrc
+    except (ImportError, AttributeError) as exc:
+        raise Unavailable(f"revsrc.jit / revsrc.vmap not available: {exc}") from exc
+
+
+def _newton(np_spelling=False):
+    revsrc = _revsrc_module()
+    g = wl.g_np if np_spelling else wl.g
+    return wl.newton_program(g, revsrc.grad(g))
+
+
+_references = {}
+
+
+def compiled_reference(workload, data):
+    """The plain Python program's result (the digits revsrc must reproduce)."""
+    key = (workload, len(np.atleast_1d(data[0])) if workload != "jit" else data[0])
+    if key not in _references:
+        if workload == "jit":
+            _, newton_all = _newton()
+            _references[key] = newton_all(data[0])
+        else:
+            newton, _ = _newton(np_spelling=workload == "vmap_np")
+            _references[key] = np.array([newton(x) for x in data[0].tolist()])
+    return _references[key]
+
+
+def newton_c_path():
+    """newton_libm.c: $REVSRC_C_NEWTON, else ../shared/reference/ beside the checkout."""
+    env = os.environ.get("REVSRC_C_NEWTON")
+    candidates = [Path(env)] if env else []
+    candidates.append(Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "newton_libm.c")
+    for p in candidates:
+        if p.is_file():
+            return p
+    return None
+
+
+NEWTON_C_FLAGS = ["-O2", "-ffp-contract=off"]
+
+
+@functools.lru_cache(maxsize=None)
+def newton_c_library():
+    """newton_libm.c built with gcc -O2 -ffp-contract=off, its loops callable through ctypes."""
+    import ctypes
+
+    src = newton_c_path()
+    if src is None or shutil.which("gcc") is None:
+        raise Unavailable("gcc or newton_libm.c not found (set REVSRC_C_NEWTON)")
+    d = _c_build_dir()
+    wrapper = os.path.join(d, "newton_wrapper.c")
+    with open(wrapper, "w") as fh:
+        fh.write(f'#define main revsrc_newton_main\n#include "{src}"\n#undef main\n'
+                 "double revsrc_newton_all(int n) { double t = 0; for (int i = 0; i < n; i++) "
+                 "t += newton(0.4 + i * 1e-6); return t / n; }\n"
+                 "double revsrc_newton_all_fused(int n) { double t = 0; for (int i = 0; i < n; i++) "
+                 "t += newton_fused(0.4 + i * 1e-6); return t / n; }\n"
+                 "void revsrc_newton_map(const double *x, double *out, long n) "
+                 "{ for (long i = 0; i < n; i++) out[i] = newton(x[i]); }\n")
+    lib_path = os.path.join(d, "libnewton.so")
+    subprocess.run(["gcc", *NEWTON_C_FLAGS, "-shared", "-fPIC", wrapper, "-o", lib_path, "-lm"],
+                   check=True, capture_output=True)
+    lib = ctypes.CDLL(lib_path)
+    for name in ("revsrc_newton_all", "revsrc_newton_all_fused"):
+        getattr(lib, name).restype = ctypes.c_double
+        getattr(lib, name).argtypes = [ctypes.c_int]
+    lib.revsrc_newton_map.restype = None
+    lib.revsrc_newton_map.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
+    return lib
+
+
+def newton_c_run():
+    """Run newton_libm.c as it is (its own best-of-7 timing, in ms) after building it."""
+    import json
+    import time
+
+    src = newton_c_path()
+    if src is None or shutil.which("gcc") is None:
+        raise Unavailable("gcc or newton_libm.c not found (set REVSRC_C_NEWTON)")
+    exe = os.path.join(_c_build_dir(), "newton_libm")
+    t0 = time.perf_counter()
+    subprocess.run(["gcc", *NEWTON_C_FLAGS, str(src), "-o", exe, "-lm"], check=True, capture_output=True)
+    out = json.loads(subprocess.run([exe], check=True, capture_output=True, text=True).stdout)
+    out["compile_ms"] = (time.perf_counter() - t0) * 1e3
+    return out
+
+
+def native_compile_ms(program):
+    """How long the native tier's compiler takes on ``program`` with an empty cache."""
+    import time
+
+    from revsrc import _engine_c, native
+
+    cc = native.compiler()
+    if cc is None:
+        return None
+    text, _ = native.source(program)
+    old = os.environ.get("REVSRC_CACHE_DIR")
+    with tempfile.TemporaryDirectory() as d:
+        os.environ["REVSRC_CACHE_DIR"] = d
+        try:
+            t0 = time.perf_counter()
+            native._build(_engine_c.unit([text]), cc)
+            return (time.perf_counter() - t0) * 1e3
+        finally:
+            if old is None:
+                os.environ.pop("REVSRC_CACHE_DIR", None)
+            else:
+                os.environ["REVSRC_CACHE_DIR"] = old
+
+
+class _NativeOff:
+    """REVSRC_NATIVE=0 while it is entered: the VM alone."""
+
+    def __enter__(self):
+        self.old = os.environ.get("REVSRC_NATIVE")
+        os.environ["REVSRC_NATIVE"] = "0"
+
+    def __exit__(self, *exc):
+        if self.old is None:
+            os.environ.pop("REVSRC_NATIVE", None)
+        else:
+            os.environ["REVSRC_NATIVE"] = self.old
+
+
+def _native_note(programs):
+    ms = [native_compile_ms(p) for p in programs]
+    if not ms or ms[0] is None:
+        return "no C compiler: the VM"
+    return (f"native tier: its C compiles in {max(ms):,.0f} ms in the background (empty cache), "
+            "the VM serves meanwhile")
+
+
+@register("jit", "revsrc")
+def make_revsrc_jit(data):
+    revsrc = _revsrc_module()
+    _, newton_all = _newton()
+    jitted = revsrc.jit(newton_all)
+    fn = case(lambda: jitted(data[0]))
+    fn.note = ""
+    fn.finish = lambda: setattr(fn, "note", _native_note([p for _, p, _ in jitted.programs]))
+    return fn
+
+
+@register("jit", "revsrc_vm")
+def make_revsrc_jit_vm(data):
+    revsrc = _revsrc_module()
+    _, newton_all = _newton()
+    jitted = revsrc.jit(newton_all)
+    with _NativeOff():
+        jitted(1)          # compiles the program for an int argument, native tier off
+    return case(lambda: jitted(data[0]), note="REVSRC_NATIVE=0: the engine's VM alone")
+
+
+@register("jit", "c_program")
+def make_c_newton_all(data):
+    lib = newton_c_library()
+    return case(lambda: lib.revsrc_newton_all(data[0]),
+                note="newton_libm.c, g and dg apart, gcc -O2 -ffp-contract=off, called through ctypes")
+
+
+@register("jit", "c_program_fused")
+def make_c_newton_all_fused(data):
+    lib = newton_c_library()
+    return case(lambda: lib.revsrc_newton_all_fused(data[0]),
+                note="newton_libm.c, shared exp and one sincos, called through ctypes")
+
+
+@register("jit", "plain")
+def make_plain_newton_all(data):
+    _, newton_all = _newton()
+    return case(lambda: newton_all(data[0]), note="the same program in CPython")
+
+
+def _revsrc_map(np_spelling, threads, vm=False):
+    def make(data):
+        revsrc = _revsrc_module()
+        newton, _ = _newton(np_spelling)
+        mapped = revsrc.vmap(newton, threads=threads)
+        (xs,) = data
+        if vm:
+            def run():
+                with _NativeOff():
+                    return mapped(xs)
+            return case(run, note="REVSRC_NATIVE=0: the engine's VM alone")
+        where = "both cores" if threads is None else f"{threads} core"
+        fn = case(lambda: mapped(xs))
+        fn.note = where
+        fn.finish = lambda: setattr(fn, "note", where + "; " + _native_note(
+            [e.engine for e in mapped.tr.cache.values()]))
+        return fn
+    return make
+
+
+for _w, _np in (("vmap", False), ("vmap_np", True)):
+    register(_w, "revsrc")(_revsrc_map(_np, None))
+    register(_w, "revsrc_1core")(_revsrc_map(_np, 1))
+    register(_w, "revsrc_vm")(_revsrc_map(_np, None, vm=True))
+
+
+@register("vmap", "c_program")
+def make_c_newton_map(data):
+    lib = newton_c_library()
+    (xs,) = data
+
+    def run():
+        out = np.empty_like(xs)
+        lib.revsrc_newton_map(xs.ctypes.data, out.ctypes.data, len(xs))
+        return out
+
+    return case(run, note="newton_libm.c's newton() over the array, one core, called through ctypes")
+
+
+def _numpy_map(data):
+    (xs,) = data
+    return case(lambda: wl.numpy_newton(xs), note="NumPy's vectorised Newton over the whole array, "
+                                                  "g' by hand (other digits: NumPy's SIMD loops)")
+
+
+register("vmap", "numpy")(_numpy_map)
+register("vmap_np", "numpy")(_numpy_map)
+
+
+def _jax_map(data):
+    jax, jnp = _jax()
+
+    def g(x):
+        return jnp.exp(-x * x) * jnp.cos(3.0 * x)
+
+    dg = jax.grad(g)
+
+    def newton(x):
+        for _ in range(6):
+            x = x - g(x) / dg(x)
+        return x
+
+    fn = jax.jit(jax.vmap(newton))
+    x = jnp.asarray(data[0])
+    return case(lambda: fn(x).block_until_ready(), note="jit(vmap(newton)) with jax.grad(g)")
+
+
+register("vmap", "jax.jit")(_jax_map)
+register("vmap_np", "jax.jit")(_jax_map)
+
+
+def _make_revsrc_vm(workload):
+    f, _, argnum, _ = wl.WORKLOADS[workload]
+
+    def make(data):
+        grad = _revsrc()
+        with _NativeOff():
+            df = grad(f, argnums=argnum)
+            df(*data)      # transformed and lowered with the native tier off: the VM stays
+        return case(lambda: df(*data), note="REVSRC_NATIVE=0: the engine's VM alone")
+
+    return make
+
+
+for _w in ("recurrence", "ode", "call"):
+    register(_w, "revsrc_vm")(_make_revsrc_vm(_w))

@@ -220,6 +220,56 @@ def call_data():
     return (0.3,)
 
 
+# ----- 6. Newton compiled whole: revsrc.jit and revsrc.vmap -----
+# The program of the README: Newton from 100,000 starts 0.4 + i * 1e-6, six steps each,
+# with dg the revsrc derivative of g (math.*), or of g_np (the same g spelled in NumPy).
+
+JIT_STARTS = 100_000
+
+
+def g_np(x):
+    return np.exp(-x * x) * np.cos(3.0 * x)
+
+
+def newton_program(g, dg):
+    """(newton, newton_all) over a function g and its derivative dg, as a user writes
+    them (revsrc.jit and revsrc.vmap read their source; dg is a revsrc derivative)."""
+    def newton(x):
+        for _ in range(6):
+            x = x - g(x) / dg(x)
+        return x
+
+    def newton_all(count):
+        total = 0.0
+        for i in range(count):
+            total += newton(0.4 + i * 1e-6)
+        return total / count
+
+    return newton, newton_all
+
+
+def jit_starts(n=JIT_STARTS):
+    return 0.4 + np.arange(n) * 1e-6
+
+
+def jit_data():
+    return (JIT_STARTS,)
+
+
+def map_data():
+    return (jit_starts(),)
+
+
+def numpy_newton(x):
+    """NumPy's own vectorised Newton over the whole array, g' written out by hand."""
+    for _ in range(6):
+        e = np.exp(-x * x)
+        c = np.cos(3.0 * x)
+        s = np.sin(3.0 * x)
+        x = x - (e * c) / (e * (-2.0 * x * c - 3.0 * s))
+    return x
+
+
 # ----- registry -----
 
 # name -> (function, data builder, argnum, kind). "scalar" workloads take and return
@@ -234,6 +284,10 @@ WORKLOADS = {
     "rnn": (rnn_loss, rnn_data, 0, "array"),
     "logreg": (logreg_loss, logreg_data, 0, "array"),
     "ode": (oscillator, oscillator_data, 0, "scalar"),
+    # not gradients: programs compiled whole ("value": one number, "map": an array)
+    "jit": (None, jit_data, None, "value"),
+    "vmap": (None, map_data, None, "map"),
+    "vmap_np": (None, map_data, None, "map"),
 }
 
 WORKLOAD_TITLES = {
@@ -245,6 +299,11 @@ WORKLOAD_TITLES = {
     "logreg": "logistic regression with np.logaddexp, 20,000 samples x 16 features, d/dw",
     "ode": "RK4, damped oscillator, 200 steps, d x(T) / d k",
     "call": "one call: g(0.3) and its derivative dg(0.3)",
+    "jit": "revsrc.jit: Newton from 100,000 starts x 6 steps, g and dg = revsrc.grad(g) with "
+           "math.*, the whole program compiled (newton_all(100_000))",
+    "vmap": "revsrc.vmap: the same Newton mapped over the 100,000 starts (math.*)",
+    "vmap_np": "revsrc.vmap: the same Newton with g spelled in NumPy (np.exp, np.cos), "
+               "mapped over the 100,000 starts",
 }
 
 

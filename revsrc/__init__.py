@@ -20,6 +20,8 @@ except ImportError as exc:  # pragma: no cover - exercised by a broken install o
 from . import rules as _rules
 from .api import disassemble, grad, source, value_and_grad
 from .compose import hessian, hvp, jacfwd, jacobian, jacrev, jvp, linearize, vjp
+from .jitted import jit
+from .mapped import vmap
 from .errors import RevsrcError
 
 
@@ -49,5 +51,6 @@ def nondiff(*funcs):
 
 
 __all__ = ["grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",
-           "jacobian", "hessian", "hvp", "source", "disassemble", "defvjp", "nondiff",
+           "jacobian", "hessian", "hvp", "jit", "vmap", "source", "disassemble", "defvjp",
+           "nondiff",
            "RevsrcError", "__version__"]

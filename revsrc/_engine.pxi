@@ -1,189 +1,59 @@
-# The compiled scalar engine (included by _kernels.pyx).
+# The compiled scalar engine (included by _kernels.pyx): the Python side.
 #
 # A ScalarProgram is an int32 code array over a flat array of double registers.
 # Each instruction is an opcode followed by its operands (register indices, jump
 # targets as code offsets, or small immediates); revsrc/engine.py lowers an
-# ir.Program into this form. The dispatch loop is one `noexcept nogil` C function
-# with no Python work per instruction; errors set a code that the Python side turns
-# into the exception Python would have raised, after the run.
-#
-# Every operation reproduces CPython's float semantics bit for bit: the same libm
-# calls as the math module, CPython's own algorithms where it has them (float
-# floor division and modulo, float ** float, math.pow, math.hypot, math.atan2),
-# and NumPy's scalar semantics (no errors, nan/inf results) for the np.* opcodes.
-# setup.py compiles with -ffp-contract=off, so a*b + c stays two roundings.
-#
-# Ints and bools live in doubles. Integer-kind registers always hold exact integer
-# values (never -0.0); an integer operation whose exact result might not fit
-# (|r| >= 2**53) stops the run with _E_FALLBACK and the caller takes the Python path.
+# ir.Program into this form. The instruction set, its semantics as C, the libm table
+# and the error codes have one source, revsrc/_engine_ops.py; the build turns it into
+# _engine_vm.h, whose rv_vm_run is the dispatch loop: one C function with no Python
+# work per instruction. Errors set a code that the Python side turns into the
+# exception Python would have raised, after the run. CPython's float algorithms and
+# the stacks are in _engine_rt.h, shared with the native tier.
 
-from libc.errno cimport errno, ERANGE
-from libc cimport math as cm
-
-cdef extern from *:
-    void __builtin_unreachable() noexcept nogil
-
-cdef extern from "math.h" nogil:
-    # glibc computes both with the same routines as sin() and cos(), so the results
-    # are those of separate calls (tests/test_backends.py checks the bits)
-    void sincos(double x, double *s, double *c)
-from libc.stdint cimport int64_t
+cimport cython
+from libc.stdint cimport int64_t, intptr_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_FromDouble
 
-# ----- Instruction set -----
-# Order matters: _OPCODES below lists the same names, in the same order, with each
-# instruction's operand format: w register written, r register read, x register
-# read and written, j jump target, k small immediate (table index / message).
+import builtins as _builtins
+import errno as _errno
 
-cdef enum:
-    OP_HALT = 0
-    OP_MOV
-    OP_ADD
-    OP_SUB
-    OP_MUL
-    OP_DIV
-    OP_IADD
-    OP_ISUB
-    OP_IMUL
-    OP_IDIV
-    OP_FLOORDIV
-    OP_MOD
-    OP_IFLOORDIV
-    OP_IMOD
-    OP_POW
-    OP_IPOW
-    OP_NEG
-    OP_INEG
-    OP_ABS
-    OP_LT
-    OP_LE
-    OP_GT
-    OP_GE
-    OP_EQ
-    OP_NE
-    OP_NOT
-    OP_TRUTH
-    OP_MIN
-    OP_MAX
-    OP_FTOI
-    OP_FLOORI
-    OP_CEILI
-    OP_ROUNDI
-    OP_SIN
-    OP_COS
-    OP_EXP
-    OP_LOG
-    OP_SQRT
-    OP_MATH1
-    OP_NPU1
-    OP_LOGB
-    OP_MPOW
-    OP_ATAN2
-    OP_HYPOT
-    OP_COPYSIGN
-    OP_NPU2
-    OP_MULADD
-    OP_MULSUB
-    OP_SUBMUL
-    OP_MUL3
-    OP_JMP
-    OP_LOOP
-    OP_JZ
-    OP_JNZ
-    OP_JNLT
-    OP_JNLE
-    OP_JNGT
-    OP_JNGE
-    OP_JNEQ
-    OP_JNNE
-    OP_FORPREP
-    OP_FORPREPUP
-    OP_FORPREPDN
-    OP_FORSTEP
-    OP_FORUP
-    OP_FORDN
-    OP_PUSHF
-    OP_PUSHI
-    OP_POPF
-    OP_POPI
-    OP_ASSERT
-    OP_RAISE
-    OP_POPJZ
-    OP_SINCOS
-    OP_PUSHF2
-    OP_PUSHF3
-    OP_POPF2
+from revsrc import _engine_ops
 
-ENGINE_OPCODES = (
-    ("HALT", ""), ("MOV", "wr"),
-    ("ADD", "wrr"), ("SUB", "wrr"), ("MUL", "wrr"), ("DIV", "wrr"),
-    ("IADD", "wrr"), ("ISUB", "wrr"), ("IMUL", "wrr"), ("IDIV", "wrr"),
-    ("FLOORDIV", "wrr"), ("MOD", "wrr"), ("IFLOORDIV", "wrr"), ("IMOD", "wrr"),
-    ("POW", "wrr"), ("IPOW", "wrr"), ("NEG", "wr"), ("INEG", "wr"), ("ABS", "wr"),
-    ("LT", "wrr"), ("LE", "wrr"), ("GT", "wrr"), ("GE", "wrr"), ("EQ", "wrr"), ("NE", "wrr"),
-    ("NOT", "wr"), ("TRUTH", "wr"), ("MIN", "wrr"), ("MAX", "wrr"),
-    ("FTOI", "wr"), ("FLOORI", "wr"), ("CEILI", "wr"), ("ROUNDI", "wr"),
-    ("SIN", "wr"), ("COS", "wr"), ("EXP", "wr"), ("LOG", "wr"), ("SQRT", "wr"),
-    ("MATH1", "wrk"), ("NPU1", "wrk"),
-    ("LOGB", "wrr"), ("MPOW", "wrr"), ("ATAN2", "wrr"), ("HYPOT", "wrr"), ("COPYSIGN", "wrr"),
-    ("NPU2", "wrrk"),
-    ("MULADD", "wrrr"), ("MULSUB", "wrrr"), ("SUBMUL", "wrrr"), ("MUL3", "wrrr"),
-    ("JMP", "j"), ("LOOP", "j"), ("JZ", "rj"), ("JNZ", "rj"),
-    ("JNLT", "rrj"), ("JNLE", "rrj"), ("JNGT", "rrj"), ("JNGE", "rrj"),
-    ("JNEQ", "rrj"), ("JNNE", "rrj"),
-    ("FORPREP", "xrrrj"), ("FORPREPUP", "xrrrj"), ("FORPREPDN", "xrrrj"),
-    ("FORSTEP", "xrrj"), ("FORUP", "xrrj"), ("FORDN", "xrrj"),
-    ("PUSHF", "r"), ("PUSHI", "r"), ("POPF", "w"), ("POPI", "w"),
-    ("ASSERT", "rk"), ("RAISE", "k"),
-    ("POPJZ", "j"),
-    ("SINCOS", "wwr"),
-    ("PUSHF2", "rr"), ("PUSHF3", "rrr"), ("POPF2", "ww"),
-)
-
-# One-argument libm functions reached through MATH1, with the math module's checks.
-# _M1_MODE: 0 no check, 1 nan or inf from a finite input is a domain error, 2 as 1
-# but inf from a finite input is an overflow.
-ctypedef double (*_unary_fn)(double) noexcept nogil
-
-ENGINE_MATH1 = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
-                "asinh", "acosh", "atanh", "exp", "expm1", "log", "log1p", "log2",
-                "log10", "sqrt", "erf", "erfc", "fabs", "floor", "ceil", "trunc", "cbrt")
-cdef _unary_fn _M1[26]
-cdef int _M1_MODE[26]
-cdef void _init_math1() noexcept:
-    _M1[0] = cm.sin
-    _M1[1] = cm.cos
-    _M1[2] = cm.tan
-    _M1[3] = cm.asin
-    _M1[4] = cm.acos
-    _M1[5] = cm.atan
-    _M1[6] = cm.sinh
-    _M1[7] = cm.cosh
-    _M1[8] = cm.tanh
-    _M1[9] = cm.asinh
-    _M1[10] = cm.acosh
-    _M1[11] = cm.atanh
-    _M1[12] = cm.exp
-    _M1[13] = cm.expm1
-    _M1[14] = cm.log
-    _M1[15] = cm.log1p
-    _M1[16] = cm.log2
-    _M1[17] = cm.log10
-    _M1[18] = cm.sqrt
-    _M1[19] = cm.erf
-    _M1[20] = cm.erfc
-    _M1[21] = cm.fabs
-    _M1[22] = cm.floor
-    _M1[23] = cm.ceil
-    _M1[24] = cm.trunc
-    _M1[25] = cm.cbrt
-    _M1_MODE[:] = [1, 1, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0]
-
-
-_init_math1()
+cdef extern from "_engine_vm.h" nogil:
+    ctypedef struct rv_uloop:
+        void* fn
+        void* data
+    ctypedef struct rv_state:
+        double* regs
+        const int* code
+        const rv_uloop* uloops
+        double* fdata
+        intptr_t fsize
+        intptr_t fcap
+        int64_t* idata
+        intptr_t isize
+        intptr_t icap
+        unsigned long long iters
+        unsigned long long tick_mask
+        int resume
+        int err_arg
+    ctypedef int (*rv_run_fn)(rv_state*) noexcept nogil
+    int rv_vm_run(rv_state* st) noexcept nogil
+    double rv_ufunc1(const rv_uloop* u, double x) noexcept nogil
+    double rv_ufunc2(const rv_uloop* u, double x, double y) noexcept nogil
+    # the codes the Python side acts on (all codes: _engine_ops.ERRORS)
+    enum:
+        RV_OP_HALT
+        RV_E_FALLBACK
+        RV_E_GLOBAL
+        RV_E_ASSERT
+        RV_E_PAUSE
+        RV_NOPS
+        RV_NERRORS
 
 # Parameter / output kinds, as bytes codes.
 cdef enum:
@@ -193,41 +63,7 @@ cdef enum:
 
 # ----- Run-time errors -----
 
-cdef enum:
-    _E_OK = 0
-    _E_FDIV
-    _E_IDIV
-    _E_FFLOORDIV
-    _E_IFLOORDIV
-    _E_FMOD
-    _E_IMOD
-    _E_POW_ZERO
-    _E_POW_RANGE
-    _E_DOMAIN
-    _E_RANGE
-    _E_STEP0
-    _E_RANGE_TYPE
-    _E_INT_NAN
-    _E_INT_INF
-    _E_FALLBACK
-    _E_POP
-    _E_ASSERT
-    _E_NOMEM
-    _E_GLOBAL
-
-ENGINE_ERRORS = ("", "float division by zero", "division by zero",
-                 "float floor division by zero", "integer division or modulo by zero",
-                 "float modulo", "integer modulo by zero",
-                 "0.0 cannot be raised to a negative power", "", "math domain error",
-                 "math range error", "range() arg 3 must not be zero",
-                 "'float' object cannot be interpreted as an integer",
-                 "cannot convert float NaN to integer",
-                 "cannot convert float infinity to integer", "", "pop from empty stack",
-                 "", "", "")
-
-
-# Codes the lowering emits in RAISE instructions.
-ENGINE_RAISE = {"range_step_zero": _E_STEP0, "range_float": _E_RANGE_TYPE}
+assert len(_engine_ops.ERRORS) == RV_NERRORS, "_engine_vm.h is stale: rebuild"
 
 
 class EngineFallback(Exception):
@@ -236,77 +72,28 @@ class EngineFallback(Exception):
 
 
 cdef object _engine_error(int code, int arg, list messages):
-    cdef str msg = ENGINE_ERRORS[code]
-    if code in (_E_FDIV, _E_IDIV, _E_FFLOORDIV, _E_IFLOORDIV, _E_FMOD, _E_IMOD, _E_POW_ZERO):
-        return ZeroDivisionError(msg)
-    if code == _E_POW_RANGE:
-        return OverflowError(ERANGE, "Numerical result out of range")
-    if code in (_E_DOMAIN, _E_STEP0, _E_INT_NAN):
-        return ValueError(msg)
-    if code in (_E_RANGE, _E_INT_INF):
-        return OverflowError(msg)
-    if code == _E_RANGE_TYPE:
-        return TypeError(msg)
-    if code == _E_POP:
-        return IndexError(msg)
-    if code == _E_ASSERT:
+    name, exc, msg = _engine_ops.ERRORS[code]
+    if exc == "errno":
+        return OverflowError(_errno.ERANGE, msg)
+    if exc == "assert":
         m = messages[arg]
         return AssertionError(m) if m is not None else AssertionError()
-    if code == _E_NOMEM:
-        return MemoryError()
-    return EngineFallback("the engine cannot run these inputs exactly")
+    if exc == "fallback" or exc is None or exc == "pause":
+        return EngineFallback(msg)
+    cls = getattr(_builtins, exc)
+    return cls(msg) if msg else cls()
 
 
 # ----- NumPy's own float64 loops -----
 # A NumPy function on floats runs through the very inner loop that NumPy runs for a
-# float64 scalar on this machine (looked up once per ufunc in ufunc->functions), so
-# the engine and the Python path agree to the last bit whatever SIMD code NumPy
-# dispatched to (AVX-512 exp and arcsin, AVX2 tanh differ from libm by an ulp).
-# The strides are 0, as NumPy passes them for 0-d operands: some loops take another
-# path for a scalar operand (np.power(x, 0.5) is sqrt(x), so np.power(-0.0, 0.5) is
-# -0.0, where the general path gives 0.0).
-
-ctypedef void (*_uloop_fn)(char** args, cnp.npy_intp* dims, cnp.npy_intp* steps,
-                           void* data) noexcept nogil
-
-cdef struct _ULoop:
-    _uloop_fn fn
-    void* data
+# float64 scalar (see _engine_rt.h): each is registered once in a slot of _ULOOPS.
 
 cdef enum:
     _MAX_ULOOPS = 256
 
-cdef _ULoop _ULOOPS[_MAX_ULOOPS]
+cdef rv_uloop _ULOOPS[_MAX_ULOOPS]
 cdef int _n_uloops = 0
 _uloop_slots = {}    # ufunc -> index into _ULOOPS (the ufunc stays referenced here)
-
-
-cdef inline double _ufunc1(int k, double x) noexcept nogil:
-    cdef double out = 0.0
-    cdef char* args[2]
-    cdef cnp.npy_intp n = 1
-    cdef cnp.npy_intp steps[2]
-    args[0] = <char*>&x
-    args[1] = <char*>&out
-    steps[0] = 0
-    steps[1] = 0
-    _ULOOPS[k].fn(args, &n, steps, _ULOOPS[k].data)
-    return out
-
-
-cdef inline double _ufunc2(int k, double x, double y) noexcept nogil:
-    cdef double out = 0.0
-    cdef char* args[3]
-    cdef cnp.npy_intp n = 1
-    cdef cnp.npy_intp steps[3]
-    args[0] = <char*>&x
-    args[1] = <char*>&y
-    args[2] = <char*>&out
-    steps[0] = 0
-    steps[1] = 0
-    steps[2] = 0
-    _ULOOPS[k].fn(args, &n, steps, _ULOOPS[k].data)
-    return out
 
 
 def ufunc_slot(cnp.ufunc uf):
@@ -329,7 +116,7 @@ def ufunc_slot(cnp.ufunc uf):
         if all_double:
             if _n_uloops == _MAX_ULOOPS:
                 raise ValueError("too many NumPy functions registered with the engine")
-            _ULOOPS[_n_uloops].fn = <_uloop_fn>uf.functions[i]
+            _ULOOPS[_n_uloops].fn = <void*>uf.functions[i]
             _ULOOPS[_n_uloops].data = uf.data[i]
             _uloop_slots[uf] = _n_uloops
             _n_uloops += 1
@@ -342,754 +129,8 @@ def ufunc_call(int slot, *args):
     if not 0 <= slot < _n_uloops:
         raise IndexError(slot)
     if len(args) == 1:
-        return _ufunc1(slot, args[0])
-    return _ufunc2(slot, args[0], args[1])
-
-
-# ----- CPython's float algorithms, in C -----
-
-cdef double _TWO53 = 9007199254740992.0
-
-
-cdef inline bint _odd_integer(double x) noexcept nogil:
-    return cm.fmod(cm.fabs(x), 2.0) == 1.0
-
-
-cdef inline int _float_floordiv(double vx, double wx, double* out) noexcept nogil:
-    """float.__floordiv__: CPython's float_divmod quotient."""
-    cdef double mod, div, fd
-    if wx == 0.0:
-        return _E_FFLOORDIV
-    mod = cm.fmod(vx, wx)
-    div = (vx - mod) / wx
-    if mod:
-        if (wx < 0) != (mod < 0):
-            div -= 1.0
-    if div:
-        fd = cm.floor(div)
-        if div - fd > 0.5:
-            fd += 1.0
-    else:
-        fd = cm.copysign(0.0, vx / wx)
-    out[0] = fd
-    return 0
-
-
-cdef inline int _float_mod(double vx, double wx, double* out) noexcept nogil:
-    """float.__mod__: the remainder takes the divisor's sign."""
-    cdef double mod
-    if wx == 0.0:
-        return _E_FMOD
-    mod = cm.fmod(vx, wx)
-    if mod:
-        if (wx < 0) != (mod < 0):
-            mod += wx
-    else:
-        mod = cm.copysign(0.0, wx)
-    out[0] = mod
-    return 0
-
-
-cdef inline int _float_pow(double iv, double iw, double* out) noexcept nogil:
-    """float.__pow__ (``**``), with CPython's special cases before libm pow."""
-    cdef bint negate = 0
-    cdef double ix
-    if iw == 0.0:
-        out[0] = 1.0
-        return 0
-    if cm.isnan(iv):
-        out[0] = iv
-        return 0
-    if cm.isnan(iw):
-        out[0] = 1.0 if iv == 1.0 else iw
-        return 0
-    if cm.isinf(iw):
-        iv = cm.fabs(iv)
-        if iv == 1.0:
-            out[0] = 1.0
-        elif (iw > 0.0) == (iv > 1.0):
-            out[0] = cm.fabs(iw)
-        else:
-            out[0] = 0.0
-        return 0
-    if cm.isinf(iv):
-        if iw > 0.0:
-            out[0] = iv if _odd_integer(iw) else cm.fabs(iv)
-        else:
-            out[0] = cm.copysign(0.0, iv) if _odd_integer(iw) else 0.0
-        return 0
-    if iv == 0.0:
-        if iw < 0.0:
-            return _E_POW_ZERO
-        out[0] = iv if _odd_integer(iw) else 0.0
-        return 0
-    if iv < 0.0:
-        if iw != cm.floor(iw):
-            return _E_FALLBACK      # Python returns a complex number
-        iv = -iv
-        negate = _odd_integer(iw)
-    if iv == 1.0:
-        out[0] = -1.0 if negate else 1.0
-        return 0
-    errno = 0
-    ix = cm.pow(iv, iw)
-    if errno == 0:
-        if cm.isinf(ix):
-            return _E_POW_RANGE
-    elif errno == ERANGE and ix == 0.0:
-        errno = 0
-    if errno != 0:
-        return _E_POW_RANGE if errno == ERANGE else _E_DOMAIN
-    out[0] = -ix if negate else ix
-    return 0
-
-
-cdef inline int _math_pow(double x, double y, double* out) noexcept nogil:
-    """math.pow."""
-    cdef double r
-    cdef bint odd_y
-    if not cm.isfinite(x) or not cm.isfinite(y):
-        if cm.isnan(x):
-            r = 1.0 if y == 0.0 else x
-        elif cm.isnan(y):
-            r = 1.0 if x == 1.0 else y
-        elif cm.isinf(x):
-            odd_y = cm.isfinite(y) and _odd_integer(y)
-            if y > 0.0:
-                r = x if odd_y else cm.fabs(x)
-            elif y == 0.0:
-                r = 1.0
-            else:
-                r = cm.copysign(0.0, x) if odd_y else 0.0
-        else:
-            if cm.fabs(x) == 1.0:
-                r = 1.0
-            elif y > 0.0 and cm.fabs(x) > 1.0:
-                r = y
-            elif y < 0.0 and cm.fabs(x) < 1.0:
-                r = -y
-            else:
-                r = 0.0
-        out[0] = r
-        return 0
-    r = cm.pow(x, y)
-    if cm.isnan(r):
-        return _E_DOMAIN
-    if cm.isinf(r):
-        return _E_DOMAIN if x == 0.0 else _E_RANGE
-    out[0] = r
-    return 0
-
-
-cdef inline double _math_atan2(double y, double x) noexcept nogil:
-    """math.atan2 (CPython's m_atan2 special cases, then libm)."""
-    cdef double pi = 3.141592653589793
-    if cm.isnan(x) or cm.isnan(y):
-        return cm.NAN
-    if cm.isinf(y):
-        if cm.isinf(x):
-            if cm.copysign(1.0, x) == 1.0:
-                return cm.copysign(0.25 * pi, y)
-            return cm.copysign(0.75 * pi, y)
-        return cm.copysign(0.5 * pi, y)
-    if cm.isinf(x) or y == 0.0:
-        if cm.copysign(1.0, x) == 1.0:
-            return cm.copysign(0.0, y)
-        return cm.copysign(pi, y)
-    return cm.atan2(y, x)
-
-
-cdef inline void _split(double x, double* hi, double* lo) noexcept nogil:
-    # Veltkamp splitting: x == hi + lo exactly, each with at most 26 significant bits.
-    cdef double t = x * 134217729.0
-    hi[0] = t - (t - x)
-    lo[0] = x - hi[0]
-
-
-cdef inline void _two_prod(double x, double y, double* z, double* zz) noexcept nogil:
-    # Dekker's product: z + zz == x * y exactly.
-    cdef double xh, xl, yh, yl, p, q
-    _split(x, &xh, &xl)
-    _split(y, &yh, &yl)
-    p = xh * yh
-    q = xh * yl + xl * yh
-    z[0] = p + q
-    zz[0] = p - z[0] + q + xl * yl
-
-
-cdef double _norm2(double a, double b, double mx) noexcept nogil:
-    # The two-coordinate case of CPython's vector_norm: scaled squares summed in
-    # doubled precision, then a square root with one differential correction.
-    cdef double scale, x, h, csum = 1.0, frac1 = 0.0, frac2 = 0.0, p, pl, s
-    cdef double v[2]
-    cdef int e, i
-    cm.frexp(mx, &e)
-    if e < -1023:
-        return 2.2250738585072014e-308 * _norm2(a / 2.2250738585072014e-308,
-                                                b / 2.2250738585072014e-308,
-                                                mx / 2.2250738585072014e-308)
-    scale = cm.ldexp(1.0, -e)
-    v[0] = a
-    v[1] = b
-    for i in range(2):
-        x = v[i] * scale
-        _two_prod(x, x, &p, &pl)
-        s = csum + p
-        frac2 += (csum - s) + p
-        csum = s
-        frac1 += pl
-    h = cm.sqrt(csum - 1.0 + (frac1 + frac2))
-    _two_prod(-h, h, &p, &pl)
-    s = csum + p
-    frac2 += (csum - s) + p
-    csum = s
-    frac1 += pl
-    x = csum - 1.0 + (frac1 + frac2)
-    h += x / (2.0 * h)
-    return h / scale
-
-
-cdef inline double _math_hypot(double x, double y) noexcept nogil:
-    """math.hypot(x, y)."""
-    cdef double a = cm.fabs(x), b = cm.fabs(y), mx = 0.0
-    if a > mx:
-        mx = a
-    if b > mx:
-        mx = b
-    if cm.isinf(mx):
-        return mx
-    if cm.isnan(a) or cm.isnan(b):
-        return cm.NAN
-    if mx == 0.0:
-        return mx
-    return _norm2(a, b, mx)
-
-
-cdef inline int _to_int(double x, double* out) noexcept nogil:
-    """int(x) for a float: truncate; NaN and infinities raise as in Python."""
-    if cm.isnan(x):
-        return _E_INT_NAN
-    if cm.isinf(x):
-        return _E_INT_INF
-    out[0] = cm.trunc(x) + 0.0      # + 0.0: an int is never -0.0
-    return 0
-
-
-cdef inline double _py_round(double x) noexcept nogil:
-    # float.__round__ without ndigits: half to even.
-    cdef double r = cm.round(x)
-    if cm.fabs(x - r) == 0.5:
-        r = 2.0 * cm.round(x / 2.0)
-    return r
-
-
-cdef inline bint _big(double x) noexcept nogil:
-    return not (cm.fabs(x) < _TWO53)
-
-
-# ----- The dispatch loop -----
-
-cdef struct _VM:
-    double* regs
-    const int* code
-    double* fdata
-    Py_ssize_t fsize
-    Py_ssize_t fcap
-    int64_t* idata
-    Py_ssize_t isize
-    Py_ssize_t icap
-    unsigned long long iters
-    int err_pc
-    int err_arg
-
-
-cdef int _vm_run(_VM* vm) noexcept nogil:
-    cdef double* r = vm.regs
-    cdef const int* code = vm.code
-    cdef const int* ip = code
-    cdef double* fdata = vm.fdata
-    cdef Py_ssize_t fsize = vm.fsize, fcap = vm.fcap
-    cdef int64_t* idata = vm.idata
-    cdef Py_ssize_t isize = vm.isize, icap = vm.icap
-    cdef unsigned long long iters = 0
-    cdef int op, err = 0, fi
-    cdef double a, b, v
-    cdef int64_t ia, ib, iq
-    cdef void* grown
-    while True:
-        op = ip[0]
-        if op == OP_MOV:
-            r[ip[1]] = r[ip[2]]
-            ip += 3
-        elif op == OP_ADD:
-            r[ip[1]] = r[ip[2]] + r[ip[3]]
-            ip += 4
-        elif op == OP_SUB:
-            r[ip[1]] = r[ip[2]] - r[ip[3]]
-            ip += 4
-        elif op == OP_MUL:
-            r[ip[1]] = r[ip[2]] * r[ip[3]]
-            ip += 4
-        elif op == OP_MULADD:
-            r[ip[1]] = r[ip[2]] * r[ip[3]] + r[ip[4]]
-            ip += 5
-        elif op == OP_MULSUB:
-            r[ip[1]] = r[ip[2]] * r[ip[3]] - r[ip[4]]
-            ip += 5
-        elif op == OP_SUBMUL:
-            r[ip[1]] = r[ip[2]] - r[ip[3]] * r[ip[4]]
-            ip += 5
-        elif op == OP_MUL3:
-            r[ip[1]] = r[ip[2]] * r[ip[3]] * r[ip[4]]
-            ip += 5
-        elif op == OP_DIV:
-            b = r[ip[3]]
-            if b == 0.0:
-                err = _E_FDIV
-                break
-            r[ip[1]] = r[ip[2]] / b
-            ip += 4
-        elif op == OP_SIN:
-            a = r[ip[2]]
-            v = cm.sin(a)
-            if cm.isnan(v) and not cm.isnan(a):
-                err = _E_DOMAIN
-                break
-            r[ip[1]] = v
-            ip += 3
-        elif op == OP_SINCOS:
-            a = r[ip[3]]
-            sincos(a, &v, &b)
-            if cm.isnan(v) and not cm.isnan(a):
-                err = _E_DOMAIN
-                break
-            r[ip[1]] = v
-            r[ip[2]] = b
-            ip += 4
-        elif op == OP_COS:
-            a = r[ip[2]]
-            v = cm.cos(a)
-            if cm.isnan(v) and not cm.isnan(a):
-                err = _E_DOMAIN
-                break
-            r[ip[1]] = v
-            ip += 3
-        elif op == OP_EXP:
-            a = r[ip[2]]
-            v = cm.exp(a)
-            if cm.isinf(v) and cm.isfinite(a):
-                err = _E_RANGE
-                break
-            r[ip[1]] = v
-            ip += 3
-        elif op == OP_LOG:
-            a = r[ip[2]]
-            v = cm.log(a)
-            if (cm.isnan(v) and not cm.isnan(a)) or (cm.isinf(v) and cm.isfinite(a)):
-                err = _E_DOMAIN
-                break
-            r[ip[1]] = v
-            ip += 3
-        elif op == OP_SQRT:
-            a = r[ip[2]]
-            if a < 0.0:
-                err = _E_DOMAIN
-                break
-            r[ip[1]] = cm.sqrt(a)
-            ip += 3
-        elif op == OP_NEG:
-            r[ip[1]] = -r[ip[2]]
-            ip += 3
-        elif op == OP_JMP:
-            ip = code + ip[1]
-        elif op == OP_LOOP:
-            iters += 1
-            ip = code + ip[1]
-        elif op == OP_JZ:
-            if r[ip[1]] == 0.0:
-                ip = code + ip[2]
-            else:
-                ip += 3
-        elif op == OP_JNZ:
-            if r[ip[1]] != 0.0:
-                ip = code + ip[2]
-            else:
-                ip += 3
-        elif op == OP_JNLT:
-            if not (r[ip[1]] < r[ip[2]]):
-                ip = code + ip[3]
-            else:
-                ip += 4
-        elif op == OP_JNLE:
-            if not (r[ip[1]] <= r[ip[2]]):
-                ip = code + ip[3]
-            else:
-                ip += 4
-        elif op == OP_JNGT:
-            if not (r[ip[1]] > r[ip[2]]):
-                ip = code + ip[3]
-            else:
-                ip += 4
-        elif op == OP_JNGE:
-            if not (r[ip[1]] >= r[ip[2]]):
-                ip = code + ip[3]
-            else:
-                ip += 4
-        elif op == OP_JNEQ:
-            if not (r[ip[1]] == r[ip[2]]):
-                ip = code + ip[3]
-            else:
-                ip += 4
-        elif op == OP_JNNE:
-            if not (r[ip[1]] != r[ip[2]]):
-                ip = code + ip[3]
-            else:
-                ip += 4
-        elif op == OP_LT:
-            r[ip[1]] = 1.0 if r[ip[2]] < r[ip[3]] else 0.0
-            ip += 4
-        elif op == OP_LE:
-            r[ip[1]] = 1.0 if r[ip[2]] <= r[ip[3]] else 0.0
-            ip += 4
-        elif op == OP_GT:
-            r[ip[1]] = 1.0 if r[ip[2]] > r[ip[3]] else 0.0
-            ip += 4
-        elif op == OP_GE:
-            r[ip[1]] = 1.0 if r[ip[2]] >= r[ip[3]] else 0.0
-            ip += 4
-        elif op == OP_EQ:
-            r[ip[1]] = 1.0 if r[ip[2]] == r[ip[3]] else 0.0
-            ip += 4
-        elif op == OP_NE:
-            r[ip[1]] = 1.0 if r[ip[2]] != r[ip[3]] else 0.0
-            ip += 4
-        elif op == OP_FORUP:
-            v = r[ip[1]] + r[ip[3]]
-            if v < r[ip[2]]:
-                r[ip[1]] = v
-                iters += 1
-                ip = code + ip[4]
-            else:
-                ip += 5
-        elif op == OP_FORDN:
-            v = r[ip[1]] + r[ip[3]]
-            if v > r[ip[2]]:
-                r[ip[1]] = v
-                iters += 1
-                ip = code + ip[4]
-            else:
-                ip += 5
-        elif op == OP_FORSTEP:
-            b = r[ip[3]]
-            v = r[ip[1]] + b
-            if (v < r[ip[2]]) if b > 0.0 else (v > r[ip[2]]):
-                r[ip[1]] = v
-                iters += 1
-                ip = code + ip[4]
-            else:
-                ip += 5
-        elif op == OP_FORPREPUP:
-            a = r[ip[2]]
-            if a < r[ip[3]]:
-                r[ip[1]] = a
-                iters += 1
-                ip += 6
-            else:
-                ip = code + ip[5]
-        elif op == OP_FORPREPDN:
-            a = r[ip[2]]
-            if a > r[ip[3]]:
-                r[ip[1]] = a
-                iters += 1
-                ip += 6
-            else:
-                ip = code + ip[5]
-        elif op == OP_FORPREP:
-            a = r[ip[2]]
-            b = r[ip[4]]
-            if b == 0.0:
-                err = _E_STEP0
-                break
-            if (a < r[ip[3]]) if b > 0.0 else (a > r[ip[3]]):
-                r[ip[1]] = a
-                iters += 1
-                ip += 6
-            else:
-                ip = code + ip[5]
-        elif op == OP_PUSHF:
-            if fsize == fcap:
-                grown = realloc(fdata, 2 * fcap * sizeof(double))
-                if grown == NULL:
-                    err = _E_NOMEM
-                    break
-                fdata = <double*>grown
-                fcap = 2 * fcap
-            fdata[fsize] = r[ip[1]]
-            fsize += 1
-            ip += 2
-        elif op == OP_PUSHI:
-            if isize == icap:
-                grown = realloc(idata, 2 * icap * sizeof(int64_t))
-                if grown == NULL:
-                    err = _E_NOMEM
-                    break
-                idata = <int64_t*>grown
-                icap = 2 * icap
-            a = r[ip[1]]
-            if not (cm.fabs(a) < 9.2e18):
-                err = _E_FALLBACK
-                break
-            idata[isize] = <int64_t>a
-            isize += 1
-            ip += 2
-        elif op == OP_PUSHF2 or op == OP_PUSHF3:
-            # saves gathered by the lowering: one capacity check for all of them
-            fi = 2 if op == OP_PUSHF2 else 3
-            if fsize + fi > fcap:
-                grown = realloc(fdata, (2 * fcap + fi) * sizeof(double))
-                if grown == NULL:
-                    err = _E_NOMEM
-                    break
-                fdata = <double*>grown
-                fcap = 2 * fcap + fi
-            fdata[fsize] = r[ip[1]]
-            fdata[fsize + 1] = r[ip[2]]
-            if fi == 3:
-                fdata[fsize + 2] = r[ip[3]]
-            fsize += fi
-            ip += fi + 1
-        elif op == OP_POPF2:
-            if fsize < 2:
-                err = _E_POP
-                break
-            r[ip[1]] = fdata[fsize - 1]
-            r[ip[2]] = fdata[fsize - 2]
-            fsize -= 2
-            ip += 3
-        elif op == OP_POPF:
-            if fsize == 0:
-                err = _E_POP
-                break
-            fsize -= 1
-            r[ip[1]] = fdata[fsize]
-            ip += 2
-        elif op == OP_POPI:
-            if isize == 0:
-                err = _E_POP
-                break
-            isize -= 1
-            r[ip[1]] = <double>idata[isize]
-            ip += 2
-        elif op == OP_POPJZ:
-            # a branch decision popped and taken in one dispatch
-            if isize == 0:
-                err = _E_POP
-                break
-            isize -= 1
-            if idata[isize] == 0:
-                ip = code + ip[1]
-            else:
-                ip += 2
-        elif op == OP_IADD:
-            v = r[ip[2]] + r[ip[3]]
-            if _big(v):
-                err = _E_FALLBACK
-                break
-            r[ip[1]] = v
-            ip += 4
-        elif op == OP_ISUB:
-            v = r[ip[2]] - r[ip[3]]
-            if _big(v):
-                err = _E_FALLBACK
-                break
-            r[ip[1]] = v
-            ip += 4
-        elif op == OP_IMUL:
-            v = r[ip[2]] * r[ip[3]]
-            if _big(v):
-                err = _E_FALLBACK
-                break
-            r[ip[1]] = v + 0.0
-            ip += 4
-        elif op == OP_IDIV:
-            b = r[ip[3]]
-            if b == 0.0:
-                err = _E_IDIV
-                break
-            r[ip[1]] = r[ip[2]] / b
-            ip += 4
-        elif op == OP_FLOORDIV:
-            err = _float_floordiv(r[ip[2]], r[ip[3]], &v)
-            if err:
-                break
-            r[ip[1]] = v
-            ip += 4
-        elif op == OP_MOD:
-            err = _float_mod(r[ip[2]], r[ip[3]], &v)
-            if err:
-                break
-            r[ip[1]] = v
-            ip += 4
-        elif op == OP_IFLOORDIV or op == OP_IMOD:
-            a = r[ip[2]]
-            b = r[ip[3]]
-            if b == 0.0:
-                err = _E_IFLOORDIV if op == OP_IFLOORDIV else _E_IMOD
-                break
-            if _big(a) or _big(b):
-                err = _E_FALLBACK
-                break
-            ia = <int64_t>a
-            ib = <int64_t>b
-            iq = ia // ib    # cdivision: truncates toward zero
-            if (ia - iq * ib) != 0 and ((ia < 0) != (ib < 0)):
-                iq -= 1
-            if op == OP_IFLOORDIV:
-                r[ip[1]] = <double>iq
-            else:
-                r[ip[1]] = <double>(ia - iq * ib)
-            ip += 4
-        elif op == OP_POW:
-            err = _float_pow(r[ip[2]], r[ip[3]], &v)
-            if err:
-                break
-            r[ip[1]] = v
-            ip += 4
-        elif op == OP_IPOW:
-            a = r[ip[2]]
-            b = r[ip[3]]
-            if b < 0.0:
-                err = _float_pow(a, b, &v)
-                if err:
-                    break
-            else:
-                v = cm.pow(a, b)
-                if _big(v):
-                    err = _E_FALLBACK
-                    break
-            r[ip[1]] = v
-            ip += 4
-        elif op == OP_INEG:
-            r[ip[1]] = 0.0 - r[ip[2]]
-            ip += 3
-        elif op == OP_ABS:
-            r[ip[1]] = cm.fabs(r[ip[2]])
-            ip += 3
-        elif op == OP_NOT:
-            r[ip[1]] = 1.0 if r[ip[2]] == 0.0 else 0.0
-            ip += 3
-        elif op == OP_TRUTH:
-            r[ip[1]] = 0.0 if r[ip[2]] == 0.0 else 1.0
-            ip += 3
-        elif op == OP_MIN:
-            a = r[ip[2]]
-            b = r[ip[3]]
-            r[ip[1]] = b if b < a else a
-            ip += 4
-        elif op == OP_MAX:
-            a = r[ip[2]]
-            b = r[ip[3]]
-            r[ip[1]] = b if b > a else a
-            ip += 4
-        elif op == OP_FTOI:
-            err = _to_int(r[ip[2]], &v)
-            if err:
-                break
-            r[ip[1]] = v
-            ip += 3
-        elif op == OP_FLOORI:
-            err = _to_int(cm.floor(r[ip[2]]), &v)
-            if err:
-                break
-            r[ip[1]] = v
-            ip += 3
-        elif op == OP_CEILI:
-            err = _to_int(cm.ceil(r[ip[2]]), &v)
-            if err:
-                break
-            r[ip[1]] = v
-            ip += 3
-        elif op == OP_ROUNDI:
-            err = _to_int(_py_round(r[ip[2]]), &v)
-            if err:
-                break
-            r[ip[1]] = v
-            ip += 3
-        elif op == OP_MATH1:
-            a = r[ip[2]]
-            fi = ip[3]
-            v = _M1[fi](a)
-            if _M1_MODE[fi]:
-                if cm.isnan(v) and not cm.isnan(a):
-                    err = _E_DOMAIN
-                    break
-                if cm.isinf(v) and cm.isfinite(a):
-                    err = _E_RANGE if _M1_MODE[fi] == 2 else _E_DOMAIN
-                    break
-            r[ip[1]] = v
-            ip += 4
-        elif op == OP_NPU1:
-            r[ip[1]] = _ufunc1(ip[3], r[ip[2]])
-            ip += 4
-        elif op == OP_LOGB:
-            # math.log(x, base) == cm.log(x) / cm.log(base), each checked as math.log
-            a = r[ip[2]]
-            b = r[ip[3]]
-            v = cm.log(a)
-            if (cm.isnan(v) and not cm.isnan(a)) or (cm.isinf(v) and cm.isfinite(a)):
-                err = _E_DOMAIN
-                break
-            a = cm.log(b)
-            if (cm.isnan(a) and not cm.isnan(b)) or (cm.isinf(a) and cm.isfinite(b)):
-                err = _E_DOMAIN
-                break
-            if a == 0.0:
-                err = _E_FDIV
-                break
-            r[ip[1]] = v / a
-            ip += 4
-        elif op == OP_MPOW:
-            err = _math_pow(r[ip[2]], r[ip[3]], &v)
-            if err:
-                break
-            r[ip[1]] = v
-            ip += 4
-        elif op == OP_ATAN2:
-            r[ip[1]] = _math_atan2(r[ip[2]], r[ip[3]])
-            ip += 4
-        elif op == OP_HYPOT:
-            r[ip[1]] = _math_hypot(r[ip[2]], r[ip[3]])
-            ip += 4
-        elif op == OP_COPYSIGN:
-            r[ip[1]] = cm.copysign(r[ip[2]], r[ip[3]])
-            ip += 4
-        elif op == OP_NPU2:
-            r[ip[1]] = _ufunc2(ip[4], r[ip[2]], r[ip[3]])
-            ip += 5
-        elif op == OP_ASSERT:
-            if r[ip[1]] == 0.0:
-                vm.err_arg = ip[2]
-                err = _E_ASSERT
-                break
-            ip += 3
-        elif op == OP_RAISE:
-            err = ip[1]
-            break
-        elif op == OP_HALT:
-            break
-        else:
-            # every opcode comes from the lowering: telling the compiler so lets the
-            # dispatch jump through its table without a range check
-            __builtin_unreachable()
-    vm.err_pc = <int>(ip - code)
-    vm.fdata = fdata
-    vm.fsize = fsize
-    vm.fcap = fcap
-    vm.idata = idata
-    vm.isize = isize
-    vm.icap = icap
-    vm.iters += iters
-    return err
+        return rv_ufunc1(&_ULOOPS[slot], args[0])
+    return rv_ufunc2(&_ULOOPS[slot], args[0], args[1])
 
 
 # ----- Programs -----
@@ -1098,23 +139,51 @@ cdef enum:
     _STACK0 = 256
 
 
+# A run pauses at a loop's back edge every tick_mask + 1 iterations, so that Ctrl-C
+# is seen within milliseconds: the pause comes after at most about _TICK_WORDS code
+# words (a loop body is at most the whole program), whatever the program's size.
+cdef enum:
+    _TICK_WORDS = 1 << 22
+    _TICK_MIN = 256
+
+
+cdef unsigned long long _tick_mask(int ncode) noexcept:
+    cdef unsigned long long n = _TICK_MIN
+    while n * 2 * <unsigned long long>(ncode if ncode > 0 else 1) <= _TICK_WORDS:
+        n *= 2
+    return n - 1
+
+
 cdef class ScalarProgram:
     """An assembled engine program: code, registers, stacks and the I/O mapping.
 
     Built by revsrc.engine.lower; ``run(args)`` returns one value per program output.
-    Not reentrant across threads without the GIL (the GIL is held for the whole run).
+
+    A run starts with the GIL held (a short run pays nothing for it). A long one pauses
+    every few milliseconds at a loop's back edge, checks for signals (Ctrl-C raises
+    KeyboardInterrupt there) and goes on without the GIL: the run touches no Python
+    object. A thread that calls the program while another runs it uses a copy.
     """
-    cdef _VM vm
+    cdef rv_state vm
+    cdef rv_run_fn run_fn       # the VM, or the program compiled by the native tier
+    cdef readonly bint busy     # a run of this state is in progress without the GIL
+    cdef ScalarProgram _spare   # a copy for threads that find the program busy
+    cdef tuple _io              # (parameter registers, output registers)
+    cdef object _native         # what keeps the compiled code loaded (native tier)
+    cdef unsigned long long work    # runs plus loop iterations, for the native tier
+    cdef unsigned long long hot_at  # call on_hot when work reaches it
+    cdef public object on_hot
+    cdef object __weakref__
     cdef int* code
     cdef double* regs
     cdef readonly int ncode
     cdef readonly int nregs
     cdef readonly int nparams
     cdef int* param_regs
-    cdef bytes param_kinds
+    cdef readonly bytes param_kinds
     cdef int nout
     cdef int* out_regs
-    cdef bytes out_kinds
+    cdef readonly bytes out_kinds
     cdef list globals_spec      # [(register, namespace or cell, key or None, kind)]
     cdef list messages
     cdef unsigned long long runs
@@ -1128,6 +197,9 @@ cdef class ScalarProgram:
             raise MemoryError()
         self.vm.fcap = _STACK0
         self.vm.icap = _STACK0
+        self.vm.uloops = _ULOOPS
+        self.run_fn = rv_vm_run
+        self.hot_at = <unsigned long long>-1
 
     def __init__(self, code, reg_init, param_regs, param_kinds, out_regs, out_kinds,
                  globals_spec=(), messages=()):
@@ -1148,7 +220,7 @@ cdef class ScalarProgram:
             raise MemoryError()
         for i in range(self.ncode):
             self.code[i] = self.code_list[i]
-        self.code[self.ncode] = OP_HALT
+        self.code[self.ncode] = RV_OP_HALT
         for i in range(self.nregs):
             self.regs[i] = self.reg_init[i]
         for i in range(self.nparams):
@@ -1161,6 +233,8 @@ cdef class ScalarProgram:
         self.messages = list(messages)
         self.vm.regs = self.regs
         self.vm.code = self.code
+        self.vm.tick_mask = _tick_mask(self.ncode)
+        self._io = (tuple(param_regs), tuple(out_regs))
 
     def __dealloc__(self):
         free(self.code)
@@ -1183,17 +257,99 @@ cdef class ScalarProgram:
         return 0
 
     cdef int _execute(self) except -1:
-        """Run the loaded program; returns the engine's error code (0 on success)."""
+        """Run the loaded program; returns the engine's error code (0 on success).
+        Not for a busy program (see `_borrow`)."""
         cdef int err
         if self.globals_spec and self._prologue():
-            return _E_GLOBAL
+            return RV_E_GLOBAL
         self.vm.fsize = 0
         self.vm.isize = 0
+        self.vm.resume = 0
         self.runs += 1
-        err = _vm_run(&self.vm)
+        cdef unsigned long long before = self.vm.iters
+        err = self.run_fn(&self.vm)
+        if err == RV_E_PAUSE:
+            err = self._long_run()
         if self.vm.fcap > (1 << 22) and self.vm.fsize == 0:
             self._shrink()
+        self.work += 1 + (self.vm.iters - before)
+        if self.work >= self.hot_at:
+            self._hot()
         return err
+
+    cdef void _hot(self) noexcept:
+        # once: the native tier is told that this program is worth compiling
+        self.hot_at = <unsigned long long>-1
+        if self.on_hot is not None:
+            try:
+                self.on_hot(self)
+            except BaseException as exc:  # the run's result stands whatever happens
+                import warnings
+                warnings.warn(f"revsrc native tier: {exc!r}", RuntimeWarning)
+
+    def notify_when_hot(self, unsigned long long work, callback):
+        """Call ``callback(program)`` once, after the run that brings runs plus loop
+        iterations (since construction) to ``work``."""
+        self.on_hot = callback
+        self.hot_at = work
+        if self.work >= work:
+            self._hot()
+
+    def use_native(self, size_t run_address, keep):
+        """Run from now on with the compiled ``int (*)(rv_state *)`` at
+        ``run_address`` (0: the VM again); ``keep`` keeps its library loaded."""
+        self.run_fn = <rv_run_fn>run_address if run_address else rv_vm_run
+        self._native = keep if run_address else None
+        if self._spare is not None:
+            self._spare.run_fn = self.run_fn
+
+    def _out_registers(self):
+        return list(self._io[1])
+
+    def _param_registers(self):
+        return list(self._io[0])
+
+    @property
+    def tier(self):
+        """'native' when the program runs compiled by the native tier, else 'vm'."""
+        return "vm" if self.run_fn == rv_vm_run else "native"
+
+    cdef int _long_run(self) except -1:
+        """The rest of a run that paused: signals checked at every pause, the GIL
+        released in between."""
+        cdef int err = RV_E_PAUSE
+        cdef rv_run_fn fn
+        self.busy = 1
+        try:
+            while err == RV_E_PAUSE:
+                PyErr_CheckSignals()        # raises KeyboardInterrupt on Ctrl-C
+                fn = self.run_fn            # the native tier may have arrived meanwhile
+                with nogil:
+                    err = fn(&self.vm)
+        finally:
+            self.busy = 0
+        return err
+
+    cdef ScalarProgram _borrow(self):
+        """This program, or a copy of it with its own registers and stacks when a run
+        of this one is in progress in another thread."""
+        cdef ScalarProgram c
+        if not self.busy:
+            return self
+        c = self._spare
+        if c is not None and not c.busy:
+            self._spare = None
+            return c
+        c = ScalarProgram(self.code_list, self.reg_init, self._io[0], self.param_kinds,
+                          self._io[1], self.out_kinds, self.globals_spec, self.messages)
+        c.run_fn = self.run_fn
+        c._native = self._native
+        return c
+
+    cdef void _give_back(self, ScalarProgram c):
+        if c is not self:
+            self.runs += 1
+            self._spare = c
 
     cdef void _shrink(self) noexcept:
         # Keep big stacks from outliving a big run by more than one call's worth.
@@ -1207,8 +363,6 @@ cdef class ScalarProgram:
             self.vm.icap = _STACK0
 
     cdef object _raise(self, int err):
-        if err == _E_GLOBAL:
-            raise EngineFallback("a global read by the program changed type")
         raise _engine_error(err, self.vm.err_arg, self.messages)
 
     cdef inline object _out(self, int k):
@@ -1225,17 +379,22 @@ cdef class ScalarProgram:
         kinds); return a tuple with one Python value per program output."""
         cdef Py_ssize_t i
         cdef int err
+        cdef ScalarProgram p
         args = tuple(args)
         if len(args) != self.nparams:
             raise TypeError(f"expected {self.nparams} arguments, got {len(args)}")
-        for i in range(self.nparams):
-            if not _store_scalar(self.regs, self.param_regs[i], args[i], self.param_kinds[i]):
-                raise TypeError(f"argument {i} ({args[i]!r}) does not match kind "
-                                f"{chr(self.param_kinds[i])!r} (or is an int beyond 2**53)")
-        err = self._execute()
-        if err:
-            self._raise(err)
-        return tuple([self._out(i) for i in range(self.nout)])
+        p = self._borrow()
+        try:
+            for i in range(self.nparams):
+                if not _store_scalar(p.regs, p.param_regs[i], args[i], p.param_kinds[i]):
+                    raise TypeError(f"argument {i} ({args[i]!r}) does not match kind "
+                                    f"{chr(p.param_kinds[i])!r} (or is an int beyond 2**53)")
+            err = p._execute()
+            if err:
+                p._raise(err)
+            return tuple([p._out(i) for i in range(p.nout)])
+        finally:
+            self._give_back(p)
 
     def stats(self):
         """Counters since construction: runs, and loop-body iterations executed
@@ -1307,29 +466,58 @@ cdef class Derivative:
 
     def __call__(self, *args, **kwargs):
         cdef _Install inst
+        cdef ScalarProgram prog
         cdef Py_ssize_t n = len(args), i
         cdef int err
         cdef bint ok
         if kwargs:
             return self.slow(*args, **kwargs)
         for inst in self._installs:
-            if inst.prog.nparams != n:
+            prog = inst.prog
+            if prog.nparams != n:
                 continue
+            if prog.busy:           # running in another thread, without the GIL
+                out = _call_copy(inst, args, self.slow)
+                if out is _NO_MATCH:
+                    continue
+                return out
             ok = 1
             for i in range(n):
-                if not _store_scalar(inst.prog.regs, inst.prog.param_regs[i], args[i],
+                if not _store_scalar(prog.regs, prog.param_regs[i], args[i],
                                      inst.kinds[i]):
                     ok = 0
                     break
             if not ok:
                 continue
-            err = inst.prog._execute()
+            err = prog._execute()
             if err:
-                if err == _E_FALLBACK or err == _E_GLOBAL:
+                if err == RV_E_FALLBACK or err == RV_E_GLOBAL:
                     return self.slow(*args)
-                inst.prog._raise(err)
-            return _select(inst.prog, inst.select)
+                prog._raise(err)
+            return _select(prog, inst.select)
         return self.slow(*args)
+
+
+_NO_MATCH = object()
+
+
+cdef object _call_copy(_Install inst, tuple args, object slow):
+    """Derivative.__call__ on a copy of a program that another thread is running."""
+    cdef ScalarProgram p = inst.prog._borrow()
+    cdef Py_ssize_t i
+    cdef int err
+    try:
+        for i in range(len(args)):
+            if not _store_scalar(p.regs, p.param_regs[i], args[i], inst.kinds[i]):
+                return _NO_MATCH
+        err = p._execute()
+        if err:
+            if err == RV_E_FALLBACK or err == RV_E_GLOBAL:
+                return slow(*args)
+            p._raise(err)
+        return _select(p, inst.select)
+    finally:
+        inst.prog._give_back(p)
 
 
 cdef object _select(ScalarProgram prog, object select):
@@ -1352,3 +540,273 @@ cdef _check_select(object select, int nout):
             _check_select(s, nout)
     else:
         raise TypeError("select must be an int or a tuple of selects")
+
+
+# ----- Mapping a program over arrays (revsrc.vmap) -----
+# Lanes (threads) take chunks of elements from a shared counter and run the program on
+# each element with a state of their own, without the GIL: the same run as a call,
+# element by element, with NumPy's loops called as for 0-d operands.
+
+cdef extern from *:
+    """
+    static inline Py_ssize_t rv_fetch_add(Py_ssize_t *p, Py_ssize_t v)
+    { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+    static inline Py_ssize_t rv_load(Py_ssize_t *p)
+    { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void rv_store_min(Py_ssize_t *p, Py_ssize_t v)
+    {
+        Py_ssize_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+        while (v < old && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED,
+                                                         __ATOMIC_RELAXED)) {}
+    }
+    """
+    Py_ssize_t rv_fetch_add(Py_ssize_t* p, Py_ssize_t v) noexcept nogil
+    Py_ssize_t rv_load(Py_ssize_t* p) noexcept nogil
+    void rv_store_min(Py_ssize_t* p, Py_ssize_t v) noexcept nogil
+
+cdef enum:
+    _D_F64 = 0
+    _D_I64 = 1
+    _D_BOOL = 2
+    _MAX_IO = 64
+
+
+cdef struct _Column:
+    char* data
+    Py_ssize_t stride
+    int dtype
+    int reg
+
+
+@cython.final
+cdef class Mapper:
+    """One mapping of a program over arrays: ``run(lo, hi)`` maps elements [lo, hi)
+    chunk by chunk in the calling thread (several threads may run it at once).
+
+    ``inputs``: per mapped parameter (1-D array of float64, int64 or bool, register);
+    ``fixed``: per unmapped parameter (Python scalar, register, kind);
+    ``outputs``: per program output (1-D array of float64, int64 or bool, register);
+    ``status``: an int8 array, set to 1 where an element needs the Python path.
+    """
+    cdef ScalarProgram prog
+    cdef rv_run_fn fn
+    cdef double* base
+    cdef _Column ins[_MAX_IO]
+    cdef _Column outs[_MAX_IO]
+    cdef int nin, nout
+    cdef signed char* status
+    cdef Py_ssize_t n, next, chunk, first_error
+    cdef int cancel
+    cdef list keep
+    cdef public object interrupt
+
+    def __cinit__(self):
+        self.base = NULL
+
+    def __init__(self, ScalarProgram prog, inputs, fixed, outputs, status, Py_ssize_t chunk):
+        cdef Py_ssize_t i
+        cdef cnp.ndarray a
+        self.prog = prog
+        self.fn = prog.run_fn
+        self.keep = [inputs, outputs, status]
+        if len(inputs) > _MAX_IO or len(outputs) > _MAX_IO:
+            raise ValueError("too many inputs or outputs to map")
+        self.base = <double*>malloc((prog.nregs + 1) * sizeof(double))
+        if self.base == NULL:
+            raise MemoryError()
+        for i in range(prog.nregs):
+            self.base[i] = prog.reg_init[i]
+        if prog.globals_spec:      # read once: every element sees the same globals
+            for g in prog.globals_spec:
+                val = g[1].cell_contents if g[2] is None else g[1][g[2]]
+                if not _store_scalar(self.base, g[0], val, g[3]):
+                    raise EngineFallback("a global read by the program changed type")
+        for val, reg, kind in fixed:
+            if not _store_scalar(self.base, reg, val, ord(kind)):
+                raise TypeError(f"{val!r} does not match kind {kind!r}")
+        self.n = len(status)
+        self.nin = len(inputs)
+        for i, (arr, reg) in enumerate(inputs):
+            a = arr
+            if a.ndim != 1 or a.shape[0] != self.n:
+                raise ValueError("mapped inputs must be 1-D arrays of one length")
+            self.ins[i].data = <char*>a.data
+            self.ins[i].stride = a.strides[0]
+            self.ins[i].dtype = _dtype_code(a)
+            self.ins[i].reg = reg
+        self.nout = len(outputs)
+        for i, (arr, reg) in enumerate(outputs):
+            a = arr
+            if a.ndim != 1 or a.shape[0] != self.n or not a.flags.writeable:
+                raise ValueError("outputs must be writable 1-D arrays of the inputs' length")
+            self.outs[i].data = <char*>a.data
+            self.outs[i].stride = a.strides[0]
+            self.outs[i].dtype = _dtype_code(a)
+            self.outs[i].reg = reg
+        a = status
+        if a.dtype != np.int8 or not a.flags.c_contiguous:
+            raise ValueError("status must be a contiguous int8 array")
+        self.status = <signed char*>a.data
+        self.chunk = chunk if chunk > 0 else 1
+        self.next = 0
+        self.first_error = self.n
+
+    def __dealloc__(self):
+        free(self.base)
+
+    def start_at(self, Py_ssize_t i, Py_ssize_t chunk):
+        """Hand out elements from ``i`` on (those before it are done), ``chunk`` at a
+        time."""
+        self.next = i
+        self.chunk = chunk if chunk > 0 else 1
+
+    def stop(self):
+        """Make every lane stop at its next element."""
+        self.cancel = 1
+
+    def run(self, Py_ssize_t limit=-1, bint signals=False):
+        """Map chunks until none is left (or ``limit`` elements are handed out); with
+        ``signals``, check for Ctrl-C now and then. Returns (error index, code, arg)
+        of this lane's first error, or (-1, 0, 0)."""
+        cdef rv_state st
+        cdef Py_ssize_t lo, hi, i, end = self.n if limit < 0 else min(self.n, limit)
+        cdef int err = 0, code = 0, arg = 0, interrupted = 0
+        cdef Py_ssize_t err_at = -1
+        cdef double last = 0.0
+        cdef int nregs = self.prog.nregs
+        import time
+        clock = time.perf_counter
+        memset(&st, 0, sizeof(rv_state))
+        st.regs = <double*>malloc((nregs + 1) * sizeof(double))
+        st.fdata = <double*>malloc(_STACK0 * sizeof(double))
+        st.idata = <int64_t*>malloc(_STACK0 * sizeof(int64_t))
+        if st.regs == NULL or st.fdata == NULL or st.idata == NULL:
+            free(st.regs)
+            free(st.fdata)
+            free(st.idata)
+            raise MemoryError()
+        memcpy(st.regs, self.base, nregs * sizeof(double))
+        st.fcap = _STACK0
+        st.icap = _STACK0
+        st.code = self.prog.code
+        st.uloops = _ULOOPS
+        st.tick_mask = self.prog.vm.tick_mask
+        if signals:
+            last = clock()
+        try:
+            with nogil:
+                while not self.cancel:
+                    lo = rv_fetch_add(&self.next, self.chunk)
+                    if lo >= end or lo >= rv_load(&self.first_error):
+                        break
+                    hi = min(lo + self.chunk, end)
+                    for i in range(lo, hi):
+                        err = self._element(&st, i)
+                        while err == RV_E_PAUSE and not self.cancel:
+                            if signals:
+                                with gil:
+                                    interrupted = self._signals()
+                                if interrupted:
+                                    break
+                            err = self.fn(&st)
+                        if err == RV_E_PAUSE:       # cancelled
+                            break
+                        if err == RV_E_FALLBACK:
+                            self.status[i] = 1
+                        elif err:
+                            err_at = i
+                            code = err
+                            arg = st.err_arg
+                            rv_store_min(&self.first_error, i)
+                            break
+                        else:
+                            self._store(&st, i)
+                    if err_at >= 0 or interrupted or err == RV_E_PAUSE:
+                        break
+                    if signals:
+                        with gil:
+                            if clock() - last > 0.005:
+                                last = clock()
+                                interrupted = self._signals()
+                        if interrupted:
+                            break
+        finally:
+            free(st.regs)
+            free(st.fdata)
+            free(st.idata)
+        if interrupted:
+            raise self.interrupt
+        return (err_at, code, arg)
+
+    cdef int _signals(self):
+        try:
+            PyErr_CheckSignals()
+        except BaseException as exc:
+            self.interrupt = exc
+            self.cancel = 1
+            return 1
+        return 0
+
+    cdef inline int _element(self, rv_state* st, Py_ssize_t i) noexcept nogil:
+        cdef int p
+        cdef char* at
+        cdef int64_t iv
+        cdef double* r = st.regs
+        for p in range(self.nin):
+            at = self.ins[p].data + i * self.ins[p].stride
+            if self.ins[p].dtype == _D_F64:
+                r[self.ins[p].reg] = (<double*>at)[0]
+            elif self.ins[p].dtype == _D_I64:
+                iv = (<int64_t*>at)[0]
+                if iv > (<int64_t>1 << 53) or iv < -(<int64_t>1 << 53):
+                    return RV_E_FALLBACK
+                r[self.ins[p].reg] = <double>iv
+            else:
+                r[self.ins[p].reg] = 1.0 if (<unsigned char*>at)[0] else 0.0
+        st.fsize = 0
+        st.isize = 0
+        st.resume = 0
+        return self.fn(st)
+
+    cdef inline void _store(self, rv_state* st, Py_ssize_t i) noexcept nogil:
+        cdef int o
+        cdef char* at
+        cdef double v
+        for o in range(self.nout):
+            at = self.outs[o].data + i * self.outs[o].stride
+            v = st.regs[self.outs[o].reg]
+            if self.outs[o].dtype == _D_F64:
+                (<double*>at)[0] = v
+            elif self.outs[o].dtype == _D_I64:
+                (<int64_t*>at)[0] = <int64_t>v
+            else:
+                (<unsigned char*>at)[0] = 1 if v != 0.0 else 0
+
+    def error(self, int code, int arg):
+        """The exception for an element's error."""
+        return _engine_error(code, arg, self.prog.messages)
+
+
+cdef int _dtype_code(cnp.ndarray a) except -1:
+    if a.dtype == np.float64:
+        return _D_F64
+    if a.dtype == np.int64:
+        return _D_I64
+    if a.dtype == np.bool_:
+        return _D_BOOL
+    raise TypeError(f"cannot map over an array of {a.dtype}")
+
+
+def bind_uloops(size_t table, slots):
+    """Fill a native program's table of NumPy loops (at address ``table``) with the
+    loops in engine ``slots``, in order: function pointers handed over at load time."""
+    cdef rv_uloop* t = <rv_uloop*>table
+    cdef Py_ssize_t i
+    for i, slot in enumerate(slots):
+        if not 0 <= slot < _n_uloops:
+            raise IndexError(slot)
+        t[i] = _ULOOPS[<int>slot]
+
+
+# The sizes of the tables compiled into this module (tests compare them with the source).
+ENGINE_BUILT_TABLES = {"instructions": RV_NOPS, "errors": RV_NERRORS}

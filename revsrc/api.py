@@ -211,13 +211,16 @@ def _plain(v):
 
 def _try_engine(prog, required):
     try:
-        return engine.lower(_expanded(prog))
+        program = engine.lower(_expanded(prog))
     except engine.NotLowerable as exc:
         if required:
             raise errors.EngineUnavailable(
                 f"this function cannot run on the compiled scalar engine: {exc}",
                 hint="use backend=None (automatic) or backend='python'")
         return None
+    from . import native
+    native.attach(program)      # compiled to C once it proves hot
+    return program
 
 
 def _expanded(prog):
@@ -346,9 +349,10 @@ def value_and_grad(f, argnums=0, has_aux=False, backend=None):
 
 
 def _transformed(df):
-    tr = getattr(df, "_revsrc_transformed", None)
+    tr = getattr(df, "_revsrc_transformed", None) or getattr(df, "_revsrc_jitted", None)
     if tr is None:
-        raise TypeError(f"{df!r} is not a derivative made by revsrc.grad or value_and_grad")
+        raise TypeError(f"{df!r} is not a derivative made by revsrc.grad or value_and_grad, "
+                        "nor a function made by revsrc.jit")
     return tr
 
 

@@ -25,21 +25,30 @@ import struct
 
 import numpy as np
 
+from . import _engine_ops as ops
 from . import analysis, ir, primitives
 from . import kinds as kinds_mod
-from ._kernels import (ENGINE_MATH1, ENGINE_OPCODES, ENGINE_RAISE,  # noqa: F401
-                       EngineFallback, ScalarProgram, ufunc_slot)
+from ._kernels import EngineFallback, ScalarProgram, ufunc_slot
 
 __all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower"]
 
 
 class NotLowerable(Exception):
-    """The program uses something the scalar engine cannot run exactly."""
+    """The program uses something the scalar engine cannot run exactly; ``loc`` is the
+    user's line of the statement that does (when known)."""
+
+    def __init__(self, message, loc=None):
+        super().__init__(message)
+        self.loc = loc
 
 
-OPCODE = {name: i for i, (name, _) in enumerate(ENGINE_OPCODES)}
-FORMAT = {name: fmt for name, fmt in ENGINE_OPCODES}
-_MATH1 = {name: i for i, name in enumerate(ENGINE_MATH1)}
+# Formats and flags come from the engine's one source, revsrc/_engine_ops.py.
+ENGINE_OPCODES = tuple((name, fmt) for name, fmt, *_ in ops.INSTRUCTIONS)
+ENGINE_MATH1 = tuple(name for name, _ in ops.MATH1)
+ENGINE_RAISE = {"range_step_zero": ops.ERROR["STEP0"], "range_float": ops.ERROR["RANGE_TYPE"]}
+OPCODE = ops.OPCODE
+FORMAT = ops.FORMAT
+_MATH1 = ops.MATH1_INDEX
 
 _TWO53 = 2 ** 53
 
@@ -69,14 +78,15 @@ class EngineProgram(ScalarProgram):
                     shown.append(names[w])
                 elif f == "j":
                     shown.append(f"@{w}")
-                elif op == "MATH1":
+                elif f == "m":
                     shown.append(ENGINE_MATH1[w])
-                elif op in ("NPU1", "NPU2"):
+                elif f == "u":
                     shown.append("np." + _SLOT_NAMES.get(w, "?"))
                 else:
                     shown.append(str(w))
-            if fmt.startswith("w"):
-                text = f"{shown[0]} = {op} " + ", ".join(shown[1:])
+            nw = len(fmt) - len(fmt.lstrip("w"))
+            if nw:
+                text = f"{', '.join(shown[:nw])} = {op} " + ", ".join(shown[nw:])
             else:
                 text = f"{op} " + ", ".join(shown)
             lines.append(f"{pc:5d}  {text.rstrip()}")
@@ -370,6 +380,14 @@ class _Lowering:
             self.stmt(s)
 
     def stmt(self, s):
+        try:
+            self._stmt(s)
+        except NotLowerable as exc:
+            if exc.loc is None:
+                exc.loc = getattr(s, "loc", None)
+            raise
+
+    def _stmt(self, s):
         if isinstance(s, ir.Op):
             self.op(s)
         elif isinstance(s, ir.If):
@@ -618,10 +636,7 @@ def _fuse(a, b, temp):
 
 # Instructions that never stop the run with an error (stack pops and pushes count as
 # such: they fail only on a malformed program or out of memory).
-_QUIET = {"MOV", "ADD", "SUB", "MUL", "NEG", "INEG", "ABS", "LT", "LE", "GT", "GE", "EQ",
-          "NE", "NOT", "TRUTH", "MIN", "MAX", "NPU1", "NPU2", "ATAN2", "HYPOT", "COPYSIGN",
-          "MULADD", "MULSUB",
-          "SUBMUL", "MUL3", "PUSHF", "PUSHI", "POPF", "POPI", "POPJZ"}
+_QUIET = ops.QUIET
 _WINDOW = 4   # how far ahead of a temporary's definition its use is looked for
 
 
@@ -670,22 +685,34 @@ def _peephole(items, special):
     return _thread_jumps(_group_saves(_pair_sincos(items)))
 
 
+_SINCOS_WINDOW = 32
+
+
 def _pair_sincos(items):
-    """SIN and COS of the same register, next to each other, become one SINCOS."""
-    out = []
-    i = 0
-    while i < len(items):
-        a = items[i]
-        b = items[i + 1] if i + 1 < len(items) else None
-        if b is not None and a[0] != "L" and b[0] != "L" and {a[0], b[0]} == {"SIN", "COS"} \
-                and a[2] == b[2] and a[1] != a[2] and a[1] != b[1]:
-            sin, cos = (a, b) if a[0] == "SIN" else (b, a)
-            out.append(["SINCOS", sin[1], cos[1], a[2]])
-            i += 2
+    """SIN and COS of the same register become one SINCOS. The later of the two moves
+    up to the earlier through straight-line code that writes neither their argument nor
+    the later one's target, and reads no value of that target. Both fail exactly on an
+    infinite argument, so the move cannot change which error a run raises."""
+    items = list(items)
+    for i, a in enumerate(items):
+        if a[0] not in ("SIN", "COS") or a[1] == a[2]:
             continue
-        out.append(a)
-        i += 1
-    return out
+        want, x = ("COS" if a[0] == "SIN" else "SIN"), a[2]
+        for j in range(i + 1, min(i + 1 + _SINCOS_WINDOW, len(items))):
+            b = items[j]
+            if b[0] == want and b[2] == x and b[1] != x and b[1] != a[1]:
+                if all(b[1] not in _writes(c) and b[1] not in _reads(c) for c in items[i + 1:j]):
+                    sin, cos = (a, b) if a[0] == "SIN" else (b, a)
+                    items[i] = ["SINCOS", sin[1], cos[1], x]
+                    del items[j]
+                break
+            if not _straight(b) or x in _writes(b):
+                break
+    return items
+
+
+def _reads(it):
+    return {v for f, v in zip(FORMAT[it[0]], it[1:]) if f in "rx"}
 
 
 def _writes(it):

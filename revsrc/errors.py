@@ -106,3 +106,9 @@ class NotDifferentiableHere(RevsrcError):
     """The function has no derivative at the values it was called with (a matrix
     function at a rank-deficient matrix, eigenvectors of a repeated eigenvalue)."""
     code = "E304"
+
+
+class NotCompilable(RevsrcError):
+    """revsrc.jit / revsrc.vmap: a function the engine cannot compile, or arguments it
+    cannot take."""
+    code = "E502"

@@ -7,7 +7,9 @@ NaN), plus the sign of zeros: the engine must reproduce Python to the last bit.
 """
 import math
 import operator as o
+import re
 import sys
+import time
 import warnings
 
 import numpy as np
@@ -707,3 +709,129 @@ def test_grad_engine_matches_python_backend(fn, argsets):
     assert isinstance(de, Derivative)
     (kinds, program, _), = de.programs
     assert program.stats()["runs"] == len(argsets)
+
+
+# ----- One source for the engine's tables -----
+
+def test_engine_tables_have_one_source():
+    """Opcodes, formats, the libm table and the error codes come from
+    revsrc/_engine_ops.py: the compiled VM was built from the same table, and the
+    lowering reads formats from it."""
+    import pathlib
+    from revsrc import _engine_c, _engine_ops, engine
+    from revsrc._kernels import ENGINE_BUILT_TABLES
+    assert ENGINE_BUILT_TABLES == {"instructions": len(_engine_ops.INSTRUCTIONS),
+                                   "errors": len(_engine_ops.ERRORS)}
+    header = pathlib.Path(_engine_c.__file__).with_name("_engine_vm.h")
+    if header.exists():     # an in-place build: the header is the one the build wrote
+        assert header.read_text() == _engine_c.vm_header()
+    assert engine.FORMAT is _engine_ops.FORMAT
+    for name, fmt, semantics, flags in _engine_ops.INSTRUCTIONS:
+        assert set(fmt) <= set("wrxjkmu"), name
+        used = {int(n) for n in re.findall(r"\$(\d)", semantics)}
+        assert used <= set(range(1, len(fmt) + 1)), name    # no operand it does not have
+        assert "j" not in fmt or "GOTO" in semantics or "BACK" in semantics, name
+    # the stacks grow in one place (rv_grow, through FRESERVE / IRESERVE)
+    rt = header.with_name("_engine_rt.h").read_text()
+    assert rt.count("realloc(") == 1
+    assert "realloc" not in _engine_c.vm_header()
+
+
+# ----- Long runs: Ctrl-C, the GIL, threads -----
+
+def spin_program(limit=None):
+    """while x > -1.0: x = x + 1.0 (endless: x stops growing at 2**53), or, with a
+    limit, while x < limit."""
+    test = Op("c", o.gt, ("x", C(-1.0))) if limit is None else Op("c", o.lt, ("x", C(limit)))
+    return Program("spin", ["x"], [While([test], "c", [Op("x", o.add, ("x", C(1.0)))])],
+                   ["x"], {"x": "float", "c": "bool"})
+
+
+def test_ctrl_c_stops_an_endless_engine_loop():
+    import signal
+    import subprocess
+    root = __import__("pathlib").Path(__file__).resolve().parent
+    code = ("import sys, time; sys.path[:0] = [%r, %r]\n"
+            "import operator as o\n"
+            "from revsrc.engine import lower\n"
+            "from revsrc.ir import Const as C, Op, Program, While\n"
+            "p = lower(Program('spin', ['x'], [While([Op('c', o.gt, ('x', C(-1.0)))], 'c',\n"
+            "          [Op('x', o.add, ('x', C(1.0)))])], ['x'], {'x': 'float', 'c': 'bool'}))\n"
+            "print('ready', flush=True)\n"
+            "try:\n"
+            "    p.run((0.0,))\n"
+            "except KeyboardInterrupt:\n"
+            "    print(time.time(), flush=True)\n"
+            "    raise\n" % (str(root.parent), str(root)))
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(0.3)                     # well inside the endless run
+        assert proc.poll() is None
+        sent = time.time()
+        proc.send_signal(signal.SIGINT)
+        stopped = float(proc.stdout.readline())
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode != 0
+    assert "KeyboardInterrupt" in proc.stderr.read()
+    # typically under a millisecond; the bound leaves room for a loaded machine
+    assert stopped - sent < 0.5, stopped - sent
+
+
+def test_a_long_run_releases_the_gil():
+    import threading
+    p = lower(spin_program(limit=1e8))      # 0.3 s or more in the engine
+    ticks = 0
+    t = threading.Thread(target=p.run, args=((0.0,),))
+    t.start()
+    while t.is_alive():
+        ticks += 1                          # Python work in this thread meanwhile
+        time.sleep(0.001)
+    t.join()
+    assert ticks >= 10                      # with the GIL held throughout: 0 or 1
+
+
+def test_threads_calling_a_busy_program_use_copies():
+    import threading
+    n = 20_000_000
+    p = lower(spin_program(limit=float(n)))
+    d = Derivative(Slow(None))
+    d.install(("f",), p, 0)
+    results = {}
+
+    def call(k, x):
+        results[k] = d(x)
+
+    threads = [threading.Thread(target=call, args=(k, float(k))) for k in range(3)]
+    for t in threads:
+        t.start()
+    short = [d(float(n) - 3.5) for _ in range(3)]   # while the others run
+    for t in threads:
+        t.join()
+    assert results == {k: float(n) for k in range(3)}
+    assert short == [float(n) + 0.5] * 3
+    assert d.slow.calls == 0
+
+
+def test_sin_and_cos_of_one_register_pair_through_straight_code():
+    kinds = {v: "float" for v in ("x", "c", "t", "s", "y")}
+    paired = Program("sc", ["x"], [
+        Op("c", math.cos, ("x",)), Op("t", o.mul, ("c", C(2.0))),
+        Op("s", math.sin, ("x",)), Op("y", o.add, ("t", "s"))], ["y"], kinds)
+    assert "s, c = SINCOS x" in lower(paired).disassemble()
+    # not when the later target's old value is read in between, nor when x changes
+    read = Program("sc", ["x"], [
+        Op("s", ir.copy, (C(1.0),)), Op("c", math.cos, ("x",)), Op("t", o.mul, ("s", "c")),
+        Op("s", math.sin, ("x",)), Op("y", o.add, ("t", "s"))], ["y"], kinds)
+    moved = Program("sc", ["x"], [
+        Op("c", math.cos, ("x",)), Op("x", o.add, ("x", C(1.0))),
+        Op("s", math.sin, ("x",)), Op("y", o.add, ("c", "s"))], ["y"], kinds)
+    for p in (read, moved):
+        assert "SINCOS" not in lower(p).disassemble()
+    for p in (paired, read, moved):
+        for x in FLOATS:
+            assert_same_run(p, (x,))

@@ -1,6 +1,7 @@
 """Same digits on every path: for every `math` and NumPy function with a scalar rule,
-the plain call, `backend="engine"` and `backend="python"` give bit-identical values,
-and both backends bit-identical gradients, at 1,000 points each.
+the plain call, `backend="engine"` (on the VM, and compiled by the native tier),
+`revsrc.vmap` of both over the points as arrays, and `backend="python"` give
+bit-identical values, and every path bit-identical gradients, at 1,000 points each.
 
 NumPy picks SIMD loops per CPU (AVX-512 exp and arcsin, AVX2 tanh differ from libm
 in the last bit), so the check also runs in subprocesses with NumPy's dispatched CPU
@@ -79,22 +80,53 @@ def _bits(v):
     return float(v).hex()
 
 
-def mismatches(limit=5):
-    """Every (function, point, what) where two paths differ in a bit (NaN equals NaN)."""
+def native_twins(fns):
+    """For each function, ``revsrc.value_and_grad(f, backend="engine")`` whose program
+    the native tier has compiled (all of them in one compiler run)."""
+    from revsrc import native
+    twins = []
+    for name, fn, nin in fns:
+        d = revsrc.value_and_grad(_program(fn, nin), tuple(range(nin)), backend="engine")
+        with np.errstate(all="ignore"):
+            d(*_points(name, nin, seed=0)[0])     # builds the program for floats
+        twins.append(d)
+    assert native.compile_many([d.programs[0][1] for d in twins])
+    assert all(d.programs[0][1].tier == "native" for d in twins)
+    return twins
+
+
+def mismatches(limit=5, native=False):
+    """Every (function, point, what) where two paths differ in a bit (NaN equals NaN);
+    with ``native``, the native tier's compiled programs too."""
     bad = []
-    for name, fn, nin in scalar_functions():
+    table = scalar_functions()
+    twins = native_twins(table) if native else [None] * len(table)
+    for (name, fn, nin), compiled in zip(table, twins):
         f = _program(fn, nin)
         argnums = tuple(range(nin))
         engine = revsrc.value_and_grad(f, argnums, backend="engine")
         python = revsrc.value_and_grad(f, argnums, backend="python")
         found = 0
-        for args in _points(name, nin, seed=len(name)):
+        points = _points(name, nin, seed=len(name))
+        columns = [np.array([p[k] for p in points]) for k in range(nin)]
+        with np.errstate(all="ignore"):
+            # the same points mapped over arrays by revsrc.vmap, on the VM / compiled
+            mapped = [revsrc.vmap(d, threads=2)(*columns)
+                      for d in (engine, compiled) if d is not None]
+        for j, args in enumerate(points):
             with np.errstate(all="ignore"):
                 plain = fn(*args)
                 ev, eg = engine(*args)
                 pv, pg = python(*args)
-            rows = [("value engine/plain", ev, plain), ("value python/plain", pv, plain)]
+                nv, ng = compiled(*args) if compiled is not None else (ev, eg)
+            rows = [("value engine/plain", ev, plain), ("value python/plain", pv, plain),
+                    ("value native/plain", nv, plain)]
             rows += [(f"d/darg{i} engine/python", e, p) for i, (e, p) in enumerate(zip(eg, pg))]
+            rows += [(f"d/darg{i} native/python", e, p) for i, (e, p) in enumerate(zip(ng, pg))]
+            for k, (mv, mg) in enumerate(mapped):
+                rows.append((f"value vmap{k}/plain", mv[j], plain))
+                rows += [(f"d/darg{i} vmap{k}/python", m[j], p)
+                         for i, (m, p) in enumerate(zip(mg, pg))]
             for what, a, b in rows:
                 if _bits(a) != _bits(b):
                     bad.append((name, args, what, _bits(a), _bits(b)))
@@ -120,7 +152,12 @@ def test_every_scalar_function_runs_on_the_engine():
 
 
 def test_same_bits_on_this_cpu():
-    assert mismatches() == []
+    assert mismatches(native=_native_available()) == []
+
+
+def _native_available():
+    from revsrc import native
+    return native.enabled()
 
 
 def _dispatch_targets():
@@ -151,7 +188,7 @@ def test_same_bits_under_numpy_dispatch_setting(disabled):
     code = (f"import sys; sys.path[:0] = [{root!r}, {here!r}]\n"
             "import revsrc, test_same_digits as t\n"
             f"assert revsrc.__file__ == {revsrc.__file__!r}, revsrc.__file__\n"
-            "bad = t.mismatches()\n"
+            "bad = t.mismatches(native=t._native_available())\n"
             "print(len(bad)); [print(b) for b in bad[:20]]\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, timeout=600)

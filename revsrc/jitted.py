@@ -1,0 +1,309 @@
+"""``revsrc.jit``: a scalar function compiled whole onto the engine.
+
+The function's IR comes from ``revsrc.frontend`` as for any transformation (plain
+Python helpers inlined, loops, branches and early returns in structured form, each
+call to a revsrc derivative replaced by the derivative's program for the argument
+kinds at the call), but is not differentiated. Calls to other jitted functions are
+inlined the same way. Tuples the inlined programs build (``value_and_grad``'s
+``(value, grad)``) are read item by item, work the inlined programs share (``g(x)``
+and ``dg(x)`` at the same ``x`` both compute ``exp(-x*x)``) is computed once
+(`revsrc.cse`), and the whole program runs on the engine: the VM at once, the native
+tier as soon as it has compiled it. The digits are those of plain Python.
+
+A function the engine cannot compile is refused with a coded error (E502) naming the
+line; nothing falls back silently. At run time a value the engine cannot represent
+exactly (an int beyond 2**53) runs the function itself, in Python.
+"""
+from __future__ import annotations
+
+import inspect
+
+from . import analysis, api, cse, errors, fence, frontend, inline, ir, kinds
+from .api import _Compiled, _plain
+from .ir import Const, Op, Pop, While
+from .names import function_name
+from .parse import parse_function
+
+
+class Jitted:
+    """The general path of a jitted function: new argument kinds, NumPy scalars,
+    keyword arguments, and values the engine defers to Python."""
+
+    def __init__(self, f):
+        self.f = f
+        parsed = parse_function(f)
+        fence.check(parsed)
+        self.parsed = parsed
+        node = parsed.node
+        self.signature = inspect.signature(f)
+        self.params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        self.cache = {}
+        self.compiled = None        # the user-facing object, set by `jit`
+
+    def bind(self, args, kwargs):
+        if not kwargs and len(args) == len(self.params):
+            return tuple(args)
+        try:
+            ba = self.signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{self.f.__name__}(): {exc}") from None
+        ba.apply_defaults()
+        return tuple(ba.arguments[p] for p in self.params)
+
+    def __call__(self, *args, **kwargs):
+        values = self.bind(args, kwargs)
+        key = tuple(kinds.signature(v) for v in values)
+        entry = self.cache.get(key) or self._compile(key, values)
+        try:
+            outs = entry.engine.run(tuple(_plain(v) for v in values))
+        except api._EngineFallback:   # an int beyond 2**53, a complex power: Python
+            return self.f(*args, **kwargs)
+        return _selected(outs, entry.select)
+
+    def _compile(self, key, values):
+        loc = self.parsed.loc(self.parsed.node)
+        for i, (k, v) in enumerate(zip(key, values)):
+            if k not in kinds.SCALARS:
+                raise errors.NotCompilable(
+                    f"revsrc.jit compiles functions of floats, ints and bools; argument "
+                    f"{i} ({self.params[i]}) is a {type(v).__name__}", loc=loc,
+                    hint="call the function itself, or map it over an array with "
+                         "revsrc.vmap")
+        prog, select = build_program(self.f, key)
+        from . import engine, native
+        try:
+            program = engine.lower(prog)
+        except engine.NotLowerable as exc:
+            raise errors.NotCompilable(f"revsrc.jit cannot compile {self.f.__name__}: {exc}",
+                                       loc=exc.loc or loc) from None
+        native.attach(program, eager=True)
+        entry = _Entry(prog, program)
+        entry.select = select
+        self.cache[key] = entry
+        if self.compiled is not None and hasattr(self.compiled, "install"):
+            self.compiled.install([kinds.CODE[k] for k in key], program, select)
+        return entry
+
+
+class _Entry(_Compiled):
+    """One signature's program, and how its outputs nest into the result."""
+    __slots__ = ("select",)
+
+
+def _selected(outs, select):
+    if type(select) is int:
+        return outs[select]
+    return tuple(_selected(outs, s) for s in select)
+
+
+def jit(f):
+    """``f`` compiled onto the scalar engine, with the digits of calling ``f``.
+
+    ``f`` takes and returns floats, ints and bools (or tuples of them). Plain Python
+    helpers it calls are inlined, and so are the revsrc derivatives it calls
+    (``revsrc.grad``, ``revsrc.value_and_grad``): their programs for the argument
+    kinds at the call, with the work they share with the rest computed once. Loops,
+    branches and early returns work as in ``grad``. A function that cannot be
+    compiled is refused with ``RevsrcError`` E502 naming the line.
+
+    >>> import math, revsrc
+    >>> def g(x):
+    ...     return math.exp(-x * x) * math.cos(3.0 * x)
+    >>> dg = revsrc.grad(g)
+    >>> def newton(x):
+    ...     for _ in range(6):
+    ...         x = x - g(x) / dg(x)
+    ...     return x
+    >>> revsrc.jit(newton)(0.4) == newton(0.4)
+    True
+    """
+    jt = Jitted(f)
+    from ._kernels import Derivative
+    d = Derivative(jt)
+    jt.compiled = d
+    try:
+        d.__name__ = getattr(f, "__name__", "jitted")
+        d.__qualname__ = getattr(f, "__qualname__", d.__name__)
+        d.__doc__ = f.__doc__
+        d.__wrapped__ = f
+    except (AttributeError, TypeError):
+        pass
+    d._revsrc_jitted = jt
+    return d
+
+
+def jitted_of(f):
+    """The `Jitted` behind a function made by ``revsrc.jit``, or None."""
+    jt = getattr(f, "_revsrc_jitted", None)
+    return jt if isinstance(jt, Jitted) else None
+
+
+# ----- The program -----
+
+def build_program(f, key):
+    """(IR program, output select) of ``f`` for argument kinds ``key``: the
+    derivatives and jitted functions it calls inlined, tuples read item by item,
+    shared work computed once."""
+    low = frontend.lower(f, key)
+    names = low.names
+    params, body = list(low.params), low.body
+    body = _inline_jitted(params, key, body, names)
+    body, items = cse.scalarize_tuples(body, names.fresh)
+    seed = dict(low.kinds)
+    for s in ir.walk(body):       # saved values popped by the inlined adjoints
+        if isinstance(s, Pop) and s.target not in seed and s.stack in ("f", "i"):
+            seed[s.target] = kinds.INT if s.stack == "i" else kinds.FLOAT
+    found, _ = analysis.infer_kinds(params, list(key), [None] * len(params), body, seed=seed)
+    body, outputs, select = _outputs(body, low.result, found, items, names, f)
+    body = cse.optimize(body, outputs)
+    found, _ = analysis.infer_kinds(params, list(key), [None] * len(params), body, seed=seed)
+    for o in outputs:
+        k = found.get(o) if isinstance(o, str) else None
+        if k in (kinds.ARRAY, kinds.TUPLE, kinds.LIST, kinds.DICT, kinds.NONE):
+            raise errors.NotCompilable(
+                f"revsrc.jit compiles functions that return floats, ints and bools (or "
+                f"tuples of them); {f.__name__} returns a value of kind {k!r}",
+                loc=_def_loc(f))
+    prog = ir.Program(f"{function_name(f)}_jit", params, body, outputs, found,
+                      forward_len=len(body), names=names)
+    return prog, select
+
+
+def _def_loc(f):
+    parsed = parse_function(f)
+    return parsed.loc(parsed.node)
+
+
+def _inline_jitted(params, key, body, names):
+    """``body`` with each call to a jitted function replaced by that function's IR for
+    the kinds of its arguments (its names prefixed)."""
+    if not any(isinstance(s, Op) and jitted_of(s.fn) for s in ir.walk(body)):
+        return body
+    for _ in range(50):
+        # a jitted call's result is taken as a float while its arguments' kinds are
+        # inferred (a loop through it, x = h(x), has kinds then); a wrong guess shows
+        # as arguments of other kinds, or a result that is not a float, and is refused
+        found, _ = analysis.infer_kinds(params, list(key), [None] * len(params),
+                                        _guessed(body))
+        progress = []
+
+        def expand(stmts):
+            out = []
+            for s in stmts:
+                if isinstance(s, Op) and jitted_of(s.fn) is not None:
+                    sig = [_arg_kind(a, found) for a in s.args]
+                    if s.kwargs or not all(k in kinds.SCALARS for k in sig):
+                        raise errors.NotCompilable(
+                            "revsrc.jit inlines a jitted function called with floats, ints "
+                            "and bools, by position", loc=s.loc)
+                    progress.append(s)
+                    out.extend(_inline_one(s, sig, names))
+                    continue
+                s = ir.map_bodies(s, expand)
+                if isinstance(s, While):
+                    s = While(expand(s.test_body), s.test, s.body, loc=s.loc)
+                out.append(s)
+            return out
+        body = expand(body)
+        if not progress:
+            return body
+    return body
+
+
+def _guessed(stmts):
+    out = []
+    for s in stmts:
+        if isinstance(s, Op) and s.target is not None and jitted_of(s.fn) is not None:
+            out.append(Op(s.target, ir.copy, (Const(0.0),)))
+            continue
+        s = ir.map_bodies(s, _guessed)
+        if isinstance(s, While):
+            s = While(_guessed(s.test_body), s.test, s.body, loc=s.loc)
+        out.append(s)
+    return out
+
+
+def _arg_kind(a, found):
+    if isinstance(a, Const):
+        return kinds.of_value(a.value)
+    return found.get(a)
+
+
+def _inline_one(s, sig, names):
+    jt = jitted_of(s.fn)
+    try:
+        args = jt.bind(tuple(s.args), {})
+    except TypeError as exc:
+        raise errors.NotCompilable(str(exc), loc=s.loc) from None
+    args = [a if isinstance(a, (str, Const)) else Const(a) for a in args]   # defaults
+    sig = [_arg_kind(a, {}) if isinstance(a, Const) else k for a, k in
+           zip(args, sig + [None] * (len(args) - len(sig)))]
+    low = frontend.lower(jt.f, tuple(sig))
+    inner = inline.names_in(low.body) | set(low.params) | \
+        ({low.result} if isinstance(low.result, str) else set())
+    prefix = names.prefix(function_name(jt.f), inner)
+    for n in inner:
+        names.reserve(prefix + n)
+    out = [Op(prefix + p, ir.copy, (a,), loc=s.loc) for p, a in zip(low.params, args)]
+    out += inline.rename(low.body, lambda n: prefix + n)
+    result = prefix + low.result if isinstance(low.result, str) else low.result
+    out.append(Op(s.target, ir.copy, (result,), loc=s.loc))
+    return out
+
+
+def _outputs(body, result, found, items, names, f):
+    """(body, outputs, select): the result, or the leaves of a returned tuple (whose
+    items `cse.scalarize_tuples` knows), as outputs; ``select`` nests them back (as
+    Derivative.install takes it)."""
+    if not isinstance(result, str) or found.get(result) != kinds.TUPLE:
+        return body, [result], 0
+    writes = [s for s in ir.walk(body) if isinstance(s, Op) and s.target == result]
+
+    def made_of(s):       # the items a write of the result is made of, if known
+        if s.fn is ir.make_tuple:
+            return s.args
+        return items.get(result) if s.fn is ir.copy else None
+    shapes = {_shape(made_of(s), items) if made_of(s) is not None else None for s in writes}
+    if len(shapes) != 1 or None in shapes:
+        raise errors.NotCompilable(
+            f"revsrc.jit compiles functions that return floats, ints and bools, or tuples "
+            f"of them of one shape; {f.__name__} returns something else", loc=_def_loc(f))
+    shape = shapes.pop()
+    outs = [names.fresh(f"{result}_") for _ in range(_count(shape))]
+    select = _numbered(shape, iter(range(len(outs))))
+
+    def split(stmts):
+        out = []
+        for s in stmts:
+            if isinstance(s, Op) and s.target == result:
+                leaves = [x for a in made_of(s) for x in _leaves(a, items)]
+                out += [Op(o, ir.copy, (x,), loc=s.loc) for o, x in zip(outs, leaves)]
+                continue
+            s = ir.map_bodies(s, split)
+            if isinstance(s, While):
+                s = While(split(s.test_body), s.test, s.body, loc=s.loc)
+            out.append(s)
+        return out
+    return split(body), outs, select
+
+
+def _shape(args, items):
+    """The nesting of a tuple made of ``args``: 0 for a leaf, a tuple of shapes."""
+    return tuple(_shape(items[a], items) if isinstance(a, str) and a in items else 0
+                 for a in args)
+
+
+def _leaves(name, items):
+    if isinstance(name, str) and name in items:
+        return [x for a in items[name] for x in _leaves(a, items)]
+    return [name]
+
+
+def _count(shape):
+    return 1 if shape == 0 else sum(_count(x) for x in shape)
+
+
+def _numbered(shape, counter):
+    if shape == 0:
+        return next(counter)
+    return tuple(_numbered(x, counter) for x in shape)

@@ -1,0 +1,253 @@
+"""``revsrc.vmap``: a scalar function, or a derivative, mapped over arrays.
+
+The function's engine program (``revsrc.jit``'s for a function, the derivative's own
+for a derivative) runs once per element in compiled code: no Python per element, the
+GIL released, elements split across the machine's cores in chunks when the work pays
+for a thread. Each element is the run a call makes, so the results are those of
+calling the function on each element, bit for bit: NumPy's loops are called as for a
+0-d operand (their SIMD paths for whole arrays can differ in the last bit, and
+``np.power(x, 0.5)`` takes a path of its own for a scalar exponent), never on the
+array. An element the engine cannot represent exactly (an int beyond 2**53) runs the
+function itself, in Python.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import threading
+import time
+
+import numpy as np
+
+from . import api, errors, kinds
+from .jitted import Jitted, jitted_of
+from ._kernels import Mapper
+
+_OUT_DTYPE = {"f": np.float64, "i": np.int64, "b": np.bool_}
+_SCALAR_KIND = {float: "f", int: "i", bool: "b"}
+
+
+def _cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class Mapped:
+    """What ``revsrc.vmap`` returns."""
+
+    def __init__(self, f, in_axes=0, threads=None):
+        self.f = f
+        self.in_axes = in_axes
+        self.threads = threads
+        tr = getattr(f, "_revsrc_transformed", None)
+        if isinstance(tr, api.Transformed):      # a derivative
+            self.tr = tr
+        else:
+            self.tr = jitted_of(f) or Jitted(f)
+        self.params = self.tr.params
+        functools.update_wrapper(self, f, updated=())
+
+    def _axes(self, nargs):
+        axes = self.in_axes
+        if axes is None or isinstance(axes, int):
+            axes = (axes,) * nargs
+        axes = tuple(axes)
+        if len(axes) != nargs:
+            raise ValueError(f"in_axes has {len(axes)} entries for {nargs} arguments")
+        for a in axes:
+            if a not in (0, None) or isinstance(a, bool):
+                raise ValueError(f"in_axes entries must be 0 or None, not {a!r}")
+        if all(a is None for a in axes):
+            raise ValueError("vmap needs at least one argument mapped (in_axes=0)")
+        return axes
+
+    def _program(self, key, values):
+        if isinstance(self.tr, api.Transformed):
+            entry = self.tr.cache.get(key) or self.tr._compile(key, values)
+            if entry.engine is None:
+                raise errors.NotCompilable(
+                    f"revsrc.vmap: this derivative of {self.tr.f.__name__} does not run on "
+                    "the compiled engine for these argument kinds",
+                    loc=self.tr.parsed.loc(self.tr.parsed.node),
+                    hint="the engine runs functions whose values are all floats, ints and "
+                         "bools, calling math and NumPy scalar functions")
+            return entry.engine, self.tr._select()
+        entry = self.tr.cache.get(key) or self.tr._compile(key, values)
+        return entry.engine, entry.select
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError("revsrc.vmap: pass the arguments by position")
+        axes = self._axes(len(args))
+        loc = self.tr.parsed.loc(self.tr.parsed.node)
+        columns, n = [], None
+        for i, (arg, ax) in enumerate(zip(args, axes)):
+            if ax is None:
+                columns.append(None)
+                continue
+            a = np.asarray(arg)
+            if a.ndim != 1:
+                raise errors.NotCompilable(
+                    f"revsrc.vmap maps 1-D arrays; argument {i} has shape {a.shape}",
+                    loc=loc, hint="ravel it (the function is called on each element)")
+            if a.dtype.kind in "iu":
+                if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+                    raise errors.NotCompilable(f"argument {i} holds ints beyond int64", loc=loc)
+                a = a.astype(np.int64, copy=False)
+            elif a.dtype not in (np.float64, np.bool_):
+                raise errors.NotCompilable(
+                    f"revsrc.vmap maps float64, integer and bool arrays; argument {i} is "
+                    f"{a.dtype}", loc=loc, hint="convert it with .astype(np.float64)")
+            if n is not None and a.shape[0] != n:
+                raise ValueError(f"mapped arguments have different lengths ({n} and "
+                                 f"{a.shape[0]})")
+            n = a.shape[0]
+            columns.append(a)
+        values = self.tr.bind(tuple(self._element(c, arg, 0, n) for c, arg in zip(columns, args)),
+                              {})
+        extra = len(values) - len(args)          # parameters left to their defaults
+        columns += [None] * extra
+        key = tuple(kinds.signature(v) for v in values)
+        for i, (k, c) in enumerate(zip(key, columns)):
+            if k not in kinds.SCALARS:
+                raise errors.NotCompilable(
+                    f"revsrc.vmap: argument {i} ({self.params[i]}) is a "
+                    f"{type(values[i]).__name__}, not an array or a float, int or bool",
+                    loc=loc)
+        program, select = self._program(key, values)
+        from . import native
+        native.attach(program, eager=True)
+        regs = program._param_registers()
+        out_kinds = program.out_kinds.decode()
+        outs = [np.empty(n, dtype=_OUT_DTYPE[k]) for k in out_kinds]
+        status = np.zeros(n, dtype=np.int8)
+        inputs = [(c, regs[i]) for i, c in enumerate(columns) if c is not None]
+        fixed = [(api._plain(values[i]), regs[i], kinds.CODE[key[i]])
+                 for i, c in enumerate(columns) if c is None]
+        try:
+            mapper = Mapper(program, inputs, fixed, [(o, r) for o, r in
+                                                     zip(outs, program._out_registers())],
+                            status, 1)
+        except api._EngineFallback:             # a global changed type: Python for all
+            status[:] = 1
+            mapper = None
+        failure = _run(mapper, n, self.threads) if mapper is not None else None
+        stop = failure[0] if failure else n
+        for i in np.flatnonzero(status[:stop]):
+            self._python(int(i), columns, args, values, select, outs)
+        if failure:
+            exc = mapper.error(failure[1], failure[2])
+            exc.add_note(f"revsrc.vmap: at element {failure[0]}")
+            raise exc
+        return _nest(outs, select)
+
+    @staticmethod
+    def _element(column, arg, i, n):
+        if column is None:
+            return arg
+        if n == 0:      # nothing to map: a value of the array's kind, for the kinds
+            return {"f": 1.0, "i": 1, "b": True}[column.dtype.kind]
+        return column[i].item()
+
+    def _python(self, i, columns, args, values, select, outs):
+        """Element ``i`` through the function itself (the engine cannot run it)."""
+        call = [self._element(c, a, i, 1) for c, a in zip(columns, args)]
+        try:
+            result = self.f(*call)
+        except Exception as exc:
+            exc.add_note(f"revsrc.vmap: at element {i}")
+            raise
+        for k, value in _leaves(result, select):
+            try:
+                outs[k][i] = value
+            except (OverflowError, TypeError) as exc:
+                raise TypeError(f"revsrc.vmap: element {i} gives {value!r}, which an array "
+                                f"of {outs[k].dtype} cannot hold") from exc
+
+
+def _leaves(result, select):
+    if type(select) is int:
+        yield select, result
+        return
+    for r, s in zip(result, select):
+        yield from _leaves(r, s)
+
+
+def _nest(outs, select):
+    if type(select) is int:
+        return outs[select]
+    return tuple(_nest(outs, s) for s in select)
+
+
+def _run(mapper, n, threads):
+    """Map all n elements: a first few here, to time them; the rest here and, when it
+    pays, in threads. Returns (index, code, arg) of the first error, or None."""
+    if n == 0:
+        return None
+    first = min(n, 16)
+    mapper.start_at(0, first)
+    t0 = time.perf_counter()
+    results = [mapper.run(first, True)]
+    per = (time.perf_counter() - t0) / first
+    if results[0][0] < 0 and first < n:
+        rest = n - first
+        lanes = max(1, threads or _cores())
+        if per * rest < 1e-3:            # under a millisecond: not worth a thread
+            lanes = 1
+        lanes = min(lanes, rest)
+        chunk = max(1, min(4096, rest // (8 * lanes), int(2e-4 / max(per, 1e-9))))
+        mapper.start_at(first, chunk)
+        if lanes == 1:
+            results.append(mapper.run(-1, True))
+        else:
+            got, crashed = [None] * (lanes - 1), []
+
+            def lane(k):
+                try:
+                    got[k] = mapper.run(-1, False)
+                except BaseException as exc:  # MemoryError: raised in the caller
+                    crashed.append(exc)
+                    mapper.stop()
+
+            workers = [threading.Thread(target=lane, args=(k,), daemon=True)
+                       for k in range(lanes - 1)]
+            for t in workers:
+                t.start()
+            try:
+                results.append(mapper.run(-1, True))
+                for t in workers:
+                    t.join()
+            except BaseException:
+                mapper.stop()
+                for t in workers:
+                    t.join()
+                raise
+            if crashed:
+                raise crashed[0]
+            results += got
+    failures = [r for r in results if r is not None and r[0] >= 0]
+    return min(failures) if failures else None
+
+
+def vmap(f, in_axes=0, *, threads=None):
+    """``f`` mapped over the first axis of 1-D arrays, compiled.
+
+    ``f`` is a scalar function (compiled as ``revsrc.jit`` compiles it) or a revsrc
+    derivative. ``in_axes`` is 0 (map every argument), or one entry per argument: 0 to
+    map it, None to pass it to every call as it is. Returns an array per output of
+    ``f`` (float64, int64 or bool), nested as ``f``'s results: element ``i`` is
+    bit for bit what ``f`` returns for the arguments' elements ``i``. The elements run
+    in compiled code without the GIL, on ``threads`` cores (default: all the process
+    may use) when the work is worth it.
+
+    >>> import math, numpy as np, revsrc
+    >>> def g(x):
+    ...     return math.exp(-x * x) * math.cos(3.0 * x)
+    >>> xs = np.linspace(0.0, 1.0, 5)
+    >>> bool(np.all(revsrc.vmap(g)(xs) == np.array([g(x) for x in xs.tolist()])))
+    True
+    >>> values, grads = revsrc.vmap(revsrc.value_and_grad(g))(xs)
+    """
+    return Mapped(f, in_axes, threads)
