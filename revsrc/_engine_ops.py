@@ -97,6 +97,12 @@ INSTRUCTIONS = (
      " if ((isnan(a) && !isnan(b)) || (isinf(a) && isfinite(b))) FAIL(RV_E_DOMAIN);"
      " if (a == 0.0) FAIL(RV_E_FDIV); $1 = v / a;", ()),
     ("MPOW", "wrr", "CHECK(rv_math_pow($2, $3, &v)); $1 = v;", ()),
+    # derivative code on numbers (revsrc/ieee.py): Python's result where Python has
+    # one, C's IEEE inf or nan where Python raises; never fails
+    ("DIV_IEEE", "wrr", "$1 = $2 / $3;", Q),
+    ("POW_IEEE", "wrr", "if (rv_float_pow($2, $3, &v)) v = pow($2, $3); $1 = v;", Q),
+    ("LOG_IEEE", "wr", "$1 = log($2);", Q),
+    ("SELECT", "wrrr", "$1 = ($2 != 0.0) ? $3 : $4;", Q),
     ("ATAN2", "wrr", "$1 = rv_math_atan2($2, $3);", Q),
     ("HYPOT", "wrr", "$1 = rv_math_hypot($2, $3);", Q),
     ("COPYSIGN", "wrr", "$1 = copysign($2, $3);", Q),

@@ -165,6 +165,14 @@ def pow_kind(op, ctx):
     return k
 
 
+def select_of_branches(op, ctx):
+    """where(condition, x, y) on numbers: the kind of the branches together."""
+    ks = ctx.kinds(op.args[1:])
+    if ARRAY in ks:
+        return ARRAY, _max_ndim(op, ctx)
+    return FLOAT if _scalars(ks) else ANY
+
+
 def select_kind(op, ctx):
     """max and min keep their operands' kind (max(True, False) is a bool)."""
     ks = ctx.kinds(op.args)
@@ -204,6 +212,25 @@ def always_array(op, ctx):
 
 
 ALWAYS_ARRAY = always_array
+
+
+def array_of_shape(op, ctx):
+    """np.zeros(shape) and its kin: an array, of rank len(shape) when it is known."""
+    shape = op.args[0] if op.args else dict(op.kwargs).get("shape")
+    value = getattr(shape, "value", None) if not isinstance(shape, str) else None
+    if type(value) is int or (isinstance(shape, str) and ctx.kind(shape) == INT):
+        return ARRAY, 1
+    if type(value) is tuple:
+        return ARRAY, len(value)
+    return ARRAY
+
+
+def array_like_first(op, ctx):
+    """np.zeros_like(a) and its kin: an array of a's rank."""
+    if op.args and isinstance(op.args[0], str) and ctx.kind(op.args[0]) == ARRAY \
+            and ctx.ndim(op.args[0]) is not None:
+        return ARRAY, ctx.ndim(op.args[0])
+    return ARRAY
 
 
 def reduction_kind(op, ctx):
@@ -380,6 +407,10 @@ def getitem_kind(op, ctx):
         return (FLOAT, None) if nd == 1 else (ARRAY, nd - 1)
     if isinstance(idx, str) and (ctx.kind(idx) == ARRAY or ARRAY in ctx.kinds(ctx.items(idx))):
         return ARRAY  # advanced indexing always makes an array
+    items = value if type(value) is tuple else (value,)
+    if not isinstance(idx, str) and all(type(i) is slice or i is None or i is Ellipsis
+                                        for i in items):
+        return ARRAY  # slices keep every axis: an array, whatever the rank
     return ANY
 
 

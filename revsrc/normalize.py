@@ -716,6 +716,13 @@ class Normalizer:
                     return base[idx.value]
                 base = self._materialize(base, out, loc)
             base = self._materialize(base, out, loc)
+            if isinstance(base, Const) and any(base.value is c for c in (np.r_, np.c_)):
+                # np.r_[a, b]: a call over the items, which a rule can differentiate
+                elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                items = [self._index(sc, e, out, loc) for e in elts]
+                lst = self._emit(out, ir.make_list, items, None, loc)
+                fn = runtime.r_ if base.value is np.r_ else runtime.c_
+                return self._emit(out, fn, (lst,), into, loc)
             idx = self._index(sc, node.slice, out, loc)
             return self._emit(out, operator.getitem, (base, idx), into, loc)
         if isinstance(node, ast.Dict):

@@ -17,7 +17,7 @@ import operator
 
 import numpy as np
 
-from . import ir
+from . import ieee, ir
 from .ir import Comment, Const, For, If, Op, Push, SetItem
 
 _FOLDABLE_MODULES = ("math", "operator", "_operator", "builtins")
@@ -41,7 +41,7 @@ def _identity(fn, args):
             return args[0]
         if _is_const(args[0], 1):
             return args[1]
-    elif fn is operator.truediv and _is_const(args[1], 1):
+    elif (fn is operator.truediv or fn is ieee.div) and _is_const(args[1], 1):
         return args[0]
     elif fn is operator.add:
         if _is_const(args[1], 0):
@@ -50,8 +50,11 @@ def _identity(fn, args):
             return args[1]
     elif fn is operator.sub and _is_const(args[1], 0):
         return args[0]
-    elif fn is operator.pow and _is_const(args[1], 1):
+    elif (fn is operator.pow or fn is ieee.pow or fn is np.power) and _is_const(args[1], 1):
         return args[0]
+    elif (fn is np.where or fn is ieee.where) and len(args) == 3 and \
+            isinstance(args[0], Const) and type(args[0].value) in (bool, np.bool_):
+        return args[1] if args[0].value else args[2]   # where(False, 0.0, d): d
     return None
 
 

@@ -44,7 +44,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from . import kinds
+from . import ieee, kinds
 
 MATH = "math"
 NUMPY = "numpy"
@@ -70,6 +70,9 @@ def _math_namespace():
     for name in ("sign", "square", "cbrt", "exp2", "reciprocal", "logaddexp",
                  "maximum", "minimum", "conjugate"):
         setattr(ns, name, getattr(np, name))
+    # a derivative is a number wherever its function has one: inf, not an exception,
+    # where it is infinite (see revsrc/ieee.py)
+    ns.power, ns.log, ns.where = ieee.pow, ieee.log, ieee.where
     return ns
 
 
@@ -77,14 +80,26 @@ xp_math = _math_namespace()
 
 
 def _python_namespace():
-    """For operators on numbers: as ``xp_math``, but ``power`` is ``**`` itself."""
+    """For operators on numbers: as ``xp_math`` (``power`` is IEEE ``**``)."""
     ns = types.ModuleType("revsrc.xp_python", "Operators' namespace for numbers.")
     ns.__dict__.update({k: v for k, v in vars(xp_math).items() if not k.startswith("__")})
-    ns.power = operator.pow
+    ns.power = ieee.pow
     return ns
 
 
 xp_python = _python_namespace()
+
+
+def _numpy_numbers_namespace():
+    """For NumPy's functions on numbers: NumPy's, but ``where`` picks one of two numbers
+    (np.where would make a 0-d array)."""
+    ns = types.ModuleType("revsrc.xp_numpy_numbers", "NumPy's namespace for numbers.")
+    ns.__dict__.update({k: v for k, v in vars(np).items() if not k.startswith("__")})
+    ns.where = ieee.where
+    return ns
+
+
+xp_numpy_numbers = _numpy_numbers_namespace()
 
 
 def namespace(family, scalar):
@@ -94,6 +109,8 @@ def namespace(family, scalar):
         return xp_math
     if family == PYTHON and scalar:
         return xp_python
+    if family == NUMPY and scalar:
+        return xp_numpy_numbers
     return np
 
 

@@ -44,6 +44,8 @@ def zero_tangent(x):
         return zeros_like(x)
     if isinstance(x, (tuple, list)):
         return type(x)(zero_tangent(i) for i in x)
+    if isinstance(x, slice):   # an item of np.r_[...]: the range it stands for
+        return np.zeros(np.shape(np.r_[x]))
     return 0.0
 
 
@@ -102,10 +104,43 @@ def expand_zero(g, like):
 
 
 def take_grad(g, index):
-    """``g[index]``, where a scalar ``g`` stands for an array of that value."""
+    """``g[index]``, where a scalar ``g`` stands for an array of that value: the adjoint
+    of the value written by ``x[index] = value``. Where an integer index repeats an
+    element, NumPy keeps the last write, so only the last one gets the adjoint."""
     if np.ndim(g) == 0:
-        return g
-    return g[index]
+        if g == 0 or last_writes(None, index) is None:
+            return g
+        raise errors.UnfollowableWrite(
+            "this assignment writes some elements more than once (a repeated index), "
+            "and revsrc cannot tell here which write NumPy kept",
+            hint="write each element once (np.unique the index), or use np.add.at")
+    out = g[index]
+    keep = last_writes(np.shape(g), index)
+    if keep is not None:
+        out = np.where(keep, out, np.zeros((), dtype=out.dtype))
+    return out
+
+
+def _fancy(index):
+    parts = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(p, list) or (isinstance(p, np.ndarray) and p.ndim > 0
+                                       and p.dtype.kind in "iu") for p in parts)
+
+
+def last_writes(shape, index):
+    """For ``x[index] = value`` on an array of ``shape``: a boolean array of the shape
+    of ``x[index]``, True where that element of ``value`` is the one NumPy leaves
+    (the last write to its place); None when no place is written twice (no integer
+    array in ``index``, or no repeat). ``shape`` None: only whether one may repeat."""
+    if not _fancy(index):
+        return None
+    if shape is None:
+        return True
+    owner = np.full(shape, -1, dtype=np.intp)
+    ids = np.arange(owner[index].size, dtype=np.intp).reshape(np.shape(owner[index]))
+    owner[index] = ids
+    keep = owner[index] == ids
+    return None if keep.all() else keep
 
 
 def zero_at(g, index):
@@ -272,3 +307,15 @@ def accumulate(acc, t):
     if _kernels.add_into(acc, t):
         return acc
     return acc + t
+
+
+def r_(items):
+    """``np.r_[items]`` (items: arrays, numbers and slices), as a call revsrc can
+    differentiate: the generated code spells np.r_[a, b] as runtime.r_([a, b])."""
+    return np.r_[tuple(items)]
+
+
+def c_(items):
+    """``np.c_[items]``, as `r_` spells np.r_."""
+    return np.c_[tuple(items)]
+

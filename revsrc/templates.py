@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import inline
+import operator
+
+import numpy as np
+
+from . import ieee, inline, ir
 from .ir import Op
 from .normalize import Normalizer
 
@@ -33,9 +37,23 @@ def template(rule, xp):
         return hit[1]
     rule.load()
     body, outs = Normalizer().lower_rule(rule, xp)
+    if xp is not np:
+        body, outs = _ieee(body), [o if o is None else (_ieee(o[0]), o[1]) for o in outs]
     t = Template(("g", "ans") + tuple(rule.params), body, outs)
     _CACHE[key] = (rule.fn, t)
     return t
+
+
+_IEEE = {operator.truediv: ieee.div, operator.pow: ieee.pow}
+
+
+def _ieee(stmts):
+    """A rule's ``/`` and ``**`` on numbers as IEEE operations (revsrc/ieee.py): its
+    derivative is inf where the function's is infinite, not a ZeroDivisionError."""
+    for s in ir.walk(stmts):
+        if isinstance(s, Op) and s.fn in _IEEE:
+            s.fn = _IEEE[s.fn]
+    return stmts
 
 
 def instantiate(t, env, indices, names, loc):

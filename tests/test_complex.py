@@ -233,7 +233,8 @@ def k_flips(z):
 def k_joins(z, w):
     return (_csum(np.concatenate([z, w])) + _csum(np.stack([z, w])) + _csum(np.hstack([z, w]))
             + _csum(np.vstack([z, w])) + _csum(np.dstack([z, w]))
-            + _csum(np.column_stack([z, w])) + _csum(np.append(z, w)))
+            + _csum(np.column_stack([z, w])) + _csum(np.append(z, w))
+            + _csum(np.r_[z, w]) + _csum(np.c_[z, w]))
 
 
 def k_splits(z):

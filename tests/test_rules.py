@@ -646,6 +646,19 @@ def f_concatenate_flat(a, b):
     return _wsum(np.sin(np.concatenate((a, b), axis=None)))
 
 
+def f_r_(a, b):
+    # np.r_ and np.c_ index expressions, with a slice and a number among the items
+    return _wsum(np.sin(np.r_[a, b, 0:2, 1.5]))
+
+
+def f_r_2d(a, b):
+    return _wsum(np.sin(np.r_[a, b]))
+
+
+def f_c_(a, b):
+    return _wsum(np.sin(np.c_[a, b, a * b]))
+
+
 def f_stack(a, b):
     return _wsum(np.sin(np.stack([a, b])))
 
@@ -1562,6 +1575,8 @@ ROWS = [
     R(f_concatenate, shapes=[((3,), (2,)), ((2, 3), (1, 3))]),
     R(f_concatenate_axis, shapes=[((3, 4), (3, 2))]),
     R(f_concatenate_flat, shapes=[((3, 4), (2,))]),
+    R(f_r_, shapes=[((3,), (2,)), ((3,), None)]), R(f_r_2d, shapes=[((2, 3), (1, 3))]),
+    R(f_c_, shapes=[((3,), (3,)), ((3, 2), (3, 1))]),
     R(f_stack, shapes=[((3,), (3,)), ((2, 3), (2, 3))]),
     R(f_stack_last, shapes=[((2, 3), (2, 3))]),
     R(f_hstack, shapes=[((3,), (2,)), ((2, 3), (2, 1))]),

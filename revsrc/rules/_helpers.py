@@ -1581,6 +1581,38 @@ def concatenate_grad(g, arrays, axis=0):
                    arrays)
 
 
+def index_concat_grad(g, items, which):
+    """The adjoints of the items of np.r_[items] (``which`` "r") or np.c_[items] ("c"):
+    the same expression over element numbers tells where each element went."""
+    concat = np.r_ if which == "r" else np.c_
+    probe, bases, base = [], [], 0
+    for it in items:
+        if isinstance(it, str):
+            refuse(f"np.{which}_ with a directive string has no derivative rule",
+                   "build the array with np.concatenate, np.stack or np.column_stack")
+        if isinstance(it, slice):
+            probe.append(np.full(np.shape(concat[it]), -1.0))
+            bases.append(None)
+            continue
+        size = int(np.size(it))
+        probe.append(np.reshape(np.arange(base, base + size, dtype=np.float64), np.shape(it)))
+        bases.append(base)
+        base += size
+    ids = np.ravel(concat[tuple(probe)]).astype(np.intp)
+    flat = np.ravel(_array(g, *[i for i in items if not isinstance(i, slice)]))
+    grads = []
+    for it, b in zip(items, bases):
+        if b is None:
+            grads.append(0.0)
+            continue
+        size = int(np.size(it))
+        mask = (ids >= b) & (ids < b + size)
+        out = np.zeros(size, dtype=flat.dtype)
+        np.add.at(out, ids[mask] - b, flat[mask])
+        grads.append(_like(np.reshape(out, np.shape(it)), it))
+    return pieces(grads)
+
+
 def stack_grad(g, arrays, axis=0):
     return _joined([_as_input(np.take(g, i, axis=axis), x) for i, x in enumerate(arrays)],
                    arrays)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import tensor
+from .. import runtime, tensor
 from . import _helpers
 from ._helpers import _axes
 
@@ -54,6 +54,9 @@ def take_back(gbar, g, index):
     """The transpose of ``g[index]`` (runtime.take_grad): ``gbar`` added at ``index``."""
     if np.ndim(g) == 0:
         return np.sum(gbar)[()] if isinstance(gbar, np.ndarray) else gbar
+    keep = runtime.last_writes(np.shape(g), index)
+    if keep is not None:   # the elements take_grad zeroed (writes NumPy did not keep)
+        gbar = np.where(keep, gbar, np.zeros((), dtype=np.result_type(gbar)))
     return tensor.index_add(gbar, np.shape(g), np.result_type(g, gbar), index)
 
 

@@ -9,7 +9,8 @@ import numpy as np
 
 from .. import ir
 from .. import kinds as K
-from ..primitives import alias, define, no_derivative, op, primitive, special
+from .. import ieee
+from ..primitives import PYTHON, alias, define, no_derivative, op, primitive, special
 from . import _helpers
 
 xp = np  # rebound per alias when a rule is inlined
@@ -52,17 +53,31 @@ def mod(g, ans, x, y):
     return g, -(g * (x // y))
 
 
-# math.pow, np.power, np.float_power and ``**`` are one primitive: ``xp.power`` is the
-# primal's own function (math.pow for math.pow, ``**`` for ``**`` on numbers).
+# math.pow, np.power, np.float_power and ``**`` are one primitive. On numbers
+# ``xp.power``, ``xp.log`` and ``/`` are IEEE (revsrc/ieee.py): d x**0.5 at 0 is inf.
+# As the primal selects: x**0 is 1 for every x (d/dx 0, also at 0, where
+# 0 * 0**-1 would be nan), and 0**y is 0 for every y > 0 (d/dy 0, where 0 * log 0
+# would be nan); JAX and PyTorch give the same.
 @primitive("pow", operator.pow, np.power, np.float_power, math.pow, kind=K.pow_kind,
            broadcast=True, jvp="elementwise", complex_ok=True)
 def pow_(g, ans, x, y):
-    return g * y * xp.power(x, y - 1), g * ans * xp.log(x)
+    return (g * xp.where(y == 0, 0.0, y * xp.power(x, y - 1)),
+            g * ans * xp.log(xp.where(x == 0, 1.0, x)))
 
 
 alias("pow", operator.pow, engine=op("POW", "IPOW"), infix="**")
 alias("pow", builtins.pow, engine=op("POW", "IPOW"))
 alias("pow", math.pow, engine=op("MPOW"), kind=K.elementwise_kind)
+
+# Derivative code on numbers (revsrc/ieee.py): the same records, IEEE on the engine too
+alias("truediv", ieee.div, engine=op("DIV_IEEE"), family=PYTHON)
+alias("pow", ieee.pow, engine=op("POW_IEEE"), kind=K.elementwise_kind, family=PYTHON)
+
+
+@primitive("ieee.where", ieee.where, kind=K.select_of_branches, engine=op("SELECT"),
+           jvp="elementwise", family=PYTHON)
+def ieee_where(g, ans, condition, x, y):
+    return None, xp.where(condition, g, 0.0), xp.where(condition, 0.0, g)
 
 
 # x op= y: the same records (on arrays, revsrc/aliases.py makes the write explicit)
@@ -94,16 +109,18 @@ define("float", builtins.float, vjp=pos, jvp="elementwise", kind=K.constant(K.FL
        engine=op("MOV"))
 
 
+# max(x, y) is y only when y > x (x on ties and when either is NaN: max(x, nan) is
+# x): the derivative follows the operand returned.
 @primitive("max", builtins.max, kind=K.select_kind, engine=special("minmax", "MAX"),
            jvp="elementwise")
 def max_(g, ans, x, y):
-    return g * (x >= y), g * (y > x)
+    return g * (1 - (y > x)), g * (y > x)
 
 
 @primitive("min", builtins.min, kind=K.select_kind, engine=special("minmax", "MIN"),
            jvp="elementwise")
 def min_(g, ans, x, y):
-    return g * (x <= y), g * (y < x)
+    return g * (1 - (y < x)), g * (y < x)
 
 
 @primitive("astype", astype, kind=K.array_kind, linear=(0,), complex_ok=True)

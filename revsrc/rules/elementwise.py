@@ -16,8 +16,8 @@ import math
 import numpy as np
 
 from .. import kinds as K
-from .. import tensor
-from ..primitives import Fused, alias, elementwise, jvp_rule, math1, op, primitive, special
+from .. import ieee, tensor
+from ..primitives import MATH, Fused, alias, elementwise, jvp_rule, math1, op, primitive, special
 from . import _forward, _helpers
 
 xp = np  # rebound per alias when a rule is inlined
@@ -141,6 +141,9 @@ def expm1(g, ans, x):
 @elementwise("log", np.log, complex_ok=True)
 def log(g, ans, x):
     return g / x
+
+
+alias("log", ieee.log, engine=op("LOG_IEEE"), kind=K.elementwise_kind, family=MATH)
 
 
 # math.log takes an optional base (np.log's second argument is ``out``).

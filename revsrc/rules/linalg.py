@@ -26,7 +26,7 @@ def inner(g, ans, a, b):
     return _helpers.inner_grad_a(g, a, b), _helpers.inner_grad_b(g, a, b)
 
 
-@primitive("outer", np.outer, kind=K.array_kind, multilinear=(0, 1), complex_ok=True)
+@primitive("outer", np.outer, kind=K.constant((K.ARRAY, 2)), multilinear=(0, 1), complex_ok=True)
 def outer(g, ans, a, b):
     return _helpers.outer_grad_a(g, a, b), _helpers.outer_grad_b(g, a, b)
 

@@ -6,7 +6,7 @@ with ``ir.make_list``; their rule returns one adjoint per item, as an object arr
 """
 import numpy as np
 
-from .. import tensor
+from .. import runtime, tensor
 from .. import kinds as K
 from ..primitives import jvp_rule, primitive
 from . import _forward, _helpers
@@ -86,6 +86,17 @@ def flipud(g, ans, m):
 @primitive("concatenate", np.concatenate, kind=K.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def concatenate(g, ans, arrays, axis=0):
     return _helpers.concatenate_grad(g, arrays, axis)
+
+
+# np.r_[a, b] and np.c_[a, b]: written as runtime.r_([a, b]) by the front end
+@primitive("r_", runtime.r_, kind=K.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
+def r_(g, ans, items):
+    return _helpers.index_concat_grad(g, items, "r")
+
+
+@primitive("c_", runtime.c_, kind=K.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
+def c_(g, ans, items):
+    return _helpers.index_concat_grad(g, items, "c")
 
 
 @primitive("stack", np.stack, kind=K.ALWAYS_ARRAY, linear=(0,), complex_ok=True)

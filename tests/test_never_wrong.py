@@ -1,0 +1,320 @@
+"""Never a wrong number: each case here once returned a wrong value silently (or
+crashed). Each now gives the true derivative, checked against central differences,
+or a coded refusal."""
+import enum
+import math
+
+import numpy as np
+import pytest
+
+import revsrc
+from revsrc import errors
+from revsrc.testing import check_grads
+
+
+def _fd(f, args, i, eps=1e-6):
+    """Central differences of ``f`` in argument ``i`` (a float or a float array)."""
+    args = list(args)
+    x = args[i]
+    if not isinstance(x, np.ndarray):
+        hi = f(*args[:i], x + eps, *args[i + 1:])
+        lo = f(*args[:i], x - eps, *args[i + 1:])
+        return (hi - lo) / (2 * eps)
+    out = np.zeros(x.shape)
+    for j in np.ndindex(x.shape):
+        p, m = x.copy(), x.copy()
+        p[j] += eps
+        m[j] -= eps
+        out[j] = (f(*args[:i], p, *args[i + 1:]) - f(*args[:i], m, *args[i + 1:])) / (2 * eps)
+    return out
+
+
+# ----- writes through views and aliases -----
+
+def view_add(w):
+    a = np.zeros(2)
+    left = a[:1]
+    left += w
+    return a[0] * 3.0 + np.sum(a)
+
+
+def rows_loop(h):
+    H = np.outer(h, np.ones(2))
+    for row in H:
+        row *= 2.0
+    return H.sum()
+
+
+def alias_name(w):
+    a = np.zeros(3)
+    b = a
+    b[0] = 3 * w[0]
+    return a[0] + a[1]
+
+
+def chained(w):
+    a = b = np.zeros(3)
+    b[1] = w[1] * w[0]
+    return np.sum(a * a)
+
+
+def slice_assign(w):
+    a = np.ones((2, 3))
+    row = a[1]
+    row[:] = w
+    return np.sum(a ** 2)
+
+
+def ravel_write(w):
+    a = np.ones((2, 2))
+    flat = a.ravel()
+    flat[3] = w[0] * w[1]
+    return np.sum(a * np.arange(1.0, 5.0).reshape(2, 2))
+
+
+def view_taken_before_write(w):
+    a = np.ones(3)
+    v = a[1:]
+    a[2] = w[0] ** 2
+    return np.sum(v * w[1:])
+
+
+@pytest.mark.parametrize("fn", [view_add, rows_loop, alias_name, chained, slice_assign,
+                                ravel_write, view_taken_before_write])
+def test_writes_through_views_and_aliases(fn):
+    w = np.array([0.7, -1.3, 0.4])[: 1 if fn is view_add else 3]
+    if fn is rows_loop:
+        w = np.array([1.0, 2.0])
+    check_grads(fn, (w,))
+    value, _ = revsrc.value_and_grad(fn)(w)
+    assert value == pytest.approx(fn(w))
+
+
+def view_of_argument(x):
+    y = x[:]
+    y[0] = 0.0
+    return np.sum(y)
+
+
+def test_a_write_through_a_view_of_an_argument_is_refused():
+    x = np.array([1.0, 2.0])
+    with pytest.raises(errors.MutatesArgument) as info:
+        revsrc.grad(view_of_argument)(x)
+    assert info.value.code == "E403"
+    assert np.array_equal(x, [1.0, 2.0])   # nothing lost: the caller's array is as it was
+
+
+# ----- repeated indices: NumPy keeps the last write -----
+
+def repeated_add(v):
+    out = np.zeros(3)
+    out[np.array([0, 0])] += v
+    return np.sum(out * np.arange(1.0, 4.0))
+
+
+def repeated_set(v):
+    out = np.zeros(3)
+    out[np.array([1, 1, 2])] = v
+    return np.sum(out * np.arange(1.0, 4.0))
+
+
+def repeated_rows(v):
+    out = np.zeros((3, 2))
+    out[[2, 0, 2]] = v * v
+    return np.sum(out * np.arange(6.0).reshape(3, 2))
+
+
+@pytest.mark.parametrize("fn,shape", [(repeated_add, (2,)), (repeated_set, (3,)),
+                                      (repeated_rows, (3, 2))])
+def test_repeated_indices_keep_the_last_write(fn, shape):
+    v = np.random.default_rng(3).standard_normal(shape)
+    g = revsrc.grad(fn)(v)
+    assert np.allclose(g, _fd(fn, (v,), 0), atol=1e-7)
+    # the earlier writes to a repeated place carry nothing
+    if fn is repeated_set:
+        assert g[0] == 0.0
+    if fn is repeated_add:
+        assert g[0] == 0.0 and g[1] == 1.0
+
+
+def test_repeated_indices_in_forward_mode():
+    v = np.array([0.5, -2.0, 1.5])
+    t = np.array([1.0, 2.0, 3.0])
+    _, tangent = revsrc.jvp(repeated_set, (v,), (t,))
+    assert tangent == pytest.approx(np.dot(_fd(repeated_set, (v,), 0), t))
+
+
+def hessian_of_repeated(v):
+    out = np.zeros(3)
+    out[np.array([1, 1, 2])] = v * v
+    return np.sum(out * out)
+
+
+def test_repeated_indices_second_derivative():
+    v = np.array([0.5, -2.0, 1.5])
+    h = revsrc.hessian(hessian_of_repeated)(v)
+    g = revsrc.grad(hessian_of_repeated)
+    cols = [_fd(lambda x: g(x)[k], (v,), 0) for k in range(3)]
+    assert np.allclose(h, np.array(cols), atol=1e-6)
+
+
+# ----- NaN and zero: the derivative follows what the primal selected -----
+
+def max_nan(x):
+    return max(x, float("nan")) * 2.0
+
+
+def min_nan(x):
+    return min(x, float("nan")) * 2.0
+
+
+@pytest.mark.parametrize("backend", [None, "python"])
+def test_max_and_min_with_nan_follow_the_operand_returned(backend):
+    assert revsrc.grad(max_nan, backend=backend)(1.5) == 2.0
+    assert revsrc.grad(min_nan, backend=backend)(1.5) == 2.0
+
+
+def pow_xy(x, y):
+    return x ** y
+
+
+def np_pow_zero_exponent(x):
+    return np.sum(np.power(x, 0.0))
+
+
+def np_pow_zero_base(y):
+    return np.sum(np.power(0.0, y))
+
+
+@pytest.mark.parametrize("backend", [None, "python"])
+def test_power_at_zero_matches_jax(backend):
+    # d/dy x**y at x = 0 is 0 (0**y is 0 for every y > 0), as JAX and PyTorch give
+    assert revsrc.grad(pow_xy, argnums=(0, 1), backend=backend)(0.0, 2.0) == (0.0, 0.0)
+    assert revsrc.grad(pow_xy, argnums=1, backend=backend)(0.0, 0.5) == 0.0
+
+
+def test_numpy_power_at_zero():
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = revsrc.grad(np_pow_zero_exponent)(np.array([0.0, 2.0]))
+        assert np.array_equal(g, [0.0, 0.0])
+        g = revsrc.grad(np_pow_zero_base)(np.array([1.0, 2.0]))
+        assert np.array_equal(g, [0.0, 0.0])
+
+
+def sqrt_math(x):
+    return math.sqrt(x)
+
+
+def sqrt_pow(x):
+    return x ** 0.5
+
+
+@pytest.mark.parametrize("fn", [sqrt_math, sqrt_pow])
+@pytest.mark.parametrize("backend", [None, "python", "engine"])
+def test_infinite_derivative_is_inf_not_an_exception(fn, backend):
+    # JAX gives inf too; Python's own float operators would raise ZeroDivisionError
+    assert revsrc.grad(fn, backend=backend)(0.0) == math.inf
+    assert revsrc.grad(fn, backend=backend)(4.0) == pytest.approx(0.25)
+
+
+def log_pow(x, y):
+    return math.log(x) + x ** y
+
+
+def test_ieee_derivative_code_keeps_the_digits_of_the_python_path():
+    rng = np.random.default_rng(5)
+    for x, y in rng.uniform(0.1, 3.0, size=(50, 2)):
+        a = revsrc.grad(log_pow, argnums=(0, 1), backend="engine")(float(x), float(y))
+        b = revsrc.grad(log_pow, argnums=(0, 1), backend="python")(float(x), float(y))
+        assert a == b
+
+
+# ----- NumPy's other spellings -----
+
+def r_index(x):
+    return np.sum(np.r_[x, 2.0 * x, 0:2] ** 2)
+
+
+def c_index(x):
+    return np.sum(np.c_[x, x * x] ** 2)
+
+
+def einsum_sublist(x):
+    return np.sum(np.einsum(x, (0, 1), (1, 0)) * np.arange(6.0).reshape(3, 2))
+
+
+def std_one(x):
+    return np.std(x[:1]) + np.std(x[:, None], axis=1).sum()
+
+
+@pytest.mark.parametrize("fn", [r_index, c_index, einsum_sublist])
+def test_index_and_sublist_spellings(fn):
+    x = np.random.default_rng(1).standard_normal(6 if fn is not einsum_sublist else (2, 3))
+    check_grads(fn, (x,))
+
+
+def test_std_without_spread_is_zero_not_nan():
+    g = revsrc.grad(std_one)(np.array([1.0, 2.0, 4.0]))
+    assert np.array_equal(g, np.zeros(3))
+
+
+def r_with_directive(x):
+    return np.sum(np.r_["0", x, x])
+
+
+def test_np_r_with_a_directive_string_is_refused():
+    with pytest.raises(errors.RevsrcError) as info:
+        revsrc.grad(r_with_directive)(np.ones(2))
+    assert info.value.code == "E202"
+
+
+# ----- values the generated code must not paste in by repr -----
+
+class Mode(enum.IntEnum):
+    SCALE = 3
+
+
+class Tricky(float):
+    def __repr__(self):
+        return "__import__('os').system('echo pwned')"
+
+
+TRICKY = Tricky(2.0)
+
+
+def scaled(x, mode=Mode.SCALE):
+    return x * mode * TRICKY
+
+
+def test_user_values_are_referred_to_by_name_never_by_repr():
+    df = revsrc.grad(scaled, backend="python")
+    assert df(1.5) == 6.0
+    src = revsrc.source(df, 1.5)
+    assert "__import__" not in src and "system" not in src
+
+
+# ----- has_aux and the output -----
+
+def aux_float(x):
+    return x * 2.0
+
+
+def test_has_aux_without_a_pair_is_a_coded_error():
+    with pytest.raises(errors.RevsrcError) as info:
+        revsrc.value_and_grad(aux_float, has_aux=True)(1.0)
+    assert info.value.code == "E302"
+
+
+# ----- ndarray subclasses -----
+
+def total(x):
+    return np.sum(x * x)
+
+
+def test_ndarray_subclasses_are_refused():
+    with pytest.raises(errors.RevsrcError) as info:
+        revsrc.grad(total)(np.matrix([[1.0, 2.0]]))
+    assert info.value.code == "E305"
+    with pytest.raises(errors.RevsrcError) as info:
+        revsrc.grad(total)(np.ma.masked_array([1.0, 2.0], mask=[0, 1]))
+    assert info.value.code == "E305"
