@@ -36,7 +36,6 @@ import ast
 import copy
 import inspect
 import math
-import operator
 import textwrap
 import types
 from dataclasses import dataclass, field
