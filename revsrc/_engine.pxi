@@ -441,10 +441,20 @@ cdef class Derivative:
     cdef public object slow
     cdef dict __dict__
     cdef list _installs
+    # what the installed programs inlined: (globals dict or cell, name, function,
+    # code) each; a redefined helper sends every call to ``slow``, which makes the
+    # derivative anew (see runtime.deps_current)
+    cdef public list deps
 
     def __init__(self, slow):
         self.slow = slow
         self._installs = []
+        self.deps = []
+
+    def clear(self):
+        """Forget every installed program (their helpers were redefined)."""
+        self._installs = []
+        self.deps = []
 
     def install(self, kinds, ScalarProgram program, select):
         """Use ``program`` when the arguments' types are ``kinds`` ('f'/'i'/'b' per
@@ -472,6 +482,9 @@ cdef class Derivative:
         cdef bint ok
         if kwargs:
             return self.slow(*args, **kwargs)
+        if self.deps and not _deps_current(self.deps):
+            self.clear()
+            return self.slow(*args)
         for inst in self._installs:
             prog = inst.prog
             if prog.nparams != n:
@@ -499,6 +512,25 @@ cdef class Derivative:
 
 
 _NO_MATCH = object()
+
+
+cdef bint _deps_current(list deps):
+    """Whether every function a derivative inlined is still what its name holds."""
+    cdef tuple d
+    cdef object holder, now
+    for item in deps:
+        d = <tuple>item
+        holder = d[0]
+        if type(holder) is dict:
+            now = (<dict>holder).get(d[1], _NO_MATCH)
+        else:
+            try:
+                now = holder.cell_contents
+            except ValueError:
+                return False
+        if now is not d[2] or getattr(now, "__code__", None) is not d[3]:
+            return False
+    return True
 
 
 cdef object _call_copy(_Install inst, tuple args, object slow):

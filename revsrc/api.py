@@ -103,7 +103,7 @@ class Transformed:
         else:
             values = self.bind(args, kwargs)
         key = tuple(kinds.signature(v) for v in values)
-        entry = self.cache.get(key)
+        entry = self.cached(key)
         if entry is None:
             entry = self._compile(key, values)
         outs = None
@@ -115,6 +115,18 @@ class Transformed:
         if outs is None:
             outs = runtime.run_pooled(entry.fn, values)
         return self._format(outs, values)
+
+    def cached(self, key):
+        """The derivative for argument kinds ``key`` made before, if the functions it
+        inlined are still those their names hold (else every one is made anew)."""
+        entry = self.cache.get(key)
+        if entry is not None and entry.program.deps and \
+                not runtime.deps_current(entry.program.deps):
+            self.cache.clear()
+            if hasattr(self.derivative, "clear"):
+                self.derivative.clear()
+            return None
+        return entry
 
     def _format(self, outs, values):
         n = len(self.argnums)
@@ -169,6 +181,8 @@ class Transformed:
                 hasattr(self.derivative, "install") and \
                 all(k in kinds.SCALARS for k in key):
             self.derivative.install([kinds.CODE[k] for k in key], engine, self._select())
+            self.derivative.deps = self.derivative.deps + [
+                d for d in prog.deps if not any(d is e for e in self.derivative.deps)]
         return entry
 
     def _select(self):
@@ -233,7 +247,7 @@ def _expanded(prog):
     pk = [prog.kinds.get(p, "any") for p in prog.params]
     kinds, _ = analysis.infer_kinds(prog.params, pk, [None] * len(pk), body, seed=prog.kinds)
     return ir.Program(prog.name, prog.params, body, prog.outputs, kinds,
-                      forward_len=prog.forward_len, names=prog.names)
+                      forward_len=prog.forward_len, names=prog.names, deps=prog.deps)
 
 
 def build_program(f, params, key, values, argnums, has_aux, cotangent=False):
@@ -251,6 +265,7 @@ def build_program(f, params, key, values, argnums, has_aux, cotangent=False):
     seed = low.names.internal("_ct") if cotangent else None
     prog = reverse.transform(low.names, low.params, low.body, low.result, low.aux, wrt,
                              found, ndims, active, name, seed=seed)
+    prog.deps = list(low.deps)
     if cotangent:
         return _with_full_kinds(prog, low.params + [seed],
                                 pkinds + [kinds.kind_of_signature(ct_key)],
@@ -270,6 +285,7 @@ def build_jvp_program(f, params, key, wrt, has_aux):
                                positions=jvp.activity_positions)
     prog = jvp.transform(low.names, low.params, low.body, low.result, low.aux, wrt_params,
                          found, ndims, active, f"{function_name(f)}_jvp")
+    prog.deps = list(low.deps)
     return _with_full_kinds(prog, low.params + [low.names.dot(p) for p in wrt_params],
                             pkinds + [pkinds[a] for a in wrt],
                             pndims + [pndims[a] for a in wrt], found, ndims)
@@ -363,7 +379,7 @@ def _entry(df, args, kwargs):
     if args or kwargs:
         values = tr.bind(args, kwargs)
         key = tuple(kinds.signature(v) for v in values)
-        return tr.cache.get(key) or tr._compile(key, values)
+        return tr.cached(key) or tr._compile(key, values)
     if tr.cache:
         return list(tr.cache.values())[-1]
     values = tuple(1.0 for _ in tr.params)

@@ -12,7 +12,7 @@ import weakref
 
 import numpy as np
 
-from . import api, errors, kinds
+from . import api, errors, kinds, runtime
 from .api import _Compiled, _EngineFallback, _plain, _try_engine
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
@@ -33,6 +33,9 @@ class _Forward:
     def entry(self, primals, wrt):
         key = tuple(kinds.signature(v) for v in primals)
         hit = self.cache.get((key, wrt))
+        if hit is not None and hit.program.deps and not runtime.deps_current(hit.program.deps):
+            self.cache.clear()   # a function it inlined was redefined: made anew
+            hit = None
         if hit is None:
             with api.deep_recursion():
                 hit = self._build(key, primals, wrt)

@@ -7,6 +7,7 @@ import math
 import operator
 import re
 import sys
+import weakref
 
 import numpy as np
 
@@ -388,4 +389,6 @@ def compile_program(program):
     namespace = {"__builtins__": builtins}
     exec(code, namespace)
     fn = namespace["_revsrc_factory"](math, np, *(refs[n] for n in names))
+    # its lines stay for tracebacks while the function lives, and go with it
+    weakref.finalize(fn, linecache.cache.pop, filename, None)
     return fn, text

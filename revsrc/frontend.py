@@ -30,6 +30,7 @@ class Lowered:
     aux: Optional[Any] = None
     kinds: dict = field(default_factory=dict)   # known kinds (a derivative's program's)
     ndims: dict = field(default_factory=dict)
+    deps: list = field(default_factory=list)    # functions it inlined (Normalizer.deps)
 
 
 def transformed_of(f):
@@ -45,9 +46,10 @@ def lower(f, key, has_aux=False):
     nz = Normalizer(has_aux=has_aux)
     params, body, result, aux = nz.lower_function(f)
     body = _follow_writes(params, key, body, nz.names)
+    deps = list(nz.deps)
     if any(_is_derivative_call(s) for s in ir.walk(body)):
-        body = _inline_derivatives(params, key, body, nz.names)
-    return Lowered(nz.names, params, body, result, aux)
+        body = _inline_derivatives(params, key, body, nz.names, deps)
+    return Lowered(nz.names, params, body, result, aux, deps=deps)
 
 
 def _follow_writes(params, key, body, names):
@@ -67,7 +69,7 @@ def _is_derivative_call(s):
     return isinstance(s, Op) and transformed_of(s.fn) is not None
 
 
-def _inline_derivatives(params, key, body, names):
+def _inline_derivatives(params, key, body, names, deps):
     """``body`` with each call to a revsrc derivative replaced by its program for the
     kinds of its arguments (the program's names prefixed, its stacks its own)."""
     from . import analysis  # (analysis reads the rule table, which imports this module)
@@ -79,14 +81,14 @@ def _inline_derivatives(params, key, body, names):
         out = []
         for s in stmts:
             if _is_derivative_call(s):
-                out.extend(_inline_one(s, found, ndims, names))
+                out.extend(_inline_one(s, found, ndims, names, deps))
             else:
                 out.append(ir.map_bodies(s, expand))
         return out
     return expand(body)
 
 
-def _inline_one(s, found, ndims, names):
+def _inline_one(s, found, ndims, names, deps):
     tr = transformed_of(s.fn)
     try:
         args = tr.bind(tuple(s.args), dict(s.kwargs))
@@ -114,6 +116,7 @@ def _inline_one(s, found, ndims, names):
                 f"{sig[a]!r}; only floats and float arrays carry gradients", loc=s.loc,
                 hint="pass a float")
     low = lower(tr.derivative if tr.derivative is not None else s.fn, tuple(sig))
+    deps.extend(low.deps)
     inner = inline.names_in(low.body) | set(low.params) | \
         ({low.result} if isinstance(low.result, str) else set())
     base = f"{function_name(tr.f)}_d"
@@ -131,7 +134,7 @@ def _inline_one(s, found, ndims, names):
 
 
 def _derivative(tr, key, has_aux):
-    entry = tr.cache.get(key) or tr._compile(key, None)
+    entry = tr.cached(key) or tr._compile(key, None)
     prog = entry.unpruned
     names = copy.deepcopy(prog.names)
     # its adjoints are ordinary variables now: the new transformation names its own
@@ -173,4 +176,5 @@ def _derivative(tr, key, has_aux):
         body.append(Op(r0, operator.getitem, (result, Const(0))))
         body.append(Op(r1, operator.getitem, (result, Const(1))))
         result, aux_out = r0, r1
-    return Lowered(names, list(prog.params), body, result, aux_out, kinds=dict(prog.kinds))
+    return Lowered(names, list(prog.params), body, result, aux_out, kinds=dict(prog.kinds),
+                   deps=list(prog.deps))

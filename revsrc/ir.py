@@ -142,6 +142,7 @@ class Program:
     kinds: dict = field(default_factory=dict)
     forward_len: int = 0  # body[:forward_len] is the forward sweep
     names: Any = None     # the naming authority its variables came from (names.Names)
+    deps: list = field(default_factory=list)  # what it inlined (runtime.deps_current)
 
 
 # ---------------------------------------------------------------------------

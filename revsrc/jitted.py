@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import inspect
 
-from . import analysis, api, cse, errors, fence, frontend, inline, ir, kinds
+from . import analysis, api, cse, errors, fence, frontend, inline, ir, kinds, runtime
 from .api import _Compiled, _plain
 from .ir import Const, Op, Pop, While
 from .names import function_name
@@ -53,12 +53,24 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         values = self.bind(args, kwargs)
         key = tuple(kinds.signature(v) for v in values)
-        entry = self.cache.get(key) or self._compile(key, values)
+        entry = self.cached(key) or self._compile(key, values)
         try:
             outs = entry.engine.run(tuple(_plain(v) for v in values))
         except api._EngineFallback:   # an int beyond 2**53, a complex power: Python
             return self.f(*args, **kwargs)
         return _selected(outs, entry.select)
+
+    def cached(self, key):
+        """The program compiled before for argument kinds ``key``, if the functions it
+        inlined are still those their names hold (else every one is compiled anew)."""
+        entry = self.cache.get(key)
+        if entry is not None and entry.program.deps and \
+                not runtime.deps_current(entry.program.deps):
+            self.cache.clear()
+            if hasattr(self.compiled, "clear"):
+                self.compiled.clear()
+            return None
+        return entry
 
     def _compile(self, key, values):
         loc = self.parsed.loc(self.parsed.node)
@@ -82,6 +94,8 @@ class Jitted:
         self.cache[key] = entry
         if self.compiled is not None and hasattr(self.compiled, "install"):
             self.compiled.install([kinds.CODE[k] for k in key], program, select)
+            self.compiled.deps = self.compiled.deps + [
+                d for d in prog.deps if not any(d is e for e in self.compiled.deps)]
         return entry
 
 
@@ -165,7 +179,7 @@ def build_program(f, key):
                 f"tuples of them); {f.__name__} returns a value of kind {k!r}",
                 loc=_def_loc(f))
     prog = ir.Program(f"{function_name(f)}_jit", params, body, outputs, found,
-                      forward_len=len(body), names=names)
+                      forward_len=len(body), names=names, deps=list(low.deps))
     return prog, select
 
 

@@ -65,7 +65,7 @@ class Mapped:
 
     def _program(self, key, values):
         if isinstance(self.tr, api.Transformed):
-            entry = self.tr.cache.get(key) or self.tr._compile(key, values)
+            entry = self.tr.cached(key) or self.tr._compile(key, values)
             if entry.engine is None:
                 raise errors.NotCompilable(
                     f"revsrc.vmap: this derivative of {self.tr.f.__name__} does not run on "
@@ -74,7 +74,7 @@ class Mapped:
                     hint="the engine runs functions whose values are all floats, ints and "
                          "bools, calling math and NumPy scalar functions")
             return entry.engine, self.tr._select()
-        entry = self.tr.cache.get(key) or self.tr._compile(key, values)
+        entry = self.tr.cached(key) or self.tr._compile(key, values)
         return entry.engine, entry.select
 
     def __call__(self, *args, **kwargs):

@@ -152,6 +152,10 @@ class Normalizer:
         self.loop_count = 0
         self.inline_stack = []
         self.has_aux = has_aux
+        # what the IR took from globals and closures as fixed: (dict or cell, name,
+        # value, code) per user function, checked before a derivative runs
+        # (runtime.deps_current): redefining a helper makes the derivative anew
+        self.deps = []
 
     # ----- naming (through the one naming authority) ----------------------
     @property
@@ -163,6 +167,12 @@ class Normalizer:
 
     def _reserve(self, name):
         return self.names.reserve(name)
+
+    def _depend(self, holder, name, value):
+        if isinstance(value, types.FunctionType) and _inlinable(value):
+            dep = (holder, name, value, value.__code__)
+            if not any(d[0] is holder and d[1] == name for d in self.deps):
+                self.deps.append(dep)
 
     def choose_prefix(self, base, names):
         return self.names.prefix(base, names)
@@ -295,6 +305,7 @@ class Normalizer:
                 raise errors.UnsupportedSyntax(
                     f"closure variable {name} is not bound yet", loc=sc.parsed.loc(node))
             if _is_static(value):
+                self._depend(cell, name, value)
                 sc.env[name] = ("obj", value)
                 return sc.env[name]
             var = self._reserve(sc.prefix + name)
@@ -304,6 +315,8 @@ class Normalizer:
         if name in sc.globals:
             value = sc.globals[name]
             if _is_static(value):
+                if not sc.rule_mode:
+                    self._depend(sc.globals, name, value)
                 sc.env[name] = ("obj", value)
                 return sc.env[name]
             if sc.rule_mode:
@@ -805,9 +818,12 @@ class Normalizer:
             except AttributeError:
                 raise errors.UnsupportedSyntax(f"{node.attr!r} not found", loc=loc)
             if _is_static(attr):
+                if isinstance(value, types.ModuleType):
+                    self._depend(vars(value), node.attr, attr)
                 return ("obj", attr)
             if isinstance(value, types.ModuleType):
-                if value in (math, np) or isinstance(attr, (int, float, complex, type(None))):
+                # NumPy's and math's constants are fixed; a user module's may be rebound
+                if value in (math, np) or attr is None:
                     return Const(attr)
                 return self._emit(out, ir.load_global, (Const(vars(value)), Const(node.attr)),
                                   into, loc)
@@ -829,9 +845,12 @@ class Normalizer:
             if base is None:
                 return None
             try:
-                return getattr(base, func.attr)
+                attr = getattr(base, func.attr)
             except AttributeError:
                 return None
+            if isinstance(base, types.ModuleType):
+                self._depend(vars(base), func.attr, attr)
+            return attr
         else:
             return None
         if isinstance(r, tuple) and not isinstance(r, VTuple) and r[0] == "obj":

@@ -125,7 +125,7 @@ def drop_value(prog: Program) -> Program:
     if not changed and prog.outputs[0] == outputs[0]:
         return prog
     return Program(prog.name, prog.params, body, outputs, prog.kinds, forward_len=fwd,
-                   names=prog.names)
+                   names=prog.names, deps=prog.deps)
 
 
 # ----- Accumulating adjoints in place -----
@@ -176,4 +176,4 @@ def accumulate_in_place(prog: Program) -> Program:
         return out
 
     return Program(prog.name, prog.params, rewrite(prog.body), prog.outputs, prog.kinds,
-                   forward_len=prog.forward_len, names=prog.names)
+                   forward_len=prog.forward_len, names=prog.names, deps=prog.deps)

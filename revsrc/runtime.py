@@ -31,6 +31,25 @@ def finalize_grad(g, x):
     return float(g)
 
 
+_MISSING = object()
+
+
+def deps_current(deps):
+    """Whether every function a derivative inlined (ir.Program.deps: globals dict or
+    closure cell, name, function, code) is still the one its name holds."""
+    for holder, name, value, code in deps:
+        if type(holder) is dict:
+            now = holder.get(name, _MISSING)
+        else:
+            try:
+                now = holder.cell_contents
+            except ValueError:
+                return False
+        if now is not value or getattr(now, "__code__", None) is not code:
+            return False
+    return True
+
+
 def zeros_like(x):
     """The zero adjoint of array ``x``: zeros of its shape, in its float dtype."""
     x = np.asarray(x)

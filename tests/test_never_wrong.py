@@ -318,3 +318,92 @@ def test_ndarray_subclasses_are_refused():
     with pytest.raises(errors.RevsrcError) as info:
         revsrc.grad(total)(np.ma.masked_array([1.0, 2.0], mask=[0, 1]))
     assert info.value.code == "E305"
+
+
+# ----- stale helpers, stale source, bounded caches -----
+
+def _module(tmp_path, name, text):
+    import importlib.util
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod, path
+
+
+@pytest.mark.parametrize("backend", [None, "python"])
+def test_a_redefined_helper_makes_the_derivative_anew(tmp_path, backend):
+    mod, _ = _module(tmp_path, f"stale_helper_{backend}", (
+        "def helper(x):\n    return 2.0 * x\n\n"
+        "def f(x):\n    return helper(x) * x\n"))
+    df = revsrc.grad(mod.f, backend=backend)
+    assert df(3.0) == 12.0
+    mod.helper = lambda x: x * x * x          # f is now x**4
+    assert df(3.0) == pytest.approx(108.0)
+    assert mod.f(3.0) == 81.0
+
+
+def test_a_rebound_module_function_makes_the_derivative_anew(tmp_path):
+    helpers, _ = _module(tmp_path, "stale_attr_helpers", "def h(x):\n    return 2.0 * x\n")
+    import sys
+    sys.modules["stale_attr_helpers"] = helpers
+    try:
+        mod, _ = _module(tmp_path, "stale_attr_user", (
+            "import stale_attr_helpers\n\n"
+            "def f(x):\n    return stale_attr_helpers.h(x)\n"))
+        df = revsrc.grad(mod.f)
+        assert df(2.0) == 2.0
+        helpers.h = lambda x: x * x
+        assert df(2.0) == 4.0
+        vf = revsrc.jit(mod.f)
+        assert vf(3.0) == 9.0
+        helpers.h = lambda x: x + 1.0
+        assert vf(3.0) == 4.0
+    finally:
+        del sys.modules["stale_attr_helpers"]
+
+
+def test_a_source_file_changed_after_definition_is_refused(tmp_path):
+    mod, path = _module(tmp_path, "stale_source", "def f(x, y):\n    return x * y\n")
+    path.write_text("def f(x, y):\n    return x * x + y * y\n")
+    with pytest.raises(errors.StaleSource) as info:
+        revsrc.value_and_grad(mod.f, argnums=(0, 1))
+    assert info.value.code == "E204"
+
+
+def test_unchanged_sources_are_not_refused(tmp_path):
+    # closures, nested classes, recursion by name, lambdas, module attributes
+    mod, _ = _module(tmp_path, "fresh_source", (
+        "import math\n\n"
+        "def outer(a):\n"
+        "    z = 3.0\n"
+        "    def inner(b):\n"
+        "        return a * b * z + math.cos(b)\n"
+        "    return inner\n\n"
+        "sq = lambda x: x ** 3\n"))
+    assert revsrc.grad(mod.outer(2.0))(1.0) == pytest.approx(6.0 - math.sin(1.0))
+    assert revsrc.grad(mod.sq)(2.0) == 12.0
+
+
+def test_caches_release_their_entries_with_their_functions(tmp_path):
+    import gc
+    import linecache
+    from revsrc import parse
+    text = "\n".join(f"f{i} = lambda x: x * {i}.0 + x * x" for i in range(50)) + "\n"
+    mod, _ = _module(tmp_path, "many_lambdas", text)
+    before = len(linecache.cache)
+    codes = []
+    for i in range(50):
+        f = getattr(mod, f"f{i}")
+        codes.append(f.__code__)
+        assert revsrc.grad(f, backend="python")(1.0) == i + 2.0
+    assert all(c in parse._cache for c in codes)
+    del codes, f
+    for i in range(50):
+        delattr(mod, f"f{i}")
+    gc.collect()
+    assert len(linecache.cache) <= before + 1
+    assert not any(getattr(c, "co_filename", "").endswith("many_lambdas.py")
+                   for c in list(parse._cache.keys()))
+    assert len(parse._files) <= parse._FILES_KEPT
