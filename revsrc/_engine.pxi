@@ -451,6 +451,11 @@ cdef class Derivative:
         self._installs = []
         self.deps = []
 
+    def __reduce__(self):
+        # the function and the options; the copy transforms again when first called
+        from revsrc import api
+        return api._reduce(self)
+
     def clear(self):
         """Forget every installed program (their helpers were redefined)."""
         self._installs = []
@@ -520,6 +525,8 @@ cdef bint _deps_current(list deps):
     cdef object holder, now
     for item in deps:
         d = <tuple>item
+        if type(d[2]) is str:
+            continue    # a global's kind: the engine checks it as it loads the global
         holder = d[0]
         if type(holder) is dict:
             now = (<dict>holder).get(d[1], _NO_MATCH)

@@ -313,14 +313,37 @@ def _make(f, argnums, has_aux, backend, with_value):
     return derivative
 
 
+class _PythonDerivative:
+    """What grad returns with backend="python": calls the generated Python adjoint."""
+
+    def __init__(self, tr):
+        self._revsrc_transformed = tr
+        functools.update_wrapper(self, tr.f)
+
+    def __call__(self, *args, **kwargs):
+        return self._revsrc_transformed(*args, **kwargs)
+
+    def __reduce__(self):
+        return _reduce(self)
+
+
+def _reduce(d):
+    """Pickling a derivative: the function (by reference, as pickle does functions) and
+    the options; the unpickled derivative transforms again when first called."""
+    tr = d._revsrc_transformed
+    return _remade, (tr.f, tr.argnums if tr.tuple_argnums else tr.argnums[0], tr.has_aux,
+                     tr.backend, tr.with_value)
+
+
+def _remade(f, argnums, has_aux, backend, with_value):
+    return _make(f, argnums, has_aux, backend, with_value)
+
+
 def _wrap(tr):
     if tr.backend != "python":
         d = Derivative(tr)
     else:
-        @functools.wraps(tr.f)
-        def d(*args, **kwargs):
-            return tr(*args, **kwargs)
-        d.__wrapped__ = tr.f
+        d = _PythonDerivative(tr)
     try:
         d.__name__ = ("value_and_grad_" if tr.with_value else "grad_") + tr.f.__name__
         d.__qualname__ = d.__name__

@@ -405,8 +405,9 @@ def getitem_kind(op, ctx):
             return FLOAT if drop == nd else (ARRAY, nd - drop)
     if nd is not None and isinstance(idx, str) and ctx.kind(idx) == INT:
         return (FLOAT, None) if nd == 1 else (ARRAY, nd - 1)
-    if isinstance(idx, str) and (ctx.kind(idx) == ARRAY or ARRAY in ctx.kinds(ctx.items(idx))):
-        return ARRAY  # advanced indexing always makes an array
+    if isinstance(idx, str) and (ctx.kind(idx) in (ARRAY, LIST) or
+                                 ARRAY in ctx.kinds(ctx.items(idx))):
+        return ARRAY  # advanced indexing (an array or a list index) always makes an array
     items = value if type(value) is tuple else (value,)
     if not isinstance(idx, str) and all(type(i) is slice or i is None or i is Ellipsis
                                         for i in items):

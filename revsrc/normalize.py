@@ -19,7 +19,7 @@ import types
 
 import numpy as np
 
-from . import aliases, control, errors, fence, ir, rules, runtime
+from . import aliases, control, errors, fence, ir, kinds, rules, runtime
 from .names import Names
 from .ir import Const, For, If, Op, SetItem, While
 from .rules.arith import astype as _astype
@@ -327,6 +327,9 @@ class Normalizer:
             var = self._reserve(sc.prefix + name)
             out.append(Op(var, ir.load_global, (Const(sc.globals), Const(name)),
                           loc=sc.parsed.loc(node)))
+            # read when it runs, but its kind (float, array of rank 2...) is the
+            # program's: a global that changes kind makes the derivative anew
+            self.deps.append((sc.globals, name, "kind", kinds.signature(value)))
             sc.env[name] = var
             return var
         if hasattr(builtins, name):

@@ -68,6 +68,10 @@ class Reverser:
         self.bar_names = {}
         self.bar_of = {}           # bar -> the variable it is the adjoint of
         self.primal_reads = set()
+        self.read_sites = {}       # v -> sites whose adjoints read its primal value
+        self.cur_site = None       # the site whose adjoint is being written
+        self.loops_of = {}         # site -> the sites of the loops around it
+        self._loops = ()
         self.def_count = {}
         self.in_loop_defs = set()  # site ids defined inside a loop
         self.site_of = {}          # id(stmt) -> site
@@ -88,6 +92,7 @@ class Reverser:
             self.nsites += 1
             self.site_of[id(s)] = site
             self.site_stmt[site] = s
+            self.loops_of[site] = self._loops
             for v in ir.writes(s):
                 self.def_count[v] = self.def_count.get(v, 0) + 1
                 self.forward_vars.add(v)
@@ -97,11 +102,12 @@ class Reverser:
             if isinstance(s, If):
                 self._index(s.body, depth)
                 self._index(s.orelse, depth)
-            elif isinstance(s, For):
+            elif isinstance(s, (For, While)):
+                outer, self._loops = self._loops, self._loops + (site,)
+                if isinstance(s, While):
+                    self._index(s.test_body, depth + 1)
                 self._index(s.body, depth + 1)
-            elif isinstance(s, While):
-                self._index(s.test_body, depth + 1)
-                self._index(s.body, depth + 1)
+                self._loops = outer
 
     def bar(self, v):
         name = self.bar_names.get(v)
@@ -116,6 +122,23 @@ class Reverser:
 
     def overwrites(self, site, v):
         return v in self.params or self.def_count.get(v, 0) > 1 or site in self.in_loop_defs
+
+    def _read(self, v):
+        """The adjoint being written reads the primal value of ``v``."""
+        self.primal_reads.add(v)
+        self.read_sites.setdefault(v, set()).add(self.cur_site)
+
+    def _saves(self, site, v):
+        """Whether the definition of ``v`` at ``site`` must save the value it replaces:
+        an adjoint that runs after it is undone reads ``v`` (one of a statement before
+        it, or of any statement of a loop around it: an earlier iteration's)."""
+        if not (v in self.primal_reads and self.overwrites(site, v)):
+            return False
+        loops = set(self.loops_of.get(site, ()))
+        for r in self.read_sites.get(v, ()):
+            if r is None or r <= site or loops & set(self.loops_of.get(r, ())):
+                return True
+        return False
 
     # ----- adjoint sweep --------------------------------------------------
     # The adjoint sweep knows which adjoints are zero (``self.zero``: never written
@@ -144,7 +167,7 @@ class Reverser:
         variable (as it is at this point) for an array, 0.0 for a container's pieces."""
         v = self.bar_of[b]
         if self.kinds.get(v) == "array":
-            self.primal_reads.add(v)
+            self._read(v)
             return Op(b, runtime.zeros_like, (v,))
         return Op(b, ir.copy, (Const(0.0),))
 
@@ -209,6 +232,13 @@ class Reverser:
 
     def _rev_stmt(self, s, out):
         site = self.site_of[id(s)]
+        outer, self.cur_site = self.cur_site, site
+        try:
+            self._rev_stmt_at(s, site, out)
+        finally:
+            self.cur_site = outer
+
+    def _rev_stmt_at(self, s, site, out):
         if isinstance(s, Op):
             if s.target is not None and s.target in self.active:
                 self._adjoint_op(s, site, out)
@@ -277,7 +307,7 @@ class Reverser:
                 value = Const(0.0) if s.stack[0] == "f" else self.names.temp()
                 if not isinstance(value, Const):
                     out.append(Op(value, runtime.zero_tangent, (t,)))
-                    self.primal_reads.add(t)
+                    self._read(t)
             else:
                 value = tb
             out.append(Push(value, _adjoint_stack(s.stack)))
@@ -359,7 +389,7 @@ class Reverser:
             if rule.reads("ans"):
                 ans = self.names.fresh("_ans")
                 out.append(Op(ans, ir.copy, (z,)))
-                self.primal_reads.add(z)
+                self._read(z)
             out.append(_Restore(z, self.site_of[id(s)]))
         env = {"g": zb, "ans": ans}
         for name, value in zip(rule.params, s.args):
@@ -393,7 +423,7 @@ class Reverser:
                 out.append(Op(t, fused.kernel, tuple(env[n] for n in fused.names)))
                 for n in fused.names:
                     if isinstance(env[n], str) and env[n] in self.forward_vars:
-                        self.primal_reads.add(env[n])
+                        self._read(env[n])
                 others = [b for j, b in enumerate(s.args) if j != i and isinstance(b, str)
                           and self.kinds.get(b) not in SCALARS]
                 if prim.broadcast and others:
@@ -401,7 +431,7 @@ class Reverser:
                     c = self.names.temp()
                     out.append(Op(c, runtime.unbroadcast, (t, a)))
                     if isinstance(a, str) and a in self.forward_vars:
-                        self.primal_reads.add(a)
+                        self._read(a)
                     t = c
                 result.append((a, t))
             wanted = [(i, a) for i, a in wanted if i not in facts]
@@ -429,7 +459,7 @@ class Reverser:
             out.append(Op(t, d.fn, d.args, d.kwargs))
             for a in d.args:
                 if isinstance(a, str):
-                    self.primal_reads.add(a)
+                    self._read(a)
         out.extend(body_ops)
         summed = {}
         for (i, arg), c in zip(wanted, outs):
@@ -440,16 +470,16 @@ class Reverser:
                         out.append(Op(t, runtime.unbroadcast, (c, arg)))
                         summed[(c, arg)] = t
                         if isinstance(arg, str) and arg in self.forward_vars:
-                            self.primal_reads.add(arg)  # its shape, as it was then
+                            self._read(arg)  # its shape, as it was then
                     c = summed[(c, arg)]
             result.append((arg, c))
         for op in body_ops:
             for a in list(op.args) + [v for _, v in op.kwargs]:
                 if isinstance(a, str) and a in self.forward_vars and a not in self.recompute:
-                    self.primal_reads.add(a)
+                    self._read(a)
         for _, c in result:
             if isinstance(c, str) and c in self.forward_vars and c not in self.recompute:
-                self.primal_reads.add(c)
+                self._read(c)
         return result
 
     def _find_recomputable(self, stmts, uses):
@@ -510,7 +540,7 @@ class Reverser:
         # the index (and the value's shape) as they were: the restore below reads them
         for operand in (s.index, s.value):
             if isinstance(operand, str) and operand in self.forward_vars:
-                self.primal_reads.add(operand)
+                self._read(operand)
         if tgt in self.active:
             tb = self.bar(tgt)
             if tb not in self.zero:
@@ -534,7 +564,7 @@ class Reverser:
             site = self.site_of[id(s)]
             if isinstance(s, (Op, Pop)):
                 v = s.target
-                if v is not None and self._needed(v) and self.overwrites(site, v):
+                if v is not None and self._saves(site, v):
                     out.append(Push(v, self._stack(v)))
                     self.pushed.add(site)
                 out.append(s)
@@ -877,7 +907,7 @@ def _mark_sites(rv, rbody):
             if isinstance(s, Op):
                 nonempty = True
             elif isinstance(s, _Restore):
-                if rv._needed(s.var) and rv.overwrites(s.site, s.var):
+                if rv._saves(s.site, s.var):
                     nonempty = True
             elif isinstance(s, (_RestoreItem, Push, Pop)):
                 nonempty = True

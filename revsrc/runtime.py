@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from . import _kernels, errors, tensor
+from . import _kernels, errors, kinds, tensor
 
 # REVSRC_POOL=0 turns the memory pool off (for A/B measurements, or a process that
 # wants every freed block back in the C allocator at once).
@@ -45,7 +45,10 @@ def deps_current(deps):
                 now = holder.cell_contents
             except ValueError:
                 return False
-        if now is not value or getattr(now, "__code__", None) is not code:
+        if type(value) is str:   # ("kind"): a global read when it runs, of this kind
+            if now is _MISSING or kinds.signature(now) != code:
+                return False
+        elif now is not value or getattr(now, "__code__", None) is not code:
             return False
     return True
 

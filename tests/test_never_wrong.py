@@ -407,3 +407,52 @@ def test_caches_release_their_entries_with_their_functions(tmp_path):
     assert not any(getattr(c, "co_filename", "").endswith("many_lambdas.py")
                    for c in list(parse._cache.keys()))
     assert len(parse._files) <= parse._FILES_KEPT
+
+
+# ----- a global that changes kind, pickling, saves -----
+
+GLOBAL_SCALE = 2.0
+
+
+def scaled_by_global(x):
+    return x * GLOBAL_SCALE
+
+
+@pytest.mark.parametrize("backend", [None, "python"])
+def test_a_global_that_becomes_an_array_is_a_coded_error(backend):
+    global GLOBAL_SCALE
+    df = revsrc.grad(scaled_by_global, backend=backend)
+    try:
+        assert df(1.0) == 2.0
+        GLOBAL_SCALE = np.ones(3)
+        with pytest.raises(errors.RevsrcError) as info:
+            df(1.0)
+        assert info.value.code == "E302"
+        GLOBAL_SCALE = 3.0
+        assert df(1.0) == 3.0
+    finally:
+        GLOBAL_SCALE = 2.0
+
+
+def loop_without_gradient(x, n):
+    s = 0.0
+    for i in range(n):
+        s = s + i * 0.5
+    return x * s
+
+
+def test_a_loop_that_touches_no_differentiated_value_saves_nothing():
+    df = revsrc.grad(loop_without_gradient, backend="python")
+    assert df(1.0, 4) == 3.0
+    src = revsrc.source(df, 1.0, 4)
+    assert ".push(" not in src and ".append(" not in src
+    check_grads(loop_without_gradient, (1.3, 5))
+
+
+@pytest.mark.parametrize("backend", [None, "python"])
+def test_a_derivative_pickles_after_it_was_called(backend):
+    import pickle
+    df = revsrc.value_and_grad(pow_xy, argnums=(0, 1), backend=backend)
+    before = df(1.5, 2.0)
+    copy = pickle.loads(pickle.dumps(df))
+    assert copy(1.5, 2.0) == before
