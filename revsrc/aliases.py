@@ -25,7 +25,7 @@ import operator
 
 import numpy as np
 
-from . import errors, ir, kinds, runtime
+from . import errors, inline, ir, kinds, runtime
 from .ir import Block, Const, For, If, Op, SetItem, While
 
 # In-place operators (what ``x op= y`` calls) and the operation they compute.
@@ -65,9 +65,126 @@ class _Def:
         self.path = path     # ((id(list), index), ...) from the body down to the statement
 
 
-def resolve(params, body, found, names):
-    """``body`` with every write through a view or an alias made explicit."""
-    return _Resolver(params, found, names).run(body)
+def resolve(params, body, found, names, back=None):
+    """``body`` with every write through a view or an alias made explicit. ``body``
+    and ``found`` (its kinds) may have versioned names (`versions`); ``back`` gives
+    the user's names again."""
+    out = _Resolver(params, found, names).run(body)
+    if back:
+        out = inline.rename(out, lambda n: back.get(n, n))
+    return out
+
+
+def versions(params, body):
+    """See `_versions`."""
+    return _versions(params, body)
+
+
+def _versions(params, body):
+    """``body`` with each variable assigned more than once given one name per
+    assignment, where that is plain from the function's own body: assignments that
+    are statements of it (``D = A * 1.0`` ... ``D = B * 1.0``), or one assignment at
+    the top of a loop's body that nothing in the loop reads before (``row`` of two
+    ``for row in D:`` loops). Each name then has one definition, and the alias
+    structure holds at every write. Returns the body and the way back to the user's
+    names (the values are the same: the versions never live at once)."""
+    if any(isinstance(s, Block) for s in ir.walk(body)):
+        return body, {}
+
+    def rebinds(t):   # x = ..., for x in ...: not x[i] = ... nor x += ...
+        return not isinstance(t, SetItem) and not (isinstance(t, Op) and t.fn in INPLACE)
+
+    top = {}
+    local = {}        # id(loop) -> variables it assigns once, at the top, before any read
+    others = set()    # variables assigned in nested bodies in any other way
+    for s in body:
+        if rebinds(s):
+            for w in ir.writes(s):
+                top[w] = top.get(w, 0) + 1
+        if not _bodies(s):
+            continue
+        mine = _loop_locals(s, rebinds)
+        local[id(s)] = mine
+        for child in _bodies(s):
+            for t in ir.walk(child):
+                if rebinds(t):
+                    others.update(w for w in ir.writes(t) if w not in mine)
+    counts = dict(top)
+    for mine in local.values():
+        for v in mine:
+            counts[v] = counts.get(v, 0) + 1
+    many = {v for v, n in counts.items() if n + (v in params) > 1 and v not in others}
+    if not many:
+        return body, {}
+    cur = {v: v for v in many}
+    count = {v: 1 if v in params else 0 for v in many}
+    back = {}
+
+    def new_version(v):
+        count[v] += 1
+        name = v if count[v] == 1 else f"{v}@{count[v]}"
+        cur[v] = name
+        back[name] = v
+        return name
+
+    def read(n):
+        return cur.get(n, n) if isinstance(n, str) else n
+
+    out = []
+    for st in body:
+        if isinstance(st, Op) and st.target in many and st.fn not in INPLACE:
+            args = tuple(read(a) for a in st.args)
+            kwargs = tuple((k, read(v)) for k, v in st.kwargs)
+            out.append(Op(new_version(st.target), st.fn, args, kwargs, st.loc))
+        elif isinstance(st, (For, While)) and (
+                local.get(id(st), set()) & many or (isinstance(st, For) and st.var in many)):
+            if isinstance(st, For):
+                start, stop, step = read(st.start), read(st.stop), read(st.step)
+                var = new_version(st.var) if st.var in many else st.var
+            else:
+                test_body = inline.rename(st.test_body, read)
+                test = read(st.test)
+            for v in sorted(local[id(st)] & many):
+                new_version(v)
+            loop_body = inline.rename(st.body, read)
+            if isinstance(st, For):
+                out.append(For(var, start, stop, step, loop_body, loc=st.loc))
+            else:
+                out.append(While(test_body, test, loop_body, loc=st.loc))
+        else:
+            out.extend(inline.rename([st], read))
+    back = {k: v for k, v in back.items() if k != v}
+    return out, back
+
+
+def _loop_locals(loop, rebinds):
+    """Variables a loop assigns exactly once, by a statement of its own body that no
+    read of them in the loop comes before (so each iteration's value is its own)."""
+    if not isinstance(loop, (For, While)):
+        return set()
+    defs = {}
+    for t in ir.walk(loop.body):
+        if rebinds(t):
+            for w in ir.writes(t):
+                defs[w] = defs.get(w, 0) + 1
+    header = set(ir.reads(loop))
+    if isinstance(loop, While):
+        for t in ir.walk(loop.test_body):
+            header.update(ir.reads(t))
+            header.update(ir.writes(t))
+    out = set()
+    for i, t in enumerate(loop.body):
+        if not (isinstance(t, Op) and t.target is not None and rebinds(t)):
+            continue
+        v = t.target
+        if defs.get(v) != 1 or v in header or v in t.args or \
+                any(v == k for _, k in t.kwargs):
+            continue
+        if any(v in ir.reads(u) or v in ir.writes(u)
+               for u in ir.walk(loop.body[:i])):
+            continue
+        out.add(v)
+    return out
 
 
 class _Resolver:
@@ -161,6 +278,15 @@ class _Resolver:
             # a number (rebound) or a shared array (changed in place): known when it runs
             return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),
                     Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
+        ds = self.defs.get(target, [])
+        if len(ds) > 1 and any(self._view_of(d.stmt) is not None for d in ds):
+            # which array it views depends on the path taken: not followed (refused)
+            raise errors.UnfollowableWrite(
+                f"{target} is assigned in more than one place, and at least one makes it "
+                "a view or an alias of another array; revsrc cannot follow a write "
+                "through it", loc=loc,
+                hint=f"give each view its own name, or copy it ({target} = "
+                     f"{target}.copy()) before writing")
         root = self._root(target)
         if root in self.external or (root not in self.defs and root not in self.params):
             raise errors.MutatesArgument(

@@ -58,9 +58,10 @@ def _follow_writes(params, key, body, names):
                for s in ir.walk(body)):
         return body
     from . import analysis
+    body, back = aliases.versions(params, body)   # one name per assignment, for now
     found, _ = analysis.infer_kinds(params, [kinds.kind_of_signature(k) for k in key],
                                     [kinds.ndim_of_signature(k) for k in key], body)
-    return aliases.resolve(params, body, found, names)
+    return aliases.resolve(params, body, found, names, back)
 
 
 # ----- Derivatives called inside a function -----

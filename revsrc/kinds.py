@@ -216,8 +216,20 @@ ALWAYS_ARRAY = always_array
 
 def array_of_shape(op, ctx):
     """np.zeros(shape) and its kin: an array, of rank len(shape) when it is known."""
-    shape = op.args[0] if op.args else dict(op.kwargs).get("shape")
+    return _of_shape(op.args[0] if op.args else dict(op.kwargs).get("shape"), ctx)
+
+
+def reshape_kind(op, ctx):
+    """np.reshape(a, shape): an array of rank len(shape) when it is known."""
+    kw = dict(op.kwargs)
+    return _of_shape(op.args[1] if len(op.args) > 1 else kw.get("shape", kw.get("newshape")),
+                     ctx)
+
+
+def _of_shape(shape, ctx):
     value = getattr(shape, "value", None) if not isinstance(shape, str) else None
+    if type(value) is tuple and any(type(d) is not int for d in value):
+        return ARRAY
     if type(value) is int or (isinstance(shape, str) and ctx.kind(shape) == INT):
         return ARRAY, 1
     if type(value) is tuple:
@@ -329,6 +341,20 @@ def dot_kind(op, ctx):
     if nds == [1, 1]:
         return FLOAT
     return ARRAY if ARRAY in ctx.kinds(op.args) else ANY
+
+
+def matmul_kind(op, ctx):
+    """a @ b: the rank NumPy's matmul gives (a vector operand loses its axis)."""
+    if len(op.args) != 2 or any(ctx.kind(a) != ARRAY for a in op.args):
+        return array_kind(op, ctx)
+    na, nb = (ctx.ndim(a) for a in op.args)
+    if na is None or nb is None:
+        return ARRAY
+    if na == 1 and nb == 1:
+        return FLOAT
+    if na == 1 or nb == 1:
+        return ARRAY, max(na, nb) - 1
+    return ARRAY, max(na, nb)
 
 
 def array_kind(op, ctx):

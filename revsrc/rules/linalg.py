@@ -15,7 +15,7 @@ def dot(g, ans, a, b):
     return _helpers.dot_grad_a(g, a, b), _helpers.dot_grad_b(g, a, b)
 
 
-@primitive("matmul", np.matmul, operator.matmul, kind=K.array_kind, multilinear=(0, 1),
+@primitive("matmul", np.matmul, operator.matmul, kind=K.matmul_kind, multilinear=(0, 1),
            infix="@", complex_ok=True)
 def matmul(g, ans, a, b):
     return _helpers.matmul_grad_a(g, a, b), _helpers.matmul_grad_b(g, a, b)

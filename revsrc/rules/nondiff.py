@@ -33,4 +33,6 @@ no_derivative(
 # Arrays built from shapes alone (always arrays, whatever the arguments).
 no_derivative(np.zeros, np.ones, np.empty, kind=K.array_of_shape)
 no_derivative(np.zeros_like, np.ones_like, np.empty_like, kind=K.array_like_first)
-no_derivative(np.eye, np.identity, np.arange, np.tri, np.indices, kind=K.constant(K.ARRAY))
+no_derivative(np.eye, np.identity, np.tri, kind=K.constant((K.ARRAY, 2)))
+no_derivative(np.arange, kind=K.constant((K.ARRAY, 1)))
+no_derivative(np.indices, kind=K.constant(K.ARRAY))

@@ -14,7 +14,7 @@ from . import _forward, _helpers
 # ----- Reshaping -----
 
 
-@primitive("reshape", np.reshape, kind=K.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
+@primitive("reshape", np.reshape, kind=K.reshape_kind, linear=(0,), complex_ok=True)
 def reshape(g, ans, a, shape=None, order="C"):
     return np.reshape(g, np.shape(a), order=order)
 
