@@ -21,6 +21,9 @@ from . import rules as _rules
 from .api import disassemble, grad, source, value_and_grad
 from .compose import hessian, hvp, jacfwd, jacobian, jacrev, jvp, linearize, vjp
 from .errors import RevsrcError
+from .pytree import (register_pytree, tree_flatten, tree_leaves, tree_map, tree_structure,
+                     tree_unflatten)
+from .rules.arith import stop_gradient
 
 
 def defvjp(func, rule=None, *, broadcast=False):
@@ -50,4 +53,5 @@ def nondiff(*funcs):
 
 __all__ = ["grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",
            "jacobian", "hessian", "hvp", "source", "disassemble", "defvjp", "nondiff",
-           "RevsrcError", "__version__"]
+           "stop_gradient", "register_pytree", "tree_flatten", "tree_unflatten",
+           "tree_leaves", "tree_structure", "tree_map", "RevsrcError", "__version__"]

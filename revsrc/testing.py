@@ -8,6 +8,7 @@ is how the checker itself is tested against deliberately wrong gradients.
 import numpy as np
 
 import revsrc
+from revsrc import pytree
 
 __all__ = ["check_grads", "compare_grads"]
 
@@ -93,11 +94,35 @@ def compare_grads(f, grad_f, args, argnums=0, *, rtol=1e-6, atol=1e-8, eps=None,
 
     rng = np.random.default_rng(seed)
     for i, g in zip(nums, grads):
-        x = args[i]
-        if isinstance(x, np.ndarray):
-            _check_array(f, args, kwargs, i, g, rng, rtol, atol, eps, directions)
-        else:
-            _check_scalar(f, args, kwargs, i, g, rtol, atol, eps)
+        _check_one(f, args, kwargs, i, g, rng, rtol, atol, eps, directions)
+
+
+def _check_one(f, args, kwargs, i, g, rng, rtol, atol, eps, directions):
+    x = args[i]
+    if pytree.is_container(x):
+        _check_tree(f, args, kwargs, i, g, rng, rtol, atol, eps, directions)
+    elif isinstance(x, np.ndarray):
+        _check_array(f, args, kwargs, i, g, rng, rtol, atol, eps, directions)
+    else:
+        _check_scalar(f, args, kwargs, i, g, rtol, atol, eps)
+
+
+def _check_tree(f, args, kwargs, i, g, rng, rtol, atol, eps, directions):
+    """A container argument: the gradient has its structure (container types, keys,
+    order), and each leaf is checked as an argument of its own."""
+    leaves, td = pytree.tree_flatten(args[i])
+    g_leaves, g_td = pytree.tree_flatten(g)
+    if g_td != td:
+        raise AssertionError(f"argnum {i}: the gradient has structure {g_td!r}, the "
+                             f"argument {td!r}")
+    for j, (x, gj) in enumerate(zip(leaves, g_leaves)):
+        def f_leaf(*a, j=j, **kw):
+            put = list(leaves)
+            put[j] = a[i]
+            return f(*a[:i], pytree.tree_unflatten(td, put), *a[i + 1:], **kw)
+        moved = list(args)
+        moved[i] = x
+        _check_one(f_leaf, tuple(moved), kwargs, i, gj, rng, rtol, atol, eps, directions)
 
 
 def _describe(value):

@@ -138,6 +138,22 @@ define("make_list", ir.make_list, kind=K.constant(K.LIST))
 
 # ----- No derivative -----
 
+def stop_gradient(x):
+    """``x``, as a value that carries no derivative: its gradient (and tangent) is
+    zero, on every path (the generated Python, the scalar engine, forward mode).
+
+    >>> import revsrc
+    >>> def f(x):
+    ...     return x * revsrc.stop_gradient(x)
+    >>> revsrc.grad(f)(3.0)
+    3.0
+    """
+    return x
+
+
+stop_gradient.__module__ = "revsrc"
+no_derivative(stop_gradient, kind=K.same_kind, engine=op("MOV"))
+
 no_derivative(ir.truth, builtins.bool, operator.truth, kind=K.constant(K.BOOL),
               engine=special("truth"))
 no_derivative(operator.not_, kind=K.constant(K.BOOL), engine=op("NOT"), infix="not")
