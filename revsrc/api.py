@@ -5,6 +5,7 @@ import contextlib
 import functools
 import sys
 import types
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -18,6 +19,9 @@ from .names import function_name
 from .parse import parse_function
 
 _BACKENDS = (None, "python", "engine")
+
+# which positional arguments to differentiate: one index, or several (a tuple of results)
+Argnums = Union[int, Sequence[int]]
 
 
 class _Compiled:
@@ -364,7 +368,8 @@ def _wrap(tr):
     return d
 
 
-def grad(f, argnums=0, has_aux=False, backend=None):
+def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
+         backend: Optional[str] = None) -> Callable[..., Any]:
     """The gradient of ``f`` with respect to argument ``argnums``.
 
     ``f`` must return a scalar float (or ``(value, aux)`` with ``has_aux=True``).
@@ -383,7 +388,8 @@ def grad(f, argnums=0, has_aux=False, backend=None):
     return _make(f, argnums, has_aux, backend, with_value=False)
 
 
-def value_and_grad(f, argnums=0, has_aux=False, backend=None):
+def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
+                   backend: Optional[str] = None) -> Callable[..., Any]:
     """``(f(...), grad(f)(...))`` computed in one forward and one adjoint sweep.
 
     >>> import revsrc
@@ -420,7 +426,7 @@ def _entry(df, args, kwargs):
     return tr._compile(key, values)
 
 
-def source(df, *args, **kwargs):
+def source(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     """The generated adjoint source of ``df`` for arguments like ``args``.
 
     Without arguments: for the argument kinds transformed most recently (float
@@ -429,7 +435,7 @@ def source(df, *args, **kwargs):
     return _entry(df, args, kwargs).text
 
 
-def disassemble(df, *args, **kwargs):
+def disassemble(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     """The compiled scalar engine's program of ``df`` for arguments like ``args``
     (without arguments: the kinds transformed most recently), one instruction per line.
     """

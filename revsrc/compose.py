@@ -9,11 +9,12 @@ apply to them too: `hessian` is forward mode over reverse mode.
 from __future__ import annotations
 
 import weakref
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import api, arguments, errors, pytree
-from .api import _Compiled, _EngineFallback, _plain, _try_engine
+from .api import Argnums, _Compiled, _EngineFallback, _plain, _try_engine
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
 
@@ -176,7 +177,8 @@ def _grad(f, argnums, backend):
                      backend), lambda: api.grad(f, argnums, backend=backend))
 
 
-def jvp(f, primals, tangents, has_aux=False, backend=None):
+def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+        has_aux: bool = False, backend: Optional[str] = None) -> Tuple[Any, ...]:
     """``(f(*primals), J tangents)``: the value and its directional derivative.
 
     ``tangents`` has one entry per argument, shaped like it (None for an argument
@@ -193,7 +195,8 @@ def jvp(f, primals, tangents, has_aux=False, backend=None):
     return _forward(f, has_aux, backend)(primals, tangents)
 
 
-def linearize(f, *primals, backend=None):
+def linearize(f: Callable[..., Any], *primals: Any,
+              backend: Optional[str] = None) -> Tuple[Any, Callable[..., Any]]:
     """``(f(*primals), f_jvp)``, where ``f_jvp(*tangents)`` is the derivative of ``f``
     at ``primals`` applied to ``tangents`` (one per argument, None for none).
 
@@ -230,7 +233,8 @@ def _float_positions(primals):
     return tuple(out)
 
 
-def vjp(f, *primals, has_aux=False, backend=None):
+def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
+        backend: Optional[str] = None) -> Tuple[Any, ...]:
     """``(f(*primals), vjp_fn)``: ``vjp_fn(ct)`` pulls a cotangent ``ct`` of the output
     (shaped like it: a number, an array, a tuple) back to one cotangent per argument
     (None for an argument that is not a float or a float array).
@@ -289,7 +293,8 @@ def _assemble(columns, out_shape, x):
     return stacked.reshape(tuple(out_shape) + x.shape)
 
 
-def jacfwd(f, argnums=0, has_aux=False, backend=None):
+def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
+           backend: Optional[str] = None) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by forward mode:
     one `jvp` per input dimension. Shape: output's shape + argument's shape (for a
     container argument, a container of those, one per leaf).
@@ -333,7 +338,8 @@ def jacfwd(f, argnums=0, has_aux=False, backend=None):
     return jacobian_fwd
 
 
-def jacrev(f, argnums=0, has_aux=False, backend=None):
+def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
+           backend: Optional[str] = None) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by reverse mode:
     one vector-Jacobian product per output element. Shape: output's shape +
     argument's shape (for a container argument, a container of those, one per leaf).
@@ -378,7 +384,8 @@ def jacrev(f, argnums=0, has_aux=False, backend=None):
 jacobian = jacrev
 
 
-def hessian(f, argnums=0, backend=None):
+def hessian(f: Callable[..., Any], argnums: Argnums = 0,
+            backend: Optional[str] = None) -> Callable[..., Any]:
     """The Hessian of a scalar ``f``: forward mode over its gradient program (one
     `jvp` of ``revsrc.grad(f)`` per input dimension). Shape: argument's shape twice.
 
@@ -390,7 +397,8 @@ def hessian(f, argnums=0, backend=None):
     return jacfwd(_grad(f, argnums, backend), argnums, backend=backend)
 
 
-def hvp(f, primals, tangents, argnums=0, backend=None):
+def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+        argnums: Argnums = 0, backend: Optional[str] = None) -> Any:
     """The Hessian of a scalar ``f`` at ``primals`` times ``tangents`` (one per
     argument, None for none), without forming the Hessian: forward mode over the
     gradient program, one sweep.

@@ -5,6 +5,8 @@ functions. `compare_grads` does the same comparison for any gradient function, w
 is how the checker itself is tested against deliberately wrong gradients.
 """
 
+from typing import Any, Callable, Optional, Sequence, Union
+
 import numpy as np
 
 import revsrc
@@ -18,13 +20,17 @@ __all__ = ["check_grads", "compare_grads"]
 _DEFAULT_REL_STEP = 1e-4
 
 
-def check_grads(f, args, argnums=0, *, rtol=1e-6, atol=1e-8, eps=None,
-                directions=3, seed=0, backend=None, kwargs=None):
+def check_grads(f: Callable[..., Any], args: Sequence[Any],
+                argnums: Union[int, Sequence[int]] = 0, *, rtol: float = 1e-6,
+                atol: float = 1e-8, eps: Optional[float] = None, directions: int = 3,
+                seed: int = 0, backend: Optional[str] = None,
+                kwargs: Optional[dict] = None) -> None:
     """Check ``revsrc.grad(f, argnums)`` against central differences.
 
     For each differentiated argument the analytic gradient must have the argument's
     type (a float for a float argument; an ndarray of the same shape and dtype for an
-    array argument) and must agree with a Richardson-extrapolated central difference
+    array argument; a container of the same structure for a container, each leaf
+    checked as an argument of its own) and must agree with a Richardson-extrapolated central difference
     computed in float64: directly for a scalar argument, and along ``directions``
     random unit directions ``v`` (seeded by ``seed``) for an array argument, where
     ``<grad, v>`` is compared with ``(f(x + h v) - f(x - h v)) / 2h``.

@@ -332,3 +332,18 @@ def test_jvp_vjp_and_jacobians_take_containers():
 def test_second_derivatives_with_respect_to_containers_are_refused():
     with pytest.raises(errors.HigherOrderNotSupported):
         revsrc.hessian(lambda p: np.sum(p["w"] ** 3))({"w": np.ones(2)})
+
+
+def test_public_functions_have_type_hints_that_resolve():
+    import inspect
+    import pathlib
+    import typing
+    functions = [getattr(revsrc, n) for n in revsrc.__all__
+                 if inspect.isfunction(getattr(revsrc, n))]
+    assert len(functions) >= 19
+    for fn in functions + [revsrc.testing.check_grads]:
+        hints = typing.get_type_hints(fn)
+        assert "return" in hints, fn.__name__
+        params = [p for p in inspect.signature(fn).parameters if p not in ("args", "kwargs")]
+        assert set(params) <= set(hints), (fn.__name__, set(params) - set(hints))
+    assert (pathlib.Path(revsrc.__file__).parent / "py.typed").exists()

@@ -4,6 +4,7 @@ own operations (copies, tuples, global reads). NumPy's spellings of the operator
 import builtins
 import math
 import operator
+from typing import TypeVar
 
 import numpy as np
 
@@ -138,7 +139,9 @@ define("make_list", ir.make_list, kind=K.constant(K.LIST))
 
 # ----- No derivative -----
 
-def stop_gradient(x):
+_T = TypeVar("_T")
+
+def stop_gradient(x: _T) -> _T:
     """``x``, as a value that carries no derivative: its gradient (and tangent) is
     zero, on every path (the generated Python, the scalar engine, forward mode).
 
