@@ -13,12 +13,16 @@ revsrc never follows ``__wrapped__`` (the wrapper may change the value).
 """
 from __future__ import annotations
 
+import builtins
 import functools
 import inspect
 import linecache
+import math
 import types
 from dataclasses import dataclass, field
 from typing import Any, Optional
+
+import numpy as np
 
 from . import errors, primitives
 
@@ -112,11 +116,21 @@ def _primitive_function(f, prim):
     if name[0].isdigit():
         name = "f_" + name
     label = f"{module.split('.')[0] if module else ''}.{base}".lstrip(".")
+    # the call reads as the user would write it (np.tanh(x)) where that names ``f``
+    spelled, namespace = "_primitive", {"_primitive": f}
+    for alias, mod in (("np", np), ("math", math), ("", builtins)):
+        if getattr(mod, base, None) is f:
+            spelled = f"{alias}.{base}" if alias else base
+            if alias:
+                namespace[alias] = mod
+            elif name == base:
+                name += "_"   # def abs_(x): return abs(x) (abs must stay the builtin)
+            label = spelled
+            break
     args = ", ".join(params)
-    source = f"def {name}({args}):\n    return _primitive({args})\n"
+    source = f"def {name}({args}):\n    return {spelled}({args})\n"
     filename = f"<revsrc: {label}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {"_primitive": f}
     exec(compile(source, filename, "exec"), namespace)
     fn = namespace[name]
     fn.__qualname__ = label
