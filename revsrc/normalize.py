@@ -496,7 +496,9 @@ class Normalizer:
     def _block(self, sc, stmts, out):
         """Lower a statement list (exits stay `Leave` statements for the control pass)."""
         for stmt in stmts:
-            self._stmt(sc, stmt, out)
+            if self._stmt(sc, stmt, out):
+                return True   # what follows an unconditional exit never runs
+        return False
 
     def _stmt(self, sc, node, out):
         loc = sc.parsed.loc(node)
@@ -536,9 +538,14 @@ class Normalizer:
                                         loc=loc, hint="return the value instead")
             return False
         if isinstance(node, ast.Return):
-            return self._return(sc, node, out, loc)
+            self._return(sc, node, out, loc)
+            return True
         if isinstance(node, ast.If):
             test = self._condition(sc, node.test, out)
+            if isinstance(test, Const):
+                # known when transforming (isinstance of a container, a static field):
+                # only the branch that runs is lowered
+                return self._block(sc, node.body if test.value else node.orelse, out)
             body, orelse = [], []
             self._branches(sc, [(node.body, body), (node.orelse, orelse)])
             if isinstance(test, Const):
@@ -555,7 +562,7 @@ class Normalizer:
                 raise errors.UnsupportedSyntax("break/continue outside a loop", loc=loc)
             cont, brk = sc.loops[-1]
             out.append(ir.Leave(brk if isinstance(node, ast.Break) else cont, loc=loc))
-            return False
+            return True
         if isinstance(node, ast.Pass):
             return False
         if isinstance(node, ast.Expr):
@@ -1343,6 +1350,12 @@ class Normalizer:
                           "list" if type(v) is list else "tuple")
         if type(v) is dict:
             return VDict(list(v.keys()), [self._from_probe(base, x, loc) for x in v.values()])
+        if _mentions_slot(v):
+            raise errors.UnsupportedSyntax(
+                f"an attribute of {_describe_static(base)} is computed from its children "
+                "by its class (its unflatten), so which values it holds is not known when "
+                "transforming", loc=loc,
+                hint="store the children as attributes, unchanged, in unflatten")
         if _is_static(v):
             return ("obj", v)
         return Const(v)   # a static field (part of the container's structure)
@@ -1513,7 +1526,10 @@ class Normalizer:
                 else None
             if classes is None:
                 return None
-            return Const(isinstance(_example_of(a), classes))
+            try:
+                return Const(issubclass(_class_of(a), classes))
+            except TypeError:
+                return None
         if not isinstance(a, _STATIC_NODES) or kwargs and fn is not sorted:
             return None
         seq = _sequence(a)
@@ -1921,13 +1937,18 @@ def _class_of(v):
     return dict
 
 
-def _example_of(v):
-    """An instance of what static container ``v`` is (for isinstance)."""
-    if isinstance(v, VDict):
-        return {}
-    if isinstance(v, VTuple):
-        return v.probe if v.cls is not None else ([] if v.seq == "list" else ())
-    return v.probe if v.td is not None else object.__new__(v.probe)
+def _mentions_slot(v, depth=0):
+    if isinstance(v, _Slot):
+        return True
+    if depth > 4:
+        return False
+    if isinstance(v, np.ndarray) and v.dtype == object:
+        return any(_mentions_slot(x, depth + 1) for x in v.flat)
+    if isinstance(v, (tuple, list, set, frozenset)):
+        return any(_mentions_slot(x, depth + 1) for x in v)
+    if isinstance(v, dict):
+        return any(_mentions_slot(x, depth + 1) for x in v.values())
+    return False
 
 
 def _sequence(v):

@@ -347,3 +347,38 @@ def test_public_functions_have_type_hints_that_resolve():
         params = [p for p in inspect.signature(fn).parameters if p not in ("args", "kwargs")]
         assert set(params) <= set(hints), (fn.__name__, set(params) - set(hints))
     assert (pathlib.Path(revsrc.__file__).parent / "py.typed").exists()
+
+
+class Scaled:
+    """A registered class whose unflatten computes from its children."""
+
+    def __init__(self, w):
+        self.w = np.asarray(w)
+
+    def value(self):
+        return np.sum(self.w)
+
+
+revsrc.register_pytree(Scaled, lambda s: ((s.w,), None), lambda aux, ch: Scaled(*ch))
+
+
+def test_a_class_that_transforms_its_children_is_refused_not_misread():
+    def f(s):
+        return s.value() * 2.0
+    with pytest.raises(errors.UnsupportedSyntax):
+        revsrc.grad(f)(Scaled(np.ones(2)))
+
+
+def test_isinstance_of_a_container_is_known_when_transforming():
+    def f(p):
+        if isinstance(p, dict):
+            return p["w"] * 2.0
+        if isinstance(p, Pair):
+            return p.W * 3.0
+        return p[0] * 4.0
+    assert revsrc.grad(f)({"w": 1.0}) == {"w": 2.0}
+    assert revsrc.grad(f)(Pair(1.0, None)) == Pair(3.0, None)
+    assert revsrc.grad(f)((1.0,)) == (4.0,)
+    layer = Affine(np.ones((1, 1)), np.ones(1))
+    assert revsrc.grad(lambda a: np.sum(a.W) * (2.0 if isinstance(a, Affine) else 5.0))(
+        layer).W[0, 0] == 2.0
