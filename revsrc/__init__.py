@@ -17,15 +17,21 @@ except ImportError as exc:  # pragma: no cover - exercised by a broken install o
         "(from a source checkout, python setup.py build_ext --inplace also works)."
     ) from exc
 
+from typing import Any, Callable, Optional
+
 from . import rules as _rules
 from .api import disassemble, grad, source, value_and_grad
 from .compose import hessian, hvp, jacfwd, jacobian, jacrev, jvp, linearize, vjp
 from .jitted import jit
 from .mapped import vmap
 from .errors import RevsrcError
+from .pytree import (register_pytree, tree_flatten, tree_leaves, tree_map, tree_structure,
+                     tree_unflatten)
+from .rules.arith import stop_gradient
 
 
-def defvjp(func, rule=None, *, broadcast=False):
+def defvjp(func: Callable[..., Any], rule: Optional[Callable[..., Any]] = None, *,
+           broadcast: bool = False) -> Callable[..., Any]:
     """Register ``rule(g, ans, *args)`` as the derivative of ``func``.
 
     Use it directly, ``revsrc.defvjp(func, rule)``, or as a decorator::
@@ -45,12 +51,12 @@ def defvjp(func, rule=None, *, broadcast=False):
     return rule
 
 
-def nondiff(*funcs):
+def nondiff(*funcs: Callable[..., Any]) -> Any:
     """Mark ``funcs`` as having no derivative (their outputs carry no gradient)."""
     return _rules.mark_nondiff(*funcs)
 
 
 __all__ = ["grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",
            "jacobian", "hessian", "hvp", "jit", "vmap", "source", "disassemble", "defvjp",
-           "nondiff",
-           "RevsrcError", "__version__"]
+           "nondiff", "stop_gradient", "register_pytree", "tree_flatten", "tree_unflatten",
+           "tree_leaves", "tree_structure", "tree_map", "RevsrcError", "__version__"]

@@ -178,6 +178,25 @@ def activity(params, wrt, body, result, kinds, positions=None):
             sel = positions(s)
             operands = list(s.args) + [v for _, v in s.kwargs]
             if sel[0] is None and any(isinstance(a, str) and a in active for a in operands):
+                if s.fn in (ir.call_method, ir.get_attribute):
+                    what = (f"method .{s.args[1].value}()" if s.fn is ir.call_method
+                            else f"attribute .{s.args[1].value}")
+                    raise errors.NoRule(
+                        f"{what} is used on or with a differentiated value, and has no "
+                        "derivative rule", loc=s.loc,
+                        hint="use a NumPy function (np.sum(x) for x.sum()), call the "
+                             "method on values that carry no gradient, or register a "
+                             "rule with revsrc.defvjp for a function that does it")
+                if s.fn is ir.make_dict:
+                    raise errors.NoRule(
+                        "a dict whose keys are only known when the function runs holds a "
+                        "differentiated value", loc=s.loc,
+                        hint="use constant keys ({'W': W}), or a tuple or list")
+                if s.fn is ir.make_node:
+                    raise errors.NoRule(
+                        "a container built as a value (in a loop, or under a condition) "
+                        "holds a differentiated value", loc=s.loc,
+                        hint="build it outside loops and branches, or use a tuple")
                 name = getattr(s.fn, "__qualname__", None) or getattr(s.fn, "__name__", None) \
                     or repr(s.fn)
                 module = getattr(s.fn, "__module__", None)

@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import inspect
 import sys
+import types
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from . import (analysis, emit, engine, errors, fence, frontend, inline, ir, jvp, kinds,
-               prune, reverse, runtime)
+from . import (analysis, arguments, emit, engine, errors, fence, frontend, inline, ir, jvp,
+               kinds, prune, pytree, reverse, runtime)
+from . import callee as callee_mod
 from ._kernels import Derivative
 from .engine import EngineFallback as _EngineFallback
 from .ir import Pop
@@ -17,6 +19,9 @@ from .names import function_name
 from .parse import parse_function
 
 _BACKENDS = (None, "python", "engine")
+
+# which positional arguments to differentiate: one index, or several (a tuple of results)
+Argnums = Union[int, Sequence[int]]
 
 
 class _Compiled:
@@ -49,17 +54,15 @@ class _Compiled:
 
 
 def describe(f):
-    """(parsed source, signature, parameter names, number of positional parameters) of
-    a function to transform; a revsrc derivative has those of its function."""
+    """(parsed source, `arguments.Binding`) of a callable to transform; a revsrc
+    derivative has those of its function."""
     inner = frontend.transformed_of(f)
     if inner is not None:
-        node = inner.parsed.node
-        return inner.parsed, inner.signature, inner.params, len(node.args.args)
-    parsed = parse_function(f)
+        return inner.parsed, inner.binding
+    c = callee_mod.unwrap(f)
+    parsed = parse_function(c.fn)
     fence.check(parsed)
-    node = parsed.node
-    params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-    return parsed, inspect.signature(f), params, len(node.args.args)
+    return parsed, arguments.Binding(c, parsed)
 
 
 class Transformed:
@@ -73,48 +76,52 @@ class Transformed:
         self.backend = backend
         self.with_value = with_value
         self.cotangent = cotangent  # takes the output's cotangent as a last argument
-        self.parsed, self.signature, self.params, npos = describe(f)
-        node = self.parsed.node
+        self.parsed, self.binding = describe(f)
+        self.callee = self.binding.callee
+        self.params = self.binding.params
+        self.signature = self.binding.sig
+        self.argnums_given = argnums   # as the user gave them (pickling makes it anew)
         self.tuple_argnums = isinstance(argnums, (tuple, list))
         nums = tuple(argnums) if self.tuple_argnums else (argnums,)
-        for a in nums:
-            if not isinstance(a, int) or isinstance(a, bool) or not -npos <= a < npos:
-                raise errors.BadArgnums(
-                    f"argnums {argnums!r} does not name a positional parameter of "
-                    f"{f.__name__} (it has {npos})", loc=self.parsed.loc(node))
-        self.argnums = tuple(a % npos for a in nums)
+        self.slots = self.binding.slots(nums, loc=self.parsed.loc(self.parsed.node))
+        # the parameter of each slot (its only leaf, unless it is a container)
+        self.argnums = tuple(i for i, _ in self.slots)
         self.cache = {}
         self.derivative = None  # the user-facing object, set by _make
 
     # ----- calling ---------------------------------------------------------
     def bind(self, args, kwargs):
-        if not kwargs and len(args) == len(self.params):
-            return tuple(args)
-        try:
-            ba = self.signature.bind(*args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f"{self.f.__name__}(): {exc}") from None
-        ba.apply_defaults()
-        return tuple(ba.arguments[p] for p in self.params)
+        return self.binding.bind(args, kwargs)
+
+    def plan(self, values):
+        """``(key, the program's argument values, the Plan or None)`` for ``values``."""
+        if self.binding.simple and not any(
+                pytree.node_of(values[i]) is not None for i, _ in self.slots):
+            return tuple(kinds.signature(v) for v in values), values, None
+        plan = arguments.Plan(self.binding, values, self.slots,
+                              loc=self.parsed.loc(self.parsed.node))
+        return plan.key, plan.flat_values(), plan
 
     def __call__(self, *args, **kwargs):
         if self.cotangent:
-            values = self.bind(args[:-1], kwargs) + (args[-1],)
+            values = self.bind(args[:-1], kwargs)
+            key, flat, plan = self.plan(values)
+            key, flat = key + (kinds.signature(args[-1]),), flat + (args[-1],)
         else:
             values = self.bind(args, kwargs)
-        key = tuple(kinds.signature(v) for v in values)
+            key, flat, plan = self.plan(values)
         entry = self.cached(key)
         if entry is None:
-            entry = self._compile(key, values)
+            entry = self._compile(key, values, plan)
         outs = None
         if entry.engine is not None:
             try:
-                outs = entry.engine.run(tuple(_plain(v) for v in values))
+                outs = entry.engine.run(tuple(_plain(v) for v in flat))
             except _EngineFallback:  # a value the engine cannot represent exactly
                 outs = None
         if outs is None:
-            outs = runtime.run_pooled(entry.fn, values)
-        return self._format(outs, values)
+            outs = runtime.run_pooled(entry.fn, flat)
+        return self._format(outs, key, flat)
 
     def cached(self, key):
         """The derivative for argument kinds ``key`` made before, if the functions it
@@ -128,10 +135,19 @@ class Transformed:
             return None
         return entry
 
-    def _format(self, outs, values):
-        n = len(self.argnums)
-        grads = tuple(_finalize(g, values[a]) for g, a in zip(outs[1:1 + n], self.argnums))
-        grad = grads if self.tuple_argnums else grads[0]
+    def _format(self, outs, key, flat):
+        key = key[:-1] if self.cotangent else key
+        groups = arguments.slot_leaves(self.binding, key, self.slots)
+        n = sum(len(ps) for _, ps in groups)
+        grads = []
+        k = 1
+        for td, positions in groups:
+            leaves = [_finalize(g, flat[p]) for g, p in zip(outs[k:k + len(positions)],
+                                                            positions)]
+            k += len(positions)
+            grads.append(leaves[0] if td.kind == pytree.LEAF else
+                         pytree.tree_unflatten(td, leaves))
+        grad = tuple(grads) if self.tuple_argnums else grads[0]
         value = outs[0]
         if self.has_aux:
             aux = outs[1 + n]
@@ -143,30 +159,41 @@ class Transformed:
         return grad
 
     # ----- transforming ---------------------------------------------------
-    def _check_wrt(self, key, values):
-        check_values(self.parsed, self.params, key, values)
-        for a in self.argnums:
-            code = key[a]
-            ok = code == kinds.FLOAT or (isinstance(code, tuple) and code[2].kind in "fc")
-            if not ok:
-                v = values[a] if values is not None else code
-                raise errors.NotDifferentiableArgument(
-                    f"cannot differentiate with respect to argument {a} "
-                    f"({self.params[a]}={v!r:.60}), a {type(v).__name__}; "
-                    "only float scalars and float arrays carry gradients",
-                    loc=self.parsed.loc(self.parsed.node),
-                    hint=f"pass a float (e.g. float({self.params[a]})) or exclude it "
-                         "from argnums")
+    def _check_wrt(self, key, values, plan):
+        loc = self.parsed.loc(self.parsed.node)
+        key = key[:-1] if self.cotangent else key
+        if plan is not None:
+            arguments.check_slots(plan, loc=loc)
+        elif values is not None:
+            for i, _ in self.slots:
+                arguments._check_leaf(self.params[i], values[i], loc)
+        flat = arguments.flat_key(key)
+        for _, positions in arguments.slot_leaves(self.binding, key, self.slots):
+            for p in positions:
+                code = flat[p]
+                if not (code == kinds.FLOAT or (isinstance(code, tuple)
+                                                and code[0] == kinds.ARRAY
+                                                and code[2].kind in "fc")):
+                    raise errors.NotDifferentiableArgument(
+                        f"cannot differentiate with respect to a value of kind {code!r}; "
+                        "only float scalars and float arrays carry gradients", loc=loc,
+                        hint="pass floats or float arrays, or exclude it from argnums")
 
-    def _compile(self, key, values):
+    def _compile(self, key, values, plan=None):
         with deep_recursion():
-            return self._compile_now(key, values)
+            return self._compile_now(key, values, plan)
 
-    def _compile_now(self, key, values):
-        self._check_wrt(key, values)
-        prog = unpruned = build_program(self.f, self.params, key, values, self.argnums,
-                                        self.has_aux, cotangent=self.cotangent)
-        if any(isinstance(k, tuple) for k in key):  # array programs (never the engine's)
+    def _compile_now(self, key, values, plan=None):
+        self._check_wrt(key, values, plan)
+        flat_values = plan.flat_values() if plan is not None else values
+        check_values(self.parsed, self._flat_names(key), arguments.flat_key(key),
+                     flat_values)
+        fkey = key[:-1] if self.cotangent else key
+        positions = arguments.wrt_positions(self.binding, fkey, self.slots)
+        prog = unpruned = build_program(self.f, key, positions, self.has_aux,
+                                        cotangent=self.cotangent)
+        if any(isinstance(k, tuple) for k in arguments.flat_key(key)):
+            # array programs (never the engine's)
             if not self.with_value:
                 prog = prune.drop_value(prog)  # grad: the value is not returned
             prog = prune.accumulate_in_place(prog)
@@ -178,12 +205,23 @@ class Transformed:
             entry.fn  # compile now, so errors surface at the first call
         self.cache[key] = entry
         if engine is not None and self.derivative is not None and \
-                hasattr(self.derivative, "install") and \
-                all(k in kinds.SCALARS for k in key):
+                hasattr(self.derivative, "install") and arguments.plain_key(key) and \
+                self.binding.simple and all(k in kinds.SCALARS for k in key):
             self.derivative.install([kinds.CODE[k] for k in key], engine, self._select())
             self.derivative.deps = self.derivative.deps + [
                 d for d in prog.deps if not any(d is e for e in self.derivative.deps)]
         return entry
+
+    def _flat_names(self, key):
+        names = []
+        for name, e in zip(self.params, key):
+            if e == arguments.STATIC:
+                continue
+            if arguments.is_tree(e):
+                names.extend(pytree.path_text(name, p) for p in pytree.paths(e[1]))
+            else:
+                names.append(name)
+        return names
 
     def _select(self):
         n = len(self.argnums)
@@ -250,18 +288,22 @@ def _expanded(prog):
                       forward_len=prog.forward_len, names=prog.names, deps=prog.deps)
 
 
-def build_program(f, params, key, values, argnums, has_aux, cotangent=False):
-    """Parse, normalize, analyze and reverse ``f`` for argument kinds ``key`` (with
-    ``cotangent``, the last entry of ``key`` is that of the output's cotangent)."""
+def build_program(f, key, positions, has_aux, cotangent=False):
+    """Parse, normalize, analyze and reverse ``f`` for argument kinds ``key`` (one entry
+    per parameter, revsrc/arguments.py), differentiating the program's parameters at
+    ``positions`` (with ``cotangent``, the last entry of ``key`` is that of the
+    output's cotangent)."""
     if cotangent:
         key, ct_key = key[:-1], key[-1]
     low = frontend.lower(f, key, has_aux)
-    pkinds = [kinds.kind_of_signature(k) for k in key]
-    pndims = [kinds.ndim_of_signature(k) for k in key]
+    flat = arguments.flat_key(key)
+    pkinds = [kinds.kind_of_signature(k) for k in flat]
+    pndims = [kinds.ndim_of_signature(k) for k in flat]
     found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
-    wrt = [low.params[a] for a in argnums]
+    wrt = [low.params[a] for a in positions]
     active = analysis.activity(low.params, wrt, low.body, low.result, found)
-    name = f"{function_name(f)}_adjoint" if not cotangent else f"{function_name(f)}_vjp"
+    fname = _function_name(f)
+    name = f"{fname}_adjoint" if not cotangent else f"{fname}_vjp"
     seed = low.names.internal("_ct") if cotangent else None
     prog = reverse.transform(low.names, low.params, low.body, low.result, low.aux, wrt,
                              found, ndims, active, name, seed=seed)
@@ -273,22 +315,34 @@ def build_program(f, params, key, values, argnums, has_aux, cotangent=False):
     return _with_full_kinds(prog, low.params, pkinds, pndims, found, ndims)
 
 
-def build_jvp_program(f, params, key, wrt, has_aux):
+def build_jvp_program(f, key, positions, has_aux):
     """Parse, normalize, analyze and forward-transform ``f`` for argument kinds ``key``,
-    with tangents for the parameters at positions ``wrt``."""
+    with tangents for the program's parameters at ``positions``."""
     low = frontend.lower(f, key, has_aux)
-    pkinds = [kinds.kind_of_signature(k) for k in key]
-    pndims = [kinds.ndim_of_signature(k) for k in key]
+    flat = arguments.flat_key(key)
+    pkinds = [kinds.kind_of_signature(k) for k in flat]
+    pndims = [kinds.ndim_of_signature(k) for k in flat]
     found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
-    wrt_params = [low.params[a] for a in wrt]
+    wrt_params = [low.params[a] for a in positions]
     active = analysis.activity(low.params, wrt_params, low.body, low.result, found,
                                positions=jvp.activity_positions)
     prog = jvp.transform(low.names, low.params, low.body, low.result, low.aux, wrt_params,
-                         found, ndims, active, f"{function_name(f)}_jvp")
+                         found, ndims, active, f"{_function_name(f)}_jvp")
     prog.deps = list(low.deps)
     return _with_full_kinds(prog, low.params + [low.names.dot(p) for p in wrt_params],
-                            pkinds + [pkinds[a] for a in wrt],
-                            pndims + [pndims[a] for a in wrt], found, ndims)
+                            pkinds + [pkinds[a] for a in positions],
+                            pndims + [pndims[a] for a in positions], found, ndims)
+
+
+def _function_name(f):
+    """The name programs made from ``f`` are called by: its function's (a method's,
+    a partial's, a primitive's)."""
+    if frontend.transformed_of(f) is not None or isinstance(f, types.FunctionType):
+        return function_name(f)
+    try:
+        return function_name(callee_mod.unwrap(f).fn)
+    except errors.RevsrcError:  # pragma: no cover - refused before
+        return function_name(f)
 
 
 def _with_full_kinds(prog, params, pkinds, pndims, seed, seed_ndims):
@@ -331,8 +385,7 @@ def _reduce(d):
     """Pickling a derivative: the function (by reference, as pickle does functions) and
     the options; the unpickled derivative transforms again when first called."""
     tr = d._revsrc_transformed
-    return _remade, (tr.f, tr.argnums if tr.tuple_argnums else tr.argnums[0], tr.has_aux,
-                     tr.backend, tr.with_value)
+    return _remade, (tr.f, tr.argnums_given, tr.has_aux, tr.backend, tr.with_value)
 
 
 def _remade(f, argnums, has_aux, backend, with_value):
@@ -345,9 +398,10 @@ def _wrap(tr):
     else:
         d = _PythonDerivative(tr)
     try:
-        d.__name__ = ("value_and_grad_" if tr.with_value else "grad_") + tr.f.__name__
+        d.__name__ = ("value_and_grad_" if tr.with_value else "grad_") + \
+            _function_name(tr.f)
         d.__qualname__ = d.__name__
-        d.__doc__ = f"Derivative of {tr.f.__qualname__} made by revsrc."
+        d.__doc__ = f"Derivative of {callee_mod._name(tr.f)} made by revsrc."
         d.__wrapped__ = tr.f
     except (AttributeError, TypeError):
         pass
@@ -356,7 +410,8 @@ def _wrap(tr):
     return d
 
 
-def grad(f, argnums=0, has_aux=False, backend=None):
+def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
+         backend: Optional[str] = None) -> Callable[..., Any]:
     """The gradient of ``f`` with respect to argument ``argnums``.
 
     ``f`` must return a scalar float (or ``(value, aux)`` with ``has_aux=True``).
@@ -375,7 +430,8 @@ def grad(f, argnums=0, has_aux=False, backend=None):
     return _make(f, argnums, has_aux, backend, with_value=False)
 
 
-def value_and_grad(f, argnums=0, has_aux=False, backend=None):
+def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
+                   backend: Optional[str] = None) -> Callable[..., Any]:
     """``(f(...), grad(f)(...))`` computed in one forward and one adjoint sweep.
 
     >>> import revsrc
@@ -401,16 +457,22 @@ def _entry(df, args, kwargs):
     tr = _transformed(df)
     if args or kwargs:
         values = tr.bind(args, kwargs)
-        key = tuple(kinds.signature(v) for v in values)
-        return tr.cached(key) or tr._compile(key, values)
+        if not hasattr(tr, "plan"):   # revsrc.jit: numbers only
+            key = tuple(kinds.signature(v) for v in values)
+            return tr.cached(key) or tr._compile(key, values)
+        key, _, plan = tr.plan(values)
+        return tr.cached(key) or tr._compile(key, values, plan)
     if tr.cache:
         return list(tr.cache.values())[-1]
-    values = tuple(1.0 for _ in tr.params)
-    key = tuple(kinds.FLOAT for _ in tr.params)
+    b = tr.binding
+    values = tuple(() if p == b.vararg else {} if p == b.varkw else 1.0 for p in tr.params)
+    key = tuple(arguments.STATIC if p in b.static else
+                (arguments.TREE, pytree.tree_structure(v), ()) if p in (b.vararg, b.varkw)
+                else kinds.FLOAT for p, v in zip(tr.params, values))
     return tr._compile(key, values)
 
 
-def source(df, *args, **kwargs):
+def source(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     """The generated adjoint source of ``df`` for arguments like ``args``.
 
     Without arguments: for the argument kinds transformed most recently (float
@@ -419,7 +481,7 @@ def source(df, *args, **kwargs):
     return _entry(df, args, kwargs).text
 
 
-def disassemble(df, *args, **kwargs):
+def disassemble(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     """The compiled scalar engine's program of ``df`` for arguments like ``args``
     (without arguments: the kinds transformed most recently), one instruction per line.
     """

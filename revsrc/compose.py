@@ -9,11 +9,12 @@ apply to them too: `hessian` is forward mode over reverse mode.
 from __future__ import annotations
 
 import weakref
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import api, errors, kinds, runtime
-from .api import _Compiled, _EngineFallback, _plain, _try_engine
+from . import api, arguments, errors, pytree, runtime
+from .api import Argnums, _Compiled, _EngineFallback, _plain, _try_engine
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
 
@@ -25,25 +26,33 @@ class _Forward:
         if backend not in api._BACKENDS:
             raise ValueError(f"backend must be one of {api._BACKENDS}, not {backend!r}")
         self.f = f
-        self.parsed, self.signature, self.params, self.npos = api.describe(f)
+        self.parsed, self.binding = api.describe(f)
+        self.params = self.binding.params
         self.has_aux = has_aux
         self.backend = backend
         self.cache = {}
 
     def entry(self, primals, wrt):
-        key = tuple(kinds.signature(v) for v in primals)
+        """The program for arguments like ``primals`` (plain values: no containers
+        taken apart), with tangents at positions ``wrt``."""
+        values = self.binding.bind(tuple(primals), {})
+        plan = arguments.Plan(self.binding, values, [])
+        return self._entry(plan.key, plan.flat_values(), tuple(wrt))
+
+    def _entry(self, key, flat, wrt):
         hit = self.cache.get((key, wrt))
         if hit is not None and hit.program.deps and not runtime.deps_current(hit.program.deps):
             self.cache.clear()   # a function it inlined was redefined: made anew
             hit = None
         if hit is None:
             with api.deep_recursion():
-                hit = self._build(key, primals, wrt)
+                hit = self._build(key, flat, wrt)
         return hit
 
-    def _build(self, key, primals, wrt):
-        api.check_values(self.parsed, self.params, key, primals)
-        prog = api.build_jvp_program(self.f, self.params, key, wrt, self.has_aux)
+    def _build(self, key, flat, wrt):
+        api.check_values(self.parsed, [f"argument {i}" for i in range(len(flat))],
+                         arguments.flat_key(key), flat)
+        prog = api.build_jvp_program(self.f, key, wrt, self.has_aux)
         engine = None
         if self.backend in (None, "engine"):
             engine = _try_engine(prog, required=self.backend == "engine")
@@ -54,10 +63,9 @@ class _Forward:
         return hit
 
     def __call__(self, primals, tangents):
-        primals, tangents = self._check(primals, tangents)
-        wrt = tuple(i for i, t in enumerate(tangents) if t is not None)
-        entry = self.entry(primals, wrt)
-        args = primals + tuple(tangents[i] for i in wrt)
+        key, flat, wrt, flat_tangents = self._check(primals, tangents)
+        entry = self._entry(key, flat, wrt)
+        args = flat + tuple(flat_tangents)
         outs = None
         if entry.engine is not None:
             try:
@@ -72,39 +80,62 @@ class _Forward:
         return out, tangent
 
     def _check(self, primals, tangents):
+        """(key, the program's argument values, the positions with tangents, those
+        tangents): containers are taken apart, a tangent shaped like its primal."""
         if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
             raise TypeError("jvp takes primals and tangents as tuples (or lists), "
                             "one entry per positional argument")
         primals, tangents = tuple(primals), list(tangents)
         if len(tangents) != len(primals):
             raise TypeError(f"{len(primals)} primals but {len(tangents)} tangents")
-        if len(primals) != len(self.params):
-            try:
-                bound = self.signature.bind(*primals)
-            except TypeError as exc:
-                raise TypeError(f"{getattr(self.f, '__name__', 'f')}(): {exc}") from None
-            bound.apply_defaults()
-            primals = tuple(bound.arguments[p] for p in self.params)
-            tangents += [None] * (len(primals) - len(tangents))
-        for i, (p, t) in enumerate(zip(primals, tangents)):
-            k = kinds.signature(p)
-            float_arg = k == kinds.FLOAT or (isinstance(k, tuple) and k[2].kind in "fc")
-            if t is None or (not float_arg and _is_zero(t)):
-                tangents[i] = None
-                continue
-            if not float_arg:
-                raise errors.NotDifferentiableArgument(
-                    f"argument {i} ({self.params[i]}) is a {type(p).__name__}; only float "
-                    "scalars and float arrays have tangents (pass None for it)",
-                    loc=self.parsed.loc(self.parsed.node))
-            if np.shape(t) != np.shape(p):
-                raise ValueError(f"the tangent of argument {i} has shape {np.shape(t)}, "
-                                 f"its primal {np.shape(p)}")
-            if isinstance(p, np.ndarray):
-                tangents[i] = np.asarray(t, dtype=p.dtype)
-            else:
-                tangents[i] = float(t)
-        return primals, tangents
+        values = self.binding.bind(primals, {})
+        nums = [i for i, t in enumerate(tangents) if t is not None]
+        loc = self.parsed.loc(self.parsed.node)
+        slots = self.binding.slots(nums, loc=loc)
+        plan = arguments.Plan(self.binding, values, slots, loc=loc)
+        flat = plan.flat_values()
+        wrt, flat_tangents = [], []
+        groups = arguments.slot_leaves(self.binding, plan.key, slots)
+        for i, (td, positions) in zip(nums, groups):
+            name = pytree.path_text(self.params[slots[nums.index(i)][0]],
+                                    slots[nums.index(i)][1])
+            for p, path, t in zip(positions, pytree.paths(td),
+                                  flatten_up_to(td, tangents[i], name)):
+                x = flat[p]
+                where = pytree.path_text(name, path)
+                float_arg = pytree.float_leaf(x)
+                if t is None or (not float_arg and _is_zero(t)):
+                    continue
+                if not float_arg:
+                    raise errors.NotDifferentiableArgument(
+                        f"argument {where} is {pytree.describe_leaf(x)}; only float "
+                        "scalars and float arrays have tangents (pass None for it)",
+                        loc=loc)
+                if np.shape(t) != np.shape(x):
+                    raise ValueError(f"the tangent of {where} has shape {np.shape(t)}, "
+                                     f"its primal {np.shape(x)}")
+                wrt.append(p)
+                flat_tangents.append(np.asarray(t, dtype=x.dtype)
+                                     if isinstance(x, np.ndarray) else float(t))
+        return plan.key, flat, tuple(wrt), flat_tangents
+
+
+def flatten_up_to(td, tree, name="the tangent"):
+    """The leaves of ``tree`` at the leaves of structure ``td`` (None everywhere below
+    a None)."""
+    if tree is None:
+        return [None] * td.num_leaves
+    if td.kind == pytree.LEAF:
+        return [tree]
+    node = pytree.node_of(tree)
+    if node is None or node[0] != td.kind or node[1] is not td.cls or \
+            (td.kind == "dict" and tuple(node[2]) != td.aux) or len(node[3]) != len(td.children):
+        raise ValueError(f"the tangent of {name} does not have its primal's structure "
+                         f"{td!r}")
+    out = []
+    for child_td, child in zip(td.children, node[3]):
+        out.extend(flatten_up_to(child_td, child, name))
+    return out
 
 
 def _is_zero(t):
@@ -149,7 +180,8 @@ def _grad(f, argnums, backend):
                      backend), lambda: api.grad(f, argnums, backend=backend))
 
 
-def jvp(f, primals, tangents, has_aux=False, backend=None):
+def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+        has_aux: bool = False, backend: Optional[str] = None) -> Tuple[Any, ...]:
     """``(f(*primals), J tangents)``: the value and its directional derivative.
 
     ``tangents`` has one entry per argument, shaped like it (None for an argument
@@ -166,7 +198,8 @@ def jvp(f, primals, tangents, has_aux=False, backend=None):
     return _forward(f, has_aux, backend)(primals, tangents)
 
 
-def linearize(f, *primals, backend=None):
+def linearize(f: Callable[..., Any], *primals: Any,
+              backend: Optional[str] = None) -> Tuple[Any, Callable[..., Any]]:
     """``(f(*primals), f_jvp)``, where ``f_jvp(*tangents)`` is the derivative of ``f``
     at ``primals`` applied to ``tangents`` (one per argument, None for none).
 
@@ -193,12 +226,18 @@ def _backward(f, argnums, has_aux, backend):
 
 
 def _float_positions(primals):
-    return tuple(i for i, p in enumerate(primals)
-                 if kinds.signature(p) == kinds.FLOAT
-                 or (isinstance(kinds.signature(p), tuple) and p.dtype.kind in "fc"))
+    """The arguments that carry gradients: floats, float arrays and containers whose
+    leaves all are."""
+    out = []
+    for i, p in enumerate(primals):
+        leaves = pytree.tree_leaves(p)
+        if leaves and all(pytree.float_leaf(x) for x in leaves):
+            out.append(i)
+    return tuple(out)
 
 
-def vjp(f, *primals, has_aux=False, backend=None):
+def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
+        backend: Optional[str] = None) -> Tuple[Any, ...]:
     """``(f(*primals), vjp_fn)``: ``vjp_fn(ct)`` pulls a cotangent ``ct`` of the output
     (shaped like it: a number, an array, a tuple) back to one cotangent per argument
     (None for an argument that is not a float or a float array).
@@ -257,9 +296,11 @@ def _assemble(columns, out_shape, x):
     return stacked.reshape(tuple(out_shape) + x.shape)
 
 
-def jacfwd(f, argnums=0, has_aux=False, backend=None):
+def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
+           backend: Optional[str] = None) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by forward mode:
-    one `jvp` per input dimension. Shape: output's shape + argument's shape.
+    one `jvp` per input dimension. Shape: output's shape + argument's shape (for a
+    container argument, a container of those, one per leaf).
 
     >>> import numpy as np, revsrc
     >>> revsrc.jacfwd(lambda x: x * x)(np.array([1.0, 3.0]))
@@ -273,25 +314,38 @@ def jacfwd(f, argnums=0, has_aux=False, backend=None):
         jacs = []
         aux = None
         for a in nums:
-            cols = []
-            for e in _basis(args[a]):
-                tangents = [None] * len(args)
-                tangents[a] = e
-                res = fw(args, tangents)
-                out, t = res[0], res[1]
-                aux = res[2] if has_aux else None
-                cols.append(t)
-            jacs.append(_assemble(cols, np.shape(out), args[a]))
+            leaves, td = pytree.tree_flatten(args[a])
+            per_leaf = []
+            for j, x in enumerate(leaves):
+                cols = []
+                out = None
+                for e in _basis(x):
+                    tangents = [None] * len(args)
+                    if td.kind == pytree.LEAF:
+                        tangents[a] = e
+                    else:
+                        tangents[a] = pytree.tree_unflatten(
+                            td, [e if k == j else None for k in range(len(leaves))])
+                    res = fw(args, tangents)
+                    out, t = res[0], res[1]
+                    aux = res[2] if has_aux else None
+                    cols.append(t)
+                if out is None:   # an empty array: the output's shape from a plain call
+                    out = f(*args)[0] if has_aux else f(*args)
+                per_leaf.append(_assemble(cols, np.shape(out), x))
+            jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
+                        pytree.tree_unflatten(td, per_leaf))
         jac = tuple(jacs) if many else jacs[0]
         return (jac, aux) if has_aux else jac
     jacobian_fwd.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return jacobian_fwd
 
 
-def jacrev(f, argnums=0, has_aux=False, backend=None):
+def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
+           backend: Optional[str] = None) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by reverse mode:
     one vector-Jacobian product per output element. Shape: output's shape +
-    argument's shape.
+    argument's shape (for a container argument, a container of those, one per leaf).
 
     >>> import numpy as np, revsrc
     >>> revsrc.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0, 0.0]))
@@ -312,13 +366,18 @@ def jacrev(f, argnums=0, has_aux=False, backend=None):
             if has_aux:
                 grads = grads[0]
             for k, g in enumerate(grads):
-                rows[k].append(np.asarray(g))
+                rows[k].append(pytree.tree_leaves(g))
         jacs = []
         for a, r in zip(nums, rows):
-            x = args[a]
-            stacked = np.stack(r, axis=0).reshape(np.shape(out) + np.shape(x))
-            jacs.append(stacked if (np.shape(out) or isinstance(x, np.ndarray))
-                        else float(stacked))
+            leaves, td = pytree.tree_flatten(args[a])
+            per_leaf = []
+            for j, x in enumerate(leaves):
+                stacked = np.stack([np.asarray(row[j]) for row in r], axis=0).reshape(
+                    np.shape(out) + np.shape(x))
+                per_leaf.append(stacked if (np.shape(out) or isinstance(x, np.ndarray))
+                                else float(stacked))
+            jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
+                        pytree.tree_unflatten(td, per_leaf))
         jac = tuple(jacs) if many else jacs[0]
         return (jac, aux) if has_aux else jac
     jacobian_rev.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
@@ -328,7 +387,8 @@ def jacrev(f, argnums=0, has_aux=False, backend=None):
 jacobian = jacrev
 
 
-def hessian(f, argnums=0, backend=None):
+def hessian(f: Callable[..., Any], argnums: Argnums = 0,
+            backend: Optional[str] = None) -> Callable[..., Any]:
     """The Hessian of a scalar ``f``: forward mode over its gradient program (one
     `jvp` of ``revsrc.grad(f)`` per input dimension). Shape: argument's shape twice.
 
@@ -340,7 +400,8 @@ def hessian(f, argnums=0, backend=None):
     return jacfwd(_grad(f, argnums, backend), argnums, backend=backend)
 
 
-def hvp(f, primals, tangents, argnums=0, backend=None):
+def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+        argnums: Argnums = 0, backend: Optional[str] = None) -> Any:
     """The Hessian of a scalar ``f`` at ``primals`` times ``tangents`` (one per
     argument, None for none), without forming the Hessian: forward mode over the
     gradient program, one sweep.

@@ -150,8 +150,11 @@ class _Printer:
             return f"{self.ref(op.args[0].value, 'globals')}[{op.args[1].value!r}]"
         if fn is ir.load_cell:
             return f"{self.ref(op.args[0].value, 'cell')}.cell_contents"
-        if fn is getattr and isinstance(op.args[1], Const):
+        if (fn is getattr or fn is ir.get_attribute) and isinstance(op.args[1], Const):
             return f"{args[0]}.{op.args[1].value}"
+        if fn is ir.call_method and isinstance(op.args[1], Const):
+            parts = args[2:] + [f"{k}={self.operand(v)}" for k, v in op.kwargs]
+            return f"{args[0]}.{op.args[1].value}({', '.join(parts)})"
         parts = args + [f"{k}={self.operand(v)}" for k, v in op.kwargs]
         return f"{self.fn_name(fn)}({', '.join(parts)})"
 

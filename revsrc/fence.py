@@ -1,4 +1,7 @@
-"""Refuse, before anything else runs, the syntax the transformation does not support."""
+"""Refuse, before anything else runs, the syntax the transformation does not support.
+
+(``*args`` and ``**kwargs``, in a signature or a call, are refused later, by the
+normalizer, where the container they stand for is not known when transforming.)"""
 from __future__ import annotations
 
 import ast
@@ -28,8 +31,6 @@ _REFUSED = {
                    "define classes outside the differentiated function"),
     ast.Lambda: (errors.UnsupportedSyntax, "a lambda inside the function",
                  "write a nested def instead"),
-    ast.Starred: (errors.UnsupportedSyntax, "star-arguments (*args)",
-                  "pass the arguments one by one"),
     ast.Raise: (errors.UnsupportedSyntax, "raise",
                 "check inputs before calling the derivative"),
     ast.NamedExpr: (errors.UnsupportedSyntax, "an assignment expression (:=)",
@@ -59,19 +60,10 @@ def check(parsed):
     if isinstance(node, ast.Lambda):
         body = [node.body]
     else:
-        _check_signature(parsed, node)
         body = node.body
     for stmt in body:
         for sub in ast.walk(stmt):
             _check_node(parsed, sub)
-
-
-def _check_signature(parsed, node):
-    args = node.args
-    if args.vararg is not None or args.kwarg is not None:
-        raise errors.UnsupportedSyntax(
-            f"{node.name} takes *args or **kwargs", loc=parsed.loc(node),
-            hint="name every parameter")
 
 
 def _check_node(parsed, sub):
@@ -84,12 +76,6 @@ def _check_node(parsed, sub):
         raise errors.UnsupportedControlFlow(
             "a loop with an else clause is not supported", loc=parsed.loc(sub),
             hint="set a flag before break and test it after the loop")
-    if isinstance(sub, ast.Call) and sub.keywords:
-        for kw in sub.keywords:
-            if kw.arg is None:
-                raise errors.UnsupportedSyntax(
-                    "**kwargs in a call is not supported", loc=parsed.loc(sub),
-                    hint="pass keyword arguments by name")
     if isinstance(sub, ast.FunctionDef) and sub.decorator_list:
         raise errors.UnsupportedSyntax(
             "a decorated nested function is not supported", loc=parsed.loc(sub),

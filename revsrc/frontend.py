@@ -15,7 +15,8 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import aliases, errors, inline, ir, kinds, runtime
+from . import aliases, arguments, errors, inline, ir, kinds, runtime
+from . import callee as callee_mod
 from .ir import Const, Op, SetItem
 from .names import function_name
 from .normalize import Normalizer
@@ -39,16 +40,22 @@ def transformed_of(f):
 
 
 def lower(f, key, has_aux=False):
-    """The IR of ``f`` for arguments of kinds ``key`` (one `kinds.signature` each)."""
+    """The IR of ``f`` for arguments of kinds ``key`` (one entry per parameter of its
+    function: revsrc/arguments.py). ``f`` may be a bound method, a partial, a callable
+    object or a primitive (revsrc/callee.py)."""
     tr = transformed_of(f)
     if tr is not None:
         return _derivative(tr, key, has_aux)
+    c = callee_mod.unwrap(f)
+    params = arguments.Binding(c).params
+    trees = {p: e[1] for p, e in zip(params, key) if arguments.is_tree(e)}
     nz = Normalizer(has_aux=has_aux)
-    params, body, result, aux = nz.lower_function(f)
-    body = _follow_writes(params, key, body, nz.names)
+    params, body, result, aux = nz.lower_function(c.fn, trees=trees, static=c.static)
+    flat = arguments.flat_key(key)
+    body = _follow_writes(params, flat, body, nz.names)
     deps = list(nz.deps)
     if any(_is_derivative_call(s) for s in ir.walk(body)):
-        body = _inline_derivatives(params, key, body, nz.names, deps)
+        body = _inline_derivatives(params, flat, body, nz.names, deps)
     return Lowered(nz.names, params, body, result, aux, deps=deps)
 
 
@@ -96,8 +103,16 @@ def _inline_one(s, found, ndims, names, deps):
     except TypeError as exc:
         raise errors.UnsupportedSyntax(str(exc), loc=s.loc) from None
     args = [a if isinstance(a, (str, Const)) else Const(a) for a in args]  # defaults
+    static = tr.binding.static
     sig = []
-    for a in args:
+    for p, a in zip(tr.params, args):
+        if p in static:
+            sig.append(arguments.STATIC)
+            continue
+        if p in (tr.binding.vararg, tr.binding.varkw):
+            raise errors.HigherOrderNotSupported(
+                "a revsrc derivative of a function with *args or **kwargs called inside "
+                "a differentiated function", loc=s.loc, hint="name its parameters")
         k = found.get(a) if isinstance(a, str) else kinds.of_value(a.value)
         if k == kinds.ARRAY:
             sig.append((kinds.ARRAY, ndims.get(a) if isinstance(a, str) else a.value.ndim,
@@ -111,6 +126,8 @@ def _inline_one(s, found, ndims, names, deps):
                 hint="pass floats, ints, bools or float arrays to derivatives you call "
                      "inside a differentiated function")
     for a in tr.argnums:
+        if sig[a] == arguments.STATIC:
+            continue
         if not (sig[a] == kinds.FLOAT or isinstance(sig[a], tuple)):
             raise errors.NotDifferentiableArgument(
                 f"the derivative called here differentiates argument {a}, of kind "
@@ -124,7 +141,8 @@ def _inline_one(s, found, ndims, names, deps):
     prefix = names.prefix(base, inner)
     for n in inner:
         names.reserve(prefix + n)
-    out = [Op(prefix + p, ir.copy, (a,), loc=s.loc) for p, a in zip(low.params, args)]
+    given = [a for p, a in zip(tr.params, args) if p not in static]
+    out = [Op(prefix + p, ir.copy, (a,), loc=s.loc) for p, a in zip(low.params, given)]
     out += inline.rename(low.body, lambda n: prefix + n)
     result = prefix + low.result if isinstance(low.result, str) else low.result
     out.append(Op(s.target, ir.copy, (result,), loc=s.loc))
@@ -135,6 +153,12 @@ def _inline_one(s, found, ndims, names, deps):
 
 
 def _derivative(tr, key, has_aux):
+    if any(arguments.is_tree(e) for e in key):
+        raise errors.HigherOrderNotSupported(
+            f"differentiating again a derivative of {tr.callee.name} taken with respect "
+            "to a container (or of a function with *args or **kwargs) is not supported "
+            "yet", loc=tr.parsed.loc(tr.parsed.node),
+            hint="pass the leaves as separate float or array arguments")
     entry = tr.cached(key) or tr._compile(key, None)
     prog = entry.unpruned
     names = copy.deepcopy(prog.names)
@@ -145,7 +169,8 @@ def _derivative(tr, key, has_aux):
     outs = list(prog.outputs)
     n = len(tr.argnums)
     grads = []
-    for out, a in zip(outs[1:1 + n], tr.argnums):
+    positions = arguments.wrt_positions(tr.binding, key, tr.slots)
+    for out, a in zip(outs[1:1 + n], positions):
         g = names.temp()
         body.append(Op(g, runtime.finalize_grad, (out, prog.params[a])))
         grads.append(g)

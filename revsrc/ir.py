@@ -167,6 +167,25 @@ def make_dict(*items):
     return dict(zip(items[::2], items[1::2]))
 
 
+def make_node(kind, *items):
+    """A namedtuple (``kind`` its class) or a dataclass or registered container
+    (``kind`` its pytree.TreeDef) holding ``items`` (carries no gradient)."""
+    if isinstance(kind, type):
+        return kind._make(items)
+    from .pytree import rebuild
+    return rebuild(kind, list(items))
+
+
+def get_attribute(obj, name):
+    """``obj.name`` of a value that carries no gradient."""
+    return getattr(obj, name)
+
+
+def call_method(obj, name, *args, **kwargs):
+    """``obj.name(*args, **kwargs)`` of a value that carries no gradient."""
+    return getattr(obj, name)(*args, **kwargs)
+
+
 def truth(x):
     """``bool(x)`` for a condition."""
     return bool(x)

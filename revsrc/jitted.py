@@ -17,6 +17,7 @@ exactly (an int beyond 2**53) runs the function itself, in Python.
 from __future__ import annotations
 
 import inspect
+from typing import Any, Callable
 
 from . import analysis, api, cse, errors, fence, frontend, inline, ir, kinds, runtime
 from .api import _Compiled, _plain
@@ -110,7 +111,7 @@ def _selected(outs, select):
     return tuple(_selected(outs, s) for s in select)
 
 
-def jit(f):
+def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     """``f`` compiled onto the scalar engine, with the digits of calling ``f``.
 
     ``f`` takes and returns floats, ints and bools (or tuples of them). Plain Python

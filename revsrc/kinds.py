@@ -374,7 +374,10 @@ def derivative_kind(tr, op, ctx):
     """What a revsrc derivative returns: each gradient has its argument's kind."""
     if tr.with_value or tr.has_aux or tr.tuple_argnums:
         return TUPLE
-    a = op.args[tr.argnums[0]] if tr.argnums[0] < len(op.args) else None
+    if tr.slots[0][1] or tr.binding.static:
+        return ANY   # a container's gradient, or a method's (refused where inlined)
+    n = tr.argnums[0] - len(tr.callee.pre)
+    a = op.args[n] if 0 <= n < len(op.args) else None
     if a is None:
         return ANY
     k = ctx.kind(a)

@@ -16,6 +16,7 @@ import functools
 import os
 import threading
 import time
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -231,7 +232,8 @@ def _run(mapper, n, threads):
     return min(failures) if failures else None
 
 
-def vmap(f, in_axes=0, *, threads=None):
+def vmap(f: Callable[..., Any], in_axes: Any = 0, *,
+         threads: Optional[int] = None) -> Callable[..., Any]:
     """``f`` mapped over the first axis of 1-D arrays, compiled.
 
     ``f`` is a scalar function (compiled as ``revsrc.jit`` compiles it) or a revsrc

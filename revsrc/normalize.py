@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import importlib
 import inspect
 import math
@@ -61,7 +62,75 @@ _DATA_TYPES = (bool, int, float, complex, str, bytes, type(None), np.ndarray, np
 
 
 class VTuple(tuple):
-    """A tuple of operands known at transformation time (never materialized)."""
+    """A tuple of operands known at transformation time (never materialized).
+
+    Also a list or a namedtuple whose items are known (an argument taken apart at the
+    API boundary, or an item of one): ``seq`` is "tuple" or "list", ``cls`` the
+    namedtuple's class. Items are operands or static containers themselves.
+    """
+    seq = "tuple"
+    cls = None
+
+
+def vtuple(items, seq="tuple", cls=None):
+    t = VTuple(items)
+    if seq != "tuple" or cls is not None:
+        t.seq = seq
+        t.cls = cls
+    return t
+
+
+class VDict:
+    """A dict whose keys are known at transformation time, and so which value each
+    subscript reads (an argument taken apart, or a literal with constant keys).
+    ``owned``: made inside the function (so it may be changed)."""
+
+    def __init__(self, keys, values, owned=False):
+        self.keys = list(keys)
+        self.values = list(values)
+        self.owned = owned
+
+    def get(self, key, default=None):
+        for k, v in zip(self.keys, self.values):
+            if k == key:
+                return v
+        return default
+
+
+class VRecord:
+    """A dataclass or a registered container class whose fields are known: its
+    attributes read the operands of its fields (through ``probe``, an instance that
+    holds a `_Slot` where each field's value is)."""
+
+    def __init__(self, td, items, probe):
+        self.td = td
+        self.items = list(items)
+        self.probe = probe
+        self.items_by_name = {}   # (an object made in the function: its attributes)
+
+
+class _Slot:
+    """Stands for item ``i`` of a static container inside its probe instance."""
+    __slots__ = ("i",)
+
+    def __init__(self, i):
+        self.i = i
+
+
+class _Poisoned:
+    """A name whose value depends on a branch revsrc cannot follow statically."""
+
+    def __init__(self, why):
+        self.why = why
+
+
+_STATIC_NODES = (VTuple, VDict, VRecord)
+
+
+def _is_static_value(v):
+    """A static container, or ("obj", value): known at transformation time."""
+    return isinstance(v, _STATIC_NODES) or (isinstance(v, tuple) and len(v) == 2
+                                            and v[0] == "obj")
 
 
 class Scope:
@@ -85,7 +154,53 @@ class Scope:
         self.aux_var = None
         self.has_aux = False
         self.ret_items = None
+        self.ret_skeleton = None  # a helper's static container result (see _return)
         self.store_counts = {}
+        self.no_static = 0  # > 0 inside a loop the program runs: no static bindings
+
+
+def static_node(td, items):
+    """The static container of shape ``td`` (one level: a pytree.TreeDef) holding
+    ``items``."""
+    from . import pytree
+    if td.kind == "tuple":
+        return vtuple(items)
+    if td.kind == "list":
+        return vtuple(items, "list")
+    if td.kind == "dict":
+        return VDict(td.aux, items)
+    try:
+        probe = pytree.rebuild(td, [_Slot(i) for i in range(len(items))])
+    except Exception:
+        probe = None
+    if td.kind == "namedtuple":
+        t = vtuple(items, cls=td.cls)
+        t.probe = probe
+        return t
+    return VRecord(td, items, probe)
+
+
+def _param_names(node):
+    """A function's parameters in signature order (``*args`` and ``**kwargs`` too)."""
+    a = node.args
+    names = [x.arg for x in a.posonlyargs + a.args]
+    if a.vararg is not None:
+        names.append(a.vararg.arg)
+    names += [x.arg for x in a.kwonlyargs]
+    if a.kwarg is not None:
+        names.append(a.kwarg.arg)
+    return names
+
+
+def _all_names(node):
+    """Every name a function's source mentions (its nested functions' too)."""
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+    return out
 
 
 def _assigned_names(body):
@@ -156,6 +271,8 @@ class Normalizer:
         # value, code) per user function, checked before a derivative runs
         # (runtime.deps_current): redefining a helper makes the derivative anew
         self.deps = []
+        self.cond_depth = 0   # inside a branch (a static dict may not change there)
+        self.loop_depth = 0   # inside a loop the program runs
 
     # ----- naming (through the one naming authority) ----------------------
     @property
@@ -178,23 +295,60 @@ class Normalizer:
         return self.names.prefix(base, names)
 
     # ----- entry --------------------------------------------------------
-    def lower_function(self, fn):
-        """The IR of ``fn``: (params, body, result operand, aux operand)."""
+    def lower_function(self, fn, trees=None, static=None):
+        """The IR of ``fn``: (params, body, result operand, aux operand).
+
+        ``trees`` maps a parameter to the TreeDef of the container it receives taken
+        apart (revsrc/arguments.py): its leaves are parameters of their own, named
+        after their paths, and the parameter is a static container of them.
+        ``static`` maps a parameter to its value, known now (a method's ``self``).
+        """
         parsed = parse_function(fn)
         fence.check(parsed)
         node = parsed.node
         sc = self._make_scope(parsed, fn, prefix="")
-        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-        for p in params:
-            sc.env[p] = self._reserve(p)
-        for n in sc.locals:
-            self._reserve(n)
+        trees = trees or {}
+        static = static or {}
+        params = []
+        used = _all_names(node) | set(_param_names(node))
+        for p in _param_names(node):
+            if p in static:
+                sc.env[p] = ("obj", static[p])
+            elif p in trees:
+                leaves = []
+                sc.env[p] = self._tree_param(p, trees[p], used, leaves)
+                params.extend(leaves)
+            else:
+                sc.env[p] = self._reserve(p)
+                params.append(p)
         self.inline_stack.append(fn)
         out = []
         sc.has_aux = self.has_aux
         result = self._lower_body(sc, node, out)
         self.inline_stack.pop()
         return params, control.structure(out, self.names), result, sc.aux_var
+
+    def _tree_param(self, name, td, used, leaves):
+        """The static container standing for parameter ``name`` taken apart as ``td``;
+        its leaves' names are appended to ``leaves``."""
+        from . import pytree
+
+        def build(t, path):
+            if t.kind == pytree.LEAF:
+                base = pytree.path_name(name, path)
+                leaf = base
+                k = 1
+                while leaf in used or leaf in self.taken:
+                    k += 1
+                    leaf = f"{base}_{k}"
+                self._reserve(leaf)
+                leaves.append(leaf)
+                return leaf
+            if t.kind == "none":
+                return Const(None)
+            items = [build(c, path + (key,)) for key, c in zip(t.keys(), t.children)]
+            return static_node(t, items)
+        return build(td, ())
 
     def lower_rule(self, rule, xp):
         """A rule's body and its outputs, as IR over variables named ``g``, ``ans`` and
@@ -243,7 +397,7 @@ class Normalizer:
         else:
             body = node.body
         names, defs = _assigned_names(body)
-        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        params = _param_names(node)
         sc.locals = names | set(params)
         for stmt in body:
             for n in ast.walk(stmt):
@@ -268,6 +422,13 @@ class Normalizer:
         out.append(ir.Block(sc.exit_label, inner))
         if sc.ret_items:
             return VTuple(sc.ret_items)
+        if sc.ret_skeleton is not None:
+            if returns and len(returns) and not _ends_in_return(body):
+                raise errors.UnsupportedSyntax(
+                    "a function that returns a container may also end without a return "
+                    "(returning None)", loc=sc.parsed.loc(node),
+                    hint="end the function with a return")
+            return sc.ret_skeleton
         return sc.ret_var
 
     def _hoist_globals(self, sc, body, out):
@@ -285,7 +446,13 @@ class Normalizer:
     def _resolve(self, sc, name, node, out, hoisting=False):
         """An operand, or ("obj", value) for something known statically."""
         if name in sc.env:
-            return sc.env[name]
+            value = sc.env[name]
+            if isinstance(value, _Poisoned):
+                raise errors.UnsupportedSyntax(
+                    f"{name} is read after {value.why}, and which container it holds "
+                    "then is only known when the function runs", loc=sc.parsed.loc(node),
+                    hint=f"assign {name} before the branch or loop, or read it inside")
+            return value
         if name in sc.locals:
             var = self._reserve(sc.prefix + name)
             sc.env[name] = var
@@ -345,7 +512,9 @@ class Normalizer:
     def _block(self, sc, stmts, out):
         """Lower a statement list (exits stay `Leave` statements for the control pass)."""
         for stmt in stmts:
-            self._stmt(sc, stmt, out)
+            if self._stmt(sc, stmt, out):
+                return True   # what follows an unconditional exit never runs
+        return False
 
     def _stmt(self, sc, node, out):
         loc = sc.parsed.loc(node)
@@ -385,12 +554,16 @@ class Normalizer:
                                         loc=loc, hint="return the value instead")
             return False
         if isinstance(node, ast.Return):
-            return self._return(sc, node, out, loc)
+            self._return(sc, node, out, loc)
+            return True
         if isinstance(node, ast.If):
             test = self._condition(sc, node.test, out)
+            if isinstance(test, Const):
+                # known when transforming (isinstance of a container, a static field):
+                # only the branch that runs is lowered
+                return self._block(sc, node.body if test.value else node.orelse, out)
             body, orelse = [], []
-            self._block(sc, node.body, body)
-            self._block(sc, node.orelse, orelse)
+            self._branches(sc, [(node.body, body), (node.orelse, orelse)])
             if isinstance(test, Const):
                 out.extend(body if test.value else orelse)
             else:
@@ -405,7 +578,7 @@ class Normalizer:
                 raise errors.UnsupportedSyntax("break/continue outside a loop", loc=loc)
             cont, brk = sc.loops[-1]
             out.append(ir.Leave(brk if isinstance(node, ast.Break) else cont, loc=loc))
-            return False
+            return True
         if isinstance(node, ast.Pass):
             return False
         if isinstance(node, ast.Expr):
@@ -433,6 +606,54 @@ class Normalizer:
         raise errors.UnsupportedSyntax(
             f"{type(node).__name__} statements are not supported", loc=loc)
 
+    # ----- static values across branches and loops --------------------------
+    # A name may stand for a static value (a container known when transforming, a
+    # function). Where the program's control flow decides what a name holds, that
+    # cannot be: a name made static in one branch of an `if` is unusable after it,
+    # and inside a loop the program runs, containers are built as values.
+
+    def _branches(self, sc, pairs):
+        """Lower the branches of an `if` (``pairs`` of ast statements and their
+        output list), each from the same static bindings."""
+        before = dict(sc.env)
+        changed = set()
+        self.cond_depth += 1
+        for stmts, dest in pairs:
+            self._block(sc, stmts, dest)
+            for name in list(sc.env):
+                new, old = sc.env[name], before.get(name)
+                if new is old or (isinstance(new, str) and new == old):
+                    continue
+                if _is_static_value(new) or _is_static_value(old) or \
+                        isinstance(new, (Const, _Poisoned)) or isinstance(old, Const):
+                    changed.add(name)
+                    if name in before:
+                        sc.env[name] = old
+                    else:
+                        del sc.env[name]
+        self.cond_depth -= 1
+        for name in changed:
+            sc.env[name] = _Poisoned("an if statement that assigns it")
+
+    def _loop_region(self, sc, body_nodes, out, lower):
+        """Lower a loop body the program runs (``lower()``): names assigned in it
+        that hold static values now become variables first."""
+        names, _ = _assigned_names(body_nodes)
+        for name in sorted(names):
+            cur = sc.env.get(name)
+            if isinstance(cur, (_STATIC_NODES, Const)):
+                var = self._reserve(sc.prefix + name)
+                value = self._materialize(cur, out, sc.parsed.loc(body_nodes[0]))
+                out.append(Op(var, ir.copy, (value,), loc=sc.parsed.loc(body_nodes[0])))
+                sc.env[name] = var
+        sc.no_static += 1
+        self.loop_depth += 1
+        try:
+            return lower()
+        finally:
+            sc.no_static -= 1
+            self.loop_depth -= 1
+
     def _import(self, sc, node, loc):
         for alias in node.names:
             if isinstance(node, ast.Import):
@@ -448,20 +669,75 @@ class Normalizer:
                 sc.env[alias.asname or alias.name] = ("obj", getattr(mod, alias.name))
 
     def _store_name(self, sc, name, node):
-        if name in sc.env and isinstance(sc.env[name], VTuple):
-            raise errors.UnsupportedSyntax(f"cannot assign to {name} again",
-                                           loc=sc.parsed.loc(node))
-        if name in sc.env and isinstance(sc.env[name], tuple):
-            raise errors.UnsupportedSyntax(f"cannot assign to {name}",
-                                           loc=sc.parsed.loc(node))
-        if name in sc.env and isinstance(sc.env[name], Const):
-            raise errors.UnsupportedSyntax(f"cannot assign to {name}",
-                                           loc=sc.parsed.loc(node))
-        var = sc.env.get(name)
+        cur = sc.env.get(name)
+        if cur is not None and not isinstance(cur, str):
+            # a name held a static value (a container, a function, a constant): from
+            # here on it is a variable of the program
+            if sc.no_static and _is_static_value(cur):
+                raise errors.UnsupportedSyntax(
+                    f"cannot assign {name} inside a loop: before the loop it holds "
+                    f"{_describe_static(cur)}, which is known only when transforming",
+                    loc=sc.parsed.loc(node), hint="use a new name inside the loop")
+            var = self._reserve(sc.prefix + name)
+            sc.env[name] = var
+            return var
+        var = cur
         if var is None:
             var = self._reserve(sc.prefix + name)
             sc.env[name] = var
         return var
+
+    def _bind_static(self, sc, name, value, out, loc, node):
+        """``name = value`` for a static ``value``: the name stands for it (outside
+        loops the program runs: there, the container is built as a value)."""
+        if not sc.no_static:
+            sc.env[name] = value
+            return
+        var = self._store_name(sc, name, node)
+        if isinstance(value, tuple) and not isinstance(value, VTuple):
+            raise errors.UnsupportedSyntax(
+                f"cannot assign a function or module to {name} inside a loop", loc=loc,
+                hint="assign it before the loop")
+        out.append(Op(var, ir.copy, (self._materialize(value, out, loc),), loc=loc))
+
+    def _maybe_static(self, sc, node):
+        """Whether ``node`` may evaluate to a static value (so it is not lowered
+        straight into a variable)."""
+        if isinstance(node, ast.Dict):
+            return all(isinstance(k, ast.Constant) for k in node.keys)
+        if isinstance(node, ast.Name):
+            return _is_static_value(sc.env.get(node.id)) or node.id in sc.defs
+        if isinstance(node, (ast.Subscript, ast.Attribute)):
+            root = node
+            while isinstance(root, (ast.Subscript, ast.Attribute)):
+                root = root.value
+            if isinstance(root, ast.Name):
+                v = sc.env.get(root.id)
+                return isinstance(v, _STATIC_NODES) or (
+                    _is_static_value(v) and not isinstance(v[1], types.ModuleType))
+            return False
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute):
+                root = func.value
+                while isinstance(root, (ast.Subscript, ast.Attribute)):
+                    root = root.value
+                v = sc.env.get(root.id) if isinstance(root, ast.Name) else None
+                return isinstance(v, _STATIC_NODES) or (
+                    _is_static_value(v) and not isinstance(v[1], types.ModuleType))
+            if isinstance(func, ast.Name):
+                v = sc.env.get(func.id)
+                if v is None and func.id not in sc.locals:
+                    v = ("obj", sc.globals.get(func.id, getattr(builtins, func.id, None)))
+                if not (isinstance(v, tuple) and not isinstance(v, VTuple)):
+                    return False
+                fn = v[1]
+                if isinstance(fn, tuple) and fn and fn[0] == "def":
+                    return True
+                return _user_callable(fn) or fn in _CONTAINER_BUILTINS or (
+                    isinstance(fn, type) and _is_record_class(fn))
+            return False
+        return False
 
     def _assign(self, sc, target, value, out, loc):
         if isinstance(target, ast.Name) and isinstance(value, ast.Tuple) \
@@ -470,7 +746,14 @@ class Normalizer:
             items = [self._snapshot(self._val(sc, v, out), out, loc) for v in value.elts]
             sc.env[target.id] = VTuple(items)
             return
-        if isinstance(target, ast.Name):
+        if isinstance(target, ast.Name) and self._maybe_static(sc, value):
+            v = self._expr(sc, value, out)
+            if _is_static_value(v):
+                self._bind_static(sc, target.id, v, out, loc, target)
+                return
+            var = self._store_name(sc, target.id, target)
+            out.append(Op(var, ir.copy, (self._materialize(v, out, loc),), loc=loc))
+        elif isinstance(target, ast.Name):
             var = self._store_name(sc, target.id, target)
             self._expr(sc, value, out, into=var)
         elif isinstance(target, (ast.Tuple, ast.List)):
@@ -494,14 +777,24 @@ class Normalizer:
 
     def _assign_operand(self, sc, target, value, out, loc):
         if isinstance(target, ast.Name):
+            if _is_static_value(value):
+                self._bind_static(sc, target.id, value, out, loc, target)
+                return
             var = self._store_name(sc, target.id, target)
-            if isinstance(value, tuple) and not isinstance(value, VTuple):
-                raise errors.UnsupportedSyntax("cannot assign a function or module",
-                                               loc=loc)
             value = self._materialize(value, out, loc)
             out.append(Op(var, ir.copy, (value,), loc=loc))
         elif isinstance(target, (ast.Tuple, ast.List)):
             n = len(target.elts)
+            if isinstance(value, VDict):
+                value = VTuple(Const(k) for k in value.keys)
+            elif isinstance(value, VRecord) or (isinstance(value, tuple)
+                                                and not isinstance(value, VTuple)):
+                raise errors.UnsupportedSyntax(
+                    f"cannot unpack {_describe_static(value)}", loc=loc)
+            if any(isinstance(t, ast.Starred) for t in target.elts):
+                raise errors.UnsupportedSyntax(
+                    "starred assignment (a, *rest = ...) is not supported", loc=loc,
+                    hint="index the items you need")
             if isinstance(value, VTuple):
                 if len(value) != n:
                     raise errors.UnsupportedSyntax(
@@ -516,6 +809,8 @@ class Normalizer:
             for t, v in zip(target.elts, items):
                 self._assign_operand(sc, t, v, out, loc)
         elif isinstance(target, ast.Subscript):
+            if self._static_setitem(sc, target, value, out, loc):
+                return
             base, index = self._subscript_parts(sc, target, out, loc)
             out.append(SetItem(base, index, self._materialize(value, out, loc), loc=loc))
         elif isinstance(target, ast.Attribute):
@@ -529,6 +824,12 @@ class Normalizer:
             raise errors.UnsupportedSyntax("only a local array can be assigned into", loc=loc)
         name = node.value.id
         base = self._resolve(sc, name, node, out)
+        if _is_static_value(base):
+            raise errors.MutatesArgument(
+                f"assigning into {name}[...] changes {_describe_static(base)}"
+                + (", which the caller owns" if not getattr(base, "owned", False) else
+                   " under a condition or in a loop"), loc=loc,
+                hint="build a new container (a dict literal) instead")
         params = [a.arg for a in (sc.parsed.node.args.args + sc.parsed.node.args.kwonlyargs)]
         if not isinstance(base, str) or name in params or name not in sc.locals:
             raise errors.MutatesArgument(
@@ -537,8 +838,41 @@ class Normalizer:
         index = self._index(sc, node.slice, out, loc)
         return base, index
 
+    def _static_setitem(self, sc, target, value, out, loc):
+        """``d[key] = value`` on a dict made in the function, with a constant key,
+        outside branches and loops: the static dict changes (every name holding it
+        sees the change, as in Python)."""
+        if not isinstance(target.value, ast.Name):
+            return False
+        base = sc.env.get(target.value.id)
+        if not (isinstance(base, VDict) and base.owned) or self.cond_depth or \
+                self.loop_depth:
+            return False
+        key = self._index(sc, target.slice, out, loc)
+        if not isinstance(key, Const):
+            return False
+        if not _is_static_value(value):
+            value = self._snapshot(self._materialize(value, out, loc), out, loc)
+        for i, k in enumerate(base.keys):
+            if k == key.value:
+                base.values[i] = value
+                return True
+        base.keys.append(key.value)
+        base.values.append(value)
+        return True
+
     def _return(self, sc, node, out, loc):
         value = node.value
+        if sc.prefix and not sc.ret_items and value is not None and not sc.has_aux \
+                and (sc.ret_skeleton is not None or self._maybe_static(sc, value)):
+            v = self._expr(sc, value, out)
+            if _is_static_value(v) or sc.ret_skeleton is not None:
+                self._return_static(sc, v, out, loc)
+            else:
+                self._expr_copy(self._materialize(v, out, loc), sc.ret_var, out, loc)
+                sc.ret_plain = True
+            out.append(ir.Leave(sc.exit_label, loc=loc))
+            return False
         if sc.has_aux:
             if isinstance(value, ast.Tuple) and len(value.elts) == 2:
                 self._expr(sc, value.elts[0], out, into=sc.ret_var)
@@ -586,30 +920,49 @@ class Normalizer:
                 start, stop, step = args
             if not isinstance(target, ast.Name):
                 raise errors.UnsupportedSyntax("unpacking a range item", loc=loc)
+            if self._unroll_range(sc, node, (start, stop, step), out, loc):
+                return False
             var = self._store_name(sc, target.id, target)
             labels = self._loop_labels(sc)
             body = []
-            self._loop_body(sc, labels, node.body, body)
+            self._loop_region(sc, node.body, out,
+                              lambda: self._loop_body(sc, labels, node.body, body))
             out.append(For(var, start, stop, step, body, loc=loc, label=labels[1]))
             return False
-        if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16:
+        if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16 \
+                and not any(isinstance(e, ast.Starred) for e in it.elts):
             return self._unroll(sc, node, it, out, loc)
         # Sequences: for x in seq / enumerate(seq) / zip(a, b)
-        if fn is enumerate:
-            seqs = [self._materialize(self._expr(sc, call.args[0], out), out, loc)]
-            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
-                raise errors.UnsupportedSyntax("for over enumerate needs `i, x` targets",
-                                               loc=loc)
-            index_target, item_targets = target.elts[0], [target.elts[1]]
-        elif fn is zip:
-            seqs = [self._materialize(self._expr(sc, a, out), out, loc) for a in call.args]
-            if not (isinstance(target, ast.Tuple) and len(target.elts) == len(seqs)):
-                raise errors.UnsupportedSyntax("for over zip needs one target per sequence",
-                                               loc=loc)
-            index_target, item_targets = None, list(target.elts)
+        if fn is enumerate or fn is zip:
+            if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+                raise errors.UnsupportedSyntax(
+                    f"{fn.__name__}() with keywords or *args in a for loop", loc=loc)
+            vals = [self._expr(sc, a, out) for a in call.args]
+            if fn is enumerate and len(vals) != 1:
+                raise errors.UnsupportedSyntax("enumerate with a start is not supported",
+                                               loc=loc, hint="add the start inside the loop")
+            items = self._static_items(vals, fn)
+            if items is not None and len(items) <= _UNROLL_LIMIT:
+                return self._unroll_items(sc, node, items, out, loc)
+            seqs = [self._materialize(v, out, loc) for v in vals]
+            if fn is enumerate:
+                if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
+                    raise errors.UnsupportedSyntax(
+                        "for over enumerate needs `i, x` targets", loc=loc)
+                index_target, item_targets = target.elts[0], [target.elts[1]]
+            else:
+                if not (isinstance(target, ast.Tuple) and len(target.elts) == len(seqs)):
+                    raise errors.UnsupportedSyntax(
+                        "for over zip needs one target per sequence", loc=loc)
+                index_target, item_targets = None, list(target.elts)
         else:
-            seqs = [self._materialize(self._expr(sc, it, out), out, loc)]
+            v = self._expr(sc, it, out)
+            items = self._static_items([v], None)
+            if items is not None and len(items) <= _UNROLL_LIMIT:
+                return self._unroll_items(sc, node, items, out, loc)
+            seqs = [self._materialize(v, out, loc)]
             index_target, item_targets = None, [target]
+        seqs = [self._as_sequence(s_, out, loc) for s_ in seqs]
         lengths = []
         for s in seqs:
             n = self.fresh("_n")
@@ -619,40 +972,123 @@ class Normalizer:
         if len(lengths) > 1:
             count = self.fresh("_n")
             out.append(Op(count, min, tuple(lengths), loc=loc))
-        k = self.fresh("_k") if index_target is None else \
-            self._store_name(sc, index_target.id, index_target)
-        body = []
-        for s, t in zip(seqs, item_targets):
-            item = self.fresh()
-            body.append(Op(item, operator.getitem, (s, k), loc=loc))
-            self._assign_operand(sc, t, item, body, loc)
-        labels = self._loop_labels(sc)
-        self._loop_body(sc, labels, node.body, body)
+
+        def lower():
+            k = self.fresh("_k") if index_target is None else \
+                self._store_name(sc, index_target.id, index_target)
+            body = []
+            for s, t in zip(seqs, item_targets):
+                item = self.fresh()
+                body.append(Op(item, operator.getitem, (s, k), loc=loc))
+                self._assign_operand(sc, t, item, body, loc)
+            labels = self._loop_labels(sc)
+            self._loop_body(sc, labels, node.body, body)
+            return k, body, labels
+        k, body, labels = self._loop_region(sc, [node] + node.body, out, lower)
         out.append(For(k, Const(0), count, Const(1), body, loc=loc, label=labels[1]))
         return False
 
+    def _as_sequence(self, operand, out, loc):
+        """A loop runs over its sequence by index: an iterator (``d.items()``,
+        ``zip(...)``) is made a list first."""
+        made = next((o for o in reversed(out) if isinstance(o, Op) and o.target == operand),
+                    None)
+        if made is not None and (made.fn is ir.call_method or made.fn in _ITERATORS):
+            return self._emit(out, list, (operand,), None, loc)
+        return operand
+
+    def _static_items(self, vals, fn):
+        """The items of a loop over static sequences (a container known when
+        transforming: ``for W, b in layers``), or None."""
+        seqs = []
+        for v in vals:
+            if isinstance(v, VTuple):
+                seqs.append(list(v))
+            elif isinstance(v, VDict):
+                seqs.append([Const(k) for k in v.keys])
+            elif isinstance(v, Const) and isinstance(v.value, (tuple, list)) and \
+                    len(v.value) <= _UNROLL_LIMIT and fn is None and \
+                    all(isinstance(x, (str, int, type(None))) for x in v.value):
+                seqs.append([Const(x) for x in v.value])
+            else:
+                return None
+        if fn is enumerate:
+            return [VTuple((Const(i), x)) for i, x in enumerate(seqs[0])]
+        if fn is zip:
+            return [VTuple(xs) for xs in zip(*seqs)]
+        return seqs[0]
+
+    def _unroll_range(self, sc, node, bounds, out, loc):
+        """``for i in range(n)`` with a constant ``n`` whose body subscripts a static
+        container with ``i`` (``layers[i]``): unrolled, ``i`` a constant in each copy."""
+        if not all(isinstance(b, Const) and type(b.value) is int for b in bounds) or \
+                bounds[2].value == 0:
+            return False
+        values = range(*(b.value for b in bounds))
+        if len(values) > _UNROLL_LIMIT or not self._subscripts_static(sc, node.body,
+                                                                       node.target.id):
+            return False
+        self._unroll_items(sc, node, [Const(i) for i in values], out, loc)
+        return True
+
+    def _subscripts_static(self, sc, body, name):
+        for stmt in body:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Subscript) and any(
+                        isinstance(m, ast.Name) and m.id == name for m in ast.walk(n.slice)):
+                    root = n.value
+                    while isinstance(root, (ast.Subscript, ast.Attribute)):
+                        root = root.value
+                    if isinstance(root, ast.Name) and \
+                            isinstance(sc.env.get(root.id), _STATIC_NODES):
+                        return True
+        return False
+
     def _unroll(self, sc, node, it, out, loc):
-        """A loop over a literal sequence, unrolled so each item is a plain operand:
-        a `Block` that ``break`` leaves, holding one ``continue`` block per item."""
+        """A loop over a literal sequence, unrolled so each item is a plain operand."""
         items = [self._snapshot(self._val(sc, e, out), out, loc) for e in it.elts]
+        return self._unroll_items(sc, node, items, out, loc)
+
+    def _unroll_items(self, sc, node, items, out, loc):
+        """A loop over items known when transforming, unrolled: a `Block` that
+        ``break`` leaves, holding one ``continue`` block per item. A body that may
+        leave early is lowered as the body of a loop the program runs (no static
+        bindings inside), and after a ``break`` the loop's target is unusable."""
+        items = [self._snapshot_deep(i, out, loc) for i in items]
         cont, brk = self._loop_labels(sc)
+        breaks, leaves = _leaves_loop(node.body)
         copies = []
         for item in items:
             copy = []
-            self._assign_operand(sc, node.target, item, copy, loc)
+            if isinstance(item, Const) and isinstance(node.target, ast.Name) and \
+                    not sc.no_static:
+                sc.env[node.target.id] = item   # a constant in this copy
+            else:
+                self._assign_operand(sc, node.target, item, copy, loc)
             sc.loops.append((cont, brk))
-            self._block(sc, node.body, copy)
+            if leaves:
+                self._loop_region(sc, node.body, copy,
+                                  lambda: self._block(sc, node.body, copy))
+            else:
+                self._block(sc, node.body, copy)
             sc.loops.pop()
             copies.append(ir.Block(cont, copy, loc=loc))
         out.append(ir.Block(brk, copies, loc=loc))
+        if breaks:
+            for n in ast.walk(node.target):
+                if isinstance(n, ast.Name) and not isinstance(sc.env.get(n.id), str):
+                    sc.env[n.id] = _Poisoned("a loop that may break")
         return False
 
     def _while(self, sc, node, out, loc):
-        test_body = []
-        test = self._condition(sc, node.test, test_body)
-        labels = self._loop_labels(sc)
-        body = []
-        self._loop_body(sc, labels, node.body, body)
+        def lower():
+            test_body = []
+            test = self._condition(sc, node.test, test_body)
+            labels = self._loop_labels(sc)
+            body = []
+            self._loop_body(sc, labels, node.body, body)
+            return test_body, test, body, labels
+        test_body, test, body, labels = self._loop_region(sc, node.body, out, lower)
         out.append(While(test_body, test, body, loc=loc, label=labels[1]))
         return False
 
@@ -662,19 +1098,48 @@ class Normalizer:
         return self._materialize(v, out, sc.parsed.loc(node))
 
     def _materialize(self, v, out, loc):
+        """``v`` as an operand of the program: a static container is built as a value
+        (a tuple or list whose items carry their adjoints; a dict, namedtuple or
+        dataclass that carries none, refused if a differentiated value reaches it)."""
         if isinstance(v, VTuple):
             items = tuple(self._materialize(i, out, loc) for i in v)
+            if v.cls is not None:
+                return self._emit(out, ir.make_node, (Const(v.cls),) + items, None, loc)
+            if v.seq == "list":
+                return self._emit(out, ir.make_list, items, None, loc)
             if all(isinstance(i, Const) for i in items):
                 return Const(tuple(i.value for i in items))
             tmp = self.fresh()
             out.append(Op(tmp, ir.make_tuple, items, loc=loc))
             return tmp
+        if isinstance(v, VDict):
+            items = []
+            for k, x in zip(v.keys, v.values):
+                items += [Const(k), self._materialize(x, out, loc)]
+            return self._emit(out, ir.make_dict, items, None, loc)
+        if isinstance(v, VRecord):
+            items = tuple(self._materialize(i, out, loc) for i in v.items)
+            return self._emit(out, ir.make_node, (Const(v.td),) + items, None, loc)
         if isinstance(v, tuple):  # ("obj", value)
             value = v[1]
             if isinstance(value, tuple) and value and value[0] == "def":
                 raise errors.UnsupportedSyntax(
                     "a nested function can only be called, not passed as a value", loc=loc)
             return Const(value)
+        return v
+
+    def _snapshot_deep(self, v, out, loc):
+        """``v`` with each user variable inside it copied: a static container keeps
+        the values its items had when it was made."""
+        if isinstance(v, str):
+            return self._snapshot(v, out, loc)
+        if isinstance(v, VTuple):
+            t = vtuple([self._snapshot_deep(i, out, loc) for i in v], v.seq, v.cls)
+            if v.cls is not None:
+                t.probe = getattr(v, "probe", None)
+            return t
+        # (a dict or record made in the function holds copies already, and one taken
+        # apart at the boundary holds parameters, which are never assigned)
         return v
 
     def _emit(self, out, fn, args, into, loc, kwargs=()):
@@ -726,11 +1191,13 @@ class Normalizer:
             return self._attribute(sc, node, out, into, loc)
         if isinstance(node, ast.Subscript):
             base = self._expr(sc, node.value, out)
-            if isinstance(base, VTuple):
+            if isinstance(base, _STATIC_NODES):
                 idx = self._index(sc, node.slice, out, loc)
-                if isinstance(idx, Const) and isinstance(idx.value, int):
-                    return base[idx.value]
+                got = self._static_item(sc, node.value, base, idx, loc)
+                if got is not None:
+                    return got
                 base = self._materialize(base, out, loc)
+                return self._emit(out, operator.getitem, (base, idx), into, loc)
             base = self._materialize(base, out, loc)
             if isinstance(base, Const) and any(base.value is c for c in (np.r_, np.c_)):
                 # np.r_[a, b]: a call over the items, which a rule can differentiate
@@ -742,12 +1209,30 @@ class Normalizer:
             idx = self._index(sc, node.slice, out, loc)
             return self._emit(out, operator.getitem, (base, idx), into, loc)
         if isinstance(node, ast.Dict):
+            if all(isinstance(k, ast.Constant) for k in node.keys):
+                # constant keys: a static dict (each subscript reads its value)
+                d = VDict([], [], owned=True)
+                for k, v in zip(node.keys, node.values):
+                    value = self._snapshot_deep(self._expr(sc, v, out), out, loc)
+                    if isinstance(value, tuple) and not isinstance(value, VTuple):
+                        value = self._materialize(value, out, loc)
+                    if k.value in d.keys:
+                        d.values[d.keys.index(k.value)] = value
+                    else:
+                        d.keys.append(k.value)
+                        d.values.append(value)
+                return d
             if any(k is None for k in node.keys):
-                raise errors.UnsupportedSyntax("** in a dict literal is not supported", loc=loc)
+                raise errors.UnsupportedSyntax("** in a dict literal is not supported", loc=loc,
+                                               hint="list the keys")
             items = []
             for k, v in zip(node.keys, node.values):
                 items += [self._val(sc, k, out), self._val(sc, v, out)]
             return self._emit(out, ir.make_dict, items, into, loc)
+        if isinstance(node, ast.Starred):
+            raise errors.UnsupportedSyntax(
+                "star-arguments (*args) are supported only in calls, on a container "
+                "known when transforming", loc=loc, hint="pass the arguments one by one")
         if isinstance(node, (ast.Tuple, ast.List)):
             items = [self._val(sc, e, out) for e in node.elts]
             if isinstance(node, ast.List):
@@ -814,12 +1299,15 @@ class Normalizer:
 
     def _attribute(self, sc, node, out, into, loc):
         base = self._expr(sc, node.value, out)
-        if isinstance(base, tuple) and not isinstance(base, VTuple):
+        if isinstance(base, _STATIC_NODES):
+            return self._static_attribute(sc, base, node.attr, out, into, loc)
+        if isinstance(base, tuple):
             value = base[1]
             try:
                 attr = getattr(value, node.attr)
             except AttributeError:
-                raise errors.UnsupportedSyntax(f"{node.attr!r} not found", loc=loc)
+                raise errors.UnsupportedSyntax(
+                    f"{_short(value)} has no attribute {node.attr!r}", loc=loc) from None
             if _is_static(attr):
                 if isinstance(value, types.ModuleType):
                     self._depend(vars(value), node.attr, attr)
@@ -837,8 +1325,96 @@ class Normalizer:
         fn = _ATTRS_FN.get(node.attr)
         if fn is not None:
             return self._emit(out, fn, (base,), into, loc)
-        raise errors.UnsupportedSyntax(f"attribute .{node.attr} is not supported", loc=loc,
-                                       hint="use the NumPy function instead of the method")
+        # an attribute of a value that carries no gradient (a config object, an
+        # argument not differentiated): read when the program runs; refused where a
+        # differentiated value reaches it (revsrc/analysis.py)
+        return self._emit(out, ir.get_attribute, (base, Const(node.attr)), into, loc)
+
+    def _static_attribute(self, sc, base, attr, out, into, loc):
+        """``base.attr`` on a static container: a namedtuple's or dataclass's field,
+        a property, a static field, a class attribute."""
+        if isinstance(base, VDict) or (isinstance(base, VTuple) and base.cls is None):
+            raise errors.UnsupportedSyntax(
+                f"attribute .{attr} of {_describe_static(base)} is not supported", loc=loc)
+        if isinstance(base, VRecord) and base.td is None:   # an object made in the function
+            if attr in base.items_by_name:
+                return base.items_by_name[attr]
+            cls = base.probe
+            probe = None
+        else:
+            if isinstance(base, VTuple) and attr in base.cls._fields:
+                return base[base.cls._fields.index(attr)]
+            probe = getattr(base, "probe", None)
+            if probe is None:
+                raise errors.UnsupportedSyntax(
+                    f"the attributes of {_describe_static(base)} cannot be read: its class's "
+                    "unflatten does not build an instance revsrc can look into", loc=loc)
+            cls = type(probe)
+        found = inspect.getattr_static(cls if probe is None else probe, attr, _MISSING)
+        if isinstance(found, property) and found.fget is not None:
+            return self._inline_callable(sc, found.fget, [base], [], out, into, loc)
+        if found is _MISSING:
+            raise errors.UnsupportedSyntax(f"{cls.__name__} has no attribute {attr!r}",
+                                           loc=loc)
+        if probe is not None and (attr in getattr(probe, "__dict__", {}) or isinstance(
+                inspect.getattr_static(cls, attr, None), types.MemberDescriptorType)):
+            return self._from_probe(base, getattr(probe, attr), loc)
+        if isinstance(found, (types.FunctionType, staticmethod, classmethod)):
+            return ("obj", ("method", base, found))
+        value = getattr(cls, attr)
+        if _is_static(value):
+            return ("obj", value)
+        # class-level data: read when the program runs (it may be changed)
+        return self._emit(out, getattr, (Const(cls), Const(attr)), into, loc)
+
+    def _from_probe(self, base, v, loc):
+        items = base.items if isinstance(base, VRecord) else list(base)
+        if isinstance(v, _Slot):
+            return items[v.i]
+        if type(v) in (tuple, list):
+            return vtuple([self._from_probe(base, x, loc) for x in v],
+                          "list" if type(v) is list else "tuple")
+        if type(v) is dict:
+            return VDict(list(v.keys()), [self._from_probe(base, x, loc) for x in v.values()])
+        if _mentions_slot(v):
+            raise errors.UnsupportedSyntax(
+                f"an attribute of {_describe_static(base)} is computed from its children "
+                "by its class (its unflatten), so which values it holds is not known when "
+                "transforming", loc=loc,
+                hint="store the children as attributes, unchanged, in unflatten")
+        if _is_static(v):
+            return ("obj", v)
+        return Const(v)   # a static field (part of the container's structure)
+
+    def _static_item(self, sc, node, base, idx, loc):
+        """``base[idx]`` on a static container with a constant index (None: not
+        static, the container is built and indexed as a value)."""
+        if not isinstance(idx, Const):
+            return None
+        k = idx.value
+        if isinstance(base, VTuple):
+            if isinstance(k, (int, np.integer)) and not isinstance(k, bool):
+                if not -len(base) <= k < len(base):
+                    raise errors.UnsupportedSyntax(
+                        f"index {k} is out of range for {_describe_static(base)}", loc=loc)
+                return base[int(k)]
+            if isinstance(k, slice):
+                return vtuple(base[k], base.seq if base.cls is None else "tuple")
+            return None
+        if isinstance(base, VDict):
+            try:
+                hash(k)
+            except TypeError:
+                return None
+            got = base.get(k, _MISSING)
+            if got is _MISSING:
+                raise errors.UnsupportedSyntax(
+                    f"key {k!r} is not in {_describe_static(base)} (its keys: "
+                    f"{', '.join(repr(x) for x in base.keys[:8])}"
+                    f"{'...' if len(base.keys) > 8 else ''})", loc=loc)
+            return got
+        raise errors.UnsupportedSyntax(f"{_describe_static(base)} cannot be subscripted",
+                                       loc=loc)
 
     def _static_callee(self, sc, func, out):
         if isinstance(func, ast.Name):
@@ -862,15 +1438,49 @@ class Normalizer:
 
     def _call(self, sc, node, out, into, loc):
         func = node.func
-        fn = self._static_callee(sc, func, out)
-        if fn is None and isinstance(func, ast.Attribute):
-            return self._method(sc, node, out, into, loc)
+        if isinstance(func, ast.Attribute):
+            base = self._expr(sc, func.value, out)
+            if isinstance(base, _STATIC_NODES):
+                found = self._static_attribute(sc, base, func.attr, out, None, loc) \
+                    if not isinstance(base, VDict) and not (isinstance(base, VTuple)
+                                                             and base.cls is None) \
+                    and func.attr not in ("_replace", "_asdict") else None
+                if isinstance(found, tuple) and not isinstance(found, VTuple) and \
+                        found[0] == "obj":
+                    fn = found[1]
+                else:
+                    return self._container_method(sc, base, func.attr, node, out, into, loc)
+            elif isinstance(base, tuple):
+                try:
+                    fn = getattr(base[1], func.attr)
+                except AttributeError:
+                    raise errors.UnsupportedSyntax(
+                        f"{_short(base[1])} has no attribute {func.attr!r}", loc=loc) from None
+                if isinstance(base[1], types.ModuleType):
+                    self._depend(vars(base[1]), func.attr, fn)
+            else:
+                return self._method(sc, node, base, out, into, loc)
+        else:
+            fn = self._static_callee(sc, func, out)
+            if fn is None and isinstance(func, ast.Name):
+                v = sc.env.get(func.id)
+                if isinstance(v, _STATIC_NODES) and not isinstance(v, VDict):
+                    # an object made from parameters, called: its class's __call__
+                    return self._container_method(sc, v, "__call__", node, out, into, loc)
         if fn is None:
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint="call functions by name")
-        args = [self._expr(sc, a, out) for a in node.args]
-        kwargs = [(k.arg, self._expr(sc, k.value, out)) for k in node.keywords]
+        args, kwargs = self._call_args(sc, node, out, loc)
+        if isinstance(fn, tuple) and fn and fn[0] == "method":
+            _, obj, found = fn
+            if isinstance(found, staticmethod):
+                return self._inline_callable(sc, found.__func__, args, kwargs, out, into, loc)
+            if isinstance(found, classmethod):
+                cls = obj.probe if getattr(obj, "td", 1) is None else type(obj.probe)
+                return self._inline_callable(sc, found.__func__, [("obj", cls)] + args,
+                                             kwargs, out, into, loc)
+            return self._inline_callable(sc, found, [obj] + args, kwargs, out, into, loc)
         if isinstance(fn, tuple) and fn and fn[0] == "def":
             _, def_scope, def_node = fn
             return self._inline_def(sc, def_scope, def_node, args, kwargs, out, into, loc)
@@ -878,6 +1488,16 @@ class Normalizer:
             raise errors.SideEffect(
                 f"calling {getattr(fn, '__name__', fn)}() is a side effect revsrc refuses",
                 loc=loc, hint="differentiated functions must be pure; do I/O outside them")
+        static = self._static_builtin(sc, fn, args, kwargs, out, loc)
+        if static is not None:
+            return static
+        if isinstance(fn, type) and _is_record_class(fn) and not sc.rule_mode:
+            return self._construct(sc, fn, args, kwargs, out, loc)
+        if not sc.rule_mode and rules.lookup(fn) is None and not _inlinable(fn) and \
+                _user_callable(fn):
+            return self._inline_callable(sc, fn, args, kwargs, out, into, loc)
+        if not sc.rule_mode and rules.lookup(fn) is None and _inlinable(fn):
+            return self._inline_function(sc, fn, args, kwargs, out, into, loc)
         # a revsrc derivative stays a call here: its program depends on its arguments'
         # kinds, so revsrc/frontend.py inlines it once they are known
         args = [self._materialize(a, out, loc) for a in args]
@@ -885,9 +1505,133 @@ class Normalizer:
         special = self._builtin_call(fn, args, kwargs, out, into, loc)
         if special is not None:
             return special
-        if not sc.rule_mode and rules.lookup(fn) is None and _inlinable(fn):
-            return self._inline_function(sc, fn, args, kwargs, out, into, loc)
         return self._emit(out, fn, args, into, loc, kwargs)
+
+    def _call_args(self, sc, node, out, loc):
+        """The positional and keyword operands of a call; ``*x`` and ``**x`` of a
+        container known when transforming are spread into them."""
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                v = self._expr(sc, a.value, out)
+                if isinstance(v, VTuple):
+                    args.extend(v)
+                elif isinstance(v, VDict):
+                    args.extend(Const(k) for k in v.keys)
+                elif isinstance(v, Const) and isinstance(v.value, (tuple, list)):
+                    args.extend(Const(x) for x in v.value)
+                else:
+                    raise errors.UnsupportedSyntax(
+                        "star-arguments (*args) are supported on a tuple, list or dict "
+                        "whose length is known when transforming", loc=loc,
+                        hint="pass the arguments one by one")
+            else:
+                args.append(self._expr(sc, a, out))
+        kwargs = []
+        for k in node.keywords:
+            if k.arg is None:
+                v = self._expr(sc, k.value, out)
+                if not (isinstance(v, VDict) and all(isinstance(x, str) for x in v.keys)):
+                    raise errors.UnsupportedSyntax(
+                        "**kwargs in a call is supported on a dict whose keys are known "
+                        "when transforming", loc=loc, hint="pass keyword arguments by name")
+                kwargs.extend(zip(v.keys, v.values))
+            else:
+                kwargs.append((k.arg, self._expr(sc, k.value, out)))
+        return args, kwargs
+
+    def _static_builtin(self, sc, fn, args, kwargs, out, loc):
+        """Builtins applied to static containers, evaluated when transforming
+        (len, sorted, list, tuple, reversed, isinstance, sum...); None otherwise."""
+        if not args or not isinstance(fn, types.BuiltinFunctionType) and fn not in (
+                list, tuple, dict, reversed, enumerate, zip, sorted):
+            if fn is dict and not args:
+                return VDict([k for k, _ in kwargs],
+                             [self._snapshot_deep(v, out, loc) for _, v in kwargs], owned=True)
+            return None
+        a = args[0]
+        if fn is isinstance and len(args) == 2 and isinstance(a, _STATIC_NODES):
+            classes = args[1]
+            classes = classes.value if isinstance(classes, Const) else \
+                classes[1] if isinstance(classes, tuple) and not isinstance(classes, VTuple) \
+                else None
+            if classes is None:
+                return None
+            try:
+                return Const(issubclass(_class_of(a), classes))
+            except TypeError:
+                return None
+        if not isinstance(a, _STATIC_NODES) or kwargs and fn is not sorted:
+            return None
+        seq = _sequence(a)
+        if fn is len and len(args) == 1:
+            return Const(len(seq))
+        if fn in (list, tuple) and len(args) == 1:
+            return vtuple(seq, "list" if fn is list else "tuple")
+        if fn is reversed and len(args) == 1:
+            return vtuple(seq[::-1])
+        if fn is dict and len(args) == 1 and isinstance(a, VDict):
+            return VDict(a.keys, a.values, owned=True)
+        if fn is sorted and len(args) == 1:
+            if not all(isinstance(x, Const) for x in seq):
+                return None
+            order = sorted(range(len(seq)), key=lambda i: seq[i].value,
+                           reverse=bool(dict(kwargs).get("reverse", Const(False)).value))
+            if set(dict(kwargs)) - {"reverse"}:
+                return None
+            return vtuple([seq[i] for i in order], "list")
+        if fn is enumerate and len(args) == 1:
+            return vtuple([VTuple((Const(i), x)) for i, x in enumerate(seq)])
+        if fn is zip and all(isinstance(x, _STATIC_NODES) for x in args):
+            return vtuple([VTuple(xs) for xs in zip(*(_sequence(x) for x in args))])
+        if fn is sum and len(args) == 1:
+            acc = Const(0)
+            for x in seq:
+                acc = self._emit(out, operator.add, (acc, self._materialize(x, out, loc)),
+                                 None, loc)
+            return acc
+        if fn in (max, min) and len(args) == 1 and seq:
+            acc = self._materialize(seq[0], out, loc)
+            for x in seq[1:]:
+                acc = self._emit(out, fn, (acc, self._materialize(x, out, loc)), None, loc)
+            return acc
+        return None
+
+    def _construct(self, sc, cls, args, kwargs, out, loc):
+        """``Cls(...)`` for a namedtuple, a dataclass or a class whose ``__init__``
+        only stores its arguments: a static container of the operands."""
+        from . import pytree
+        if pytree.node_of_class(cls) == "namedtuple":
+            bound = _bind_class(cls, cls, args, kwargs, loc)
+            items = [self._snapshot_deep(bound[f], out, loc) for f in cls._fields]
+            t = vtuple(items, cls=cls)
+            t.probe = cls._make([_Slot(i) for i in range(len(items))])
+            return t
+        if pytree.node_of_class(cls) == "dataclass":
+            if getattr(cls, "__post_init__", None) is not None or any(
+                    not f.init for f in dataclasses.fields(cls)):
+                raise errors.UnsupportedSyntax(
+                    f"{cls.__name__} has __post_init__ or fields set outside __init__: "
+                    "revsrc builds dataclasses only from their fields", loc=loc,
+                    hint="build it outside the function and pass it in")
+            bound = _bind_class(cls, cls, args, kwargs, loc)
+            fields = dataclasses.fields(cls)
+            static = [f for f in fields if f.metadata.get("static", False)]
+            fixed = []
+            for f in static:
+                v = bound[f.name]
+                if not isinstance(v, Const):
+                    raise errors.UnsupportedSyntax(
+                        f"static field {f.name} of {cls.__name__} gets a value computed in "
+                        "the function", loc=loc, hint="pass a constant")
+                fixed.append((f.name, v.value))
+            names = tuple(f.name for f in fields if f not in static)
+            td = pytree.TreeDef("dataclass", cls, (names, tuple(fixed)),
+                                tuple(pytree.TreeDef(pytree.LEAF) for _ in names))
+            items = [self._snapshot_deep(bound[n], out, loc) for n in names]
+            return static_node(td, items)
+        raise errors.UnsupportedSyntax(  # pragma: no cover - _is_record_class says which
+            f"{cls.__name__} cannot be built in a differentiated function", loc=loc)
 
     def _builtin_call(self, fn, args, kwargs, out, into, loc):
         if fn in (max, min) and not kwargs:
@@ -905,21 +1649,25 @@ class Normalizer:
             return self._emit(out, float, args, into, loc)
         return None
 
-    def _method(self, sc, node, out, into, loc):
+    def _method(self, sc, node, base, out, into, loc):
         func = node.func
-        base = self._val(sc, func.value, out)
+        base = self._materialize(base, out, loc)
         name = func.attr
-        args = [self._val(sc, a, out) for a in node.args]
-        kwargs = [(k.arg, self._val(sc, k.value, out)) for k in node.keywords]
-        if name not in _METHODS:
+        args, kwargs = self._call_args(sc, node, out, loc)
+        args = [self._materialize(a, out, loc) for a in args]
+        kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
+        if name in ("append", "extend", "insert", "pop", "update", "fill", "sort",
+                    "resize", "setdefault", "clear", "remove", "popitem", "add",
+                    "discard", "put", "itemset", "partition", "setflags"):
             raise errors.SideEffect(
                 f"method .{name}() is not supported (it may change its object in place)",
-                loc=loc, hint="use the NumPy function, e.g. np.sum(x) for x.sum()") \
-                if name in ("append", "extend", "insert", "pop", "update", "fill", "sort",
-                            "resize", "setdefault", "clear", "remove") else \
-                errors.NoRule(f"method .{name}() has no rule", loc=loc,
-                              hint="use the NumPy function form, or register a rule with "
-                                   "revsrc.defvjp")
+                loc=loc, hint="use the NumPy function, e.g. np.sum(x) for x.sum()")
+        if name not in _METHODS or (isinstance(base, Const) and
+                                    not isinstance(base.value, (np.ndarray, np.generic))):
+            # a method of a value that carries no gradient (rng.normal(...),
+            # name.lower()): it runs; refused where a differentiated value reaches it
+            return self._emit(out, ir.call_method, [base, Const(name)] + args, into, loc,
+                              kwargs)
         if name == "astype":
             return self._emit(out, _astype, [base] + args, into, loc, kwargs)
         if name == "item":
@@ -932,6 +1680,82 @@ class Normalizer:
         if name == "transpose" and not args:
             return self._emit(out, np.transpose, [base], into, loc)
         return self._emit(out, fn, [base] + args, into, loc, kwargs)
+
+    def _container_method(self, sc, base, name, node, out, into, loc):
+        """``base.name(...)`` on a static container: dict views, namedtuple helpers,
+        and methods of a namedtuple's, dataclass's or registered class's own class
+        (inlined with ``self`` the container)."""
+        args, kwargs = self._call_args(sc, node, out, loc)
+        if isinstance(base, VDict):
+            if name in ("items", "keys", "values") and not args and not kwargs:
+                if name == "keys":
+                    return vtuple([Const(k) for k in base.keys], "list")
+                if name == "values":
+                    return vtuple(list(base.values), "list")
+                return vtuple([VTuple((Const(k), v)) for k, v in zip(base.keys, base.values)],
+                              "list")
+            if name == "get" and 1 <= len(args) <= 2 and not kwargs and \
+                    isinstance(args[0], Const):
+                return base.get(args[0].value, args[1] if len(args) == 2 else Const(None))
+            if name == "copy" and not args and not kwargs:
+                return VDict(base.keys, base.values, owned=True)
+        elif isinstance(base, VTuple) and base.cls is not None and name == "_asdict":
+            return VDict(list(base.cls._fields), list(base), owned=True)
+        elif isinstance(base, VTuple) and base.cls is not None and name == "_replace":
+            items = list(base)
+            for k, v in kwargs:
+                if k not in base.cls._fields:
+                    raise errors.UnsupportedSyntax(f"{base.cls.__name__} has no field {k!r}",
+                                                   loc=loc)
+                items[base.cls._fields.index(k)] = self._snapshot_deep(v, out, loc)
+            t = vtuple(items, cls=base.cls)
+            t.probe = base.probe
+            return t
+        elif isinstance(base, VTuple) and base.cls is None and name == "copy" and \
+                base.seq == "list" and not args:
+            return vtuple(list(base), "list")
+        elif not isinstance(base, VTuple) or base.cls is not None:
+            found = self._static_attribute(sc, base, name, out, None, loc)
+            if isinstance(found, tuple) and not isinstance(found, VTuple) and \
+                    found[0] == "obj":
+                fn = found[1]
+                if isinstance(fn, tuple) and fn and fn[0] == "method":
+                    _, obj, f = fn
+                    if isinstance(f, staticmethod):
+                        return self._inline_callable(sc, f.__func__, args, kwargs, out,
+                                                     into, loc)
+                    if isinstance(f, classmethod):
+                        return self._inline_callable(sc, f.__func__,
+                                                     [("obj", _class_of(obj))] + args,
+                                                     kwargs, out, into, loc)
+                    return self._inline_callable(sc, f, [obj] + args, kwargs, out, into, loc)
+        raise errors.UnsupportedSyntax(
+            f"method .{name}() of {_describe_static(base)} is not supported", loc=loc,
+            hint="dicts: .items(), .keys(), .values(), .get(key), .copy(); "
+                 "namedtuples: ._replace(...), ._asdict(); and the methods of your own "
+                 "classes")
+
+    def _inline_callable(self, sc, fn, args, kwargs, out, into, loc):
+        """Inline a call of ``fn``: a function, bound method, partial or object with a
+        ``__call__`` method (revsrc/callee.py says which function and what it is
+        given first)."""
+        from . import callee as callee_mod
+        if isinstance(fn, types.FunctionType):
+            if not _inlinable(fn):
+                return self._emit(out, fn, [self._materialize(a, out, loc) for a in args],
+                                  into, loc, [(k, self._materialize(v, out, loc))
+                                              for k, v in kwargs])
+            return self._inline_function(sc, fn, args, kwargs, out, into, loc)
+        c = callee_mod.unwrap(fn)
+        pre = []
+        for p, v in zip(_positional_names(c.fn), c.pre):
+            pre.append(("obj", v) if p in c.static or _is_static(v) else Const(v))
+        pre_kwargs = [(k, ("obj", v) if _is_static(v) else Const(v))
+                      for k, v in c.pre_kwargs.items()]
+        given = dict(kwargs)
+        return self._inline_function(sc, c.fn, pre + list(args),
+                                     [kv for kv in pre_kwargs if kv[0] not in given] +
+                                     list(kwargs), out, into, loc)
 
     # ----- inlining -----------------------------------------------------
     def _inline_function(self, sc, fn, args, kwargs, out, into, loc):
@@ -946,8 +1770,8 @@ class Normalizer:
         fence.check(parsed)
         node = parsed.node
         names, _ = _assigned_names(node.body if not isinstance(node, ast.Lambda) else [])
-        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-        base = fn.__name__ if fn.__name__ != "<lambda>" else "lambda"
+        params = _param_names(node)
+        base = fn.__code__.co_name if fn.__code__.co_name != "<lambda>" else "lambda"
         prefix = self.choose_prefix(base, names | set(params) | {"ret", "done"})
         callee = Scope(parsed, prefix, fn.__globals__,
                        dict(zip(fn.__code__.co_freevars, fn.__closure__ or ())), fn=fn)
@@ -960,7 +1784,7 @@ class Normalizer:
         self.inline_stack.append(key)
         result = self._lower_body(callee, node, out)
         self.inline_stack.pop()
-        if into is not None and isinstance(result, VTuple):
+        if into is not None and isinstance(result, _STATIC_NODES):
             result = self._materialize(result, out, loc)
         return result if into is None else self._expr_copy(result, into, out, loc)
 
@@ -969,6 +1793,11 @@ class Normalizer:
             raise errors.RecursionNotSupported(
                 f"{node.name} calls itself (recursion); revsrc cannot differentiate recursion",
                 loc=loc, hint="rewrite the recursion as a loop")
+        if node.args.vararg is not None or node.args.kwarg is not None or \
+                node.args.posonlyargs:
+            raise errors.UnsupportedSyntax(
+                f"the nested function {node.name} takes *args, **kwargs or positional-only "
+                "parameters", loc=loc, hint="name every parameter")
         names, _ = _assigned_names(node.body)
         params = [a.arg for a in node.args.args + node.args.kwonlyargs]
         prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"ret", "done"})
@@ -1000,17 +1829,27 @@ class Normalizer:
         return into
 
     def _bind(self, fn, params, args, kwargs, loc):
-        sig = inspect.signature(fn)
+        # the function's own signature, never what functools.wraps says it wraps
+        sig = inspect.signature(fn, follow_wrapped=False)
         try:
             ba = sig.bind(*range(len(args)), **{k: ("kw", k) for k, _ in kwargs})
         except TypeError as exc:
             raise errors.UnsupportedSyntax(f"call to {fn.__name__}: {exc}", loc=loc)
         kw = dict(kwargs)
+
+        def value(marker):
+            return kw[marker[1]] if isinstance(marker, tuple) else args[marker]
         bound = {}
+        P = inspect.Parameter
         for p in params:
-            if p in ba.arguments:
-                marker = ba.arguments[p]
-                bound[p] = kw[marker[1]] if isinstance(marker, tuple) else args[marker]
+            kind = sig.parameters[p].kind
+            if kind is P.VAR_POSITIONAL:
+                bound[p] = VTuple(value(m) for m in ba.arguments.get(p, ()))
+            elif kind is P.VAR_KEYWORD:
+                given = ba.arguments.get(p, {})
+                bound[p] = VDict(list(given), [value(m) for m in given.values()])
+            elif p in ba.arguments:
+                bound[p] = value(ba.arguments[p])
             else:
                 default = sig.parameters[p].default
                 bound[p] = Const(default) if not _is_static(default) else ("obj", default)
@@ -1019,15 +1858,205 @@ class Normalizer:
     def _bind_params(self, callee, params, assigned, bound, out, loc):
         for p in params:
             value = bound[p]
-            if isinstance(value, tuple) and not isinstance(value, VTuple):
-                callee.env[p] = value  # a function or module passed in
+            if _is_static_value(value):
+                # a function, module or container known when transforming: the
+                # parameter stands for it
+                callee.env[p] = value
                 continue
-            if p in assigned or isinstance(value, VTuple):
+            if p in assigned:
                 var = self._reserve(callee.prefix + p)
                 callee.env[p] = var
                 out.append(Op(var, ir.copy, (self._materialize(value, out, loc),), loc=loc))
             else:
                 callee.env[p] = value  # never reassigned: read the caller's operand
+
+    def _return_static(self, sc, v, out, loc):
+        """``return v`` in an inlined function, ``v`` a static container: its operands
+        go to result variables of the same shape, the same in every return."""
+        if getattr(sc, "ret_plain", False) or not _is_static_value(v):
+            raise errors.UnsupportedSyntax(
+                "a function that returns a container in one place returns something "
+                "else in another", loc=loc, hint="return the same kind of value everywhere")
+        if sc.ret_skeleton is None:
+            counter = [0]
+
+            def shape(x):
+                if isinstance(x, VTuple):
+                    t = vtuple([shape(i) for i in x], x.seq, x.cls)
+                    if x.cls is not None:
+                        t.probe = getattr(x, "probe", None)
+                    return t
+                if isinstance(x, VDict):
+                    return VDict(x.keys, [shape(i) for i in x.values])
+                if isinstance(x, VRecord):
+                    r = VRecord(x.td, [shape(i) for i in x.items], x.probe)
+                    r.items_by_name = {k: shape(i) for k, i in x.items_by_name.items()}
+                    return r
+                if isinstance(x, tuple):
+                    return x   # a function: the same in every return
+                counter[0] += 1
+                return self.names.internal(f"{sc.prefix}ret{counter[0]}")
+            sc.ret_skeleton = shape(v)
+
+        def fill(skel, x):
+            same = type(skel) is type(x) and (
+                (isinstance(x, VTuple) and len(x) == len(skel) and x.seq == skel.seq
+                 and x.cls is skel.cls) or
+                (isinstance(x, VDict) and x.keys == skel.keys) or
+                (isinstance(x, VRecord) and x.td == skel.td and
+                 set(x.items_by_name) == set(skel.items_by_name)))
+            if isinstance(skel, str):
+                if _is_static_value(x):
+                    same = False
+                else:
+                    out.append(Op(skel, ir.copy, (self._materialize(x, out, loc),), loc=loc))
+                    return
+            elif isinstance(skel, tuple) and not isinstance(skel, VTuple):
+                if not (isinstance(x, tuple) and not isinstance(x, VTuple)
+                        and x[1] is skel[1]):
+                    same = False
+                else:
+                    return
+            if not same:
+                raise errors.UnsupportedSyntax(
+                    "this function returns containers of different shapes", loc=loc,
+                    hint="return the same keys and items everywhere")
+            if isinstance(x, VTuple):
+                pairs = zip(skel, x)
+            elif isinstance(x, VDict):
+                pairs = zip(skel.values, x.values)
+            else:
+                pairs = list(zip(skel.items, x.items)) + [
+                    (skel.items_by_name[k], x.items_by_name[k]) for k in x.items_by_name]
+            for a, b in pairs:
+                fill(a, b)
+        fill(sc.ret_skeleton, v)
+
+
+_UNROLL_LIMIT = 64   # loops over static containers longer than this run as loops
+_MISSING = object()
+_CONTAINER_BUILTINS = (dict, list, tuple, sorted, reversed, zip, enumerate)
+_ITERATORS = (zip, reversed, map, filter, iter, enumerate)
+
+
+def _describe_static(v):
+    if isinstance(v, VDict):
+        return "a dict" if v.owned else "a dict argument"
+    if isinstance(v, VTuple):
+        if v.cls is not None:
+            return f"a {v.cls.__name__} (namedtuple)"
+        return "a list" if v.seq == "list" else "a tuple"
+    if isinstance(v, VRecord):
+        return f"a {_class_of(v).__name__}"
+    if isinstance(v, tuple) and len(v) == 2:
+        return _short(v[1])
+    return repr(v)
+
+
+def _short(value):
+    if isinstance(value, types.ModuleType):
+        return f"module {value.__name__}"
+    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
+    return name if name else f"a {type(value).__name__}"
+
+
+def _class_of(v):
+    if isinstance(v, VRecord):
+        return v.probe if v.td is None else v.td.cls
+    if isinstance(v, VTuple):
+        return v.cls or (list if v.seq == "list" else tuple)
+    return dict
+
+
+def _mentions_slot(v, depth=0):
+    if isinstance(v, _Slot):
+        return True
+    if depth > 4:
+        return False
+    if isinstance(v, np.ndarray) and v.dtype == object:
+        return any(_mentions_slot(x, depth + 1) for x in v.flat)
+    if isinstance(v, (tuple, list, set, frozenset)):
+        return any(_mentions_slot(x, depth + 1) for x in v)
+    if isinstance(v, dict):
+        return any(_mentions_slot(x, depth + 1) for x in v.values())
+    return False
+
+
+def _sequence(v):
+    """What iterating static container ``v`` gives."""
+    if isinstance(v, VDict):
+        return [Const(k) for k in v.keys]
+    if isinstance(v, VTuple):
+        return list(v)
+    raise errors.UnsupportedSyntax(f"{_describe_static(v)} is not a sequence")
+
+
+def _user_callable(fn):
+    """A bound method, partial or object with ``__call__`` whose code revsrc can read."""
+    import functools
+    if isinstance(fn, types.MethodType):
+        return isinstance(fn.__func__, types.FunctionType) and \
+            not isinstance(fn.__self__, types.ModuleType)
+    if isinstance(fn, functools.partial):
+        return True
+    if isinstance(fn, type) or isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
+        return False
+    return isinstance(getattr(type(fn), "__call__", None), types.FunctionType)
+
+
+def _is_record_class(cls):
+    """A class whose instances revsrc can build in a function: a namedtuple, a
+    dataclass."""
+    from . import pytree
+    return pytree.node_of_class(cls) in ("namedtuple", "dataclass")
+
+
+def _bind_class(cls, fn, args, kwargs, loc):
+    try:
+        sig = inspect.signature(fn)
+        ba = sig.bind(*range(len(args)), **{k: ("kw", k) for k, _ in kwargs})
+    except (TypeError, ValueError) as exc:
+        raise errors.UnsupportedSyntax(f"{cls.__name__}(): {exc}", loc=loc) from None
+    kw = dict(kwargs)
+    out = {}
+    for name, p in sig.parameters.items():
+        if name in ba.arguments:
+            m = ba.arguments[name]
+            out[name] = kw[m[1]] if isinstance(m, tuple) else args[m]
+        elif p.default is not inspect.Parameter.empty:
+            out[name] = ("obj", p.default) if _is_static(p.default) else Const(p.default)
+    return out
+
+
+def _positional_names(fn):
+    code = fn.__code__
+    return code.co_varnames[:code.co_argcount]
+
+
+def _leaves_loop(body):
+    """(whether ``body`` breaks out of its loop, whether it breaks or continues), not
+    counting loops nested in it."""
+    brk = cont = False
+    stack = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Break):
+            brk = True
+        elif isinstance(n, ast.Continue):
+            cont = True
+        if isinstance(n, (ast.For, ast.While, ast.FunctionDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return brk, brk or cont
+
+
+def _ends_in_return(body):
+    last = body[-1] if body else None
+    if isinstance(last, ast.Return):
+        return True
+    if isinstance(last, ast.If):
+        return _ends_in_return(last.body) and _ends_in_return(last.orelse)
+    return False
 
 
 class _RuleSource:

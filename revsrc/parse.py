@@ -80,7 +80,9 @@ def parse_function(fn):
             hint="revsrc differentiates functions defined with def in a .py file; "
                  "for compiled functions register a rule with revsrc.defvjp")
     try:
-        lines, first = inspect.getsourcelines(fn)
+        # the function's own code, never what functools.wraps says it wraps
+        # (inspect.getsourcelines(fn) would follow __wrapped__)
+        lines, first = inspect.getsourcelines(code)
     except (OSError, TypeError) as exc:
         raise errors.NoSource(
             f"the source of {_name(fn)} cannot be read ({exc})", loc=_where(fn),
@@ -205,7 +207,7 @@ def _parse_fragment(source, fn):
 
 
 def _find_definition(tree, fn):
-    name = fn.__name__
+    name = fn.__code__.co_name
     if name == "<lambda>":
         argnames = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
         found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)

@@ -5,9 +5,12 @@ functions. `compare_grads` does the same comparison for any gradient function, w
 is how the checker itself is tested against deliberately wrong gradients.
 """
 
+from typing import Any, Callable, Optional, Sequence, Union
+
 import numpy as np
 
 import revsrc
+from revsrc import pytree
 
 __all__ = ["check_grads", "compare_grads"]
 
@@ -17,13 +20,17 @@ __all__ = ["check_grads", "compare_grads"]
 _DEFAULT_REL_STEP = 1e-4
 
 
-def check_grads(f, args, argnums=0, *, rtol=1e-6, atol=1e-8, eps=None,
-                directions=3, seed=0, backend=None, kwargs=None):
+def check_grads(f: Callable[..., Any], args: Sequence[Any],
+                argnums: Union[int, Sequence[int]] = 0, *, rtol: float = 1e-6,
+                atol: float = 1e-8, eps: Optional[float] = None, directions: int = 3,
+                seed: int = 0, backend: Optional[str] = None,
+                kwargs: Optional[dict] = None) -> None:
     """Check ``revsrc.grad(f, argnums)`` against central differences.
 
     For each differentiated argument the analytic gradient must have the argument's
     type (a float for a float argument; an ndarray of the same shape and dtype for an
-    array argument) and must agree with a Richardson-extrapolated central difference
+    array argument; a container of the same structure for a container, each leaf
+    checked as an argument of its own) and must agree with a Richardson-extrapolated central difference
     computed in float64: directly for a scalar argument, and along ``directions``
     random unit directions ``v`` (seeded by ``seed``) for an array argument, where
     ``<grad, v>`` is compared with ``(f(x + h v) - f(x - h v)) / 2h``.
@@ -93,11 +100,35 @@ def compare_grads(f, grad_f, args, argnums=0, *, rtol=1e-6, atol=1e-8, eps=None,
 
     rng = np.random.default_rng(seed)
     for i, g in zip(nums, grads):
-        x = args[i]
-        if isinstance(x, np.ndarray):
-            _check_array(f, args, kwargs, i, g, rng, rtol, atol, eps, directions)
-        else:
-            _check_scalar(f, args, kwargs, i, g, rtol, atol, eps)
+        _check_one(f, args, kwargs, i, g, rng, rtol, atol, eps, directions)
+
+
+def _check_one(f, args, kwargs, i, g, rng, rtol, atol, eps, directions):
+    x = args[i]
+    if pytree.is_container(x):
+        _check_tree(f, args, kwargs, i, g, rng, rtol, atol, eps, directions)
+    elif isinstance(x, np.ndarray):
+        _check_array(f, args, kwargs, i, g, rng, rtol, atol, eps, directions)
+    else:
+        _check_scalar(f, args, kwargs, i, g, rtol, atol, eps)
+
+
+def _check_tree(f, args, kwargs, i, g, rng, rtol, atol, eps, directions):
+    """A container argument: the gradient has its structure (container types, keys,
+    order), and each leaf is checked as an argument of its own."""
+    leaves, td = pytree.tree_flatten(args[i])
+    g_leaves, g_td = pytree.tree_flatten(g)
+    if g_td != td:
+        raise AssertionError(f"argnum {i}: the gradient has structure {g_td!r}, the "
+                             f"argument {td!r}")
+    for j, (x, gj) in enumerate(zip(leaves, g_leaves)):
+        def f_leaf(*a, j=j, **kw):
+            put = list(leaves)
+            put[j] = a[i]
+            return f(*a[:i], pytree.tree_unflatten(td, put), *a[i + 1:], **kw)
+        moved = list(args)
+        moved[i] = x
+        _check_one(f_leaf, tuple(moved), kwargs, i, gj, rng, rtol, atol, eps, directions)
 
 
 def _describe(value):

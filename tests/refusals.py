@@ -77,8 +77,13 @@ def _takes_two(a, b):
 
 
 def star_args(x):
-    args = (x, x)
+    args = np.array([x, x])  # its length is only known when the function runs
     return _takes_two(*args)  # refuse: E101
+
+
+def star_args_of_a_tuple(x):
+    args = (x, 2.0 * x)
+    return _takes_two(*args)
 
 
 def calls_no_rule(x):
@@ -134,5 +139,6 @@ def list_append(x):
 
 
 def dict_of_active(x):
-    d = {"a": x}  # refuse: E202
-    return d["a"] * 2.0
+    key = "a" if x > 0.0 else "b"   # a key known only when the function runs
+    d = {key: x}  # refuse: E202
+    return d[key] * 2.0

@@ -24,7 +24,7 @@ def _eligible(case):
     key = tuple(kinds.signature(v) for v in values)
     if not all(k in kinds.SCALARS for k in key):
         return False
-    prog = build_program(case.fn, tr.params, key, values, tr.argnums, False)
+    prog = build_program(case.fn, key, tr.argnums, False)
     try:
         engine.lower(prog)
     except engine.NotLowerable:

@@ -62,3 +62,37 @@ def test_gradients_example_output():
     # The root is pi/6; the residual's last digit depends on rounding, only its size counts.
     assert abs(float(root_fig) - math.pi / 6) < 1e-9
     assert abs(float(residual_fig)) < 1e-15
+
+
+MLP = REPO / "examples" / "train_mlp.py"
+
+
+def _load_mlp():
+    spec = importlib.util.spec_from_file_location("train_mlp", MLP)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_train_mlp_prints_a_falling_loss():
+    run = subprocess.run([sys.executable, str(MLP)], cwd=REPO, env=_same_revsrc_env(),
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    losses = [float(line.split()[-1]) for line in run.stdout.splitlines()]
+    assert len(losses) == 6
+    assert all(b < a for a, b in zip(losses, losses[1:]))
+    assert losses[-1] < 0.05 * losses[0]
+
+
+def test_train_mlp_gradient_matches_finite_differences():
+    from revsrc.testing import check_grads
+    mlp = _load_mlp()
+    x, y = mlp.make_data(n=20)
+    params = mlp.init_params(hidden=5)
+    check_grads(mlp.loss, (params, x, y))
+    value, grads = mlp.revsrc.value_and_grad(mlp.loss)(params, x, y)
+    assert value == mlp.loss(params, x, y)
+    assert list(grads) == ["W1", "b1", "W2", "b2"]
+    # one step of the example's update lowers the loss
+    stepped = {k: params[k] - 0.1 * grads[k] for k in params}
+    assert mlp.loss(stepped, x, y) < value

@@ -169,6 +169,11 @@ def test_wheel_has_every_module_of_the_sdist(sdist, wheel):
     assert modules <= set(wheel), sorted(modules - set(wheel))
 
 
+def test_both_have_the_typing_marker(sdist, wheel):
+    """PEP 561: type checkers read revsrc's hints only when py.typed ships."""
+    assert "revsrc/py.typed" in sdist and "revsrc/py.typed" in wheel
+
+
 def test_wheel_metadata_has_the_license(wheel):
     info = next(v for n, v in wheel.items() if n.endswith(".dist-info/METADATA")).decode()
     assert _metadata(info, "License-Expression") == ["Apache-2.0"]

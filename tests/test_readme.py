@@ -60,3 +60,24 @@ def test_user_rule_example_is_the_sigmoid(tmp_path):
     values = [float(v) for v in re.findall(r"\d+\.\d+", out)]
     assert values == pytest.approx(list(1 / (1 + np.exp(-np.array([0.0, 1.0])))),
                                    rel=1e-6)
+
+
+def _block_with(text):
+    return next(b for b in BLOCKS if text in b)
+
+
+def test_pytree_example_gradient_matches_finite_differences(tmp_path):
+    block = _block_with("revsrc.tree_map(lambda p, g: p - 0.1 * g")
+    out = _run(block.replace("params = revsrc.tree_map", "new = revsrc.tree_map")
+               + "\nfrom revsrc.testing import check_grads\n"
+               "check_grads(loss, (params, x, y))\n"
+               "assert loss(new, x, y) < loss(params, x, y)\nprint('ok')\n", tmp_path)
+    assert out.strip().endswith("ok")
+
+
+def test_callables_example_is_the_closed_form(tmp_path):
+    out = _run(_block_with("class Model:") + "\nfrom revsrc.testing import check_grads\n"
+               "check_grads(m.loss, (np.array([0.1, -0.2]),))\n"
+               "check_grads(fit, (np.array([0.8, 1.3]),))\nprint('ok')\n", tmp_path)
+    lines = out.strip().splitlines()
+    assert lines[-1] == "ok" and lines[2] == "12.0 1.0"

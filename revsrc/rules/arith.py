@@ -4,6 +4,7 @@ own operations (copies, tuples, global reads). NumPy's spellings of the operator
 import builtins
 import math
 import operator
+from typing import TypeVar
 
 import numpy as np
 
@@ -154,6 +155,24 @@ define("make_tuple", ir.make_tuple, kind=K.constant(K.TUPLE))
 define("make_list", ir.make_list, kind=K.constant(K.LIST))
 
 # ----- No derivative -----
+
+_T = TypeVar("_T")
+
+def stop_gradient(x: _T) -> _T:
+    """``x``, as a value that carries no derivative: its gradient (and tangent) is
+    zero, on every path (the generated Python, the scalar engine, forward mode).
+
+    >>> import revsrc
+    >>> def f(x):
+    ...     return x * revsrc.stop_gradient(x)
+    >>> revsrc.grad(f)(3.0)
+    3.0
+    """
+    return x
+
+
+stop_gradient.__module__ = "revsrc"
+no_derivative(stop_gradient, kind=K.same_kind, engine=op("MOV"))
 
 no_derivative(ir.truth, builtins.bool, operator.truth, kind=K.constant(K.BOOL),
               engine=special("truth"))
