@@ -121,14 +121,17 @@ def activity(params, wrt, body, result, kinds, positions=None):
     differentiable = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
                       kinds_mod.DICT)
     varied = set(wrt)
+    selected = {}   # id(op) -> positions(op), asked once
     changed = True
     while changed:
         changed = False
-        for s in stmts:
+        for s in stmts:    # in program order: straight-line code settles in one pass
             if isinstance(s, Op) and s.target is not None and s.target not in varied:
                 if kinds.get(s.target) not in differentiable:
                     continue
-                sel = positions(s)
+                sel = selected.get(id(s))
+                if sel is None:
+                    sel = selected[id(s)] = positions(s)
                 pos, kws = sel
                 if pos is None:  # no rule: varied if any input is
                     ins = [a for a in s.args] + [v for _, v in s.kwargs]
@@ -154,7 +157,7 @@ def activity(params, wrt, body, result, kinds, positions=None):
     changed = True
     while changed:
         changed = False
-        for s in stmts:
+        for s in reversed(stmts):   # against program order: from the result back
             if isinstance(s, Op) and s.target in useful:
                 for a in list(s.args) + [v for _, v in s.kwargs]:
                     if isinstance(a, str) and a not in useful:

@@ -131,7 +131,7 @@ def _check_current(fn, node, filename):
 
 def _compile_alone(node, code, filename):
     import copy
-    node = copy.deepcopy(node)
+    node = copy.copy(node)   # shallow: only the decorators are dropped; compile reads
     if isinstance(node, ast.Lambda):
         target = ast.Return(value=node)
     else:
