@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import sys
 import types
@@ -120,7 +121,7 @@ class Transformed:
             except _EngineFallback:  # a value the engine cannot represent exactly
                 outs = None
         if outs is None:
-            outs = runtime.run_pooled(entry.fn, flat)
+            outs = run_located(entry.fn, flat)
         return self._format(outs, key, flat)
 
     def cached(self, key):
@@ -252,6 +253,23 @@ def check_values(parsed, params, key, values):
                 "masked elements): its derivative would be wrong", loc=parsed.loc(parsed.node),
                 hint=f"pass np.asarray({name}) (for a masked array, fill or compress it "
                      "first)")
+
+
+def run_located(fn, args):
+    """``fn(*args)`` (a generated function, drawing on the memory pool): a refusal
+    raised at run time inside a helper (a rule's variant with no derivative) is
+    reported at the user's line that the failing statement comes from."""
+    try:
+        return runtime.run_pooled(fn, args)
+    except errors.RevsrcError as exc:
+        if exc.filename is not None:
+            raise
+        loc = emit.user_loc(fn, exc.__traceback__)
+        if loc is None:
+            raise
+        located = copy.copy(exc)
+        errors.RevsrcError.__init__(located, exc.message, loc=loc, hint=exc.hint)
+        raise located from None
 
 
 def _plain(v):

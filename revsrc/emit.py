@@ -36,6 +36,8 @@ class _Printer:
         self.last_comment = None
         self.rename = {}
         self.main = program.name.rsplit("_", 1)[0]  # f_adjoint, f_jvp: f
+        self.cur_loc = None
+        self.locs = {}       # index into lines -> the user's line (ir.Loc) it comes from
 
     # ----- references to objects -----------------------------------------
     def ref(self, obj, hint):
@@ -196,6 +198,10 @@ class _Printer:
             self.stmt(s, indent, reverse)
 
     def stmt(self, s, indent, reverse):
+        loc = getattr(s, "loc", None)
+        if loc is not None:
+            self.cur_loc = loc
+        self.locs[len(self.lines)] = self.cur_loc   # the user's line of what follows
         if isinstance(s, Comment):
             text = _comment_text(s.text)
             if s.text.startswith("adjoint of line"):
@@ -343,8 +349,10 @@ def _renumber(program):
     return mapping
 
 
-def source(program):
-    """(source text, references) of the Python function for ``program``."""
+def source(program, locs=None):
+    """(source text, references) of the Python function for ``program``; ``locs``, if
+    given, is filled with the user's line (ir.Loc) of each generated line number
+    (counted from 1) that begins a statement."""
     pr = _Printer(program)
     pr.rename = _renumber(program)
     ind = "    "
@@ -367,6 +375,8 @@ def source(program):
     outs = ", ".join(pr.operand(o) for o in program.outputs)
     pr.lines.append(f"{ind}return ({outs},)" if len(program.outputs) == 1 else
                     f"{ind}return ({outs})")
+    if locs is not None:
+        locs.update({i + 1: loc for i, loc in pr.locs.items() if loc is not None})
     return "\n".join(pr.lines) + "\n", pr.refs
 
 
@@ -378,8 +388,10 @@ _counter = [0]
 
 
 def compile_program(program):
-    """Compile ``program`` into a Python function; its source is kept in linecache."""
-    text, refs = source(program)
+    """Compile ``program`` into a Python function; its source is kept in linecache,
+    and ``fn._revsrc_locs`` maps its line numbers to the user's lines (`user_loc`)."""
+    locs = {}
+    text, refs = source(program, locs)
     names = sorted(refs)
     factory = ["def _revsrc_factory(" + ", ".join(["math", "np"] + names) + "):"]
     factory += ["    " + line if line else "" for line in text.splitlines()]
@@ -394,4 +406,26 @@ def compile_program(program):
     fn = namespace["_revsrc_factory"](math, np, *(refs[n] for n in names))
     # its lines stay for tracebacks while the function lives, and go with it
     weakref.finalize(fn, linecache.cache.pop, filename, None)
+    # the factory's own def line comes first: generated line n is file line n + 1
+    starts = sorted(locs)
+    fn._revsrc_locs = ([n + 1 for n in starts], [locs[n] for n in starts])
     return fn, text
+
+
+def user_loc(fn, tb):
+    """The user's line (ir.Loc) of the innermost frame of traceback ``tb`` that runs
+    the generated function ``fn``, or None."""
+    table = getattr(fn, "_revsrc_locs", None)
+    code = getattr(fn, "__code__", None)
+    if table is None or code is None:
+        return None
+    lineno = None
+    while tb is not None:
+        if tb.tb_frame.f_code is code:
+            lineno = tb.tb_lineno
+        tb = tb.tb_next
+    if lineno is None:
+        return None
+    import bisect
+    k = bisect.bisect_right(table[0], lineno) - 1
+    return table[1][k] if k >= 0 else None

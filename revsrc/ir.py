@@ -124,8 +124,10 @@ class Pop:
 
 @dataclass
 class Comment:
-    """A source comment in the generated code (ignored by the engine)."""
+    """A source comment in the generated code (ignored by the engine); ``loc``: the
+    user's line it speaks of (an error raised below it is reported there)."""
     text: str
+    loc: Optional[Loc] = None
 
 
 @dataclass

@@ -329,7 +329,7 @@ class Reverser:
         if zb in self.zero:
             out.append(_Restore(z, site))
             return
-        out.append(Comment(_comment(s.loc, self.main)))
+        out.append(Comment(_comment(s.loc, self.main), loc=s.loc))
         contribs = self._contributions(s, zb, out)
         args = [a for a, _ in contribs]
         in_args = z in args
@@ -544,7 +544,7 @@ class Reverser:
         if tgt in self.active:
             tb = self.bar(tgt)
             if tb not in self.zero:
-                out.append(Comment(_comment(s.loc, self.main)))
+                out.append(Comment(_comment(s.loc, self.main), loc=s.loc))
                 if isinstance(s.value, str) and s.value in self.active:
                     c = self.names.temp()
                     out.append(Op(c, runtime.take_grad, (tb, s.index)))

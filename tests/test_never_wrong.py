@@ -456,3 +456,23 @@ def test_a_derivative_pickles_after_it_was_called(backend):
     before = df(1.5, 2.0)
     copy = pickle.loads(pickle.dumps(df))
     assert copy(1.5, 2.0) == before
+
+
+# ----- refusals raised while the derivative runs name the user's line -----
+
+def nan_to_num_in_place(x):
+    y = np.sin(x)
+    z = np.nan_to_num(y, copy=False)
+    return np.sum(z * z)
+
+
+def test_a_refusal_at_run_time_names_the_users_line():
+    line = nan_to_num_in_place.__code__.co_firstlineno + 2
+    for run in (lambda: revsrc.grad(nan_to_num_in_place)(np.arange(3.0)),
+                lambda: revsrc.jvp(nan_to_num_in_place, (np.arange(3.0),), (np.ones(3),))):
+        with pytest.raises(errors.RevsrcError) as info:
+            run()
+        assert info.value.code == "E202"
+        assert info.value.lineno == line
+        assert info.value.filename == __file__
+        assert "np.nan_to_num(y, copy=False)" in info.value.line
