@@ -56,14 +56,23 @@ def sum_to_shape(g, shape):
     return np.reshape(summed, shape)
 
 
+_add_reduce = np.add.reduce
+
+
 def unbroadcast(g, x):
     """sum_to_shape(g, np.shape(x)), but a scalar when `x` is a Python number.
 
     >>> unbroadcast(np.ones(3), 2.0)
     np.float64(3.0)
     """
-    if type(g) is np.ndarray and type(x) is np.ndarray and g.shape == x.shape:
-        return g  # the common case, in loops too: nothing was broadcast
+    if type(g) is np.ndarray and type(x) is np.ndarray:
+        gs, xs = g.shape, x.shape
+        if gs == xs:
+            return g  # the common case, in loops too: nothing was broadcast
+        if len(gs) == 2 and len(xs) == 1 and gs[1] == xs[0]:
+            # a bias row added to a batch: np.sum(g, axis=0) is this same reduction,
+            # without its Python wrappers (~1 us here, not 5 on a 16 x 32 array)
+            return _add_reduce(g, 0)
     if isinstance(x, numbers.Number) and not isinstance(x, np.generic):
         if isinstance(g, np.ndarray):
             return np.sum(g)[()]

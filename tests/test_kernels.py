@@ -719,3 +719,15 @@ def test_logaddexp_fusion_for_both_inputs_sums_broadcasts_back(ashape, bshape):
     assert ga.shape == ashape and gb.shape == bshape
     np.testing.assert_allclose(ga, want_a, rtol=1e-12)
     np.testing.assert_allclose(gb, want_b, rtol=1e-12)
+
+
+def test_unbroadcast_of_a_bias_row_is_numpys_sum_bit_for_bit():
+    rng = np.random.default_rng(11)
+    for dtype in (np.float64, np.float32):
+        for rows, cols in [(16, 32), (1, 5), (300, 7), (3, 1)]:
+            g = rng.standard_normal((rows, cols)).astype(dtype)
+            b = np.zeros(cols, dtype)
+            got = tensor.unbroadcast(g, b)
+            want = np.sum(g, axis=0)
+            assert got.dtype == want.dtype and got.shape == (cols,)
+            assert np.array_equal(got, want)
