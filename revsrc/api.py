@@ -105,11 +105,11 @@ class Transformed:
 
     def __call__(self, *args, **kwargs):
         if self.cotangent:
-            values = self.bind(args[:-1], kwargs)
+            values, scalars = self._complex_scalars(self.bind(args[:-1], kwargs))
             key, flat, plan = self.plan(values)
             key, flat = key + (kinds.signature(args[-1]),), flat + (args[-1],)
         else:
-            values = self.bind(args, kwargs)
+            values, scalars = self._complex_scalars(self.bind(args, kwargs))
             key, flat, plan = self.plan(values)
         entry = self.cached(key)
         if entry is None:
@@ -122,7 +122,20 @@ class Transformed:
                 outs = None
         if outs is None:
             outs = run_located(entry.fn, flat)
-        return self._format(outs, key, flat)
+        return self._format(outs, key, flat, scalars)
+
+    def _complex_scalars(self, values):
+        """A complex number in argnums (Python's or NumPy's) runs as a 0-d complex array,
+        whose rules follow the complex convention (see README); its gradient comes back
+        as a complex number. Returns the values and the positions so changed."""
+        changed = [i for i, _ in self.slots if i < len(values)
+                   and isinstance(values[i], (complex, np.complexfloating))]
+        if not changed:
+            return values, ()
+        values = list(values)
+        for i in changed:
+            values[i] = np.asarray(values[i], dtype=np.result_type(values[i], np.complex128))
+        return tuple(values), tuple(changed)
 
     def cached(self, key):
         """The derivative for argument kinds ``key`` made before, if the functions it
@@ -136,15 +149,15 @@ class Transformed:
             return None
         return entry
 
-    def _format(self, outs, key, flat):
+    def _format(self, outs, key, flat, scalars=()):
         key = key[:-1] if self.cotangent else key
         groups = arguments.slot_leaves(self.binding, key, self.slots)
         n = sum(len(ps) for _, ps in groups)
         grads = []
         k = 1
         for td, positions in groups:
-            leaves = [_finalize(g, flat[p]) for g, p in zip(outs[k:k + len(positions)],
-                                                            positions)]
+            leaves = [_finalize(g, flat[p]) if p not in scalars else complex(g)
+                      for g, p in zip(outs[k:k + len(positions)], positions)]
             k += len(positions)
             grads.append(leaves[0] if td.kind == pytree.LEAF else
                          pytree.tree_unflatten(td, leaves))
