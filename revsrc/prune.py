@@ -55,8 +55,9 @@ def _like_fn(fn, args, kwargs):
     if kwargs:
         return None
     fn = _UFUNC_OF.get(fn, fn)
-    if isinstance(fn, np.ufunc):
-        return fn if fn.nout == 1 and len(args) == fn.nin else None
+    if isinstance(fn, np.ufunc):   # elementwise ones (np.matmul is a gufunc: not here)
+        return fn if fn.nout == 1 and len(args) == fn.nin and fn.signature is None \
+            else None
     return fn if fn in (np.sum, np.mean) and len(args) == 1 else None
 
 

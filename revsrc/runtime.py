@@ -19,6 +19,8 @@ unbroadcast = tensor.unbroadcast
 def finalize_grad(g, x):
     """The gradient ``g`` in the form of its argument ``x``: a float for a number, an
     array of ``x``'s shape and dtype for an array (what a derivative returns)."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)   # a real input's adjoint is real (the complex convention)
     if isinstance(x, np.ndarray):
         out = np.asarray(g, dtype=x.dtype)
         if out.shape != x.shape:

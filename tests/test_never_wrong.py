@@ -476,3 +476,32 @@ def test_a_refusal_at_run_time_names_the_users_line():
         assert info.value.lineno == line
         assert info.value.filename == __file__
         assert "np.nan_to_num(y, copy=False)" in info.value.line
+
+
+# ----- found by autograd's converted suite -----
+
+def matmul_vector(x, y):
+    return np.sum(np.matmul(x, y) * 2.0)
+
+
+def column_stack_of_a_vector(x):
+    return np.sum(np.column_stack(x) * np.arange(1.0, 4.0))
+
+
+def real_times_complex(x, z):
+    return np.real(x * z) + np.abs(z)
+
+
+def test_grad_without_the_value_of_a_vector_matrix_product():
+    x, y = np.arange(3.0), np.arange(12.0).reshape(3, 4) / 7
+    check_grads(matmul_vector, (x, y), argnums=(0, 1))
+
+
+def test_column_stack_of_the_numbers_of_one_vector():
+    check_grads(column_stack_of_a_vector, (np.array([0.5, -1.0, 2.0]),))
+
+
+def test_a_real_argument_beside_a_complex_one_gets_a_real_gradient():
+    gx, gz = revsrc.grad(real_times_complex, argnums=(0, 1))(1.5, 0.3 + 0.4j)
+    assert type(gx) is float and gx == pytest.approx(0.3)
+    assert type(gz) is complex

@@ -1634,7 +1634,7 @@ def dstack_grad(g, tup):
 
 def column_stack_grad(g, tup):
     """np.column_stack: 1-D items become columns, the rest join along axis 1."""
-    return _stacked_pieces(g, tup, lambda x: x[:, None] if x.ndim < 2 else x, 1)
+    return _stacked_pieces(g, tup, lambda x: np.array(x, ndmin=2).T if x.ndim < 2 else x, 1)
 
 
 def _stacked_pieces(g, tup, promote, axis):
