@@ -8,26 +8,28 @@ import sys
 
 import numpy as np
 
-from . import (analysis, emit, engine, errors, fence, frontend, inline, ir, jvp, kinds,
-               prune, reverse, runtime)
+from . import (analysis, emit, engine, errors, fence, frontend, inline, ir, jaxgen, jvp,
+               kinds, prune, reverse, runtime)
 from ._kernels import Derivative
 from .engine import EngineFallback as _EngineFallback
 from .ir import Pop
 from .names import function_name
 from .parse import parse_function
 
-_BACKENDS = (None, "python", "engine")
+_BACKENDS = (None, "python", "engine", "jax")
 
 
 class _Compiled:
-    """One signature's adjoint; the Python form is compiled when first needed."""
-    __slots__ = ("_fn", "_text", "program", "engine", "unpruned")
+    """One signature's adjoint; the Python form is compiled when first needed
+    (with backend="jax", ``jax`` is its jnp form, revsrc/jaxgen.py)."""
+    __slots__ = ("_fn", "_text", "program", "engine", "unpruned", "jax")
 
-    def __init__(self, program, engine, unpruned=None):
+    def __init__(self, program, engine, unpruned=None, jax=None):
         self._fn = None
         self._text = None
         self.program = program
         self.engine = engine
+        self.jax = jax
         # before revsrc/prune.py's rewrites, for transforming it again (frontend.py)
         self.unpruned = unpruned if unpruned is not None else program
 
@@ -43,6 +45,8 @@ class _Compiled:
 
     @property
     def text(self):
+        if self.jax is not None:
+            return self.jax.text
         if self._text is None:
             self._build()
         return self._text
@@ -68,6 +72,8 @@ class Transformed:
     def __init__(self, f, argnums, has_aux, backend, with_value, cotangent=False):
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
+        if backend == "jax":
+            jaxgen.require()
         self.f = f
         self.has_aux = has_aux
         self.backend = backend
@@ -97,15 +103,22 @@ class Transformed:
         ba.apply_defaults()
         return tuple(ba.arguments[p] for p in self.params)
 
+    def key(self, values):
+        if self.backend == "jax":
+            return tuple(jaxgen.signature(v) for v in values)
+        return tuple(kinds.signature(v) for v in values)
+
     def __call__(self, *args, **kwargs):
         if self.cotangent:
             values = self.bind(args[:-1], kwargs) + (args[-1],)
         else:
             values = self.bind(args, kwargs)
-        key = tuple(kinds.signature(v) for v in values)
+        key = self.key(values)
         entry = self.cache.get(key)
         if entry is None:
             entry = self._compile(key, values)
+        if entry.jax is not None:
+            return self._format(entry.jax(values), values, finalize=False)
         outs = None
         if entry.engine is not None:
             try:
@@ -116,9 +129,11 @@ class Transformed:
             outs = runtime.run_pooled(entry.fn, values)
         return self._format(outs, values)
 
-    def _format(self, outs, values):
+    def _format(self, outs, values, finalize=True):
         n = len(self.argnums)
-        grads = tuple(_finalize(g, values[a]) for g, a in zip(outs[1:1 + n], self.argnums))
+        grads = outs[1:1 + n]
+        if finalize:  # (backend='jax' finalizes inside the jit)
+            grads = tuple(_finalize(g, values[a]) for g, a in zip(grads, self.argnums))
         grad = grads if self.tuple_argnums else grads[0]
         value = outs[0]
         if self.has_aux:
@@ -154,6 +169,12 @@ class Transformed:
         self._check_wrt(key, values)
         prog = unpruned = build_program(self.f, self.params, key, values, self.argnums,
                                         self.has_aux, cotangent=self.cotangent)
+        if self.backend == "jax":
+            # XLA removes what the outputs do not need: the program stays unpruned
+            post = jaxgen.grad_post(self.argnums, self.with_value, self.has_aux)
+            entry = _Compiled(prog, None, unpruned, jax=jaxgen.Compiled(_expanded(prog), post))
+            self.cache[key] = entry
+            return entry
         if any(isinstance(k, tuple) for k in key):  # array programs (never the engine's)
             if not self.with_value:
                 prog = prune.drop_value(prog)  # grad: the value is not returned
@@ -295,7 +316,7 @@ def _make(f, argnums, has_aux, backend, with_value):
 
 
 def _wrap(tr):
-    if tr.backend != "python":
+    if tr.backend not in ("python", "jax"):
         d = Derivative(tr)
     else:
         @functools.wraps(tr.f)
@@ -358,7 +379,7 @@ def _entry(df, args, kwargs):
     tr = _transformed(df)
     if args or kwargs:
         values = tr.bind(args, kwargs)
-        key = tuple(kinds.signature(v) for v in values)
+        key = tr.key(values)
         return tr.cache.get(key) or tr._compile(key, values)
     if tr.cache:
         return list(tr.cache.values())[-1]

@@ -12,7 +12,7 @@ import weakref
 
 import numpy as np
 
-from . import api, errors, kinds
+from . import api, errors, jaxgen, kinds
 from .api import _Compiled, _EngineFallback, _plain, _try_engine
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
@@ -24,6 +24,8 @@ class _Forward:
     def __init__(self, f, has_aux=False, backend=None):
         if backend not in api._BACKENDS:
             raise ValueError(f"backend must be one of {api._BACKENDS}, not {backend!r}")
+        if backend == "jax":
+            jaxgen.require()
         self.f = f
         self.parsed, self.signature, self.params, self.npos = api.describe(f)
         self.has_aux = has_aux
@@ -31,7 +33,7 @@ class _Forward:
         self.cache = {}
 
     def entry(self, primals, wrt):
-        key = tuple(kinds.signature(v) for v in primals)
+        key = tuple(_signature(v, self.backend) for v in primals)
         hit = self.cache.get((key, wrt))
         if hit is None:
             with api.deep_recursion():
@@ -41,6 +43,11 @@ class _Forward:
     def _build(self, key, primals, wrt):
         api.check_values(self.parsed, self.params, key, primals)
         prog = api.build_jvp_program(self.f, self.params, key, wrt, self.has_aux)
+        if self.backend == "jax":
+            hit = _Compiled(prog, None, jax=jaxgen.Compiled(api._expanded(prog),
+                                                            jaxgen.jvp_post(self.has_aux)))
+            self.cache[(key, wrt)] = hit
+            return hit
         engine = None
         if self.backend in (None, "engine"):
             engine = _try_engine(prog, required=self.backend == "engine")
@@ -55,6 +62,9 @@ class _Forward:
         wrt = tuple(i for i, t in enumerate(tangents) if t is not None)
         entry = self.entry(primals, wrt)
         args = primals + tuple(tangents[i] for i in wrt)
+        if entry.jax is not None:  # shaped inside the jit (jaxgen.jvp_post)
+            outs = entry.jax(args)
+            return outs if self.has_aux else outs[:2]
         outs = None
         if entry.engine is not None:
             try:
@@ -84,7 +94,7 @@ class _Forward:
             primals = tuple(bound.arguments[p] for p in self.params)
             tangents += [None] * (len(primals) - len(tangents))
         for i, (p, t) in enumerate(zip(primals, tangents)):
-            k = kinds.signature(p)
+            k = _signature(p, self.backend)
             float_arg = k == kinds.FLOAT or (isinstance(k, tuple) and k[2].kind in "fc")
             if t is None or (not float_arg and _is_zero(t)):
                 tangents[i] = None
@@ -99,9 +109,32 @@ class _Forward:
                                  f"its primal {np.shape(p)}")
             if isinstance(p, np.ndarray):
                 tangents[i] = np.asarray(t, dtype=p.dtype)
+            elif self.backend == "jax" and isinstance(k, tuple):   # a JAX array
+                tangents[i] = jaxgen.require().jnp.asarray(t, dtype=p.dtype)
             else:
                 tangents[i] = float(t)
         return primals, tangents
+
+
+def _signature(v, backend):
+    return jaxgen.signature(v) if backend == "jax" else kinds.signature(v)
+
+
+def _host(x):
+    """A JAX array as the NumPy array of its values (for building bases and stacking
+    Jacobians' columns); anything else unchanged."""
+    if isinstance(x, (np.ndarray, float, int, tuple, list)) or x is None:
+        return x
+    return np.asarray(x) if hasattr(x, "__array__") and hasattr(x, "shape") else x
+
+
+def _device(x, backend):
+    """With backend="jax", results as JAX arrays."""
+    if backend != "jax":
+        return x
+    J = jaxgen.require()
+    with J.jax.enable_x64(True):   # float64 values stay float64 (see revsrc/jaxgen.py)
+        return J.jax.tree_util.tree_map(J.jnp.asarray, x)
 
 
 def _is_zero(t):
@@ -189,10 +222,10 @@ def _backward(f, argnums, has_aux, backend):
                  lambda: api.Transformed(f, argnums, has_aux, backend, False, cotangent=True))
 
 
-def _float_positions(primals):
+def _float_positions(primals, backend=None):
     return tuple(i for i, p in enumerate(primals)
-                 if kinds.signature(p) == kinds.FLOAT
-                 or (isinstance(kinds.signature(p), tuple) and p.dtype.kind in "fc"))
+                 if _signature(p, backend) == kinds.FLOAT
+                 or (isinstance(_signature(p, backend), tuple) and p.dtype.kind in "fc"))
 
 
 def vjp(f, *primals, has_aux=False, backend=None):
@@ -208,12 +241,12 @@ def vjp(f, *primals, has_aux=False, backend=None):
     >>> back(np.array([1.0, 1.0]))
     (array([2., 4.]),)
     """
-    wrt = _float_positions(primals)
+    wrt = _float_positions(primals, backend)
     if not wrt:
         raise errors.NotDifferentiableArgument(
             "vjp needs at least one float or float array argument")
     tr = _backward(f, wrt, has_aux, backend)
-    out = f(*primals)
+    out = _device(f(*primals), backend)
     if has_aux:
         out, aux = out
 
@@ -271,15 +304,15 @@ def jacfwd(f, argnums=0, has_aux=False, backend=None):
         aux = None
         for a in nums:
             cols = []
-            for e in _basis(args[a]):
+            for e in _basis(_host(args[a])):
                 tangents = [None] * len(args)
                 tangents[a] = e
                 res = fw(args, tangents)
                 out, t = res[0], res[1]
                 aux = res[2] if has_aux else None
-                cols.append(t)
-            jacs.append(_assemble(cols, np.shape(out), args[a]))
-        jac = tuple(jacs) if many else jacs[0]
+                cols.append(_host(t))
+            jacs.append(_assemble(cols, np.shape(out), _host(args[a])))
+        jac = _device(tuple(jacs) if many else jacs[0], backend)
         return (jac, aux) if has_aux else jac
     jacobian_fwd.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return jacobian_fwd
@@ -299,7 +332,7 @@ def jacrev(f, argnums=0, has_aux=False, backend=None):
 
     def jacobian_rev(*args):
         tr = _backward(f, nums, has_aux, backend)
-        out = f(*args)
+        out = _host(f(*args))
         aux = None
         if has_aux:
             out, aux = out
@@ -312,11 +345,11 @@ def jacrev(f, argnums=0, has_aux=False, backend=None):
                 rows[k].append(np.asarray(g))
         jacs = []
         for a, r in zip(nums, rows):
-            x = args[a]
+            x = _host(args[a])
             stacked = np.stack(r, axis=0).reshape(np.shape(out) + np.shape(x))
             jacs.append(stacked if (np.shape(out) or isinstance(x, np.ndarray))
                         else float(stacked))
-        jac = tuple(jacs) if many else jacs[0]
+        jac = _device(tuple(jacs) if many else jacs[0], backend)
         return (jac, aux) if has_aux else jac
     jacobian_rev.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
     return jacobian_rev

@@ -102,6 +102,22 @@ class EngineUnavailable(RevsrcError):
     code = "E501"
 
 
+class JaxUnavailable(RevsrcError):
+    """``backend="jax"`` without JAX installed (the ``jax`` extra)."""
+    code = "E502"
+
+
+class JaxDataDependent(RevsrcError):
+    """``backend="jax"``: control flow that depends on a value computed from the
+    differentiated arguments, which a compiled XLA program cannot follow (yet)."""
+    code = "E503"
+
+
+class JaxNotLowered(RevsrcError):
+    """``backend="jax"``: an operation with no jax.numpy lowering."""
+    code = "E504"
+
+
 class NotDifferentiableHere(RevsrcError):
     """The function has no derivative at the values it was called with (a matrix
     function at a rank-deficient matrix, eigenvectors of a repeated eigenvalue)."""
