@@ -46,7 +46,7 @@ import frameworks as fw  # noqa: E402
 import workloads as wl  # noqa: E402
 
 ROW_ORDER = (
-    "revsrc", "revsrc_nopool", "jax.jit", "jax.jit[cond]", "jax.grad", "torch.autograd", "torch.func", "autograd",
+    "revsrc", "revsrc_nopool", "revsrc_jax", "jax.jit", "jax.jit[cond]", "jax.grad", "torch.autograd", "torch.func", "autograd",
     "handwritten", "c_handwritten", "central_diff", "plain",
 )
 
@@ -663,6 +663,15 @@ def targets(results):
     abs_goal("recurrence: revsrc compile+first < 20 ms", first("recurrence", "revsrc"), 20.0)
     ratio_goal("dg(0.3) revsrc within 3x of plain g(0.3)", best("call", "revsrc"), best("call", "plain"), 3.0,
                "g(0.3)")
+    ratio_goal("MLP: revsrc backend='jax' steady <= 1.1x jax.jit", best("mlp", "revsrc_jax"),
+               best("mlp", "jax.jit"), 1.1, "jax.jit")
+    ratio_goal("conv: revsrc backend='jax' steady <= 1.1x jax.jit", best("conv", "revsrc_jax"),
+               best("conv", "jax.jit"), 1.1, "jax.jit")
+    for workload in ("mlp", "conv", "rnn", "logreg"):
+        a, b = first(workload, "revsrc_jax"), first(workload, "jax.jit")
+        if a is not None and b is not None:
+            rows.append((f"{workload}: compile+first, revsrc backend='jax' vs jax.jit (reported)",
+                         f"{fmt_ms(a)} ms vs {fmt_ms(b)} ms", "—"))
     for workload in ("mlp", "conv", "rnn", "logreg"):
         a, b = first(workload, "revsrc"), first(workload, "jax.jit")
         if a is not None and b is not None:
