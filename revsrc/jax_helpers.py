@@ -141,6 +141,9 @@ def rebound(module, overrides=None):
             env[name] = twin_module(value)
         elif isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
             env[name] = again(value)
+    for name in overrides or {}:
+        if name in env:
+            env["_rebound_" + name] = env[name]
     env.update(overrides or {})
     ns.__dict__.update(env)
     return ns
@@ -346,6 +349,46 @@ def pieces(items):
     return Pieces(items)
 
 
+def _batched_contraction(g, other, other_last):
+    """For a 2-D operand of a batched ``a @ b``: the batch axes and one matrix axis of
+    ``g`` and ``other`` contracted in one dot (XLA's form; NumPy's twin multiplies per
+    batch and sums after), or None for any other layout."""
+    nb = jnp.ndim(other) - 2
+    if nb < 1 or jnp.ndim(g) != jnp.ndim(other) or jnp.shape(g)[:nb] != jnp.shape(other)[:nb]:
+        return None
+    batch = list(range(nb))
+    g_axis = nb + 1 if other_last else nb
+    o_axis = nb + 1 if other_last else nb
+    return jnp.tensordot(g, other, axes=(batch + [g_axis], batch + [o_axis]))
+
+
+def matmul_grad_a(g, a, b):
+    """jnp: the adjoint of a @ b for a 2-D ``a`` and a batched ``b``, as one dot;
+    otherwise the NumPy helper's own source (`rebound`)."""
+    if jnp.ndim(a) == 2 and not isinstance(g, numbers.Number):
+        ga = _batched_contraction(g, b, other_last=True)
+        if ga is not None:
+            return _as_adjoint(ga, a)
+    return _ORIGINAL["matmul_grad_a"](g, a, b)
+
+
+def matmul_grad_b(g, a, b):
+    """jnp: the adjoint of a @ b for a 2-D ``b`` and a batched ``a``, as one dot."""
+    if jnp.ndim(b) == 2 and not isinstance(g, numbers.Number):
+        gb = _batched_contraction(a, g, other_last=False)
+        if gb is not None:
+            return _as_adjoint(gb, b)
+    return _ORIGINAL["matmul_grad_b"](g, a, b)
+
+
+def _as_adjoint(grad, x):
+    """As NumPy's helpers give it: a real input's adjoint real, in its dtype."""
+    if jnp.iscomplexobj(grad) and not jnp.iscomplexobj(x):
+        grad = jnp.real(grad)
+    dt = _float_dtype(x)
+    return grad if grad.dtype == dt else grad.astype(dt)
+
+
 def _refuse(what, loc=None, hint=None):
     raise errors.JaxNotLowered(
         f"backend='jax' has no jax.numpy lowering for {what}", loc=loc,
@@ -362,9 +405,24 @@ _RUNTIME["run_pooled"] = lambda fn, args: fn(*args)
 
 # revsrc modules whose functions generated code calls, and their written twins
 _TWINS = {"revsrc.tensor": _TENSOR, "revsrc.runtime": _RUNTIME,
-          "revsrc.rules._helpers": {"pieces": pieces}, "revsrc.rules._forward": {},
+          "revsrc.rules._helpers": {"pieces": pieces, "matmul_grad_a": matmul_grad_a,
+                                    "matmul_grad_b": matmul_grad_b},
+          "revsrc.rules._forward": {},
           "revsrc.rules._transpose": {}, "revsrc.rules.arith": {},
           "revsrc.rules.helpers": {}}
+
+
+class _Originals:
+    """rules/_helpers' rebound functions that a written twin replaces, for the twins that
+    fall back to them."""
+
+    def __getitem__(self, name):
+        from .rules import _helpers
+        ns = twin_module(_helpers)
+        return ns.__dict__["_rebound_" + name]
+
+
+_ORIGINAL = _Originals()
 
 
 def twin_module(module):

@@ -356,3 +356,18 @@ def test_a_users_rule_runs_in_jnp():
         assert "jnp.log1p(" in revsrc.source(df, x)   # its body, inlined in jnp
     finally:
         primitives.restore(state)
+
+
+def batched_matmul(a, b):
+    return np.sum(np.sin(a @ b))
+
+
+@pytest.mark.parametrize("sa,sb", [((2, 3, 4), (4, 5)), ((2, 1, 3, 4), (4, 2)),
+                                   ((3, 4), (2, 4, 5)), ((2, 1, 3, 4), (5, 4, 2)),
+                                   ((2, 3, 4), (2, 4, 5))])
+def test_matmul_adjoints_as_one_dot_over_batches(sa, sb):
+    """The jnp twins of matmul's adjoints contract a 2-D operand's batch in one dot."""
+    a, b = _rng.standard_normal(sa), _rng.standard_normal(sb)
+    for g, w in zip(revsrc.grad(batched_matmul, (0, 1), backend="jax")(a, b),
+                    revsrc.grad(batched_matmul, (0, 1))(a, b)):
+        _close(g, w)
