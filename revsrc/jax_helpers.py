@@ -381,6 +381,43 @@ def matmul_grad_b(g, a, b):
     return _ORIGINAL["matmul_grad_b"](g, a, b)
 
 
+def sort_grad(g, a, axis=-1):
+    """jnp: the adjoint of np.sort, a permutation (NumPy's writes in place)."""
+    if isinstance(a, (list, tuple)) or jnp.iscomplexobj(a):
+        return _ORIGINAL["sort_grad"](g, a, axis)
+    dt = _float_dtype(a)
+    if axis is None:
+        order = jnp.argsort(jnp.ravel(a), stable=True)
+        out = jnp.zeros(jnp.size(a), dt).at[order].set(g)
+        return jnp.reshape(out, jnp.shape(a))
+    order = jnp.argsort(a, axis=axis, stable=True)
+    return jnp.put_along_axis(jnp.zeros(jnp.shape(a), dt), order, g, axis=axis, inplace=False)
+
+
+def prod_grad(g, ans, a, axis=None, keepdims=False):
+    """jnp: d prod / d a_i. NumPy's twin branches on whether ``a`` has a zero; both
+    of its forms are computed here and one is selected, so each gives NumPy's value."""
+    a = jnp.asarray(a)
+    if a.ndim == 0:
+        return g
+    helpers = twin_module(sys.modules["revsrc.rules._helpers"])
+    axes = helpers._axes(axis, a.ndim)
+    ge = helpers.expand_reduced(g, a, axis, keepdims)
+    anse = helpers.expand_reduced(ans, a, axis, keepdims)
+    rest = [i for i in range(a.ndim) if i not in axes]
+    moved = jnp.transpose(a, rest + list(axes))
+    flat = moved.reshape(moved.shape[:len(rest)] + (-1,))
+    ones = jnp.ones(flat.shape[:-1] + (1,), dtype=flat.dtype)
+    before = jnp.cumprod(jnp.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+    after = jnp.flip(jnp.cumprod(jnp.flip(jnp.concatenate([flat[..., 1:], ones], axis=-1),
+                                          axis=-1), axis=-1), axis=-1)
+    others = (before * after).reshape(moved.shape)
+    others = jnp.transpose(others, np.argsort(rest + list(axes)))
+    no_zero = jnp.all(a != 0)
+    safe = jnp.where(no_zero, a, 1)
+    return jnp.where(no_zero, ge * anse / safe, ge * others)
+
+
 def _as_adjoint(grad, x):
     """As NumPy's helpers give it: a real input's adjoint real, in its dtype."""
     if jnp.iscomplexobj(grad) and not jnp.iscomplexobj(x):
@@ -406,7 +443,8 @@ _RUNTIME["run_pooled"] = lambda fn, args: fn(*args)
 # revsrc modules whose functions generated code calls, and their written twins
 _TWINS = {"revsrc.tensor": _TENSOR, "revsrc.runtime": _RUNTIME,
           "revsrc.rules._helpers": {"pieces": pieces, "matmul_grad_a": matmul_grad_a,
-                                    "matmul_grad_b": matmul_grad_b},
+                                    "matmul_grad_b": matmul_grad_b, "sort_grad": sort_grad,
+                                    "prod_grad": prod_grad},
           "revsrc.rules._forward": {},
           "revsrc.rules._transpose": {}, "revsrc.rules.arith": {},
           "revsrc.rules.helpers": {}}

@@ -18,11 +18,10 @@ from test_rules import CASES, _args, _float_args  # noqa: E402
 # which a jitted program cannot do; the NumPy path (backend=None) runs them.
 _E504 = errors.JaxNotLowered
 REFUSED = {
-    # a branch on the values: any zero in the product (np.prod, np.cumprod)
-    **dict.fromkeys(["f_prod", "f_prod_axis", "f_prod_zero", "f_cumprod", "f_cumprod_zero",
-                     "f_cumprod_flat"], _E504),
+    # a branch on the values: any zero in the product (np.cumprod)
+    **dict.fromkeys(["f_cumprod", "f_cumprod_zero", "f_cumprod_flat"], _E504),
     # in-place writes into an array (np.put_along_axis, out[idx] = g, np.add.at)
-    **dict.fromkeys(["f_sort", "f_sort_axis", "f_sort_flat", "f_partition",
+    **dict.fromkeys(["f_partition",
                      "f_partition_axis", "f_einsum_diag", "f_diagonal", "f_diag-(3,3)",
                      "f_diag-(3,4)", "f_diag_k-(3,4)", "f_gradient", "f_gradient_axes",
                      "f_gradient_coords", "f_interp", "f_interp_knots", "f_interp_ends",
