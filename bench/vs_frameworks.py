@@ -168,6 +168,9 @@ def warm_up_frameworks():
         grad = fw._revsrc()
         grad(_warm_scalar)(0.5)
         grad(_warm_numpy)(a)
+        if fw.available("revsrc_jax")[0]:  # backend="jax": its jnp helpers and first jit
+            fw._jax()
+            grad(_warm_numpy, backend="jax")(a).block_until_ready()
     except fw.Unavailable:
         pass
     except Exception as exc:  # revsrc cannot do even these: the cells will say why

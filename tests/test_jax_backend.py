@@ -370,3 +370,15 @@ def test_matmul_adjoints_as_one_dot_over_batches(sa, sb):
     for g, w in zip(revsrc.grad(batched_matmul, (0, 1), backend="jax")(a, b),
                     revsrc.grad(batched_matmul, (0, 1))(a, b)):
         _close(g, w)
+
+
+def test_a_derivative_inside_jax_jit_and_vmap():
+    """Called on tracers, the jitted derivative is traced into the caller's program."""
+    dmlp = revsrc.grad(mlp, backend="jax")
+    want = revsrc.grad(mlp)(W0, X0, B0)
+    with jax.enable_x64(True):
+        step = jax.jit(lambda W, x, b: W - 0.1 * dmlp(W, x, b))
+        _close(step(W0, X0, B0), W0 - 0.1 * want)
+        batched = jax.vmap(dmlp, in_axes=(None, 0, None))(W0, np.stack([X0, 2 * X0]), B0)
+    _close(batched[0], want)
+    _close(batched[1], revsrc.grad(mlp)(W0, 2 * X0, B0))
