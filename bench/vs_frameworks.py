@@ -404,6 +404,9 @@ def warm_up(framework):
             grad = fw._revsrc()
             grad(_warm_scalar)(0.5)
             grad(_warm_numpy)(a)
+            if framework == "revsrc_jax":  # JAX's start-up, and revsrc's jnp helpers
+                fw._jax()
+                grad(_warm_numpy, backend="jax")(a).block_until_ready()
         except fw.Unavailable:
             pass
 

@@ -58,6 +58,7 @@ def require():
             hint="pip install 'revsrc[jax]' (or pip install jax)") from None
     from . import jax_helpers
     _jax = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, helpers=jax_helpers)
+    _TRACED_TYPES.add(type(jnp.zeros(())))
     return _jax
 
 
@@ -361,16 +362,21 @@ class Compiled:
     def __call__(self, values):
         """Run on the parameters' ``values`` (plus the externals, read now)."""
         J = require()
-        values = tuple(values) + tuple(get() for get in self.externals)
-        static = tuple(i for i, v in enumerate(values) if not _traced(v))
+        if self.externals:
+            values = tuple(values) + tuple(get() for get in self.externals)
+        static = tuple(i for i, v in enumerate(values)
+                       if type(v) not in _TRACED_TYPES and not _traced(v))
         run = self.jitted.get(static)
         if run is None:
             run = self.jitted[static] = self._jit(static)
-        args = tuple(_Static(v) if i in static and not _hashable(v) else v
-                     for i, v in enumerate(values))
+        if static:
+            values = tuple(_Static(v) if i in static and not _hashable(v) else v
+                           for i, v in enumerate(values))
         try:
+            if J.jax.config.jax_enable_x64:
+                return run(*values)
             with J.jax.enable_x64(True):
-                return run(*args)
+                return run(*values)
         except errors.RevsrcError as exc:
             if exc.filename is None:
                 raise self._located(exc) from None
@@ -476,6 +482,9 @@ def _hashable(v):
         return False
 
 
+_TRACED_TYPES = {float, np.ndarray}   # and JAX's array type, added by `require`
+
+
 def _traced(v):
     """Whether ``v`` is passed to jax.jit as a traced value: floats, complex numbers,
     arrays (NumPy's, JAX's, tracers), and lists, tuples and dicts of them."""
@@ -495,6 +504,8 @@ def _traced(v):
 
 def signature(v):
     """`kinds.signature`, with JAX arrays (and tracers) as arrays of their rank."""
+    if type(v) in _TRACED_TYPES and type(v) is not float and type(v) is not np.ndarray:
+        return (kinds.ARRAY, v.ndim, v.dtype)   # a JAX array (its dtype is NumPy's)
     k = kinds.signature(v)
     if k == kinds.ANY and _jax is not None and isinstance(v, _jax.jax.Array):
         return (kinds.ARRAY, v.ndim, np.dtype(v.dtype))
