@@ -35,6 +35,7 @@ except ImportError:  # pragma: no cover
 FRAMEWORKS = (
     "revsrc",
     "revsrc_nopool",
+    "revsrc_jax",
     "jax.grad",
     "jax.jit",
     "torch.autograd",
@@ -49,6 +50,7 @@ FRAMEWORKS = (
 FRAMEWORK_LABELS = {
     "revsrc": "revsrc (grad)",
     "revsrc_nopool": "revsrc (grad), no memory pool",
+    "revsrc_jax": "revsrc backend='jax'",
     "jax.grad": "jax.grad (eager)",
     "jax.jit": "jax.jit(jax.grad)",
     "torch.autograd": "torch.autograd (eager backward)",
@@ -62,6 +64,7 @@ FRAMEWORK_LABELS = {
 
 # The package each framework needs, checked with importlib.util.find_spec.
 REQUIRES = {
+    "revsrc_jax": "jax",
     "jax.grad": "jax",
     "jax.jit": "jax",
     "torch.autograd": "torch",
@@ -195,6 +198,26 @@ def _make_revsrc_no_pool(workload):
 
 for _w in ("conv", "logreg"):
     register(_w, "revsrc_nopool")(_make_revsrc_no_pool(_w))
+
+
+def _make_revsrc_jax(workload):
+    """revsrc's derivative printed against jax.numpy and jitted (backend="jax"), on JAX
+    arrays as the jax.jit row gets them."""
+    f, _, argnum, _ = wl.WORKLOADS[workload]
+
+    def make(data):
+        grad = _revsrc()
+        jax, jnp = _jax()
+        args = tuple(jnp.asarray(a) for a in data)
+        df = grad(f, argnums=argnum, backend="jax")
+        return case(lambda: df(*args).block_until_ready(),
+                    note="the same adjoint as revsrc (grad), in jnp under jax.jit")
+
+    return make
+
+
+for _w in ("mlp", "conv", "rnn", "logreg"):
+    register(_w, "revsrc_jax")(_make_revsrc_jax(_w))
 for _w in ("recurrence", "ode", "call"):
     register(_w, "central_diff")(_make_central_scalar(_w))
 

@@ -10,8 +10,8 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from . import (analysis, arguments, emit, engine, errors, fence, frontend, inline, ir, jvp,
-               kinds, prune, pytree, reverse, runtime)
+from . import (analysis, arguments, emit, engine, errors, fence, frontend, inline, ir,
+               jaxgen, jvp, kinds, prune, pytree, reverse, runtime)
 from . import callee as callee_mod
 from ._kernels import Derivative
 from .engine import EngineFallback as _EngineFallback
@@ -19,21 +19,23 @@ from .ir import Pop
 from .names import function_name
 from .parse import parse_function
 
-_BACKENDS = (None, "python", "engine")
+_BACKENDS = (None, "python", "engine", "jax")
 
 # which positional arguments to differentiate: one index, or several (a tuple of results)
 Argnums = Union[int, Sequence[int]]
 
 
 class _Compiled:
-    """One signature's adjoint; the Python form is compiled when first needed."""
-    __slots__ = ("_fn", "_text", "program", "engine", "unpruned")
+    """One signature's adjoint; the Python form is compiled when first needed
+    (with backend="jax", ``jax`` is its jnp form, revsrc/jaxgen.py)."""
+    __slots__ = ("_fn", "_text", "program", "engine", "unpruned", "jax")
 
-    def __init__(self, program, engine, unpruned=None):
+    def __init__(self, program, engine, unpruned=None, jax=None):
         self._fn = None
         self._text = None
         self.program = program
         self.engine = engine
+        self.jax = jax
         # before revsrc/prune.py's rewrites, for transforming it again (frontend.py)
         self.unpruned = unpruned if unpruned is not None else program
 
@@ -49,6 +51,8 @@ class _Compiled:
 
     @property
     def text(self):
+        if self.jax is not None:
+            return self.jax.text
         if self._text is None:
             self._build()
         return self._text
@@ -72,6 +76,8 @@ class Transformed:
     def __init__(self, f, argnums, has_aux, backend, with_value, cotangent=False):
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
+        if backend == "jax":
+            jaxgen.require()
         self.f = f
         self.has_aux = has_aux
         self.backend = backend
@@ -98,10 +104,15 @@ class Transformed:
         """``(key, the program's argument values, the Plan or None)`` for ``values``."""
         if self.binding.simple and not any(
                 pytree.node_of(values[i]) is not None for i, _ in self.slots):
-            return tuple(kinds.signature(v) for v in values), values, None
+            return self.key(values), values, None
         plan = arguments.Plan(self.binding, values, self.slots,
                               loc=self.parsed.loc(self.parsed.node))
         return plan.key, plan.flat_values(), plan
+
+    def key(self, values):
+        if self.backend == "jax":
+            return tuple(jaxgen.signature(v) for v in values)
+        return tuple(kinds.signature(v) for v in values)
 
     def __call__(self, *args, **kwargs):
         if self.cotangent:
@@ -114,6 +125,8 @@ class Transformed:
         entry = self.cached(key)
         if entry is None:
             entry = self._compile(key, values, plan)
+        if entry.jax is not None:   # its gradients are finalized inside the jit
+            return self._format(entry.jax(flat), key, flat, scalars, finalize=False)
         outs = None
         if entry.engine is not None:
             try:
@@ -149,15 +162,15 @@ class Transformed:
             return None
         return entry
 
-    def _format(self, outs, key, flat, scalars=()):
+    def _format(self, outs, key, flat, scalars=(), finalize=True):
         key = key[:-1] if self.cotangent else key
         groups = arguments.slot_leaves(self.binding, key, self.slots)
         n = sum(len(ps) for _, ps in groups)
         grads = []
         k = 1
         for td, positions in groups:
-            leaves = [_finalize(g, flat[p]) if p not in scalars else complex(g)
-                      for g, p in zip(outs[k:k + len(positions)], positions)]
+            leaves = [complex(g) if p in scalars else _finalize(g, flat[p]) if finalize
+                      else g for g, p in zip(outs[k:k + len(positions)], positions)]
             k += len(positions)
             grads.append(leaves[0] if td.kind == pytree.LEAF else
                          pytree.tree_unflatten(td, leaves))
@@ -206,6 +219,12 @@ class Transformed:
         positions = arguments.wrt_positions(self.binding, fkey, self.slots)
         prog = unpruned = build_program(self.f, key, positions, self.has_aux,
                                         cotangent=self.cotangent)
+        if self.backend == "jax":
+            # XLA removes what the outputs do not need: the program stays unpruned
+            post = jaxgen.grad_post(positions, self.with_value, self.has_aux)
+            entry = _Compiled(prog, None, unpruned, jax=jaxgen.Compiled(_expanded(prog), post))
+            self.cache[key] = entry
+            return entry
         if any(isinstance(k, tuple) for k in arguments.flat_key(key)):
             # array programs (never the engine's)
             if not self.with_value:
@@ -424,7 +443,7 @@ def _remade(f, argnums, has_aux, backend, with_value):
 
 
 def _wrap(tr):
-    if tr.backend != "python":
+    if tr.backend not in ("python", "jax"):
         d = Derivative(tr)
     else:
         d = _PythonDerivative(tr)

@@ -115,7 +115,7 @@ class Binding:
 class Plan:
     """How one call's values become the program's parameters (see the module's doc)."""
 
-    def __init__(self, binding, values, slots, loc=None):
+    def __init__(self, binding, values, slots, loc=None, signature=kinds.signature):
         self.binding = binding
         self.values = values
         self.slots = slots
@@ -133,10 +133,10 @@ class Plan:
             elif i in wrt_params and pytree.is_container(v):
                 leaves, td = pytree.tree_flatten(v)
             else:
-                key.append(kinds.signature(v))
+                key.append(signature(v))
                 continue
             self.trees[i] = (td, leaves)
-            key.append((TREE, td, tuple(kinds.signature(x) for x in leaves)))
+            key.append((TREE, td, tuple(signature(x) for x in leaves)))
         self.key = tuple(key)
 
     def flat_values(self):

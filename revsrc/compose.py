@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import api, arguments, errors, pytree, runtime
+from . import api, arguments, errors, jaxgen, kinds, pytree, runtime
 from .api import Argnums, _Compiled, _EngineFallback, _plain, _try_engine
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
@@ -25,6 +25,8 @@ class _Forward:
     def __init__(self, f, has_aux=False, backend=None):
         if backend not in api._BACKENDS:
             raise ValueError(f"backend must be one of {api._BACKENDS}, not {backend!r}")
+        if backend == "jax":
+            jaxgen.require()
         self.f = f
         self.parsed, self.binding = api.describe(f)
         self.params = self.binding.params
@@ -32,11 +34,15 @@ class _Forward:
         self.backend = backend
         self.cache = {}
 
+    def _signature(self, v):
+        return _signature(v, self.backend)
+
     def entry(self, primals, wrt):
         """The program for arguments like ``primals`` (plain values: no containers
         taken apart), with tangents at positions ``wrt``."""
         values = self.binding.bind(tuple(primals), {})
-        plan = arguments.Plan(self.binding, values, [])
+        plan = arguments.Plan(self.binding, values, [],
+                              signature=self._signature)
         return self._entry(plan.key, plan.flat_values(), tuple(wrt))
 
     def _entry(self, key, flat, wrt):
@@ -53,6 +59,11 @@ class _Forward:
         api.check_values(self.parsed, [f"argument {i}" for i in range(len(flat))],
                          arguments.flat_key(key), flat)
         prog = api.build_jvp_program(self.f, key, wrt, self.has_aux)
+        if self.backend == "jax":
+            hit = _Compiled(prog, None, jax=jaxgen.Compiled(api._expanded(prog),
+                                                            jaxgen.jvp_post(self.has_aux)))
+            self.cache[(key, wrt)] = hit
+            return hit
         engine = None
         if self.backend in (None, "engine"):
             engine = _try_engine(prog, required=self.backend == "engine")
@@ -66,6 +77,9 @@ class _Forward:
         key, flat, wrt, flat_tangents = self._check(primals, tangents)
         entry = self._entry(key, flat, wrt)
         args = flat + tuple(flat_tangents)
+        if entry.jax is not None:  # shaped inside the jit (jaxgen.jvp_post)
+            outs = entry.jax(args)
+            return outs if self.has_aux else outs[:2]
         outs = None
         if entry.engine is not None:
             try:
@@ -92,7 +106,8 @@ class _Forward:
         nums = [i for i, t in enumerate(tangents) if t is not None]
         loc = self.parsed.loc(self.parsed.node)
         slots = self.binding.slots(nums, loc=loc)
-        plan = arguments.Plan(self.binding, values, slots, loc=loc)
+        plan = arguments.Plan(self.binding, values, slots, loc=loc,
+                              signature=self._signature)
         flat = plan.flat_values()
         wrt, flat_tangents = [], []
         groups = arguments.slot_leaves(self.binding, plan.key, slots)
@@ -115,8 +130,13 @@ class _Forward:
                     raise ValueError(f"the tangent of {where} has shape {np.shape(t)}, "
                                      f"its primal {np.shape(x)}")
                 wrt.append(p)
-                flat_tangents.append(np.asarray(t, dtype=x.dtype)
-                                     if isinstance(x, np.ndarray) else float(t))
+                if isinstance(x, np.ndarray):
+                    t = np.asarray(t, dtype=x.dtype)
+                elif self.backend == "jax" and isinstance(self._signature(x), tuple):
+                    t = jaxgen.require().jnp.asarray(t, dtype=x.dtype)   # a JAX array
+                else:
+                    t = float(t)
+                flat_tangents.append(t)
         return plan.key, flat, tuple(wrt), flat_tangents
 
 
@@ -136,6 +156,27 @@ def flatten_up_to(td, tree, name="the tangent"):
     for child_td, child in zip(td.children, node[3]):
         out.extend(flatten_up_to(child_td, child, name))
     return out
+
+
+def _signature(v, backend):
+    return jaxgen.signature(v) if backend == "jax" else kinds.signature(v)
+
+
+def _host(x):
+    """A JAX array as the NumPy array of its values (for building bases and stacking
+    Jacobians' columns); anything else unchanged."""
+    if isinstance(x, (np.ndarray, float, int, tuple, list)) or x is None:
+        return x
+    return np.asarray(x) if hasattr(x, "__array__") and hasattr(x, "shape") else x
+
+
+def _device(x, backend):
+    """With backend="jax", results as JAX arrays."""
+    if backend != "jax":
+        return x
+    J = jaxgen.require()
+    with J.jax.enable_x64(True):   # float64 values stay float64 (see revsrc/jaxgen.py)
+        return J.jax.tree_util.tree_map(J.jnp.asarray, x)
 
 
 def _is_zero(t):
@@ -225,7 +266,7 @@ def _backward(f, argnums, has_aux, backend):
                  lambda: api.Transformed(f, argnums, has_aux, backend, False, cotangent=True))
 
 
-def _float_positions(primals):
+def _float_positions(primals, backend=None):
     """The arguments that carry gradients: floats, float arrays and containers whose
     leaves all are."""
     out = []
@@ -250,12 +291,12 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
     >>> back(np.array([1.0, 1.0]))
     (array([2., 4.]),)
     """
-    wrt = _float_positions(primals)
+    wrt = _float_positions(primals, backend)
     if not wrt:
         raise errors.NotDifferentiableArgument(
             "vjp needs at least one float or float array argument")
     tr = _backward(f, wrt, has_aux, backend)
-    out = f(*primals)
+    out = _device(f(*primals), backend)
     if has_aux:
         out, aux = out
 
@@ -319,7 +360,7 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
             for j, x in enumerate(leaves):
                 cols = []
                 out = None
-                for e in _basis(x):
+                for e in _basis(_host(x)):
                     tangents = [None] * len(args)
                     if td.kind == pytree.LEAF:
                         tangents[a] = e
@@ -329,13 +370,13 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
                     res = fw(args, tangents)
                     out, t = res[0], res[1]
                     aux = res[2] if has_aux else None
-                    cols.append(t)
+                    cols.append(_host(t))
                 if out is None:   # an empty array: the output's shape from a plain call
                     out = f(*args)[0] if has_aux else f(*args)
-                per_leaf.append(_assemble(cols, np.shape(out), x))
+                per_leaf.append(_assemble(cols, np.shape(out), _host(x)))
             jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
                         pytree.tree_unflatten(td, per_leaf))
-        jac = tuple(jacs) if many else jacs[0]
+        jac = _device(tuple(jacs) if many else jacs[0], backend)
         return (jac, aux) if has_aux else jac
     jacobian_fwd.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return jacobian_fwd
@@ -356,7 +397,7 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
 
     def jacobian_rev(*args):
         tr = _backward(f, nums, has_aux, backend)
-        out = f(*args)
+        out = _host(f(*args))
         aux = None
         if has_aux:
             out, aux = out
@@ -372,13 +413,13 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
             leaves, td = pytree.tree_flatten(args[a])
             per_leaf = []
             for j, x in enumerate(leaves):
-                stacked = np.stack([np.asarray(row[j]) for row in r], axis=0).reshape(
-                    np.shape(out) + np.shape(x))
-                per_leaf.append(stacked if (np.shape(out) or isinstance(x, np.ndarray))
+                stacked = np.stack([np.asarray(_host(row[j])) for row in r], axis=0).reshape(
+                    np.shape(out) + np.shape(_host(x)))
+                per_leaf.append(stacked if (np.shape(out) or isinstance(_host(x), np.ndarray))
                                 else float(stacked))
             jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
                         pytree.tree_unflatten(td, per_leaf))
-        jac = tuple(jacs) if many else jacs[0]
+        jac = _device(tuple(jacs) if many else jacs[0], backend)
         return (jac, aux) if has_aux else jac
     jacobian_rev.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
     return jacobian_rev

@@ -5,6 +5,7 @@ E2xx  a call with no source and no rule
 E3xx  values that cannot be differentiated
 E4xx  side effects (I/O, writes to globals, arguments or attributes)
 E5xx  backend requests that cannot be honoured
+E6xx  the JAX backend (backend="jax"): JAX missing, or a program it cannot lower
 """
 from __future__ import annotations
 
@@ -100,6 +101,22 @@ class UnfollowableWrite(RevsrcError):
 
 class EngineUnavailable(RevsrcError):
     code = "E501"
+
+
+class JaxUnavailable(RevsrcError):
+    """``backend="jax"`` without JAX installed (the ``jax`` extra)."""
+    code = "E601"
+
+
+class JaxDataDependent(RevsrcError):
+    """``backend="jax"``: control flow that depends on a value computed from the
+    differentiated arguments, which a compiled XLA program cannot follow (yet)."""
+    code = "E602"
+
+
+class JaxNotLowered(RevsrcError):
+    """``backend="jax"``: an operation with no jax.numpy lowering."""
+    code = "E603"
 
 
 class NotDifferentiableHere(RevsrcError):

@@ -24,6 +24,10 @@ function with a rule of its own. Its record says, for every pass:
 - ``engine``: how the scalar engine computes it, per alias (NumPy ufuncs always run
   NumPy's own float64 loop, so they need no entry);
 - ``infix``: how generated Python source prints it, when not as a call;
+- ``jax``: its ``jax.numpy`` twin for ``backend="jax"`` (revsrc/jaxgen.py), a dotted
+  name such as ``"jnp.linalg.inv"``, per alias; when not given, a NumPy function
+  lowers to jnp's function of the same name, a ``math`` function to jnp's function of
+  NumPy's name, and a runtime helper to its twin in revsrc/jax_helpers.py;
 - ``fused``: fusion facts, e.g. the compiled kernel that computes the whole vjp in
   one pass for arrays, and ``companion``: a function of the same argument the vjp
   reads, which loops compute in the forward sweep beside the value.
@@ -233,6 +237,7 @@ class Alias:
     infix: Optional[str] = None      # printed as an operator
     companion: Any = None            # a function of the same argument the vjp reads
     kind: Any = None                 # a kind rule of its own (else the record's)
+    jax: Optional[str] = None        # its jax.numpy twin, e.g. "jnp.vstack" (see jaxgen)
 
 
 @dataclass(eq=False)
@@ -330,13 +335,14 @@ def family_of(fn):
 
 def define(name, *fns, vjp=None, jvp=None, linear=(), multilinear=(), nondiff=False,
            broadcast=False, kind=None, fused=None, engine=None, infix=None, companion=None,
-           family=None, complex_ok=None):
+           family=None, complex_ok=None, jax=None):
     """Register (or extend) the record ``name`` with the callables ``fns`` as aliases.
 
     ``engine``, ``infix`` and ``companion`` apply to every alias given here but
     NumPy's (a NumPy function runs NumPy's own loop on the engine and prints as a
     call: np.divide(1.0, 0.0) is inf where ``1.0 / 0.0`` raises); use `alias` for
-    one whose facts differ from its twins'.
+    one whose facts differ from its twins'. ``jax`` (a jnp twin's dotted name) applies
+    to every alias given here.
     """
     prim = _BY_NAME.get(name)
     if prim is None:
@@ -365,24 +371,36 @@ def define(name, *fns, vjp=None, jvp=None, linear=(), multilinear=(), nondiff=Fa
         fam = family or family_of(fn)
         own = fam != NUMPY
         alias = Alias(fn, fam, engine=engine if own else None, infix=infix if own else None,
-                      companion=companion if own else None)
+                      companion=companion if own else None, jax=jax)
         prim.aliases = [a for a in prim.aliases if a.fn is not fn] + [alias]
         _BY_FN[_key(fn)] = prim
     return prim
 
 
-def alias(name, fn, *, engine=None, infix=None, companion=None, kind=None, family=None):
+def alias(name, fn, *, engine=None, infix=None, companion=None, kind=None, family=None,
+          jax=None):
     """Add (or replace) ``fn`` as an alias of the record ``name`` with facts of its own:
-    its engine lowering, printing, companion and kind rule."""
+    its engine lowering, printing, companion, kind rule and jnp twin."""
     prim = _BY_NAME[name]
     old = lookup(fn)
     if old is not None and old is not prim:
         _forget(old, fn)
     a = Alias(fn, family or family_of(fn), engine=engine, infix=infix,
-              companion=companion, kind=kind)
+              companion=companion, kind=kind, jax=jax)
     prim.aliases = [x for x in prim.aliases if x.fn is not fn] + [a]
     _BY_FN[_key(fn)] = prim
     return a
+
+
+def jax_twin(fn):
+    """The dotted name of ``fn``'s jax.numpy twin given in its record, or None."""
+    prim = lookup(fn)
+    if prim is None:
+        return None
+    for a in prim.aliases:
+        if _same(a.fn, fn):
+            return a.jax
+    return None
 
 
 def kind_rule(fn):
@@ -452,20 +470,21 @@ def _name_of(fn):
 
 
 def elementwise(name, *fns, engine=None, companion=None, fused=None, kind=None,
-                broadcast=True, family=None, complex_ok=False):
+                broadcast=True, family=None, complex_ok=False, jax=None):
     """Register the decorated rule for the elementwise functions ``fns``: broadcasting
     is undone once by the transformation, and the forward rule is this one with ``g``
     read as the input's tangent."""
     def register(rule_fn):
         define(name, *fns, vjp=rule_fn, jvp="elementwise", broadcast=broadcast,
                kind=kind or kinds.elementwise_kind, engine=engine,
-               companion=companion, fused=fused, family=family, complex_ok=complex_ok)
+               companion=companion, fused=fused, family=family, complex_ok=complex_ok,
+               jax=jax)
         return rule_fn
     return register
 
 
 def primitive(name, *fns, kind=None, linear=(), multilinear=(), jvp=None, broadcast=False,
-              fused=None, engine=None, infix=None, family=None, complex_ok=False):
+              fused=None, engine=None, infix=None, family=None, complex_ok=False, jax=None):
     """Register the decorated rule as the reverse rule of the primitive ``name``.
     ``family`` overrides `family_of` (a library's function written in Python, such as
     scipy.special.logsumexp, is a primitive, not a user's function to inline)."""
@@ -473,7 +492,7 @@ def primitive(name, *fns, kind=None, linear=(), multilinear=(), jvp=None, broadc
         define(name, *fns, vjp=rule_fn, jvp=jvp, linear=linear, multilinear=multilinear,
                broadcast=broadcast,
                kind=kind, fused=fused, engine=engine, infix=infix, family=family,
-               complex_ok=complex_ok)
+               complex_ok=complex_ok, jax=jax)
         return rule_fn
     return register
 
@@ -488,10 +507,11 @@ def jvp_rule(name):
     return register
 
 
-def no_derivative(*fns, kind=None, engine=None, infix=None):
+def no_derivative(*fns, kind=None, engine=None, infix=None, jax=None):
     """Register ``fns`` as primitives whose outputs carry no gradient."""
     for fn in fns:
-        define(_qualified(fn), fn, nondiff=True, kind=kind, engine=engine, infix=infix)
+        define(_qualified(fn), fn, nondiff=True, kind=kind, engine=engine, infix=infix,
+               jax=jax)
     return fns[0] if len(fns) == 1 else fns
 
 

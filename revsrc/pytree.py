@@ -292,6 +292,9 @@ def path_name(name, path):
 def float_leaf(v):
     """Whether ``v`` carries a gradient: a float, or a float or complex array."""
     code = kinds.signature(v)
+    if code == kinds.ANY and (type(v).__module__ or "").startswith("jax"):
+        # a JAX array (backend="jax" takes them as they are)
+        code = (kinds.ARRAY, getattr(v, "ndim", None), np.dtype(getattr(v, "dtype", "O")))
     return code == kinds.FLOAT or (isinstance(code, tuple) and code[0] == kinds.ARRAY
                                    and code[2].kind in "fc")
 

@@ -157,7 +157,7 @@ def test_codes_are_unique_and_stable():
                and c is not errors.RevsrcError]
     codes = [c.code for c in classes]
     assert len(codes) == len(set(codes))
-    assert all(re.fullmatch(r"E[1-5]\d\d", c) for c in codes)
+    assert all(re.fullmatch(r"E[1-6]\d\d", c) for c in codes)
 
 
 def test_dict_aux_is_passed_through():

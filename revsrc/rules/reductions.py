@@ -125,12 +125,14 @@ def cumprod_jvp(g, ans, a, axis=None, dtype=None):
     return _forward.cumprod_jvp(g, ans, a, axis)
 
 
-@primitive("maximum.accumulate", np.maximum.accumulate, kind=K.array_kind, family=NUMPY)
+@primitive("maximum.accumulate", np.maximum.accumulate, kind=K.array_kind, family=NUMPY,
+           jax="jax.lax.cummax")
 def maximum_accumulate(g, ans, array, axis=0, dtype=None):
     return _helpers.accumulate_extremum_grad(g, ans, array, axis, True)
 
 
-@primitive("minimum.accumulate", np.minimum.accumulate, kind=K.array_kind, family=NUMPY)
+@primitive("minimum.accumulate", np.minimum.accumulate, kind=K.array_kind, family=NUMPY,
+           jax="jax.lax.cummin")
 def minimum_accumulate(g, ans, array, axis=0, dtype=None):
     return _helpers.accumulate_extremum_grad(g, ans, array, axis, False)
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import runtime, tensor
 from .. import kinds as K
-from ..primitives import jvp_rule, primitive
+from ..primitives import alias, jvp_rule, primitive
 from . import _forward, _helpers
 
 # ----- Reshaping -----
@@ -111,7 +111,7 @@ def hstack(g, ans, tup):
 
 # np.row_stack is np.vstack's old name (deprecated in NumPy 2.0).
 @primitive("vstack", np.vstack, *[f for f in [getattr(np, "row_stack", None)] if f],
-           kind=K.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
+           kind=K.ALWAYS_ARRAY, linear=(0,), complex_ok=True, jax="jnp.vstack")
 def vstack(g, ans, tup):
     return _helpers.vstack_grad(g, tup)
 
@@ -214,6 +214,9 @@ def triu(g, ans, m, k=0):
 @primitive("array", np.array, np.asarray, np.copy, np.ascontiguousarray, kind=K.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def array(g, ans, a, dtype=None, copy=None):
     return _helpers.array_grad(g, a)
+
+
+alias("array", np.ascontiguousarray, jax="jnp.asarray")  # JAX arrays have no layout
 
 
 @primitive("full", np.full, kind=K.ALWAYS_ARRAY, linear=(1,), complex_ok=True)

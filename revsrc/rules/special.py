@@ -38,7 +38,7 @@ def gammaln(g, ans, x):
 
 
 # polygamma(1, x) is zeta(2, x), which keeps float32 (polygamma does not).
-@elementwise("digamma", sc.digamma, sc.psi)
+@elementwise("digamma", sc.digamma, sc.psi, jax="jax.scipy.special.digamma")
 def digamma(g, ans, x):
     return g * sc.zeta(2.0, x)
 

@@ -1,0 +1,552 @@
+"""``backend="jax"``: the program revsrc writes, printed against jax.numpy and
+compiled with ``jax.jit``.
+
+The program is the one the other backends run (the forward sweep and the adjoint of
+revsrc/reverse.py, or the forward-mode program of revsrc/jvp.py), printed by
+`JnpPrinter`:
+
+- each primitive as its jax.numpy twin (its record's ``jax`` field, else the jnp
+  function of the NumPy name: `twin_name`), each runtime helper as its twin in
+  revsrc/jax_helpers.py;
+- the saving stacks as Python lists, item assignment as ``x = x.at[i].set(v)``;
+- module globals and closure cells the program reads as parameters, read at each call
+  (a rebound global is seen, as on the other backends).
+
+``jax.jit`` traces the printed function once per shapes, dtypes and static values.
+Control flow that depends only on shapes, ints and flags runs while tracing: loops
+unroll, branches are taken, and each saved value is one node of the XLA graph. Floats
+and arrays are traced, so a branch, a ``while`` or a ``range`` on a value computed from
+them cannot be taken while tracing: that is refused with E602, naming the user's line
+(`_refusal`). Arguments that are not floats or arrays (ints, bools, strings, None,
+objects) are static: a new value compiles again, as with ``jax.jit``'s
+``static_argnums``.
+
+Values follow the arguments' dtypes: 64-bit mode is on while a derivative traces and
+runs (``jax.enable_x64``), so float64 inputs are differentiated in float64 whether or
+not the process enabled it.
+"""
+from __future__ import annotations
+
+import builtins
+import linecache
+import math
+import sys
+import types
+
+import numpy as np
+
+from . import emit, errors, ir, kinds, primitives
+from .ir import For, If, Op, Pop, Push, SetItem, While
+
+_jax = None   # the modules, once imported (JAX is optional: the `jax` extra)
+
+
+def require():
+    """Import JAX, or refuse with the extra to install."""
+    global _jax
+    if _jax is not None:
+        return _jax
+    try:
+        import jax
+        import jax.numpy as jnp
+        import jax.scipy.special  # noqa: F401
+        import jax.scipy.stats  # noqa: F401
+        from jax import lax
+    except ImportError as exc:
+        raise errors.JaxUnavailable(
+            f"backend='jax' needs JAX, which is not installed ({exc})",
+            hint="pip install 'revsrc[jax]' (or pip install jax)") from None
+    from . import jax_helpers
+    _jax = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, helpers=jax_helpers)
+    _TRACED_TYPES.add(type(jnp.zeros(())))
+    return _jax
+
+
+# ----- Which jnp function a primitive lowers to -----
+
+# math's names where NumPy's differ (primitives.xp_math's renames, reversed)
+_MATH_AS_NUMPY = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2",
+                  "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh",
+                  "fabs": "abs", "pow": "power"}
+_MATH_SPECIAL = {"erf": "jax.scipy.special.erf", "erfc": "jax.scipy.special.erfc",
+                 "log": "_jaxgen.math_log", "floor": "_jaxgen.math_floor",
+                 "ceil": "_jaxgen.math_ceil", "trunc": "_jaxgen.math_trunc"}
+_BUILTINS = {"float": "_jaxgen.to_float"}
+
+
+def twin_name(fn):
+    """The dotted name of ``fn``'s jax.numpy twin, or None if it has none: its
+    record's ``jax`` field, else by family."""
+    J = require()
+    given = primitives.jax_twin(fn)
+    if given is not None:
+        return given
+    name = getattr(fn, "__name__", None)
+    if not isinstance(name, str):
+        return None
+    if getattr(builtins, name, None) is fn:
+        return _BUILTINS.get(name, name)
+    if getattr(math, name, None) is fn:
+        if name in _MATH_SPECIAL:
+            return _MATH_SPECIAL[name]
+        npname = _MATH_AS_NUMPY.get(name, name)
+        return f"jnp.{npname}" if hasattr(J.jnp, npname) else None
+    for np_mod, jnp_mod, prefix in ((np, J.jnp, "jnp"), (np.linalg, J.jnp.linalg, "jnp.linalg"),
+                                    (np.fft, J.jnp.fft, "jnp.fft")):
+        if getattr(np_mod, name, None) is fn:
+            return f"{prefix}.{name}" if hasattr(jnp_mod, name) else None
+    mod = getattr(fn, "__module__", None) or ""
+    special = sys.modules.get("scipy.special")
+    if special is not None and getattr(special, name, None) is fn:
+        return f"jax.scipy.special.{name}" if hasattr(J.jax.scipy.special, name) else None
+    if mod.startswith("revsrc."):
+        ns, twin = J.helpers.twin_of(fn)
+        if twin is not None:
+            return f"_{mod.split('.')[-1].lstrip('_')}_jnp.{name}"
+    return None
+
+
+# ----- Printing -----
+
+class JnpPrinter(emit._Printer):
+    """emit's printer, with jnp twins, list stacks and functional item assignment.
+    ``line_locs`` maps each printed line to (what, the user's Loc)."""
+
+    def __init__(self, program):
+        super().__init__(program)
+        self.line_locs = {}
+        self.J = require()
+
+    def fn_name(self, fn):
+        if fn is ir.truth:
+            return "bool"
+        dotted = twin_name(fn)
+        if dotted is None:
+            raise _NoTwin(fn)
+        head = dotted.split(".")[0]
+        if head.endswith("_jnp"):  # a revsrc module's twin, passed into the factory
+            ns = self.J.helpers.twin_module(sys.modules[fn.__module__])
+            self.refs[head] = ns
+            self.ref_of[id(ns)] = head
+        return dotted
+
+    def expr(self, op):
+        first = op.args[0] if op.args else None
+        if isinstance(first, str) and self.program.kinds.get(first) in (kinds.LIST, kinds.TUPLE) \
+                and primitives.family_of(op.fn) == primitives.NUMPY:
+            name = getattr(op.fn, "__name__", "")
+            if name not in self.J.helpers.SEQUENCES:
+                # jnp takes arrays where NumPy also takes the list they stand for
+                old = self.rename.get(first)
+                self.rename[first] = f"jnp.asarray({self.name(first)})"
+                try:
+                    return self.expr_of(op)
+                finally:
+                    if old is None:
+                        del self.rename[first]
+                    else:
+                        self.rename[first] = old
+        return self.expr_of(op)
+
+    def expr_of(self, op):
+        try:
+            return super().expr(op)
+        except _NoTwin as exc:
+            raise errors.JaxNotLowered(
+                f"backend='jax' has no jax.numpy lowering for "
+                f"{getattr(exc.fn, '__qualname__', exc.fn)!r}", loc=op.loc,
+                hint="give its record a jnp twin (primitives.define(..., jax=...)), or "
+                     "use backend=None") from None
+
+    def _elif_arm(self, stmts):
+        return None  # every branch its own `if`, so each line maps to one statement
+
+    def _mark(self, what, loc):
+        if loc is not None:
+            self.line_locs[len(self.lines)] = (what, loc)
+
+    def stmt(self, s, indent, reverse):
+        if isinstance(s, Push):
+            self.lines.append(f"{indent}{emit._stack_name(s.stack)}.append("
+                              f"{self.operand(s.value)})")
+            return
+        if isinstance(s, Pop):
+            self.lines.append(f"{indent}{self.name(s.target)} = "
+                              f"{emit._stack_name(s.stack)}.pop()")
+            return
+        if isinstance(s, SetItem):
+            self.comment_for(s.loc, indent)
+            self._mark("op", s.loc)
+            target = self.name(s.target)
+            value = self.operand(s.value)
+            index = self.index(s.index)
+            if self.program.kinds.get(s.target) == kinds.ARRAY:
+                self.lines.append(f"{indent}{target} = {target}.at[{index}].set({value})")
+            else:  # a list, or a kind known only at run time
+                self.lines.append(f"{indent}{target} = _jaxgen.at_set({target}, "
+                                  f"{index}, {value})")
+                self.refs["_jaxgen"] = _RUNTIME_NS
+            return
+        if isinstance(s, While):
+            if not reverse:
+                self.comment_for(s.loc, indent)
+            self.lines.append(f"{indent}while True:")
+            inner = indent + "    "
+            self.last_comment = None
+            for t in s.test_body:
+                self.stmt(t, inner, reverse)
+            self._mark("while", s.loc)
+            self.lines.append(f"{inner}if not {self.operand(s.test)}:")
+            self.lines.append(f"{inner}    break")
+            for t in s.body:
+                self.stmt(t, inner, reverse)
+            self.last_comment = None
+            return
+        if isinstance(s, Op):
+            if s.loc is not None and not reverse:
+                self.comment_for(s.loc, indent)
+            self._mark("op", s.loc)
+        elif isinstance(s, If):
+            if not reverse:
+                self.comment_for(s.loc, indent)
+            self._mark("if", s.loc)
+        elif isinstance(s, For):
+            if not reverse:
+                self.comment_for(s.loc, indent)
+            self._mark("for", s.loc)
+        super().stmt(s, indent, reverse)
+
+
+class _NoTwin(Exception):
+    def __init__(self, fn):
+        self.fn = fn
+
+
+def _runtime_ns():
+    """Small functions the printer itself refers to (float(), math.log with a base,
+    item assignment on a value of unknown kind)."""
+    J = require()
+    jnp = J.jnp
+
+    def to_float(x):
+        return jnp.asarray(x, dtype=jnp.result_type(float))
+
+    def math_log(x, base=None):
+        return jnp.log(x) if base is None else jnp.log(x) / jnp.log(base)
+
+    def math_floor(x):
+        return jnp.floor(x).astype(int)
+
+    def math_ceil(x):
+        return jnp.ceil(x).astype(int)
+
+    def math_trunc(x):
+        return jnp.trunc(x).astype(int)
+
+    def at_set(target, index, value):
+        """``target.at[index].set(value)`` for an array, ``target[index] = value`` for a
+        list (the kind of a variable that starts as None is known only here)."""
+        if isinstance(target, list):
+            target[index] = value
+            return target
+        return jnp.asarray(target).at[index].set(value)
+
+    ns = types.ModuleType("revsrc.jaxgen_runtime")
+    for f in (to_float, math_log, math_floor, math_ceil, math_trunc, at_set):
+        setattr(ns, f.__name__, f)
+    return ns
+
+
+_RUNTIME_NS = None
+
+
+def _with_externals(program):
+    """``program`` with module globals and closure cells it reads as parameters
+    (``_g_<name>``), and for each, a function reading its value at call time."""
+    reads = {}    # (kind, id(holder), key) -> (param, getter)
+    taken = set(program.params) | {n for s in ir.walk(program.body) for n in ir.writes(s)}
+
+    def param_for(fn, args):
+        holder = args[0].value
+        key = args[1].value if fn is ir.load_global else None
+        ident = (fn is ir.load_global, id(holder), key)
+        hit = reads.get(ident)
+        if hit is None:
+            base = "_g_" + "".join(c if c.isalnum() else "_" for c in
+                                    (key if key is not None else "cell"))
+            name, k = base, 1
+            while name in taken:
+                k += 1
+                name = f"{base}{k}"
+            taken.add(name)
+            if fn is ir.load_global:
+                getter = (lambda ns, key: lambda: ns[key])(holder, key)
+            else:
+                getter = (lambda cell: lambda: cell.cell_contents)(holder)
+            hit = reads[ident] = (name, getter)
+        return hit[0]
+
+    def rewrite(stmts):
+        out = []
+        for s in stmts:
+            if isinstance(s, Op) and s.fn in (ir.load_global, ir.load_cell):
+                out.append(Op(s.target, ir.copy, (param_for(s.fn, s.args),), loc=s.loc))
+            else:
+                out.append(ir.map_bodies(s, rewrite))
+        return out
+
+    body = rewrite(program.body)
+    if not reads:
+        return program, []
+    extra = [name for name, _ in reads.values()]
+    prog = ir.Program(program.name, list(program.params) + extra, body, program.outputs,
+                      program.kinds, forward_len=program.forward_len, names=program.names)
+    return prog, [getter for _, getter in reads.values()]
+
+
+def source(program):
+    """(source text, references, line -> (what, Loc)) of the jnp function."""
+    global _RUNTIME_NS
+    if _RUNTIME_NS is None:
+        _RUNTIME_NS = _runtime_ns()
+    pr = JnpPrinter(program)
+    pr.rename = emit._renumber(program)
+    ind = "    "
+    pr.lines.append(f"def {program.name}({', '.join(program.params)}):")
+    for stack in emit._stacks(program.body):
+        pr.lines.append(f"{ind}{emit._stack_name(stack)} = []")
+    fwd = program.body[:program.forward_len]
+    rev = program.body[program.forward_len:]
+    pr.block(fwd, ind) if fwd else None
+    pr.last_comment = None
+    for s in rev:
+        pr.stmt(s, ind, reverse=True)
+    outs = ", ".join(pr.operand(o) for o in program.outputs)
+    pr.lines.append(f"{ind}return ({outs},)" if len(program.outputs) == 1 else
+                    f"{ind}return ({outs})")
+    text = "\n".join(pr.lines) + "\n"
+    if "_jaxgen." in text:
+        pr.refs["_jaxgen"] = _RUNTIME_NS
+    return text, pr.refs, pr.line_locs
+
+
+_counter = [0]
+
+
+class Compiled:
+    """One program printed against jnp: its text, the Python function, and one
+    ``jax.jit`` of it per set of static argument positions."""
+
+    def __init__(self, program, post):
+        J = require()
+        self.program, self.externals = _with_externals(program)
+        self.nparams = len(program.params)
+        self.text, refs, self.line_locs = source(self.program)
+        names = sorted(refs)
+        factory = ["def _revsrc_factory(" + ", ".join(["jnp", "jax", "lax", "math", "np"]
+                                                       + names) + "):"]
+        factory += ["    " + line if line else "" for line in self.text.splitlines()]
+        factory.append(f"    return {self.program.name}")
+        full = "\n".join(factory) + "\n"
+        _counter[0] += 1
+        self.filename = f"<revsrc jax {self.program.name} #{_counter[0]}>"
+        code = compile(full, self.filename, "exec")
+        linecache.cache[self.filename] = (len(full), None, full.splitlines(True), self.filename)
+        namespace = {"__builtins__": builtins}
+        exec(code, namespace)
+        self.fn = namespace["_revsrc_factory"](J.jnp, J.jax, J.lax, math, np,
+                                               *(refs[n] for n in names))
+        self.post = post
+        self.jitted = {}
+
+    def __call__(self, values):
+        """Run on the parameters' ``values`` (plus the externals, read now)."""
+        J = require()
+        if self.externals:
+            values = tuple(values) + tuple(get() for get in self.externals)
+        static = tuple(i for i, v in enumerate(values)
+                       if type(v) not in _TRACED_TYPES and not _traced(v))
+        run = self.jitted.get(static)
+        if run is None:
+            run = self.jitted[static] = self._jit(static)
+        if static:
+            values = tuple(_Static(v) if i in static and not _hashable(v) else v
+                           for i, v in enumerate(values))
+        try:
+            if J.jax.config.jax_enable_x64:
+                return run(*values)
+            with J.jax.enable_x64(True):
+                return run(*values)
+        except errors.RevsrcError as exc:
+            if exc.filename is None:
+                raise self._located(exc) from None
+            raise
+        except Exception as exc:
+            refusal = self._refusal(exc)
+            if refusal is None:
+                raise
+            raise refusal from exc
+
+    def _jit(self, static):
+        J = require()
+        fn, post, n = self.fn, self.post, self.nparams
+
+        def traced(*args):
+            args = tuple(a.value if isinstance(a, _Static) else a for a in args)
+            return post(fn(*args), args[:n])
+        traced.__name__ = self.program.name
+        return J.jax.jit(traced, static_argnums=static)
+
+    def _where(self, tb):
+        """(what, Loc) of the innermost line of the generated code in traceback ``tb``."""
+        found = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                found = tb.tb_lineno - 2   # the factory's def line, and 0-based
+            tb = tb.tb_next
+        if found is None:
+            return None
+        return self.line_locs.get(found, ("op", None))
+
+    def _located(self, exc):
+        where = self._where(exc.__traceback__)
+        if where is None or where[1] is None:
+            return exc
+        return type(exc)(exc.message, loc=where[1], hint=exc.hint)
+
+    def _refusal(self, exc):
+        """The coded refusal for a trace that stopped at the generated code, or None."""
+        J = require()
+        jax_errors = (J.jax.errors.ConcretizationTypeError,
+                      J.jax.errors.TracerArrayConversionError,
+                      J.jax.errors.TracerBoolConversionError,
+                      J.jax.errors.TracerIntegerConversionError,
+                      J.jax.errors.NonConcreteBooleanIndexError)
+        if not isinstance(exc, jax_errors + (AttributeError, NotImplementedError, TypeError,
+                                             ValueError)):
+            return None
+        where = self._where(exc.__traceback__)
+        if where is None:
+            return None
+        what, loc = where
+        if what in ("if", "while", "for"):
+            control = {"if": "a branch", "while": "a while loop",
+                       "for": "a loop whose trip count is"}[what]
+            return errors.JaxDataDependent(
+                f"backend='jax' compiles the derivative with jax.jit, and this is "
+                f"{control} on a value computed from the differentiated arguments; "
+                "it is not lowered to lax.cond/lax.while_loop yet", loc=loc,
+                hint="use backend=None for this function, or write the branch as "
+                     "np.where(cond, a, b)")
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return errors.JaxNotLowered(
+            f"backend='jax': this operation has no jax.numpy lowering for these "
+            f"values ({type(exc).__name__}: {first[:160]})", loc=loc,
+            hint="use backend=None for this function")
+
+
+class _Static:
+    """A static argument that is not hashable (a list of ints, a dict of flags), compared
+    and hashed by its contents, so jax.jit traces again when they change."""
+    __slots__ = ("value", "_key")
+
+    def __init__(self, value):
+        self.value = value
+        self._key = _freeze(value)
+
+    def __hash__(self):
+        return hash(self._key)
+
+    def __eq__(self, other):
+        return isinstance(other, _Static) and type(other.value) is type(self.value) \
+            and self._key == other._key
+
+
+def _freeze(v):
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__,) + tuple(_freeze(i) for i in v)
+    if isinstance(v, dict):
+        return ("dict",) + tuple(sorted((repr(k), _freeze(x)) for k, x in v.items()))
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return ("id", id(v))
+
+
+def _hashable(v):
+    try:
+        hash(v)
+        return True
+    except TypeError:
+        return False
+
+
+_TRACED_TYPES = {float, np.ndarray}   # and JAX's array type, added by `require`
+
+
+def _traced(v):
+    """Whether ``v`` is passed to jax.jit as a traced value: floats, complex numbers,
+    arrays (NumPy's, JAX's, tracers), and lists, tuples and dicts of them."""
+    if isinstance(v, (bool, np.bool_, int, np.integer, str)) or v is None:
+        return False
+    if isinstance(v, (float, complex, np.floating, np.complexfloating, np.ndarray)):
+        return True
+    J = require()
+    if isinstance(v, J.jax.Array):
+        return True
+    if isinstance(v, (list, tuple)):
+        return len(v) > 0 and all(_traced(i) for i in v)
+    if isinstance(v, dict):
+        return len(v) > 0 and all(_traced(i) for i in v.values())
+    return False
+
+
+def signature(v):
+    """`kinds.signature`, with JAX arrays (and tracers) as arrays of their rank."""
+    if type(v) in _TRACED_TYPES and type(v) is not float and type(v) is not np.ndarray:
+        return (kinds.ARRAY, v.ndim, v.dtype)   # a JAX array (its dtype is NumPy's)
+    k = kinds.signature(v)
+    if k == kinds.ANY and _jax is not None and isinstance(v, _jax.jax.Array):
+        return (kinds.ARRAY, v.ndim, np.dtype(v.dtype))
+    return k
+
+
+# ----- What the jitted function returns -----
+
+def grad_post(argnums, with_value, has_aux):
+    """Inside the jit: the value (if wanted), each gradient as its argument's shape and
+    dtype, and aux."""
+    J = require()
+    finalize = J.helpers.finalize_grad
+    n = len(argnums)
+
+    def post(outs, args):
+        grads = tuple(finalize(g, args[a]) for g, a in zip(outs[1:1 + n], argnums))
+        value = outs[0] if with_value else None
+        aux = outs[1 + n] if has_aux else None
+        return (value,) + grads + ((aux,) if has_aux else ())
+    return post
+
+
+def jvp_post(has_aux):
+    """Inside the jit: the value, its tangent shaped like it, and aux."""
+    J = require()
+    jnp = J.jnp
+
+    def post(outs, args):
+        out, t = outs[0], outs[1]
+        if isinstance(out, (tuple, list)):
+            t = type(out)(_tangent_like(jnp, u, o) for u, o in zip(t, out))
+        else:
+            t = _tangent_like(jnp, t, out)
+        return (out, t) + ((outs[2],) if has_aux else ())
+    return post
+
+
+def _tangent_like(jnp, t, out):
+    if t is None:
+        return None
+    dt = jnp.result_type(out)
+    t = jnp.asarray(t, dtype=dt if dt.kind in "fc" else None)
+    return jnp.broadcast_to(t, jnp.shape(out)) if jnp.shape(t) != jnp.shape(out) else t
