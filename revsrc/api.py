@@ -135,7 +135,8 @@ class Transformed:
         check_values(self.parsed, self.params, key, values)
         for a in self.argnums:
             code = key[a]
-            ok = code == kinds.FLOAT or (isinstance(code, tuple) and code[2].kind in "fc")
+            ok = code == kinds.FLOAT or (isinstance(code, tuple) and code[0] == kinds.ARRAY
+                                          and code[2].kind in "fc")
             if not ok:
                 v = values[a] if values is not None else code
                 raise errors.NotDifferentiableArgument(
@@ -154,7 +155,7 @@ class Transformed:
         self._check_wrt(key, values)
         prog = unpruned = build_program(self.f, self.params, key, values, self.argnums,
                                         self.has_aux, cotangent=self.cotangent)
-        if any(isinstance(k, tuple) for k in key):  # array programs (never the engine's)
+        if any(isinstance(k, tuple) and k[0] == kinds.ARRAY for k in key):  # array programs (never the engine's)
             if not self.with_value:
                 prog = prune.drop_value(prog)  # grad: the value is not returned
             prog = prune.accumulate_in_place(prog)

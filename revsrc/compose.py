@@ -85,7 +85,8 @@ class _Forward:
             tangents += [None] * (len(primals) - len(tangents))
         for i, (p, t) in enumerate(zip(primals, tangents)):
             k = kinds.signature(p)
-            float_arg = k == kinds.FLOAT or (isinstance(k, tuple) and k[2].kind in "fc")
+            float_arg = k == kinds.FLOAT or (isinstance(k, tuple) and k[0] == kinds.ARRAY
+                                             and k[2].kind in "fc")
             if t is None or (not float_arg and _is_zero(t)):
                 tangents[i] = None
                 continue
@@ -192,7 +193,8 @@ def _backward(f, argnums, has_aux, backend):
 def _float_positions(primals):
     return tuple(i for i, p in enumerate(primals)
                  if kinds.signature(p) == kinds.FLOAT
-                 or (isinstance(kinds.signature(p), tuple) and p.dtype.kind in "fc"))
+                 or (kinds.ndim_of_signature(kinds.signature(p)) is not None
+                     and p.dtype.kind in "fc"))
 
 
 def vjp(f, *primals, has_aux=False, backend=None):

@@ -26,12 +26,8 @@ _REFUSED = {
     ast.Delete: (errors.UnsupportedSyntax, "del", "let the variable go out of scope"),
     ast.ClassDef: (errors.UnsupportedSyntax, "a class definition",
                    "define classes outside the differentiated function"),
-    ast.Lambda: (errors.UnsupportedSyntax, "a lambda inside the function",
-                 "write a nested def instead"),
     ast.Starred: (errors.UnsupportedSyntax, "star-arguments (*args)",
                   "pass the arguments one by one"),
-    ast.Raise: (errors.UnsupportedSyntax, "raise",
-                "check inputs before calling the derivative"),
     ast.NamedExpr: (errors.UnsupportedSyntax, "an assignment expression (:=)",
                     "assign on its own line"),
     ast.ListComp: (errors.UnsupportedSyntax, "a list comprehension",
@@ -42,8 +38,6 @@ _REFUSED = {
                        "write the loop out, or use NumPy on arrays"),
     ast.Match: (errors.UnsupportedSyntax, "match", "use if/elif"),
     ast.Set: (errors.UnsupportedSyntax, "a set literal", "use a tuple"),
-    ast.JoinedStr: (errors.UnsupportedSyntax, "an f-string",
-                    "format strings outside the differentiated function"),
 }
 if hasattr(ast, "TryStar"):
     _REFUSED[ast.TryStar] = _REFUSED[ast.Try]

@@ -43,11 +43,17 @@ def lower(f, key, has_aux=False):
     if tr is not None:
         return _derivative(tr, key, has_aux)
     nz = Normalizer(has_aux=has_aux)
-    params, body, result, aux = nz.lower_function(f)
+    params, body, result, aux = nz.lower_function(f, _functions(f, key))
     body = _follow_writes(params, key, body, nz.names)
     if any(_is_derivative_call(s) for s in ir.walk(body)):
         body = _inline_derivatives(params, key, body, nz.names)
     return Lowered(nz.names, params, body, result, aux)
+
+
+def _functions(f, key):
+    """Function-valued arguments (``reduce=np.sum``), by parameter position: the
+    program for them calls them by name (its cache key holds each one)."""
+    return {i: k.fn for i, k in enumerate(key) if isinstance(k, kinds.Function)}
 
 
 def _follow_writes(params, key, body, names):

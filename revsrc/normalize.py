@@ -20,6 +20,7 @@ import types
 import numpy as np
 
 from . import aliases, control, errors, fence, ir, rules, runtime
+from .idioms import IdiomLowering
 from .names import Names
 from .ir import Const, For, If, Op, SetItem, While
 from .rules.arith import astype as _astype
@@ -144,8 +145,9 @@ def _has_node(nodes, kinds, stop=(ast.FunctionDef,), into_loops=True):
     return False
 
 
-class Normalizer:
-    """Lowers one top-level function (and everything it inlines) to IR."""
+class Normalizer(IdiomLowering):
+    """Lowers one top-level function (and everything it inlines) to IR (the idioms
+    of revsrc/idioms.py included)."""
 
     def __init__(self, has_aux=False, names=None):
         self.names = names if names is not None else Names()
@@ -168,15 +170,18 @@ class Normalizer:
         return self.names.prefix(base, names)
 
     # ----- entry --------------------------------------------------------
-    def lower_function(self, fn):
-        """The IR of ``fn``: (params, body, result operand, aux operand)."""
+    def lower_function(self, fn, functions=None):
+        """The IR of ``fn``: (params, body, result operand, aux operand).
+        ``functions`` maps positions of parameters that hold a function to it."""
         parsed = parse_function(fn)
         fence.check(parsed)
         node = parsed.node
         sc = self._make_scope(parsed, fn, prefix="")
         params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-        for p in params:
+        for i, p in enumerate(params):
             sc.env[p] = self._reserve(p)
+            if functions and i in functions:
+                sc.env[p] = ("obj", functions[i])
         for n in sc.locals:
             self._reserve(n)
         self.inline_stack.append(fn)
@@ -411,9 +416,14 @@ class Normalizer:
             return False
         if isinstance(node, ast.Assert):
             test = self._condition(sc, node.test, out)
+            if node.msg is not None:
+                self._assert_message(sc, node, test, out, loc)
+                return False
             msg = Const(ast.unparse(node.test))
             out.append(Op(None, ir.check_assert, (test, msg), loc=loc))
             return False
+        if isinstance(node, ast.Raise):
+            return self._raise(sc, node, out, loc)
         raise errors.UnsupportedSyntax(
             f"{type(node).__name__} statements are not supported", loc=loc)
 
@@ -448,6 +458,8 @@ class Normalizer:
         return var
 
     def _assign(self, sc, target, value, out, loc):
+        if self._assign_function(sc, target, value, out, loc):
+            return
         if isinstance(target, ast.Name) and isinstance(value, ast.Tuple) \
                 and sc.store_counts.get(target.id) == 1 and target.id not in sc.env:
             # a tuple assigned once stays a tuple of operands, never built
@@ -578,42 +590,7 @@ class Normalizer:
             return False
         if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16:
             return self._unroll(sc, node, it, out, loc)
-        # Sequences: for x in seq / enumerate(seq) / zip(a, b)
-        if fn is enumerate:
-            seqs = [self._materialize(self._expr(sc, call.args[0], out), out, loc)]
-            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
-                raise errors.UnsupportedSyntax("for over enumerate needs `i, x` targets",
-                                               loc=loc)
-            index_target, item_targets = target.elts[0], [target.elts[1]]
-        elif fn is zip:
-            seqs = [self._materialize(self._expr(sc, a, out), out, loc) for a in call.args]
-            if not (isinstance(target, ast.Tuple) and len(target.elts) == len(seqs)):
-                raise errors.UnsupportedSyntax("for over zip needs one target per sequence",
-                                               loc=loc)
-            index_target, item_targets = None, list(target.elts)
-        else:
-            seqs = [self._materialize(self._expr(sc, it, out), out, loc)]
-            index_target, item_targets = None, [target]
-        lengths = []
-        for s in seqs:
-            n = self.fresh("_n")
-            out.append(Op(n, len, (s,), loc=loc))
-            lengths.append(n)
-        count = lengths[0]
-        if len(lengths) > 1:
-            count = self.fresh("_n")
-            out.append(Op(count, min, tuple(lengths), loc=loc))
-        k = self.fresh("_k") if index_target is None else \
-            self._store_name(sc, index_target.id, index_target)
-        body = []
-        for s, t in zip(seqs, item_targets):
-            item = self.fresh()
-            body.append(Op(item, operator.getitem, (s, k), loc=loc))
-            self._assign_operand(sc, t, item, body, loc)
-        labels = self._loop_labels(sc)
-        self._loop_body(sc, labels, node.body, body)
-        out.append(For(k, Const(0), count, Const(1), body, loc=loc, label=labels[1]))
-        return False
+        return self._for_sequence(sc, node, out, loc)
 
     def _unroll(self, sc, node, it, out, loc):
         """A loop over a literal sequence, unrolled so each item is a plain operand:
@@ -718,6 +695,10 @@ class Normalizer:
             base = self._materialize(base, out, loc)
             idx = self._index(sc, node.slice, out, loc)
             return self._emit(out, operator.getitem, (base, idx), into, loc)
+        if isinstance(node, ast.JoinedStr):
+            return self._fstring(sc, node, out, into, loc)
+        if isinstance(node, ast.Lambda):
+            return self._lambda_value(sc, node, loc)
         if isinstance(node, ast.Dict):
             if any(k is None for k in node.keys):
                 raise errors.UnsupportedSyntax("** in a dict literal is not supported", loc=loc)

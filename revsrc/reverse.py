@@ -146,6 +146,10 @@ class Reverser:
         if self.kinds.get(v) == "array":
             self.primal_reads.add(v)
             return Op(b, runtime.zeros_like, (v,))
+        if self.kinds.get(v) in ("list", "tuple"):
+            # one zero per item: the adjoint sweep reads items of it (xs_bar[0])
+            self.primal_reads.add(v)
+            return Op(b, runtime.zero_items, (v,))
         return Op(b, ir.copy, (Const(0.0),))
 
     # Which adjoints each statement makes nonzero or zero, without writing code: the

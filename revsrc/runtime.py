@@ -37,6 +37,13 @@ def zeros_like(x):
     return np.zeros(x.shape, x.dtype if x.dtype.kind in "fc" else np.float64)
 
 
+def zero_items(x):
+    """The zero adjoint of a list or a tuple ``x``: one zero per item (nested), in
+    the form of the adjoints rules give lists (an object array)."""
+    from .rules import _helpers
+    return _helpers.zero_like(x)
+
+
 def zero_tangent(x):
     """A zero derivative for the value ``x``: 0.0 for a number, float zeros of its shape
     for an array, the same structure of zeros for a tuple or a list."""

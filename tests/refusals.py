@@ -67,9 +67,8 @@ def defines_class(x):
     return x
 
 
-def uses_lambda(x):
-    sq = lambda v: v * v  # refuse: E101  # noqa: E731
-    return sq(x)
+def lambda_as_value(x):
+    return sum(map(lambda v: v * v, [x, x]))  # refuse: E101
 
 
 def _takes_two(a, b):

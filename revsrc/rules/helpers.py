@@ -32,6 +32,7 @@ def finalize_grad(g, ans, grad, x):
 
 
 define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
+define("zero_items", runtime.zero_items, nondiff=True)
 define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
 define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
 define("copy_item", runtime.copy_item, nondiff=True)

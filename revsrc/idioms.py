@@ -1,0 +1,265 @@
+"""Lowering of the Python idioms people write in numerical code, beside the core
+statements of revsrc/normalize.py: guards (``raise``, assertion messages, f-strings).
+
+`IdiomLowering` is a part of `normalize.Normalizer`; its methods lower one construct
+each, to the same IR as the rest.
+"""
+from __future__ import annotations
+
+import ast
+import operator
+import types
+
+from . import errors, guards, ir
+from .ir import Const, If, Op
+
+_getitem = operator.getitem
+_add_int = operator.add
+_sub_int = operator.sub
+_mul_int = operator.mul
+
+
+
+def _is_function_value(fn):
+    """A function to stand for by name: not a module, nor a nested def's record."""
+    from .normalize import _is_static
+    return _is_static(fn) and not isinstance(fn, (tuple, types.ModuleType))
+
+
+_CONVERSIONS = {ord("s"): "!s", ord("r"): "!r", ord("a"): "!a"}
+
+
+class IdiomLowering:
+
+    # ----- guards -----------------------------------------------------------
+    def _raise(self, sc, node, out, loc):
+        """``raise E(...)`` runs in the forward sweep, as in Python."""
+        if node.exc is None:
+            raise errors.UnsupportedSyntax(
+                "a bare raise (re-raising) is not supported", loc=loc,
+                hint="raise an exception explicitly: raise ValueError(\"...\")")
+        exc = node.exc
+        if node.cause is None and isinstance(exc, ast.Call):
+            cls = self._static_callee(sc, exc.func, out)
+            if isinstance(cls, type) and issubclass(cls, BaseException):
+                args = [self._val(sc, a, out) for a in exc.args]
+                kwargs = [(k.arg, self._val(sc, k.value, out)) for k in exc.keywords]
+                out.append(Op(None, guards.raise_error, (Const(cls), *args), tuple(kwargs),
+                              loc=loc))
+                return False
+        value = self._val(sc, exc, out)
+        if node.cause is not None:
+            cause = self._val(sc, node.cause, out)
+            out.append(Op(None, guards.raise_error_from, (value, cause), loc=loc))
+        else:
+            out.append(Op(None, guards.raise_error, (value,), loc=loc))
+        return False
+
+    def _assert_message(self, sc, node, test, out, loc):
+        """``assert test, message``: the message is computed only when the test fails."""
+        if isinstance(node.msg, ast.Constant):
+            out.append(Op(None, ir.check_assert, (test, Const(node.msg.value)), loc=loc))
+            return
+        failed = []
+        message = self._val(sc, node.msg, failed)
+        failed.append(Op(None, guards.fail_assert, (message,), loc=loc))
+        out.append(If(test, [], failed, loc=loc))
+
+    def _fstring(self, sc, node, out, into, loc):
+        """An f-string, as its ``str.format`` template and its values."""
+        values = []
+        template = self._template(sc, node, values, out)
+        return self._emit(out, guards.fstring, [Const(template)] + values, into, loc)
+
+    def _template(self, sc, node, values, out):
+        parts = []
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                parts.append(str(part.value).replace("{", "{{").replace("}", "}}"))
+                continue
+            field = str(len(values))
+            values.append(self._val(sc, part.value, out))
+            field += _CONVERSIONS.get(part.conversion, "")
+            if part.format_spec is not None:
+                field += ":" + self._template(sc, part.format_spec, values, out)
+            parts.append("{" + field + "}")
+        return "".join(parts)
+
+    # ----- iteration ----------------------------------------------------------
+    def _iteration(self, sc, it, out, loc, assigned=()):
+        """What ``for ... in it`` walks, as a plan: ("seq", operand), ("range", start,
+        stop, step), ("enumerate", plan, start), ("zip", [plans]) or ("reversed", plan);
+        the sequences are evaluated here, once, before the loop."""
+        call = it if isinstance(it, ast.Call) else None
+        fn = self._static_callee(sc, call.func, out) if call is not None else None
+        if fn is not None and any(isinstance(a, ast.Starred) for a in call.args):
+            fn = None
+        if fn is enumerate and call.args and len(call.args) + len(call.keywords) <= 2:
+            start = Const(0)
+            if len(call.args) == 2:
+                start = self._val(sc, call.args[1], out)
+            for k in call.keywords:
+                if k.arg != "start":
+                    raise errors.UnsupportedSyntax(f"enumerate() got keyword {k.arg}",
+                                                   loc=loc)
+                start = self._val(sc, k.value, out)
+            return ("enumerate", self._iteration(sc, call.args[0], out, loc, assigned), start)
+        if fn is zip and call.args and not call.keywords:
+            return ("zip", [self._iteration(sc, a, out, loc, assigned) for a in call.args])
+        if fn is reversed and len(call.args) == 1 and not call.keywords:
+            return ("reversed", self._iteration(sc, call.args[0], out, loc, assigned))
+        if fn is range and 1 <= len(call.args) <= 3 and not call.keywords:
+            args = [self._val(sc, a, out) for a in call.args]
+            if len(args) == 1:
+                return ("range", Const(0), args[0], Const(1))
+            if len(args) == 2:
+                return ("range", args[0], args[1], Const(1))
+            return ("range", *args)
+        seq = self._val(sc, it, out)
+        if isinstance(it, ast.Name) and it.id in assigned:
+            # the loop walks the value the name had when it started
+            seq = self._snapshot(seq, out, loc)
+        return ("seq", seq)
+
+    def _iteration_count(self, plan, out, loc):
+        """The number of items ``plan`` yields (computed before the loop)."""
+        kind = plan[0]
+        if kind == "seq":
+            return self._emit_control(out, len, (plan[1],), loc)
+        if kind == "range":
+            if plan[1] == Const(0) and plan[3] == Const(1):
+                return plan[2]
+            r = self._emit(out, range, plan[1:], None, loc)
+            return self._emit_control(out, len, (r,), loc)
+        if kind in ("enumerate", "reversed"):
+            return self._iteration_count(plan[1], out, loc)
+        counts = [self._iteration_count(p, out, loc) for p in plan[1]]
+        if len(counts) == 1:
+            return counts[0]
+        return self._emit_control(out, min, tuple(counts), loc)
+
+    def _emit_control(self, out, fn, args, loc):
+        n = self.fresh("_n")
+        out.append(Op(n, fn, tuple(args), loc=loc))
+        return n
+
+    def _bind_item(self, sc, plan, target, position, body, loc, counts):
+        """Assign the item at ``position`` of ``plan`` to ``target``, unpacking a
+        tuple target against enumerate and zip without building the tuple."""
+        kind = plan[0]
+        if kind == "enumerate" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            index = position
+            if plan[2] != Const(0):
+                index = self._emit(body, _add_int, (position, plan[2]), None, loc)
+            self._assign_operand(sc, target.elts[0], index, body, loc)
+            self._bind_item(sc, plan[1], target.elts[1], position, body, loc, counts)
+            return
+        if kind == "zip" and isinstance(target, ast.Tuple) \
+                and len(target.elts) == len(plan[1]):
+            for p, t in zip(plan[1], target.elts):
+                self._bind_item(sc, p, t, position, body, loc, counts)
+            return
+        self._assign_operand(sc, target, self._item(plan, position, body, loc, counts),
+                             body, loc)
+
+    def _item(self, plan, position, body, loc, counts):
+        kind = plan[0]
+        if kind == "seq":
+            return self._emit(body, _getitem, (plan[1], position), None, loc)
+        if kind == "range":
+            start, _, step = plan[1:]
+            value = position
+            if step != Const(1):
+                value = self._emit(body, _mul_int, (value, step), None, loc)
+            if start != Const(0):
+                value = self._emit(body, _add_int, (start, value), None, loc)
+            return value
+        if kind == "enumerate":
+            index = position
+            if plan[2] != Const(0):
+                index = self._emit(body, _add_int, (position, plan[2]), None, loc)
+            inner = self._item(plan[1], position, body, loc, counts)
+            return self._emit(body, ir.make_tuple, (index, inner), None, loc)
+        if kind == "zip":
+            items = [self._item(p, position, body, loc, counts) for p in plan[1]]
+            return self._emit(body, ir.make_tuple, items, None, loc)
+        # reversed: position n - 1 - k of the inner plan
+        n = counts[id(plan)]
+        last = self._emit(body, _sub_int, (n, Const(1)), None, loc)
+        back = self._emit(body, _sub_int, (last, position), None, loc)
+        return self._item(plan[1], back, body, loc, counts)
+
+    def _reversed_counts(self, plan, out, loc, counts):
+        """The inner count of every ``reversed`` in ``plan``, computed before the loop."""
+        if plan[0] == "reversed":
+            counts[id(plan)] = self._iteration_count(plan[1], out, loc)
+            self._reversed_counts(plan[1], out, loc, counts)
+        elif plan[0] == "enumerate":
+            self._reversed_counts(plan[1], out, loc, counts)
+        elif plan[0] == "zip":
+            for p in plan[1]:
+                self._reversed_counts(p, out, loc, counts)
+
+    def _for_sequence(self, sc, node, out, loc):
+        """``for target in it`` over sequences, ranges, and enumerate, zip and reversed
+        of them (nested in any order): a loop over positions 0 .. n-1."""
+        from .ir import For
+        from .normalize import _assigned_names
+        plan = self._iteration(sc, node.iter, out, loc, _assigned_names(node.body)[0])
+        counts = {}
+        self._reversed_counts(plan, out, loc, counts)
+        count = self._iteration_count(plan, out, loc)
+        target = node.target
+        # `for i, x in enumerate(xs)`: i itself counts the loop
+        if plan[0] == "enumerate" and plan[2] == Const(0) and isinstance(target, ast.Tuple) \
+                and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name):
+            k = self._store_name(sc, target.elts[0].id, target.elts[0])
+            body = []
+            self._bind_item(sc, plan[1], target.elts[1], k, body, loc, counts)
+        else:
+            k = self.fresh("_k")
+            body = []
+            self._bind_item(sc, plan, target, k, body, loc, counts)
+        labels = self._loop_labels(sc)
+        self._loop_body(sc, labels, node.body, body)
+        out.append(For(k, Const(0), count, Const(1), body, loc=loc, label=labels[1]))
+        return False
+
+    # ----- functions held in variables -----------------------------------------
+    def _assign_function(self, sc, target, value, out, loc):
+        """``act = lambda z: ...`` or ``act = np.tanh``: the name stands for the function
+        (calls to it are inlined or call it by name). True when handled."""
+        if not isinstance(target, ast.Name):
+            return False
+        if isinstance(value, ast.Lambda):
+            self._check_single_binding(sc, target.id, "a lambda", loc)
+            node = ast.FunctionDef(name=target.id, args=value.args,
+                                   body=[ast.Return(value=value.body)], decorator_list=[],
+                                   returns=None, type_comment=None, type_params=[])
+            ast.copy_location(node, value)
+            ast.copy_location(node.body[0], value.body)
+            sc.defs[target.id] = node
+            sc.env[target.id] = ("obj", ("def", sc, node))
+            return True
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            fn = self._static_callee(sc, value, out)
+            if fn is None or not _is_function_value(fn):
+                return False
+            self._check_single_binding(sc, target.id, "a function", loc)
+            sc.env[target.id] = ("obj", fn)
+            return True
+        return False
+
+    def _check_single_binding(self, sc, name, what, loc):
+        if sc.store_counts.get(name, 0) != 1 or name in sc.env:
+            raise errors.UnsupportedSyntax(
+                f"{name} is assigned {what} and also other values; revsrc must know which "
+                f"function a call to {name} calls when it transforms the function", loc=loc,
+                hint="give each function its own name, or pick one with if/else at the "
+                     "call: (f1(x) if cond else f2(x))")
+
+    def _lambda_value(self, sc, node, loc):
+        raise errors.UnsupportedSyntax(
+            "a lambda used as a value is not supported (only one assigned to a name and "
+            "called in the function)", loc=loc,
+            hint="assign it to a name and call it, or write the expression out")
