@@ -25,7 +25,7 @@ import operator
 
 import numpy as np
 
-from . import errors, ir, kinds, runtime
+from . import containers, errors, ir, kinds, runtime
 from .ir import Block, Const, For, If, Op, SetItem, While
 
 # In-place operators (what ``x op= y`` calls) and the operation they compute.
@@ -82,6 +82,8 @@ class _Resolver:
         self.defs = {}       # var -> list of _Def (non-write definitions)
         self.reads = {}      # var -> paths of the statements reading it
         self.writes = []     # (stmt, path) of in-place writes
+        self.statements = []     # (path, stmt) of every statement, in order
+        self.loop_bodies = set()  # ids of loop bodies' statement lists
         self.external = set(self.params)
         self._scan(body, ())
         self.plan = {}       # id(write stmt) -> replacement statements
@@ -100,9 +102,15 @@ class _Resolver:
     def _scan(self, stmts, path):
         for i, s in enumerate(stmts):
             here = path + ((id(stmts), i),)
+            self.statements.append((here, s))
+            if isinstance(s, (For, While)):
+                self.loop_bodies.add(id(s.body))
             for r in ir.reads(s):
                 self.reads.setdefault(r, []).append(here)
             if isinstance(s, Op):
+                if s.fn in containers.IN_PLACE:
+                    self.writes.append((s, here))
+                    continue
                 if s.fn in INPLACE:
                     if self._mutable(s.target):
                         self.writes.append((s, here))
@@ -157,6 +165,8 @@ class _Resolver:
     def _rewrite(self, s, path):
         target = s.target
         loc = s.loc
+        if isinstance(s, Op) and s.fn in containers.IN_PLACE:
+            return containers.rewrite_write(self, s, path)
         if isinstance(s, Op) and self.found.get(target) == kinds.ANY:
             # a number (rebound) or a shared array (changed in place): known when it runs
             return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),

@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import aliases, errors, inline, ir, kinds, runtime
+from . import aliases, containers, errors, inline, ir, kinds, runtime
 from .ir import Const, Op, SetItem
 from .names import function_name
 from .normalize import Normalizer
@@ -44,6 +44,7 @@ def lower(f, key, has_aux=False):
         return _derivative(tr, key, has_aux)
     nz = Normalizer(has_aux=has_aux)
     params, body, result, aux = nz.lower_function(f, _functions(f, key))
+    body = _specialize_containers(params, key, body)
     body = _follow_writes(params, key, body, nz.names)
     if any(_is_derivative_call(s) for s in ir.walk(body)):
         body = _inline_derivatives(params, key, body, nz.names)
@@ -56,10 +57,22 @@ def _functions(f, key):
     return {i: k.fn for i, k in enumerate(key) if isinstance(k, kinds.Function)}
 
 
+_CONTAINER_OPS = (ir.make_list, ir.make_tuple, ir.make_dict, list, tuple, dict)
+
+
+def _specialize_containers(params, key, body):
+    """``body`` with operators and item assignment on lists, tuples and dicts made
+    the operations of revsrc/containers.py, where the program builds any."""
+    if not any(isinstance(s, Op) and (s.fn in _CONTAINER_OPS or s.fn in containers.IN_PLACE)
+               for s in ir.walk(body)):
+        return body
+    return containers.specialize(params, [kinds.kind_of_signature(k) for k in key], body)
+
+
 def _follow_writes(params, key, body, names):
     """``body`` with writes through views and aliases explicit (revsrc/aliases.py)."""
-    if not any(isinstance(s, SetItem) or (isinstance(s, Op) and s.fn in aliases.INPLACE)
-               for s in ir.walk(body)):
+    if not any(isinstance(s, SetItem) or (isinstance(s, Op) and (
+            s.fn in aliases.INPLACE or s.fn in containers.IN_PLACE)) for s in ir.walk(body)):
         return body
     from . import analysis
     found, _ = analysis.infer_kinds(params, [kinds.kind_of_signature(k) for k in key],

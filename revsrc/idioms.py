@@ -10,7 +10,7 @@ import ast
 import operator
 import types
 
-from . import errors, guards, ir
+from . import containers, errors, guards, ir, rules
 from .ir import Const, If, Op
 
 _getitem = operator.getitem
@@ -18,6 +18,20 @@ _add_int = operator.add
 _sub_int = operator.sub
 _mul_int = operator.mul
 
+
+# the in-place list methods a statement may call
+_LIST_WRITES = {"append": containers.append_in_place, "extend": containers.extend_in_place}
+# names of a comprehension's own (not valid identifiers: no user name is one)
+_ACC = ".acc"
+_FIRST = ".first"
+
+
+def _comprehension_scope(sc):
+    from .normalize import Scope
+    cs = Scope(sc.parsed, sc.prefix, sc.globals, sc.cells, enclosing=sc, fn=sc.fn,
+               rule_mode=sc.rule_mode)
+    cs.loops = []
+    return cs
 
 
 def _is_function_value(fn):
@@ -263,3 +277,146 @@ class IdiomLowering:
             "a lambda used as a value is not supported (only one assigned to a name and "
             "called in the function)", loc=loc,
             hint="assign it to a name and call it, or write the expression out")
+
+    # ----- builtins on lists -------------------------------------------------------
+    def _extremum_of_sequence(self, fn, seq, out, into, loc):
+        """``max(seq)``/``min(seq)``: of a list written out, the items one by one (as
+        ``max(a, b, c)``); of any other sequence, the item it picks."""
+        items = self._literal_items(seq, out)
+        if items is not None and len(items) >= 2:
+            # the list was made for this call only: its items are the arguments
+            out[:] = [s for s in out if not (isinstance(s, Op) and s.target == seq)]
+            acc = items[0]
+            for i, a in enumerate(items[1:]):
+                acc = self._emit(out, fn, (acc, a), into if i == len(items) - 2 else None,
+                                 loc)
+            return acc
+        pick = containers.max_of if fn is max else containers.min_of
+        return self._emit(out, pick, (seq,), into, loc)
+
+    def _literal_items(self, operand, out):
+        """The items of ``operand`` when it is a list or a tuple just built (a temporary
+        made by the last statements), else None."""
+        if not (isinstance(operand, str) and self.names.is_temp(operand)):
+            return None
+        for s in reversed(out[-64:]):
+            if isinstance(s, Op) and s.target == operand:
+                if s.fn in (ir.make_list, ir.make_tuple):
+                    return list(s.args)
+                return None
+        return None
+
+    # ----- lists and dicts built in the function (revsrc/containers.py) ----------------
+    def _discarded_call(self, sc, call, out, loc):
+        """A call statement whose function revsrc inlines: what it changes (lists,
+        dicts and arrays it was given) is followed like the caller's own changes.
+        False for any other call."""
+        fn = self._static_callee(sc, call.func, out)
+        from .normalize import _inlinable
+        if not ((isinstance(fn, tuple) and fn and fn[0] == "def") or
+                (_inlinable(fn) and rules.lookup(fn) is None)):
+            return False
+        self._expr(sc, call, out)
+        return True
+
+    def _list_method_statement(self, sc, call, out, loc):
+        """``xs.append(v)``, ``xs.extend(ys)`` as statements: an in-place change that
+        revsrc/aliases.py makes a new value of ``xs`` (or refuses). False if ``call``
+        is not one."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in _LIST_WRITES):
+            return False
+        if isinstance(func.value, ast.Name):
+            r = self._resolve(sc, func.value.id, func.value, out)
+            if not isinstance(r, str):
+                return False   # a module's function, or an object's method
+            base = r
+        elif isinstance(func.value, (ast.Subscript, ast.Attribute)):
+            base = self._val(sc, func.value, out)
+        else:
+            return False
+        if call.keywords or len(call.args) != 1:
+            raise errors.UnsupportedSyntax(f".{func.attr}() takes one argument here", loc=loc,
+                                           hint=f"call {func.attr} once per value")
+        value = self._val(sc, call.args[0], out)
+        out.append(Op(base, _LIST_WRITES[func.attr], (base, value), loc=loc))
+        return True
+
+    def _comprehension(self, sc, node, out, into, loc):
+        """A list or dict comprehension, or a generator expression (made a list): the
+        loops written out in a scope of their own, adding to a new list or dict."""
+        if isinstance(node, ast.SetComp):
+            raise errors.UnsupportedSyntax(
+                "a set comprehension is not supported (a set has no order to follow "
+                "gradients by)", loc=loc, hint="build a list or a tuple instead")
+        if any(g.is_async for g in node.generators):
+            raise errors.UnsupportedSyntax("an async comprehension", loc=loc,
+                                           hint="use a plain comprehension")
+        cs = _comprehension_scope(sc)
+        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        if into is not None and not any(sc.env.get(n) == into for n in used):
+            acc = into     # built where it goes (it does not read that name)
+        else:
+            acc = self.fresh()
+        is_dict = isinstance(node, ast.DictComp)
+        out.append(Op(acc, ir.make_dict if is_dict else ir.make_list, (), loc=loc))
+        cs.env[_ACC] = acc
+        cs.locals.add(_ACC)
+        for g in node.generators:
+            for n in ast.walk(g.target):
+                if isinstance(n, ast.Name) and n.id not in cs.env:
+                    cs.locals.add(n.id)
+                    cs.env[n.id] = self._comprehension_variable(sc, n.id)
+        acc_name = ast.copy_location(ast.Name(id=_ACC, ctx=ast.Load()), node)
+        if is_dict:
+            target = ast.copy_location(
+                ast.Subscript(value=acc_name, slice=node.key, ctx=ast.Store()), node)
+            inner = ast.copy_location(ast.Assign(targets=[target], value=node.value), node)
+        else:
+            method = ast.copy_location(
+                ast.Attribute(value=acc_name, attr="append", ctx=ast.Load()), node)
+            call = ast.copy_location(ast.Call(func=method, args=[node.elt], keywords=[]), node)
+            inner = ast.copy_location(ast.Expr(value=call), node.elt)
+        body = [inner]
+        for g in reversed(node.generators):
+            for cond in reversed(g.ifs):
+                body = [ast.copy_location(ast.If(test=cond, body=body, orelse=[]), cond)]
+            body = [ast.copy_location(ast.For(target=g.target, iter=g.iter, body=body,
+                                              orelse=[]), g.iter)]
+        # the first iterable is evaluated in the enclosing scope, as Python does: where
+        # it reads a name the comprehension also binds, that name is the outer one
+        first = node.generators[0]
+        targets = {n.id for g in node.generators for n in ast.walk(g.target)
+                   if isinstance(n, ast.Name)}
+        if any(isinstance(n, ast.Name) and n.id in targets for n in ast.walk(first.iter)):
+            cs.env[_FIRST] = self._val(sc, first.iter, out)
+            body[0].iter = ast.copy_location(ast.Name(id=_FIRST, ctx=ast.Load()), first.iter)
+        self._block(cs, body, out)
+        return acc
+
+    def _comprehension_variable(self, sc, name):
+        """A comprehension's own variable: the user's name where the function has no
+        other variable of that name, else a fresh one."""
+        var = sc.prefix + name
+        if var in self.taken:
+            return self.fresh(var)
+        return self._reserve(var)
+
+    def _nested_subscript_parts(self, sc, node, out, loc):
+        """``M[i][j] = v``: the write goes into the item ``M[i]`` (a view of an array's
+        row, or an inner list), which revsrc/aliases.py writes back into ``M``."""
+        root = node.value
+        while isinstance(root, ast.Subscript):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            raise errors.UnsupportedSyntax(
+                "only items of a local list or array can be assigned into", loc=loc,
+                hint="assign into a name the function made")
+        params = [a.arg for a in (sc.parsed.node.args.args + sc.parsed.node.args.kwonlyargs)]
+        if root.id in params or root.id not in sc.locals:
+            raise errors.MutatesArgument(
+                f"assigning into {ast.unparse(node)} would change a value the caller owns",
+                loc=loc, hint=f"copy it first: {root.id} = np.array({root.id})  (or "
+                              f"[list(row) for row in {root.id}] for a list of lists)")
+        base = self._val(sc, node.value, out)
+        return base, self._index(sc, node.slice, out, loc)

@@ -400,6 +400,10 @@ class Normalizer(IdiomLowering):
         if isinstance(node, ast.Expr):
             if isinstance(node.value, ast.Constant):
                 return False  # a docstring or a bare constant
+            if isinstance(node.value, ast.Call) and (
+                    self._list_method_statement(sc, node.value, out, loc) or
+                    self._discarded_call(sc, node.value, out, loc)):
+                return False
             what = "a call whose result is discarded" if isinstance(node.value, ast.Call) \
                 else "an expression whose value is discarded"
             name = _call_name(node.value)
@@ -521,12 +525,17 @@ class Normalizer(IdiomLowering):
             raise errors.UnsupportedSyntax("unsupported assignment target", loc=loc)
 
     def _subscript_parts(self, sc, node, out, loc):
+        if isinstance(node.value, ast.Subscript):
+            return self._nested_subscript_parts(sc, node, out, loc)
         if not isinstance(node.value, ast.Name):
             raise errors.UnsupportedSyntax("only a local array can be assigned into", loc=loc)
         name = node.value.id
         base = self._resolve(sc, name, node, out)
         params = [a.arg for a in (sc.parsed.node.args.args + sc.parsed.node.args.kwonlyargs)]
-        if not isinstance(base, str) or name in params or name not in sc.locals:
+        # (an inlined function's parameter is its caller's variable: revsrc/aliases.py
+        # follows the write there, and refuses it if the caller's caller owns it)
+        if not isinstance(base, str) or (name in params and not sc.prefix) \
+                or name not in sc.locals:
             raise errors.MutatesArgument(
                 f"assigning into {name}[...] would change an array the caller owns",
                 loc=loc, hint=f"copy it first: {name} = {name}.copy()  (or np.array({name}))")
@@ -699,6 +708,8 @@ class Normalizer(IdiomLowering):
             return self._fstring(sc, node, out, into, loc)
         if isinstance(node, ast.Lambda):
             return self._lambda_value(sc, node, loc)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)):
+            return self._comprehension(sc, node, out, into, loc)
         if isinstance(node, ast.Dict):
             if any(k is None for k in node.keys):
                 raise errors.UnsupportedSyntax("** in a dict literal is not supported", loc=loc)
@@ -810,6 +821,8 @@ class Normalizer(IdiomLowering):
             return None
         if isinstance(r, tuple) and not isinstance(r, VTuple) and r[0] == "obj":
             return r[1]
+        if isinstance(r, Const) and _is_static(r.value):
+            return r.value   # a function passed to the function being inlined
         return None
 
     def _call(self, sc, node, out, into, loc):
@@ -844,9 +857,7 @@ class Normalizer(IdiomLowering):
     def _builtin_call(self, fn, args, kwargs, out, into, loc):
         if fn in (max, min) and not kwargs:
             if len(args) == 1:
-                raise errors.UnsupportedSyntax(
-                    f"{fn.__name__}() of one sequence is not supported", loc=loc,
-                    hint=f"use np.{'amax' if fn is max else 'amin'} or list the values")
+                return self._extremum_of_sequence(fn, args[0], out, into, loc)
             acc = args[0]
             for i, a in enumerate(args[1:]):
                 acc = self._emit(out, fn, (acc, a), into if i == len(args) - 2 else None, loc)

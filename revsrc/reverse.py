@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import analysis, errors, ir, kinds, optimize, primitives, runtime, templates
+from . import (analysis, containers, errors, ir, kinds, optimize, primitives, runtime,
+               templates)
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
@@ -146,7 +147,7 @@ class Reverser:
         if self.kinds.get(v) == "array":
             self.primal_reads.add(v)
             return Op(b, runtime.zeros_like, (v,))
-        if self.kinds.get(v) in ("list", "tuple"):
+        if self.kinds.get(v) in ("list", "tuple", "dict"):
             # one zero per item: the adjoint sweep reads items of it (xs_bar[0])
             self.primal_reads.add(v)
             return Op(b, runtime.zero_items, (v,))
@@ -160,6 +161,8 @@ class Reverser:
         active = [i for i, a in enumerate(s.args) if isinstance(a, str) and a in self.active]
         if s.fn in (ir.make_tuple, ir.make_list):
             return [(i, s.args[i]) for i in active]
+        if s.fn is ir.make_dict:
+            return [(i, s.args[i]) for i in active if i % 2 == 1]
         prim = primitives.lookup(s.fn)
         if prim is None or prim.vjp is None:
             return []
@@ -350,6 +353,14 @@ class Reverser:
                 t = self.names.temp()
                 ops.append(Op(t, operator.getitem, (zb, Const(i))))
                 result.append((s.args[i], t))
+            out.extend(ops)
+            return result
+        if fn is ir.make_dict:   # the adjoint of each value is the adjoint's at its key
+            for i in active_pos:
+                if i % 2 == 1:
+                    t = self.names.temp()
+                    ops.append(Op(t, containers.item_grad, (zb, s.args[i - 1])))
+                    result.append((s.args[i], t))
             out.extend(ops)
             return result
         prim = primitives.lookup(fn)

@@ -126,12 +126,18 @@ def simple(x, n, flag, name, obj):
     return x * x
 
 
-def list_append(x):
-    ys = [x]
-    ys.append(x)  # refuse: E401
+def list_append(x, ys):
+    ys.append(x)  # refuse: E403
     return ys[0]
 
 
-def dict_of_active(x):
-    d = {"a": x}  # refuse: E202
-    return d["a"] * 2.0
+def list_changed_after_stored(x):
+    row = [x]
+    rows = [row]
+    row.append(x)  # refuse: E404
+    return rows[0][0]
+
+
+def set_comprehension(x):
+    s = {x * k for k in range(3)}  # refuse: E101
+    return len(s) * x

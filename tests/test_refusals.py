@@ -39,8 +39,9 @@ CASES = [
     (refusals.returns_vector, (np.ones(3),), errors.NonScalarOutput, "E302"),
     (refusals.recursive, (1.0, 3), errors.RecursionNotSupported, "E103"),
     (refusals.loop_else, (1.0,), errors.UnsupportedControlFlow, "E102"),
-    (refusals.list_append, (1.0,), errors.SideEffect, "E401"),
-    (refusals.dict_of_active, (1.0,), errors.NoRule, "E202"),
+    (refusals.list_append, (1.0, [2.0]), errors.MutatesArgument, "E403"),
+    (refusals.list_changed_after_stored, (1.0,), errors.UnfollowableWrite, "E404"),
+    (refusals.set_comprehension, (1.0,), errors.UnsupportedSyntax, "E101"),
 ]
 
 

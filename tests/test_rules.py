@@ -745,6 +745,18 @@ def f_astype(x):
     return _wsum(np.sin(x.astype(np.float64)))
 
 
+def f_list(x):
+    return _wsum(np.array(list(x)))
+
+
+def f_tuple(x):
+    return _wsum(np.stack(tuple(x)))
+
+
+def f_sorted(x):
+    return _wsum(np.array(sorted(x, reverse=True)))
+
+
 def f_float64(x):
     return _wsum(np.sin(np.float64(x)))
 
@@ -1582,6 +1594,8 @@ ROWS = [
     R(f_array_nested, shapes=[(None, None), ((2,), (2,))]),
     R(f_asarray, shapes=MAT), R(f_copy, shapes=MAT), R(f_astype, shapes=MAT),
     R(f_float64, scalar=True),
+    R(f_list, shapes=[(5,), (3, 4)]), R(f_tuple, shapes=[(5,), (3, 4)]),
+    R(f_sorted, shapes=[(5,)]),
     R(f_full, shapes=[None, (3,)]), R(f_linspace, shapes=[(None, None), ((2,), (2,))]),
     R(f_constructors, shapes=MAT),
     # indexing and sorting

@@ -1842,6 +1842,9 @@ def getitem_grad(g, x, index):
     For a list or tuple ``x`` the adjoint is an object array (see `pieces`) holding
     ``g`` at ``index`` and a zero like each other item.
     """
+    if isinstance(x, dict):
+        from .. import containers
+        return containers.dict_grad_of(x, index, g)
     if isinstance(x, (list, tuple)):
         out = pieces([zero_like(item) for item in x])
         if isinstance(index, slice):
@@ -1860,6 +1863,9 @@ def zero_like(item):
         return np.zeros(item.shape, dtype=_float_dtype(item))
     if isinstance(item, (list, tuple)):
         return pieces([zero_like(i) for i in item])
+    if isinstance(item, dict):
+        from .. import containers
+        return containers.DictGrad({k: zero_like(v) for k, v in item.items()})
     return 0.0
 
 

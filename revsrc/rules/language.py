@@ -2,9 +2,9 @@
 guards (``raise``, ``assert`` messages, f-strings), which carry no gradient."""
 import numpy as np
 
-from .. import guards
+from .. import containers, guards
 from .. import kinds as K
-from ..primitives import PYTHON, define, no_derivative, op
+from ..primitives import PYTHON, define, jvp_rule, no_derivative, op, primitive
 from .arith import pos
 
 # ----- Guards -----
@@ -31,3 +31,96 @@ def _cast_kind(scalar):
 define("float64", np.float64, vjp=pos, jvp="elementwise", kind=_cast_kind(K.FLOAT),
        engine=op("MOV"), family=PYTHON)
 no_derivative(np.int64, np.int32, np.intp, kind=_cast_kind(K.INT))
+
+
+def _first_kind(o, ctx):
+    """A list for a list, a tuple for a tuple, a dict for a dict."""
+    k = ctx.kind(o.args[0])
+    return k if k in (K.LIST, K.TUPLE, K.DICT) else K.ANY
+
+
+# ----- Lists, tuples and dicts built in the function (revsrc/containers.py) -----
+# An adjoint of a list or a tuple has one adjoint per item (an object array), of a
+# dict one per key; these rules split and join them as the operations join values.
+
+@primitive("list_append", containers.append, kind=K.constant(K.LIST), linear=(0, 1))
+def list_append(g, ans, xs, item):
+    return containers.head_grad(g, 1), containers.item_grad(g, -1)
+
+
+@primitive("list_extend", containers.extend, kind=K.constant(K.LIST), linear=(0, 1))
+def list_extend(g, ans, xs, items):
+    return (containers.head_grad(g, len(items)),
+            containers.as_items(containers.tail_grad(g, len(items)), items))
+
+
+def _concat_kind(o, ctx):
+    ks = ctx.kinds(o.args)
+    return K.LIST if K.LIST in ks else K.TUPLE if K.TUPLE in ks else K.ANY
+
+
+@primitive("seq_concat", containers.concat, kind=_concat_kind, linear=(0, 1))
+def seq_concat(g, ans, a, b):
+    return containers.head_grad(g, len(b)), containers.tail_grad(g, len(b))
+
+
+@primitive("seq_repeat", containers.repeat, kind=_first_kind, linear=(0,))
+def seq_repeat(g, ans, seq, n):
+    return containers.repeat_grad(g, seq), None
+
+
+@primitive("set_item", containers.set_item, kind=_first_kind, linear=(0, 2))
+def set_item(g, ans, xs, index, value):
+    return containers.set_item_grad(g, xs, index), None, containers.value_grad(g, index)
+
+
+def _item_kind(o, ctx):
+    """max(seq) of numbers: a float (the item's kind is not followed)."""
+    return K.ANY
+
+
+@primitive("max_of", containers.max_of, kind=_item_kind, complex_ok=False)
+def max_of(g, ans, seq):
+    return containers.picked_grad(g, seq, ans)
+
+
+@primitive("min_of", containers.min_of, kind=_item_kind, complex_ok=False)
+def min_of(g, ans, seq):
+    return containers.picked_grad(g, seq, ans)
+
+
+# The in-place forms normalize.py writes (revsrc/aliases.py makes each a new value
+# before any transformation runs): kinds only.
+define("list_append_in_place", containers.append_in_place, kind=K.constant(K.LIST))
+define("list_extend_in_place", containers.extend_in_place, kind=K.constant(K.LIST))
+define("set_item_in_place", containers.set_item_in_place, kind=_first_kind)
+
+
+@primitive("list", list, kind=K.constant(K.LIST), linear=(0,))
+def list_(g, ans, iterable=()):
+    return containers.sequence_grad(g, iterable)
+
+
+@primitive("tuple", tuple, kind=K.constant(K.TUPLE), linear=(0,))
+def tuple_(g, ans, iterable=()):
+    return containers.sequence_grad(g, iterable)
+
+
+@primitive("sorted", sorted, kind=K.constant(K.LIST), complex_ok=False)
+def sorted_(g, ans, iterable, reverse=False):
+    return containers.sorted_grad(g, iterable, reverse)
+
+
+@jvp_rule("max_of")
+def max_of_jvp(g, ans, seq):
+    return containers.picked_tangent(g, seq, ans)
+
+
+@jvp_rule("min_of")
+def min_of_jvp(g, ans, seq):
+    return containers.picked_tangent(g, seq, ans)
+
+
+@jvp_rule("sorted")
+def sorted_jvp(g, ans, iterable, reverse=False):
+    return containers.sorted_tangent(g, iterable, reverse)
