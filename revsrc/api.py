@@ -14,6 +14,7 @@ from ._kernels import Derivative
 from .engine import EngineFallback as _EngineFallback
 from .ir import Pop
 from .names import function_name
+from .normalize import param_names
 from .parse import parse_function
 
 _BACKENDS = (None, "python", "engine")
@@ -58,7 +59,7 @@ def describe(f):
     parsed = parse_function(f)
     fence.check(parsed)
     node = parsed.node
-    params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+    params = param_names(node)
     return parsed, inspect.signature(f), params, len(node.args.args)
 
 
@@ -88,7 +89,7 @@ class Transformed:
 
     # ----- calling ---------------------------------------------------------
     def bind(self, args, kwargs):
-        if not kwargs and len(args) == len(self.params):
+        if not kwargs and len(args) == len(self.params) and not self.parsed.node.args.vararg:
             return tuple(args)
         try:
             ba = self.signature.bind(*args, **kwargs)

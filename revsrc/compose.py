@@ -12,7 +12,7 @@ import weakref
 
 import numpy as np
 
-from . import api, errors, kinds
+from . import api, errors, kinds, runtime
 from .api import _Compiled, _EngineFallback, _plain, _try_engine
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
@@ -62,7 +62,7 @@ class _Forward:
             except _EngineFallback:
                 outs = None
         if outs is None:
-            outs = entry.fn(*args)
+            outs = runtime.run_restoring(entry.fn, args)
         out, tangent = outs[0], _like(outs[1], outs[0])
         if self.has_aux:
             return out, tangent, outs[2]

@@ -128,6 +128,28 @@ def sequence_grad(g, iterable):
     return as_items(g, iterable)
 
 
+# The fields of NumPy's named results (np.linalg.eigh, eig, svd, slogdet, qr), by
+# position: a tangent or an adjoint of one is a plain tuple
+RESULT_FIELDS = {"eigenvalues": 0, "eigenvectors": 1, "U": 0, "S": 1, "Vh": 2,
+                 "sign": 0, "logabsdet": 1, "Q": 0, "R": 1}
+
+
+def result_field(result, name):
+    """``result.name`` of a named result (its item for a plain tuple)."""
+    if type(result) is tuple:
+        return result[RESULT_FIELDS[name]]
+    return getattr(result, name)
+
+
+def result_field_grad(g, result, name):
+    """The adjoint of ``result`` in ``result.name``: ``g`` at the field's position."""
+    from .rules import _helpers
+    out = _helpers.pieces([_helpers.zero_like(item) for item in result])
+    i = RESULT_FIELDS[name]
+    out[i] = out[i] + g
+    return out
+
+
 def max_of(seq):
     """``max(seq)`` of one sequence."""
     return max(seq)

@@ -8,9 +8,10 @@ from . import errors
 # node type -> (error class, what it is, what to do instead)
 _REFUSED = {
     ast.Try: (errors.UnsupportedSyntax, "try/except",
-              "move error handling outside the differentiated function"),
-    ast.With: (errors.UnsupportedSyntax, "a with block",
-               "open resources outside the differentiated function"),
+              "test the condition before the call that may fail (if np.all(...): ...), or "
+              "catch the error around the derivative: try: revsrc.grad(f)(x) except ...",
+              "the derivative would have to follow whichever statements ran before an "
+              "exception, which only the run itself knows"),
     ast.AsyncWith: (errors.UnsupportedSyntax, "async with", "use a plain function"),
     ast.AsyncFor: (errors.UnsupportedSyntax, "async for", "use a plain for loop"),
     ast.AsyncFunctionDef: (errors.UnsupportedSyntax, "an async function", "use a plain def"),
@@ -26,8 +27,6 @@ _REFUSED = {
     ast.Delete: (errors.UnsupportedSyntax, "del", "let the variable go out of scope"),
     ast.ClassDef: (errors.UnsupportedSyntax, "a class definition",
                    "define classes outside the differentiated function"),
-    ast.Starred: (errors.UnsupportedSyntax, "star-arguments (*args)",
-                  "pass the arguments one by one"),
     ast.NamedExpr: (errors.UnsupportedSyntax, "an assignment expression (:=)",
                     "assign on its own line"),
     ast.SetComp: (errors.UnsupportedSyntax, "a set comprehension",
@@ -58,18 +57,19 @@ def check(parsed):
 
 def _check_signature(parsed, node):
     args = node.args
-    if args.vararg is not None or args.kwarg is not None:
+    if args.kwarg is not None:
         raise errors.UnsupportedSyntax(
-            f"{node.name} takes *args or **kwargs", loc=parsed.loc(node),
-            hint="name every parameter")
+            f"{node.name} takes **{args.kwarg.arg}: revsrc must know the names of the "
+            "keyword arguments when it transforms the function", loc=parsed.loc(node),
+            hint="name every keyword parameter (def f(w, l1=0.0, l2=0.0))")
 
 
 def _check_node(parsed, sub):
     refusal = _REFUSED.get(type(sub))
     if refusal is not None:
-        cls, what, hint = refusal
-        raise cls(f"{what} is not supported in a differentiated function",
-                  loc=parsed.loc(sub), hint=hint)
+        cls, what, hint, *why = refusal
+        raise cls(f"{what} is not supported in a differentiated function"
+                  + (f": {why[0]}" if why else ""), loc=parsed.loc(sub), hint=hint)
     if isinstance(sub, (ast.For, ast.While)) and sub.orelse:
         raise errors.UnsupportedControlFlow(
             "a loop with an else clause is not supported", loc=parsed.loc(sub),

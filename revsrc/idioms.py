@@ -7,8 +7,12 @@ each, to the same IR as the rest.
 from __future__ import annotations
 
 import ast
+import inspect
 import operator
+import os
 import types
+
+import numpy as np
 
 from . import containers, errors, guards, ir, rules
 from .ir import Const, If, Op
@@ -420,3 +424,108 @@ class IdiomLowering:
                               f"[list(row) for row in {root.id}] for a list of lists)")
         base = self._val(sc, node.value, out)
         return base, self._index(sc, node.slice, out, loc)
+
+    # ----- with np.errstate(...) ------------------------------------------------------
+    def _with(self, sc, node, out, loc):
+        """``with np.errstate(...)``: its body runs under those settings, and so does
+        the body's adjoint (revsrc/reverse.py mirrors the block). Other context managers
+        are refused."""
+        entered = []
+        for item in node.items:
+            call = item.context_expr
+            fn = self._static_callee(sc, call.func, out) if isinstance(call, ast.Call) \
+                else None
+            if fn is not np.errstate or item.optional_vars is not None or call.args:
+                raise errors.UnsupportedSyntax(
+                    f"a with block over {ast.unparse(call)} is not supported (only "
+                    "with np.errstate(...), by keyword)", loc=loc,
+                    hint="open resources and change global settings outside the "
+                         "differentiated function")
+            kwargs = tuple((k.arg, self._val(sc, k.value, out)) for k in call.keywords)
+            token = self.fresh("_errstate")
+            out.append(Op(token, guards.errstate_enter, (), kwargs, loc=loc))
+            entered.append((token, kwargs))
+        self._block(sc, node.body, out)
+        for token, kwargs in reversed(entered):
+            out.append(Op(None, guards.errstate_exit, (token,), kwargs, loc=loc))
+        return False
+
+    # ----- library functions ------------------------------------------------------------
+    def _inline_library(self, fn, args, kwargs, out, into, loc):
+        """A library's Python function with no rule (SciPy's, the standard library's):
+        its body is inlined as a user's would be, but every statement of it is at the
+        user's call line, and what revsrc cannot transform in it is refused there."""
+        sub = []
+        try:
+            result = self._inline_function(None, fn, args, kwargs, sub, into, loc)
+        except errors.RevsrcError as exc:
+            name = f"{getattr(fn, '__module__', '')}.{fn.__qualname__}"
+            where = f" ({exc.filename}:{exc.lineno})" if exc.filename else ""
+            raise errors.NoRule(
+                f"{name} has no derivative rule, and revsrc cannot transform its source: "
+                f"{exc.message}{where}", loc=loc,
+                hint=f"register a rule: @revsrc.defvjp({fn.__name__}) def rule(g, ans, "
+                     "*args): ..., or mark it with revsrc.nondiff") from None
+        for s in ir.walk(sub):
+            if hasattr(s, "loc"):
+                s.loc = loc
+        out.extend(sub)
+        return result
+
+
+    # ----- star-arguments ---------------------------------------------------------------
+    def _call_arguments(self, sc, nodes, out, loc):
+        """A call's positional arguments, ``*seq`` expanded where its items are known
+        when the function is transformed (a tuple written in the function, ``*args``)."""
+        from .normalize import VTuple
+        args = []
+        for a in nodes:
+            if not isinstance(a, ast.Starred):
+                args.append(self._expr(sc, a, out))
+                continue
+            v = self._expr(sc, a.value, out)
+            if isinstance(v, Const) and isinstance(v.value, (tuple, list)):
+                args.extend(Const(i) for i in v.value)
+            elif isinstance(v, tuple) and not isinstance(v, VTuple) and v and v[0] == "obj" \
+                    and isinstance(v[1], (tuple, list)):
+                args.extend(Const(i) for i in v[1])
+            elif isinstance(v, VTuple):
+                args.extend(v)
+            else:
+                raise errors.UnsupportedSyntax(
+                    f"*{ast.unparse(a.value)} in a call: revsrc must know how many items it "
+                    "has when it transforms the function, and this value's length is "
+                    "known only when it runs", loc=loc,
+                    hint="pass the items by name (f(x, a, b)), or unpack them first "
+                         "(a, b = pair; f(x, a, b))")
+        return args
+
+    def _starred_targets(self, sc, target, value, out, loc):
+        """``a, *rest, z = value``: ``rest`` is a list of the middle items."""
+        elts = target.elts
+        k = next(i for i, e in enumerate(elts) if isinstance(e, ast.Starred))
+        after = len(elts) - k - 1
+        for i, e in enumerate(elts[:k]):
+            item = self._emit(out, operator.getitem, (value, Const(i)), None, loc)
+            self._assign_operand(sc, e, item, out, loc)
+        middle = self._emit(out, operator.getitem,
+                            (value, Const(slice(k, -after if after else None))), None, loc)
+        rest = self._emit(out, list, (middle,), None, loc)
+        self._assign_operand(sc, elts[k].value, rest, out, loc)
+        for j, e in enumerate(elts[k + 1:]):
+            item = self._emit(out, operator.getitem, (value, Const(j - after)), None, loc)
+            self._assign_operand(sc, e, item, out, loc)
+
+
+def is_library(fn):
+    """Whether ``fn`` comes from an installed package or the standard library (not
+    the user's own code)."""
+    import sysconfig
+    try:
+        path = inspect.getsourcefile(fn) or ""
+    except TypeError:
+        return False
+    path = os.path.realpath(path)
+    roots = {os.path.realpath(sysconfig.get_paths()[k]) for k in ("stdlib", "purelib",
+                                                                   "platlib")}
+    return any(path.startswith(r + os.sep) for r in roots)

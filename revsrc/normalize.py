@@ -19,8 +19,8 @@ import types
 
 import numpy as np
 
-from . import aliases, control, errors, fence, ir, rules, runtime
-from .idioms import IdiomLowering
+from . import aliases, containers, control, errors, fence, ir, rules, runtime
+from .idioms import IdiomLowering, is_library
 from .names import Names
 from .ir import Const, For, If, Op, SetItem, While
 from .rules.arith import astype as _astype
@@ -87,6 +87,14 @@ class Scope:
         self.has_aux = False
         self.ret_items = None
         self.store_counts = {}
+
+
+def param_names(node):
+    """A function's parameters, in order: positional, then ``*args`` (one parameter
+    holding a tuple), then keyword-only."""
+    a = node.args
+    return [p.arg for p in a.args] + ([a.vararg.arg] if a.vararg else []) + \
+        [p.arg for p in a.kwonlyargs]
 
 
 def _assigned_names(body):
@@ -177,7 +185,7 @@ class Normalizer(IdiomLowering):
         fence.check(parsed)
         node = parsed.node
         sc = self._make_scope(parsed, fn, prefix="")
-        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        params = param_names(node)
         for i, p in enumerate(params):
             sc.env[p] = self._reserve(p)
             if functions and i in functions:
@@ -238,7 +246,7 @@ class Normalizer(IdiomLowering):
         else:
             body = node.body
         names, defs = _assigned_names(body)
-        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        params = param_names(node)
         sc.locals = names | set(params)
         for stmt in body:
             for n in ast.walk(stmt):
@@ -428,6 +436,8 @@ class Normalizer(IdiomLowering):
             return False
         if isinstance(node, ast.Raise):
             return self._raise(sc, node, out, loc)
+        if isinstance(node, ast.With):
+            return self._with(sc, node, out, loc)
         raise errors.UnsupportedSyntax(
             f"{type(node).__name__} statements are not supported", loc=loc)
 
@@ -502,6 +512,9 @@ class Normalizer(IdiomLowering):
             out.append(Op(var, ir.copy, (value,), loc=loc))
         elif isinstance(target, (ast.Tuple, ast.List)):
             n = len(target.elts)
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                value = self._materialize(value, out, loc)
+                return self._starred_targets(sc, target, value, out, loc)
             if isinstance(value, VTuple):
                 if len(value) != n:
                     raise errors.UnsupportedSyntax(
@@ -531,7 +544,7 @@ class Normalizer(IdiomLowering):
             raise errors.UnsupportedSyntax("only a local array can be assigned into", loc=loc)
         name = node.value.id
         base = self._resolve(sc, name, node, out)
-        params = [a.arg for a in (sc.parsed.node.args.args + sc.parsed.node.args.kwonlyargs)]
+        params = param_names(sc.parsed.node)
         # (an inlined function's parameter is its caller's variable: revsrc/aliases.py
         # follows the write there, and refuses it if the caller's caller owns it)
         if not isinstance(base, str) or (name in params and not sc.prefix) \
@@ -803,6 +816,9 @@ class Normalizer(IdiomLowering):
         fn = _ATTRS_FN.get(node.attr)
         if fn is not None:
             return self._emit(out, fn, (base,), into, loc)
+        if node.attr in containers.RESULT_FIELDS:   # np.linalg.eigh(a).eigenvalues
+            return self._emit(out, containers.result_field, (base, Const(node.attr)), into,
+                              loc)
         raise errors.UnsupportedSyntax(f"attribute .{node.attr} is not supported", loc=loc,
                                        hint="use the NumPy function instead of the method")
 
@@ -834,7 +850,7 @@ class Normalizer(IdiomLowering):
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint="call functions by name")
-        args = [self._expr(sc, a, out) for a in node.args]
+        args = self._call_arguments(sc, node.args, out, loc)
         kwargs = [(k.arg, self._expr(sc, k.value, out)) for k in node.keywords]
         if isinstance(fn, tuple) and fn and fn[0] == "def":
             _, def_scope, def_node = fn
@@ -851,6 +867,8 @@ class Normalizer(IdiomLowering):
         if special is not None:
             return special
         if not sc.rule_mode and rules.lookup(fn) is None and _inlinable(fn):
+            if is_library(fn):
+                return self._inline_library(fn, args, kwargs, out, into, loc)
             return self._inline_function(sc, fn, args, kwargs, out, into, loc)
         return self._emit(out, fn, args, into, loc, kwargs)
 
@@ -909,7 +927,7 @@ class Normalizer(IdiomLowering):
         fence.check(parsed)
         node = parsed.node
         names, _ = _assigned_names(node.body if not isinstance(node, ast.Lambda) else [])
-        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        params = param_names(node)
         base = fn.__name__ if fn.__name__ != "<lambda>" else "lambda"
         prefix = self.choose_prefix(base, names | set(params) | {"ret", "done"})
         callee = Scope(parsed, prefix, fn.__globals__,
@@ -933,7 +951,7 @@ class Normalizer(IdiomLowering):
                 f"{node.name} calls itself (recursion); revsrc cannot differentiate recursion",
                 loc=loc, hint="rewrite the recursion as a loop")
         names, _ = _assigned_names(node.body)
-        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        params = param_names(node)
         prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"ret", "done"})
         callee = Scope(def_scope.parsed, prefix, def_scope.globals, def_scope.cells,
                        enclosing=def_scope)
@@ -945,8 +963,14 @@ class Normalizer(IdiomLowering):
             if d is not None:
                 defaults[a.arg] = d
         bound = {}
-        for p, a in zip(params, args):
+        positional = [a.arg for a in node.args.args]
+        for p, a in zip(positional, args):
             bound[p] = a
+        if node.args.vararg is not None:
+            bound[node.args.vararg.arg] = VTuple(args[len(positional):])
+        elif len(args) > len(positional):
+            raise errors.UnsupportedSyntax(f"{node.name}() takes {len(positional)} "
+                                           f"positional arguments", loc=loc)
         for k, v in kwargs:
             if k not in params or k in bound:
                 raise errors.UnsupportedSyntax(f"bad keyword argument {k}", loc=loc)
@@ -971,7 +995,9 @@ class Normalizer(IdiomLowering):
         kw = dict(kwargs)
         bound = {}
         for p in params:
-            if p in ba.arguments:
+            if p in ba.arguments and sig.parameters[p].kind is inspect.Parameter.VAR_POSITIONAL:
+                bound[p] = VTuple(args[i] for i in ba.arguments[p])   # *args: its items
+            elif p in ba.arguments:
                 marker = ba.arguments[p]
                 bound[p] = kw[marker[1]] if isinstance(marker, tuple) else args[marker]
             else:
@@ -984,6 +1010,9 @@ class Normalizer(IdiomLowering):
             value = bound[p]
             if isinstance(value, tuple) and not isinstance(value, VTuple):
                 callee.env[p] = value  # a function or module passed in
+                continue
+            if isinstance(value, VTuple) and p not in assigned:
+                callee.env[p] = value   # *args, or a tuple of operands: its items
                 continue
             if p in assigned or isinstance(value, VTuple):
                 var = self._reserve(callee.prefix + p)

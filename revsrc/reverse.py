@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import (analysis, containers, errors, ir, kinds, optimize, primitives, runtime,
-               templates)
+from . import (analysis, containers, errors, guards, ir, kinds, optimize, primitives,
+               runtime, templates)
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
@@ -210,12 +210,25 @@ class Reverser:
                 return cand
             cand &= end
 
+    def _mirror_errstate(self, s, out):
+        """An np.errstate block's adjoint runs under its settings too: leaving it (in
+        the forward sweep) is entering it in the adjoint sweep, and the reverse."""
+        tokens = self.__dict__.setdefault("errstate_tokens", {})
+        if s.fn is guards.errstate_exit:
+            token = self.names.fresh("_errstate")
+            tokens[s.args[0]] = token
+            out.append(Op(token, guards.errstate_enter, (), s.kwargs, loc=s.loc))
+        elif s.target in tokens:
+            out.append(Op(None, guards.errstate_exit, (tokens.pop(s.target),), loc=s.loc))
+
     def _rev_block(self, stmts, out):
         for s in reversed(stmts):
             self._rev_stmt(s, out)
 
     def _rev_stmt(self, s, out):
         site = self.site_of[id(s)]
+        if isinstance(s, Op) and s.fn in (guards.errstate_enter, guards.errstate_exit):
+            self._mirror_errstate(s, out)
         if isinstance(s, Op):
             if s.target is not None and s.target in self.active:
                 self._adjoint_op(s, site, out)

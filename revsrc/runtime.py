@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from . import _kernels, errors, tensor
+from . import _kernels, errors, guards, tensor
 
 # REVSRC_POOL=0 turns the memory pool off (for A/B measurements, or a process that
 # wants every freed block back in the C allocator at once).
@@ -82,12 +82,28 @@ def run_pooled(fn, args):
     returned) are ordinary arrays, and go back to the pool when they are freed.
     """
     if not _POOL:
-        return fn(*args)
+        try:
+            return fn(*args)
+        finally:
+            if guards.ENTERED:
+                guards.restore_errstate()
     prev = _kernels.pool_enter()
     try:
         return fn(*args)
     finally:
         _kernels.pool_exit(prev)
+        if guards.ENTERED:
+            guards.restore_errstate()
+
+
+def run_restoring(fn, args):
+    """``fn(*args)``, with NumPy's floating-point error settings restored if it raised
+    inside an ``np.errstate`` block."""
+    try:
+        return fn(*args)
+    finally:
+        if guards.ENTERED:
+            guards.restore_errstate()
 
 
 def release_memory():

@@ -75,9 +75,8 @@ def _takes_two(a, b):
     return a * b
 
 
-def star_args(x):
-    args = (x, x)
-    return _takes_two(*args)  # refuse: E101
+def star_args(x, pair):
+    return _takes_two(*pair)  # refuse: E101
 
 
 def calls_no_rule(x):

@@ -285,3 +285,196 @@ def test_functions_revsrc_cannot_pin_down_are_refused(fn, line):
     assert info.value.code == "E101"
     assert info.value.lineno == fn.__code__.co_firstlineno + line
     assert info.value.hint
+
+
+# ----- context managers -----------------------------------------------------------------
+
+def entropy_with_errstate(logits):
+    p = np.exp(logits) / np.sum(np.exp(logits))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logp = np.log(p)
+        q = np.where(p > 0, p * logp, 0.0)
+    return -np.sum(q)
+
+
+def test_errstate_covers_the_block_and_its_adjoint():
+    x = np.array([0.1, -0.3, 2.0])
+    check_both(entropy_with_errstate, (x,))
+    text = revsrc.source(revsrc.grad(entropy_with_errstate), x)
+    enters = [i for i, line in enumerate(text.splitlines()) if "errstate_enter" in line]
+    exits = [i for i, line in enumerate(text.splitlines()) if "errstate_exit" in line]
+    assert len(enters) == 2 and len(exits) == 2
+    assert enters[0] < exits[0] < enters[1] < exits[1]   # the forward block, the adjoint's
+    # p underflows to 0: log(0) warns nowhere, and the settings are NumPy's own afterwards
+    before = np.geterr()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        revsrc.grad(entropy_with_errstate)(np.array([0.1, -1000.0, 2.0]))
+    assert np.geterr() == before
+
+
+def raising_errstate(x):
+    with np.errstate(all="raise"):
+        y = np.sum(np.log(x) * x)
+    return y
+
+
+def test_errstate_settings_are_restored_after_an_error_inside():
+    before = np.geterr()
+    with pytest.raises(FloatingPointError):
+        revsrc.value_and_grad(raising_errstate)(np.array([-1.0, 2.0]))
+    assert np.geterr() == before
+    with pytest.raises(FloatingPointError):
+        revsrc.jvp(raising_errstate, (np.array([-1.0, 2.0]),), (np.ones(2),))
+    assert np.geterr() == before
+
+
+def opens_a_file(x):
+    with open("/dev/null") as fh:
+        fh.read()
+    return x
+
+
+def test_other_context_managers_are_refused():
+    with pytest.raises(errors.UnsupportedSyntax) as info:
+        revsrc.grad(opens_a_file)(1.0)
+    assert info.value.lineno == opens_a_file.__code__.co_firstlineno + 1
+    assert "np.errstate" in str(info.value)
+
+
+def uses_try(x):
+    try:
+        y = np.linalg.cholesky(x)
+    except np.linalg.LinAlgError:
+        y = x
+    return np.sum(y)
+
+
+def test_try_is_refused_with_the_reason_and_the_fix():
+    with pytest.raises(errors.UnsupportedSyntax) as info:
+        revsrc.grad(uses_try)(np.eye(2))
+    assert info.value.code == "E101"
+    assert info.value.lineno == uses_try.__code__.co_firstlineno + 1
+    assert "only the run itself knows" in info.value.message
+    assert "revsrc.grad(f)(x)" in info.value.hint
+
+
+# ----- library functions without rules --------------------------------------------------------
+
+def calls_scipy_cho_solve(A, b):
+    import scipy.linalg
+    c = scipy.linalg.cho_factor(A)
+    return np.sum(scipy.linalg.cho_solve(c, b))
+
+
+def calls_statistics(x):
+    import statistics
+    return statistics.fmean([x, 2.0 * x])
+
+
+@pytest.mark.parametrize("f,args,line,name", [
+    (calls_scipy_cho_solve, (np.eye(3) * 2.0, np.ones(3)), 2, "cho_factor"),
+    (calls_statistics, (1.0,), 2, "fmean"),
+])
+def test_a_library_function_revsrc_cannot_transform_is_refused_at_the_users_line(
+        f, args, line, name):
+    pytest.importorskip("scipy")
+    with pytest.raises(errors.NoRule) as info:
+        revsrc.grad(f)(*args)
+    err = info.value
+    assert err.code == "E202"
+    assert err.filename == __file__ and err.lineno == f.__code__.co_firstlineno + line
+    assert name in err.message and f"revsrc.defvjp({name})" in err.hint
+
+
+# ----- named results -------------------------------------------------------------------------
+
+def named_results(a):
+    s = a + a.T
+    r = np.linalg.eigh(s)
+    u = np.linalg.svd(a)
+    return (np.sum(r.eigenvalues ** 3) + np.sum(np.abs(r.eigenvectors[:, 0]))
+            + np.sum(u.S) + np.sum(u.U[:, 0] ** 2 * u.Vh[0]) + np.linalg.slogdet(s).logabsdet)
+
+
+def test_fields_of_numpys_named_results():
+    a = np.array([[2.0, 0.3, 0.1], [0.2, 1.0, 0.5], [0.1, 0.4, 3.0]])
+    check_both(named_results, (a,))
+
+
+# ----- variadic signatures and star-arguments ------------------------------------------------
+
+def _split(theta):
+    return theta[:3], theta[3]
+
+
+def scipy_style(theta, *args):
+    X, y, lam = args
+    w, b = _split(theta)
+    return np.mean((X @ w + b - y) ** 2) + lam * np.dot(theta, theta)
+
+
+def test_star_args_signature_as_scipy_optimize_calls_it():
+    X, y, theta = RNG.normal(size=(5, 3)), RNG.normal(size=5), RNG.normal(size=4)
+    check_grads(scipy_style, (theta, X, y, 0.1))
+    check_jvp(scipy_style, (theta, X, y, 0.1), (0,))
+    g = revsrc.grad(scipy_style)
+    np.testing.assert_allclose(g(theta, X, y, 0.1), g(theta, *(X, y, 0.1)))
+    scipy_optimize = pytest.importorskip("scipy.optimize")
+    res = scipy_optimize.minimize(scipy_style, theta, args=(X, y, 0.1), jac=g, method="BFGS")
+    assert res.success
+
+
+def _integrand(x, k, s):
+    return math.exp(-k * x) * math.cos(s * x)
+
+
+def _trapezoid(fun, a, b, n, *params):
+    h = (b - a) / n
+    total = 0.5 * (fun(a, *params) + fun(b, *params))
+    for i in range(1, n):
+        total += fun(a + i * h, *params)
+    return total * h
+
+
+def integral(k, s):
+    return _trapezoid(_integrand, 0.0, 3.0, 40, k, s)
+
+
+def test_star_params_of_an_inlined_function_and_star_in_its_calls():
+    check_both(integral, (0.5, 1.2), (0, 1))
+    assert revsrc.grad(integral, (0, 1), backend="engine")(0.5, 1.2) == \
+        revsrc.grad(integral, (0, 1), backend="python")(0.5, 1.2)
+
+
+def starred_targets(x):
+    coef, *_ = np.linalg.lstsq(np.eye(2) * x, np.array([1.0, 2.0]), rcond=None)
+    a, *mid, z = (x, 2 * x, 3 * x, 4 * x)
+    return np.sum(coef) + sum(mid) * z + a
+
+
+def test_starred_assignment_targets():
+    check_both(starred_targets, (1.3,))
+
+
+def zips_a_runtime_list(x, pairs):
+    xs, ys = zip(*pairs)
+    return x * len(xs)
+
+
+def test_star_of_a_value_of_unknown_length_is_refused():
+    with pytest.raises(errors.UnsupportedSyntax) as info:
+        revsrc.grad(zips_a_runtime_list)(1.0, [(1, 2)])
+    assert info.value.lineno == zips_a_runtime_list.__code__.co_firstlineno + 1
+    assert "length" in info.value.message and info.value.hint
+
+
+def takes_kwargs(w, **kwargs):
+    return w
+
+
+def test_double_star_parameters_are_refused():
+    with pytest.raises(errors.UnsupportedSyntax) as info:
+        revsrc.grad(takes_kwargs)
+    assert "**kwargs" in info.value.message and "l1=0.0" in info.value.hint

@@ -30,7 +30,7 @@ CASES = [
     (refusals.uses_del, (1.0,), errors.UnsupportedSyntax, "E101"),
     (refusals.defines_class, (1.0,), errors.UnsupportedSyntax, "E101"),
     (refusals.lambda_as_value, (1.0,), errors.UnsupportedSyntax, "E101"),
-    (refusals.star_args, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.star_args, (1.0, (2.0, 3.0)), errors.UnsupportedSyntax, "E101"),
     (refusals.calls_no_rule, (1.5,), errors.NoRule, "E202"),
     (refusals.prints, (1.0,), errors.SideEffect, "E401"),
     (refusals.opens_file, (1.0,), errors.SideEffect, "E401"),

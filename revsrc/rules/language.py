@@ -124,3 +124,9 @@ def min_of_jvp(g, ans, seq):
 @jvp_rule("sorted")
 def sorted_jvp(g, ans, iterable, reverse=False):
     return containers.sorted_tangent(g, iterable, reverse)
+no_derivative(guards.errstate_enter, guards.errstate_exit)
+
+
+@primitive("result_field", containers.result_field, linear=(0,))
+def result_field(g, ans, result, name):
+    return containers.result_field_grad(g, result, name), None
