@@ -84,14 +84,21 @@ def _not_sequences(op, a, b):
         hint="give the list and the value made from it different names")
 
 
-def sorted_grad(g, iterable, reverse=False):
-    """The adjoint of ``iterable`` in ``sorted(iterable, reverse=...)``: ``g`` put back
-    in the order the items came from (Python's sort is stable, as is this order)."""
+def _sort_order(items, key, reverse):
+    """The positions of ``items`` in the order ``sorted`` puts them (stable, as it is)."""
+    if key is None:
+        return sorted(range(len(items)), key=items.__getitem__, reverse=reverse)
+    return sorted(range(len(items)), key=lambda i: key(items[i]), reverse=reverse)
+
+
+def sorted_grad(g, iterable, key=None, reverse=False):
+    """The adjoint of ``iterable`` in ``sorted(iterable, key=..., reverse=...)``: ``g``
+    put back in the order the items came from."""
     from .rules import _helpers
     if isinstance(iterable, dict):
         return _helpers.zero_like(iterable)     # its keys carry no gradient
     items = list(iterable)
-    order = sorted(range(len(items)), key=items.__getitem__, reverse=reverse)
+    order = _sort_order(items, key, reverse)
     out = _helpers.pieces([_helpers.zero_like(item) for item in items])
     if np.ndim(g) != 0:
         for j, i in enumerate(order):
@@ -111,13 +118,83 @@ def picked_tangent(t, seq, ans):
     return t[_picked_index(seq, ans)]
 
 
-def sorted_tangent(t, iterable, reverse=False):
+def sorted_tangent(t, iterable, key=None, reverse=False):
     """The tangent of ``sorted(iterable)``: the items' tangents in sorted order."""
     if isinstance(iterable, dict):
         return [0.0] * len(iterable)
-    items = list(iterable)
-    order = sorted(range(len(items)), key=items.__getitem__, reverse=reverse)
-    return [t[i] for i in order]
+    return [t[i] for i in _sort_order(list(iterable), key, reverse)]
+
+
+# ----- Dicts' methods -----
+
+def dict_items(d):
+    """``d.items()``, as a list of pairs."""
+    return list(d.items())
+
+
+def dict_values(d):
+    """``d.values()``, as a list."""
+    return list(d.values())
+
+
+def dict_keys(d):
+    """``d.keys()``, as a list."""
+    return list(d.keys())
+
+
+def dict_get(d, key, default=None):
+    """``d.get(key, default)``."""
+    return d.get(key, default)
+
+
+DICT_METHODS = {"items": dict_items, "values": dict_values, "keys": dict_keys,
+                "get": dict_get}
+
+
+def dict_of_grad(g, source):
+    """The adjoint of ``source`` in ``dict(source)``: a dict's adjoint as it is; of a
+    list of (key, value) pairs, each pair's value's."""
+    from .rules import _helpers
+    if isinstance(source, dict) or np.ndim(g) != 0 and not isinstance(g, dict):
+        return g
+    if np.ndim(g) == 0 and not isinstance(g, dict):
+        return g
+    return _helpers.pieces([_helpers.pieces([0.0, g.get(k, 0.0)]) for k, _ in source])
+
+
+def dict_tangent(t, source):
+    """The tangent of ``dict(source)``: keyed as the dict is (the tangent of a list of
+    pairs has no keys of its own)."""
+    if isinstance(source, dict):
+        return dict(t)
+    return {k: tp[1] for (k, _), tp in zip(source, t)}
+
+
+def items_grad(g, d):
+    """The adjoint of ``d`` in ``d.items()``: the adjoint of each pair's value."""
+    if np.ndim(g) == 0:
+        return g
+    return DictGrad({k: item_grad(p, 1) for k, p in zip(d, g)})
+
+
+def values_grad(g, d):
+    """The adjoint of ``d`` in ``d.values()``."""
+    if np.ndim(g) == 0:
+        return g
+    return DictGrad(zip(d, g))
+
+
+def get_grad(g, d, key):
+    """The adjoint of ``d`` in ``d.get(key, default)``."""
+    from .rules import _helpers
+    if key in d:
+        return dict_grad_of(d, key, g)
+    return _helpers.zero_like(d)
+
+
+def get_default_grad(g, d, key):
+    """The adjoint of ``default`` in ``d.get(key, default)``."""
+    return 0.0 * g if key in d else g
 
 
 def sequence_grad(g, iterable):

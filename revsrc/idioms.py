@@ -277,9 +277,24 @@ class IdiomLowering:
                      "call: (f1(x) if cond else f2(x))")
 
     def _lambda_value(self, sc, node, loc):
+        """A lambda passed as a value (``key=lambda kv: kv[0]``): when it reads nothing
+        but its parameters and module globals, it is that function, made from the
+        user's own source; one reading the function's variables is refused."""
+        params = {a.arg for a in node.args.args + node.args.kwonlyargs}
+        names = {n.id for n in ast.walk(node.body) if isinstance(n, ast.Name)}
+        scope, local = sc, False
+        while scope is not None:
+            local = local or any(n in scope.locals or n in scope.env for n in names - params)
+            scope = scope.enclosing
+        if not local and not any(isinstance(n, (ast.Lambda, ast.NamedExpr))
+                                 for n in ast.walk(node.body)) and sc.globals is not None:
+            expr = ast.fix_missing_locations(ast.Expression(body=node))
+            code = compile(expr, sc.parsed.loc(node).filename if sc.parsed.loc(node)
+                           else "<lambda>", "eval")
+            return ("obj", eval(code, sc.globals))  # noqa: S307 (the user's own lambda)
         raise errors.UnsupportedSyntax(
-            "a lambda used as a value is not supported (only one assigned to a name and "
-            "called in the function)", loc=loc,
+            "a lambda used as a value that reads the function's variables is not supported "
+            "(one assigned to a name and called in the function is)", loc=loc,
             hint="assign it to a name and call it, or write the expression out")
 
     # ----- builtins on lists -------------------------------------------------------

@@ -892,6 +892,8 @@ class Normalizer(IdiomLowering):
         name = func.attr
         args = [self._val(sc, a, out) for a in node.args]
         kwargs = [(k.arg, self._val(sc, k.value, out)) for k in node.keywords]
+        if name in containers.DICT_METHODS and not kwargs:   # d.items(), d.get(k)...
+            return self._emit(out, containers.DICT_METHODS[name], [base] + args, into, loc)
         if name not in _METHODS:
             raise errors.SideEffect(
                 f"method .{name}() is not supported (it may change its object in place)",

@@ -68,7 +68,8 @@ def defines_class(x):
 
 
 def lambda_as_value(x):
-    return sum(map(lambda v: v * v, [x, x]))  # refuse: E101
+    scale = 2.0 * x
+    return sum(map(lambda v: v * scale, [x, x]))  # refuse: E101
 
 
 def _takes_two(a, b):

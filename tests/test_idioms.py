@@ -275,10 +275,23 @@ def rebinds_a_function(x, flag):
 
 
 def lambda_as_argument(x):
+    scale = 2.0 * x
+    return sum(map(lambda v: v * scale, [x, x]))
+
+
+def map_of_a_plain_lambda(x):
     return sum(map(lambda v: v * v, [x, x]))
 
 
-@pytest.mark.parametrize("fn,line", [(rebinds_a_function, 1), (lambda_as_argument, 1)])
+def test_a_lambda_reading_only_its_parameters_is_a_function_value():
+    # map has no rule: refused at the line, naming map (the lambda itself is fine)
+    with pytest.raises(errors.NoRule) as info:
+        revsrc.grad(map_of_a_plain_lambda)(0.5)
+    assert "map" in info.value.message
+    assert info.value.lineno == map_of_a_plain_lambda.__code__.co_firstlineno + 1
+
+
+@pytest.mark.parametrize("fn,line", [(rebinds_a_function, 1), (lambda_as_argument, 2)])
 def test_functions_revsrc_cannot_pin_down_are_refused(fn, line):
     with pytest.raises(errors.UnsupportedSyntax) as info:
         revsrc.grad(fn)(0.5, True) if fn is rebinds_a_function else revsrc.grad(fn)(0.5)

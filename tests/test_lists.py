@@ -314,3 +314,35 @@ def test_the_changed_lists_python_semantics_hold_where_accepted():
     # the loop variable of a list of lists is the row itself: appending to it changes M
     M = comprehension_of_rows(np.array([1.0, 2.0, 3.0]))
     assert revsrc.value_and_grad(comprehension_of_rows)(np.array([1.0, 2.0, 3.0]))[0] == M
+
+
+# ----- dicts' methods and dict() ------------------------------------------------------------
+
+def dict_methods(x):
+    d = {"b": np.sin(x), "a": x * x}
+    total = 0.0
+    for i, (k, v) in enumerate(sorted(d.items(), key=lambda kv: kv[0])):
+        total = total + np.sum(v) * (i + 1.0)
+    for v in d.values():
+        total = total + np.sum(np.cos(v))
+    for k in sorted(d.keys()):
+        total = total + np.sum(d[k]) * len(k)
+    return total + np.sum(d.get("a", 0.0)) + d.get("z", 2.0) * np.sum(x)
+
+
+def dict_builtin(x):
+    d = dict([("a", x), ("b", 2.0 * x)])
+    e = dict(d)
+    return np.sum(e["a"] * d["b"])
+
+
+@pytest.mark.parametrize("f", [dict_builtin])
+def test_dict_builtin(f):
+    check_both(f, (RNG.normal(size=3),))
+
+
+def test_dict_methods():
+    x = RNG.normal(size=3)
+    check_grads(dict_methods, (x,))
+    value, _ = revsrc.value_and_grad(dict_methods)(x)
+    assert value == pytest.approx(dict_methods(x), rel=1e-12)

@@ -757,6 +757,12 @@ def f_sorted(x):
     return _wsum(np.array(sorted(x, reverse=True)))
 
 
+def f_dict(x):
+    d = dict([("a", x), ("b", 2.0 * x)])
+    e = dict(d)
+    return _wsum(e["a"] * d["b"] + e.get("b", 0.0))
+
+
 def f_float64(x):
     return _wsum(np.sin(np.float64(x)))
 
@@ -1595,7 +1601,7 @@ ROWS = [
     R(f_asarray, shapes=MAT), R(f_copy, shapes=MAT), R(f_astype, shapes=MAT),
     R(f_float64, scalar=True),
     R(f_list, shapes=[(5,), (3, 4)]), R(f_tuple, shapes=[(5,), (3, 4)]),
-    R(f_sorted, shapes=[(5,)]),
+    R(f_sorted, shapes=[(5,)]), R(f_dict, scalar=True),
     R(f_full, shapes=[None, (3,)]), R(f_linspace, shapes=[(None, None), ((2,), (2,))]),
     R(f_constructors, shapes=MAT),
     # indexing and sorting

@@ -107,8 +107,8 @@ def tuple_(g, ans, iterable=()):
 
 
 @primitive("sorted", sorted, kind=K.constant(K.LIST), complex_ok=False)
-def sorted_(g, ans, iterable, reverse=False):
-    return containers.sorted_grad(g, iterable, reverse)
+def sorted_(g, ans, iterable, key=None, reverse=False):
+    return containers.sorted_grad(g, iterable, key, reverse)
 
 
 @jvp_rule("max_of")
@@ -122,11 +122,41 @@ def min_of_jvp(g, ans, seq):
 
 
 @jvp_rule("sorted")
-def sorted_jvp(g, ans, iterable, reverse=False):
-    return containers.sorted_tangent(g, iterable, reverse)
+def sorted_jvp(g, ans, iterable, key=None, reverse=False):
+    return containers.sorted_tangent(g, iterable, key, reverse)
+
+
+# Dicts' methods (a dict's adjoint has one adjoint per key)
+
+@primitive("dict_items", containers.dict_items, kind=K.constant(K.LIST), linear=(0,))
+def dict_items(g, ans, d):
+    return containers.items_grad(g, d)
+
+
+@primitive("dict_values", containers.dict_values, kind=K.constant(K.LIST), linear=(0,))
+def dict_values(g, ans, d):
+    return containers.values_grad(g, d)
+
+
+@primitive("dict_get", containers.dict_get, linear=(0, 2))
+def dict_get(g, ans, d, key, default=None):
+    return containers.get_grad(g, d, key), None, containers.get_default_grad(g, d, key)
+
+
+no_derivative(containers.dict_keys, kind=K.constant(K.LIST))
 no_derivative(guards.errstate_enter, guards.errstate_exit)
 
 
 @primitive("result_field", containers.result_field, linear=(0,))
 def result_field(g, ans, result, name):
     return containers.result_field_grad(g, result, name), None
+
+
+@primitive("dict", dict, kind=K.constant(K.DICT), linear=(0,))
+def dict_(g, ans, source=()):
+    return containers.dict_of_grad(g, source)
+
+
+@jvp_rule("dict")
+def dict_jvp(g, ans, source=()):
+    return containers.dict_tangent(g, source)
