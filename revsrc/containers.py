@@ -249,6 +249,14 @@ def picked_grad(g, seq, ans):
     return out
 
 
+def key_at(d, position):
+    """The key at ``position`` of the dict ``d`` (``for k in d`` walks them in order)."""
+    for i, k in enumerate(d):
+        if i == position:
+            return k
+    raise IndexError(position)
+
+
 def _check_list(xs, what):
     if type(xs) is not list:
         raise errors.UnfollowableWrite(
@@ -382,11 +390,13 @@ extend_in_place = _in_place(extend)
 set_item_in_place = _in_place(set_item)
 
 
-def specialize(params, param_kinds, body):
+def specialize(params, param_kinds, body, names=None):
     """``body`` with ``+``, ``+=``, ``*`` and item assignment on lists, tuples and dicts
     made the operations above. Kinds are followed statement by statement here (a name
     may hold a list, then the array made of it: ``xs = np.array(xs)``)."""
-    return _Specializer().run(params, param_kinds, body)
+    sp = _Specializer()
+    sp.names = names
+    return sp.run(params, param_kinds, body)
 
 
 class _Specializer:
@@ -394,6 +404,7 @@ class _Specializer:
         env = dict(zip(params, param_kinds))
         self.ndims = {}
         self.items = set()    # variables holding an item of a list or a dict
+        self.loop_vars = set()
         previous = None
         for _ in range(8):    # until the decisions stop changing
             self.decided = {}     # id(statement) -> its replacement
@@ -434,6 +445,7 @@ class _Specializer:
             elif isinstance(s, (ir.For, ir.While)):
                 if isinstance(s, ir.For):
                     env[s.var] = kinds.INT
+                    self.loop_vars.add(s.var)
                 for _ in range(4):
                     start = dict(env)
                     inner = dict(env)
@@ -459,6 +471,11 @@ class _Specializer:
             return s
         a, b = s.args
         ka, kb = self.kind(env, a), self.kind(env, b)
+        if s.fn is operator.getitem and ka == kinds.DICT and isinstance(b, str) \
+                and b in self.loop_vars and self.names is not None \
+                and self.names.is_generated(b):
+            # `for k in d`: the loop walks d's keys (the position is revsrc's own)
+            return Op(s.target, key_at, (a, b), loc=s.loc)
         if s.fn is operator.add and (ka in _SEQ or kb in _SEQ):
             return Op(s.target, concat, s.args, loc=s.loc)
         if s.fn is operator.iadd and ka == kinds.LIST:

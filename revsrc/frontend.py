@@ -44,7 +44,7 @@ def lower(f, key, has_aux=False):
         return _derivative(tr, key, has_aux)
     nz = Normalizer(has_aux=has_aux)
     params, body, result, aux = nz.lower_function(f, _functions(f, key))
-    body = _specialize_containers(params, key, body)
+    body = _specialize_containers(params, key, body, nz.names)
     body = _follow_writes(params, key, body, nz.names)
     if any(_is_derivative_call(s) for s in ir.walk(body)):
         body = _inline_derivatives(params, key, body, nz.names)
@@ -60,13 +60,14 @@ def _functions(f, key):
 _CONTAINER_OPS = (ir.make_list, ir.make_tuple, ir.make_dict, list, tuple, dict)
 
 
-def _specialize_containers(params, key, body):
+def _specialize_containers(params, key, body, names):
     """``body`` with operators and item assignment on lists, tuples and dicts made
     the operations of revsrc/containers.py, where the program builds any."""
     if not any(isinstance(s, Op) and (s.fn in _CONTAINER_OPS or s.fn in containers.IN_PLACE)
                for s in ir.walk(body)):
         return body
-    return containers.specialize(params, [kinds.kind_of_signature(k) for k in key], body)
+    return containers.specialize(params, [kinds.kind_of_signature(k) for k in key], body,
+                                 names)
 
 
 def _follow_writes(params, key, body, names):

@@ -346,3 +346,15 @@ def test_dict_methods():
     check_grads(dict_methods, (x,))
     value, _ = revsrc.value_and_grad(dict_methods)(x)
     assert value == pytest.approx(dict_methods(x), rel=1e-12)
+
+
+def iterates_a_dict(x):
+    d = {"a": x, "b": 2.0 * x, 3: x * x}
+    t = 0.0
+    for k in d:
+        t = t + d[k] * (2.0 if k == "b" else 1.0)
+    return t
+
+
+def test_for_over_a_dict_walks_its_keys():
+    check_both(iterates_a_dict, (1.5,))

@@ -160,3 +160,4 @@ def dict_(g, ans, source=()):
 @jvp_rule("dict")
 def dict_jvp(g, ans, source=()):
     return containers.dict_tangent(g, source)
+no_derivative(containers.key_at)
