@@ -192,7 +192,7 @@ class Transformed:
         positions = arguments.wrt_positions(self.binding, fkey, self.slots)
         prog = unpruned = build_program(self.f, key, positions, self.has_aux,
                                         cotangent=self.cotangent)
-        if any(isinstance(k, tuple) for k in arguments.flat_key(key)):
+        if any(isinstance(k, tuple) and k[0] == kinds.ARRAY for k in arguments.flat_key(key)):
             # array programs (never the engine's)
             if not self.with_value:
                 prog = prune.drop_value(prog)  # grad: the value is not returned

@@ -73,7 +73,7 @@ class _Forward:
             except _EngineFallback:
                 outs = None
         if outs is None:
-            outs = entry.fn(*args)
+            outs = runtime.run_restoring(entry.fn, args)
         out, tangent = outs[0], _like(outs[1], outs[0])
         if self.has_aux:
             return out, tangent, outs[2]

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import analysis, errors, ir, kinds, optimize, primitives, runtime, templates
+from . import (analysis, containers, errors, guards, ir, kinds, optimize, primitives,
+               runtime, templates)
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
@@ -169,6 +170,10 @@ class Reverser:
         if self.kinds.get(v) == "array":
             self._read(v)
             return Op(b, runtime.zeros_like, (v,))
+        if self.kinds.get(v) in ("list", "tuple", "dict"):
+            # one zero per item: the adjoint sweep reads items of it (xs_bar[0])
+            self._read(v)
+            return Op(b, runtime.zero_items, (v,))
         return Op(b, ir.copy, (Const(0.0),))
 
     # Which adjoints each statement makes nonzero or zero, without writing code: the
@@ -179,6 +184,8 @@ class Reverser:
         active = [i for i, a in enumerate(s.args) if isinstance(a, str) and a in self.active]
         if s.fn in (ir.make_tuple, ir.make_list):
             return [(i, s.args[i]) for i in active]
+        if s.fn is ir.make_dict:
+            return [(i, s.args[i]) for i in active if i % 2 == 1]
         prim = primitives.lookup(s.fn)
         if prim is None or prim.vjp is None:
             return []
@@ -226,6 +233,17 @@ class Reverser:
                 return cand
             cand &= end
 
+    def _mirror_errstate(self, s, out):
+        """An np.errstate block's adjoint runs under its settings too: leaving it (in
+        the forward sweep) is entering it in the adjoint sweep, and the reverse."""
+        tokens = self.__dict__.setdefault("errstate_tokens", {})
+        if s.fn is guards.errstate_exit:
+            token = self.names.fresh("_errstate")
+            tokens[s.args[0]] = token
+            out.append(Op(token, guards.errstate_enter, (), s.kwargs, loc=s.loc))
+        elif s.target in tokens:
+            out.append(Op(None, guards.errstate_exit, (tokens.pop(s.target),), loc=s.loc))
+
     def _rev_block(self, stmts, out):
         for s in reversed(stmts):
             self._rev_stmt(s, out)
@@ -239,6 +257,8 @@ class Reverser:
             self.cur_site = outer
 
     def _rev_stmt_at(self, s, site, out):
+        if isinstance(s, Op) and s.fn in (guards.errstate_enter, guards.errstate_exit):
+            self._mirror_errstate(s, out)
         if isinstance(s, Op):
             if s.target is not None and s.target in self.active:
                 self._adjoint_op(s, site, out)
@@ -376,6 +396,17 @@ class Reverser:
                 t = self.names.temp()
                 ops.append(Op(t, operator.getitem, (zb, Const(i))))
                 result.append((s.args[i], t))
+            out.extend(ops)
+            return result
+        if fn is ir.make_dict:   # the adjoint of each value is the adjoint's at its key
+            for i in active_pos:
+                if i % 2 == 1:
+                    t = self.names.temp()
+                    key = s.args[i - 1]
+                    ops.append(Op(t, containers.item_grad, (zb, key)))
+                    if isinstance(key, str) and key in self.forward_vars:
+                        self._read(key)   # a key computed in the function
+                    result.append((s.args[i], t))
             out.extend(ops)
             return result
         prim = primitives.lookup(fn)
