@@ -19,6 +19,9 @@ from .names import function_name
 from .parse import parse_function
 
 _BACKENDS = (None, "python", "engine")
+# programs kept per derivative: a new function passed as an argument (a lambda made
+# in a loop) is a new key each time, and must not keep every program alive
+_CACHE_LIMIT = 128
 
 # which positional arguments to differentiate: one index, or several (a tuple of results)
 Argnums = Union[int, Sequence[int]]
@@ -203,6 +206,8 @@ class Transformed:
         entry = _Compiled(prog, engine, unpruned)
         if engine is None:
             entry.fn  # compile now, so errors surface at the first call
+        if len(self.cache) >= _CACHE_LIMIT:
+            self.cache.pop(next(iter(self.cache)))   # the oldest
         self.cache[key] = entry
         if engine is not None and self.derivative is not None and \
                 hasattr(self.derivative, "install") and arguments.plain_key(key) and \

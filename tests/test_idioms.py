@@ -494,3 +494,12 @@ def test_double_star_parameters_take_keyword_arguments():
     g = revsrc.grad(takes_kwargs)
     assert g(1.5, l2=0.01) == pytest.approx(3.0 + 4 * 0.01 * 1.5 ** 3)
     assert g(-1.5, l1=0.5, l2=0.0) == pytest.approx(-3.0 - 0.5)
+
+
+def test_programs_for_functions_passed_as_arguments_are_bounded():
+    from revsrc import api
+    g = revsrc.grad(calls_its_argument)
+    for i in range(api._CACHE_LIMIT + 10):
+        s = float(i)
+        assert g(1.5, lambda v: v * s) == pytest.approx(3.0 * s)
+    assert len(g._revsrc_transformed.cache) <= api._CACHE_LIMIT
