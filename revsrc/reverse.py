@@ -56,6 +56,10 @@ _CHEAP = {operator.add, operator.sub, operator.mul, operator.neg}
 
 # Saved values go on a float stack, an int stack (ints and bools) or an object stack.
 _STACK_OF = {kinds.FLOAT: "f", kinds.INT: "i", kinds.BOOL: "i"}
+# operations whose result is an int for int operands
+_INT_PRESERVING = {operator.add, operator.sub, operator.mul, operator.floordiv,
+                   operator.mod, operator.neg, operator.pos, abs, max, min, ir.copy,
+                   operator.pow}
 STACK_KIND = {"f": kinds.FLOAT, "i": kinds.INT, "o": kinds.ANY}
 
 
@@ -85,6 +89,7 @@ class Reverser:
         self.static_trips = {}     # For site -> Const trip count known at transformation
         self.recompute = {}        # temp -> its defining Op, recomputed in the adjoint
         self.companions = {}       # id(sin/cos Op) -> (other fn, argument, companion var)
+        self.array_items = set()   # numbers read from arrays (see _find_array_items)
 
     # ----- bookkeeping over the forward program -------------------------
     def _index(self, stmts, depth):
@@ -119,7 +124,30 @@ class Reverser:
         return name
 
     def _stack(self, v):
+        if v in self.array_items:
+            return "o"
         return _STACK_OF.get(self.kinds.get(v), "o")
+
+    def _find_array_items(self, body):
+        """Numbers read out of arrays, and numbers computed from them: their kind says
+        float, but the array's dtype is not known here (``idx[t]`` of an integer array
+        is an index), so they are saved as they are, never as doubles."""
+        found = set()
+        stmts = [s for s in ir.walk(body) if isinstance(s, Op) and s.target is not None
+                 and self.kinds.get(s.target) == kinds.FLOAT]
+        changed = True
+        while changed:
+            changed = False
+            for s in stmts:
+                if s.target in found:
+                    continue
+                args = [a for a in s.args if isinstance(a, str)]
+                if (s.fn in (operator.getitem, runtime.take) and args
+                        and args[0] == s.args[0] and self.kinds.get(args[0]) == kinds.ARRAY) \
+                        or (s.fn in _INT_PRESERVING and any(a in found for a in args)):
+                    found.add(s.target)
+                    changed = True
+        self.array_items = found
 
     def overwrites(self, site, v):
         return v in self.params or self.def_count.get(v, 0) > 1 or site in self.in_loop_defs
@@ -786,6 +814,7 @@ def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name,
     rv.companions = companions
     rv.main = name.rsplit("_", 1)[0]
     rv._index(body, 0)
+    rv._find_array_items(body)
     rv._find_recomputable(body, optimize.use_counts(body))
     rv.zero = set()
     rbody = []

@@ -456,3 +456,22 @@ def test_a_derivative_pickles_after_it_was_called(backend):
     before = df(1.5, 2.0)
     copy = pickle.loads(pickle.dumps(df))
     assert copy(1.5, 2.0) == before
+
+
+def _rnn_one_hot(W, idx):
+    h = np.zeros(W.shape[1])
+    outs = []
+    for t in range(len(idx)):
+        x = np.zeros(W.shape[0])
+        x[idx[t]] = 1.0          # an item of an integer array, saved for the adjoint
+        k = idx[t] + 1
+        h = np.tanh(x @ W + h * k)
+        outs.append(h)
+    return np.sum(np.stack(outs) ** 2)
+
+
+def test_items_of_integer_arrays_are_saved_as_they_are():
+    # (they were saved on the float stack, and came back as floats: x[1.0] crashed)
+    W = np.random.default_rng(3).normal(size=(4, 3))
+    idx = np.array([1, 3, 0, 3])
+    check_grads(_rnn_one_hot, (W, idx))
