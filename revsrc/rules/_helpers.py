@@ -306,7 +306,11 @@ def median_grad(g, ans, a, axis=None, keepdims=False):
     with np.errstate(invalid="ignore", divide="ignore"):
         w = 0.5 * (_share(lanes == lo, -1, dtype) + _share(lanes == hi, -1, dtype))
     w = np.where(np.isnan(s[..., -1:]), np.nan, w)  # a nan makes the median nan
-    return back(w) * expand_reduced(g, a, axis, keepdims)
+    w = back(w)
+    # an element the median does not select gets exactly 0, whatever g is (an inf or
+    # a nan adjoint reaches only the middle elements, as a gather's adjoint does)
+    out = w * expand_reduced(g, a, axis, keepdims)
+    return np.where(w == 0, np.zeros((), out.dtype), out)
 
 
 @_items_of(1)
