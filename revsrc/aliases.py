@@ -378,10 +378,22 @@ class _Resolver:
         else:
             # a whole-array view: written back through the inverse of its layout
             t = self.names.temp()
-            out.append(Op(t, runtime.view_back, (new, base, Const(fn), Const(d.args[1:]),
-                                                 Const(tuple(d.kwargs))), loc=loc))
+            args = self._operand_tuple(d.args[1:], loc, out)
+            pairs = [self._operand_tuple((Const(k), v), loc, out) for k, v in d.kwargs]
+            kwargs = self._operand_tuple(pairs, loc, out)
+            out.append(Op(t, runtime.view_back, (new, base, Const(fn), args, kwargs),
+                          loc=loc))
             out.append(SetItem(base, Const(Ellipsis), t, loc=loc))
         return base
+
+    def _operand_tuple(self, items, loc, out):
+        """A tuple of the values of ``items`` (operands) as one operand: a constant when
+        they all are (the view's shape, ``(3, -1)``), else built where the write is."""
+        if all(isinstance(i, Const) for i in items):
+            return Const(tuple(i.value for i in items))
+        t = self.names.temp()
+        out.append(Op(t, ir.make_tuple, tuple(items), loc=loc))
+        return t
 
     def _ordered(self, members):
         """Members in order of definition (a view after what it views)."""

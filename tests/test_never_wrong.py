@@ -486,3 +486,28 @@ def test_an_infinite_adjoint_of_a_median_reaches_the_middle_element_only():
     with np.errstate(divide="ignore"):
         g = revsrc.grad(_sqrt_of_median)(np.array([1.0, 2.0, 5.0]))
     assert g[0] == 0.0 and g[2] == 0.0 and g[1] == np.inf
+
+
+def _write_through_reshape(imgs, gain):
+    x = imgs * 1.0
+    flat = x.reshape(x.shape[0], -1)      # a shape computed in the function
+    flat[:, :3] *= gain
+    return np.sum(np.tanh(x))
+
+
+def _write_through_transpose(a, gain):
+    x = a * 1.0
+    t = np.transpose(x, axes=(1, 0))      # the layout given by keyword
+    t[0] *= gain
+    k = x.ndim - 1
+    s = np.swapaxes(x, 0, k)              # by a variable
+    s[1] *= gain
+    return np.sum(np.sin(x))
+
+
+@pytest.mark.parametrize("f,shape", [(_write_through_reshape, (2, 3, 3)),
+                                     (_write_through_transpose, (3, 4))])
+def test_writes_through_views_whose_layout_is_computed(f, shape):
+    # (the layout's operands were passed as their names: np.reshape(g, '_t4') crashed)
+    a = np.random.default_rng(5).normal(size=shape)
+    check_grads(f, (a, 1.8), (0, 1))
