@@ -25,7 +25,7 @@ import operator
 
 import numpy as np
 
-from . import errors, inline, ir, kinds, runtime
+from . import containers, errors, inline, ir, kinds, runtime
 from .ir import Block, Const, For, If, Op, SetItem, While
 
 # In-place operators (what ``x op= y`` calls) and the operation they compute.
@@ -91,8 +91,9 @@ def _versions(params, body):
     if any(isinstance(s, Block) for s in ir.walk(body)):
         return body, {}
 
-    def rebinds(t):   # x = ..., for x in ...: not x[i] = ... nor x += ...
-        return not isinstance(t, SetItem) and not (isinstance(t, Op) and t.fn in INPLACE)
+    def rebinds(t):   # x = ..., for x in ...: not x[i] = ..., x += ... nor xs.append(v)
+        return not isinstance(t, SetItem) and not (isinstance(t, Op) and (
+            t.fn in INPLACE or t.fn in containers.IN_PLACE))
 
     top = {}
     local = {}        # id(loop) -> variables it assigns once, at the top, before any read
@@ -132,7 +133,7 @@ def _versions(params, body):
 
     out = []
     for st in body:
-        if isinstance(st, Op) and st.target in many and st.fn not in INPLACE:
+        if isinstance(st, Op) and st.target in many and rebinds(st):
             args = tuple(read(a) for a in st.args)
             kwargs = tuple((k, read(v)) for k, v in st.kwargs)
             out.append(Op(new_version(st.target), st.fn, args, kwargs, st.loc))
@@ -199,6 +200,8 @@ class _Resolver:
         self.defs = {}       # var -> list of _Def (non-write definitions)
         self.reads = {}      # var -> paths of the statements reading it
         self.writes = []     # (stmt, path) of in-place writes
+        self.statements = []     # (path, stmt) of every statement, in order
+        self.loop_bodies = set()  # ids of loop bodies' statement lists
         self.external = set(self.params)
         self._scan(body, ())
         self.plan = {}       # id(write stmt) -> replacement statements
@@ -217,9 +220,15 @@ class _Resolver:
     def _scan(self, stmts, path):
         for i, s in enumerate(stmts):
             here = path + ((id(stmts), i),)
+            self.statements.append((here, s))
+            if isinstance(s, (For, While)):
+                self.loop_bodies.add(id(s.body))
             for r in ir.reads(s):
                 self.reads.setdefault(r, []).append(here)
             if isinstance(s, Op):
+                if s.fn in containers.IN_PLACE:
+                    self.writes.append((s, here))
+                    continue
                 if s.fn in INPLACE:
                     if self._mutable(s.target):
                         self.writes.append((s, here))
@@ -274,6 +283,8 @@ class _Resolver:
     def _rewrite(self, s, path):
         target = s.target
         loc = s.loc
+        if isinstance(s, Op) and s.fn in containers.IN_PLACE:
+            return containers.rewrite_write(self, s, path)
         if isinstance(s, Op) and self.found.get(target) == kinds.ANY:
             # a number (rebound) or a shared array (changed in place): known when it runs
             return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),
@@ -367,10 +378,22 @@ class _Resolver:
         else:
             # a whole-array view: written back through the inverse of its layout
             t = self.names.temp()
-            out.append(Op(t, runtime.view_back, (new, base, Const(fn), Const(d.args[1:]),
-                                                 Const(tuple(d.kwargs))), loc=loc))
+            args = self._operand_tuple(d.args[1:], loc, out)
+            pairs = [self._operand_tuple((Const(k), v), loc, out) for k, v in d.kwargs]
+            kwargs = self._operand_tuple(pairs, loc, out)
+            out.append(Op(t, runtime.view_back, (new, base, Const(fn), args, kwargs),
+                          loc=loc))
             out.append(SetItem(base, Const(Ellipsis), t, loc=loc))
         return base
+
+    def _operand_tuple(self, items, loc, out):
+        """A tuple of the values of ``items`` (operands) as one operand: a constant when
+        they all are (the view's shape, ``(3, -1)``), else built where the write is."""
+        if all(isinstance(i, Const) for i in items):
+            return Const(tuple(i.value for i in items))
+        t = self.names.temp()
+        out.append(Op(t, ir.make_tuple, tuple(items), loc=loc))
+        return t
 
     def _ordered(self, members):
         """Members in order of definition (a view after what it views)."""

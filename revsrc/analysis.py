@@ -93,6 +93,8 @@ def _diff_args(op):
     prim = primitives.lookup(op.fn)
     if op.fn in (ir.make_tuple, ir.make_list):
         return list(range(len(op.args))), []
+    if op.fn is ir.make_dict:   # its values (not its keys)
+        return list(range(1, len(op.args), 2)), []
     if prim is None or (prim.vjp is None and not prim.nondiff):
         return None, None  # no rule: refused if a differentiated value reaches it
     if prim.vjp is None:

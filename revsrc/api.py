@@ -20,6 +20,9 @@ from .names import function_name
 from .parse import parse_function
 
 _BACKENDS = (None, "python", "engine", "jax")
+# programs kept per derivative: a new function passed as an argument (a lambda made
+# in a loop) is a new key each time, and must not keep every program alive
+_CACHE_LIMIT = 128
 
 # which positional arguments to differentiate: one index, or several (a tuple of results)
 Argnums = Union[int, Sequence[int]]
@@ -206,6 +209,11 @@ class Transformed:
                         "only float scalars and float arrays carry gradients", loc=loc,
                         hint="pass floats or float arrays, or exclude it from argnums")
 
+    def _store(self, key, entry):
+        if len(self.cache) >= _CACHE_LIMIT:
+            self.cache.pop(next(iter(self.cache)))   # the oldest
+        self.cache[key] = entry
+
     def _compile(self, key, values, plan=None):
         with deep_recursion():
             return self._compile_now(key, values, plan)
@@ -223,9 +231,9 @@ class Transformed:
             # XLA removes what the outputs do not need: the program stays unpruned
             post = jaxgen.grad_post(positions, self.with_value, self.has_aux)
             entry = _Compiled(prog, None, unpruned, jax=jaxgen.Compiled(_expanded(prog), post))
-            self.cache[key] = entry
+            self._store(key, entry)
             return entry
-        if any(isinstance(k, tuple) for k in arguments.flat_key(key)):
+        if any(isinstance(k, tuple) and k[0] == kinds.ARRAY for k in arguments.flat_key(key)):
             # array programs (never the engine's)
             if not self.with_value:
                 prog = prune.drop_value(prog)  # grad: the value is not returned
@@ -236,7 +244,7 @@ class Transformed:
         entry = _Compiled(prog, engine, unpruned)
         if engine is None:
             entry.fn  # compile now, so errors surface at the first call
-        self.cache[key] = entry
+        self._store(key, entry)
         if engine is not None and self.derivative is not None and \
                 hasattr(self.derivative, "install") and arguments.plain_key(key) and \
                 self.binding.simple and all(k in kinds.SCALARS for k in key):

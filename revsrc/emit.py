@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from . import _kernels, ir, primitives
+from . import _kernels, guards, ir, primitives
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
 
@@ -157,6 +157,17 @@ class _Printer:
         if fn is ir.call_method and isinstance(op.args[1], Const):
             parts = args[2:] + [f"{k}={self.operand(v)}" for k, v in op.kwargs]
             return f"{args[0]}.{op.args[1].value}({', '.join(parts)})"
+        if fn is guards.fstring:
+            return f"{args[0]}.format({', '.join(args[1:])})"
+        if fn is guards.raise_error and op.target is None:
+            if len(args) == 1 and not op.kwargs:
+                return f"raise {args[0]}"
+            parts = args[1:] + [f"{k}={self.operand(v)}" for k, v in op.kwargs]
+            return f"raise {args[0]}({', '.join(parts)})"
+        if fn is guards.fail_assert and op.target is None:
+            return f"raise AssertionError({args[0]})"
+        if fn is guards.raise_error_from and op.target is None:
+            return f"raise {args[0]} from {args[1]}"
         parts = args + [f"{k}={self.operand(v)}" for k, v in op.kwargs]
         return f"{self.fn_name(fn)}({', '.join(parts)})"
 

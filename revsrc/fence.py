@@ -11,9 +11,10 @@ from . import errors
 # node type -> (error class, what it is, what to do instead)
 _REFUSED = {
     ast.Try: (errors.UnsupportedSyntax, "try/except",
-              "move error handling outside the differentiated function"),
-    ast.With: (errors.UnsupportedSyntax, "a with block",
-               "open resources outside the differentiated function"),
+              "test the condition before the call that may fail (if np.all(...): ...), or "
+              "catch the error around the derivative: try: revsrc.grad(f)(x) except ...",
+              "the derivative would have to follow whichever statements ran before an "
+              "exception, which only the run itself knows"),
     ast.AsyncWith: (errors.UnsupportedSyntax, "async with", "use a plain function"),
     ast.AsyncFor: (errors.UnsupportedSyntax, "async for", "use a plain for loop"),
     ast.AsyncFunctionDef: (errors.UnsupportedSyntax, "an async function", "use a plain def"),
@@ -29,22 +30,12 @@ _REFUSED = {
     ast.Delete: (errors.UnsupportedSyntax, "del", "let the variable go out of scope"),
     ast.ClassDef: (errors.UnsupportedSyntax, "a class definition",
                    "define classes outside the differentiated function"),
-    ast.Lambda: (errors.UnsupportedSyntax, "a lambda inside the function",
-                 "write a nested def instead"),
-    ast.Raise: (errors.UnsupportedSyntax, "raise",
-                "check inputs before calling the derivative"),
     ast.NamedExpr: (errors.UnsupportedSyntax, "an assignment expression (:=)",
                     "assign on its own line"),
-    ast.ListComp: (errors.UnsupportedSyntax, "a list comprehension",
-                   "write the loop out, or use NumPy on arrays"),
-    ast.SetComp: (errors.UnsupportedSyntax, "a set comprehension", "write the loop out"),
-    ast.DictComp: (errors.UnsupportedSyntax, "a dict comprehension", "write the loop out"),
-    ast.GeneratorExp: (errors.UnsupportedSyntax, "a generator expression",
-                       "write the loop out, or use NumPy on arrays"),
+    ast.SetComp: (errors.UnsupportedSyntax, "a set comprehension",
+                  "build a list or a tuple (a set has no order to follow gradients by)"),
     ast.Match: (errors.UnsupportedSyntax, "match", "use if/elif"),
     ast.Set: (errors.UnsupportedSyntax, "a set literal", "use a tuple"),
-    ast.JoinedStr: (errors.UnsupportedSyntax, "an f-string",
-                    "format strings outside the differentiated function"),
 }
 if hasattr(ast, "TryStar"):
     _REFUSED[ast.TryStar] = _REFUSED[ast.Try]
@@ -69,9 +60,9 @@ def check(parsed):
 def _check_node(parsed, sub):
     refusal = _REFUSED.get(type(sub))
     if refusal is not None:
-        cls, what, hint = refusal
-        raise cls(f"{what} is not supported in a differentiated function",
-                  loc=parsed.loc(sub), hint=hint)
+        cls, what, hint, *why = refusal
+        raise cls(f"{what} is not supported in a differentiated function"
+                  + (f": {why[0]}" if why else ""), loc=parsed.loc(sub), hint=hint)
     if isinstance(sub, (ast.For, ast.While)) and sub.orelse:
         raise errors.UnsupportedControlFlow(
             "a loop with an else clause is not supported", loc=parsed.loc(sub),

@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import aliases, arguments, errors, inline, ir, kinds, runtime
+from . import aliases, arguments, containers, errors, inline, ir, kinds, runtime
 from . import callee as callee_mod
 from .ir import Const, Op, SetItem
 from .names import function_name
@@ -50,8 +50,10 @@ def lower(f, key, has_aux=False):
     params = arguments.Binding(c).params
     trees = {p: e[1] for p, e in zip(params, key) if arguments.is_tree(e)}
     nz = Normalizer(has_aux=has_aux)
-    params, body, result, aux = nz.lower_function(c.fn, trees=trees, static=c.static)
+    params, body, result, aux = nz.lower_function(c.fn, trees=trees, static=c.static,
+                                                  functions=_functions(params, key))
     flat = arguments.flat_key(key)
+    body = _specialize_containers(params, flat, body, nz.names)
     body = _follow_writes(params, flat, body, nz.names)
     deps = list(nz.deps)
     if any(_is_derivative_call(s) for s in ir.walk(body)):
@@ -59,10 +61,38 @@ def lower(f, key, has_aux=False):
     return Lowered(nz.names, params, body, result, aux, deps=deps)
 
 
+def _functions(params, key):
+    """Function-valued arguments (``reduce=np.sum``): the program for them calls them
+    by name (its cache key holds each one). Parameter -> the function, or for a
+    container taken apart (``*args``), parameter -> {leaf number: the function}."""
+    out = {}
+    for p, e in zip(params, key):
+        if isinstance(e, kinds.Function):
+            out[p] = e.fn
+        elif arguments.is_tree(e):
+            leaves = {i: k.fn for i, k in enumerate(e[2]) if isinstance(k, kinds.Function)}
+            if leaves:
+                out[p] = leaves
+    return out
+
+
+_CONTAINER_OPS = (ir.make_list, ir.make_tuple, ir.make_dict, list, tuple, dict)
+
+
+def _specialize_containers(params, key, body, names):
+    """``body`` with operators and item assignment on lists, tuples and dicts made
+    the operations of revsrc/containers.py, where the program builds any."""
+    if not any(isinstance(s, Op) and (s.fn in _CONTAINER_OPS or s.fn in containers.IN_PLACE)
+               for s in ir.walk(body)):
+        return body
+    return containers.specialize(params, [kinds.kind_of_signature(k) for k in key], body,
+                                 names)
+
+
 def _follow_writes(params, key, body, names):
     """``body`` with writes through views and aliases explicit (revsrc/aliases.py)."""
-    if not any(isinstance(s, SetItem) or (isinstance(s, Op) and s.fn in aliases.INPLACE)
-               for s in ir.walk(body)):
+    if not any(isinstance(s, SetItem) or (isinstance(s, Op) and (
+            s.fn in aliases.INPLACE or s.fn in containers.IN_PLACE)) for s in ir.walk(body)):
         return body
     from . import analysis
     body, back = aliases.versions(params, body)   # one name per assignment, for now

@@ -483,6 +483,15 @@ _RUNTIME = {f.__name__: f for f in (finalize_grad, zeros_like, zero_tangent, bro
                                     accumulate, jvp_via_vjp, unbroadcast, r_, c_)}
 _RUNTIME["run_pooled"] = lambda fn, args: fn(*args)
 
+def as_items(g, seq):
+    """jnp: ``g`` in the form of the sequence it is the adjoint of; an array's adjoint is
+    an array (NumPy's, revsrc.containers.as_items, fills one item by item)."""
+    if isinstance(seq, (np.ndarray, jax.Array, Tracer)) and np.ndim(g) != 0:
+        dt = _float_dtype(seq)
+        return jnp.reshape(jnp.stack([jnp.asarray(x, dt) for x in g]), jnp.shape(seq))
+    return g
+
+
 # revsrc modules whose functions generated code calls, and their written twins
 _TWINS = {"revsrc.tensor": _TENSOR, "revsrc.runtime": _RUNTIME,
           "revsrc.rules._helpers": {"pieces": pieces, "matmul_grad_a": matmul_grad_a,
@@ -492,6 +501,8 @@ _TWINS = {"revsrc.tensor": _TENSOR, "revsrc.runtime": _RUNTIME,
           # IEEE derivative code on numbers: jnp's operations are IEEE already
           "revsrc.ieee": {"div": jnp.divide, "pow": jnp.power, "log": jnp.log,
                           "where": jnp.where},
+          # lists, tuples and dicts are Python values under jax.jit too
+          "revsrc.containers": {"as_items": as_items},
           "revsrc.rules._forward": {},
           "revsrc.rules._transpose": {}, "revsrc.rules.arith": {},
           "revsrc.rules.helpers": {}}

@@ -39,6 +39,8 @@ def jvp_positions(op):
     """Positional inputs of ``op`` its forward rule differentiates; None: no rule."""
     if op.fn in (ir.make_tuple, ir.make_list):
         return list(range(len(op.args)))
+    if op.fn is ir.make_dict:
+        return list(range(1, len(op.args), 2))
     prim = primitives.lookup(op.fn)
     if prim is None:
         return None
@@ -170,9 +172,12 @@ class _Forward:
             raise errors.NoRule(
                 f"{_name(s.fn)} has no forward-mode rule", loc=s.loc,
                 hint="use reverse mode (revsrc.grad), or give it a rule of its own")
-        if s.fn in (ir.make_tuple, ir.make_list):
+        if s.fn in (ir.make_tuple, ir.make_list, ir.make_dict):
             items = []
-            for a in s.args:
+            for i, a in enumerate(s.args):
+                if s.fn is ir.make_dict and i % 2 == 0:
+                    items.append(a)    # a key
+                    continue
                 t = self.tangent(a)
                 items.append(t if t is not None else self.zero(a, out))
             t = self.names.temp()

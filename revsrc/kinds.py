@@ -7,6 +7,8 @@ reads (``CODE``). Arrays also carry their rank (``ndim``) where it is known.
 """
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 BOOL = "bool"
@@ -74,6 +76,29 @@ def of_value(v):
 
 _EXACT = {float: FLOAT, int: INT, bool: BOOL}
 
+FUNCTION = "function"
+
+
+class Function(tuple):
+    """The signature of a function passed as an argument (``reduce=np.sum``): the
+    function itself, so a program is made for each function and calls it by name.
+    Compared by identity (two functions are never merely equal)."""
+
+    def __new__(cls, fn):
+        return super().__new__(cls, (FUNCTION, id(fn)))
+
+    def __init__(self, fn):
+        self.fn = fn
+
+
+def _is_function(v):
+    """A function, a builtin, a ufunc or a NumPy function: a value a program can call
+    by name (bound methods, partials and callable objects are not)."""
+    if isinstance(v, types.BuiltinFunctionType):
+        return isinstance(v.__self__, types.ModuleType) or v.__self__ is None
+    return isinstance(v, (types.FunctionType, np.ufunc)) \
+        or type(v).__name__ == "_ArrayFunctionDispatcher"
+
 
 SUBCLASS = "ndarray subclass"
 
@@ -90,6 +115,8 @@ def signature(v):
         return (ARRAY, v.ndim, v.dtype)
     if isinstance(v, np.ndarray):
         return (SUBCLASS, type(v).__name__)
+    if _is_function(v):
+        return Function(v)
     return of_value(v) if isinstance(v, np.generic) else ANY
 
 

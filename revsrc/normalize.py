@@ -20,7 +20,8 @@ import types
 
 import numpy as np
 
-from . import aliases, control, errors, fence, ir, kinds, rules, runtime
+from . import aliases, containers, control, errors, fence, ir, kinds, rules, runtime
+from .idioms import IdiomLowering, is_library
 from .names import Names
 from .ir import Const, For, If, Op, SetItem, While
 from .rules.arith import astype as _astype
@@ -259,8 +260,9 @@ def _has_node(nodes, kinds, stop=(ast.FunctionDef,), into_loops=True):
     return False
 
 
-class Normalizer:
-    """Lowers one top-level function (and everything it inlines) to IR."""
+class Normalizer(IdiomLowering):
+    """Lowers one top-level function (and everything it inlines) to IR (the idioms
+    of revsrc/idioms.py included)."""
 
     def __init__(self, has_aux=False, names=None):
         self.names = names if names is not None else Names()
@@ -295,13 +297,16 @@ class Normalizer:
         return self.names.prefix(base, names)
 
     # ----- entry --------------------------------------------------------
-    def lower_function(self, fn, trees=None, static=None):
+    def lower_function(self, fn, trees=None, static=None, functions=None):
         """The IR of ``fn``: (params, body, result operand, aux operand).
 
         ``trees`` maps a parameter to the TreeDef of the container it receives taken
         apart (revsrc/arguments.py): its leaves are parameters of their own, named
         after their paths, and the parameter is a static container of them.
         ``static`` maps a parameter to its value, known now (a method's ``self``).
+        ``functions`` maps a parameter (or a leaf) that holds a function (``reduce=
+        np.sum``) to it: the program stays one parameter for it, and calls the function
+        by name (the cache key holds each function, kinds.Function).
         """
         parsed = parse_function(fn)
         fence.check(parsed)
@@ -309,6 +314,7 @@ class Normalizer:
         sc = self._make_scope(parsed, fn, prefix="")
         trees = trees or {}
         static = static or {}
+        functions = functions or {}
         params = []
         used = _all_names(node) | set(_param_names(node))
         for p in _param_names(node):
@@ -316,11 +322,13 @@ class Normalizer:
                 sc.env[p] = ("obj", static[p])
             elif p in trees:
                 leaves = []
-                sc.env[p] = self._tree_param(p, trees[p], used, leaves)
+                sc.env[p] = self._tree_param(p, trees[p], used, leaves, functions.get(p))
                 params.extend(leaves)
             else:
                 sc.env[p] = self._reserve(p)
                 params.append(p)
+                if p in functions:
+                    sc.env[p] = ("obj", functions[p])
         self.inline_stack.append(fn)
         out = []
         sc.has_aux = self.has_aux
@@ -328,9 +336,10 @@ class Normalizer:
         self.inline_stack.pop()
         return params, control.structure(out, self.names), result, sc.aux_var
 
-    def _tree_param(self, name, td, used, leaves):
+    def _tree_param(self, name, td, used, leaves, functions=None):
         """The static container standing for parameter ``name`` taken apart as ``td``;
-        its leaves' names are appended to ``leaves``."""
+        its leaves' names are appended to ``leaves``. ``functions``: leaf number ->
+        the function that leaf holds (it stays a parameter, and stands for it)."""
         from . import pytree
 
         def build(t, path):
@@ -343,6 +352,8 @@ class Normalizer:
                     leaf = f"{base}_{k}"
                 self._reserve(leaf)
                 leaves.append(leaf)
+                if functions and len(leaves) - 1 in functions:
+                    return ("obj", functions[len(leaves) - 1])
                 return leaf
             if t.kind == "none":
                 return Const(None)
@@ -584,6 +595,10 @@ class Normalizer:
         if isinstance(node, ast.Expr):
             if isinstance(node.value, ast.Constant):
                 return False  # a docstring or a bare constant
+            if isinstance(node.value, ast.Call) and (
+                    self._list_method_statement(sc, node.value, out, loc) or
+                    self._discarded_call(sc, node.value, out, loc)):
+                return False
             what = "a call whose result is discarded" if isinstance(node.value, ast.Call) \
                 else "an expression whose value is discarded"
             name = _call_name(node.value)
@@ -600,9 +615,16 @@ class Normalizer:
             return False
         if isinstance(node, ast.Assert):
             test = self._condition(sc, node.test, out)
+            if node.msg is not None:
+                self._assert_message(sc, node, test, out, loc)
+                return False
             msg = Const(ast.unparse(node.test))
             out.append(Op(None, ir.check_assert, (test, msg), loc=loc))
             return False
+        if isinstance(node, ast.Raise):
+            return self._raise(sc, node, out, loc)
+        if isinstance(node, ast.With):
+            return self._with(sc, node, out, loc)
         raise errors.UnsupportedSyntax(
             f"{type(node).__name__} statements are not supported", loc=loc)
 
@@ -740,6 +762,8 @@ class Normalizer:
         return False
 
     def _assign(self, sc, target, value, out, loc):
+        if self._assign_function(sc, target, value, out, loc):
+            return
         if isinstance(target, ast.Name) and isinstance(value, ast.Tuple) \
                 and sc.store_counts.get(target.id) == 1 and target.id not in sc.env:
             # a tuple assigned once stays a tuple of operands, never built
@@ -791,10 +815,8 @@ class Normalizer:
                                                 and not isinstance(value, VTuple)):
                 raise errors.UnsupportedSyntax(
                     f"cannot unpack {_describe_static(value)}", loc=loc)
-            if any(isinstance(t, ast.Starred) for t in target.elts):
-                raise errors.UnsupportedSyntax(
-                    "starred assignment (a, *rest = ...) is not supported", loc=loc,
-                    hint="index the items you need")
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                return self._starred_targets(sc, target, value, out, loc)
             if isinstance(value, VTuple):
                 if len(value) != n:
                     raise errors.UnsupportedSyntax(
@@ -820,6 +842,8 @@ class Normalizer:
             raise errors.UnsupportedSyntax("unsupported assignment target", loc=loc)
 
     def _subscript_parts(self, sc, node, out, loc):
+        if isinstance(node.value, ast.Subscript):
+            return self._nested_subscript_parts(sc, node, out, loc)
         if not isinstance(node.value, ast.Name):
             raise errors.UnsupportedSyntax("only a local array can be assigned into", loc=loc)
         name = node.value.id
@@ -830,8 +854,11 @@ class Normalizer:
                 + (", which the caller owns" if not getattr(base, "owned", False) else
                    " under a condition or in a loop"), loc=loc,
                 hint="build a new container (a dict literal) instead")
-        params = [a.arg for a in (sc.parsed.node.args.args + sc.parsed.node.args.kwonlyargs)]
-        if not isinstance(base, str) or name in params or name not in sc.locals:
+        params = _param_names(sc.parsed.node)
+        # (an inlined function's parameter is its caller's variable: revsrc/aliases.py
+        # follows the write there, and refuses it if the caller's caller owns it)
+        if not isinstance(base, str) or (name in params and not sc.prefix) \
+                or name not in sc.locals:
             raise errors.MutatesArgument(
                 f"assigning into {name}[...] would change an array the caller owns",
                 loc=loc, hint=f"copy it first: {name} = {name}.copy()  (or np.array({name}))")
@@ -932,61 +959,7 @@ class Normalizer:
         if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16 \
                 and not any(isinstance(e, ast.Starred) for e in it.elts):
             return self._unroll(sc, node, it, out, loc)
-        # Sequences: for x in seq / enumerate(seq) / zip(a, b)
-        if fn is enumerate or fn is zip:
-            if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
-                raise errors.UnsupportedSyntax(
-                    f"{fn.__name__}() with keywords or *args in a for loop", loc=loc)
-            vals = [self._expr(sc, a, out) for a in call.args]
-            if fn is enumerate and len(vals) != 1:
-                raise errors.UnsupportedSyntax("enumerate with a start is not supported",
-                                               loc=loc, hint="add the start inside the loop")
-            items = self._static_items(vals, fn)
-            if items is not None and len(items) <= _UNROLL_LIMIT:
-                return self._unroll_items(sc, node, items, out, loc)
-            seqs = [self._materialize(v, out, loc) for v in vals]
-            if fn is enumerate:
-                if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
-                    raise errors.UnsupportedSyntax(
-                        "for over enumerate needs `i, x` targets", loc=loc)
-                index_target, item_targets = target.elts[0], [target.elts[1]]
-            else:
-                if not (isinstance(target, ast.Tuple) and len(target.elts) == len(seqs)):
-                    raise errors.UnsupportedSyntax(
-                        "for over zip needs one target per sequence", loc=loc)
-                index_target, item_targets = None, list(target.elts)
-        else:
-            v = self._expr(sc, it, out)
-            items = self._static_items([v], None)
-            if items is not None and len(items) <= _UNROLL_LIMIT:
-                return self._unroll_items(sc, node, items, out, loc)
-            seqs = [self._materialize(v, out, loc)]
-            index_target, item_targets = None, [target]
-        seqs = [self._as_sequence(s_, out, loc) for s_ in seqs]
-        lengths = []
-        for s in seqs:
-            n = self.fresh("_n")
-            out.append(Op(n, len, (s,), loc=loc))
-            lengths.append(n)
-        count = lengths[0]
-        if len(lengths) > 1:
-            count = self.fresh("_n")
-            out.append(Op(count, min, tuple(lengths), loc=loc))
-
-        def lower():
-            k = self.fresh("_k") if index_target is None else \
-                self._store_name(sc, index_target.id, index_target)
-            body = []
-            for s, t in zip(seqs, item_targets):
-                item = self.fresh()
-                body.append(Op(item, operator.getitem, (s, k), loc=loc))
-                self._assign_operand(sc, t, item, body, loc)
-            labels = self._loop_labels(sc)
-            self._loop_body(sc, labels, node.body, body)
-            return k, body, labels
-        k, body, labels = self._loop_region(sc, [node] + node.body, out, lower)
-        out.append(For(k, Const(0), count, Const(1), body, loc=loc, label=labels[1]))
-        return False
+        return self._for_sequence(sc, node, out, loc)
 
     def _as_sequence(self, operand, out, loc):
         """A loop runs over its sequence by index: an iterator (``d.items()``,
@@ -1208,6 +1181,12 @@ class Normalizer:
                 return self._emit(out, fn, (lst,), into, loc)
             idx = self._index(sc, node.slice, out, loc)
             return self._emit(out, operator.getitem, (base, idx), into, loc)
+        if isinstance(node, ast.JoinedStr):
+            return self._fstring(sc, node, out, into, loc)
+        if isinstance(node, ast.Lambda):
+            return self._lambda_value(sc, node, loc)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)):
+            return self._comprehension(sc, node, out, into, loc)
         if isinstance(node, ast.Dict):
             if all(isinstance(k, ast.Constant) for k in node.keys):
                 # constant keys: a static dict (each subscript reads its value)
@@ -1325,6 +1304,9 @@ class Normalizer:
         fn = _ATTRS_FN.get(node.attr)
         if fn is not None:
             return self._emit(out, fn, (base,), into, loc)
+        if node.attr in containers.RESULT_FIELDS:   # np.linalg.eigh(a).eigenvalues
+            return self._emit(out, containers.result_field, (base, Const(node.attr)), into,
+                              loc)
         # an attribute of a value that carries no gradient (a config object, an
         # argument not differentiated): read when the program runs; refused where a
         # differentiated value reaches it (revsrc/analysis.py)
@@ -1434,6 +1416,8 @@ class Normalizer:
             return None
         if isinstance(r, tuple) and not isinstance(r, VTuple) and r[0] == "obj":
             return r[1]
+        if isinstance(r, Const) and _is_static(r.value):
+            return r.value   # a function passed to the function being inlined
         return None
 
     def _call(self, sc, node, out, into, loc):
@@ -1497,6 +1481,8 @@ class Normalizer:
                 _user_callable(fn):
             return self._inline_callable(sc, fn, args, kwargs, out, into, loc)
         if not sc.rule_mode and rules.lookup(fn) is None and _inlinable(fn):
+            if is_library(fn):
+                return self._inline_library(fn, args, kwargs, out, into, loc)
             return self._inline_function(sc, fn, args, kwargs, out, into, loc)
         # a revsrc derivative stays a call here: its program depends on its arguments'
         # kinds, so revsrc/frontend.py inlines it once they are known
@@ -1520,6 +1506,9 @@ class Normalizer:
                     args.extend(Const(k) for k in v.keys)
                 elif isinstance(v, Const) and isinstance(v.value, (tuple, list)):
                     args.extend(Const(x) for x in v.value)
+                elif isinstance(v, tuple) and len(v) == 2 and v[0] == "obj" and \
+                        type(v[1]) in (tuple, list):
+                    args.extend(Const(x) for x in v[1])   # a global tuple
                 else:
                     raise errors.UnsupportedSyntax(
                         "star-arguments (*args) are supported on a tuple, list or dict "
@@ -1636,9 +1625,7 @@ class Normalizer:
     def _builtin_call(self, fn, args, kwargs, out, into, loc):
         if fn in (max, min) and not kwargs:
             if len(args) == 1:
-                raise errors.UnsupportedSyntax(
-                    f"{fn.__name__}() of one sequence is not supported", loc=loc,
-                    hint=f"use np.{'amax' if fn is max else 'amin'} or list the values")
+                return self._extremum_of_sequence(fn, args[0], out, into, loc)
             acc = args[0]
             for i, a in enumerate(args[1:]):
                 acc = self._emit(out, fn, (acc, a), into if i == len(args) - 2 else None, loc)
@@ -1656,6 +1643,8 @@ class Normalizer:
         args, kwargs = self._call_args(sc, node, out, loc)
         args = [self._materialize(a, out, loc) for a in args]
         kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
+        if name in containers.DICT_METHODS and not kwargs:   # d.items(), d.get(k)...
+            return self._emit(out, containers.DICT_METHODS[name], [base] + args, into, loc)
         if name in ("append", "extend", "insert", "pop", "update", "fill", "sort",
                     "resize", "setdefault", "clear", "remove", "popitem", "add",
                     "discard", "put", "itemset", "partition", "setflags"):
@@ -1793,30 +1782,39 @@ class Normalizer:
             raise errors.RecursionNotSupported(
                 f"{node.name} calls itself (recursion); revsrc cannot differentiate recursion",
                 loc=loc, hint="rewrite the recursion as a loop")
-        if node.args.vararg is not None or node.args.kwarg is not None or \
-                node.args.posonlyargs:
-            raise errors.UnsupportedSyntax(
-                f"the nested function {node.name} takes *args, **kwargs or positional-only "
-                "parameters", loc=loc, hint="name every parameter")
         names, _ = _assigned_names(node.body)
-        params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+        params = _param_names(node)
         prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"ret", "done"})
         callee = Scope(def_scope.parsed, prefix, def_scope.globals, def_scope.cells,
                        enclosing=def_scope)
+        a = node.args
+        positional = [x.arg for x in a.posonlyargs + a.args]
         defaults = {}
-        pos_defaults = node.args.defaults
-        for a, d in zip(node.args.args[len(node.args.args) - len(pos_defaults):], pos_defaults):
-            defaults[a.arg] = d
-        for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults):
+        pos_defaults = a.defaults
+        for x, d in zip(positional[len(positional) - len(pos_defaults):], pos_defaults):
+            defaults[x] = d
+        for x, d in zip(a.kwonlyargs, a.kw_defaults):
             if d is not None:
-                defaults[a.arg] = d
+                defaults[x.arg] = d
         bound = {}
-        for p, a in zip(params, args):
-            bound[p] = a
+        for p, v in zip(positional, args):
+            bound[p] = v
+        if a.vararg is not None:
+            bound[a.vararg.arg] = VTuple(args[len(positional):])   # *params: its items
+        elif len(args) > len(positional):
+            raise errors.UnsupportedSyntax(f"{node.name}() takes {len(positional)} "
+                                           f"positional arguments", loc=loc)
+        by_name = [x.arg for x in a.args + a.kwonlyargs]
+        extra = []
         for k, v in kwargs:
-            if k not in params or k in bound:
+            if k in by_name and k not in bound:
+                bound[k] = v
+            elif a.kwarg is not None and k not in bound:
+                extra.append((k, v))
+            else:
                 raise errors.UnsupportedSyntax(f"bad keyword argument {k}", loc=loc)
-            bound[k] = v
+        if a.kwarg is not None:
+            bound[a.kwarg.arg] = VDict([k for k, _ in extra], [v for _, v in extra])
         for p in params:
             if p not in bound:
                 if p not in defaults:

@@ -141,6 +141,7 @@ def _compile_alone(node, code, filename):
         if isinstance(target, ast.Return):
             target = ast.Expr(value=node)
         module = ast.fix_missing_locations(ast.Module(body=[target], type_ignores=[]))
+        _as_pytest_compiled(module, code, filename)
         top = compile(module, filename, "exec", dont_inherit=True)
         inner = [c for c in top.co_consts if isinstance(c, types.CodeType)]
         return inner[0] if len(inner) == 1 else None
@@ -150,10 +151,32 @@ def _compile_alone(node, code, filename):
         posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
         defaults=[]), body=body, decorator_list=[], returns=None, type_comment=None)
     module = ast.fix_missing_locations(ast.Module(body=[outer], type_ignores=[]))
+    _as_pytest_compiled(module, code, filename)
     top = compile(module, filename, "exec", dont_inherit=True)
     outer_code = next(c for c in top.co_consts if isinstance(c, types.CodeType))
     inner = [c for c in outer_code.co_consts if isinstance(c, types.CodeType)]
     return inner[0] if len(inner) == 1 else None
+
+
+def _mentions(code, name):
+    return name in code.co_names or any(
+        _mentions(c, name) for c in code.co_consts if isinstance(c, types.CodeType))
+
+
+def _as_pytest_compiled(module, code, filename):
+    """A function of a test module that pytest imported has its asserts rewritten
+    (its code calls ``@pytest_ar``, a name no source can spell): the definition is
+    rewritten the same way before it is compared."""
+    if not _mentions(code, "@pytest_ar"):
+        return
+    try:
+        from _pytest.assertion.rewrite import rewrite_asserts
+        with open(filename, "rb") as fh:
+            source = fh.read()
+        rewrite_asserts(module, source, filename)
+        ast.fix_missing_locations(module)
+    except Exception:   # noqa: BLE001 (then the plain compile is compared)
+        return
 
 
 def _same_code(a, b):

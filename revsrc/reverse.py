@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import analysis, errors, ir, kinds, optimize, primitives, runtime, templates
+from . import (analysis, containers, errors, guards, ir, kinds, optimize, primitives,
+               runtime, templates)
 from .analysis import SCALARS
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
@@ -55,6 +56,10 @@ _CHEAP = {operator.add, operator.sub, operator.mul, operator.neg}
 
 # Saved values go on a float stack, an int stack (ints and bools) or an object stack.
 _STACK_OF = {kinds.FLOAT: "f", kinds.INT: "i", kinds.BOOL: "i"}
+# operations whose result is an int for int operands
+_INT_PRESERVING = {operator.add, operator.sub, operator.mul, operator.floordiv,
+                   operator.mod, operator.neg, operator.pos, abs, max, min, ir.copy,
+                   operator.pow}
 STACK_KIND = {"f": kinds.FLOAT, "i": kinds.INT, "o": kinds.ANY}
 
 
@@ -84,6 +89,7 @@ class Reverser:
         self.static_trips = {}     # For site -> Const trip count known at transformation
         self.recompute = {}        # temp -> its defining Op, recomputed in the adjoint
         self.companions = {}       # id(sin/cos Op) -> (other fn, argument, companion var)
+        self.array_items = set()   # numbers read from arrays (see _find_array_items)
 
     # ----- bookkeeping over the forward program -------------------------
     def _index(self, stmts, depth):
@@ -118,7 +124,30 @@ class Reverser:
         return name
 
     def _stack(self, v):
+        if v in self.array_items:
+            return "o"
         return _STACK_OF.get(self.kinds.get(v), "o")
+
+    def _find_array_items(self, body):
+        """Numbers read out of arrays, and numbers computed from them: their kind says
+        float, but the array's dtype is not known here (``idx[t]`` of an integer array
+        is an index), so they are saved as they are, never as doubles."""
+        found = set()
+        stmts = [s for s in ir.walk(body) if isinstance(s, Op) and s.target is not None
+                 and self.kinds.get(s.target) == kinds.FLOAT]
+        changed = True
+        while changed:
+            changed = False
+            for s in stmts:
+                if s.target in found:
+                    continue
+                args = [a for a in s.args if isinstance(a, str)]
+                if (s.fn in (operator.getitem, runtime.take) and args
+                        and args[0] == s.args[0] and self.kinds.get(args[0]) == kinds.ARRAY) \
+                        or (s.fn in _INT_PRESERVING and any(a in found for a in args)):
+                    found.add(s.target)
+                    changed = True
+        self.array_items = found
 
     def overwrites(self, site, v):
         return v in self.params or self.def_count.get(v, 0) > 1 or site in self.in_loop_defs
@@ -169,6 +198,10 @@ class Reverser:
         if self.kinds.get(v) == "array":
             self._read(v)
             return Op(b, runtime.zeros_like, (v,))
+        if self.kinds.get(v) in ("list", "tuple", "dict"):
+            # one zero per item: the adjoint sweep reads items of it (xs_bar[0])
+            self._read(v)
+            return Op(b, runtime.zero_items, (v,))
         return Op(b, ir.copy, (Const(0.0),))
 
     # Which adjoints each statement makes nonzero or zero, without writing code: the
@@ -179,6 +212,8 @@ class Reverser:
         active = [i for i, a in enumerate(s.args) if isinstance(a, str) and a in self.active]
         if s.fn in (ir.make_tuple, ir.make_list):
             return [(i, s.args[i]) for i in active]
+        if s.fn is ir.make_dict:
+            return [(i, s.args[i]) for i in active if i % 2 == 1]
         prim = primitives.lookup(s.fn)
         if prim is None or prim.vjp is None:
             return []
@@ -226,6 +261,17 @@ class Reverser:
                 return cand
             cand &= end
 
+    def _mirror_errstate(self, s, out):
+        """An np.errstate block's adjoint runs under its settings too: leaving it (in
+        the forward sweep) is entering it in the adjoint sweep, and the reverse."""
+        tokens = self.__dict__.setdefault("errstate_tokens", {})
+        if s.fn is guards.errstate_exit:
+            token = self.names.fresh("_errstate")
+            tokens[s.args[0]] = token
+            out.append(Op(token, guards.errstate_enter, (), s.kwargs, loc=s.loc))
+        elif s.target in tokens:
+            out.append(Op(None, guards.errstate_exit, (tokens.pop(s.target),), loc=s.loc))
+
     def _rev_block(self, stmts, out):
         for s in reversed(stmts):
             self._rev_stmt(s, out)
@@ -239,6 +285,8 @@ class Reverser:
             self.cur_site = outer
 
     def _rev_stmt_at(self, s, site, out):
+        if isinstance(s, Op) and s.fn in (guards.errstate_enter, guards.errstate_exit):
+            self._mirror_errstate(s, out)
         if isinstance(s, Op):
             if s.target is not None and s.target in self.active:
                 self._adjoint_op(s, site, out)
@@ -376,6 +424,17 @@ class Reverser:
                 t = self.names.temp()
                 ops.append(Op(t, operator.getitem, (zb, Const(i))))
                 result.append((s.args[i], t))
+            out.extend(ops)
+            return result
+        if fn is ir.make_dict:   # the adjoint of each value is the adjoint's at its key
+            for i in active_pos:
+                if i % 2 == 1:
+                    t = self.names.temp()
+                    key = s.args[i - 1]
+                    ops.append(Op(t, containers.item_grad, (zb, key)))
+                    if isinstance(key, str) and key in self.forward_vars:
+                        self._read(key)   # a key computed in the function
+                    result.append((s.args[i], t))
             out.extend(ops)
             return result
         prim = primitives.lookup(fn)
@@ -755,6 +814,7 @@ def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name,
     rv.companions = companions
     rv.main = name.rsplit("_", 1)[0]
     rv._index(body, 0)
+    rv._find_array_items(body)
     rv._find_recomputable(body, optimize.use_counts(body))
     rv.zero = set()
     rbody = []

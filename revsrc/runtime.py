@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from . import _kernels, errors, kinds, tensor
+from . import _kernels, errors, guards, kinds, tensor
 
 # REVSRC_POOL=0 turns the memory pool off (for A/B measurements, or a process that
 # wants every freed block back in the C allocator at once).
@@ -61,6 +61,13 @@ def zeros_like(x):
     return np.zeros(x.shape, x.dtype if x.dtype.kind in "fc" else np.float64)
 
 
+def zero_items(x):
+    """The zero adjoint of a list or a tuple ``x``: one zero per item (nested), in
+    the form of the adjoints rules give lists (an object array)."""
+    from .rules import _helpers
+    return _helpers.zero_like(x)
+
+
 def zero_tangent(x):
     """A zero derivative for the value ``x``: 0.0 for a number, float zeros of its shape
     for an array, the same structure of zeros for a tuple or a list."""
@@ -101,12 +108,18 @@ def run_pooled(fn, args):
     returned) are ordinary arrays, and go back to the pool when they are freed.
     """
     if not _POOL:
-        return fn(*args)
+        try:
+            return fn(*args)
+        finally:
+            if guards.ENTERED:
+                guards.restore_errstate()
     prev = _kernels.pool_enter()
     try:
         return fn(*args)
     finally:
         _kernels.pool_exit(prev)
+        if guards.ENTERED:
+            guards.restore_errstate()
 
 
 def release_memory():

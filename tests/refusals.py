@@ -67,16 +67,20 @@ def defines_class(x):
     return x
 
 
-def uses_lambda(x):
-    sq = lambda v: v * v  # refuse: E101  # noqa: E731
-    return sq(x)
+def lambda_as_value(x):
+    scale = 2.0 * x
+    return sum(map(lambda v: v * scale, [x, x]))  # refuse: E101
 
 
 def _takes_two(a, b):
     return a * b
 
 
-def star_args(x):
+def star_args(x, pair):
+    return _takes_two(*pair)  # refuse: E101
+
+
+def star_args_of_an_array(x):
     args = np.array([x, x])  # its length is only known when the function runs
     return _takes_two(*args)  # refuse: E101
 
@@ -132,13 +136,24 @@ def simple(x, n, flag, name, obj):
     return x * x
 
 
-def list_append(x):
-    ys = [x]
-    ys.append(x)  # refuse: E401
+def list_append(x, ys):
+    ys.append(x)  # refuse: E403
     return ys[0]
 
 
 def dict_of_active(x):
     key = "a" if x > 0.0 else "b"   # a key known only when the function runs
-    d = {key: x}  # refuse: E202
+    d = {key: x}   # (a dict of intermediates: an adjoint per key)
     return d[key] * 2.0
+
+
+def list_changed_after_stored(x):
+    row = [x]
+    rows = [row]
+    row.append(x)  # refuse: E404
+    return rows[0][0]
+
+
+def set_comprehension(x):
+    s = {x * k for k in range(3)}  # refuse: E101
+    return len(s) * x

@@ -505,3 +505,60 @@ def test_a_real_argument_beside_a_complex_one_gets_a_real_gradient():
     gx, gz = revsrc.grad(real_times_complex, argnums=(0, 1))(1.5, 0.3 + 0.4j)
     assert type(gx) is float and gx == pytest.approx(0.3)
     assert type(gz) is complex
+
+
+# ----- found by the corpus of real programs -----
+
+def _rnn_one_hot(W, idx):
+    h = np.zeros(W.shape[1])
+    outs = []
+    for t in range(len(idx)):
+        x = np.zeros(W.shape[0])
+        x[idx[t]] = 1.0          # an item of an integer array, saved for the adjoint
+        k = idx[t] + 1
+        h = np.tanh(x @ W + h * k)
+        outs.append(h)
+    return np.sum(np.stack(outs) ** 2)
+
+
+def test_items_of_integer_arrays_are_saved_as_they_are():
+    # (they were saved on the float stack, and came back as floats: x[1.0] crashed)
+    W = np.random.default_rng(3).normal(size=(4, 3))
+    idx = np.array([1, 3, 0, 3])
+    check_grads(_rnn_one_hot, (W, idx))
+
+
+def _sqrt_of_median(x):
+    return np.sqrt(np.median(x) - 2.0)
+
+
+def test_an_infinite_adjoint_of_a_median_reaches_the_middle_element_only():
+    # (0 * inf made every other element's derivative nan; their derivative is 0)
+    with np.errstate(divide="ignore"):
+        g = revsrc.grad(_sqrt_of_median)(np.array([1.0, 2.0, 5.0]))
+    assert g[0] == 0.0 and g[2] == 0.0 and g[1] == np.inf
+
+
+def _write_through_reshape(imgs, gain):
+    x = imgs * 1.0
+    flat = x.reshape(x.shape[0], -1)      # a shape computed in the function
+    flat[:, :3] *= gain
+    return np.sum(np.tanh(x))
+
+
+def _write_through_transpose(a, gain):
+    x = a * 1.0
+    t = np.transpose(x, axes=(1, 0))      # the layout given by keyword
+    t[0] *= gain
+    k = x.ndim - 1
+    s = np.swapaxes(x, 0, k)              # by a variable
+    s[1] *= gain
+    return np.sum(np.sin(x))
+
+
+@pytest.mark.parametrize("f,shape", [(_write_through_reshape, (2, 3, 3)),
+                                     (_write_through_transpose, (3, 4))])
+def test_writes_through_views_whose_layout_is_computed(f, shape):
+    # (the layout's operands were passed as their names: np.reshape(g, '_t4') crashed)
+    a = np.random.default_rng(5).normal(size=shape)
+    check_grads(f, (a, 1.8), (0, 1))

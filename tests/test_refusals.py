@@ -29,8 +29,9 @@ CASES = [
     (refusals.writes_nonlocal, (1.0,), errors.GlobalWrite, "E402"),
     (refusals.uses_del, (1.0,), errors.UnsupportedSyntax, "E101"),
     (refusals.defines_class, (1.0,), errors.UnsupportedSyntax, "E101"),
-    (refusals.uses_lambda, (1.0,), errors.UnsupportedSyntax, "E101"),
-    (refusals.star_args, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.lambda_as_value, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.star_args, (1.0, (2.0, 3.0)), errors.UnsupportedSyntax, "E101"),
+    (refusals.star_args_of_an_array, (1.0,), errors.UnsupportedSyntax, "E101"),
     (refusals.calls_no_rule, (1.5,), errors.NoRule, "E202"),
     (refusals.prints, (1.0,), errors.SideEffect, "E401"),
     (refusals.opens_file, (1.0,), errors.SideEffect, "E401"),
@@ -39,8 +40,9 @@ CASES = [
     (refusals.returns_vector, (np.ones(3),), errors.NonScalarOutput, "E302"),
     (refusals.recursive, (1.0, 3), errors.RecursionNotSupported, "E103"),
     (refusals.loop_else, (1.0,), errors.UnsupportedControlFlow, "E102"),
-    (refusals.list_append, (1.0,), errors.SideEffect, "E401"),
-    (refusals.dict_of_active, (1.0,), errors.NoRule, "E202"),
+    (refusals.list_append, (1.0, [2.0]), errors.MutatesArgument, "E403"),
+    (refusals.list_changed_after_stored, (1.0,), errors.UnfollowableWrite, "E404"),
+    (refusals.set_comprehension, (1.0,), errors.UnsupportedSyntax, "E101"),
 ]
 
 
@@ -113,6 +115,12 @@ def test_builtin_without_source_is_refused():
 
 def test_star_arguments_of_a_tuple_are_spread():
     assert revsrc.grad(refusals.star_args_of_a_tuple)(1.5) == pytest.approx(4 * 1.5)
+
+
+def test_a_dict_with_a_key_known_only_at_run_time_is_differentiated():
+    # (refused once, E202; dicts of intermediates have an adjoint per key now)
+    assert revsrc.grad(refusals.dict_of_active)(1.5) == 2.0
+    assert revsrc.grad(refusals.dict_of_active)(-1.5) == 2.0
 
 
 def test_bad_argnums_is_refused():

@@ -758,6 +758,28 @@ def f_astype(x):
     return _wsum(np.sin(x.astype(np.float64)))
 
 
+def f_list(x):
+    return _wsum(np.array(list(x)))
+
+
+def f_tuple(x):
+    return _wsum(np.stack(tuple(x)))
+
+
+def f_sorted(x):
+    return _wsum(np.array(sorted(x, reverse=True)))
+
+
+def f_dict(x):
+    d = dict([("a", x), ("b", 2.0 * x)])
+    e = dict(d)
+    return _wsum(e["a"] * d["b"] + e.get("b", 0.0))
+
+
+def f_float64(x):
+    return _wsum(np.sin(np.float64(x)))
+
+
 def f_full(x):
     return _wsum(np.full((2, 3), x) * np.full_like(W[:6].reshape(2, 3), x))
 
@@ -1592,6 +1614,9 @@ ROWS = [
     R(f_array_of_values, shapes=[(None, None), ((3,), (3,))], scalar=True),
     R(f_array_nested, shapes=[(None, None), ((2,), (2,))]),
     R(f_asarray, shapes=MAT), R(f_copy, shapes=MAT), R(f_astype, shapes=MAT),
+    R(f_float64, scalar=True),
+    R(f_list, shapes=[(5,), (3, 4)]), R(f_tuple, shapes=[(5,), (3, 4)]),
+    R(f_sorted, shapes=[(5,)]), R(f_dict, scalar=True),
     R(f_full, shapes=[None, (3,)]), R(f_linspace, shapes=[(None, None), ((2,), (2,))]),
     R(f_constructors, shapes=MAT),
     # indexing and sorting
@@ -1880,7 +1905,7 @@ def test_jvp_float32_gives_float32(row, shapes, k):
 PROMOTED = {"f_dot-fx(3,4)", "f_dot-(3,4)xf", "f_inner-fx(3,4)", "f_astype-(3,4)",
             "f_full-(3,)", "f_constructors-(3,4)", "f_power-fx(3,4)", "f_append-(3,)xf",
             "c_xlogy-fx(3,4)", "c_xlogy-(2,3)xf"}
-PROMOTED_ROWS = {"c_norm_logpdf", "c_norm_pdf", "c_norm_cdf"}
+PROMOTED_ROWS = {"c_norm_logpdf", "c_norm_pdf", "c_norm_cdf", "f_float64"}
 
 
 @pytest.mark.parametrize("row,shapes,k", F32_CASES)

@@ -306,7 +306,11 @@ def median_grad(g, ans, a, axis=None, keepdims=False):
     with np.errstate(invalid="ignore", divide="ignore"):
         w = 0.5 * (_share(lanes == lo, -1, dtype) + _share(lanes == hi, -1, dtype))
     w = np.where(np.isnan(s[..., -1:]), np.nan, w)  # a nan makes the median nan
-    return back(w) * expand_reduced(g, a, axis, keepdims)
+    w = back(w)
+    # an element the median does not select gets exactly 0, whatever g is (an inf or
+    # a nan adjoint reaches only the middle elements, as a gather's adjoint does)
+    out = w * expand_reduced(g, a, axis, keepdims)
+    return np.where(w == 0, np.zeros((), out.dtype), out)
 
 
 @_items_of(1)
@@ -1874,8 +1878,11 @@ def getitem_grad(g, x, index):
     For a list or tuple ``x`` the adjoint is an object array (see `pieces`) holding
     ``g`` at ``index`` and a zero like each other item.
     """
+    if isinstance(x, dict):
+        from .. import containers
+        return containers.dict_grad_of(x, index, g)
     if isinstance(x, (list, tuple)):
-        out = pieces([_zero_like(item) for item in x])
+        out = pieces([zero_like(item) for item in x])
         if isinstance(index, slice):
             for k, i in enumerate(range(*index.indices(len(x)))):
                 out[i] = out[i] + g[k]
@@ -1885,11 +1892,16 @@ def getitem_grad(g, x, index):
     return tensor.index_add(g, np.shape(x), _float_dtype(x, g), index)
 
 
-def _zero_like(item):
+def zero_like(item):
+    """A zero adjoint for ``item``: float zeros of its shape for an array, one zero per
+    item for a list or a tuple (`pieces`), 0.0 for a number."""
     if isinstance(item, np.ndarray):
         return np.zeros(item.shape, dtype=_float_dtype(item))
     if isinstance(item, (list, tuple)):
-        return pieces([_zero_like(i) for i in item])
+        return pieces([zero_like(i) for i in item])
+    if isinstance(item, dict):
+        from .. import containers
+        return containers.DictGrad({k: zero_like(v) for k, v in item.items()})
     return 0.0
 
 

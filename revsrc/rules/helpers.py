@@ -7,7 +7,7 @@ rules of its own, so that a derivative can be transformed again.
 import numpy as np
 
 from .. import kinds as K
-from .. import runtime, tensor
+from .. import containers, runtime, tensor
 from ..primitives import define, jvp_rule, primitive, special
 from . import _forward, _helpers, _transpose
 
@@ -32,6 +32,11 @@ def finalize_grad(g, ans, grad, x):
 
 
 define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
+define("zero_items", runtime.zero_items, nondiff=True)
+# the pieces of the adjoints of lists and dicts (revsrc/containers.py): linear in g
+for _fn in (containers.item_grad, containers.head_grad, containers.tail_grad,
+            containers.value_grad):
+    define(_fn.__name__, _fn, linear=(0,))
 define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
 define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
 define("copy_item", runtime.copy_item, nondiff=True)
