@@ -89,3 +89,12 @@ def test_callables_example_is_the_closed_form(tmp_path):
                "check_grads(fit, (np.array([0.8, 1.3]),))\nprint('ok')\n", tmp_path)
     lines = out.strip().splitlines()
     assert lines[-1] == "ok" and lines[2] == "12.0 1.0"
+
+
+def test_every_refusal_code_is_in_the_readme_table():
+    from revsrc import errors
+    table = README.read_text().split("## What is refused", 1)[1]
+    codes = {c.code for c in vars(errors).values() if isinstance(c, type)
+             and issubclass(c, errors.RevsrcError) and c is not errors.RevsrcError}
+    missing = sorted(c for c in codes if f"| {c} |" not in table)
+    assert not missing, missing
