@@ -14,8 +14,8 @@ import types
 
 import numpy as np
 
-from . import containers, errors, guards, ir, rules
-from .ir import Const, If, Op
+from . import containers, errors, guards, inplace, ir, rules
+from .ir import Const, If, Op, SetItem
 
 _getitem = operator.getitem
 _add_int = operator.add
@@ -399,11 +399,45 @@ class IdiomLowering:
         dicts and arrays it was given) is followed like the caller's own changes.
         False for any other call."""
         fn = self._static_callee(sc, call.func, out)
+        form = inplace.value_form(fn)
+        if form is not None:
+            return self._inplace_call(sc, call, form, out, loc)
         from .normalize import _inlinable
         if not ((isinstance(fn, tuple) and fn and fn[0] == "def") or
                 (_inlinable(fn) and rules.lookup(fn) is None)):
             return False
         self._expr(sc, call, out)
+        return True
+
+    def _inplace_call(self, sc, call, form, out, loc):
+        """``np.add.at(a, idx, v)`` or ``np.fill_diagonal(a, val)`` on a name: lowered to
+        ``a[...] = form(a, ...)`` (revsrc/inplace.py), so the write follows ``a``'s views
+        and aliases like any item assignment, and is refused on an argument (E403).
+        False when the array written is not a name (the call stays refused, E401)."""
+        if not call.args or not isinstance(call.args[0], ast.Name) or \
+                any(isinstance(a, ast.Starred) for a in call.args) or \
+                any(k.arg is None for k in call.keywords):
+            return False
+        base = self._resolve(sc, call.args[0].id, call.args[0], out)
+        if not isinstance(base, str):
+            return False
+        sig = inspect.signature(form).parameters
+        params = list(sig)[1:]
+        given = {k.arg: k.value for k in call.keywords}
+        missing = [n for n in params[len(call.args) - 1:]
+                   if n not in given and sig[n].default is inspect.Parameter.empty]
+        if len(call.args) - 1 > len(params) or missing or \
+                any(k not in params[len(call.args) - 1:] for k in given):
+            raise errors.UnsupportedSyntax(
+                f"this call to {ast.unparse(call.func)} has arguments revsrc does not "
+                f"follow (it takes {', '.join(params)} after the array)", loc=loc)
+        args = [base] + [self._val(sc, a, out) for a in call.args[1:]]
+        for name in params[len(call.args) - 1:]:
+            args.append(self._val(sc, given[name], out) if name in given
+                        else Const(sig[name].default))
+        new = self.fresh()
+        out.append(Op(new, form, tuple(args), loc=loc))
+        out.append(SetItem(base, Const(Ellipsis), new, loc=loc))
         return True
 
     def _list_method_statement(self, sc, call, out, loc):

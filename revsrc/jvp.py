@@ -24,6 +24,8 @@ from __future__ import annotations
 import inspect
 import operator
 
+import numpy as np
+
 from . import errors, ir, kinds, optimize, primitives, runtime, templates
 from .analysis import SCALARS, stack_var
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
@@ -63,12 +65,37 @@ def _by_reverse_rule(prim):
                 or prim.linear or prim.multilinear)
 
 
+def _written(stmts, found=None):
+    """The names item assignments write into, anywhere in ``stmts``."""
+    found = set() if found is None else found
+    for s in stmts:
+        if isinstance(s, SetItem):
+            found.add(s.target)
+        for block in _blocks(s):
+            _written(block, found)
+    return found
+
+
+def _blocks(s):
+    if isinstance(s, If):
+        return (s.body, s.orelse)
+    if isinstance(s, For):
+        return (s.body,)
+    if isinstance(s, While):
+        return (s.test_body, s.body)
+    return ()
+
+
 class _Forward:
     def __init__(self, names, kinds_, ndims, active):
         self.names = names
         self.kinds = kinds_
         self.ndims = ndims
         self.active = active
+        # names written into in place: each of their tangents is an array of its own
+        # (a rule may pass a tangent through, x * 1.0 -> x_dot, and the write would
+        # reach the other name's tangent, or the caller's)
+        self.written = set()
 
     def dot(self, v):
         return self.names.dot(v)
@@ -156,7 +183,8 @@ class _Forward:
             total = self.zero(ans, out)
         if overwrites:
             out.append(Op(z, ir.copy, (ans,), loc=s.loc))
-        out.append(Op(self.dot(z), ir.copy, (total,), loc=s.loc))
+        own = z in self.written and self.kinds.get(z) == kinds.ARRAY and isinstance(total, str)
+        out.append(Op(self.dot(z), np.array if own else ir.copy, (total,), loc=s.loc))
 
     def contributions(self, s, ans, out):
         """One tangent term per input of ``s`` that carries a tangent."""
@@ -350,6 +378,7 @@ def transform(names, params, body, result, aux, wrt, kinds_, ndims, active, name
     primals then the tangents of ``wrt``; outputs are the result, its tangent and
     (with ``aux``) the auxiliary value."""
     fw = _Forward(names, kinds_, ndims, active)
+    fw.written = _written(body)
     tangents = [names.dot(p) for p in wrt]
     out = fw.block(body)
     tail = []

@@ -20,7 +20,7 @@ import types
 
 import numpy as np
 
-from . import aliases, containers, control, errors, fence, ir, kinds, rules, runtime
+from . import aliases, containers, control, errors, fence, ir, kinds, rules, runtime, tensor
 from .idioms import IdiomLowering, is_library
 from .names import Names
 from .ir import Const, For, If, Op, SetItem, While
@@ -46,11 +46,12 @@ _COMPARE = {
 _METHODS = {
     "sum": np.sum, "mean": np.mean, "prod": np.prod, "max": np.max, "min": np.min,
     "var": np.var, "std": np.std, "dot": np.dot, "reshape": np.reshape,
-    "transpose": np.transpose, "ravel": np.ravel, "flatten": np.ravel,
+    "transpose": np.transpose, "ravel": np.ravel, "flatten": tensor.flatten,
     "squeeze": np.squeeze, "cumsum": np.cumsum, "cumprod": np.cumprod,
     "clip": np.clip, "argmax": np.argmax, "argmin": np.argmin, "copy": np.copy,
     "swapaxes": np.swapaxes, "astype": None, "item": None, "conj": np.conj,
-    "trace": np.trace, "all": np.all, "any": np.any,
+    "trace": np.trace, "all": np.all, "any": np.any, "diagonal": np.diagonal,
+    "conjugate": np.conj,
 }
 _ATTRS_NONDIFF = {"shape", "ndim", "size", "dtype"}
 _ATTRS_FN = {"T": np.transpose, "real": np.real, "imag": np.imag}

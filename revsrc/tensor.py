@@ -26,6 +26,12 @@ _F32 = np.dtype(np.float32)
 _FULL = slice(None)
 
 
+def flatten(a, order="C"):
+    """``a.flatten(order)``: a copy, never a view (``np.ravel`` may return a view, and a
+    write into the copy must not reach ``a``)."""
+    return np.asarray(a).flatten(order)
+
+
 # ----- Broadcasting -----
 
 def sum_to_shape(g, shape):

@@ -216,7 +216,8 @@ def k_eig_phase(a):
 # ----- Cases: moving, joining and indexing -----
 
 def k_shapes(z):
-    return (_csum(np.reshape(z, (4, 3))) + _csum(np.ravel(z)) + _csum(np.transpose(z))
+    return (_csum(np.reshape(z, (4, 3))) + _csum(np.ravel(z)) + _csum(z.flatten())
+            + _csum(np.transpose(z))
             + _csum(np.swapaxes(z, 0, 1)) + _csum(np.moveaxis(z, 0, 1))
             + _csum(np.expand_dims(z, 0)))
 

@@ -562,3 +562,26 @@ def test_writes_through_views_whose_layout_is_computed(f, shape):
     # (the layout's operands were passed as their names: np.reshape(g, '_t4') crashed)
     a = np.random.default_rng(5).normal(size=shape)
     check_grads(f, (a, 1.8), (0, 1))
+
+
+# ----- forward mode: a write into an array whose tangent a rule passed through -----
+
+def _scaled_copy_then_write(x):
+    y = x * 1.0                  # its tangent is x_dot itself
+    v = y[1:]
+    v[0] = 2.0 * x[0]            # writes y (and so y_dot) in place
+    y[2] = y[2] ** 2
+    return np.sum(y * y)
+
+
+def test_jvp_writes_into_a_tangent_of_its_own():
+    x = np.array([0.3, -0.5, 1.1])
+    for t in (np.array([1.0, 0.0, 0.0]), np.array([0.2, -1.0, 0.7])):
+        before = t.copy()
+        _, got = revsrc.jvp(_scaled_copy_then_write, (x,), (t,))
+        assert np.array_equal(t, before)          # the caller's tangent is untouched
+        want = revsrc.grad(_scaled_copy_then_write)(x) @ t
+        assert got == pytest.approx(want, rel=1e-12)
+        eps = 1e-6
+        fd = (_scaled_copy_then_write(x + eps * t) - _scaled_copy_then_write(x - eps * t)) / (2 * eps)
+        assert got == pytest.approx(fd, rel=1e-6)

@@ -6,6 +6,7 @@ import operator
 
 import numpy as np
 
+from .. import inplace
 from .. import kinds as K
 from ..primitives import jvp_rule, primitive
 from . import _forward, _helpers
@@ -47,3 +48,29 @@ def sort_jvp(g, ans, a, axis=-1):
 @primitive("partition", np.partition, kind=K.array_kind)
 def partition(g, ans, a, kth, axis=-1):
     return _helpers.partition_grad(g, ans, a, axis), None
+
+
+# ----- NumPy's in-place functions, as values (revsrc/inplace.py) -----
+# ``np.add.at(a, idx, v)`` on an array the function made is lowered to
+# ``a[...] = inplace.add_at(a, idx, v)``; the write-back is the transformation's.
+
+@primitive("add_at", inplace.add_at, kind=K.same_kind)
+def add_at(g, ans, a, indices, values):
+    return g, None, inplace.add_at_values_grad(g, a, indices, values)
+
+
+@jvp_rule("add_at")
+def add_at_jvp(g, ans, a, indices, values):
+    return g, None, inplace.add_at_values_tangent(g, a, indices)
+
+
+@primitive("fill_diagonal", inplace.fill_diagonal, kind=K.same_kind)
+def fill_diagonal(g, ans, a, val, wrap=False):
+    return (inplace.fill_diagonal_a_grad(g, a, wrap),
+            inplace.fill_diagonal_val_grad(g, a, val, wrap), None)
+
+
+@jvp_rule("fill_diagonal")
+def fill_diagonal_jvp(g, ans, a, val, wrap=False):
+    return (inplace.fill_diagonal_a_grad(g, a, wrap),
+            inplace.fill_diagonal_val_tangent(g, a, val, wrap), None)

@@ -24,6 +24,11 @@ def ravel(g, ans, a, order="C"):
     return np.reshape(g, np.shape(a), order=order)
 
 
+@primitive("flatten", tensor.flatten, kind=K.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
+def flatten(g, ans, a, order="C"):
+    return np.reshape(g, np.shape(a), order=order)
+
+
 @primitive("expand_dims", np.expand_dims, np.squeeze, np.atleast_1d, np.atleast_2d, np.atleast_3d, kind=K.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def expand_dims(g, ans, a, axis=None):
     return np.reshape(g, np.shape(a))
