@@ -197,6 +197,27 @@ def get_default_grad(g, d, key):
     return 0.0 * g if key in d else g
 
 
+def unzip(seq):
+    """``tuple(zip(*seq))``: ``zip(*pairs)`` where the number of pairs is known only at
+    run time."""
+    return tuple(zip(*seq))
+
+
+def unzip_grad(g, seq):
+    """The adjoint of ``seq`` in ``unzip(seq)``: item j of output i's adjoint is item i of
+    item j's."""
+    from .rules import _helpers
+    out = _helpers.pieces([_helpers.zero_like(item) for item in seq])
+    if np.ndim(g) == 0:
+        return out                   # a zero adjoint
+    for i, col in enumerate(g):
+        if np.ndim(col) == 0:
+            continue                 # output i's adjoint is zero
+        for j in range(len(col)):
+            out[j][i] = out[j][i] + col[j]
+    return out
+
+
 def sequence_grad(g, iterable):
     """The adjoint of ``iterable`` in ``list(iterable)`` or ``tuple(iterable)``."""
     from .rules import _helpers

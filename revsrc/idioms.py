@@ -90,6 +90,19 @@ class IdiomLowering:
         failed.append(Op(None, guards.fail_assert, (message,), loc=loc))
         out.append(If(test, [], failed, loc=loc))
 
+    def _print_statement(self, sc, call, out, loc):
+        """``print(...)`` as a statement: it runs in the forward sweep, once per call of
+        the derivative, with the values of that call (as in the user's function; it
+        carries no gradient). False for any other call."""
+        if not isinstance(call.func, ast.Name) or \
+                self._static_callee(sc, call.func, out) is not print:
+            return False
+        args, kwargs = self._call_args(sc, call, out, loc)
+        args = [self._materialize(a, out, loc) for a in args]
+        kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
+        out.append(Op(None, print, tuple(args), tuple(kwargs), loc=loc))
+        return True
+
     def _fstring(self, sc, node, out, into, loc):
         """An f-string, as its ``str.format`` template and its values."""
         values = []

@@ -71,7 +71,7 @@ _MATH_AS_NUMPY = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2":
 _MATH_SPECIAL = {"erf": "jax.scipy.special.erf", "erfc": "jax.scipy.special.erfc",
                  "log": "_jaxgen.math_log", "floor": "_jaxgen.math_floor",
                  "ceil": "_jaxgen.math_ceil", "trunc": "_jaxgen.math_trunc"}
-_BUILTINS = {"float": "_jaxgen.to_float"}
+_BUILTINS = {"float": "_jaxgen.to_float", "print": "_jaxgen.show"}
 
 
 def twin_name(fn):
@@ -251,8 +251,21 @@ def _runtime_ns():
             return target
         return jnp.asarray(target).at[index].set(value)
 
+    def show(*values, **options):
+        """``print(...)`` when the compiled program runs, with that call's values (a
+        plain print would run once, while tracing, and show tracers)."""
+        traced = [i for i, v in enumerate(values)
+                  if isinstance(v, (J.jax.Array, J.helpers.Tracer))]
+
+        def emit(*arrays):
+            shown = list(values)
+            for i, a in zip(traced, arrays):
+                shown[i] = a[()] if np.ndim(a) == 0 else a
+            print(*shown, **options)
+        J.jax.debug.callback(emit, *[values[i] for i in traced], ordered=True)
+
     ns = types.ModuleType("revsrc.jaxgen_runtime")
-    for f in (to_float, math_log, math_floor, math_ceil, math_trunc, at_set):
+    for f in (to_float, math_log, math_floor, math_ceil, math_trunc, at_set, show):
         setattr(ns, f.__name__, f)
     return ns
 

@@ -597,6 +597,7 @@ class Normalizer(IdiomLowering):
             if isinstance(node.value, ast.Constant):
                 return False  # a docstring or a bare constant
             if isinstance(node.value, ast.Call) and (
+                    self._print_statement(sc, node.value, out, loc) or
                     self._list_method_statement(sc, node.value, out, loc) or
                     self._discarded_call(sc, node.value, out, loc)):
                 return False
@@ -1456,7 +1457,17 @@ class Normalizer(IdiomLowering):
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint="call functions by name")
-        args, kwargs = self._call_args(sc, node, out, loc)
+        if fn is zip and len(node.args) == 1 and isinstance(node.args[0], ast.Starred) \
+                and not node.keywords:
+            # zip(*pairs): a sequence of sequences of a length known only at run time,
+            # unzipped (its rule transposes the adjoints back)
+            seq = self._expr(sc, node.args[0].value, out)
+            args, kwargs = _spread(seq), []
+            if args is None:
+                return self._emit(out, containers.unzip, [self._materialize(seq, out, loc)],
+                                  into, loc)
+        else:
+            args, kwargs = self._call_args(sc, node, out, loc)
         if isinstance(fn, tuple) and fn and fn[0] == "method":
             _, obj, found = fn
             if isinstance(found, staticmethod):
@@ -1501,20 +1512,13 @@ class Normalizer(IdiomLowering):
         for a in node.args:
             if isinstance(a, ast.Starred):
                 v = self._expr(sc, a.value, out)
-                if isinstance(v, VTuple):
-                    args.extend(v)
-                elif isinstance(v, VDict):
-                    args.extend(Const(k) for k in v.keys)
-                elif isinstance(v, Const) and isinstance(v.value, (tuple, list)):
-                    args.extend(Const(x) for x in v.value)
-                elif isinstance(v, tuple) and len(v) == 2 and v[0] == "obj" and \
-                        type(v[1]) in (tuple, list):
-                    args.extend(Const(x) for x in v[1])   # a global tuple
-                else:
+                spread = _spread(v)
+                if spread is None:
                     raise errors.UnsupportedSyntax(
                         "star-arguments (*args) are supported on a tuple, list or dict "
                         "whose length is known when transforming", loc=loc,
                         hint="pass the arguments one by one")
+                args.extend(spread)
             else:
                 args.append(self._expr(sc, a, out))
         kwargs = []
@@ -2083,6 +2087,20 @@ def _inlinable(fn):
         return False
     module = getattr(fn, "__module__", "") or ""
     return not (module.startswith("numpy") or module.startswith("revsrc."))
+
+
+def _spread(v):
+    """The operands ``*v`` spreads into a call, for a container known when transforming;
+    None otherwise."""
+    if isinstance(v, VTuple):
+        return list(v)
+    if isinstance(v, VDict):
+        return [Const(k) for k in v.keys]
+    if isinstance(v, Const) and isinstance(v.value, (tuple, list)):
+        return [Const(x) for x in v.value]
+    if isinstance(v, tuple) and len(v) == 2 and v[0] == "obj" and type(v[1]) in (tuple, list):
+        return [Const(x) for x in v[1]]   # a global tuple
+    return None
 
 
 def _call_name(node):

@@ -95,7 +95,7 @@ def calls_no_rule(x):
 
 
 def prints(x):
-    print(x)  # refuse: E401
+    shown = print(x)  # refuse: E401
     return x
 
 

@@ -471,15 +471,29 @@ def test_starred_assignment_targets():
     check_both(starred_targets, (1.3,))
 
 
-def zips_a_runtime_list(x, pairs):
-    xs, ys = zip(*pairs)
-    return x * len(xs)
+def unzipped_least_squares(w, pairs):
+    xs, ys = zip(*pairs)           # the number of pairs is known only at run time
+    X = np.array(xs)
+    Y = np.array(ys)
+    return np.mean((X @ w - Y) ** 2) + len(xs)
+
+
+def test_zip_of_a_list_of_unknown_length_unzips_it():
+    w = RNG.normal(size=2)
+    pairs = [(RNG.normal(size=2), float(RNG.normal())) for _ in range(5)]
+    check_both(unzipped_least_squares, (w, pairs), 0)
+    for n in (1, 3, 5):      # one program for every length
+        check_grads(unzipped_least_squares, (w, pairs[:n]), (0, 1))
+
+
+def spreads_a_runtime_list(x, pair):
+    return x * np.hypot(*pair)
 
 
 def test_star_of_a_value_of_unknown_length_is_refused():
     with pytest.raises(errors.UnsupportedSyntax) as info:
-        revsrc.grad(zips_a_runtime_list)(1.0, [(1, 2)])
-    assert info.value.lineno == zips_a_runtime_list.__code__.co_firstlineno + 1
+        revsrc.grad(spreads_a_runtime_list)(1.0, [1.0, 2.0])
+    assert info.value.lineno == spreads_a_runtime_list.__code__.co_firstlineno + 1
     assert "length" in info.value.message and info.value.hint
 
 
@@ -503,3 +517,53 @@ def test_programs_for_functions_passed_as_arguments_are_bounded():
         s = float(i)
         assert g(1.5, lambda v: v * s) == pytest.approx(3.0 * s)
     assert len(g._revsrc_transformed.cache) <= api._CACHE_LIMIT
+
+
+# ----- print -------------------------------------------------------------------------------
+
+def verbose_loss(w, X, y, verbose=False):
+    r = X @ w - y
+    loss = 0.5 * np.mean(r ** 2)
+    if verbose:
+        print(f"loss={loss:.4f}", "max|r|=", np.max(np.abs(r)), sep=" ")
+    return loss
+
+
+def prints_in_a_loop(x, n):
+    for i in range(n):
+        x = x * 1.5 + math.sin(x)
+        print("step", i, x)
+    return x
+
+
+def test_print_runs_in_the_forward_sweep_with_the_calls_values(capsys):
+    w, X, y = RNG.normal(size=3), RNG.normal(size=(6, 3)), RNG.normal(size=6)
+    g = revsrc.grad(verbose_loss)
+    quiet = g(w, X, y)
+    assert capsys.readouterr().out == ""
+    loud = g(w, X, y, verbose=True)
+    verbose_loss(w, X, y, verbose=True)
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 2 and printed[0] == printed[1]     # as the function prints
+    np.testing.assert_array_equal(quiet, loud)
+    check_grads(verbose_loss, (w, X, y))
+
+    value, dx = revsrc.value_and_grad(prints_in_a_loop)(0.3, 3)
+    printed = capsys.readouterr().out
+    prints_in_a_loop(0.3, 3)
+    assert printed == capsys.readouterr().out and printed.count("step") == 3
+    assert value == prints_in_a_loop(0.3, 3)
+    capsys.readouterr()
+    check_grads(prints_in_a_loop, (0.3, 3))
+
+
+def uses_what_print_returns(x):
+    shown = print(x)
+    return x if shown is None else 2 * x
+
+
+def test_a_value_of_print_is_refused():
+    with pytest.raises(errors.SideEffect) as info:
+        revsrc.grad(uses_what_print_returns)(1.0)
+    assert info.value.code == "E401"
+    assert info.value.lineno == uses_what_print_returns.__code__.co_firstlineno + 1

@@ -384,3 +384,17 @@ def test_a_derivative_inside_jax_jit_and_vmap():
         batched = jax.vmap(dmlp, in_axes=(None, 0, None))(W0, np.stack([X0, 2 * X0]), B0)
     _close(batched[0], want)
     _close(batched[1], revsrc.grad(mlp)(W0, 2 * X0, B0))
+
+
+def _prints_its_sum(x):
+    y = np.sum(x ** 2)
+    print("sum of squares", y)
+    return y
+
+
+def test_print_shows_each_calls_values(capsys):
+    g = revsrc.grad(_prints_its_sum, backend="jax")
+    for x in (np.ones(3), np.arange(3.0)):
+        np.testing.assert_allclose(g(x), 2 * x)
+        jax.effects_barrier()
+        assert capsys.readouterr().out == f"sum of squares {np.sum(x ** 2)}\n"

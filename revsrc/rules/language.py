@@ -12,6 +12,8 @@ from .arith import pos
 no_derivative(guards.raise_error, guards.raise_error_from, guards.fail_assert,
               kind=K.constant(K.NONE))
 no_derivative(guards.fstring, format, repr, ascii)
+# print(...) as a statement only (revsrc/idioms.py); a value it returns is refused
+no_derivative(print, kind=K.constant(K.NONE))
 
 
 # ----- Casts -----
@@ -150,6 +152,11 @@ no_derivative(guards.errstate_enter, guards.errstate_exit)
 @primitive("result_field", containers.result_field, linear=(0,))
 def result_field(g, ans, result, name):
     return containers.result_field_grad(g, result, name), None
+
+
+@primitive("unzip", containers.unzip, kind=K.constant(K.TUPLE), linear=(0,))
+def unzip(g, ans, seq):
+    return containers.unzip_grad(g, seq)
 
 
 @primitive("dict", dict, kind=K.constant(K.DICT), linear=(0,))
