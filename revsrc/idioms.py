@@ -90,6 +90,20 @@ class IdiomLowering:
         failed.append(Op(None, guards.fail_assert, (message,), loc=loc))
         out.append(If(test, [], failed, loc=loc))
 
+    def _make_object(self, sc, cls, args, kwargs, out, loc):
+        """``Cls(...)`` for a class whose ``__init__`` only sets attributes: its
+        ``__init__`` inlined on a static object that records them; its methods are
+        inlined with ``self`` that object, its attributes read what was stored."""
+        from .normalize import VRecord
+        obj = VRecord(None, [], cls)
+        obj.building = True
+        try:
+            self._inline_callable(sc, cls.__init__, [obj] + list(args), kwargs, out, None,
+                                  loc)
+        finally:
+            obj.building = False
+        return obj
+
     def _print_statement(self, sc, call, out, loc):
         """``print(...)`` as a statement: it runs in the forward sweep, once per call of
         the derivative, with the values of that call (as in the user's function; it

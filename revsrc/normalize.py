@@ -16,6 +16,7 @@ import importlib
 import inspect
 import math
 import operator
+import textwrap
 import types
 
 import numpy as np
@@ -729,6 +730,10 @@ class Normalizer(IdiomLowering):
         straight into a variable)."""
         if isinstance(node, ast.Dict):
             return all(isinstance(k, ast.Constant) for k in node.keys)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            # a list of objects made in the function ([Dense(W1, b1), Dense(W2, b2)])
+            return any(isinstance(e, ast.Call) and self._maybe_static(sc, e)
+                       for e in node.elts)
         if isinstance(node, ast.Name):
             return _is_static_value(sc.env.get(node.id)) or node.id in sc.defs
         if isinstance(node, (ast.Subscript, ast.Attribute)):
@@ -759,7 +764,7 @@ class Normalizer(IdiomLowering):
                 if isinstance(fn, tuple) and fn and fn[0] == "def":
                     return True
                 return _user_callable(fn) or fn in _CONTAINER_BUILTINS or (
-                    isinstance(fn, type) and _is_record_class(fn))
+                    isinstance(fn, type) and (_is_record_class(fn) or _plain_init_class(fn)))
             return False
         return False
 
@@ -769,7 +774,11 @@ class Normalizer(IdiomLowering):
         if isinstance(target, ast.Name) and isinstance(value, ast.Tuple) \
                 and sc.store_counts.get(target.id) == 1 and target.id not in sc.env:
             # a tuple assigned once stays a tuple of operands, never built
-            items = [self._snapshot(self._val(sc, v, out), out, loc) for v in value.elts]
+            items = []
+            for v in value.elts:
+                e = self._expr(sc, v, out)
+                items.append(e if _made_object(e) else
+                             self._snapshot(self._materialize(e, out, loc), out, loc))
             sc.env[target.id] = VTuple(items)
             return
         if isinstance(target, ast.Name) and self._maybe_static(sc, value):
@@ -838,10 +847,23 @@ class Normalizer(IdiomLowering):
             base, index = self._subscript_parts(sc, target, out, loc)
             out.append(SetItem(base, index, self._materialize(value, out, loc), loc=loc))
         elif isinstance(target, ast.Attribute):
-            raise errors.SideEffect("writing an attribute is a side effect revsrc refuses",
-                                    loc=loc, hint="return the value instead")
+            obj = self._object_being_built(sc, target, out)
+            if obj is None:
+                raise errors.SideEffect("writing an attribute is a side effect revsrc refuses",
+                                        loc=loc, hint="return the value instead")
+            obj.items_by_name[target.attr] = self._snapshot_deep(value, out, loc)
         else:
             raise errors.UnsupportedSyntax("unsupported assignment target", loc=loc)
+
+    def _object_being_built(self, sc, target, out):
+        """The object whose ``__init__`` is being inlined, for ``self.attr = ...`` in it
+        (revsrc/idioms.py, `_make_object`); None for any other attribute write."""
+        if not isinstance(target.value, ast.Name):
+            return None
+        base = sc.env.get(target.value.id)
+        if isinstance(base, VRecord) and base.td is None and getattr(base, "building", False):
+            return base
+        return None
 
     def _subscript_parts(self, sc, node, out, loc):
         if isinstance(node.value, ast.Subscript):
@@ -1092,6 +1114,13 @@ class Normalizer(IdiomLowering):
             for k, x in zip(v.keys, v.values):
                 items += [Const(k), self._materialize(x, out, loc)]
             return self._emit(out, ir.make_dict, items, None, loc)
+        if isinstance(v, VRecord) and v.td is None:
+            raise errors.UnsupportedSyntax(
+                f"a {v.probe.__name__} object made in the function can have its attributes "
+                "read and its methods called there, but not be stored in a value the "
+                "program builds when it runs, returned, or passed to a library function",
+                loc=loc, hint="keep the objects in a list or tuple written out in the "
+                "function, or pass them in as an argument")
         if isinstance(v, VRecord):
             items = tuple(self._materialize(i, out, loc) for i in v.items)
             return self._emit(out, ir.make_node, (Const(v.td),) + items, None, loc)
@@ -1215,7 +1244,14 @@ class Normalizer(IdiomLowering):
                 "star-arguments (*args) are supported only in calls, on a container "
                 "known when transforming", loc=loc, hint="pass the arguments one by one")
         if isinstance(node, (ast.Tuple, ast.List)):
-            items = [self._val(sc, e, out) for e in node.elts]
+            values = [self._expr(sc, e, out) for e in node.elts]
+            if any(_made_object(v) for v in values):
+                # objects made in the function stay static: a list of layers is
+                # known when transforming, and a loop over it is unrolled
+                return vtuple([self._snapshot_deep(v, out, loc) for v in values],
+                              "list" if isinstance(node, ast.List) else "tuple")
+            items = [self._materialize(v, out, sc.parsed.loc(e))
+                     for v, e in zip(values, node.elts)]
             if isinstance(node, ast.List):
                 return self._emit(out, ir.make_list, items, into, loc)
             return VTuple(items)
@@ -1489,6 +1525,8 @@ class Normalizer(IdiomLowering):
             return static
         if isinstance(fn, type) and _is_record_class(fn) and not sc.rule_mode:
             return self._construct(sc, fn, args, kwargs, out, loc)
+        if isinstance(fn, type) and not sc.rule_mode and _plain_init_class(fn):
+            return self._make_object(sc, fn, args, kwargs, out, loc)
         if not sc.rule_mode and rules.lookup(fn) is None and not _inlinable(fn) and \
                 _user_callable(fn):
             return self._inline_callable(sc, fn, args, kwargs, out, into, loc)
@@ -2012,6 +2050,54 @@ def _is_record_class(cls):
     dataclass."""
     from . import pytree
     return pytree.node_of_class(cls) in ("namedtuple", "dataclass")
+
+
+def _made_object(v):
+    """An object made in the function (`_plain_init_class`), or a static container
+    holding one."""
+    if isinstance(v, VRecord):
+        return v.td is None or any(_made_object(i) for i in v.items)
+    if isinstance(v, VTuple):
+        return any(_made_object(i) for i in v)
+    return False
+
+
+def _plain_init_class(cls):
+    """A user's class whose ``__init__`` only sets attributes of ``self`` (``self.W, self.b
+    = W, b``), with no ``__new__``, ``__setattr__``, slots or properties among them:
+    an instance made in the function is a static object (`VRecord` with no td)."""
+    init = cls.__dict__.get("__init__") if isinstance(cls.__dict__, types.MappingProxyType) \
+        else None
+    if not isinstance(init, types.FunctionType) or is_library(init) or \
+            any(k in cls.__dict__ for k in ("__new__", "__setattr__", "__slots__")) or \
+            any(b is not object and "__init__" in b.__dict__ for b in cls.__mro__[1:]) or \
+            type(cls) is not type:
+        return False
+    try:
+        node = ast.parse(textwrap.dedent(inspect.getsource(init))).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return False
+    if not isinstance(node, ast.FunctionDef) or not node.args.args:
+        return False
+    me = node.args.args[0].arg
+
+    def settable(t):
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return all(settable(e) for e in t.elts)
+        return isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
+            t.value.id == me and not isinstance(
+                inspect.getattr_static(cls, t.attr, None), (property, types.MemberDescriptorType))
+
+    for stmt in node.body:
+        if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and
+                                          isinstance(stmt.value, ast.Constant)):
+            continue
+        if isinstance(stmt, ast.Assign) and all(settable(t) for t in stmt.targets):
+            continue
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and settable(stmt.target):
+            continue
+        return False
+    return True
 
 
 def _bind_class(cls, fn, args, kwargs, loc):

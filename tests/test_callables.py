@@ -246,3 +246,88 @@ def test_stop_gradient_on_every_path():
     np.testing.assert_allclose(revsrc.grad(lambda v: np.sum(v * revsrc.stop_gradient(v)))(x),
                                x)
     assert revsrc.stop_gradient(2.5) == 2.5
+
+
+# ----- objects made inside the function ------------------------------------------------
+
+class Dense:
+    """A Keras-like layer: its __init__ only stores what it is given."""
+
+    def __init__(self, W, b, activation=None):
+        self.W, self.b, self.activation = W, b, activation
+
+    def __call__(self, x):
+        z = x @ self.W + self.b
+        if self.activation == "tanh":
+            return np.tanh(z)
+        return self.scaled(z)
+
+    def scaled(self, z):
+        return z * 0.5
+
+
+def layers_in_a_list(W1, b1, W2, b2, X, y):
+    net = [Dense(W1, b1, "tanh"), Dense(W2, b2)]
+    h = X
+    for layer in net:
+        h = layer(h)
+    return np.mean((h[:, 0] - y) ** 2)
+
+
+def layer_by_name(W1, b1, X):
+    first = Dense(W1 * 2.0, b1, activation="tanh")
+    W1 = W1 + 1.0                      # the layer keeps the value it was given
+    second = Dense(W1, b1)
+    return np.sum(second(first(X))) + np.sum(first.W) + isinstance(first, Dense)
+
+
+def test_objects_made_in_the_function_are_read_and_called():
+    W1, b1 = RNG.normal(size=(3, 4)), RNG.normal(size=4)
+    W2, b2 = RNG.normal(size=(4, 1)), RNG.normal(size=1)
+    X, y = RNG.normal(size=(5, 3)), RNG.normal(size=5)
+    check_grads(layers_in_a_list, (W1, b1, W2, b2, X, y), argnums=(0, 1, 2, 3))
+    value, _ = revsrc.value_and_grad(layers_in_a_list)(W1, b1, W2, b2, X, y)
+    assert value == layers_in_a_list(W1, b1, W2, b2, X, y)
+    W = RNG.normal(size=(3, 3))
+    check_grads(layer_by_name, (W, RNG.normal(size=3), X), argnums=(0, 1))
+    assert revsrc.jvp(layer_by_name, (W, b1[:3], X), (np.ones((3, 3)), np.zeros(3),
+                                                      np.zeros((5, 3))))[0] == \
+        pytest.approx(layer_by_name(W, b1[:3], X), rel=1e-12)
+
+
+def layer_made_in_a_loop(W, X, n):
+    h = X
+    for i in range(n):
+        layer = Dense(W * (i + 1.0), 0.0)
+        h = layer(h)
+    return np.sum(h)
+
+
+def layer_changed_later(W, X):
+    layer = Dense(W, 0.0)
+    layer.W = W * 2.0
+    return np.sum(layer(X))
+
+
+def layer_returned(W, X):
+    layer = Dense(W, 0.0)
+    return np.sum(layer(X)), layer
+
+
+def layer_appended(W, X):
+    net = []
+    net.append(Dense(W, 0.0))
+    return np.sum(net[0](X))
+
+
+@pytest.mark.parametrize("f,args,cls", [
+    (layer_made_in_a_loop, (2,), errors.UnsupportedSyntax),
+    (layer_changed_later, (), errors.SideEffect),
+    (layer_returned, (), errors.UnsupportedSyntax),
+    (layer_appended, (), errors.UnsupportedSyntax),
+])
+def test_objects_revsrc_cannot_follow_are_refused(f, args, cls):
+    W, X = np.eye(2), np.ones((3, 2))
+    with pytest.raises(cls) as info:
+        revsrc.grad(f, has_aux=f is layer_returned)(W, X, *args)
+    assert info.value.filename == __file__ and info.value.lineno is not None
