@@ -30,13 +30,14 @@ from __future__ import annotations
 import builtins
 import linecache
 import math
+import numbers
 import sys
 import types
 
 import numpy as np
 
 from . import emit, errors, ir, kinds, primitives
-from .ir import For, If, Op, Pop, Push, SetItem, While
+from .ir import Const, For, If, Op, Pop, Push, SetItem, While
 
 _jax = None   # the modules, once imported (JAX is optional: the `jax` extra)
 
@@ -116,6 +117,12 @@ class JnpPrinter(emit._Printer):
         super().__init__(program)
         self.line_locs = {}
         self.J = require()
+        self._either = 0
+        # variables the reverse pass starts as None only so they can be saved before
+        # their first assignment: their None is no value of the program
+        self.placeholders = {s.target for s in program.body
+                             if isinstance(s, Op) and s.fn is ir.copy
+                             and s.args == (Const(None),)}
 
     def fn_name(self, fn):
         if fn is ir.truth:
@@ -209,12 +216,109 @@ class JnpPrinter(emit._Printer):
         elif isinstance(s, If):
             if not reverse:
                 self.comment_for(s.loc, indent)
+            if _selectable(s):
+                self._either_branch(s, indent, reverse)
+                return
             self._mark("if", s.loc)
         elif isinstance(s, For):
             if not reverse:
                 self.comment_for(s.loc, indent)
             self._mark("for", s.loc)
         super().stmt(s, indent, reverse)
+
+
+    def _either_branch(self, s, indent, reverse):
+        """An ``if`` whose test may be a traced value: on a concrete test, Python's own
+        ``if``; on a traced one, both branches run, each from the values before the
+        ``if``, and every variable they assign is selected by the test with jnp.where
+        (the select form of lax.cond). What the branches save is kept, the first
+        branch's below the second's, and the branch flag the forward sweep saves is
+        the selected one, so the reverse sweep's ``if`` on it is traced too: it runs
+        the second branch's adjoint first (its saves are on top), then the first's, and
+        selects. Values of shapes chosen by the branch are refused (E602)."""
+        self._either += 1
+        tag = f"_jx{self._either}"
+        test = self.operand(s.test)
+        body, orelse, flag = s.body, s.orelse, None
+        # an `if` of a reverse sweep restores (pops) what its forward `if` saved: the
+        # second arm's saves are on top, so its adjoint runs first
+        restores = any(isinstance(t, Pop) for t in ir.walk(s.body + s.orelse))
+        if not restores and _flag_pushes(s):
+            body, orelse, flag = s.body[:-1], s.orelse[:-1], (s.body[-1], s.orelse[-1])
+        names = sorted({self.name(v) for t in ir.walk(body + orelse) for v in ir.writes(t)})
+        spare = [n for n in names if n in {self.name(v) for v in self.placeholders}]
+        wanted = "(" + "".join(f"{n!r}, " for n in names) + ")"
+        if spare:
+            wanted += ", (" + "".join(f"{n!r}, " for n in spare) + ")"
+        unpack = ", ".join(names) + ("," if len(names) == 1 else "")
+        first, second = (orelse, body) if restores else (body, orelse)
+        inner = indent + "    "
+        self._mark("if", s.loc)
+        self.lines.append(f"{indent}if _jaxgen.traced({test}):")
+        self.refs["_jaxgen"] = _RUNTIME_NS
+        if names:
+            self.lines.append(f"{inner}{tag}_before = _jaxgen.grab(locals(), {wanted})")
+        self.last_comment = None
+        self.block(first, inner, reverse)
+        if names:
+            self.lines.append(f"{inner}{tag}_first = _jaxgen.grab(locals(), {wanted})")
+            self.lines.append(f"{inner}{unpack} = {tag}_before")
+        self.last_comment = None
+        self.block(second, inner, reverse)
+        if names:
+            pair = (f"{tag}_first, _jaxgen.grab(locals(), {wanted})" if not restores else
+                    f"_jaxgen.grab(locals(), {wanted}), {tag}_first")
+            self._mark("if", s.loc)
+            self.lines.append(f"{inner}{unpack} = _jaxgen.select({test}, {pair})")
+        if flag is not None:
+            then_push, else_push = flag
+            self.lines.append(f"{inner}{emit._stack_name(then_push.stack)}.append("
+                              f"_jaxgen.flag({test}, {self.operand(then_push.value)}, "
+                              f"{self.operand(else_push.value)}))")
+        self.lines.append(f"{indent}else:")
+        self.last_comment = None
+        self._mark("if", s.loc)
+        emit._Printer.stmt(self, s, inner, reverse)
+
+
+def _flag_pushes(s):
+    """Whether each branch of ``s`` ends by saving a constant, the branch taken."""
+    ends = (s.body[-1] if s.body else None, s.orelse[-1] if s.orelse else None)
+    return all(isinstance(e, Push) and isinstance(e.value, Const) for e in ends) and \
+        ends[0].stack == ends[1].stack
+
+
+# statements that must not run for a branch not taken: they act outside the values
+_EFFECTS = None
+
+
+def _selectable(s):
+    """Whether both branches of ``s`` may run, their results selected by its test: no
+    exits, no data-dependent loops, no raise, assert, print or errstate inside; its
+    branches save values or restore them, not both."""
+    global _EFFECTS
+    if _EFFECTS is None:
+        from . import guards
+        _EFFECTS = {guards.raise_error, guards.raise_error_from, guards.fail_assert,
+                    guards.errstate_enter, guards.errstate_exit, ir.check_assert, print}
+    inside = list(ir.walk(s.body + s.orelse))
+    if any(isinstance(t, Push) for t in inside) and any(isinstance(t, Pop) for t in inside):
+        return False        # saves and restores both: no order of the arms serves
+    for t in inside:
+        if isinstance(t, (While, ir.Break, ir.Leave)):
+            return False
+
+        if isinstance(t, Op) and t.target is None and t.fn in _EFFECTS:
+            return False
+    return True
+
+
+class _Unset:
+    """A variable not assigned before a branch that assigns it."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<unset>"
 
 
 class _NoTwin(Exception):
@@ -264,8 +368,47 @@ def _runtime_ns():
             print(*shown, **options)
         J.jax.debug.callback(emit, *[values[i] for i in traced], ordered=True)
 
+    Tracer = J.helpers.Tracer
+    unset = _Unset()
+
+    def traced(test):
+        """Whether an ``if`` test is a traced value (so both branches run)."""
+        return isinstance(test, Tracer)
+
+    def grab(found, wanted, placeholders=()):
+        """The values of the variables ``wanted`` in ``found`` (locals()); `_Unset` for
+        one not assigned yet, or still holding the None of a placeholder."""
+        return tuple(unset if n in placeholders and found.get(n) is None
+                     else found.get(n, unset) for n in wanted)
+
+    def flag(test, then, other):
+        """The branch flag a traced ``if`` saves: ``then`` where the test holds."""
+        return jnp.where(jnp.asarray(test) != 0, then, other)
+
+    def _pick(test, a, b):
+        if a is b or b is unset:
+            return a
+        if a is unset:
+            return b
+        if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and \
+                type(a) is type(b) and len(a) == len(b):
+            return type(a)(_pick(test, x, y) for x, y in zip(a, b))
+        if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+            return {k: _pick(test, a[k], b[k]) for k in a}
+        numeric = (numbers.Number, np.ndarray, np.generic, J.jax.Array, Tracer)
+        if not (isinstance(a, numeric) and isinstance(b, numeric)):
+            bool(test)              # not selectable: JAX's error, a refusal (E602)
+        sa, sb = jnp.shape(a), jnp.shape(b)
+        if sa != sb and sa != () and sb != ():
+            bool(test)              # shapes chosen by the branch
+        return jnp.where(jnp.asarray(test) != 0, a, b)
+
+    def select(test, then, other):
+        return tuple(_pick(test, a, b) for a, b in zip(then, other))
+
     ns = types.ModuleType("revsrc.jaxgen_runtime")
-    for f in (to_float, math_log, math_floor, math_ceil, math_trunc, at_set, show):
+    for f in (to_float, math_log, math_floor, math_ceil, math_trunc, at_set, show, traced,
+              grab, flag, select):
         setattr(ns, f.__name__, f)
     return ns
 

@@ -193,9 +193,70 @@ def loop_to_value(x, k):
     return x
 
 
+def branches_in_a_loop(x, W):
+    h = x
+    for t in range(4):
+        z = h @ W
+        if np.sum(z) > 0:
+            h = np.tanh(z)           # saves what only this branch's adjoint reads
+        else:
+            h = z * 0.5
+    return np.sum(h ** 2)
+
+
+def nested_branches(x, y):
+    s = np.sum(x * y)
+    if s > 0.0:
+        if s > 2.0:
+            z = np.log(s) * x
+        else:
+            z = x * y * 3.0
+    elif s < -1.0:
+        z = np.exp(x) - y
+    else:
+        z = np.tanh(x)
+    return np.sum(z * z)
+
+
+def test_branches_on_traced_values_select_both_arms():
+    rng = np.random.default_rng(11)
+    for v in (2.0, 0.5, -1.0):
+        assert float(revsrc.grad(branch_on_value, backend="jax")(v)) == \
+            pytest.approx(revsrc.grad(branch_on_value)(v), rel=1e-12)
+    for _ in range(6):
+        x, W = rng.normal(size=(2, 3)), rng.normal(size=(3, 3))
+        for got, want in zip(revsrc.grad(branches_in_a_loop, (0, 1), backend="jax")(x, W),
+                             revsrc.grad(branches_in_a_loop, (0, 1))(x, W)):
+            _close(got, want)
+    x = np.ones(3)
+    for y in (np.ones(3), np.full(3, 0.2), -np.ones(3), np.full(3, -0.1)):   # every arm
+        for got, want in zip(revsrc.grad(nested_branches, (0, 1), backend="jax")(x, y),
+                             revsrc.grad(nested_branches, (0, 1))(x, y)):
+            _close(got, want)
+        _close(revsrc.hessian(nested_branches, backend="jax")(x, y),
+               revsrc.hessian(nested_branches)(x, y))
+    text = revsrc.source(revsrc.grad(nested_branches, backend="jax"), x, x)
+    assert "_jaxgen.select(" in text and "if _jaxgen.traced(" in text
+
+
+def shape_by_branch(x):
+    if np.sum(x) > 0:
+        y = x[:2]
+    else:
+        y = x
+    return np.sum(y * y)
+
+
+def raises_in_a_branch(x):
+    if x < 0.0:
+        raise ValueError("negative")
+    return x * 2.0
+
+
 @pytest.mark.parametrize("fn,args,line", [
-    (branch_on_value, (0.5,), "if x > 1.0:"),
     (while_on_value, (0.5,), "while x < 10.0:"),
+    (shape_by_branch, (np.ones(3),), "if np.sum(x) > 0:"),
+    (raises_in_a_branch, (1.0,), "if x < 0.0:"),
 ])
 def test_data_dependent_control_flow_is_refused_with_its_line(fn, args, line):
     with pytest.raises(errors.JaxDataDependent) as info:
