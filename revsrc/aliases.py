@@ -41,20 +41,35 @@ OF_BINARY = {v: k for k, v in INPLACE.items()}   # x + y -> the in-place x += y
 
 # Operations whose result is always a view of their first argument (for an ndarray).
 _VIEWS = {np.transpose, np.swapaxes, np.moveaxis, np.expand_dims, np.squeeze, np.flip,
-          np.fliplr, np.flipud, np.real, np.imag}
+          np.fliplr, np.flipud, np.real, np.imag, np.rot90, np.diagonal, np.broadcast_to}
+for _name in ("matrix_transpose", "permute_dims"):     # NumPy 2's spellings
+    if hasattr(np, _name):
+        _VIEWS.add(getattr(np, _name))
 # Operations whose result may or may not share memory with their first argument (a
 # view when it can be one): a write through one is checked when it runs.
 _MAYBE_VIEWS = {np.reshape, np.ravel, np.asarray, np.asanyarray, np.atleast_1d,
-                np.atleast_2d, np.atleast_3d, np.ascontiguousarray}
+                np.atleast_2d, np.atleast_3d, np.ascontiguousarray,
+                # np.diag of a matrix is a view of its diagonal (of a vector, a new
+                # matrix); np.split and its kin return lists of views
+                np.diag, np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit}
+if hasattr(np, "unstack"):
+    _MAYBE_VIEWS.add(np.unstack)
 _MUTABLE = (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT)
 
 
 def _basic_index(index, found):
-    """Whether ``x[index]`` on an array is basic indexing (a view), as far as known."""
+    """Whether ``x[index]`` on an array is basic indexing (a view): True, False (an
+    integer or boolean array: a copy), or None when only the run knows (a slice or a
+    tuple computed in the function)."""
     if isinstance(index, Const):
         items = index.value if type(index.value) is tuple else (index.value,)
         return all(type(i) in (int, slice, type(None)) or i is Ellipsis for i in items)
-    return found.get(index) in (kinds.INT, kinds.BOOL)
+    k = found.get(index)
+    if k in (kinds.INT, kinds.BOOL):
+        return True
+    if k in (kinds.ARRAY, kinds.LIST) or isinstance(k, tuple) and k and k[0] == kinds.ARRAY:
+        return False
+    return None
 
 
 class _Def:
@@ -71,7 +86,33 @@ def resolve(params, body, found, names, back=None):
     the user's names again."""
     out = _Resolver(params, found, names).run(body)
     if back:
+        back = _apart(out, back, names)
         out = inline.rename(out, lambda n: back.get(n, n))
+    return out
+
+
+def _apart(body, back, names):
+    """``back`` (version -> the user's name), but a version assigned while an earlier
+    value of its variable is still used gets a name of its own: in ``b = a;
+    a = a + 1.0; b[0] = x`` the write goes into the first ``a`` through ``b``, beside
+    the second. (The first version is the user's name itself.)"""
+    first, last = {}, {}
+    users = set(back.values())
+    for i, s in enumerate(body):
+        for t in ir.walk([s]):
+            for n in list(ir.writes(t)) + list(ir.reads(t)):
+                if n in back or n in users:
+                    first.setdefault(n, i)
+                    last[n] = i
+    out = dict(back)
+    for user in users:
+        holder = user if user in first else None     # the version holding ``user``
+        for v in sorted((n for n in back if back[n] == user and n in first),
+                        key=lambda n: first[n]):
+            if holder is not None and last[holder] > first[v]:
+                out[v] = names.version(user)     # the user's name is still in use
+            else:
+                holder = v
     return out
 
 
@@ -260,7 +301,8 @@ class _Resolver:
         if s.fn is operator.getitem:
             k = self.found.get(a)
             if k == kinds.ARRAY:
-                return (a, True) if _basic_index(s.args[1], self.found) else None
+                basic = _basic_index(s.args[1], self.found)
+                return None if basic is False else (a, basic is True)
             return a, False   # an item of a list, a tuple or a dict: may be shared
         if s.fn in _VIEWS:
             return a, True

@@ -215,7 +215,7 @@ def unzip_grad(g, seq):
             continue                 # output i's adjoint is zero
         for j in range(len(col)):
             out[j][i] = out[j][i] + col[j]
-    return out
+    return as_items(out, seq)       # an array's rows: an array
 
 
 def sequence_grad(g, iterable):

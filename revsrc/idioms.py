@@ -426,9 +426,8 @@ class IdiomLowering:
         dicts and arrays it was given) is followed like the caller's own changes.
         False for any other call."""
         fn = self._static_callee(sc, call.func, out)
-        form = inplace.value_form(fn)
-        if form is not None:
-            return self._inplace_call(sc, call, form, out, loc)
+        if inplace.value_form(fn) is not None or inplace.writes_into(fn):
+            return self._inplace_call(sc, call, fn, out, loc)
         from .normalize import _inlinable
         if not ((isinstance(fn, tuple) and fn and fn[0] == "def") or
                 (_inlinable(fn) and rules.lookup(fn) is None)):
@@ -436,18 +435,27 @@ class IdiomLowering:
         self._expr(sc, call, out)
         return True
 
-    def _inplace_call(self, sc, call, form, out, loc):
-        """``np.add.at(a, idx, v)`` or ``np.fill_diagonal(a, val)`` on a name: lowered to
-        ``a[...] = form(a, ...)`` (revsrc/inplace.py), so the write follows ``a``'s views
-        and aliases like any item assignment, and is refused on an argument (E403).
-        False when the array written is not a name (the call stays refused, E401)."""
-        if not call.args or not isinstance(call.args[0], ast.Name) or \
+    def _inplace_call(self, sc, call, fn, out, loc):
+        """``np.add.at(a, idx, v)``, ``np.fill_diagonal(a, val)`` or ``np.copyto(a, src)``
+        on a name, as a statement or a value (None): lowered to ``a[...] = form(a, ...)``
+        (revsrc/inplace.py), or ``a[...] = src``, so the write follows ``a``'s views and
+        aliases like any item assignment, and is refused on an argument (E403). Other
+        functions that write into an argument, and a write into anything but a name,
+        are refused (E401)."""
+        form = inplace.value_form(fn)
+        if form is None or not call.args or not isinstance(call.args[0], ast.Name) or \
                 any(isinstance(a, ast.Starred) for a in call.args) or \
                 any(k.arg is None for k in call.keywords):
-            return False
-        base = self._resolve(sc, call.args[0].id, call.args[0], out)
+            base = None
+        else:
+            base = self._resolve(sc, call.args[0].id, call.args[0], out)
         if not isinstance(base, str):
-            return False
+            raise errors.SideEffect(
+                f"{ast.unparse(call.func)} writes into its first argument in place, which "
+                "revsrc follows only for np.add.at, np.fill_diagonal and np.copyto into a "
+                "named array the function made", loc=loc,
+                hint="compute a new array instead, or write it with an item assignment "
+                     "(a[idx] = v)")
         sig = inspect.signature(form).parameters
         params = list(sig)[1:]
         given = {k.arg: k.value for k in call.keywords}
@@ -462,6 +470,9 @@ class IdiomLowering:
         for name in params[len(call.args) - 1:]:
             args.append(self._val(sc, given[name], out) if name in given
                         else Const(sig[name].default))
+        if form is inplace.copyto:
+            out.append(SetItem(base, Const(Ellipsis), args[1], loc=loc))
+            return True
         new = self.fresh()
         out.append(Op(new, form, tuple(args), loc=loc))
         out.append(SetItem(base, Const(Ellipsis), new, loc=loc))

@@ -24,13 +24,29 @@ def add_at(a, indices, values):
 
 def fill_diagonal(a, val, wrap=False):
     """``a`` after ``np.fill_diagonal(a, val, wrap)`` (``a`` itself is not changed)."""
+    if isinstance(val, np.ndarray) and isinstance(a, np.ndarray) and np.shares_memory(a, val):
+        # NumPy writes the items in turn, reading ``val`` as it changes: no function of
+        # the values before the write
+        from .errors import UnfollowableWrite
+        raise UnfollowableWrite(
+            "np.fill_diagonal writes values read from the array it writes into (a view "
+            "of it), so later items see earlier writes; revsrc does not follow that",
+            hint="copy the values first: np.fill_diagonal(a, a.diagonal().copy())")
     out = np.array(a, copy=True)
     np.fill_diagonal(out, val, wrap=wrap)
     return out
 
 
+def copyto(a, src):
+    """``np.copyto(a, src)``: written as ``a[...] = src`` (this function is its
+    signature; the transformation writes the item assignment itself)."""
+    raise AssertionError("copyto is lowered to an item assignment")  # pragma: no cover
+
+
 # The value form of each in-place function revsrc follows (see `value_form`).
-_FORMS = {np.fill_diagonal: fill_diagonal}
+_FORMS = {np.fill_diagonal: fill_diagonal, np.copyto: copyto}
+# In-place functions revsrc does not follow: refused wherever they are called.
+_REFUSED = {np.put, np.place, np.putmask, np.put_along_axis}
 
 
 def value_form(fn):
@@ -41,6 +57,18 @@ def value_form(fn):
         return _FORMS.get(fn)
     except TypeError:       # an unhashable callable
         return None
+
+
+def writes_into(fn):
+    """Whether ``fn`` is a NumPy function that writes into an argument and that revsrc
+    does not follow (np.put, a ufunc's .at other than np.add.at...)."""
+    if isinstance(getattr(fn, "__self__", None), np.ufunc) and \
+            getattr(fn, "__name__", "") == "at":
+        return value_form(fn) is None
+    try:
+        return fn in _REFUSED
+    except TypeError:
+        return False
 
 
 # ----- Adjoints and tangents -----

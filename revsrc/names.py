@@ -42,6 +42,11 @@ class Names:
                 self.taken.add(name)
                 return name
 
+    def version(self, base):
+        """A second name for the user's variable ``base``, for an earlier value of it
+        still in use after ``base`` is assigned again (``a_v3``)."""
+        return self._fresh(f"{base}_v")
+
     def temp(self):
         """A new value temporary."""
         name = self._fresh("_t")

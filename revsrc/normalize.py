@@ -21,7 +21,8 @@ import types
 
 import numpy as np
 
-from . import aliases, containers, control, errors, fence, ir, kinds, rules, runtime, tensor
+from . import (aliases, containers, control, errors, fence, inplace, ir, kinds, rules,
+               runtime, tensor)
 from .idioms import IdiomLowering, is_library
 from .names import Names
 from .ir import Const, For, If, Op, SetItem, While
@@ -1381,6 +1382,13 @@ class Normalizer(IdiomLowering):
             return self._from_probe(base, getattr(probe, attr), loc)
         if isinstance(found, (types.FunctionType, staticmethod, classmethod)):
             return ("obj", ("method", base, found))
+        if hasattr(type(found), "__get__") or hasattr(type(found), "__set__"):
+            # a descriptor (functools.cached_property, one of the user's): what it gives
+            # depends on the instance, which revsrc does not build
+            raise errors.UnsupportedSyntax(
+                f"{cls.__name__}.{attr} is a descriptor ({type(found).__name__}); revsrc "
+                "reads plain attributes, properties and methods of objects built in the "
+                "function", loc=loc, hint="use a @property, or store the value in __init__")
         value = getattr(cls, attr)
         if _is_static(value):
             return ("obj", value)
@@ -1493,6 +1501,11 @@ class Normalizer(IdiomLowering):
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint="call functions by name")
+        if not sc.rule_mode and (inplace.value_form(fn) is not None or
+                                 inplace.writes_into(fn)):
+            # np.add.at(...) used as a value: the write, then its None
+            self._inplace_call(sc, node, fn, out, loc)
+            return Const(None)
         if fn is zip and len(node.args) == 1 and isinstance(node.args[0], ast.Starred) \
                 and not node.keywords:
             # zip(*pairs): a sequence of sequences of a length known only at run time,
@@ -1534,6 +1547,12 @@ class Normalizer(IdiomLowering):
             if is_library(fn):
                 return self._inline_library(fn, args, kwargs, out, into, loc)
             return self._inline_function(sc, fn, args, kwargs, out, into, loc)
+        if any(k == "out" and not (isinstance(v, Const) and v.value is None)
+               for k, v in kwargs) and _is_numpy_callable(fn):
+            raise errors.SideEffect(
+                f"out= makes {getattr(fn, '__name__', 'this function')} write its result "
+                "into an existing array, which revsrc does not follow", loc=loc,
+                hint="assign the result instead: a = np.multiply(x, y), or a[...] = ...")
         # a revsrc derivative stays a call here: its program depends on its arguments'
         # kinds, so revsrc/frontend.py inlines it once they are known
         args = [self._materialize(a, out, loc) for a in args]
@@ -2050,6 +2069,13 @@ def _is_record_class(cls):
     dataclass."""
     from . import pytree
     return pytree.node_of_class(cls) in ("namedtuple", "dataclass")
+
+
+def _is_numpy_callable(fn):
+    """A NumPy function or ufunc (or a ufunc's method), whose out= writes in place."""
+    if isinstance(fn, np.ufunc) or isinstance(getattr(fn, "__self__", None), np.ufunc):
+        return True
+    return (getattr(fn, "__module__", None) or "").startswith("numpy")
 
 
 def _made_object(v):

@@ -289,6 +289,13 @@ def view_back(new, base, fn, args=(), kwargs=()):
         return np.moveaxis(new, dst, src)
     if fn in (np.flip, np.fliplr, np.flipud):
         return fn(new, *args, **kw)
+    if fn is np.rot90:
+        k = args[0] if args else kw.get("k", 1)
+        axes = args[1] if len(args) > 1 else kw.get("axes", (0, 1))
+        return np.rot90(new, -k, axes)
+    if fn in (np.diagonal, np.broadcast_to, np.diag):
+        raise errors.UnfollowableWrite(
+            f"a write through np.{fn.__name__}(...), which NumPy makes read-only")
     if fn is np.real:
         return new + 1j * np.imag(base) if np.iscomplexobj(base) else new
     if fn is np.imag:

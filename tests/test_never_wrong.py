@@ -585,3 +585,175 @@ def test_jvp_writes_into_a_tangent_of_its_own():
         eps = 1e-6
         fd = (_scaled_copy_then_write(x + eps * t) - _scaled_copy_then_write(x - eps * t)) / (2 * eps)
         assert got == pytest.approx(fd, rel=1e-6)
+
+
+# ----- found by a tester: views NumPy returns, in-place calls as values, aliases -----
+
+def _diag_then_scale(x):
+    a = x * 1.0
+    d = np.diag(a)          # a view of a's diagonal
+    a *= 3.0
+    return np.sum(d * d)
+
+
+def _rot90_then_write(x):
+    a = x * 1.0
+    d = np.rot90(a)
+    a[0, 0] = 5.0
+    return np.sum(d * d)
+
+
+def _diagonal_then_fill(x):
+    a = x * 1.0
+    d = a.diagonal()
+    np.fill_diagonal(a, 2.0)
+    return np.sum(d * x)
+
+
+def _split_then_write(x):
+    a = x * 1.0
+    parts = np.split(a, 2)
+    a[0, 0] = 5.0
+    return np.sum(parts[0] * parts[1])
+
+
+def _write_through_rot90(x):
+    a = x * 1.0
+    r = np.rot90(a)
+    r[0, 1] = 7.0 * x[1, 1]
+    return np.sum(a * a)
+
+
+def _broadcast_then_scale(x):
+    a = x * 1.0
+    d = np.broadcast_to(a[0], (3, 2))
+    a[0] *= 2.0
+    return np.sum(d * d)
+
+
+def _add_at_as_value(x):
+    a = np.zeros(3)
+    r = np.add.at(a, [0], x)
+    return np.sum(a * a) + (r is None)
+
+
+def _copyto_as_value(x):
+    a = np.zeros(3)
+    r = np.copyto(a, x)
+    return np.sum(a * a) + (r is None)
+
+
+def _add_at_through_a_view_in_a_loop(x):
+    a = np.zeros(3)
+    for i in range(3):
+        v = a[i:]
+        np.add.at(v, [0], x)
+    return np.sum(a * a)
+
+
+def _whole_view_write_in_a_loop(x):
+    a = np.zeros(3)
+    for i in range(3):
+        v = a[i:]
+        v[...] = v + x
+    return np.sum(a * a)
+
+
+def _alias_of_a_rebound_name(x):
+    a = np.zeros(2)
+    b = a
+    a = a + 1.0
+    b[0] += x
+    return np.sum(a * a) + np.sum(b * b)
+
+
+@pytest.mark.parametrize("f,x", [
+    (_diag_then_scale, np.array([[1.0, 2.0], [3.0, 4.0]])),
+    (_rot90_then_write, np.array([[1.0, 2.0], [3.0, 4.0]])),
+    (_diagonal_then_fill, np.array([[1.0, 2.0], [3.0, 4.0]])),
+    (_split_then_write, np.array([[1.0, 2.0], [3.0, 4.0]])),
+    (_write_through_rot90, np.array([[1.0, 2.0], [3.0, 4.0]])),
+    (_broadcast_then_scale, np.array([[1.0, 2.0], [3.0, 4.0]])),
+    (_add_at_as_value, 0.5),
+    (_copyto_as_value, 0.5),
+    (_add_at_through_a_view_in_a_loop, 0.5),
+    (_whole_view_write_in_a_loop, 0.5),
+    (_alias_of_a_rebound_name, 0.5),
+], ids=lambda v: getattr(v, "__name__", "x"))
+def test_views_in_place_calls_and_aliases_give_true_values(f, x):
+    value, _ = revsrc.value_and_grad(f)(x)
+    assert value == f(x)
+    check_grads(f, (x,))
+
+
+def _write_into_a_diagonal(x):
+    a = x * 1.0
+    d = np.diagonal(a)
+    d[0] = 1.0              # NumPy: read-only
+    return np.sum(a)
+
+
+def _fill_diagonal_from_itself(x):
+    a = x * 1.0
+    np.fill_diagonal(a, a.diagonal()[::-1])     # NumPy reads values as it writes
+    return np.sum(a)
+
+
+def _put_as_value(x):
+    a = np.zeros(3)
+    r = np.put(a, [0], x)
+    return np.sum(a) + (r is None)
+
+
+def _out_keyword(x):
+    a = np.zeros(3)
+    b = np.multiply(x, 2.0, out=a)
+    return np.sum(a) + np.sum(b)
+
+
+@pytest.mark.parametrize("f,cls", [
+    (_write_into_a_diagonal, errors.UnfollowableWrite),
+    (_fill_diagonal_from_itself, errors.UnfollowableWrite),
+    (_put_as_value, errors.SideEffect),
+    (_out_keyword, errors.SideEffect),
+], ids=lambda v: getattr(v, "__name__", "x"))
+def test_writes_revsrc_cannot_follow_are_refused(f, cls):
+    x = np.arange(1.0, 10.0).reshape(3, 3) if f in (_write_into_a_diagonal,
+                                                      _fill_diagonal_from_itself) else 0.5
+    with pytest.raises(cls) as info:
+        revsrc.grad(f)(x)
+    assert info.value.filename == __file__ and info.value.lineno is not None
+
+
+class _Scaled:
+    def __get__(self, obj, typ=None):
+        return 1.0 if obj is None else obj.w * 100.0
+
+
+class _WithDescriptor:
+    w_scaled = _Scaled()
+
+    def __init__(self, w):
+        self.w = w
+
+
+def _reads_a_descriptor(w):
+    return _WithDescriptor(w).w_scaled * w
+
+
+def test_a_descriptor_of_an_object_made_in_the_function_is_refused():
+    with pytest.raises(errors.UnsupportedSyntax) as info:
+        revsrc.grad(_reads_a_descriptor)(1.5)
+    assert "descriptor" in info.value.message
+
+
+def _unzips_an_array(w, arr):
+    xs, ys = zip(*arr)
+    return sum((w * x - y) ** 2 for x, y in zip(xs, ys))
+
+
+def test_zip_of_an_array_argument_gives_an_array_gradient():
+    arr = np.array([[1.0, 2.0], [2.0, 3.5], [3.0, 7.0]])
+    g = revsrc.grad(_unzips_an_array, argnums=1)(0.7, arr)
+    assert isinstance(g, np.ndarray) and g.shape == arr.shape
+    check_grads(_unzips_an_array, (0.7, arr), argnums=(0, 1))
