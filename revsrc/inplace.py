@@ -100,6 +100,13 @@ def add_at_values_grad(g, a, indices, values):
     return sum_to_shape(np.asarray(picked), np.shape(values))
 
 
+def spread_like_picked(h, a, indices):
+    """``h`` (an adjoint of the values' shape) broadcast to the shape ``a[indices]``
+    has: the transpose of summing the gathered elements back to the values' shape."""
+    shape = np.shape(np.empty(np.shape(a))[indices])
+    return np.broadcast_to(h, shape)
+
+
 def add_at_values_tangent(t, a, indices):
     """The tangent of ``add_at(a, indices, values)`` for a tangent ``t`` of ``values``."""
     out = np.zeros(np.shape(a), dtype=np.result_type(a, t, float))

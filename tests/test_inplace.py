@@ -162,3 +162,23 @@ def test_flatten_is_a_copy():
     assert value == flatten_then_write(x)
     check_grads(flatten_then_write, (RNG.normal(size=(2, 3)),))
     assert g[0, 0] == 8.0        # 2 * y * 2 from the sum of squares, nothing from z
+
+
+def scatter_then_fill(x, w):
+    L = np.zeros((3, 3))
+    i = np.array([0, 1, 1])
+    np.add.at(L, (i, i), w * x)
+    np.fill_diagonal(L, np.diagonal(L) + x ** 2)
+    return np.sum(np.sin(L) * np.arange(9.0).reshape(3, 3))
+
+
+def test_second_derivatives_through_the_in_place_functions():
+    x, w = RNG.normal(size=3), RNG.normal(size=3)
+    H = revsrc.hessian(scatter_then_fill)(x, w)
+    g = revsrc.grad(scatter_then_fill)
+    eps = 1e-5
+    fd = np.array([(g(x + eps * e, w) - g(x - eps * e, w)) / (2 * eps) for e in np.eye(3)]).T
+    np.testing.assert_allclose(H, fd, rtol=1e-6, atol=1e-8)
+    v = RNG.normal(size=3)
+    _, hv = revsrc.jvp(g, (x, w), (v, np.zeros(3)))
+    np.testing.assert_allclose(hv, H @ v, rtol=1e-10, atol=1e-12)

@@ -7,7 +7,7 @@ rules of its own, so that a derivative can be transformed again.
 import numpy as np
 
 from .. import kinds as K
-from .. import containers, runtime, tensor
+from .. import containers, inplace, runtime, tensor
 from ..primitives import define, jvp_rule, primitive, special
 from . import _forward, _helpers, _transpose
 
@@ -318,3 +318,36 @@ def repeat_grad_vjp(g, ans, grad, a, repeats, axis=None):
 @primitive("array_grad", _H.array_grad)
 def array_grad_vjp(g, ans, grad, a):
     return g, None
+
+
+# ----- The adjoints of NumPy's in-place functions (revsrc/inplace.py) -----
+# Each is linear in its first argument; its reverse rule is its transpose, which is
+# another of them.
+
+@primitive("add_at_values_grad", inplace.add_at_values_grad, kind=_like(3), linear=(0,))
+def add_at_values_grad(g, ans, gout, a, indices, values):
+    return (inplace.add_at_values_tangent(inplace.spread_like_picked(g, a, indices), a,
+                                          indices), None, None, None)
+
+
+@primitive("add_at_values_tangent", inplace.add_at_values_tangent, kind=_like(1),
+           linear=(0,))
+def add_at_values_tangent(g, ans, t, a, indices):
+    return inplace.add_at_values_grad(g, a, indices, t), None, None
+
+
+@primitive("fill_diagonal_a_grad", inplace.fill_diagonal_a_grad, kind=_like(1), linear=(0,))
+def fill_diagonal_a_grad(g, ans, gout, a, wrap=False):
+    return inplace.fill_diagonal_a_grad(g, a, wrap), None, None
+
+
+@primitive("fill_diagonal_val_grad", inplace.fill_diagonal_val_grad, kind=_like(2),
+           linear=(0,))
+def fill_diagonal_val_grad(g, ans, gout, a, val, wrap=False):
+    return inplace.fill_diagonal_val_tangent(g, a, val, wrap), None, None, None
+
+
+@primitive("fill_diagonal_val_tangent", inplace.fill_diagonal_val_tangent, kind=_like(1),
+           linear=(0,))
+def fill_diagonal_val_tangent(g, ans, t, a, val, wrap=False):
+    return inplace.fill_diagonal_val_grad(g, a, t, wrap), None, None, None
