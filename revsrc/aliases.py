@@ -27,6 +27,7 @@ import numpy as np
 
 from . import containers, errors, inline, ir, kinds, runtime
 from .ir import Block, Const, For, If, Op, SetItem, While
+from .rules import arith as _arith
 
 # In-place operators (what ``x op= y`` calls) and the operation they compute.
 INPLACE = {
@@ -51,7 +52,8 @@ _MAYBE_VIEWS = {np.reshape, np.ravel, np.asarray, np.asanyarray, np.atleast_1d,
                 np.atleast_2d, np.atleast_3d, np.ascontiguousarray,
                 # np.diag of a matrix is a view of its diagonal (of a vector, a new
                 # matrix); np.split and its kin return lists of views
-                np.diag, np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit}
+                np.diag, np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit,
+                _arith.astype}                        # x.astype(t, copy=False)
 if hasattr(np, "unstack"):
     _MAYBE_VIEWS.add(np.unstack)
 _MUTABLE = (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT)
@@ -306,6 +308,10 @@ class _Resolver:
             return a, False   # an item of a list, a tuple or a dict: may be shared
         if s.fn in _VIEWS:
             return a, True
+        if s.fn is _arith.astype:
+            copy = s.args[2] if len(s.args) > 2 else dict(s.kwargs).get("copy", Const(True))
+            if isinstance(copy, Const) and copy.value:
+                return None       # astype copies unless told it need not
         if s.fn in _MAYBE_VIEWS:
             return a, False
         return None

@@ -757,3 +757,27 @@ def test_zip_of_an_array_argument_gives_an_array_gradient():
     g = revsrc.grad(_unzips_an_array, argnums=1)(0.7, arr)
     assert isinstance(g, np.ndarray) and g.shape == arr.shape
     check_grads(_unzips_an_array, (0.7, arr), argnums=(0, 1))
+
+
+def _astype_copies(x):
+    y = x.astype(np.float64, copy=True)
+    y[0] = 0.0
+    return np.sum(x * y)
+
+
+def _astype_may_alias(x):
+    a = x * 1.0
+    y = a.astype(np.float64, copy=False)     # a itself: a view of it
+    a[1] = 5.0
+    return np.sum(y * x)
+
+
+def test_astype_with_copy_in_both_modes():
+    x = np.array([1.0, 2.0, 3.0])
+    for f in (_astype_copies, _astype_may_alias):
+        value, _ = revsrc.value_and_grad(f)(x)
+        assert value == f(x)
+        check_grads(f, (x,))
+        _, t = revsrc.jvp(f, (x,), (np.ones(3),))
+        eps = 1e-6
+        assert t == pytest.approx((f(x + eps) - f(x - eps)) / (2 * eps), rel=1e-6)

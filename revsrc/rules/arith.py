@@ -17,9 +17,10 @@ from . import _helpers
 xp = np  # rebound per alias when a rule is inlined
 
 
-def astype(x, dtype):
-    """``x.astype(dtype)`` as a function the rule table can key on."""
-    return np.asarray(x).astype(dtype)
+def astype(x, dtype, copy=True):
+    """``x.astype(dtype, copy=copy)`` as a function the rule table can key on (with
+    ``copy=False`` it may return ``x`` itself: revsrc/aliases.py follows it as a view)."""
+    return np.asarray(x).astype(dtype, copy=copy)
 
 
 # ----- Binary operators -----
@@ -125,8 +126,8 @@ def min_(g, ans, x, y):
 
 
 @primitive("astype", astype, kind=K.array_kind, linear=(0,), complex_ok=True)
-def astype_(g, ans, x, dtype):
-    return _helpers.astype_grad(g, x), None
+def astype_(g, ans, x, dtype, copy=True):
+    return _helpers.astype_grad(g, x), None, None
 
 
 # ----- The IR's own operations -----
