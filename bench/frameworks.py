@@ -931,6 +931,136 @@ def _coords(size, k=24):
     return tuple(int(c) for c in rng.choice(size, size=min(k, size), replace=False))
 
 
+# ----- second derivatives: revsrc, jax.jit(jax.hessian), torch.func.hessian -----
+
+HVP_DIRECTION = np.random.default_rng(5).standard_normal((128, 128))
+
+
+@register("hessian_recurrence", "revsrc")
+def make_revsrc_hessian_recurrence(data):
+    d2 = _revsrc_module().hessian(wl.recurrence)
+    return case(lambda: d2(*data), note="revsrc.hessian: forward over reverse, on the engine")
+
+
+@register("hessian_mlp", "revsrc")
+def make_revsrc_hessian_mlp(data):
+    h = _revsrc_module().hessian(wl.mlp_loss, argnums=2)
+    return case(lambda: h(*data), note="revsrc.hessian: forward over reverse, a column each")
+
+
+@register("hvp_mlp", "revsrc")
+def make_revsrc_hvp_mlp(data):
+    rs = _revsrc_module()
+    tangents = (HVP_DIRECTION, None, None, None, None)
+    return case(lambda: rs.hvp(wl.mlp_loss, data, tangents), note="revsrc.hvp")
+
+
+def _jax_mlp_loss(jnp, x, W2, y):
+    def loss(W1, b1):
+        hid = jnp.tanh(x @ W1 + b1)
+        d = hid @ W2 - y
+        return jnp.sum(d * d) / 64.0
+    return loss
+
+
+@register("hessian_recurrence", "jax.jit")
+def make_jax_hessian_recurrence(data):
+    jax, jnp = _jax()
+
+    def step(i, x):
+        return jnp.where(x > 1.0, x - 0.002 * jnp.sin(x) * x,
+                         x + 0.003 * jnp.cos(x) + 0.001 * x * x)
+
+    h = jax.jit(jax.hessian(lambda x: jax.lax.fori_loop(0, 1000, step, x)))
+    x0 = jnp.asarray(data[0])
+    return case(lambda: h(x0).block_until_ready(), note="jax.jit(jax.hessian), lax.fori_loop")
+
+
+@register("hessian_mlp", "jax.jit")
+def make_jax_hessian_mlp(data):
+    jax, jnp = _jax()
+    W1, x, b1, W2, y = (jnp.asarray(a) for a in data)
+    h = jax.jit(jax.hessian(_jax_mlp_loss(jnp, x, W2, y), argnums=1))
+    return case(lambda: h(W1, b1).block_until_ready(), note="jax.jit(jax.hessian)")
+
+
+@register("hvp_mlp", "jax.jit")
+def make_jax_hvp_mlp(data):
+    jax, jnp = _jax()
+    W1, x, b1, W2, y = (jnp.asarray(a) for a in data)
+    g = jax.grad(_jax_mlp_loss(jnp, x, W2, y))
+    v = jnp.asarray(HVP_DIRECTION)
+    hvp = jax.jit(lambda W: jax.jvp(lambda W: g(W, b1), (W,), (v,))[1])
+    return case(lambda: hvp(W1).block_until_ready(), note="jax.jit of jax.jvp of jax.grad")
+
+
+@register("hessian_recurrence", "torch.func")
+def make_torch_hessian_recurrence(data):
+    torch = _torch()
+    from torch.func import hessian
+
+    def rec(x):
+        for _ in range(1000):
+            x = torch.where(x > 1.0, x - 0.002 * torch.sin(x) * x,
+                            x + 0.003 * torch.cos(x) + 0.001 * x * x)
+        return x
+    h = hessian(rec)
+    x0 = torch.tensor(data[0], dtype=torch.float64)
+    return case(lambda: h(x0), note="torch.func.hessian, eager")
+
+
+def _torch_mlp(data):
+    torch = _torch()
+    W1, x, b1, W2, y = (torch.from_numpy(np.asarray(a, dtype=float)) for a in data)
+
+    def loss(W1, b1):
+        hid = torch.tanh(x @ W1 + b1)
+        d = hid @ W2 - y
+        return torch.sum(d * d) / 64.0
+    return torch, loss, W1, b1
+
+
+@register("hessian_mlp", "torch.func")
+def make_torch_hessian_mlp(data):
+    from torch.func import hessian
+    torch, loss, W1, b1 = _torch_mlp(data)
+    h = hessian(loss, argnums=1)
+    return case(lambda: h(W1, b1), note="torch.func.hessian")
+
+
+@register("hvp_mlp", "torch.func")
+def make_torch_hvp_mlp(data):
+    from torch.func import grad, jvp
+    torch, loss, W1, b1 = _torch_mlp(data)
+    g = grad(loss)
+    v = torch.from_numpy(HVP_DIRECTION)
+    return case(lambda: jvp(lambda W: g(W, b1), (W1,), (v,))[1], note="torch.func.jvp of grad")
+
+
+def _second_oracle(workload, data):
+    """Central differences of revsrc's gradient (itself checked against central
+    differences of the function in the first-order rows)."""
+    rs = _revsrc_module()
+    h = 1e-6
+    if workload == "hessian_recurrence":
+        g = rs.grad(wl.recurrence)
+        return (g(data[0] + h) - g(data[0] - h)) / (2 * h)
+    g = rs.grad(wl.mlp_loss, argnums=2 if workload == "hessian_mlp" else 0)
+    args = list(data)
+    if workload == "hessian_mlp":
+        cols = []
+        for k in range(np.size(data[2])):
+            e = np.zeros_like(data[2])
+            e[k] = h
+            hi, lo = list(args), list(args)
+            hi[2], lo[2] = data[2] + e, data[2] - e
+            cols.append((g(*hi) - g(*lo)) / (2 * h))
+        return np.stack(cols, axis=1)
+    hi, lo = list(args), list(args)
+    hi[0], lo[0] = data[0] + h * HVP_DIRECTION, data[0] - h * HVP_DIRECTION
+    return (g(*hi) - g(*lo)) / (2 * h)
+
+
 def oracle(workload, data):
     """What a gradient is checked against: central differences (sampled for arrays), or
     for Newton the vectorized iteration with g' written out by hand."""
@@ -941,6 +1071,8 @@ def oracle(workload, data):
         return wl.newton_reference(data[0])
     if kind in ("value", "map"):
         return compiled_reference(workload, data)
+    if kind == "second":
+        return _second_oracle(workload, data)
     coords = _coords(np.size(data[argnum]))
     return coords, wl.central_difference_coords(f, data, argnum, coords)
 
@@ -963,6 +1095,12 @@ def check(workload, framework, result, data, ref=None, revsrc_result=None):
             bad = np.flatnonzero(np.atleast_1d(got != want))[:5]
             raise GradientMismatch(f"{where}: differs from the plain Python program "
                                    f"(e.g. at {bad.tolist()})")
+        return
+    if kind == "second":
+        got, want = np.asarray(got, dtype=float), np.asarray(ref, dtype=float)
+        scale = max(1.0, float(np.max(np.abs(want))))
+        if got.shape != want.shape or not np.allclose(got, want, rtol=1e-5, atol=1e-6 * scale):
+            raise GradientMismatch(f"{where}: differs from central differences of the gradient")
         return
     if kind == "scalar":
         if framework == "plain":

@@ -284,6 +284,10 @@ WORKLOADS = {
     "rnn": (rnn_loss, rnn_data, 0, "array"),
     "logreg": (logreg_loss, logreg_data, 0, "array"),
     "ode": (oscillator, oscillator_data, 0, "scalar"),
+    # second derivatives ("second"): checked against central differences of the gradient
+    "hessian_recurrence": (recurrence, recurrence_data, 0, "second"),
+    "hessian_mlp": (mlp_loss, mlp_data, 2, "second"),
+    "hvp_mlp": (mlp_loss, mlp_data, 0, "second"),
     # not gradients: programs compiled whole ("value": one number, "map": an array)
     "jit": (None, jit_data, None, "value"),
     "vmap": (None, map_data, None, "map"),
@@ -299,6 +303,11 @@ WORKLOAD_TITLES = {
     "logreg": "logistic regression with np.logaddexp, 20,000 samples x 16 features, d/dw",
     "ode": "RK4, damped oscillator, 200 steps, d x(T) / d k",
     "call": "one call: g(0.3) and its derivative dg(0.3)",
+    "hessian_recurrence": "second derivative of the 1,000-step recurrence, d^2/dx^2 at x=0.3 "
+                          "(revsrc: forward over reverse, on the engine)",
+    "hessian_mlp": "Hessian of the MLP loss with respect to b1 (128 x 128)",
+    "hvp_mlp": "Hessian-vector product of the MLP loss with respect to W1 (128 x 128), "
+               "without forming the Hessian",
     "jit": "revsrc.jit: Newton from 100,000 starts x 6 steps, g and dg = revsrc.grad(g) with "
            "math.*, the whole program compiled (newton_all(100_000))",
     "vmap": "revsrc.vmap: the same Newton mapped over the 100,000 starts (math.*)",
