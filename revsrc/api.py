@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import copy
 import functools
 import sys
 import types
@@ -307,9 +306,7 @@ def run_located(fn, args):
         loc = emit.user_loc(fn, exc.__traceback__)
         if loc is None:
             raise
-        located = copy.copy(exc)
-        errors.RevsrcError.__init__(located, exc.message, loc=loc, hint=exc.hint)
-        raise located from None
+        raise errors.located(exc, loc) from None
 
 
 def _plain(v):

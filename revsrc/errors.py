@@ -35,6 +35,15 @@ class RevsrcError(Exception):
         return text
 
 
+def located(exc, loc):
+    """A copy of the refusal ``exc`` that names ``loc`` (the statement it came from),
+    for one raised where no line was known."""
+    import copy
+    out = copy.copy(exc)
+    RevsrcError.__init__(out, exc.message, loc=loc, hint=exc.hint)
+    return out
+
+
 class UnsupportedSyntax(RevsrcError):
     code = "E101"
 

@@ -526,8 +526,13 @@ class Normalizer(IdiomLowering):
     def _block(self, sc, stmts, out):
         """Lower a statement list (exits stay `Leave` statements for the control pass)."""
         for stmt in stmts:
-            if self._stmt(sc, stmt, out):
-                return True   # what follows an unconditional exit never runs
+            try:
+                if self._stmt(sc, stmt, out):
+                    return True   # what follows an unconditional exit never runs
+            except errors.RevsrcError as exc:
+                if exc.filename is not None:
+                    raise
+                raise errors.located(exc, sc.parsed.loc(stmt)) from None
         return False
 
     def _stmt(self, sc, node, out):

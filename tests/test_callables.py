@@ -331,3 +331,15 @@ def test_objects_revsrc_cannot_follow_are_refused(f, args, cls):
     with pytest.raises(cls) as info:
         revsrc.grad(f, has_aux=f is layer_returned)(W, X, *args)
     assert info.value.filename == __file__ and info.value.lineno is not None
+
+
+def reads_a_layer_by_getattr(W, b):
+    net = [Dense(W, b), Dense(W, b)]
+    return np.sum(getattr(net[1], "W"))
+
+
+def test_a_refusal_inside_an_expression_names_its_statement():
+    with pytest.raises(errors.UnsupportedSyntax) as info:
+        revsrc.grad(reads_a_layer_by_getattr)(np.eye(2), np.zeros(2))
+    assert info.value.lineno == reads_a_layer_by_getattr.__code__.co_firstlineno + 2
+    assert info.value.filename == __file__
