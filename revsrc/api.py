@@ -30,11 +30,12 @@ Argnums = Union[int, Sequence[int]]
 class _Compiled:
     """One signature's adjoint; the Python form is compiled when first needed
     (with backend="jax", ``jax`` is its jnp form, revsrc/jaxgen.py)."""
-    __slots__ = ("_fn", "_text", "program", "engine", "unpruned", "jax")
+    __slots__ = ("_fn", "_text", "program", "engine", "unpruned", "jax", "groups")
 
     def __init__(self, program, engine, unpruned=None, jax=None):
         self._fn = None
         self._text = None
+        self.groups = None     # the gradient's tree structure (`Transformed._format`)
         self.program = program
         self.engine = engine
         self.jax = jax
@@ -128,7 +129,8 @@ class Transformed:
         if entry is None:
             entry = self._compile(key, values, plan)
         if entry.jax is not None:   # its gradients are finalized inside the jit
-            return self._format(entry.jax(flat), key, flat, scalars, finalize=False)
+            return self._format(entry.jax(flat), key, flat, scalars, finalize=False,
+                                entry=entry)
         outs = None
         if entry.engine is not None:
             try:
@@ -137,7 +139,7 @@ class Transformed:
                 outs = None
         if outs is None:
             outs = run_located(entry.fn, flat)
-        return self._format(outs, key, flat, scalars)
+        return self._format(outs, key, flat, scalars, entry=entry)
 
     def _complex_scalars(self, values):
         """A complex number in argnums (Python's or NumPy's) runs as a 0-d complex array,
@@ -164,9 +166,13 @@ class Transformed:
             return None
         return entry
 
-    def _format(self, outs, key, flat, scalars=(), finalize=True):
-        key = key[:-1] if self.cotangent else key
-        groups = arguments.slot_leaves(self.binding, key, self.slots)
+    def _format(self, outs, key, flat, scalars=(), finalize=True, entry=None):
+        groups = entry.groups if entry is not None else None
+        if groups is None:     # the same for every call with this key: made once
+            key = key[:-1] if self.cotangent else key
+            groups = arguments.slot_leaves(self.binding, key, self.slots)
+            if entry is not None:
+                entry.groups = groups
         n = sum(len(ps) for _, ps in groups)
         grads = []
         k = 1

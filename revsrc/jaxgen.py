@@ -216,7 +216,7 @@ class JnpPrinter(emit._Printer):
         elif isinstance(s, If):
             if not reverse:
                 self.comment_for(s.loc, indent)
-            if _selectable(s):
+            if _selectable(s, self.program.kinds):
                 self._either_branch(s, indent, reverse)
                 return
             self._mark("if", s.loc)
@@ -292,7 +292,7 @@ def _flag_pushes(s):
 _EFFECTS = None
 
 
-def _selectable(s):
+def _selectable(s, program_kinds):
     """Whether both branches of ``s`` may run, their results selected by its test: no
     exits, no data-dependent loops, no raise, assert, print or errstate inside; its
     branches save values or restore them, not both."""
@@ -307,6 +307,8 @@ def _selectable(s):
     for t in inside:
         if isinstance(t, (While, ir.Break, ir.Leave)):
             return False
+        if isinstance(t, SetItem) and program_kinds.get(t.target) != kinds.ARRAY:
+            return False    # a list changed in place: both arms would change it
 
         if isinstance(t, Op) and t.target is None and t.fn in _EFFECTS:
             return False

@@ -253,8 +253,18 @@ def raises_in_a_branch(x):
     return x * 2.0
 
 
+def list_item_by_branch(x):
+    xs = [x, x * 2.0]
+    if np.sum(x) > 0:
+        xs[0] = x * 3.0           # a list changed in place: both arms would change it
+    else:
+        xs[1] = x * 5.0
+    return np.sum(xs[0] * xs[1])
+
+
 @pytest.mark.parametrize("fn,args,line", [
     (while_on_value, (0.5,), "while x < 10.0:"),
+    (list_item_by_branch, (np.ones(2),), "if np.sum(x) > 0:"),
     (shape_by_branch, (np.ones(3),), "if np.sum(x) > 0:"),
     (raises_in_a_branch, (1.0,), "if x < 0.0:"),
 ])
