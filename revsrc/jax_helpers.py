@@ -262,20 +262,10 @@ def c_(items):
 def index_concat_grad(g, items, which):
     """rules/_helpers.index_concat_grad with a gather in place of np.add.at: where each
     element went is worked out from the items' shapes (static while tracing)."""
-    concat = np.r_ if which == "r" else np.c_
-    probe, bases, base = [], [], 0
-    for it in items:
-        if isinstance(it, str):
-            _refuse(f"np.{which}_ with a directive string")
-        if isinstance(it, slice):
-            probe.append(np.full(np.shape(concat[it]), -1.0))
-            bases.append(None)
-            continue
-        size = int(np.size(it))
-        probe.append(np.reshape(np.arange(base, base + size, dtype=np.float64), np.shape(it)))
-        bases.append(base)
-        base += size
-    ids = np.ravel(concat[tuple(probe)]).astype(np.intp)
+    from .rules import _helpers
+    if any(isinstance(it, str) for it in items):
+        _refuse(f"np.{which}_ with a directive string")
+    ids, bases = _helpers.index_concat_layout(items, which)
     flat = jnp.ravel(g)
     grads = []
     for it, b in zip(items, bases):

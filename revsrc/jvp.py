@@ -65,25 +65,9 @@ def _by_reverse_rule(prim):
                 or prim.linear or prim.multilinear)
 
 
-def _written(stmts, found=None):
+def _written(stmts):
     """The names item assignments write into, anywhere in ``stmts``."""
-    found = set() if found is None else found
-    for s in stmts:
-        if isinstance(s, SetItem):
-            found.add(s.target)
-        for block in _blocks(s):
-            _written(block, found)
-    return found
-
-
-def _blocks(s):
-    if isinstance(s, If):
-        return (s.body, s.orelse)
-    if isinstance(s, For):
-        return (s.body,)
-    if isinstance(s, While):
-        return (s.test_body, s.body)
-    return ()
+    return {s.target for s in ir.walk(stmts) if isinstance(s, SetItem)}
 
 
 class _Forward:

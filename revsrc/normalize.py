@@ -2078,9 +2078,8 @@ def _is_record_class(cls):
 
 def _is_numpy_callable(fn):
     """A NumPy function or ufunc (or a ufunc's method), whose out= writes in place."""
-    if isinstance(fn, np.ufunc) or isinstance(getattr(fn, "__self__", None), np.ufunc):
-        return True
-    return (getattr(fn, "__module__", None) or "").startswith("numpy")
+    from .primitives import NUMPY, family_of
+    return family_of(fn) == NUMPY or isinstance(getattr(fn, "__self__", None), np.ufunc)
 
 
 def _made_object(v):

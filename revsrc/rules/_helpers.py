@@ -1585,9 +1585,10 @@ def concatenate_grad(g, arrays, axis=0):
                    arrays)
 
 
-def index_concat_grad(g, items, which):
-    """The adjoints of the items of np.r_[items] (``which`` "r") or np.c_[items] ("c"):
-    the same expression over element numbers tells where each element went."""
+def index_concat_layout(items, which):
+    """Where each element of np.r_[items] (``which`` "r") or np.c_[items] ("c") comes
+    from: (the flat element numbers of the result, each item's first number or None for
+    a slice), from the same expression over element numbers (shapes only)."""
     concat = np.r_ if which == "r" else np.c_
     probe, bases, base = [], [], 0
     for it in items:
@@ -1602,7 +1603,13 @@ def index_concat_grad(g, items, which):
         probe.append(np.reshape(np.arange(base, base + size, dtype=np.float64), np.shape(it)))
         bases.append(base)
         base += size
-    ids = np.ravel(concat[tuple(probe)]).astype(np.intp)
+    return np.ravel(concat[tuple(probe)]).astype(np.intp), bases
+
+
+def index_concat_grad(g, items, which):
+    """The adjoints of the items of np.r_[items] or np.c_[items]: each element's
+    adjoint added where `index_concat_layout` says it went."""
+    ids, bases = index_concat_layout(items, which)
     flat = np.ravel(_array(g, *[i for i in items if not isinstance(i, slice)]))
     grads = []
     for it, b in zip(items, bases):
