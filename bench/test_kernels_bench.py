@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from revsrc import _kernels, runtime, tensor
+from revsrc.rules import _helpers
 
 # (16, 32): one RNN step's hidden state; (64, 128): a dense layer's activations;
 # (20000,): the logistic-regression margins; (16, 27, 900): a 3x3x3 im2col conv batch;
@@ -225,3 +226,36 @@ def test_add_into(benchmark, shape, impl):
     fn = {"add_into": runtime.accumulate, "acc + t": lambda a, b: a + b,
           "np.add(out=acc)": lambda a, b: np.add(a, b, out=a)}[impl]
     benchmark(fn, acc, t)
+
+
+# The operations of a loop body (revsrc/prune.py, loop_kernels) on one RNN step's
+# arrays (16 x 32 hidden state, a bias row, 32 x 32 weights) and on a dense layer's:
+# NumPy's own loops and np.dot's C function without NumPy's dispatch.
+LOOP_SHAPES = {"16x32": (16, 32), "256x512": (256, 512)}
+
+
+def _loop_operands(shape):
+    r = np.random.default_rng(5)
+    a, b = r.standard_normal(shape), r.standard_normal(shape)
+    return a, b, r.standard_normal(shape[-1:]), r.standard_normal((shape[-1], shape[-1]))
+
+
+LOOP_OPS = {
+    "a + b": (_kernels.add, lambda a, b: a + b, lambda a, b, row, w: (a, b)),
+    "a + row": (_kernels.add, lambda a, b: a + b, lambda a, b, row, w: (a, row)),
+    "a * 0.5": (_kernels.multiply, lambda a, b: a * b, lambda a, b, row, w: (a, 0.5)),
+    "tanh": (_kernels.tanh, np.tanh, lambda a, b, row, w: (a,)),
+    "dot": (_kernels.dot, np.dot, lambda a, b, row, w: (a, w)),
+    "dot_grad_a": (_kernels.dot_grad_a, _helpers.dot_grad_a, lambda a, b, row, w: (b, a, w)),
+    "dot_grad_b": (_kernels.dot_grad_b, _helpers.dot_grad_b, lambda a, b, row, w: (b, a, w)),
+}
+
+
+@pytest.mark.parametrize("impl", ["kernel", "numpy"])
+@pytest.mark.parametrize("shape", LOOP_SHAPES)
+@pytest.mark.parametrize("op", LOOP_OPS)
+def test_loop_kernels(benchmark, op, shape, impl):
+    kernel, numpy_fn, pick = LOOP_OPS[op]
+    args = pick(*_loop_operands(LOOP_SHAPES[shape]))
+    benchmark.group = f"loop body {op} {shape}"
+    benchmark(kernel if impl == "kernel" else numpy_fn, *args)

@@ -365,6 +365,8 @@ cdef struct _Loops:     # one dtype's loops
     _Loop subtract
     _Loop add
     _Loop divide
+    _Loop multiply
+    _Loop tanh
 
 cdef _Loops _LOOPS_F64, _LOOPS_F32
 cdef bint _loops_ready = 0
@@ -394,6 +396,8 @@ cdef _Loops _find_loops(int typenum) except *:
     out.subtract = _find_loop(np.subtract, typenum)
     out.add = _find_loop(np.add, typenum)
     out.divide = _find_loop(np.divide, typenum)
+    out.multiply = _find_loop(np.multiply, typenum)
+    out.tanh = _find_loop(np.tanh, typenum)
     return out
 
 
@@ -630,6 +634,209 @@ def logaddexp_vjp(g, x, y):
     """g / (1 + exp(y - x)), the adjoint of ``np.logaddexp(x, y)`` for x (swap x and y
     for y's); exp is NumPy's own loop, run on blocks. Same rules as tanh_vjp."""
     return _fused_or_raise(_LOGADDEXP, g, x, y)
+
+
+# ----- Small-array operations of loop bodies -----
+# An RNN step is a dozen NumPy calls on 16 x 32 arrays, and most of each call is
+# NumPy's dispatch, not arithmetic: a + b costs ~0.5 us where the add loop takes
+# ~0.1, a bias row added to a batch (16, 32) + (32,) ~1.2 us, np.dot's Python-level
+# wrapper ~0.25 us. Inside loops over arrays, generated code calls these instead
+# (revsrc/prune.py, loop_kernels). Each runs NumPy's own float32/float64 loop
+# (looked up once, as for the fused adjoints), or the same C function np.dot runs,
+# so the bits are NumPy's; anything else, and any floating-point exception raised
+# while it ran, goes back to NumPy itself, which then warns or raises as the
+# user's np.errstate says.
+
+cdef extern from "<fenv.h>" nogil:
+    int feclearexcept(int)
+    int fetestexcept(int)
+    int FE_DIVBYZERO
+    int FE_OVERFLOW
+    int FE_UNDERFLOW
+    int FE_INVALID
+
+cdef extern from "numpy/arrayobject.h":
+    object _matrix_product "PyArray_MatrixProduct2"(object, object, cnp.PyArrayObject*)
+    object _transpose "PyArray_Transpose"(cnp.PyArrayObject*, cnp.PyArray_Dims*)
+
+cdef inline int _fp_flags() noexcept nogil:
+    # the flags NumPy's errstate speaks of (not "inexact", up after most arithmetic)
+    return fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
+
+
+cdef inline void _clear_fp_flags() noexcept nogil:
+    # feclearexcept rewrites the whole x87 environment (~0.3 us): only when one is up
+    if _fp_flags():
+        feclearexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
+
+
+cdef enum:
+    _ADD = 0
+    _SUBTRACT = 1
+    _MULTIPLY = 2
+    _DIVIDE = 3
+
+
+cdef inline _Loop _binary_loop(int op, int t) noexcept:
+    cdef _Loops* loops = &_LOOPS_F64 if t == cnp.NPY_DOUBLE else &_LOOPS_F32
+    if op == _ADD:
+        return loops.add
+    if op == _SUBTRACT:
+        return loops.subtract
+    if op == _MULTIPLY:
+        return loops.multiply
+    return loops.divide
+
+
+cdef object _binary(int op, object a, object b):
+    """``a op b`` through NumPy's loop when a and b are plain float arrays of one
+    dtype (native, aligned, C-contiguous, not 0-d) of one shape, or a matrix and a
+    row of its width either way round, or a float64 array and a Python float;
+    None for anything else and when the loop raised a floating-point exception."""
+    cdef cnp.ndarray big
+    cdef int t, nd
+    cdef cnp.npy_intp* dims
+    cdef Py_ssize_t size, rows, cols, i, sa, sb
+    cdef char* pother
+    cdef double scalar
+    cdef bint a_is_big
+    # the operand of more axes (a when equal) is the one the result takes its shape from
+    cdef bint a_ok = _plain_float_array(a, -1, 0, NULL) and cnp.PyArray_NDIM(<cnp.ndarray>a) > 0
+    cdef bint b_ok = _plain_float_array(b, -1, 0, NULL) and cnp.PyArray_NDIM(<cnp.ndarray>b) > 0
+    if a_ok and not (b_ok and cnp.PyArray_NDIM(<cnp.ndarray>b) > cnp.PyArray_NDIM(<cnp.ndarray>a)):
+        big = <cnp.ndarray>a
+        a_is_big = 1
+    elif b_ok:
+        big = <cnp.ndarray>b
+        a_is_big = 0
+    else:
+        return None
+    t = cnp.PyArray_TYPE(big)
+    nd = cnp.PyArray_NDIM(big)
+    dims = cnp.PyArray_DIMS(big)
+    size = cnp.PyArray_ITEMSIZE(big)
+    other = b if a_is_big else a
+    rows = 1
+    cols = cnp.PyArray_SIZE(big)
+    if type(other) is float:
+        if t != cnp.NPY_DOUBLE:
+            return None  # NumPy's weak-scalar rules for float32 stay NumPy's
+        scalar = <double>other
+        pother = <char*>&scalar
+        sb = 0
+    elif _plain_float_array(other, t, nd, dims):
+        pother = <char*>cnp.PyArray_DATA(<cnp.ndarray>other)
+        sb = size
+    elif nd == 2 and _plain_float_array(other, t, 1, dims + 1):
+        pother = <char*>cnp.PyArray_DATA(<cnp.ndarray>other)
+        sb = size
+        rows = dims[0]
+        cols = dims[1]
+    else:
+        return None
+    _load_loops()
+    cdef _Loop loop = _binary_loop(op, t)
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(nd, dims, t, 0)
+    cdef char* pbig = <char*>cnp.PyArray_DATA(big)
+    cdef char* pout = <char*>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t step = cols * size
+    cdef int raised
+    with nogil:
+        _clear_fp_flags()
+        for i in range(rows):
+            if a_is_big:
+                _run2(loop, pbig + i * step, size, pother, sb, pout + i * step, size, cols)
+            else:
+                _run2(loop, pother, sb, pbig + i * step, size, pout + i * step, size, cols)
+        raised = _fp_flags()
+    if raised:
+        return None
+    return out
+
+
+def add(a, b):
+    """``a + b``; NumPy's add loop without its dispatch on small plain float arrays."""
+    out = _binary(_ADD, a, b)
+    return a + b if out is None else out
+
+
+def subtract(a, b):
+    """``a - b``, as `add`."""
+    out = _binary(_SUBTRACT, a, b)
+    return a - b if out is None else out
+
+
+def multiply(a, b):
+    """``a * b``, as `add`."""
+    out = _binary(_MULTIPLY, a, b)
+    return a * b if out is None else out
+
+
+def true_divide(a, b):
+    """``a / b``, as `add`."""
+    out = _binary(_DIVIDE, a, b)
+    return a / b if out is None else out
+
+
+def tanh(x):
+    """``np.tanh(x)`` through NumPy's own loop for a plain float array (not 0-d)."""
+    cdef cnp.ndarray xa, out
+    cdef int raised
+    if _plain_float_array(x, -1, 0, NULL) and cnp.PyArray_NDIM(<cnp.ndarray>x) > 0:
+        xa = <cnp.ndarray>x
+        _load_loops()
+        t = cnp.PyArray_TYPE(xa)
+        out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(xa), cnp.PyArray_DIMS(xa), t, 0)
+        with nogil:
+            _clear_fp_flags()
+            _run1(_LOOPS_F64.tanh if t == cnp.NPY_DOUBLE else _LOOPS_F32.tanh,
+                  cnp.PyArray_DATA(xa), cnp.PyArray_DATA(out), cnp.PyArray_ITEMSIZE(xa),
+                  cnp.PyArray_SIZE(xa))
+            raised = _fp_flags()
+        if not raised:
+            return out
+    return np.tanh(x)
+
+
+cdef object _product(object a, object b):
+    """What np.dot returns for exact ndarrays: the C function it calls, with a 0-d
+    result unwrapped to a NumPy scalar as np.dot does."""
+    out = _matrix_product(a, b, NULL)
+    if cnp.PyArray_CheckExact(out) and cnp.PyArray_NDIM(<cnp.ndarray>out) == 0:
+        return out[()]
+    return out
+
+
+def dot(a, b):
+    """``np.dot(a, b)``: for two exact ndarrays the C function np.dot itself calls."""
+    if cnp.PyArray_CheckExact(a) and cnp.PyArray_CheckExact(b):
+        return _product(a, b)
+    return np.dot(a, b)
+
+
+cdef inline bint _matrix(object x) noexcept:
+    return cnp.PyArray_CheckExact(x) and cnp.PyArray_NDIM(<cnp.ndarray>x) == 2
+
+
+def dot_grad_a(g, a, b):
+    """The adjoint of ``np.dot(a, b)`` for a: ``np.dot(g, b.T)`` for matrices, else
+    revsrc.rules._helpers.dot_grad_a."""
+    if _matrix(g) and _matrix(a) and _matrix(b):
+        return _product(g, _transpose(<cnp.PyArrayObject*>b, NULL))
+    from revsrc.rules._helpers import dot_grad_a as general
+    return general(g, a, b)
+
+
+def dot_grad_b(g, a, b):
+    """The adjoint of ``np.dot(a, b)`` for b: ``np.dot(a.T, g)`` for a matrix ``a`` and
+    ``g`` of b's rank (1 or 2), else revsrc.rules._helpers.dot_grad_b."""
+    cdef int nd
+    if _matrix(a) and cnp.PyArray_CheckExact(g) and cnp.PyArray_CheckExact(b):
+        nd = cnp.PyArray_NDIM(<cnp.ndarray>g)
+        if nd == cnp.PyArray_NDIM(<cnp.ndarray>b) and (nd == 1 or nd == 2):
+            return _product(_transpose(<cnp.PyArrayObject*>a, NULL), g)
+    from revsrc.rules._helpers import dot_grad_b as general
+    return general(g, a, b)
 
 
 # ----- Memory pool (array data of generated adjoints) -----

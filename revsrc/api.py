@@ -243,6 +243,7 @@ class Transformed:
             if not self.with_value:
                 prog = prune.drop_value(prog)  # grad: the value is not returned
             prog = prune.accumulate_in_place(prog)
+            prog = prune.loop_kernels(prog)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
             engine = _try_engine(prog, required=self.backend == "engine")

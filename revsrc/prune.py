@@ -1,5 +1,5 @@
-"""Two passes over a finished array program: the value grad does not return, and
-accumulators added in place.
+"""Three passes over a finished array program: the value grad does not return,
+accumulators added in place, and loop bodies' small operations sent to kernels.
 
 ``revsrc.grad`` returns the gradient alone, but the reverse transformation writes one
 program for ``grad`` and ``value_and_grad``: ``outputs[0]`` is the value. For ``grad``,
@@ -26,7 +26,7 @@ import operator
 
 import numpy as np
 
-from . import ir, runtime, tensor
+from . import _kernels, ir, kinds, runtime, tensor
 from .ir import Comment, Const, Op, Program
 from .rules import _helpers
 
@@ -178,3 +178,62 @@ def accumulate_in_place(prog: Program) -> Program:
 
     return Program(prog.name, prog.params, rewrite(prog.body), prog.outputs, prog.kinds,
                    forward_len=prog.forward_len, names=prog.names, deps=prog.deps)
+
+
+# ----- Loop bodies: NumPy's loops without NumPy's dispatch -----
+
+# fn -> (its kernel, how many arguments): each kernel gives fn's value bit for bit
+# (revsrc/_kernels.pyx, "Small-array operations of loop bodies") and calls fn itself
+# for anything it does not take.
+_LOOP_KERNELS = {
+    operator.add: (_kernels.add, 2),
+    np.add: (_kernels.add, 2),
+    operator.sub: (_kernels.subtract, 2),
+    np.subtract: (_kernels.subtract, 2),
+    operator.mul: (_kernels.multiply, 2),
+    np.multiply: (_kernels.multiply, 2),
+    operator.truediv: (_kernels.true_divide, 2),
+    np.true_divide: (_kernels.true_divide, 2),
+    np.tanh: (_kernels.tanh, 1),
+    np.dot: (_kernels.dot, 2),
+    _helpers.dot_grad_a: (_kernels.dot_grad_a, 3),
+    _helpers.dot_grad_b: (_kernels.dot_grad_b, 3),
+}
+
+
+def loop_kernels(prog: Program) -> Program:
+    """Inside the loops of an array program, ``_t2 = _t1 + _t4`` becomes
+    ``_t2 = _kernels.add(_t1, _t4)`` (and so for the operations in `_LOOP_KERNELS`).
+
+    A step of an RNN is a dozen NumPy calls on small arrays, and most of each call's
+    time is NumPy's dispatch; the kernels run the same inner loops without it. Code
+    outside loops keeps NumPy's spelling (it runs once, so the saving is small there);
+    operations on known scalars are left alone (a kernel would only add a call)."""
+    known = prog.kinds or {}
+
+    def scalar(o):
+        return isinstance(o, Const) or known.get(o) in kinds.SCALARS
+
+    def rewrite(body, in_loop):
+        out = []
+        for s in body:
+            if in_loop and isinstance(s, Op) and not s.kwargs:
+                hit = _LOOP_KERNELS.get(s.fn) if _hashable(s.fn) else None
+                if hit is not None and len(s.args) == hit[1] and \
+                        not all(scalar(a) for a in s.args):
+                    s = Op(s.target, hit[0], s.args, loc=s.loc)
+            loop = isinstance(s, (ir.For, ir.While))
+            out.append(ir.map_bodies(s, lambda b: rewrite(b, in_loop or loop)))
+        return out
+
+    return Program(prog.name, prog.params, rewrite(prog.body, False), prog.outputs,
+                   prog.kinds, forward_len=prog.forward_len, names=prog.names,
+                   deps=prog.deps)
+
+
+def _hashable(fn):
+    try:
+        hash(fn)
+    except TypeError:
+        return False
+    return True

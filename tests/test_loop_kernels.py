@@ -1,0 +1,270 @@
+"""The kernels loop bodies of array programs call instead of NumPy (revsrc/_kernels.pyx,
+"Small-array operations of loop bodies"; revsrc/prune.py, loop_kernels): the same
+bits, dtype and shape as the NumPy expression, NumPy itself for anything else, and
+NumPy's floating-point warnings and errors under the caller's np.errstate."""
+import operator
+import warnings
+
+import numpy as np
+import pytest
+
+import revsrc
+from revsrc import _kernels
+from revsrc.rules import _helpers
+from revsrc.testing import check_grads
+
+BINARY = {
+    "add": (_kernels.add, operator.add),
+    "subtract": (_kernels.subtract, operator.sub),
+    "multiply": (_kernels.multiply, operator.mul),
+    "true_divide": (_kernels.true_divide, operator.truediv),
+}
+
+# (shape of a, shape of b): one shape, a matrix and a row either way round
+PAIRS = [((7,), (7,)), ((16, 32), (16, 32)), ((3, 4, 5), (3, 4, 5)), ((16, 32), (32,)),
+         ((32,), (16, 32)), ((1, 5), (5,)), ((0, 3), (3,)), ((0,), (0,))]
+
+
+def _same(got, want):
+    assert type(got) is type(want)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.flags.c_contiguous == want.flags.c_contiguous
+    np.testing.assert_array_equal(got.view(np.uint8) if got.size else got,
+                                  want.view(np.uint8) if want.size else want)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shapes", PAIRS, ids=str)
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_kernels_give_numpys_bits(name, shapes, dtype):
+    kernel, op = BINARY[name]
+    r = np.random.default_rng(1)
+    a = r.standard_normal(shapes[0]).astype(dtype)
+    b = (r.standard_normal(shapes[1]) + 3.0).astype(dtype)
+    _same(kernel(a, b), op(a, b))
+
+
+@pytest.mark.parametrize("scalar", [2.5, -0.1, 1e-300])
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_kernels_take_a_python_float_on_either_side(name, scalar):
+    kernel, op = BINARY[name]
+    a = np.random.default_rng(2).standard_normal((4, 6)) + 5.0
+    _same(kernel(a, scalar), op(a, scalar))
+    _same(kernel(scalar, a), op(scalar, a))
+
+
+OTHERS = [
+    (np.arange(6.0).reshape(2, 3), np.arange(2.0).reshape(2, 1)),        # a column
+    (np.arange(6), np.arange(6)),                                        # ints
+    (np.arange(6.0), np.arange(6, dtype=np.float32)),                    # mixed dtypes
+    (np.arange(6, dtype=np.float32), 2.5),                               # weak float32 scalar
+    (np.arange(6.0), np.float64(2.0)),                                   # a NumPy scalar
+    (np.array(2.0), np.array(3.0)),                                      # 0-d
+    (np.arange(12.0).reshape(3, 4).T, np.ones((4, 3))),                  # not contiguous
+    (np.arange(3.0).view(np.ndarray).astype(">f8"), np.ones(3)),         # byte-swapped
+    (np.ma.masked_array(np.arange(3.0), [0, 1, 0]), np.ones(3)),         # a subclass
+    (np.arange(3.0) + 1j, np.ones(3)),                                   # complex
+    (2.0, 3.0),                                                          # numbers
+    ([1.0, 2.0], [3.0]),                                                 # lists (+, *)
+]
+
+
+@pytest.mark.parametrize("case", range(len(OTHERS)))
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_kernels_leave_the_rest_to_python(name, case):
+    kernel, op = BINARY[name]
+    a, b = OTHERS[case]
+    try:
+        want = op(a, b)
+    except TypeError as e:
+        with pytest.raises(TypeError, match=str(e)[:20]):
+            kernel(a, b)
+        return
+    got = kernel(a, b)
+    assert type(got) is type(want)
+    if isinstance(want, np.ndarray):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.ma.getdata(got), np.ma.getdata(want))
+        if isinstance(want, np.ma.MaskedArray):
+            np.testing.assert_array_equal(got.mask, want.mask)
+    else:
+        assert got == want
+
+
+def test_python_division_by_zero_still_raises():
+    with pytest.raises(ZeroDivisionError):
+        _kernels.true_divide(1.0, 0.0)
+
+
+@pytest.mark.parametrize("name", ["multiply", "true_divide", "subtract"])
+def test_floating_point_errors_follow_errstate(name):
+    kernel, op = BINARY[name]
+    a = np.array([1e300, 1.0, np.inf, 0.0])
+    b = {"multiply": np.array([1e300, 2.0, 0.0, 1.0]),
+         "true_divide": np.array([1e-300, 0.0, 1.0, 0.0]),
+         "subtract": np.array([-1e308 * 1.5, 0.0, np.inf, 1.0])}[name]
+    with warnings.catch_warnings(record=True) as want_w:
+        warnings.simplefilter("always")
+        want = op(a, b)
+    with warnings.catch_warnings(record=True) as got_w:
+        warnings.simplefilter("always")
+        got = kernel(a, b)
+    assert want_w, "the case must raise a floating-point warning in NumPy"
+    assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w]
+    np.testing.assert_array_equal(got, want)
+    with np.errstate(all="raise"):
+        with pytest.raises(FloatingPointError):
+            kernel(a, b)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(kernel(a, b), want)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shape", [(5,), (16, 32), (3, 4, 5), (0,), (1000,)])
+def test_tanh_kernel_gives_numpys_bits(shape, dtype):
+    x = (4.0 * np.random.default_rng(3).standard_normal(shape)).astype(dtype)
+    _same(_kernels.tanh(x), np.tanh(x))
+
+
+@pytest.mark.parametrize("x", [np.array(0.5), 0.5, np.arange(4), np.arange(4.0)[::2],
+                               np.arange(3.0) + 1j, [0.1, 0.2]])
+def test_tanh_kernel_leaves_the_rest_to_numpy(x):
+    want = np.tanh(x)
+    got = _kernels.tanh(x)
+    assert type(got) is type(want) and np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got, want)
+
+
+DOTS = [((16, 32), (32, 8)), ((5,), (5, 3)), ((4, 5), (5,)), ((6,), (6,)),
+        ((2, 3, 4), (4, 2)), ((3, 4), (4, 5))]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+@pytest.mark.parametrize("shapes", DOTS, ids=str)
+def test_dot_kernel_is_np_dot(shapes, dtype):
+    r = np.random.default_rng(4)
+    a = (10 * r.standard_normal(shapes[0])).astype(dtype)
+    b = (10 * r.standard_normal(shapes[1])).astype(dtype)
+    want = np.dot(a, b)
+    got = _kernels.dot(a, b)
+    assert type(got) is type(want)
+    np.testing.assert_array_equal(got, want)
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    # a matrix with its own transpose (NumPy's syrk path) and a transposed view
+    m = a if a.ndim == 2 else a.reshape(1, -1)
+    np.testing.assert_array_equal(_kernels.dot(m, m.T), np.dot(m, m.T))
+
+
+def test_dot_kernel_leaves_subclasses_and_lists_to_numpy():
+    m = np.ma.masked_array(np.arange(6.0).reshape(2, 3), [[0, 1, 0], [0, 0, 0]])
+    got, want = _kernels.dot(m, np.ones((3, 2))), np.dot(m, np.ones((3, 2)))
+    assert type(got) is type(want)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(_kernels.dot([[1.0, 2.0]], [3.0, 4.0]), np.dot([[1.0, 2.0]], [3.0, 4.0]))
+    with pytest.raises(ValueError):
+        _kernels.dot(np.ones((2, 3)), np.ones((2, 3)))
+
+
+GRAD_DOTS = [((16, 32), (32, 8)), ((5,), (5, 3)), ((4, 5), (5,)), ((6,), (6,)),
+             ((2, 3, 4), (4, 2)), ((3, 4), (4, 5)), ((), (3,)), ((3, 4), ())]
+
+
+@pytest.mark.parametrize("shapes", GRAD_DOTS, ids=str)
+def test_dot_grad_kernels_are_the_rules_helpers(shapes):
+    r = np.random.default_rng(5)
+    a = r.standard_normal(shapes[0])
+    b = r.standard_normal(shapes[1])
+    g = r.standard_normal(np.shape(np.dot(a, b)))
+    for kernel, helper in [(_kernels.dot_grad_a, _helpers.dot_grad_a),
+                           (_kernels.dot_grad_b, _helpers.dot_grad_b)]:
+        want = helper(g, a, b)
+        got = kernel(g, a, b)
+        assert type(got) is type(want)
+        np.testing.assert_array_equal(got, want)
+
+
+# ----- the pass: which operations of a program it sends to the kernels -----
+
+def rnn(W, U, xs, h0, b):
+    h = h0
+    for t in range(xs.shape[0]):
+        h = np.tanh(np.dot(h, W) + np.dot(xs[t], U) + b)
+    d = h * 0.5 - 0.1
+    return np.sum(d * d) / 2.0
+
+
+def _rnn_data(dtype=np.float64):
+    r = np.random.default_rng(6)
+    return (0.5 * r.standard_normal((8, 8)).astype(dtype), r.standard_normal((4, 8)).astype(dtype),
+            r.standard_normal((5, 3, 4)).astype(dtype), r.standard_normal((3, 8)).astype(dtype),
+            r.standard_normal(8).astype(dtype))
+
+
+def test_loop_bodies_call_the_kernels_and_straight_code_stays_numpy():
+    g = revsrc.grad(rnn, argnums=(0, 1, 4))
+    data = _rnn_data()
+    g(*data)
+    src = revsrc.source(g)
+    loops = [ln.strip() for ln in src.splitlines() if ln.startswith("        ")]
+    straight = [ln.strip() for ln in src.splitlines()
+                if ln.startswith("    ") and not ln.startswith("        ")]
+    for name in ("dot", "add", "tanh", "dot_grad_a", "dot_grad_b"):
+        assert any(f"_kernels.{name}(" in ln for ln in loops), (name, src)
+    assert not any("_kernels." in ln for ln in straight), src
+    # the loop's own counter arithmetic is not sent to a kernel
+    assert not any("_kernels" in ln and "range" in ln for ln in loops)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_rnn_gradient_with_kernels_is_right(dtype):
+    data = _rnn_data(dtype)
+    got = revsrc.grad(rnn, argnums=(0, 1, 4))(*data)
+    if dtype is np.float32:
+        want64 = revsrc.grad(rnn, argnums=(0, 1, 4))(*[d.astype(np.float64) for d in data])
+        for g32, g64 in zip(got, want64):
+            assert g32.dtype == np.float32
+            np.testing.assert_allclose(g32, g64, rtol=2e-4, atol=2e-5)
+        return
+    assert [g.shape for g in got] == [data[0].shape, data[1].shape, data[4].shape]
+    check_grads(rnn, data, argnums=(0, 1, 3, 4), directions=4)
+
+
+def test_loop_value_is_numpys_bit_for_bit():
+    data = _rnn_data()
+    value, _ = revsrc.value_and_grad(rnn)(*data)
+    assert value == rnn(*data)
+
+
+def scaled_growth(x, n):
+    y = x
+    for _ in range(n):
+        y = y * 1e200
+    return np.sum(y)
+
+
+def test_overflow_in_a_loop_warns_and_raises_as_numpy_does():
+    x = np.array([1.0, 2.0])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        g = revsrc.grad(scaled_growth)(x, 3)
+    assert any("overflow" in str(m.message) for m in w)
+    np.testing.assert_array_equal(g, [np.inf, np.inf])
+    with np.errstate(over="raise"):
+        with pytest.raises(FloatingPointError):
+            revsrc.grad(scaled_growth)(x, 3)
+
+
+def in_block(x, n):
+    y = x
+    with np.errstate(over="raise"):
+        for _ in range(n):
+            y = y * 1e200
+    return np.sum(y)
+
+
+def test_errstate_in_the_users_code_still_raises():
+    x = np.array([1.0, 2.0])
+    np.testing.assert_allclose(revsrc.grad(in_block)(x, 1), [1e200, 1e200])
+    with pytest.raises(FloatingPointError):
+        revsrc.grad(in_block)(x, 3)
