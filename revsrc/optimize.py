@@ -234,6 +234,39 @@ def coalesce(stmts, uses, names):
     return out
 
 
+# ----- First accumulations -----
+
+def first_accumulation(stmts, names):
+    """``x_bar = t`` followed by ``x_bar = x_bar + u`` (nothing reading or writing
+    ``x_bar`` or writing ``t`` in between) becomes ``x_bar = t + u``: the adjoint of
+    ``d * d`` is one addition, not a copy and an addition."""
+    out = [ir.map_bodies(s, lambda b: first_accumulation(b, names))
+           if isinstance(s, (If, For)) else s for s in stmts]
+    info = [_deep(s) for s in out]
+    dropped = set()
+    for i, s in enumerate(out):
+        if not (isinstance(s, Op) and s.fn is ir.copy and s.target is not None and
+                names.is_bar(s.target) and len(s.args) == 1 and isinstance(s.args[0], str)
+                and s.args[0] != s.target):
+            continue
+        a, b = s.target, s.args[0]
+        for j in range(i + 1, len(out)):
+            r, w = info[j]
+            if a not in r and a not in w:
+                if b in w:
+                    break
+                continue
+            t = out[j]
+            if isinstance(t, Op) and t.fn is operator.add and t.target == a and \
+                    not t.kwargs and len(t.args) == 2 and t.args[0] == a and \
+                    t.args[1] != a and r.get(a) == 1:
+                out[j] = Op(a, operator.add, (b, t.args[1]), loc=t.loc)
+                info[j] = _deep(out[j])
+                dropped.add(i)
+            break
+    return [s for i, s in enumerate(out) if i not in dropped]
+
+
 # ----- Comments -----
 
 def drop_empty_comments(stmts):
@@ -253,6 +286,7 @@ def cleanup(rev, fwd, keep, names):
     for _ in range(8):
         before = len(list(ir.walk(rev)))
         rev = coalesce(rev, use_counts(fwd + rev), names)
+        rev = first_accumulation(rev, names)
         rev = drop_empty_comments(rev)
         rev = propagate_copies(rev, use_counts(fwd + rev), def_counts(fwd + rev), keep,
                                names)

@@ -142,3 +142,38 @@ def test_runtime_accumulate_adds_in_place_only_when_it_may():
     assert runtime.accumulate(ro, np.ones(3)) is not ro
     first = runtime.accumulate(0.0, t)                    # the 0.0 start: a new array
     assert first is not t and (first == t).all()
+
+
+# ----- optimize.first_accumulation: x_bar = t; x_bar = x_bar + u is x_bar = t + u -----
+
+def _names_with_bar(var):
+    from revsrc.names import Names
+    names = Names()
+    return names, names.bar(var)
+
+
+def test_first_accumulation_fuses_a_copy_and_its_add():
+    import operator
+    from revsrc import ir, optimize
+    names, d_bar = _names_with_bar("d")
+    body = [ir.Op(d_bar, ir.copy, ("t",)), ir.Op("other", operator.neg, ("u",)),
+            ir.Op(d_bar, operator.add, (d_bar, "u"))]
+    out = optimize.first_accumulation(body, names)
+    assert out == [body[1], ir.Op(d_bar, operator.add, ("t", "u"))]
+
+
+@pytest.mark.parametrize("between", [
+    "writes t",        # the copy's value would change
+    "reads d_bar",     # the copy is read as it is
+    "loop",            # d_bar read inside a loop
+])
+def test_first_accumulation_leaves_what_it_cannot_fuse(between):
+    import operator
+    from revsrc import ir, optimize
+    names, d_bar = _names_with_bar("d")
+    middle = {"writes t": ir.SetItem("t", ir.Const(0), "u"),
+              "reads d_bar": ir.Op("y", operator.neg, (d_bar,)),
+              "loop": ir.For("k", ir.Const(0), ir.Const(3), ir.Const(1),
+                             [ir.Op("y", operator.neg, (d_bar,))])}[between]
+    body = [ir.Op(d_bar, ir.copy, ("t",)), middle, ir.Op(d_bar, operator.add, (d_bar, "u"))]
+    assert optimize.first_accumulation(body, names) == body
