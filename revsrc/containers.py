@@ -203,6 +203,17 @@ def unzip(seq):
     return tuple(zip(*seq))
 
 
+def check_unpack(seq, n):
+    """Python's error for ``a, b = seq`` when ``seq`` (a value known only at run time:
+    an array, a list argument, ``zip(*pairs)``) has not exactly ``n`` items; the
+    generated code then reads the items by index."""
+    k = len(seq)
+    if k < n:
+        raise ValueError(f"not enough values to unpack (expected {n}, got {k})")
+    if k > n:
+        raise ValueError(f"too many values to unpack (expected {n})")
+
+
 def unzip_grad(g, seq):
     """The adjoint of ``seq`` in ``unzip(seq)``: item j of output i's adjoint is item i of
     item j's."""

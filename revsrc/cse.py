@@ -20,7 +20,7 @@ import types
 
 import numpy as np
 
-from . import ir, runtime
+from . import containers, ir, runtime
 from .ir import Break, Comment, Const, For, If, Op, Pop, Push, While
 
 _PURE = {ir.copy, ir.truth, runtime.finalize_grad, operator.add, operator.sub, operator.mul, operator.truediv,
@@ -297,6 +297,11 @@ def scalarize_tuples(body, fresh):
                 changed.append(s)
                 out.append(Op(s.target, ir.copy, (items[s.args[0]][s.args[1].value],),
                               (), s.loc))
+                continue
+            if isinstance(s, Op) and s.fn is containers.check_unpack and \
+                    isinstance(s.args[0], str) and s.args[0] in items and \
+                    s.args[1] == Const(len(items[s.args[0]])):
+                changed.append(s)    # unpacking a tuple of known length: nothing to check
                 continue
             s = ir.map_bodies(s, forward)
             if isinstance(s, While):

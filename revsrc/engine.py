@@ -26,7 +26,7 @@ import struct
 import numpy as np
 
 from . import _engine_ops as ops
-from . import analysis, ir, primitives
+from . import analysis, containers, ir, primitives
 from . import kinds as kinds_mod
 from ._kernels import EngineFallback, ScalarProgram, ufunc_slot
 
@@ -183,9 +183,15 @@ def _check_assert(lw, target, args, kinds):
     lw.emit("ASSERT", lw.r(args[0]), len(lw.messages) - 1)
 
 
+def _nothing(lw, target, args, kinds):
+    """A check the engine's programs never need: they are specialized to their
+    arguments' structure, so a sequence unpacked in one has the length it was lowered
+    with (containers.check_unpack)."""
+
+
 # A record's engine spec (primitives.Lower) names one of these.
 _LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
-              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert,
+              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert, "nothing": _nothing,
               "scale": _scale, "first": _first}
 
 
@@ -433,7 +439,7 @@ class _Lowering:
             if s.target not in self.kinds and s.target not in self.bad_kinds:
                 self.kinds[s.target] = self._result_kind(s)
             self.kind_of(s.target)
-        elif fn is not ir.check_assert:
+        elif fn is not ir.check_assert and fn is not containers.check_unpack:
             raise NotLowerable(f"{_fn_name(fn)} without a target")
         rule(self, s.target, args, kinds)
 

@@ -841,6 +841,7 @@ class Normalizer(IdiomLowering):
                 items = list(value)
             else:
                 items = []
+                out.append(Op(None, containers.check_unpack, (value, Const(n)), loc=loc))
                 for i in range(n):
                     tmp = self.fresh()
                     out.append(Op(tmp, operator.getitem, (value, Const(i)), loc=loc))

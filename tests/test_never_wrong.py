@@ -759,6 +759,35 @@ def test_zip_of_an_array_argument_gives_an_array_gradient():
     check_grads(_unzips_an_array, (0.7, arr), argnums=(0, 1))
 
 
+def _unpacks_a_row(x):
+    a, b = x
+    return a * b
+
+
+def _unzips_built_pairs(x, n):
+    pairs = [(x * i, x + i) for i in range(n)]
+    xs, ys = zip(*pairs)
+    return sum(xs) + sum(ys)
+
+
+@pytest.mark.parametrize("f, args", [
+    (_unpacks_a_row, (np.array([2.0, 3.0, 4.0]),)),     # too many values
+    (_unpacks_a_row, (np.array([2.0]),)),               # not enough
+    (_unzips_built_pairs, (1.0, 0)),                    # zip(*[]) unpacks nothing
+])
+def test_unpacking_the_wrong_number_of_items_raises_pythons_error(f, args):
+    with pytest.raises(ValueError) as want:
+        f(*args)
+    with pytest.raises(ValueError) as got:
+        revsrc.grad(f)(*args)
+    assert str(got.value) == str(want.value)
+
+
+def test_unpacking_the_right_number_of_items_still_differentiates():
+    np.testing.assert_array_equal(revsrc.grad(_unpacks_a_row)(np.array([2.0, 3.0])), [3.0, 2.0])
+    assert revsrc.grad(_unzips_built_pairs)(1.0, 3) == 6.0
+
+
 def _astype_copies(x):
     y = x.astype(np.float64, copy=True)
     y[0] = 0.0

@@ -8,7 +8,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from .. import ir
+from .. import containers, ir
 from .. import kinds as K
 from .. import ieee
 from ..primitives import PYTHON, alias, define, no_derivative, op, primitive, special
@@ -149,6 +149,7 @@ def _cell_kind(o, ctx):
 no_derivative(ir.load_global, kind=_global_kind)
 no_derivative(ir.load_cell, kind=_cell_kind)
 no_derivative(ir.check_assert, engine=special("assert"))
+no_derivative(containers.check_unpack, engine=special("nothing"))
 # A dict of differentiated values has no rule (yet): refused, not given zeros.
 define("make_dict", ir.make_dict, kind=K.constant(K.DICT))
 # Tuples and lists pass each item's adjoint through (the reverse pass does it itself).
