@@ -755,7 +755,8 @@ cdef object _binary(int op, object a, object b):
 
 
 def add(a, b):
-    """``a + b``; NumPy's add loop without its dispatch on small plain float arrays."""
+    """``a + b``; NumPy's add loop without its dispatch on small plain float arrays,
+    Python's ``+`` for anything else."""
     out = _binary(_ADD, a, b)
     return a + b if out is None else out
 
@@ -776,6 +777,33 @@ def true_divide(a, b):
     """``a / b``, as `add`."""
     out = _binary(_DIVIDE, a, b)
     return a / b if out is None else out
+
+
+# The ufuncs themselves, called by name: the same loops, and the ufunc for anything
+# else (np.add of two lists adds them; np.true_divide(1.0, 0.0) is inf, not an error).
+
+def np_add(a, b):
+    """``np.add(a, b)``, as `add` with the ufunc for anything else."""
+    out = _binary(_ADD, a, b)
+    return np.add(a, b) if out is None else out
+
+
+def np_subtract(a, b):
+    """``np.subtract(a, b)``, as `np_add`."""
+    out = _binary(_SUBTRACT, a, b)
+    return np.subtract(a, b) if out is None else out
+
+
+def np_multiply(a, b):
+    """``np.multiply(a, b)``, as `np_add`."""
+    out = _binary(_MULTIPLY, a, b)
+    return np.multiply(a, b) if out is None else out
+
+
+def np_true_divide(a, b):
+    """``np.true_divide(a, b)``, as `np_add`."""
+    out = _binary(_DIVIDE, a, b)
+    return np.true_divide(a, b) if out is None else out
 
 
 def tanh(x):
@@ -814,24 +842,31 @@ def dot(a, b):
     return np.dot(a, b)
 
 
-cdef inline bint _matrix(object x) noexcept:
-    return cnp.PyArray_CheckExact(x) and cnp.PyArray_NDIM(<cnp.ndarray>x) == 2
+cdef inline bint _real(object x, int nd) noexcept:
+    """x is an exact float32/float64 ndarray of rank nd (any rank when nd is -1)."""
+    if not cnp.PyArray_CheckExact(x):
+        return 0
+    cdef int t = cnp.PyArray_TYPE(<cnp.ndarray>x)
+    if t != cnp.NPY_DOUBLE and t != cnp.NPY_FLOAT:
+        return 0
+    return nd < 0 or cnp.PyArray_NDIM(<cnp.ndarray>x) == nd
 
 
 def dot_grad_a(g, a, b):
-    """The adjoint of ``np.dot(a, b)`` for a: ``np.dot(g, b.T)`` for matrices, else
-    revsrc.rules._helpers.dot_grad_a."""
-    if _matrix(g) and _matrix(a) and _matrix(b):
+    """The adjoint of ``np.dot(a, b)`` for a: ``np.dot(g, b.T)`` for real float
+    matrices, else revsrc.rules._helpers.dot_grad_a (which also keeps a real
+    argument's adjoint real when an operand is complex)."""
+    if _real(g, 2) and _real(a, 2) and _real(b, 2):
         return _product(g, _transpose(<cnp.PyArrayObject*>b, NULL))
     from revsrc.rules._helpers import dot_grad_a as general
     return general(g, a, b)
 
 
 def dot_grad_b(g, a, b):
-    """The adjoint of ``np.dot(a, b)`` for b: ``np.dot(a.T, g)`` for a matrix ``a`` and
-    ``g`` of b's rank (1 or 2), else revsrc.rules._helpers.dot_grad_b."""
+    """The adjoint of ``np.dot(a, b)`` for b: ``np.dot(a.T, g)`` for a real float
+    matrix ``a`` and ``g`` of b's rank (1 or 2), else revsrc.rules._helpers.dot_grad_b."""
     cdef int nd
-    if _matrix(a) and cnp.PyArray_CheckExact(g) and cnp.PyArray_CheckExact(b):
+    if _real(a, 2) and _real(g, -1) and _real(b, -1):
         nd = cnp.PyArray_NDIM(<cnp.ndarray>g)
         if nd == cnp.PyArray_NDIM(<cnp.ndarray>b) and (nd == 1 or nd == 2):
             return _product(_transpose(<cnp.PyArrayObject*>a, NULL), g)

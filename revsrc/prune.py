@@ -187,13 +187,13 @@ def accumulate_in_place(prog: Program) -> Program:
 # for anything it does not take.
 _LOOP_KERNELS = {
     operator.add: (_kernels.add, 2),
-    np.add: (_kernels.add, 2),
+    np.add: (_kernels.np_add, 2),
     operator.sub: (_kernels.subtract, 2),
-    np.subtract: (_kernels.subtract, 2),
+    np.subtract: (_kernels.np_subtract, 2),
     operator.mul: (_kernels.multiply, 2),
-    np.multiply: (_kernels.multiply, 2),
+    np.multiply: (_kernels.np_multiply, 2),
     operator.truediv: (_kernels.true_divide, 2),
-    np.true_divide: (_kernels.true_divide, 2),
+    np.true_divide: (_kernels.np_true_divide, 2),
     np.tanh: (_kernels.tanh, 1),
     np.dot: (_kernels.dot, 2),
     _helpers.dot_grad_a: (_kernels.dot_grad_a, 3),

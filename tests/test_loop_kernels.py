@@ -268,3 +268,76 @@ def test_errstate_in_the_users_code_still_raises():
     np.testing.assert_allclose(revsrc.grad(in_block)(x, 1), [1e200, 1e200])
     with pytest.raises(FloatingPointError):
         revsrc.grad(in_block)(x, 3)
+
+
+# ----- found by a tester: the ufuncs by name fall back to themselves, complex adjoints
+
+def shape_arithmetic(x):
+    s = 0.0
+    for _ in range(2):
+        n = np.prod(np.multiply(x.shape, 2))     # an array of ints, not a repeated tuple
+        m = np.add(x.shape, 1)
+        s = s + np.sum(x) * n + np.sum(x) * m[0]
+    return s
+
+
+def list_ufuncs(x, lst):
+    s = 0.0
+    for _ in range(2):
+        s = s + np.sum(np.add(lst, lst)) * x + np.sum(np.multiply(lst, lst))
+    return s
+
+
+class _Config:
+    a = 1.0
+
+
+def divides_an_attribute(x, cfg):
+    s = 0.0
+    for _ in range(1):
+        q = np.multiply(cfg.a, 2.0)
+        s = s + np.sum(x) * np.true_divide(cfg.a, 0.0) + q
+    return s
+
+
+def test_ufuncs_by_name_in_loops_are_the_ufuncs():
+    x = np.ones((3, 4))
+    value, g = revsrc.value_and_grad(shape_arithmetic)(x)
+    assert value == shape_arithmetic(x)
+    np.testing.assert_array_equal(g, np.full(x.shape, 2 * (48 + 4)))
+    lst = [1.0, 2.0]
+    value, (gx, glst) = revsrc.value_and_grad(list_ufuncs, argnums=(0, 1))(1.5, lst)
+    assert value == list_ufuncs(1.5, lst)
+    assert gx == 12.0 and list(glst) == [2 * (2 * 1.5 + 2 * 1.0), 2 * (2 * 1.5 + 2 * 2.0)]
+
+
+def test_a_ufunc_on_python_numbers_in_a_loop_keeps_numpys_rules():
+    x = np.ones(3)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        value, g = revsrc.value_and_grad(divides_an_attribute)(x, _Config())
+    assert any("divide by zero" in str(m.message) for m in w)
+    assert value == np.inf and type(value) is np.float64
+    np.testing.assert_array_equal(g, [np.inf] * 3)
+
+
+def complex_dots(W, A, B, C):
+    s = 0.0
+    for _ in range(1):
+        h = np.abs(np.dot(A, W))        # A complex, W real
+        z = np.dot(B, h)                # h's adjoint through dot_grad_b: kept real
+        h2 = np.abs(np.dot(h, C))       # C complex
+        y = np.dot(h2, np.ones((2, 2)) + 0.5j)  # h2's adjoint through dot_grad_a
+        s = s + np.sum(np.abs(z) ** 2) + np.sum(np.abs(y) ** 2)
+    return s
+
+
+def test_a_real_arrays_adjoint_stays_real_through_complex_dots_in_a_loop():
+    r = np.random.default_rng(0)
+    W = r.standard_normal((3, 2))
+    A = r.standard_normal((3, 3)) + 1j * r.standard_normal((3, 3))
+    B = r.standard_normal((4, 3)) + 1j * r.standard_normal((4, 3))
+    C = r.standard_normal((2, 2)) + 1j * r.standard_normal((2, 2))
+    g = revsrc.grad(complex_dots)(W, A, B, C)
+    assert g.dtype == np.float64
+    check_grads(complex_dots, (W, A, B, C), directions=4)
