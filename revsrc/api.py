@@ -120,8 +120,8 @@ class Transformed:
 
     def key(self, values):
         if self.backend == "jax":
-            return tuple(jaxgen.signature(v) for v in values)
-        return tuple(kinds.signature(v) for v in values)
+            return tuple(map(jaxgen.signature, values))
+        return tuple(map(kinds.signature, values))
 
     def __call__(self, *args, **kwargs):
         if self.cotangent:

@@ -901,6 +901,8 @@ def _traced(v):
 
 def signature(v):
     """`kinds.signature`, with JAX arrays (and tracers) as arrays of their rank."""
+    if type(v) is np.ndarray:     # the common case first: this runs at every call
+        return (kinds.ARRAY, v.ndim, v.dtype)
     if type(v) in _TRACED_TYPES and type(v) is not float and type(v) is not np.ndarray:
         return (kinds.ARRAY, v.ndim, v.dtype)   # a JAX array (its dtype is NumPy's)
     k = kinds.signature(v)
