@@ -231,3 +231,31 @@ def test_rolled_compile_time_does_not_grow_with_trip_count():
         times[n] = time.perf_counter() - t0
     # unrolled, 1000 steps took ~25x the 40-step compile; rolled, they are alike
     assert times[1000] < 4 * times[40] + 1.0, times
+
+
+# ----- not lowered yet: coded refusals at the user's line -----
+
+def newton_for_break(x):
+    for i in range(50):
+        dx = (x * x - 2.0) / (2.0 * x)
+        x = x - dx
+        if abs(dx) < 1e-12:
+            break
+    return x
+
+
+def test_a_for_with_a_traced_break_is_refused():
+    with pytest.raises(errors.JaxDataDependent) as info:
+        revsrc.grad(newton_for_break, backend="jax")(1.0)
+    assert info.value.code == "E602" and info.value.filename == __file__
+    assert info.value.line == "for i in range(50):"
+    revsrc.grad(newton_for_break)(1.0)
+
+
+def test_second_derivatives_of_a_traced_while_are_refused():
+    """The adjoint's loop inside a forward-mode program restores as it loops: printed
+    as Python's loop, its traced trip count is E602 at the while's line."""
+    with pytest.raises(errors.JaxDataDependent) as info:
+        revsrc.hessian(newton_sqrt, backend="jax")(3.0)
+    assert info.value.code == "E602" and info.value.filename == __file__
+    assert info.value.line == "while np.abs(x * x - a) > 1e-12:"
