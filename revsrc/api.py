@@ -76,11 +76,17 @@ def describe(f):
 class Transformed:
     """The general (any argument kinds) path of a derivative made by revsrc."""
 
-    def __init__(self, f, argnums, has_aux, backend, with_value, cotangent=False):
+    def __init__(self, f, argnums, has_aux, backend, with_value, cotangent=False,
+                 max_steps=None):
         if backend not in _BACKENDS:
             raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
         if backend == "jax":
             jaxgen.require()
+        if max_steps is not None and (backend != "jax" or isinstance(max_steps, bool) or
+                                      not isinstance(max_steps, int) or max_steps < 1):
+            raise ValueError("max_steps bounds the while loops of backend='jax' (a "
+                             f"positive int), not {max_steps!r} with backend={backend!r}")
+        self.max_steps = max_steps
         self.f = f
         self.has_aux = has_aux
         self.backend = backend
@@ -114,8 +120,8 @@ class Transformed:
 
     def key(self, values):
         if self.backend == "jax":
-            return tuple(jaxgen.signature(v) for v in values)
-        return tuple(kinds.signature(v) for v in values)
+            return tuple(map(jaxgen.signature, values))
+        return tuple(map(kinds.signature, values))
 
     def __call__(self, *args, **kwargs):
         if self.cotangent:
@@ -235,7 +241,8 @@ class Transformed:
         if self.backend == "jax":
             # XLA removes what the outputs do not need: the program stays unpruned
             post = jaxgen.grad_post(positions, self.with_value, self.has_aux)
-            entry = _Compiled(prog, None, unpruned, jax=jaxgen.Compiled(_expanded(prog), post))
+            entry = _Compiled(prog, None, unpruned, jax=jaxgen.Compiled(
+                _expanded(prog), post, max_steps=self.max_steps))
             self._store(key, entry)
             return entry
         if any(isinstance(k, tuple) and k[0] == kinds.ARRAY for k in arguments.flat_key(key)):
@@ -422,8 +429,8 @@ def _with_full_kinds(prog, params, pkinds, pndims, seed, seed_ndims):
 _finalize = runtime.finalize_grad
 
 
-def _make(f, argnums, has_aux, backend, with_value):
-    tr = Transformed(f, argnums, has_aux, backend, with_value)
+def _make(f, argnums, has_aux, backend, with_value, max_steps=None):
+    tr = Transformed(f, argnums, has_aux, backend, with_value, max_steps=max_steps)
     derivative = _wrap(tr)
     tr.derivative = derivative
     return derivative
@@ -447,11 +454,12 @@ def _reduce(d):
     """Pickling a derivative: the function (by reference, as pickle does functions) and
     the options; the unpickled derivative transforms again when first called."""
     tr = d._revsrc_transformed
-    return _remade, (tr.f, tr.argnums_given, tr.has_aux, tr.backend, tr.with_value)
+    return _remade, (tr.f, tr.argnums_given, tr.has_aux, tr.backend, tr.with_value,
+                     tr.max_steps)
 
 
-def _remade(f, argnums, has_aux, backend, with_value):
-    return _make(f, argnums, has_aux, backend, with_value)
+def _remade(f, argnums, has_aux, backend, with_value, max_steps=None):
+    return _make(f, argnums, has_aux, backend, with_value, max_steps)
 
 
 def _wrap(tr):
@@ -473,7 +481,8 @@ def _wrap(tr):
 
 
 def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
-         backend: Optional[str] = None) -> Callable[..., Any]:
+         backend: Optional[str] = None, *,
+         max_steps: Optional[int] = None) -> Callable[..., Any]:
     """The gradient of ``f`` with respect to argument ``argnums``.
 
     ``f`` must return a scalar float (or ``(value, aux)`` with ``has_aux=True``).
@@ -481,7 +490,10 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     an array of the argument's shape and dtype for an array, a tuple of these for
     a tuple ``argnums``, and ``(grad, aux)`` with ``has_aux``. ``backend`` forces
     the generated Python adjoint (``"python"``) or the compiled scalar engine
-    (``"engine"``); by default the engine runs whenever it can.
+    (``"engine"``); by default the engine runs whenever it can. With
+    ``backend="jax"``, ``max_steps`` bounds a ``while`` loop whose test is a traced
+    value and that saves values for the adjoint (default 1000, the rows of its save
+    buffers): a loop still running there makes the call raise E604.
 
     >>> import math, revsrc
     >>> def f(x, y):
@@ -489,12 +501,14 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     >>> round(revsrc.grad(f)(0.7, 2.0), 9)
     2.929684375
     """
-    return _make(f, argnums, has_aux, backend, with_value=False)
+    return _make(f, argnums, has_aux, backend, with_value=False, max_steps=max_steps)
 
 
 def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
-                   backend: Optional[str] = None) -> Callable[..., Any]:
-    """``(f(...), grad(f)(...))`` computed in one forward and one adjoint sweep.
+                   backend: Optional[str] = None, *,
+                   max_steps: Optional[int] = None) -> Callable[..., Any]:
+    """``(f(...), grad(f)(...))`` computed in one forward and one adjoint sweep
+    (``max_steps``: see `grad`).
 
     >>> import revsrc
     >>> def f(x, y):
@@ -502,7 +516,7 @@ def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = 
     >>> revsrc.value_and_grad(f, argnums=1)(3.0, 2.0)
     (6.0, 3.0)
     """
-    return _make(f, argnums, has_aux, backend, with_value=True)
+    return _make(f, argnums, has_aux, backend, with_value=True, max_steps=max_steps)
 
 
 def _transformed(df):

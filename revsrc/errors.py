@@ -128,6 +128,12 @@ class JaxNotLowered(RevsrcError):
     code = "E603"
 
 
+class JaxStepsExceeded(RevsrcError):
+    """``backend="jax"``: a while loop that saves values for its adjoint still running
+    after ``max_steps`` iterations (the bound of its save buffers)."""
+    code = "E604"
+
+
 class NotDifferentiableHere(RevsrcError):
     """The function has no derivative at the values it was called with (a matrix
     function at a rank-deficient matrix, eigenvectors of a repeated eigenvalue)."""

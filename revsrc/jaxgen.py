@@ -58,7 +58,9 @@ def require():
             f"backend='jax' needs JAX, which is not installed ({exc})",
             hint="pip install 'revsrc[jax]' (or pip install jax)") from None
     from . import jax_helpers
-    _jax = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, helpers=jax_helpers)
+    from . import jax_loops
+    _jax = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, helpers=jax_helpers,
+                                 loops=jax_loops)
     _TRACED_TYPES.add(type(jnp.zeros(())))
     return _jax
 
@@ -118,6 +120,10 @@ class JnpPrinter(emit._Printer):
         self.line_locs = {}
         self.J = require()
         self._either = 0
+        self._depth = 0          # loops around the statement being printed
+        self._sites = {}         # (file, line, col, depth) -> loop number
+        self.loop_locs = {}      # loop number -> the user's Loc
+        self._site_kind = {}     # loop number -> "while" for a while loop with a lax form
         # variables the reverse pass starts as None only so they can be saved before
         # their first assignment: their None is no value of the program
         self.placeholders = {s.target for s in program.body
@@ -197,18 +203,31 @@ class JnpPrinter(emit._Printer):
         if isinstance(s, While):
             if not reverse:
                 self.comment_for(s.loc, indent)
-            self.lines.append(f"{indent}while True:")
-            inner = indent + "    "
-            self.last_comment = None
-            for t in s.test_body:
-                self.stmt(t, inner, reverse)
-            self._mark("while", s.loc)
-            self.lines.append(f"{inner}if not {self.operand(s.test)}:")
-            self.lines.append(f"{inner}    break")
-            for t in s.body:
-                self.stmt(t, inner, reverse)
-            self.last_comment = None
+            self._depth += 1
+            try:
+                self._while(s, indent, reverse)
+            finally:
+                self._depth -= 1
             return
+        if isinstance(s, For) and self._rollable(s, reverse):
+            if not reverse:
+                self.comment_for(s.loc, indent)
+            self._depth += 1
+            try:
+                self._for(s, indent, reverse)
+            finally:
+                self._depth -= 1
+            return
+        if isinstance(s, For):
+            self._depth += 1
+            try:
+                self._stmt(s, indent, reverse)
+            finally:
+                self._depth -= 1
+            return
+        self._stmt(s, indent, reverse)
+
+    def _stmt(self, s, indent, reverse):
         if isinstance(s, Op):
             if s.loc is not None and not reverse:
                 self.comment_for(s.loc, indent)
@@ -226,6 +245,175 @@ class JnpPrinter(emit._Printer):
             self._mark("for", s.loc)
         super().stmt(s, indent, reverse)
 
+
+    # ----- loops as lax loops (revsrc/jax_loops.py) -----
+
+    def _site(self, s):
+        """A loop's number, shared by its forward loop and its adjoint's (the same
+        line and the same depth of loops): its `Rows` carry it."""
+        key = (getattr(s.loc, "filename", None), getattr(s.loc, "lineno", None),
+               getattr(s.loc, "col", None), self._depth)
+        site = self._sites.get(key)
+        if site is None:
+            site = self._sites[key] = len(self._sites) + 1
+        if s.loc is not None:
+            self.loop_locs.setdefault(site, s.loc)
+        return site
+
+    def _carry(self, stmts, without=()):
+        """The variables ``stmts`` assign, sorted: what a lax loop carries."""
+        return sorted({self.name(v) for t in ir.walk(stmts) for v in ir.writes(t)}
+                      - {self.name(v) for v in without})
+
+    def _stacks_of(self, stmts):
+        return [emit._stack_name(st) for st in emit._stacks(stmts)]
+
+    def _rollable(self, s, reverse):
+        """Whether a ``for`` may run as a lax loop: a trip count not known to be short,
+        no ``break`` of its own, and its saves all on one side (a forward loop saves,
+        an adjoint's restores)."""
+        bounds = (s.start, s.stop, s.step)
+        if all(isinstance(b, Const) for b in bounds):
+            if not all(type(b.value) is int for b in bounds) or s.step.value == 0 or \
+                    len(range(*(b.value for b in bounds))) < self.J.loops.ROLL_AT:
+                return False
+        if _own_break(s.body) is not None:
+            return False
+        inside = list(ir.walk(s.body))
+        return not any(isinstance(t, Push if reverse else Pop) for t in inside)
+
+    def _def(self, name, params, indent):
+        self.lines.append(f"{indent}def {name}({', '.join(params)}):")
+
+    def _loop_call(self, out, call, carry, indent, loc, what):
+        self.refs["_jaxloops"] = self.J.loops
+        self.refs["_jaxgen"] = _RUNTIME_NS
+        self._mark(what, loc)
+        self.lines.append(f"{indent}{out} = {call}")
+        if carry:
+            self.lines.append(f"{indent}if {out} is not None:")
+            self.lines.append(f"{indent}    {', '.join(carry)}{',' if len(carry) == 1 else ''}"
+                              f" = {out}")
+            self.lines.append(f"{indent}else:")
+        else:
+            self.lines.append(f"{indent}if {out} is None:")
+
+    def _while(self, s, indent, reverse):
+        """``while``: its test's statements once, then Python's loop, which hands over
+        to a lax.while_loop of a function running the body and the test's statements
+        (`jax_loops.while_loop`) as soon as its test (or its break flag) is traced."""
+        site = self._site(s)
+        body, stop = s.body, _own_break(s.body)
+        if stop is not None:
+            body = body[:-1]
+        stmts = body + s.test_body
+        self.last_comment = None
+        for t in s.test_body:
+            self.stmt(t, indent, reverse)
+        lax = (isinstance(s.test, str) or (s.test == Const(True) and stop is not None)) \
+            and not any(isinstance(t, Pop) for t in ir.walk(stmts))
+        if not lax:
+            self._mark("while", s.loc)
+            self.lines.append(f"{indent}while {self.operand(s.test)}:")
+            self.last_comment = None
+            self.block(s.body + s.test_body, indent + "    ", reverse)
+            self.last_comment = None
+            return
+        self._site_kind[site] = "while"
+        carry = self._carry(stmts)
+        stacks = self._stacks_of(stmts)
+        tested = self._carry(s.test_body)
+        name = f"_loop{site}"
+        inner = indent + "    "
+        self._def(name, carry, indent)
+        for st in stacks:
+            self.lines.append(f"{inner}{st} = []")
+        self.last_comment = None
+        for t in body:
+            self.stmt(t, inner, reverse)
+        if stop is not None and tested:
+            self.lines.append(f"{inner}{name}_tested = {_tuple(tested)}")
+        self.last_comment = None
+        for t in s.test_body:
+            self.stmt(t, inner, reverse)
+        if stop is not None and tested:
+            # after a break, the test's values are those before it (Python's)
+            self.lines.append(f"{inner}{', '.join(tested)}, = _jaxgen.select("
+                              f"{self.name(stop)}, {name}_tested, {_tuple(tested)})")
+        self.lines.append(f"{inner}return {_tuple(carry)}, {_tuple(stacks)}")
+        test_at = carry.index(self.name(s.test)) if isinstance(s.test, str) else None
+        stop_at = carry.index(self.name(stop)) if stop is not None else None
+        self.refs["_jaxloops"] = self.J.loops
+        self.refs["_jaxgen"] = _RUNTIME_NS
+        self._mark("while", s.loc)
+        self.lines.append(f"{indent}while True:")
+        out = f"_out{site}"
+        self._mark("while", s.loc)
+        self.lines.append(f"{inner}{out} = _jaxloops.while_loop({name}, _jaxgen.grab("
+                          f"locals(), {_tuple(map(repr, carry))}), {test_at}, {stop_at}, "
+                          f"{_tuple(stacks)}, {site})")
+        self.lines.append(f"{inner}if {out} is not None:   # a traced test: lax ran the rest")
+        self.lines.append(f"{inner}    {', '.join(carry)}, = {out}")
+        self.lines.append(f"{inner}    break")
+        if isinstance(s.test, str):
+            self.lines.append(f"{inner}if not {self.operand(s.test)}:")
+            self.lines.append(f"{inner}    break")
+        self.last_comment = None
+        for t in body:
+            self.stmt(t, inner, reverse)
+        if stop is not None:
+            self.lines.append(f"{inner}if _jaxloops.stopped({self.name(stop)}):")
+            self.lines.append(f"{inner}    break")
+        self.last_comment = None
+        for t in s.test_body:
+            self.stmt(t, inner, reverse)
+        self.last_comment = None
+
+    def _for(self, s, indent, reverse):
+        """``for`` over a range, which may be long: a function of one iteration, run
+        by lax.scan if its trip count is large and its body takes a traced loop
+        variable (`jax_loops.for_loop`), or by the adjoint's lax loop where its forward
+        loop was one (`jax_loops.reverse_loop`); else Python's loop."""
+        site = self._site(s)
+        var = self.name(s.var)
+        carry = self._carry(s.body, without=(s.var,))
+        stacks = self._stacks_of(s.body)
+        bounds = ", ".join(self.operand(b) for b in (s.start, s.stop, s.step))
+        grab = f"_jaxgen.grab(locals(), {_tuple(map(repr, carry))})"
+        inner = indent + "    "
+        name = f"_loop{site}_adjoint" if reverse else f"_loop{site}"
+        self._def(name, [var] + (stacks if reverse else []) + carry, indent)
+        if not reverse:
+            for st in stacks:
+                self.lines.append(f"{inner}{st} = []")
+        self.last_comment = None
+        self.block(s.body, inner, reverse)
+        if reverse and self._site_kind.get(site) == "while" and s.start == Const(0) \
+                and s.step == Const(1) and isinstance(s.stop, str):
+            # a while loop's adjoint: lax undoes the iterations lax ran, then Python
+            # those that ran in Python before them
+            self.lines.append(f"{inner}return {_tuple(carry)}")
+            out, stop = f"_out{site}", self.name(s.stop)
+            self.refs["_jaxloops"] = self.J.loops
+            self._mark("for", s.loc)
+            self.lines.append(f"{indent}{out} = _jaxloops.reverse_while({name}, {stop}, "
+                              f"{_tuple(stacks)}, {grab}, {site})")
+            self.lines.append(f"{indent}if {out} is not None:")
+            self.lines.append(f"{indent}    {', '.join(carry + [stop])}, = {out}")
+            self.last_comment = None
+            self._stmt(s, indent, reverse)
+            return
+        if reverse:
+            self.lines.append(f"{inner}return {_tuple(carry)}")
+            call = (f"_jaxloops.reverse_loop({name}, {bounds}, {_tuple(stacks)}, {grab}, "
+                    f"{site})")
+            self._loop_call(f"_out{site}", call, carry, indent, s.loc, "for")
+        else:
+            self.lines.append(f"{inner}return {_tuple(carry)}, {_tuple(stacks)}")
+            call = f"_jaxloops.for_loop({name}, {bounds}, {grab}, {_tuple(stacks)}, {site})"
+            self._loop_call(f"_out{site}", call, carry + [var], indent, s.loc, "for")
+        self.last_comment = None
+        self._stmt(s, inner, reverse)
 
     def _either_branch(self, s, indent, reverse):
         """An ``if`` whose test may be a traced value: on a concrete test, Python's own
@@ -279,6 +467,20 @@ class JnpPrinter(emit._Printer):
         self.last_comment = None
         self._mark("if", s.loc)
         emit._Printer.stmt(self, s, inner, reverse)
+
+
+def _tuple(items):
+    items = list(items)
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+def _own_break(body):
+    """The flag of a loop body's own ``if flag: break`` (its last statement), or None."""
+    last = body[-1] if body else None
+    if isinstance(last, If) and not last.orelse and isinstance(last.test, str) and \
+            any(isinstance(t, ir.Break) for t in last.body):
+        return last.test
+    return None
 
 
 def _flag_pushes(s):
@@ -463,7 +665,8 @@ def _with_externals(program):
 
 
 def source(program):
-    """(source text, references, line -> (what, Loc)) of the jnp function."""
+    """(source text, references, line -> (what, Loc), loop number -> Loc) of the jnp
+    function."""
     global _RUNTIME_NS
     if _RUNTIME_NS is None:
         _RUNTIME_NS = _runtime_ns()
@@ -485,7 +688,7 @@ def source(program):
     text = "\n".join(pr.lines) + "\n"
     if "_jaxgen." in text:
         pr.refs["_jaxgen"] = _RUNTIME_NS
-    return text, pr.refs, pr.line_locs
+    return text, pr.refs, pr.line_locs, pr.loop_locs
 
 
 _counter = [0]
@@ -495,11 +698,13 @@ class Compiled:
     """One program printed against jnp: its text, the Python function, and one
     ``jax.jit`` of it per set of static argument positions."""
 
-    def __init__(self, program, post):
+    def __init__(self, program, post, max_steps=None):
         J = require()
         self.program, self.externals = _with_externals(program)
         self.nparams = len(program.params)
-        self.text, refs, self.line_locs = source(self.program)
+        self.text, refs, self.line_locs, self.loop_locs = source(self.program)
+        self.max_steps = J.loops.MAX_STEPS if max_steps is None else int(max_steps)
+        self.bounded = {}   # static positions -> the loops that may stop at max_steps
         names = sorted(refs)
         factory = ["def _revsrc_factory(" + ", ".join(["jnp", "jax", "lax", "math", "np"]
                                                        + names) + "):"]
@@ -532,9 +737,10 @@ class Compiled:
                            for i, v in enumerate(values))
         try:
             if J.jax.config.jax_enable_x64:
-                return run(*values)
-            with J.jax.enable_x64(True):
-                return run(*values)
+                out, stopped = run(*values)
+            else:
+                with J.jax.enable_x64(True):
+                    out, stopped = run(*values)
         except errors.RevsrcError as exc:
             if exc.filename is None:
                 raise self._located(exc) from None
@@ -544,14 +750,40 @@ class Compiled:
             if refusal is None:
                 raise
             raise refusal from exc
+        if stopped:
+            self._check_bounds(static, stopped)
+        return out
+
+    def _check_bounds(self, static, stopped):
+        """E604 if a while loop stopped at ``max_steps`` with its test still true (its
+        floats are NaN then): once the program has run, not inside a caller's trace."""
+        if any(isinstance(f, require().helpers.Tracer) for f in stopped):
+            return          # inside a caller's jax.jit or vmap: the NaNs tell
+        for site, flag in zip(self.bounded.get(static, ()), stopped):
+            if bool(flag):
+                raise errors.JaxStepsExceeded(
+                    f"backend='jax': this while loop was still running after "
+                    f"max_steps={self.max_steps} iterations, the bound of the values it "
+                    "saves for the adjoint; its results are NaN",
+                    loc=self.loop_locs.get(site),
+                    hint="pass a larger max_steps= to grad/value_and_grad, or use "
+                         "backend=None for this function")
 
     def _jit(self, static):
         J = require()
         fn, post, n = self.fn, self.post, self.nparams
+        loops = J.loops
 
         def traced(*args):
             args = tuple(a.value if isinstance(a, _Static) else a for a in args)
-            return post(fn(*args), args[:n])
+            state = loops.LoopState(self.max_steps)
+            loops.states().append(state)
+            try:
+                out = post(fn(*args), args[:n])
+            finally:
+                loops.states().pop()
+            self.bounded[static] = tuple(site for site, _ in state.overflows)
+            return out, tuple(flag for _, flag in state.overflows)
         traced.__name__ = self.program.name
         return J.jax.jit(traced, static_argnums=static)
 
@@ -587,15 +819,22 @@ class Compiled:
         if where is None:
             return None
         what, loc = where
-        if what in ("if", "while", "for"):
-            control = {"if": "a branch", "while": "a while loop",
-                       "for": "a loop whose trip count is"}[what]
+        if what == "if":
             return errors.JaxDataDependent(
-                f"backend='jax' compiles the derivative with jax.jit, and this is "
-                f"{control} on a value computed from the differentiated arguments; "
-                "it is not lowered to lax.cond/lax.while_loop yet", loc=loc,
+                "backend='jax' compiles the derivative with jax.jit, and this is a "
+                "branch on a value computed from the differentiated arguments that "
+                "cannot run as a select of both arms (it leaves a loop, raises, or "
+                "changes a list in place)", loc=loc,
                 hint="use backend=None for this function, or write the branch as "
                      "np.where(cond, a, b)")
+        if what in ("while", "for"):
+            control = "while loop" if what == "while" else "loop"
+            return errors.JaxDataDependent(
+                f"backend='jax' compiles the derivative with jax.jit, and this "
+                f"{control} on a value computed from the differentiated arguments "
+                f"cannot run as a lax loop ({type(exc).__name__}: "
+                f"{(str(exc).strip().splitlines() or [''])[0][:160]})", loc=loc,
+                hint="use backend=None for this function")
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return errors.JaxNotLowered(
             f"backend='jax': this operation has no jax.numpy lowering for these "
@@ -662,6 +901,8 @@ def _traced(v):
 
 def signature(v):
     """`kinds.signature`, with JAX arrays (and tracers) as arrays of their rank."""
+    if type(v) is np.ndarray:     # the common case first: this runs at every call
+        return (kinds.ARRAY, v.ndim, v.dtype)
     if type(v) in _TRACED_TYPES and type(v) is not float and type(v) is not np.ndarray:
         return (kinds.ARRAY, v.ndim, v.dtype)   # a JAX array (its dtype is NumPy's)
     k = kinds.signature(v)

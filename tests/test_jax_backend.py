@@ -187,6 +187,12 @@ def while_on_value(x):
     return x
 
 
+def while_growing(x):
+    while np.sum(x) < 10.0:
+        x = np.concatenate([x, x])      # a new shape each iteration: no lax carry
+    return np.sum(x)
+
+
 def loop_to_value(x, k):
     for i in range(int(k)):
         x = x * 1.5
@@ -263,7 +269,7 @@ def list_item_by_branch(x):
 
 
 @pytest.mark.parametrize("fn,args,line", [
-    (while_on_value, (0.5,), "while x < 10.0:"),
+    (while_growing, (np.ones(2),), "while np.sum(x) < 10.0:"),
     (list_item_by_branch, (np.ones(2),), "if np.sum(x) > 0:"),
     (shape_by_branch, (np.ones(3),), "if np.sum(x) > 0:"),
     (raises_in_a_branch, (1.0,), "if x < 0.0:"),
@@ -275,6 +281,12 @@ def test_data_dependent_control_flow_is_refused_with_its_line(fn, args, line):
     assert info.value.line == line and info.value.filename == __file__
     # the other backends run it
     revsrc.grad(fn)(*args)
+
+
+def test_a_while_on_a_traced_value_runs_as_lax_while_loop():
+    """(tests/test_jax_loops.py has the rest.)"""
+    for x in (0.5, 20.0):
+        _close(revsrc.grad(while_on_value, backend="jax")(x), revsrc.grad(while_on_value)(x))
 
 
 def test_a_trip_count_from_a_traced_float_is_refused():
