@@ -677,6 +677,9 @@ PAIRED = {
     "jit": ("jit", "revsrc", "jit", "c_program", 1),
     "vmap": ("vmap", "revsrc", "vmap", "c_program", 1),
     "vmap_np": ("vmap_np", "revsrc", "vmap_np", "numpy", 1),
+    # the same XLA runtime on both sides: revsrc's jnp program against JAX's own
+    "mlp_jax": ("mlp", "revsrc_jax", "mlp", "jax.jit", 20),
+    "conv_jax": ("conv", "revsrc_jax", "conv", "jax.jit", 2),
 }
 
 
@@ -700,6 +703,77 @@ def paired_ratios(results, log, seconds=3.0):
             rounds += 1
         out[goal] = (best[0] / best[1], best[0] * 1e3, best[1] * 1e3)
     return out
+
+
+def pairs_child(workloads, quick, out_path):
+    """The PAIRED targets of ``workloads``, both sides built in this one process and
+    timed in turn (the isolated run's cells live in processes of their own, so their
+    functions are not at hand in the parent); writes {goal: [ratio, a_ms, b_ms]}."""
+    import json
+
+    warnings.filterwarnings("ignore")
+    out = {}
+    built = {}
+    for goal, (wa, fa, wb, fb, _) in PAIRED.items():
+        if wa not in workloads or wb not in workloads:
+            continue
+        for w, f in ((wa, fa), (wb, fb)):
+            if (w, f) in built:
+                continue
+            ok, _ = fw.available(f.split("[")[0])
+            if not ok or (w, f) not in fw.REGISTRY:
+                built[(w, f)] = None
+                continue
+            build = wl.WORKLOADS[w][1]
+            data = build(20_000) if (w == "newton" and quick) else build()
+            warm_up(f)
+            fn = fw.REGISTRY[(w, f)](data)
+            fn()
+            if hasattr(fn, "finish"):
+                fn.finish()
+            built[(w, f)] = fn
+    cells = {k: _PairCell(fn) for k, fn in built.items()}
+    results = {}
+    for (w, f), c in cells.items():
+        results.setdefault(w, []).append(c)
+        c.workload, c.framework = w, f
+    for goal, value in paired_ratios(results, lambda msg: print(msg, file=sys.stderr, flush=True),
+                                     seconds=1.0 if quick else 3.0).items():
+        out[goal] = list(value)
+    with open(out_path, "w") as fh:
+        json.dump(out, fh)
+    return 0
+
+
+class _PairCell:
+    """What paired_ratios reads of a cell (through _find): its framework and function."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.workload = self.framework = None
+        self.status, self.best_ms = ("ok", 0.0) if fn is not None else ("skipped", None)
+
+
+def run_pairs(workloads, quick, log):
+    """pairs_child in a process of its own; {} when it fails (the targets then fall back
+    to the best-of-run ratio, and say so)."""
+    import json
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "pairs.json")
+        cmd = [sys.executable, __file__, "--pairs-child", "--out", out]
+        cmd += [a for w in workloads for a in ("--only", w)]
+        if quick:
+            cmd.append("--quick")
+        log("targets measured in turn (own process) ...")
+        proc = subprocess.run(cmd, text=True, stderr=subprocess.PIPE)
+        if proc.returncode != 0 or not os.path.exists(out):
+            tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            log(f"  pairs child failed: {tail}")
+            return {}
+        with open(out) as fh:
+            return {k: tuple(v) for k, v in json.load(fh).items()}
 
 
 def targets(results, paired=None):
@@ -770,9 +844,9 @@ def targets(results, paired=None):
     ratio_goal("revsrc.vmap(newton), g in NumPy, faster than NumPy's vectorised Newton", best("vmap_np", "revsrc"),
                best("vmap_np", "numpy"), 1.0, "NumPy", pair="vmap_np")
     ratio_goal("MLP: revsrc backend='jax' steady <= 1.1x jax.jit", best("mlp", "revsrc_jax"),
-               best("mlp", "jax.jit"), 1.1, "jax.jit")
+               best("mlp", "jax.jit"), 1.1, "jax.jit", pair="mlp_jax")
     ratio_goal("conv: revsrc backend='jax' steady <= 1.1x jax.jit", best("conv", "revsrc_jax"),
-               best("conv", "jax.jit"), 1.1, "jax.jit")
+               best("conv", "jax.jit"), 1.1, "jax.jit", pair="conv_jax")
     for workload in ("mlp", "conv", "rnn", "logreg"):
         a, b = first(workload, "revsrc_jax"), first(workload, "jax.jit")
         if a is not None and b is not None:
@@ -802,9 +876,13 @@ HOW_TO_READ = """## How to read this
   `time.perf_counter`); compile+first is from the first pass. The machine is a shared,
   noisy 2-core box: trust the best for "how fast can it go" and the median for "what to expect";
   differences under ~20% are noise.
-- **Targets** that compare revsrc with one other row are decided by a ratio measured in turn (revsrc,
-  the other, revsrc, ...; best of each over a few seconds) after the tables, so that the load of
-  the moment weighs on both alike; the ratio of the two rows' best-of-run is shown beside it.
+- **Targets** marked "measured in turn" are decided by a ratio measured after the tables with both
+  sides in one process of their own, in turn (revsrc, the other, revsrc, ...; best of each over a
+  few seconds), so that the load of the moment weighs on both alike; the ratio of the two rows'
+  best-of-run is shown beside it. These are the targets against C, plain Python, NumPy, and
+  backend='jax' against jax.jit (one XLA runtime on both sides). The others (revsrc's NumPy
+  path against jax.jit) compare the rows' best-of-run, each framework in its own process, so
+  that neither's math-library threads run beside the other's.
 - **ratio to revsrc (best)**: this row's best time divided by revsrc's; above 1 means slower than
   revsrc, below 1 means faster.
 - Everything runs in float64 on the CPU (`jax_enable_x64` on; torch tensors are float64).
@@ -915,6 +993,7 @@ def main(argv=None):
                     help="run every framework in this one process (default: one process each)")
     ap.add_argument("--memory-child", nargs=2, metavar=("CASE", "N"), help=argparse.SUPPRESS)
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--pairs-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--budget", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--grads", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
@@ -928,6 +1007,8 @@ def main(argv=None):
         set_threads(args.threads)  # before any framework is imported (children inherit it)
     if args.child:
         return child_main(args.child, workloads, budget, args.quick, args.grads, args.out)
+    if args.pairs_child:
+        return pairs_child(workloads, args.quick, args.out)
     warnings.filterwarnings("ignore")
 
     def log(msg):
@@ -963,7 +1044,10 @@ def main(argv=None):
                     cell.best_ms = cell.nparams * 2 * primal.best_ms
                     cell.note = (f"not run: 2 x {cell.nparams:,} params x forward best {fmt_ms(primal.best_ms)} ms "
                                  f"= {cell.best_ms / 1e3:,.2f} s per gradient")
-    paired = paired_ratios(results, log, seconds=1.0 if args.quick else 3.0)
+    if args.same_process:
+        paired = paired_ratios(results, log, seconds=1.0 if args.quick else 3.0)
+    else:
+        paired = run_pairs(workloads, args.quick, log)
     mem = [] if (args.quick or args.no_memory) else memory_cells(log)
 
     partial = []
