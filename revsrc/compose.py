@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import api, arguments, errors, jaxgen, kinds, pytree, runtime
+from . import api, arguments, errors, jaxgen, kinds, prune, pytree, runtime
 from .api import Argnums, _Compiled, _EngineFallback, _plain, _try_engine
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
@@ -67,9 +67,13 @@ class _Forward:
         engine = None
         if self.backend in (None, "engine"):
             engine = _try_engine(prog, required=self.backend == "engine")
-        hit = _Compiled(prog, engine)
         if engine is None:
+            # loop bodies on arrays through the kernels (the forward-over-reverse of an
+            # RNN's loss steps through its loop); the program as made stays for reuse
+            hit = _Compiled(prune.loop_kernels(prog), None, prog)
             hit.fn  # compile now, so errors surface at the first call
+        else:
+            hit = _Compiled(prog, engine)
         self.cache[(key, wrt)] = hit
         return hit
 

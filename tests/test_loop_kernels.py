@@ -341,3 +341,15 @@ def test_a_real_arrays_adjoint_stays_real_through_complex_dots_in_a_loop():
     g = revsrc.grad(complex_dots)(W, A, B, C)
     assert g.dtype == np.float64
     check_grads(complex_dots, (W, A, B, C), directions=4)
+
+
+def test_forward_over_reverse_through_a_loop_with_kernels():
+    # revsrc.hvp runs the jvp program of the gradient, whose loop goes through the kernels
+    data = _rnn_data()
+    v = np.random.default_rng(7).standard_normal(data[0].shape)
+    got = revsrc.hvp(rnn, data, (v, None, None, None, None))
+    g = revsrc.grad(rnn)
+    eps = 1e-5
+    plus = g(data[0] + eps * v, *data[1:])
+    minus = g(data[0] - eps * v, *data[1:])
+    np.testing.assert_allclose(got, (plus - minus) / (2 * eps), rtol=1e-6, atol=1e-8)
