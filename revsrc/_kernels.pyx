@@ -671,6 +671,10 @@ cdef inline void _clear_fp_flags() noexcept nogil:
 
 
 cdef enum:
+    # below this many elements the loop takes less time than handing the GIL over and back
+    _NOGIL_FROM = 4096
+
+cdef enum:
     _ADD = 0
     _SUBTRACT = 1
     _MULTIPLY = 2
@@ -688,6 +692,27 @@ cdef inline _Loop _binary_loop(int op, int t) noexcept:
     return loops.divide
 
 
+cdef int _rows(_Loop loop, bint a_is_big, char* pbig, char* pother, Py_ssize_t sb,
+               char* pout, Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t size) noexcept nogil:
+    """out = big op other row by row (other: one row, a whole array or one value, by
+    its stride sb); returns the floating-point flags the loop raised."""
+    cdef Py_ssize_t i, step = cols * size
+    _clear_fp_flags()
+    for i in range(rows):
+        if a_is_big:
+            _run2(loop, pbig + i * step, size, pother, sb, pout + i * step, size, cols)
+        else:
+            _run2(loop, pother, sb, pbig + i * step, size, pout + i * step, size, cols)
+    return _fp_flags()
+
+
+cdef int _unary(_Loop loop, void* x, void* out, Py_ssize_t size,
+                Py_ssize_t n) noexcept nogil:
+    _clear_fp_flags()
+    _run1(loop, x, out, size, n)
+    return _fp_flags()
+
+
 cdef object _binary(int op, object a, object b):
     """``a op b`` through NumPy's loop when a and b are plain float arrays of one
     dtype (native, aligned, C-contiguous, not 0-d) of one shape, or a matrix and a
@@ -696,7 +721,7 @@ cdef object _binary(int op, object a, object b):
     cdef cnp.ndarray big
     cdef int t, nd
     cdef cnp.npy_intp* dims
-    cdef Py_ssize_t size, rows, cols, i, sa, sb
+    cdef Py_ssize_t size, rows, cols, sb
     cdef char* pother
     cdef double scalar
     cdef bint a_is_big
@@ -739,16 +764,12 @@ cdef object _binary(int op, object a, object b):
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(nd, dims, t, 0)
     cdef char* pbig = <char*>cnp.PyArray_DATA(big)
     cdef char* pout = <char*>cnp.PyArray_DATA(out)
-    cdef Py_ssize_t step = cols * size
     cdef int raised
-    with nogil:
-        _clear_fp_flags()
-        for i in range(rows):
-            if a_is_big:
-                _run2(loop, pbig + i * step, size, pother, sb, pout + i * step, size, cols)
-            else:
-                _run2(loop, pother, sb, pbig + i * step, size, pout + i * step, size, cols)
-        raised = _fp_flags()
+    if rows * cols >= _NOGIL_FROM:
+        with nogil:
+            raised = _rows(loop, a_is_big, pbig, pother, sb, pout, rows, cols, size)
+    else:
+        raised = _rows(loop, a_is_big, pbig, pother, sb, pout, rows, cols, size)
     if raised:
         return None
     return out
@@ -810,17 +831,20 @@ def tanh(x):
     """``np.tanh(x)`` through NumPy's own loop for a plain float array (not 0-d)."""
     cdef cnp.ndarray xa, out
     cdef int raised
+    cdef _Loop loop
     if _plain_float_array(x, -1, 0, NULL) and cnp.PyArray_NDIM(<cnp.ndarray>x) > 0:
         xa = <cnp.ndarray>x
         _load_loops()
         t = cnp.PyArray_TYPE(xa)
         out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(xa), cnp.PyArray_DIMS(xa), t, 0)
-        with nogil:
-            _clear_fp_flags()
-            _run1(_LOOPS_F64.tanh if t == cnp.NPY_DOUBLE else _LOOPS_F32.tanh,
-                  cnp.PyArray_DATA(xa), cnp.PyArray_DATA(out), cnp.PyArray_ITEMSIZE(xa),
-                  cnp.PyArray_SIZE(xa))
-            raised = _fp_flags()
+        loop = _LOOPS_F64.tanh if t == cnp.NPY_DOUBLE else _LOOPS_F32.tanh
+        if cnp.PyArray_SIZE(xa) >= _NOGIL_FROM:
+            with nogil:
+                raised = _unary(loop, cnp.PyArray_DATA(xa), cnp.PyArray_DATA(out),
+                                cnp.PyArray_ITEMSIZE(xa), cnp.PyArray_SIZE(xa))
+        else:
+            raised = _unary(loop, cnp.PyArray_DATA(xa), cnp.PyArray_DATA(out),
+                            cnp.PyArray_ITEMSIZE(xa), cnp.PyArray_SIZE(xa))
         if not raised:
             return out
     return np.tanh(x)
