@@ -366,7 +366,8 @@ cdef struct _Loops:     # one dtype's loops
     _Loop add
     _Loop divide
     _Loop multiply
-    _Loop tanh
+    _Loop maximum
+    _Loop minimum
 
 cdef _Loops _LOOPS_F64, _LOOPS_F32
 cdef bint _loops_ready = 0
@@ -397,7 +398,8 @@ cdef _Loops _find_loops(int typenum) except *:
     out.add = _find_loop(np.add, typenum)
     out.divide = _find_loop(np.divide, typenum)
     out.multiply = _find_loop(np.multiply, typenum)
-    out.tanh = _find_loop(np.tanh, typenum)
+    out.maximum = _find_loop(np.maximum, typenum)
+    out.minimum = _find_loop(np.minimum, typenum)
     return out
 
 
@@ -679,6 +681,8 @@ cdef enum:
     _SUBTRACT = 1
     _MULTIPLY = 2
     _DIVIDE = 3
+    _MAXIMUM = 4
+    _MINIMUM = 5
 
 
 cdef inline _Loop _binary_loop(int op, int t) noexcept:
@@ -689,6 +693,10 @@ cdef inline _Loop _binary_loop(int op, int t) noexcept:
         return loops.subtract
     if op == _MULTIPLY:
         return loops.multiply
+    if op == _MAXIMUM:
+        return loops.maximum
+    if op == _MINIMUM:
+        return loops.minimum
     return loops.divide
 
 
@@ -827,27 +835,117 @@ def np_true_divide(a, b):
     return np.true_divide(a, b) if out is None else out
 
 
-def tanh(x):
-    """``np.tanh(x)`` through NumPy's own loop for a plain float array (not 0-d)."""
+def maximum(a, b):
+    """``np.maximum(a, b)``, as `np_add`."""
+    out = _binary(_MAXIMUM, a, b)
+    return np.maximum(a, b) if out is None else out
+
+
+def minimum(a, b):
+    """``np.minimum(a, b)``, as `np_add`."""
+    out = _binary(_MINIMUM, a, b)
+    return np.minimum(a, b) if out is None else out
+
+
+# The one-argument ufuncs of loop bodies, by position: their loops per dtype, looked
+# up on first use
+_UNARY_UFUNCS = (np.tanh, np.exp, np.log, np.sin, np.cos, np.sqrt, np.negative,
+                 np.absolute)
+cdef enum:
+    _NUNARY = 8
+cdef _Loop _UNARY_F64[_NUNARY]
+cdef _Loop _UNARY_F32[_NUNARY]
+cdef bint _unary_ready = 0
+
+
+cdef int _load_unary() except -1:
+    global _unary_ready
+    cdef int k
+    if not _unary_ready:
+        for k in range(_NUNARY):
+            _UNARY_F64[k] = _find_loop(_UNARY_UFUNCS[k], cnp.NPY_DOUBLE)
+            _UNARY_F32[k] = _find_loop(_UNARY_UFUNCS[k], cnp.NPY_FLOAT)
+        _unary_ready = 1
+    return 0
+
+
+cdef object _unary_kernel(int which, object x):
+    """ufunc ``which`` of _UNARY_UFUNCS on ``x`` through NumPy's own loop for a plain
+    float array (not 0-d); None for anything else and when the loop raised a
+    floating-point exception."""
     cdef cnp.ndarray xa, out
-    cdef int raised
+    cdef int raised, t
     cdef _Loop loop
-    if _plain_float_array(x, -1, 0, NULL) and cnp.PyArray_NDIM(<cnp.ndarray>x) > 0:
-        xa = <cnp.ndarray>x
-        _load_loops()
-        t = cnp.PyArray_TYPE(xa)
-        out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(xa), cnp.PyArray_DIMS(xa), t, 0)
-        loop = _LOOPS_F64.tanh if t == cnp.NPY_DOUBLE else _LOOPS_F32.tanh
-        if cnp.PyArray_SIZE(xa) >= _NOGIL_FROM:
-            with nogil:
-                raised = _unary(loop, cnp.PyArray_DATA(xa), cnp.PyArray_DATA(out),
-                                cnp.PyArray_ITEMSIZE(xa), cnp.PyArray_SIZE(xa))
-        else:
+    if not (_plain_float_array(x, -1, 0, NULL) and cnp.PyArray_NDIM(<cnp.ndarray>x) > 0):
+        return None
+    xa = <cnp.ndarray>x
+    _load_unary()
+    t = cnp.PyArray_TYPE(xa)
+    out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(xa), cnp.PyArray_DIMS(xa), t, 0)
+    loop = _UNARY_F64[which] if t == cnp.NPY_DOUBLE else _UNARY_F32[which]
+    if cnp.PyArray_SIZE(xa) >= _NOGIL_FROM:
+        with nogil:
             raised = _unary(loop, cnp.PyArray_DATA(xa), cnp.PyArray_DATA(out),
                             cnp.PyArray_ITEMSIZE(xa), cnp.PyArray_SIZE(xa))
-        if not raised:
-            return out
-    return np.tanh(x)
+    else:
+        raised = _unary(loop, cnp.PyArray_DATA(xa), cnp.PyArray_DATA(out),
+                        cnp.PyArray_ITEMSIZE(xa), cnp.PyArray_SIZE(xa))
+    return None if raised else out
+
+
+def tanh(x):
+    """``np.tanh(x)`` through NumPy's own loop for a plain float array (not 0-d), the
+    ufunc for anything else."""
+    out = _unary_kernel(0, x)
+    return np.tanh(x) if out is None else out
+
+
+def exp(x):
+    """``np.exp(x)``, as `tanh`."""
+    out = _unary_kernel(1, x)
+    return np.exp(x) if out is None else out
+
+
+def log(x):
+    """``np.log(x)``, as `tanh`."""
+    out = _unary_kernel(2, x)
+    return np.log(x) if out is None else out
+
+
+def sin(x):
+    """``np.sin(x)``, as `tanh`."""
+    out = _unary_kernel(3, x)
+    return np.sin(x) if out is None else out
+
+
+def cos(x):
+    """``np.cos(x)``, as `tanh`."""
+    out = _unary_kernel(4, x)
+    return np.cos(x) if out is None else out
+
+
+def sqrt(x):
+    """``np.sqrt(x)``, as `tanh`."""
+    out = _unary_kernel(5, x)
+    return np.sqrt(x) if out is None else out
+
+
+def np_negative(x):
+    """``np.negative(x)``, as `tanh`."""
+    out = _unary_kernel(6, x)
+    return np.negative(x) if out is None else out
+
+
+def negative(x):
+    """``-x``: as `np_negative` for a plain float array, Python's ``-`` for anything else."""
+    out = _unary_kernel(6, x)
+    return -x if out is None else out
+
+
+def absolute(x):
+    """``np.abs(x)``, as `tanh`."""
+    out = _unary_kernel(7, x)
+    return np.absolute(x) if out is None else out
 
 
 cdef object _product(object a, object b):

@@ -120,20 +120,72 @@ def test_floating_point_errors_follow_errstate(name):
         np.testing.assert_array_equal(kernel(a, b), want)
 
 
+UNARY = {
+    "tanh": (_kernels.tanh, np.tanh), "exp": (_kernels.exp, np.exp),
+    "log": (_kernels.log, np.log), "sin": (_kernels.sin, np.sin),
+    "cos": (_kernels.cos, np.cos), "sqrt": (_kernels.sqrt, np.sqrt),
+    "np_negative": (_kernels.np_negative, np.negative),
+    "negative": (_kernels.negative, operator.neg),
+    "absolute": (_kernels.absolute, np.absolute),
+}
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("shape", [(5,), (16, 32), (3, 4, 5), (0,), (1000,)])
-def test_tanh_kernel_gives_numpys_bits(shape, dtype):
+@pytest.mark.parametrize("shape", [(5,), (16, 32), (3, 4, 5), (0,), (1000,), (70, 70)])
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_kernels_give_numpys_bits(name, shape, dtype):
+    kernel, numpy_fn = UNARY[name]
     x = (4.0 * np.random.default_rng(3).standard_normal(shape)).astype(dtype)
-    _same(_kernels.tanh(x), np.tanh(x))
+    if name in ("log", "sqrt"):
+        x = np.abs(x) + dtype(0.01)
+    _same(kernel(x), numpy_fn(x))
 
 
 @pytest.mark.parametrize("x", [np.array(0.5), 0.5, np.arange(4), np.arange(4.0)[::2],
-                               np.arange(3.0) + 1j, [0.1, 0.2]])
-def test_tanh_kernel_leaves_the_rest_to_numpy(x):
-    want = np.tanh(x)
-    got = _kernels.tanh(x)
+                               np.arange(3.0) + 1j, [0.1, 0.2], True, -3])
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_kernels_leave_the_rest_to_numpy(name, x):
+    kernel, numpy_fn = UNARY[name]
+    try:
+        want = numpy_fn(x)
+    except TypeError:
+        with pytest.raises(TypeError):
+            kernel(x)
+        return
+    got = kernel(x)
     assert type(got) is type(want) and np.asarray(got).dtype == np.asarray(want).dtype
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["log", "sqrt"])
+def test_unary_kernels_warn_as_numpy_does(name):
+    kernel, numpy_fn = UNARY[name]
+    x = np.array([-1.0, 0.0, 2.0])
+    with warnings.catch_warnings(record=True) as want_w:
+        warnings.simplefilter("always")
+        want = numpy_fn(x)
+    with warnings.catch_warnings(record=True) as got_w:
+        warnings.simplefilter("always")
+        got = kernel(x)
+    assert want_w and [str(w.message) for w in got_w] == [str(w.message) for w in want_w]
+    np.testing.assert_array_equal(got, want)
+    with np.errstate(all="raise"), pytest.raises(FloatingPointError):
+        kernel(x)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shapes", [((16, 32), (16, 32)), ((16, 32), (32,)), ((32,), (16, 32))],
+                         ids=str)
+@pytest.mark.parametrize("name", ["maximum", "minimum"])
+def test_maximum_and_minimum_kernels_give_numpys_bits(name, shapes, dtype):
+    kernel, numpy_fn = getattr(_kernels, name), getattr(np, name)
+    r = np.random.default_rng(8)
+    a = r.standard_normal(shapes[0]).astype(dtype)
+    b = r.standard_normal(shapes[1]).astype(dtype)
+    a.flat[0] = np.nan
+    _same(kernel(a, b), numpy_fn(a, b))
+    _same(kernel(a, 0.0) if dtype is np.float64 else numpy_fn(a, 0.0), numpy_fn(a, 0.0))
+    assert kernel([1.0, 5.0], [3.0, 2.0]).tolist() == numpy_fn([1.0, 5.0], [3.0, 2.0]).tolist()
 
 
 DOTS = [((16, 32), (32, 8)), ((5,), (5, 3)), ((4, 5), (5,)), ((6,), (6,)),
@@ -353,3 +405,25 @@ def test_forward_over_reverse_through_a_loop_with_kernels():
     plus = g(data[0] + eps * v, *data[1:])
     minus = g(data[0] - eps * v, *data[1:])
     np.testing.assert_allclose(got, (plus - minus) / (2 * eps), rtol=1e-6, atol=1e-8)
+
+
+def elementwise_steps(x, w):
+    y = x
+    for _ in range(3):
+        z = np.exp(-np.abs(y)) + np.log(1.0 + y * y) + np.sqrt(y * y + 1.0)
+        y = np.maximum(np.sin(z) * w, np.cos(z) - 0.5) - np.minimum(y, 0.2) * 0.1
+        y = -y + np.negative(0.5 * y)
+    return np.sum(y * y)
+
+
+def test_elementwise_loop_with_kernels_is_right():
+    r = np.random.default_rng(9)
+    x, w = r.standard_normal((4, 5)), r.standard_normal(5)
+    vg = revsrc.value_and_grad(elementwise_steps, argnums=(0, 1))
+    value, _ = vg(x, w)
+    assert value == elementwise_steps(x, w)
+    src = revsrc.source(vg)
+    for name in ("exp", "absolute", "log", "sqrt", "maximum", "minimum", "sin", "cos",
+                 "negative", "np_negative"):
+        assert f"_kernels.{name}(" in src, name
+    check_grads(elementwise_steps, (x, w), argnums=(0, 1), directions=4)
