@@ -401,11 +401,17 @@ class _Resolver:
             if new != root:
                 out.append(SetItem(root, Const(Ellipsis), new, loc=loc))
         # every view and alias defined before the write is derived again
+        on_chain = {c[0] for c in chain}
+        parted = set()      # no longer views of the array written (their base was rebound)
         for m in self._ordered(members):
             d = self.defs[m][0]
-            if _dominates(d.path, path):
-                self._check_not_rebound(m, d, path, loc, target if m in
-                                        [c[0] for c in chain] else m)
+            if self.parent[m][0] in parted:
+                parted.add(m)
+            elif _dominates(d.path, path):
+                if self._parted(m, d, path, loc, m in on_chain, target if m in on_chain
+                                else m):
+                    parted.add(m)
+                    continue
                 op = d.stmt
                 out.append(Op(op.target, op.fn, op.args, op.kwargs, loc))
             elif not all(_dominates(d.path, r) for r in self.reads.get(m, [])):
@@ -417,30 +423,40 @@ class _Resolver:
                     loc=loc, hint=f"copy it ({m} = {m}.copy()) where it is defined")
         return out
 
-    def _check_not_rebound(self, m, d, path, loc, shown):
-        """Refuse the write at ``path`` when the array ``m`` was made a view or an
-        alias of (``m``'s definition ``d`` runs before the write) may be assigned
-        again between the two: ``m`` then still holds the array it was made from, and
-        the name of its base another one. In straight-line code `versions` gives each
-        assignment its own name; in a loop (``c = a`` before it, ``a = a + c`` in it)
-        the name cannot be split: on one iteration ``c`` is ``a``, on the next it is
-        not. ``shown`` is the variable the message names (the one written through,
-        when ``m`` is on its way up from it)."""
+    def _parted(self, m, d, path, loc, on_chain, shown):
+        """Whether ``m``, a view or an alias made at ``d`` (which runs before the write
+        at ``path``), no longer shares memory with what its base names at the write:
+        its base is always assigned a new array between the two (``c = a; a = a + 1.0;
+        <loop writing into a>``), so ``m`` is left as it is. False when its base is not
+        assigned between them (``m`` is derived again after the write).
+
+        Refused when the base may be assigned between them but need not be, or is made
+        a view again, or ``m`` is on the way from the written variable up to the array
+        (``on_chain``): the write would have to go into the array ``m`` holds, which
+        no name reaches. In straight-line code `versions` gives each assignment its own
+        name; in a loop (``c = a`` before it, ``a = a + c`` in it) the name cannot be
+        split: on one iteration ``c`` is ``a``, on the next it is not. ``shown`` is the
+        variable the message names."""
         base = self.parent[m][0]
-        for b in self.defs.get(base, []):
-            if not self._between(b.path, d.path, path):
-                continue
-            name, base_ = self.back.get(shown, shown), self.back.get(base, base)
-            made = self.defs[shown][0].stmt.loc
-            made = f" (made at line {made.lineno})" if made is not None else ""
-            again = f" (line {b.stmt.loc.lineno})" if b.stmt.loc is not None else ""
-            raise errors.UnfollowableWrite(
-                f"{name} shares memory with {base_}{made}, and {base_} is assigned again"
-                f"{again} before this write runs (in a loop or a branch), so {name} may "
-                f"no longer share memory with {base_} here; revsrc cannot follow the write",
-                loc=loc,
-                hint=f"make {name} a copy where it is made (.copy()), or give the new "
-                     f"value of {base_} another name")
+        between = [b for b in self.defs.get(base, []) if self._between(b.path, d.path, path)]
+        if not between:
+            return False
+        if not on_chain and all(isinstance(b.stmt, Op) and self._view_of(b.stmt) is None
+                                for b in between) and \
+                any(_dominates(d.path, b.path) and _dominates(b.path, path) for b in between):
+            return True
+        b = between[0]
+        name, base_ = self.back.get(shown, shown), self.back.get(base, base)
+        made = self.defs[shown][0].stmt.loc
+        made = f" (made at line {made.lineno})" if made is not None else ""
+        again = f" (line {b.stmt.loc.lineno})" if b.stmt.loc is not None else ""
+        raise errors.UnfollowableWrite(
+            f"{name} shares memory with {base_}{made}, and {base_} is assigned again"
+            f"{again} before this write runs (in a loop or a branch), so {name} may "
+            f"no longer share memory with {base_} here; revsrc cannot follow the write",
+            loc=loc,
+            hint=f"make {name} a copy where it is made (.copy()), or give the new "
+                 f"value of {base_} another name")
 
     def _between(self, b, d, w):
         """Whether the statement at path ``b`` may run after the one at ``d`` and
