@@ -921,12 +921,12 @@ def _alias_then_rebind_in_a_loop_then_write(x):
     return np.sum(a * x) + np.sum(c * x)
 
 
-def _write_into_the_rebound_array_in_a_loop(x):
+def _write_into_an_array_then_rebind_in_a_loop(x):
     a = x.copy()
     c = a
     for i in range(2):
-        a = a + c
         a[0] = a[1] * x[2]  # refuse: E404
+        a = a + c
     return np.sum(a * x) + np.sum(c * x)
 
 
@@ -964,7 +964,7 @@ def _alias_from_a_helper_then_rebind_in_a_loop(x):
     _alias_then_rebind_in_a_branch_of_a_loop,
     _alias_then_rebind_in_a_branch,
     _alias_then_rebind_in_a_loop_then_write,
-    _write_into_the_rebound_array_in_a_loop,
+    _write_into_an_array_then_rebind_in_a_loop,
     _rebound_to_a_view_of_itself_in_a_loop,
     _alias_from_a_helper_then_rebind_in_a_loop,
 ], ids=lambda f: f.__name__)
@@ -1026,7 +1026,29 @@ def _rebound_before_the_alias_is_made(x):
     return np.sum(a * x) + np.sum(c * x)
 
 
+def _write_into_the_rebound_array_in_a_loop(x):
+    a = x.copy()
+    c = a
+    for i in range(2):
+        a = a + c           # a new array on every iteration: c keeps the first
+        a[0] = a[1] * x[2]
+    return np.sum(a * x) + np.sum(c * x)
+
+
+def _alias_parted_before_a_loop_of_writes(x):
+    a = x * 1.0
+    b = a
+    a = b * 2.0             # b keeps the first array, read in the loop
+    for i in range(2):
+        v = a
+        v[0] += x[1] * 0.5
+        a = a * 0.9 + b * 0.1
+    return np.sum(a * x) + np.sum(b * x)
+
+
 @pytest.mark.parametrize("f", [
+    _write_into_the_rebound_array_in_a_loop,
+    _alias_parted_before_a_loop_of_writes,
     _unrolled_alias_then_rebind,
     _alias_in_a_loop_rebound_after_the_write,
     _view_of_an_iterations_own_array,
