@@ -86,7 +86,7 @@ def resolve(params, body, found, names, back=None):
     """``body`` with every write through a view or an alias made explicit. ``body``
     and ``found`` (its kinds) may have versioned names (`versions`); ``back`` gives
     the user's names again."""
-    out = _Resolver(params, found, names).run(body)
+    out = _Resolver(params, found, names, back).run(body)
     if back:
         back = _apart(out, back, names)
         out = inline.rename(out, lambda n: back.get(n, n))
@@ -232,10 +232,11 @@ def _loop_locals(loop, rebinds):
 
 
 class _Resolver:
-    def __init__(self, params, found, names):
+    def __init__(self, params, found, names, back=None):
         self.params = set(params)
         self.found = found
         self.names = names
+        self.back = back or {}      # versioned name -> the user's name (for messages)
 
     # ----- the alias structure --------------------------------------------
 
@@ -244,6 +245,7 @@ class _Resolver:
         self.reads = {}      # var -> paths of the statements reading it
         self.writes = []     # (stmt, path) of in-place writes
         self.statements = []     # (path, stmt) of every statement, in order
+        self.at = {}             # path -> the statement there
         self.loop_bodies = set()  # ids of loop bodies' statement lists
         self.external = set(self.params)
         self._scan(body, ())
@@ -264,6 +266,7 @@ class _Resolver:
         for i, s in enumerate(stmts):
             here = path + ((id(stmts), i),)
             self.statements.append((here, s))
+            self.at[here] = s
             if isinstance(s, (For, While)):
                 self.loop_bodies.add(id(s.body))
             for r in ir.reads(s):
@@ -398,9 +401,17 @@ class _Resolver:
             if new != root:
                 out.append(SetItem(root, Const(Ellipsis), new, loc=loc))
         # every view and alias defined before the write is derived again
+        on_chain = {c[0] for c in chain}
+        parted = set()      # no longer views of the array written (their base was rebound)
         for m in self._ordered(members):
             d = self.defs[m][0]
-            if _dominates(d.path, path):
+            if self.parent[m][0] in parted:
+                parted.add(m)
+            elif _dominates(d.path, path):
+                if self._parted(m, d, path, loc, m in on_chain, target if m in on_chain
+                                else m):
+                    parted.add(m)
+                    continue
                 op = d.stmt
                 out.append(Op(op.target, op.fn, op.args, op.kwargs, loc))
             elif not all(_dominates(d.path, r) for r in self.reads.get(m, [])):
@@ -411,6 +422,65 @@ class _Resolver:
                     "(in another branch or loop); revsrc cannot follow the write",
                     loc=loc, hint=f"copy it ({m} = {m}.copy()) where it is defined")
         return out
+
+    def _parted(self, m, d, path, loc, on_chain, shown):
+        """Whether ``m``, a view or an alias made at ``d`` (which runs before the write
+        at ``path``), no longer shares memory with what its base names at the write:
+        its base is always assigned a new array between the two (``c = a; a = a + 1.0;
+        <loop writing into a>``), so ``m`` is left as it is. False when its base is not
+        assigned between them (``m`` is derived again after the write).
+
+        Refused when the base may be assigned between them but need not be, or is made
+        a view again, or ``m`` is on the way from the written variable up to the array
+        (``on_chain``): the write would have to go into the array ``m`` holds, which
+        no name reaches. In straight-line code `versions` gives each assignment its own
+        name; in a loop (``c = a`` before it, ``a = a + c`` in it) the name cannot be
+        split: on one iteration ``c`` is ``a``, on the next it is not. ``shown`` is the
+        variable the message names."""
+        base = self.parent[m][0]
+        between = [b for b in self.defs.get(base, []) if self._between(b.path, d.path, path)]
+        if not between:
+            return False
+        if not on_chain and all(isinstance(b.stmt, Op) and self._view_of(b.stmt) is None
+                                for b in between) and \
+                any(_dominates(d.path, b.path) and _dominates(b.path, path) for b in between):
+            return True
+        b = between[0]
+        name, base_ = self.back.get(shown, shown), self.back.get(base, base)
+        made = self.defs[shown][0].stmt.loc
+        made = f" (made at line {made.lineno})" if made is not None else ""
+        again = f" (line {b.stmt.loc.lineno})" if b.stmt.loc is not None else ""
+        raise errors.UnfollowableWrite(
+            f"{name} shares memory with {base_}{made}, and {base_} is assigned again"
+            f"{again} before this write runs (in a loop or a branch), so {name} may "
+            f"no longer share memory with {base_} here; revsrc cannot follow the write",
+            loc=loc,
+            hint=f"make {name} a copy where it is made (.copy()), or give the new "
+                 f"value of {base_} another name")
+
+    def _between(self, b, d, w):
+        """Whether the statement at path ``b`` may run after the one at ``d`` and
+        before the one at ``w`` with ``d`` not running again in between (``d``
+        dominates ``w``). A For statement at ``b`` assigns its variable at the top of
+        each iteration."""
+        k = len(d) - 1
+        if len(b) <= k or b[:k] != w[:k] or b[k][0] != d[k][0]:
+            return False      # before d's list, or around all three: d runs again
+        if not d[k][1] < b[k][1] <= w[k][1]:
+            return False
+        if b[k][1] < w[k][1]:
+            return True
+        # in the statement holding the write: in a loop around it, any iteration
+        # before the write's; else before the write in the same body
+        for level in range(k + 1, len(w)):
+            s = self.at[w[:level]]
+            if isinstance(s, (For, While)):
+                return True
+            if len(b) <= level or b[level][0] != w[level][0]:
+                return False  # the other branch of an if
+            if b[level][1] != w[level][1]:
+                return b[level][1] < w[level][1]
+        return False
 
     def _always_view(self, d):
         return self._view_of(d)[1]

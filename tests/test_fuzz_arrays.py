@@ -92,7 +92,7 @@ class _Gen:
         """A write NumPy makes through a view, an alias or a repeated index: each
         changes D (a copy of B), which then becomes B."""
         r = self.r
-        k = r.randrange(7)
+        k = r.randrange(8)
         lines = ["    D = B * 1.0"]
         if k == 0:
             lines += ["    left = D[:2]", f"    left += ({self.mat()})[:2] * 0.3"]
@@ -106,8 +106,15 @@ class _Gen:
             lines += [f"    D[[1, 1]] += {self.vec()}"]
         elif k == 5:
             lines += ["    E = F = D", f"    F[:, 1] = ({self.mat()})[:, 2] * s"]
-        else:
+        elif k == 6:
             lines += ["    col = D[:, 1:3]", f"    col[0] = ({self.vec()})[:2] * 0.7"]
+        else:
+            # a view made in a loop, written, and its array's name assigned again
+            # after the write: each iteration's view is of that iteration's array
+            view, cut = r.choice([("D", ""), ("D[1:]", ""), ("D[:, ::2]", "[::2]")])
+            lines += [f"    for t in range({r.randint(1, 3)}):", f"        V = {view}",
+                      f"        V[0] {r.choice(['=', '+='])} ({self.vec()}){cut} * 0.5",
+                      f"        D = D * 0.9 + ({self.mat()}) * 0.1"]
         return lines + ["    B = D"]
 
 

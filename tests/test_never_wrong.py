@@ -2,6 +2,7 @@
 crashed). Each now gives the true derivative, checked against central differences,
 or a coded refusal."""
 import enum
+import inspect
 import math
 
 import numpy as np
@@ -810,3 +811,252 @@ def test_astype_with_copy_in_both_modes():
         _, t = revsrc.jvp(f, (x,), (np.ones(3),))
         eps = 1e-6
         assert t == pytest.approx((f(x + eps) - f(x - eps)) / (2 * eps), rel=1e-6)
+
+
+# ----- found by a tester: an alias or a view whose array's name is assigned again in
+# a loop or a branch (c = a; a = a + c in a loop: c keeps the first array) -----
+
+def _alias_then_rebind_in_a_loop(x):
+    a = x.copy()
+    c = a
+    for i in range(2):
+        c[0] = c[1] * c[2]  # refuse: E404
+        a = a + c
+    return np.sum(a * x)
+
+
+def _alias_in_a_loop_rebound_before_the_write(x):
+    a = x.copy()
+    for i in range(2):
+        c = a
+        a = a * 2.0
+        c[0] = c[1] * x[2]  # refuse: E404
+        a = a + c
+    return np.sum(a * x)
+
+
+def _alias_then_rebind_in_a_while_loop(x):
+    a = x.copy()
+    c = a
+    i = 0
+    while i < 2:
+        c[0] = c[1] * c[2]  # refuse: E404
+        a = a + c
+        i += 1
+    return np.sum(a * x)
+
+
+def _alias_then_rebind_in_nested_loops(x):
+    a = x.copy()
+    c = a
+    for i in range(2):
+        for j in range(2):
+            c[0] = c[1] * x[2]  # refuse: E404
+        a = a + c
+    return np.sum(a * x)
+
+
+def _alias_then_rebind_in_an_inner_loop(x):
+    a = x.copy()
+    for i in range(2):
+        c = a
+        for j in range(2):
+            c[0] = c[1] * x[2]  # refuse: E404
+            a = a * 2.0
+    return np.sum(a * x) + np.sum(c * x)
+
+
+def _view_then_rebind_in_a_loop(x):
+    a = x.copy()
+    c = a[1:]
+    for i in range(2):
+        c[0] = c[1] * c[2]  # refuse: E404
+        a = a + x
+    return np.sum(a * x)
+
+
+def _view_then_rebind_in_place_in_a_loop(x):
+    a = x.copy()
+    c = a[:2]
+    for i in range(2):
+        c *= x[:2]  # refuse: E404
+        a = a + x
+    return np.sum(a * x)
+
+
+def _alias_then_scale_in_a_loop(x):
+    a = x.copy()
+    c = a
+    for i in range(2):
+        c[0] = c[1] * c[2]  # refuse: E404
+        a = a * 2
+    return np.sum(a * x)
+
+
+def _alias_then_rebind_in_a_branch_of_a_loop(x):
+    a = x.copy()
+    c = a
+    for i in range(3):
+        c[0] = c[1] * c[2]  # refuse: E404
+        if i == 1:
+            a = a * 2.0
+    return np.sum(a * x) + np.sum(c)
+
+
+def _alias_then_rebind_in_a_branch(x):
+    a = x.copy()
+    c = a
+    if x[0] > 0.0:
+        a = a * 2.0
+    c[0] = c[1] * x[2]  # refuse: E404
+    return np.sum(a * x) + np.sum(c * x)
+
+
+def _alias_then_rebind_in_a_loop_then_write(x):
+    a = x.copy()
+    c = a
+    for i in range(2):
+        a = a * x
+    c[0] = c[1] * x[2]  # refuse: E404
+    return np.sum(a * x) + np.sum(c * x)
+
+
+def _write_into_an_array_then_rebind_in_a_loop(x):
+    a = x.copy()
+    c = a
+    for i in range(2):
+        a[0] = a[1] * x[2]  # refuse: E404
+        a = a + c
+    return np.sum(a * x) + np.sum(c * x)
+
+
+def _rebound_to_a_view_of_itself_in_a_loop(x):
+    a = x.copy()
+    c = a
+    for i in range(2):
+        c[0] = c[1] * x[2]  # refuse: E404
+        a = a[::-1]
+    return np.sum(a * x)
+
+
+def _same(z):
+    return z
+
+
+def _alias_from_a_helper_then_rebind_in_a_loop(x):
+    a = x.copy()
+    c = _same(a)
+    for i in range(2):
+        c[0] = c[1] * c[2]  # refuse: E404
+        a = a + c
+    return np.sum(a * x)
+
+
+@pytest.mark.parametrize("f", [
+    _alias_then_rebind_in_a_loop,
+    _alias_in_a_loop_rebound_before_the_write,
+    _alias_then_rebind_in_a_while_loop,
+    _alias_then_rebind_in_nested_loops,
+    _alias_then_rebind_in_an_inner_loop,
+    _view_then_rebind_in_a_loop,
+    _view_then_rebind_in_place_in_a_loop,
+    _alias_then_scale_in_a_loop,
+    _alias_then_rebind_in_a_branch_of_a_loop,
+    _alias_then_rebind_in_a_branch,
+    _alias_then_rebind_in_a_loop_then_write,
+    _write_into_an_array_then_rebind_in_a_loop,
+    _rebound_to_a_view_of_itself_in_a_loop,
+    _alias_from_a_helper_then_rebind_in_a_loop,
+], ids=lambda f: f.__name__)
+def test_a_write_through_an_alias_of_a_name_assigned_again_is_refused(f):
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    for d in (revsrc.grad(f), revsrc.value_and_grad(f), lambda x: revsrc.jvp(f, (x,), (x,))):
+        with pytest.raises(errors.UnfollowableWrite) as info:
+            d(x)
+        assert info.value.code == "E404"
+        lines, first = inspect.getsourcelines(f)
+        marked = [first + i for i, line in enumerate(lines) if "# refuse: E404" in line]
+        assert info.value.filename == __file__ and [info.value.lineno] == marked
+
+
+def _unrolled_alias_then_rebind(x):
+    a = x.copy()
+    c = a
+    c[0] = c[1] * c[2]
+    a = a + c
+    c[0] = c[1] * c[2]
+    a = a + c
+    return np.sum(a * x)
+
+
+def _alias_in_a_loop_rebound_after_the_write(x):
+    a = x.copy()
+    for i in range(2):
+        c = a
+        c[0] = c[1] * x[2]
+        a = a + c
+    return np.sum(a * x)
+
+
+def _view_of_an_iterations_own_array(x):
+    out = 0.0
+    for i in range(3):
+        a = x * float(i)
+        c = a[1:]
+        c[0] = c[1] * x[2]
+        out = out + np.sum(a * x)
+    return out
+
+
+def _view_in_a_loop_written_then_rebound(x):
+    a = x.copy()
+    for i in range(2):
+        c = a[:2]
+        c += x[2:]
+        a = a * 2.0
+    return np.sum(a * x)
+
+
+def _rebound_before_the_alias_is_made(x):
+    a = x.copy()
+    for i in range(2):
+        a = a * x
+    c = a
+    c[0] = c[1] * x[2]
+    return np.sum(a * x) + np.sum(c * x)
+
+
+def _write_into_the_rebound_array_in_a_loop(x):
+    a = x.copy()
+    c = a
+    for i in range(2):
+        a = a + c           # a new array on every iteration: c keeps the first
+        a[0] = a[1] * x[2]
+    return np.sum(a * x) + np.sum(c * x)
+
+
+def _alias_parted_before_a_loop_of_writes(x):
+    a = x * 1.0
+    b = a
+    a = b * 2.0             # b keeps the first array, read in the loop
+    for i in range(2):
+        v = a
+        v[0] += x[1] * 0.5
+        a = a * 0.9 + b * 0.1
+    return np.sum(a * x) + np.sum(b * x)
+
+
+@pytest.mark.parametrize("f", [
+    _write_into_the_rebound_array_in_a_loop,
+    _alias_parted_before_a_loop_of_writes,
+    _unrolled_alias_then_rebind,
+    _alias_in_a_loop_rebound_after_the_write,
+    _view_of_an_iterations_own_array,
+    _view_in_a_loop_written_then_rebound,
+    _rebound_before_the_alias_is_made,
+], ids=lambda f: f.__name__)
+def test_a_write_through_an_alias_of_a_name_assigned_again_after_it(f):
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    value, _ = revsrc.value_and_grad(f)(x)
+    assert value == f(x)
+    check_grads(f, (x,))
