@@ -964,6 +964,26 @@ def dot(a, b):
     return np.dot(a, b)
 
 
+def unbroadcast(g, x):
+    """revsrc.tensor.unbroadcast(g, x): ``g`` itself when both are exact ndarrays of one
+    shape (nothing was broadcast: the common case in loops), else that function."""
+    if cnp.PyArray_CheckExact(g) and cnp.PyArray_CheckExact(x):
+        nd = cnp.PyArray_NDIM(<cnp.ndarray>g)
+        if nd == cnp.PyArray_NDIM(<cnp.ndarray>x) and cnp.PyArray_CompareLists(
+                cnp.PyArray_DIMS(<cnp.ndarray>g), cnp.PyArray_DIMS(<cnp.ndarray>x), nd):
+            return g
+    from revsrc.tensor import unbroadcast as general
+    return general(g, x)
+
+
+def accumulate(acc, t):
+    """revsrc.runtime.accumulate(acc, t): ``t`` added into ``acc`` in place when add_into
+    takes them, else ``acc + t``."""
+    if add_into(acc, t):
+        return acc
+    return acc + t
+
+
 cdef inline bint _real(object x, int nd) noexcept:
     """x is an exact float32/float64 ndarray of rank nd (any rank when nd is -1)."""
     if not cnp.PyArray_CheckExact(x):

@@ -206,6 +206,8 @@ _LOOP_KERNELS = {
     operator.neg: (_kernels.negative, 1),
     np.absolute: (_kernels.absolute, 1),
     np.dot: (_kernels.dot, 2),
+    tensor.unbroadcast: (_kernels.unbroadcast, 2),
+    runtime.accumulate: (_kernels.accumulate, 2),
     _helpers.dot_grad_a: (_kernels.dot_grad_a, 3),
     _helpers.dot_grad_b: (_kernels.dot_grad_b, 3),
 }

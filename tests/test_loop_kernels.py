@@ -427,3 +427,23 @@ def test_elementwise_loop_with_kernels_is_right():
                  "negative", "np_negative"):
         assert f"_kernels.{name}(" in src, name
     check_grads(elementwise_steps, (x, w), argnums=(0, 1), directions=4)
+
+
+def test_unbroadcast_and_accumulate_kernels_are_the_runtimes():
+    from revsrc import runtime, tensor
+    r = np.random.default_rng(10)
+    g, x, row = r.standard_normal((4, 3)), r.standard_normal((4, 3)), r.standard_normal(3)
+    assert _kernels.unbroadcast(g, x) is g
+    for other in (row, 2.0, np.float64(2.0), r.standard_normal((1, 3)), [1.0, 2.0, 3.0]):
+        want = tensor.unbroadcast(g, other)
+        got = _kernels.unbroadcast(g, other)
+        assert type(got) is type(want)
+        np.testing.assert_array_equal(got, want)
+    acc = np.zeros((4, 3))
+    assert _kernels.accumulate(acc, g) is acc
+    np.testing.assert_array_equal(acc, g)
+    for a, t in ((0.0, g), (np.zeros(3), 2.0), (np.zeros((4, 3), np.float32), g)):
+        want = runtime.accumulate(np.copy(a) if isinstance(a, np.ndarray) else a, t)
+        got = _kernels.accumulate(np.copy(a) if isinstance(a, np.ndarray) else a, t)
+        assert type(got) is type(want) and np.asarray(got).dtype == np.asarray(want).dtype
+        np.testing.assert_array_equal(got, want)
