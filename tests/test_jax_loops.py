@@ -1,6 +1,8 @@
 """backend="jax" loops as lax loops (revsrc/jax_loops.py): a ``while`` whose test is a
 traced value runs as lax.while_loop with its saves stacked for the adjoint, bounded by
-``max_steps``; a long static ``for`` runs as lax.scan. Every gradient is checked
+``max_steps``; a ``for`` with a traced ``break`` as lax.while_loop over the rest of its
+range; a long static ``for`` runs as lax.scan; hessian and hvp run them as lax loops
+too (forward mode over the gradient). Every derivative is checked
 against the NumPy path (rtol 1e-12) and central differences; every refusal for its
 code and the user's line."""
 import numpy as np
@@ -463,3 +465,15 @@ def slow_growth(x):
         x = x * 1.01
         s = s + np.sin(x)
     return s
+
+
+def test_reverse_over_reverse_of_a_traced_loop_is_refused():
+    """grad of a gradient puts the inner adjoint's loop, which restores, in a sweep that
+    saves: printed as Python's loop, its traced trip count is refused at the loop."""
+    with pytest.raises(errors.RevsrcError) as info:
+        revsrc.grad(revsrc.grad(newton_sqrt), backend="jax")(3.0)
+    assert info.value.code == "E603" and info.value.filename == __file__
+    assert info.value.line == "while np.abs(x * x - a) > 1e-12:"
+    # forward over reverse is the way
+    _close(revsrc.hessian(newton_sqrt, backend="jax")(3.0),
+           revsrc.grad(revsrc.grad(newton_sqrt))(3.0))
