@@ -18,6 +18,10 @@ what they are.
   ``lax.scan`` (the trace and the compile no longer grow with the trip count). If the
   body cannot be traced with a traced loop variable (``range(i)``, a list indexed by
   ``i``), it returns None and the printed Python loop unrolls instead.
+- `for_break`: a ``for`` over a range whose body ends with a ``break`` on a traced
+  flag (the Newton pattern), as the while loop above with the loop variable counted in
+  the carry: the range bounds it, so its buffers have one row per iteration left and
+  it never stops short.
 - `reverse_loop`: the adjoint's loop over those rows: ``lax.scan`` backwards for a
   static trip count, ``lax.fori_loop`` for a traced one.
 """
@@ -95,7 +99,7 @@ def _refuse(what, exc=None):
     detail = f" ({type(exc).__name__}: {str(exc).strip().splitlines()[0][:160]})" \
         if exc is not None and str(exc).strip() else ""
     return errors.JaxDataDependent(
-        f"backend='jax' runs this loop as a lax loop (its test or trip count is a "
+        f"backend='jax' runs this loop as a lax loop (its test, trip count or break is a "
         f"traced value), and {what}{detail}",
         hint="keep every variable the loop assigns one shape and dtype, made of floats "
              "and arrays, or use backend=None for this function")
@@ -107,12 +111,21 @@ def _given(init):
     return tuple(None if isinstance(v, _Unset) else v for v in init)
 
 
+def _probe(init):
+    """``init`` for the trace that finds the shapes of variables not assigned before
+    the loop: those are `_Unset` there, so a traced ``if`` that assigns one in a single
+    arm selects that arm's value."""
+    from .jaxgen import _UNSET
+    return tuple(_UNSET if v is None else v for v in init)
+
+
 def _fill(shapes, init):
     """``init`` with None (a variable not assigned before the loop, or a placeholder)
     replaced by zeros of the value one iteration gives it."""
+    from .jaxgen import _Unset
     out = []
     for v, s in zip(init, shapes):
-        if v is None and s is not None:
+        if v is None and s is not None and not isinstance(s, _Unset):
             v = jax.tree_util.tree_map(lambda a: jnp.zeros(a.shape, a.dtype), s)
         out.append(v)
     return tuple(out)
@@ -148,7 +161,7 @@ def _shapes(fn, *args):
     try:
         return jax.eval_shape(fn, *args)
     except TypeError as exc:
-        if "is not a valid JAX type" in str(exc):
+        if "is not a valid JAX type" in str(exc) or "as an abstract array" in str(exc):
             raise _refuse("a variable it assigns is not an array or number", exc) from None
         raise
 
@@ -203,7 +216,7 @@ def while_loop(step, init, test_at, stop_at, stacks, site):
     peeled = held[1] if held is not None and held[0] is step else 0
     one = lambda vals: step(*vals)   # noqa: E731
     if any(v is None for v in init):
-        init = _fill(_shapes(one, init)[0], init)
+        init = _fill(_shapes(one, _probe(init))[0], init)
     shapes, saves = _shapes(one, init)
     init = _matched(init, shapes, broadcast=False)
     if not stacks:
@@ -227,6 +240,55 @@ def while_loop(step, init, test_at, stop_at, stacks, site):
     for stack, rows in zip(stacks, bufs):
         stack.append(Rows(rows, over, site, peeled))
     return _poison(vals, over)
+
+
+def for_break(step, i, start, stop, stride, init, stop_at, stacks, site):
+    """The rest of a ``for`` over ``range(start, stop, stride)`` whose body ends with a
+    ``break`` on the flag ``values[stop_at]``, from the iteration with loop variable
+    ``i``: once that flag is traced, one lax.while_loop runs ``step(i, *values)`` while
+    the flag is down and the range lasts. The range bounds the loop, so the save
+    buffers have one row per iteration left and no ``max_steps`` is needed. Returns the
+    values and the loop variable last, or None while the flag is concrete (the printed
+    Python loop runs this iteration)."""
+    init = _given(init)
+    if not isinstance(init[stop_at], Tracer):
+        return None
+    peeled = len(range(start, i, stride))   # iterations that ran in Python
+    n = len(range(i, stop, stride))
+    # the body traced once with a static loop variable: its own errors show at its line
+    one = lambda k, vals: step(i + stride * k, *vals)   # noqa: E731
+    first = lambda vals: one(0, vals)   # noqa: E731
+    if any(v is None for v in init):
+        init = _fill(_shapes(first, _probe(init))[0], init)
+    shapes, saves = _shapes(first, init)
+    init = _matched(init, shapes, broadcast=False)
+
+    def more(vals, j):
+        return jnp.logical_and(j < n, jnp.logical_not(jnp.asarray(vals[stop_at])))
+
+    bufs = jax.tree_util.tree_map(lambda s: jnp.zeros((n,) + s.shape, s.dtype), saves)
+
+    def go(c):
+        return more(c[0], c[1])
+
+    def body(c):
+        vals, j, bufs = c
+        vals, rec = one(j, vals)
+        bufs = jax.tree_util.tree_map(lambda b, r: b.at[j].set(r), bufs, rec)
+        return vals, j + 1, bufs
+
+    try:
+        vals, ran, bufs = lax.while_loop(go, body, (init, jnp.asarray(0), bufs))
+    except errors.RevsrcError:
+        raise
+    except Exception as exc:   # a static use of the loop variable (x[:i], range(i))
+        raise _refuse("its body needs the loop variable as a static int (a slice "
+                      "bound, a range), which a lax loop cannot give", exc) from None
+    never = jnp.asarray(False)   # the range ends the loop: it never stops at a bound
+    for stack, rows in zip(stacks, bufs):
+        stack.append(Rows(rows, never, site, peeled))
+    # Python's loop variable: the last iteration's (the one before, if none ran)
+    return tuple(vals) + (i + stride * (ran - 1),)
 
 
 def stopped(flag):
@@ -256,7 +318,7 @@ def for_loop(step, start, stop, stride, init, stacks, site):
     try:
         i0 = jnp.asarray(start)
         if any(v is None for v in init):
-            init = _fill(_shapes(one, i0, init)[0], init)
+            init = _fill(_shapes(one, i0, _probe(init))[0], init)
         shapes, _ = _shapes(one, i0, init)
         init = _matched(init, shapes, broadcast=False)
         vals, rows = lax.scan(lambda vals, i: one(i, vals), init,
@@ -302,15 +364,21 @@ def reverse_loop(step, start, stop, stride, stacks, init, site):
     return _reverse_loop(step, start, stop, stride, stacks, init, site)
 
 
-def reverse_while(step, stop, stacks, init, site):
-    """The adjoint of a while loop, ``for k in range(stop)``: what `reverse_loop`
-    does for the iterations its lax loop ran, then the number of iterations that ran
-    in Python before it (the printed Python loop undoes those); or None."""
-    if not _rolled(stacks, site, (0, stop, 1)) or not isinstance(stop, Tracer):
+def reverse_while(step, start, stop, stride, stacks, init, site):
+    """The adjoint of a loop with a traced trip count (a while loop, a for loop with a
+    traced break): ``for k in range(stop)``, or ``for k in range(start, -1, -1)`` where
+    its body needs the loop variable back. What `reverse_loop` does for the iterations
+    its lax loop ran, then the bound of the rest: the iterations that ran in Python
+    before it (the printed Python loop undoes those); or None."""
+    bound = stop if stride == 1 else start
+    if not _rolled(stacks, site, (0, bound, 1)) or not isinstance(bound, Tracer):
         return None
     peeled = stacks[0][-1].peeled if stacks else 0
-    vals = _reverse_loop(step, 0, stop - peeled, 1, stacks, init, site)
-    return tuple(vals) + (peeled,)
+    if stride == 1:
+        vals = _reverse_loop(step, 0, stop - peeled, 1, stacks, init, site)
+        return tuple(vals) + (peeled,)
+    vals = _reverse_loop(step, start, peeled - 1, -1, stacks, init, site)
+    return tuple(vals) + (peeled - 1,)
 
 
 def _reverse_loop(step, start, stop, stride, stacks, init, site):
@@ -340,7 +408,7 @@ def _reverse_loop(step, start, stop, stride, stacks, init, site):
     init = _given(init)
     k0, r0 = jnp.asarray(start), jnp.asarray(0)
     if any(v is None for v in init):
-        init = _fill(_shapes(one, k0, row(r0), init), init)
+        init = _fill(_shapes(one, k0, row(r0), _probe(init)), init)
     init = _matched(init, _shapes(one, k0, row(r0), init), broadcast=True)
     if static:
         # the adjoint's j-th iteration undoes forward iteration n-1-j: a scan backwards

@@ -62,6 +62,7 @@ def require():
     _jax = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, helpers=jax_helpers,
                                  loops=jax_loops)
     _TRACED_TYPES.add(type(jnp.zeros(())))
+    jax.tree_util.register_pytree_node(_Unset, lambda u: ((), None), lambda aux, c: _UNSET)
     return _jax
 
 
@@ -209,12 +210,22 @@ class JnpPrinter(emit._Printer):
             finally:
                 self._depth -= 1
             return
-        if isinstance(s, For) and self._rollable(s, reverse):
+        back = self._restores(s, reverse) if isinstance(s, For) else None
+        if isinstance(s, For) and back is False and _own_break(s.body) is not None:
             if not reverse:
                 self.comment_for(s.loc, indent)
             self._depth += 1
             try:
-                self._for(s, indent, reverse)
+                self._for_break(s, indent, reverse)
+            finally:
+                self._depth -= 1
+            return
+        if isinstance(s, For) and back is not None and self._rollable(s):
+            if not reverse:
+                self.comment_for(s.loc, indent)
+            self._depth += 1
+            try:
+                self._for(s, indent, reverse, back)
             finally:
                 self._depth -= 1
             return
@@ -251,14 +262,17 @@ class JnpPrinter(emit._Printer):
     def _site(self, s):
         """A loop's number, shared by its forward loop and its adjoint's (the same
         line and the same depth of loops): its `Rows` carry it."""
-        key = (getattr(s.loc, "filename", None), getattr(s.loc, "lineno", None),
-               getattr(s.loc, "col", None), self._depth)
+        key = self._site_key(s, self._depth)
         site = self._sites.get(key)
         if site is None:
             site = self._sites[key] = len(self._sites) + 1
         if s.loc is not None:
             self.loop_locs.setdefault(site, s.loc)
         return site
+
+    def _site_key(self, s, depth):
+        return (getattr(s.loc, "filename", None), getattr(s.loc, "lineno", None),
+                getattr(s.loc, "col", None), depth)
 
     def _carry(self, stmts, without=()):
         """The variables ``stmts`` assign, sorted: what a lax loop carries."""
@@ -268,19 +282,32 @@ class JnpPrinter(emit._Printer):
     def _stacks_of(self, stmts):
         return [emit._stack_name(st) for st in emit._stacks(stmts)]
 
-    def _rollable(self, s, reverse):
-        """Whether a ``for`` may run as a lax loop: a trip count not known to be short,
-        no ``break`` of its own, and its saves all on one side (a forward loop saves,
-        an adjoint's restores)."""
+    def _restores(self, s, reverse):
+        """Whether the ``for`` ``s`` is an adjoint's loop (it restores what a forward
+        loop saved), False for a forward loop, None for a loop that does both (printed as
+        Python's loop). Told by what its body does, not by the sweep it is printed in: a
+        forward-mode program over a gradient (hessian) has the adjoint's loops in its
+        one sweep. A loop that neither saves nor restores is an adjoint's in the reverse
+        sweep, or where it has the line and depth of a lax while loop printed before."""
+        inside = list(ir.walk(s.body))
+        saves = any(isinstance(t, Push) for t in inside)
+        restores = any(isinstance(t, Pop) for t in inside)
+        if saves and restores:
+            return None
+        if saves or restores:
+            return restores
+        site = self._sites.get(self._site_key(s, self._depth + 1))   # its depth inside
+        return reverse or (site is not None and self._site_kind.get(site) == "while")
+
+    def _rollable(self, s):
+        """Whether a ``for`` may run as a lax loop: a trip count not known to be short
+        and no ``break`` of its own."""
         bounds = (s.start, s.stop, s.step)
         if all(isinstance(b, Const) for b in bounds):
             if not all(type(b.value) is int for b in bounds) or s.step.value == 0 or \
                     len(range(*(b.value for b in bounds))) < self.J.loops.ROLL_AT:
                 return False
-        if _own_break(s.body) is not None:
-            return False
-        inside = list(ir.walk(s.body))
-        return not any(isinstance(t, Push if reverse else Pop) for t in inside)
+        return _own_break(s.body) is None
 
     def _def(self, name, params, indent):
         self.lines.append(f"{indent}def {name}({', '.join(params)}):")
@@ -345,6 +372,8 @@ class JnpPrinter(emit._Printer):
         stop_at = carry.index(self.name(stop)) if stop is not None else None
         self.refs["_jaxloops"] = self.J.loops
         self.refs["_jaxgen"] = _RUNTIME_NS
+        if stop is not None:
+            self._fresh_flag(stop, indent)
         self._mark("while", s.loc)
         self.lines.append(f"{indent}while True:")
         out = f"_out{site}"
@@ -369,11 +398,12 @@ class JnpPrinter(emit._Printer):
             self.stmt(t, inner, reverse)
         self.last_comment = None
 
-    def _for(self, s, indent, reverse):
+    def _for(self, s, indent, reverse, back):
         """``for`` over a range, which may be long: a function of one iteration, run
         by lax.scan if its trip count is large and its body takes a traced loop
-        variable (`jax_loops.for_loop`), or by the adjoint's lax loop where its forward
-        loop was one (`jax_loops.reverse_loop`); else Python's loop."""
+        variable (`jax_loops.for_loop`), or, for an adjoint's loop (``back``), by a lax
+        loop where its forward loop was one (`jax_loops.reverse_loop`,
+        `jax_loops.reverse_while`); else Python's loop."""
         site = self._site(s)
         var = self.name(s.var)
         carry = self._carry(s.body, without=(s.var,))
@@ -381,29 +411,30 @@ class JnpPrinter(emit._Printer):
         bounds = ", ".join(self.operand(b) for b in (s.start, s.stop, s.step))
         grab = f"_jaxgen.grab(locals(), {_tuple(map(repr, carry))})"
         inner = indent + "    "
-        name = f"_loop{site}_adjoint" if reverse else f"_loop{site}"
-        self._def(name, [var] + (stacks if reverse else []) + carry, indent)
-        if not reverse:
+        name = f"_loop{site}_adjoint" if back else f"_loop{site}"
+        self._def(name, [var] + (stacks if back else []) + carry, indent)
+        if not back:
             for st in stacks:
                 self.lines.append(f"{inner}{st} = []")
         self.last_comment = None
         self.block(s.body, inner, reverse)
-        if reverse and self._site_kind.get(site) == "while" and s.start == Const(0) \
-                and s.step == Const(1) and isinstance(s.stop, str):
-            # a while loop's adjoint: lax undoes the iterations lax ran, then Python
-            # those that ran in Python before them
+        counted = _counted(s) if back and self._site_kind.get(site) == "while" else None
+        if counted is not None:
+            # the adjoint of a loop with a traced trip count (a while, a for with a
+            # traced break): lax undoes the iterations lax ran, then Python those that
+            # ran in Python before them
             self.lines.append(f"{inner}return {_tuple(carry)}")
-            out, stop = f"_out{site}", self.name(s.stop)
+            out, bound = f"_out{site}", self.name(counted)
             self.refs["_jaxloops"] = self.J.loops
             self._mark("for", s.loc)
-            self.lines.append(f"{indent}{out} = _jaxloops.reverse_while({name}, {stop}, "
+            self.lines.append(f"{indent}{out} = _jaxloops.reverse_while({name}, {bounds}, "
                               f"{_tuple(stacks)}, {grab}, {site})")
             self.lines.append(f"{indent}if {out} is not None:")
-            self.lines.append(f"{indent}    {', '.join(carry + [stop])}, = {out}")
+            self.lines.append(f"{indent}    {', '.join(carry + [bound])}, = {out}")
             self.last_comment = None
             self._stmt(s, indent, reverse)
             return
-        if reverse:
+        if back:
             self.lines.append(f"{inner}return {_tuple(carry)}")
             call = (f"_jaxloops.reverse_loop({name}, {bounds}, {_tuple(stacks)}, {grab}, "
                     f"{site})")
@@ -414,6 +445,54 @@ class JnpPrinter(emit._Printer):
             self._loop_call(f"_out{site}", call, carry + [var], indent, s.loc, "for")
         self.last_comment = None
         self._stmt(s, inner, reverse)
+
+    def _fresh_flag(self, flag, indent):
+        """A loop's break flag is down as it starts: a run of the loop before this one
+        (in an outer loop) may have left it up, traced, and the lax loop would take
+        that for this run's break."""
+        self.lines.append(f"{indent}{self.name(flag)} = False")
+
+    def _for_break(self, s, indent, reverse):
+        """A forward ``for`` whose body ends with ``if flag: break``: Python's loop,
+        which hands the rest of the range over to one lax.while_loop of a function
+        running the body (`jax_loops.for_break`) as soon as the flag is traced. Its
+        adjoint is a while loop's (`_for`, `jax_loops.reverse_while`)."""
+        site = self._site(s)
+        self._site_kind[site] = "while"
+        var = self.name(s.var)
+        flag = self.name(_own_break(s.body))
+        body = s.body[:-1]
+        carry = self._carry(body, without=(s.var,))
+        stacks = self._stacks_of(body)
+        name = f"_loop{site}"
+        inner = indent + "    "
+        self._def(name, [var] + carry, indent)
+        for st in stacks:
+            self.lines.append(f"{inner}{st} = []")
+        self.last_comment = None
+        self.block(body, inner, reverse)
+        self.lines.append(f"{inner}return {_tuple(carry)}, {_tuple(stacks)}")
+        self.refs["_jaxloops"] = self.J.loops
+        self.refs["_jaxgen"] = _RUNTIME_NS
+        bounds = ", ".join(self.operand(b) for b in (s.start, s.stop, s.step))
+        out = f"_out{site}"
+        self._fresh_flag(_own_break(s.body), indent)
+        self._mark("for", s.loc)
+        rng = _range(*(self.operand(b) for b in (s.start, s.stop, s.step)))
+        self.lines.append(f"{indent}for {var} in {rng}:")
+        self._mark("for", s.loc)
+        self.lines.append(f"{inner}{out} = _jaxloops.for_break({name}, {var}, {bounds}, "
+                          f"_jaxgen.grab(locals(), {_tuple(map(repr, carry))}), "
+                          f"{carry.index(flag)}, {_tuple(stacks)}, {site})")
+        self.lines.append(f"{inner}if {out} is not None:   # a traced break: lax ran the rest")
+        self.lines.append(f"{inner}    {', '.join(carry + [var])}, = {out}")
+        self.lines.append(f"{inner}    break")
+        self.last_comment = None
+        for t in body:
+            self.stmt(t, inner, reverse)
+        self.lines.append(f"{inner}if _jaxloops.stopped({flag}):")
+        self.lines.append(f"{inner}    break")
+        self.last_comment = None
 
     def _either_branch(self, s, indent, reverse):
         """An ``if`` whose test may be a traced value: on a concrete test, Python's own
@@ -444,6 +523,11 @@ class JnpPrinter(emit._Printer):
         self._mark("if", s.loc)
         self.lines.append(f"{indent}if _jaxgen.traced({test}):")
         self.refs["_jaxgen"] = _RUNTIME_NS
+        if test in names:
+            # an arm assigns the test itself (a loop's skip flag, set by a break in
+            # the arm): the select takes the test as it was before the arms
+            self.lines.append(f"{inner}{tag}_test = {test}")
+            test = f"{tag}_test"
         if names:
             self.lines.append(f"{inner}{tag}_before = _jaxgen.grab(locals(), {wanted})")
         self.last_comment = None
@@ -483,6 +567,24 @@ def _own_break(body):
     return None
 
 
+def _range(start, stop, step):
+    """``range(...)`` as Python would write it (emit's spelling)."""
+    if step == "1":
+        return f"range({stop})" if start == "0" else f"range({start}, {stop})"
+    return f"range({start}, {stop}, {step})"
+
+
+def _counted(s):
+    """The traced bound of an adjoint's loop over a traced trip count: ``n`` of
+    ``for k in range(n)``, or ``m`` of ``for k in range(m, -1, -1)`` (the form whose
+    body needs the forward loop variable back); or None."""
+    if s.start == Const(0) and s.step == Const(1) and isinstance(s.stop, str):
+        return s.stop
+    if isinstance(s.start, str) and s.stop == Const(-1) and s.step == Const(-1):
+        return s.start
+    return None
+
+
 def _flag_pushes(s):
     """Whether each branch of ``s`` ends by saving a constant, the branch taken."""
     ends = (s.body[-1] if s.body else None, s.orelse[-1] if s.orelse else None)
@@ -518,11 +620,15 @@ def _selectable(s, program_kinds):
 
 
 class _Unset:
-    """A variable not assigned before a branch that assigns it."""
+    """A variable not assigned before a branch that assigns it. A pytree with no
+    leaves, so a lax loop's first trace (`jax_loops._probe`) can pass it through."""
     __slots__ = ()
 
     def __repr__(self):
         return "<unset>"
+
+
+_UNSET = _Unset()
 
 
 class _NoTwin(Exception):
@@ -573,7 +679,7 @@ def _runtime_ns():
         J.jax.debug.callback(emit, *[values[i] for i in traced], ordered=True)
 
     Tracer = J.helpers.Tracer
-    unset = _Unset()
+    unset = _UNSET
 
     def traced(test):
         """Whether an ``if`` test is a traced value (so both branches run)."""

@@ -364,7 +364,13 @@ def transform(names, params, body, result, aux, wrt, kinds_, ndims, active, name
     fw = _Forward(names, kinds_, ndims, active)
     fw.written = _written(body)
     tangents = [names.dot(p) for p in wrt]
-    out = fw.block(body)
+    # a parameter without a tangent that a loop makes active (x = f(x, w) with only w
+    # differentiated) is read with one from the loop's first iteration on: zero
+    head = []
+    for p in params:
+        if p in active and p not in wrt:
+            head.append(Op(names.dot(p), ir.copy, (fw.zero(p, head),)))
+    out = head + fw.block(body)
     tail = []
     t = fw.tangent(result)
     if t is None:

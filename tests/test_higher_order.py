@@ -161,6 +161,26 @@ def test_hessian_is_forward_over_reverse_and_symmetric():
     assert hw.shape == (3, 2, 3, 2)
 
 
+def _carried(x, w):
+    s = 0.0
+    for i in range(4):
+        x = np.tanh(x * w[i]) + 0.3      # x has no tangent of its own, then w's
+        s = s + x * (i + 1)
+    return s
+
+
+@pytest.mark.parametrize("backend", [None, "python"], ids=["auto", "python"])
+def test_hessian_wrt_one_argument_of_a_loop_carrying_another(backend):
+    """jvp of the gradient with respect to w: the loop makes the argument x depend on
+    w, so x gets a zero tangent before the loop (it was read unassigned)."""
+    w = np.array([0.5, 1.1, 0.8, 1.4])
+    hess = revsrc.hessian(_carried, argnums=1, backend=backend)(0.4, w)
+    grad = revsrc.grad(_carried, argnums=1)
+    numeric = np.stack([(grad(0.4, w + 1e-6 * e) - grad(0.4, w - 1e-6 * e)) / 2e-6
+                        for e in np.eye(4)], axis=-1)
+    np.testing.assert_allclose(hess, numeric, rtol=1e-6, atol=1e-8)
+
+
 def test_hvp_without_forming_the_hessian():
     v = rng.standard_normal(W0.shape)
     hv = revsrc.hvp(mlp, (W0, X0, B0), (v, None, None))

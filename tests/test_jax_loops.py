@@ -1,6 +1,8 @@
 """backend="jax" loops as lax loops (revsrc/jax_loops.py): a ``while`` whose test is a
 traced value runs as lax.while_loop with its saves stacked for the adjoint, bounded by
-``max_steps``; a long static ``for`` runs as lax.scan. Every gradient is checked
+``max_steps``; a ``for`` with a traced ``break`` as lax.while_loop over the rest of its
+range; a long static ``for`` runs as lax.scan; hessian and hvp run them as lax loops
+too (forward mode over the gradient). Every derivative is checked
 against the NumPy path (rtol 1e-12) and central differences; every refusal for its
 code and the user's line."""
 import numpy as np
@@ -233,29 +235,245 @@ def test_rolled_compile_time_does_not_grow_with_trip_count():
     assert times[1000] < 4 * times[40] + 1.0, times
 
 
-# ----- not lowered yet: coded refusals at the user's line -----
+# ----- for loops with a break on a traced value -----
 
-def newton_for_break(x):
+def newton(a):
+    x = a
     for i in range(50):
-        dx = (x * x - 2.0) / (2.0 * x)
+        dx = (x * x - a) / (2 * x)
         x = x - dx
         if abs(dx) < 1e-12:
             break
     return x
 
 
-def test_a_for_with_a_traced_break_is_refused():
-    with pytest.raises(errors.JaxDataDependent) as info:
-        revsrc.grad(newton_for_break, backend="jax")(1.0)
-    assert info.value.code == "E602" and info.value.filename == __file__
-    assert info.value.line == "for i in range(50):"
-    revsrc.grad(newton_for_break)(1.0)
+def weighted(x, w):
+    s = 0.0
+    for i in range(6):
+        x = np.tanh(x * w[i]) + 0.3      # the adjoint needs the loop variable back
+        s = s + x * i
+        if s > 2.0:
+            break
+    return s
 
 
-def test_second_derivatives_of_a_traced_while_are_refused():
-    """The adjoint's loop inside a forward-mode program restores as it loops: printed
-    as Python's loop, its traced trip count is E602 at the while's line."""
+def skips(x):
+    s = 0.0
+    for k in range(2, 40, 3):
+        x = np.sin(x) + 0.5
+        if x < 0.9:
+            continue
+        s = s + x * x
+        if s > 4.0:
+            break
+    return s + x
+
+
+def returns_early(x):
+    for i in range(20):
+        x = x * 1.3 - 0.1
+        if x > 5.0:
+            return x * x
+    return x
+
+
+def fixed_point_for(x, A):
+    y = x
+    for i in range(100):
+        y_new = np.tanh(A @ y + x)
+        err = np.max(np.abs(y_new - y))
+        y = y_new
+        if err < 1e-10:
+            break
+    return np.sum(y * y)
+
+
+def never_breaks(x):
+    for i in range(5):
+        x = x * 0.5
+        if x > 100.0:
+            break
+    return x * x
+
+
+def inner_break(x, w):
+    s = 0.0
+    for k in range(3):                   # unrolled: the inner loop runs three times
+        for j in range(40):
+            x = np.sin(x * w[k]) + 0.9
+            s = s + x
+            if s > 10.0 * (k + 1):
+                break
+    return s
+
+
+def while_around_break(x):
+    t = 0.0
+    while x < 20.0:
+        for j in range(10):
+            x = x * 1.1 + 0.05
+            if x > 3.0 + j:
+                break
+        t = t + x
+    return t
+
+
+def while_in_for(x, w):
+    s = 0.0
+    for k in range(3):
+        while True:
+            x = np.sin(x * w[k]) + 0.9
+            s = s + x
+            if s > 10.0 * (k + 1):
+                break
+    return s
+
+
+W6 = np.linspace(0.5, 2.0, 6)
+W3 = np.array([1.0, 1.2, 0.8])
+
+BREAK_CASES = [
+    (newton, (2.0,), 0),
+    (newton, (0.3,), 0),
+    (weighted, (0.4, W6), 0),
+    (weighted, (0.4, W6), 1),
+    (skips, (0.7,), 0),
+    (returns_early, (1.0,), 0),
+    (returns_early, (0.2,), 0),     # runs to the end of its range
+    (fixed_point_for, (X0, A0), 0),
+    (fixed_point_for, (X0, A0), 1),
+    (never_breaks, (3.0,), 0),
+    (inner_break, (0.5, W3), 0),
+    (inner_break, (0.5, W3), 1),
+    (while_around_break, (0.5,), 0),
+    (while_in_for, (0.5, W3), 0),
+]
+
+
+@pytest.mark.parametrize("fn,args,argnum", BREAK_CASES)
+def test_for_with_a_traced_break_matches_numpy_and_differences(fn, args, argnum):
+    got = revsrc.grad(fn, argnum, backend="jax")(*args)
+    want = revsrc.grad(fn, argnum)(*args)
+    assert isinstance(got, jax.Array)
+    _close(got, want)
+    np.testing.assert_allclose(np.asarray(got), _central(fn, args, argnum), rtol=1e-5,
+                               atol=1e-7)
+    value, _ = revsrc.value_and_grad(fn, argnum, backend="jax")(*args)
+    _close(value, fn(*args), rtol=1e-14)
+
+
+def test_for_break_source_shows_the_lax_loops():
+    text = revsrc.source(revsrc.grad(newton, backend="jax"), 2.0)
+    assert "_jaxloops.for_break(_loop1, i, 0, 50, 1," in text
+    assert "def _loop1_adjoint(" in text and "_jaxloops.reverse_while(" in text
+    assert "max_steps" not in text           # the range bounds the loop
+    assert text == revsrc.source(revsrc.grad(newton, backend="jax"), 2.0)
+    # the loop variable back in the adjoint: counted down from the last iteration
+    text = revsrc.source(revsrc.grad(weighted, 1, backend="jax"), 0.4, W6)
+    assert "_jaxloops.reverse_while(_loop1_adjoint, _m1, -1, -1," in text
+
+
+def test_for_break_forward_mode_inside_jit_and_vmap():
+    for fn, args in ((newton, (2.0,)), (skips, (0.7,)), (weighted, (0.4, W6))):
+        tangents = tuple(np.ones_like(a) if np.ndim(a) else 1.0 for a in args)
+        out, tan = revsrc.jvp(fn, args, tangents, backend="jax")
+        want_out, want_tan = revsrc.jvp(fn, args, tangents)
+        _close(out, want_out)
+        _close(tan, want_tan)
+    g = revsrc.grad(newton, backend="jax")
+    xs = np.array([2.0, 3.0, 0.5])
+    with jax.enable_x64(True):
+        _close(jax.jit(g)(2.0), 0.5 / np.sqrt(2.0))
+        _close(jax.vmap(g)(xs), [revsrc.grad(newton)(x) for x in xs])
+
+
+def sliced_break(x):
+    s = 0.0
+    for i in range(1, 8):
+        s = s + np.sum(x[:i] ** 2)      # a slice bound: needs a static i
+        if s > 3.0:
+            break
+    return s
+
+
+def test_a_traced_break_in_a_loop_that_needs_a_static_variable_is_refused():
+    x = np.linspace(0.3, 1.0, 8)
     with pytest.raises(errors.JaxDataDependent) as info:
-        revsrc.hessian(newton_sqrt, backend="jax")(3.0)
+        revsrc.grad(sliced_break, backend="jax")(x)
     assert info.value.code == "E602" and info.value.filename == __file__
+    assert info.value.line == "for i in range(1, 8):"
+    assert "not an array or number" in str(info.value)
+    revsrc.grad(sliced_break)(x)     # the NumPy path runs it
+
+
+# ----- second derivatives through traced loops -----
+
+def _central_grad(fn, args, argnum, h=1e-5):
+    g = revsrc.grad(fn, argnum)
+    x = np.asarray(args[argnum], dtype=float)
+    cols = []
+    for i in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[i] += h
+        down[i] -= h
+        a_up, a_down = list(args), list(args)
+        a_up[argnum] = up if x.ndim else float(up)
+        a_down[argnum] = down if x.ndim else float(down)
+        cols.append((np.asarray(g(*a_up)) - np.asarray(g(*a_down))) / (2 * h))
+    return np.stack(cols, axis=-1) if x.ndim else cols[0]
+
+
+HESSIAN_CASES = [
+    (newton_sqrt, (3.0,), 0),
+    (until_small, (1.3,), 0),
+    (fixed_point, (X0, A0), 0),
+    (newton, (2.0,), 0),
+    (weighted, (0.4, W6), 1),
+    (skips, (0.7,), 0),
+    (fixed_point_for, (X0, A0), 0),
+]
+
+
+@pytest.mark.parametrize("fn,args,argnum", HESSIAN_CASES)
+def test_hessian_through_traced_loops(fn, args, argnum):
+    """Forward mode over the gradient: the forward loop saves values and their
+    tangents, the adjoint's loop restores them, both as lax loops."""
+    got = revsrc.hessian(fn, argnum, backend="jax")(*args)
+    want = revsrc.hessian(fn, argnum)(*args)
+    _close(got, want)
+    np.testing.assert_allclose(np.asarray(got), _central_grad(fn, args, argnum),
+                               rtol=1e-5, atol=1e-6)
+    t = np.ones_like(args[argnum]) if np.ndim(args[argnum]) else 1.0
+    primals = tuple(args)
+    tangents = tuple(t if i == argnum else
+                     (np.zeros_like(a) if np.ndim(a) else 0.0) for i, a in enumerate(args))
+    _close(revsrc.hvp(fn, primals, tangents, argnum, backend="jax"),
+           revsrc.hvp(fn, primals, tangents, argnum))
+
+
+def test_hessian_of_a_while_past_max_steps_is_e604():
+    with pytest.raises(errors.JaxStepsExceeded) as info:
+        revsrc.hessian(slow_growth, backend="jax")(1.0)
+    assert info.value.code == "E604" and info.value.filename == __file__
+    assert info.value.line == "while x < 1e6:"
+
+
+def slow_growth(x):
+    # ~1390 steps from 1.0: past the default bound
+    s = 0.0
+    while x < 1e6:
+        x = x * 1.01
+        s = s + np.sin(x)
+    return s
+
+
+def test_reverse_over_reverse_of_a_traced_loop_is_refused():
+    """grad of a gradient puts the inner adjoint's loop, which restores, in a sweep that
+    saves: printed as Python's loop, its traced trip count is refused at the loop."""
+    with pytest.raises(errors.RevsrcError) as info:
+        revsrc.grad(revsrc.grad(newton_sqrt), backend="jax")(3.0)
+    assert info.value.code == "E603" and info.value.filename == __file__
     assert info.value.line == "while np.abs(x * x - a) > 1e-12:"
+    # forward over reverse is the way
+    _close(revsrc.hessian(newton_sqrt, backend="jax")(3.0),
+           revsrc.grad(revsrc.grad(newton_sqrt))(3.0))
