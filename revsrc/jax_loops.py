@@ -105,10 +105,19 @@ def _refuse(what, exc=None):
              "and arrays, or use backend=None for this function")
 
 
+class _NoneValue:
+    """A variable holding None itself before the loop (not one unassigned there)."""
+
+
+_NONE = _NoneValue()
+
+
 def _given(init):
-    """The loop's starting values, None for a variable not assigned before it."""
+    """The loop's starting values, None for a variable not assigned before it and
+    _NONE for one that holds None (see `_fill`)."""
     from .jaxgen import _Unset
-    return tuple(None if isinstance(v, _Unset) else v for v in init)
+    return tuple(None if isinstance(v, _Unset) else _NONE if v is None else v
+                 for v in init)
 
 
 def _probe(init):
@@ -116,15 +125,24 @@ def _probe(init):
     the loop: those are `_Unset` there, so a traced ``if`` that assigns one in a single
     arm selects that arm's value."""
     from .jaxgen import _UNSET
-    return tuple(_UNSET if v is None else v for v in init)
+    return tuple(_UNSET if v is None or v is _NONE else v for v in init)
 
 
 def _fill(shapes, init):
     """``init`` with None (a variable not assigned before the loop, or a placeholder)
-    replaced by zeros of the value one iteration gives it."""
+    replaced by zeros of the value one iteration gives it. A variable that holds None
+    itself before the loop (``best = None``) and a value after an iteration is refused:
+    after the lax loop it would be None or not depending on the trip count, which a
+    traced loop cannot give (zeros in its place would pass ``best is None`` tests the
+    program means to fail)."""
     from .jaxgen import _Unset
+    for v, s in zip(init, shapes):
+        if v is _NONE and s is not None and not isinstance(s, _Unset):
+            raise _refuse("a variable that is None before it gets a value in it")
     out = []
     for v, s in zip(init, shapes):
+        if v is _NONE:
+            v = None     # and it stays None
         if v is None and s is not None and not isinstance(s, _Unset):
             v = jax.tree_util.tree_map(lambda a: jnp.zeros(a.shape, a.dtype), s)
         out.append(v)
@@ -215,7 +233,7 @@ def while_loop(step, init, test_at, stop_at, stacks, site):
     held = state.peeled.pop(id(step), None)
     peeled = held[1] if held is not None and held[0] is step else 0
     one = lambda vals: step(*vals)   # noqa: E731
-    if any(v is None for v in init):
+    if any(v is None or v is _NONE for v in init):
         init = _fill(_shapes(one, _probe(init))[0], init)
     shapes, saves = _shapes(one, init)
     init = _matched(init, shapes, broadcast=False)
@@ -258,7 +276,7 @@ def for_break(step, i, start, stop, stride, init, stop_at, stacks, site):
     # the body traced once with a static loop variable: its own errors show at its line
     one = lambda k, vals: step(i + stride * k, *vals)   # noqa: E731
     first = lambda vals: one(0, vals)   # noqa: E731
-    if any(v is None for v in init):
+    if any(v is None or v is _NONE for v in init):
         init = _fill(_shapes(first, _probe(init))[0], init)
     shapes, saves = _shapes(first, init)
     init = _matched(init, shapes, broadcast=False)
@@ -317,7 +335,7 @@ def for_loop(step, start, stop, stride, init, stacks, site):
     one = lambda i, vals: step(i, *vals)   # noqa: E731
     try:
         i0 = jnp.asarray(start)
-        if any(v is None for v in init):
+        if any(v is None or v is _NONE for v in init):
             init = _fill(_shapes(one, i0, _probe(init))[0], init)
         shapes, _ = _shapes(one, i0, init)
         init = _matched(init, shapes, broadcast=False)
@@ -407,7 +425,7 @@ def _reverse_loop(step, start, stop, stride, stacks, init, site):
 
     init = _given(init)
     k0, r0 = jnp.asarray(start), jnp.asarray(0)
-    if any(v is None for v in init):
+    if any(v is None or v is _NONE for v in init):
         init = _fill(_shapes(one, k0, row(r0), _probe(init)), init)
     init = _matched(init, _shapes(one, k0, row(r0), init), broadcast=True)
     if static:

@@ -770,12 +770,39 @@ def _with_externals(program):
     return prog, [getter for _, getter in reads.values()]
 
 
+_PLACEHOLDERS = "saved before their first assignment"
+
+
+def _unset_placeholders(program):
+    """The program with the placeholders of values saved before their first assignment
+    (``_t1 = None`` in the NumPy code) starting as `_UNSET`: a lax loop fills those with
+    zeros of the loop's shapes, and only a None of the user's own is None there (see
+    jax_loops._fill)."""
+    def fix(stmts):
+        out, held = [], False
+        for s in stmts:
+            if isinstance(s, ir.Comment) and s.text.startswith(_PLACEHOLDERS):
+                held = True
+            elif held and isinstance(s, ir.Op) and s.fn is ir.copy and \
+                    len(s.args) == 1 and isinstance(s.args[0], ir.Const):
+                if s.args[0].value is None:     # (0 and 0.0 start the typed stacks')
+                    s = ir.Op(s.target, ir.copy, (ir.Const(_UNSET),), loc=s.loc)
+            else:
+                held = False
+            out.append(ir.map_bodies(s, fix))
+        return out
+    return ir.Program(program.name, program.params, fix(program.body), program.outputs,
+                      program.kinds, forward_len=program.forward_len, names=program.names,
+                      deps=program.deps)
+
+
 def source(program):
     """(source text, references, line -> (what, Loc), loop number -> Loc) of the jnp
     function."""
     global _RUNTIME_NS
     if _RUNTIME_NS is None:
         _RUNTIME_NS = _runtime_ns()
+    program = _unset_placeholders(program)
     pr = JnpPrinter(program)
     pr.rename = emit._renumber(program)
     ind = "    "

@@ -168,9 +168,36 @@ def collects(x):
     return sum(xs)
 
 
+def keeps_the_last(a):
+    x = a
+    best = None
+    while x > 1e-3:
+        x = x * 0.5
+        best = x
+    if best is None:          # None after zero iterations: zeros in its place would lie
+        return a
+    return best * a
+
+
+def none_that_stays(a):
+    x = a
+    tag = None
+    n = 0.0
+    while x > 1e-3:
+        x = x * 0.5
+        n = n + (0.0 if tag is None else 1.0)
+    return x * a + n
+
+
+def test_a_none_before_a_traced_loop_that_stays_none_runs():
+    for a in (3.0, 1e-4):
+        _close(revsrc.grad(none_that_stays, backend="jax")(a), revsrc.grad(none_that_stays)(a))
+
+
 @pytest.mark.parametrize("fn,args,line,what", [
     (doubles_its_length, (np.ones(2),), "while np.sum(x) < 10.0:", "changes shape"),
     (collects, (0.5,), "while x < 10.0:", "structure"),
+    (keeps_the_last, (1e-4,), "while x > 1e-3:", "None before it gets a value"),
 ])
 def test_loops_jax_cannot_carry_are_refused_with_their_line(fn, args, line, what):
     with pytest.raises(errors.JaxDataDependent) as info:
