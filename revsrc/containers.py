@@ -206,7 +206,15 @@ def unzip(seq):
 def check_unpack(seq, n):
     """Python's error for ``a, b = seq`` when ``seq`` (a value known only at run time:
     an array, a list argument, ``zip(*pairs)``) has not exactly ``n`` items; the
-    generated code then reads the items by index."""
+    generated code then reads the items by index. Anything whose items are not read by
+    position (a dict unpacks its keys, a set or an iterator has no positions) is refused."""
+    if not (isinstance(seq, (list, tuple)) or
+            (isinstance(seq, np.ndarray) and seq.ndim > 0)):
+        raise errors.UnsupportedValue(
+            f"unpacking a {type(seq).__name__} known only at run time: revsrc reads the "
+            f"items of a list, a tuple or an array by position, and a "
+            f"{type(seq).__name__}'s are not read that way",
+            hint="unpack list(...) of it, or its values by name")
     k = len(seq)
     if k < n:
         raise ValueError(f"not enough values to unpack (expected {n}, got {k})")

@@ -183,15 +183,15 @@ def _check_assert(lw, target, args, kinds):
     lw.emit("ASSERT", lw.r(args[0]), len(lw.messages) - 1)
 
 
-def _nothing(lw, target, args, kinds):
-    """A check the engine's programs never need: they are specialized to their
-    arguments' structure, so a sequence unpacked in one has the length it was lowered
-    with (containers.check_unpack)."""
+def _unpack_check(lw, target, args, kinds):
+    """containers.check_unpack on a sequence the engine would have to read: not lowered
+    (the Python path checks it); a tuple of known length has no check left (cse)."""
+    raise NotLowerable("unpacking a sequence whose length is known only at run time")
 
 
 # A record's engine spec (primitives.Lower) names one of these.
 _LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
-              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert, "nothing": _nothing,
+              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert, "unpack": _unpack_check,
               "scale": _scale, "first": _first}
 
 

@@ -784,6 +784,20 @@ def test_unpacking_the_wrong_number_of_items_raises_pythons_error(f, args):
     assert str(got.value) == str(want.value)
 
 
+def _unpacks_an_argument(x, seq):
+    a, b = seq
+    return x * a + b
+
+
+@pytest.mark.parametrize("seq", [{0: 5.0, 1: 7.0}, {5.0, 7.0}, iter([5.0, 7.0])],
+                         ids=["dict", "set", "iterator"])
+def test_unpacking_what_is_not_read_by_position_is_refused(seq):
+    # a dict unpacks its keys: reading seq[0], seq[1] would be a wrong number
+    with pytest.raises(errors.UnsupportedValue) as info:
+        revsrc.value_and_grad(_unpacks_an_argument)(1.5, seq)
+    assert info.value.code == "E305" and info.value.line == "a, b = seq"
+
+
 def test_unpacking_the_right_number_of_items_still_differentiates():
     np.testing.assert_array_equal(revsrc.grad(_unpacks_a_row)(np.array([2.0, 3.0])), [3.0, 2.0])
     assert revsrc.grad(_unzips_built_pairs)(1.0, 3) == 6.0

@@ -149,7 +149,7 @@ def _cell_kind(o, ctx):
 no_derivative(ir.load_global, kind=_global_kind)
 no_derivative(ir.load_cell, kind=_cell_kind)
 no_derivative(ir.check_assert, engine=special("assert"))
-no_derivative(containers.check_unpack, engine=special("nothing"))
+no_derivative(containers.check_unpack, engine=special("unpack"))
 # A dict of differentiated values has no rule (yet): refused, not given zeros.
 define("make_dict", ir.make_dict, kind=K.constant(K.DICT))
 # Tuples and lists pass each item's adjoint through (the reverse pass does it itself).
