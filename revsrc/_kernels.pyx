@@ -391,15 +391,27 @@ cdef _Loop _find_loop(cnp.ufunc uf, int typenum) except *:
     raise ValueError(f"numpy.{uf.__name__} has no loop for type {typenum}")
 
 
+cdef _Loop _find_loop_or_null(cnp.ufunc uf, int typenum) except *:
+    """`_find_loop`, or a loop with no function where NumPy has none of this type (the
+    loop-body kernels then leave the work to NumPy)."""
+    cdef _Loop out
+    try:
+        return _find_loop(uf, typenum)
+    except ValueError:
+        out.fn = NULL
+        out.data = NULL
+        return out
+
+
 cdef _Loops _find_loops(int typenum) except *:
     cdef _Loops out
     out.exp = _find_loop(np.exp, typenum)
     out.subtract = _find_loop(np.subtract, typenum)
     out.add = _find_loop(np.add, typenum)
     out.divide = _find_loop(np.divide, typenum)
-    out.multiply = _find_loop(np.multiply, typenum)
-    out.maximum = _find_loop(np.maximum, typenum)
-    out.minimum = _find_loop(np.minimum, typenum)
+    out.multiply = _find_loop_or_null(np.multiply, typenum)
+    out.maximum = _find_loop_or_null(np.maximum, typenum)
+    out.minimum = _find_loop_or_null(np.minimum, typenum)
     return out
 
 
@@ -649,27 +661,35 @@ def logaddexp_vjp(g, x, y):
 # while it ran, goes back to NumPy itself, which then warns or raises as the
 # user's np.errstate says.
 
-cdef extern from "<fenv.h>" nogil:
-    int feclearexcept(int)
-    int fetestexcept(int)
-    int FE_DIVBYZERO
-    int FE_OVERFLOW
-    int FE_UNDERFLOW
-    int FE_INVALID
+cdef extern from *:
+    """
+    #include <fenv.h>
+    #if defined(FE_DIVBYZERO) && defined(FE_OVERFLOW) && defined(FE_UNDERFLOW) && defined(FE_INVALID)
+    #define REVSRC_FE_FLAGS (FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
+    #else
+    #define REVSRC_FE_FLAGS 0
+    #endif
+    """
+    int feclearexcept(int) nogil
+    int fetestexcept(int) nogil
+    # the flags NumPy's errstate speaks of; 0 where the C library cannot test them,
+    # and then every kernel here leaves the work to NumPy
+    int REVSRC_FE_FLAGS
 
 cdef extern from "numpy/arrayobject.h":
     object _matrix_product "PyArray_MatrixProduct2"(object, object, cnp.PyArrayObject*)
     object _transpose "PyArray_Transpose"(cnp.PyArrayObject*, cnp.PyArray_Dims*)
 
 cdef inline int _fp_flags() noexcept nogil:
-    # the flags NumPy's errstate speaks of (not "inexact", up after most arithmetic)
-    return fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
+    # not "inexact", which is up after most arithmetic
+    return fetestexcept(REVSRC_FE_FLAGS)
 
 
 cdef inline void _clear_fp_flags() noexcept nogil:
-    # feclearexcept rewrites the whole x87 environment (~0.3 us): only when one is up
+    # feclearexcept is slow (on x86 it rewrites the x87 environment too, ~0.3 us): only
+    # when a flag is up
     if _fp_flags():
-        feclearexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
+        feclearexcept(REVSRC_FE_FLAGS)
 
 
 cdef enum:
@@ -769,6 +789,8 @@ cdef object _binary(int op, object a, object b):
         return None
     _load_loops()
     cdef _Loop loop = _binary_loop(op, t)
+    if loop.fn == NULL or REVSRC_FE_FLAGS == 0:
+        return None
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(nd, dims, t, 0)
     cdef char* pbig = <char*>cnp.PyArray_DATA(big)
     cdef char* pout = <char*>cnp.PyArray_DATA(out)
@@ -863,8 +885,8 @@ cdef int _load_unary() except -1:
     cdef int k
     if not _unary_ready:
         for k in range(_NUNARY):
-            _UNARY_F64[k] = _find_loop(_UNARY_UFUNCS[k], cnp.NPY_DOUBLE)
-            _UNARY_F32[k] = _find_loop(_UNARY_UFUNCS[k], cnp.NPY_FLOAT)
+            _UNARY_F64[k] = _find_loop_or_null(_UNARY_UFUNCS[k], cnp.NPY_DOUBLE)
+            _UNARY_F32[k] = _find_loop_or_null(_UNARY_UFUNCS[k], cnp.NPY_FLOAT)
         _unary_ready = 1
     return 0
 
@@ -883,6 +905,8 @@ cdef object _unary_kernel(int which, object x):
     t = cnp.PyArray_TYPE(xa)
     out = cnp.PyArray_EMPTY(cnp.PyArray_NDIM(xa), cnp.PyArray_DIMS(xa), t, 0)
     loop = _UNARY_F64[which] if t == cnp.NPY_DOUBLE else _UNARY_F32[which]
+    if loop.fn == NULL or REVSRC_FE_FLAGS == 0:
+        return None
     if cnp.PyArray_SIZE(xa) >= _NOGIL_FROM:
         with nogil:
             raised = _unary(loop, cnp.PyArray_DATA(xa), cnp.PyArray_DATA(out),

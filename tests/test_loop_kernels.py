@@ -447,3 +447,47 @@ def test_unbroadcast_and_accumulate_kernels_are_the_runtimes():
         got = _kernels.accumulate(np.copy(a) if isinstance(a, np.ndarray) else a, t)
         assert type(got) is type(want) and np.asarray(got).dtype == np.asarray(want).dtype
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("shapes", [((100, 64), (100, 64)), ((100, 64), (64,)), ((8192,), (8192,))],
+                         ids=str)
+def test_binary_kernels_on_arrays_that_release_the_gil(shapes):
+    # 4,096 elements and more run without the GIL: the same bits and the same warnings
+    r = np.random.default_rng(11)
+    a, b = r.standard_normal(shapes[0]), r.standard_normal(shapes[1])
+    for name, (kernel, op) in BINARY.items():
+        _same(kernel(a, b), op(a, b))
+    big = np.full(shapes[0], 1e300)
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError):
+        _kernels.multiply(big, big)
+
+
+def test_kernels_from_threads_keep_each_threads_errstate():
+    import threading
+    r = np.random.default_rng(12)
+    a = r.standard_normal((100, 64))
+    big = np.full((100, 64), 1e300)
+    want = a * a + a
+    problems = []
+
+    def plain():
+        for _ in range(200):
+            got = _kernels.add(_kernels.multiply(a, a), a)
+            if not np.array_equal(got, want):
+                problems.append("value")
+
+    def overflowing():
+        for _ in range(200):
+            with np.errstate(over="raise"):
+                try:
+                    _kernels.multiply(big, big)
+                    problems.append("no error")
+                except FloatingPointError:
+                    pass
+
+    threads = [threading.Thread(target=f) for f in (plain, overflowing, plain, overflowing)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert problems == []
