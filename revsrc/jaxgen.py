@@ -62,6 +62,7 @@ def require():
     _jax = types.SimpleNamespace(jax=jax, jnp=jnp, lax=lax, helpers=jax_helpers,
                                  loops=jax_loops)
     _TRACED_TYPES.add(type(jnp.zeros(())))
+    _ARRAY_TYPE[0] = type(jnp.zeros(()))
     jax.tree_util.register_pytree_node(_Unset, lambda u: ((), None), lambda aux, c: _UNSET)
     return _jax
 
@@ -1013,6 +1014,7 @@ def _hashable(v):
 
 
 _TRACED_TYPES = {float, np.ndarray}   # and JAX's array type, added by `require`
+_ARRAY_TYPE = [None]                   # JAX's array type, set by `require`
 
 
 def _traced(v):
@@ -1036,6 +1038,9 @@ def signature(v):
     """`kinds.signature`, with JAX arrays (and tracers) as arrays of their rank."""
     if type(v) is np.ndarray:     # the common case first: this runs at every call
         return (kinds.ARRAY, v.ndim, v.dtype)
+    if type(v) is _ARRAY_TYPE[0]:  # a JAX array: its aval is one attribute read, where
+        aval = v.aval              # .ndim and .dtype are properties that build it
+        return (kinds.ARRAY, len(aval.shape), aval.dtype)
     if type(v) in _TRACED_TYPES and type(v) is not float and type(v) is not np.ndarray:
         return (kinds.ARRAY, v.ndim, v.dtype)   # a JAX array (its dtype is NumPy's)
     k = kinds.signature(v)
