@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import operator
 import sys
 import types
 from typing import Any, Callable, Optional, Sequence, Union
@@ -30,12 +31,13 @@ Argnums = Union[int, Sequence[int]]
 class _Compiled:
     """One signature's adjoint; the Python form is compiled when first needed
     (with backend="jax", ``jax`` is its jnp form, revsrc/jaxgen.py)."""
-    __slots__ = ("_fn", "_text", "program", "engine", "unpruned", "jax", "groups")
+    __slots__ = ("_fn", "_text", "program", "engine", "unpruned", "jax", "groups", "select")
 
     def __init__(self, program, engine, unpruned=None, jax=None):
         self._fn = None
         self._text = None
         self.groups = None     # the gradient's tree structure (`Transformed._format`)
+        self.select = None     # backend="jax", array arguments: `Transformed._selector`
         self.program = program
         self.engine = engine
         self.jax = jax
@@ -129,13 +131,15 @@ class Transformed:
             # every argument an array (NumPy's or JAX's): no container to take apart, no
             # complex number to convert; the Python before the jitted call is what a
             # caller waits for (a JAX program runs while the rest of this runs)
-            key = tuple(map(jaxgen.signature, args))
-            if all(type(k) is tuple and k[0] == kinds.ARRAY for k in key):
+            key = jaxgen.array_key(args)
+            if key is not None:
                 entry = self.cached(key)
                 if entry is None:
                     entry = self._compile(key, args, None)
-                return self._format(entry.jax(args), key, args, (), finalize=False,
-                                    entry=entry)
+                select = entry.select
+                if select is None:
+                    select = entry.select = self._selector(key, entry)
+                return select(entry.jax.call_arrays(args))
         if self.cotangent:
             values, scalars = self._complex_scalars(self.bind(args[:-1], kwargs))
             key, flat, plan = self.plan(values)
@@ -158,6 +162,22 @@ class Transformed:
         if outs is None:
             outs = run_located(entry.fn, flat)
         return self._format(outs, key, flat, scalars, entry=entry)
+
+    def _selector(self, key, entry):
+        """What the call returns from the jitted program's outputs, for arguments that
+        are all arrays: an item or two picked where each gradient is one array, else
+        `_format`. Made once per entry: its Python runs while the program does."""
+        groups = arguments.slot_leaves(self.binding, key, self.slots)
+        if self.has_aux or any(td.kind != pytree.LEAF or len(ps) != 1 for td, ps in groups):
+            return lambda outs: self._format(outs, key, (), finalize=False, entry=entry)
+        n = len(groups)
+        if self.tuple_argnums:
+            if self.with_value:
+                return lambda outs: (outs[0], tuple(outs[1:1 + n]))
+            return lambda outs: tuple(outs[1:1 + n])
+        if self.with_value:
+            return lambda outs: (outs[0], outs[1])
+        return operator.itemgetter(1)
 
     def _complex_scalars(self, values):
         """A complex number in argnums (Python's or NumPy's) runs as a 0-d complex array,

@@ -875,18 +875,36 @@ class Compiled:
             else:
                 with J.jax.enable_x64(True):
                     out, stopped = run(*values)
-        except errors.RevsrcError as exc:
-            if exc.filename is None:
-                raise self._located(exc) from None
-            raise
         except Exception as exc:
-            refusal = self._refusal(exc)
-            if refusal is None:
-                raise
-            raise refusal from exc
+            self._raise(exc)
         if stopped:
             self._check_bounds(static, stopped)
         return out
+
+    def call_arrays(self, values):
+        """`__call__` for values that are all arrays (so none is static): the least
+        Python before the jitted call, which is what a caller waits for."""
+        run = self.jitted.get(())
+        if run is None or self.externals or not _x64():
+            return self(values)
+        try:
+            out, stopped = run(*values)
+        except Exception as exc:
+            self._raise(exc)
+        if stopped:
+            self._check_bounds((), stopped)
+        return out
+
+    def _raise(self, exc):
+        """Raise ``exc`` from a trace of the generated code as the refusal it means."""
+        if isinstance(exc, errors.RevsrcError):
+            if exc.filename is None:
+                raise self._located(exc) from None
+            raise exc
+        refusal = self._refusal(exc)
+        if refusal is None:
+            raise exc
+        raise refusal from exc
 
     def _check_bounds(self, static, stopped):
         """E604 if a while loop stopped at ``max_steps`` with its test still true (its
@@ -1013,6 +1031,10 @@ def _hashable(v):
         return False
 
 
+def _x64():
+    return _jax.jax.config.jax_enable_x64
+
+
 _TRACED_TYPES = {float, np.ndarray}   # and JAX's array type, added by `require`
 _ARRAY_TYPE = [None]                   # JAX's array type, set by `require`
 
@@ -1047,6 +1069,23 @@ def signature(v):
     if k == kinds.ANY and _jax is not None and isinstance(v, _jax.jax.Array):
         return (kinds.ARRAY, v.ndim, np.dtype(v.dtype))
     return k
+
+
+def array_key(values):
+    """The signatures of ``values`` when every one is an array (NumPy's or JAX's),
+    else None: the key of a call that can go straight to the jitted program."""
+    jax_array = _ARRAY_TYPE[0]
+    out = []
+    for v in values:
+        t = type(v)
+        if t is np.ndarray:
+            out.append((kinds.ARRAY, v.ndim, v.dtype))
+        elif t is jax_array:
+            aval = v.aval
+            out.append((kinds.ARRAY, len(aval.shape), aval.dtype))
+        else:
+            return None
+    return tuple(out)
 
 
 # ----- What the jitted function returns -----
