@@ -180,6 +180,14 @@ class JnpPrinter(emit._Printer):
         if loc is not None:
             self.line_locs[len(self.lines)] = (what, loc)
 
+    def _nested(self, print_loop, *args):
+        """``print_loop(*args)`` one loop deeper."""
+        self._depth += 1
+        try:
+            print_loop(*args)
+        finally:
+            self._depth -= 1
+
     def stmt(self, s, indent, reverse):
         if isinstance(s, Push):
             self.lines.append(f"{indent}{emit._stack_name(s.stack)}.append("
@@ -205,37 +213,21 @@ class JnpPrinter(emit._Printer):
         if isinstance(s, While):
             if not reverse:
                 self.comment_for(s.loc, indent)
-            self._depth += 1
-            try:
-                self._while(s, indent, reverse)
-            finally:
-                self._depth -= 1
+            self._nested(self._while, s, indent, reverse)
             return
         back = self._restores(s, reverse) if isinstance(s, For) else None
         if isinstance(s, For) and back is False and _own_break(s.body) is not None:
             if not reverse:
                 self.comment_for(s.loc, indent)
-            self._depth += 1
-            try:
-                self._for_break(s, indent, reverse)
-            finally:
-                self._depth -= 1
+            self._nested(self._for_break, s, indent, reverse)
             return
         if isinstance(s, For) and back is not None and self._rollable(s):
             if not reverse:
                 self.comment_for(s.loc, indent)
-            self._depth += 1
-            try:
-                self._for(s, indent, reverse, back)
-            finally:
-                self._depth -= 1
+            self._nested(self._for, s, indent, reverse, back)
             return
         if isinstance(s, For):
-            self._depth += 1
-            try:
-                self._stmt(s, indent, reverse)
-            finally:
-                self._depth -= 1
+            self._nested(self._stmt, s, indent, reverse)
             return
         self._stmt(s, indent, reverse)
 

@@ -230,7 +230,10 @@ def loop_kernels(prog: Program) -> Program:
         out = []
         for s in body:
             if in_loop and isinstance(s, Op) and not s.kwargs:
-                hit = _LOOP_KERNELS.get(s.fn) if _hashable(s.fn) else None
+                try:
+                    hit = _LOOP_KERNELS.get(s.fn)
+                except TypeError:   # an unhashable callable: none of the listed ones
+                    hit = None
                 if hit is not None and len(s.args) == hit[1] and \
                         not all(scalar(a) for a in s.args):
                     s = Op(s.target, hit[0], s.args, loc=s.loc)
@@ -241,11 +244,3 @@ def loop_kernels(prog: Program) -> Program:
     return Program(prog.name, prog.params, rewrite(prog.body, False), prog.outputs,
                    prog.kinds, forward_len=prog.forward_len, names=prog.names,
                    deps=prog.deps)
-
-
-def _hashable(fn):
-    try:
-        hash(fn)
-    except TypeError:
-        return False
-    return True
