@@ -1244,7 +1244,8 @@ def native_compile_ms(program):
     """How long the native tier's compiler takes on ``program`` with an empty cache."""
     import time
 
-    from revsrc import _engine_c, native
+    from revsrc import _engine_c
+    from revsrc.backends.engine import native
 
     cc = native.compiler()
     if cc is None:

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from test_engine import g, g_grad_program, recurrence_grad_program  # noqa: E402
 
 from revsrc._kernels import Derivative  # noqa: E402
-from revsrc.engine import lower  # noqa: E402
+from revsrc.backends.engine.lower import lower  # noqa: E402
 
 C_SOURCE = pathlib.Path(os.environ.get("REVSRC_C_REFERENCE",
                                        ROOT.parent / "shared" / "reference"
@@ -107,7 +107,7 @@ def test_recurrence_grad_engine(benchmark):
 
 def _native(fn):
     """Compile fn's engine programs with the native tier now (the VM without a compiler)."""
-    from revsrc import native
+    from revsrc.backends.engine import native
     for _, program, _ in getattr(fn, "programs", ()):
         native.compile(program)
     return fn
@@ -222,7 +222,7 @@ def _mapped(fn, threads=None):
     import revsrc
     mapped = revsrc.vmap(fn, threads=threads)
     mapped(np.linspace(0.3, 0.5, 11))
-    from revsrc import native
+    from revsrc.backends.engine import native
     for entry in mapped.tr.cache.values():
         native.compile(entry.engine)
     return mapped

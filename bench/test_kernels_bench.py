@@ -9,8 +9,9 @@ fallback in revsrc.tensor).
 import numpy as np
 import pytest
 
-from revsrc import _kernels, runtime, tensor
-from revsrc.rules import _helpers
+from revsrc import _kernels, runtime
+from revsrc.runtime import tensor
+from revsrc.runtime import grads as _helpers
 
 # (16, 32): one RNN step's hidden state; (64, 128): a dense layer's activations;
 # (20000,): the logistic-regression margins; (16, 27, 900): a 3x3x3 im2col conv batch;

@@ -25,8 +25,8 @@ from .compose import hessian, hvp, jacfwd, jacobian, jacrev, jvp, linearize, vjp
 from .jitted import jit
 from .mapped import vmap
 from .errors import RevsrcError
-from .pytree import (register_pytree, tree_flatten, tree_leaves, tree_map, tree_structure,
-                     tree_unflatten)
+from .core.pytree import (register_pytree, tree_flatten, tree_leaves, tree_map,
+                          tree_structure, tree_unflatten)
 from .rules.arith import stop_gradient
 
 

@@ -157,7 +157,7 @@ cdef unsigned long long _tick_mask(int ncode) noexcept:
 cdef class ScalarProgram:
     """An assembled engine program: code, registers, stacks and the I/O mapping.
 
-    Built by revsrc.engine.lower; ``run(args)`` returns one value per program output.
+    Built by revsrc.backends.engine.lower.lower; ``run(args)`` returns one value per program output.
 
     A run starts with the GIL held (a short run pays nothing for it). A long one pauses
     every few milliseconds at a loop's back edge, checks for signals (Ctrl-C raises

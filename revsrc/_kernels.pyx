@@ -4,7 +4,7 @@
 Each tensor kernel is a ``noexcept nogil`` function on typed memoryviews (fused over
 float32/float64) behind a thin ``def`` wrapper. The wrappers accept only what the
 kernel can take directly (same shape, same float32/float64 dtype, C-contiguous) and
-raise otherwise; ``revsrc.tensor`` normalizes inputs and falls back to NumPy.
+raise otherwise; ``revsrc.runtime.tensor`` normalizes inputs and falls back to NumPy.
 Compiler directives are set once, in setup.py.
 """
 from cpython.buffer cimport (PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release,
@@ -989,14 +989,14 @@ def dot(a, b):
 
 
 def unbroadcast(g, x):
-    """revsrc.tensor.unbroadcast(g, x): ``g`` itself when both are exact ndarrays of one
+    """revsrc.runtime.tensor.unbroadcast(g, x): ``g`` itself when both are exact ndarrays of one
     shape (nothing was broadcast: the common case in loops), else that function."""
     if cnp.PyArray_CheckExact(g) and cnp.PyArray_CheckExact(x):
         nd = cnp.PyArray_NDIM(<cnp.ndarray>g)
         if nd == cnp.PyArray_NDIM(<cnp.ndarray>x) and cnp.PyArray_CompareLists(
                 cnp.PyArray_DIMS(<cnp.ndarray>g), cnp.PyArray_DIMS(<cnp.ndarray>x), nd):
             return g
-    from revsrc.tensor import unbroadcast as general
+    from revsrc.runtime.tensor import unbroadcast as general
     return general(g, x)
 
 
@@ -1020,23 +1020,23 @@ cdef inline bint _real(object x, int nd) noexcept:
 
 def dot_grad_a(g, a, b):
     """The adjoint of ``np.dot(a, b)`` for a: ``np.dot(g, b.T)`` for real float
-    matrices, else revsrc.rules._helpers.dot_grad_a (which also keeps a real
+    matrices, else revsrc.runtime.grads.dot_grad_a (which also keeps a real
     argument's adjoint real when an operand is complex)."""
     if _real(g, 2) and _real(a, 2) and _real(b, 2):
         return _product(g, _transpose(<cnp.PyArrayObject*>b, NULL))
-    from revsrc.rules._helpers import dot_grad_a as general
+    from revsrc.runtime.grads import dot_grad_a as general
     return general(g, a, b)
 
 
 def dot_grad_b(g, a, b):
     """The adjoint of ``np.dot(a, b)`` for b: ``np.dot(a.T, g)`` for a real float
-    matrix ``a`` and ``g`` of b's rank (1 or 2), else revsrc.rules._helpers.dot_grad_b."""
+    matrix ``a`` and ``g`` of b's rank (1 or 2), else revsrc.runtime.grads.dot_grad_b."""
     cdef int nd
     if _real(a, 2) and _real(g, -1) and _real(b, -1):
         nd = cnp.PyArray_NDIM(<cnp.ndarray>g)
         if nd == cnp.PyArray_NDIM(<cnp.ndarray>b) and (nd == 1 or nd == 2):
             return _product(_transpose(<cnp.PyArrayObject*>a, NULL), g)
-    from revsrc.rules._helpers import dot_grad_b as general
+    from revsrc.runtime.grads import dot_grad_b as general
     return general(g, a, b)
 
 

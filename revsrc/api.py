@@ -10,14 +10,19 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from . import (analysis, arguments, emit, engine, errors, fence, frontend, inline, ir,
-               jaxgen, jvp, kinds, prune, pytree, reverse, runtime)
-from . import callee as callee_mod
+from .passes import analysis, pipeline as frontend, inline, jvp, prune, reverse
+from .frontend import arguments, fence
+from .backends import python as emit
+from .backends.engine import lower as engine
+from . import errors, runtime
+from .core import ir, kinds, pytree
+from .backends.jax import printer as jaxgen
+from .frontend import callee as callee_mod
 from ._kernels import Derivative
-from .engine import EngineFallback as _EngineFallback
-from .ir import Pop
-from .names import function_name
-from .parse import parse_function
+from .backends.engine.lower import EngineFallback as _EngineFallback
+from .core.ir import Pop
+from .core.names import function_name
+from .frontend.parse import parse_function
 
 _BACKENDS = (None, "python", "engine", "jax")
 # programs kept per derivative: a new function passed as an argument (a lambda made
@@ -371,7 +376,7 @@ def _try_engine(prog, required):
                 f"this function cannot run on the compiled scalar engine: {exc}",
                 hint="use backend=None (automatic) or backend='python'")
         return None
-    from . import native
+    from .backends.engine import native
     native.attach(program)      # compiled to C once it proves hot
     return program
 

@@ -13,7 +13,11 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import api, arguments, errors, jaxgen, kinds, prune, pytree, runtime
+from . import api, errors, runtime
+from .frontend import arguments
+from .backends.jax import printer as jaxgen
+from .core import kinds, pytree
+from .passes import prune
 from .api import Argnums, _Compiled, _EngineFallback, _plain, _try_engine
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}

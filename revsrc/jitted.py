@@ -19,11 +19,14 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
-from . import analysis, api, cse, errors, fence, frontend, inline, ir, kinds, runtime
+from .passes import analysis, cse, pipeline as frontend, inline
+from . import api, errors, runtime
+from .frontend import fence
+from .core import ir, kinds
 from .api import _Compiled, _plain
-from .ir import Const, Op, Pop, While
-from .names import function_name
-from .parse import parse_function
+from .core.ir import Const, Op, Pop, While
+from .core.names import function_name
+from .frontend.parse import parse_function
 
 
 class Jitted:
@@ -83,7 +86,7 @@ class Jitted:
                     hint="call the function itself, or map it over an array with "
                          "revsrc.vmap")
         prog, select = build_program(self.f, key)
-        from . import engine, native
+        from .backends.engine import lower as engine, native
         try:
             program = engine.lower(prog)
         except engine.NotLowerable as exc:

@@ -20,7 +20,8 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from . import api, errors, kinds
+from . import api, errors
+from .core import kinds
 from .jitted import Jitted, jitted_of
 from ._kernels import Mapper
 
@@ -118,7 +119,7 @@ class Mapped:
                     f"{type(values[i]).__name__}, not an array or a float, int or bool",
                     loc=loc)
         program, select = self._program(key, values)
-        from . import native
+        from .backends.engine import native
         native.attach(program, eager=True)
         regs = program._param_registers()
         out_kinds = program.out_kinds.decode()

@@ -47,7 +47,8 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from . import ieee, kinds
+from .runtime import ieee
+from .core import kinds
 
 MATH = "math"
 NUMPY = "numpy"

@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy as np
 
 import revsrc
-from revsrc import pytree
+from .core import pytree
 
 __all__ = ["check_grads", "compare_grads"]
 

@@ -8,8 +8,8 @@ import math
 import pytest
 
 import revsrc
-from revsrc import engine
-from revsrc import kinds
+from revsrc.backends.engine import lower as engine
+from revsrc.core import kinds
 from revsrc.api import build_program
 from revsrc.testing import check_grads
 

@@ -15,9 +15,9 @@ import warnings
 import numpy as np
 import pytest
 
-from revsrc import ir
-from revsrc.engine import EngineFallback, NotLowerable, lower
-from revsrc.ir import Break, Const, For, If, Op, Pop, Program, Push, SetItem, While
+from revsrc.core import ir
+from revsrc.backends.engine.lower import EngineFallback, NotLowerable, lower
+from revsrc.core.ir import Break, Const, For, If, Op, Pop, Program, Push, SetItem, While
 from revsrc._kernels import Derivative
 
 C = Const
@@ -718,7 +718,8 @@ def test_engine_tables_have_one_source():
     revsrc/_engine_ops.py: the compiled VM was built from the same table, and the
     lowering reads formats from it."""
     import pathlib
-    from revsrc import _engine_c, _engine_ops, engine
+    from revsrc import _engine_c, _engine_ops
+    from revsrc.backends.engine import lower as engine
     from revsrc._kernels import ENGINE_BUILT_TABLES
     assert ENGINE_BUILT_TABLES == {"instructions": len(_engine_ops.INSTRUCTIONS),
                                    "errors": len(_engine_ops.ERRORS)}

@@ -371,7 +371,7 @@ def test_jvp_vjp_jacobians_hessian_hvp():
 def test_without_jax_the_refusal_names_the_extra(monkeypatch):
     import builtins
 
-    from revsrc import jaxgen
+    from revsrc.backends.jax import printer as jaxgen
     real_import = builtins.__import__
 
     def no_jax(name, *args, **kwargs):

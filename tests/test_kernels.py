@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from revsrc import _kernels, tensor
+from revsrc import _kernels
+from revsrc.runtime import tensor
 
 DTYPES = [np.float64, np.float32]
 RTOL = {np.float64: 1e-12, np.float32: 1e-6}

@@ -19,7 +19,7 @@ import time
 import pytest
 
 import revsrc
-from revsrc import engine, native
+from revsrc.backends.engine import lower as engine, native
 
 import test_engine as te
 from functions import CASES
@@ -210,7 +210,7 @@ _CHILD = textwrap.dedent("""
     warnings.showwarning = lambda message, category, *rest: caught.append(category)
     warnings.simplefilter("always")
     import revsrc
-    from revsrc import native
+    from revsrc.backends.engine import native
 
     def f(x):
         s = 0.0

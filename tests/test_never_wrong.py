@@ -390,7 +390,7 @@ def test_unchanged_sources_are_not_refused(tmp_path):
 def test_caches_release_their_entries_with_their_functions(tmp_path):
     import gc
     import linecache
-    from revsrc import parse
+    from revsrc.frontend import parse
     text = "\n".join(f"f{i} = lambda x: x * {i}.0 + x * x" for i in range(50)) + "\n"
     mod, _ = _module(tmp_path, "many_lambdas", text)
     before = len(linecache.cache)

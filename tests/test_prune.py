@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import revsrc
-from revsrc import prune
+from revsrc.passes import prune
 
 
 def softplus_loss(w, X, y):
@@ -110,9 +110,9 @@ def test_loop_accumulator_is_added_in_place_and_the_gradient_is_unchanged():
 
 
 def test_an_accumulator_read_elsewhere_is_left_alone():
-    from revsrc.ir import Const, For, Op, Program
+    from revsrc.core.ir import Const, For, Op, Program
     import operator
-    from revsrc import ir
+    from revsrc.core import ir
     body = [Op("a_bar", ir.copy, (Const(0.0),)),
             For("k", Const(0), Const(3), Const(1),
                 [Op("a_bar", operator.add, ("a_bar", "t"))]),
@@ -147,14 +147,15 @@ def test_runtime_accumulate_adds_in_place_only_when_it_may():
 # ----- optimize.first_accumulation: x_bar = t; x_bar = x_bar + u is x_bar = t + u -----
 
 def _names_with_bar(var):
-    from revsrc.names import Names
+    from revsrc.core.names import Names
     names = Names()
     return names, names.bar(var)
 
 
 def test_first_accumulation_fuses_a_copy_and_its_add():
     import operator
-    from revsrc import ir, optimize
+    from revsrc.core import ir
+    from revsrc.passes import optimize
     names, d_bar = _names_with_bar("d")
     body = [ir.Op(d_bar, ir.copy, ("t",)), ir.Op("other", operator.neg, ("u",)),
             ir.Op(d_bar, operator.add, (d_bar, "u"))]
@@ -169,7 +170,8 @@ def test_first_accumulation_fuses_a_copy_and_its_add():
 ])
 def test_first_accumulation_leaves_what_it_cannot_fuse(between):
     import operator
-    from revsrc import ir, optimize
+    from revsrc.core import ir
+    from revsrc.passes import optimize
     names, d_bar = _names_with_bar("d")
     middle = {"writes t": ir.SetItem("t", ir.Const(0), "u"),
               "reads d_bar": ir.Op("y", operator.neg, (d_bar,)),

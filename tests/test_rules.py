@@ -19,14 +19,15 @@ import numpy as np
 import pytest
 
 import revsrc
-from revsrc import errors, ir, primitives, rules
+from revsrc import errors, primitives, rules
+from revsrc.core import ir
 
 try:  # SciPy is optional: its rules and rows exist only with it
     import scipy.special as sc
     import scipy.stats as st
 except ImportError:  # pragma: no cover
     sc = st = None
-from revsrc.normalize import Normalizer
+from revsrc.frontend.normalize import Normalizer
 from revsrc.testing import check_grads, check_jvp
 
 _rng = np.random.default_rng(1234)
@@ -1990,7 +1991,8 @@ def test_tanh_rule_fused_kernel(dtype, layout):
 
 
 def test_tanh_fusion_fact_names_the_kernel_and_matches_the_rule():
-    from revsrc import primitives, tensor
+    from revsrc import primitives
+    from revsrc.runtime import tensor
     fused = primitives.lookup(np.tanh).fused
     assert fused.kernel is tensor.tanh_vjp and fused.names == ("g", "ans")
     g = np.linspace(-1.0, 1.0, 10)

@@ -83,7 +83,7 @@ def _bits(v):
 def native_twins(fns):
     """For each function, ``revsrc.value_and_grad(f, backend="engine")`` whose program
     the native tier has compiled (all of them in one compiler run)."""
-    from revsrc import native
+    from revsrc.backends.engine import native
     twins = []
     for name, fn, nin in fns:
         d = revsrc.value_and_grad(_program(fn, nin), tuple(range(nin)), backend="engine")
@@ -156,7 +156,7 @@ def test_same_bits_on_this_cpu():
 
 
 def _native_available():
-    from revsrc import native
+    from revsrc.backends.engine import native
     return native.enabled()
 
 

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import revsrc
-from revsrc import errors, native
+from revsrc import errors
+from revsrc.backends.engine import native
 
 from functions import CASES
 

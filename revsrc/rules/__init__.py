@@ -57,7 +57,8 @@ def vjp(*fns, broadcast=False):
             return g * 2.0
     """
     # (imported here: revsrc.inline lowers source, and lowering reads this table)
-    from .. import inline, kinds
+    from ..passes import inline
+    from ..core import kinds
 
     def register(rule_fn):
         for fn in fns:
@@ -98,7 +99,7 @@ def _load_scipy_stats():
 
 
 def _register_builtin_rules():
-    from . import (arith, calculus, elementwise, fft, helpers, indexing,  # noqa: F401
+    from . import (arith, calculus, elementwise, fft, runtime_records as helpers, indexing,
                    language, linalg, nondiff, reductions, shape)
     # SciPy is optional and slow to import: its rules register when a program first
     # calls one of its functions (the program has imported it by then).

@@ -8,11 +8,12 @@ from typing import TypeVar
 
 import numpy as np
 
-from .. import containers, ir
-from .. import kinds as K
-from .. import ieee
+from ..passes import containers
+from ..core import ir
+from ..core import kinds as K
+from ..runtime import ieee
 from ..primitives import PYTHON, alias, define, no_derivative, op, primitive, special
-from . import _helpers
+from ..runtime import grads as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
 

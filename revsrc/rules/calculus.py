@@ -7,9 +7,9 @@ have derivatives of their own.
 """
 import numpy as np
 
-from .. import kinds as K
+from ..core import kinds as K
 from ..primitives import primitive
-from . import _helpers
+from ..runtime import grads as _helpers
 
 # ----- Differences -----
 

@@ -15,10 +15,10 @@ import math
 
 import numpy as np
 
-from .. import kinds as K
-from .. import ieee, tensor
+from ..core import kinds as K
+from ..runtime import ieee, tensor
 from ..primitives import MATH, Fused, alias, elementwise, jvp_rule, math1, op, primitive, special
-from . import _forward, _helpers
+from ..runtime import forward_grads as _forward, grads as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
 

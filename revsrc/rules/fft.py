@@ -6,9 +6,9 @@ zero-padded length (``n``) pads or cuts back. A real input's adjoint is the real
 """
 import numpy as np
 
-from .. import kinds as K
+from ..core import kinds as K
 from ..primitives import primitive
-from . import _helpers
+from ..runtime import grads as _helpers
 
 # ----- Complex transforms -----
 

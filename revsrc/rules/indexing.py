@@ -6,10 +6,10 @@ import operator
 
 import numpy as np
 
-from .. import inplace
-from .. import kinds as K
+from ..runtime import inplace
+from ..core import kinds as K
 from ..primitives import jvp_rule, primitive
-from . import _forward, _helpers
+from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Subscripts -----
 

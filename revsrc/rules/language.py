@@ -2,8 +2,9 @@
 guards (``raise``, ``assert`` messages, f-strings), which carry no gradient."""
 import numpy as np
 
-from .. import containers, guards
-from .. import kinds as K
+from ..passes import containers
+from ..runtime import guards
+from ..core import kinds as K
 from ..primitives import PYTHON, define, jvp_rule, no_derivative, op, primitive
 from .arith import pos
 

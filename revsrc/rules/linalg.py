@@ -3,9 +3,9 @@ import operator
 
 import numpy as np
 
-from .. import kinds as K
+from ..core import kinds as K
 from ..primitives import alias, jvp_rule, primitive
-from . import _forward, _helpers
+from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Products -----
 

@@ -8,7 +8,7 @@ is refused rather than given a zero gradient.
 """
 import numpy as np
 
-from .. import kinds as K
+from ..core import kinds as K
 from ..primitives import no_derivative
 
 no_derivative(

@@ -9,9 +9,9 @@ import builtins
 
 import numpy as np
 
-from .. import kinds as K
+from ..core import kinds as K
 from ..primitives import NUMPY, jvp_rule, primitive
-from . import _forward, _helpers
+from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Sums and means -----
 

@@ -6,10 +6,11 @@ with ``ir.make_list``; their rule returns one adjoint per item, as an object arr
 """
 import numpy as np
 
-from .. import runtime, tensor
-from .. import kinds as K
+from .. import runtime
+from ..runtime import tensor
+from ..core import kinds as K
 from ..primitives import alias, jvp_rule, primitive
-from . import _forward, _helpers
+from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Reshaping -----
 

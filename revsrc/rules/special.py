@@ -7,9 +7,9 @@ along ``axis``.
 import numpy as np
 import scipy.special as sc
 
-from .. import kinds as K
+from ..core import kinds as K
 from ..primitives import NUMPY, define, elementwise, primitive
-from . import _helpers
+from ..runtime import grads as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
 

@@ -5,7 +5,7 @@ one of them (see ``revsrc.rules``). With z = (x - loc) / scale, each is elementw
 import numpy as np
 import scipy.stats as st
 
-from .. import kinds as K
+from ..core import kinds as K
 from ..primitives import NUMPY, elementwise
 
 xp = np  # rebound per alias when a rule is inlined

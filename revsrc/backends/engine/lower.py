@@ -1,0 +1,819 @@
+"""Lower an ``ir.Program`` whose values are all scalars to the compiled scalar engine.
+
+``lower(program)`` returns an :class:`EngineProgram`; ``program.run(args)`` runs the
+forward and reverse sweeps in compiled code (``revsrc/_engine.pxi``) with no Python
+work per operation or per loop iteration, and returns one value per output::
+
+    >>> import operator
+    >>> from revsrc import ir
+    >>> p = ir.Program("sq", ["x"], [ir.Op("y", operator.mul, ("x", "x"))], ["y"],
+    ...                kinds={"x": "float", "y": "float"})
+    >>> lower(p).run((3.0,))
+    (9.0,)
+
+Anything the engine cannot reproduce exactly (arrays, unknown calls, object stacks)
+raises :class:`NotLowerable` at lowering time, and the caller keeps the Python backend.
+
+Lowering has three steps: statements to a flat instruction list with symbolic labels
+(one register per variable and per distinct constant), a peephole pass that fuses
+adjacent instructions through single-use temporaries (copy elimination, multiply-add,
+compare-and-branch), and assembly into the int32 code array.
+"""
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from ... import _engine_ops as ops
+from ...passes import analysis, containers
+from ...core import ir
+from ... import primitives
+from ...core import kinds as kinds_mod
+from ..._kernels import EngineFallback, ScalarProgram, ufunc_slot
+
+__all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower"]
+
+
+class NotLowerable(Exception):
+    """The program uses something the scalar engine cannot run exactly; ``loc`` is the
+    user's line of the statement that does (when known)."""
+
+    def __init__(self, message, loc=None):
+        super().__init__(message)
+        self.loc = loc
+
+
+# Formats and flags come from the engine's one source, revsrc/_engine_ops.py.
+ENGINE_OPCODES = tuple((name, fmt) for name, fmt, *_ in ops.INSTRUCTIONS)
+ENGINE_MATH1 = tuple(name for name, _ in ops.MATH1)
+ENGINE_RAISE = {"range_step_zero": ops.ERROR["STEP0"], "range_float": ops.ERROR["RANGE_TYPE"]}
+OPCODE = ops.OPCODE
+FORMAT = ops.FORMAT
+_MATH1 = ops.MATH1_INDEX
+
+_TWO53 = 2 ** 53
+
+
+class EngineProgram(ScalarProgram):
+    """A lowered program: ``run(args)``, ``stats()``, ``disassemble()``, ``nparams``."""
+
+    def __init__(self, code, reg_init, param_regs, param_kinds, out_regs, out_kinds,
+                 globals_spec, messages, reg_names, name=""):
+        super().__init__(code, reg_init, param_regs, param_kinds, out_regs, out_kinds,
+                         globals_spec, messages)
+        self.reg_names = list(reg_names)
+        self.name = name
+
+    def disassemble(self):
+        """One instruction per line: offset, opcode, operands by IR variable name."""
+        names = self.reg_names
+        code = self.code_list
+        lines = [f"; {self.name}: {len(names)} registers, {len(code)} code words"]
+        pc = 0
+        while pc < len(code):
+            op, fmt = ENGINE_OPCODES[code[pc]]
+            words = code[pc + 1:pc + 1 + len(fmt)]
+            shown = []
+            for f, w in zip(fmt, words):
+                if f in "wrx":
+                    shown.append(names[w])
+                elif f == "j":
+                    shown.append(f"@{w}")
+                elif f == "m":
+                    shown.append(ENGINE_MATH1[w])
+                elif f == "u":
+                    shown.append("np." + _SLOT_NAMES.get(w, "?"))
+                else:
+                    shown.append(str(w))
+            nw = len(fmt) - len(fmt.lstrip("w"))
+            if nw:
+                text = f"{', '.join(shown[:nw])} = {op} " + ", ".join(shown[nw:])
+            else:
+                text = f"{op} " + ", ".join(shown)
+            lines.append(f"{pc:5d}  {text.rstrip()}")
+            pc += 1 + len(fmt)
+        return "\n".join(lines)
+
+
+# ----- What each IR function lowers to -----
+# A lowering rule takes (lowering, target, args, arg_kinds) and emits instructions.
+# Kinds are 'b', 'i', 'f'; "intlike" is 'b' or 'i' (bools compute as ints).
+
+
+def _intlike(kinds):
+    return all(k in "bi" for k in kinds)
+
+
+def _op(lw, target, args, kinds, float_op, int_op=None):
+    """One instruction over every argument; ``int_op`` when all are ints or bools."""
+    op = int_op if int_op and _intlike(kinds) else float_op
+    if op == "MOV" and args[0] == target:
+        return
+    lw.nargs(args, len(FORMAT[op]) - 1)
+    lw.emit(op, lw.w(target), *[lw.r(a) for a in args])
+
+
+def _math1(lw, target, args, kinds, name):
+    lw.nargs(args, 1)
+    lw.emit("MATH1", lw.w(target), lw.r(args[0]), _MATH1[name])
+
+
+def _minmax(lw, target, args, kinds, op):
+    if len(args) < 2:
+        raise NotLowerable(f"{op.lower()}() of one iterable argument")
+    if len(args) == 2:
+        lw.emit(op, lw.w(target), lw.r(args[0]), lw.r(args[1]))
+        return
+    acc = lw.hidden(f"{op.lower()}")
+    lw.emit(op, acc, lw.r(args[0]), lw.r(args[1]))
+    for a in args[2:]:
+        lw.emit(op, acc, acc, lw.r(a))
+    lw.emit("MOV", lw.w(target), acc)
+
+
+def _to_int(lw, target, args, kinds, float_op):
+    # int(), round(), math.floor/ceil/trunc: identity on ints, else float -> int
+    lw.nargs(args, 1)
+    if _intlike(kinds):
+        if args[0] != target:
+            lw.emit("MOV", lw.w(target), lw.r(args[0]))
+    else:
+        lw.emit(float_op, lw.w(target), lw.r(args[0]))
+
+
+def _truth(lw, target, args, kinds):
+    lw.nargs(args, 1)
+    if kinds[0] == "b":
+        if args[0] != target:
+            lw.emit("MOV", lw.w(target), lw.r(args[0]))
+    else:
+        lw.emit("TRUTH", lw.w(target), lw.r(args[0]))
+
+
+def _scale(lw, target, args, kinds, factor):
+    # math.degrees and math.radians: one multiplication by CPython's own constant
+    lw.nargs(args, 1)
+    lw.emit("MUL", lw.w(target), lw.r(args[0]), lw.r(ir.Const(factor)))
+
+
+def _first(lw, target, args, kinds):
+    # runtime.finalize_grad on numbers: its first argument (the second gives its form)
+    if args[0] != target:
+        lw.emit("MOV", lw.w(target), lw.r(args[0]))
+
+
+def _log(lw, target, args, kinds):
+    if len(args) == 1:
+        lw.emit("LOG", lw.w(target), lw.r(args[0]))
+    else:
+        lw.nargs(args, 2)
+        lw.emit("LOGB", lw.w(target), lw.r(args[0]), lw.r(args[1]))
+
+
+def _hypot(lw, target, args, kinds):
+    if len(args) != 2:
+        raise NotLowerable("math.hypot with other than two coordinates")
+    lw.emit("HYPOT", lw.w(target), lw.r(args[0]), lw.r(args[1]))
+
+
+def _check_assert(lw, target, args, kinds):
+    lw.nargs(args, 2)
+    if not isinstance(args[1], ir.Const):
+        raise NotLowerable("an assert message computed at run time")
+    lw.messages.append(args[1].value)
+    lw.emit("ASSERT", lw.r(args[0]), len(lw.messages) - 1)
+
+
+def _unpack_check(lw, target, args, kinds):
+    """containers.check_unpack on a sequence the engine would have to read: not lowered
+    (the Python path checks it); a tuple of known length has no check left (cse)."""
+    raise NotLowerable("unpacking a sequence whose length is known only at run time")
+
+
+# A record's engine spec (primitives.Lower) names one of these.
+_LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
+              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert, "unpack": _unpack_check,
+              "scale": _scale, "first": _first}
+
+
+# ----- NumPy functions on scalars -----
+# Every NumPy ufunc that maps one or two float64 values to one runs through NumPy's
+# own inner loop for float64 (see _engine.pxi): the engine needs no instruction per
+# function and gives NumPy's digits on every CPU, SIMD or not.
+
+_SLOT_NAMES = {}          # engine slot -> ufunc name (for disassembly)
+_UFUNC_KINDS = {}         # (ufunc, argument kinds) -> True when NumPy computes in float64
+_SAMPLE = {"i": 3, "f": 0.5}
+
+
+def _computes_in_float64(fn, kinds):
+    """Whether NumPy evaluates ``fn`` on Python values of these kinds in float64
+    (ints may select an integer loop: np.square(3) is an int64)."""
+    key = (fn, kinds)
+    hit = _UFUNC_KINDS.get(key)
+    if hit is None:
+        with np.errstate(all="ignore"):
+            try:
+                out = fn(*[_SAMPLE[k] for k in kinds])
+            except (TypeError, ValueError):
+                out = None
+        hit = _UFUNC_KINDS[key] = type(out) is np.float64
+    return hit
+
+
+def _ufunc_rule(fn):
+    try:
+        slot = ufunc_slot(fn)
+    except ValueError:
+        return None
+    _SLOT_NAMES[slot] = fn.__name__
+    op = "NPU1" if fn.nin == 1 else "NPU2"
+
+    def rule(lw, target, args, kinds):
+        lw.nargs(args, fn.nin)
+        if "b" in kinds:
+            raise NotLowerable(f"numpy.{fn.__name__} of a bool (NumPy computes it in "
+                               f"another precision)")
+        if not _computes_in_float64(fn, "".join(kinds)):
+            raise NotLowerable(f"numpy.{fn.__name__} of ints (NumPy computes it in int64)")
+        lw.emit(op, lw.w(target), *[lw.r(a) for a in args], slot)
+    return rule
+
+
+_NP_RULES = {}
+
+
+def _rule_for(fn):
+    """The lowering of a call to ``fn``, from its primitive record; None if none."""
+    prim = primitives.lookup(fn)
+    if prim is None:
+        return None
+    spec = prim.alias(fn).engine
+    if spec is not None:
+        lowering = _LOWERINGS[spec.how]
+        return lambda lw, target, args, kinds: lowering(lw, target, args, kinds, *spec.args)
+    if isinstance(fn, np.ufunc):
+        rule = _NP_RULES.get(fn)
+        if rule is None:
+            rule = _NP_RULES[fn] = _ufunc_rule(fn)
+        return rule
+    return None
+
+
+def _fn_name(fn):
+    mod = getattr(fn, "__module__", None) or type(fn).__module__
+    return f"{mod}.{getattr(fn, '__name__', repr(fn))}"
+
+
+# ----- Lowering -----
+
+class _LoweringContext:
+    """Operand kinds as the lowering knows them, for the records' kind rules."""
+
+    def __init__(self, lowering):
+        self.lw = lowering
+
+    def kind(self, o):
+        return kinds_mod.FROM_CODE[self.lw.kind_of(o)]
+
+    def kinds(self, operands):
+        return [self.kind(o) for o in operands]
+
+    def ndim(self, o):
+        return None
+
+    def items(self, name):
+        return ()
+
+
+class _Lowering:
+    def __init__(self, program):
+        self.program = program
+        self.kinds = {}
+        for name, kind in program.kinds.items():
+            if kind in kinds_mod.CODE:
+                self.kinds[name] = kinds_mod.CODE[kind]
+        self.bad_kinds = {n: k for n, k in program.kinds.items() if k not in kinds_mod.CODE}
+        self.regs = {}          # variable name -> register
+        self.consts = {}        # (kind, bits) -> register
+        self.names = []         # register -> display name
+        self.init = []          # register -> initial value
+        self.items = []         # instructions [op, *operands] and labels ("L", n)
+        self.nlabels = 0
+        self.loops = []         # end label of each enclosing loop
+        self.globals = []
+        self.messages = []
+        self.special = set()    # registers that are never temporaries
+
+    # registers
+
+    def _new_reg(self, name, value=0.0):
+        self.names.append(name)
+        self.init.append(value)
+        return len(self.names) - 1
+
+    def kind_of(self, operand):
+        if isinstance(operand, ir.Const):
+            return self._const_kind(operand.value)
+        if operand in self.bad_kinds:
+            raise NotLowerable(f"variable {operand!r} is of kind {self.bad_kinds[operand]!r}, "
+                               f"not a scalar")
+        if operand not in self.kinds:
+            raise NotLowerable(f"variable {operand!r} has no known scalar kind")
+        return self.kinds[operand]
+
+    @staticmethod
+    def _const_kind(value):
+        if type(value) is bool:
+            return "b"
+        if type(value) is int:
+            if abs(value) > _TWO53:
+                raise NotLowerable(f"the int constant {value} does not fit in a double")
+            return "i"
+        if isinstance(value, float):
+            return "f"
+        raise NotLowerable(f"the constant {value!r} is not a float, int or bool")
+
+    def r(self, operand):
+        """Register for reading ``operand``."""
+        if isinstance(operand, ir.Const):
+            kind = self._const_kind(operand.value)
+            value = float(operand.value)
+            key = (kind, struct.pack("<d", value))
+            if key not in self.consts:
+                self.consts[key] = self._new_reg(repr(operand.value), value)
+                self.special.add(self.consts[key])
+            return self.consts[key]
+        self.kind_of(operand)
+        return self.var(operand)
+
+    def w(self, name):
+        """Register for writing variable ``name``."""
+        if not isinstance(name, str):
+            raise NotLowerable(f"cannot assign to {name!r}")
+        return self.var(name)
+
+    def var(self, name):
+        if name not in self.regs:
+            self.regs[name] = self._new_reg(name)
+        return self.regs[name]
+
+    def hidden(self, what):
+        reg = self._new_reg(f"%{what}{len(self.names)}")
+        self.special.add(reg)
+        return reg
+
+    # emission
+
+    def emit(self, op, *operands):
+        self.items.append([op, *operands])
+
+    def label(self):
+        self.nlabels += 1
+        return ("L", self.nlabels)
+
+    def place(self, label):
+        self.items.append(label)
+
+    @staticmethod
+    def nargs(args, n):
+        if len(args) != n:
+            raise NotLowerable(f"expected {n} arguments, got {len(args)}")
+
+    # statements
+
+    def block(self, stmts):
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s):
+        try:
+            self._stmt(s)
+        except NotLowerable as exc:
+            if exc.loc is None:
+                exc.loc = getattr(s, "loc", None)
+            raise
+
+    def _stmt(self, s):
+        if isinstance(s, ir.Op):
+            self.op(s)
+        elif isinstance(s, ir.If):
+            self.if_(s)
+        elif isinstance(s, ir.For):
+            self.for_(s)
+        elif isinstance(s, ir.While):
+            self.while_(s)
+        elif isinstance(s, ir.Break):
+            if not self.loops:
+                raise NotLowerable("break outside a loop")
+            self.emit("JMP", self.loops[-1])
+        elif isinstance(s, ir.Push):
+            if s.stack not in ("f", "i"):
+                raise NotLowerable(f"a push on the {s.stack!r} (object) stack")
+            self.emit("PUSHF" if s.stack == "f" else "PUSHI", self.r(s.value))
+        elif isinstance(s, ir.Pop):
+            if s.stack not in ("f", "i"):
+                raise NotLowerable(f"a pop from the {s.stack!r} (object) stack")
+            if s.target not in self.kinds and s.target not in self.bad_kinds:
+                self.kinds[s.target] = "f" if s.stack == "f" else "i"
+            self.kind_of(s.target)
+            self.emit("POPF" if s.stack == "f" else "POPI", self.w(s.target))
+        elif isinstance(s, ir.Comment):
+            pass
+        elif isinstance(s, ir.SetItem):
+            raise NotLowerable("an item assignment (arrays are not scalars)")
+        else:
+            raise NotLowerable(f"the statement {type(s).__name__}")
+
+    def op(self, s):
+        fn, args = s.fn, tuple(s.args)
+        if s.kwargs:
+            raise NotLowerable(f"{_fn_name(fn)} called with keyword arguments")
+        if fn is ir.load_global or fn is ir.load_cell:
+            self.load(s)
+            return
+        rule = _rule_for(fn)
+        if rule is None:
+            raise NotLowerable(f"{_fn_name(fn)} has no engine instruction")
+        kinds = [self.kind_of(a) for a in args]
+        if s.target is not None:
+            if s.target not in self.kinds and s.target not in self.bad_kinds:
+                self.kinds[s.target] = self._result_kind(s)
+            self.kind_of(s.target)
+        elif fn is not ir.check_assert and fn is not containers.check_unpack:
+            raise NotLowerable(f"{_fn_name(fn)} without a target")
+        rule(self, s.target, args, kinds)
+
+    def _result_kind(self, s):
+        """The kind of a target the analysis left without one, from its record."""
+        k, _ = analysis.op_kind(s, _LoweringContext(self))
+        if k not in kinds_mod.CODE:
+            raise NotLowerable(f"{_fn_name(s.fn)} does not return a float, int or bool")
+        return kinds_mod.CODE[k]
+
+    def load(self, s):
+        if not all(isinstance(a, ir.Const) for a in s.args) or s.target is None:
+            raise NotLowerable("a global read with a computed name")
+        if s.fn is ir.load_global:
+            namespace, key = s.args[0].value, s.args[1].value
+            value = namespace.get(key) if isinstance(namespace, dict) else None
+            where = key
+        else:
+            namespace, key = s.args[0].value, None
+            value = namespace.cell_contents
+            where = "closure cell"
+        kind = self.kinds.get(s.target) or self._value_kind(value, where)
+        self.kinds.setdefault(s.target, kind)
+        self.kind_of(s.target)
+        reg = self.hidden(f"global:{where}:")
+        self.names[reg] = f"%{where}"
+        self.globals.append((reg, namespace, key, ord(kind)))
+        self.emit("MOV", self.w(s.target), reg)
+
+    def _value_kind(self, value, where):
+        try:
+            return self._const_kind(value)
+        except NotLowerable:
+            raise NotLowerable(f"the global {where!r} is not a float, int or bool") from None
+
+    def if_(self, s):
+        if isinstance(s.test, ir.Const):
+            self.block(s.body if s.test.value else s.orelse)
+            return
+        self.kind_of(s.test)
+        end = self.label()
+        if not s.orelse:
+            self.emit("JZ", self.r(s.test), end)
+            self.block(s.body)
+        else:
+            other = self.label()
+            self.emit("JZ", self.r(s.test), other)
+            self.block(s.body)
+            if self._falls_through(s.body):
+                self.emit("JMP", end)
+            self.place(other)
+            self.block(s.orelse)
+        self.place(end)
+
+    @staticmethod
+    def _falls_through(stmts):
+        return not (stmts and isinstance(stmts[-1], ir.Break))
+
+    def for_(self, s):
+        bounds = (s.start, s.stop, s.step)
+        if any(self.kind_of(b) == "f" for b in bounds):
+            # Python raises TypeError when the loop is reached; so does the engine.
+            self.emit("RAISE", ENGINE_RAISE["range_float"])
+            return
+        self.kind_of(s.var) if s.var in self.kinds else self.kinds.setdefault(s.var, "i")
+        written = {w for st in ir.walk(s.body) for w in ir.writes(st)}
+        counter = self.w(s.var)
+        body_sets_var = s.var in written
+        if body_sets_var:
+            counter = self.hidden(f"i:{s.var}:")
+        stop, step = self.r(s.stop), self.r(s.step)
+        # range() evaluates its arguments once: snapshot any the body could change
+        if isinstance(s.stop, str) and (s.stop in written or s.stop == s.var):
+            snap = self.hidden("stop")
+            self.emit("MOV", snap, stop)
+            stop = snap
+        if isinstance(s.step, str) and (s.step in written or s.step == s.var):
+            snap = self.hidden("step")
+            self.emit("MOV", snap, step)
+            step = snap
+        if isinstance(s.step, ir.Const):
+            if s.step.value == 0:
+                self.emit("RAISE", ENGINE_RAISE["range_step_zero"])
+                return
+            prep, again = ("FORPREPUP", "FORUP") if s.step.value > 0 else ("FORPREPDN", "FORDN")
+        else:
+            prep, again = "FORPREP", "FORSTEP"
+        top, end = self.label(), self.label()
+        self.emit(prep, counter, self.r(s.start), stop, step, end)
+        self.place(top)
+        if body_sets_var:
+            self.emit("MOV", self.w(s.var), counter)
+        self.loops.append(end)
+        self.block(s.body)
+        self.loops.pop()
+        self.emit(again, counter, stop, step, top)
+        self.place(end)
+        self.special.add(counter)
+
+    def while_(self, s):
+        top, end = self.label(), self.label()
+        self.place(top)
+        self.loops.append(end)
+        self.block(s.test_body)
+        if isinstance(s.test, ir.Const):
+            if not s.test.value:
+                self.emit("JMP", end)
+        else:
+            self.kind_of(s.test)
+            self.emit("JZ", self.r(s.test), end)
+        self.block(s.body)
+        self.loops.pop()
+        self.emit("LOOP", top)
+        self.place(end)
+
+    # the whole program
+
+    def run(self):
+        p = self.program
+        param_kinds = []
+        for name in p.params:
+            kind = self.kind_of(name)
+            param_kinds.append(kind)
+            self.special.add(self.var(name))
+        param_regs = [self.regs[name] for name in p.params]
+        self.block(p.body)
+        out_regs, out_kinds = [], []
+        for o in p.outputs:
+            out_kinds.append(self.kind_of(o))
+            reg = self.r(o)
+            out_regs.append(reg)
+            self.special.add(reg)
+        self.items = _peephole(self.items, self.special)
+        code = _assemble(self.items)
+        return EngineProgram(code, self.init, param_regs, "".join(param_kinds), out_regs,
+                             "".join(out_kinds), self.globals, self.messages, self.names,
+                             name=p.name)
+
+
+def lower(program: ir.Program) -> EngineProgram:
+    """Lower ``program`` for the scalar engine, or raise NotLowerable saying why."""
+    return _Lowering(program).run()
+
+
+# ----- Peephole: fuse adjacent instructions through single-use temporaries -----
+
+_FUSE_CMP = {"LT": "JNLT", "LE": "JNLE", "GT": "JNGT", "GE": "JNGE", "EQ": "JNEQ",
+             "NE": "JNNE"}
+
+
+def _counts(items):
+    reads, writes = {}, {}
+    for it in items:
+        if it[0] == "L":
+            continue
+        for f, v in zip(FORMAT[it[0]], it[1:]):
+            if f in "rx":
+                reads[v] = reads.get(v, 0) + 1
+            if f in "wx":
+                writes[v] = writes.get(v, 0) + 1
+    return reads, writes
+
+
+def _fuse(a, b, temp):
+    """The one instruction equivalent to ``a; b``, where ``a`` writes the temporary
+    ``temp`` that only ``b`` reads; None if there is no such instruction."""
+    opa, opb = a[0], b[0]
+    if opb == "MOV" and b[2] == temp and FORMAT[opa].startswith("w"):
+        return [opa, b[1], *a[2:]]
+    if opa == "MOV":
+        fmt = FORMAT[opb]
+        return [opb, *[a[2] if f == "r" and v == temp else v for f, v in zip(fmt, b[1:])]]
+    if opa == "MUL":
+        x, y = a[2], a[3]
+        if opb == "ADD":
+            other = b[3] if b[2] == temp else b[2]
+            return ["MULADD", b[1], x, y, other]
+        if opb == "SUB" and b[2] == temp and b[3] != temp:
+            return ["MULSUB", b[1], x, y, b[3]]
+        if opb == "SUB" and b[3] == temp and b[2] != temp:
+            return ["SUBMUL", b[1], b[2], x, y]
+        if opb == "MUL":
+            other = b[3] if b[2] == temp else b[2]
+            return ["MUL3", b[1], x, y, other]
+    if opa == "NEG" and opb == "ADD":
+        # c + (-a) is c - a in IEEE arithmetic, signed zeros included
+        other = b[3] if b[2] == temp else b[2]
+        return ["SUB", b[1], other, a[2]]
+    if opb == "JZ" and b[1] == temp:
+        if opa == "POPI":
+            return ["POPJZ", b[2]]
+        if opa in _FUSE_CMP:
+            return [_FUSE_CMP[opa], a[2], a[3], b[2]]
+        if opa == "NOT":
+            return ["JNZ", a[2], b[2]]
+        if opa == "TRUTH":
+            return ["JZ", a[2], b[2]]
+    return None
+
+
+# Instructions that never stop the run with an error (stack pops and pushes count as
+# such: they fail only on a malformed program or out of memory).
+_QUIET = ops.QUIET
+_WINDOW = 4   # how far ahead of a temporary's definition its use is looked for
+
+
+def _peephole(items, special):
+    """Fuse each single-use temporary's definition into its use.
+
+    The definition ``a`` (writing temporary ``t``, read exactly once) moves down to its
+    use ``b`` when the instructions in between are straight-line code that neither
+    touches ``t`` nor writes anything ``a`` reads; if ``a`` can raise, they must not
+    (so errors still come in program order).
+    """
+    reads, writes = _counts(items)
+    changed = True
+    while changed:
+        changed = False
+        i = 0
+        while i < len(items):
+            a = items[i]
+            i += 1
+            if a[0] == "L" or not FORMAT[a[0]].startswith("w"):
+                continue
+            t = a[1]
+            if t in special or reads.get(t) != 1 or writes.get(t) != 1:
+                continue
+            a_reads = {v for f, v in zip(FORMAT[a[0]][1:], a[2:]) if f in "rx"}
+            for j in range(i, min(i + _WINDOW, len(items))):
+                b = items[j]
+                if b[0] == "L":
+                    break
+                fmt = FORMAT[b[0]]
+                if any(f == "r" and v == t for f, v in zip(fmt, b[1:])):
+                    fused = _fuse(a, b, t)
+                    if fused is not None:
+                        items[j] = fused
+                        del items[i - 1]
+                        reads[t] = writes[t] = 0
+                        changed = True
+                        i -= 1
+                    break
+                if "j" in fmt or b[0] in ("RAISE", "ASSERT", "HALT"):
+                    break
+                if a[0] not in _QUIET and b[0] not in _QUIET:
+                    break
+                if any(f in "wx" and (v in a_reads or v == t) for f, v in zip(fmt, b[1:])):
+                    break
+    return _thread_jumps(_group_saves(_pair_sincos(items)))
+
+
+_SINCOS_WINDOW = 32
+
+
+def _pair_sincos(items):
+    """SIN and COS of the same register become one SINCOS. The later of the two moves
+    up to the earlier through straight-line code that writes neither their argument nor
+    the later one's target, and reads no value of that target. Both fail exactly on an
+    infinite argument, so the move cannot change which error a run raises."""
+    items = list(items)
+    for i, a in enumerate(items):
+        if a[0] not in ("SIN", "COS") or a[1] == a[2]:
+            continue
+        want, x = ("COS" if a[0] == "SIN" else "SIN"), a[2]
+        for j in range(i + 1, min(i + 1 + _SINCOS_WINDOW, len(items))):
+            b = items[j]
+            if b[0] == want and b[2] == x and b[1] != x and b[1] != a[1]:
+                if all(b[1] not in _writes(c) and b[1] not in _reads(c) for c in items[i + 1:j]):
+                    sin, cos = (a, b) if a[0] == "SIN" else (b, a)
+                    items[i] = ["SINCOS", sin[1], cos[1], x]
+                    del items[j]
+                break
+            if not _straight(b) or x in _writes(b):
+                break
+    return items
+
+
+def _reads(it):
+    return {v for f, v in zip(FORMAT[it[0]], it[1:]) if f in "rx"}
+
+
+def _writes(it):
+    return {v for f, v in zip(FORMAT[it[0]], it[1:]) if f in "wx"}
+
+
+def _straight(it):
+    return it[0] != "L" and "j" not in FORMAT[it[0]] and it[0] not in ("RAISE", "ASSERT",
+                                                                         "HALT")
+
+
+def _group_saves(items):
+    """Saves move up and restores move down through straight-line code until they
+    meet their neighbours on the float stack, and meet in one instruction: the
+    order on the stack is unchanged, so the adjoint pops the same values."""
+    items = list(items)
+    # each PUSHF climbs past instructions that neither write its register nor use
+    # the float stack, then joins the PUSHF above it
+    i = 0
+    while i < len(items):
+        it = items[i]
+        if it[0] == "PUSHF":
+            j = i
+            while j > 0 and _straight(items[j - 1]) \
+                    and items[j - 1][0] not in ("PUSHF", "POPF", "PUSHF2", "POPF2",
+                                                "PUSHF3") \
+                    and it[1] not in _writes(items[j - 1]):
+                j -= 1
+            if j > 0 and items[j - 1][0] in ("PUSHF", "PUSHF2"):
+                del items[i]
+                prev = items[j - 1]
+                items[j - 1] = ["PUSHF2" if prev[0] == "PUSHF" else "PUSHF3", *prev[1:], it[1]]
+                i = j
+                continue
+        i += 1
+    # each POPF sinks past instructions that neither read nor write its register
+    # nor use the float stack, then joins the POPF below it
+    i = len(items) - 1
+    while i >= 0:
+        it = items[i]
+        if it[0] == "POPF":
+            j = i
+            while j + 1 < len(items) and _straight(items[j + 1]) \
+                    and items[j + 1][0] not in ("PUSHF", "POPF", "PUSHF2", "POPF2",
+                                                "PUSHF3") \
+                    and it[1] not in _writes(items[j + 1]) \
+                    and it[1] not in {v for f, v in zip(FORMAT[items[j + 1][0]],
+                                                        items[j + 1][1:]) if f in "rx"}:
+                j += 1
+            if j + 1 < len(items) and items[j + 1][0] == "POPF" and items[j + 1][1] != it[1]:
+                nxt = items[j + 1]
+                del items[i]
+                items[j] = ["POPF2", it[1], nxt[1]]
+        i -= 1
+    return items
+
+
+def _thread_jumps(items):
+    """A JMP to a loop's closing instruction (the end of an if-branch inside a loop)
+    becomes a copy of it, followed by a JMP to the loop's exit for the rare exit:
+    one dispatch less per iteration."""
+    at = {}
+    for k, it in enumerate(items):
+        if it[0] == "L":
+            at[it] = k
+    out = []
+    for it in items:
+        if it[0] == "JMP":
+            k = at[it[1]]
+            while k < len(items) and items[k][0] == "L":
+                k += 1
+            if k < len(items) and items[k][0] in ("JMP", "LOOP"):
+                it = list(items[k])
+            elif (k + 1 < len(items) and items[k][0] in ("FORUP", "FORDN", "FORSTEP")
+                  and items[k + 1][0] == "L"):
+                out.append(list(items[k]))
+                it = ["JMP", items[k + 1]]
+        out.append(it)
+    return out
+
+
+def _assemble(items):
+    where, pc = {}, 0
+    for it in items:
+        if it[0] == "L":
+            where[it] = pc
+        else:
+            pc += len(it)
+    code = []
+    for it in items:
+        if it[0] == "L":
+            continue
+        code.append(OPCODE[it[0]])
+        for f, v in zip(FORMAT[it[0]], it[1:]):
+            code.append(where[v] if f == "j" else v)
+    return code

@@ -1,0 +1,443 @@
+"""Loops of a ``backend="jax"`` program as ``lax`` loops (revsrc/jaxgen.py prints the
+calls; imported only once JAX is known to be installed).
+
+A loop's body is printed as a nested function of the values it assigns (its *carry*),
+which returns them and, in the forward sweep, what one iteration saved: the body's own
+stacks, fresh lists each iteration. ``lax`` stacks those saves, one row per iteration,
+and the loop leaves one `Rows` on each stack it saved on. The adjoint's loop takes the
+`Rows` back and gives each of its iterations its row as the stacks its body pops from,
+last iteration first. So any body the printer prints (branches selected by jnp.where,
+inner loops unrolled or rolled themselves) keeps its saves, without the printer knowing
+what they are.
+
+- `while_loop`: a ``while`` whose test is a traced value. With saves, it stops after
+  ``max_steps`` iterations (the bound of the save buffers, `LoopState`); stopping there
+  with the test still true makes every float it carries NaN, and the adjoint's too, and
+  the call raises E604 once the program has run (`Compiled.__call__`).
+- `for_loop`: a ``for`` over a range whose trip count is at least `ROLL_AT`, as one
+  ``lax.scan`` (the trace and the compile no longer grow with the trip count). If the
+  body cannot be traced with a traced loop variable (``range(i)``, a list indexed by
+  ``i``), it returns None and the printed Python loop unrolls instead.
+- `for_break`: a ``for`` over a range whose body ends with a ``break`` on a traced
+  flag (the Newton pattern), as the while loop above with the loop variable counted in
+  the carry: the range bounds it, so its buffers have one row per iteration left and
+  it never stops short.
+- `reverse_loop`: the adjoint's loop over those rows: ``lax.scan`` backwards for a
+  static trip count, ``lax.fori_loop`` for a traced one.
+"""
+from __future__ import annotations
+
+import threading
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from ... import errors
+
+Tracer = jax.core.Tracer
+
+# a static loop with at least this many iterations is rolled into lax.scan (measured:
+# docs/architecture.md, "backend='jax' loops")
+ROLL_AT = 32
+
+# the default bound of a data-dependent while loop that saves values for its adjoint
+MAX_STEPS = 1000
+
+
+class LoopState:
+    """What loops see while one program is traced: the bound of a while loop's saves,
+    and each bounded loop's (site, stopped-at-the-bound flag)."""
+    __slots__ = ("max_steps", "overflows", "peeled")
+
+    def __init__(self, max_steps):
+        self.max_steps = MAX_STEPS if max_steps is None else int(max_steps)
+        self.overflows = []
+        self.peeled = {}    # id(step) -> (step, iterations run in Python so far)
+
+
+_local = threading.local()
+
+
+def states():
+    s = getattr(_local, "states", None)
+    if s is None:
+        s = _local.states = []
+    return s
+
+
+def _state():
+    s = states()
+    return s[-1] if s else LoopState(None)
+
+
+class Rows:
+    """One lax loop's saves on one stack: what each iteration pushed, stacked (one row
+    per iteration, a list in push order), the loop's ``site``, whether it stopped at
+    its bound with its test still true, and how many iterations ran in Python before
+    it (their saves are below it on the stack)."""
+    __slots__ = ("rows", "overflow", "site", "peeled")
+
+    def __init__(self, rows, overflow, site, peeled=0):
+        self.rows = rows
+        self.overflow = overflow
+        self.site = site
+        self.peeled = peeled
+
+    def __repr__(self):
+        return f"<saves of loop {self.site}>"
+
+
+jax.tree_util.register_pytree_node(
+    Rows, lambda r: ((r.rows, r.overflow), (r.site, r.peeled)),
+    lambda aux, c: Rows(c[0], c[1], *aux))
+
+
+# ----- the carry -----
+
+def _refuse(what, exc=None):
+    detail = f" ({type(exc).__name__}: {str(exc).strip().splitlines()[0][:160]})" \
+        if exc is not None and str(exc).strip() else ""
+    return errors.JaxDataDependent(
+        f"backend='jax' runs this loop as a lax loop (its test, trip count or break is a "
+        f"traced value), and {what}{detail}",
+        hint="keep every variable the loop assigns one shape and dtype, made of floats "
+             "and arrays, or use backend=None for this function")
+
+
+class _NoneValue:
+    """A variable holding None itself before the loop (not one unassigned there)."""
+
+
+_NONE = _NoneValue()
+
+
+def _given(init):
+    """The loop's starting values, None for a variable not assigned before it and
+    _NONE for one that holds None (see `_fill`)."""
+    from .printer import _Unset
+    return tuple(None if isinstance(v, _Unset) else _NONE if v is None else v
+                 for v in init)
+
+
+def _probe(init):
+    """``init`` for the trace that finds the shapes of variables not assigned before
+    the loop: those are `_Unset` there, so a traced ``if`` that assigns one in a single
+    arm selects that arm's value."""
+    from .printer import _UNSET
+    return tuple(_UNSET if v is None or v is _NONE else v for v in init)
+
+
+def _fill(shapes, init):
+    """``init`` with None (a variable not assigned before the loop, or a placeholder)
+    replaced by zeros of the value one iteration gives it. A variable that holds None
+    itself before the loop (``best = None``) and a value after an iteration is refused:
+    after the lax loop it would be None or not depending on the trip count, which a
+    traced loop cannot give (zeros in its place would pass ``best is None`` tests the
+    program means to fail)."""
+    from .printer import _Unset
+    for v, s in zip(init, shapes):
+        if v is _NONE and s is not None and not isinstance(s, _Unset):
+            raise _refuse("a variable that is None before it gets a value in it")
+    out = []
+    for v, s in zip(init, shapes):
+        if v is _NONE:
+            v = None     # and it stays None
+        if v is None and s is not None and not isinstance(s, _Unset):
+            v = jax.tree_util.tree_map(lambda a: jnp.zeros(a.shape, a.dtype), s)
+        out.append(v)
+    return tuple(out)
+
+
+def _matched(init, shapes, broadcast):
+    """``init`` cast to the dtypes one iteration gives (a Python int that becomes a
+    float); with ``broadcast``, a scalar that becomes an array is broadcast (an adjoint
+    that starts as 0.0 and accumulates an array's). Any other change is refused."""
+    def one(v, s):
+        if s is None:
+            return v
+        a = jnp.asarray(v)
+        if a.shape != s.shape:
+            if not (broadcast and a.shape == ()):
+                raise _refuse(f"a variable it assigns changes shape from {a.shape} to "
+                              f"{s.shape} from one iteration to the next")
+            a = jnp.broadcast_to(a, s.shape)
+        if a.dtype != s.dtype:
+            if not (jnp.can_cast(a.dtype, s.dtype) or isinstance(v, (bool, int, float))):
+                raise _refuse(f"a variable it assigns changes dtype from {a.dtype} to "
+                              f"{s.dtype}")
+            a = a.astype(s.dtype)
+        return a
+    try:
+        return tuple(jax.tree_util.tree_map(one, v, s, is_leaf=lambda x: x is None)
+                     if s is not None else v for v, s in zip(init, shapes))
+    except ValueError as exc:   # a different tree: a list that grows, a None that stays
+        raise _refuse("a container it assigns changes structure", exc) from None
+
+
+def _shapes(fn, *args):
+    try:
+        return jax.eval_shape(fn, *args)
+    except TypeError as exc:
+        if "is not a valid JAX type" in str(exc) or "as an abstract array" in str(exc):
+            raise _refuse("a variable it assigns is not an array or number", exc) from None
+        raise
+
+
+def _poison(values, flag):
+    """Floats in ``values`` as NaN where ``flag`` (a loop stopped at its bound)."""
+    def one(v):
+        if v is None:
+            return v
+        a = jnp.asarray(v)
+        if a.dtype.kind in "fc":
+            return jnp.where(flag, jnp.nan, a)
+        return v
+    return jax.tree_util.tree_map(one, values)
+
+
+def _truth(t):
+    t = jnp.asarray(t)
+    if t.size != 1:
+        raise _refuse(f"its test is an array of shape {t.shape}, whose truth value "
+                      "Python does not define")
+    return jnp.reshape(t, ()) != 0
+
+
+# ----- forward loops -----
+
+def while_loop(step, init, test_at, stop_at, stacks, site):
+    """Run ``step(*values)`` (one iteration: the body, then the test's statements)
+    from the values ``init`` while ``values[test_at]`` holds (and ``values[stop_at]``, a
+    break flag, does not); what iterations save goes on ``stacks`` as `Rows`. Returns
+    the values, or None if the test is not traced (the printed Python loop runs)."""
+    def more(vals):
+        t = jnp.asarray(True) if test_at is None else _truth(vals[test_at])
+        return t if stop_at is None else jnp.logical_and(t, jnp.logical_not(
+            jnp.asarray(vals[stop_at])))
+
+    state = _state()
+    init = _given(init)
+    test = True if test_at is None else init[test_at]
+    stop = False if stop_at is None or init[stop_at] is None else init[stop_at]
+    if not isinstance(test, Tracer) and not isinstance(stop, Tracer):
+        # concrete: the printed Python loop runs this iteration (or ends), counted so
+        # that the adjoint knows how many iterations came before a lax loop
+        held = state.peeled.get(id(step))
+        count = held[1] if held is not None and held[0] is step else 0
+        if test and not stop:
+            state.peeled[id(step)] = (step, count + 1)
+        else:
+            state.peeled.pop(id(step), None)
+        return None
+    held = state.peeled.pop(id(step), None)
+    peeled = held[1] if held is not None and held[0] is step else 0
+    one = lambda vals: step(*vals)   # noqa: E731
+    if any(v is None or v is _NONE for v in init):
+        init = _fill(_shapes(one, _probe(init))[0], init)
+    shapes, saves = _shapes(one, init)
+    init = _matched(init, shapes, broadcast=False)
+    if not stacks:
+        return lax.while_loop(more, lambda vals: one(vals)[0], init)
+    bound = state.max_steps
+    bufs = jax.tree_util.tree_map(lambda s: jnp.zeros((bound,) + s.shape, s.dtype), saves)
+
+    def go(c):
+        vals, i, _ = c
+        return jnp.logical_and(more(vals), i < bound)
+
+    def body(c):
+        vals, i, bufs = c
+        vals, rec = one(vals)
+        bufs = jax.tree_util.tree_map(lambda b, r: b.at[i].set(r), bufs, rec)
+        return vals, i + 1, bufs
+
+    vals, _, bufs = lax.while_loop(go, body, (init, jnp.asarray(0), bufs))
+    over = more(vals)
+    state.overflows.append((site, over))
+    for stack, rows in zip(stacks, bufs):
+        stack.append(Rows(rows, over, site, peeled))
+    return _poison(vals, over)
+
+
+def for_break(step, i, start, stop, stride, init, stop_at, stacks, site):
+    """The rest of a ``for`` over ``range(start, stop, stride)`` whose body ends with a
+    ``break`` on the flag ``values[stop_at]``, from the iteration with loop variable
+    ``i``: once that flag is traced, one lax.while_loop runs ``step(i, *values)`` while
+    the flag is down and the range lasts. The range bounds the loop, so the save
+    buffers have one row per iteration left and no ``max_steps`` is needed. Returns the
+    values and the loop variable last, or None while the flag is concrete (the printed
+    Python loop runs this iteration)."""
+    init = _given(init)
+    if not isinstance(init[stop_at], Tracer):
+        return None
+    peeled = len(range(start, i, stride))   # iterations that ran in Python
+    n = len(range(i, stop, stride))
+    # the body traced once with a static loop variable: its own errors show at its line
+    one = lambda k, vals: step(i + stride * k, *vals)   # noqa: E731
+    first = lambda vals: one(0, vals)   # noqa: E731
+    if any(v is None or v is _NONE for v in init):
+        init = _fill(_shapes(first, _probe(init))[0], init)
+    shapes, saves = _shapes(first, init)
+    init = _matched(init, shapes, broadcast=False)
+
+    def more(vals, j):
+        return jnp.logical_and(j < n, jnp.logical_not(jnp.asarray(vals[stop_at])))
+
+    bufs = jax.tree_util.tree_map(lambda s: jnp.zeros((n,) + s.shape, s.dtype), saves)
+
+    def go(c):
+        return more(c[0], c[1])
+
+    def body(c):
+        vals, j, bufs = c
+        vals, rec = one(j, vals)
+        bufs = jax.tree_util.tree_map(lambda b, r: b.at[j].set(r), bufs, rec)
+        return vals, j + 1, bufs
+
+    try:
+        vals, ran, bufs = lax.while_loop(go, body, (init, jnp.asarray(0), bufs))
+    except errors.RevsrcError:
+        raise
+    except Exception as exc:   # a static use of the loop variable (x[:i], range(i))
+        raise _refuse("its body needs the loop variable as a static int (a slice "
+                      "bound, a range), which a lax loop cannot give", exc) from None
+    never = jnp.asarray(False)   # the range ends the loop: it never stops at a bound
+    for stack, rows in zip(stacks, bufs):
+        stack.append(Rows(rows, never, site, peeled))
+    # Python's loop variable: the last iteration's (the one before, if none ran)
+    return tuple(vals) + (i + stride * (ran - 1),)
+
+
+def stopped(flag):
+    """A Python loop's ``if flag: break`` where the flag may be traced (then the next
+    `while_loop` call takes over)."""
+    return not isinstance(flag, Tracer) and bool(flag)
+
+
+def rolls(start, stop, stride):
+    """Whether a ``for`` over ``range(start, stop, stride)`` is rolled into lax.scan:
+    static bounds and at least `ROLL_AT` iterations."""
+    if not all(type(b) is int for b in (start, stop, stride)) or stride == 0:
+        return False
+    return len(range(start, stop, stride)) >= ROLL_AT
+
+
+def for_loop(step, start, stop, stride, init, stacks, site):
+    """``step(i, *values)`` for i in range(start, stop, stride) as one lax.scan, what
+    iterations save stacked into `Rows` on ``stacks``; the values, and the loop
+    variable last; or None for a short loop, or a body that needs a static loop
+    variable (the printed Python loop unrolls it then)."""
+    if not rolls(start, stop, stride):
+        return None
+    n = len(range(start, stop, stride))
+    init = _given(init)
+    one = lambda i, vals: step(i, *vals)   # noqa: E731
+    try:
+        i0 = jnp.asarray(start)
+        if any(v is None or v is _NONE for v in init):
+            init = _fill(_shapes(one, i0, _probe(init))[0], init)
+        shapes, _ = _shapes(one, i0, init)
+        init = _matched(init, shapes, broadcast=False)
+        vals, rows = lax.scan(lambda vals, i: one(i, vals), init,
+                              start + stride * jnp.arange(n))
+    except errors.RevsrcError:
+        raise
+    except Exception:   # a static use of the loop variable: unroll
+        return None
+    for stack, r in zip(stacks, rows):
+        stack.append(Rows(r, jnp.asarray(False), site))
+    return vals + (start + (n - 1) * stride,)
+
+
+# ----- the adjoint's loops -----
+
+def _rolled(stacks, site, bounds):
+    """Whether the adjoint's loop for ``site`` runs as a lax loop: its forward loop was
+    one (its `Rows` are on top of ``stacks``), its trip count is traced, or it saves
+    nothing and is long."""
+    if any(isinstance(b, Tracer) for b in bounds):
+        return True
+    if stacks:
+        return all(s and isinstance(s[-1], Rows) and s[-1].site == site for s in stacks)
+    return rolls(*bounds)
+
+
+def reverse_loop(step, start, stop, stride, stacks, init, site):
+    """The adjoint's loop ``for k in range(start, stop, stride)``: ``step(k, *rows,
+    *values)`` with each stack's row of the forward iteration it undoes (the last
+    first); returns the values, or None where its forward loop ran in Python (the
+    printed Python loop runs)."""
+    if not _rolled(stacks, site, (start, stop, stride)):
+        return None
+    if not stacks:
+        try:
+            return _reverse_loop(step, start, stop, stride, stacks, init, site)
+        except errors.RevsrcError:
+            raise
+        except Exception:   # a static use of the loop variable: unroll
+            if any(isinstance(b, Tracer) for b in (start, stop, stride)):
+                raise
+            return None
+    return _reverse_loop(step, start, stop, stride, stacks, init, site)
+
+
+def reverse_while(step, start, stop, stride, stacks, init, site):
+    """The adjoint of a loop with a traced trip count (a while loop, a for loop with a
+    traced break): ``for k in range(stop)``, or ``for k in range(start, -1, -1)`` where
+    its body needs the loop variable back. What `reverse_loop` does for the iterations
+    its lax loop ran, then the bound of the rest: the iterations that ran in Python
+    before it (the printed Python loop undoes those); or None."""
+    bound = stop if stride == 1 else start
+    if not _rolled(stacks, site, (0, bound, 1)) or not isinstance(bound, Tracer):
+        return None
+    peeled = stacks[0][-1].peeled if stacks else 0
+    if stride == 1:
+        vals = _reverse_loop(step, 0, stop - peeled, 1, stacks, init, site)
+        return tuple(vals) + (peeled,)
+    vals = _reverse_loop(step, start, peeled - 1, -1, stacks, init, site)
+    return tuple(vals) + (peeled - 1,)
+
+
+def _reverse_loop(step, start, stop, stride, stacks, init, site):
+    rows = []
+    for s in stacks:
+        top = s.pop() if s else None
+        if not (isinstance(top, Rows) and top.site == site):   # pragma: no cover
+            raise AssertionError(f"the saves of loop {site} are not on top of its stack")
+        rows.append(top)
+    static = all(type(b) is int for b in (start, stop, stride))
+    if static:
+        n = len(range(start, stop, stride))
+    else:
+        span = jnp.asarray(stop) - start
+        n = jnp.maximum(0, (span + stride - jnp.sign(stride)) // stride)
+
+    def one(k, row, vals):
+        mine = [list(r) for r in row]
+        out = step(k, *mine, *vals)
+        if any(mine):   # pragma: no cover - the adjoint pops what its loop pushed
+            raise AssertionError(f"loop {site}'s adjoint left saves unread")
+        return tuple(out)
+
+    def row(r):
+        return [jax.tree_util.tree_map(lambda b: b[r], rw.rows) for rw in rows]
+
+    init = _given(init)
+    k0, r0 = jnp.asarray(start), jnp.asarray(0)
+    if any(v is None or v is _NONE for v in init):
+        init = _fill(_shapes(one, k0, row(r0), _probe(init)), init)
+    init = _matched(init, _shapes(one, k0, row(r0), init), broadcast=True)
+    if static:
+        # the adjoint's j-th iteration undoes forward iteration n-1-j: a scan backwards
+        # over the rows, row r with k = start + stride * (n-1-r)
+        ks = start + stride * (n - 1 - jnp.arange(n))
+        vals, _ = lax.scan(lambda vals, x: (one(x[0], x[1], vals), None), init,
+                           (ks, [rw.rows for rw in rows]), reverse=True)
+    else:
+        vals = lax.fori_loop(0, n, lambda j, vals: one(start + stride * j, row(n - 1 - j),
+                                                       vals), init)
+    over = None
+    for rw in rows:
+        over = rw.overflow if over is None else jnp.logical_or(over, rw.overflow)
+    return vals if over is None else _poison(vals, over)

@@ -1,0 +1,526 @@
+"""jax.numpy twins of the runtime helpers that generated code calls (``backend="jax"``).
+
+Imported only by revsrc/jaxgen.py, once JAX is known to be installed.
+
+Two kinds of twin:
+
+- *Rebound*: a helper module's own source run over jax.numpy. `rebound` makes a copy of
+  a module's functions whose global ``np`` is `np_like` (jax.numpy under NumPy's names),
+  so ``_helpers.mean_grad`` runs the same lines on traced arrays. One source, two
+  namespaces: a helper's branches on shapes, axes and dtypes are static under
+  ``jax.jit``; a helper that branches on values or writes in place stops the trace
+  with JAX's error, which jaxgen turns into a coded refusal (E603). The rule table's
+  test (tests/test_jax_backend.py) checks every rebound helper against NumPy's.
+- *Written*: helpers whose NumPy form writes in place or calls a compiled kernel
+  (``index_add``, the fused adjoints, ``zero_at``...) are written here with ``.at[]``
+  and jnp expressions, the NumPy expression they replace as their reference.
+"""
+from __future__ import annotations
+
+import contextlib
+import numbers
+import sys
+import types
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ... import errors
+
+Tracer = jax.core.Tracer
+
+
+# ----- NumPy's names over jax.numpy -----
+
+def _holds_traced(v):
+    if isinstance(v, (jax.Array, Tracer)):
+        return True
+    if isinstance(v, (list, tuple)):
+        return any(_holds_traced(i) for i in v)
+    return False
+
+
+class _Either:
+    """A NumPy function and its jnp twin: NumPy's runs when no argument holds a JAX
+    value (shapes, axes and sizes stay concrete Python and NumPy values while tracing,
+    with NumPy's own results), jnp's otherwise; a list or tuple argument is the array it
+    stands for, as in NumPy."""
+    __slots__ = ("np_fn", "jnp_fn", "__name__")
+
+    def __init__(self, np_fn, jnp_fn):
+        self.np_fn = np_fn
+        self.jnp_fn = jnp_fn
+        self.__name__ = getattr(np_fn, "__name__", "fn")
+
+    def __call__(self, *args, **kwargs):
+        if not (any(_holds_traced(a) for a in args) or
+                any(_holds_traced(v) for v in kwargs.values())):
+            return self.np_fn(*args, **kwargs)
+        if self.jnp_fn is None:
+            raise NotImplementedError(f"jax.numpy has no {self.__name__}")
+        if args and isinstance(args[0], (list, tuple)) and self.__name__ not in SEQUENCES:
+            args = (jnp.asarray(args[0]),) + args[1:]
+        if "kind" in kwargs and self.__name__ in ("sort", "argsort"):
+            kwargs["stable"] = kwargs.pop("kind") == "stable"
+        return self.jnp_fn(*args, **kwargs)
+
+    def __getattr__(self, name):   # np.add.outer, np.maximum.accumulate
+        return _Either(getattr(self.np_fn, name), getattr(self.jnp_fn, name, None))
+
+
+# functions that take sequences of arrays as NumPy does
+SEQUENCES = {"array", "asarray", "concatenate", "stack", "hstack", "vstack", "dstack",
+              "column_stack", "block", "einsum", "select", "broadcast_arrays",
+              "broadcast_shapes", "result_type", "zeros",
+              "ones", "full", "empty", "iscomplexobj", "isscalar"}
+
+
+def _either_namespace(np_mod, jnp_mod, name):
+    ns = types.ModuleType(name, f"{np_mod.__name__} or {jnp_mod.__name__}, per argument.")
+    for attr in dir(np_mod):
+        if attr.startswith("__"):
+            continue
+        value = getattr(np_mod, attr)
+        if callable(value) and not isinstance(value, type):
+            setattr(ns, attr, _Either(value, getattr(jnp_mod, attr, None)))
+        else:
+            setattr(ns, attr, value)   # constants, dtypes and scalar types: NumPy's
+    return ns
+
+
+def _np_like():
+    ns = _either_namespace(np, jnp, "revsrc.np_or_jnp")
+    ns.ndarray = (np.ndarray, jax.Array)   # for isinstance: either is an array
+    ns.errstate = lambda **kw: contextlib.nullcontext()
+    ns.linalg = _either_namespace(np.linalg, jnp.linalg, "revsrc.np_or_jnp.linalg")
+    ns.fft = _either_namespace(np.fft, jnp.fft, "revsrc.np_or_jnp.fft")
+    return ns
+
+
+np_like = _np_like()
+
+
+_REBOUND = {}
+
+
+def rebound(module, overrides=None):
+    """A namespace with ``module``'s functions, their global ``np`` being `np_like`
+    and their references to other revsrc modules rebound the same way."""
+    hit = _REBOUND.get(module.__name__)
+    if hit is not None:
+        return hit
+    ns = types.ModuleType(module.__name__ + "_jnp")
+    _REBOUND[module.__name__] = ns
+    env = dict(vars(module))
+    env["np"] = np_like
+    done = {}
+
+    def again(fn):
+        """``fn`` with globals ``env``; a decorated helper's wrapped function too."""
+        hit = done.get(id(fn))
+        if hit is not None:
+            return hit
+        closure = fn.__closure__
+        if closure:
+            closure = tuple(
+                types.CellType(again(c.cell_contents))
+                if isinstance(c.cell_contents, types.FunctionType)
+                and c.cell_contents.__module__ == module.__name__ else c
+                for c in closure)
+        new = types.FunctionType(fn.__code__, env, fn.__name__, fn.__defaults__, closure)
+        new.__kwdefaults__ = fn.__kwdefaults__
+        new.__qualname__ = fn.__qualname__
+        new.__doc__ = fn.__doc__
+        done[id(fn)] = new
+        return new
+
+    for name, value in list(env.items()):
+        if isinstance(value, types.ModuleType) and value.__name__.startswith("revsrc.") \
+                and value is not module and value.__name__ in _TWINS:
+            env[name] = twin_module(value)
+        elif isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
+            env[name] = again(value)
+    for name in overrides or {}:
+        if name in env:
+            env["_rebound_" + name] = env[name]
+    env.update(overrides or {})
+    ns.__dict__.update(env)
+    return ns
+
+
+# ----- Written twins: revsrc/tensor.py -----
+
+def sum_to_shape(g, shape):
+    """jnp: sum `g` back to `shape` (NumPy's: revsrc.tensor.sum_to_shape)."""
+    gshape = jnp.shape(g)
+    shape = tuple(shape)
+    if gshape == shape or gshape == ():
+        return g
+    lead = len(gshape) - len(shape)
+    if lead < 0 or any(n != 1 and n != m for n, m in zip(shape, gshape[lead:])):
+        if jnp.broadcast_shapes(gshape, shape) == shape:
+            # the product of a 0.0 placeholder adjoint, not yet of full shape (NumPy's
+            # twin checks it is zero; a nonzero one would be a bug there)
+            return jnp.broadcast_to(g, shape)
+        raise ValueError(f"sum_to_shape: cannot sum shape {gshape} to {shape}")
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1)
+    summed = jnp.sum(g, axis=axes) if axes else g
+    return jnp.reshape(summed, shape)
+
+
+def unbroadcast(g, x):
+    """jnp: sum_to_shape(g, shape(x)); a number stays a number."""
+    if isinstance(x, numbers.Number) and not isinstance(x, np.generic):
+        return jnp.sum(g) if jnp.ndim(g) else g
+    return sum_to_shape(g, jnp.shape(x))
+
+
+def index_add(g, shape, dtype, index):
+    """jnp: zeros of `shape` with `g` added at `index` (repeated indices accumulate)."""
+    return jnp.zeros(shape, dtype).at[index].add(g)
+
+
+def tanh_vjp(g, ans):
+    return g * (1.0 - ans * ans)
+
+
+def relu_vjp(g, x):
+    return jnp.where(jnp.greater_equal(x, 0), g, jnp.zeros_like(g))
+
+
+def sigmoid_vjp(g, ans):
+    return g * ans * (1.0 - ans)
+
+
+def logaddexp_vjp(g, x, y):
+    return g / (1.0 + jnp.exp(y - x))
+
+
+# ----- Written twins: revsrc/runtime.py -----
+
+def _float_dtype(x):
+    dt = jnp.result_type(x)
+    return dt if dt.kind in "fc" else jnp.result_type(float)
+
+
+def finalize_grad(g, x):
+    """The gradient ``g`` as a JAX array of ``x``'s shape and (float) dtype."""
+    out = jnp.asarray(g, dtype=_float_dtype(x))
+    if jnp.shape(out) != jnp.shape(x):
+        out = jnp.broadcast_to(out, jnp.shape(x))
+    return out
+
+
+def zeros_like(x):
+    return jnp.zeros(jnp.shape(x), _float_dtype(x))
+
+
+def zero_tangent(x):
+    if isinstance(x, (tuple, list)):
+        return type(x)(zero_tangent(i) for i in x)
+    if isinstance(x, (jax.Array, np.ndarray)):
+        return zeros_like(x)
+    return 0.0
+
+
+def broadcast_like(t, ans):
+    return jnp.broadcast_to(t, jnp.shape(ans))
+
+
+def expand_zero(g, like):
+    shape = jnp.shape(like)
+    if jnp.shape(g) == shape:
+        return g
+    if isinstance(g, Tracer):
+        _refuse("a zero adjoint whose zeroness is computed at run time")
+    if not np.any(g):
+        return jnp.zeros(shape, _float_dtype(like))
+    return g
+
+
+def take_grad(g, index):
+    if jnp.ndim(g) == 0:
+        return g
+    if not _holds_traced(index):
+        from ... import runtime
+        if runtime.last_writes(np.shape(g), index) is not None:
+            # NumPy keeps the last write to a place; XLA keeps an undefined one
+            _refuse("an item assignment that writes some elements more than once")
+    return g[index]
+
+
+def r_(items):
+    return jnp.r_[tuple(items)]
+
+
+def c_(items):
+    return jnp.c_[tuple(items)]
+
+
+def index_concat_grad(g, items, which):
+    """rules/_helpers.index_concat_grad with a gather in place of np.add.at: where each
+    element went is worked out from the items' shapes (static while tracing)."""
+    from ...runtime import grads as _helpers
+    if any(isinstance(it, str) for it in items):
+        _refuse(f"np.{which}_ with a directive string")
+    ids, bases = _helpers.index_concat_layout(items, which)
+    flat = jnp.ravel(g)
+    grads = []
+    for it, b in zip(items, bases):
+        if b is None:
+            grads.append(0.0)
+            continue
+        size = int(np.size(it))
+        where = np.nonzero((ids >= b) & (ids < b + size))[0]
+        out = jnp.zeros(size, dtype=flat.dtype).at[ids[where] - b].add(flat[where])
+        grads.append(_as_adjoint(jnp.reshape(out, np.shape(it)), it))
+    return pieces(grads)
+
+
+def zero_at(g, index):
+    if jnp.ndim(g) == 0:
+        if isinstance(g, Tracer) or g != 0:
+            _refuse("a scalar adjoint reaching an item assignment")
+        return g
+    return jnp.asarray(g).at[index].set(0)
+
+
+def copy_item(x, index):
+    return x[index]  # arrays are values: nothing later changes it
+
+
+def check_scalar_output(value, loc=None):
+    if isinstance(value, (float, int, np.floating, np.integer)) and not isinstance(value, bool):
+        return
+    shape = getattr(value, "shape", None)
+    dtype = getattr(value, "dtype", None)
+    if shape == () and dtype is not None and np.dtype(dtype).kind in "fiu":
+        return
+    what = f"an array of shape {shape}" if shape is not None else type(value).__name__
+    raise errors.NonScalarOutput(
+        f"the function returned {what}; grad needs a scalar float output", loc=loc,
+        hint="reduce it first (np.sum, np.mean), or differentiate one element")
+
+
+def check_immutable(value, loc=None):
+    if isinstance(value, (jax.Array, np.ndarray, list, dict)):
+        raise errors.UnfollowableWrite(
+            f"this changes a {type(value).__name__} in place, which revsrc could not "
+            "follow here (its kind was not known before the call)", loc=loc,
+            hint="write x = x + y (a new value), or make x a local copy")
+
+
+def check_view(view, base, loc=None):
+    _refuse("a write through a view (reshape/ravel view or copy, which JAX arrays "
+            "cannot tell)", loc=loc, hint="write into the source array directly")
+
+
+def take(x, index):
+    return x[index]
+
+
+def accumulate(acc, t):
+    return acc + t
+
+
+def jvp_via_vjp(*args, **kwargs):
+    _refuse("a forward-mode tangent computed from a reverse rule element by element "
+            "(a primitive with no forward rule)")
+
+
+# ----- Written twins: revsrc/rules/_helpers.py -----
+
+class Pieces:
+    """The adjoint of a list of values, one item each (NumPy's twin is a 1-D object
+    array): indexable like the list, and ``+`` adds item by item."""
+    __slots__ = ("items",)
+    dtype = np.dtype(object)
+    ndim = 1
+
+    def __init__(self, items):
+        self.items = list(items)
+
+    def __setitem__(self, i, value):
+        self.items[i] = value
+
+    @property
+    def shape(self):
+        return (len(self.items),)
+
+    def __len__(self):
+        return len(self.items)
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return Pieces(self.items[i])
+        return self.items[i]
+
+    def __add__(self, other):
+        if isinstance(other, Pieces):
+            return Pieces(a + b for a, b in zip(self.items, other.items))
+        if isinstance(other, (list, tuple)):
+            return Pieces(a + b for a, b in zip(self.items, other))
+        return Pieces(a + other for a in self.items)
+
+    __radd__ = __add__
+
+    def __mul__(self, other):
+        return Pieces(a * other for a in self.items)
+
+    __rmul__ = __mul__
+
+    def __neg__(self):
+        return Pieces(-a for a in self.items)
+
+
+def pieces(items):
+    return Pieces(items)
+
+
+def _batched_contraction(g, other, other_last):
+    """For a 2-D operand of a batched ``a @ b``: the batch axes and one matrix axis of
+    ``g`` and ``other`` contracted in one dot (XLA's form; NumPy's twin multiplies per
+    batch and sums after), or None for any other layout."""
+    nb = jnp.ndim(other) - 2
+    if nb < 1 or jnp.ndim(g) != jnp.ndim(other) or jnp.shape(g)[:nb] != jnp.shape(other)[:nb]:
+        return None
+    batch = list(range(nb))
+    g_axis = nb + 1 if other_last else nb
+    o_axis = nb + 1 if other_last else nb
+    return jnp.tensordot(g, other, axes=(batch + [g_axis], batch + [o_axis]))
+
+
+def matmul_grad_a(g, a, b):
+    """jnp: the adjoint of a @ b for a 2-D ``a`` and a batched ``b``, as one dot;
+    otherwise the NumPy helper's own source (`rebound`)."""
+    if jnp.ndim(a) == 2 and not isinstance(g, numbers.Number):
+        ga = _batched_contraction(g, b, other_last=True)
+        if ga is not None:
+            return _as_adjoint(ga, a)
+    return _ORIGINAL["matmul_grad_a"](g, a, b)
+
+
+def matmul_grad_b(g, a, b):
+    """jnp: the adjoint of a @ b for a 2-D ``b`` and a batched ``a``, as one dot."""
+    if jnp.ndim(b) == 2 and not isinstance(g, numbers.Number):
+        gb = _batched_contraction(a, g, other_last=False)
+        if gb is not None:
+            return _as_adjoint(gb, b)
+    return _ORIGINAL["matmul_grad_b"](g, a, b)
+
+
+def sort_grad(g, a, axis=-1):
+    """jnp: the adjoint of np.sort, a permutation (NumPy's writes in place)."""
+    if isinstance(a, (list, tuple)) or jnp.iscomplexobj(a):
+        return _ORIGINAL["sort_grad"](g, a, axis)
+    dt = _float_dtype(a)
+    if axis is None:
+        order = jnp.argsort(jnp.ravel(a), stable=True)
+        out = jnp.zeros(jnp.size(a), dt).at[order].set(g)
+        return jnp.reshape(out, jnp.shape(a))
+    order = jnp.argsort(a, axis=axis, stable=True)
+    return jnp.put_along_axis(jnp.zeros(jnp.shape(a), dt), order, g, axis=axis, inplace=False)
+
+
+def prod_grad(g, ans, a, axis=None, keepdims=False):
+    """jnp: d prod / d a_i. NumPy's twin branches on whether ``a`` has a zero; both
+    of its forms are computed here and one is selected, so each gives NumPy's value."""
+    a = jnp.asarray(a)
+    if a.ndim == 0:
+        return g
+    helpers = twin_module(sys.modules["revsrc.runtime.grads"])
+    axes = helpers._axes(axis, a.ndim)
+    ge = helpers.expand_reduced(g, a, axis, keepdims)
+    anse = helpers.expand_reduced(ans, a, axis, keepdims)
+    rest = [i for i in range(a.ndim) if i not in axes]
+    moved = jnp.transpose(a, rest + list(axes))
+    flat = moved.reshape(moved.shape[:len(rest)] + (-1,))
+    ones = jnp.ones(flat.shape[:-1] + (1,), dtype=flat.dtype)
+    before = jnp.cumprod(jnp.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+    after = jnp.flip(jnp.cumprod(jnp.flip(jnp.concatenate([flat[..., 1:], ones], axis=-1),
+                                          axis=-1), axis=-1), axis=-1)
+    others = (before * after).reshape(moved.shape)
+    others = jnp.transpose(others, np.argsort(rest + list(axes)))
+    no_zero = jnp.all(a != 0)
+    safe = jnp.where(no_zero, a, 1)
+    return jnp.where(no_zero, ge * anse / safe, ge * others)
+
+
+def _as_adjoint(grad, x):
+    """As NumPy's helpers give it: a real input's adjoint real, in its dtype."""
+    if jnp.iscomplexobj(grad) and not jnp.iscomplexobj(x):
+        grad = jnp.real(grad)
+    dt = _float_dtype(x)
+    return grad if grad.dtype == dt else grad.astype(dt)
+
+
+def _refuse(what, loc=None, hint=None):
+    raise errors.JaxNotLowered(
+        f"backend='jax' has no jax.numpy lowering for {what}", loc=loc,
+        hint=hint or "use backend=None or 'python' for this function")
+
+
+_TENSOR = {f.__name__: f for f in (sum_to_shape, unbroadcast, index_add, tanh_vjp,
+                                   relu_vjp, sigmoid_vjp, logaddexp_vjp)}
+_RUNTIME = {f.__name__: f for f in (finalize_grad, zeros_like, zero_tangent, broadcast_like,
+                                    expand_zero, take_grad, zero_at, copy_item,
+                                    check_scalar_output, check_immutable, check_view, take,
+                                    accumulate, jvp_via_vjp, unbroadcast, r_, c_)}
+_RUNTIME["run_pooled"] = lambda fn, args: fn(*args)
+
+def as_items(g, seq):
+    """jnp: ``g`` in the form of the sequence it is the adjoint of; an array's adjoint is
+    an array (NumPy's, revsrc.containers.as_items, fills one item by item)."""
+    if isinstance(seq, (np.ndarray, jax.Array, Tracer)) and np.ndim(g) != 0:
+        dt = _float_dtype(seq)
+        return jnp.reshape(jnp.stack([jnp.asarray(x, dt) for x in g]), jnp.shape(seq))
+    return g
+
+
+# revsrc modules whose functions generated code calls, and their written twins
+_TWINS = {"revsrc.runtime.tensor": _TENSOR, "revsrc.runtime": _RUNTIME,
+          "revsrc.runtime.grads": {"pieces": pieces, "matmul_grad_a": matmul_grad_a,
+                                    "matmul_grad_b": matmul_grad_b, "sort_grad": sort_grad,
+                                    "prod_grad": prod_grad,
+                                    "index_concat_grad": index_concat_grad},
+          # IEEE derivative code on numbers: jnp's operations are IEEE already
+          "revsrc.runtime.ieee": {"div": jnp.divide, "pow": jnp.power, "log": jnp.log,
+                          "where": jnp.where},
+          # lists, tuples and dicts are Python values under jax.jit too
+          "revsrc.passes.containers": {"as_items": as_items},
+          "revsrc.runtime.forward_grads": {},
+          "revsrc.runtime.transpose_grads": {}, "revsrc.rules.arith": {},
+          "revsrc.rules.runtime_records": {}}
+
+
+class _Originals:
+    """rules/_helpers' rebound functions that a written twin replaces, for the twins that
+    fall back to them."""
+
+    def __getitem__(self, name):
+        from ...runtime import grads as _helpers
+        ns = twin_module(_helpers)
+        return ns.__dict__["_rebound_" + name]
+
+
+_ORIGINAL = _Originals()
+
+
+def twin_module(module):
+    """The jnp namespace standing for the revsrc ``module`` in generated jnp code."""
+    return rebound(module, _TWINS.get(module.__name__))
+
+
+def twin_of(fn):
+    """The jnp twin of a revsrc function, or None."""
+    mod = getattr(fn, "__module__", None) or ""
+    if mod not in _TWINS:
+        return None, None
+    ns = twin_module(sys.modules[mod])
+    twin = getattr(ns, getattr(fn, "__name__", ""), None)
+    return (ns, twin) if callable(twin) else (None, None)

@@ -1,0 +1,250 @@
+"""Read a function's source and parse it with the standard library's ``ast``."""
+from __future__ import annotations
+
+import ast
+import collections
+import inspect
+import linecache
+import textwrap
+import types
+import weakref
+from dataclasses import dataclass
+
+from .. import errors
+from ..core.ir import Loc
+
+
+@dataclass
+class Parsed:
+    """A function's definition node, with line numbers of the user's file."""
+    node: ast.AST  # ast.FunctionDef or ast.Lambda
+    filename: str
+    lines: list  # the file's lines (1-based access through line())
+
+    def loc(self, node):
+        lineno = getattr(node, "lineno", None)
+        if lineno is None:
+            return None
+        text = self.lines[lineno - 1].strip() if 0 < lineno <= len(self.lines) else ""
+        return Loc(self.filename, lineno, getattr(node, "col_offset", 0) + 1, text,
+                   getattr(self.node, "name", "<lambda>"))
+
+
+# Parsed definitions, per code object: an entry goes when its function's code does.
+_cache = weakref.WeakKeyDictionary()
+_by_function = {}     # functions without a __code__ (rare): a few, then forgotten
+# The lines of the files read, shared by every definition in one file: at most
+# _FILES_KEPT files, the least recently used dropped first.
+_FILES_KEPT = 64
+_files = collections.OrderedDict()
+
+
+def _file_lines(filename):
+    lines = _files.get(filename)
+    if lines is not None:
+        _files.move_to_end(filename)
+        return lines
+    try:
+        with open(filename, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        lines = [ln.rstrip("\n") for ln in linecache.getlines(filename)]
+    _files[filename] = lines
+    while len(_files) > _FILES_KEPT:
+        _files.popitem(last=False)
+    return lines
+
+
+def _where(fn):
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    return Loc(code.co_filename, code.co_firstlineno, 1, "")
+
+
+def parse_function(fn):
+    """The ``Parsed`` definition of ``fn``; raises ``NoSource`` when there is none."""
+    code = getattr(fn, "__code__", None)
+    hit = _cache.get(code) if code is not None else _by_function.get(fn)
+    if hit is not None:
+        return hit
+    if getattr(fn, "_revsrc_derivative", False):
+        raise errors.HigherOrderNotSupported(
+            f"{_name(fn)} is a derivative made by revsrc; differentiating it again "
+            "is not supported yet",
+            hint="compute higher derivatives with central differences of the gradient "
+                 "for now")
+    if not isinstance(fn, types.FunctionType):
+        raise errors.NoSource(
+            f"{_name(fn)} is not a Python function with source code",
+            hint="revsrc differentiates functions defined with def in a .py file; "
+                 "for compiled functions register a rule with revsrc.defvjp")
+    try:
+        # the function's own code, never what functools.wraps says it wraps
+        # (inspect.getsourcelines(fn) would follow __wrapped__)
+        lines, first = inspect.getsourcelines(code)
+    except (OSError, TypeError) as exc:
+        raise errors.NoSource(
+            f"the source of {_name(fn)} cannot be read ({exc})", loc=_where(fn),
+            hint="define the function in a file (not in an interactive prompt or exec)") \
+            from None
+    source = textwrap.dedent("".join(lines))
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        # A lambda in the middle of an expression: parse the line as a fragment.
+        tree = _parse_fragment(source, fn)
+    ast.increment_lineno(tree, first - 1)
+    filename = code.co_filename
+    file_lines = _file_lines(filename)
+    node = _find_definition(tree, fn)
+    if code is not None:
+        _check_current(fn, node, filename)
+    parsed = Parsed(node, filename, file_lines)
+    if code is not None:
+        _cache[code] = parsed
+    else:
+        if len(_by_function) > 256:
+            _by_function.clear()
+        _by_function[fn] = parsed
+    return parsed
+
+
+def _check_current(fn, node, filename):
+    """Refuse (E204) when the source read from the file is not the code that runs: the
+    file was edited after the function was defined. The definition is compiled again
+    (inside a function that binds its free variables, so they compile as they did) and
+    its bytecode and constants compared with the running code's."""
+    code = fn.__code__
+    try:
+        compiled = _compile_alone(node, code, filename)
+    except Exception:    # a construct this check cannot rebuild: nothing to compare
+        return
+    if compiled is None or _same_code(compiled, code):
+        return
+    raise errors.StaleSource(
+        f"the source of {_name(fn)} in {filename} is not the code that runs: the file "
+        "was changed after the function was defined", loc=_where(fn),
+        hint="reload the module (importlib.reload) or run the program again, so the code "
+             "that runs and its source agree")
+
+
+def _compile_alone(node, code, filename):
+    import copy
+    node = copy.copy(node)   # shallow: only the decorators are dropped; compile reads
+    if isinstance(node, ast.Lambda):
+        target = ast.Return(value=node)
+    else:
+        node.decorator_list = []
+        target = node
+    if not code.co_freevars:   # at module level, where its own name is a global
+        if isinstance(target, ast.Return):
+            target = ast.Expr(value=node)
+        module = ast.fix_missing_locations(ast.Module(body=[target], type_ignores=[]))
+        _as_pytest_compiled(module, code, filename)
+        top = compile(module, filename, "exec", dont_inherit=True)
+        inner = [c for c in top.co_consts if isinstance(c, types.CodeType)]
+        return inner[0] if len(inner) == 1 else None
+    body = [ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store()) for n in code.co_freevars],
+                       value=ast.Constant(value=None)), target]
+    outer = ast.FunctionDef(name="_revsrc_outer", args=ast.arguments(
+        posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+        defaults=[]), body=body, decorator_list=[], returns=None, type_comment=None)
+    module = ast.fix_missing_locations(ast.Module(body=[outer], type_ignores=[]))
+    _as_pytest_compiled(module, code, filename)
+    top = compile(module, filename, "exec", dont_inherit=True)
+    outer_code = next(c for c in top.co_consts if isinstance(c, types.CodeType))
+    inner = [c for c in outer_code.co_consts if isinstance(c, types.CodeType)]
+    return inner[0] if len(inner) == 1 else None
+
+
+def _mentions(code, name):
+    return name in code.co_names or any(
+        _mentions(c, name) for c in code.co_consts if isinstance(c, types.CodeType))
+
+
+def _as_pytest_compiled(module, code, filename):
+    """A function of a test module that pytest imported has its asserts rewritten
+    (its code calls ``@pytest_ar``, a name no source can spell): the definition is
+    rewritten the same way before it is compared."""
+    if not _mentions(code, "@pytest_ar"):
+        return
+    try:
+        from _pytest.assertion.rewrite import rewrite_asserts
+        with open(filename, "rb") as fh:
+            source = fh.read()
+        rewrite_asserts(module, source, filename)
+        ast.fix_missing_locations(module)
+    except Exception:   # noqa: BLE001 (then the plain compile is compared)
+        return
+
+
+def _same_code(a, b):
+    """The same instructions, names and constants (nested code compared alike).
+
+    Instructions are compared by operation and argument value, not as bytes: CPython
+    3.11 rewrites a function's bytecode as it runs (``math.cos(x)`` turns from
+    LOAD_METHOD into LOAD_GLOBAL-with-NULL and LOAD_ATTR), and jump offsets follow."""
+    if a.co_varnames != b.co_varnames or a.co_argcount != b.co_argcount:
+        return False
+    ia, ib = _instructions(a), _instructions(b)
+    if len(ia) != len(ib):
+        return False
+    for (op_a, arg_a), (op_b, arg_b) in zip(ia, ib):
+        if op_a != op_b:
+            return False
+        if isinstance(arg_a, types.CodeType) and isinstance(arg_b, types.CodeType):
+            if not _same_code(arg_a, arg_b):
+                return False
+        elif isinstance(arg_a, str) and isinstance(arg_b, str) and "<locals>" in arg_a:
+            # a nested class's __qualname__ names where it was compiled
+            if arg_a.split("<locals>.")[-1] != arg_b.split("<locals>.")[-1]:
+                return False
+        elif type(arg_a) is not type(arg_b) or (
+                arg_a != arg_b and not (arg_a != arg_a and arg_b != arg_b)):
+            return False
+    return True
+
+
+_SAME_OP = {"LOAD_METHOD": "LOAD_ATTR"}
+
+
+def _instructions(code):
+    import dis
+    jumps = set(dis.hasjrel) | set(dis.hasjabs)
+    out = []
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("RESUME", "PRECALL", "NOP", "CACHE", "EXTENDED_ARG"):
+            continue
+        arg = None if ins.opcode in jumps else ins.argval
+        out.append((_SAME_OP.get(ins.opname, ins.opname), arg))
+    return out
+def _parse_fragment(source, fn):
+    stripped = source.strip()
+    for cut in range(len(stripped), 0, -1):
+        try:
+            return ast.parse(stripped[:cut].rstrip(",)"))
+        except SyntaxError:
+            continue
+    raise errors.NoSource(f"the source of {_name(fn)} cannot be parsed", loc=_where(fn))
+
+
+def _find_definition(tree, fn):
+    name = fn.__code__.co_name
+    if name == "<lambda>":
+        argnames = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
+        found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
+                 and [a.arg for a in n.args.args] == argnames]
+        if len(found) != 1:
+            raise errors.NoSource(
+                "the lambda's source cannot be told apart from the code around it",
+                loc=_where(fn), hint="define the function with def")
+        return found[0]
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return node
+    raise errors.NoSource(f"no definition of {name} found in its source", loc=_where(fn))
+
+
+def _name(fn):
+    return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)

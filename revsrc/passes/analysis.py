@@ -1,0 +1,224 @@
+"""Kinds (what each variable holds) and activity (what carries a gradient)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors, primitives
+from ..runtime import HELPER_MODULES as _RUNTIME_MODULES
+from ..core import ir
+from ..core import kinds as kinds_mod
+from ..core.ir import Const, For, Op, Pop, Push, SetItem
+
+from ..core.kinds import ANY, ARRAY, SCALARS, join  # noqa: F401  (SCALARS: re-exported)
+
+
+class _Context:
+    """What a kind rule may ask about an operation's operands."""
+
+    def __init__(self, kinds, ndims, items):
+        self._kinds = kinds
+        self._ndims = ndims
+        self._items = items
+
+    def kind(self, o):
+        if isinstance(o, Const):
+            return kinds_mod.of_value(o.value)
+        return self._kinds.get(o)
+
+    def kinds(self, operands):
+        return [self.kind(o) for o in operands]
+
+    def ndim(self, o):
+        if isinstance(o, Const):
+            return np.ndim(o.value) if isinstance(o.value, np.ndarray) else None
+        return self._ndims.get(o)
+
+    def items(self, name):
+        """The operands of the tuple ``name`` built in the program, if it is one."""
+        return self._items.get(name, ())
+
+
+def op_kind(op, ctx):
+    """(kind, ndim) of ``op``'s result; kind None while an operand's is unknown."""
+    if any(ctx.kind(a) is None for a in op.args if isinstance(a, str)):
+        return None, None
+    rule = primitives.kind_rule(op.fn)
+    k = rule(op, ctx) if rule is not None else kinds_mod.generic_kind(op.fn, op, ctx)
+    if isinstance(k, tuple):
+        k, nd = k
+    else:
+        nd = None
+    return k, (nd if k == ARRAY else None)
+
+
+def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=None):
+    """Per-variable kinds and (where known) array ranks, by fixpoint over the body."""
+    kinds = dict(seed or {})
+    kinds.update(zip(params, param_kinds))
+    ndims = dict(seed_ndims or {})
+    ndims.update({p: n for p, n in zip(params, param_ndims) if n is not None})
+    stmts = list(ir.walk(body))
+    items = {s.target: s.args for s in stmts
+             if isinstance(s, Op) and s.fn is ir.make_tuple and s.target is not None}
+    ctx = _Context(kinds, ndims, items)
+    for _ in range(50):
+        changed = False
+        for s in stmts:
+            if isinstance(s, Op) and s.target is not None:
+                k, nd = op_kind(s, ctx)
+                if k is None:
+                    continue
+                new = join(kinds.get(s.target), k) if s.target in kinds else k
+                if new != kinds.get(s.target):
+                    kinds[s.target] = new
+                    changed = True
+                if new == ARRAY:
+                    old = ndims.get(s.target, "unset")
+                    merged = nd if old == "unset" else (old if old == nd else None)
+                    if merged != old:
+                        ndims[s.target] = merged
+                        changed = True
+            elif isinstance(s, For) and s.var not in kinds:
+                kinds[s.var] = kinds_mod.INT  # range() yields ints
+                changed = True
+        if not changed:
+            break
+    for s in stmts:
+        for name in ir.writes(s):
+            kinds.setdefault(name, ANY)
+    return kinds, {k: v for k, v in ndims.items() if v is not None}
+
+
+def _diff_args(op):
+    """Indices of ``op``'s positional arguments and names of kwargs a rule differentiates
+    (None, None for a call with no rule at all)."""
+    prim = primitives.lookup(op.fn)
+    if op.fn in (ir.make_tuple, ir.make_list):
+        return list(range(len(op.args))), []
+    if op.fn is ir.make_dict:   # its values (not its keys)
+        return list(range(1, len(op.args), 2)), []
+    if prim is None or (prim.vjp is None and not prim.nondiff):
+        return None, None  # no rule: refused if a differentiated value reaches it
+    if prim.vjp is None:
+        return [], []
+    pos = [i for i in range(len(op.args)) if prim.differentiable(i)]
+    kws = [k for k, _ in op.kwargs if k in prim.params
+           and prim.differentiable(prim.params.index(k))]
+    return pos, kws
+
+
+def stack_var(stack):
+    """The pseudo-variable standing for every value pushed on ``stack``: a program
+    made by revsrc saves values there and restores them later, so a value flows from
+    each Push to the Pops of its stack."""
+    return f"@stack:{stack}"
+
+
+def activity(params, wrt, body, result, kinds, positions=None):
+    """The active variables: varied by a ``wrt`` argument and useful to ``result``.
+
+    ``positions(op)`` gives the inputs of ``op`` its rule differentiates, as
+    (positional indices, keyword names), or (None, None) when it has no rule: by
+    default those of the reverse rules; forward mode passes its own."""
+    positions = positions or _diff_args
+    stmts = list(ir.walk(body))
+    differentiable = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
+                      kinds_mod.DICT)
+    varied = set(wrt)
+    selected = {}   # id(op) -> positions(op), asked once
+    changed = True
+    while changed:
+        changed = False
+        for s in stmts:    # in program order: straight-line code settles in one pass
+            if isinstance(s, Op) and s.target is not None and s.target not in varied:
+                if kinds.get(s.target) not in differentiable:
+                    continue
+                sel = selected.get(id(s))
+                if sel is None:
+                    sel = selected[id(s)] = positions(s)
+                pos, kws = sel
+                if pos is None:  # no rule: varied if any input is
+                    ins = [a for a in s.args] + [v for _, v in s.kwargs]
+                else:
+                    ins = [s.args[i] for i in pos] + [v for k, v in s.kwargs if k in kws]
+                if any(isinstance(a, str) and a in varied for a in ins):
+                    varied.add(s.target)
+                    changed = True
+            elif isinstance(s, SetItem) and s.target not in varied:
+                if isinstance(s.value, str) and s.value in varied:
+                    varied.add(s.target)
+                    changed = True
+            elif isinstance(s, Push) and isinstance(s.value, str) and s.value in varied \
+                    and stack_var(s.stack) not in varied:
+                varied.add(stack_var(s.stack))
+                changed = True
+            elif isinstance(s, Pop) and stack_var(s.stack) in varied \
+                    and s.target not in varied \
+                    and kinds.get(s.target) in differentiable + (None,):
+                varied.add(s.target)
+                changed = True
+    useful = {result} if isinstance(result, str) else set()
+    changed = True
+    while changed:
+        changed = False
+        for s in reversed(stmts):   # against program order: from the result back
+            if isinstance(s, Op) and s.target in useful:
+                for a in list(s.args) + [v for _, v in s.kwargs]:
+                    if isinstance(a, str) and a not in useful:
+                        useful.add(a)
+                        changed = True
+            elif isinstance(s, SetItem) and s.target in useful:
+                if isinstance(s.value, str) and s.value not in useful:
+                    useful.add(s.value)
+                    changed = True
+            elif isinstance(s, Pop) and s.target in useful \
+                    and stack_var(s.stack) not in useful:
+                useful.add(stack_var(s.stack))
+                changed = True
+            elif isinstance(s, Push) and stack_var(s.stack) in useful \
+                    and isinstance(s.value, str) and s.value not in useful:
+                useful.add(s.value)
+                changed = True
+    active = varied & useful
+    for s in stmts:
+        if isinstance(s, Op) and s.target in active:
+            sel = positions(s)
+            operands = list(s.args) + [v for _, v in s.kwargs]
+            if sel[0] is None and any(isinstance(a, str) and a in active for a in operands):
+                if s.fn in (ir.call_method, ir.get_attribute):
+                    what = (f"method .{s.args[1].value}()" if s.fn is ir.call_method
+                            else f"attribute .{s.args[1].value}")
+                    raise errors.NoRule(
+                        f"{what} is used on or with a differentiated value, and has no "
+                        "derivative rule", loc=s.loc,
+                        hint="use a NumPy function (np.sum(x) for x.sum()), call the "
+                             "method on values that carry no gradient, or register a "
+                             "rule with revsrc.defvjp for a function that does it")
+                if s.fn is ir.make_dict:
+                    raise errors.NoRule(
+                        "a dict whose keys are only known when the function runs holds a "
+                        "differentiated value", loc=s.loc,
+                        hint="use constant keys ({'W': W}), or a tuple or list")
+                if s.fn is ir.make_node:
+                    raise errors.NoRule(
+                        "a container built as a value (in a loop, or under a condition) "
+                        "holds a differentiated value", loc=s.loc,
+                        hint="build it outside loops and branches, or use a tuple")
+                name = getattr(s.fn, "__qualname__", None) or getattr(s.fn, "__name__", None) \
+                    or repr(s.fn)
+                module = getattr(s.fn, "__module__", None)
+                full = f"{module}.{name}" if module and module != "builtins" else name
+                if module in _RUNTIME_MODULES or \
+                        (module or "").startswith("revsrc.rules."):
+                    raise errors.HigherOrderNotSupported(
+                        f"differentiating a derivative again goes through {full}, which "
+                        "has no rule of its own yet", loc=s.loc,
+                        hint="differentiate in the other mode (revsrc.hessian and "
+                             "revsrc.hvp use forward over reverse), or use a simpler "
+                             "formula in the function")
+                raise errors.NoRule(
+                    f"{full} has no derivative rule and no Python source to transform",
+                    loc=s.loc,
+                    hint=f"register one: @revsrc.defvjp({name}) def rule(g, ans, *args): "
+                         "... or mark it with revsrc.nondiff")
+    return active

@@ -1,0 +1,125 @@
+"""Functions with source, as IR: lowered once, renamed and inlined at the IR level.
+
+A user's function that has a rule of its own (``revsrc.defvjp``) is a primitive to the
+transformation, yet it is also ordinary Python with source. Its kind comes from its
+body (`call_kind`), and the scalar engine runs it by inlining that body (`expand`),
+where the Python path calls the function itself: the same operations in the same
+order, so the same digits.
+"""
+from __future__ import annotations
+
+import functools
+import types
+
+from . import analysis
+from ..core import ir
+from .. import primitives
+from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
+from ..frontend.normalize import Normalizer
+
+
+@functools.lru_cache(maxsize=256)
+def lowered(fn):
+    """``(params, body, result)`` of ``fn`` lowered alone (its own names)."""
+    params, body, result, _ = Normalizer().lower_function(fn)
+    return tuple(params), tuple(body), result
+
+
+def has_source(fn):
+    return isinstance(fn, types.FunctionType)
+
+
+def call_kind(op, ctx):
+    """The kind of ``fn(*args)`` from ``fn``'s body, for the arguments' kinds."""
+    fn = op.fn
+    if not has_source(fn) or op.kwargs:
+        return kinds_any()
+    try:
+        params, body, result = lowered(fn)
+    except Exception:  # no readable body: the kind stays unknown
+        return kinds_any()
+    if len(op.args) != len(params):
+        return kinds_any()
+    pk = [ctx.kind(a) for a in op.args]
+    pn = [ctx.ndim(a) for a in op.args]
+    found, ndims = analysis.infer_kinds(list(params), pk, pn, list(body))
+    if isinstance(result, Const):
+        return analysis.kinds_mod.of_value(result.value)
+    return found.get(result, "any"), ndims.get(result)
+
+
+def kinds_any():
+    return "any"
+
+
+def rename(stmts, fn):
+    """A copy of ``stmts`` with every variable name ``n`` replaced by ``fn(n)``."""
+    def o(x):
+        return fn(x) if isinstance(x, str) else x
+
+    out = []
+    for s in stmts:
+        if isinstance(s, Op):
+            out.append(Op(o(s.target) if s.target is not None else None, s.fn,
+                          tuple(o(a) for a in s.args), tuple((k, o(v)) for k, v in s.kwargs),
+                          s.loc))
+        elif isinstance(s, SetItem):
+            out.append(SetItem(o(s.target), o(s.index), o(s.value), s.loc))
+        elif isinstance(s, If):
+            out.append(If(o(s.test), rename(s.body, fn), rename(s.orelse, fn), loc=s.loc))
+        elif isinstance(s, For):
+            out.append(For(o(s.var), o(s.start), o(s.stop), o(s.step), rename(s.body, fn),
+                           loc=s.loc))
+        elif isinstance(s, While):
+            out.append(While(rename(s.test_body, fn), o(s.test), rename(s.body, fn),
+                             loc=s.loc))
+        elif isinstance(s, Push):
+            out.append(Push(o(s.value), s.stack))
+        elif isinstance(s, Pop):
+            out.append(Pop(o(s.target), s.stack))
+        elif isinstance(s, (Break, Comment)):
+            out.append(s)
+        else:  # pragma: no cover
+            raise AssertionError(s)
+    return out
+
+
+def names_in(stmts):
+    found = set()
+    for s in ir.walk(stmts):
+        found.update(ir.reads(s))
+        found.update(ir.writes(s))
+    return found
+
+
+def inline_call(fn, args, target, taken):
+    """Statements computing ``target = fn(*args)`` from ``fn``'s body, its names
+    prefixed so that none is in ``taken`` (which is updated)."""
+    params, body, result = lowered(fn)
+    inner = names_in(body) | set(params) | ({result} if isinstance(result, str) else set())
+    base = fn.__name__ if fn.__name__ != "<lambda>" else "lambda"
+    k = 1
+    while True:
+        prefix = f"{base}_" if k == 1 else f"{base}{k}_"
+        if not any(prefix + n in taken for n in inner):
+            break
+        k += 1
+    taken.update(prefix + n for n in inner)
+    out = [Op(prefix + p, ir.copy, (a,)) for p, a in zip(params, args)]
+    out += rename(body, lambda n: prefix + n)
+    out.append(Op(target, ir.copy, (prefix + result if isinstance(result, str) else result,)))
+    return out
+
+
+def expand(stmts, taken):
+    """``stmts`` with every call to a user's primitive that has source (a function
+    with its own rule) replaced by that function's body, for the scalar engine."""
+    out = []
+    for s in stmts:
+        if isinstance(s, Op) and s.target is not None and not s.kwargs and has_source(s.fn):
+            prim = primitives.lookup(s.fn)
+            if prim is not None and prim.alias(s.fn).family == primitives.USER:
+                out.extend(expand(inline_call(s.fn, s.args, s.target, taken), taken))
+                continue
+        out.append(ir.map_bodies(s, lambda b: expand(b, taken)))
+    return out

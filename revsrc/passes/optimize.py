@@ -1,0 +1,299 @@
+"""Clean-up passes over generated IR: each takes statements and returns statements.
+
+- `fold`: constant folding, algebraic identities and sharing of repeated pure
+  operations, on a rule's freshly inlined operations;
+- `coalesce`: ``_t5 = expr; x_bar = _t5`` becomes ``x_bar = expr``;
+- `propagate_copies`: ``a = b`` is dropped and later reads of ``a`` read ``b``;
+- `drop_empty_comments`: "adjoint of line N" comments whose code optimized away.
+
+`cleanup` runs the last three to a fixed point. Every pass is linear in the length
+of the program (the transformation of a long straight-line function must not take
+quadratic time). Temporaries are recognised through the namer (revsrc/names.py).
+"""
+from __future__ import annotations
+
+import bisect
+import operator
+
+import numpy as np
+
+from ..runtime import ieee
+from ..core import ir
+from ..core.ir import Comment, Const, For, If, Op, Push, SetItem
+
+_FOLDABLE_MODULES = ("math", "operator", "_operator", "builtins")
+
+
+# ----- Folding -----
+
+def _foldable(fn):
+    mod = getattr(fn, "__module__", None)
+    return mod in _FOLDABLE_MODULES or isinstance(fn, np.ufunc) or fn is ir.copy
+
+
+def _is_const(o, value):
+    return isinstance(o, Const) and type(o.value) in (int, float) and o.value == value
+
+
+def _identity(fn, args):
+    """The operand ``fn(*args)`` equals by an algebraic identity, else None."""
+    if fn is operator.mul:
+        if _is_const(args[1], 1):
+            return args[0]
+        if _is_const(args[0], 1):
+            return args[1]
+    elif (fn is operator.truediv or fn is ieee.div) and _is_const(args[1], 1):
+        return args[0]
+    elif fn is operator.add:
+        if _is_const(args[1], 0):
+            return args[0]
+        if _is_const(args[0], 0):
+            return args[1]
+    elif fn is operator.sub and _is_const(args[1], 0):
+        return args[0]
+    elif (fn is operator.pow or fn is ieee.pow or fn is np.power) and _is_const(args[1], 1):
+        return args[0]
+    elif (fn is np.where or fn is ieee.where) and len(args) == 3 and \
+            isinstance(args[0], Const) and type(args[0].value) in (bool, np.bool_):
+        return args[1] if args[0].value else args[2]   # where(False, 0.0, d): d
+    return None
+
+
+def fold(ops, outs, names):
+    """Constant folding and algebraic identities on a rule's inlined ``ops``; returns
+    the ops kept and ``outs`` with folded operands substituted."""
+    subst = {}
+
+    def sub(o):
+        while isinstance(o, str) and o in subst:
+            o = subst[o]
+        return o
+
+    kept = []
+    seen = {}  # (fn, args, kwargs) -> target: rules are pure, so repeats are shared
+    for op in ops:
+        if not isinstance(op, Op):
+            kept.append(op)
+            continue
+        args = tuple(sub(a) for a in op.args)
+        kwargs = tuple((k, sub(v)) for k, v in op.kwargs)
+        fn = op.fn
+        temp = op.target is not None and names.is_temp(op.target)
+        try:
+            key = (fn, args, kwargs)
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and op.target is not None and key in seen:
+            subst[op.target] = seen[key]
+            continue
+        if key is not None and temp:
+            seen[key] = op.target
+        if op.target is not None and not kwargs and all(isinstance(a, Const) for a in args) \
+                and _foldable(fn) and all(isinstance(a.value, (int, float)) for a in args):
+            try:
+                subst[op.target] = Const(fn(*(a.value for a in args)))
+                continue
+            except Exception:
+                pass
+        simple = _identity(fn, args)
+        if simple is not None and op.target is not None:
+            subst[op.target] = simple
+            continue
+        if fn is ir.copy and temp:
+            subst[op.target] = args[0]
+            continue
+        if fn is operator.mul and isinstance(args[1], Const) and args[1].value == -1.0:
+            fn, args = operator.neg, (args[0],)
+        elif fn is operator.mul and isinstance(args[0], Const) and args[0].value == -1.0:
+            fn, args = operator.neg, (args[1],)
+        kept.append(Op(op.target, fn, args, kwargs, op.loc))
+    return kept, [sub(o) for o in outs]
+
+
+# ----- Counting -----
+
+def use_counts(stmts):
+    uses = {}
+    for s in ir.walk(stmts):
+        for r in ir.reads(s):
+            uses[r] = uses.get(r, 0) + 1
+    return uses
+
+
+def def_counts(stmts):
+    defs = {}
+    for s in ir.walk(stmts):
+        for w in ir.writes(s):
+            defs[w] = defs.get(w, 0) + 1
+    return defs
+
+
+def _deep(s):
+    """(names read with multiplicity, names written) by ``s`` and everything in it."""
+    reads, writes = {}, set()
+    for w in ir.walk([s]):
+        for r in ir.reads(w):
+            reads[r] = reads.get(r, 0) + 1
+        writes.update(ir.writes(w))
+    return reads, writes
+
+
+def substitute(s, old, new):
+    """A copy of statement ``s`` reading ``new`` wherever it read ``old``."""
+    def sub(o):
+        return new if o == old else o
+    if isinstance(s, Op):
+        return Op(s.target, s.fn, tuple(sub(a) for a in s.args),
+                  tuple((k, sub(v)) for k, v in s.kwargs), s.loc)
+    if isinstance(s, Push):
+        return Push(sub(s.value), s.stack)
+    if isinstance(s, SetItem):
+        return SetItem(s.target, sub(s.index), sub(s.value), s.loc)
+    if isinstance(s, If):
+        s = If(sub(s.test), s.body, s.orelse, loc=s.loc)
+    elif isinstance(s, For):
+        s = For(s.var, sub(s.start), sub(s.stop), sub(s.step), s.body, loc=s.loc)
+    return ir.map_bodies(s, lambda b: [substitute(t, old, new) for t in b])
+
+
+# ----- Copy propagation -----
+
+def propagate_copies(stmts, uses, defs, keep, names):
+    """Drop ``a = b`` and read ``b`` for ``a`` where nothing changes ``b`` meanwhile.
+
+    Applies when ``a`` (a temporary or an adjoint, not in ``keep``) is assigned only
+    there and read only later in the same block, and ``b`` is not written before the
+    last of those reads (the last may write it, since it reads first)."""
+    out = [ir.map_bodies(s, lambda b: propagate_copies(b, uses, defs, keep, names))
+           if isinstance(s, (If, For)) else s for s in stmts]
+    info = [_deep(s) for s in out]
+    read_at, write_at = {}, {}
+    for j, (r, w) in enumerate(info):
+        for n in r:
+            read_at.setdefault(n, set()).add(j)
+        for n in w:
+            write_at.setdefault(n, []).append(j)
+    dropped = set()
+    for i, s in enumerate(out):
+        if not (isinstance(s, Op) and s.fn is ir.copy and s.target is not None
+                and isinstance(s.args[0], str) and defs.get(s.target) == 1
+                and s.target not in keep
+                and (names.is_bar(s.target) or names.is_temp(s.target))):
+            continue
+        a, b = s.target, s.args[0]
+        if defs.get(b, 0) < 1:
+            continue
+        readers = sorted(j for j in read_at.get(a, ()) if j > i and j not in dropped)
+        found = sum(info[j][0].get(a, 0) for j in readers)
+        if not readers or found != uses.get(a, 0):
+            continue
+        last = readers[-1]
+        writes_b = write_at.get(b, ())
+        k = bisect.bisect_right(writes_b, i)
+        clobbered = k < len(writes_b) and writes_b[k] < last
+        if not isinstance(out[last], Op) and b in info[last][1]:
+            clobbered = True
+        if clobbered:
+            continue
+        for j in readers:
+            out[j] = substitute(out[j], a, b)
+            n = info[j][0].pop(a, 0)
+            info[j][0][b] = info[j][0].get(b, 0) + n
+            read_at.setdefault(b, set()).add(j)
+        uses[b] = uses.get(b, 0) + uses.get(a, 0) - 1
+        dropped.add(i)
+    return [s for i, s in enumerate(out) if i not in dropped]
+
+
+# ----- Coalescing -----
+
+def coalesce(stmts, uses, names):
+    """``_t5 = expr; x_bar = _t5`` becomes ``x_bar = expr`` when ``_t5`` has no other
+    use and ``x_bar`` is not touched in between."""
+    out = []
+    defined = {}     # temp -> index in out of its defining op
+    touched = {}     # name -> index in out of the last statement reading or writing it
+    for s in stmts:
+        if isinstance(s, (If, For)):
+            s = ir.map_bodies(s, lambda b: coalesce(b, uses, names))
+        elif isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
+                and isinstance(s.args[0], str) and s.args[0] in defined \
+                and uses.get(s.args[0], 0) == 1:
+            i = defined.pop(s.args[0])
+            if touched.get(s.target, -1) <= i:
+                d = out[i]
+                out[i] = Op(s.target, d.fn, d.args, d.kwargs, d.loc)
+                touched[s.target] = i
+                continue
+        if isinstance(s, Op) and s.target is not None and names.is_temp(s.target):
+            defined[s.target] = len(out)
+        r, w = _deep(s)
+        for n in list(r) + list(w):
+            touched[n] = len(out)
+        out.append(s)
+    return out
+
+
+# ----- First accumulations -----
+
+def first_accumulation(stmts, names):
+    """``x_bar = t`` followed by ``x_bar = x_bar + u`` (nothing reading or writing
+    ``x_bar`` or writing ``t`` in between) becomes ``x_bar = t + u``: the adjoint of
+    ``d * d`` is one addition, not a copy and an addition."""
+    out = [ir.map_bodies(s, lambda b: first_accumulation(b, names))
+           if isinstance(s, (If, For)) else s for s in stmts]
+    info = [_deep(s) for s in out]
+    dropped = set()
+    for i, s in enumerate(out):
+        if not (isinstance(s, Op) and s.fn is ir.copy and s.target is not None and
+                names.is_bar(s.target) and len(s.args) == 1 and isinstance(s.args[0], str)
+                and s.args[0] != s.target):
+            continue
+        a, b = s.target, s.args[0]
+        for j in range(i + 1, len(out)):
+            r, w = info[j]
+            if a not in r and a not in w:
+                if b in w:
+                    break
+                continue
+            t = out[j]
+            if isinstance(t, Op) and t.fn is operator.add and t.target == a and \
+                    not t.kwargs and len(t.args) == 2 and t.args[0] == a and \
+                    t.args[1] != a and r.get(a) == 1:
+                out[j] = Op(a, operator.add, (b, t.args[1]), loc=t.loc)
+                info[j] = _deep(out[j])
+                dropped.add(i)
+            break
+    return [s for i, s in enumerate(out) if i not in dropped]
+
+
+# ----- Comments -----
+
+def drop_empty_comments(stmts):
+    """Comments that head no code (the adjoint below them was optimized away)."""
+    out = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, Comment) and s.text.startswith("adjoint") and \
+                (i + 1 == len(stmts) or isinstance(stmts[i + 1], Comment)):
+            continue
+        out.append(ir.map_bodies(s, drop_empty_comments))
+    return out
+
+
+def cleanup(rev, fwd, keep, names):
+    """The adjoint sweep ``rev`` (after the forward sweep ``fwd``) cleaned up to a
+    fixed point; names in ``keep`` (the outputs) are never folded away."""
+    for _ in range(8):
+        before = len(list(ir.walk(rev)))
+        rev = coalesce(rev, use_counts(fwd + rev), names)
+        rev = first_accumulation(rev, names)
+        rev = drop_empty_comments(rev)
+        rev = propagate_copies(rev, use_counts(fwd + rev), def_counts(fwd + rev), keep,
+                               names)
+        rev = drop_empty_comments(rev)
+        if len(list(ir.walk(rev))) == before:
+            break
+    return rev
+
+

@@ -1,0 +1,356 @@
+"""Records of the runtime helpers that generated adjoints call.
+
+A derivative is a program like any other, so the functions it calls are primitives
+too: each has a record with its kind, and (see the composable-derivatives work)
+rules of its own, so that a derivative can be transformed again.
+"""
+import numpy as np
+
+from ..core import kinds as K
+from ..passes import containers
+from ..runtime import inplace, tensor
+from .. import runtime
+from ..primitives import define, jvp_rule, primitive, special
+from ..runtime import (forward_grads as _forward, grads as _helpers,
+                       transpose_grads as _transpose)
+
+
+def _like(index):
+    """The kind and rank of argument ``index`` (a number stays a number)."""
+    def rule(op, ctx):
+        a = op.args[index]
+        return ctx.kind(a), ctx.ndim(a)
+    rule.__name__ = f"like_argument_{index}"
+    return rule
+
+
+# Sums an adjoint back to its input's shape: the input's kind and rank.
+define("unbroadcast", runtime.unbroadcast, tensor.unbroadcast, kind=_like(1), linear=(0,))
+define("zeros_like", runtime.zeros_like, kind=_like(0), nondiff=True)
+# on numbers it is float(g): a copy on the engine
+@primitive("finalize_grad", runtime.finalize_grad, kind=_like(1), linear=(0,),
+           engine=special("first"))
+def finalize_grad(g, ans, grad, x):
+    return runtime.unbroadcast(g, grad), None
+
+
+define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
+define("zero_items", runtime.zero_items, nondiff=True)
+# the pieces of the adjoints of lists and dicts (revsrc/containers.py): linear in g
+for _fn in (containers.item_grad, containers.head_grad, containers.tail_grad,
+            containers.value_grad):
+    define(_fn.__name__, _fn, linear=(0,))
+define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
+define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
+define("copy_item", runtime.copy_item, nondiff=True)
+define("check_scalar_output", runtime.check_scalar_output, nondiff=True)
+define("check_aux_pair", runtime.check_aux_pair, nondiff=True)
+define("check_view", runtime.check_view, nondiff=True)
+define("check_immutable", runtime.check_immutable, nondiff=True)
+define("jvp_via_vjp", runtime.jvp_via_vjp, kind=_like(4), linear=(3,))
+
+
+@primitive("add_tangents", runtime.add_tangents, kind=_like(0), linear=(0, 1))
+def add_tangents_vjp(g, ans, a, b):
+    return g, g
+
+
+# A write through a view, laid back out as its base: linear, and its transpose is the
+# view's own layout.
+@primitive("view_back", runtime.view_back, kind=_like(1), linear=(0,))
+def view_back_vjp(g, ans, new, base, fn, args=(), kwargs=()):
+    return _transpose.view_forward(g, fn, args, kwargs), None, None, None, None
+define("tanh_vjp", tensor.tanh_vjp, kind=K.elementwise_kind, linear=(0,))
+define("relu_vjp", tensor.relu_vjp, kind=K.elementwise_kind, linear=(0,))
+
+
+@jvp_rule("tanh_vjp")
+def tanh_vjp_jvp(g, ans, dy, y):
+    return tensor.tanh_vjp(g, y), _forward.tanh_vjp_jvp(g, dy, y)
+
+
+# logaddexp_vjp(d, x, y) = d s with s = 1 / (1 + exp(y - x)): linear in d, and
+# d s (1 - s) for x (its negative for y)
+@primitive("logaddexp_vjp", tensor.logaddexp_vjp, kind=K.elementwise_kind, broadcast=True)
+def logaddexp_vjp_vjp(g, ans, d, x, y):
+    return (tensor.logaddexp_vjp(g, x, y), _forward.logaddexp_vjp_partial(g * d, x, y),
+            -_forward.logaddexp_vjp_partial(g * d, x, y))
+
+
+@jvp_rule("logaddexp_vjp")
+def logaddexp_vjp_jvp(g, ans, d, x, y):
+    return (tensor.logaddexp_vjp(g, x, y), _forward.logaddexp_vjp_partial(g * d, x, y),
+            -_forward.logaddexp_vjp_partial(g * d, x, y))
+
+
+# ----- The helpers of the NumPy rules (revsrc/rules/_helpers.py) -----
+# (name, argument whose kind and rank the gradient has, the arguments it is linear in:
+# together, or ((i, j),) for each of them)
+_H = _helpers
+for _fn, _like_arg, _linear in [
+    (_H.broadcast_reduced, 1, (0,)), (_H.sum_list_grad, 1, (0,)), (_H.mean_grad, 2, (0,)),
+    (_H.extremum_grad, 2, (0,)), (_H.var_grad, 1, ((0, 1),)), (_H.cumsum_grad, 1, (0,)),
+    (_H.clip_grad_a, 1, (0,)), (_H.clip_grad_min, 2, (0,)), (_H.clip_grad_max, 3, (0,)),
+    (_H.where_grad, 0, (0,)), (_H.real_grad, 1, (0,)), (_H.imag_grad, 1, (0,)),
+    (_H.dot_grad_a, 1, ((0, 2),)), (_H.dot_grad_b, 2, ((0, 1),)),
+    (_H.matmul_grad_a, 1, ((0, 2),)), (_H.matmul_grad_b, 2, ((0, 1),)),
+    (_H.inner_grad_a, 1, ((0, 2),)), (_H.inner_grad_b, 2, ((0, 1),)),
+    (_H.outer_grad_a, 1, ((0, 2),)), (_H.outer_grad_b, 2, ((0, 1),)),
+    (_H.tensordot_grad_a, 1, ((0, 2),)), (_H.tensordot_grad_b, 2, ((0, 1),)),
+    (_H.trace_grad, 1, (0,)), (_H.getitem_grad, 1, (0,)), (_H.array_grad, 1, (0,)),
+    (_H.transpose_grad, 0, (0,)), (_H.concatenate_grad, None, (0,)),
+    (_H.stack_grad, None, (0,)), (_H.hstack_grad, None, (0,)), (_H.vstack_grad, None, (0,)),
+    (_H.split_grad, 2, (0,)), (_H.tile_grad, 1, (0,)), (_H.repeat_grad, 1, (0,)),
+    (_H.diag_grad, 1, (0,)), (_H.diagonal_grad, 1, (0,)),
+    (_H.linspace_grad_start, 1, (0,)), (_H.linspace_grad_stop, 2, (0,)),
+    (_H.sort_grad, 1, (0,)), (_H.take_along_axis_grad, 1, (0,)),
+    (_H.norm_grad, 2, ()), (_H.std_grad, 2, ()), (_H.prod_grad, 2, ()),
+    (_H.cumprod_grad, 2, ()), (_H.sinc_grad, 1, ()), (_H.einsum_grad, None, ()),
+    (_H.det_grad, 2, ()), (_H.slogdet_grad, 1, ()), (_H.solve_grad_a, 2, ()),
+    (_H.solve_grad_b, 3, ()), (_H.cholesky_grad, 2, ()),
+    (tensor.sum_to_shape, None, (0,)),
+]:
+    # ((i, j),): linear in each of i and j, not in both together
+    _multi = _linear[0] if _linear and isinstance(_linear[0], tuple) else ()
+    define(_fn.__name__, _fn, kind=_like(_like_arg) if _like_arg is not None else None,
+           linear=() if _multi else _linear, multilinear=_multi)
+define("take_grad_np", _H.take_grad, kind=_like(1), linear=(0,))
+
+
+@jvp_rule("norm_grad")
+def norm_grad_jvp(g, ans, dg, nans, x, ord=None, axis=None, keepdims=False):
+    return (_helpers.norm_grad(g, nans, x, ord, axis, keepdims),
+            _forward.norm_grad_jvp_ans(g, dg, nans, x, ord, axis, keepdims),
+            _forward.norm_grad_jvp_x(g, dg, nans, x, ord, axis, keepdims))
+
+
+# ----- Reverse rules: the transposes of the linear helpers (grad of grad) -----
+
+@primitive("unbroadcast", runtime.unbroadcast)
+def unbroadcast_vjp(g, ans, grad, x):
+    return _transpose.broadcast_back(g, grad), None
+
+
+@primitive("broadcast_like", runtime.broadcast_like)
+def broadcast_like_vjp(g, ans, t, like):
+    return runtime.unbroadcast(g, t), None
+
+
+@primitive("sum_to_shape", tensor.sum_to_shape)
+def sum_to_shape_vjp(g, ans, grad, shape):
+    return _transpose.broadcast_back(g, grad), None
+
+
+@primitive("zero_at", runtime.zero_at)
+def zero_at_vjp(g, ans, grad, index):
+    return runtime.zero_at(g, index), None
+
+
+@primitive("take_grad", runtime.take_grad, kind=K.array_kind, linear=(0,))
+def take_grad_vjp(g, ans, grad, index):
+    return _transpose.take_back(g, grad, index), None
+
+
+@primitive("relu_vjp", tensor.relu_vjp)
+def relu_vjp_vjp(g, ans, grad, x):
+    return tensor.relu_vjp(g, x), None
+
+
+@primitive("tanh_vjp", tensor.tanh_vjp)
+def tanh_vjp_vjp(g, ans, grad, y):
+    return tensor.tanh_vjp(g, y), -2.0 * g * grad * y
+
+
+@primitive("broadcast_reduced", _H.broadcast_reduced)
+def broadcast_reduced_vjp(g, ans, grad, x, axis=None, keepdims=False):
+    return _transpose.reduce_like(g, grad, x, axis, keepdims), None
+
+
+@primitive("mean_grad", _H.mean_grad)
+def mean_grad_vjp(g, ans, grad, mean, a, axis=None, keepdims=False):
+    return _transpose.mean_back(g, grad, mean, a, axis, keepdims), None, None
+
+
+@primitive("extremum_grad", _H.extremum_grad)
+def extremum_grad_vjp(g, ans, grad, extremum, a, axis=None, keepdims=False):
+    return _forward.extremum_jvp(g, extremum, a, axis, keepdims), None, None
+
+
+@primitive("var_grad", _H.var_grad)
+def var_grad_vjp(g, ans, grad, a, axis=None, ddof=0, keepdims=False):
+    return (_forward.var_jvp(g, grad, a, axis, ddof, keepdims),
+            _transpose.var_grad_back_a(g, grad, a, axis, ddof, keepdims))
+
+
+@primitive("cumsum_grad", _H.cumsum_grad)
+def cumsum_grad_vjp(g, ans, grad, a, axis=None):
+    return _transpose.cumsum_back(g, a, axis), None
+
+
+# Masks are their own transposes.
+@primitive("clip_grad_a", _H.clip_grad_a)
+def clip_grad_a_vjp(g, ans, grad, a, a_min, a_max):
+    return _H.clip_grad_a(g, a, a_min, a_max), None, None, None
+
+
+@primitive("clip_grad_min", _H.clip_grad_min)
+def clip_grad_min_vjp(g, ans, grad, a, a_min, a_max):
+    return _H.clip_grad_min(g, a, a_min, a_max), None, None, None
+
+
+@primitive("clip_grad_max", _H.clip_grad_max)
+def clip_grad_max_vjp(g, ans, grad, a, a_min, a_max):
+    return _H.clip_grad_max(g, a, a_min, a_max), None, None, None
+
+
+@primitive("where_grad", _H.where_grad)
+def where_grad_vjp(g, ans, grad, condition, branch):
+    return _H.where_grad(g, condition, branch), None, None
+
+
+@primitive("real_grad", _H.real_grad)
+def real_grad_vjp(g, ans, grad, x):
+    return g, None
+
+
+# A bilinear product B(a, b): grad_a(g, a, b) is linear in g and in b, with transposes
+# B(abar, b) in g and grad_b(g, abar, b) in b (and symmetrically for grad_b).
+
+@primitive("dot_grad_a", _H.dot_grad_a)
+def dot_grad_a_vjp(g, ans, grad, a, b):
+    return np.dot(g, b), None, _H.dot_grad_b(grad, g, b)
+
+
+@primitive("dot_grad_b", _H.dot_grad_b)
+def dot_grad_b_vjp(g, ans, grad, a, b):
+    return np.dot(a, g), _H.dot_grad_a(grad, a, g), None
+
+
+@primitive("matmul_grad_a", _H.matmul_grad_a)
+def matmul_grad_a_vjp(g, ans, grad, a, b):
+    return np.matmul(g, b), None, _H.matmul_grad_b(grad, g, b)
+
+
+@primitive("matmul_grad_b", _H.matmul_grad_b)
+def matmul_grad_b_vjp(g, ans, grad, a, b):
+    return np.matmul(a, g), _H.matmul_grad_a(grad, a, g), None
+
+
+@primitive("inner_grad_a", _H.inner_grad_a)
+def inner_grad_a_vjp(g, ans, grad, a, b):
+    return np.inner(g, b), None, _H.inner_grad_b(grad, g, b)
+
+
+@primitive("inner_grad_b", _H.inner_grad_b)
+def inner_grad_b_vjp(g, ans, grad, a, b):
+    return np.inner(a, g), _H.inner_grad_a(grad, a, g), None
+
+
+@primitive("outer_grad_a", _H.outer_grad_a)
+def outer_grad_a_vjp(g, ans, grad, a, b):
+    return np.outer(g, b), None, _H.outer_grad_b(grad, g, b)
+
+
+@primitive("outer_grad_b", _H.outer_grad_b)
+def outer_grad_b_vjp(g, ans, grad, a, b):
+    return np.outer(a, g), _H.outer_grad_a(grad, a, g), None
+
+
+@primitive("tensordot_grad_a", _H.tensordot_grad_a)
+def tensordot_grad_a_vjp(g, ans, grad, a, b, axes=2):
+    return np.tensordot(g, b, axes), None, _H.tensordot_grad_b(grad, g, b, axes), None
+
+
+@primitive("tensordot_grad_b", _H.tensordot_grad_b)
+def tensordot_grad_b_vjp(g, ans, grad, a, b, axes=2):
+    return np.tensordot(a, g, axes), _H.tensordot_grad_a(grad, a, g, axes), None, None
+
+
+# Scatters and gathers transpose into each other.
+
+@primitive("getitem_grad", _H.getitem_grad)
+def getitem_grad_vjp(g, ans, grad, x, index):
+    return g[index], None, None
+
+
+@primitive("take_grad_np", _H.take_grad)
+def take_grad_np_vjp(g, ans, grad, a, indices, axis=None):
+    return np.take(g, indices, axis=axis), None, None, None
+
+
+@primitive("take_along_axis_grad", _H.take_along_axis_grad)
+def take_along_axis_grad_vjp(g, ans, grad, arr, indices, axis):
+    return np.take_along_axis(g, indices, axis), None, None, None
+
+
+@primitive("sort_grad", _H.sort_grad)
+def sort_grad_vjp(g, ans, grad, a, axis=-1):
+    return _forward.sort_jvp(g, a, axis), None, None
+
+
+@primitive("transpose_grad", _H.transpose_grad)
+def transpose_grad_vjp(g, ans, grad, axes=None):
+    return np.transpose(g, axes), None
+
+
+@primitive("trace_grad", _H.trace_grad)
+def trace_grad_vjp(g, ans, grad, a, offset=0, axis1=0, axis2=1):
+    return np.trace(g, offset, axis1, axis2), None, None, None, None
+
+
+@primitive("diag_grad", _H.diag_grad)
+def diag_grad_vjp(g, ans, grad, v, k=0):
+    return np.diag(g, k), None, None
+
+
+@primitive("diagonal_grad", _H.diagonal_grad)
+def diagonal_grad_vjp(g, ans, grad, a, offset=0, axis1=0, axis2=1):
+    return np.diagonal(g, offset, axis1, axis2), None, None, None, None
+
+
+@primitive("tile_grad", _H.tile_grad)
+def tile_grad_vjp(g, ans, grad, A, reps):
+    return _transpose.tile_back(g, A, reps), None, None
+
+
+@primitive("repeat_grad", _H.repeat_grad)
+def repeat_grad_vjp(g, ans, grad, a, repeats, axis=None):
+    return _transpose.repeat_back(g, a, repeats, axis), None, None, None
+
+
+@primitive("array_grad", _H.array_grad)
+def array_grad_vjp(g, ans, grad, a):
+    return g, None
+
+
+# ----- The adjoints of NumPy's in-place functions (revsrc/inplace.py) -----
+# Each is linear in its first argument; its reverse rule is its transpose, which is
+# another of them.
+
+@primitive("add_at_values_grad", inplace.add_at_values_grad, kind=_like(3), linear=(0,))
+def add_at_values_grad(g, ans, gout, a, indices, values):
+    return (inplace.add_at_values_tangent(inplace.spread_like_picked(g, a, indices), a,
+                                          indices), None, None, None)
+
+
+@primitive("add_at_values_tangent", inplace.add_at_values_tangent, kind=_like(1),
+           linear=(0,))
+def add_at_values_tangent(g, ans, t, a, indices):
+    return inplace.add_at_values_grad(g, a, indices, t), None, None
+
+
+@primitive("fill_diagonal_a_grad", inplace.fill_diagonal_a_grad, kind=_like(1), linear=(0,))
+def fill_diagonal_a_grad(g, ans, gout, a, wrap=False):
+    return inplace.fill_diagonal_a_grad(g, a, wrap), None, None
+
+
+@primitive("fill_diagonal_val_grad", inplace.fill_diagonal_val_grad, kind=_like(2),
+           linear=(0,))
+def fill_diagonal_val_grad(g, ans, gout, a, val, wrap=False):
+    return inplace.fill_diagonal_val_tangent(g, a, val, wrap), None, None, None
+
+
+@primitive("fill_diagonal_val_tangent", inplace.fill_diagonal_val_tangent, kind=_like(1),
+           linear=(0,))
+def fill_diagonal_val_tangent(g, ans, t, a, val, wrap=False):
+    return inplace.fill_diagonal_val_grad(g, a, t, wrap), None, None, None

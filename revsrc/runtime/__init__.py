@@ -1,0 +1,372 @@
+"""Small helpers the generated adjoint calls for arrays (never on the scalar path)."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .. import _kernels, errors
+from . import guards, tensor
+from ..core import kinds
+
+# The modules whose functions generated adjoints call (a derivative differentiated
+# again meets them; revsrc.rules.* holds the rest, astype and the records' helpers).
+HELPER_MODULES = frozenset({"revsrc.runtime", "revsrc.runtime.tensor", "revsrc.runtime.grads",
+                            "revsrc.runtime.forward_grads", "revsrc.runtime.transpose_grads"})
+
+# REVSRC_POOL=0 turns the memory pool off (for A/B measurements, or a process that
+# wants every freed block back in the C allocator at once).
+_POOL = os.environ.get("REVSRC_POOL", "1") != "0"
+
+
+# Sum an adjoint back to its input's shape (undoing NumPy broadcasting).
+unbroadcast = tensor.unbroadcast
+
+
+def finalize_grad(g, x):
+    """The gradient ``g`` in the form of its argument ``x``: a float for a number, an
+    array of ``x``'s shape and dtype for an array (what a derivative returns)."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)   # a real input's adjoint is real (the complex convention)
+    if isinstance(x, np.ndarray):
+        out = np.asarray(g, dtype=x.dtype)
+        if out.shape != x.shape:
+            out = np.broadcast_to(out, x.shape).copy()
+        elif out is g and not isinstance(g, np.ndarray):
+            out = out.copy()
+        return out
+    if isinstance(x, np.floating):
+        return type(x)(g)
+    return float(g)
+
+
+_MISSING = object()
+
+
+def deps_current(deps):
+    """Whether every function a derivative inlined (ir.Program.deps: globals dict or
+    closure cell, name, function, code) is still the one its name holds."""
+    for holder, name, value, code in deps:
+        if type(holder) is dict:
+            now = holder.get(name, _MISSING)
+        else:
+            try:
+                now = holder.cell_contents
+            except ValueError:
+                return False
+        if type(value) is str:   # ("kind"): a global read when it runs, of this kind
+            if now is _MISSING or kinds.signature(now) != code:
+                return False
+        elif now is not value or getattr(now, "__code__", None) is not code:
+            return False
+    return True
+
+
+def zeros_like(x):
+    """The zero adjoint of array ``x``: zeros of its shape, in its float dtype."""
+    x = np.asarray(x)
+    return np.zeros(x.shape, x.dtype if x.dtype.kind in "fc" else np.float64)
+
+
+def zero_items(x):
+    """The zero adjoint of a list or a tuple ``x``: one zero per item (nested), in
+    the form of the adjoints rules give lists (an object array)."""
+    from . import grads as _helpers
+    return _helpers.zero_like(x)
+
+
+def zero_tangent(x):
+    """A zero derivative for the value ``x``: 0.0 for a number, float zeros of its shape
+    for an array, the same structure of zeros for a tuple or a list."""
+    if isinstance(x, np.ndarray):
+        return zeros_like(x)
+    if isinstance(x, (tuple, list)):
+        return type(x)(zero_tangent(i) for i in x)
+    if isinstance(x, slice):   # an item of np.r_[...]: the range it stands for
+        return np.zeros(np.shape(np.r_[x]))
+    return 0.0
+
+
+def add_tangents(a, b):
+    """The sum of two derivatives of one value: item by item for a tuple or a list
+    (``+`` would join them), None standing for a zero."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, (tuple, list)):
+        return type(a)(add_tangents(x, y) for x, y in zip(a, b))
+    return a + b
+
+
+def broadcast_like(t, ans):
+    """``t`` (a tangent) broadcast to the shape of ``ans`` (a read-only view)."""
+    return np.broadcast_to(t, np.shape(ans))
+
+
+def run_pooled(fn, args):
+    """``fn(*args)`` with NumPy drawing array data from revsrc's memory pool.
+
+    Large temporaries of a generated adjoint are freed and allocated again on every
+    call; fresh pages cost a page fault each on first touch (the whole of the im2col
+    convolution's time on the machines we measured). The pool keeps freed blocks for
+    the next call, bounded (see ``revsrc._kernels.pool_set_limit``); the values are
+    NumPy's, only their memory is reused. Arrays that outlive the call (the gradients
+    returned) are ordinary arrays, and go back to the pool when they are freed.
+    """
+    if not _POOL:
+        try:
+            return fn(*args)
+        finally:
+            if guards.ENTERED:
+                guards.restore_errstate()
+    prev = _kernels.pool_enter()
+    try:
+        return fn(*args)
+    finally:
+        _kernels.pool_exit(prev)
+        if guards.ENTERED:
+            guards.restore_errstate()
+
+
+def release_memory():
+    """Free every block revsrc's memory pool holds for reuse."""
+    _kernels.pool_release()
+
+
+def expand_zero(g, like):
+    """``g``, or zeros shaped like ``like`` when ``g`` is a zero adjoint that has not
+    been broadcast to full shape yet (a 0.0 placeholder, or a product of one)."""
+    shape = np.shape(like)
+    if np.shape(g) == shape:
+        return g
+    if not np.any(g):
+        dtype = like.dtype if isinstance(like, np.ndarray) and like.dtype.kind in "fc" \
+            else np.float64
+        return np.zeros(shape, dtype=dtype)
+    return g
+
+
+def take_grad(g, index):
+    """``g[index]``, where a scalar ``g`` stands for an array of that value: the adjoint
+    of the value written by ``x[index] = value``. Where an integer index repeats an
+    element, NumPy keeps the last write, so only the last one gets the adjoint."""
+    if np.ndim(g) == 0:
+        if g == 0 or last_writes(None, index) is None:
+            return g
+        raise errors.UnfollowableWrite(
+            "this assignment writes some elements more than once (a repeated index), "
+            "and revsrc cannot tell here which write NumPy kept",
+            hint="write each element once (np.unique the index), or use np.add.at")
+    out = g[index]
+    keep = last_writes(np.shape(g), index)
+    if keep is not None:
+        out = np.where(keep, out, np.zeros((), dtype=out.dtype))
+    return out
+
+
+def _fancy(index):
+    parts = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(p, list) or (isinstance(p, np.ndarray) and p.ndim > 0
+                                       and p.dtype.kind in "iu") for p in parts)
+
+
+def last_writes(shape, index):
+    """For ``x[index] = value`` on an array of ``shape``: a boolean array of the shape
+    of ``x[index]``, True where that element of ``value`` is the one NumPy leaves
+    (the last write to its place); None when no place is written twice (no integer
+    array in ``index``, or no repeat). ``shape`` None: only whether one may repeat."""
+    if not _fancy(index):
+        return None
+    if shape is None:
+        return True
+    owner = np.full(shape, -1, dtype=np.intp)
+    ids = np.arange(owner[index].size, dtype=np.intp).reshape(np.shape(owner[index]))
+    owner[index] = ids
+    keep = owner[index] == ids
+    return None if keep.all() else keep
+
+
+def zero_at(g, index):
+    """A copy of ``g`` with ``g[index] = 0`` (``g`` itself is never changed)."""
+    if np.ndim(g) == 0:
+        if g == 0:
+            return g
+        raise AssertionError("a scalar adjoint reached an item assignment")
+    out = np.array(g, copy=True)
+    out[index] = 0
+    return out
+
+
+def copy_item(x, index):
+    """The values ``x[index]`` holds now, copied (saved before an item assignment)."""
+    return np.array(x[index], copy=True)
+
+
+def check_scalar_output(value, loc=None):
+    """Refuse a non-scalar output before the adjoint sweep runs on it."""
+    if isinstance(value, (float, int, np.floating, np.integer)) and not isinstance(value, bool):
+        return
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "fiu":
+        return
+    shape = getattr(value, "shape", None)
+    what = f"an array of shape {shape}" if shape is not None else type(value).__name__
+    raise errors.NonScalarOutput(
+        f"the function returned {what}; grad needs a scalar float output", loc=loc,
+        hint="reduce it first (np.sum, np.mean), or differentiate one element")
+
+
+def jvp_via_vjp(row_rule, i, broadcast, t, ans, *args, **kwargs):
+    """J t for input ``i`` of a primitive with only a reverse rule: element by element
+    of the output (of every item, for a tuple of outputs), each the adjoint of input
+    ``i`` (``row_rule``: the rule's output ``i`` alone) for a unit adjoint of that
+    element, r, as d(out) = Re(sum(r t)).
+
+    In the complex convention of ``revsrc.rules`` an adjoint is d/d(re) - i d/d(im),
+    so a complex output element takes two: 1 for its real part, -1j for its
+    imaginary part."""
+    items = list(ans) if isinstance(ans, tuple) else [ans]
+    results = []
+    for k, item in enumerate(items):
+        item = np.asarray(item)
+        is_complex = np.iscomplexobj(item)
+        out = np.zeros(item.shape, dtype=np.complex128 if is_complex else np.float64)
+        flat = out.reshape(-1)
+        for j in range(item.size):
+            for unit in ((1.0, -1j) if is_complex else (1.0,)):
+                e = np.zeros(item.shape, dtype=item.dtype if is_complex else np.float64)
+                e.reshape(-1)[j] = unit
+                g = e if len(items) == 1 else tuple(
+                    e if n == k else np.zeros(np.shape(x), dtype=np.result_type(x, 0.0))
+                    for n, x in enumerate(items))
+                row = row_rule(g, ans, *args, **kwargs)
+                if row is None:
+                    continue
+                if broadcast:
+                    row = tensor.unbroadcast(row, args[i])
+                part = _real_inner(row, t)
+                flat[j] += part if unit == 1.0 else 1j * part
+        results.append(out if item.ndim else out[()])
+    return tuple(results) if isinstance(ans, tuple) else results[0]
+
+
+def _real_inner(row, t):
+    """Re(sum(row t)), item by item where the input is a list or a tuple of arrays."""
+    if isinstance(t, (list, tuple)):
+        return sum(_real_inner(r, u) for r, u in zip(row, t) if r is not None)
+    return np.sum(np.real(np.asarray(row) * np.asarray(t)))
+
+
+def check_immutable(value, loc=None):
+    """``x op= y`` on a value of unknown kind runs as ``x = x op y``: right for a
+    number, but an array (or a list) would be changed in place, where others see it."""
+    if isinstance(value, (np.ndarray, list, dict)):
+        raise errors.UnfollowableWrite(
+            f"this changes a {type(value).__name__} in place, which revsrc could not "
+            "follow here (its kind was not known before the call)", loc=loc,
+            hint="write x = x + y (a new value), or make x a local copy")
+
+
+def check_view(view, base, loc=None):
+    """A write through ``view`` is written back into ``base``: only right if NumPy
+    made ``view`` share ``base``'s memory (reshape and ravel copy when they must)."""
+    if isinstance(view, np.ndarray) and isinstance(base, np.ndarray) and \
+            np.shares_memory(view, base):
+        return
+    raise errors.UnfollowableWrite(
+        "this writes into a value that NumPy copied here instead of viewing its source, "
+        "so the source does not change; revsrc cannot tell which one the code meant",
+        loc=loc, hint="write into the source array directly, or copy explicitly")
+
+
+def view_back(new, base, fn, args=(), kwargs=()):
+    """``new``, the new contents of the view ``fn(base, *args)``, laid out as ``base``:
+    the inverse of the view's layout."""
+    kw = dict(kwargs)
+    if fn in (np.reshape, np.ravel, np.squeeze, np.expand_dims, np.atleast_1d,
+              np.atleast_2d, np.atleast_3d):
+        return np.reshape(new, np.shape(base))
+    if fn is np.transpose:
+        axes = args[0] if args else kw.get("axes")
+        return np.transpose(new) if axes is None else np.transpose(new, np.argsort(axes))
+    if fn is np.swapaxes:
+        return np.swapaxes(new, *args)
+    if fn is np.moveaxis:
+        src, dst = (list(args) + [kw.get("source"), kw.get("destination")])[:2]
+        return np.moveaxis(new, dst, src)
+    if fn in (np.flip, np.fliplr, np.flipud):
+        return fn(new, *args, **kw)
+    if fn is np.rot90:
+        k = args[0] if args else kw.get("k", 1)
+        axes = args[1] if len(args) > 1 else kw.get("axes", (0, 1))
+        return np.rot90(new, -k, axes)
+    if fn in (np.diagonal, np.broadcast_to, np.diag):
+        raise errors.UnfollowableWrite(
+            f"a write through np.{fn.__name__}(...), which NumPy makes read-only")
+    if fn is np.real:
+        return new + 1j * np.imag(base) if np.iscomplexobj(base) else new
+    if fn is np.imag:
+        return np.real(base) + 1j * new
+    raise errors.UnfollowableWrite(f"a write through {getattr(fn, '__name__', fn)}")
+
+
+def check_aux_pair(value, loc=None):
+    """With has_aux=True the function returns (value, aux): refuse anything else."""
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return
+    raise errors.NonScalarOutput(
+        f"with has_aux=True the function must return a pair (value, aux), not "
+        f"{type(value).__name__}", loc=loc, hint="return value, aux")
+
+
+def take(x, index):
+    """``x[index]``, gathering through ``np.take`` when NumPy's fancy indexing is slow.
+
+    The fast case is the im2col pattern: full slices, then two or more integer arrays
+    on the trailing axes (``x[:, :, ii, jj]``). Those are turned into one flat index
+    and gathered with ``np.take``, several times faster than fancy indexing with
+    several arrays. Every other index is plain ``x[index]``.
+    """
+    if type(index) is tuple and type(x) is np.ndarray and len(index) == x.ndim:
+        k = 0
+        while k < len(index) and type(index[k]) is slice and index[k] == _FULL:
+            k += 1
+        arrays = index[k:]
+        if len(arrays) >= 2 and all(type(a) is np.ndarray and a.dtype.kind in "iu"
+                                    for a in arrays):
+            try:
+                trailing = x.shape[k:]
+                flat = np.ravel_multi_index(np.broadcast_arrays(*arrays), trailing)
+            except ValueError:  # negative or out-of-range: let NumPy decide
+                return x[index]
+            base = x.reshape(x.shape[:k] + (-1,))
+            return np.take(base, flat, axis=k)
+    return x[index]
+
+
+_FULL = slice(None)
+
+
+def accumulate(acc, t):
+    """``acc + t``, added into ``acc`` itself when it is an array the adjoint owns.
+
+    Generated code calls it only for an accumulator nothing else reads (see
+    ``revsrc.prune.accumulate_in_place``): its first value is a number (0.0), so
+    its array was made by an earlier ``acc + t`` and no other name holds it. The
+    values are those of ``acc + t``; only the allocation is saved.
+    """
+    if _kernels.add_into(acc, t):
+        return acc
+    return acc + t
+
+
+def r_(items):
+    """``np.r_[items]`` (items: arrays, numbers and slices), as a call revsrc can
+    differentiate: the generated code spells np.r_[a, b] as runtime.r_([a, b])."""
+    return np.r_[tuple(items)]
+
+
+def c_(items):
+    """``np.c_[items]``, as `r_` spells np.r_."""
+    return np.c_[tuple(items)]
+

@@ -1,0 +1,191 @@
+"""Runtime helpers of the forward rules that need more than one expression.
+
+Each takes the tangent ``t`` of one input (shaped like that input) and the values its
+forward rule has at hand, and returns the tangent of the output. Most are the
+contraction of ``t`` with the partial derivatives the reverse helpers already compute
+(with an adjoint of ones), so the two modes share their case analysis.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import grads as _helpers
+from .grads import _T, _axes
+
+
+def _reduce(terms, a, axis, keepdims):
+    return np.sum(terms, axis=_axes(axis, np.ndim(a)), keepdims=keepdims)
+
+
+def _ones_like(ans, t):
+    return np.ones(np.shape(ans), dtype=np.result_type(_helpers._float_dtype(t), np.float64)
+                   if np.ndim(ans) == 0 else _helpers._float_dtype(t))
+
+
+def prod_jvp(t, ans, a, axis=None, keepdims=False):
+    d = _helpers.prod_grad(_ones_like(ans, t), ans, np.asarray(a), axis, keepdims)
+    return _reduce(t * d, a, axis, keepdims)
+
+
+def extremum_jvp(t, ans, a, axis=None, keepdims=False):
+    """Ties share the tangent equally, as they share the adjoint."""
+    d = _helpers.extremum_grad(_ones_like(ans, t), ans, np.asarray(a), axis, keepdims)
+    return _reduce(t * d, a, axis, keepdims)
+
+
+def var_jvp(t, ans, a, axis=None, ddof=0, keepdims=False):
+    d = _helpers.var_grad(_ones_like(ans, t), np.asarray(a), axis, ddof, keepdims)
+    return _reduce(t * d, a, axis, keepdims)
+
+
+def std_jvp(t, ans, a, axis=None, ddof=0, keepdims=False):
+    d = _helpers.std_grad(_ones_like(ans, t), ans, np.asarray(a), axis, ddof, keepdims)
+    return _reduce(t * d, a, axis, keepdims)
+
+
+def norm_jvp(t, ans, x, ord=None, axis=None, keepdims=False):
+    d = _helpers.norm_grad(_ones_like(ans, t), ans, np.asarray(x), ord, axis, keepdims)
+    if axis is None and ord is None:
+        return _reduce(t * d, x, None, keepdims)
+    return _reduce(t * d, x, axis, keepdims)
+
+
+def cumprod_jvp(t, ans, a, axis=None):
+    """d cumprod(a)_k = sum_{j <= k} t_j prod_{i <= k, i != j} a_i, exact with zeros."""
+    a = np.asarray(a)
+    if axis is None:
+        return cumprod_jvp(np.ravel(t), np.ravel(ans), np.ravel(a), 0)
+    if np.all(a != 0):
+        return ans * np.cumsum(t / a, axis=axis)
+    a_m = np.moveaxis(a, axis, -1)
+    t_m = np.moveaxis(np.broadcast_to(t, a.shape), axis, -1)
+    out = np.zeros(a_m.shape, dtype=np.result_type(a_m, t_m))
+    n = a_m.shape[-1]
+    for j in range(n):
+        swapped = a_m.copy()
+        swapped[..., j] = t_m[..., j]
+        out[..., j:] += np.cumprod(swapped, axis=-1)[..., j:]
+    return np.moveaxis(out, -1, axis)
+
+
+def sort_jvp(t, a, axis=-1):
+    """The tangent follows its element to where np.sort puts it (ties in stable order,
+    as the adjoint)."""
+    a = np.asarray(a)
+    if axis is None:
+        return np.ravel(t)[np.argsort(a, axis=None, kind="stable")]
+    return np.take_along_axis(t, np.argsort(a, axis=axis, kind="stable"), axis=axis)
+
+
+def solve_jvp_a(t, ans, a, b):
+    """d solve(a, b) for a's tangent: -solve(a, t @ x)."""
+    if np.ndim(b) == 1:
+        return -np.linalg.solve(a, np.matmul(t, ans[..., None]))[..., 0]
+    return -np.linalg.solve(a, np.matmul(t, ans))
+
+
+def _trace(m):
+    return np.trace(m, axis1=-2, axis2=-1)
+
+
+def det_jvp(t, ans, a):
+    """d det(a) = det(a) tr(a^-1 t)."""
+    return ans * _trace(np.linalg.solve(a, t))
+
+
+def slogdet_jvp(t, ans, a):
+    """d (sign, logdet) = (0, tr(a^-1 t)): the sign is piecewise constant."""
+    return np.zeros_like(ans[0], dtype=np.result_type(ans[1])), _trace(np.linalg.solve(a, t))
+
+
+def cholesky_jvp(t, ans, a, upper=False):
+    """dL = L Phi(L^-1 dA L^-T) for the symmetric matrix NumPy reads from one triangle
+    of ``a`` (Phi: the lower triangle with half its diagonal)."""
+    L = _T(ans) if upper else ans
+    tri = np.triu(t) if upper else np.tril(t)
+    dA = tri + _T(tri) - tri * np.eye(t.shape[-1], dtype=t.dtype)
+    Linv = np.linalg.inv(L)
+    x = np.matmul(np.matmul(Linv, dA), _T(Linv))
+    phi = np.tril(x) * (1.0 - 0.5 * np.eye(x.shape[-1], dtype=x.dtype))
+    dL = np.matmul(L, phi)
+    return _T(dL) if upper else dL
+
+
+def tanh_vjp_jvp(t, g, y):
+    """The tangent of g * (1 - y * y) for y's tangent ``t``."""
+    return -2.0 * g * y * t
+
+
+def logaddexp_vjp_partial(w, x, y):
+    """w s (1 - s), s = 1 / (1 + exp(y - x)): logaddexp_vjp(w, x, y)'s derivative in x
+    times w (its adjoint's weight)."""
+    s = 1.0 / (1.0 + np.exp(y - x))
+    return w * s * (1.0 - s)
+
+
+def norm_grad_jvp_ans(t, g, ans, x, ord=None, axis=None, keepdims=False):
+    """The tangent of norm_grad(g, ans, x) = g x / ans for ans's tangent ``t``."""
+    ge = _helpers.expand_reduced(g, x, axis, keepdims)
+    anse = _helpers.expand_reduced(ans, x, axis, keepdims)
+    te = _helpers.expand_reduced(t, x, axis, keepdims)
+    return -(ge * np.asarray(x) * te) / (anse * anse)
+
+
+def norm_grad_jvp_x(t, g, ans, x, ord=None, axis=None, keepdims=False):
+    ge = _helpers.expand_reduced(g, x, axis, keepdims)
+    anse = _helpers.expand_reduced(ans, x, axis, keepdims)
+    return ge * t / anse
+
+
+_LINEAR_PADS = ("constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "mean",
+                "empty")
+
+
+def pad_jvp(t, array, pad_width, mode="constant", stat_length=None, reflect_type="even"):
+    """np.pad is linear in the array for modes that copy or average it; its fill
+    values (constant_values, end_values) contribute their own tangents."""
+    if mode not in _LINEAR_PADS:
+        # maximum, minimum, median select by value: row by row from the reverse rule
+        from . import jvp_via_vjp
+        stat = {} if stat_length is None else {"stat_length": stat_length}
+        ans = np.pad(array, pad_width, mode=mode, **stat)
+
+        def row(g, ans):
+            return _helpers.pad_grads(g, array, pad_width, mode, stat_length, 0, 0,
+                                      reflect_type)[0]
+        return jvp_via_vjp(row, 0, False, t, ans)
+    kw = {}
+    if mode in ("reflect", "symmetric"):
+        kw["reflect_type"] = reflect_type
+    if mode == "mean" and stat_length is not None:
+        kw["stat_length"] = stat_length
+    if mode == "constant":
+        kw["constant_values"] = 0
+    if mode == "linear_ramp":
+        kw["end_values"] = 0
+    return np.pad(t, pad_width, mode=mode, **kw)
+
+
+def pad_jvp_fill(t, array, pad_width, mode, which):
+    """The tangent from a fill value: the padding region filled with it."""
+    zeros = np.zeros(np.shape(array), dtype=np.result_type(t, np.float64))
+    if mode == "constant" and which == "constant_values":
+        return np.pad(zeros, pad_width, mode="constant", constant_values=t)
+    if mode == "linear_ramp" and which == "end_values":
+        return np.pad(zeros, pad_width, mode="linear_ramp", end_values=t)
+    return np.pad(zeros, pad_width)
+
+
+def abs_jvp(t, x):
+    """d|x| = sign(x) dx for real x; Re(conj(z) dz) / |z| for complex z (0 at 0)."""
+    if np.iscomplexobj(x):
+        return np.real(np.conj(np.sign(x)) * t)
+    return np.sign(x) * t
+
+
+def angle_jvp(t, z, deg=False):
+    """d angle(z) = Im(dz / z) for complex z (angle is Im log z); 0 for real z."""
+    scale = 57.29577951308232 if deg else 1.0
+    if np.iscomplexobj(z):
+        return np.imag(t / z) * scale
+    return np.zeros(np.shape(z)) * np.real(t)
