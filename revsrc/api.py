@@ -384,7 +384,7 @@ def _try_engine(prog, required):
 def _expanded(prog):
     """``prog`` with users' functions that have rules of their own inlined from their
     source: the engine runs their bodies where the Python path calls them."""
-    taken = inline.names_in(prog.body) | set(prog.params)
+    taken = ir.names_in(prog.body) | set(prog.params)
     body = inline.expand(prog.body, taken)
     if len(list(ir.walk(body))) == len(list(ir.walk(prog.body))):
         return prog

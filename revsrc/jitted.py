@@ -19,7 +19,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
-from .passes import analysis, cse, pipeline as frontend, inline
+from .passes import analysis, cse, pipeline as frontend
 from . import api, errors, runtime
 from .frontend import fence
 from .core import ir, kinds
@@ -257,13 +257,13 @@ def _inline_one(s, sig, names):
     sig = [_arg_kind(a, {}) if isinstance(a, Const) else k for a, k in
            zip(args, sig + [None] * (len(args) - len(sig)))]
     low = frontend.lower(jt.f, tuple(sig))
-    inner = inline.names_in(low.body) | set(low.params) | \
+    inner = ir.names_in(low.body) | set(low.params) | \
         ({low.result} if isinstance(low.result, str) else set())
     prefix = names.prefix(function_name(jt.f), inner)
     for n in inner:
         names.reserve(prefix + n)
     out = [Op(prefix + p, ir.copy, (a,), loc=s.loc) for p, a in zip(low.params, args)]
-    out += inline.rename(low.body, lambda n: prefix + n)
+    out += ir.rename(low.body, lambda n: prefix + n)
     result = prefix + low.result if isinstance(low.result, str) else low.result
     out.append(Op(s.target, ir.copy, (result,), loc=s.loc))
     return out

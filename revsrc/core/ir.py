@@ -5,10 +5,14 @@ operation (``target = fn(*args, **kwargs)``); control flow stays structured
 (``If``, ``For`` over a range, ``While``, ``Break``), so the reverse sweep can
 mirror it and both backends (Python source, compiled scalar engine) read the
 same tree. Operands are variable names (``str``) or ``Const`` values.
+
+The traversal at the end of the module (`children`, `map_children`, `map_operands`,
+`walk`, `rename`) is the one description of which fields of a statement hold
+statement lists and operands; passes walk and rebuild the tree through it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Tuple, Union
 
 
@@ -207,52 +211,94 @@ def check_assert(test, message):
         raise AssertionError(message)
 
 
+# ---------------------------------------------------------------------------
+# Traversal. Which fields of a statement hold statement lists, and which hold the
+# operands it reads and the names it assigns, is written down here once: every pass
+# walks and rebuilds statements through these functions, so none can forget a
+# while loop's test body (the statements computing its condition).
+
+# statement type -> the fields holding statement lists, in program order
+_CHILDREN = {If: ("body", "orelse"), For: ("body",), While: ("test_body", "body"),
+             Block: ("body",)}
+
+
+def children(s):
+    """The statement lists ``s`` holds, in program order (``()`` for none): an If's
+    body and orelse, a For's body, a While's test_body and body, a Block's body."""
+    return tuple(getattr(s, f) for f in _CHILDREN.get(type(s), ()))
+
+
+def map_children(s, fn, tests=True):
+    """``s`` rebuilt with ``fn(list)`` for each statement list it holds (a new
+    statement, its ``loc`` and ``label`` kept); ``s`` itself if it holds none.
+
+    ``tests=False`` keeps a While's test_body as it is, for a pass that must not
+    rewrite a loop's condition (the call says why)."""
+    fields = _CHILDREN.get(type(s))
+    if fields is None:
+        return s
+    return replace(s, **{f: fn(getattr(s, f)) for f in fields
+                         if tests or f != "test_body"})
+
+
 def map_bodies(s, fn):
-    """``s`` rebuilt with ``fn`` applied to each statement list it holds (itself if none)."""
-    if isinstance(s, If):
-        return If(s.test, fn(s.body), fn(s.orelse), loc=s.loc)
+    """``s`` rebuilt with ``fn`` applied to each statement list it holds (itself if
+    none), a While's test_body excepted."""
+    return map_children(s, fn, tests=False)
+
+
+def operands(s):
+    """The operands (names and Consts) ``s`` reads itself, not its children's. A
+    SetItem reads its target: it writes into the object the name holds."""
+    if isinstance(s, Op):
+        return list(s.args) + [v for _, v in s.kwargs]
+    if isinstance(s, SetItem):
+        return [s.target, s.index, s.value]
+    if isinstance(s, (If, While)):
+        return [s.test]
     if isinstance(s, For):
-        return For(s.var, s.start, s.stop, s.step, fn(s.body), loc=s.loc, label=s.label)
-    if isinstance(s, While):
-        return While(s.test_body, s.test, fn(s.body), loc=s.loc, label=s.label)
-    if isinstance(s, Block):
-        return Block(s.label, fn(s.body), loc=s.loc)
-    return s
+        return [s.start, s.stop, s.step]
+    if isinstance(s, Push):
+        return [s.value]
+    return []
+
+
+def map_operands(s, fn, targets=False):
+    """``s`` rebuilt with ``fn(n)`` for each name ``n`` among its `operands` (and with
+    ``targets``, for each name it assigns too); Consts are kept, and so are its
+    children. Always a new statement (``loc`` and ``label`` kept), so that a copy
+    made with it shares no statement with its original."""
+    def o(x):
+        return fn(x) if isinstance(x, str) else x
+
+    t = o if targets else (lambda x: x)
+    if isinstance(s, Op):
+        return replace(s, target=t(s.target), args=tuple(o(a) for a in s.args),
+                       kwargs=tuple((k, o(v)) for k, v in s.kwargs))
+    if isinstance(s, SetItem):   # its target once: read, and written into
+        return replace(s, target=o(s.target), index=o(s.index), value=o(s.value))
+    if isinstance(s, (If, While)):
+        return replace(s, test=o(s.test))
+    if isinstance(s, For):
+        return replace(s, var=t(s.var), start=o(s.start), stop=o(s.stop), step=o(s.step))
+    if isinstance(s, Push):
+        return replace(s, value=o(s.value))
+    if isinstance(s, Pop):
+        return replace(s, target=t(s.target))
+    return replace(s)
 
 
 def walk(stmts):
     """Yield every statement in ``stmts``, depth first, in program order."""
     for s in stmts:
         yield s
-        if isinstance(s, If):
-            yield from walk(s.body)
-            yield from walk(s.orelse)
-        elif isinstance(s, For):
-            yield from walk(s.body)
-        elif isinstance(s, While):
-            yield from walk(s.test_body)
-            yield from walk(s.body)
-        elif isinstance(s, Block):
-            yield from walk(s.body)
+        for f in _CHILDREN.get(type(s), ()):
+            yield from walk(getattr(s, f))
 
 
 def reads(s):
     """Variable names a single statement reads (not its children)."""
-    if isinstance(s, Op):
-        ops = list(s.args) + [v for _, v in s.kwargs]
-    elif isinstance(s, SetItem):
-        ops = [s.target, s.index, s.value]
-    elif isinstance(s, If):
-        ops = [s.test]
-    elif isinstance(s, For):
-        ops = [s.start, s.stop, s.step]
-    elif isinstance(s, While):
-        ops = [s.test]
-    elif isinstance(s, Push):
-        ops = [s.value]
-    else:
-        ops = []
-    return [o for o in ops if isinstance(o, str)]
+    return [o for o in operands(s) if isinstance(o, str)]
 
 
 def writes(s):
@@ -266,3 +312,32 @@ def writes(s):
     if isinstance(s, Pop):
         return [s.target]
     return []
+
+
+def rename(stmts, fn):
+    """A copy of ``stmts`` (no statement shared) with every variable name ``n``, read
+    or assigned, at any depth, replaced by ``fn(n)``."""
+    return [map_children(map_operands(s, fn, targets=True), lambda b: rename(b, fn))
+            for s in stmts]
+
+
+def names_in(stmts):
+    """Every variable name ``stmts`` read or assign, at any depth."""
+    found = set()
+    for s in walk(stmts):
+        found.update(reads(s))
+        found.update(writes(s))
+    return found
+
+
+def dominates(d, w):
+    """Whether the statement at path ``d`` always runs before the one at ``w``. A path
+    is ``((id(list), index), ...)`` from the body down to a statement, one step per
+    statement list (`children`) entered."""
+    if len(d) > len(w):
+        return False
+    for k in range(len(d) - 1):
+        if d[k] != w[k]:
+            return False
+    last = len(d) - 1
+    return d[last][0] == w[last][0] and d[last][1] < w[last][1]

@@ -21,11 +21,12 @@ import types
 
 import numpy as np
 
-from ..passes import views as aliases, containers
+from ..passes import containers
 from . import control, fence
 from .. import errors, rules, runtime
 from ..runtime import inplace, tensor
 from ..core import ir, kinds
+from ..core.ops import OF_BINARY
 from .idioms import IdiomLowering, is_library
 from ..core.names import Names
 from ..core.ir import Const, For, If, Op, SetItem, While
@@ -562,7 +563,7 @@ class Normalizer(IdiomLowering):
                 # Python's x op= y: in place on an array (revsrc/aliases.py follows it)
                 var = self._store_name(sc, node.target.id, node)
                 rhs = self._val(sc, node.value, out)
-                out.append(Op(var, aliases.OF_BINARY[op], (var, rhs), loc=loc))
+                out.append(Op(var, OF_BINARY[op], (var, rhs), loc=loc))
             elif isinstance(node.target, ast.Subscript):
                 base, index = self._subscript_parts(sc, node.target, out, loc)
                 old = self.fresh()

@@ -656,16 +656,15 @@ def _check_not_stored(r, v, write_path, loc):
 def _reaches(r, store, write, defs):
     """Whether the statement at ``store`` may run before the one at ``write`` with no
     definition (of ``defs``) of the variable between them."""
-    from .views import _dominates
     if _order(store) < _order(write):
-        if not any(_order(store) < _order(d) and _dominates(d, write) for d in defs):
+        if not any(_order(store) < _order(d) and ir.dominates(d, write) for d in defs):
             return True
     # from one iteration of a loop holding both to the next
     k = _common_loop(r, store, write)
     if k is None:
         return False
     return not any(len(d) > k and d[:k] == write[:k] and d[k][0] == write[k][0]
-                   and _dominates(d, write) for d in defs)
+                   and ir.dominates(d, write) for d in defs)
 
 
 def _order(path):

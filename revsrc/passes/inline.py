@@ -14,7 +14,7 @@ import types
 from . import analysis
 from ..core import ir
 from .. import primitives
-from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
+from ..core.ir import Const, Op
 from ..frontend.normalize import Normalizer
 
 
@@ -52,51 +52,11 @@ def kinds_any():
     return "any"
 
 
-def rename(stmts, fn):
-    """A copy of ``stmts`` with every variable name ``n`` replaced by ``fn(n)``."""
-    def o(x):
-        return fn(x) if isinstance(x, str) else x
-
-    out = []
-    for s in stmts:
-        if isinstance(s, Op):
-            out.append(Op(o(s.target) if s.target is not None else None, s.fn,
-                          tuple(o(a) for a in s.args), tuple((k, o(v)) for k, v in s.kwargs),
-                          s.loc))
-        elif isinstance(s, SetItem):
-            out.append(SetItem(o(s.target), o(s.index), o(s.value), s.loc))
-        elif isinstance(s, If):
-            out.append(If(o(s.test), rename(s.body, fn), rename(s.orelse, fn), loc=s.loc))
-        elif isinstance(s, For):
-            out.append(For(o(s.var), o(s.start), o(s.stop), o(s.step), rename(s.body, fn),
-                           loc=s.loc))
-        elif isinstance(s, While):
-            out.append(While(rename(s.test_body, fn), o(s.test), rename(s.body, fn),
-                             loc=s.loc))
-        elif isinstance(s, Push):
-            out.append(Push(o(s.value), s.stack))
-        elif isinstance(s, Pop):
-            out.append(Pop(o(s.target), s.stack))
-        elif isinstance(s, (Break, Comment)):
-            out.append(s)
-        else:  # pragma: no cover
-            raise AssertionError(s)
-    return out
-
-
-def names_in(stmts):
-    found = set()
-    for s in ir.walk(stmts):
-        found.update(ir.reads(s))
-        found.update(ir.writes(s))
-    return found
-
-
 def inline_call(fn, args, target, taken):
     """Statements computing ``target = fn(*args)`` from ``fn``'s body, its names
     prefixed so that none is in ``taken`` (which is updated)."""
     params, body, result = lowered(fn)
-    inner = names_in(body) | set(params) | ({result} if isinstance(result, str) else set())
+    inner = ir.names_in(body) | set(params) | ({result} if isinstance(result, str) else set())
     base = fn.__name__ if fn.__name__ != "<lambda>" else "lambda"
     k = 1
     while True:
@@ -106,7 +66,7 @@ def inline_call(fn, args, target, taken):
         k += 1
     taken.update(prefix + n for n in inner)
     out = [Op(prefix + p, ir.copy, (a,)) for p, a in zip(params, args)]
-    out += rename(body, lambda n: prefix + n)
+    out += ir.rename(body, lambda n: prefix + n)
     out.append(Op(target, ir.copy, (prefix + result if isinstance(result, str) else result,)))
     return out
 

@@ -15,10 +15,10 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import views as aliases, containers, inline
+from . import views as aliases, containers
 from ..frontend import arguments
 from .. import errors, runtime
-from ..core import ir, kinds
+from ..core import ir, kinds, ops
 from ..frontend import callee as callee_mod
 from ..core.ir import Const, Op, SetItem
 from ..core.names import function_name
@@ -95,7 +95,7 @@ def _specialize_containers(params, key, body, names):
 def _follow_writes(params, key, body, names):
     """``body`` with writes through views and aliases explicit (revsrc/aliases.py)."""
     if not any(isinstance(s, SetItem) or (isinstance(s, Op) and (
-            s.fn in aliases.INPLACE or s.fn in containers.IN_PLACE)) for s in ir.walk(body)):
+            s.fn in ops.INPLACE or s.fn in containers.IN_PLACE)) for s in ir.walk(body)):
         return body
     from . import analysis
     body, back = aliases.versions(params, body)   # one name per assignment, for now
@@ -168,7 +168,7 @@ def _inline_one(s, found, ndims, names, deps):
                 hint="pass a float")
     low = lower(tr.derivative if tr.derivative is not None else s.fn, tuple(sig))
     deps.extend(low.deps)
-    inner = inline.names_in(low.body) | set(low.params) | \
+    inner = ir.names_in(low.body) | set(low.params) | \
         ({low.result} if isinstance(low.result, str) else set())
     base = f"{function_name(tr.f)}_d"
     prefix = names.prefix(base, inner)
@@ -176,7 +176,7 @@ def _inline_one(s, found, ndims, names, deps):
         names.reserve(prefix + n)
     given = [a for p, a in zip(tr.params, args) if p not in static]
     out = [Op(prefix + p, ir.copy, (a,), loc=s.loc) for p, a in zip(low.params, given)]
-    out += inline.rename(low.body, lambda n: prefix + n)
+    out += ir.rename(low.body, lambda n: prefix + n)
     result = prefix + low.result if isinstance(low.result, str) else low.result
     out.append(Op(s.target, ir.copy, (result,), loc=s.loc))
     for st in ir.walk(out):
@@ -198,7 +198,7 @@ def _derivative(tr, key, has_aux):
     # its adjoints are ordinary variables now: the new transformation names its own
     names.bars = {}
     names.__dict__.pop("dots", None)
-    body = inline.rename(prog.body, lambda n: n)   # fresh statements: never shared
+    body = ir.rename(prog.body, lambda n: n)   # fresh statements: never shared
     outs = list(prog.outputs)
     n = len(tr.argnums)
     grads = []

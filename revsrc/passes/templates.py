@@ -16,7 +16,6 @@ import operator
 import numpy as np
 
 from ..runtime import ieee
-from . import inline
 from ..core import ir
 from ..core.ir import Op
 from ..frontend.normalize import Normalizer
@@ -71,11 +70,11 @@ def instantiate(t, env, indices, names, loc):
             fresh[n] = names.temp()
         return fresh[n]
 
-    stmts = inline.rename(t.body, rename)
+    stmts = ir.rename(t.body, rename)
     outs = []
     for i in indices:
         ops, operand = t.outputs[i]
-        stmts += inline.rename(ops, rename)
+        stmts += ir.rename(ops, rename)
         outs.append(rename(operand) if isinstance(operand, str) else operand)
     for s in stmts:
         if isinstance(s, Op):

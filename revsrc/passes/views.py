@@ -25,22 +25,12 @@ import operator
 
 import numpy as np
 
-from . import containers, inline
+from . import containers
 from .. import errors, runtime
 from ..core import ir, kinds
-from ..core.ir import Block, Const, For, If, Op, SetItem, While
+from ..core.ir import Block, Const, For, Op, SetItem, While, dominates
+from ..core.ops import INPLACE
 from ..rules import arith as _arith
-
-# In-place operators (what ``x op= y`` calls) and the operation they compute.
-INPLACE = {
-    operator.iadd: operator.add, operator.isub: operator.sub, operator.imul: operator.mul,
-    operator.itruediv: operator.truediv, operator.ifloordiv: operator.floordiv,
-    operator.imod: operator.mod, operator.ipow: operator.pow,
-    operator.imatmul: operator.matmul, operator.iand: operator.and_,
-    operator.ior: operator.or_, operator.ixor: operator.xor,
-    operator.ilshift: operator.lshift, operator.irshift: operator.rshift,
-}
-OF_BINARY = {v: k for k, v in INPLACE.items()}   # x + y -> the in-place x += y
 
 # Operations whose result is always a view of their first argument (for an ndarray).
 _VIEWS = {np.transpose, np.swapaxes, np.moveaxis, np.expand_dims, np.squeeze, np.flip,
@@ -91,7 +81,7 @@ def resolve(params, body, found, names, back=None):
     out = _Resolver(params, found, names, back).run(body)
     if back:
         back = _apart(out, back, names)
-        out = inline.rename(out, lambda n: back.get(n, n))
+        out = ir.rename(out, lambda n: back.get(n, n))
     return out
 
 
@@ -147,11 +137,11 @@ def _versions(params, body):
         if rebinds(s):
             for w in ir.writes(s):
                 top[w] = top.get(w, 0) + 1
-        if not _bodies(s):
+        if not ir.children(s):
             continue
         mine = _loop_locals(s, rebinds)
         local[id(s)] = mine
-        for child in _bodies(s):
+        for child in ir.children(s):
             for t in ir.walk(child):
                 if rebinds(t):
                     others.update(w for w in ir.writes(t) if w not in mine)
@@ -188,17 +178,17 @@ def _versions(params, body):
                 start, stop, step = read(st.start), read(st.stop), read(st.step)
                 var = new_version(st.var) if st.var in many else st.var
             else:
-                test_body = inline.rename(st.test_body, read)
+                test_body = ir.rename(st.test_body, read)
                 test = read(st.test)
             for v in sorted(local[id(st)] & many):
                 new_version(v)
-            loop_body = inline.rename(st.body, read)
+            loop_body = ir.rename(st.body, read)
             if isinstance(st, For):
                 out.append(For(var, start, stop, step, loop_body, loc=st.loc))
             else:
                 out.append(While(test_body, test, loop_body, loc=st.loc))
         else:
-            out.extend(inline.rename([st], read))
+            out.extend(ir.rename([st], read))
     back = {k: v for k, v in back.items() if k != v}
     return out, back
 
@@ -289,7 +279,7 @@ class _Resolver:
                 self.writes.append((s, here))
             elif isinstance(s, For):
                 self.defs.setdefault(s.var, []).append(_Def(s, here))
-            for child in _bodies(s):
+            for child in ir.children(s):
                 self._scan(child, here)
 
     def _mutable(self, v):
@@ -409,14 +399,14 @@ class _Resolver:
             d = self.defs[m][0]
             if self.parent[m][0] in parted:
                 parted.add(m)
-            elif _dominates(d.path, path):
+            elif dominates(d.path, path):
                 if self._parted(m, d, path, loc, m in on_chain, target if m in on_chain
                                 else m):
                     parted.add(m)
                     continue
                 op = d.stmt
                 out.append(Op(op.target, op.fn, op.args, op.kwargs, loc))
-            elif not all(_dominates(d.path, r) for r in self.reads.get(m, [])):
+            elif not all(dominates(d.path, r) for r in self.reads.get(m, [])):
                 # read somewhere its own definition does not reach first: it may hold
                 # the view from before the write
                 raise errors.UnfollowableWrite(
@@ -445,7 +435,7 @@ class _Resolver:
             return False
         if not on_chain and all(isinstance(b.stmt, Op) and self._view_of(b.stmt) is None
                                 for b in between) and \
-                any(_dominates(d.path, b.path) and _dominates(b.path, path) for b in between):
+                any(dominates(d.path, b.path) and dominates(b.path, path) for b in between):
             return True
         b = between[0]
         name, base_ = self.back.get(shown, shown), self.back.get(base, base)
@@ -530,28 +520,3 @@ class _Resolver:
                 s = Op(s.target, INPLACE[s.fn], s.args, s.kwargs, s.loc)
             out.append(ir.map_bodies(s, self._apply))
         return out
-
-
-def _bodies(s):
-    if isinstance(s, If):
-        return [s.body, s.orelse]
-    if isinstance(s, (For, Block)):
-        return [s.body]
-    if isinstance(s, While):
-        return [s.test_body, s.body]
-    return []
-
-
-def _dominates(d, w):
-    """Whether the statement at path ``d`` always runs before the one at ``w``."""
-    if len(d) > len(w):
-        return False
-    for k in range(len(d) - 1):
-        if d[k] != w[k]:
-            return False
-    last = len(d) - 1
-    return d[last][0] == w[last][0] and d[last][1] < w[last][1]
-
-
-
-
