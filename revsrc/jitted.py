@@ -24,7 +24,7 @@ from . import api, errors, runtime
 from .frontend import fence
 from .core import ir, kinds
 from .api import _Compiled, _plain
-from .core.ir import Const, Op, Pop, While
+from .core.ir import Const, Op, Pop
 from .core.names import function_name
 from .frontend.parse import parse_function
 
@@ -217,10 +217,7 @@ def _inline_jitted(params, key, body, names):
                     progress.append(s)
                     out.extend(_inline_one(s, sig, names))
                     continue
-                s = ir.map_bodies(s, expand)
-                if isinstance(s, While):
-                    s = While(expand(s.test_body), s.test, s.body, loc=s.loc)
-                out.append(s)
+                out.append(ir.map_children(s, expand))
             return out
         body = expand(body)
         if not progress:
@@ -234,10 +231,7 @@ def _guessed(stmts):
         if isinstance(s, Op) and s.target is not None and jitted_of(s.fn) is not None:
             out.append(Op(s.target, ir.copy, (Const(0.0),)))
             continue
-        s = ir.map_bodies(s, _guessed)
-        if isinstance(s, While):
-            s = While(_guessed(s.test_body), s.test, s.body, loc=s.loc)
-        out.append(s)
+        out.append(ir.map_children(s, _guessed))
     return out
 
 
@@ -297,10 +291,7 @@ def _outputs(body, result, found, items, names, f):
                 leaves = [x for a in made_of(s) for x in _leaves(a, items)]
                 out += [Op(o, ir.copy, (x,), loc=s.loc) for o, x in zip(outs, leaves)]
                 continue
-            s = ir.map_bodies(s, split)
-            if isinstance(s, While):
-                s = While(split(s.test_body), s.test, s.body, loc=s.loc)
-            out.append(s)
+            out.append(ir.map_children(s, split))
         return out
     return split(body), outs, select
 

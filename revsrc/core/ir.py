@@ -241,12 +241,6 @@ def map_children(s, fn, tests=True):
                          if tests or f != "test_body"})
 
 
-def map_bodies(s, fn):
-    """``s`` rebuilt with ``fn`` applied to each statement list it holds (itself if
-    none), a While's test_body excepted."""
-    return map_children(s, fn, tests=False)
-
-
 def operands(s):
     """The operands (names and Consts) ``s`` reads itself, not its children's. A
     SetItem reads its target: it writes into the object the name holds."""

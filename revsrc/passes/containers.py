@@ -530,7 +530,8 @@ class _Specializer:
         return s
 
     def apply(self, stmts):
-        return [ir.map_bodies(self.decided.get(id(s), s), self.apply) for s in stmts]
+        # a while's test body too: `block` decided its statements
+        return [ir.map_children(self.decided.get(id(s), s), self.apply) for s in stmts]
 
 
 def _join_into(env, a, b):

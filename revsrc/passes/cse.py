@@ -17,6 +17,7 @@ from __future__ import annotations
 import operator
 import struct
 import types
+from dataclasses import replace
 
 import numpy as np
 
@@ -140,19 +141,20 @@ def _numbered(stmts, num):
             orelse = _numbered(s.orelse, num.fork())
             for v in _written(s.body) | _written(s.orelse):
                 num.kill(v)
-            out.append(If(test, body, orelse, loc=s.loc))
+            out.append(replace(s, test=test, body=body, orelse=orelse))
         elif isinstance(s, For):
             start, stop, step = num.read(s.start), num.read(s.stop), num.read(s.step)
             for v in _written(s.body) | {s.var}:
                 num.kill(v)
-            out.append(For(s.var, start, stop, step, _numbered(s.body, num.fork()), loc=s.loc))
+            out.append(replace(s, start=start, stop=stop, step=step,
+                               body=_numbered(s.body, num.fork())))
         elif isinstance(s, While):
             for v in _written(s.test_body) | _written(s.body):
                 num.kill(v)
             inner = num.fork()
             test_body = _numbered(s.test_body, inner)
             test = inner.read(s.test)
-            out.append(While(test_body, test, _numbered(s.body, inner), loc=s.loc))
+            out.append(replace(s, test_body=test_body, test=test, body=_numbered(s.body, inner)))
         elif isinstance(s, Push):
             out.append(Push(num.read(s.value), s.stack))
         elif isinstance(s, Pop):
@@ -210,15 +212,7 @@ def _drop(stmts, counts, changed):
                 or (s.fn is ir.copy and s.args == (s.target,))):
             changed.append(s)
             continue
-        if isinstance(s, If):
-            s = If(s.test, _drop(s.body, counts, changed), _drop(s.orelse, counts, changed),
-                   loc=s.loc)
-        elif isinstance(s, For):
-            s = For(s.var, s.start, s.stop, s.step, _drop(s.body, counts, changed), loc=s.loc)
-        elif isinstance(s, While):
-            s = While(_drop(s.test_body, counts, changed), s.test,
-                      _drop(s.body, counts, changed), loc=s.loc)
-        out.append(s)
+        out.append(ir.map_children(s, lambda b: _drop(b, counts, changed)))
     return out
 
 
@@ -257,10 +251,7 @@ def scalarize_tuples(body, fresh):
                     copies.append(c)
                 out.append(Op(s.target, ir.make_tuple, tuple(copies), (), s.loc))
                 continue
-            s = ir.map_bodies(s, split)
-            if isinstance(s, While):
-                s = While(split(s.test_body), s.test, s.body, loc=s.loc)
-            out.append(s)
+            out.append(ir.map_children(s, split))
         return out
 
     body = split(body)
@@ -285,7 +276,7 @@ def scalarize_tuples(body, fresh):
                         stmts[i] = Op(s.target, ir.make_tuple, items[s.args[0]], (), s.loc)
                 continue
             run = set()
-            for b in _bodies(s):
+            for b in ir.children(s):
                 find(b)
 
     def forward(stmts):
@@ -305,10 +296,7 @@ def scalarize_tuples(body, fresh):
                     s.args[1] == Const(len(items[s.args[0]])):
                 changed.append(s)    # unpacking a tuple of known length: nothing to check
                 continue
-            s = ir.map_bodies(s, forward)
-            if isinstance(s, While):
-                s = While(forward(s.test_body), s.test, s.body, loc=s.loc)
-            out.append(s)
+            out.append(ir.map_children(s, forward))
         return out
 
     while True:      # an item may be a tuple itself: (value, (grad_x, grad_y))
@@ -317,13 +305,3 @@ def scalarize_tuples(body, fresh):
         body = forward(body)
         if not changed:
             return body, items
-
-
-def _bodies(s):
-    if isinstance(s, If):
-        return [s.body, s.orelse]
-    if isinstance(s, For):
-        return [s.body]
-    if isinstance(s, While):
-        return [s.test_body, s.body]
-    return []

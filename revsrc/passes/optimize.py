@@ -19,7 +19,7 @@ import numpy as np
 
 from ..runtime import ieee
 from ..core import ir
-from ..core.ir import Comment, Const, For, If, Op, Push, SetItem
+from ..core.ir import Comment, Const, For, If, Op
 
 _FOLDABLE_MODULES = ("math", "operator", "_operator", "builtins")
 
@@ -140,21 +140,10 @@ def _deep(s):
 
 
 def substitute(s, old, new):
-    """A copy of statement ``s`` reading ``new`` wherever it read ``old``."""
-    def sub(o):
-        return new if o == old else o
-    if isinstance(s, Op):
-        return Op(s.target, s.fn, tuple(sub(a) for a in s.args),
-                  tuple((k, sub(v)) for k, v in s.kwargs), s.loc)
-    if isinstance(s, Push):
-        return Push(sub(s.value), s.stack)
-    if isinstance(s, SetItem):
-        return SetItem(s.target, sub(s.index), sub(s.value), s.loc)
-    if isinstance(s, If):
-        s = If(sub(s.test), s.body, s.orelse, loc=s.loc)
-    elif isinstance(s, For):
-        s = For(s.var, sub(s.start), sub(s.stop), sub(s.step), s.body, loc=s.loc)
-    return ir.map_bodies(s, lambda b: [substitute(t, old, new) for t in b])
+    """A copy of statement ``s`` reading ``new`` wherever it (or a statement in it, a
+    while's test included) read ``old``."""
+    s = ir.map_operands(s, lambda n: new if n == old else n)
+    return ir.map_children(s, lambda b: [substitute(t, old, new) for t in b])
 
 
 # ----- Copy propagation -----
@@ -165,7 +154,9 @@ def propagate_copies(stmts, uses, defs, keep, names):
     Applies when ``a`` (a temporary or an adjoint, not in ``keep``) is assigned only
     there and read only later in the same block, and ``b`` is not written before the
     last of those reads (the last may write it, since it reads first)."""
-    out = [ir.map_bodies(s, lambda b: propagate_copies(b, uses, defs, keep, names))
+    # (an adjoint sweep has no while loops: a while's adjoint is a counted For; a
+    # While would be left whole, its test and body unchanged)
+    out = [ir.map_children(s, lambda b: propagate_copies(b, uses, defs, keep, names))
            if isinstance(s, (If, For)) else s for s in stmts]
     info = [_deep(s) for s in out]
     read_at, write_at = {}, {}
@@ -216,7 +207,7 @@ def coalesce(stmts, uses, names):
     touched = {}     # name -> index in out of the last statement reading or writing it
     for s in stmts:
         if isinstance(s, (If, For)):
-            s = ir.map_bodies(s, lambda b: coalesce(b, uses, names))
+            s = ir.map_children(s, lambda b: coalesce(b, uses, names))
         elif isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
                 and isinstance(s.args[0], str) and s.args[0] in defined \
                 and uses.get(s.args[0], 0) == 1:
@@ -241,7 +232,7 @@ def first_accumulation(stmts, names):
     """``x_bar = t`` followed by ``x_bar = x_bar + u`` (nothing reading or writing
     ``x_bar`` or writing ``t`` in between) becomes ``x_bar = t + u``: the adjoint of
     ``d * d`` is one addition, not a copy and an addition."""
-    out = [ir.map_bodies(s, lambda b: first_accumulation(b, names))
+    out = [ir.map_children(s, lambda b: first_accumulation(b, names))
            if isinstance(s, (If, For)) else s for s in stmts]
     info = [_deep(s) for s in out]
     dropped = set()
@@ -277,7 +268,7 @@ def drop_empty_comments(stmts):
         if isinstance(s, Comment) and s.text.startswith("adjoint") and \
                 (i + 1 == len(stmts) or isinstance(stmts[i + 1], Comment)):
             continue
-        out.append(ir.map_bodies(s, drop_empty_comments))
+        out.append(ir.map_children(s, drop_empty_comments))
     return out
 
 

@@ -124,7 +124,7 @@ def _inline_derivatives(params, key, body, names, deps):
             if _is_derivative_call(s):
                 out.extend(_inline_one(s, found, ndims, names, deps))
             else:
-                out.append(ir.map_bodies(s, expand))
+                out.append(ir.map_children(s, expand))   # a while's test may call one too
         return out
     return expand(body)
 

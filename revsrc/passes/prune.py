@@ -175,7 +175,7 @@ def accumulate_in_place(prog: Program) -> Program:
             if isinstance(s, Op) and s.target in ok and s.fn is operator.add \
                     and s.args[0] == s.target:
                 s = Op(s.target, runtime.accumulate, s.args, loc=s.loc)
-            out.append(ir.map_bodies(s, rewrite))
+            out.append(ir.map_children(s, rewrite))   # candidates: found at any depth
         return out
 
     return Program(prog.name, prog.params, rewrite(prog.body), prog.outputs, prog.kinds,
@@ -239,8 +239,8 @@ def loop_kernels(prog: Program) -> Program:
                 if hit is not None and len(s.args) == hit[1] and \
                         not all(scalar(a) for a in s.args):
                     s = Op(s.target, hit[0], s.args, loc=s.loc)
-            loop = isinstance(s, (ir.For, ir.While))
-            out.append(ir.map_bodies(s, lambda b: rewrite(b, in_loop or loop)))
+            loop = isinstance(s, (ir.For, ir.While))   # (a while's test runs each time)
+            out.append(ir.map_children(s, lambda b: rewrite(b, in_loop or loop)))
         return out
 
     return Program(prog.name, prog.params, rewrite(prog.body, False), prog.outputs,

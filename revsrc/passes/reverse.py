@@ -882,8 +882,12 @@ def _add_companions(stmts, names, kinds, active, depth, found):
             found[id(s)] = (other, s.args[0], name)  # the statements live as long
         else:
             inner = depth + (1 if isinstance(s, (For, While)) else 0)
-            s = ir.map_bodies(
-                s, lambda b: _add_companions(b, names, kinds, active, inner, found))
+            # not a while's test body: its operations get no adjoint (a test that
+            # computes a value the derivative needs is refused), so a companion
+            # computed there would be computed for nothing
+            s = ir.map_children(
+                s, lambda b: _add_companions(b, names, kinds, active, inner, found),
+                tests=False)
         out.append(s)
     return out
 
@@ -910,7 +914,7 @@ def shift_stacks(stmts):
             s = Push(s.value, _shifted(s.stack))
         elif isinstance(s, Pop):
             s = Pop(s.target, _shifted(s.stack))
-        out.append(ir.map_bodies(s, shift_stacks))
+        out.append(ir.map_children(s, shift_stacks))   # an inlined adjoint in a test too
     return out
 
 
@@ -941,7 +945,7 @@ def _fast_gathers(stmts, kinds):
         if isinstance(s, Op) and s.fn is operator.getitem and kinds.get(s.args[0]) == "array" \
                 and isinstance(s.args[1], str) and kinds.get(s.args[1]) == "tuple":
             s = Op(s.target, runtime.take, s.args, s.kwargs, s.loc)
-        out.append(ir.map_bodies(s, lambda b: _fast_gathers(b, kinds)))
+        out.append(ir.map_children(s, lambda b: _fast_gathers(b, kinds)))
     return out
 
 

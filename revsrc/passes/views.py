@@ -518,5 +518,6 @@ class _Resolver:
                 continue
             if isinstance(s, Op) and s.fn in INPLACE:   # on a number: x = x op y
                 s = Op(s.target, INPLACE[s.fn], s.args, s.kwargs, s.loc)
-            out.append(ir.map_bodies(s, self._apply))
+            # a while's test body too: _scan planned the writes there
+            out.append(ir.map_children(s, self._apply))
         return out

@@ -753,7 +753,7 @@ def _with_externals(program):
             if isinstance(s, Op) and s.fn in (ir.load_global, ir.load_cell):
                 out.append(Op(s.target, ir.copy, (param_for(s.fn, s.args),), loc=s.loc))
             else:
-                out.append(ir.map_bodies(s, rewrite))
+                out.append(ir.map_children(s, rewrite))   # a while's test reads them too
         return out
 
     body = rewrite(program.body)
@@ -784,7 +784,7 @@ def _unset_placeholders(program):
                     s = ir.Op(s.target, ir.copy, (ir.Const(_UNSET),), loc=s.loc)
             else:
                 held = False
-            out.append(ir.map_bodies(s, fix))
+            out.append(ir.map_children(s, fix))
         return out
     return ir.Program(program.name, program.params, fix(program.body), program.outputs,
                       program.kinds, forward_len=program.forward_len, names=program.names,
