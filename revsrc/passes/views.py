@@ -324,14 +324,37 @@ class _Resolver:
     # ----- rewriting one write ----------------------------------------------
 
     def _rewrite(self, s, path):
-        target = s.target
-        loc = s.loc
+        """The statements replacing the write ``s`` (at ``path``): its new value
+        written back up to the array that owns the memory, then every view or alias
+        of that array made before the write derived again; or a coded refusal."""
+        target, loc = s.target, s.loc
         if isinstance(s, Op) and s.fn in containers.IN_PLACE:
             return containers.rewrite_write(self, s, path)
         if isinstance(s, Op) and self.found.get(target) == kinds.ANY:
             # a number (rebound) or a shared array (changed in place): known when it runs
             return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),
                     Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
+        root = self._owner(target, loc)
+        members = [m for m in self._members(root) if m != root]
+        if not members:
+            if isinstance(s, SetItem):
+                return [s]
+            # x op= y with no alias: the same values as x = x op y
+            return [Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
+        self._check_members(target, root, members, loc)
+        chain = []          # (variable, parent operand, defining Op) from target to root
+        v = target
+        while v != root:
+            base, _ = self.parent[v]
+            chain.append((v, base, self.defs[v][0].stmt))
+            v = base
+        out = self._write_up(s, root, chain)
+        self._derive_again(members, chain, s, root, path, out)
+        return out
+
+    def _owner(self, target, loc):
+        """The array that owns the memory a write into ``target`` changes, refused
+        when that is the caller's or depends on the path taken."""
         ds = self.defs.get(target, [])
         if len(ds) > 1 and any(self._view_of(d.stmt) is not None for d in ds):
             # which array it views depends on the path taken: not followed (refused)
@@ -347,12 +370,11 @@ class _Resolver:
                 f"this writes into {root}, which the caller owns (through {target})"
                 if root != target else f"this writes into {target}, which the caller owns",
                 loc=loc, hint=f"copy it first: {root} = {root}.copy()")
-        members = [m for m in self._members(root) if m != root]
-        if isinstance(s, Op) and not members:
-            # x op= y with no alias: the same values as x = x op y
-            return [Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
-        if isinstance(s, SetItem) and not members:
-            return [s]
+        return root
+
+    def _check_members(self, target, root, members, loc):
+        """Refuse a write into ``target`` whose sharers (``members``, views and aliases
+        of ``root``) cannot all be followed."""
         if self.found.get(root) != kinds.ARRAY:
             raise errors.UnfollowableWrite(
                 f"{target} shares its value with {', '.join(sorted(set(members) | {root} - {target}))}, "
@@ -365,34 +387,36 @@ class _Resolver:
                     f"{m} is a view or an alias of {root} assigned in more than one place; "
                     "revsrc cannot follow this write through it", loc=loc,
                     hint=f"copy it ({m} = {m}.copy()) or write into {root} directly")
+
+    def _write_up(self, s, root, chain):
+        """The new value of the variable ``s`` writes, as a fresh array, written back
+        into ``root`` one link of ``chain`` at a time."""
         out = []
-        chain = []          # (variable, parent operand, defining Op) from target to root
-        v = target
-        while v != root:
-            base, _ = self.parent[v]
-            chain.append((v, base, self.defs[v][0].stmt))
-            v = base
-        # the new value of the written variable, as a fresh array
+        loc = s.loc
         if isinstance(s, Op):
             new = self.names.temp()
             out.append(Op(new, INPLACE[s.fn], s.args, s.kwargs, loc))
         elif chain:
             new = self.names.temp()
-            out.append(Op(new, np.array, (target,), loc=loc))
+            out.append(Op(new, np.array, (s.target,), loc=loc))
             out.append(SetItem(new, s.index, s.value, loc=loc))
         else:
             out.append(s)   # a write into the root itself
             new = None
-        # written back up to the root, one link at a time
         for var, base, d in chain:
             if not self._always_view(d):
                 out.append(Op(None, runtime.check_view, (var, base, Const(loc)), loc=loc))
-            up = self._write_back(d, base, new, loc, out)
-            new = up
+            new = self._write_back(d, base, new, loc, out)
         if new is not None and root not in [c[0] for c in chain]:
             if new != root:
                 out.append(SetItem(root, Const(Ellipsis), new, loc=loc))
-        # every view and alias defined before the write is derived again
+        return out
+
+    def _derive_again(self, members, chain, s, root, path, out):
+        """Append to ``out`` the definitions of the views and aliases of ``root``
+        (``members``) made before the write ``s`` at ``path``, so that later reads
+        see the new values; refused for one that may hold a view from before it."""
+        target, loc = s.target, s.loc
         on_chain = {c[0] for c in chain}
         parted = set()      # no longer views of the array written (their base was rebound)
         for m in self._ordered(members):
@@ -413,7 +437,6 @@ class _Resolver:
                     f"{m}, a view of {root}, is defined where this write cannot reach it "
                     "(in another branch or loop); revsrc cannot follow the write",
                     loc=loc, hint=f"copy it ({m} = {m}.copy()) where it is defined")
-        return out
 
     def _parted(self, m, d, path, loc, on_chain, shown):
         """Whether ``m``, a view or an alias made at ``d`` (which runs before the write
