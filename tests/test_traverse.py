@@ -71,7 +71,7 @@ def test_map_children_maps_every_list_and_keeps_loc_and_label(s):
 
 def test_map_children_keeps_a_test_body_when_told():
     w = _loop([Op("t", operator.neg, ("a",))], [Op("a", operator.add, ("a", "t"))])
-    new = ir.map_children(w, lambda b: [], tests=False)
+    new = ir.map_children(w, lambda b: [], test_body=False)
     assert new.test_body is w.test_body and new.body == [] and new.label == "L"
 
 
@@ -122,6 +122,16 @@ def test_reads_and_writes_agree_with_operands():
     assert ir.reads(_loop([])) == ["c"] and ir.writes(_loop([])) == []
     assert ir.writes(For("i", Const(0), "n", Const(1), [])) == ["i"]
     assert ir.reads(For("i", Const(0), "n", Const(1), [])) == ["n"]
+
+
+def test_map_operands_with_targets_maps_what_reads_and_writes_name():
+    stmts = [Op("x", np.add, ("a", Const(2.0)), (("out", "b"),)), Op(None, print, ("a",)),
+             SetItem("m", "k", "v"), Push("p", "f"), Pop("q", "f"), Comment("c"), Break(),
+             Leave("B")] + [ir.map_children(s, lambda b: []) for s in _compound()]
+    for s in stmts:
+        new = ir.map_operands(s, lambda n: n + "'", targets=True)
+        assert set(ir.reads(new)) | set(ir.writes(new)) == \
+            {n + "'" for n in set(ir.reads(s)) | set(ir.writes(s))}, s
 
 
 # ----- rename, names_in, substitute, dominates -----

@@ -133,3 +133,43 @@ def registered():
 @pytest.mark.parametrize("x", [1.3, 0.4])
 def test_users_rule_called_in_a_while_loop_on_the_engine(registered, f, x):
     _same_everywhere(f, x)
+
+
+def h_loop(x):
+    y = x
+    for i in range(3):
+        y = math.sin(y) * x
+    return y
+
+
+dh_loop = revsrc.grad(h_loop)      # its program saves values on stacks
+
+
+def stacks_in_test(x):
+    n = 0.0
+    y = x
+    while dh_loop(n * 0.25) < 0.4 and n < 20.0:
+        y = y * x + math.sin(y)
+        n = n + 1.0
+    return y
+
+
+def stacks_in_body(x):
+    n = 0.0
+    y = x
+    while n < 3.0:
+        y = y * x + dh_loop(n * 0.25)
+        n = n + 1.0
+    return y
+
+
+@pytest.mark.parametrize("f", [stacks_in_test, stacks_in_body], ids=["in_test", "in_body"])
+@pytest.mark.parametrize("x", [0.7, 1.2])
+def test_derivative_with_stacks_called_in_a_while_loop(f, x):
+    # its saves and restores run inside the loop, on stacks of their own, apart from
+    # the ones the outer derivative saves the loop's values on (the engine has no
+    # such stacks: backend=None runs it in Python, wherever the call is)
+    df = revsrc.grad(f)
+    assert df(x) == revsrc.grad(f, backend="python")(x)
+    assert df(x) == pytest.approx(_fd(f, x), rel=1e-6)
+    assert revsrc.jit(f)(x) == f(x)

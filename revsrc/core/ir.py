@@ -228,17 +228,17 @@ def children(s):
     return tuple(getattr(s, f) for f in _CHILDREN.get(type(s), ()))
 
 
-def map_children(s, fn, tests=True):
+def map_children(s, fn, test_body=True):
     """``s`` rebuilt with ``fn(list)`` for each statement list it holds (a new
     statement, its ``loc`` and ``label`` kept); ``s`` itself if it holds none.
 
-    ``tests=False`` keeps a While's test_body as it is, for a pass that must not
+    ``test_body=False`` keeps a While's test_body as it is, for a pass that must not
     rewrite a loop's condition (the call says why)."""
     fields = _CHILDREN.get(type(s))
     if fields is None:
         return s
     return replace(s, **{f: fn(getattr(s, f)) for f in fields
-                         if tests or f != "test_body"})
+                         if test_body or f != "test_body"})
 
 
 def operands(s):

@@ -887,7 +887,7 @@ def _add_companions(stmts, names, kinds, active, depth, found):
             # computed there would be computed for nothing
             s = ir.map_children(
                 s, lambda b: _add_companions(b, names, kinds, active, inner, found),
-                tests=False)
+                test_body=False)
         out.append(s)
     return out
 
