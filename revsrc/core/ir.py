@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Tuple, Union
 
+from .pytree import rebuild
+
 
 @dataclass(frozen=True)
 class Const:
@@ -178,7 +180,6 @@ def make_node(kind, *items):
     (``kind`` its pytree.TreeDef) holding ``items`` (carries no gradient)."""
     if isinstance(kind, type):
         return kind._make(items)
-    from .pytree import rebuild
     return rebuild(kind, list(items))
 
 
