@@ -48,7 +48,6 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .runtime import ieee
-from .core import kinds
 
 MATH = "math"
 NUMPY = "numpy"
@@ -477,9 +476,8 @@ def elementwise(name, *fns, engine=None, companion=None, fused=None, kind=None,
     read as the input's tangent."""
     def register(rule_fn):
         define(name, *fns, vjp=rule_fn, jvp="elementwise", broadcast=broadcast,
-               kind=kind or kinds.elementwise_kind, engine=engine,
-               companion=companion, fused=fused, family=family, complex_ok=complex_ok,
-               jax=jax)
+               kind=kind, engine=engine, companion=companion, fused=fused, family=family,
+               complex_ok=complex_ok, jax=jax)
         return rule_fn
     return register
 

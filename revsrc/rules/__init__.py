@@ -43,6 +43,7 @@ import sys
 
 import numpy as np
 
+from . import kind_rules
 from ..primitives import (  # noqa: F401  (the table's public face)
     USER, Primitive, Rule, complex_capable, defer, define, lookup, no_derivative,
     primitive, records, registered, registered_nondiff)
@@ -58,7 +59,6 @@ def vjp(*fns, broadcast=False):
     """
     # (imported here: revsrc.inline lowers source, and lowering reads this table)
     from ..passes import inline
-    from ..core import kinds
 
     def register(rule_fn):
         for fn in fns:
@@ -66,7 +66,7 @@ def vjp(*fns, broadcast=False):
             if inline.has_source(fn):
                 kind = inline.call_kind  # from its body
             elif getattr(fn, "__module__", None) == "math":
-                kind = kinds.elementwise_kind
+                kind = kind_rules.elementwise_kind
             else:
                 kind = None
             define(name, fn, vjp=rule_fn, jvp="elementwise" if broadcast else None,

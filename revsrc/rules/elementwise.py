@@ -11,14 +11,19 @@ the transformation, once.
 On the scalar engine the math twins run the C library's functions (as the math module
 does); the NumPy twins run NumPy's own float64 loops, whatever no entry here says.
 """
+import functools
 import math
 
 import numpy as np
 
-from ..core import kinds as K
+from . import kind_rules as KR
+from .. import primitives
 from ..runtime import ieee, tensor
-from ..primitives import MATH, Fused, alias, elementwise, jvp_rule, math1, op, primitive, special
+from ..primitives import MATH, Fused, alias, jvp_rule, math1, op, primitive, special
 from ..runtime import forward_grads as _forward, grads as _helpers
+
+# every elementwise rule here returns a float, or an array of the broadcast rank
+elementwise = functools.partial(primitives.elementwise, kind=KR.elementwise_kind)
 
 xp = np  # rebound per alias when a rule is inlined
 
@@ -143,7 +148,7 @@ def log(g, ans, x):
     return g / x
 
 
-alias("log", ieee.log, engine=op("LOG_IEEE"), kind=K.elementwise_kind, family=MATH)
+alias("log", ieee.log, engine=op("LOG_IEEE"), kind=KR.elementwise_kind, family=MATH)
 
 
 # math.log takes an optional base (np.log's second argument is ``out``).
@@ -280,21 +285,21 @@ def clip(g, ans, a, a_min=None, a_max=None):
 
 
 # np.where of numbers is a 0-d array, not a number.
-@elementwise("where", np.where, kind=K.array_of_broadcast, complex_ok=True)
+@elementwise("where", np.where, kind=KR.array_of_broadcast, complex_ok=True)
 def where(g, ans, condition, x=None, y=None):
     return (None, _helpers.where_grad(g, condition, True),
             _helpers.where_grad(g, condition, False))
 
 
 # The first condition that holds chooses; ``default`` where none does.
-@primitive("select", np.select, kind=K.array_kind, linear=(1, 2), complex_ok=True)
+@primitive("select", np.select, kind=KR.array_kind, linear=(1, 2), complex_ok=True)
 def select(g, ans, condlist, choicelist, default=0):
     d = _helpers.select_grads(g, condlist, choicelist, default)
     return None, d[0], d[1]
 
 
 # Non-finite elements are replaced by ``nan``, ``posinf`` and ``neginf``.
-@primitive("nan_to_num", np.nan_to_num, kind=K.elementwise_kind, complex_ok=True)
+@primitive("nan_to_num", np.nan_to_num, kind=KR.elementwise_kind, complex_ok=True)
 def nan_to_num(g, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
     d = _helpers.nan_to_num_grads(g, x, copy, nan, posinf, neginf)
     return d[0], None, d[1], d[2], d[3]
@@ -322,7 +327,7 @@ def conjugate(g, ans, x):
     return np.conjugate(g)
 
 
-@primitive("angle", np.angle, kind=K.elementwise_kind, complex_ok=True)
+@primitive("angle", np.angle, kind=KR.elementwise_kind, complex_ok=True)
 def angle(g, ans, z, deg=False):
     return _helpers.angle_grad(g, z, deg)
 
@@ -348,6 +353,6 @@ def angle_jvp(g, ans, z, deg=False):
 
 
 # ``a`` itself, or its real part when its imaginary parts are all close to 0.
-@primitive("real_if_close", np.real_if_close, kind=K.array_kind, complex_ok=True)
+@primitive("real_if_close", np.real_if_close, kind=KR.array_kind, complex_ok=True)
 def real_if_close(g, ans, a, tol=100):
     return _helpers.real_if_close_grad(g, a)

@@ -6,7 +6,7 @@ rules of its own, so that a derivative can be transformed again.
 """
 import numpy as np
 
-from ..core import kinds as K
+from . import kind_rules as KR
 from ..passes import containers
 from ..runtime import inplace, tensor
 from .. import runtime
@@ -60,8 +60,8 @@ def add_tangents_vjp(g, ans, a, b):
 @primitive("view_back", runtime.view_back, kind=_like(1), linear=(0,))
 def view_back_vjp(g, ans, new, base, fn, args=(), kwargs=()):
     return _transpose.view_forward(g, fn, args, kwargs), None, None, None, None
-define("tanh_vjp", tensor.tanh_vjp, kind=K.elementwise_kind, linear=(0,))
-define("relu_vjp", tensor.relu_vjp, kind=K.elementwise_kind, linear=(0,))
+define("tanh_vjp", tensor.tanh_vjp, kind=KR.elementwise_kind, linear=(0,))
+define("relu_vjp", tensor.relu_vjp, kind=KR.elementwise_kind, linear=(0,))
 
 
 @jvp_rule("tanh_vjp")
@@ -71,7 +71,7 @@ def tanh_vjp_jvp(g, ans, dy, y):
 
 # logaddexp_vjp(d, x, y) = d s with s = 1 / (1 + exp(y - x)): linear in d, and
 # d s (1 - s) for x (its negative for y)
-@primitive("logaddexp_vjp", tensor.logaddexp_vjp, kind=K.elementwise_kind, broadcast=True)
+@primitive("logaddexp_vjp", tensor.logaddexp_vjp, kind=KR.elementwise_kind, broadcast=True)
 def logaddexp_vjp_vjp(g, ans, d, x, y):
     return (tensor.logaddexp_vjp(g, x, y), _forward.logaddexp_vjp_partial(g * d, x, y),
             -_forward.logaddexp_vjp_partial(g * d, x, y))
@@ -146,7 +146,7 @@ def zero_at_vjp(g, ans, grad, index):
     return runtime.zero_at(g, index), None
 
 
-@primitive("take_grad", runtime.take_grad, kind=K.array_kind, linear=(0,))
+@primitive("take_grad", runtime.take_grad, kind=KR.array_kind, linear=(0,))
 def take_grad_vjp(g, ans, grad, index):
     return _transpose.take_back(g, grad, index), None
 
