@@ -13,13 +13,14 @@ does); the NumPy twins run NumPy's own float64 loops, whatever no entry here say
 """
 import functools
 import math
+import operator
 
 import numpy as np
 
 from . import kind_rules as KR
-from .. import primitives
+from .. import _kernels, primitives
 from ..runtime import ieee, tensor
-from ..primitives import MATH, Fused, alias, jvp_rule, math1, op, primitive, special
+from ..primitives import MATH, Fused, alias, declare, jvp_rule, math1, op, primitive, special
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # every elementwise rule here returns a float, or an array of the broadcast rank
@@ -44,9 +45,15 @@ def sin(g, ans, x):
     return g * xp.cos(x)
 
 
+declare(np.sin, loop_kernel=(_kernels.sin, 1))
+
+
 @elementwise("cos", math.cos, np.cos, complex_ok=True)
 def cos(g, ans, x):
     return -(g * xp.sin(x))
+
+
+declare(np.cos, loop_kernel=(_kernels.cos, 1))
 
 
 # Loops compute cos(x) beside an active sin(x) (and sin beside cos) in the forward
@@ -65,9 +72,15 @@ def arcsin(g, ans, x):
     return g / xp.sqrt(1.0 - x * x)
 
 
+declare(math.asin, numpy_name="arcsin")
+
+
 @elementwise("arccos", math.acos, np.arccos, engine=math1("acos"), complex_ok=True)
 def arccos(g, ans, x):
     return -(g / xp.sqrt(1.0 - x * x))
+
+
+declare(math.acos, numpy_name="arccos")
 
 
 @elementwise("arctan", math.atan, np.arctan, engine=math1("atan"), complex_ok=True)
@@ -75,9 +88,15 @@ def arctan(g, ans, x):
     return g / (1.0 + x * x)
 
 
+declare(math.atan, numpy_name="arctan")
+
+
 @elementwise("arctan2", math.atan2, np.arctan2, engine=op("ATAN2"))
 def arctan2(g, ans, y, x):
     return g * x / (x * x + y * y), -(g * y) / (x * x + y * y)
+
+
+declare(math.atan2, numpy_name="arctan2")
 
 
 @elementwise("deg2rad", math.radians, np.deg2rad, np.radians,
@@ -111,9 +130,15 @@ def tanh(g, ans, x):
     return g * (1.0 - ans * ans)
 
 
+declare(np.tanh, loop_kernel=(_kernels.tanh, 1))
+
+
 @elementwise("arcsinh", math.asinh, np.arcsinh, engine=math1("asinh"), complex_ok=True)
 def arcsinh(g, ans, x):
     return g / xp.sqrt(x * x + 1.0)
+
+
+declare(math.asinh, numpy_name="arcsinh")
 
 
 @elementwise("arccosh", math.acosh, np.arccosh, engine=math1("acosh"), complex_ok=True)
@@ -121,9 +146,15 @@ def arccosh(g, ans, x):
     return g / xp.sqrt(x * x - 1.0)
 
 
+declare(math.acosh, numpy_name="arccosh")
+
+
 @elementwise("arctanh", math.atanh, np.arctanh, engine=math1("atanh"), complex_ok=True)
 def arctanh(g, ans, x):
     return g / (1.0 - x * x)
+
+
+declare(math.atanh, numpy_name="arctanh")
 
 
 # ----- Exponential and logarithmic -----
@@ -131,6 +162,9 @@ def arctanh(g, ans, x):
 @elementwise("exp", math.exp, np.exp, engine=op("EXP"), complex_ok=True)
 def exp(g, ans, x):
     return g * ans
+
+
+declare(np.exp, loop_kernel=(_kernels.exp, 1))
 
 
 @elementwise("exp2", np.exp2, complex_ok=True)
@@ -148,7 +182,11 @@ def log(g, ans, x):
     return g / x
 
 
+declare(np.log, loop_kernel=(_kernels.log, 1))
+
+
 alias("log", ieee.log, engine=op("LOG_IEEE"), kind=KR.elementwise_kind, family=MATH)
+declare(ieee.log, pure=False, raises_on_scalars=True)   # (not claimed: cse leaves it)
 
 
 # math.log takes an optional base (np.log's second argument is ``out``).
@@ -194,6 +232,9 @@ def sqrt(g, ans, x):
     return g / (2.0 * ans)
 
 
+declare(np.sqrt, loop_kernel=(_kernels.sqrt, 1))
+
+
 @elementwise("cbrt", math.cbrt, np.cbrt, engine=math1("cbrt"))
 def cbrt(g, ans, x):
     return g / (3.0 * ans * ans)
@@ -231,7 +272,13 @@ def absolute_jvp(g, ans, x):
 
 
 alias("absolute", abs, engine=op("ABS"))
-alias("absolute", math.fabs, engine=op("ABS"))
+# its jnp twin is jnp.abs (the jnp function of its NumPy name is jnp.absolute)
+alias("absolute", math.fabs, engine=op("ABS"), jax="jnp.abs")
+declare(math.fabs, numpy_name="absolute")
+declare(abs, pure=True, raises_on_scalars=False, int_preserving=True)
+declare(np.absolute, loop_kernel=(_kernels.absolute, 1))
+# operator.abs has no record (``abs(x)`` calls the builtin), but the passes may meet it
+declare(operator.abs, pure=True, raises_on_scalars=False)
 
 
 @elementwise("copysign", math.copysign, np.copysign, engine=op("COPYSIGN"))
@@ -245,9 +292,15 @@ def maximum(g, ans, x, y):
     return g * (x >= y), g * (x < y)
 
 
+declare(np.maximum, loop_kernel=(_kernels.maximum, 2))
+
+
 @elementwise("minimum", np.minimum, np.fmin)
 def minimum(g, ans, x, y):
     return g * (x <= y), g * (x > y)
+
+
+declare(np.minimum, loop_kernel=(_kernels.minimum, 2))
 
 
 # ----- Remainders -----
@@ -317,9 +370,15 @@ def real(g, ans, val):
     return _helpers.real_grad(g, val)
 
 
+declare(np.real, view="always")
+
+
 @elementwise("imag", np.imag, complex_ok=True)
 def imag(g, ans, val):
     return _helpers.imag_grad(g, val)
+
+
+declare(np.imag, view="always")
 
 
 @elementwise("conjugate", np.conjugate, complex_ok=True)

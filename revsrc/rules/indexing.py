@@ -8,7 +8,7 @@ import numpy as np
 
 from ..runtime import inplace
 from . import kind_rules as KR
-from ..primitives import jvp_rule, primitive
+from ..primitives import declare, jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Subscripts -----
@@ -20,6 +20,9 @@ from ..runtime import forward_grads as _forward, grads as _helpers
 @primitive("getitem", operator.getitem, kind=KR.getitem_kind, linear=(0,), complex_ok=True)
 def getitem(g, ans, a, b):
     return _helpers.getitem_grad(g, a, b), None
+
+
+declare(operator.getitem, effect_free=True)
 
 
 @primitive("take", np.take, kind=KR.array_kind, linear=(0,), complex_ok=True)

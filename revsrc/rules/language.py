@@ -6,7 +6,7 @@ from ..passes import containers
 from ..runtime import guards
 from ..core import kinds as K
 from . import kind_rules as KR
-from ..primitives import PYTHON, define, jvp_rule, no_derivative, op, primitive
+from ..primitives import PYTHON, declare, define, jvp_rule, no_derivative, op, primitive
 from .arith import pos
 
 # ----- Guards -----
@@ -34,6 +34,7 @@ def _cast_kind(scalar):
 # derivative passes through, as for float(x)
 define("float64", np.float64, vjp=pos, jvp="elementwise", kind=_cast_kind(K.FLOAT),
        engine=op("MOV"), family=PYTHON)
+declare(np.float64, pure=False, raises_on_scalars=True)   # (not claimed: cse leaves it)
 no_derivative(np.int64, np.int32, np.intp, kind=_cast_kind(K.INT))
 
 

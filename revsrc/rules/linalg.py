@@ -5,7 +5,8 @@ import numpy as np
 
 from ..core import kinds as K
 from . import kind_rules as KR
-from ..primitives import alias, jvp_rule, primitive
+from .. import _kernels
+from ..primitives import alias, declare, jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Products -----
@@ -16,10 +17,17 @@ def dot(g, ans, a, b):
     return _helpers.dot_grad_a(g, a, b), _helpers.dot_grad_b(g, a, b)
 
 
+declare(np.dot, effect_free=True, loop_kernel=(_kernels.dot, 2))
+
+
 @primitive("matmul", np.matmul, operator.matmul, kind=KR.matmul_kind, multilinear=(0, 1),
            infix="@", complex_ok=True)
 def matmul(g, ans, a, b):
     return _helpers.matmul_grad_a(g, a, b), _helpers.matmul_grad_b(g, a, b)
+
+
+declare(np.matmul, effect_free=True)
+declare(operator.matmul, pure=False, raises_on_scalars=True)   # (not on numbers)
 
 
 @primitive("inner", np.inner, kind=KR.dot_kind, multilinear=(0, 1), complex_ok=True)

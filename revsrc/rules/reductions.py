@@ -10,7 +10,7 @@ import builtins
 import numpy as np
 
 from . import kind_rules as KR
-from ..primitives import NUMPY, jvp_rule, primitive
+from ..primitives import NUMPY, declare, jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Sums and means -----
@@ -21,6 +21,9 @@ def sum_(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.broadcast_reduced(g, a, axis, keepdims)
 
 
+declare(np.sum, effect_free=True)
+
+
 @primitive("builtin_sum", builtins.sum, linear=(0, 1), complex_ok=True)
 def builtin_sum(g, ans, iterable, start=0):
     return _helpers.sum_list_grad(g, iterable), g
@@ -29,6 +32,9 @@ def builtin_sum(g, ans, iterable, start=0):
 @primitive("mean", np.mean, kind=KR.reduction_kind, linear=(0,), complex_ok=True)
 def mean(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.mean_grad(g, ans, a, axis, keepdims)
+
+
+declare(np.mean, effect_free=True)
 
 
 @primitive("prod", np.prod, kind=KR.reduction_kind, complex_ok=True)

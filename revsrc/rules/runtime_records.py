@@ -10,7 +10,8 @@ from . import kind_rules as KR
 from ..passes import containers
 from ..runtime import inplace, tensor
 from .. import runtime
-from ..primitives import define, jvp_rule, primitive, special
+from .. import _kernels
+from ..primitives import declare, define, jvp_rule, primitive, special
 from ..runtime import (forward_grads as _forward, grads as _helpers,
                        transpose_grads as _transpose)
 
@@ -26,12 +27,19 @@ def _like(index):
 
 # Sums an adjoint back to its input's shape: the input's kind and rank.
 define("unbroadcast", runtime.unbroadcast, tensor.unbroadcast, kind=_like(1), linear=(0,))
+declare(tensor.unbroadcast, loop_kernel=(_kernels.unbroadcast, 2))
 define("zeros_like", runtime.zeros_like, kind=_like(0), nondiff=True)
 # on numbers it is float(g): a copy on the engine
 @primitive("finalize_grad", runtime.finalize_grad, kind=_like(1), linear=(0,),
            engine=special("first"))
 def finalize_grad(g, ans, grad, x):
     return runtime.unbroadcast(g, grad), None
+
+
+declare(runtime.finalize_grad, pure=True, raises_on_scalars=False)
+# the in-place add of adjoints (passes/prune.py writes it; it has no record: it is
+# never differentiated)
+declare(runtime.accumulate, loop_kernel=(_kernels.accumulate, 2))
 
 
 define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
@@ -221,9 +229,15 @@ def dot_grad_a_vjp(g, ans, grad, a, b):
     return np.dot(g, b), None, _H.dot_grad_b(grad, g, b)
 
 
+declare(_H.dot_grad_a, loop_kernel=(_kernels.dot_grad_a, 3))
+
+
 @primitive("dot_grad_b", _H.dot_grad_b)
 def dot_grad_b_vjp(g, ans, grad, a, b):
     return np.dot(a, g), _H.dot_grad_a(grad, a, g), None
+
+
+declare(_H.dot_grad_b, loop_kernel=(_kernels.dot_grad_b, 3))
 
 
 @primitive("matmul_grad_a", _H.matmul_grad_a)

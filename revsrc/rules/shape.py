@@ -9,7 +9,7 @@ import numpy as np
 from .. import runtime
 from ..runtime import tensor
 from . import kind_rules as KR
-from ..primitives import alias, jvp_rule, primitive
+from ..primitives import alias, declare, jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Reshaping -----
@@ -20,9 +20,15 @@ def reshape(g, ans, a, shape=None, order="C"):
     return np.reshape(g, np.shape(a), order=order)
 
 
+declare(np.reshape, effect_free=True, view="maybe")
+
+
 @primitive("ravel", np.ravel, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def ravel(g, ans, a, order="C"):
     return np.reshape(g, np.shape(a), order=order)
+
+
+declare(np.ravel, view="maybe")
 
 
 @primitive("flatten", tensor.flatten, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
@@ -35,9 +41,19 @@ def expand_dims(g, ans, a, axis=None):
     return np.reshape(g, np.shape(a))
 
 
+declare(np.expand_dims, view="always")
+declare(np.squeeze, view="always")
+declare(np.atleast_1d, view="maybe")
+declare(np.atleast_2d, view="maybe")
+declare(np.atleast_3d, view="maybe")
+
+
 @primitive("broadcast_to", np.broadcast_to, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def broadcast_to(g, ans, array, shape):
     return tensor.sum_to_shape(g, np.shape(array))
+
+
+declare(np.broadcast_to, view="always")
 
 
 # ----- Axis order -----
@@ -47,9 +63,19 @@ def transpose(g, ans, a, axes=None):
     return _helpers.transpose_grad(g, axes)
 
 
+declare(np.transpose, effect_free=True, view="always")
+# NumPy 2's spellings have no record (they are refused when differentiated)
+for _fn in (getattr(np, "matrix_transpose", None), getattr(np, "permute_dims", None)):
+    if _fn is not None:
+        declare(_fn, view="always")
+
+
 @primitive("swapaxes", np.swapaxes, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def swapaxes(g, ans, a, axis1, axis2):
     return np.swapaxes(g, axis1, axis2)
+
+
+declare(np.swapaxes, view="always")
 
 
 @primitive("moveaxis", np.moveaxis, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
@@ -57,9 +83,15 @@ def moveaxis(g, ans, a, source, destination):
     return np.moveaxis(g, destination, source)
 
 
+declare(np.moveaxis, view="always")
+
+
 @primitive("flip", np.flip, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def flip(g, ans, m, axis=None):
     return np.flip(g, axis)
+
+
+declare(np.flip, view="always")
 
 
 @primitive("roll", np.roll, kind=KR.array_kind, linear=(0,), complex_ok=True)
@@ -72,6 +104,9 @@ def rot90(g, ans, m, k=1, axes=(0, 1)):
     return np.rot90(g, -k, axes)
 
 
+declare(np.rot90, view="always")
+
+
 @primitive("rollaxis", np.rollaxis, kind=KR.array_kind, linear=(0,), complex_ok=True)
 def rollaxis(g, ans, a, axis, start=0):
     return _helpers.rollaxis_grad(g, a, axis, start)
@@ -82,9 +117,15 @@ def fliplr(g, ans, m):
     return np.fliplr(g)
 
 
+declare(np.fliplr, view="always")
+
+
 @primitive("flipud", np.flipud, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def flipud(g, ans, m):
     return np.flipud(g)
+
+
+declare(np.flipud, view="always")
 
 
 # ----- Joining and splitting -----
@@ -146,9 +187,19 @@ def split(g, ans, ary, indices_or_sections, axis=0):
     return _helpers.split_grad(g, ans, ary, axis), None
 
 
+# lists of views
+declare(np.split, view="maybe")
+declare(np.array_split, view="maybe")
+if hasattr(np, "unstack"):   # no record: refused when differentiated
+    declare(np.unstack, view="maybe")
+
+
 @primitive("vsplit", np.vsplit, linear=(0,), complex_ok=True)
 def vsplit(g, ans, ary, indices_or_sections):
     return _helpers.split_grad(g, ans, ary, 0), None
+
+
+declare(np.vsplit, view="maybe")
 
 
 @primitive("hsplit", np.hsplit, linear=(0,), complex_ok=True)
@@ -156,9 +207,15 @@ def hsplit(g, ans, ary, indices_or_sections):
     return _helpers.hsplit_grad(g, ans, ary), None
 
 
+declare(np.hsplit, view="maybe")
+
+
 @primitive("dsplit", np.dsplit, linear=(0,), complex_ok=True)
 def dsplit(g, ans, ary, indices_or_sections):
     return _helpers.split_grad(g, ans, ary, 2), None
+
+
+declare(np.dsplit, view="maybe")
 
 
 # ----- Repeating and padding -----
@@ -200,9 +257,16 @@ def diag(g, ans, v, k=0):
     return _helpers.diag_grad(g, v, k)
 
 
+# np.diag of a matrix is a view of its diagonal (of a vector, a new matrix)
+declare(np.diag, view="maybe")
+
+
 @primitive("diagonal", np.diagonal, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def diagonal(g, ans, a, offset=0, axis1=0, axis2=1):
     return _helpers.diagonal_grad(g, a, offset, axis1, axis2)
+
+
+declare(np.diagonal, view="always")
 
 
 @primitive("tril", np.tril, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
@@ -223,6 +287,10 @@ def array(g, ans, a, dtype=None, copy=None):
 
 
 alias("array", np.ascontiguousarray, jax="jnp.asarray")  # JAX arrays have no layout
+# a view when it can be one (np.asanyarray has no record: refused when differentiated)
+declare(np.asarray, view="maybe")
+declare(np.ascontiguousarray, view="maybe")
+declare(np.asanyarray, view="maybe")
 
 
 @primitive("full", np.full, kind=KR.ALWAYS_ARRAY, linear=(1,), complex_ok=True)
