@@ -35,7 +35,8 @@ function with a rule of its own. Its record says, for every pass:
   dropped or recomputed, views, an operator's ufunc, loop kernels, NumPy's names for
   math functions. Passes read them with `fact` and `table`, keeping no lists of their own.
 
-Rules are registered with the decorators below, from the modules in ``revsrc/rules/``.
+Records are registered with `define`, `alias` and `declare`, from the modules in
+``revsrc/rules/`` (whose decorators, in revsrc/rules/register.py, call them).
 """
 from __future__ import annotations
 
@@ -582,59 +583,3 @@ def complex_capable():
 def registered_nondiff():
     """Every callable registered as having no derivative."""
     return [a.fn for p in _BY_NAME.values() if p.nondiff for a in p.aliases]
-
-
-# ----- Decorators used by the rule modules -----
-
-def _name_of(fn):
-    return getattr(fn, "__name__", None) or repr(fn)
-
-
-def elementwise(name, *fns, engine=None, companion=None, fused=None, kind=None,
-                broadcast=True, family=None, complex_ok=False, jax=None):
-    """Register the decorated rule for the elementwise functions ``fns``: broadcasting
-    is undone once by the transformation, and the forward rule is this one with ``g``
-    read as the input's tangent."""
-    def register(rule_fn):
-        define(name, *fns, vjp=rule_fn, jvp="elementwise", broadcast=broadcast,
-               kind=kind, engine=engine, companion=companion, fused=fused, family=family,
-               complex_ok=complex_ok, jax=jax)
-        return rule_fn
-    return register
-
-
-def primitive(name, *fns, kind=None, linear=(), multilinear=(), jvp=None, broadcast=False,
-              fused=None, engine=None, infix=None, family=None, complex_ok=False, jax=None):
-    """Register the decorated rule as the reverse rule of the primitive ``name``.
-    ``family`` overrides `family_of` (a library's function written in Python, such as
-    scipy.special.logsumexp, is a primitive, not a user's function to inline)."""
-    def register(rule_fn):
-        define(name, *fns, vjp=rule_fn, jvp=jvp, linear=linear, multilinear=multilinear,
-               broadcast=broadcast,
-               kind=kind, fused=fused, engine=engine, infix=infix, family=family,
-               complex_ok=complex_ok, jax=jax)
-        return rule_fn
-    return register
-
-
-def jvp_rule(name):
-    """Register the decorated function as the forward rule of the record ``name``:
-    ``rule(g, ans, *params)`` returns, per input, the output's tangent when ``g`` is
-    that input's tangent (the reverse rule's form)."""
-    def register(rule_fn):
-        _BY_NAME[name].jvp = Rule.of(rule_fn)
-        return rule_fn
-    return register
-
-
-def no_derivative(*fns, kind=None, engine=None, infix=None, jax=None):
-    """Register ``fns`` as primitives whose outputs carry no gradient."""
-    for fn in fns:
-        define(_qualified(fn), fn, nondiff=True, kind=kind, engine=engine, infix=infix,
-               jax=jax)
-    return fns[0] if len(fns) == 1 else fns
-
-
-def _qualified(fn):
-    mod = getattr(fn, "__module__", None) or type(fn).__module__ or ""
-    return f"{mod}.{_name_of(fn)}"

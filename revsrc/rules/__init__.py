@@ -45,8 +45,9 @@ import numpy as np
 
 from . import kind_rules
 from ..primitives import (  # noqa: F401  (the table's public face)
-    USER, Primitive, Rule, complex_capable, defer, define, lookup, no_derivative,
-    primitive, records, registered, registered_nondiff)
+    USER, Primitive, Rule, complex_capable, defer, define, lookup, records, registered,
+    registered_nondiff)
+from .register import no_derivative, primitive  # noqa: F401
 
 
 def vjp(*fns, broadcast=False):

@@ -14,7 +14,8 @@ from ..core import kinds as K
 from . import kind_rules as KR
 from ..runtime import ieee
 from .. import _kernels
-from ..primitives import PYTHON, alias, declare, define, no_derivative, op, primitive, special
+from ..primitives import PYTHON, alias, declare, define, op, special
+from .register import no_derivative, primitive
 from ..runtime import grads as _helpers
 
 xp = np  # rebound per alias when a rule is inlined

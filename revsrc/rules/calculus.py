@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core import kinds as K
 from . import kind_rules as KR
-from ..primitives import primitive
+from .register import primitive
 from ..runtime import grads as _helpers
 
 # ----- Differences -----

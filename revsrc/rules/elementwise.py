@@ -11,20 +11,17 @@ the transformation, once.
 On the scalar engine the math twins run the C library's functions (as the math module
 does); the NumPy twins run NumPy's own float64 loops, whatever no entry here says.
 """
-import functools
 import math
 import operator
 
 import numpy as np
 
 from . import kind_rules as KR
-from .. import _kernels, primitives
+from .. import _kernels
 from ..runtime import ieee, tensor
-from ..primitives import MATH, Fused, alias, declare, jvp_rule, math1, op, primitive, special
+from ..primitives import MATH, Fused, alias, declare, math1, op, special
+from .register import elementwise, jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
-
-# every elementwise rule here returns a float, or an array of the broadcast rank
-elementwise = functools.partial(primitives.elementwise, kind=KR.elementwise_kind)
 
 xp = np  # rebound per alias when a rule is inlined
 

@@ -7,7 +7,7 @@ zero-padded length (``n``) pads or cuts back. A real input's adjoint is the real
 import numpy as np
 
 from . import kind_rules as KR
-from ..primitives import primitive
+from .register import primitive
 from ..runtime import grads as _helpers
 
 # ----- Complex transforms -----

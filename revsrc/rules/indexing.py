@@ -8,7 +8,8 @@ import numpy as np
 
 from ..runtime import inplace
 from . import kind_rules as KR
-from ..primitives import declare, jvp_rule, primitive
+from ..primitives import declare
+from .register import jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Subscripts -----

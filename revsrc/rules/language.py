@@ -6,7 +6,8 @@ from ..passes import containers
 from ..runtime import guards
 from ..core import kinds as K
 from . import kind_rules as KR
-from ..primitives import PYTHON, declare, define, jvp_rule, no_derivative, op, primitive
+from ..primitives import PYTHON, declare, define, op
+from .register import jvp_rule, no_derivative, primitive
 from .arith import pos
 
 # ----- Guards -----

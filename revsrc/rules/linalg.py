@@ -6,7 +6,8 @@ import numpy as np
 from ..core import kinds as K
 from . import kind_rules as KR
 from .. import _kernels
-from ..primitives import alias, declare, jvp_rule, primitive
+from ..primitives import alias, declare
+from .register import jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Products -----

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core import kinds as K
 from . import kind_rules as KR
-from ..primitives import no_derivative
+from .register import no_derivative
 
 no_derivative(
     # indices and order

@@ -11,7 +11,8 @@ from ..passes import containers
 from ..runtime import inplace, tensor
 from .. import runtime
 from .. import _kernels
-from ..primitives import declare, define, jvp_rule, primitive, special
+from ..primitives import declare, define, special
+from .register import jvp_rule, primitive
 from ..runtime import (forward_grads as _forward, grads as _helpers,
                        transpose_grads as _transpose)
 

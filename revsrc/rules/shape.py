@@ -9,7 +9,8 @@ import numpy as np
 from .. import runtime
 from ..runtime import tensor
 from . import kind_rules as KR
-from ..primitives import alias, declare, jvp_rule, primitive
+from ..primitives import alias, declare
+from .register import jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Reshaping -----

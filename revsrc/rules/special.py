@@ -4,18 +4,14 @@ is installed and a program calls one of them (see ``revsrc.rules``).
 The ufuncs are elementwise, like NumPy's; logsumexp, softmax and log_softmax reduce
 along ``axis``.
 """
-import functools
 
 import numpy as np
 import scipy.special as sc
 
 from . import kind_rules as KR
-from .. import primitives
-from ..primitives import NUMPY, define, primitive
+from ..primitives import NUMPY, define
+from .register import elementwise, primitive
 from ..runtime import grads as _helpers
-
-# every elementwise rule here returns a float, or an array of the broadcast rank
-elementwise = functools.partial(primitives.elementwise, kind=KR.elementwise_kind)
 
 xp = np  # rebound per alias when a rule is inlined
 

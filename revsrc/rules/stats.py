@@ -6,7 +6,8 @@ import numpy as np
 import scipy.stats as st
 
 from . import kind_rules as KR
-from ..primitives import NUMPY, elementwise
+from ..primitives import NUMPY
+from .register import elementwise
 
 xp = np  # rebound per alias when a rule is inlined
 
