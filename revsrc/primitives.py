@@ -261,6 +261,7 @@ class Alias:
     loop_kernel: Optional[tuple] = None  # (kernel, argument count): _kernels' function
     #                                  giving its value bit for bit, in loop bodies
     numpy_name: Optional[str] = None  # a math function's NumPy name, where it differs
+    shape_reads: Optional[tuple] = None  # arguments read for shape, dtype, rank alone
 
     def __post_init__(self):
         for name, value in _natural(self.fn).items():
@@ -269,7 +270,7 @@ class Alias:
 
 
 FACTS = ("pure", "raises_on_scalars", "effect_free", "foldable", "cheap", "int_preserving",
-         "view", "array_ufunc", "loop_kernel", "numpy_name")
+         "view", "array_ufunc", "loop_kernel", "numpy_name", "shape_reads")
 
 
 def _natural(fn):

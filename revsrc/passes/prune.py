@@ -17,9 +17,9 @@ In logistic regression, ``np.mean(np.logaddexp(0.0, m))`` is the loss: NumPy's l
 (``logaddexp_vjp``) reads the margins, not the loss.
 
 Only top-level operations of the forward sweep, assigned once, are touched: those read
-for their shape alone (``_SHAPE_READERS``), and those read by nothing whose records
-declare them ``effect_free`` (revsrc/primitives.py); loops, branches and saves are left
-as they are.
+for their shape alone (by operations whose records declare ``shape_reads``), and those
+read by nothing whose records declare them ``effect_free`` (revsrc/primitives.py);
+loops, branches and saves are left as they are.
 """
 from __future__ import annotations
 
@@ -29,17 +29,8 @@ import numpy as np
 
 from .. import primitives, runtime
 from ..core import ir, kinds
-from ..runtime import tensor
 from ..core.ir import Comment, Const, Op, Program
-from ..runtime import grads as _helpers
 
-# Readers that use the listed argument positions for shape, dtype and ndim only.
-_SHAPE_READERS = {
-    _helpers.mean_grad: (1, 2),
-    _helpers.broadcast_reduced: (1,),
-    tensor.unbroadcast: (1,),
-    runtime.expand_zero: (1,),
-}
 
 def _like_fn(fn, args, kwargs):
     """What `result_like` takes for ``fn(*args)`` (a ufunc, np.sum or np.mean), or None."""
@@ -67,17 +58,14 @@ def result_like(fn, *args):
     return out
 
 
-_SHAPE_READERS[result_like] = None  # every argument
-
-
 def _shape_only(op, name):
     """Whether ``op`` reads ``name`` for its shape and dtype only."""
     if not isinstance(op, Op) or op.kwargs and any(v == name for _, v in op.kwargs):
         return False
-    allowed = _SHAPE_READERS.get(op.fn, ())
+    if op.fn is result_like:
+        return True       # every argument
+    allowed = primitives.fact(op.fn, "shape_reads") or ()   # (the adjoints of np.mean...)
     positions = [i for i, a in enumerate(op.args) if a == name]
-    if allowed is None:
-        return True
     return bool(positions) and all(i in allowed for i in positions)
 
 

@@ -28,7 +28,9 @@ def _like(index):
 
 # Sums an adjoint back to its input's shape: the input's kind and rank.
 define("unbroadcast", runtime.unbroadcast, tensor.unbroadcast, kind=_like(1), linear=(0,))
-declare(tensor.unbroadcast, loop_kernel=(_kernels.unbroadcast, 2))
+declare(tensor.unbroadcast, loop_kernel=(_kernels.unbroadcast, 2), shape_reads=(1,))
+# (no record: the zero adjoint of a value, shaped like it; prune reads this)
+declare(runtime.expand_zero, shape_reads=(1,))
 define("zeros_like", runtime.zeros_like, kind=_like(0), nondiff=True)
 # on numbers it is float(g): a copy on the engine
 @primitive("finalize_grad", runtime.finalize_grad, kind=_like(1), linear=(0,),
@@ -175,9 +177,15 @@ def broadcast_reduced_vjp(g, ans, grad, x, axis=None, keepdims=False):
     return _transpose.reduce_like(g, grad, x, axis, keepdims), None
 
 
+declare(_H.broadcast_reduced, shape_reads=(1,))   # x: its shape alone
+
+
 @primitive("mean_grad", _H.mean_grad)
 def mean_grad_vjp(g, ans, grad, mean, a, axis=None, keepdims=False):
     return _transpose.mean_back(g, grad, mean, a, axis, keepdims), None, None
+
+
+declare(_H.mean_grad, shape_reads=(1, 2))   # mean and a: their shapes and dtypes alone
 
 
 @primitive("extremum_grad", _H.extremum_grad)
