@@ -30,9 +30,13 @@ function with a rule of its own. Its record says, for every pass:
   NumPy's name, and a runtime helper to its twin in revsrc/jax_helpers.py;
 - ``fused``: fusion facts, e.g. the compiled kernel that computes the whole vjp in
   one pass for arrays, and ``companion``: a function of the same argument the vjp
-  reads, which loops compute in the forward sweep beside the value.
+  reads, which loops compute in the forward sweep beside the value;
+- facts the passes ask about, per alias (`declare`; see `Alias`): purity, what may be
+  dropped or recomputed, views, an operator's ufunc, loop kernels, NumPy's names for
+  math functions. Passes read them with `fact` and `table`, keeping no lists of their own.
 
-Rules are registered with the decorators below, from the modules in ``revsrc/rules/``.
+Records are registered with `define`, `alias` and `declare`, from the modules in
+``revsrc/rules/`` (whose decorators, in revsrc/rules/register.py, call them).
 """
 from __future__ import annotations
 
@@ -48,7 +52,6 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .runtime import ieee
-from .core import kinds
 
 MATH = "math"
 NUMPY = "numpy"
@@ -59,39 +62,38 @@ USER = "user"
 
 # ----- The namespaces a rule's ``xp`` stands for -----
 
-def _math_namespace():
+# The math module's functions whose NumPy names differ declare them (``numpy_name``
+# in revsrc/rules/elementwise.py); the namespaces are filled from those declarations
+# when a rule is first inlined, after the rules have loaded.
+_MATH_AS_IS = ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "expm1", "log", "log1p",
+               "log2", "log10", "sqrt", "hypot", "copysign", "floor", "ceil", "trunc",
+               "erf", "erfc", "fabs", "ldexp", "pi", "e")
+_MATH_FROM_NUMPY = ("sign", "square", "cbrt", "exp2", "reciprocal", "logaddexp", "maximum",
+                    "minimum", "conjugate")
+
+xp_math = types.ModuleType("revsrc.xp_math", "The math module under NumPy's names.")
+xp_python = types.ModuleType("revsrc.xp_python", "Operators' namespace for numbers.")
+
+
+def _fill_math_namespaces():
     """``math`` under NumPy's names, so a rule written with ``xp.arcsin`` reads the
     math module's function for a math primal. Functions math lacks fall back to
-    NumPy's (np.sign of a float is exact everywhere)."""
-    ns = types.ModuleType("revsrc.xp_math", "The math module under NumPy's names.")
-    renames = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2",
-               "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
-               "absolute": "fabs", "power": "pow"}
-    for name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "expm1", "log",
-                 "log1p", "log2", "log10", "sqrt", "hypot", "copysign", "floor", "ceil",
-                 "trunc", "erf", "erfc", "fabs", "ldexp", "pi", "e", *renames):
-        setattr(ns, name, getattr(math, renames.get(name, name)))
-    for name in ("sign", "square", "cbrt", "exp2", "reciprocal", "logaddexp",
-                 "maximum", "minimum", "conjugate"):
+    NumPy's (np.sign of a float is exact everywhere). For operators on numbers
+    (``xp_python``): the same, with ``power`` IEEE ``**``."""
+    ns = xp_math
+    for name in _MATH_AS_IS:
+        setattr(ns, name, getattr(math, name))
+    for a in _all_aliases():
+        if a.numpy_name is not None and a.family == MATH:
+            setattr(ns, a.numpy_name, a.fn)
+    for name in _MATH_FROM_NUMPY:
         setattr(ns, name, getattr(np, name))
     # a derivative is a number wherever its function has one: inf, not an exception,
     # where it is infinite (see revsrc/ieee.py)
     ns.power, ns.log, ns.where = ieee.pow, ieee.log, ieee.where
-    return ns
-
-
-xp_math = _math_namespace()
-
-
-def _python_namespace():
-    """For operators on numbers: as ``xp_math`` (``power`` is IEEE ``**``)."""
-    ns = types.ModuleType("revsrc.xp_python", "Operators' namespace for numbers.")
-    ns.__dict__.update({k: v for k, v in vars(xp_math).items() if not k.startswith("__")})
-    ns.power = ieee.pow
-    return ns
-
-
-xp_python = _python_namespace()
+    xp_python.__dict__.update({k: v for k, v in vars(xp_math).items()
+                               if not k.startswith("__")})
+    xp_python.power = ieee.pow
 
 
 def _numpy_numbers_namespace():
@@ -109,6 +111,8 @@ xp_numpy_numbers = _numpy_numbers_namespace()
 def namespace(family, scalar):
     """What ``xp`` means in a rule for an alias of ``family`` whose operands are all
     numbers (``scalar``) or not."""
+    if family in (MATH, PYTHON) and not hasattr(xp_math, "sin"):
+        _fill_math_namespaces()
     if family == MATH:
         return xp_math
     if family == PYTHON and scalar:
@@ -239,6 +243,51 @@ class Alias:
     companion: Any = None            # a function of the same argument the vjp reads
     kind: Any = None                 # a kind rule of its own (else the record's)
     jax: Optional[str] = None        # its jax.numpy twin, e.g. "jnp.vstack" (see jaxgen)
+    # Facts the passes ask about, per alias (``operator.truediv`` raises on numbers
+    # where its twin ``np.divide`` returns inf). Each is a claim a pass relies on;
+    # None (or False) claims nothing and the pass leaves the operation as it is. A
+    # ufunc or a math function has some by what it is (`_natural`).
+    pure: Optional[bool] = None      # on numbers, a function of its arguments' values
+    #                                  alone, raising alike (cse shares repeated calls)
+    raises_on_scalars: Optional[bool] = None  # False: on numbers it never raises and
+    #                                  has no effect (cse drops an unread call)
+    effect_free: Optional[bool] = None  # no effect, on arrays too (prune: grad's
+    #                                  forward sweep drops a call nothing reads)
+    foldable: Optional[bool] = None  # on constant numbers, computed while transforming
+    cheap: Optional[bool] = None     # recomputed in the reverse sweep, not saved
+    int_preserving: Optional[bool] = None   # an int for int operands (int stacks)
+    view: Optional[str] = None       # "always" or "maybe" a view of its first argument
+    array_ufunc: Any = None          # the ufunc an operator is on arrays (prune)
+    loop_kernel: Optional[tuple] = None  # (kernel, argument count): _kernels' function
+    #                                  giving its value bit for bit, in loop bodies
+    numpy_name: Optional[str] = None  # a math function's NumPy name, where it differs
+    shape_reads: Optional[tuple] = None  # arguments read for shape, dtype, rank alone
+
+    def __post_init__(self):
+        for name, value in _natural(self.fn).items():
+            if getattr(self, name) is None:
+                setattr(self, name, value)
+
+
+FACTS = ("pure", "raises_on_scalars", "effect_free", "foldable", "cheap", "int_preserving",
+         "view", "array_ufunc", "loop_kernel", "numpy_name", "shape_reads")
+
+
+def _natural(fn):
+    """The facts a callable has by what it is: a ufunc's scalar loops never raise and
+    have no effect; a math function is pure (it may raise); math's, the operators' and
+    builtins' functions fold."""
+    if isinstance(fn, np.ufunc):
+        return {"pure": True, "raises_on_scalars": False, "effect_free": True,
+                "foldable": True}
+    module = getattr(fn, "__module__", None)
+    if module == "math":
+        if isinstance(fn, types.BuiltinFunctionType):     # math.sqrt(-1.0) raises
+            return {"pure": True, "raises_on_scalars": True, "foldable": True}
+        return {"foldable": True}
+    if module in ("operator", "_operator", "builtins"):
+        return {"foldable": True}
+    return {}
 
 
 @dataclass(eq=False)
@@ -274,6 +323,9 @@ class Primitive:
 
 _BY_FN = {}       # key of a callable -> Primitive
 _BY_NAME = {}     # name -> Primitive
+_FACTS_ONLY = {}  # key of a callable with no record -> an Alias carrying its facts
+_MISSING = object()
+_DERIVED = {}     # fact -> {callable: value}, built when first asked (see `fact`)
 
 
 def _same(a, b):
@@ -373,8 +425,8 @@ def define(name, *fns, vjp=None, jvp=None, linear=(), multilinear=(), nondiff=Fa
         own = fam != NUMPY
         alias = Alias(fn, fam, engine=engine if own else None, infix=infix if own else None,
                       companion=companion if own else None, jax=jax)
-        prim.aliases = [a for a in prim.aliases if a.fn is not fn] + [alias]
-        _BY_FN[_key(fn)] = prim
+        _add_alias(prim, alias)
+    _DERIVED.clear()
     return prim
 
 
@@ -388,9 +440,77 @@ def alias(name, fn, *, engine=None, infix=None, companion=None, kind=None, famil
         _forget(old, fn)
     a = Alias(fn, family or family_of(fn), engine=engine, infix=infix,
               companion=companion, kind=kind, jax=jax)
-    prim.aliases = [x for x in prim.aliases if x.fn is not fn] + [a]
-    _BY_FN[_key(fn)] = prim
+    _add_alias(prim, a)
+    _DERIVED.clear()
     return a
+
+
+def _add_alias(prim, new):
+    """Make ``new`` an alias of ``prim``, keeping the facts declared for its callable
+    (an alias given again, with an engine lowering of its own, is still pure)."""
+    fn = new.fn
+    old = [a for a in prim.aliases if a.fn is fn] or \
+        ([_FACTS_ONLY.pop(_key(fn))] if _key(fn) in _FACTS_ONLY else [])
+    for name in FACTS:
+        if old and getattr(old[0], name) is not None:
+            setattr(new, name, getattr(old[0], name))
+    prim.aliases = [a for a in prim.aliases if a.fn is not fn] + [new]
+    _BY_FN[_key(fn)] = prim
+
+
+def declare(fn, **facts):
+    """Declare facts (`Alias`) of the callable ``fn``: of its alias, or, for one with
+    no record (a run-time function a pass emits, a NumPy function known only for its
+    views), of an entry that carries its facts alone."""
+    unknown = set(facts) - set(FACTS)
+    if unknown:
+        raise TypeError(f"unknown facts {sorted(unknown)}")
+    prim = lookup(fn)
+    if prim is not None:
+        target = prim.alias(fn)
+    else:
+        target = _FACTS_ONLY.get(_key(fn)) or Alias(fn, family_of(fn))
+        _FACTS_ONLY[_key(fn)] = target
+    for name, value in facts.items():
+        setattr(target, name, value)
+    _DERIVED.clear()
+    return fn
+
+
+def _all_aliases():
+    return [a for p in _BY_NAME.values() for a in p.aliases] + list(_FACTS_ONLY.values())
+
+
+def _facts(name):
+    found = _DERIVED.get(name)
+    if found is None:
+        found = _DERIVED[name] = {}
+        for a in _all_aliases():
+            try:
+                found[a.fn] = getattr(a, name)
+            except TypeError:     # an unhashable callable: asked of by `fact` alone
+                pass
+    return found
+
+
+def table(name):
+    """{callable: value} of every registered callable whose fact ``name`` holds. Built
+    when first asked and again after the registry changes: a pass asks once per run
+    and tests each statement against it."""
+    found = _DERIVED.get((name, True))
+    if found is None:
+        found = _DERIVED[name, True] = {fn: v for fn, v in _facts(name).items() if v}
+    return found
+
+
+def fact(fn, name):
+    """The fact ``name`` of the callable ``fn``: its alias's, else what it has by what
+    it is (`_natural`)."""
+    try:
+        value = (_DERIVED.get(name) or _facts(name)).get(fn, _MISSING)
+    except TypeError:
+        return None
+    return _natural(fn).get(name) if value is _MISSING else value
 
 
 def jax_twin(fn):
@@ -420,6 +540,7 @@ def _forget(prim, fn):
     _BY_FN.pop(_key(fn), None)
     if not prim.aliases:
         _BY_NAME.pop(prim.name, None)
+    _DERIVED.clear()
 
 
 def remove(fn):
@@ -441,6 +562,7 @@ def restore(state):
     _BY_NAME.update({name: copy.copy(p) for name, p in prims.items()})
     _BY_FN.clear()
     _BY_FN.update({key: _BY_NAME[name] for key, name in names.items()})
+    _DERIVED.clear()
 
 
 def records():
@@ -462,60 +584,3 @@ def complex_capable():
 def registered_nondiff():
     """Every callable registered as having no derivative."""
     return [a.fn for p in _BY_NAME.values() if p.nondiff for a in p.aliases]
-
-
-# ----- Decorators used by the rule modules -----
-
-def _name_of(fn):
-    return getattr(fn, "__name__", None) or repr(fn)
-
-
-def elementwise(name, *fns, engine=None, companion=None, fused=None, kind=None,
-                broadcast=True, family=None, complex_ok=False, jax=None):
-    """Register the decorated rule for the elementwise functions ``fns``: broadcasting
-    is undone once by the transformation, and the forward rule is this one with ``g``
-    read as the input's tangent."""
-    def register(rule_fn):
-        define(name, *fns, vjp=rule_fn, jvp="elementwise", broadcast=broadcast,
-               kind=kind or kinds.elementwise_kind, engine=engine,
-               companion=companion, fused=fused, family=family, complex_ok=complex_ok,
-               jax=jax)
-        return rule_fn
-    return register
-
-
-def primitive(name, *fns, kind=None, linear=(), multilinear=(), jvp=None, broadcast=False,
-              fused=None, engine=None, infix=None, family=None, complex_ok=False, jax=None):
-    """Register the decorated rule as the reverse rule of the primitive ``name``.
-    ``family`` overrides `family_of` (a library's function written in Python, such as
-    scipy.special.logsumexp, is a primitive, not a user's function to inline)."""
-    def register(rule_fn):
-        define(name, *fns, vjp=rule_fn, jvp=jvp, linear=linear, multilinear=multilinear,
-               broadcast=broadcast,
-               kind=kind, fused=fused, engine=engine, infix=infix, family=family,
-               complex_ok=complex_ok, jax=jax)
-        return rule_fn
-    return register
-
-
-def jvp_rule(name):
-    """Register the decorated function as the forward rule of the record ``name``:
-    ``rule(g, ans, *params)`` returns, per input, the output's tangent when ``g`` is
-    that input's tangent (the reverse rule's form)."""
-    def register(rule_fn):
-        _BY_NAME[name].jvp = Rule.of(rule_fn)
-        return rule_fn
-    return register
-
-
-def no_derivative(*fns, kind=None, engine=None, infix=None, jax=None):
-    """Register ``fns`` as primitives whose outputs carry no gradient."""
-    for fn in fns:
-        define(_qualified(fn), fn, nondiff=True, kind=kind, engine=engine, infix=infix,
-               jax=jax)
-    return fns[0] if len(fns) == 1 else fns
-
-
-def _qualified(fn):
-    mod = getattr(fn, "__module__", None) or type(fn).__module__ or ""
-    return f"{mod}.{_name_of(fn)}"

@@ -113,11 +113,16 @@ def test_an_accumulator_read_elsewhere_is_left_alone():
     from revsrc.core.ir import Const, For, Op, Program
     import operator
     from revsrc.core import ir
+    from revsrc.core.names import Names
+    names = Names()
+    names.reserve("a")
+    assert names.bar("a") == "a_bar"      # an adjoint, as the namer knows
     body = [Op("a_bar", ir.copy, (Const(0.0),)),
             For("k", Const(0), Const(3), Const(1),
                 [Op("a_bar", operator.add, ("a_bar", "t"))]),
             Op("b", operator.mul, ("a_bar", Const(2.0)))]
-    prog = Program("f_adjoint", ["t"], body, [Const(None), "a_bar", "b"], {}, forward_len=0)
+    prog = Program("f_adjoint", ["t"], body, [Const(None), "a_bar", "b"], {}, forward_len=0,
+                   names=names)
     assert prune.accumulate_in_place(prog) is prog
     prog.body = body[:2]
     out = prune.accumulate_in_place(prog)

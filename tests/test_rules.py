@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import revsrc
-from revsrc import errors, primitives, rules
+from revsrc import _kernels, errors, primitives, rules
 from revsrc.core import ir
 
 try:  # SciPy is optional: its rules and rows exist only with it
@@ -2075,6 +2075,34 @@ def test_every_rule_has_a_row():
     names = sorted(f"{getattr(f, '__module__', '') or ''}.{getattr(f, '__name__', f)}"
                    for f in missing)
     assert not names, f"rules without a test row: {names}"
+
+
+def test_every_fact_a_pass_needs_is_declared():
+    """The passes read facts from the records (primitives.FACTS), keeping no tables of
+    their own: an operator, builtin or math function the scalar engine runs says
+    whether cse may share and drop it; a math function whose NumPy twin is spelled
+    otherwise says its NumPy name (xp_math, the JAX back end); an operator's ufunc is
+    one of its record's own aliases."""
+    rules.load_optional()
+    missing = []
+    for prim in primitives.records():
+        others = [a.fn for a in prim.aliases]
+        for a in prim.aliases:
+            name = f"{getattr(a.fn, '__module__', '')}.{getattr(a.fn, '__name__', a.fn)}"
+            if a.family in (primitives.PYTHON, primitives.MATH) and \
+                    (a.engine is not None or a.infix is not None):
+                missing += [f"{name}: {f}" for f in ("pure", "raises_on_scalars")
+                            if getattr(a, f) is None]
+            twins = [b for b in others if getattr(np, getattr(b, "__name__", ""), None) is b]
+            if a.family == primitives.MATH and twins and a.numpy_name is None and \
+                    not hasattr(np, a.fn.__name__):
+                missing.append(f"{name}: numpy_name")
+            if a.array_ufunc is not None:
+                assert a.array_ufunc in others, name
+            if a.loop_kernel is not None:
+                kernel, count = a.loop_kernel
+                assert getattr(_kernels, kernel.__name__) is kernel and count >= 1, name
+    assert not missing, f"facts not declared: {missing}"
 
 
 def test_rows_are_unique_functions():

@@ -87,6 +87,7 @@ class Names:
             self.taken.add(name)
             self.bars[var] = name
             self._bar_names.add(name)
+            self._adjoints.add(name)
         return name
 
     def dot(self, var):
@@ -105,11 +106,20 @@ class Names:
         return name
 
     def is_bar(self, name):
+        """Whether ``name`` is a derivative variable: an adjoint or a tangent."""
         return name in self._bar_names
+
+    def is_adjoint(self, name):
+        """Whether ``name`` is an adjoint (made by `bar`; a tangent is not one)."""
+        return name in self._adjoints
 
     @property
     def _bar_names(self):
         return self.__dict__.setdefault("_bar_cache", set())
+
+    @property
+    def _adjoints(self):
+        return self.__dict__.setdefault("_adjoint_cache", set())
 
     def prefix(self, base, names):
         """A prefix ``base_`` (or ``base2_``...) under which none of ``names`` is taken."""

@@ -8,6 +8,7 @@ from ..runtime import HELPER_MODULES as _RUNTIME_MODULES
 from ..core import ir
 from ..core import kinds as kinds_mod
 from ..core.ir import Const, For, Op, Pop, Push, SetItem
+from ..rules import kind_rules
 
 from ..core.kinds import ANY, ARRAY, SCALARS, join  # noqa: F401  (SCALARS: re-exported)
 
@@ -43,7 +44,7 @@ def op_kind(op, ctx):
     if any(ctx.kind(a) is None for a in op.args if isinstance(a, str)):
         return None, None
     rule = primitives.kind_rule(op.fn)
-    k = rule(op, ctx) if rule is not None else kinds_mod.generic_kind(op.fn, op, ctx)
+    k = rule(op, ctx) if rule is not None else kind_rules.generic_kind(op.fn, op, ctx)
     if isinstance(k, tuple):
         k, nd = k
     else:

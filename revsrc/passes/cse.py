@@ -16,46 +16,24 @@ from __future__ import annotations
 
 import operator
 import struct
-import types
 from dataclasses import replace
 
-import numpy as np
-
 from . import containers
+from .. import primitives
 from ..core import ir
-from .. import runtime
 from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, While
-
-_PURE = {ir.copy, ir.truth, runtime.finalize_grad, operator.add, operator.sub, operator.mul, operator.truediv,
-         operator.floordiv, operator.mod, operator.pow, operator.neg, operator.pos,
-         operator.not_, operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
-         operator.ne, operator.abs, abs, min, max, float, int, round, bool}
-# pure and never raising on scalars: dropped when nobody reads them
-_DROPPABLE = {ir.copy, ir.truth, ir.make_tuple, runtime.finalize_grad, operator.add, operator.sub, operator.mul,
-              operator.neg, operator.pos, operator.not_, operator.lt, operator.le,
-              operator.gt, operator.ge, operator.eq, operator.ne, operator.abs, abs, min,
-              max, float, bool}
 
 
 def pure(fn):
-    """Whether ``fn`` on scalars is a function of its arguments' values alone."""
-    try:
-        if fn in _PURE:
-            return True
-    except TypeError:
-        return False
-    if isinstance(fn, np.ufunc):
-        return True
-    return isinstance(fn, types.BuiltinFunctionType) and getattr(fn, "__module__", "") == "math"
+    """Whether ``fn`` on scalars is a function of its arguments' values alone (its
+    record's ``pure``)."""
+    return bool(primitives.fact(fn, "pure"))
 
 
 def droppable(fn):
-    try:
-        if fn in _DROPPABLE:
-            return True
-    except TypeError:
-        return False
-    return isinstance(fn, np.ufunc)      # NumPy's scalar loops never raise
+    """Whether an unread call of ``fn`` on scalars may go: it never raises and has no
+    effect (its record declares ``raises_on_scalars=False``)."""
+    return primitives.fact(fn, "raises_on_scalars") is False
 
 
 def _const_key(v):
@@ -229,6 +207,24 @@ def optimize(body, outputs):
 
 # ----- Tuples of scalars, as their items -----
 
+def _copy_items(stmts, fresh):
+    """Every ``t = make_tuple(a, b)`` first copies its items into new variables:
+    ``t_0 = a; t_1 = b; t = make_tuple(t_0, t_1)``."""
+    out = []
+    for s in stmts:
+        if isinstance(s, Op) and s.fn is ir.make_tuple and not s.kwargs \
+                and s.target is not None:
+            copies = []
+            for k, a in enumerate(s.args):
+                c = fresh(f"{s.target}_{k}_")
+                out.append(Op(c, ir.copy, (a,), loc=s.loc))
+                copies.append(c)
+            out.append(Op(s.target, ir.make_tuple, tuple(copies), (), s.loc))
+            continue
+        out.append(ir.map_children(s, lambda b: _copy_items(b, fresh)))
+    return out
+
+
 def scalarize_tuples(body, fresh):
     """``t[i]`` of a tuple built in the program reads the item directly, where that is
     sound: every ``t = make_tuple(a, b)`` first copies its items into new variables
@@ -238,23 +234,7 @@ def scalarize_tuples(body, fresh):
     ``(value, grad)`` and a function's returned tuple then need no tuple at all.
     ``fresh(base)`` names a new variable."""
     items = {}
-
-    def split(stmts):
-        out = []
-        for s in stmts:
-            if isinstance(s, Op) and s.fn is ir.make_tuple and not s.kwargs \
-                    and s.target is not None:
-                copies = []
-                for k, a in enumerate(s.args):
-                    c = fresh(f"{s.target}_{k}_")
-                    out.append(Op(c, ir.copy, (a,), loc=s.loc))
-                    copies.append(c)
-                out.append(Op(s.target, ir.make_tuple, tuple(copies), (), s.loc))
-                continue
-            out.append(ir.map_children(s, split))
-        return out
-
-    body = split(body)
+    body = _copy_items(body, fresh)
     writes = {}
     for s in ir.walk(body):
         for w in ir.writes(s):

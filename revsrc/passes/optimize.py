@@ -17,18 +17,18 @@ import operator
 
 import numpy as np
 
+from .. import primitives
 from ..runtime import ieee
 from ..core import ir
 from ..core.ir import Comment, Const, For, If, Op
 
-_FOLDABLE_MODULES = ("math", "operator", "_operator", "builtins")
-
-
 # ----- Folding -----
 
 def _foldable(fn):
-    mod = getattr(fn, "__module__", None)
-    return mod in _FOLDABLE_MODULES or isinstance(fn, np.ufunc) or fn is ir.copy
+    """Whether a call of ``fn`` on constant numbers is replaced by its value (its
+    record's ``foldable``: math's, the operators' and the builtins' functions, ufuncs,
+    copies)."""
+    return bool(primitives.fact(fn, "foldable"))
 
 
 def _is_const(o, value):

@@ -16,9 +16,10 @@ In logistic regression, ``np.mean(np.logaddexp(0.0, m))`` is the loss: NumPy's l
 (two libm calls per element) is most of the forward sweep, and its adjoint
 (``logaddexp_vjp``) reads the margins, not the loss.
 
-Only top-level operations of the forward sweep, assigned once, of the primitives listed
-in ``_LIKE`` (or any whose result is read by nothing: ``_PURE``) are touched; loops,
-branches and saves are left as they are.
+Only top-level operations of the forward sweep, assigned once, are touched: those read
+for their shape alone (by operations whose records declare ``shape_reads``), and those
+read by nothing whose records declare them ``effect_free`` (revsrc/primitives.py);
+loops, branches and saves are left as they are.
 """
 from __future__ import annotations
 
@@ -26,37 +27,16 @@ import operator
 
 import numpy as np
 
-from .. import _kernels, runtime
+from .. import primitives, runtime
 from ..core import ir, kinds
-from ..runtime import tensor
 from ..core.ir import Comment, Const, Op, Program
-from ..runtime import grads as _helpers
-
-# Readers that use the listed argument positions for shape, dtype and ndim only.
-_SHAPE_READERS = {
-    _helpers.mean_grad: (1, 2),
-    _helpers.broadcast_reduced: (1,),
-    tensor.unbroadcast: (1,),
-    runtime.expand_zero: (1,),
-}
-
-# Operations without effects: removed when nothing reads their result.
-_PURE = (operator.add, operator.sub, operator.mul, operator.truediv, operator.neg,
-         operator.pow, operator.getitem, ir.copy, np.sum, np.mean, np.dot, np.matmul,
-         np.reshape, np.transpose)
-
-
-# On arrays, the operators are these ufuncs.
-_UFUNC_OF = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
-             operator.truediv: np.true_divide, operator.neg: np.negative,
-             operator.pow: np.power}
 
 
 def _like_fn(fn, args, kwargs):
     """What `result_like` takes for ``fn(*args)`` (a ufunc, np.sum or np.mean), or None."""
     if kwargs:
         return None
-    fn = _UFUNC_OF.get(fn, fn)
+    fn = primitives.fact(fn, "array_ufunc") or fn   # on arrays, an operator is a ufunc
     if isinstance(fn, np.ufunc):   # elementwise ones (np.matmul is a gufunc: not here)
         return fn if fn.nout == 1 and len(args) == fn.nin and fn.signature is None \
             else None
@@ -78,17 +58,14 @@ def result_like(fn, *args):
     return out
 
 
-_SHAPE_READERS[result_like] = None  # every argument
-
-
 def _shape_only(op, name):
     """Whether ``op`` reads ``name`` for its shape and dtype only."""
     if not isinstance(op, Op) or op.kwargs and any(v == name for _, v in op.kwargs):
         return False
-    allowed = _SHAPE_READERS.get(op.fn, ())
+    if op.fn is result_like:
+        return True       # every argument
+    allowed = primitives.fact(op.fn, "shape_reads") or ()   # (the adjoints of np.mean...)
     positions = [i for i, a in enumerate(op.args) if a == name]
-    if allowed is None:
-        return True
     return bool(positions) and all(i in allowed for i in positions)
 
 
@@ -115,7 +92,7 @@ def drop_value(prog: Program) -> Program:
                 and prog.kinds.get(s.target) in ("array", "float")):
             continue
         who = readers(s.target)
-        if not who and (s.fn in _PURE or isinstance(s.fn, np.ufunc)):
+        if not who and primitives.fact(s.fn, "effect_free"):
             what = getattr(s.fn, "__name__", "this value")
             body[i] = Comment(f"({what}: not computed, grad does not return the value)")
             changed = True
@@ -142,10 +119,11 @@ def accumulate_in_place(prog: Program) -> Program:
     weight adjoint of a loop (``W_bar`` of an RNN) is the case: one allocation and
     one temporary fewer per iteration."""
     stmts = list(ir.walk(prog.body))
+    adjoint = prog.names.is_adjoint if prog.names is not None else (lambda name: False)
     candidates = {}
     for s in stmts:
         if isinstance(s, Op) and s.fn is operator.add and s.target and \
-                s.target.endswith("_bar") and len(s.args) == 2 and s.args[0] == s.target \
+                adjoint(s.target) and len(s.args) == 2 and s.args[0] == s.target \
                 and s.args[1] != s.target and not s.kwargs:
             candidates.setdefault(s.target, []).append(s)
     ok = set()
@@ -184,46 +162,19 @@ def accumulate_in_place(prog: Program) -> Program:
 
 # ----- Loop bodies: NumPy's loops without NumPy's dispatch -----
 
-# fn -> (its kernel, how many arguments): each kernel gives fn's value bit for bit
-# (revsrc/_kernels.pyx, "Small-array operations of loop bodies") and calls fn itself
-# for anything it does not take.
-_LOOP_KERNELS = {
-    operator.add: (_kernels.add, 2),
-    np.add: (_kernels.np_add, 2),
-    operator.sub: (_kernels.subtract, 2),
-    np.subtract: (_kernels.np_subtract, 2),
-    operator.mul: (_kernels.multiply, 2),
-    np.multiply: (_kernels.np_multiply, 2),
-    operator.truediv: (_kernels.true_divide, 2),
-    np.true_divide: (_kernels.np_true_divide, 2),
-    np.maximum: (_kernels.maximum, 2),
-    np.minimum: (_kernels.minimum, 2),
-    np.tanh: (_kernels.tanh, 1),
-    np.exp: (_kernels.exp, 1),
-    np.log: (_kernels.log, 1),
-    np.sin: (_kernels.sin, 1),
-    np.cos: (_kernels.cos, 1),
-    np.sqrt: (_kernels.sqrt, 1),
-    np.negative: (_kernels.np_negative, 1),
-    operator.neg: (_kernels.negative, 1),
-    np.absolute: (_kernels.absolute, 1),
-    np.dot: (_kernels.dot, 2),
-    tensor.unbroadcast: (_kernels.unbroadcast, 2),
-    runtime.accumulate: (_kernels.accumulate, 2),
-    _helpers.dot_grad_a: (_kernels.dot_grad_a, 3),
-    _helpers.dot_grad_b: (_kernels.dot_grad_b, 3),
-}
-
-
 def loop_kernels(prog: Program) -> Program:
     """Inside the loops of an array program, ``_t2 = _t1 + _t4`` becomes
-    ``_t2 = _kernels.add(_t1, _t4)`` (and so for the operations in `_LOOP_KERNELS`).
+    ``_t2 = _kernels.add(_t1, _t4)`` (and so for every operation whose record declares
+    a ``loop_kernel``: each kernel gives its value bit for bit (revsrc/_kernels.pyx,
+    "Small-array operations of loop bodies") and calls it for anything it does not
+    take).
 
     A step of an RNN is a dozen NumPy calls on small arrays, and most of each call's
     time is NumPy's dispatch; the kernels run the same inner loops without it. Code
     outside loops keeps NumPy's spelling (it runs once, so the saving is small there);
     operations on known scalars are left alone (a kernel would only add a call)."""
     known = prog.kinds or {}
+    kernels = primitives.table("loop_kernel")
 
     def scalar(o):
         return isinstance(o, Const) or known.get(o) in kinds.SCALARS
@@ -233,7 +184,7 @@ def loop_kernels(prog: Program) -> Program:
         for s in body:
             if in_loop and isinstance(s, Op) and not s.kwargs:
                 try:
-                    hit = _LOOP_KERNELS.get(s.fn)
+                    hit = kernels.get(s.fn)
                 except TypeError:   # an unhashable callable: none of the listed ones
                     hit = None
                 if hit is not None and len(s.args) == hit[1] and \

@@ -54,14 +54,8 @@ class _RestoreItem:
     site: int
 
 
-_CHEAP = {operator.add, operator.sub, operator.mul, operator.neg}
-
 # Saved values go on a float stack, an int stack (ints and bools) or an object stack.
 _STACK_OF = {kinds.FLOAT: "f", kinds.INT: "i", kinds.BOOL: "i"}
-# operations whose result is an int for int operands
-_INT_PRESERVING = {operator.add, operator.sub, operator.mul, operator.floordiv,
-                   operator.mod, operator.neg, operator.pos, abs, max, min, ir.copy,
-                   operator.pow}
 STACK_KIND = {"f": kinds.FLOAT, "i": kinds.INT, "o": kinds.ANY}
 
 
@@ -135,6 +129,7 @@ class Reverser:
         float, but the array's dtype is not known here (``idx[t]`` of an integer array
         is an index), so they are saved as they are, never as doubles."""
         found = set()
+        int_preserving = primitives.table("int_preserving")   # ints for int operands
         stmts = [s for s in ir.walk(body) if isinstance(s, Op) and s.target is not None
                  and self.kinds.get(s.target) == kinds.FLOAT]
         changed = True
@@ -146,7 +141,7 @@ class Reverser:
                 args = [a for a in s.args if isinstance(a, str)]
                 if (s.fn in (operator.getitem, runtime.take) and args
                         and args[0] == s.args[0] and self.kinds.get(args[0]) == kinds.ARRAY) \
-                        or (s.fn in _INT_PRESERVING and any(a in found for a in args)):
+                        or (s.fn in int_preserving and any(a in found for a in args)):
                     found.add(s.target)
                     changed = True
         self.array_items = found
@@ -547,13 +542,14 @@ class Reverser:
         """Temporaries made by one cheap operation from inputs that do not change
         before their last use in the same block: recomputing one costs less than
         saving and restoring it (they matter inside loops)."""
+        cheap = primitives.table("cheap")
         for i, s in enumerate(stmts):
             if isinstance(s, If):
                 self._find_recomputable(s.body, uses)
                 self._find_recomputable(s.orelse, uses)
             elif isinstance(s, (For, While)):
                 self._find_recomputable(s.body, uses)
-            if not (isinstance(s, Op) and s.fn in _CHEAP and s.target is not None
+            if not (isinstance(s, Op) and s.fn in cheap and s.target is not None
                     and self.names.is_temp(s.target) and self.def_count.get(s.target) == 1
                     and not s.kwargs and s.target not in s.args
                     and self.site_of[id(s)] in self.in_loop_defs

@@ -26,28 +26,12 @@ import operator
 import numpy as np
 
 from . import containers
-from .. import errors, runtime
+from .. import errors, primitives, runtime
 from ..core import ir, kinds
 from ..core.ir import Block, Const, For, Op, SetItem, While, dominates
 from ..core.ops import INPLACE
 from ..rules import arith as _arith
 
-# Operations whose result is always a view of their first argument (for an ndarray).
-_VIEWS = {np.transpose, np.swapaxes, np.moveaxis, np.expand_dims, np.squeeze, np.flip,
-          np.fliplr, np.flipud, np.real, np.imag, np.rot90, np.diagonal, np.broadcast_to}
-for _name in ("matrix_transpose", "permute_dims"):     # NumPy 2's spellings
-    if hasattr(np, _name):
-        _VIEWS.add(getattr(np, _name))
-# Operations whose result may or may not share memory with their first argument (a
-# view when it can be one): a write through one is checked when it runs.
-_MAYBE_VIEWS = {np.reshape, np.ravel, np.asarray, np.asanyarray, np.atleast_1d,
-                np.atleast_2d, np.atleast_3d, np.ascontiguousarray,
-                # np.diag of a matrix is a view of its diagonal (of a vector, a new
-                # matrix); np.split and its kin return lists of views
-                np.diag, np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit,
-                _arith.astype}                        # x.astype(t, copy=False)
-if hasattr(np, "unstack"):
-    _MAYBE_VIEWS.add(np.unstack)
 _MUTABLE = (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT)
 
 
@@ -301,13 +285,14 @@ class _Resolver:
                 basic = _basic_index(s.args[1], self.found)
                 return None if basic is False else (a, basic is True)
             return a, False   # an item of a list, a tuple or a dict: may be shared
-        if s.fn in _VIEWS:
+        view = primitives.fact(s.fn, "view")   # "always", "maybe" or None
+        if view == "always":
             return a, True
         if s.fn is _arith.astype:
             copy = s.args[2] if len(s.args) > 2 else dict(s.kwargs).get("copy", Const(True))
             if isinstance(copy, Const) and copy.value:
                 return None       # astype copies unless told it need not
-        if s.fn in _MAYBE_VIEWS:
+        if view == "maybe":       # a write through one is checked when it runs
             return a, False
         return None
 

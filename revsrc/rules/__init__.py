@@ -43,9 +43,11 @@ import sys
 
 import numpy as np
 
+from . import kind_rules
 from ..primitives import (  # noqa: F401  (the table's public face)
-    USER, Primitive, Rule, complex_capable, defer, define, lookup, no_derivative,
-    primitive, records, registered, registered_nondiff)
+    USER, Primitive, Rule, complex_capable, defer, define, lookup, records, registered,
+    registered_nondiff)
+from .register import no_derivative, primitive  # noqa: F401
 
 
 def vjp(*fns, broadcast=False):
@@ -58,7 +60,6 @@ def vjp(*fns, broadcast=False):
     """
     # (imported here: revsrc.inline lowers source, and lowering reads this table)
     from ..passes import inline
-    from ..core import kinds
 
     def register(rule_fn):
         for fn in fns:
@@ -66,7 +67,7 @@ def vjp(*fns, broadcast=False):
             if inline.has_source(fn):
                 kind = inline.call_kind  # from its body
             elif getattr(fn, "__module__", None) == "math":
-                kind = kinds.elementwise_kind
+                kind = kind_rules.elementwise_kind
             else:
                 kind = None
             define(name, fn, vjp=rule_fn, jvp="elementwise" if broadcast else None,

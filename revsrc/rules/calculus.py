@@ -8,13 +8,14 @@ have derivatives of their own.
 import numpy as np
 
 from ..core import kinds as K
-from ..primitives import primitive
+from . import kind_rules as KR
+from .register import primitive
 from ..runtime import grads as _helpers
 
 # ----- Differences -----
 
 
-@primitive("diff", np.diff, kind=K.array_kind, linear=(0, 3, 4), complex_ok=True)
+@primitive("diff", np.diff, kind=KR.array_kind, linear=(0, 3, 4), complex_ok=True)
 def diff(g, ans, a, n=1, axis=-1, prepend=None, append=None):
     d = _helpers.diff_grads(g, a, n, axis, prepend, append)
     return d[0], None, None, d[1], d[2]
@@ -22,7 +23,7 @@ def diff(g, ans, a, n=1, axis=-1, prepend=None, append=None):
 
 # np.gradient(f, *spacing, axis=None, edge_order=1): one spacing for every axis or
 # one per axis, numbers or coordinates; a tuple of arrays for several axes.
-@primitive("gradient", np.gradient, kind=K.gradient_kind, complex_ok=True)
+@primitive("gradient", np.gradient, kind=KR.gradient_kind, complex_ok=True)
 def gradient(g, ans, f, s0=None, s1=None, s2=None, s3=None, axis=None, edge_order=1):
     return (_helpers.gradient_grad(g, f, s0, s1, s2, s3, axis, edge_order),
             _helpers.gradient_spacing_grad(g, ans, f, 0, s0, s1, s2, s3, axis),
@@ -33,7 +34,7 @@ def gradient(g, ans, f, s0=None, s1=None, s2=None, s3=None, axis=None, edge_orde
 
 # ----- Integrals -----
 
-@primitive("trapezoid", np.trapezoid, kind=K.trapezoid_kind, complex_ok=True)
+@primitive("trapezoid", np.trapezoid, kind=KR.trapezoid_kind, complex_ok=True)
 def trapezoid(g, ans, y, x=None, dx=1.0, axis=-1):
     d = _helpers.trapezoid_grads(g, y, x, dx, axis)
     return d[0], d[1], d[2]
@@ -43,13 +44,13 @@ def trapezoid(g, ans, y, x=None, dx=1.0, axis=-1):
 
 # (``xp`` names the namespace inside a rule, so the knots are ``xp_``: passed by
 # keyword, ``xp=`` is refused.)
-@primitive("interp", np.interp, kind=K.array_kind, complex_ok=True)
+@primitive("interp", np.interp, kind=KR.array_kind, complex_ok=True)
 def interp(g, ans, x, xp_, fp, left=None, right=None, period=None):
     d = _helpers.interp_grads(g, x, xp_, fp, left, right, period)
     return d[0], d[1], d[2], d[3], d[4], _helpers.interp_period_grad(period)
 
 
-@primitive("polyval", np.polyval, kind=K.array_kind, complex_ok=True)
+@primitive("polyval", np.polyval, kind=KR.array_kind, complex_ok=True)
 def polyval(g, ans, p, x):
     d = _helpers.polyval_grads(g, p, x)
     return d[0], d[1]
@@ -57,7 +58,7 @@ def polyval(g, ans, p, x):
 
 # ----- Convolution -----
 
-@primitive("convolve", np.convolve, kind=K.constant(K.ARRAY), complex_ok=True)
+@primitive("convolve", np.convolve, kind=KR.constant(K.ARRAY), complex_ok=True)
 def convolve(g, ans, a, v, mode="full"):
     d = _helpers.convolve_grads(g, a, v, mode)
     return d[0], d[1]

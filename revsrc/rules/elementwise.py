@@ -12,12 +12,15 @@ On the scalar engine the math twins run the C library's functions (as the math m
 does); the NumPy twins run NumPy's own float64 loops, whatever no entry here says.
 """
 import math
+import operator
 
 import numpy as np
 
-from ..core import kinds as K
+from . import kind_rules as KR
+from .. import _kernels
 from ..runtime import ieee, tensor
-from ..primitives import MATH, Fused, alias, elementwise, jvp_rule, math1, op, primitive, special
+from ..primitives import MATH, Fused, alias, declare, math1, op, special
+from .register import elementwise, jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
@@ -39,9 +42,15 @@ def sin(g, ans, x):
     return g * xp.cos(x)
 
 
+declare(np.sin, loop_kernel=(_kernels.sin, 1))
+
+
 @elementwise("cos", math.cos, np.cos, complex_ok=True)
 def cos(g, ans, x):
     return -(g * xp.sin(x))
+
+
+declare(np.cos, loop_kernel=(_kernels.cos, 1))
 
 
 # Loops compute cos(x) beside an active sin(x) (and sin beside cos) in the forward
@@ -60,9 +69,15 @@ def arcsin(g, ans, x):
     return g / xp.sqrt(1.0 - x * x)
 
 
+declare(math.asin, numpy_name="arcsin")
+
+
 @elementwise("arccos", math.acos, np.arccos, engine=math1("acos"), complex_ok=True)
 def arccos(g, ans, x):
     return -(g / xp.sqrt(1.0 - x * x))
+
+
+declare(math.acos, numpy_name="arccos")
 
 
 @elementwise("arctan", math.atan, np.arctan, engine=math1("atan"), complex_ok=True)
@@ -70,9 +85,15 @@ def arctan(g, ans, x):
     return g / (1.0 + x * x)
 
 
+declare(math.atan, numpy_name="arctan")
+
+
 @elementwise("arctan2", math.atan2, np.arctan2, engine=op("ATAN2"))
 def arctan2(g, ans, y, x):
     return g * x / (x * x + y * y), -(g * y) / (x * x + y * y)
+
+
+declare(math.atan2, numpy_name="arctan2")
 
 
 @elementwise("deg2rad", math.radians, np.deg2rad, np.radians,
@@ -106,9 +127,15 @@ def tanh(g, ans, x):
     return g * (1.0 - ans * ans)
 
 
+declare(np.tanh, loop_kernel=(_kernels.tanh, 1))
+
+
 @elementwise("arcsinh", math.asinh, np.arcsinh, engine=math1("asinh"), complex_ok=True)
 def arcsinh(g, ans, x):
     return g / xp.sqrt(x * x + 1.0)
+
+
+declare(math.asinh, numpy_name="arcsinh")
 
 
 @elementwise("arccosh", math.acosh, np.arccosh, engine=math1("acosh"), complex_ok=True)
@@ -116,9 +143,15 @@ def arccosh(g, ans, x):
     return g / xp.sqrt(x * x - 1.0)
 
 
+declare(math.acosh, numpy_name="arccosh")
+
+
 @elementwise("arctanh", math.atanh, np.arctanh, engine=math1("atanh"), complex_ok=True)
 def arctanh(g, ans, x):
     return g / (1.0 - x * x)
+
+
+declare(math.atanh, numpy_name="arctanh")
 
 
 # ----- Exponential and logarithmic -----
@@ -126,6 +159,9 @@ def arctanh(g, ans, x):
 @elementwise("exp", math.exp, np.exp, engine=op("EXP"), complex_ok=True)
 def exp(g, ans, x):
     return g * ans
+
+
+declare(np.exp, loop_kernel=(_kernels.exp, 1))
 
 
 @elementwise("exp2", np.exp2, complex_ok=True)
@@ -143,7 +179,11 @@ def log(g, ans, x):
     return g / x
 
 
-alias("log", ieee.log, engine=op("LOG_IEEE"), kind=K.elementwise_kind, family=MATH)
+declare(np.log, loop_kernel=(_kernels.log, 1))
+
+
+alias("log", ieee.log, engine=op("LOG_IEEE"), kind=KR.elementwise_kind, family=MATH)
+declare(ieee.log, pure=False, raises_on_scalars=True)   # (not claimed: cse leaves it)
 
 
 # math.log takes an optional base (np.log's second argument is ``out``).
@@ -189,6 +229,9 @@ def sqrt(g, ans, x):
     return g / (2.0 * ans)
 
 
+declare(np.sqrt, loop_kernel=(_kernels.sqrt, 1))
+
+
 @elementwise("cbrt", math.cbrt, np.cbrt, engine=math1("cbrt"))
 def cbrt(g, ans, x):
     return g / (3.0 * ans * ans)
@@ -226,7 +269,13 @@ def absolute_jvp(g, ans, x):
 
 
 alias("absolute", abs, engine=op("ABS"))
-alias("absolute", math.fabs, engine=op("ABS"))
+# its jnp twin is jnp.abs (the jnp function of its NumPy name is jnp.absolute)
+alias("absolute", math.fabs, engine=op("ABS"), jax="jnp.abs")
+declare(math.fabs, numpy_name="absolute")
+declare(abs, pure=True, raises_on_scalars=False, int_preserving=True)
+declare(np.absolute, loop_kernel=(_kernels.absolute, 1))
+# operator.abs has no record (``abs(x)`` calls the builtin), but the passes may meet it
+declare(operator.abs, pure=True, raises_on_scalars=False)
 
 
 @elementwise("copysign", math.copysign, np.copysign, engine=op("COPYSIGN"))
@@ -240,9 +289,15 @@ def maximum(g, ans, x, y):
     return g * (x >= y), g * (x < y)
 
 
+declare(np.maximum, loop_kernel=(_kernels.maximum, 2))
+
+
 @elementwise("minimum", np.minimum, np.fmin)
 def minimum(g, ans, x, y):
     return g * (x <= y), g * (x > y)
+
+
+declare(np.minimum, loop_kernel=(_kernels.minimum, 2))
 
 
 # ----- Remainders -----
@@ -280,21 +335,21 @@ def clip(g, ans, a, a_min=None, a_max=None):
 
 
 # np.where of numbers is a 0-d array, not a number.
-@elementwise("where", np.where, kind=K.array_of_broadcast, complex_ok=True)
+@elementwise("where", np.where, kind=KR.array_of_broadcast, complex_ok=True)
 def where(g, ans, condition, x=None, y=None):
     return (None, _helpers.where_grad(g, condition, True),
             _helpers.where_grad(g, condition, False))
 
 
 # The first condition that holds chooses; ``default`` where none does.
-@primitive("select", np.select, kind=K.array_kind, linear=(1, 2), complex_ok=True)
+@primitive("select", np.select, kind=KR.array_kind, linear=(1, 2), complex_ok=True)
 def select(g, ans, condlist, choicelist, default=0):
     d = _helpers.select_grads(g, condlist, choicelist, default)
     return None, d[0], d[1]
 
 
 # Non-finite elements are replaced by ``nan``, ``posinf`` and ``neginf``.
-@primitive("nan_to_num", np.nan_to_num, kind=K.elementwise_kind, complex_ok=True)
+@primitive("nan_to_num", np.nan_to_num, kind=KR.elementwise_kind, complex_ok=True)
 def nan_to_num(g, ans, x, copy=True, nan=0.0, posinf=None, neginf=None):
     d = _helpers.nan_to_num_grads(g, x, copy, nan, posinf, neginf)
     return d[0], None, d[1], d[2], d[3]
@@ -312,9 +367,15 @@ def real(g, ans, val):
     return _helpers.real_grad(g, val)
 
 
+declare(np.real, view="always")
+
+
 @elementwise("imag", np.imag, complex_ok=True)
 def imag(g, ans, val):
     return _helpers.imag_grad(g, val)
+
+
+declare(np.imag, view="always")
 
 
 @elementwise("conjugate", np.conjugate, complex_ok=True)
@@ -322,7 +383,7 @@ def conjugate(g, ans, x):
     return np.conjugate(g)
 
 
-@primitive("angle", np.angle, kind=K.elementwise_kind, complex_ok=True)
+@primitive("angle", np.angle, kind=KR.elementwise_kind, complex_ok=True)
 def angle(g, ans, z, deg=False):
     return _helpers.angle_grad(g, z, deg)
 
@@ -348,6 +409,6 @@ def angle_jvp(g, ans, z, deg=False):
 
 
 # ``a`` itself, or its real part when its imaginary parts are all close to 0.
-@primitive("real_if_close", np.real_if_close, kind=K.array_kind, complex_ok=True)
+@primitive("real_if_close", np.real_if_close, kind=KR.array_kind, complex_ok=True)
 def real_if_close(g, ans, a, tol=100):
     return _helpers.real_if_close_grad(g, a)

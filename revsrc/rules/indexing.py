@@ -7,8 +7,9 @@ import operator
 import numpy as np
 
 from ..runtime import inplace
-from ..core import kinds as K
-from ..primitives import jvp_rule, primitive
+from . import kind_rules as KR
+from ..primitives import declare
+from .register import jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Subscripts -----
@@ -17,17 +18,20 @@ from ..runtime import forward_grads as _forward, grads as _helpers
 # Arrays: basic slices, integers, None, Ellipsis, integer arrays (repeated indices
 # accumulate) and boolean masks, alone or in a tuple. Lists and tuples of values:
 # an object array with ``g`` at the index (see `_helpers.pieces`).
-@primitive("getitem", operator.getitem, kind=K.getitem_kind, linear=(0,), complex_ok=True)
+@primitive("getitem", operator.getitem, kind=KR.getitem_kind, linear=(0,), complex_ok=True)
 def getitem(g, ans, a, b):
     return _helpers.getitem_grad(g, a, b), None
 
 
-@primitive("take", np.take, kind=K.array_kind, linear=(0,), complex_ok=True)
+declare(operator.getitem, effect_free=True)
+
+
+@primitive("take", np.take, kind=KR.array_kind, linear=(0,), complex_ok=True)
 def take(g, ans, a, indices, axis=None):
     return _helpers.take_grad(g, a, indices, axis), None
 
 
-@primitive("take_along_axis", np.take_along_axis, kind=K.array_kind, linear=(0,),
+@primitive("take_along_axis", np.take_along_axis, kind=KR.array_kind, linear=(0,),
            complex_ok=True)
 def take_along_axis(g, ans, arr, indices, axis=None):
     return _helpers.take_along_axis_grad(g, arr, indices, axis), None
@@ -35,7 +39,7 @@ def take_along_axis(g, ans, arr, indices, axis=None):
 
 # ----- Sorting -----
 
-@primitive("sort", np.sort, kind=K.array_kind)
+@primitive("sort", np.sort, kind=KR.array_kind)
 def sort(g, ans, a, axis=-1):
     return _helpers.sort_grad(g, a, axis)
 
@@ -45,7 +49,7 @@ def sort_jvp(g, ans, a, axis=-1):
     return _forward.sort_jvp(g, a, axis)
 
 
-@primitive("partition", np.partition, kind=K.array_kind)
+@primitive("partition", np.partition, kind=KR.array_kind)
 def partition(g, ans, a, kth, axis=-1):
     return _helpers.partition_grad(g, ans, a, axis), None
 
@@ -54,7 +58,7 @@ def partition(g, ans, a, kth, axis=-1):
 # ``np.add.at(a, idx, v)`` on an array the function made is lowered to
 # ``a[...] = inplace.add_at(a, idx, v)``; the write-back is the transformation's.
 
-@primitive("add_at", inplace.add_at, kind=K.same_kind)
+@primitive("add_at", inplace.add_at, kind=KR.same_kind)
 def add_at(g, ans, a, indices, values):
     return g, None, inplace.add_at_values_grad(g, a, indices, values)
 
@@ -64,7 +68,7 @@ def add_at_jvp(g, ans, a, indices, values):
     return g, None, inplace.add_at_values_tangent(g, a, indices)
 
 
-@primitive("fill_diagonal", inplace.fill_diagonal, kind=K.same_kind)
+@primitive("fill_diagonal", inplace.fill_diagonal, kind=KR.same_kind)
 def fill_diagonal(g, ans, a, val, wrap=False):
     return (inplace.fill_diagonal_a_grad(g, a, wrap),
             inplace.fill_diagonal_val_grad(g, a, val, wrap), None)

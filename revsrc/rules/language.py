@@ -5,16 +5,18 @@ import numpy as np
 from ..passes import containers
 from ..runtime import guards
 from ..core import kinds as K
-from ..primitives import PYTHON, define, jvp_rule, no_derivative, op, primitive
+from . import kind_rules as KR
+from ..primitives import PYTHON, declare, define, op
+from .register import jvp_rule, no_derivative, primitive
 from .arith import pos
 
 # ----- Guards -----
 
 no_derivative(guards.raise_error, guards.raise_error_from, guards.fail_assert,
-              kind=K.constant(K.NONE))
+              kind=KR.constant(K.NONE))
 no_derivative(guards.fstring, format, repr, ascii)
 # print(...) as a statement only (revsrc/idioms.py); a value it returns is refused
-no_derivative(print, kind=K.constant(K.NONE))
+no_derivative(print, kind=KR.constant(K.NONE))
 
 
 # ----- Casts -----
@@ -33,6 +35,7 @@ def _cast_kind(scalar):
 # derivative passes through, as for float(x)
 define("float64", np.float64, vjp=pos, jvp="elementwise", kind=_cast_kind(K.FLOAT),
        engine=op("MOV"), family=PYTHON)
+declare(np.float64, pure=False, raises_on_scalars=True)   # (not claimed: cse leaves it)
 no_derivative(np.int64, np.int32, np.intp, kind=_cast_kind(K.INT))
 
 
@@ -46,12 +49,12 @@ def _first_kind(o, ctx):
 # An adjoint of a list or a tuple has one adjoint per item (an object array), of a
 # dict one per key; these rules split and join them as the operations join values.
 
-@primitive("list_append", containers.append, kind=K.constant(K.LIST), linear=(0, 1))
+@primitive("list_append", containers.append, kind=KR.constant(K.LIST), linear=(0, 1))
 def list_append(g, ans, xs, item):
     return containers.head_grad(g, 1), containers.item_grad(g, -1)
 
 
-@primitive("list_extend", containers.extend, kind=K.constant(K.LIST), linear=(0, 1))
+@primitive("list_extend", containers.extend, kind=KR.constant(K.LIST), linear=(0, 1))
 def list_extend(g, ans, xs, items):
     return (containers.head_grad(g, len(items)),
             containers.as_items(containers.tail_grad(g, len(items)), items))
@@ -94,22 +97,22 @@ def min_of(g, ans, seq):
 
 # The in-place forms normalize.py writes (revsrc/aliases.py makes each a new value
 # before any transformation runs): kinds only.
-define("list_append_in_place", containers.append_in_place, kind=K.constant(K.LIST))
-define("list_extend_in_place", containers.extend_in_place, kind=K.constant(K.LIST))
+define("list_append_in_place", containers.append_in_place, kind=KR.constant(K.LIST))
+define("list_extend_in_place", containers.extend_in_place, kind=KR.constant(K.LIST))
 define("set_item_in_place", containers.set_item_in_place, kind=_first_kind)
 
 
-@primitive("list", list, kind=K.constant(K.LIST), linear=(0,))
+@primitive("list", list, kind=KR.constant(K.LIST), linear=(0,))
 def list_(g, ans, iterable=()):
     return containers.sequence_grad(g, iterable)
 
 
-@primitive("tuple", tuple, kind=K.constant(K.TUPLE), linear=(0,))
+@primitive("tuple", tuple, kind=KR.constant(K.TUPLE), linear=(0,))
 def tuple_(g, ans, iterable=()):
     return containers.sequence_grad(g, iterable)
 
 
-@primitive("sorted", sorted, kind=K.constant(K.LIST), complex_ok=False)
+@primitive("sorted", sorted, kind=KR.constant(K.LIST), complex_ok=False)
 def sorted_(g, ans, iterable, key=None, reverse=False):
     return containers.sorted_grad(g, iterable, key, reverse)
 
@@ -131,12 +134,12 @@ def sorted_jvp(g, ans, iterable, key=None, reverse=False):
 
 # Dicts' methods (a dict's adjoint has one adjoint per key)
 
-@primitive("dict_items", containers.dict_items, kind=K.constant(K.LIST), linear=(0,))
+@primitive("dict_items", containers.dict_items, kind=KR.constant(K.LIST), linear=(0,))
 def dict_items(g, ans, d):
     return containers.items_grad(g, d)
 
 
-@primitive("dict_values", containers.dict_values, kind=K.constant(K.LIST), linear=(0,))
+@primitive("dict_values", containers.dict_values, kind=KR.constant(K.LIST), linear=(0,))
 def dict_values(g, ans, d):
     return containers.values_grad(g, d)
 
@@ -146,7 +149,7 @@ def dict_get(g, ans, d, key, default=None):
     return containers.get_grad(g, d, key), None, containers.get_default_grad(g, d, key)
 
 
-no_derivative(containers.dict_keys, kind=K.constant(K.LIST))
+no_derivative(containers.dict_keys, kind=KR.constant(K.LIST))
 no_derivative(guards.errstate_enter, guards.errstate_exit)
 
 
@@ -155,12 +158,12 @@ def result_field(g, ans, result, name):
     return containers.result_field_grad(g, result, name), None
 
 
-@primitive("unzip", containers.unzip, kind=K.constant(K.TUPLE), linear=(0,))
+@primitive("unzip", containers.unzip, kind=KR.constant(K.TUPLE), linear=(0,))
 def unzip(g, ans, seq):
     return containers.unzip_grad(g, seq)
 
 
-@primitive("dict", dict, kind=K.constant(K.DICT), linear=(0,))
+@primitive("dict", dict, kind=KR.constant(K.DICT), linear=(0,))
 def dict_(g, ans, source=()):
     return containers.dict_of_grad(g, source)
 

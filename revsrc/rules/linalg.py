@@ -4,46 +4,56 @@ import operator
 import numpy as np
 
 from ..core import kinds as K
-from ..primitives import alias, jvp_rule, primitive
+from . import kind_rules as KR
+from .. import _kernels
+from ..primitives import alias, declare
+from .register import jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Products -----
 
 
-@primitive("dot", np.dot, kind=K.dot_kind, multilinear=(0, 1), complex_ok=True)
+@primitive("dot", np.dot, kind=KR.dot_kind, multilinear=(0, 1), complex_ok=True)
 def dot(g, ans, a, b):
     return _helpers.dot_grad_a(g, a, b), _helpers.dot_grad_b(g, a, b)
 
 
-@primitive("matmul", np.matmul, operator.matmul, kind=K.matmul_kind, multilinear=(0, 1),
+declare(np.dot, effect_free=True, loop_kernel=(_kernels.dot, 2))
+
+
+@primitive("matmul", np.matmul, operator.matmul, kind=KR.matmul_kind, multilinear=(0, 1),
            infix="@", complex_ok=True)
 def matmul(g, ans, a, b):
     return _helpers.matmul_grad_a(g, a, b), _helpers.matmul_grad_b(g, a, b)
 
 
-@primitive("inner", np.inner, kind=K.dot_kind, multilinear=(0, 1), complex_ok=True)
+declare(np.matmul, effect_free=True)
+declare(operator.matmul, pure=False, raises_on_scalars=True)   # (not on numbers)
+
+
+@primitive("inner", np.inner, kind=KR.dot_kind, multilinear=(0, 1), complex_ok=True)
 def inner(g, ans, a, b):
     return _helpers.inner_grad_a(g, a, b), _helpers.inner_grad_b(g, a, b)
 
 
-@primitive("outer", np.outer, kind=K.constant((K.ARRAY, 2)), multilinear=(0, 1), complex_ok=True)
+@primitive("outer", np.outer, kind=KR.constant((K.ARRAY, 2)), multilinear=(0, 1), complex_ok=True)
 def outer(g, ans, a, b):
     return _helpers.outer_grad_a(g, a, b), _helpers.outer_grad_b(g, a, b)
 
 
-@primitive("tensordot", np.tensordot, kind=K.array_kind, multilinear=(0, 1), complex_ok=True)
+@primitive("tensordot", np.tensordot, kind=KR.array_kind, multilinear=(0, 1), complex_ok=True)
 def tensordot(g, ans, a, b, axes=2):
     return _helpers.tensordot_grad_a(g, a, b, axes), _helpers.tensordot_grad_b(g, a, b, axes)
 
 
-@primitive("kron", np.kron, kind=K.array_kind, complex_ok=True)
+@primitive("kron", np.kron, kind=KR.array_kind, complex_ok=True)
 def kron(g, ans, a, b):
     d = _helpers.kron_grads(g, a, b)
     return d[0], d[1]
 
 
 # Vectors of 2 or 3 components along axisa, axisb; the result's along axisc.
-@primitive("cross", np.cross, kind=K.array_kind, complex_ok=True)
+@primitive("cross", np.cross, kind=KR.array_kind, complex_ok=True)
 def cross(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     d = _helpers.cross_grads(g, a, b, axisa, axisb, axisc, axis)
     return d[0], d[1]
@@ -53,7 +63,7 @@ def cross(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 # '...' included: one parameter per argument, up to 26, so a call with 25 operands
 # (12 in sublist form) at most; each output is the adjoint of the argument at that
 # position when it is an operand.
-@primitive("einsum", np.einsum, kind=K.array_kind, complex_ok=True,
+@primitive("einsum", np.einsum, kind=KR.array_kind, complex_ok=True,
            multilinear=tuple(range(26)))
 def einsum(g, ans, a0, a1=None, a2=None, a3=None, a4=None, a5=None, a6=None, a7=None,
            a8=None, a9=None, a10=None, a11=None, a12=None, a13=None, a14=None, a15=None,
@@ -90,7 +100,7 @@ def einsum(g, ans, a0, a1=None, a2=None, a3=None, a4=None, a5=None, a6=None, a7=
             None)
 
 
-@primitive("trace", np.trace, kind=K.array_kind, linear=(0,), complex_ok=True)
+@primitive("trace", np.trace, kind=KR.array_kind, linear=(0,), complex_ok=True)
 def trace(g, ans, a, offset=0, axis1=0, axis2=1, dtype=None):
     return _helpers.trace_grad(g, a, offset, axis1, axis2)
 
@@ -100,7 +110,7 @@ def trace(g, ans, a, offset=0, axis1=0, axis2=1, dtype=None):
 alias("matmul", operator.imatmul)
 
 
-@primitive("inv", np.linalg.inv, kind=K.array_kind, complex_ok=True)
+@primitive("inv", np.linalg.inv, kind=KR.array_kind, complex_ok=True)
 def inv(g, ans, a):
     t = np.swapaxes(ans, -1, -2)
     return -(t @ g @ t)
@@ -111,7 +121,7 @@ def inv_jvp(g, ans, a):
     return -(ans @ g @ ans)
 
 
-@primitive("solve", np.linalg.solve, kind=K.array_kind, complex_ok=True)
+@primitive("solve", np.linalg.solve, kind=KR.array_kind, complex_ok=True)
 def solve(g, ans, a, b):
     return _helpers.solve_grad_a(g, ans, a, b), _helpers.solve_grad_b(g, ans, a, b)
 
@@ -121,7 +131,7 @@ def solve_jvp(g, ans, a, b):
     return _forward.solve_jvp_a(g, ans, a, b), np.linalg.solve(a, g)
 
 
-@primitive("det", np.linalg.det, kind=K.array_kind, complex_ok=True)
+@primitive("det", np.linalg.det, kind=KR.array_kind, complex_ok=True)
 def det(g, ans, a):
     return _helpers.det_grad(g, ans, a)
 
@@ -143,7 +153,7 @@ def slogdet_jvp(g, ans, a):
     return _forward.slogdet_jvp(g, ans, a)
 
 
-@primitive("cholesky", np.linalg.cholesky, kind=K.array_kind)
+@primitive("cholesky", np.linalg.cholesky, kind=KR.array_kind)
 def cholesky(g, ans, a, upper=False):
     return _helpers.cholesky_grad(g, ans, a, upper)
 
@@ -153,12 +163,12 @@ def cholesky_jvp(g, ans, a, upper=False):
     return _forward.cholesky_jvp(g, ans, a, upper)
 
 
-@primitive("matrix_power", np.linalg.matrix_power, kind=K.array_kind, complex_ok=True)
+@primitive("matrix_power", np.linalg.matrix_power, kind=KR.array_kind, complex_ok=True)
 def matrix_power(g, ans, a, n):
     return _helpers.matrix_power_grad(g, a, n), None
 
 
-@primitive("pinv", np.linalg.pinv, kind=K.array_kind, complex_ok=True)
+@primitive("pinv", np.linalg.pinv, kind=KR.array_kind, complex_ok=True)
 def pinv(g, ans, a, rcond=None, hermitian=False, rtol=None):
     return _helpers.pinv_grad(g, ans, a, rcond, hermitian, rtol)
 
@@ -168,22 +178,22 @@ def pinv(g, ans, a, rcond=None, hermitian=False, rtol=None):
 # eigh, and svd and pinv with hermitian=True, read one triangle of ``a``: the gradient
 # is that of the function NumPy computes, so it lies on that triangle.
 
-@primitive("eigh", np.linalg.eigh, kind=K.constant(K.ANY))
+@primitive("eigh", np.linalg.eigh, kind=KR.constant(K.ANY))
 def eigh(g, ans, a, UPLO="L"):
     return _helpers.eigh_grad(g, ans, a, UPLO)
 
 
-@primitive("eig", np.linalg.eig, kind=K.constant(K.ANY), complex_ok=True)
+@primitive("eig", np.linalg.eig, kind=KR.constant(K.ANY), complex_ok=True)
 def eig(g, ans, a):
     return _helpers.eig_grad(g, ans, a)
 
 
-@primitive("svd", np.linalg.svd, kind=K.svd_kind)
+@primitive("svd", np.linalg.svd, kind=KR.svd_kind)
 def svd(g, ans, a, full_matrices=True, compute_uv=True, hermitian=False):
     return _helpers.svd_grad(g, ans, a, full_matrices, compute_uv, hermitian)
 
 
-@primitive("lstsq", np.linalg.lstsq, kind=K.constant(K.ANY), complex_ok=True)
+@primitive("lstsq", np.linalg.lstsq, kind=KR.constant(K.ANY), complex_ok=True)
 def lstsq(g, ans, a, b, rcond=None):
     d = _helpers.lstsq_grads(g, ans, a, b, rcond)
     return d[0], d[1]

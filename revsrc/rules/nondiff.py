@@ -9,7 +9,8 @@ is refused rather than given a zero gradient.
 import numpy as np
 
 from ..core import kinds as K
-from ..primitives import no_derivative
+from . import kind_rules as KR
+from .register import no_derivative
 
 no_derivative(
     # indices and order
@@ -31,8 +32,8 @@ no_derivative(
 )
 
 # Arrays built from shapes alone (always arrays, whatever the arguments).
-no_derivative(np.zeros, np.ones, np.empty, kind=K.array_of_shape)
-no_derivative(np.zeros_like, np.ones_like, np.empty_like, kind=K.array_like_first)
-no_derivative(np.eye, np.identity, np.tri, kind=K.constant((K.ARRAY, 2)))
-no_derivative(np.arange, kind=K.constant((K.ARRAY, 1)))
-no_derivative(np.indices, kind=K.constant(K.ARRAY))
+no_derivative(np.zeros, np.ones, np.empty, kind=KR.array_of_shape)
+no_derivative(np.zeros_like, np.ones_like, np.empty_like, kind=KR.array_like_first)
+no_derivative(np.eye, np.identity, np.tri, kind=KR.constant((K.ARRAY, 2)))
+no_derivative(np.arange, kind=KR.constant((K.ARRAY, 1)))
+no_derivative(np.indices, kind=KR.constant(K.ARRAY))

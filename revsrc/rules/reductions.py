@@ -9,16 +9,20 @@ import builtins
 
 import numpy as np
 
-from ..core import kinds as K
-from ..primitives import NUMPY, jvp_rule, primitive
+from . import kind_rules as KR
+from ..primitives import NUMPY, declare
+from .register import jvp_rule, primitive
 from ..runtime import forward_grads as _forward, grads as _helpers
 
 # ----- Sums and means -----
 
 
-@primitive("sum", np.sum, kind=K.reduction_kind, linear=(0,), complex_ok=True)
+@primitive("sum", np.sum, kind=KR.reduction_kind, linear=(0,), complex_ok=True)
 def sum_(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.broadcast_reduced(g, a, axis, keepdims)
+
+
+declare(np.sum, effect_free=True)
 
 
 @primitive("builtin_sum", builtins.sum, linear=(0, 1), complex_ok=True)
@@ -26,12 +30,15 @@ def builtin_sum(g, ans, iterable, start=0):
     return _helpers.sum_list_grad(g, iterable), g
 
 
-@primitive("mean", np.mean, kind=K.reduction_kind, linear=(0,), complex_ok=True)
+@primitive("mean", np.mean, kind=KR.reduction_kind, linear=(0,), complex_ok=True)
 def mean(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.mean_grad(g, ans, a, axis, keepdims)
 
 
-@primitive("prod", np.prod, kind=K.reduction_kind, complex_ok=True)
+declare(np.mean, effect_free=True)
+
+
+@primitive("prod", np.prod, kind=KR.reduction_kind, complex_ok=True)
 def prod(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.prod_grad(g, ans, a, axis, keepdims)
 
@@ -44,18 +51,18 @@ def prod_jvp(g, ans, a, axis=None, dtype=None, keepdims=False):
 # ----- Extrema -----
 
 
-@primitive("nansum", np.nansum, kind=K.reduction_kind, complex_ok=True)
+@primitive("nansum", np.nansum, kind=KR.reduction_kind, complex_ok=True)
 def nansum(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.nansum_grad(g, a, axis, keepdims)
 
 
-@primitive("nanmean", np.nanmean, kind=K.reduction_kind, complex_ok=True)
+@primitive("nanmean", np.nanmean, kind=KR.reduction_kind, complex_ok=True)
 def nanmean(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.nanmean_grad(g, a, axis, keepdims)
 
 
 # With ``returned`` the result is (average, sum of weights), and ``g`` a pair.
-@primitive("average", np.average, kind=K.average_kind, complex_ok=True)
+@primitive("average", np.average, kind=KR.average_kind, complex_ok=True)
 def average(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
     d = _helpers.average_grads(g, ans, a, axis, weights, returned, keepdims)
     return d[0], None, d[1]
@@ -63,7 +70,7 @@ def average(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
 
 # ----- Extrema and order statistics -----
 
-@primitive("extremum", np.max, np.amax, np.min, np.amin, kind=K.reduction_kind)
+@primitive("extremum", np.max, np.amax, np.min, np.amin, kind=KR.reduction_kind)
 def extremum(g, ans, a, axis=None, keepdims=False):
     return _helpers.extremum_grad(g, ans, a, axis, keepdims)
 
@@ -73,14 +80,14 @@ def extremum_jvp(g, ans, a, axis=None, keepdims=False):
     return _forward.extremum_jvp(g, ans, a, axis, keepdims)
 
 
-@primitive("median", np.median, kind=K.reduction_kind)
+@primitive("median", np.median, kind=KR.reduction_kind)
 def median(g, ans, a, axis=None, keepdims=False):
     return _helpers.median_grad(g, ans, a, axis, keepdims)
 
 
 # ----- Moments -----
 
-@primitive("var", np.var, kind=K.reduction_kind, complex_ok=True)
+@primitive("var", np.var, kind=KR.reduction_kind, complex_ok=True)
 def var(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _helpers.var_grad(g, a, axis, ddof, keepdims)
 
@@ -90,7 +97,7 @@ def var_jvp(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _forward.var_jvp(g, ans, a, axis, ddof, keepdims)
 
 
-@primitive("std", np.std, kind=K.reduction_kind, complex_ok=True)
+@primitive("std", np.std, kind=KR.reduction_kind, complex_ok=True)
 def std(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _helpers.std_grad(g, ans, a, axis, ddof, keepdims)
 
@@ -101,7 +108,7 @@ def std_jvp(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
 
 
 # fweights count observations: integers, with no derivative.
-@primitive("cov", np.cov, kind=K.array_kind, complex_ok=True)
+@primitive("cov", np.cov, kind=KR.array_kind, complex_ok=True)
 def cov(g, ans, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
         aweights=None, dtype=None):
     d = _helpers.cov_grads(g, ans, m, y, rowvar, bias, ddof, aweights, fweights)
@@ -110,12 +117,12 @@ def cov(g, ans, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
 
 # ----- Scans -----
 
-@primitive("cumsum", np.cumsum, kind=K.array_kind, linear=(0,), complex_ok=True)
+@primitive("cumsum", np.cumsum, kind=KR.array_kind, linear=(0,), complex_ok=True)
 def cumsum(g, ans, a, axis=None, dtype=None):
     return _helpers.cumsum_grad(g, a, axis)
 
 
-@primitive("cumprod", np.cumprod, kind=K.array_kind, complex_ok=True)
+@primitive("cumprod", np.cumprod, kind=KR.array_kind, complex_ok=True)
 def cumprod(g, ans, a, axis=None, dtype=None):
     return _helpers.cumprod_grad(g, ans, a, axis)
 
@@ -125,13 +132,13 @@ def cumprod_jvp(g, ans, a, axis=None, dtype=None):
     return _forward.cumprod_jvp(g, ans, a, axis)
 
 
-@primitive("maximum.accumulate", np.maximum.accumulate, kind=K.array_kind, family=NUMPY,
+@primitive("maximum.accumulate", np.maximum.accumulate, kind=KR.array_kind, family=NUMPY,
            jax="jax.lax.cummax")
 def maximum_accumulate(g, ans, array, axis=0, dtype=None):
     return _helpers.accumulate_extremum_grad(g, ans, array, axis, True)
 
 
-@primitive("minimum.accumulate", np.minimum.accumulate, kind=K.array_kind, family=NUMPY,
+@primitive("minimum.accumulate", np.minimum.accumulate, kind=KR.array_kind, family=NUMPY,
            jax="jax.lax.cummin")
 def minimum_accumulate(g, ans, array, axis=0, dtype=None):
     return _helpers.accumulate_extremum_grad(g, ans, array, axis, False)
@@ -141,7 +148,7 @@ def minimum_accumulate(g, ans, array, axis=0, dtype=None):
 
 # Every ord NumPy computes: vector p-norms (inf, -inf, 0 and negative p too), and the
 # matrix norms 'fro', 'nuc', 1, -1, inf, -inf, 2 and -2.
-@primitive("norm", np.linalg.norm, kind=K.norm_kind, complex_ok=True)
+@primitive("norm", np.linalg.norm, kind=KR.norm_kind, complex_ok=True)
 def norm(g, ans, x, ord=None, axis=None, keepdims=False):
     return _helpers.norm_grad(g, ans, x, ord, axis, keepdims)
 

@@ -6,11 +6,13 @@ rules of its own, so that a derivative can be transformed again.
 """
 import numpy as np
 
-from ..core import kinds as K
+from . import kind_rules as KR
 from ..passes import containers
 from ..runtime import inplace, tensor
 from .. import runtime
-from ..primitives import define, jvp_rule, primitive, special
+from .. import _kernels
+from ..primitives import declare, define, special
+from .register import jvp_rule, primitive
 from ..runtime import (forward_grads as _forward, grads as _helpers,
                        transpose_grads as _transpose)
 
@@ -26,12 +28,21 @@ def _like(index):
 
 # Sums an adjoint back to its input's shape: the input's kind and rank.
 define("unbroadcast", runtime.unbroadcast, tensor.unbroadcast, kind=_like(1), linear=(0,))
+declare(tensor.unbroadcast, loop_kernel=(_kernels.unbroadcast, 2), shape_reads=(1,))
+# (no record: the zero adjoint of a value, shaped like it; prune reads this)
+declare(runtime.expand_zero, shape_reads=(1,))
 define("zeros_like", runtime.zeros_like, kind=_like(0), nondiff=True)
 # on numbers it is float(g): a copy on the engine
 @primitive("finalize_grad", runtime.finalize_grad, kind=_like(1), linear=(0,),
            engine=special("first"))
 def finalize_grad(g, ans, grad, x):
     return runtime.unbroadcast(g, grad), None
+
+
+declare(runtime.finalize_grad, pure=True, raises_on_scalars=False)
+# the in-place add of adjoints (passes/prune.py writes it; it has no record: it is
+# never differentiated)
+declare(runtime.accumulate, loop_kernel=(_kernels.accumulate, 2))
 
 
 define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
@@ -60,8 +71,8 @@ def add_tangents_vjp(g, ans, a, b):
 @primitive("view_back", runtime.view_back, kind=_like(1), linear=(0,))
 def view_back_vjp(g, ans, new, base, fn, args=(), kwargs=()):
     return _transpose.view_forward(g, fn, args, kwargs), None, None, None, None
-define("tanh_vjp", tensor.tanh_vjp, kind=K.elementwise_kind, linear=(0,))
-define("relu_vjp", tensor.relu_vjp, kind=K.elementwise_kind, linear=(0,))
+define("tanh_vjp", tensor.tanh_vjp, kind=KR.elementwise_kind, linear=(0,))
+define("relu_vjp", tensor.relu_vjp, kind=KR.elementwise_kind, linear=(0,))
 
 
 @jvp_rule("tanh_vjp")
@@ -71,7 +82,7 @@ def tanh_vjp_jvp(g, ans, dy, y):
 
 # logaddexp_vjp(d, x, y) = d s with s = 1 / (1 + exp(y - x)): linear in d, and
 # d s (1 - s) for x (its negative for y)
-@primitive("logaddexp_vjp", tensor.logaddexp_vjp, kind=K.elementwise_kind, broadcast=True)
+@primitive("logaddexp_vjp", tensor.logaddexp_vjp, kind=KR.elementwise_kind, broadcast=True)
 def logaddexp_vjp_vjp(g, ans, d, x, y):
     return (tensor.logaddexp_vjp(g, x, y), _forward.logaddexp_vjp_partial(g * d, x, y),
             -_forward.logaddexp_vjp_partial(g * d, x, y))
@@ -146,7 +157,7 @@ def zero_at_vjp(g, ans, grad, index):
     return runtime.zero_at(g, index), None
 
 
-@primitive("take_grad", runtime.take_grad, kind=K.array_kind, linear=(0,))
+@primitive("take_grad", runtime.take_grad, kind=KR.array_kind, linear=(0,))
 def take_grad_vjp(g, ans, grad, index):
     return _transpose.take_back(g, grad, index), None
 
@@ -166,9 +177,15 @@ def broadcast_reduced_vjp(g, ans, grad, x, axis=None, keepdims=False):
     return _transpose.reduce_like(g, grad, x, axis, keepdims), None
 
 
+declare(_H.broadcast_reduced, shape_reads=(1,))   # x: its shape alone
+
+
 @primitive("mean_grad", _H.mean_grad)
 def mean_grad_vjp(g, ans, grad, mean, a, axis=None, keepdims=False):
     return _transpose.mean_back(g, grad, mean, a, axis, keepdims), None, None
+
+
+declare(_H.mean_grad, shape_reads=(1, 2))   # mean and a: their shapes and dtypes alone
 
 
 @primitive("extremum_grad", _H.extremum_grad)
@@ -221,9 +238,15 @@ def dot_grad_a_vjp(g, ans, grad, a, b):
     return np.dot(g, b), None, _H.dot_grad_b(grad, g, b)
 
 
+declare(_H.dot_grad_a, loop_kernel=(_kernels.dot_grad_a, 3))
+
+
 @primitive("dot_grad_b", _H.dot_grad_b)
 def dot_grad_b_vjp(g, ans, grad, a, b):
     return np.dot(a, g), _H.dot_grad_a(grad, a, g), None
+
+
+declare(_H.dot_grad_b, loop_kernel=(_kernels.dot_grad_b, 3))
 
 
 @primitive("matmul_grad_a", _H.matmul_grad_a)

@@ -4,11 +4,13 @@ is installed and a program calls one of them (see ``revsrc.rules``).
 The ufuncs are elementwise, like NumPy's; logsumexp, softmax and log_softmax reduce
 along ``axis``.
 """
+
 import numpy as np
 import scipy.special as sc
 
-from ..core import kinds as K
-from ..primitives import NUMPY, define, elementwise, primitive
+from . import kind_rules as KR
+from ..primitives import NUMPY, define
+from .register import elementwise, primitive
 from ..runtime import grads as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
@@ -51,7 +53,7 @@ def xlogy(g, ans, x, y):
     return g * xp.log(y), _helpers.xlogy_grad_y(g, x, y)
 
 
-@primitive("logsumexp", sc.logsumexp, kind=K.logsumexp_kind, family=NUMPY)
+@primitive("logsumexp", sc.logsumexp, kind=KR.logsumexp_kind, family=NUMPY)
 def logsumexp(g, ans, a, axis=None, b=None, keepdims=False, return_sign=False):
     d = _helpers.logsumexp_grads(g, ans, a, axis, b, keepdims, return_sign)
     return d[0], None, d[1]
@@ -59,12 +61,12 @@ def logsumexp(g, ans, a, axis=None, b=None, keepdims=False, return_sign=False):
 
 # ----- Softmax -----
 
-@primitive("softmax", sc.softmax, kind=K.array_kind, family=NUMPY)
+@primitive("softmax", sc.softmax, kind=KR.array_kind, family=NUMPY)
 def softmax(g, ans, x, axis=None):
     return ans * (g - xp.sum(g * ans, axis=axis, keepdims=True))
 
 
-@primitive("log_softmax", sc.log_softmax, kind=K.array_kind, family=NUMPY)
+@primitive("log_softmax", sc.log_softmax, kind=KR.array_kind, family=NUMPY)
 def log_softmax(g, ans, x, axis=None):
     return g - xp.exp(ans) * xp.sum(g, axis=axis, keepdims=True)
 

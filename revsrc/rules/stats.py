@@ -5,29 +5,30 @@ one of them (see ``revsrc.rules``). With z = (x - loc) / scale, each is elementw
 import numpy as np
 import scipy.stats as st
 
-from ..core import kinds as K
-from ..primitives import NUMPY, elementwise
+from . import kind_rules as KR
+from ..primitives import NUMPY
+from .register import elementwise
 
 xp = np  # rebound per alias when a rule is inlined
 
 _INV_SQRT_2PI = 0.3989422804014327
 
 
-@elementwise("norm.logpdf", st.norm.logpdf, family=NUMPY, kind=K.elementwise_keywords_kind,
+@elementwise("norm.logpdf", st.norm.logpdf, family=NUMPY, kind=KR.elementwise_keywords_kind,
              jax="jax.scipy.stats.norm.logpdf")
 def norm_logpdf(g, ans, x, loc=0.0, scale=1.0):
     z = (x - loc) / scale
     return -(g * z / scale), g * z / scale, g * (z * z - 1.0) / scale
 
 
-@elementwise("norm.pdf", st.norm.pdf, family=NUMPY, kind=K.elementwise_keywords_kind,
+@elementwise("norm.pdf", st.norm.pdf, family=NUMPY, kind=KR.elementwise_keywords_kind,
              jax="jax.scipy.stats.norm.pdf")
 def norm_pdf(g, ans, x, loc=0.0, scale=1.0):
     z = (x - loc) / scale
     return -(g * ans * z / scale), g * ans * z / scale, g * ans * (z * z - 1.0) / scale
 
 
-@elementwise("norm.cdf", st.norm.cdf, family=NUMPY, kind=K.elementwise_keywords_kind,
+@elementwise("norm.cdf", st.norm.cdf, family=NUMPY, kind=KR.elementwise_keywords_kind,
              jax="jax.scipy.stats.norm.cdf")
 def norm_cdf(g, ans, x, loc=0.0, scale=1.0):
     z = (x - loc) / scale

@@ -71,10 +71,6 @@ def require():
 
 # ----- Which jnp function a primitive lowers to -----
 
-# math's names where NumPy's differ (primitives.xp_math's renames, reversed)
-_MATH_AS_NUMPY = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2",
-                  "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh",
-                  "fabs": "abs", "pow": "power"}
 _MATH_SPECIAL = {"erf": "jax.scipy.special.erf", "erfc": "jax.scipy.special.erfc",
                  "log": "_jaxgen.math_log", "floor": "_jaxgen.math_floor",
                  "ceil": "_jaxgen.math_ceil", "trunc": "_jaxgen.math_trunc"}
@@ -96,7 +92,7 @@ def twin_name(fn):
     if getattr(math, name, None) is fn:
         if name in _MATH_SPECIAL:
             return _MATH_SPECIAL[name]
-        npname = _MATH_AS_NUMPY.get(name, name)
+        npname = primitives.fact(fn, "numpy_name") or name   # declared where it differs
         return f"jnp.{npname}" if hasattr(J.jnp, npname) else None
     for np_mod, jnp_mod, prefix in ((np, J.jnp, "jnp"), (np.linalg, J.jnp.linalg, "jnp.linalg"),
                                     (np.fft, J.jnp.fft, "jnp.fft")):
