@@ -192,8 +192,10 @@ G_LIMIT = 2.0
 
 
 def _program(body, kinds_):
+    names = Names()
+    names.bar("b")          # b_bar is an adjoint: prune asks the namer, not the spelling
     return ir.Program("p", ["a", "b"], body, ["a"], dict(kinds_), forward_len=len(body),
-                      names=Names())
+                      names=names)
 
 
 def _user_expand(body):
