@@ -756,8 +756,8 @@ def test_ctrl_c_stops_an_endless_engine_loop():
     root = __import__("pathlib").Path(revsrc.__file__).resolve().parent
     code = ("import sys, time; sys.path[:0] = [%r]\n"
             "import operator as o\n"
-            "from revsrc.engine import lower\n"
-            "from revsrc.ir import Const as C, Op, Program, While\n"
+            "from revsrc.backends.engine.lower import lower\n"
+            "from revsrc.core.ir import Const as C, Op, Program, While\n"
             "p = lower(Program('spin', ['x'], [While([Op('c', o.gt, ('x', C(-1.0)))], 'c',\n"
             "          [Op('x', o.add, ('x', C(1.0)))])], ['x'], {'x': 'float', 'c': 'bool'}))\n"
             "print('ready', flush=True)\n"
