@@ -36,7 +36,9 @@ import types
 
 import numpy as np
 
-from .. import python as emit
+from .. import printing
+from ..printing import stack_name
+from ..python import renumber
 from ... import errors, primitives
 from ...core import ir, kinds
 from ...core.ir import Const, For, If, Op, Pop, Push, SetItem, While
@@ -115,12 +117,12 @@ def twin_name(fn):
 
 # ----- Printing -----
 
-class JnpPrinter(emit._Printer):
-    """emit's printer, with jnp twins, list stacks and functional item assignment.
+class JnpPrinter(printing.Printer):
+    """The printer base with jnp twins, list stacks and functional item assignment.
     ``line_locs`` maps each printed line to (what, the user's Loc)."""
 
-    def __init__(self, program):
-        super().__init__(program)
+    def __init__(self, program, rename=None):
+        super().__init__(program, rename)
         self.line_locs = {}
         self.J = require()
         self._either = 0
@@ -190,28 +192,26 @@ class JnpPrinter(emit._Printer):
         finally:
             self._depth -= 1
 
+    def new_stack(self, stack):
+        return "[]"
+
+    def print_push(self, s, indent, reverse):
+        self.lines.append(f"{indent}{stack_name(s.stack)}.append({self.operand(s.value)})")
+
+    def print_set_item(self, s, indent, reverse):
+        self.comment_for(s.loc, indent)
+        self._mark("op", s.loc)
+        target = self.name(s.target)
+        value = self.operand(s.value)
+        index = self.index(s.index)
+        if self.program.kinds.get(s.target) == kinds.ARRAY:
+            self.lines.append(f"{indent}{target} = {target}.at[{index}].set({value})")
+        else:  # a list, or a kind known only at run time
+            self.lines.append(f"{indent}{target} = _jaxgen.at_set({target}, "
+                              f"{index}, {value})")
+            self.refs["_jaxgen"] = _RUNTIME_NS
+
     def stmt(self, s, indent, reverse):
-        if isinstance(s, Push):
-            self.lines.append(f"{indent}{emit._stack_name(s.stack)}.append("
-                              f"{self.operand(s.value)})")
-            return
-        if isinstance(s, Pop):
-            self.lines.append(f"{indent}{self.name(s.target)} = "
-                              f"{emit._stack_name(s.stack)}.pop()")
-            return
-        if isinstance(s, SetItem):
-            self.comment_for(s.loc, indent)
-            self._mark("op", s.loc)
-            target = self.name(s.target)
-            value = self.operand(s.value)
-            index = self.index(s.index)
-            if self.program.kinds.get(s.target) == kinds.ARRAY:
-                self.lines.append(f"{indent}{target} = {target}.at[{index}].set({value})")
-            else:  # a list, or a kind known only at run time
-                self.lines.append(f"{indent}{target} = _jaxgen.at_set({target}, "
-                                  f"{index}, {value})")
-                self.refs["_jaxgen"] = _RUNTIME_NS
-            return
         if isinstance(s, While):
             if not reverse:
                 self.comment_for(s.loc, indent)
@@ -275,7 +275,7 @@ class JnpPrinter(emit._Printer):
                       - {self.name(v) for v in without})
 
     def _stacks_of(self, stmts):
-        return [emit._stack_name(st) for st in emit._stacks(stmts)]
+        return [stack_name(st) for st in printing.stacks(stmts)]
 
     def _restores(self, s, reverse):
         """Whether the ``for`` ``s`` is an adjoint's loop (it restores what a forward
@@ -473,7 +473,7 @@ class JnpPrinter(emit._Printer):
         out = f"_out{site}"
         self._fresh_flag(_own_break(s.body), indent)
         self._mark("for", s.loc)
-        rng = _range(*(self.operand(b) for b in (s.start, s.stop, s.step)))
+        rng = printing.range_text(*(self.operand(b) for b in (s.start, s.stop, s.step)))
         self.lines.append(f"{indent}for {var} in {rng}:")
         self._mark("for", s.loc)
         self.lines.append(f"{inner}{out} = _jaxloops.for_break({name}, {var}, {bounds}, "
@@ -539,13 +539,13 @@ class JnpPrinter(emit._Printer):
             self.lines.append(f"{inner}{unpack} = _jaxgen.select({test}, {pair})")
         if flag is not None:
             then_push, else_push = flag
-            self.lines.append(f"{inner}{emit._stack_name(then_push.stack)}.append("
+            self.lines.append(f"{inner}{stack_name(then_push.stack)}.append("
                               f"_jaxgen.flag({test}, {self.operand(then_push.value)}, "
                               f"{self.operand(else_push.value)}))")
         self.lines.append(f"{indent}else:")
         self.last_comment = None
         self._mark("if", s.loc)
-        emit._Printer.stmt(self, s, inner, reverse)
+        self.print_if(s, inner, reverse)
 
 
 def _tuple(items):
@@ -560,13 +560,6 @@ def _own_break(body):
             any(isinstance(t, ir.Break) for t in last.body):
         return last.test
     return None
-
-
-def _range(start, stop, step):
-    """``range(...)`` as Python would write it (emit's spelling)."""
-    if step == "1":
-        return f"range({stop})" if start == "0" else f"range({start}, {stop})"
-    return f"range({start}, {stop}, {step})"
 
 
 def _counted(s):
@@ -798,22 +791,8 @@ def source(program):
     if _RUNTIME_NS is None:
         _RUNTIME_NS = _runtime_ns()
     program = _unset_placeholders(program)
-    pr = JnpPrinter(program)
-    pr.rename = emit._renumber(program)
-    ind = "    "
-    pr.lines.append(f"def {program.name}({', '.join(program.params)}):")
-    for stack in emit._stacks(program.body):
-        pr.lines.append(f"{ind}{emit._stack_name(stack)} = []")
-    fwd = program.body[:program.forward_len]
-    rev = program.body[program.forward_len:]
-    pr.block(fwd, ind) if fwd else None
-    pr.last_comment = None
-    for s in rev:
-        pr.stmt(s, ind, reverse=True)
-    outs = ", ".join(pr.operand(o) for o in program.outputs)
-    pr.lines.append(f"{ind}return ({outs},)" if len(program.outputs) == 1 else
-                    f"{ind}return ({outs})")
-    text = "\n".join(pr.lines) + "\n"
+    pr = JnpPrinter(program, rename=renumber(program))
+    text = pr.print_program()
     if "_jaxgen." in text:
         pr.refs["_jaxgen"] = _RUNTIME_NS
     return text, pr.refs, pr.line_locs, pr.loop_locs
