@@ -1,5 +1,5 @@
-"""Loops of a ``backend="jax"`` program as ``lax`` loops (revsrc/jaxgen.py prints the
-calls; imported only once JAX is known to be installed).
+"""Loops of a ``backend="jax"`` program as ``lax`` loops (the calls are printed by
+revsrc/backends/jax/loops_print.py; imported only once JAX is known to be installed).
 
 A loop's body is printed as a nested function of the values it assigns (its *carry*),
 which returns them and, in the forward sweep, what one iteration saved: the body's own
@@ -93,6 +93,22 @@ jax.tree_util.register_pytree_node(
     lambda aux, c: Rows(c[0], c[1], *aux))
 
 
+class Unset:
+    """A variable not assigned before a branch or a loop that assigns it (the printed
+    program's placeholders start as `UNSET`, and ``_jaxgen.grab`` gives it for a name
+    not bound yet). A pytree with no leaves, so a lax loop's first trace (`_probe`) can
+    pass it through."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<unset>"
+
+
+UNSET = Unset()
+
+jax.tree_util.register_pytree_node(Unset, lambda u: ((), None), lambda aux, c: UNSET)
+
+
 # ----- the carry -----
 
 def _refuse(what, exc=None):
@@ -115,17 +131,15 @@ _NONE = _NoneValue()
 def _given(init):
     """The loop's starting values, None for a variable not assigned before it and
     _NONE for one that holds None (see `_fill`)."""
-    from .printer import _Unset
-    return tuple(None if isinstance(v, _Unset) else _NONE if v is None else v
+    return tuple(None if isinstance(v, Unset) else _NONE if v is None else v
                  for v in init)
 
 
 def _probe(init):
     """``init`` for the trace that finds the shapes of variables not assigned before
-    the loop: those are `_Unset` there, so a traced ``if`` that assigns one in a single
+    the loop: those are `Unset` there, so a traced ``if`` that assigns one in a single
     arm selects that arm's value."""
-    from .printer import _UNSET
-    return tuple(_UNSET if v is None or v is _NONE else v for v in init)
+    return tuple(UNSET if v is None or v is _NONE else v for v in init)
 
 
 def _fill(shapes, init):
@@ -135,15 +149,14 @@ def _fill(shapes, init):
     after the lax loop it would be None or not depending on the trip count, which a
     traced loop cannot give (zeros in its place would pass ``best is None`` tests the
     program means to fail)."""
-    from .printer import _Unset
     for v, s in zip(init, shapes):
-        if v is _NONE and s is not None and not isinstance(s, _Unset):
+        if v is _NONE and s is not None and not isinstance(s, Unset):
             raise _refuse("a variable that is None before it gets a value in it")
     out = []
     for v, s in zip(init, shapes):
         if v is _NONE:
             v = None     # and it stays None
-        if v is None and s is not None and not isinstance(s, _Unset):
+        if v is None and s is not None and not isinstance(s, Unset):
             v = jax.tree_util.tree_map(lambda a: jnp.zeros(a.shape, a.dtype), s)
         out.append(v)
     return tuple(out)
