@@ -2,13 +2,13 @@
 #
 # A ScalarProgram is an int32 code array over a flat array of double registers.
 # Each instruction is an opcode followed by its operands (register indices, jump
-# targets as code offsets, or small immediates); revsrc/engine.py lowers an
-# ir.Program into this form. The instruction set, its semantics as C, the libm table
-# and the error codes have one source, revsrc/_engine_ops.py; the build turns it into
-# _engine_vm.h, whose rv_vm_run is the dispatch loop: one C function with no Python
-# work per instruction. Errors set a code that the Python side turns into the
-# exception Python would have raised, after the run. CPython's float algorithms and
-# the stacks are in _engine_rt.h, shared with the native tier.
+# targets as code offsets, or small immediates); revsrc/backends/engine/lower.py
+# lowers an ir.Program into this form. The instruction set, its semantics as C, the
+# libm table and the error codes have one source, revsrc/_engine_ops.py; the build
+# turns it into _engine_vm.h, whose rv_vm_run is the dispatch loop: one C function
+# with no Python work per instruction. Errors set a code that the Python side turns
+# into the exception Python would have raised, after the run. CPython's float
+# algorithms and the stacks are in _engine_rt.h, shared with the native tier.
 
 cimport cython
 from libc.stdint cimport int64_t, intptr_t
