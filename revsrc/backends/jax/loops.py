@@ -109,6 +109,23 @@ UNSET = Unset()
 jax.tree_util.register_pytree_node(Unset, lambda u: ((), None), lambda aux, c: UNSET)
 
 
+# what tracing a body with a traced loop variable raises where the body needs it as a
+# Python int (a slice bound, a range, a shape, a list index, a dict key, a branch):
+# JAX's concretization errors, and TypeErrors and IndexErrors that name the tracer
+_CONCRETIZATION = (jax.errors.ConcretizationTypeError,
+                   jax.errors.TracerIntegerConversionError,
+                   jax.errors.TracerBoolConversionError,
+                   jax.errors.TracerArrayConversionError,
+                   jax.errors.NonConcreteBooleanIndexError)
+
+
+def _static_use(exc):
+    """Whether ``exc`` (a TypeError or IndexError from tracing a loop body) says the
+    body needs a concrete value where lax gives a traced one; anything else is an
+    error of its own, not a reason to unroll."""
+    return isinstance(exc, _CONCRETIZATION) or "Trace" in str(exc)
+
+
 # ----- the carry -----
 
 def _refuse(what, exc=None):
@@ -310,9 +327,9 @@ def for_break(step, i, start, stop, stride, init, stop_at, stacks, site):
 
     try:
         vals, ran, bufs = lax.while_loop(go, body, (init, jnp.asarray(0), bufs))
-    except errors.RevsrcError:
-        raise
-    except Exception as exc:   # a static use of the loop variable (x[:i], range(i))
+    except (TypeError, IndexError) as exc:
+        if not _static_use(exc):
+            raise
         raise _refuse("its body needs the loop variable as a static int (a slice "
                       "bound, a range), which a lax loop cannot give", exc) from None
     never = jnp.asarray(False)   # the range ends the loop: it never stops at a bound
@@ -354,10 +371,10 @@ def for_loop(step, start, stop, stride, init, stacks, site):
         init = _matched(init, shapes, broadcast=False)
         vals, rows = lax.scan(lambda vals, i: one(i, vals), init,
                               start + stride * jnp.arange(n))
-    except errors.RevsrcError:
-        raise
-    except Exception:   # a static use of the loop variable: unroll
-        return None
+    except (TypeError, IndexError) as exc:
+        if not _static_use(exc):
+            raise
+        return None     # a static use of the loop variable: the Python loop unrolls
     for stack, r in zip(stacks, rows):
         stack.append(Rows(r, jnp.asarray(False), site))
     return vals + (start + (n - 1) * stride,)
@@ -386,12 +403,11 @@ def reverse_loop(step, start, stop, stride, stacks, init, site):
     if not stacks:
         try:
             return _reverse_loop(step, start, stop, stride, stacks, init, site)
-        except errors.RevsrcError:
-            raise
-        except Exception:   # a static use of the loop variable: unroll
-            if any(isinstance(b, Tracer) for b in (start, stop, stride)):
+        except (TypeError, IndexError) as exc:
+            if not _static_use(exc) or any(isinstance(b, Tracer)
+                                           for b in (start, stop, stride)):
                 raise
-            return None
+            return None     # a static use of the loop variable: the Python loop unrolls
     return _reverse_loop(step, start, stop, stride, stacks, init, site)
 
 
