@@ -194,8 +194,8 @@ def _unpack_check(lw, target, args, kinds):
 
 # A record's engine spec (primitives.Lower) names one of these.
 _LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
-              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert, "unpack": _unpack_check,
-              "scale": _scale, "first": _first}
+              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert,
+              "unpack": _unpack_check, "scale": _scale, "first": _first}
 
 
 # ----- NumPy functions on scalars -----
