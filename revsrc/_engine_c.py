@@ -230,19 +230,11 @@ def unit(functions):
     return "\n".join(head + list(functions))
 
 
-def translate(code, nregs, out_regs, ufunc_names=None, suffix=""):
-    """C for one program: ``int rv_native_run<suffix>(rv_state *st)`` doing what
-    ``rv_vm_run`` does on ``code``, with the same per-instruction statements and its
-    registers in C locals, and ``rv_native_uloops<suffix>``, a table the loader fills
-    with NumPy's loops for the program's 'u' operands (renumbered in first-use order).
-    Returns (text, engine slots in table order). ``ufunc_names`` maps an engine slot to
-    its ufunc's name, for the comment that keys the table."""
-    ufunc_names = ufunc_names or {}
-    insts = decode(code)
-    targets = set()
-    back = set()
-    local_u = {}
-    written = set()
+def _scan(insts):
+    """What translation needs to know of the decoded ``insts`` before writing them:
+    (jump targets, targets of backward jumps (a run may pause and resume there), each
+    'u' slot's index in first-use order, registers written)."""
+    targets, back, local_u, written = set(), set(), {}, set()
     for pc, name, operands in insts:
         fmt = ops.FORMAT[name]
         for f, v in zip(fmt, operands):
@@ -253,21 +245,25 @@ def translate(code, nregs, out_regs, ufunc_names=None, suffix=""):
             elif f == "u":
                 local_u.setdefault(v, len(local_u))
         written |= _uses(name, operands)[1]
-    live = live_at_entry(code)
-    store = sorted((live & written) | set(out_regs))
-    every = sorted(written)
-    names = [ufunc_names.get(slot, f"slot{slot}") for slot in local_u]
+    return targets, back, local_u, written
 
-    def operands_of(operands):
-        def sub(n, letter):
-            v = operands[n - 1]
-            if letter in "wrx":
-                return f"r{v}"
-            if letter == "u":
-                return str(local_u[v])
-            return str(v)
-        return sub
 
+def _operand_text(operands, local_u):
+    """The `expand` callback for one instruction: registers as C locals, 'u' slots by
+    their index in the program's own table."""
+    def sub(n, letter):
+        v = operands[n - 1]
+        if letter in "wrx":
+            return f"r{v}"
+        if letter == "u":
+            return str(local_u[v])
+        return str(v)
+    return sub
+
+
+def _entry(suffix, names, nregs, back):
+    """The function's head: the loops table, the state in locals, and the resume
+    switch (a paused run comes back at a backward jump's target)."""
     lines = [f"/* NumPy loops: {', '.join(names) if names else 'none'} */",
              f"rv_uloop rv_native_uloops{suffix}[{max(1, len(names))}];",
              "",
@@ -293,16 +289,13 @@ def translate(code, nregs, out_regs, ufunc_names=None, suffix=""):
         lines.append("    }")
     else:
         lines.append("    if (st->resume) { err = RV_E_FALLBACK; goto save; }")
-    for pc, name, operands in insts:
-        if pc in targets:
-            lines.append(f"L{pc}:")
-        semantics = ops.INSTRUCTIONS[ops.OPCODE[name]][2]
-        body = expand(semantics, ops.FORMAT[name], operands_of(operands))
-        lines.append(f"    {{ {body} }}  /* {pc}: {name} */")
-    end = insts[-1][0] + 1 + len(insts[-1][2]) if insts else 0
-    if end in targets:
-        lines.append(f"L{end}:")
-    lines.append("    goto out;")
+    return lines
+
+
+def _exit(back, every, store):
+    """The function's tail: a pause stores every register written, a finished run
+    those read later (live at entry) and the outputs; both store the stacks."""
+    lines = ["    goto out;"]
     if back:
         lines.append("pause:")
         lines += [f"    R[{i}] = r{i};" for i in every]
@@ -313,4 +306,31 @@ def translate(code, nregs, out_regs, ufunc_names=None, suffix=""):
               "    st->fdata = fdata;", "    st->fsize = fsize;", "    st->fcap = fcap;",
               "    st->idata = idata;", "    st->isize = isize;", "    st->icap = icap;",
               "    st->iters = iters;", "    return err;", "}", ""]
+    return lines
+
+
+def translate(code, nregs, out_regs, ufunc_names=None, suffix=""):
+    """C for one program: ``int rv_native_run<suffix>(rv_state *st)`` doing what
+    ``rv_vm_run`` does on ``code``, with the same per-instruction statements and its
+    registers in C locals, and ``rv_native_uloops<suffix>``, a table the loader fills
+    with NumPy's loops for the program's 'u' operands (renumbered in first-use order).
+    Returns (text, engine slots in table order). ``ufunc_names`` maps an engine slot to
+    its ufunc's name, for the comment that keys the table."""
+    ufunc_names = ufunc_names or {}
+    insts = decode(code)
+    targets, back, local_u, written = _scan(insts)
+    live = live_at_entry(code)
+    store = sorted((live & written) | set(out_regs))
+    names = [ufunc_names.get(slot, f"slot{slot}") for slot in local_u]
+    lines = _entry(suffix, names, nregs, back)
+    for pc, name, operands in insts:
+        if pc in targets:
+            lines.append(f"L{pc}:")
+        semantics = ops.INSTRUCTIONS[ops.OPCODE[name]][2]
+        body = expand(semantics, ops.FORMAT[name], _operand_text(operands, local_u))
+        lines.append(f"    {{ {body} }}  /* {pc}: {name} */")
+    end = insts[-1][0] + 1 + len(insts[-1][2]) if insts else 0
+    if end in targets:
+        lines.append(f"L{end}:")
+    lines += _exit(back, sorted(written), store)
     return "\n".join(lines), list(local_u)

@@ -16,7 +16,7 @@ from .backends import python as emit
 from .backends.engine import lower as engine
 from . import errors, runtime
 from .core import ir, kinds, pytree
-from .backends.jax import printer as jaxgen
+from .backends.jax import compiled as jaxgen
 from .frontend import callee as callee_mod
 from ._kernels import Derivative
 from .backends.engine.lower import EngineFallback as _EngineFallback

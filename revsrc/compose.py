@@ -15,7 +15,7 @@ import numpy as np
 
 from . import api, errors, runtime
 from .frontend import arguments
-from .backends.jax import printer as jaxgen
+from .backends.jax import compiled as jaxgen
 from .core import kinds, pytree
 from .passes import prune
 from .api import Argnums, _Compiled, _EngineFallback, _plain, _try_engine

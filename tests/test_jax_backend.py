@@ -371,14 +371,14 @@ def test_jvp_vjp_jacobians_hessian_hvp():
 def test_without_jax_the_refusal_names_the_extra(monkeypatch):
     import builtins
 
-    from revsrc.backends.jax import printer as jaxgen
+    from revsrc.backends.jax import load
     real_import = builtins.__import__
 
     def no_jax(name, *args, **kwargs):
         if name == "jax" or name.startswith("jax."):
             raise ImportError(f"No module named {name!r}")
         return real_import(name, *args, **kwargs)
-    monkeypatch.setattr(jaxgen, "_jax", None)
+    monkeypatch.setattr(load, "_jax", None)
     monkeypatch.setattr(builtins, "__import__", no_jax)
     with pytest.raises(errors.JaxUnavailable) as info:
         revsrc.grad(mlp, backend="jax")

@@ -1,4 +1,4 @@
-"""backend="jax" loops as lax loops (revsrc/jax_loops.py): a ``while`` whose test is a
+"""backend="jax" loops as lax loops (revsrc/backends/jax/loops.py): a ``while`` whose test is a
 traced value runs as lax.while_loop with its saves stacked for the adjoint, bounded by
 ``max_steps``; a ``for`` with a traced ``break`` as lax.while_loop over the rest of its
 range; a long static ``for`` runs as lax.scan; hessian and hvp run them as lax loops
@@ -251,6 +251,60 @@ def test_loop_variable_traced_or_static():
         _close(revsrc.grad(indexed, a, backend="jax")(x, w), revsrc.grad(indexed, a)(x, w))
     # a body that needs a static loop variable unrolls, as before
     _close(revsrc.grad(static_slices, backend="jax")(x), revsrc.grad(static_slices)(x))
+
+
+_WEIGHTS = {0: 1.0, 1: 2.0, 2: 3.0}
+
+
+def keyed(x):
+    s = 0.0
+    for i in range(40):
+        s = s + x[0] * _WEIGHTS[i % 3]          # a dict key: needs a static i
+    return s
+
+
+def shaped(x):
+    s = 0.0
+    for i in range(40):
+        s = s + np.sum(np.ones(i % 3 + 1)) * x[0]   # a shape: needs a static i
+    return s
+
+
+def listed(x):
+    w = [1.0, 2.0, 3.0]
+    s = 0.0
+    for i in range(40):
+        s = s + x[0] * w[i % 3]                 # a list index: needs a static i
+    return s
+
+
+@pytest.mark.parametrize("fn", [keyed, shaped, listed, static_slices])
+def test_every_static_use_of_the_loop_variable_unrolls(fn):
+    """JAX says "this needs a concrete value" in several ways (its concretization
+    errors, a TypeError or IndexError naming the tracer): each one unrolls."""
+    x = _rng.normal(size=3)
+    _close(revsrc.grad(fn, backend="jax")(x), revsrc.grad(fn)(x))
+
+
+def test_other_errors_of_a_lax_body_are_not_taken_for_a_static_use():
+    """Only a static use of the loop variable sends a loop back to Python: any other
+    error raised while lax traces a body is raised, not hidden by unrolling."""
+    from revsrc.backends.jax import load
+    loops = load.require().loops
+
+    def broken(i, s):
+        raise RuntimeError("a bug of the body")
+
+    def static(i, s):
+        return (s + len(range(i)),), ()
+
+    with pytest.raises(RuntimeError, match="a bug of the body"):
+        loops.for_loop(broken, 0, 40, 1, (0.0,), [], 1)
+    with pytest.raises(RuntimeError, match="a bug of the body"):
+        loops.reverse_loop(broken, 0, 40, 1, [], (0.0,), 1)
+    assert loops.for_loop(static, 0, 40, 1, (0.0,), [], 1) is None
+    assert loops.reverse_loop(lambda k, s: (s + len(range(k)),), 0, 40, 1, [], (0.0,),
+                              1) is None
 
 
 def test_rolled_compile_time_does_not_grow_with_trip_count():

@@ -1,4 +1,4 @@
-"""The kernels loop bodies of array programs call instead of NumPy (revsrc/_kernels.pyx,
+"""The kernels loop bodies of array programs call instead of NumPy (revsrc/_loop_kernels.pxi,
 "Small-array operations of loop bodies"; revsrc/prune.py, loop_kernels): the same
 bits, dtype and shape as the NumPy expression, NumPy itself for anything else, and
 NumPy's floating-point warnings and errors under the caller's np.errstate."""

@@ -1,2 +1,3 @@
-"""Program to something that runs: Python/NumPy source, the scalar engine and its
-native tier, and jax.numpy under jax.jit."""
+"""Program to something that runs: Python/NumPy source (python, on the printer base in
+printing), the scalar engine and its native tier (engine/), and jax.numpy under
+jax.jit (jax/)."""

@@ -1,1 +1,2 @@
-"""The scalar engine: IR to engine instructions (lower), and the native C tier."""
+"""The scalar engine: IR to engine instructions (lower), their peephole pass and
+assembly into code words (peephole), and the native C tier (native)."""

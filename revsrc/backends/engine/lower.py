@@ -15,9 +15,10 @@ Anything the engine cannot reproduce exactly (arrays, unknown calls, object stac
 raises :class:`NotLowerable` at lowering time, and the caller keeps the Python backend.
 
 Lowering has three steps: statements to a flat instruction list with symbolic labels
-(one register per variable and per distinct constant), a peephole pass that fuses
-adjacent instructions through single-use temporaries (copy elimination, multiply-add,
-compare-and-branch), and assembly into the int32 code array.
+(one register per variable and per distinct constant; this module), a peephole pass that
+fuses adjacent instructions through single-use temporaries (copy elimination,
+multiply-add, compare-and-branch), and assembly into the int32 code array (both in
+revsrc/backends/engine/peephole.py).
 """
 from __future__ import annotations
 
@@ -31,8 +32,9 @@ from ...core import ir
 from ... import primitives
 from ...core import kinds as kinds_mod
 from ..._kernels import EngineFallback, ScalarProgram, ufunc_slot
+from .peephole import assemble, peephole
 
-__all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower"]
+__all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower", "SLOT_NAMES"]
 
 
 class NotLowerable(Exception):
@@ -48,7 +50,6 @@ class NotLowerable(Exception):
 ENGINE_OPCODES = tuple((name, fmt) for name, fmt, *_ in ops.INSTRUCTIONS)
 ENGINE_MATH1 = tuple(name for name, _ in ops.MATH1)
 ENGINE_RAISE = {"range_step_zero": ops.ERROR["STEP0"], "range_float": ops.ERROR["RANGE_TYPE"]}
-OPCODE = ops.OPCODE
 FORMAT = ops.FORMAT
 _MATH1 = ops.MATH1_INDEX
 
@@ -83,7 +84,7 @@ class EngineProgram(ScalarProgram):
                 elif f == "m":
                     shown.append(ENGINE_MATH1[w])
                 elif f == "u":
-                    shown.append("np." + _SLOT_NAMES.get(w, "?"))
+                    shown.append("np." + SLOT_NAMES.get(w, "?"))
                 else:
                     shown.append(str(w))
             nw = len(fmt) - len(fmt.lstrip("w"))
@@ -193,8 +194,8 @@ def _unpack_check(lw, target, args, kinds):
 
 # A record's engine spec (primitives.Lower) names one of these.
 _LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
-              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert, "unpack": _unpack_check,
-              "scale": _scale, "first": _first}
+              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert,
+              "unpack": _unpack_check, "scale": _scale, "first": _first}
 
 
 # ----- NumPy functions on scalars -----
@@ -202,7 +203,9 @@ _LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
 # own inner loop for float64 (see _engine.pxi): the engine needs no instruction per
 # function and gives NumPy's digits on every CPU, SIMD or not.
 
-_SLOT_NAMES = {}          # engine slot -> ufunc name (for disassembly)
+# engine slot -> ufunc name, filled as lowering meets ufuncs: disassembly and the
+# native tier's comments name a program's NumPy loops by it
+SLOT_NAMES = {}
 _UFUNC_KINDS = {}         # (ufunc, argument kinds) -> True when NumPy computes in float64
 _SAMPLE = {"i": 3, "f": 0.5}
 
@@ -227,7 +230,7 @@ def _ufunc_rule(fn):
         slot = ufunc_slot(fn)
     except ValueError:
         return None
-    _SLOT_NAMES[slot] = fn.__name__
+    SLOT_NAMES[slot] = fn.__name__
     op = "NPU1" if fn.nin == 1 else "NPU2"
 
     def rule(lw, target, args, kinds):
@@ -574,8 +577,8 @@ class _Lowering:
             reg = self.r(o)
             out_regs.append(reg)
             self.special.add(reg)
-        self.items = _peephole(self.items, self.special)
-        code = _assemble(self.items)
+        self.items = peephole(self.items, self.special)
+        code = assemble(self.items)
         return EngineProgram(code, self.init, param_regs, "".join(param_kinds), out_regs,
                              "".join(out_kinds), self.globals, self.messages, self.names,
                              name=p.name)
@@ -584,236 +587,3 @@ class _Lowering:
 def lower(program: ir.Program) -> EngineProgram:
     """Lower ``program`` for the scalar engine, or raise NotLowerable saying why."""
     return _Lowering(program).run()
-
-
-# ----- Peephole: fuse adjacent instructions through single-use temporaries -----
-
-_FUSE_CMP = {"LT": "JNLT", "LE": "JNLE", "GT": "JNGT", "GE": "JNGE", "EQ": "JNEQ",
-             "NE": "JNNE"}
-
-
-def _counts(items):
-    reads, writes = {}, {}
-    for it in items:
-        if it[0] == "L":
-            continue
-        for f, v in zip(FORMAT[it[0]], it[1:]):
-            if f in "rx":
-                reads[v] = reads.get(v, 0) + 1
-            if f in "wx":
-                writes[v] = writes.get(v, 0) + 1
-    return reads, writes
-
-
-def _fuse(a, b, temp):
-    """The one instruction equivalent to ``a; b``, where ``a`` writes the temporary
-    ``temp`` that only ``b`` reads; None if there is no such instruction."""
-    opa, opb = a[0], b[0]
-    if opb == "MOV" and b[2] == temp and FORMAT[opa].startswith("w"):
-        return [opa, b[1], *a[2:]]
-    if opa == "MOV":
-        fmt = FORMAT[opb]
-        return [opb, *[a[2] if f == "r" and v == temp else v for f, v in zip(fmt, b[1:])]]
-    if opa == "MUL":
-        x, y = a[2], a[3]
-        if opb == "ADD":
-            other = b[3] if b[2] == temp else b[2]
-            return ["MULADD", b[1], x, y, other]
-        if opb == "SUB" and b[2] == temp and b[3] != temp:
-            return ["MULSUB", b[1], x, y, b[3]]
-        if opb == "SUB" and b[3] == temp and b[2] != temp:
-            return ["SUBMUL", b[1], b[2], x, y]
-        if opb == "MUL":
-            other = b[3] if b[2] == temp else b[2]
-            return ["MUL3", b[1], x, y, other]
-    if opa == "NEG" and opb == "ADD":
-        # c + (-a) is c - a in IEEE arithmetic, signed zeros included
-        other = b[3] if b[2] == temp else b[2]
-        return ["SUB", b[1], other, a[2]]
-    if opb == "JZ" and b[1] == temp:
-        if opa == "POPI":
-            return ["POPJZ", b[2]]
-        if opa in _FUSE_CMP:
-            return [_FUSE_CMP[opa], a[2], a[3], b[2]]
-        if opa == "NOT":
-            return ["JNZ", a[2], b[2]]
-        if opa == "TRUTH":
-            return ["JZ", a[2], b[2]]
-    return None
-
-
-# Instructions that never stop the run with an error (stack pops and pushes count as
-# such: they fail only on a malformed program or out of memory).
-_QUIET = ops.QUIET
-_WINDOW = 4   # how far ahead of a temporary's definition its use is looked for
-
-
-def _peephole(items, special):
-    """Fuse each single-use temporary's definition into its use.
-
-    The definition ``a`` (writing temporary ``t``, read exactly once) moves down to its
-    use ``b`` when the instructions in between are straight-line code that neither
-    touches ``t`` nor writes anything ``a`` reads; if ``a`` can raise, they must not
-    (so errors still come in program order).
-    """
-    reads, writes = _counts(items)
-    changed = True
-    while changed:
-        changed = False
-        i = 0
-        while i < len(items):
-            a = items[i]
-            i += 1
-            if a[0] == "L" or not FORMAT[a[0]].startswith("w"):
-                continue
-            t = a[1]
-            if t in special or reads.get(t) != 1 or writes.get(t) != 1:
-                continue
-            a_reads = {v for f, v in zip(FORMAT[a[0]][1:], a[2:]) if f in "rx"}
-            for j in range(i, min(i + _WINDOW, len(items))):
-                b = items[j]
-                if b[0] == "L":
-                    break
-                fmt = FORMAT[b[0]]
-                if any(f == "r" and v == t for f, v in zip(fmt, b[1:])):
-                    fused = _fuse(a, b, t)
-                    if fused is not None:
-                        items[j] = fused
-                        del items[i - 1]
-                        reads[t] = writes[t] = 0
-                        changed = True
-                        i -= 1
-                    break
-                if "j" in fmt or b[0] in ("RAISE", "ASSERT", "HALT"):
-                    break
-                if a[0] not in _QUIET and b[0] not in _QUIET:
-                    break
-                if any(f in "wx" and (v in a_reads or v == t) for f, v in zip(fmt, b[1:])):
-                    break
-    return _thread_jumps(_group_saves(_pair_sincos(items)))
-
-
-_SINCOS_WINDOW = 32
-
-
-def _pair_sincos(items):
-    """SIN and COS of the same register become one SINCOS. The later of the two moves
-    up to the earlier through straight-line code that writes neither their argument nor
-    the later one's target, and reads no value of that target. Both fail exactly on an
-    infinite argument, so the move cannot change which error a run raises."""
-    items = list(items)
-    for i, a in enumerate(items):
-        if a[0] not in ("SIN", "COS") or a[1] == a[2]:
-            continue
-        want, x = ("COS" if a[0] == "SIN" else "SIN"), a[2]
-        for j in range(i + 1, min(i + 1 + _SINCOS_WINDOW, len(items))):
-            b = items[j]
-            if b[0] == want and b[2] == x and b[1] != x and b[1] != a[1]:
-                if all(b[1] not in _writes(c) and b[1] not in _reads(c) for c in items[i + 1:j]):
-                    sin, cos = (a, b) if a[0] == "SIN" else (b, a)
-                    items[i] = ["SINCOS", sin[1], cos[1], x]
-                    del items[j]
-                break
-            if not _straight(b) or x in _writes(b):
-                break
-    return items
-
-
-def _reads(it):
-    return {v for f, v in zip(FORMAT[it[0]], it[1:]) if f in "rx"}
-
-
-def _writes(it):
-    return {v for f, v in zip(FORMAT[it[0]], it[1:]) if f in "wx"}
-
-
-def _straight(it):
-    return it[0] != "L" and "j" not in FORMAT[it[0]] and it[0] not in ("RAISE", "ASSERT",
-                                                                         "HALT")
-
-
-def _group_saves(items):
-    """Saves move up and restores move down through straight-line code until they
-    meet their neighbours on the float stack, and meet in one instruction: the
-    order on the stack is unchanged, so the adjoint pops the same values."""
-    items = list(items)
-    # each PUSHF climbs past instructions that neither write its register nor use
-    # the float stack, then joins the PUSHF above it
-    i = 0
-    while i < len(items):
-        it = items[i]
-        if it[0] == "PUSHF":
-            j = i
-            while j > 0 and _straight(items[j - 1]) \
-                    and items[j - 1][0] not in ("PUSHF", "POPF", "PUSHF2", "POPF2",
-                                                "PUSHF3") \
-                    and it[1] not in _writes(items[j - 1]):
-                j -= 1
-            if j > 0 and items[j - 1][0] in ("PUSHF", "PUSHF2"):
-                del items[i]
-                prev = items[j - 1]
-                items[j - 1] = ["PUSHF2" if prev[0] == "PUSHF" else "PUSHF3", *prev[1:], it[1]]
-                i = j
-                continue
-        i += 1
-    # each POPF sinks past instructions that neither read nor write its register
-    # nor use the float stack, then joins the POPF below it
-    i = len(items) - 1
-    while i >= 0:
-        it = items[i]
-        if it[0] == "POPF":
-            j = i
-            while j + 1 < len(items) and _straight(items[j + 1]) \
-                    and items[j + 1][0] not in ("PUSHF", "POPF", "PUSHF2", "POPF2",
-                                                "PUSHF3") \
-                    and it[1] not in _writes(items[j + 1]) \
-                    and it[1] not in {v for f, v in zip(FORMAT[items[j + 1][0]],
-                                                        items[j + 1][1:]) if f in "rx"}:
-                j += 1
-            if j + 1 < len(items) and items[j + 1][0] == "POPF" and items[j + 1][1] != it[1]:
-                nxt = items[j + 1]
-                del items[i]
-                items[j] = ["POPF2", it[1], nxt[1]]
-        i -= 1
-    return items
-
-
-def _thread_jumps(items):
-    """A JMP to a loop's closing instruction (the end of an if-branch inside a loop)
-    becomes a copy of it, followed by a JMP to the loop's exit for the rare exit:
-    one dispatch less per iteration."""
-    at = {}
-    for k, it in enumerate(items):
-        if it[0] == "L":
-            at[it] = k
-    out = []
-    for it in items:
-        if it[0] == "JMP":
-            k = at[it[1]]
-            while k < len(items) and items[k][0] == "L":
-                k += 1
-            if k < len(items) and items[k][0] in ("JMP", "LOOP"):
-                it = list(items[k])
-            elif (k + 1 < len(items) and items[k][0] in ("FORUP", "FORDN", "FORSTEP")
-                  and items[k + 1][0] == "L"):
-                out.append(list(items[k]))
-                it = ["JMP", items[k + 1]]
-        out.append(it)
-    return out
-
-
-def _assemble(items):
-    where, pc = {}, 0
-    for it in items:
-        if it[0] == "L":
-            where[it] = pc
-        else:
-            pc += len(it)
-    code = []
-    for it in items:
-        if it[0] == "L":
-            continue
-        code.append(OPCODE[it[0]])
-        for f, v in zip(FORMAT[it[0]], it[1:]):
-            code.append(where[v] if f == "j" else v)
-    return code

@@ -38,6 +38,7 @@ import weakref
 
 from ... import _engine_c
 from ..._kernels import bind_uloops
+from .lower import SLOT_NAMES
 
 __all__ = ["NativeTierWarning", "enabled", "attach", "compile", "compile_many", "source",
            "cache_dir"]
@@ -129,8 +130,7 @@ def _private_dir():
 # ----- Translation -----
 
 def _ufunc_names():
-    from . import lower as engine
-    return {slot: f"np.{name}" for slot, name in engine._SLOT_NAMES.items()}
+    return {slot: f"np.{name}" for slot, name in SLOT_NAMES.items()}
 
 
 def source(program, suffix=""):

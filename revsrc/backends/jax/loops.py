@@ -1,5 +1,5 @@
-"""Loops of a ``backend="jax"`` program as ``lax`` loops (revsrc/jaxgen.py prints the
-calls; imported only once JAX is known to be installed).
+"""Loops of a ``backend="jax"`` program as ``lax`` loops (the calls are printed by
+revsrc/backends/jax/loops_print.py; imported only once JAX is known to be installed).
 
 A loop's body is printed as a nested function of the values it assigns (its *carry*),
 which returns them and, in the forward sweep, what one iteration saved: the body's own
@@ -93,6 +93,39 @@ jax.tree_util.register_pytree_node(
     lambda aux, c: Rows(c[0], c[1], *aux))
 
 
+class Unset:
+    """A variable not assigned before a branch or a loop that assigns it (the printed
+    program's placeholders start as `UNSET`, and ``_jaxgen.grab`` gives it for a name
+    not bound yet). A pytree with no leaves, so a lax loop's first trace (`_probe`) can
+    pass it through."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<unset>"
+
+
+UNSET = Unset()
+
+jax.tree_util.register_pytree_node(Unset, lambda u: ((), None), lambda aux, c: UNSET)
+
+
+# what tracing a body with a traced loop variable raises where the body needs it as a
+# Python int (a slice bound, a range, a shape, a list index, a dict key, a branch):
+# JAX's concretization errors, and TypeErrors and IndexErrors that name the tracer
+_CONCRETIZATION = (jax.errors.ConcretizationTypeError,
+                   jax.errors.TracerIntegerConversionError,
+                   jax.errors.TracerBoolConversionError,
+                   jax.errors.TracerArrayConversionError,
+                   jax.errors.NonConcreteBooleanIndexError)
+
+
+def _static_use(exc):
+    """Whether ``exc`` (a TypeError or IndexError from tracing a loop body) says the
+    body needs a concrete value where lax gives a traced one; anything else is an
+    error of its own, not a reason to unroll."""
+    return isinstance(exc, _CONCRETIZATION) or "Trace" in str(exc)
+
+
 # ----- the carry -----
 
 def _refuse(what, exc=None):
@@ -115,17 +148,15 @@ _NONE = _NoneValue()
 def _given(init):
     """The loop's starting values, None for a variable not assigned before it and
     _NONE for one that holds None (see `_fill`)."""
-    from .printer import _Unset
-    return tuple(None if isinstance(v, _Unset) else _NONE if v is None else v
+    return tuple(None if isinstance(v, Unset) else _NONE if v is None else v
                  for v in init)
 
 
 def _probe(init):
     """``init`` for the trace that finds the shapes of variables not assigned before
-    the loop: those are `_Unset` there, so a traced ``if`` that assigns one in a single
+    the loop: those are `Unset` there, so a traced ``if`` that assigns one in a single
     arm selects that arm's value."""
-    from .printer import _UNSET
-    return tuple(_UNSET if v is None or v is _NONE else v for v in init)
+    return tuple(UNSET if v is None or v is _NONE else v for v in init)
 
 
 def _fill(shapes, init):
@@ -135,15 +166,14 @@ def _fill(shapes, init):
     after the lax loop it would be None or not depending on the trip count, which a
     traced loop cannot give (zeros in its place would pass ``best is None`` tests the
     program means to fail)."""
-    from .printer import _Unset
     for v, s in zip(init, shapes):
-        if v is _NONE and s is not None and not isinstance(s, _Unset):
+        if v is _NONE and s is not None and not isinstance(s, Unset):
             raise _refuse("a variable that is None before it gets a value in it")
     out = []
     for v, s in zip(init, shapes):
         if v is _NONE:
             v = None     # and it stays None
-        if v is None and s is not None and not isinstance(s, _Unset):
+        if v is None and s is not None and not isinstance(s, Unset):
             v = jax.tree_util.tree_map(lambda a: jnp.zeros(a.shape, a.dtype), s)
         out.append(v)
     return tuple(out)
@@ -297,9 +327,9 @@ def for_break(step, i, start, stop, stride, init, stop_at, stacks, site):
 
     try:
         vals, ran, bufs = lax.while_loop(go, body, (init, jnp.asarray(0), bufs))
-    except errors.RevsrcError:
-        raise
-    except Exception as exc:   # a static use of the loop variable (x[:i], range(i))
+    except (TypeError, IndexError) as exc:
+        if not _static_use(exc):
+            raise
         raise _refuse("its body needs the loop variable as a static int (a slice "
                       "bound, a range), which a lax loop cannot give", exc) from None
     never = jnp.asarray(False)   # the range ends the loop: it never stops at a bound
@@ -341,10 +371,10 @@ def for_loop(step, start, stop, stride, init, stacks, site):
         init = _matched(init, shapes, broadcast=False)
         vals, rows = lax.scan(lambda vals, i: one(i, vals), init,
                               start + stride * jnp.arange(n))
-    except errors.RevsrcError:
-        raise
-    except Exception:   # a static use of the loop variable: unroll
-        return None
+    except (TypeError, IndexError) as exc:
+        if not _static_use(exc):
+            raise
+        return None     # a static use of the loop variable: the Python loop unrolls
     for stack, r in zip(stacks, rows):
         stack.append(Rows(r, jnp.asarray(False), site))
     return vals + (start + (n - 1) * stride,)
@@ -373,12 +403,11 @@ def reverse_loop(step, start, stop, stride, stacks, init, site):
     if not stacks:
         try:
             return _reverse_loop(step, start, stop, stride, stacks, init, site)
-        except errors.RevsrcError:
-            raise
-        except Exception:   # a static use of the loop variable: unroll
-            if any(isinstance(b, Tracer) for b in (start, stop, stride)):
+        except (TypeError, IndexError) as exc:
+            if not _static_use(exc) or any(isinstance(b, Tracer)
+                                           for b in (start, stop, stride)):
                 raise
-            return None
+            return None     # a static use of the loop variable: the Python loop unrolls
     return _reverse_loop(step, start, stop, stride, stacks, init, site)
 
 

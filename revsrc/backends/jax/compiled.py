@@ -1,0 +1,376 @@
+"""A ``backend="jax"`` program compiled: the printed function (printer.py here) made by
+its factory, one ``jax.jit`` of it per set of static argument positions, and what the
+API layer asks of it.
+
+- `Compiled`: the program with the module globals and closure cells it reads as
+  parameters read at each call (`_with_externals`), the jitted function per static
+  positions (arguments that are not floats or arrays are static, as with
+  ``static_argnums``; unhashable ones by their contents, `_Static`), 64-bit mode while
+  it traces and runs, and a failed trace turned into the refusal it means (E602,
+  E603) at the user's line; a while loop stopped at ``max_steps`` raises E604 once
+  the program has run.
+- `signature` and `array_key`: the cache key of a call's values, with JAX's arrays as
+  arrays (`array_key` is the one pass a call of arrays only makes).
+- `grad_post` and `jvp_post`: what the jitted function returns, shaped inside the jit.
+- `require` (revsrc/backends/jax/load.py): the JAX import the API layer asks for
+  before it compiles anything.
+"""
+from __future__ import annotations
+
+import builtins
+import linecache
+import math
+
+import numpy as np
+
+from ... import errors
+from ...core import ir, kinds
+from ...core.ir import Op
+from . import printer
+from .load import ARRAY_TYPE, TRACED_TYPES, loaded, require
+
+__all__ = ["require", "Compiled", "signature", "array_key", "grad_post", "jvp_post"]
+
+
+def _with_externals(program):
+    """``program`` with module globals and closure cells it reads as parameters
+    (``_g_<name>``), and for each, a function reading its value at call time."""
+    reads = {}    # (kind, id(holder), key) -> (param, getter)
+    taken = set(program.params) | {n for s in ir.walk(program.body) for n in ir.writes(s)}
+
+    def param_for(fn, args):
+        holder = args[0].value
+        key = args[1].value if fn is ir.load_global else None
+        ident = (fn is ir.load_global, id(holder), key)
+        hit = reads.get(ident)
+        if hit is None:
+            base = "_g_" + "".join(c if c.isalnum() else "_" for c in
+                                    (key if key is not None else "cell"))
+            name, k = base, 1
+            while name in taken:
+                k += 1
+                name = f"{base}{k}"
+            taken.add(name)
+            if fn is ir.load_global:
+                getter = (lambda ns, key: lambda: ns[key])(holder, key)
+            else:
+                getter = (lambda cell: lambda: cell.cell_contents)(holder)
+            hit = reads[ident] = (name, getter)
+        return hit[0]
+
+    def rewrite(stmts):
+        out = []
+        for s in stmts:
+            if isinstance(s, Op) and s.fn in (ir.load_global, ir.load_cell):
+                out.append(Op(s.target, ir.copy, (param_for(s.fn, s.args),), loc=s.loc))
+            else:
+                out.append(ir.map_children(s, rewrite))   # a while's test reads them too
+        return out
+
+    body = rewrite(program.body)
+    if not reads:
+        return program, []
+    extra = [name for name, _ in reads.values()]
+    prog = ir.Program(program.name, list(program.params) + extra, body, program.outputs,
+                      program.kinds, forward_len=program.forward_len, names=program.names)
+    return prog, [getter for _, getter in reads.values()]
+
+
+_counter = [0]
+
+
+class Compiled:
+    """One program printed against jnp: its text, the Python function, and one
+    ``jax.jit`` of it per set of static argument positions."""
+
+    def __init__(self, program, post, max_steps=None):
+        J = require()
+        self.program, self.externals = _with_externals(program)
+        self.nparams = len(program.params)
+        self.text, refs, self.line_locs, self.loop_locs = printer.source(self.program)
+        self.max_steps = J.loops.MAX_STEPS if max_steps is None else int(max_steps)
+        self.bounded = {}   # static positions -> the loops that may stop at max_steps
+        names = sorted(refs)
+        factory = ["def _revsrc_factory(" + ", ".join(["jnp", "jax", "lax", "math", "np"]
+                                                       + names) + "):"]
+        factory += ["    " + line if line else "" for line in self.text.splitlines()]
+        factory.append(f"    return {self.program.name}")
+        full = "\n".join(factory) + "\n"
+        _counter[0] += 1
+        self.filename = f"<revsrc jax {self.program.name} #{_counter[0]}>"
+        code = compile(full, self.filename, "exec")
+        linecache.cache[self.filename] = (len(full), None, full.splitlines(True), self.filename)
+        namespace = {"__builtins__": builtins}
+        exec(code, namespace)
+        self.fn = namespace["_revsrc_factory"](J.jnp, J.jax, J.lax, math, np,
+                                               *(refs[n] for n in names))
+        self.post = post
+        self.jitted = {}
+
+    def __call__(self, values):
+        """Run on the parameters' ``values`` (plus the externals, read now)."""
+        J = require()
+        if self.externals:
+            values = tuple(values) + tuple(get() for get in self.externals)
+        static = tuple(i for i, v in enumerate(values)
+                       if type(v) not in TRACED_TYPES and not _traced(v))
+        run = self.jitted.get(static)
+        if run is None:
+            run = self.jitted[static] = self._jit(static)
+        if static:
+            values = tuple(_Static(v) if i in static and not _hashable(v) else v
+                           for i, v in enumerate(values))
+        try:
+            if J.jax.config.jax_enable_x64:
+                out, stopped = run(*values)
+            else:
+                with J.jax.enable_x64(True):
+                    out, stopped = run(*values)
+        except Exception as exc:
+            self._raise(exc)
+        if stopped:
+            self._check_bounds(static, stopped)
+        return out
+
+    def call_arrays(self, values):
+        """`__call__` for values that are all arrays (so none is static): the least
+        Python before the jitted call, which is what a caller waits for."""
+        run = self.jitted.get(())
+        if run is None or self.externals or not _x64():
+            return self(values)
+        try:
+            out, stopped = run(*values)
+        except Exception as exc:
+            self._raise(exc)
+        if stopped:
+            self._check_bounds((), stopped)
+        return out
+
+    def _raise(self, exc):
+        """Raise ``exc`` from a trace of the generated code as the refusal it means."""
+        if isinstance(exc, errors.RevsrcError):
+            if exc.filename is None:
+                raise self._located(exc) from None
+            raise exc
+        refusal = self._refusal(exc)
+        if refusal is None:
+            raise exc
+        raise refusal from exc
+
+    def _check_bounds(self, static, stopped):
+        """E604 if a while loop stopped at ``max_steps`` with its test still true (its
+        floats are NaN then): once the program has run, not inside a caller's trace."""
+        if any(isinstance(f, require().helpers.Tracer) for f in stopped):
+            return          # inside a caller's jax.jit or vmap: the NaNs tell
+        for site, flag in zip(self.bounded.get(static, ()), stopped):
+            if bool(flag):
+                raise errors.JaxStepsExceeded(
+                    f"backend='jax': this while loop was still running after "
+                    f"max_steps={self.max_steps} iterations, the bound of the values it "
+                    "saves for the adjoint; its results are NaN",
+                    loc=self.loop_locs.get(site),
+                    hint="pass a larger max_steps= to grad/value_and_grad, or use "
+                         "backend=None for this function")
+
+    def _jit(self, static):
+        J = require()
+        fn, post, n = self.fn, self.post, self.nparams
+        loops = J.loops
+
+        def traced(*args):
+            args = tuple(a.value if isinstance(a, _Static) else a for a in args)
+            state = loops.LoopState(self.max_steps)
+            loops.states().append(state)
+            try:
+                out = post(fn(*args), args[:n])
+            finally:
+                loops.states().pop()
+            self.bounded[static] = tuple(site for site, _ in state.overflows)
+            return out, tuple(flag for _, flag in state.overflows)
+        traced.__name__ = self.program.name
+        return J.jax.jit(traced, static_argnums=static)
+
+    def _where(self, tb):
+        """(what, Loc) of the innermost line of the generated code in traceback ``tb``."""
+        found = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                found = tb.tb_lineno - 2   # the factory's def line, and 0-based
+            tb = tb.tb_next
+        if found is None:
+            return None
+        return self.line_locs.get(found, ("op", None))
+
+    def _located(self, exc):
+        where = self._where(exc.__traceback__)
+        if where is None or where[1] is None:
+            return exc
+        return type(exc)(exc.message, loc=where[1], hint=exc.hint)
+
+    def _refusal(self, exc):
+        """The coded refusal for a trace that stopped at the generated code, or None."""
+        J = require()
+        jax_errors = (J.jax.errors.ConcretizationTypeError,
+                      J.jax.errors.TracerArrayConversionError,
+                      J.jax.errors.TracerBoolConversionError,
+                      J.jax.errors.TracerIntegerConversionError,
+                      J.jax.errors.NonConcreteBooleanIndexError)
+        if not isinstance(exc, jax_errors + (AttributeError, NotImplementedError, TypeError,
+                                             ValueError)):
+            return None
+        where = self._where(exc.__traceback__)
+        if where is None:
+            return None
+        what, loc = where
+        if what == "if":
+            return errors.JaxDataDependent(
+                "backend='jax' compiles the derivative with jax.jit, and this is a "
+                "branch on a value computed from the differentiated arguments that "
+                "cannot run as a select of both arms (it leaves a loop, raises, or "
+                "changes a list in place)", loc=loc,
+                hint="use backend=None for this function, or write the branch as "
+                     "np.where(cond, a, b)")
+        if what in ("while", "for"):
+            control = "while loop" if what == "while" else "loop"
+            return errors.JaxDataDependent(
+                f"backend='jax' compiles the derivative with jax.jit, and this "
+                f"{control} on a value computed from the differentiated arguments "
+                f"cannot run as a lax loop ({type(exc).__name__}: "
+                f"{(str(exc).strip().splitlines() or [''])[0][:160]})", loc=loc,
+                hint="use backend=None for this function")
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return errors.JaxNotLowered(
+            f"backend='jax': this operation has no jax.numpy lowering for these "
+            f"values ({type(exc).__name__}: {first[:160]})", loc=loc,
+            hint="use backend=None for this function")
+
+
+class _Static:
+    """A static argument that is not hashable (a list of ints, a dict of flags), compared
+    and hashed by its contents, so jax.jit traces again when they change."""
+    __slots__ = ("value", "_key")
+
+    def __init__(self, value):
+        self.value = value
+        self._key = _freeze(value)
+
+    def __hash__(self):
+        return hash(self._key)
+
+    def __eq__(self, other):
+        return isinstance(other, _Static) and type(other.value) is type(self.value) \
+            and self._key == other._key
+
+
+def _freeze(v):
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__,) + tuple(_freeze(i) for i in v)
+    if isinstance(v, dict):
+        return ("dict",) + tuple(sorted((repr(k), _freeze(x)) for k, x in v.items()))
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return ("id", id(v))
+
+
+def _hashable(v):
+    try:
+        hash(v)
+        return True
+    except TypeError:
+        return False
+
+
+def _x64():
+    return loaded().jax.config.jax_enable_x64
+
+
+def _traced(v):
+    """Whether ``v`` is passed to jax.jit as a traced value: floats, complex numbers,
+    arrays (NumPy's, JAX's, tracers), and lists, tuples and dicts of them."""
+    if isinstance(v, (bool, np.bool_, int, np.integer, str)) or v is None:
+        return False
+    if isinstance(v, (float, complex, np.floating, np.complexfloating, np.ndarray)):
+        return True
+    J = require()
+    if isinstance(v, J.jax.Array):
+        return True
+    if isinstance(v, (list, tuple)):
+        return len(v) > 0 and all(_traced(i) for i in v)
+    if isinstance(v, dict):
+        return len(v) > 0 and all(_traced(i) for i in v.values())
+    return False
+
+
+def signature(v):
+    """`kinds.signature`, with JAX arrays (and tracers) as arrays of their rank."""
+    if type(v) is np.ndarray:     # the common case first: this runs at every call
+        return (kinds.ARRAY, v.ndim, v.dtype)
+    if type(v) is ARRAY_TYPE[0]:  # a JAX array: its aval is one attribute read, where
+        aval = v.aval              # .ndim and .dtype are properties that build it
+        return (kinds.ARRAY, len(aval.shape), aval.dtype)
+    if type(v) in TRACED_TYPES and type(v) is not float and type(v) is not np.ndarray:
+        return (kinds.ARRAY, v.ndim, v.dtype)   # a JAX array (its dtype is NumPy's)
+    k = kinds.signature(v)
+    J = loaded()
+    if k == kinds.ANY and J is not None and isinstance(v, J.jax.Array):
+        return (kinds.ARRAY, v.ndim, np.dtype(v.dtype))
+    return k
+
+
+def array_key(values):
+    """The signatures of ``values`` when every one is an array (NumPy's or JAX's),
+    else None: the key of a call that can go straight to the jitted program."""
+    jax_array = ARRAY_TYPE[0]
+    out = []
+    for v in values:
+        t = type(v)
+        if t is np.ndarray:
+            out.append((kinds.ARRAY, v.ndim, v.dtype))
+        elif t is jax_array:
+            aval = v.aval
+            out.append((kinds.ARRAY, len(aval.shape), aval.dtype))
+        else:
+            return None
+    return tuple(out)
+
+
+# ----- What the jitted function returns -----
+
+def grad_post(argnums, with_value, has_aux):
+    """Inside the jit: the value (if wanted), each gradient as its argument's shape and
+    dtype, and aux."""
+    J = require()
+    finalize = J.helpers.finalize_grad
+    n = len(argnums)
+
+    def post(outs, args):
+        grads = tuple(finalize(g, args[a]) for g, a in zip(outs[1:1 + n], argnums))
+        value = outs[0] if with_value else None
+        aux = outs[1 + n] if has_aux else None
+        return (value,) + grads + ((aux,) if has_aux else ())
+    return post
+
+
+def jvp_post(has_aux):
+    """Inside the jit: the value, its tangent shaped like it, and aux."""
+    J = require()
+    jnp = J.jnp
+
+    def post(outs, args):
+        out, t = outs[0], outs[1]
+        if isinstance(out, (tuple, list)):
+            t = type(out)(_tangent_like(jnp, u, o) for u, o in zip(t, out))
+        else:
+            t = _tangent_like(jnp, t, out)
+        return (out, t) + ((outs[2],) if has_aux else ())
+    return post
+
+
+def _tangent_like(jnp, t, out):
+    if t is None:
+        return None
+    dt = jnp.result_type(out)
+    t = jnp.asarray(t, dtype=dt if dt.kind in "fc" else None)
+    return jnp.broadcast_to(t, jnp.shape(out)) if jnp.shape(t) != jnp.shape(out) else t
