@@ -8,7 +8,6 @@ forward over reverse, a derivative called inside a differentiated function).
 """
 from __future__ import annotations
 
-import copy
 import operator
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -194,10 +193,8 @@ def _derivative(tr, key, has_aux):
             hint="pass the leaves as separate float or array arguments")
     entry = tr.cached(key) or tr._compile(key, None)
     prog = entry.unpruned
-    names = copy.deepcopy(prog.names)
     # its adjoints are ordinary variables now: the new transformation names its own
-    names.bars = {}
-    names.__dict__.pop("dots", None)
+    names = prog.names.fork()
     body = inline.rename(prog.body, lambda n: n)   # fresh statements: never shared
     outs = list(prog.outputs)
     n = len(tr.argnums)
