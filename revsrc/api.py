@@ -5,23 +5,20 @@ import contextlib
 import functools
 import operator
 import sys
-import types
 from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from .passes import analysis, pipeline as frontend, inline, jvp, prune, reverse
+from .passes import pipeline
 from .frontend import arguments, fence
 from .backends import python as emit
 from .backends.engine import lower as engine
 from . import errors, runtime
-from .core import ir, kinds, pytree
+from .core import kinds, pytree
 from .backends.jax import printer as jaxgen
 from .frontend import callee as callee_mod
 from ._kernels import Derivative
 from .backends.engine.lower import EngineFallback as _EngineFallback
-from .core.ir import Pop
-from .core.names import function_name
 from .frontend.parse import parse_function
 
 _BACKENDS = (None, "python", "engine", "jax")
@@ -46,7 +43,7 @@ class _Compiled:
         self.program = program
         self.engine = engine
         self.jax = jax
-        # before revsrc/prune.py's rewrites, for transforming it again (frontend.py)
+        # before revsrc/passes/prune.py's rewrites, for transforming it again (pipeline.py)
         self.unpruned = unpruned if unpruned is not None else program
 
     def _build(self):
@@ -71,7 +68,7 @@ class _Compiled:
 def describe(f):
     """(parsed source, `arguments.Binding`) of a callable to transform; a revsrc
     derivative has those of its function."""
-    inner = frontend.transformed_of(f)
+    inner = pipeline.transformed_of(f)
     if inner is not None:
         return inner.parsed, inner.binding
     c = callee_mod.unwrap(f)
@@ -209,6 +206,12 @@ class Transformed:
             return None
         return entry
 
+    def program_for(self, key):
+        """The program for argument kinds ``key`` as transformed, before a back end's
+        pruning: what transforming this derivative again starts from
+        (revsrc/passes/pipeline.py)."""
+        return (self.cached(key) or self._compile(key, None)).unpruned
+
     def _format(self, outs, key, flat, scalars=(), finalize=True, entry=None):
         groups = entry.groups if entry is not None else None
         if groups is None:     # the same for every call with this key: made once
@@ -273,21 +276,17 @@ class Transformed:
                      flat_values)
         fkey = key[:-1] if self.cotangent else key
         positions = arguments.wrt_positions(self.binding, fkey, self.slots)
-        prog = unpruned = build_program(self.f, key, positions, self.has_aux,
-                                        cotangent=self.cotangent)
+        prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
+                                                cotangent=self.cotangent)
         if self.backend == "jax":
             # XLA removes what the outputs do not need: the program stays unpruned
             post = jaxgen.grad_post(positions, self.with_value, self.has_aux)
             entry = _Compiled(prog, None, unpruned, jax=jaxgen.Compiled(
-                _expanded(prog), post, max_steps=self.max_steps))
+                pipeline.expanded(prog), post, max_steps=self.max_steps))
             self._store(key, entry)
             return entry
         if any(isinstance(k, tuple) and k[0] == kinds.ARRAY for k in arguments.flat_key(key)):
-            # array programs (never the engine's)
-            if not self.with_value:
-                prog = prune.drop_value(prog)  # grad: the value is not returned
-            prog = prune.accumulate_in_place(prog)
-            prog = prune.loop_kernels(prog)
+            prog = pipeline.for_arrays(prog, value_returned=self.with_value)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
             engine = _try_engine(prog, required=self.backend == "engine")
@@ -369,7 +368,7 @@ def _plain(v):
 
 def _try_engine(prog, required):
     try:
-        program = engine.lower(_expanded(prog))
+        program = engine.lower(pipeline.expanded(prog))
     except engine.NotLowerable as exc:
         if required:
             raise errors.EngineUnavailable(
@@ -379,88 +378,6 @@ def _try_engine(prog, required):
     from .backends.engine import native
     native.attach(program)      # compiled to C once it proves hot
     return program
-
-
-def _expanded(prog):
-    """``prog`` with users' functions that have rules of their own inlined from their
-    source: the engine runs their bodies where the Python path calls them."""
-    taken = inline.names_in(prog.body) | set(prog.params)
-    body = inline.expand(prog.body, taken)
-    if len(list(ir.walk(body))) == len(list(ir.walk(prog.body))):
-        return prog
-    pk = [prog.kinds.get(p, "any") for p in prog.params]
-    kinds, _ = analysis.infer_kinds(prog.params, pk, [None] * len(pk), body, seed=prog.kinds)
-    return ir.Program(prog.name, prog.params, body, prog.outputs, kinds,
-                      forward_len=prog.forward_len, names=prog.names, deps=prog.deps)
-
-
-def build_program(f, key, positions, has_aux, cotangent=False):
-    """Parse, normalize, analyze and reverse ``f`` for argument kinds ``key`` (one entry
-    per parameter, revsrc/arguments.py), differentiating the program's parameters at
-    ``positions`` (with ``cotangent``, the last entry of ``key`` is that of the
-    output's cotangent)."""
-    if cotangent:
-        key, ct_key = key[:-1], key[-1]
-    low = frontend.lower(f, key, has_aux)
-    flat = arguments.flat_key(key)
-    pkinds = [kinds.kind_of_signature(k) for k in flat]
-    pndims = [kinds.ndim_of_signature(k) for k in flat]
-    found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
-    wrt = [low.params[a] for a in positions]
-    active = analysis.activity(low.params, wrt, low.body, low.result, found)
-    fname = _function_name(f)
-    name = f"{fname}_adjoint" if not cotangent else f"{fname}_vjp"
-    seed = low.names.internal("_ct") if cotangent else None
-    prog = reverse.transform(low.names, low.params, low.body, low.result, low.aux, wrt,
-                             found, ndims, active, name, seed=seed)
-    prog.deps = list(low.deps)
-    if cotangent:
-        return _with_full_kinds(prog, low.params + [seed],
-                                pkinds + [kinds.kind_of_signature(ct_key)],
-                                pndims + [kinds.ndim_of_signature(ct_key)], found, ndims)
-    return _with_full_kinds(prog, low.params, pkinds, pndims, found, ndims)
-
-
-def build_jvp_program(f, key, positions, has_aux):
-    """Parse, normalize, analyze and forward-transform ``f`` for argument kinds ``key``,
-    with tangents for the program's parameters at ``positions``."""
-    low = frontend.lower(f, key, has_aux)
-    flat = arguments.flat_key(key)
-    pkinds = [kinds.kind_of_signature(k) for k in flat]
-    pndims = [kinds.ndim_of_signature(k) for k in flat]
-    found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
-    wrt_params = [low.params[a] for a in positions]
-    active = analysis.activity(low.params, wrt_params, low.body, low.result, found,
-                               positions=jvp.activity_positions)
-    prog = jvp.transform(low.names, low.params, low.body, low.result, low.aux, wrt_params,
-                         found, ndims, active, f"{_function_name(f)}_jvp")
-    prog.deps = list(low.deps)
-    return _with_full_kinds(prog, low.params + [low.names.dot(p) for p in wrt_params],
-                            pkinds + [pkinds[a] for a in positions],
-                            pndims + [pndims[a] for a in positions], found, ndims)
-
-
-def _function_name(f):
-    """The name programs made from ``f`` are called by: its function's (a method's,
-    a partial's, a primitive's)."""
-    if frontend.transformed_of(f) is not None or isinstance(f, types.FunctionType):
-        return function_name(f)
-    try:
-        return function_name(callee_mod.unwrap(f).fn)
-    except errors.RevsrcError:  # pragma: no cover - refused before
-        return function_name(f)
-
-
-def _with_full_kinds(prog, params, pkinds, pndims, seed, seed_ndims):
-    """``prog`` with the kind of every variable, for the engine and the printer."""
-    seed = dict(seed)
-    for s in ir.walk(prog.body):
-        if isinstance(s, Pop) and s.target not in seed:
-            seed[s.target] = reverse.STACK_KIND[s.stack[0]]
-    full, _ = analysis.infer_kinds(params, pkinds, pndims, prog.body, seed=seed,
-                                   seed_ndims=seed_ndims)
-    prog.kinds = full
-    return prog
 
 
 _finalize = runtime.finalize_grad
@@ -506,7 +423,7 @@ def _wrap(tr):
         d = _PythonDerivative(tr)
     try:
         d.__name__ = ("value_and_grad_" if tr.with_value else "grad_") + \
-            _function_name(tr.f)
+            pipeline.name_of(tr.f)
         d.__qualname__ = d.__name__
         d.__doc__ = f"Derivative of {callee_mod._name(tr.f)} made by revsrc."
         d.__wrapped__ = tr.f

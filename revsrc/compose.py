@@ -15,9 +15,10 @@ import numpy as np
 
 from . import api, errors, runtime
 from .frontend import arguments
+from .backends import python as emit
 from .backends.jax import printer as jaxgen
 from .core import kinds, pytree
-from .passes import prune
+from .passes import pipeline, prune
 from .api import Argnums, _Compiled, _EngineFallback, _plain, _try_engine
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
@@ -62,9 +63,10 @@ class _Forward:
     def _build(self, key, flat, wrt):
         api.check_values(self.parsed, [f"argument {i}" for i in range(len(flat))],
                          arguments.flat_key(key), flat)
-        prog = api.build_jvp_program(self.f, key, wrt, self.has_aux)
+        prog = pipeline.jvp_program(self.f, key, wrt, self.has_aux,
+                                    compile_python=emit.compile_program)
         if self.backend == "jax":
-            hit = _Compiled(prog, None, jax=jaxgen.Compiled(api._expanded(prog),
+            hit = _Compiled(prog, None, jax=jaxgen.Compiled(pipeline.expanded(prog),
                                                             jaxgen.jvp_post(self.has_aux)))
             self.cache[(key, wrt)] = hit
             return hit

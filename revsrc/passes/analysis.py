@@ -1,5 +1,12 @@
-"""Kinds (what each variable holds) and activity (what carries a gradient)."""
+"""Kinds (what each variable holds) and activity (what carries a gradient).
+
+`analyze` computes both once for a lowered function and returns them with it, as the
+`Analyzed` record every transformation (reverse, jvp) takes.
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
 
 import numpy as np
 
@@ -36,6 +43,46 @@ class _Context:
     def items(self, name):
         """The operands of the tuple ``name`` built in the program, if it is one."""
         return self._items.get(name, ())
+
+
+@dataclass
+class Analyzed:
+    """A lowered function (`pipeline.Lowered`) with what transforming it asks for,
+    computed once and carried forward: the kind and known array rank of every
+    variable (``kinds``, ``ndims``; those of the parameters first, as the argument
+    kinds give them), the parameters differentiated (``wrt``) and the active variables
+    (varied by them and useful to the result)."""
+    names: Any
+    params: list
+    body: list
+    result: Any
+    aux: Optional[Any]
+    deps: list
+    param_kinds: list
+    param_ndims: list
+    kinds: dict
+    ndims: dict
+    wrt: list
+    active: set
+
+
+def param_kinds(flat_key):
+    """(kinds, ranks) of the parameters of a program for the flat argument kinds
+    ``flat_key`` (`arguments.flat_key`): where kind inference starts."""
+    return ([kinds_mod.kind_of_signature(k) for k in flat_key],
+            [kinds_mod.ndim_of_signature(k) for k in flat_key])
+
+
+def analyze(low, flat_key, positions, rule_inputs=None):
+    """``low`` (a `pipeline.Lowered`) analyzed for argument kinds ``flat_key``, with
+    the parameters at ``positions`` differentiated; ``rule_inputs`` is `activity`'s
+    ``positions`` (the reverse rules' by default)."""
+    pkinds, pndims = param_kinds(flat_key)
+    found, ndims = infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
+    wrt = [low.params[a] for a in positions]
+    active = activity(low.params, wrt, low.body, low.result, found, positions=rule_inputs)
+    return Analyzed(low.names, low.params, low.body, low.result, low.aux, low.deps,
+                    pkinds, pndims, found, ndims, wrt, active)
 
 
 def op_kind(op, ctx):
