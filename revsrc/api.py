@@ -1,68 +1,28 @@
 """``grad``, ``value_and_grad`` and ``source``: the public entry points."""
 from __future__ import annotations
 
-import contextlib
 import functools
 import operator
-import sys
 from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
 from .passes import pipeline
 from .frontend import arguments, fence
-from .backends import python as emit
-from .backends.engine import lower as engine
-from . import errors, runtime
+from . import errors, executable, runtime
 from .core import kinds, pytree
 from .backends.jax import printer as jaxgen
 from .frontend import callee as callee_mod
 from ._kernels import Derivative
-from .backends.engine.lower import EngineFallback as _EngineFallback
+from .executable import Compiled, ProgramCache, deep_recursion
 from .frontend.parse import parse_function
 
-_BACKENDS = (None, "python", "engine", "jax")
 # programs kept per derivative: a new function passed as an argument (a lambda made
 # in a loop) is a new key each time, and must not keep every program alive
 _CACHE_LIMIT = 128
 
 # which positional arguments to differentiate: one index, or several (a tuple of results)
 Argnums = Union[int, Sequence[int]]
-
-
-class _Compiled:
-    """One signature's adjoint; the Python form is compiled when first needed
-    (with backend="jax", ``jax`` is its jnp form, revsrc/jaxgen.py)."""
-    __slots__ = ("_fn", "_text", "program", "engine", "unpruned", "jax", "groups", "select")
-
-    def __init__(self, program, engine, unpruned=None, jax=None):
-        self._fn = None
-        self._text = None
-        self.groups = None     # the gradient's tree structure (`Transformed._format`)
-        self.select = None     # backend="jax", array arguments: `Transformed._selector`
-        self.program = program
-        self.engine = engine
-        self.jax = jax
-        # before revsrc/passes/prune.py's rewrites, for transforming it again (pipeline.py)
-        self.unpruned = unpruned if unpruned is not None else program
-
-    def _build(self):
-        with deep_recursion():
-            self._fn, self._text = emit.compile_program(self.program)
-
-    @property
-    def fn(self):
-        if self._fn is None:
-            self._build()
-        return self._fn
-
-    @property
-    def text(self):
-        if self.jax is not None:
-            return self.jax.text
-        if self._text is None:
-            self._build()
-        return self._text
 
 
 def describe(f):
@@ -82,8 +42,9 @@ class Transformed:
 
     def __init__(self, f, argnums, has_aux, backend, with_value, cotangent=False,
                  max_steps=None):
-        if backend not in _BACKENDS:
-            raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
+        if backend not in executable.BACKENDS:
+            raise ValueError(f"backend must be one of {executable.BACKENDS}, "
+                             f"not {backend!r}")
         if backend == "jax":
             jaxgen.require()
         if max_steps is not None and (backend != "jax" or isinstance(max_steps, bool) or
@@ -106,7 +67,7 @@ class Transformed:
         self.slots = self.binding.slots(nums, loc=self.parsed.loc(self.parsed.node))
         # the parameter of each slot (its only leaf, unless it is a container)
         self.argnums = tuple(i for i, _ in self.slots)
-        self.cache = {}
+        self.cache = ProgramCache(_CACHE_LIMIT)
         self.derivative = None  # the user-facing object, set by _make
 
     # ----- calling ---------------------------------------------------------
@@ -135,7 +96,7 @@ class Transformed:
             # caller waits for (a JAX program runs while the rest of this runs)
             key = jaxgen.array_key(args)
             if key is not None:
-                entry = self.cached(key)
+                entry = self.cache.current(key)
                 if entry is None:
                     entry = self._compile(key, args, None)
                 select = entry.select
@@ -149,21 +110,13 @@ class Transformed:
         else:
             values, scalars = self._complex_scalars(self.bind(args, kwargs))
             key, flat, plan = self.plan(values)
-        entry = self.cached(key)
+        entry = self.cache.current(key)
         if entry is None:
             entry = self._compile(key, values, plan)
         if entry.jax is not None:   # its gradients are finalized inside the jit
             return self._format(entry.jax(flat), key, flat, scalars, finalize=False,
                                 entry=entry)
-        outs = None
-        if entry.engine is not None:
-            try:
-                outs = entry.engine.run(tuple(_plain(v) for v in flat))
-            except _EngineFallback:  # a value the engine cannot represent exactly
-                outs = None
-        if outs is None:
-            outs = run_located(entry.fn, flat)
-        return self._format(outs, key, flat, scalars, entry=entry)
+        return self._format(entry.run(flat), key, flat, scalars, entry=entry)
 
     def _selector(self, key, entry):
         """What the call returns from the jitted program's outputs, for arguments that
@@ -194,23 +147,16 @@ class Transformed:
             values[i] = np.asarray(values[i], dtype=np.result_type(values[i], np.complex128))
         return tuple(values), tuple(changed)
 
-    def cached(self, key):
-        """The derivative for argument kinds ``key`` made before, if the functions it
-        inlined are still those their names hold (else every one is made anew)."""
-        entry = self.cache.get(key)
-        if entry is not None and entry.program.deps and \
-                not runtime.deps_current(entry.program.deps):
-            self.cache.clear()
-            if hasattr(self.derivative, "clear"):
-                self.derivative.clear()
-            return None
-        return entry
+    def compiled_for(self, key, values=None, plan=None):
+        """The `executable.Compiled` entry for argument kinds ``key``: made before
+        (and still valid), or now for arguments ``values`` (None: their kinds alone)."""
+        return self.cache.current(key) or self._compile(key, values, plan)
 
     def program_for(self, key):
         """The program for argument kinds ``key`` as transformed, before a back end's
         pruning: what transforming this derivative again starts from
         (revsrc/passes/pipeline.py)."""
-        return (self.cached(key) or self._compile(key, None)).unpruned
+        return self.compiled_for(key).unpruned
 
     def _format(self, outs, key, flat, scalars=(), finalize=True, entry=None):
         groups = entry.groups if entry is not None else None
@@ -260,11 +206,6 @@ class Transformed:
                         "only float scalars and float arrays carry gradients", loc=loc,
                         hint="pass floats or float arrays, or exclude it from argnums")
 
-    def _store(self, key, entry):
-        if len(self.cache) >= _CACHE_LIMIT:
-            self.cache.pop(next(iter(self.cache)))   # the oldest
-        self.cache[key] = entry
-
     def _compile(self, key, values, plan=None):
         with deep_recursion():
             return self._compile_now(key, values, plan)
@@ -279,27 +220,23 @@ class Transformed:
         prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
                                                 cotangent=self.cotangent)
         if self.backend == "jax":
-            # XLA removes what the outputs do not need: the program stays unpruned
-            post = jaxgen.grad_post(positions, self.with_value, self.has_aux)
-            entry = _Compiled(prog, None, unpruned, jax=jaxgen.Compiled(
-                pipeline.expanded(prog), post, max_steps=self.max_steps))
-            self._store(key, entry)
+            entry = executable.for_jax(
+                prog, jaxgen.grad_post(positions, self.with_value, self.has_aux),
+                unpruned, max_steps=self.max_steps)
+            self.cache.store(key, entry)
             return entry
         if any(isinstance(k, tuple) and k[0] == kinds.ARRAY for k in arguments.flat_key(key)):
             prog = pipeline.for_arrays(prog, value_returned=self.with_value)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
-            engine = _try_engine(prog, required=self.backend == "engine")
-        entry = _Compiled(prog, engine, unpruned)
+            engine = executable.try_engine(prog, required=self.backend == "engine")
+        entry = Compiled(prog, engine, unpruned)
         if engine is None:
             entry.fn  # compile now, so errors surface at the first call
-        self._store(key, entry)
-        if engine is not None and self.derivative is not None and \
-                hasattr(self.derivative, "install") and arguments.plain_key(key) and \
-                self.binding.simple and all(k in kinds.SCALARS for k in key):
-            self.derivative.install([kinds.CODE[k] for k in key], engine, self._select())
-            self.derivative.deps = self.derivative.deps + [
-                d for d in prog.deps if not any(d is e for e in self.derivative.deps)]
+        self.cache.store(key, entry)
+        if engine is not None and arguments.plain_key(key) and self.binding.simple and \
+                all(k in kinds.SCALARS for k in key):
+            self.cache.install(key, entry, self._select())
         return entry
 
     def _flat_names(self, key):
@@ -319,18 +256,6 @@ class Transformed:
         return (0, grads) if self.with_value else grads
 
 
-@contextlib.contextmanager
-def deep_recursion(limit=20000):
-    """Transformations recurse along the nesting of the user's code: a 400-deep elif
-    chain is legal Python, so the recursion limit is raised while transforming."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, limit))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
-
-
 def check_values(parsed, params, key, values):
     """Refuse arguments whose arithmetic the rules do not describe."""
     for i, code in enumerate(key):
@@ -342,42 +267,6 @@ def check_values(parsed, params, key, values):
                 "masked elements): its derivative would be wrong", loc=parsed.loc(parsed.node),
                 hint=f"pass np.asarray({name}) (for a masked array, fill or compress it "
                      "first)")
-
-
-def run_located(fn, args):
-    """``fn(*args)`` (a generated function, drawing on the memory pool): a refusal
-    raised at run time inside a helper (a rule's variant with no derivative) is
-    reported at the user's line that the failing statement comes from."""
-    try:
-        return runtime.run_pooled(fn, args)
-    except errors.RevsrcError as exc:
-        if exc.filename is not None:
-            raise
-        loc = emit.user_loc(fn, exc.__traceback__)
-        if loc is None:
-            raise
-        raise errors.located(exc, loc) from None
-
-
-def _plain(v):
-    """NumPy scalars as the Python numbers the engine takes."""
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
-
-
-def _try_engine(prog, required):
-    try:
-        program = engine.lower(pipeline.expanded(prog))
-    except engine.NotLowerable as exc:
-        if required:
-            raise errors.EngineUnavailable(
-                f"this function cannot run on the compiled scalar engine: {exc}",
-                hint="use backend=None (automatic) or backend='python'")
-        return None
-    from .backends.engine import native
-    native.attach(program)      # compiled to C once it proves hot
-    return program
 
 
 _finalize = runtime.finalize_grad
@@ -418,7 +307,7 @@ def _remade(f, argnums, has_aux, backend, with_value, max_steps=None):
 
 def _wrap(tr):
     if tr.backend not in ("python", "jax"):
-        d = Derivative(tr)
+        d = tr.cache.front = Derivative(tr)   # runs installed engine programs itself
     else:
         d = _PythonDerivative(tr)
     try:
@@ -488,10 +377,9 @@ def _entry(df, args, kwargs):
     if args or kwargs:
         values = tr.bind(args, kwargs)
         if not hasattr(tr, "plan"):   # revsrc.jit: numbers only
-            key = tuple(kinds.signature(v) for v in values)
-            return tr.cached(key) or tr._compile(key, values)
+            return tr.compiled_for(tuple(kinds.signature(v) for v in values), values)
         key, _, plan = tr.plan(values)
-        return tr.cached(key) or tr._compile(key, values, plan)
+        return tr.compiled_for(key, values, plan)
     if tr.cache:
         return list(tr.cache.values())[-1]
     b = tr.binding

@@ -20,10 +20,12 @@ import inspect
 from typing import Any, Callable
 
 from .passes import analysis, pipeline, inline
-from . import api, errors, runtime
+from . import errors
 from .frontend import fence
 from .core import ir, kinds
-from .api import _Compiled, _plain
+from .backends.engine import lower as engine
+from .executable import Compiled, EngineFallback, ProgramCache
+from ._kernels import Derivative
 from .core.ir import Const, Op, While
 from .core.names import function_name
 from .frontend.parse import parse_function
@@ -41,8 +43,7 @@ class Jitted:
         node = parsed.node
         self.signature = inspect.signature(f)
         self.params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-        self.cache = {}
-        self.compiled = None        # the user-facing object, set by `jit`
+        self.cache = ProgramCache()   # its `front`: the user-facing object, set by `jit`
 
     def bind(self, args, kwargs):
         if not kwargs and len(args) == len(self.params):
@@ -57,24 +58,17 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         values = self.bind(args, kwargs)
         key = tuple(kinds.signature(v) for v in values)
-        entry = self.cached(key) or self._compile(key, values)
+        entry = self.cache.current(key) or self._compile(key, values)
         try:
-            outs = entry.engine.run(tuple(_plain(v) for v in values))
-        except api._EngineFallback:   # an int beyond 2**53, a complex power: Python
+            outs = entry.run(values)
+        except EngineFallback:   # an int beyond 2**53, a complex power: Python
             return self.f(*args, **kwargs)
         return _selected(outs, entry.select)
 
-    def cached(self, key):
-        """The program compiled before for argument kinds ``key``, if the functions it
-        inlined are still those their names hold (else every one is compiled anew)."""
-        entry = self.cache.get(key)
-        if entry is not None and entry.program.deps and \
-                not runtime.deps_current(entry.program.deps):
-            self.cache.clear()
-            if hasattr(self.compiled, "clear"):
-                self.compiled.clear()
-            return None
-        return entry
+    def compiled_for(self, key, values):
+        """The `executable.Compiled` entry for argument kinds ``key``: made before (and
+        still valid), or now for arguments ``values``."""
+        return self.cache.current(key) or self._compile(key, values)
 
     def _compile(self, key, values):
         loc = self.parsed.loc(self.parsed.node)
@@ -87,26 +81,19 @@ class Jitted:
                          "revsrc.vmap")
         prog, select = pipeline.jit_program(self.f, key, _inline_jitted, _outputs)
         _check_outputs(prog, self.f)
-        from .backends.engine import lower as engine, native
         try:
             program = engine.lower(prog)
         except engine.NotLowerable as exc:
             raise errors.NotCompilable(f"revsrc.jit cannot compile {self.f.__name__}: {exc}",
                                        loc=exc.loc or loc) from None
+        from .backends.engine import native   # loaded late: start-up time
         native.attach(program, eager=True)
-        entry = _Entry(prog, program)
-        entry.select = select
-        self.cache[key] = entry
-        if self.compiled is not None and hasattr(self.compiled, "install"):
-            self.compiled.install([kinds.CODE[k] for k in key], program, select)
-            self.compiled.deps = self.compiled.deps + [
-                d for d in prog.deps if not any(d is e for e in self.compiled.deps)]
+        # where the engine defers, the function itself runs (`__call__`)
+        entry = Compiled(prog, program, python=False)
+        entry.select = select     # how its outputs nest into the result
+        self.cache.store(key, entry)
+        self.cache.install(key, entry, select)
         return entry
-
-
-class _Entry(_Compiled):
-    """One signature's program, and how its outputs nest into the result."""
-    __slots__ = ("select",)
 
 
 def _selected(outs, select):
@@ -137,9 +124,7 @@ def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     True
     """
     jt = Jitted(f)
-    from ._kernels import Derivative
-    d = Derivative(jt)
-    jt.compiled = d
+    d = jt.cache.front = Derivative(jt)   # runs installed engine programs itself
     try:
         d.__name__ = getattr(f, "__name__", "jitted")
         d.__qualname__ = getattr(f, "__qualname__", d.__name__)
