@@ -161,16 +161,12 @@ def stack_var(stack):
     return f"@stack:{stack}"
 
 
-def activity(params, wrt, body, result, kinds, positions=None):
-    """The active variables: varied by a ``wrt`` argument and useful to ``result``.
+_DIFFERENTIABLE = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
+                   kinds_mod.DICT)
 
-    ``positions(op)`` gives the inputs of ``op`` its rule differentiates, as
-    (positional indices, keyword names), or (None, None) when it has no rule: by
-    default those of the reverse rules; forward mode passes its own."""
-    positions = positions or _diff_args
-    stmts = list(ir.walk(body))
-    differentiable = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
-                      kinds_mod.DICT)
+
+def _varied(stmts, wrt, kinds, positions):
+    """The variables a ``wrt`` argument reaches through differentiated inputs."""
     varied = set(wrt)
     selected = {}   # id(op) -> positions(op), asked once
     changed = True
@@ -178,7 +174,7 @@ def activity(params, wrt, body, result, kinds, positions=None):
         changed = False
         for s in stmts:    # in program order: straight-line code settles in one pass
             if isinstance(s, Op) and s.target is not None and s.target not in varied:
-                if kinds.get(s.target) not in differentiable:
+                if kinds.get(s.target) not in _DIFFERENTIABLE:
                     continue
                 sel = selected.get(id(s))
                 if sel is None:
@@ -201,9 +197,14 @@ def activity(params, wrt, body, result, kinds, positions=None):
                 changed = True
             elif isinstance(s, Pop) and stack_var(s.stack) in varied \
                     and s.target not in varied \
-                    and kinds.get(s.target) in differentiable + (None,):
+                    and kinds.get(s.target) in _DIFFERENTIABLE + (None,):
                 varied.add(s.target)
                 changed = True
+    return varied
+
+
+def _useful(stmts, result):
+    """The variables ``result`` is computed from."""
     useful = {result} if isinstance(result, str) else set()
     changed = True
     while changed:
@@ -226,6 +227,19 @@ def activity(params, wrt, body, result, kinds, positions=None):
                     and isinstance(s.value, str) and s.value not in useful:
                 useful.add(s.value)
                 changed = True
+    return useful
+
+
+def activity(params, wrt, body, result, kinds, positions=None):
+    """The active variables: varied by a ``wrt`` argument and useful to ``result``.
+
+    ``positions(op)`` gives the inputs of ``op`` its rule differentiates, as
+    (positional indices, keyword names), or (None, None) when it has no rule: by
+    default those of the reverse rules; forward mode passes its own."""
+    positions = positions or _diff_args
+    stmts = list(ir.walk(body))
+    varied = _varied(stmts, wrt, kinds, positions)
+    useful = _useful(stmts, result)
     active = varied & useful
     for s in stmts:
         if isinstance(s, Op) and s.target in active:
