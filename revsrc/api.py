@@ -236,7 +236,7 @@ class Transformed:
         self.cache.store(key, entry)
         if engine is not None and arguments.plain_key(key) and self.binding.simple and \
                 all(k in kinds.SCALARS for k in key):
-            self.cache.install(key, entry, self._select())
+            self.cache.install(key, entry, self.engine_select())
         return entry
 
     def _flat_names(self, key):
@@ -250,7 +250,9 @@ class Transformed:
                 names.append(name)
         return names
 
-    def _select(self):
+    def engine_select(self):
+        """How the outputs of its engine programs nest into the result, as
+        `_kernels.Derivative.install` and revsrc.vmap take it."""
         n = len(self.argnums)
         grads = tuple(range(1, 1 + n)) if self.tuple_argnums else 1
         return (0, grads) if self.with_value else grads

@@ -76,7 +76,7 @@ class Mapped:
                     loc=self.tr.parsed.loc(self.tr.parsed.node),
                     hint="the engine runs functions whose values are all floats, ints and "
                          "bools, calling math and NumPy scalar functions")
-            return entry.engine, self.tr._select()
+            return entry.engine, self.tr.engine_select()
         return entry.engine, entry.select
 
     def __call__(self, *args, **kwargs):
