@@ -28,7 +28,7 @@ class Names:
         self.control = set()    # trip counts, loop indices, branch flags (_n, _k, _b...)
         self.bars = {}          # variable -> its adjoint's name
         self.dots = {}          # variable -> its tangent's name (forward mode)
-        self.derived = set()    # the names of adjoints and tangents (`is_bar`)
+        self.bar_names = set()  # the names of adjoints and tangents (`is_bar`)
         self.count = 0
 
     def fork(self):
@@ -41,7 +41,7 @@ class Names:
         other.taken = set(self.taken)
         other.temps = set(self.temps)
         other.control = set(self.control)
-        other.derived = set(self.derived)
+        other.bar_names = set(self.bar_names)
         other.count = self.count
         return other
 
@@ -102,7 +102,7 @@ class Names:
                 name = f"{var}_bar{k}"
             self.taken.add(name)
             self.bars[var] = name
-            self.derived.add(name)
+            self.bar_names.add(name)
         return name
 
     def dot(self, var):
@@ -116,13 +116,13 @@ class Names:
                 name = f"{var}_dot{k}"
             self.taken.add(name)
             self.dots[var] = name
-            self.derived.add(name)   # derivative variables fold like adjoints
+            self.bar_names.add(name)   # derivative variables fold like adjoints
         return name
 
     def is_bar(self, name):
         """Whether ``name`` is an adjoint or a tangent (this transformation's or one
         before it)."""
-        return name in self.derived
+        return name in self.bar_names
 
     def prefix(self, base, names):
         """A prefix ``base_`` (or ``base2_``...) under which none of ``names`` is taken."""
