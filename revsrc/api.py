@@ -1,30 +1,22 @@
 """``grad``, ``value_and_grad`` and ``source``: the public entry points."""
 from __future__ import annotations
 
-import contextlib
 import functools
 import operator
-import sys
-import types
 from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from .passes import analysis, pipeline as frontend, inline, jvp, prune, reverse
+from .passes import pipeline
 from .frontend import arguments, fence
-from .backends import python as emit
-from .backends.engine import lower as engine
-from . import errors, runtime
-from .core import ir, kinds, pytree
+from . import errors, executable, runtime
+from .core import kinds, pytree
 from .backends.jax import compiled as jaxgen
 from .frontend import callee as callee_mod
 from ._kernels import Derivative
-from .backends.engine.lower import EngineFallback as _EngineFallback
-from .core.ir import Pop
-from .core.names import function_name
+from .executable import Compiled, ProgramCache, deep_recursion
 from .frontend.parse import parse_function
 
-_BACKENDS = (None, "python", "engine", "jax")
 # programs kept per derivative: a new function passed as an argument (a lambda made
 # in a loop) is a new key each time, and must not keep every program alive
 _CACHE_LIMIT = 128
@@ -33,45 +25,10 @@ _CACHE_LIMIT = 128
 Argnums = Union[int, Sequence[int]]
 
 
-class _Compiled:
-    """One signature's adjoint; the Python form is compiled when first needed
-    (with backend="jax", ``jax`` is its jnp form, revsrc/jaxgen.py)."""
-    __slots__ = ("_fn", "_text", "program", "engine", "unpruned", "jax", "groups", "select")
-
-    def __init__(self, program, engine, unpruned=None, jax=None):
-        self._fn = None
-        self._text = None
-        self.groups = None     # the gradient's tree structure (`Transformed._format`)
-        self.select = None     # backend="jax", array arguments: `Transformed._selector`
-        self.program = program
-        self.engine = engine
-        self.jax = jax
-        # before revsrc/prune.py's rewrites, for transforming it again (frontend.py)
-        self.unpruned = unpruned if unpruned is not None else program
-
-    def _build(self):
-        with deep_recursion():
-            self._fn, self._text = emit.compile_program(self.program)
-
-    @property
-    def fn(self):
-        if self._fn is None:
-            self._build()
-        return self._fn
-
-    @property
-    def text(self):
-        if self.jax is not None:
-            return self.jax.text
-        if self._text is None:
-            self._build()
-        return self._text
-
-
 def describe(f):
     """(parsed source, `arguments.Binding`) of a callable to transform; a revsrc
     derivative has those of its function."""
-    inner = frontend.transformed_of(f)
+    inner = pipeline.transformed_of(f)
     if inner is not None:
         return inner.parsed, inner.binding
     c = callee_mod.unwrap(f)
@@ -85,8 +42,9 @@ class Transformed:
 
     def __init__(self, f, argnums, has_aux, backend, with_value, cotangent=False,
                  max_steps=None):
-        if backend not in _BACKENDS:
-            raise ValueError(f"backend must be one of {_BACKENDS}, not {backend!r}")
+        if backend not in executable.BACKENDS:
+            raise ValueError(f"backend must be one of {executable.BACKENDS}, "
+                             f"not {backend!r}")
         if backend == "jax":
             jaxgen.require()
         if max_steps is not None and (backend != "jax" or isinstance(max_steps, bool) or
@@ -109,7 +67,7 @@ class Transformed:
         self.slots = self.binding.slots(nums, loc=self.parsed.loc(self.parsed.node))
         # the parameter of each slot (its only leaf, unless it is a container)
         self.argnums = tuple(i for i, _ in self.slots)
-        self.cache = {}
+        self.cache = ProgramCache(_CACHE_LIMIT)
         self.derivative = None  # the user-facing object, set by _make
 
     # ----- calling ---------------------------------------------------------
@@ -138,7 +96,7 @@ class Transformed:
             # caller waits for (a JAX program runs while the rest of this runs)
             key = jaxgen.array_key(args)
             if key is not None:
-                entry = self.cached(key)
+                entry = self.cache.current(key)
                 if entry is None:
                     entry = self._compile(key, args, None)
                 select = entry.select
@@ -152,21 +110,13 @@ class Transformed:
         else:
             values, scalars = self._complex_scalars(self.bind(args, kwargs))
             key, flat, plan = self.plan(values)
-        entry = self.cached(key)
+        entry = self.cache.current(key)
         if entry is None:
             entry = self._compile(key, values, plan)
         if entry.jax is not None:   # its gradients are finalized inside the jit
             return self._format(entry.jax(flat), key, flat, scalars, finalize=False,
                                 entry=entry)
-        outs = None
-        if entry.engine is not None:
-            try:
-                outs = entry.engine.run(tuple(_plain(v) for v in flat))
-            except _EngineFallback:  # a value the engine cannot represent exactly
-                outs = None
-        if outs is None:
-            outs = run_located(entry.fn, flat)
-        return self._format(outs, key, flat, scalars, entry=entry)
+        return self._format(entry.run(flat), key, flat, scalars, entry=entry)
 
     def _selector(self, key, entry):
         """What the call returns from the jitted program's outputs, for arguments that
@@ -197,17 +147,16 @@ class Transformed:
             values[i] = np.asarray(values[i], dtype=np.result_type(values[i], np.complex128))
         return tuple(values), tuple(changed)
 
-    def cached(self, key):
-        """The derivative for argument kinds ``key`` made before, if the functions it
-        inlined are still those their names hold (else every one is made anew)."""
-        entry = self.cache.get(key)
-        if entry is not None and entry.program.deps and \
-                not runtime.deps_current(entry.program.deps):
-            self.cache.clear()
-            if hasattr(self.derivative, "clear"):
-                self.derivative.clear()
-            return None
-        return entry
+    def compiled_for(self, key, values=None, plan=None):
+        """The `executable.Compiled` entry for argument kinds ``key``: made before
+        (and still valid), or now for arguments ``values`` (None: their kinds alone)."""
+        return self.cache.current(key) or self._compile(key, values, plan)
+
+    def program_for(self, key):
+        """The program for argument kinds ``key`` as transformed, before a back end's
+        pruning: what transforming this derivative again starts from
+        (revsrc/passes/pipeline.py)."""
+        return self.compiled_for(key).unpruned
 
     def _format(self, outs, key, flat, scalars=(), finalize=True, entry=None):
         groups = entry.groups if entry is not None else None
@@ -257,11 +206,6 @@ class Transformed:
                         "only float scalars and float arrays carry gradients", loc=loc,
                         hint="pass floats or float arrays, or exclude it from argnums")
 
-    def _store(self, key, entry):
-        if len(self.cache) >= _CACHE_LIMIT:
-            self.cache.pop(next(iter(self.cache)))   # the oldest
-        self.cache[key] = entry
-
     def _compile(self, key, values, plan=None):
         with deep_recursion():
             return self._compile_now(key, values, plan)
@@ -273,34 +217,26 @@ class Transformed:
                      flat_values)
         fkey = key[:-1] if self.cotangent else key
         positions = arguments.wrt_positions(self.binding, fkey, self.slots)
-        prog = unpruned = build_program(self.f, key, positions, self.has_aux,
-                                        cotangent=self.cotangent)
+        prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
+                                                cotangent=self.cotangent)
         if self.backend == "jax":
-            # XLA removes what the outputs do not need: the program stays unpruned
-            post = jaxgen.grad_post(positions, self.with_value, self.has_aux)
-            entry = _Compiled(prog, None, unpruned, jax=jaxgen.Compiled(
-                _expanded(prog), post, max_steps=self.max_steps))
-            self._store(key, entry)
+            entry = executable.for_jax(
+                prog, jaxgen.grad_post(positions, self.with_value, self.has_aux),
+                unpruned, max_steps=self.max_steps)
+            self.cache.store(key, entry)
             return entry
         if any(isinstance(k, tuple) and k[0] == kinds.ARRAY for k in arguments.flat_key(key)):
-            # array programs (never the engine's)
-            if not self.with_value:
-                prog = prune.drop_value(prog)  # grad: the value is not returned
-            prog = prune.accumulate_in_place(prog)
-            prog = prune.loop_kernels(prog)
+            prog = pipeline.for_arrays(prog, value_returned=self.with_value)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
-            engine = _try_engine(prog, required=self.backend == "engine")
-        entry = _Compiled(prog, engine, unpruned)
+            engine = executable.try_engine(prog, required=self.backend == "engine")
+        entry = Compiled(prog, engine, unpruned)
         if engine is None:
             entry.fn  # compile now, so errors surface at the first call
-        self._store(key, entry)
-        if engine is not None and self.derivative is not None and \
-                hasattr(self.derivative, "install") and arguments.plain_key(key) and \
-                self.binding.simple and all(k in kinds.SCALARS for k in key):
-            self.derivative.install([kinds.CODE[k] for k in key], engine, self._select())
-            self.derivative.deps = self.derivative.deps + [
-                d for d in prog.deps if not any(d is e for e in self.derivative.deps)]
+        self.cache.store(key, entry)
+        if engine is not None and arguments.plain_key(key) and self.binding.simple and \
+                all(k in kinds.SCALARS for k in key):
+            self.cache.install(key, entry, self.engine_select())
         return entry
 
     def _flat_names(self, key):
@@ -314,22 +250,12 @@ class Transformed:
                 names.append(name)
         return names
 
-    def _select(self):
+    def engine_select(self):
+        """How the outputs of its engine programs nest into the result, as
+        `_kernels.Derivative.install` and revsrc.vmap take it."""
         n = len(self.argnums)
         grads = tuple(range(1, 1 + n)) if self.tuple_argnums else 1
         return (0, grads) if self.with_value else grads
-
-
-@contextlib.contextmanager
-def deep_recursion(limit=20000):
-    """Transformations recurse along the nesting of the user's code: a 400-deep elif
-    chain is legal Python, so the recursion limit is raised while transforming."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, limit))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
 
 
 def check_values(parsed, params, key, values):
@@ -343,124 +269,6 @@ def check_values(parsed, params, key, values):
                 "masked elements): its derivative would be wrong", loc=parsed.loc(parsed.node),
                 hint=f"pass np.asarray({name}) (for a masked array, fill or compress it "
                      "first)")
-
-
-def run_located(fn, args):
-    """``fn(*args)`` (a generated function, drawing on the memory pool): a refusal
-    raised at run time inside a helper (a rule's variant with no derivative) is
-    reported at the user's line that the failing statement comes from."""
-    try:
-        return runtime.run_pooled(fn, args)
-    except errors.RevsrcError as exc:
-        if exc.filename is not None:
-            raise
-        loc = emit.user_loc(fn, exc.__traceback__)
-        if loc is None:
-            raise
-        raise errors.located(exc, loc) from None
-
-
-def _plain(v):
-    """NumPy scalars as the Python numbers the engine takes."""
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
-
-
-def _try_engine(prog, required):
-    try:
-        program = engine.lower(_expanded(prog))
-    except engine.NotLowerable as exc:
-        if required:
-            raise errors.EngineUnavailable(
-                f"this function cannot run on the compiled scalar engine: {exc}",
-                hint="use backend=None (automatic) or backend='python'")
-        return None
-    from .backends.engine import native
-    native.attach(program)      # compiled to C once it proves hot
-    return program
-
-
-def _expanded(prog):
-    """``prog`` with users' functions that have rules of their own inlined from their
-    source: the engine runs their bodies where the Python path calls them."""
-    taken = ir.names_in(prog.body) | set(prog.params)
-    body = inline.expand(prog.body, taken)
-    if len(list(ir.walk(body))) == len(list(ir.walk(prog.body))):
-        return prog
-    pk = [prog.kinds.get(p, "any") for p in prog.params]
-    kinds, _ = analysis.infer_kinds(prog.params, pk, [None] * len(pk), body, seed=prog.kinds)
-    return ir.Program(prog.name, prog.params, body, prog.outputs, kinds,
-                      forward_len=prog.forward_len, names=prog.names, deps=prog.deps)
-
-
-def build_program(f, key, positions, has_aux, cotangent=False):
-    """Parse, normalize, analyze and reverse ``f`` for argument kinds ``key`` (one entry
-    per parameter, revsrc/arguments.py), differentiating the program's parameters at
-    ``positions`` (with ``cotangent``, the last entry of ``key`` is that of the
-    output's cotangent)."""
-    if cotangent:
-        key, ct_key = key[:-1], key[-1]
-    low = frontend.lower(f, key, has_aux)
-    flat = arguments.flat_key(key)
-    pkinds = [kinds.kind_of_signature(k) for k in flat]
-    pndims = [kinds.ndim_of_signature(k) for k in flat]
-    found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
-    wrt = [low.params[a] for a in positions]
-    active = analysis.activity(low.params, wrt, low.body, low.result, found)
-    fname = _function_name(f)
-    name = f"{fname}_adjoint" if not cotangent else f"{fname}_vjp"
-    seed = low.names.internal("_ct") if cotangent else None
-    prog = reverse.transform(low.names, low.params, low.body, low.result, low.aux, wrt,
-                             found, ndims, active, name, seed=seed)
-    prog.deps = list(low.deps)
-    if cotangent:
-        return _with_full_kinds(prog, low.params + [seed],
-                                pkinds + [kinds.kind_of_signature(ct_key)],
-                                pndims + [kinds.ndim_of_signature(ct_key)], found, ndims)
-    return _with_full_kinds(prog, low.params, pkinds, pndims, found, ndims)
-
-
-def build_jvp_program(f, key, positions, has_aux):
-    """Parse, normalize, analyze and forward-transform ``f`` for argument kinds ``key``,
-    with tangents for the program's parameters at ``positions``."""
-    low = frontend.lower(f, key, has_aux)
-    flat = arguments.flat_key(key)
-    pkinds = [kinds.kind_of_signature(k) for k in flat]
-    pndims = [kinds.ndim_of_signature(k) for k in flat]
-    found, ndims = analysis.infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
-    wrt_params = [low.params[a] for a in positions]
-    active = analysis.activity(low.params, wrt_params, low.body, low.result, found,
-                               positions=jvp.activity_positions)
-    prog = jvp.transform(low.names, low.params, low.body, low.result, low.aux, wrt_params,
-                         found, ndims, active, f"{_function_name(f)}_jvp")
-    prog.deps = list(low.deps)
-    return _with_full_kinds(prog, low.params + [low.names.dot(p) for p in wrt_params],
-                            pkinds + [pkinds[a] for a in positions],
-                            pndims + [pndims[a] for a in positions], found, ndims)
-
-
-def _function_name(f):
-    """The name programs made from ``f`` are called by: its function's (a method's,
-    a partial's, a primitive's)."""
-    if frontend.transformed_of(f) is not None or isinstance(f, types.FunctionType):
-        return function_name(f)
-    try:
-        return function_name(callee_mod.unwrap(f).fn)
-    except errors.RevsrcError:  # pragma: no cover - refused before
-        return function_name(f)
-
-
-def _with_full_kinds(prog, params, pkinds, pndims, seed, seed_ndims):
-    """``prog`` with the kind of every variable, for the engine and the printer."""
-    seed = dict(seed)
-    for s in ir.walk(prog.body):
-        if isinstance(s, Pop) and s.target not in seed:
-            seed[s.target] = reverse.STACK_KIND[s.stack[0]]
-    full, _ = analysis.infer_kinds(params, pkinds, pndims, prog.body, seed=seed,
-                                   seed_ndims=seed_ndims)
-    prog.kinds = full
-    return prog
 
 
 _finalize = runtime.finalize_grad
@@ -501,12 +309,12 @@ def _remade(f, argnums, has_aux, backend, with_value, max_steps=None):
 
 def _wrap(tr):
     if tr.backend not in ("python", "jax"):
-        d = Derivative(tr)
+        d = tr.cache.front = Derivative(tr)   # runs installed engine programs itself
     else:
         d = _PythonDerivative(tr)
     try:
         d.__name__ = ("value_and_grad_" if tr.with_value else "grad_") + \
-            _function_name(tr.f)
+            pipeline.name_of(tr.f)
         d.__qualname__ = d.__name__
         d.__doc__ = f"Derivative of {callee_mod._name(tr.f)} made by revsrc."
         d.__wrapped__ = tr.f
@@ -571,10 +379,9 @@ def _entry(df, args, kwargs):
     if args or kwargs:
         values = tr.bind(args, kwargs)
         if not hasattr(tr, "plan"):   # revsrc.jit: numbers only
-            key = tuple(kinds.signature(v) for v in values)
-            return tr.cached(key) or tr._compile(key, values)
+            return tr.compiled_for(tuple(kinds.signature(v) for v in values), values)
         key, _, plan = tr.plan(values)
-        return tr.cached(key) or tr._compile(key, values, plan)
+        return tr.compiled_for(key, values, plan)
     if tr.cache:
         return list(tr.cache.values())[-1]
     b = tr.binding

@@ -13,12 +13,14 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import api, errors, runtime
+from . import api, errors, executable
 from .frontend import arguments
+from .backends import python as emit
 from .backends.jax import compiled as jaxgen
 from .core import kinds, pytree
-from .passes import prune
-from .api import Argnums, _Compiled, _EngineFallback, _plain, _try_engine
+from .passes import pipeline, prune
+from .api import Argnums
+from .executable import Compiled, ProgramCache
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
 
@@ -27,8 +29,9 @@ class _Forward:
     """The forward-mode transformation of one function, cached per argument kinds."""
 
     def __init__(self, f, has_aux=False, backend=None):
-        if backend not in api._BACKENDS:
-            raise ValueError(f"backend must be one of {api._BACKENDS}, not {backend!r}")
+        if backend not in executable.BACKENDS:
+            raise ValueError(f"backend must be one of {executable.BACKENDS}, "
+                             f"not {backend!r}")
         if backend == "jax":
             jaxgen.require()
         self.f = f
@@ -36,7 +39,7 @@ class _Forward:
         self.params = self.binding.params
         self.has_aux = has_aux
         self.backend = backend
-        self.cache = {}
+        self.cache = ProgramCache()     # by (key, positions with tangents)
 
     def _signature(self, v):
         return _signature(v, self.backend)
@@ -50,35 +53,32 @@ class _Forward:
         return self._entry(plan.key, plan.flat_values(), tuple(wrt))
 
     def _entry(self, key, flat, wrt):
-        hit = self.cache.get((key, wrt))
-        if hit is not None and hit.program.deps and not runtime.deps_current(hit.program.deps):
-            self.cache.clear()   # a function it inlined was redefined: made anew
-            hit = None
+        hit = self.cache.current((key, wrt))
         if hit is None:
-            with api.deep_recursion():
+            with executable.deep_recursion():
                 hit = self._build(key, flat, wrt)
         return hit
 
     def _build(self, key, flat, wrt):
         api.check_values(self.parsed, [f"argument {i}" for i in range(len(flat))],
                          arguments.flat_key(key), flat)
-        prog = api.build_jvp_program(self.f, key, wrt, self.has_aux)
+        prog = pipeline.jvp_program(self.f, key, wrt, self.has_aux,
+                                    compile_python=emit.compile_program)
         if self.backend == "jax":
-            hit = _Compiled(prog, None, jax=jaxgen.Compiled(api._expanded(prog),
-                                                            jaxgen.jvp_post(self.has_aux)))
-            self.cache[(key, wrt)] = hit
+            hit = executable.for_jax(prog, jaxgen.jvp_post(self.has_aux))
+            self.cache.store((key, wrt), hit)
             return hit
         engine = None
         if self.backend in (None, "engine"):
-            engine = _try_engine(prog, required=self.backend == "engine")
+            engine = executable.try_engine(prog, required=self.backend == "engine")
         if engine is None:
             # loop bodies on arrays through the kernels (the forward-over-reverse of an
             # RNN's loss steps through its loop); the program as made stays for reuse
-            hit = _Compiled(prune.loop_kernels(prog), None, prog)
+            hit = Compiled(prune.loop_kernels(prog), None, prog)
             hit.fn  # compile now, so errors surface at the first call
         else:
-            hit = _Compiled(prog, engine)
-        self.cache[(key, wrt)] = hit
+            hit = Compiled(prog, engine)
+        self.cache.store((key, wrt), hit)
         return hit
 
     def __call__(self, primals, tangents):
@@ -88,14 +88,7 @@ class _Forward:
         if entry.jax is not None:  # shaped inside the jit (jaxgen.jvp_post)
             outs = entry.jax(args)
             return outs if self.has_aux else outs[:2]
-        outs = None
-        if entry.engine is not None:
-            try:
-                outs = entry.engine.run(tuple(_plain(v) for v in args))
-            except _EngineFallback:
-                outs = None
-        if outs is None:
-            outs = api.run_located(entry.fn, args)
+        outs = entry.run(args)
         out, tangent = outs[0], _like(outs[1], outs[0])
         if self.has_aux:
             return out, tangent, outs[2]

@@ -1,13 +1,13 @@
 """``revsrc.jit``: a scalar function compiled whole onto the engine.
 
-The function's IR comes from ``revsrc.frontend`` as for any transformation (plain
-Python helpers inlined, loops, branches and early returns in structured form, each
-call to a revsrc derivative replaced by the derivative's program for the argument
+The function's IR comes from ``revsrc.passes.pipeline`` as for any transformation
+(plain Python helpers inlined, loops, branches and early returns in structured form,
+each call to a revsrc derivative replaced by the derivative's program for the argument
 kinds at the call), but is not differentiated. Calls to other jitted functions are
 inlined the same way. Tuples the inlined programs build (``value_and_grad``'s
 ``(value, grad)``) are read item by item, work the inlined programs share (``g(x)``
 and ``dg(x)`` at the same ``x`` both compute ``exp(-x*x)``) is computed once
-(`revsrc.cse`), and the whole program runs on the engine: the VM at once, the native
+(`revsrc.passes.cse`), and the whole program runs on the engine: the VM at once, the native
 tier as soon as it has compiled it. The digits are those of plain Python.
 
 A function the engine cannot compile is refused with a coded error (E502) naming the
@@ -19,12 +19,14 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
-from .passes import analysis, cse, pipeline as frontend
-from . import api, errors, runtime
+from .passes import analysis, pipeline
+from . import errors
 from .frontend import fence
 from .core import ir, kinds
-from .api import _Compiled, _plain
-from .core.ir import Const, Op, Pop
+from .backends.engine import lower as engine
+from .executable import Compiled, EngineFallback, ProgramCache
+from ._kernels import Derivative
+from .core.ir import Const, Op
 from .core.names import function_name
 from .frontend.parse import parse_function
 
@@ -41,8 +43,7 @@ class Jitted:
         node = parsed.node
         self.signature = inspect.signature(f)
         self.params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-        self.cache = {}
-        self.compiled = None        # the user-facing object, set by `jit`
+        self.cache = ProgramCache()   # its `front`: the user-facing object, set by `jit`
 
     def bind(self, args, kwargs):
         if not kwargs and len(args) == len(self.params):
@@ -57,24 +58,17 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         values = self.bind(args, kwargs)
         key = tuple(kinds.signature(v) for v in values)
-        entry = self.cached(key) or self._compile(key, values)
+        entry = self.cache.current(key) or self._compile(key, values)
         try:
-            outs = entry.engine.run(tuple(_plain(v) for v in values))
-        except api._EngineFallback:   # an int beyond 2**53, a complex power: Python
+            outs = entry.run(values)
+        except EngineFallback:   # an int beyond 2**53, a complex power: Python
             return self.f(*args, **kwargs)
         return _selected(outs, entry.select)
 
-    def cached(self, key):
-        """The program compiled before for argument kinds ``key``, if the functions it
-        inlined are still those their names hold (else every one is compiled anew)."""
-        entry = self.cache.get(key)
-        if entry is not None and entry.program.deps and \
-                not runtime.deps_current(entry.program.deps):
-            self.cache.clear()
-            if hasattr(self.compiled, "clear"):
-                self.compiled.clear()
-            return None
-        return entry
+    def compiled_for(self, key, values):
+        """The `executable.Compiled` entry for argument kinds ``key``: made before (and
+        still valid), or now for arguments ``values``."""
+        return self.cache.current(key) or self._compile(key, values)
 
     def _compile(self, key, values):
         loc = self.parsed.loc(self.parsed.node)
@@ -85,27 +79,21 @@ class Jitted:
                     f"{i} ({self.params[i]}) is a {type(v).__name__}", loc=loc,
                     hint="call the function itself, or map it over an array with "
                          "revsrc.vmap")
-        prog, select = build_program(self.f, key)
-        from .backends.engine import lower as engine, native
+        prog, select = pipeline.jit_program(self.f, key, _inline_jitted, _outputs)
+        _check_outputs(prog, self.f)
         try:
             program = engine.lower(prog)
         except engine.NotLowerable as exc:
             raise errors.NotCompilable(f"revsrc.jit cannot compile {self.f.__name__}: {exc}",
                                        loc=exc.loc or loc) from None
+        from .backends.engine import native   # loaded late: start-up time
         native.attach(program, eager=True)
-        entry = _Entry(prog, program)
-        entry.select = select
-        self.cache[key] = entry
-        if self.compiled is not None and hasattr(self.compiled, "install"):
-            self.compiled.install([kinds.CODE[k] for k in key], program, select)
-            self.compiled.deps = self.compiled.deps + [
-                d for d in prog.deps if not any(d is e for e in self.compiled.deps)]
+        # where the engine defers, the function itself runs (`__call__`)
+        entry = Compiled(prog, program, python=False)
+        entry.select = select     # how its outputs nest into the result
+        self.cache.store(key, entry)
+        self.cache.install(key, entry, select)
         return entry
-
-
-class _Entry(_Compiled):
-    """One signature's program, and how its outputs nest into the result."""
-    __slots__ = ("select",)
 
 
 def _selected(outs, select):
@@ -136,9 +124,7 @@ def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     True
     """
     jt = Jitted(f)
-    from ._kernels import Derivative
-    d = Derivative(jt)
-    jt.compiled = d
+    d = jt.cache.front = Derivative(jt)   # runs installed engine programs itself
     try:
         d.__name__ = getattr(f, "__name__", "jitted")
         d.__qualname__ = getattr(f, "__qualname__", d.__name__)
@@ -156,35 +142,17 @@ def jitted_of(f):
     return jt if isinstance(jt, Jitted) else None
 
 
-# ----- The program -----
+# ----- The jit's own stages (`pipeline.jit_program` runs them) -----
 
-def build_program(f, key):
-    """(IR program, output select) of ``f`` for argument kinds ``key``: the
-    derivatives and jitted functions it calls inlined, tuples read item by item,
-    shared work computed once."""
-    low = frontend.lower(f, key)
-    names = low.names
-    params, body = list(low.params), low.body
-    body = _inline_jitted(params, key, body, names)
-    body, items = cse.scalarize_tuples(body, names.fresh)
-    seed = dict(low.kinds)
-    for s in ir.walk(body):       # saved values popped by the inlined adjoints
-        if isinstance(s, Pop) and s.target not in seed and s.stack in ("f", "i"):
-            seed[s.target] = kinds.INT if s.stack == "i" else kinds.FLOAT
-    found, _ = analysis.infer_kinds(params, list(key), [None] * len(params), body, seed=seed)
-    body, outputs, select = _outputs(body, low.result, found, items, names, f)
-    body = cse.optimize(body, outputs)
-    found, _ = analysis.infer_kinds(params, list(key), [None] * len(params), body, seed=seed)
-    for o in outputs:
-        k = found.get(o) if isinstance(o, str) else None
+def _check_outputs(prog, f):
+    """Refuse a jitted program that returns anything but floats, ints and bools."""
+    for o in prog.outputs:
+        k = prog.kinds.get(o) if isinstance(o, str) else None
         if k in (kinds.ARRAY, kinds.TUPLE, kinds.LIST, kinds.DICT, kinds.NONE):
             raise errors.NotCompilable(
                 f"revsrc.jit compiles functions that return floats, ints and bools (or "
                 f"tuples of them); {f.__name__} returns a value of kind {k!r}",
                 loc=_def_loc(f))
-    prog = ir.Program(f"{function_name(f)}_jit", params, body, outputs, found,
-                      forward_len=len(body), names=names, deps=list(low.deps))
-    return prog, select
 
 
 def _def_loc(f):
@@ -250,7 +218,7 @@ def _inline_one(s, sig, names):
     args = [a if isinstance(a, (str, Const)) else Const(a) for a in args]   # defaults
     sig = [_arg_kind(a, {}) if isinstance(a, Const) else k for a, k in
            zip(args, sig + [None] * (len(args) - len(sig)))]
-    low = frontend.lower(jt.f, tuple(sig))
+    low = pipeline.lower(jt.f, tuple(sig))
     inner = ir.names_in(low.body) | set(low.params) | \
         ({low.result} if isinstance(low.result, str) else set())
     prefix = names.prefix(function_name(jt.f), inner)

@@ -22,6 +22,7 @@ import numpy as np
 
 from . import api, errors
 from .core import kinds
+from .executable import EngineFallback, plain
 from .jitted import Jitted, jitted_of
 from ._kernels import Mapper
 
@@ -66,8 +67,8 @@ class Mapped:
         return axes
 
     def _program(self, key, values):
+        entry = self.tr.compiled_for(key, values)
         if isinstance(self.tr, api.Transformed):
-            entry = self.tr.cached(key) or self.tr._compile(key, values)
             if entry.engine is None:
                 raise errors.NotCompilable(
                     f"revsrc.vmap: this derivative of {self.tr.f.__name__} does not run on "
@@ -75,8 +76,7 @@ class Mapped:
                     loc=self.tr.parsed.loc(self.tr.parsed.node),
                     hint="the engine runs functions whose values are all floats, ints and "
                          "bools, calling math and NumPy scalar functions")
-            return entry.engine, self.tr._select()
-        entry = self.tr.cached(key) or self.tr._compile(key, values)
+            return entry.engine, self.tr.engine_select()
         return entry.engine, entry.select
 
     def __call__(self, *args, **kwargs):
@@ -126,13 +126,13 @@ class Mapped:
         outs = [np.empty(n, dtype=_OUT_DTYPE[k]) for k in out_kinds]
         status = np.zeros(n, dtype=np.int8)
         inputs = [(c, regs[i]) for i, c in enumerate(columns) if c is not None]
-        fixed = [(api._plain(values[i]), regs[i], kinds.CODE[key[i]])
+        fixed = [(plain(values[i]), regs[i], kinds.CODE[key[i]])
                  for i, c in enumerate(columns) if c is None]
         try:
             mapper = Mapper(program, inputs, fixed, [(o, r) for o, r in
                                                      zip(outs, program._out_registers())],
                             status, 1)
-        except api._EngineFallback:             # a global changed type: Python for all
+        except EngineFallback:             # a global changed type: Python for all
             status[:] = 1
             mapper = None
         failure = _run(mapper, n, self.threads) if mapper is not None else None

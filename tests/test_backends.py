@@ -10,7 +10,7 @@ import pytest
 import revsrc
 from revsrc.backends.engine import lower as engine
 from revsrc.core import kinds
-from revsrc.api import build_program
+from revsrc.passes.pipeline import grad_program
 from revsrc.testing import check_grads
 
 from functions import CASES
@@ -24,7 +24,7 @@ def _eligible(case):
     key = tuple(kinds.signature(v) for v in values)
     if not all(k in kinds.SCALARS for k in key):
         return False
-    prog = build_program(case.fn, key, tr.argnums, False)
+    prog = grad_program(case.fn, key, tr.argnums, False)
     try:
         engine.lower(prog)
     except engine.NotLowerable:

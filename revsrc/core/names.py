@@ -27,7 +27,25 @@ class Names:
         self.temps = set()      # value temporaries (_t1, _t2...): free to fold away
         self.control = set()    # trip counts, loop indices, branch flags (_n, _k, _b...)
         self.bars = {}          # variable -> its adjoint's name
+        self.dots = {}          # variable -> its tangent's name (forward mode)
+        self.bar_names = set()  # the names of adjoints and tangents (`is_bar`)
+        self.adjoints = set()   # the names of adjoints alone (`is_adjoint`)
         self.count = 0
+
+    def fork(self):
+        """A namer for transforming again the program this one named (a derivative of
+        a derivative): every name taken stays taken and keeps what it is (temporary,
+        control, derivative variable), but the adjoints and tangents of the new
+        transformation are its own, so `bar` and `dot` start afresh. The namer of
+        the program forked from is left as it was (its program stays cached)."""
+        other = Names()
+        other.taken = set(self.taken)
+        other.temps = set(self.temps)
+        other.control = set(self.control)
+        other.bar_names = set(self.bar_names)
+        other.adjoints = set(self.adjoints)
+        other.count = self.count
+        return other
 
     def reserve(self, name):
         """Claim ``name`` (a user's variable, or one of an inlined function's)."""
@@ -86,14 +104,13 @@ class Names:
                 name = f"{var}_bar{k}"
             self.taken.add(name)
             self.bars[var] = name
-            self._bar_names.add(name)
-            self._adjoints.add(name)
+            self.bar_names.add(name)
+            self.adjoints.add(name)
         return name
 
     def dot(self, var):
         """The tangent of ``var`` (forward mode), the same name every time."""
-        dots = self.__dict__.setdefault("dots", {})
-        name = dots.get(var)
+        name = self.dots.get(var)
         if name is None:
             name = var + "_dot"
             k = 1
@@ -101,25 +118,18 @@ class Names:
                 k += 1
                 name = f"{var}_dot{k}"
             self.taken.add(name)
-            dots[var] = name
-            self._bar_names.add(name)   # derivative variables fold like adjoints
+            self.dots[var] = name
+            self.bar_names.add(name)   # derivative variables fold like adjoints
         return name
 
     def is_bar(self, name):
-        """Whether ``name`` is a derivative variable: an adjoint or a tangent."""
-        return name in self._bar_names
+        """Whether ``name`` is an adjoint or a tangent (this transformation's or one
+        before it)."""
+        return name in self.bar_names
 
     def is_adjoint(self, name):
         """Whether ``name`` is an adjoint (made by `bar`; a tangent is not one)."""
-        return name in self._adjoints
-
-    @property
-    def _bar_names(self):
-        return self.__dict__.setdefault("_bar_cache", set())
-
-    @property
-    def _adjoints(self):
-        return self.__dict__.setdefault("_adjoint_cache", set())
+        return name in self.adjoints
 
     def prefix(self, base, names):
         """A prefix ``base_`` (or ``base2_``...) under which none of ``names`` is taken."""

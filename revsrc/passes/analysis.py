@@ -1,5 +1,12 @@
-"""Kinds (what each variable holds) and activity (what carries a gradient)."""
+"""Kinds (what each variable holds) and activity (what carries a gradient).
+
+`analyze` computes both once for a lowered function and returns them with it, as the
+`Analyzed` record every transformation (reverse, jvp) takes.
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
 
 import numpy as np
 
@@ -37,6 +44,46 @@ class _Context:
     def items(self, name):
         """The operands of the tuple ``name`` built in the program, if it is one."""
         return self._items.get(name, ())
+
+
+@dataclass
+class Analyzed:
+    """A lowered function (`pipeline.Lowered`) with what transforming it asks for,
+    computed once and carried forward: the kind and known array rank of every
+    variable (``kinds``, ``ndims``; those of the parameters first, as the argument
+    kinds give them), the parameters differentiated (``wrt``) and the active variables
+    (varied by them and useful to the result)."""
+    names: Any
+    params: list
+    body: list
+    result: Any
+    aux: Optional[Any]
+    deps: list
+    param_kinds: list
+    param_ndims: list
+    kinds: dict
+    ndims: dict
+    wrt: list
+    active: set
+
+
+def param_kinds(flat_key):
+    """(kinds, ranks) of the parameters of a program for the flat argument kinds
+    ``flat_key`` (`arguments.flat_key`): where kind inference starts."""
+    return ([kinds_mod.kind_of_signature(k) for k in flat_key],
+            [kinds_mod.ndim_of_signature(k) for k in flat_key])
+
+
+def analyze(low, flat_key, positions, rule_inputs=None):
+    """``low`` (a `pipeline.Lowered`) analyzed for argument kinds ``flat_key``, with
+    the parameters at ``positions`` differentiated; ``rule_inputs`` is `activity`'s
+    ``positions`` (the reverse rules' by default)."""
+    pkinds, pndims = param_kinds(flat_key)
+    found, ndims = infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
+    wrt = [low.params[a] for a in positions]
+    active = activity(low.params, wrt, low.body, low.result, found, positions=rule_inputs)
+    return Analyzed(low.names, low.params, low.body, low.result, low.aux, low.deps,
+                    pkinds, pndims, found, ndims, wrt, active)
 
 
 def op_kind(op, ctx):
@@ -115,16 +162,12 @@ def stack_var(stack):
     return f"@stack:{stack}"
 
 
-def activity(params, wrt, body, result, kinds, positions=None):
-    """The active variables: varied by a ``wrt`` argument and useful to ``result``.
+_DIFFERENTIABLE = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
+                   kinds_mod.DICT)
 
-    ``positions(op)`` gives the inputs of ``op`` its rule differentiates, as
-    (positional indices, keyword names), or (None, None) when it has no rule: by
-    default those of the reverse rules; forward mode passes its own."""
-    positions = positions or _diff_args
-    stmts = list(ir.walk(body))
-    differentiable = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
-                      kinds_mod.DICT)
+
+def _varied(stmts, wrt, kinds, positions):
+    """The variables a ``wrt`` argument reaches through differentiated inputs."""
     varied = set(wrt)
     selected = {}   # id(op) -> positions(op), asked once
     changed = True
@@ -132,7 +175,7 @@ def activity(params, wrt, body, result, kinds, positions=None):
         changed = False
         for s in stmts:    # in program order: straight-line code settles in one pass
             if isinstance(s, Op) and s.target is not None and s.target not in varied:
-                if kinds.get(s.target) not in differentiable:
+                if kinds.get(s.target) not in _DIFFERENTIABLE:
                     continue
                 sel = selected.get(id(s))
                 if sel is None:
@@ -155,9 +198,14 @@ def activity(params, wrt, body, result, kinds, positions=None):
                 changed = True
             elif isinstance(s, Pop) and stack_var(s.stack) in varied \
                     and s.target not in varied \
-                    and kinds.get(s.target) in differentiable + (None,):
+                    and kinds.get(s.target) in _DIFFERENTIABLE + (None,):
                 varied.add(s.target)
                 changed = True
+    return varied
+
+
+def _useful(stmts, result):
+    """The variables ``result`` is computed from."""
     useful = {result} if isinstance(result, str) else set()
     changed = True
     while changed:
@@ -180,6 +228,19 @@ def activity(params, wrt, body, result, kinds, positions=None):
                     and isinstance(s.value, str) and s.value not in useful:
                 useful.add(s.value)
                 changed = True
+    return useful
+
+
+def activity(params, wrt, body, result, kinds, positions=None):
+    """The active variables: varied by a ``wrt`` argument and useful to ``result``.
+
+    ``positions(op)`` gives the inputs of ``op`` its rule differentiates, as
+    (positional indices, keyword names), or (None, None) when it has no rule: by
+    default those of the reverse rules; forward mode passes its own."""
+    positions = positions or _diff_args
+    stmts = list(ir.walk(body))
+    varied = _varied(stmts, wrt, kinds, positions)
+    useful = _useful(stmts, result)
     active = varied & useful
     for s in stmts:
         if isinstance(s, Op) and s.target in active:

@@ -29,6 +29,7 @@ import numpy as np
 from .. import errors, primitives, runtime
 from ..runtime import HELPER_MODULES as _RUNTIME_MODULES
 from ..core import ir, kinds
+from ..core.names import Names
 from . import optimize, templates
 from .analysis import SCALARS, stack_var
 from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
@@ -74,11 +75,12 @@ def _written(stmts):
 
 
 class _Forward:
-    def __init__(self, names, kinds_, ndims, active):
+    def __init__(self, names, kinds_, ndims, active, compile_python):
         self.names = names
         self.kinds = kinds_
         self.ndims = ndims
         self.active = active
+        self.compile_python = compile_python   # for `_rule_row`
         # names written into in place: each of their tangents is an array of its own
         # (a rule may pass a tangent through, x * 1.0 -> x_dot, and the write would
         # reach the other name's tangent, or the caller's)
@@ -243,7 +245,7 @@ class _Forward:
             for i, operand, _ in wanted:
                 t = self.names.temp()
                 out.append(Op(t, runtime.jvp_via_vjp,
-                              (Const(_rule_row(prim.vjp, i, xp)), Const(i),
+                              (Const(_rule_row(prim.vjp, i, xp, self.compile_python)), Const(i),
                                Const(prim.broadcast),
                                self.tangent(operand), ans) + tuple(s.args), s.kwargs,
                               s.loc))
@@ -311,16 +313,16 @@ class _Forward:
 _ROWS = {}
 
 
-def _rule_row(rule, i, xp):
+def _rule_row(rule, i, xp, compile_program):
     """A function computing output ``i`` of reverse rule ``rule`` alone (its other
     outputs may refuse, or need what this call has not got: np.gradient's spacing),
-    called as the rule is; compiled once from the rule's template."""
+    called as the rule is; compiled once from the rule's template by
+    ``compile_program`` (the Python back end's, handed down: passes import no back
+    end)."""
     key = (id(rule.fn), i, id(xp))
     hit = _ROWS.get(key)
     if hit is not None and hit[0] is rule.fn:
         return hit[1]
-    from ..backends.python import compile_program
-    from ..core.names import Names
     tpl = templates.template(rule, xp)
     names = Names()
     ops, outs = templates.instantiate(tpl, {p: p for p in tpl.params}, [i], names, None)
@@ -360,18 +362,22 @@ def _name(fn):
     return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
 
 
-def transform(names, params, body, result, aux, wrt, kinds_, ndims, active, name):
-    """The forward-mode ``ir.Program`` of a normalized function: parameters are the
-    primals then the tangents of ``wrt``; outputs are the result, its tangent and
-    (with ``aux``) the auxiliary value."""
-    fw = _Forward(names, kinds_, ndims, active)
+def transform(an, *, name, compile_python):
+    """The forward-mode ``ir.Program``, called ``name``, of an analyzed function (an
+    `analysis.Analyzed`): parameters are the primals then the tangents of ``an.wrt``;
+    outputs are the result, its tangent and (with ``aux``) the auxiliary value.
+    ``compile_python(program)`` gives ``(function, source)`` of a program's Python:
+    a rule applied one output at a time runs as one (`_rule_row`)."""
+    names, params, body, result, aux = an.names, an.params, an.body, an.result, an.aux
+    wrt, kinds_ = an.wrt, an.kinds
+    fw = _Forward(names, kinds_, an.ndims, an.active, compile_python)
     fw.written = _written(body)
     tangents = [names.dot(p) for p in wrt]
     # a parameter without a tangent that a loop makes active (x = f(x, w) with only w
     # differentiated) is read with one from the loop's first iteration on: zero
     head = []
     for p in params:
-        if p in active and p not in wrt:
+        if p in an.active and p not in wrt:
             head.append(Op(names.dot(p), ir.copy, (fw.zero(p, head),)))
     out = head + fw.block(body)
     tail = []

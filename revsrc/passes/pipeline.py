@@ -1,41 +1,178 @@
-"""What every transformation starts from: the IR of a function, for argument kinds.
+"""The stages of every program revsrc writes, listed per program kind.
+
+Each stage takes data and returns data; the stage results are typed:
+
+    Lowered    `lower(f, key)`: the IR of a function for argument kinds ``key``
+    Analyzed   `analysis.analyze`: with every variable's kind and array rank, the
+               parameters differentiated and the active variables, computed once and
+               carried forward
+    Program    `ir.Program`: what the transformations write and the back ends read
+
+The program kinds, each one function below listing its stages:
+
+    grad_program   lower -> analyze -> reverse.transform -> the new variables' kinds
+                   (grad, value_and_grad; vjp with ``cotangent``)
+    jvp_program    lower -> analyze (forward rules) -> jvp.transform -> kinds
+    jit_program    lower -> jitted callees inlined -> tuples item by item -> kinds
+                   -> outputs -> cse -> kinds
+    then, for a back end: `expanded` (the engine, JAX) and `for_arrays` (Python)
+
+Back ends, caches and the choice between them are the API layer's
+(revsrc/executable.py). What a stage needs from a layer above is handed to it: the
+forward-mode pass gets the function that compiles Python, `jit_program` the jit's own
+stages (revsrc/jitted.py).
 
 A plain Python function is parsed and normalized. A derivative made by revsrc is a
 program already: its IR is the program written for those argument kinds, followed by
 the operations that shape its return value as the derivative returns it. That is what
 makes a derivative an ordinary function to every transformation (grad of grad,
-forward over reverse, a derivative called inside a differentiated function).
+forward over reverse, a derivative called inside a differentiated function). The
+derivative is asked for that program through ``program_for(key)`` (see `_derivative`).
 """
 from __future__ import annotations
 
-import copy
 import operator
+import types
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import numpy as np
 
-from . import views as aliases, containers
+from . import analysis, containers, cse, inline, jvp, prune, reverse, views as aliases
 from ..frontend import arguments
 from .. import errors, runtime
 from ..core import ir, kinds, ops
 from ..frontend import callee as callee_mod
-from ..core.ir import Const, Op, SetItem
+from ..core.ir import Const, Op, Pop, SetItem
 from ..core.names import function_name
 from ..frontend.normalize import Normalizer
 
 
 @dataclass
 class Lowered:
+    """The IR of a function for argument kinds: what every transformation starts from."""
     names: Any
     params: list
     body: list
     result: Any
     aux: Optional[Any] = None
     kinds: dict = field(default_factory=dict)   # known kinds (a derivative's program's)
-    ndims: dict = field(default_factory=dict)
     deps: list = field(default_factory=list)    # functions it inlined (Normalizer.deps)
 
+
+# ----- The program kinds -----
+
+def grad_program(f, key, positions, has_aux, cotangent=False):
+    """The adjoint program of ``f`` for argument kinds ``key`` (one entry per
+    parameter, revsrc/arguments.py), differentiating the program's parameters at
+    ``positions`` (with ``cotangent``, the last entry of ``key`` is that of the
+    output's cotangent, which the program takes as its last parameter)."""
+    if cotangent:
+        key, ct_key = key[:-1], key[-1]
+    low = lower(f, key, has_aux)
+    an = analysis.analyze(low, arguments.flat_key(key), positions)
+    fname = name_of(f)
+    seed = low.names.internal("_ct") if cotangent else None
+    prog = reverse.transform(an, name=f"{fname}_vjp" if cotangent else f"{fname}_adjoint",
+                             seed=seed)
+    prog.deps = list(low.deps)
+    if cotangent:
+        return _full_kinds(prog, an, [seed], *analysis.param_kinds([ct_key]))
+    return _full_kinds(prog, an)
+
+
+def jvp_program(f, key, positions, has_aux, compile_python):
+    """The forward-mode program of ``f`` for argument kinds ``key``, with tangents for
+    the program's parameters at ``positions`` (taken after the primals);
+    ``compile_python``: see `jvp.transform`."""
+    low = lower(f, key, has_aux)
+    an = analysis.analyze(low, arguments.flat_key(key), positions,
+                          rule_inputs=jvp.activity_positions)
+    prog = jvp.transform(an, name=f"{name_of(f)}_jvp", compile_python=compile_python)
+    prog.deps = list(low.deps)
+    return _full_kinds(prog, an, [low.names.dot(p) for p in an.wrt],
+                       [an.param_kinds[a] for a in positions],
+                       [an.param_ndims[a] for a in positions])
+
+
+def jit_program(f, key, inline_callees, outputs):
+    """(program, output select) of ``f`` for scalar argument kinds ``key``, not
+    differentiated: the derivatives it calls inlined (by `lower`), then the jitted
+    functions it calls (``inline_callees(params, key, body, names)``), tuples read
+    item by item, its outputs (``outputs(body, result, kinds, items, names, f)`` ->
+    (body, outputs, select)), shared work computed once."""
+    low = lower(f, key)
+    names = low.names
+    params = list(low.params)
+    body = inline_callees(params, key, low.body, names)
+    body, items = cse.scalarize_tuples(body, names.fresh)
+    seed = dict(low.kinds)
+    for s in ir.walk(body):       # saved values popped by the inlined adjoints
+        if isinstance(s, Pop) and s.target not in seed and s.stack in ("f", "i"):
+            seed[s.target] = kinds.INT if s.stack == "i" else kinds.FLOAT
+    nothing = [None] * len(params)
+    found, _ = analysis.infer_kinds(params, list(key), nothing, body, seed=seed)
+    body, outs, select = outputs(body, low.result, found, items, names, f)
+    body = cse.optimize(body, outs)
+    found, _ = analysis.infer_kinds(params, list(key), nothing, body, seed=seed)
+    prog = ir.Program(f"{function_name(f)}_jit", params, body, outs, found,
+                      forward_len=len(body), names=names, deps=list(low.deps))
+    return prog, select
+
+
+def _full_kinds(prog, an, params=(), pkinds=(), pndims=()):
+    """``prog`` (transformed from ``an``, with ``params`` added after ``an``'s) with
+    the kind of every variable, for the engine and the printer: the analysis's,
+    those of the values its stacks save, and by inference those of the variables
+    the transformation made."""
+    seed = dict(an.kinds)
+    for s in ir.walk(prog.body):
+        if isinstance(s, Pop) and s.target not in seed:
+            seed[s.target] = reverse.STACK_KIND[s.stack[0]]
+    full, _ = analysis.infer_kinds(an.params + list(params), an.param_kinds + list(pkinds),
+                                   an.param_ndims + list(pndims), prog.body, seed=seed,
+                                   seed_ndims=an.ndims)
+    prog.kinds = full
+    return prog
+
+
+# ----- For a back end -----
+
+def expanded(prog):
+    """``prog`` with users' functions that have rules of their own inlined from their
+    source: the engine (and JAX) run their bodies where the Python path calls them."""
+    taken = ir.names_in(prog.body) | set(prog.params)
+    body = inline.expand(prog.body, taken)
+    if len(list(ir.walk(body))) == len(list(ir.walk(prog.body))):
+        return prog
+    pk = [prog.kinds.get(p, "any") for p in prog.params]
+    found, _ = analysis.infer_kinds(prog.params, pk, [None] * len(pk), body, seed=prog.kinds)
+    return ir.Program(prog.name, prog.params, body, prog.outputs, found,
+                      forward_len=prog.forward_len, names=prog.names, deps=prog.deps)
+
+
+def for_arrays(prog, value_returned=True):
+    """The gradient program ``prog`` on arrays (never the engine's) as the Python back
+    end runs it: without its value if it is not returned, adjoints accumulated in
+    place, loop bodies through the kernels."""
+    if not value_returned:
+        prog = prune.drop_value(prog)
+    prog = prune.accumulate_in_place(prog)
+    return prune.loop_kernels(prog)
+
+
+def name_of(f):
+    """The name programs made from ``f`` are called by: its function's (a method's,
+    a partial's, a primitive's)."""
+    if transformed_of(f) is not None or isinstance(f, types.FunctionType):
+        return function_name(f)
+    try:
+        return function_name(callee_mod.unwrap(f).fn)
+    except errors.RevsrcError:  # pragma: no cover - refused before
+        return function_name(f)
+
+
+# ----- Lowering -----
 
 def transformed_of(f):
     """The transformation behind a revsrc derivative, or None for anything else."""
@@ -88,8 +225,7 @@ def _specialize_containers(params, key, body, names):
     if not any(isinstance(s, Op) and (s.fn in _CONTAINER_OPS or s.fn in containers.IN_PLACE)
                for s in ir.walk(body)):
         return body
-    return containers.specialize(params, [kinds.kind_of_signature(k) for k in key], body,
-                                 names)
+    return containers.specialize(params, analysis.param_kinds(key)[0], body, names)
 
 
 def _follow_writes(params, key, body, names):
@@ -97,10 +233,8 @@ def _follow_writes(params, key, body, names):
     if not any(isinstance(s, SetItem) or (isinstance(s, Op) and (
             s.fn in ops.INPLACE or s.fn in containers.IN_PLACE)) for s in ir.walk(body)):
         return body
-    from . import analysis
     body, back = aliases.versions(params, body)   # one name per assignment, for now
-    found, _ = analysis.infer_kinds(params, [kinds.kind_of_signature(k) for k in key],
-                                    [kinds.ndim_of_signature(k) for k in key], body)
+    found, _ = analysis.infer_kinds(params, *analysis.param_kinds(key), body)
     return aliases.resolve(params, body, found, names, back)
 
 
@@ -113,10 +247,7 @@ def _is_derivative_call(s):
 def _inline_derivatives(params, key, body, names, deps):
     """``body`` with each call to a revsrc derivative replaced by its program for the
     kinds of its arguments (the program's names prefixed, its stacks its own)."""
-    from . import analysis  # (analysis reads the rule table, which imports this module)
-    pk = [kinds.kind_of_signature(k) for k in key]
-    pn = [kinds.ndim_of_signature(k) for k in key]
-    found, ndims = analysis.infer_kinds(params, pk, pn, body)
+    found, ndims = analysis.infer_kinds(params, *analysis.param_kinds(key), body)
 
     def expand(stmts):
         out = []
@@ -186,18 +317,19 @@ def _inline_one(s, found, ndims, names, deps):
 
 
 def _derivative(tr, key, has_aux):
+    """The IR of the derivative ``tr`` (an `api.Transformed`) for argument kinds
+    ``key``: its program, which ``tr.program_for(key)`` gives (made now if it was not
+    before; as transformed, before a back end's pruning), then the operations that
+    make the derivative's return value of the program's outputs."""
     if any(arguments.is_tree(e) for e in key):
         raise errors.HigherOrderNotSupported(
             f"differentiating again a derivative of {tr.callee.name} taken with respect "
             "to a container (or of a function with *args or **kwargs) is not supported "
             "yet", loc=tr.parsed.loc(tr.parsed.node),
             hint="pass the leaves as separate float or array arguments")
-    entry = tr.cached(key) or tr._compile(key, None)
-    prog = entry.unpruned
-    names = copy.deepcopy(prog.names)
+    prog = tr.program_for(key)
     # its adjoints are ordinary variables now: the new transformation names its own
-    names.bars = {}
-    names.__dict__.pop("dots", None)
+    names = prog.names.fork()
     body = ir.rename(prog.body, lambda n: n)   # fresh statements: never shared
     outs = list(prog.outputs)
     n = len(tr.argnums)

@@ -799,11 +799,14 @@ def _comment(loc, main=""):
     return f"adjoint of {where}: {loc.line}"
 
 
-def transform(names, params, body, result, aux, wrt, kinds, ndims, active, name, seed=None):
-    """The adjoint ``ir.Program`` of a normalized function; ``names`` is the naming
-    authority its variables came from. The adjoint sweep starts from 1.0 (a gradient
-    of a scalar output) or, with ``seed``, from an extra parameter of that name (a
-    vector-Jacobian product: the output's cotangent, of any shape)."""
+def transform(an, *, name, seed=None):
+    """The adjoint ``ir.Program``, called ``name``, of an analyzed function (an
+    `analysis.Analyzed`, whose namer names the adjoint's variables too). The adjoint
+    sweep starts from 1.0 (a gradient of a scalar output) or, with ``seed``, from an
+    extra parameter of that name (a vector-Jacobian product: the output's cotangent,
+    of any shape)."""
+    names, params, body, result, aux = an.names, an.params, an.body, an.result, an.aux
+    wrt, kinds, ndims, active = an.wrt, an.kinds, an.ndims, an.active
     companions = {}
     body = shift_stacks(body)
     active = {shift_stack_var(v) for v in active}

@@ -1,0 +1,191 @@
+"""Programs that run: the layer the API modules (grad, vjp, jvp, jit, vmap) share.
+
+Each API object turns a function into one program per signature of argument kinds.
+The programs are kept in a `ProgramCache` while the functions they inlined are still
+those their names hold. A signature's `Compiled` entry runs its program on the
+compiled scalar engine when the program lowered onto it (`try_engine`), else as the
+generated Python; a value the engine cannot represent exactly (an int beyond 2**53)
+makes that one call run in Python. With backend="jax" the entry holds the program's
+jnp form instead (`for_jax`).
+
+Written once here, so that the API modules share it instead of importing each
+other's private names; the per-call path (`ProgramCache.current`, `Compiled.run`)
+adds no call over what each of them did inline.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+
+import numpy as np
+
+from . import errors, runtime
+from .backends import python as emit
+from .backends.engine import lower as engine
+from .backends.engine.lower import EngineFallback
+from .backends.jax import compiled as jaxgen
+from .core import kinds
+from .passes import pipeline
+
+__all__ = ["BACKENDS", "Compiled", "EngineFallback", "ProgramCache", "deep_recursion",
+           "for_jax", "plain", "try_engine"]
+
+BACKENDS = (None, "python", "engine", "jax")
+
+
+class Compiled:
+    """One signature's program and the forms it runs in: ``engine`` (the scalar
+    engine's program, or None), the generated Python (compiled when first needed),
+    or with backend="jax" ``jax`` (its jnp form, revsrc/backends/jax/compiled.py)."""
+    __slots__ = ("_fn", "_text", "program", "engine", "unpruned", "jax", "groups",
+                 "select", "python")
+
+    def __init__(self, program, engine, unpruned=None, jax=None, python=True):
+        self._fn = None
+        self._text = None
+        self.groups = None     # the gradient's tree structure (`api.Transformed._format`)
+        self.select = None     # how the outputs nest into the result (jit; JAX's selector)
+        self.program = program
+        self.engine = engine
+        self.jax = jax
+        # before the back end's pruning, for transforming it again (revsrc/passes/pipeline.py)
+        self.unpruned = unpruned if unpruned is not None else program
+        # where the engine defers, run the generated Python (else the caller is told
+        # with EngineFallback: revsrc.jit calls the function itself)
+        self.python = python
+
+    def _build(self):
+        with deep_recursion():
+            self._fn, self._text = emit.compile_program(self.program)
+
+    @property
+    def fn(self):
+        if self._fn is None:
+            self._build()
+        return self._fn
+
+    @property
+    def text(self):
+        if self.jax is not None:
+            return self.jax.text
+        if self._text is None:
+            self._build()
+        return self._text
+
+    def run(self, args):
+        """The program's outputs for ``args``: on the engine, else in Python."""
+        if self.engine is not None:
+            try:
+                return self.engine.run(tuple([v.item() if isinstance(v, np.generic) else v
+                                              for v in args]))
+            except EngineFallback:  # a value the engine cannot represent exactly
+                if not self.python:
+                    raise
+        fn = self._fn
+        if fn is None:
+            fn = self.fn
+        try:
+            return runtime.run_pooled(fn, args)
+        except errors.RevsrcError as exc:
+            _locate(fn, exc)
+            raise
+
+
+def _locate(fn, exc):
+    """A refusal raised at run time inside a helper (a rule's variant with no
+    derivative) is reported at the user's line that the failing statement of the
+    generated ``fn`` comes from: raised so located, if it can be."""
+    if exc.filename is not None:
+        return
+    loc = emit.user_loc(fn, exc.__traceback__)
+    if loc is not None:
+        raise errors.located(exc, loc) from None
+
+
+def plain(v):
+    """A NumPy scalar as the Python number the engine takes."""
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+class ProgramCache(dict):
+    """`Compiled` entries by signature of argument kinds.
+
+    An entry stays valid while the functions its program inlined are still those
+    their names hold (`runtime.deps_current`). A stale one empties the cache, and the
+    fast path of ``front`` (the `_kernels.Derivative` its engine programs were
+    installed into), so that every entry is made anew. At most ``limit`` entries are
+    kept, the oldest dropped first: a function passed as an argument (a lambda made
+    in a loop) is a new signature each time, and must not keep every program alive.
+    """
+    __slots__ = ("front", "limit")
+
+    def __init__(self, limit=None):
+        super().__init__()
+        self.front = None
+        self.limit = limit
+
+    def current(self, key):
+        """The entry for ``key`` made before, if it is still valid."""
+        entry = self.get(key)
+        if entry is not None and entry.program.deps and \
+                not runtime.deps_current(entry.program.deps):
+            self.clear()
+            if self.front is not None:
+                self.front.clear()
+            return None
+        return entry
+
+    def store(self, key, entry):
+        if self.limit is not None and len(self) >= self.limit:
+            self.pop(next(iter(self)))   # the oldest
+        self[key] = entry
+
+    def install(self, key, entry, select):
+        """Let ``front`` run ``entry``'s engine program for scalar arguments of kinds
+        ``key`` without calling back into Python; it checks the program's
+        dependencies itself, as `current` does."""
+        front = self.front
+        if front is None:
+            return
+        front.install([kinds.CODE[k] for k in key], entry.engine, select)
+        front.deps = front.deps + [d for d in entry.program.deps
+                                   if not any(d is e for e in front.deps)]
+
+
+@contextlib.contextmanager
+def deep_recursion(limit=20000):
+    """Transformations recurse along the nesting of the user's code: a 400-deep elif
+    chain is legal Python, so the recursion limit is raised while transforming."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def try_engine(prog, required):
+    """The scalar engine's program of ``prog`` (users' rules expanded), handed to the
+    native tier to compile once it proves hot; None where the engine cannot run it
+    (refused with E501 when ``required``)."""
+    try:
+        program = engine.lower(pipeline.expanded(prog))
+    except engine.NotLowerable as exc:
+        if required:
+            raise errors.EngineUnavailable(
+                f"this function cannot run on the compiled scalar engine: {exc}",
+                hint="use backend=None (automatic) or backend='python'")
+        return None
+    from .backends.engine import native   # loaded late: start-up time
+    native.attach(program)
+    return program
+
+
+def for_jax(prog, post, unpruned=None, max_steps=None):
+    """The entry of ``prog`` with backend="jax": its jnp form under jax.jit, whose
+    outputs ``post`` shapes inside the jit (XLA removes what the outputs do not need,
+    so the program stays unpruned)."""
+    return Compiled(prog, None, unpruned,
+                    jax=jaxgen.Compiled(pipeline.expanded(prog), post, max_steps=max_steps))
