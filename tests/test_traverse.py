@@ -14,7 +14,7 @@ import pytest
 
 import revsrc
 from revsrc import jitted, primitives, runtime
-from revsrc.backends.jax import printer as jax_printer
+from revsrc.backends.jax import compiled as jax_compiled
 from revsrc.core import ir, kinds
 from revsrc.core.ir import (Block, Break, Comment, Const, For, If, Leave, Loc, Op, Pop, Push,
                             SetItem, While)
@@ -249,9 +249,9 @@ PASSES = [
      lambda out: out[0].fn is containers.concat),
     ("jitted._guessed", lambda: Op("t", jh, ("a",)), jitted._guessed,
      lambda out: out[0].fn is ir.copy),
-    ("jax printer._with_externals",
+    ("jax compiled._with_externals",
      lambda: Op("t", ir.load_global, (Const(globals()), Const("G_LIMIT"))),
-     lambda body: jax_printer._with_externals(_program(body, {}))[0].body,
+     lambda body: jax_compiled._with_externals(_program(body, {}))[0].body,
      lambda out: out[0].fn is ir.copy),
 ]
 
