@@ -20,7 +20,7 @@ import types
 
 import numpy as np
 
-from . import containers
+from ..runtime import containers
 from ..core import ir
 from .. import runtime
 from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, While

@@ -10,7 +10,7 @@ adjoint reads, as ``jax.jit(jax.grad(f))`` does:
 - a forward operation whose result nothing reads is removed (and so on backwards);
 - an operation whose result is read only for its shape and dtype (the adjoints of
   ``np.mean``, ``np.sum`` and broadcasting read nothing else of their input) becomes
-  `result_like`: an array of that shape and dtype, whose values are never computed.
+  `runtime.result_like`: an array of that shape and dtype, whose values are never computed.
 
 In logistic regression, ``np.mean(np.logaddexp(0.0, m))`` is the loss: NumPy's logaddexp
 (two libm calls per element) is most of the forward sweep, and its adjoint
@@ -30,12 +30,12 @@ from .. import _kernels, runtime
 from ..core import ir, kinds
 from ..runtime import tensor
 from ..core.ir import Comment, Const, Op, Program
-from ..runtime import grads as _helpers
+from ..runtime.grads import linalg as _linalg, reductions as _reductions
 
 # Readers that use the listed argument positions for shape, dtype and ndim only.
 _SHAPE_READERS = {
-    _helpers.mean_grad: (1, 2),
-    _helpers.broadcast_reduced: (1,),
+    _reductions.mean_grad: (1, 2),
+    _reductions.broadcast_reduced: (1,),
     tensor.unbroadcast: (1,),
     runtime.expand_zero: (1,),
 }
@@ -53,7 +53,8 @@ _UFUNC_OF = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.m
 
 
 def _like_fn(fn, args, kwargs):
-    """What `result_like` takes for ``fn(*args)`` (a ufunc, np.sum or np.mean), or None."""
+    """What `runtime.result_like` takes for ``fn(*args)`` (a ufunc, np.sum or np.mean),
+    or None."""
     if kwargs:
         return None
     fn = _UFUNC_OF.get(fn, fn)
@@ -63,22 +64,7 @@ def _like_fn(fn, args, kwargs):
     return fn if fn in (np.sum, np.mean) and len(args) == 1 else None
 
 
-def result_like(fn, *args):
-    """A read-only array of the shape and dtype ``fn(*args)`` has, without computing it:
-    ``fn`` is a one-output ufunc, or np.sum / np.mean over a whole array."""
-    if isinstance(fn, np.ufunc):
-        dtypes = tuple(a.dtype if isinstance(a, (np.ndarray, np.generic)) else type(a)
-                       for a in args)
-        dtype = fn.resolve_dtypes(dtypes + (None,))[-1]
-        shape = np.broadcast_shapes(*(np.shape(a) for a in args))
-        return np.broadcast_to(np.zeros((), dtype), shape)
-    x = np.asarray(args[0])
-    out = np.asarray(fn(np.zeros(1, dtype=x.dtype)))
-    out.flags.writeable = False
-    return out
-
-
-_SHAPE_READERS[result_like] = None  # every argument
+_SHAPE_READERS[runtime.result_like] = None  # every argument
 
 
 def _shape_only(op, name):
@@ -123,7 +109,7 @@ def drop_value(prog: Program) -> Program:
                 and prog.kinds.get(s.target) in ("array", "float") \
                 and _like_fn(s.fn, s.args, s.kwargs) is not None:
             like = _like_fn(s.fn, s.args, s.kwargs)
-            body[i] = Op(s.target, result_like, (Const(like),) + tuple(s.args), loc=s.loc)
+            body[i] = Op(s.target, runtime.result_like, (Const(like),) + tuple(s.args), loc=s.loc)
             changed = True
     if not changed and prog.outputs[0] == outputs[0]:
         return prog
@@ -210,8 +196,8 @@ _LOOP_KERNELS = {
     np.dot: (_kernels.dot, 2),
     tensor.unbroadcast: (_kernels.unbroadcast, 2),
     runtime.accumulate: (_kernels.accumulate, 2),
-    _helpers.dot_grad_a: (_kernels.dot_grad_a, 3),
-    _helpers.dot_grad_b: (_kernels.dot_grad_b, 3),
+    _linalg.dot_grad_a: (_kernels.dot_grad_a, 3),
+    _linalg.dot_grad_b: (_kernels.dot_grad_b, 3),
 }
 
 

@@ -29,7 +29,7 @@ from . import containers, inline
 from .. import errors, runtime
 from ..core import ir, kinds
 from ..core.ir import Block, Const, For, If, Op, SetItem, While
-from ..rules import arith as _arith
+from ..runtime import arith as _arith
 
 # In-place operators (what ``x op= y`` calls) and the operation they compute.
 INPLACE = {

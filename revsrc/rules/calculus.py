@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core import kinds as K
 from ..primitives import primitive
-from ..runtime import grads as _helpers
+from ..runtime.grads import calculus as _helpers
 
 # ----- Differences -----
 

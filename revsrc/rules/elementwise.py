@@ -18,7 +18,8 @@ import numpy as np
 from ..core import kinds as K
 from ..runtime import ieee, tensor
 from ..primitives import MATH, Fused, alias, elementwise, jvp_rule, math1, op, primitive, special
-from ..runtime import forward_grads as _forward, grads as _helpers
+from ..runtime import forward_grads as _forward
+from ..runtime.grads import elementwise as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
 

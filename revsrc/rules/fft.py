@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core import kinds as K
 from ..primitives import primitive
-from ..runtime import grads as _helpers
+from ..runtime.grads import fft as _helpers
 
 # ----- Complex transforms -----
 

@@ -5,7 +5,8 @@ import numpy as np
 
 from ..core import kinds as K
 from ..primitives import alias, jvp_rule, primitive
-from ..runtime import forward_grads as _forward, grads as _helpers
+from ..runtime import forward_grads as _forward
+from ..runtime.grads import linalg as _helpers
 
 # ----- Products -----
 

@@ -11,7 +11,8 @@ import numpy as np
 
 from ..core import kinds as K
 from ..primitives import NUMPY, jvp_rule, primitive
-from ..runtime import forward_grads as _forward, grads as _helpers
+from ..runtime import forward_grads as _forward
+from ..runtime.grads import reductions as _helpers
 
 # ----- Sums and means -----
 

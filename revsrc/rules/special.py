@@ -9,7 +9,7 @@ import scipy.special as sc
 
 from ..core import kinds as K
 from ..primitives import NUMPY, define, elementwise, primitive
-from ..runtime import grads as _helpers
+from ..runtime.grads import elementwise as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
 

@@ -6,13 +6,18 @@ import os
 import numpy as np
 
 from .. import _kernels, errors
-from . import guards, tensor
+from . import guards, tensor, values
 from ..core import kinds
 
 # The modules whose functions generated adjoints call (a derivative differentiated
-# again meets them; revsrc.rules.* holds the rest, astype and the records' helpers).
-HELPER_MODULES = frozenset({"revsrc.runtime", "revsrc.runtime.tensor", "revsrc.runtime.grads",
-                            "revsrc.runtime.forward_grads", "revsrc.runtime.transpose_grads"})
+# again meets them; revsrc.rules.* holds the records' helpers).
+HELPER_MODULES = frozenset({"revsrc.runtime", "revsrc.runtime.tensor", "revsrc.runtime.values",
+                            "revsrc.runtime.arith", "revsrc.runtime.grads.common",
+                            "revsrc.runtime.grads.reductions", "revsrc.runtime.grads.elementwise",
+                            "revsrc.runtime.grads.calculus", "revsrc.runtime.grads.fft",
+                            "revsrc.runtime.grads.linalg", "revsrc.runtime.grads.shape",
+                            "revsrc.runtime.grads.indexing", "revsrc.runtime.forward_grads",
+                            "revsrc.runtime.transpose_grads"})
 
 # REVSRC_POOL=0 turns the memory pool off (for A/B measurements, or a process that
 # wants every freed block back in the C allocator at once).
@@ -71,8 +76,7 @@ def zeros_like(x):
 def zero_items(x):
     """The zero adjoint of a list or a tuple ``x``: one zero per item (nested), in
     the form of the adjoints rules give lists (an object array)."""
-    from . import grads as _helpers
-    return _helpers.zero_like(x)
+    return values.zero_like(x)
 
 
 def zero_tangent(x):
@@ -127,6 +131,22 @@ def run_pooled(fn, args):
         _kernels.pool_exit(prev)
         if guards.ENTERED:
             guards.restore_errstate()
+
+
+def result_like(fn, *args):
+    """A read-only array of the shape and dtype ``fn(*args)`` has, without computing it:
+    ``fn`` is a one-output ufunc, or np.sum / np.mean over a whole array (what
+    revsrc.passes.prune puts in place of a value read only for its shape)."""
+    if isinstance(fn, np.ufunc):
+        dtypes = tuple(a.dtype if isinstance(a, (np.ndarray, np.generic)) else type(a)
+                       for a in args)
+        dtype = fn.resolve_dtypes(dtypes + (None,))[-1]
+        shape = np.broadcast_shapes(*(np.shape(a) for a in args))
+        return np.broadcast_to(np.zeros((), dtype), shape)
+    x = np.asarray(args[0])
+    out = np.asarray(fn(np.zeros(1, dtype=x.dtype)))
+    out.flags.writeable = False
+    return out
 
 
 def release_memory():
