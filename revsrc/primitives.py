@@ -47,6 +47,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from . import runtime
 from .runtime import ieee
 from .core import kinds
 
@@ -327,7 +328,7 @@ def family_of(fn):
         return NUMPY
     if getattr(fn, "__module__", None) == "math":
         return MATH
-    if (getattr(fn, "__module__", None) or "").startswith("revsrc."):
+    if runtime.is_helper(fn):
         return RUNTIME
     if getattr(fn, "__module__", None) in ("builtins", "_operator", "operator"):
         return PYTHON

@@ -12,6 +12,7 @@ import weakref
 import numpy as np
 
 from .. import _kernels, primitives
+from .. import runtime
 from ..runtime import guards
 from ..core import ir
 from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
@@ -68,8 +69,8 @@ class _Printer:
             return f"np.{name}"
         if name and getattr(np.linalg, name, None) is fn:
             return f"np.linalg.{name}"
-        mod = getattr(fn, "__module__", "") or ""
-        if mod.startswith("revsrc."):
+        if runtime.is_helper(fn):
+            mod = fn.__module__
             short = mod.split(".")[-1].lstrip("_")
             return f"{self.ref(_module(mod), short)}.{name}"
         return self.ref(fn, name or "fn")

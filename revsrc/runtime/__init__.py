@@ -1,4 +1,5 @@
-"""Small helpers the generated adjoint calls for arrays (never on the scalar path)."""
+"""Small helpers the generated adjoint calls for arrays (never on the scalar path),
+and `is_helper`: which functions are the run time's."""
 from __future__ import annotations
 
 import os
@@ -7,21 +8,26 @@ import numpy as np
 
 from .. import _kernels, errors
 from . import guards, tensor, values
-from ..core import kinds
-
-# The modules whose functions generated adjoints call (a derivative differentiated
-# again meets them; revsrc.rules.* holds the records' helpers).
-HELPER_MODULES = frozenset({"revsrc.runtime", "revsrc.runtime.tensor", "revsrc.runtime.values",
-                            "revsrc.runtime.arith", "revsrc.runtime.grads.common",
-                            "revsrc.runtime.grads.reductions", "revsrc.runtime.grads.elementwise",
-                            "revsrc.runtime.grads.calculus", "revsrc.runtime.grads.fft",
-                            "revsrc.runtime.grads.linalg", "revsrc.runtime.grads.shape",
-                            "revsrc.runtime.grads.indexing", "revsrc.runtime.forward_grads",
-                            "revsrc.runtime.transpose_grads"})
+from ..core import ir, kinds
 
 # REVSRC_POOL=0 turns the memory pool off (for A/B measurements, or a process that
 # wants every freed block back in the C allocator at once).
 _POOL = os.environ.get("REVSRC_POOL", "1") != "0"
+
+
+def is_helper(fn):
+    """Whether ``fn`` is one of revsrc's own functions that generated code calls as it
+    is: the run time's (this package and revsrc._kernels) and the IR's operations
+    (revsrc.core.ir: copy, make_tuple...). Such a function is printed by its module,
+    never inlined from source, and, met in a derivative differentiated again, is a
+    derivative's helper (E104) rather than a user's function with no rule (E202).
+    The one test of it: passes and back ends ask here, not a module's name."""
+    module = getattr(fn, "__module__", None) or ""
+    return module in _HOMES or module.startswith(_INSIDE)
+
+
+_HOMES = frozenset({__name__, _kernels.__name__, ir.__name__})
+_INSIDE = __name__ + "."
 
 
 # Sum an adjoint back to its input's shape (undoing NumPy broadcasting).
@@ -147,11 +153,6 @@ def result_like(fn, *args):
     out = np.asarray(fn(np.zeros(1, dtype=x.dtype)))
     out.flags.writeable = False
     return out
-
-
-def release_memory():
-    """Free every block revsrc's memory pool holds for reuse."""
-    _kernels.pool_release()
 
 
 def expand_zero(g, like):
