@@ -150,7 +150,7 @@ def needs_specializing(body):
 _MAYBE = (operator.add, operator.iadd, operator.mul, operator.imul)
 
 
-# ----- Changes to lists and dicts, made new values (called by revsrc/aliases.py) -----------
+# ----- Changes to lists and dicts, made new values (called by revsrc/passes/views.py) -----
 
 def rewrite_write(r, s, path):
     """The statements replacing the in-place write ``s`` (``xs = fn(xs, ...)`` on a

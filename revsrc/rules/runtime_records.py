@@ -36,7 +36,7 @@ def finalize_grad(g, ans, grad, x):
 
 define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
 define("zero_items", runtime.zero_items, nondiff=True)
-# the pieces of the adjoints of lists and dicts (revsrc/containers.py): linear in g
+# the pieces of the adjoints of lists and dicts (revsrc/runtime/containers.py): linear in g
 for _fn in (containers.item_grad, containers.head_grad, containers.tail_grad,
             containers.value_grad):
     define(_fn.__name__, _fn, linear=(0,))
