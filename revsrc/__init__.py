@@ -27,7 +27,7 @@ from .mapped import vmap
 from .errors import RevsrcError
 from .core.pytree import (register_pytree, tree_flatten, tree_leaves, tree_map,
                           tree_structure, tree_unflatten)
-from .rules.arith import stop_gradient
+from .runtime.arith import stop_gradient
 
 
 def defvjp(func: Callable[..., Any], rule: Optional[Callable[..., Any]] = None, *,

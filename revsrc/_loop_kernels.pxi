@@ -370,21 +370,21 @@ cdef inline bint _real(object x, int nd) noexcept:
 
 def dot_grad_a(g, a, b):
     """The adjoint of ``np.dot(a, b)`` for a: ``np.dot(g, b.T)`` for real float
-    matrices, else revsrc.runtime.grads.dot_grad_a (which also keeps a real
+    matrices, else revsrc.runtime.grads.linalg.dot_grad_a (which also keeps a real
     argument's adjoint real when an operand is complex)."""
     if _real(g, 2) and _real(a, 2) and _real(b, 2):
         return _product(g, _transpose(<cnp.PyArrayObject*>b, NULL))
-    from revsrc.runtime.grads import dot_grad_a as general
+    from revsrc.runtime.grads.linalg import dot_grad_a as general
     return general(g, a, b)
 
 
 def dot_grad_b(g, a, b):
     """The adjoint of ``np.dot(a, b)`` for b: ``np.dot(a.T, g)`` for a real float
-    matrix ``a`` and ``g`` of b's rank (1 or 2), else revsrc.runtime.grads.dot_grad_b."""
+    matrix ``a`` and ``g`` of b's rank (1 or 2), else revsrc.runtime.grads.linalg.dot_grad_b."""
     cdef int nd
     if _real(a, 2) and _real(g, -1) and _real(b, -1):
         nd = cnp.PyArray_NDIM(<cnp.ndarray>g)
         if nd == cnp.PyArray_NDIM(<cnp.ndarray>b) and (nd == 1 or nd == 2):
             return _product(_transpose(<cnp.PyArrayObject*>a, NULL), g)
-    from revsrc.runtime.grads import dot_grad_b as general
+    from revsrc.runtime.grads.linalg import dot_grad_b as general
     return general(g, a, b)

@@ -51,6 +51,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from . import runtime
 from .runtime import ieee
 
 MATH = "math"
@@ -379,7 +380,7 @@ def family_of(fn):
         return NUMPY
     if getattr(fn, "__module__", None) == "math":
         return MATH
-    if (getattr(fn, "__module__", None) or "").startswith("revsrc."):
+    if runtime.is_helper(fn):
         return RUNTIME
     if getattr(fn, "__module__", None) in ("builtins", "_operator", "operator"):
         return PYTHON

@@ -14,7 +14,7 @@ jnp = jax.numpy
 from test_rules import CASES, _args, _float_args  # noqa: E402
 
 # Rows backend="jax" refuses (E603, naming the user's line): their adjoint's helper,
-# run over jax.numpy (revsrc/jax_helpers.py), branches on values or writes in place,
+# run over jax.numpy (revsrc/backends/jax/twins.py), branches on values or writes in place,
 # which a jitted program cannot do; the NumPy path (backend=None) runs them.
 _E603 = errors.JaxNotLowered
 REFUSED = {
@@ -501,3 +501,24 @@ def test_print_shows_each_calls_values(capsys):
         np.testing.assert_allclose(g(x), 2 * x)
         jax.effects_barrier()
         assert capsys.readouterr().out == f"sum of squares {np.sum(x ** 2)}\n"
+
+
+def test_every_run_time_module_has_its_twin_table():
+    """A run-time module with no twin table would lose its jnp lowering silently (one
+    moved, or one new): each module of revsrc.runtime whose functions generated code
+    calls is registered with backends/jax/twins.py, by the module object. Generated
+    code names a helper by its module's last name, so those names are unique."""
+    import importlib
+    import pkgutil
+
+    from revsrc import runtime
+    from revsrc.backends.jax import twins
+    modules = [runtime] + [importlib.import_module(m.name) for m in
+                           pkgutil.walk_packages(runtime.__path__, runtime.__name__ + ".")]
+    helpers = [m for m in modules    # those that define functions (not grads/__init__)
+               if any(callable(f) and getattr(f, "__module__", None) == m.__name__
+                      for f in vars(m).values())]
+    assert len(helpers) >= 15
+    assert [m.__name__ for m in helpers if not twins.registered(m)] == []
+    short = [m.__name__.rsplit(".", 1)[-1] for m in helpers]
+    assert sorted(short) == sorted(set(short))

@@ -10,7 +10,7 @@ import pytest
 
 import revsrc
 from revsrc import _kernels
-from revsrc.runtime import grads as _helpers
+from revsrc.runtime.grads import linalg as _helpers
 from revsrc.testing import check_grads
 
 BINARY = {

@@ -17,7 +17,7 @@ import weakref
 
 import numpy as np
 
-from .. import _kernels
+from .. import _kernels, runtime
 from ..core import ir
 from ..core.ir import Push
 from . import printing
@@ -39,8 +39,8 @@ class _Printer(printing.Printer):
             return f"np.{name}"
         if name and getattr(np.linalg, name, None) is fn:
             return f"np.linalg.{name}"
-        mod = getattr(fn, "__module__", "") or ""
-        if mod.startswith("revsrc."):
+        if runtime.is_helper(fn):
+            mod = fn.__module__
             short = mod.split(".")[-1].lstrip("_")
             return f"{self.ref(_module(mod), short)}.{name}"
         return self.ref(fn, name or "fn")

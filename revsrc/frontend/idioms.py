@@ -14,7 +14,7 @@ import types
 
 import numpy as np
 
-from ..passes import containers
+from ..runtime import containers
 from .. import errors, rules
 from ..runtime import guards, inplace
 from ..core import ir

@@ -21,16 +21,15 @@ import types
 
 import numpy as np
 
-from ..passes import containers
 from . import control, fence
 from .. import errors, rules, runtime
-from ..runtime import inplace, tensor
+from ..runtime import containers, inplace, tensor
 from ..core import ir, kinds
 from ..core.ops import OF_BINARY
 from .idioms import IdiomLowering, is_library
 from ..core.names import Names
 from ..core.ir import Const, For, If, Op, SetItem, While
-from ..rules.arith import astype as _astype
+from ..runtime.arith import astype as _astype
 from .parse import parse_function
 
 _BINOPS = {

@@ -10,8 +10,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .. import errors, primitives
-from ..runtime import HELPER_MODULES as _RUNTIME_MODULES
+from .. import errors, primitives, runtime
 from ..core import ir
 from ..core import kinds as kinds_mod
 from ..core.ir import Const, For, Op, Pop, Push, SetItem
@@ -270,8 +269,7 @@ def activity(params, wrt, body, result, kinds, positions=None):
                     or repr(s.fn)
                 module = getattr(s.fn, "__module__", None)
                 full = f"{module}.{name}" if module and module != "builtins" else name
-                if module in _RUNTIME_MODULES or \
-                        (module or "").startswith("revsrc.rules."):
+                if runtime.is_helper(s.fn):
                     raise errors.HigherOrderNotSupported(
                         f"differentiating a derivative again goes through {full}, which "
                         "has no rule of its own yet", loc=s.loc,

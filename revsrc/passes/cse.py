@@ -18,7 +18,7 @@ import operator
 import struct
 from dataclasses import replace
 
-from . import containers
+from ..runtime import containers
 from .. import primitives
 from ..core import ir
 from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, While

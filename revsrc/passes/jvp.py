@@ -27,7 +27,6 @@ import operator
 import numpy as np
 
 from .. import errors, primitives, runtime
-from ..runtime import HELPER_MODULES as _RUNTIME_MODULES
 from ..core import ir, kinds
 from ..core.names import Names
 from . import optimize, templates
@@ -181,7 +180,7 @@ class _Forward:
         varied = [i for i, a in enumerate(s.args) if self.tangent(a) is not None]
         if positions is None:
             module = getattr(s.fn, "__module__", None) or ""
-            if module in _RUNTIME_MODULES or module.startswith("revsrc.rules"):
+            if runtime.is_helper(s.fn):
                 raise errors.HigherOrderNotSupported(
                     f"forward mode over this derivative goes through {module}."
                     f"{_name(s.fn)}, which has no forward rule yet", loc=s.loc,
@@ -352,8 +351,7 @@ def _reads_g_shape(tpl):
     only operators and NumPy's functions."""
     for part in [tpl.body] + [o[0] for o in tpl.outputs if o is not None]:
         for s in ir.walk(part):
-            if isinstance(s, Op) and (getattr(s.fn, "__module__", None) or "").startswith(
-                    "revsrc."):
+            if isinstance(s, Op) and runtime.is_helper(s.fn):
                 return True
     return False
 

@@ -10,7 +10,7 @@ adjoint reads, as ``jax.jit(jax.grad(f))`` does:
 - a forward operation whose result nothing reads is removed (and so on backwards);
 - an operation whose result is read only for its shape and dtype (the adjoints of
   ``np.mean``, ``np.sum`` and broadcasting read nothing else of their input) becomes
-  `result_like`: an array of that shape and dtype, whose values are never computed.
+  `runtime.result_like`: an array of that shape and dtype, whose values are never computed.
 
 In logistic regression, ``np.mean(np.logaddexp(0.0, m))`` is the loss: NumPy's logaddexp
 (two libm calls per element) is most of the forward sweep, and its adjoint
@@ -33,7 +33,8 @@ from ..core.ir import Comment, Const, Op, Program
 
 
 def _like_fn(fn, args, kwargs):
-    """What `result_like` takes for ``fn(*args)`` (a ufunc, np.sum or np.mean), or None."""
+    """What `runtime.result_like` takes for ``fn(*args)`` (a ufunc, np.sum or np.mean),
+    or None."""
     if kwargs:
         return None
     fn = primitives.fact(fn, "array_ufunc") or fn   # on arrays, an operator is a ufunc
@@ -43,26 +44,11 @@ def _like_fn(fn, args, kwargs):
     return fn if fn in (np.sum, np.mean) and len(args) == 1 else None
 
 
-def result_like(fn, *args):
-    """A read-only array of the shape and dtype ``fn(*args)`` has, without computing it:
-    ``fn`` is a one-output ufunc, or np.sum / np.mean over a whole array."""
-    if isinstance(fn, np.ufunc):
-        dtypes = tuple(a.dtype if isinstance(a, (np.ndarray, np.generic)) else type(a)
-                       for a in args)
-        dtype = fn.resolve_dtypes(dtypes + (None,))[-1]
-        shape = np.broadcast_shapes(*(np.shape(a) for a in args))
-        return np.broadcast_to(np.zeros((), dtype), shape)
-    x = np.asarray(args[0])
-    out = np.asarray(fn(np.zeros(1, dtype=x.dtype)))
-    out.flags.writeable = False
-    return out
-
-
 def _shape_only(op, name):
     """Whether ``op`` reads ``name`` for its shape and dtype only."""
     if not isinstance(op, Op) or op.kwargs and any(v == name for _, v in op.kwargs):
         return False
-    if op.fn is result_like:
+    if op.fn is runtime.result_like:
         return True       # every argument
     allowed = primitives.fact(op.fn, "shape_reads") or ()   # (the adjoints of np.mean...)
     positions = [i for i, a in enumerate(op.args) if a == name]
@@ -100,7 +86,7 @@ def drop_value(prog: Program) -> Program:
                 and prog.kinds.get(s.target) in ("array", "float") \
                 and _like_fn(s.fn, s.args, s.kwargs) is not None:
             like = _like_fn(s.fn, s.args, s.kwargs)
-            body[i] = Op(s.target, result_like, (Const(like),) + tuple(s.args), loc=s.loc)
+            body[i] = Op(s.target, runtime.result_like, (Const(like),) + tuple(s.args), loc=s.loc)
             changed = True
     if not changed and prog.outputs[0] == outputs[0]:
         return prog

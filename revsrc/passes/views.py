@@ -30,7 +30,7 @@ from .. import errors, primitives, runtime
 from ..core import ir, kinds
 from ..core.ir import Block, Const, For, Op, SetItem, While, dominates
 from ..core.ops import INPLACE
-from ..rules import arith as _arith
+from ..runtime import arith as _arith
 
 _MUTABLE = (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT)
 

@@ -4,27 +4,20 @@ own operations (copies, tuples, global reads). NumPy's spellings of the operator
 import builtins
 import math
 import operator
-from typing import TypeVar
 
 import numpy as np
 
-from ..passes import containers
 from ..core import ir
 from ..core import kinds as K
 from . import kind_rules as KR
-from ..runtime import ieee
+from ..runtime import containers, ieee
+from ..runtime.arith import astype, stop_gradient
 from .. import _kernels
 from ..primitives import PYTHON, alias, declare, define, op, special
 from .register import no_derivative, primitive
-from ..runtime import grads as _helpers
+from ..runtime.grads import elementwise as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
-
-
-def astype(x, dtype, copy=True):
-    """``x.astype(dtype, copy=copy)`` as a function the rule table can key on (with
-    ``copy=False`` it may return ``x`` itself: revsrc/aliases.py follows it as a view)."""
-    return np.asarray(x).astype(dtype, copy=copy)
 
 
 # ----- Binary operators -----
@@ -217,22 +210,6 @@ define("make_list", ir.make_list, kind=KR.constant(K.LIST))
 
 # ----- No derivative -----
 
-_T = TypeVar("_T")
-
-def stop_gradient(x: _T) -> _T:
-    """``x``, as a value that carries no derivative: its gradient (and tangent) is
-    zero, on every path (the generated Python, the scalar engine, forward mode).
-
-    >>> import revsrc
-    >>> def f(x):
-    ...     return x * revsrc.stop_gradient(x)
-    >>> revsrc.grad(f)(3.0)
-    3.0
-    """
-    return x
-
-
-stop_gradient.__module__ = "revsrc"
 no_derivative(stop_gradient, kind=KR.same_kind, engine=op("MOV"))
 
 no_derivative(ir.truth, builtins.bool, operator.truth, kind=KR.constant(K.BOOL),

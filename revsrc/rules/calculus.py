@@ -10,7 +10,7 @@ import numpy as np
 from ..core import kinds as K
 from . import kind_rules as KR
 from .register import primitive
-from ..runtime import grads as _helpers
+from ..runtime.grads import calculus as _helpers
 
 # ----- Differences -----
 

@@ -21,7 +21,8 @@ from .. import _kernels
 from ..runtime import ieee, tensor
 from ..primitives import MATH, Fused, alias, declare, math1, op, special
 from .register import elementwise, jvp_rule, primitive
-from ..runtime import forward_grads as _forward, grads as _helpers
+from ..runtime import forward_grads as _forward
+from ..runtime.grads import elementwise as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import kind_rules as KR
 from .register import primitive
-from ..runtime import grads as _helpers
+from ..runtime.grads import fft as _helpers
 
 # ----- Complex transforms -----
 

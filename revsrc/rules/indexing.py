@@ -10,14 +10,15 @@ from ..runtime import inplace
 from . import kind_rules as KR
 from ..primitives import declare
 from .register import jvp_rule, primitive
-from ..runtime import forward_grads as _forward, grads as _helpers
+from ..runtime import forward_grads as _forward
+from ..runtime.grads import indexing as _helpers
 
 # ----- Subscripts -----
 
 
 # Arrays: basic slices, integers, None, Ellipsis, integer arrays (repeated indices
 # accumulate) and boolean masks, alone or in a tuple. Lists and tuples of values:
-# an object array with ``g`` at the index (see `_helpers.pieces`).
+# an object array with ``g`` at the index (see `revsrc.runtime.values.pieces`).
 @primitive("getitem", operator.getitem, kind=KR.getitem_kind, linear=(0,), complex_ok=True)
 def getitem(g, ans, a, b):
     return _helpers.getitem_grad(g, a, b), None

@@ -2,7 +2,7 @@
 guards (``raise``, ``assert`` messages, f-strings), which carry no gradient."""
 import numpy as np
 
-from ..passes import containers
+from ..runtime import containers
 from ..runtime import guards
 from ..core import kinds as K
 from . import kind_rules as KR

@@ -8,7 +8,8 @@ from . import kind_rules as KR
 from .. import _kernels
 from ..primitives import alias, declare
 from .register import jvp_rule, primitive
-from ..runtime import forward_grads as _forward, grads as _helpers
+from ..runtime import forward_grads as _forward
+from ..runtime.grads import linalg as _helpers
 
 # ----- Products -----
 

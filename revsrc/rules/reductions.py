@@ -12,7 +12,8 @@ import numpy as np
 from . import kind_rules as KR
 from ..primitives import NUMPY, declare
 from .register import jvp_rule, primitive
-from ..runtime import forward_grads as _forward, grads as _helpers
+from ..runtime import forward_grads as _forward
+from ..runtime.grads import reductions as _helpers
 
 # ----- Sums and means -----
 

@@ -7,14 +7,15 @@ rules of its own, so that a derivative can be transformed again.
 import numpy as np
 
 from . import kind_rules as KR
-from ..passes import containers
+from ..runtime import containers
 from ..runtime import inplace, tensor
 from .. import runtime
 from .. import _kernels
 from ..primitives import declare, define, special
 from .register import jvp_rule, primitive
-from ..runtime import (forward_grads as _forward, grads as _helpers,
-                       transpose_grads as _transpose)
+from ..runtime import forward_grads as _forward, transpose_grads as _transpose
+from ..runtime.grads import (elementwise as _elementwise, indexing as _indexing,
+                             linalg as _linalg, reductions as _reductions, shape as _shape)
 
 
 def _like(index):
@@ -47,7 +48,7 @@ declare(runtime.accumulate, loop_kernel=(_kernels.accumulate, 2))
 
 define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
 define("zero_items", runtime.zero_items, nondiff=True)
-# the pieces of the adjoints of lists and dicts (revsrc/containers.py): linear in g
+# the pieces of the adjoints of lists and dicts (revsrc/runtime/containers.py): linear in g
 for _fn in (containers.item_grad, containers.head_grad, containers.tail_grad,
             containers.value_grad):
     define(_fn.__name__, _fn, linear=(0,))
@@ -94,43 +95,46 @@ def logaddexp_vjp_jvp(g, ans, d, x, y):
             -_forward.logaddexp_vjp_partial(g * d, x, y))
 
 
-# ----- The helpers of the NumPy rules (revsrc/rules/_helpers.py) -----
+# ----- The helpers of the NumPy rules (revsrc/runtime/grads/) -----
 # (name, argument whose kind and rank the gradient has, the arguments it is linear in:
 # together, or ((i, j),) for each of them)
-_H = _helpers
 for _fn, _like_arg, _linear in [
-    (_H.broadcast_reduced, 1, (0,)), (_H.sum_list_grad, 1, (0,)), (_H.mean_grad, 2, (0,)),
-    (_H.extremum_grad, 2, (0,)), (_H.var_grad, 1, ((0, 1),)), (_H.cumsum_grad, 1, (0,)),
-    (_H.clip_grad_a, 1, (0,)), (_H.clip_grad_min, 2, (0,)), (_H.clip_grad_max, 3, (0,)),
-    (_H.where_grad, 0, (0,)), (_H.real_grad, 1, (0,)), (_H.imag_grad, 1, (0,)),
-    (_H.dot_grad_a, 1, ((0, 2),)), (_H.dot_grad_b, 2, ((0, 1),)),
-    (_H.matmul_grad_a, 1, ((0, 2),)), (_H.matmul_grad_b, 2, ((0, 1),)),
-    (_H.inner_grad_a, 1, ((0, 2),)), (_H.inner_grad_b, 2, ((0, 1),)),
-    (_H.outer_grad_a, 1, ((0, 2),)), (_H.outer_grad_b, 2, ((0, 1),)),
-    (_H.tensordot_grad_a, 1, ((0, 2),)), (_H.tensordot_grad_b, 2, ((0, 1),)),
-    (_H.trace_grad, 1, (0,)), (_H.getitem_grad, 1, (0,)), (_H.array_grad, 1, (0,)),
-    (_H.transpose_grad, 0, (0,)), (_H.concatenate_grad, None, (0,)),
-    (_H.stack_grad, None, (0,)), (_H.hstack_grad, None, (0,)), (_H.vstack_grad, None, (0,)),
-    (_H.split_grad, 2, (0,)), (_H.tile_grad, 1, (0,)), (_H.repeat_grad, 1, (0,)),
-    (_H.diag_grad, 1, (0,)), (_H.diagonal_grad, 1, (0,)),
-    (_H.linspace_grad_start, 1, (0,)), (_H.linspace_grad_stop, 2, (0,)),
-    (_H.sort_grad, 1, (0,)), (_H.take_along_axis_grad, 1, (0,)),
-    (_H.norm_grad, 2, ()), (_H.std_grad, 2, ()), (_H.prod_grad, 2, ()),
-    (_H.cumprod_grad, 2, ()), (_H.sinc_grad, 1, ()), (_H.einsum_grad, None, ()),
-    (_H.det_grad, 2, ()), (_H.slogdet_grad, 1, ()), (_H.solve_grad_a, 2, ()),
-    (_H.solve_grad_b, 3, ()), (_H.cholesky_grad, 2, ()),
-    (tensor.sum_to_shape, None, (0,)),
+    (_reductions.broadcast_reduced, 1, (0,)), (_reductions.sum_list_grad, 1, (0,)),
+    (_reductions.mean_grad, 2, (0,)), (_reductions.extremum_grad, 2, (0,)),
+    (_reductions.var_grad, 1, ((0, 1),)), (_reductions.cumsum_grad, 1, (0,)),
+    (_elementwise.clip_grad_a, 1, (0,)), (_elementwise.clip_grad_min, 2, (0,)),
+    (_elementwise.clip_grad_max, 3, (0,)), (_elementwise.where_grad, 0, (0,)),
+    (_elementwise.real_grad, 1, (0,)), (_elementwise.imag_grad, 1, (0,)),
+    (_linalg.dot_grad_a, 1, ((0, 2),)), (_linalg.dot_grad_b, 2, ((0, 1),)),
+    (_linalg.matmul_grad_a, 1, ((0, 2),)), (_linalg.matmul_grad_b, 2, ((0, 1),)),
+    (_linalg.inner_grad_a, 1, ((0, 2),)), (_linalg.inner_grad_b, 2, ((0, 1),)),
+    (_linalg.outer_grad_a, 1, ((0, 2),)), (_linalg.outer_grad_b, 2, ((0, 1),)),
+    (_linalg.tensordot_grad_a, 1, ((0, 2),)), (_linalg.tensordot_grad_b, 2, ((0, 1),)),
+    (_linalg.trace_grad, 1, (0,)), (_indexing.getitem_grad, 1, (0,)),
+    (_shape.array_grad, 1, (0,)), (_shape.transpose_grad, 0, (0,)),
+    (_shape.concatenate_grad, None, (0,)), (_shape.stack_grad, None, (0,)),
+    (_shape.hstack_grad, None, (0,)), (_shape.vstack_grad, None, (0,)),
+    (_shape.split_grad, 2, (0,)), (_shape.tile_grad, 1, (0,)),
+    (_shape.repeat_grad, 1, (0,)), (_shape.diag_grad, 1, (0,)),
+    (_shape.diagonal_grad, 1, (0,)), (_shape.linspace_grad_start, 1, (0,)),
+    (_shape.linspace_grad_stop, 2, (0,)), (_indexing.sort_grad, 1, (0,)),
+    (_indexing.take_along_axis_grad, 1, (0,)), (_reductions.norm_grad, 2, ()),
+    (_reductions.std_grad, 2, ()), (_reductions.prod_grad, 2, ()),
+    (_reductions.cumprod_grad, 2, ()), (_elementwise.sinc_grad, 1, ()),
+    (_linalg.einsum_grad, None, ()), (_linalg.det_grad, 2, ()),
+    (_linalg.slogdet_grad, 1, ()), (_linalg.solve_grad_a, 2, ()),
+    (_linalg.solve_grad_b, 3, ()), (_linalg.cholesky_grad, 2, ()),
 ]:
     # ((i, j),): linear in each of i and j, not in both together
     _multi = _linear[0] if _linear and isinstance(_linear[0], tuple) else ()
     define(_fn.__name__, _fn, kind=_like(_like_arg) if _like_arg is not None else None,
            linear=() if _multi else _linear, multilinear=_multi)
-define("take_grad_np", _H.take_grad, kind=_like(1), linear=(0,))
+define("take_grad_np", _indexing.take_grad, kind=_like(1), linear=(0,))
 
 
 @jvp_rule("norm_grad")
 def norm_grad_jvp(g, ans, dg, nans, x, ord=None, axis=None, keepdims=False):
-    return (_helpers.norm_grad(g, nans, x, ord, axis, keepdims),
+    return (_reductions.norm_grad(g, nans, x, ord, axis, keepdims),
             _forward.norm_grad_jvp_ans(g, dg, nans, x, ord, axis, keepdims),
             _forward.norm_grad_jvp_x(g, dg, nans, x, ord, axis, keepdims))
 
@@ -172,60 +176,60 @@ def tanh_vjp_vjp(g, ans, grad, y):
     return tensor.tanh_vjp(g, y), -2.0 * g * grad * y
 
 
-@primitive("broadcast_reduced", _H.broadcast_reduced)
+@primitive("broadcast_reduced", _reductions.broadcast_reduced)
 def broadcast_reduced_vjp(g, ans, grad, x, axis=None, keepdims=False):
     return _transpose.reduce_like(g, grad, x, axis, keepdims), None
 
 
-declare(_H.broadcast_reduced, shape_reads=(1,))   # x: its shape alone
+declare(_reductions.broadcast_reduced, shape_reads=(1,))   # x: its shape alone
 
 
-@primitive("mean_grad", _H.mean_grad)
+@primitive("mean_grad", _reductions.mean_grad)
 def mean_grad_vjp(g, ans, grad, mean, a, axis=None, keepdims=False):
     return _transpose.mean_back(g, grad, mean, a, axis, keepdims), None, None
 
 
-declare(_H.mean_grad, shape_reads=(1, 2))   # mean and a: their shapes and dtypes alone
+declare(_reductions.mean_grad, shape_reads=(1, 2))   # mean and a: their shapes and dtypes alone
 
 
-@primitive("extremum_grad", _H.extremum_grad)
+@primitive("extremum_grad", _reductions.extremum_grad)
 def extremum_grad_vjp(g, ans, grad, extremum, a, axis=None, keepdims=False):
     return _forward.extremum_jvp(g, extremum, a, axis, keepdims), None, None
 
 
-@primitive("var_grad", _H.var_grad)
+@primitive("var_grad", _reductions.var_grad)
 def var_grad_vjp(g, ans, grad, a, axis=None, ddof=0, keepdims=False):
     return (_forward.var_jvp(g, grad, a, axis, ddof, keepdims),
             _transpose.var_grad_back_a(g, grad, a, axis, ddof, keepdims))
 
 
-@primitive("cumsum_grad", _H.cumsum_grad)
+@primitive("cumsum_grad", _reductions.cumsum_grad)
 def cumsum_grad_vjp(g, ans, grad, a, axis=None):
     return _transpose.cumsum_back(g, a, axis), None
 
 
 # Masks are their own transposes.
-@primitive("clip_grad_a", _H.clip_grad_a)
+@primitive("clip_grad_a", _elementwise.clip_grad_a)
 def clip_grad_a_vjp(g, ans, grad, a, a_min, a_max):
-    return _H.clip_grad_a(g, a, a_min, a_max), None, None, None
+    return _elementwise.clip_grad_a(g, a, a_min, a_max), None, None, None
 
 
-@primitive("clip_grad_min", _H.clip_grad_min)
+@primitive("clip_grad_min", _elementwise.clip_grad_min)
 def clip_grad_min_vjp(g, ans, grad, a, a_min, a_max):
-    return _H.clip_grad_min(g, a, a_min, a_max), None, None, None
+    return _elementwise.clip_grad_min(g, a, a_min, a_max), None, None, None
 
 
-@primitive("clip_grad_max", _H.clip_grad_max)
+@primitive("clip_grad_max", _elementwise.clip_grad_max)
 def clip_grad_max_vjp(g, ans, grad, a, a_min, a_max):
-    return _H.clip_grad_max(g, a, a_min, a_max), None, None, None
+    return _elementwise.clip_grad_max(g, a, a_min, a_max), None, None, None
 
 
-@primitive("where_grad", _H.where_grad)
+@primitive("where_grad", _elementwise.where_grad)
 def where_grad_vjp(g, ans, grad, condition, branch):
-    return _H.where_grad(g, condition, branch), None, None
+    return _elementwise.where_grad(g, condition, branch), None, None
 
 
-@primitive("real_grad", _H.real_grad)
+@primitive("real_grad", _elementwise.real_grad)
 def real_grad_vjp(g, ans, grad, x):
     return g, None
 
@@ -233,115 +237,115 @@ def real_grad_vjp(g, ans, grad, x):
 # A bilinear product B(a, b): grad_a(g, a, b) is linear in g and in b, with transposes
 # B(abar, b) in g and grad_b(g, abar, b) in b (and symmetrically for grad_b).
 
-@primitive("dot_grad_a", _H.dot_grad_a)
+@primitive("dot_grad_a", _linalg.dot_grad_a)
 def dot_grad_a_vjp(g, ans, grad, a, b):
-    return np.dot(g, b), None, _H.dot_grad_b(grad, g, b)
+    return np.dot(g, b), None, _linalg.dot_grad_b(grad, g, b)
 
 
-declare(_H.dot_grad_a, loop_kernel=(_kernels.dot_grad_a, 3))
+declare(_linalg.dot_grad_a, loop_kernel=(_kernels.dot_grad_a, 3))
 
 
-@primitive("dot_grad_b", _H.dot_grad_b)
+@primitive("dot_grad_b", _linalg.dot_grad_b)
 def dot_grad_b_vjp(g, ans, grad, a, b):
-    return np.dot(a, g), _H.dot_grad_a(grad, a, g), None
+    return np.dot(a, g), _linalg.dot_grad_a(grad, a, g), None
 
 
-declare(_H.dot_grad_b, loop_kernel=(_kernels.dot_grad_b, 3))
+declare(_linalg.dot_grad_b, loop_kernel=(_kernels.dot_grad_b, 3))
 
 
-@primitive("matmul_grad_a", _H.matmul_grad_a)
+@primitive("matmul_grad_a", _linalg.matmul_grad_a)
 def matmul_grad_a_vjp(g, ans, grad, a, b):
-    return np.matmul(g, b), None, _H.matmul_grad_b(grad, g, b)
+    return np.matmul(g, b), None, _linalg.matmul_grad_b(grad, g, b)
 
 
-@primitive("matmul_grad_b", _H.matmul_grad_b)
+@primitive("matmul_grad_b", _linalg.matmul_grad_b)
 def matmul_grad_b_vjp(g, ans, grad, a, b):
-    return np.matmul(a, g), _H.matmul_grad_a(grad, a, g), None
+    return np.matmul(a, g), _linalg.matmul_grad_a(grad, a, g), None
 
 
-@primitive("inner_grad_a", _H.inner_grad_a)
+@primitive("inner_grad_a", _linalg.inner_grad_a)
 def inner_grad_a_vjp(g, ans, grad, a, b):
-    return np.inner(g, b), None, _H.inner_grad_b(grad, g, b)
+    return np.inner(g, b), None, _linalg.inner_grad_b(grad, g, b)
 
 
-@primitive("inner_grad_b", _H.inner_grad_b)
+@primitive("inner_grad_b", _linalg.inner_grad_b)
 def inner_grad_b_vjp(g, ans, grad, a, b):
-    return np.inner(a, g), _H.inner_grad_a(grad, a, g), None
+    return np.inner(a, g), _linalg.inner_grad_a(grad, a, g), None
 
 
-@primitive("outer_grad_a", _H.outer_grad_a)
+@primitive("outer_grad_a", _linalg.outer_grad_a)
 def outer_grad_a_vjp(g, ans, grad, a, b):
-    return np.outer(g, b), None, _H.outer_grad_b(grad, g, b)
+    return np.outer(g, b), None, _linalg.outer_grad_b(grad, g, b)
 
 
-@primitive("outer_grad_b", _H.outer_grad_b)
+@primitive("outer_grad_b", _linalg.outer_grad_b)
 def outer_grad_b_vjp(g, ans, grad, a, b):
-    return np.outer(a, g), _H.outer_grad_a(grad, a, g), None
+    return np.outer(a, g), _linalg.outer_grad_a(grad, a, g), None
 
 
-@primitive("tensordot_grad_a", _H.tensordot_grad_a)
+@primitive("tensordot_grad_a", _linalg.tensordot_grad_a)
 def tensordot_grad_a_vjp(g, ans, grad, a, b, axes=2):
-    return np.tensordot(g, b, axes), None, _H.tensordot_grad_b(grad, g, b, axes), None
+    return np.tensordot(g, b, axes), None, _linalg.tensordot_grad_b(grad, g, b, axes), None
 
 
-@primitive("tensordot_grad_b", _H.tensordot_grad_b)
+@primitive("tensordot_grad_b", _linalg.tensordot_grad_b)
 def tensordot_grad_b_vjp(g, ans, grad, a, b, axes=2):
-    return np.tensordot(a, g, axes), _H.tensordot_grad_a(grad, a, g, axes), None, None
+    return np.tensordot(a, g, axes), _linalg.tensordot_grad_a(grad, a, g, axes), None, None
 
 
 # Scatters and gathers transpose into each other.
 
-@primitive("getitem_grad", _H.getitem_grad)
+@primitive("getitem_grad", _indexing.getitem_grad)
 def getitem_grad_vjp(g, ans, grad, x, index):
     return g[index], None, None
 
 
-@primitive("take_grad_np", _H.take_grad)
+@primitive("take_grad_np", _indexing.take_grad)
 def take_grad_np_vjp(g, ans, grad, a, indices, axis=None):
     return np.take(g, indices, axis=axis), None, None, None
 
 
-@primitive("take_along_axis_grad", _H.take_along_axis_grad)
+@primitive("take_along_axis_grad", _indexing.take_along_axis_grad)
 def take_along_axis_grad_vjp(g, ans, grad, arr, indices, axis):
     return np.take_along_axis(g, indices, axis), None, None, None
 
 
-@primitive("sort_grad", _H.sort_grad)
+@primitive("sort_grad", _indexing.sort_grad)
 def sort_grad_vjp(g, ans, grad, a, axis=-1):
     return _forward.sort_jvp(g, a, axis), None, None
 
 
-@primitive("transpose_grad", _H.transpose_grad)
+@primitive("transpose_grad", _shape.transpose_grad)
 def transpose_grad_vjp(g, ans, grad, axes=None):
     return np.transpose(g, axes), None
 
 
-@primitive("trace_grad", _H.trace_grad)
+@primitive("trace_grad", _linalg.trace_grad)
 def trace_grad_vjp(g, ans, grad, a, offset=0, axis1=0, axis2=1):
     return np.trace(g, offset, axis1, axis2), None, None, None, None
 
 
-@primitive("diag_grad", _H.diag_grad)
+@primitive("diag_grad", _shape.diag_grad)
 def diag_grad_vjp(g, ans, grad, v, k=0):
     return np.diag(g, k), None, None
 
 
-@primitive("diagonal_grad", _H.diagonal_grad)
+@primitive("diagonal_grad", _shape.diagonal_grad)
 def diagonal_grad_vjp(g, ans, grad, a, offset=0, axis1=0, axis2=1):
     return np.diagonal(g, offset, axis1, axis2), None, None, None, None
 
 
-@primitive("tile_grad", _H.tile_grad)
+@primitive("tile_grad", _shape.tile_grad)
 def tile_grad_vjp(g, ans, grad, A, reps):
     return _transpose.tile_back(g, A, reps), None, None
 
 
-@primitive("repeat_grad", _H.repeat_grad)
+@primitive("repeat_grad", _shape.repeat_grad)
 def repeat_grad_vjp(g, ans, grad, a, repeats, axis=None):
     return _transpose.repeat_back(g, a, repeats, axis), None, None, None
 
 
-@primitive("array_grad", _H.array_grad)
+@primitive("array_grad", _shape.array_grad)
 def array_grad_vjp(g, ans, grad, a):
     return g, None
 

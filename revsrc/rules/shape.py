@@ -2,7 +2,7 @@
 
 Functions that take a sequence (concatenate, stack...) receive a list the IR built
 with ``ir.make_list``; their rule returns one adjoint per item, as an object array
-(`_helpers.pieces`) that the transformation indexes item by item.
+(`revsrc.runtime.values.pieces`) that the transformation indexes item by item.
 """
 import numpy as np
 
@@ -11,7 +11,8 @@ from ..runtime import tensor
 from . import kind_rules as KR
 from ..primitives import alias, declare
 from .register import jvp_rule, primitive
-from ..runtime import forward_grads as _forward, grads as _helpers
+from ..runtime import forward_grads as _forward
+from ..runtime.grads import shape as _helpers
 
 # ----- Reshaping -----
 

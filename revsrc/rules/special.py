@@ -11,7 +11,7 @@ import scipy.special as sc
 from . import kind_rules as KR
 from ..primitives import NUMPY, define
 from .register import elementwise, primitive
-from ..runtime import grads as _helpers
+from ..runtime.grads import elementwise as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
 

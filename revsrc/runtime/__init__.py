@@ -1,4 +1,5 @@
-"""Small helpers the generated adjoint calls for arrays (never on the scalar path)."""
+"""Small helpers the generated adjoint calls for arrays (never on the scalar path),
+and `is_helper`: which functions are the run time's."""
 from __future__ import annotations
 
 import os
@@ -6,17 +7,27 @@ import os
 import numpy as np
 
 from .. import _kernels, errors
-from . import guards, tensor
-from ..core import kinds
-
-# The modules whose functions generated adjoints call (a derivative differentiated
-# again meets them; revsrc.rules.* holds the rest, astype and the records' helpers).
-HELPER_MODULES = frozenset({"revsrc.runtime", "revsrc.runtime.tensor", "revsrc.runtime.grads",
-                            "revsrc.runtime.forward_grads", "revsrc.runtime.transpose_grads"})
+from . import guards, tensor, values
+from ..core import ir, kinds
 
 # REVSRC_POOL=0 turns the memory pool off (for A/B measurements, or a process that
 # wants every freed block back in the C allocator at once).
 _POOL = os.environ.get("REVSRC_POOL", "1") != "0"
+
+
+def is_helper(fn):
+    """Whether ``fn`` is one of revsrc's own functions that generated code calls as it
+    is: the run time's (this package and revsrc._kernels) and the IR's operations
+    (revsrc.core.ir: copy, make_tuple...). Such a function is printed by its module,
+    never inlined from source, and, met in a derivative differentiated again, is a
+    derivative's helper (E104) rather than a user's function with no rule (E202).
+    The one test of it: passes and back ends ask here, not a module's name."""
+    module = getattr(fn, "__module__", None) or ""
+    return module in _HOMES or module.startswith(_INSIDE)
+
+
+_HOMES = frozenset({__name__, _kernels.__name__, ir.__name__})
+_INSIDE = __name__ + "."
 
 
 # Sum an adjoint back to its input's shape (undoing NumPy broadcasting).
@@ -71,8 +82,7 @@ def zeros_like(x):
 def zero_items(x):
     """The zero adjoint of a list or a tuple ``x``: one zero per item (nested), in
     the form of the adjoints rules give lists (an object array)."""
-    from . import grads as _helpers
-    return _helpers.zero_like(x)
+    return values.zero_like(x)
 
 
 def zero_tangent(x):
@@ -129,9 +139,20 @@ def run_pooled(fn, args):
             guards.restore_errstate()
 
 
-def release_memory():
-    """Free every block revsrc's memory pool holds for reuse."""
-    _kernels.pool_release()
+def result_like(fn, *args):
+    """A read-only array of the shape and dtype ``fn(*args)`` has, without computing it:
+    ``fn`` is a one-output ufunc, or np.sum / np.mean over a whole array (what
+    revsrc.passes.prune puts in place of a value read only for its shape)."""
+    if isinstance(fn, np.ufunc):
+        dtypes = tuple(a.dtype if isinstance(a, (np.ndarray, np.generic)) else type(a)
+                       for a in args)
+        dtype = fn.resolve_dtypes(dtypes + (None,))[-1]
+        shape = np.broadcast_shapes(*(np.shape(a) for a in args))
+        return np.broadcast_to(np.zeros((), dtype), shape)
+    x = np.asarray(args[0])
+    out = np.asarray(fn(np.zeros(1, dtype=x.dtype)))
+    out.flags.writeable = False
+    return out
 
 
 def expand_zero(g, like):

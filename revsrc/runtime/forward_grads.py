@@ -9,42 +9,45 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import grads as _helpers
-from .grads import _T, _axes
+from .. import runtime
+from . import values
+from .grads import reductions as _reductions, shape as _shape
+from .grads.linalg import mT
+from .grads.reductions import reduced_axes
 
 
 def _reduce(terms, a, axis, keepdims):
-    return np.sum(terms, axis=_axes(axis, np.ndim(a)), keepdims=keepdims)
+    return np.sum(terms, axis=reduced_axes(axis, np.ndim(a)), keepdims=keepdims)
 
 
 def _ones_like(ans, t):
-    return np.ones(np.shape(ans), dtype=np.result_type(_helpers._float_dtype(t), np.float64)
-                   if np.ndim(ans) == 0 else _helpers._float_dtype(t))
+    return np.ones(np.shape(ans), dtype=np.result_type(values.float_dtype(t), np.float64)
+                   if np.ndim(ans) == 0 else values.float_dtype(t))
 
 
 def prod_jvp(t, ans, a, axis=None, keepdims=False):
-    d = _helpers.prod_grad(_ones_like(ans, t), ans, np.asarray(a), axis, keepdims)
+    d = _reductions.prod_grad(_ones_like(ans, t), ans, np.asarray(a), axis, keepdims)
     return _reduce(t * d, a, axis, keepdims)
 
 
 def extremum_jvp(t, ans, a, axis=None, keepdims=False):
     """Ties share the tangent equally, as they share the adjoint."""
-    d = _helpers.extremum_grad(_ones_like(ans, t), ans, np.asarray(a), axis, keepdims)
+    d = _reductions.extremum_grad(_ones_like(ans, t), ans, np.asarray(a), axis, keepdims)
     return _reduce(t * d, a, axis, keepdims)
 
 
 def var_jvp(t, ans, a, axis=None, ddof=0, keepdims=False):
-    d = _helpers.var_grad(_ones_like(ans, t), np.asarray(a), axis, ddof, keepdims)
+    d = _reductions.var_grad(_ones_like(ans, t), np.asarray(a), axis, ddof, keepdims)
     return _reduce(t * d, a, axis, keepdims)
 
 
 def std_jvp(t, ans, a, axis=None, ddof=0, keepdims=False):
-    d = _helpers.std_grad(_ones_like(ans, t), ans, np.asarray(a), axis, ddof, keepdims)
+    d = _reductions.std_grad(_ones_like(ans, t), ans, np.asarray(a), axis, ddof, keepdims)
     return _reduce(t * d, a, axis, keepdims)
 
 
 def norm_jvp(t, ans, x, ord=None, axis=None, keepdims=False):
-    d = _helpers.norm_grad(_ones_like(ans, t), ans, np.asarray(x), ord, axis, keepdims)
+    d = _reductions.norm_grad(_ones_like(ans, t), ans, np.asarray(x), ord, axis, keepdims)
     if axis is None and ord is None:
         return _reduce(t * d, x, None, keepdims)
     return _reduce(t * d, x, axis, keepdims)
@@ -101,14 +104,14 @@ def slogdet_jvp(t, ans, a):
 def cholesky_jvp(t, ans, a, upper=False):
     """dL = L Phi(L^-1 dA L^-T) for the symmetric matrix NumPy reads from one triangle
     of ``a`` (Phi: the lower triangle with half its diagonal)."""
-    L = _T(ans) if upper else ans
+    L = mT(ans) if upper else ans
     tri = np.triu(t) if upper else np.tril(t)
-    dA = tri + _T(tri) - tri * np.eye(t.shape[-1], dtype=t.dtype)
+    dA = tri + mT(tri) - tri * np.eye(t.shape[-1], dtype=t.dtype)
     Linv = np.linalg.inv(L)
-    x = np.matmul(np.matmul(Linv, dA), _T(Linv))
+    x = np.matmul(np.matmul(Linv, dA), mT(Linv))
     phi = np.tril(x) * (1.0 - 0.5 * np.eye(x.shape[-1], dtype=x.dtype))
     dL = np.matmul(L, phi)
-    return _T(dL) if upper else dL
+    return mT(dL) if upper else dL
 
 
 def tanh_vjp_jvp(t, g, y):
@@ -125,15 +128,15 @@ def logaddexp_vjp_partial(w, x, y):
 
 def norm_grad_jvp_ans(t, g, ans, x, ord=None, axis=None, keepdims=False):
     """The tangent of norm_grad(g, ans, x) = g x / ans for ans's tangent ``t``."""
-    ge = _helpers.expand_reduced(g, x, axis, keepdims)
-    anse = _helpers.expand_reduced(ans, x, axis, keepdims)
-    te = _helpers.expand_reduced(t, x, axis, keepdims)
+    ge = _reductions.expand_reduced(g, x, axis, keepdims)
+    anse = _reductions.expand_reduced(ans, x, axis, keepdims)
+    te = _reductions.expand_reduced(t, x, axis, keepdims)
     return -(ge * np.asarray(x) * te) / (anse * anse)
 
 
 def norm_grad_jvp_x(t, g, ans, x, ord=None, axis=None, keepdims=False):
-    ge = _helpers.expand_reduced(g, x, axis, keepdims)
-    anse = _helpers.expand_reduced(ans, x, axis, keepdims)
+    ge = _reductions.expand_reduced(g, x, axis, keepdims)
+    anse = _reductions.expand_reduced(ans, x, axis, keepdims)
     return ge * t / anse
 
 
@@ -146,14 +149,13 @@ def pad_jvp(t, array, pad_width, mode="constant", stat_length=None, reflect_type
     values (constant_values, end_values) contribute their own tangents."""
     if mode not in _LINEAR_PADS:
         # maximum, minimum, median select by value: row by row from the reverse rule
-        from . import jvp_via_vjp
         stat = {} if stat_length is None else {"stat_length": stat_length}
         ans = np.pad(array, pad_width, mode=mode, **stat)
 
         def row(g, ans):
-            return _helpers.pad_grads(g, array, pad_width, mode, stat_length, 0, 0,
-                                      reflect_type)[0]
-        return jvp_via_vjp(row, 0, False, t, ans)
+            return _shape.pad_grads(g, array, pad_width, mode, stat_length, 0, 0,
+                                    reflect_type)[0]
+        return runtime.jvp_via_vjp(row, 0, False, t, ans)
     kw = {}
     if mode in ("reflect", "symmetric"):
         kw["reflect_type"] = reflect_type

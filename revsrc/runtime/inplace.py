@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import errors
+from .tensor import sum_to_shape
+
 
 def add_at(a, indices, values):
     """``a`` after ``np.add.at(a, indices, values)`` (``a`` itself is not changed)."""
@@ -27,8 +30,7 @@ def fill_diagonal(a, val, wrap=False):
     if isinstance(val, np.ndarray) and isinstance(a, np.ndarray) and np.shares_memory(a, val):
         # NumPy writes the items in turn, reading ``val`` as it changes: no function of
         # the values before the write
-        from ..errors import UnfollowableWrite
-        raise UnfollowableWrite(
+        raise errors.UnfollowableWrite(
             "np.fill_diagonal writes values read from the array it writes into (a view "
             "of it), so later items see earlier writes; revsrc does not follow that",
             hint="copy the values first: np.fill_diagonal(a, a.diagonal().copy())")
@@ -93,7 +95,6 @@ def add_at_values_grad(g, a, indices, values):
     """The adjoint of ``values`` in ``add_at(a, indices, values)``: ``g`` gathered at
     each index (a repeated index gathers the same element again), summed back to the
     shape ``values`` was broadcast from."""
-    from .tensor import sum_to_shape
     picked = _full(g, a)[indices]
     if np.ndim(values) == 0:
         return _like(np.sum(picked), values)

@@ -10,8 +10,8 @@ import numpy as np
 
 from .. import runtime
 from . import tensor
-from . import grads as _helpers
-from .grads import _axes
+from .grads import reductions as _reductions
+from .grads.reductions import reduced_axes
 
 
 def broadcast_back(gbar, g):
@@ -27,7 +27,7 @@ def reduce_like(gbar, g, x, axis=None, keepdims=False):
     summed over the reduced axes, back to ``g``'s shape."""
     if isinstance(x, (list, tuple)):
         raise NotImplementedError("a reduction over a list, differentiated twice")
-    total = np.sum(gbar, axis=_axes(axis, np.ndim(x)), keepdims=keepdims)
+    total = np.sum(gbar, axis=reduced_axes(axis, np.ndim(x)), keepdims=keepdims)
     return np.reshape(total, np.shape(g)) if np.ndim(g) else total
 
 
@@ -40,7 +40,7 @@ def var_grad_back_a(gbar, g, a, axis=None, ddof=0, keepdims=False):
     """The transpose, in ``a``, of a -> expand(g) (a - mean(a)) 2 / (n - ddof)."""
     a = np.asarray(a)
     n = np.size(a) // max(np.size(np.sum(a, axis=axis)), 1)
-    weighted = gbar * _helpers.expand_reduced(g, a, axis, keepdims)
+    weighted = gbar * _reductions.expand_reduced(g, a, axis, keepdims)
     return (weighted - np.mean(weighted, axis=axis, keepdims=True)) * (2.0 / (n - ddof))
 
 

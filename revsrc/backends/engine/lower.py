@@ -27,7 +27,8 @@ import struct
 import numpy as np
 
 from ... import _engine_ops as ops
-from ...passes import analysis, containers
+from ...passes import analysis
+from ...runtime import containers
 from ...core import ir
 from ... import primitives
 from ...core import kinds as kinds_mod

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..printing import stack_name
 from ..python import renumber
-from ... import errors, primitives
+from ... import errors, primitives, runtime
 from ...core import ir, kinds
 from ...core.ir import Const, Op, Pop, Push, SetItem, While
 from ...runtime import guards
@@ -70,7 +70,7 @@ def twin_name(fn):
     special = sys.modules.get("scipy.special")
     if special is not None and getattr(special, name, None) is fn:
         return f"jax.scipy.special.{name}" if hasattr(J.jax.scipy.special, name) else None
-    if mod.startswith("revsrc."):
+    if runtime.is_helper(fn):
         ns, twin = J.helpers.twin_of(fn)
         if twin is not None:
             return f"_{mod.split('.')[-1].lstrip('_')}_jnp.{name}"

@@ -1,12 +1,12 @@
 """jax.numpy twins of the runtime helpers that generated code calls (``backend="jax"``).
 
-Imported only by revsrc/jaxgen.py, once JAX is known to be installed.
+Imported only by revsrc/backends/jax/printer.py, once JAX is known to be installed.
 
 Two kinds of twin:
 
 - *Rebound*: a helper module's own source run over jax.numpy. `rebound` makes a copy of
   a module's functions whose global ``np`` is `np_like` (jax.numpy under NumPy's names),
-  so ``_helpers.mean_grad`` runs the same lines on traced arrays. One source, two
+  so ``_reductions.mean_grad`` runs the same lines on traced arrays. One source, two
   namespaces: a helper's branches on shapes, axes and dtypes are static under
   ``jax.jit``; a helper that branches on values or writes in place stops the trace
   with JAX's error, which jaxgen turns into a coded refusal (E603). The rule table's
@@ -26,7 +26,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ... import errors
+from ... import errors, runtime
+from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace, tensor,
+                        transpose_grads, values)
+from ...runtime.grads import (calculus as _calculus, common as _common,
+                              elementwise as _elementwise, fft as _fft, indexing as _indexing,
+                              linalg as _linalg, reductions as _reductions, shape as _shape)
 
 Tracer = jax.core.Tracer
 
@@ -106,18 +111,27 @@ _REBOUND = {}
 
 def rebound(module, overrides=None):
     """A namespace with ``module``'s functions, their global ``np`` being `np_like`
-    and their references to other revsrc modules rebound the same way."""
-    hit = _REBOUND.get(module.__name__)
+    and their references to other revsrc modules (and to the functions imported from
+    them) rebound the same way."""
+    hit = _REBOUND.get(module)
     if hit is not None:
         return hit
     ns = types.ModuleType(module.__name__ + "_jnp")
-    _REBOUND[module.__name__] = ns
+    _REBOUND[module] = ns
     env = dict(vars(module))
     env["np"] = np_like
     done = {}
 
+    def globals_of(fn):
+        """The globals ``fn`` runs with: ``env`` for this module's own code; for a
+        wrapper made by another module's decorator, that module's rebound globals."""
+        if fn.__globals__ is vars(module):
+            return env
+        home = sys.modules.get(fn.__globals__.get("__name__"))
+        return fn.__globals__ if _TWINS.get(home) is None else twin_module(home).__dict__
+
     def again(fn):
-        """``fn`` with globals ``env``; a decorated helper's wrapped function too."""
+        """``fn`` with rebound globals; a decorated helper's wrapped function too."""
         hit = done.get(id(fn))
         if hit is not None:
             return hit
@@ -128,7 +142,8 @@ def rebound(module, overrides=None):
                 if isinstance(c.cell_contents, types.FunctionType)
                 and c.cell_contents.__module__ == module.__name__ else c
                 for c in closure)
-        new = types.FunctionType(fn.__code__, env, fn.__name__, fn.__defaults__, closure)
+        new = types.FunctionType(fn.__code__, globals_of(fn), fn.__name__, fn.__defaults__,
+                                 closure)
         new.__kwdefaults__ = fn.__kwdefaults__
         new.__qualname__ = fn.__qualname__
         new.__doc__ = fn.__doc__
@@ -136,11 +151,15 @@ def rebound(module, overrides=None):
         return new
 
     for name, value in list(env.items()):
-        if isinstance(value, types.ModuleType) and value.__name__.startswith("revsrc.") \
-                and value is not module and value.__name__ in _TWINS:
+        if isinstance(value, types.ModuleType) and value is not module \
+                and _TWINS.get(value) is not None:
             env[name] = twin_module(value)
         elif isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
             env[name] = again(value)
+        elif isinstance(value, types.FunctionType):
+            home = sys.modules.get(value.__module__)
+            if home is not module and _TWINS.get(home) is not None:
+                env[name] = getattr(twin_module(home), value.__name__)  # imported by name
     for name in overrides or {}:
         if name in env:
             env["_rebound_" + name] = env[name]
@@ -149,10 +168,10 @@ def rebound(module, overrides=None):
     return ns
 
 
-# ----- Written twins: revsrc/tensor.py -----
+# ----- Written twins: revsrc/runtime/tensor.py -----
 
 def sum_to_shape(g, shape):
-    """jnp: sum `g` back to `shape` (NumPy's: revsrc.tensor.sum_to_shape)."""
+    """jnp: sum `g` back to `shape` (NumPy's: revsrc.runtime.tensor.sum_to_shape)."""
     gshape = jnp.shape(g)
     shape = tuple(shape)
     if gshape == shape or gshape == ():
@@ -198,7 +217,7 @@ def logaddexp_vjp(g, x, y):
     return g / (1.0 + jnp.exp(y - x))
 
 
-# ----- Written twins: revsrc/runtime.py -----
+# ----- Written twins: revsrc/runtime/__init__.py -----
 
 def _float_dtype(x):
     dt = jnp.result_type(x)
@@ -244,7 +263,6 @@ def take_grad(g, index):
     if jnp.ndim(g) == 0:
         return g
     if not _holds_traced(index):
-        from ... import runtime
         if runtime.last_writes(np.shape(g), index) is not None:
             # NumPy keeps the last write to a place; XLA keeps an undefined one
             _refuse("an item assignment that writes some elements more than once")
@@ -260,12 +278,11 @@ def c_(items):
 
 
 def index_concat_grad(g, items, which):
-    """rules/_helpers.index_concat_grad with a gather in place of np.add.at: where each
+    """grads.shape.index_concat_grad with a gather in place of np.add.at: where each
     element went is worked out from the items' shapes (static while tracing)."""
-    from ...runtime import grads as _helpers
     if any(isinstance(it, str) for it in items):
         _refuse(f"np.{which}_ with a directive string")
-    ids, bases = _helpers.index_concat_layout(items, which)
+    ids, bases = _shape.index_concat_layout(items, which)
     flat = jnp.ravel(g)
     grads = []
     for it, b in zip(items, bases):
@@ -330,7 +347,7 @@ def jvp_via_vjp(*args, **kwargs):
             "(a primitive with no forward rule)")
 
 
-# ----- Written twins: revsrc/rules/_helpers.py -----
+# ----- Written twins: revsrc/runtime/values.py and revsrc/runtime/grads/ -----
 
 class Pieces:
     """The adjoint of a list of values, one item each (NumPy's twin is a 1-D object
@@ -402,7 +419,7 @@ def matmul_grad_a(g, a, b):
         ga = _batched_contraction(g, b, other_last=True)
         if ga is not None:
             return _as_adjoint(ga, a)
-    return _ORIGINAL["matmul_grad_a"](g, a, b)
+    return _original(_linalg, "matmul_grad_a")(g, a, b)
 
 
 def matmul_grad_b(g, a, b):
@@ -411,13 +428,13 @@ def matmul_grad_b(g, a, b):
         gb = _batched_contraction(a, g, other_last=False)
         if gb is not None:
             return _as_adjoint(gb, b)
-    return _ORIGINAL["matmul_grad_b"](g, a, b)
+    return _original(_linalg, "matmul_grad_b")(g, a, b)
 
 
 def sort_grad(g, a, axis=-1):
     """jnp: the adjoint of np.sort, a permutation (NumPy's writes in place)."""
     if isinstance(a, (list, tuple)) or jnp.iscomplexobj(a):
-        return _ORIGINAL["sort_grad"](g, a, axis)
+        return _original(_indexing, "sort_grad")(g, a, axis)
     dt = _float_dtype(a)
     if axis is None:
         order = jnp.argsort(jnp.ravel(a), stable=True)
@@ -433,8 +450,8 @@ def prod_grad(g, ans, a, axis=None, keepdims=False):
     a = jnp.asarray(a)
     if a.ndim == 0:
         return g
-    helpers = twin_module(sys.modules["revsrc.runtime.grads"])
-    axes = helpers._axes(axis, a.ndim)
+    helpers = twin_module(_reductions)
+    axes = helpers.reduced_axes(axis, a.ndim)
     ge = helpers.expand_reduced(g, a, axis, keepdims)
     anse = helpers.expand_reduced(ans, a, axis, keepdims)
     rest = [i for i in range(a.ndim) if i not in axes]
@@ -475,52 +492,77 @@ _RUNTIME["run_pooled"] = lambda fn, args: fn(*args)
 
 def as_items(g, seq):
     """jnp: ``g`` in the form of the sequence it is the adjoint of; an array's adjoint is
-    an array (NumPy's, revsrc.containers.as_items, fills one item by item)."""
+    an array (NumPy's, revsrc.runtime.containers.as_items, fills one item by item)."""
     if isinstance(seq, (np.ndarray, jax.Array, Tracer)) and np.ndim(g) != 0:
         dt = _float_dtype(seq)
         return jnp.reshape(jnp.stack([jnp.asarray(x, dt) for x in g]), jnp.shape(seq))
     return g
 
 
-# revsrc modules whose functions generated code calls, and their written twins
-_TWINS = {"revsrc.runtime.tensor": _TENSOR, "revsrc.runtime": _RUNTIME,
-          "revsrc.runtime.grads": {"pieces": pieces, "matmul_grad_a": matmul_grad_a,
-                                    "matmul_grad_b": matmul_grad_b, "sort_grad": sort_grad,
-                                    "prod_grad": prod_grad,
-                                    "index_concat_grad": index_concat_grad},
-          # IEEE derivative code on numbers: jnp's operations are IEEE already
-          "revsrc.runtime.ieee": {"div": jnp.divide, "pow": jnp.power, "log": jnp.log,
-                          "where": jnp.where},
-          # lists, tuples and dicts are Python values under jax.jit too
-          "revsrc.passes.containers": {"as_items": as_items},
-          "revsrc.runtime.forward_grads": {},
-          "revsrc.runtime.transpose_grads": {}, "revsrc.rules.arith": {},
-          "revsrc.rules.runtime_records": {}}
+# ----- The twin table of each run-time module -----
+
+# module -> {name: written twin} (the rest of the module rebound over jax.numpy), or
+# None: the module has no jnp lowering, and a call to it is refused (E603). Keyed by
+# the module object, so a module that moves keeps its table (and one that is new must
+# be given one: tests/test_jax_backend.py checks every module of revsrc.runtime).
+_TWINS = {}
 
 
-class _Originals:
-    """rules/_helpers' rebound functions that a written twin replaces, for the twins that
-    fall back to them."""
+def register_twins(module, twins):
+    """Give the run-time ``module`` its written twins (a dict, maybe empty), or None
+    for no jnp lowering at all. Each twin replaces a function of ``module`` by name: a
+    name the module does not have (its function moved) is an error here, not a twin
+    that silently replaces nothing."""
+    strays = [name for name in twins or () if not callable(getattr(module, name, None))]
+    if strays:
+        raise AssertionError(f"{module.__name__} has no {', '.join(strays)} to twin")
+    _TWINS[module] = None if twins is None else dict(twins)
 
-    def __getitem__(self, name):
-        from ...runtime import grads as _helpers
-        ns = twin_module(_helpers)
-        return ns.__dict__["_rebound_" + name]
+
+def registered(module):
+    """Whether ``module`` has been given its twin table (empty or None included)."""
+    return module in _TWINS
 
 
-_ORIGINAL = _Originals()
+register_twins(tensor, _TENSOR)
+register_twins(runtime, _RUNTIME)
+register_twins(values, {"pieces": pieces})
+register_twins(_common, {})
+register_twins(_reductions, {"prod_grad": prod_grad})
+register_twins(_elementwise, {})
+register_twins(_calculus, {})
+register_twins(_fft, {})
+register_twins(_linalg, {"matmul_grad_a": matmul_grad_a, "matmul_grad_b": matmul_grad_b})
+register_twins(_shape, {"index_concat_grad": index_concat_grad})
+register_twins(_indexing, {"sort_grad": sort_grad})
+# IEEE derivative code on numbers: jnp's operations are IEEE already
+register_twins(ieee, {"div": jnp.divide, "pow": jnp.power, "log": jnp.log, "where": jnp.where})
+# lists, tuples and dicts are Python values under jax.jit too
+register_twins(containers, {"as_items": as_items})
+register_twins(forward_grads, {})
+register_twins(transpose_grads, {})
+register_twins(arith, {})
+# raise, assert, f-strings and errstate blocks; NumPy's in-place functions as values
+register_twins(guards, None)
+register_twins(inplace, None)
+
+
+def _original(module, name):
+    """``module``'s rebound function ``name`` that a written twin replaces, for the twins
+    that fall back to it."""
+    return twin_module(module).__dict__["_rebound_" + name]
 
 
 def twin_module(module):
     """The jnp namespace standing for the revsrc ``module`` in generated jnp code."""
-    return rebound(module, _TWINS.get(module.__name__))
+    return rebound(module, _TWINS.get(module))
 
 
 def twin_of(fn):
     """The jnp twin of a revsrc function, or None."""
-    mod = getattr(fn, "__module__", None) or ""
-    if mod not in _TWINS:
+    module = sys.modules.get(getattr(fn, "__module__", None) or "")
+    if _TWINS.get(module) is None:
         return None, None
-    ns = twin_module(sys.modules[mod])
+    ns = twin_module(module)
     twin = getattr(ns, getattr(fn, "__name__", ""), None)
     return (ns, twin) if callable(twin) else (None, None)
