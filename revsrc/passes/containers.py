@@ -22,6 +22,7 @@ from __future__ import annotations
 import operator
 
 from .. import errors
+from . import analysis
 from ..core import ir, kinds
 from ..core.ir import Const, Op, SetItem
 from ..runtime.containers import (IN_PLACE, append, append_in_place, concat, extend,
@@ -65,7 +66,6 @@ class _Specializer:
         return env.get(o)
 
     def block(self, stmts, env):
-        from . import analysis
         for s in stmts:
             if isinstance(s, Op):
                 new = self.decide(s, env)
