@@ -18,7 +18,10 @@ from ..passes import containers
 from .. import errors, rules
 from ..runtime import guards, inplace
 from ..core import ir
-from ..core.ir import Const, If, Op, SetItem
+from ..core.ir import Const, For, If, Op, SetItem
+from .lower.scope import assigned_names
+from .lower.values import (UNROLL_LIMIT, Known, NestedDef, VDict, VRecord, VTuple,
+                           inlinable, is_static)
 
 _getitem = operator.getitem
 _add_int = operator.add
@@ -33,16 +36,7 @@ _ACC = ".acc"
 _FIRST = ".first"
 
 
-def _comprehension_scope(sc):
-    from .normalize import Scope
-    cs = Scope(sc.parsed, sc.prefix, sc.globals, sc.cells, enclosing=sc, fn=sc.fn,
-               rule_mode=sc.rule_mode)
-    cs.loops = []
-    return cs
-
-
 def _static_container(plan):
-    from .normalize import VDict, VTuple
     return plan[0] == "seq" and isinstance(plan[1], (VTuple, VDict)) or \
         plan[0] in ("enumerate", "reversed") and _static_container(plan[1]) or \
         plan[0] == "zip" and any(_static_container(p) for p in plan[1])
@@ -50,8 +44,7 @@ def _static_container(plan):
 
 def _is_function_value(fn):
     """A function to stand for by name: not a module, nor a nested def's record."""
-    from .normalize import _is_static
-    return _is_static(fn) and not isinstance(fn, (tuple, types.ModuleType))
+    return is_static(fn) and not isinstance(fn, (NestedDef, types.ModuleType))
 
 
 _CONVERSIONS = {ord("s"): "!s", ord("r"): "!r", ord("a"): "!a"}
@@ -97,7 +90,6 @@ class IdiomLowering:
         """``Cls(...)`` for a class whose ``__init__`` only sets attributes: its
         ``__init__`` inlined on a static object that records them; its methods are
         inlined with ``self`` that object, its attributes read what was stored."""
-        from .normalize import VRecord
         obj = VRecord(None, [], cls)
         obj.building = True
         try:
@@ -178,7 +170,6 @@ class IdiomLowering:
     def _static_plan_items(self, plan, top=True):
         """The items of a loop over containers known when transforming (``for W, b in
         layers``, ``for k, v in enumerate(params)``), or None: the loop is unrolled."""
-        from .normalize import _UNROLL_LIMIT, VDict, VTuple
         kind = plan[0]
         if kind == "seq":
             v = plan[1]
@@ -187,7 +178,7 @@ class IdiomLowering:
             if isinstance(v, VDict):
                 return [Const(k) for k in v.keys]
             if top and isinstance(v, Const) and isinstance(v.value, (tuple, list)) and \
-                    len(v.value) <= _UNROLL_LIMIT and \
+                    len(v.value) <= UNROLL_LIMIT and \
                     all(isinstance(x, (str, int, type(None))) for x in v.value):
                 return [Const(x) for x in v.value]
             return None
@@ -309,12 +300,9 @@ class IdiomLowering:
     def _for_sequence(self, sc, node, out, loc):
         """``for target in it`` over sequences, ranges, and enumerate, zip and reversed
         of them (nested in any order): a loop over positions 0 .. n-1."""
-        from ..core.ir import For
-        from .normalize import _assigned_names
-        from .normalize import _UNROLL_LIMIT
-        plan = self._iteration(sc, node.iter, out, loc, _assigned_names(node.body)[0])
+        plan = self._iteration(sc, node.iter, out, loc, assigned_names(node.body)[0])
         items = self._static_plan_items(plan)
-        if items is not None and len(items) <= _UNROLL_LIMIT:
+        if items is not None and len(items) <= UNROLL_LIMIT:
             return self._unroll_items(sc, node, items, out, loc)
         plan = self._materialize_plan(plan, out, loc)
         counts = {}
@@ -355,14 +343,14 @@ class IdiomLowering:
             ast.copy_location(node, value)
             ast.copy_location(node.body[0], value.body)
             sc.defs[target.id] = node
-            sc.env[target.id] = ("obj", ("def", sc, node))
+            sc.env[target.id] = Known(NestedDef(sc, node))
             return True
         if isinstance(value, (ast.Name, ast.Attribute)):
             fn = self._static_callee(sc, value, out)
             if fn is None or not _is_function_value(fn):
                 return False
             self._check_single_binding(sc, target.id, "a function", loc)
-            sc.env[target.id] = ("obj", fn)
+            sc.env[target.id] = Known(fn)
             return True
         return False
 
@@ -389,7 +377,7 @@ class IdiomLowering:
             expr = ast.fix_missing_locations(ast.Expression(body=node))
             code = compile(expr, sc.parsed.loc(node).filename if sc.parsed.loc(node)
                            else "<lambda>", "eval")
-            return ("obj", eval(code, sc.globals))  # noqa: S307 (the user's own lambda)
+            return Known(eval(code, sc.globals))  # noqa: S307 (the user's own lambda)
         raise errors.UnsupportedSyntax(
             "a lambda used as a value that reads the function's variables is not supported "
             "(one assigned to a name and called in the function is)", loc=loc,
@@ -431,9 +419,7 @@ class IdiomLowering:
         fn = self._static_callee(sc, call.func, out)
         if inplace.value_form(fn) is not None or inplace.writes_into(fn):
             return self._inplace_call(sc, call, fn, out, loc)
-        from .normalize import _inlinable
-        if not ((isinstance(fn, tuple) and fn and fn[0] == "def") or
-                (_inlinable(fn) and rules.lookup(fn) is None)):
+        if not (isinstance(fn, NestedDef) or (inlinable(fn) and rules.lookup(fn) is None)):
             return False
         self._expr(sc, call, out)
         return True
@@ -514,7 +500,7 @@ class IdiomLowering:
         if any(g.is_async for g in node.generators):
             raise errors.UnsupportedSyntax("an async comprehension", loc=loc,
                                            hint="use a plain comprehension")
-        cs = _comprehension_scope(sc)
+        cs = sc.child()
         used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
         if into is not None and not any(sc.env.get(n) == into for n in used):
             acc = into     # built where it goes (it does not read that name)
@@ -631,36 +617,9 @@ class IdiomLowering:
         return result
 
 
-    # ----- star-arguments ---------------------------------------------------------------
-    def _call_arguments(self, sc, nodes, out, loc):
-        """A call's positional arguments, ``*seq`` expanded where its items are known
-        when the function is transformed (a tuple written in the function, ``*args``)."""
-        from .normalize import VTuple
-        args = []
-        for a in nodes:
-            if not isinstance(a, ast.Starred):
-                args.append(self._expr(sc, a, out))
-                continue
-            v = self._expr(sc, a.value, out)
-            if isinstance(v, Const) and isinstance(v.value, (tuple, list)):
-                args.extend(Const(i) for i in v.value)
-            elif isinstance(v, tuple) and not isinstance(v, VTuple) and v and v[0] == "obj" \
-                    and isinstance(v[1], (tuple, list)):
-                args.extend(Const(i) for i in v[1])
-            elif isinstance(v, VTuple):
-                args.extend(v)
-            else:
-                raise errors.UnsupportedSyntax(
-                    f"*{ast.unparse(a.value)} in a call: revsrc must know how many items it "
-                    "has when it transforms the function, and this value's length is "
-                    "known only when it runs", loc=loc,
-                    hint="pass the items by name (f(x, a, b)), or unpack them first "
-                         "(a, b = pair; f(x, a, b))")
-        return args
-
+    # ----- star targets ------------------------------------------------------------
     def _starred_targets(self, sc, target, value, out, loc):
         """``a, *rest, z = value``: ``rest`` is a list of the middle items."""
-        from .normalize import VTuple
         elts = target.elts
         k = next(i for i, e in enumerate(elts) if isinstance(e, ast.Starred))
         after = len(elts) - k - 1

@@ -31,6 +31,13 @@ from ..core.names import Names
 from ..core.ir import Const, For, If, Op, SetItem, While
 from ..rules.arith import astype as _astype
 from .parse import parse_function
+from .lower.scope import (RuleSource, Scope, all_names, assigned_names, ends_in_return,
+                          leaves_loop, param_names, positional_names, return_statements)
+from .lower.values import (MISSING, STATIC_NODES, UNROLL_LIMIT, BoundMethod, Known,
+                           NestedDef, Poisoned, Slot, VDict, VRecord, VTuple, class_of,
+                           describe_static, inlinable, is_static, is_static_value,
+                           known_or_const, made_object, mentions_slot, sequence, short,
+                           spread, static_node, user_callable, vtuple)
 
 _BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -64,208 +71,6 @@ _VARARG_SHAPE_METHODS = {"reshape", "transpose"}
 
 _SIDE_EFFECTS = {print, open, input, exec, eval, setattr, delattr, globals, locals,
                  vars, breakpoint, __import__}
-_DATA_TYPES = (bool, int, float, complex, str, bytes, type(None), np.ndarray, np.generic,
-               tuple, list, slice, type(Ellipsis))
-
-
-class VTuple(tuple):
-    """A tuple of operands known at transformation time (never materialized).
-
-    Also a list or a namedtuple whose items are known (an argument taken apart at the
-    API boundary, or an item of one): ``seq`` is "tuple" or "list", ``cls`` the
-    namedtuple's class. Items are operands or static containers themselves.
-    """
-    seq = "tuple"
-    cls = None
-
-
-def vtuple(items, seq="tuple", cls=None):
-    t = VTuple(items)
-    if seq != "tuple" or cls is not None:
-        t.seq = seq
-        t.cls = cls
-    return t
-
-
-class VDict:
-    """A dict whose keys are known at transformation time, and so which value each
-    subscript reads (an argument taken apart, or a literal with constant keys).
-    ``owned``: made inside the function (so it may be changed)."""
-
-    def __init__(self, keys, values, owned=False):
-        self.keys = list(keys)
-        self.values = list(values)
-        self.owned = owned
-
-    def get(self, key, default=None):
-        for k, v in zip(self.keys, self.values):
-            if k == key:
-                return v
-        return default
-
-
-class VRecord:
-    """A dataclass or a registered container class whose fields are known: its
-    attributes read the operands of its fields (through ``probe``, an instance that
-    holds a `_Slot` where each field's value is)."""
-
-    def __init__(self, td, items, probe):
-        self.td = td
-        self.items = list(items)
-        self.probe = probe
-        self.items_by_name = {}   # (an object made in the function: its attributes)
-
-
-class _Slot:
-    """Stands for item ``i`` of a static container inside its probe instance."""
-    __slots__ = ("i",)
-
-    def __init__(self, i):
-        self.i = i
-
-
-class _Poisoned:
-    """A name whose value depends on a branch revsrc cannot follow statically."""
-
-    def __init__(self, why):
-        self.why = why
-
-
-_STATIC_NODES = (VTuple, VDict, VRecord)
-
-
-def _is_static_value(v):
-    """A static container, or ("obj", value): known at transformation time."""
-    return isinstance(v, _STATIC_NODES) or (isinstance(v, tuple) and len(v) == 2
-                                            and v[0] == "obj")
-
-
-class Scope:
-    """One function being lowered: its names and how each resolves."""
-
-    def __init__(self, parsed, prefix, globals_, cells, enclosing=None, fn=None,
-                 rule_mode=False):
-        self.parsed = parsed
-        self.prefix = prefix
-        self.globals = globals_
-        self.cells = cells  # name -> cell
-        self.enclosing = enclosing
-        self.fn = fn
-        self.rule_mode = rule_mode
-        self.env = {}    # source name -> operand, or ("obj", value)
-        self.defs = {}   # nested def name -> ast.FunctionDef
-        self.locals = set()
-        self.loops = []  # stack of (continue label, break label) of enclosing loops
-        self.exit_label = None  # the label `return` leaves
-        self.ret_var = None
-        self.aux_var = None
-        self.has_aux = False
-        self.ret_items = None
-        self.ret_skeleton = None  # a helper's static container result (see _return)
-        self.store_counts = {}
-        self.no_static = 0  # > 0 inside a loop the program runs: no static bindings
-
-
-def static_node(td, items):
-    """The static container of shape ``td`` (one level: a pytree.TreeDef) holding
-    ``items``."""
-    from ..core import pytree
-    if td.kind == "tuple":
-        return vtuple(items)
-    if td.kind == "list":
-        return vtuple(items, "list")
-    if td.kind == "dict":
-        return VDict(td.aux, items)
-    try:
-        probe = pytree.rebuild(td, [_Slot(i) for i in range(len(items))])
-    except Exception:
-        probe = None
-    if td.kind == "namedtuple":
-        t = vtuple(items, cls=td.cls)
-        t.probe = probe
-        return t
-    return VRecord(td, items, probe)
-
-
-def _param_names(node):
-    """A function's parameters in signature order (``*args`` and ``**kwargs`` too)."""
-    a = node.args
-    names = [x.arg for x in a.posonlyargs + a.args]
-    if a.vararg is not None:
-        names.append(a.vararg.arg)
-    names += [x.arg for x in a.kwonlyargs]
-    if a.kwarg is not None:
-        names.append(a.kwarg.arg)
-    return names
-
-
-def _all_names(node):
-    """Every name a function's source mentions (its nested functions' too)."""
-    out = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name):
-            out.add(n.id)
-        elif isinstance(n, ast.arg):
-            out.add(n.arg)
-    return out
-
-
-def _assigned_names(body):
-    names = set()
-    defs = set()
-
-    def target(t):
-        if isinstance(t, ast.Name):
-            names.add(t.id)
-        elif isinstance(t, (ast.Tuple, ast.List)):
-            for e in t.elts:
-                target(e)
-
-    for stmt in body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Assign):
-                for t in node.targets:
-                    target(t)
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-                target(node.target)
-            elif isinstance(node, ast.For):
-                target(node.target)
-            elif isinstance(node, ast.FunctionDef):
-                defs.add(node.name)
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                for alias in node.names:
-                    names.add((alias.asname or alias.name).split(".")[0])
-    return names, defs
-
-
-def _returns(body):
-    """The return statements of a function body, not of the functions nested in it."""
-    found = []
-    stack = list(body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Return):
-            found.append(n)
-        if isinstance(n, (ast.FunctionDef, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(n))
-    return found
-
-
-def _has_node(nodes, kinds, stop=(ast.FunctionDef,), into_loops=True):
-    stack = list(nodes)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, kinds):
-            return True
-        if isinstance(n, stop):
-            continue
-        if not into_loops and isinstance(n, (ast.For, ast.While)):
-            continue
-        stack.extend(ast.iter_child_nodes(n))
-    return False
-
-
 class Normalizer(IdiomLowering):
     """Lowers one top-level function (and everything it inlines) to IR (the idioms
     of revsrc/idioms.py included)."""
@@ -294,7 +99,7 @@ class Normalizer(IdiomLowering):
         return self.names.reserve(name)
 
     def _depend(self, holder, name, value):
-        if isinstance(value, types.FunctionType) and _inlinable(value):
+        if isinstance(value, types.FunctionType) and inlinable(value):
             dep = (holder, name, value, value.__code__)
             if not any(d[0] is holder and d[1] == name for d in self.deps):
                 self.deps.append(dep)
@@ -322,10 +127,10 @@ class Normalizer(IdiomLowering):
         static = static or {}
         functions = functions or {}
         params = []
-        used = _all_names(node) | set(_param_names(node))
-        for p in _param_names(node):
+        used = all_names(node) | set(param_names(node))
+        for p in param_names(node):
             if p in static:
-                sc.env[p] = ("obj", static[p])
+                sc.env[p] = Known(static[p])
             elif p in trees:
                 leaves = []
                 sc.env[p] = self._tree_param(p, trees[p], used, leaves, functions.get(p))
@@ -334,7 +139,7 @@ class Normalizer(IdiomLowering):
                 sc.env[p] = self._reserve(p)
                 params.append(p)
                 if p in functions:
-                    sc.env[p] = ("obj", functions[p])
+                    sc.env[p] = Known(functions[p])
         self.inline_stack.append(fn)
         out = []
         sc.has_aux = self.has_aux
@@ -359,7 +164,7 @@ class Normalizer(IdiomLowering):
                 self._reserve(leaf)
                 leaves.append(leaf)
                 if functions and len(leaves) - 1 in functions:
-                    return ("obj", functions[len(leaves) - 1])
+                    return Known(functions[len(leaves) - 1])
                 return leaf
             if t.kind == "none":
                 return Const(None)
@@ -375,11 +180,11 @@ class Normalizer(IdiomLowering):
         Returns (statements, [(statements, operand) per output, None where the rule
         gives no gradient]).
         """
-        sc = Scope(_RuleSource(rule), prefix="", globals_=rule.globals, cells={},
+        sc = Scope(RuleSource(rule), prefix="", globals_=rule.globals, cells={},
                    rule_mode=True)
         for p in ["g", "ans"] + list(rule.params):
             sc.env[p] = self._reserve(p)
-        sc.env["xp"] = ("obj", xp)
+        sc.env["xp"] = Known(xp)
         assigned = set()
         for stmt in rule.body:
             for n in ast.walk(stmt):
@@ -413,15 +218,15 @@ class Normalizer(IdiomLowering):
                                col_offset=node.col_offset)]
         else:
             body = node.body
-        names, defs = _assigned_names(body)
-        params = _param_names(node)
+        names, defs = assigned_names(body)
+        params = param_names(node)
         sc.locals = names | set(params)
         for stmt in body:
             for n in ast.walk(stmt):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     sc.store_counts[n.id] = sc.store_counts.get(n.id, 0) + 1
         sc.ret_var = self.names.internal(sc.prefix + "ret" if sc.prefix else "_ret")
-        returns = _returns(body)
+        returns = return_statements(body)
         sizes = {len(r.value.elts) if isinstance(r.value, ast.Tuple) else 0 for r in returns}
         if sc.prefix and len(sizes) == 1 and min(sizes) >= 2:
             # a helper returning a tuple literal: keep the items apart
@@ -440,7 +245,7 @@ class Normalizer(IdiomLowering):
         if sc.ret_items:
             return VTuple(sc.ret_items)
         if sc.ret_skeleton is not None:
-            if returns and len(returns) and not _ends_in_return(body):
+            if returns and len(returns) and not ends_in_return(body):
                 raise errors.UnsupportedSyntax(
                     "a function that returns a container may also end without a return "
                     "(returning None)", loc=sc.parsed.loc(node),
@@ -461,10 +266,10 @@ class Normalizer(IdiomLowering):
 
     # ----- name resolution ----------------------------------------------
     def _resolve(self, sc, name, node, out, hoisting=False):
-        """An operand, or ("obj", value) for something known statically."""
+        """An operand, or a static value (lower/values.py) for something known now."""
         if name in sc.env:
             value = sc.env[name]
-            if isinstance(value, _Poisoned):
+            if isinstance(value, Poisoned):
                 raise errors.UnsupportedSyntax(
                     f"{name} is read after {value.why}, and which container it holds "
                     "then is only known when the function runs", loc=sc.parsed.loc(node),
@@ -475,7 +280,7 @@ class Normalizer(IdiomLowering):
             sc.env[name] = var
             return var
         if name in sc.defs:
-            return ("obj", ("def", sc, sc.defs[name]))
+            return Known(NestedDef(sc, sc.defs[name]))
         if sc.enclosing is not None:
             r = self._resolve(sc.enclosing, name, node, out, hoisting)
             if r is not None:
@@ -488,9 +293,9 @@ class Normalizer(IdiomLowering):
             except ValueError:
                 raise errors.UnsupportedSyntax(
                     f"closure variable {name} is not bound yet", loc=sc.parsed.loc(node))
-            if _is_static(value):
+            if is_static(value):
                 self._depend(cell, name, value)
-                sc.env[name] = ("obj", value)
+                sc.env[name] = Known(value)
                 return sc.env[name]
             var = self._reserve(sc.prefix + name)
             out.append(Op(var, ir.load_cell, (Const(cell),), loc=sc.parsed.loc(node)))
@@ -498,10 +303,10 @@ class Normalizer(IdiomLowering):
             return var
         if name in sc.globals:
             value = sc.globals[name]
-            if _is_static(value):
+            if is_static(value):
                 if not sc.rule_mode:
                     self._depend(sc.globals, name, value)
-                sc.env[name] = ("obj", value)
+                sc.env[name] = Known(value)
                 return sc.env[name]
             if sc.rule_mode:
                 # a rule's module constants (_LN2...) are fixed: inlined as constants,
@@ -518,7 +323,7 @@ class Normalizer(IdiomLowering):
             return var
         if hasattr(builtins, name):
             value = getattr(builtins, name)
-            sc.env[name] = ("obj", value)
+            sc.env[name] = Known(value)
             return sc.env[name]
         if hoisting:
             return None
@@ -620,7 +425,7 @@ class Normalizer(IdiomLowering):
                 hint="differentiated functions must be pure: compute values and return them")
         if isinstance(node, ast.FunctionDef):
             sc.defs[node.name] = node
-            sc.env[node.name] = ("obj", ("def", sc, node))
+            sc.env[node.name] = Known(NestedDef(sc, node))
             return False
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             self._import(sc, node, loc)
@@ -658,8 +463,8 @@ class Normalizer(IdiomLowering):
                 new, old = sc.env[name], before.get(name)
                 if new is old or (isinstance(new, str) and new == old):
                     continue
-                if _is_static_value(new) or _is_static_value(old) or \
-                        isinstance(new, (Const, _Poisoned)) or isinstance(old, Const):
+                if is_static_value(new) or is_static_value(old) or \
+                        isinstance(new, (Const, Poisoned)) or isinstance(old, Const):
                     changed.add(name)
                     if name in before:
                         sc.env[name] = old
@@ -667,15 +472,15 @@ class Normalizer(IdiomLowering):
                         del sc.env[name]
         self.cond_depth -= 1
         for name in changed:
-            sc.env[name] = _Poisoned("an if statement that assigns it")
+            sc.env[name] = Poisoned("an if statement that assigns it")
 
     def _loop_region(self, sc, body_nodes, out, lower):
         """Lower a loop body the program runs (``lower()``): names assigned in it
         that hold static values now become variables first."""
-        names, _ = _assigned_names(body_nodes)
+        names, _ = assigned_names(body_nodes)
         for name in sorted(names):
             cur = sc.env.get(name)
-            if isinstance(cur, (_STATIC_NODES, Const)):
+            if isinstance(cur, (STATIC_NODES, Const)):
                 var = self._reserve(sc.prefix + name)
                 value = self._materialize(cur, out, sc.parsed.loc(body_nodes[0]))
                 out.append(Op(var, ir.copy, (value,), loc=sc.parsed.loc(body_nodes[0])))
@@ -693,24 +498,23 @@ class Normalizer(IdiomLowering):
             if isinstance(node, ast.Import):
                 mod = importlib.import_module(alias.name)
                 if alias.asname:
-                    sc.env[alias.asname] = ("obj", mod)
+                    sc.env[alias.asname] = Known(mod)
                 else:
-                    sc.env[alias.name.split(".")[0]] = ("obj",
-                                                       importlib.import_module(
-                                                           alias.name.split(".")[0]))
+                    sc.env[alias.name.split(".")[0]] = Known(
+                        importlib.import_module(alias.name.split(".")[0]))
             else:
                 mod = importlib.import_module(node.module)
-                sc.env[alias.asname or alias.name] = ("obj", getattr(mod, alias.name))
+                sc.env[alias.asname or alias.name] = Known(getattr(mod, alias.name))
 
     def _store_name(self, sc, name, node):
         cur = sc.env.get(name)
         if cur is not None and not isinstance(cur, str):
             # a name held a static value (a container, a function, a constant): from
             # here on it is a variable of the program
-            if sc.no_static and _is_static_value(cur):
+            if sc.no_static and is_static_value(cur):
                 raise errors.UnsupportedSyntax(
                     f"cannot assign {name} inside a loop: before the loop it holds "
-                    f"{_describe_static(cur)}, which is known only when transforming",
+                    f"{describe_static(cur)}, which is known only when transforming",
                     loc=sc.parsed.loc(node), hint="use a new name inside the loop")
             var = self._reserve(sc.prefix + name)
             sc.env[name] = var
@@ -728,7 +532,7 @@ class Normalizer(IdiomLowering):
             sc.env[name] = value
             return
         var = self._store_name(sc, name, node)
-        if isinstance(value, tuple) and not isinstance(value, VTuple):
+        if isinstance(value, Known):
             raise errors.UnsupportedSyntax(
                 f"cannot assign a function or module to {name} inside a loop", loc=loc,
                 hint="assign it before the loop")
@@ -744,15 +548,15 @@ class Normalizer(IdiomLowering):
             return any(isinstance(e, ast.Call) and self._maybe_static(sc, e)
                        for e in node.elts)
         if isinstance(node, ast.Name):
-            return _is_static_value(sc.env.get(node.id)) or node.id in sc.defs
+            return is_static_value(sc.env.get(node.id)) or node.id in sc.defs
         if isinstance(node, (ast.Subscript, ast.Attribute)):
             root = node
             while isinstance(root, (ast.Subscript, ast.Attribute)):
                 root = root.value
             if isinstance(root, ast.Name):
                 v = sc.env.get(root.id)
-                return isinstance(v, _STATIC_NODES) or (
-                    _is_static_value(v) and not isinstance(v[1], types.ModuleType))
+                return isinstance(v, STATIC_NODES) or (
+                    isinstance(v, Known) and not isinstance(v.value, types.ModuleType))
             return False
         if isinstance(node, ast.Call):
             func = node.func
@@ -761,18 +565,18 @@ class Normalizer(IdiomLowering):
                 while isinstance(root, (ast.Subscript, ast.Attribute)):
                     root = root.value
                 v = sc.env.get(root.id) if isinstance(root, ast.Name) else None
-                return isinstance(v, _STATIC_NODES) or (
-                    _is_static_value(v) and not isinstance(v[1], types.ModuleType))
+                return isinstance(v, STATIC_NODES) or (
+                    isinstance(v, Known) and not isinstance(v.value, types.ModuleType))
             if isinstance(func, ast.Name):
                 v = sc.env.get(func.id)
                 if v is None and func.id not in sc.locals:
-                    v = ("obj", sc.globals.get(func.id, getattr(builtins, func.id, None)))
-                if not (isinstance(v, tuple) and not isinstance(v, VTuple)):
+                    v = Known(sc.globals.get(func.id, getattr(builtins, func.id, None)))
+                if not isinstance(v, Known):
                     return False
-                fn = v[1]
-                if isinstance(fn, tuple) and fn and fn[0] == "def":
+                fn = v.value
+                if isinstance(fn, NestedDef):
                     return True
-                return _user_callable(fn) or fn in _CONTAINER_BUILTINS or (
+                return user_callable(fn) or fn in _CONTAINER_BUILTINS or (
                     isinstance(fn, type) and (_is_record_class(fn) or _plain_init_class(fn)))
             return False
         return False
@@ -786,13 +590,13 @@ class Normalizer(IdiomLowering):
             items = []
             for v in value.elts:
                 e = self._expr(sc, v, out)
-                items.append(e if _made_object(e) else
+                items.append(e if made_object(e) else
                              self._snapshot(self._materialize(e, out, loc), out, loc))
             sc.env[target.id] = VTuple(items)
             return
         if isinstance(target, ast.Name) and self._maybe_static(sc, value):
             v = self._expr(sc, value, out)
-            if _is_static_value(v):
+            if is_static_value(v):
                 self._bind_static(sc, target.id, v, out, loc, target)
                 return
             var = self._store_name(sc, target.id, target)
@@ -821,7 +625,7 @@ class Normalizer(IdiomLowering):
 
     def _assign_operand(self, sc, target, value, out, loc):
         if isinstance(target, ast.Name):
-            if _is_static_value(value):
+            if is_static_value(value):
                 self._bind_static(sc, target.id, value, out, loc, target)
                 return
             var = self._store_name(sc, target.id, target)
@@ -831,10 +635,9 @@ class Normalizer(IdiomLowering):
             n = len(target.elts)
             if isinstance(value, VDict):
                 value = VTuple(Const(k) for k in value.keys)
-            elif isinstance(value, VRecord) or (isinstance(value, tuple)
-                                                and not isinstance(value, VTuple)):
+            elif isinstance(value, (VRecord, Known)):
                 raise errors.UnsupportedSyntax(
-                    f"cannot unpack {_describe_static(value)}", loc=loc)
+                    f"cannot unpack {describe_static(value)}", loc=loc)
             if any(isinstance(e, ast.Starred) for e in target.elts):
                 return self._starred_targets(sc, target, value, out, loc)
             if isinstance(value, VTuple):
@@ -871,7 +674,7 @@ class Normalizer(IdiomLowering):
         if not isinstance(target.value, ast.Name):
             return None
         base = sc.env.get(target.value.id)
-        if isinstance(base, VRecord) and base.td is None and getattr(base, "building", False):
+        if isinstance(base, VRecord) and base.td is None and base.building:
             return base
         return None
 
@@ -882,13 +685,13 @@ class Normalizer(IdiomLowering):
             raise errors.UnsupportedSyntax("only a local array can be assigned into", loc=loc)
         name = node.value.id
         base = self._resolve(sc, name, node, out)
-        if _is_static_value(base):
+        if is_static_value(base):
             raise errors.MutatesArgument(
-                f"assigning into {name}[...] changes {_describe_static(base)}"
+                f"assigning into {name}[...] changes {describe_static(base)}"
                 + (", which the caller owns" if not getattr(base, "owned", False) else
                    " under a condition or in a loop"), loc=loc,
                 hint="build a new container (a dict literal) instead")
-        params = _param_names(sc.parsed.node)
+        params = param_names(sc.parsed.node)
         # (an inlined function's parameter is its caller's variable: revsrc/aliases.py
         # follows the write there, and refuses it if the caller's caller owns it)
         if not isinstance(base, str) or (name in params and not sc.prefix) \
@@ -912,7 +715,7 @@ class Normalizer(IdiomLowering):
         key = self._index(sc, target.slice, out, loc)
         if not isinstance(key, Const):
             return False
-        if not _is_static_value(value):
+        if not is_static_value(value):
             value = self._snapshot(self._materialize(value, out, loc), out, loc)
         for i, k in enumerate(base.keys):
             if k == key.value:
@@ -927,7 +730,7 @@ class Normalizer(IdiomLowering):
         if sc.prefix and not sc.ret_items and value is not None and not sc.has_aux \
                 and (sc.ret_skeleton is not None or self._maybe_static(sc, value)):
             v = self._expr(sc, value, out)
-            if _is_static_value(v) or sc.ret_skeleton is not None:
+            if is_static_value(v) or sc.ret_skeleton is not None:
                 self._return_static(sc, v, out, loc)
             else:
                 self._expr_copy(self._materialize(v, out, loc), sc.ret_var, out, loc)
@@ -1004,27 +807,6 @@ class Normalizer(IdiomLowering):
             return self._emit(out, list, (operand,), None, loc)
         return operand
 
-    def _static_items(self, vals, fn):
-        """The items of a loop over static sequences (a container known when
-        transforming: ``for W, b in layers``), or None."""
-        seqs = []
-        for v in vals:
-            if isinstance(v, VTuple):
-                seqs.append(list(v))
-            elif isinstance(v, VDict):
-                seqs.append([Const(k) for k in v.keys])
-            elif isinstance(v, Const) and isinstance(v.value, (tuple, list)) and \
-                    len(v.value) <= _UNROLL_LIMIT and fn is None and \
-                    all(isinstance(x, (str, int, type(None))) for x in v.value):
-                seqs.append([Const(x) for x in v.value])
-            else:
-                return None
-        if fn is enumerate:
-            return [VTuple((Const(i), x)) for i, x in enumerate(seqs[0])]
-        if fn is zip:
-            return [VTuple(xs) for xs in zip(*seqs)]
-        return seqs[0]
-
     def _unroll_range(self, sc, node, bounds, out, loc):
         """``for i in range(n)`` with a constant ``n`` whose body subscripts a static
         container with ``i`` (``layers[i]``): unrolled, ``i`` a constant in each copy."""
@@ -1032,7 +814,7 @@ class Normalizer(IdiomLowering):
                 bounds[2].value == 0:
             return False
         values = range(*(b.value for b in bounds))
-        if len(values) > _UNROLL_LIMIT or not self._subscripts_static(sc, node.body,
+        if len(values) > UNROLL_LIMIT or not self._subscripts_static(sc, node.body,
                                                                        node.target.id):
             return False
         self._unroll_items(sc, node, [Const(i) for i in values], out, loc)
@@ -1047,7 +829,7 @@ class Normalizer(IdiomLowering):
                     while isinstance(root, (ast.Subscript, ast.Attribute)):
                         root = root.value
                     if isinstance(root, ast.Name) and \
-                            isinstance(sc.env.get(root.id), _STATIC_NODES):
+                            isinstance(sc.env.get(root.id), STATIC_NODES):
                         return True
         return False
 
@@ -1063,7 +845,7 @@ class Normalizer(IdiomLowering):
         bindings inside), and after a ``break`` the loop's target is unusable."""
         items = [self._snapshot_deep(i, out, loc) for i in items]
         cont, brk = self._loop_labels(sc)
-        breaks, leaves = _leaves_loop(node.body)
+        breaks, leaves = leaves_loop(node.body)
         copies = []
         for item in items:
             copy = []
@@ -1084,7 +866,7 @@ class Normalizer(IdiomLowering):
         if breaks:
             for n in ast.walk(node.target):
                 if isinstance(n, ast.Name) and not isinstance(sc.env.get(n.id), str):
-                    sc.env[n.id] = _Poisoned("a loop that may break")
+                    sc.env[n.id] = Poisoned("a loop that may break")
         return False
 
     def _while(self, sc, node, out, loc):
@@ -1134,9 +916,9 @@ class Normalizer(IdiomLowering):
         if isinstance(v, VRecord):
             items = tuple(self._materialize(i, out, loc) for i in v.items)
             return self._emit(out, ir.make_node, (Const(v.td),) + items, None, loc)
-        if isinstance(v, tuple):  # ("obj", value)
-            value = v[1]
-            if isinstance(value, tuple) and value and value[0] == "def":
+        if isinstance(v, Known):
+            value = v.value
+            if isinstance(value, NestedDef):
                 raise errors.UnsupportedSyntax(
                     "a nested function can only be called, not passed as a value", loc=loc)
             return Const(value)
@@ -1148,10 +930,8 @@ class Normalizer(IdiomLowering):
         if isinstance(v, str):
             return self._snapshot(v, out, loc)
         if isinstance(v, VTuple):
-            t = vtuple([self._snapshot_deep(i, out, loc) for i in v], v.seq, v.cls)
-            if v.cls is not None:
-                t.probe = getattr(v, "probe", None)
-            return t
+            return vtuple([self._snapshot_deep(i, out, loc) for i in v], v.seq, v.cls,
+                          v.probe if v.cls is not None else None)
         # (a dict or record made in the function holds copies already, and one taken
         # apart at the boundary holds parameters, which are never assigned)
         return v
@@ -1205,7 +985,7 @@ class Normalizer(IdiomLowering):
             return self._attribute(sc, node, out, into, loc)
         if isinstance(node, ast.Subscript):
             base = self._expr(sc, node.value, out)
-            if isinstance(base, _STATIC_NODES):
+            if isinstance(base, STATIC_NODES):
                 idx = self._index(sc, node.slice, out, loc)
                 got = self._static_item(sc, node.value, base, idx, loc)
                 if got is not None:
@@ -1234,7 +1014,7 @@ class Normalizer(IdiomLowering):
                 d = VDict([], [], owned=True)
                 for k, v in zip(node.keys, node.values):
                     value = self._snapshot_deep(self._expr(sc, v, out), out, loc)
-                    if isinstance(value, tuple) and not isinstance(value, VTuple):
+                    if isinstance(value, Known):
                         value = self._materialize(value, out, loc)
                     if k.value in d.keys:
                         d.values[d.keys.index(k.value)] = value
@@ -1255,7 +1035,7 @@ class Normalizer(IdiomLowering):
                 "known when transforming", loc=loc, hint="pass the arguments one by one")
         if isinstance(node, (ast.Tuple, ast.List)):
             values = [self._expr(sc, e, out) for e in node.elts]
-            if any(_made_object(v) for v in values):
+            if any(made_object(v) for v in values):
                 # objects made in the function stay static: a list of layers is
                 # known when transforming, and a loop over it is unrolled
                 return vtuple([self._snapshot_deep(v, out, loc) for v in values],
@@ -1326,19 +1106,19 @@ class Normalizer(IdiomLowering):
 
     def _attribute(self, sc, node, out, into, loc):
         base = self._expr(sc, node.value, out)
-        if isinstance(base, _STATIC_NODES):
+        if isinstance(base, STATIC_NODES):
             return self._static_attribute(sc, base, node.attr, out, into, loc)
-        if isinstance(base, tuple):
-            value = base[1]
+        if isinstance(base, Known):
+            value = base.value
             try:
                 attr = getattr(value, node.attr)
             except AttributeError:
                 raise errors.UnsupportedSyntax(
-                    f"{_short(value)} has no attribute {node.attr!r}", loc=loc) from None
-            if _is_static(attr):
+                    f"{short(value)} has no attribute {node.attr!r}", loc=loc) from None
+            if is_static(attr):
                 if isinstance(value, types.ModuleType):
                     self._depend(vars(value), node.attr, attr)
-                return ("obj", attr)
+                return Known(attr)
             if isinstance(value, types.ModuleType):
                 # NumPy's and math's constants are fixed; a user module's may be rebound
                 if value in (math, np) or attr is None:
@@ -1365,7 +1145,7 @@ class Normalizer(IdiomLowering):
         a property, a static field, a class attribute."""
         if isinstance(base, VDict) or (isinstance(base, VTuple) and base.cls is None):
             raise errors.UnsupportedSyntax(
-                f"attribute .{attr} of {_describe_static(base)} is not supported", loc=loc)
+                f"attribute .{attr} of {describe_static(base)} is not supported", loc=loc)
         if isinstance(base, VRecord) and base.td is None:   # an object made in the function
             if attr in base.items_by_name:
                 return base.items_by_name[attr]
@@ -1374,23 +1154,23 @@ class Normalizer(IdiomLowering):
         else:
             if isinstance(base, VTuple) and attr in base.cls._fields:
                 return base[base.cls._fields.index(attr)]
-            probe = getattr(base, "probe", None)
+            probe = base.probe
             if probe is None:
                 raise errors.UnsupportedSyntax(
-                    f"the attributes of {_describe_static(base)} cannot be read: its class's "
+                    f"the attributes of {describe_static(base)} cannot be read: its class's "
                     "unflatten does not build an instance revsrc can look into", loc=loc)
             cls = type(probe)
-        found = inspect.getattr_static(cls if probe is None else probe, attr, _MISSING)
+        found = inspect.getattr_static(cls if probe is None else probe, attr, MISSING)
         if isinstance(found, property) and found.fget is not None:
             return self._inline_callable(sc, found.fget, [base], [], out, into, loc)
-        if found is _MISSING:
+        if found is MISSING:
             raise errors.UnsupportedSyntax(f"{cls.__name__} has no attribute {attr!r}",
                                            loc=loc)
         if probe is not None and (attr in getattr(probe, "__dict__", {}) or isinstance(
                 inspect.getattr_static(cls, attr, None), types.MemberDescriptorType)):
             return self._from_probe(base, getattr(probe, attr), loc)
         if isinstance(found, (types.FunctionType, staticmethod, classmethod)):
-            return ("obj", ("method", base, found))
+            return Known(BoundMethod(base, found))
         if hasattr(type(found), "__get__") or hasattr(type(found), "__set__"):
             # a descriptor (functools.cached_property, one of the user's): what it gives
             # depends on the instance, which revsrc does not build
@@ -1399,28 +1179,28 @@ class Normalizer(IdiomLowering):
                 "reads plain attributes, properties and methods of objects built in the "
                 "function", loc=loc, hint="use a @property, or store the value in __init__")
         value = getattr(cls, attr)
-        if _is_static(value):
-            return ("obj", value)
+        if is_static(value):
+            return Known(value)
         # class-level data: read when the program runs (it may be changed)
         return self._emit(out, getattr, (Const(cls), Const(attr)), into, loc)
 
     def _from_probe(self, base, v, loc):
         items = base.items if isinstance(base, VRecord) else list(base)
-        if isinstance(v, _Slot):
+        if isinstance(v, Slot):
             return items[v.i]
         if type(v) in (tuple, list):
             return vtuple([self._from_probe(base, x, loc) for x in v],
                           "list" if type(v) is list else "tuple")
         if type(v) is dict:
             return VDict(list(v.keys()), [self._from_probe(base, x, loc) for x in v.values()])
-        if _mentions_slot(v):
+        if mentions_slot(v):
             raise errors.UnsupportedSyntax(
-                f"an attribute of {_describe_static(base)} is computed from its children "
+                f"an attribute of {describe_static(base)} is computed from its children "
                 "by its class (its unflatten), so which values it holds is not known when "
                 "transforming", loc=loc,
                 hint="store the children as attributes, unchanged, in unflatten")
-        if _is_static(v):
-            return ("obj", v)
+        if is_static(v):
+            return Known(v)
         return Const(v)   # a static field (part of the container's structure)
 
     def _static_item(self, sc, node, base, idx, loc):
@@ -1433,7 +1213,7 @@ class Normalizer(IdiomLowering):
             if isinstance(k, (int, np.integer)) and not isinstance(k, bool):
                 if not -len(base) <= k < len(base):
                     raise errors.UnsupportedSyntax(
-                        f"index {k} is out of range for {_describe_static(base)}", loc=loc)
+                        f"index {k} is out of range for {describe_static(base)}", loc=loc)
                 return base[int(k)]
             if isinstance(k, slice):
                 return vtuple(base[k], base.seq if base.cls is None else "tuple")
@@ -1443,14 +1223,14 @@ class Normalizer(IdiomLowering):
                 hash(k)
             except TypeError:
                 return None
-            got = base.get(k, _MISSING)
-            if got is _MISSING:
+            got = base.get(k, MISSING)
+            if got is MISSING:
                 raise errors.UnsupportedSyntax(
-                    f"key {k!r} is not in {_describe_static(base)} (its keys: "
+                    f"key {k!r} is not in {describe_static(base)} (its keys: "
                     f"{', '.join(repr(x) for x in base.keys[:8])}"
                     f"{'...' if len(base.keys) > 8 else ''})", loc=loc)
             return got
-        raise errors.UnsupportedSyntax(f"{_describe_static(base)} cannot be subscripted",
+        raise errors.UnsupportedSyntax(f"{describe_static(base)} cannot be subscripted",
                                        loc=loc)
 
     def _static_callee(self, sc, func, out):
@@ -1469,9 +1249,9 @@ class Normalizer(IdiomLowering):
             return attr
         else:
             return None
-        if isinstance(r, tuple) and not isinstance(r, VTuple) and r[0] == "obj":
-            return r[1]
-        if isinstance(r, Const) and _is_static(r.value):
+        if isinstance(r, Known):
+            return r.value
+        if isinstance(r, Const) and is_static(r.value):
             return r.value   # a function passed to the function being inlined
         return None
 
@@ -1479,31 +1259,30 @@ class Normalizer(IdiomLowering):
         func = node.func
         if isinstance(func, ast.Attribute):
             base = self._expr(sc, func.value, out)
-            if isinstance(base, _STATIC_NODES):
+            if isinstance(base, STATIC_NODES):
                 found = self._static_attribute(sc, base, func.attr, out, None, loc) \
                     if not isinstance(base, VDict) and not (isinstance(base, VTuple)
                                                              and base.cls is None) \
                     and func.attr not in ("_replace", "_asdict") else None
-                if isinstance(found, tuple) and not isinstance(found, VTuple) and \
-                        found[0] == "obj":
-                    fn = found[1]
+                if isinstance(found, Known):
+                    fn = found.value
                 else:
                     return self._container_method(sc, base, func.attr, node, out, into, loc)
-            elif isinstance(base, tuple):
+            elif isinstance(base, Known):
                 try:
-                    fn = getattr(base[1], func.attr)
+                    fn = getattr(base.value, func.attr)
                 except AttributeError:
                     raise errors.UnsupportedSyntax(
-                        f"{_short(base[1])} has no attribute {func.attr!r}", loc=loc) from None
-                if isinstance(base[1], types.ModuleType):
-                    self._depend(vars(base[1]), func.attr, fn)
+                        f"{short(base.value)} has no attribute {func.attr!r}", loc=loc) from None
+                if isinstance(base.value, types.ModuleType):
+                    self._depend(vars(base.value), func.attr, fn)
             else:
                 return self._method(sc, node, base, out, into, loc)
         else:
             fn = self._static_callee(sc, func, out)
             if fn is None and isinstance(func, ast.Name):
                 v = sc.env.get(func.id)
-                if isinstance(v, _STATIC_NODES) and not isinstance(v, VDict):
+                if isinstance(v, STATIC_NODES) and not isinstance(v, VDict):
                     # an object made from parameters, called: its class's __call__
                     return self._container_method(sc, v, "__call__", node, out, into, loc)
         if fn is None:
@@ -1520,24 +1299,23 @@ class Normalizer(IdiomLowering):
             # zip(*pairs): a sequence of sequences of a length known only at run time,
             # unzipped (its rule transposes the adjoints back)
             seq = self._expr(sc, node.args[0].value, out)
-            args, kwargs = _spread(seq), []
+            args, kwargs = spread(seq), []
             if args is None:
                 return self._emit(out, containers.unzip, [self._materialize(seq, out, loc)],
                                   into, loc)
         else:
             args, kwargs = self._call_args(sc, node, out, loc)
-        if isinstance(fn, tuple) and fn and fn[0] == "method":
-            _, obj, found = fn
+        if isinstance(fn, BoundMethod):
+            obj, found = fn.obj, fn.fn
             if isinstance(found, staticmethod):
                 return self._inline_callable(sc, found.__func__, args, kwargs, out, into, loc)
             if isinstance(found, classmethod):
                 cls = obj.probe if getattr(obj, "td", 1) is None else type(obj.probe)
-                return self._inline_callable(sc, found.__func__, [("obj", cls)] + args,
+                return self._inline_callable(sc, found.__func__, [Known(cls)] + args,
                                              kwargs, out, into, loc)
             return self._inline_callable(sc, found, [obj] + args, kwargs, out, into, loc)
-        if isinstance(fn, tuple) and fn and fn[0] == "def":
-            _, def_scope, def_node = fn
-            return self._inline_def(sc, def_scope, def_node, args, kwargs, out, into, loc)
+        if isinstance(fn, NestedDef):
+            return self._inline_def(sc, fn.scope, fn.node, args, kwargs, out, into, loc)
         if fn in _SIDE_EFFECTS:
             raise errors.SideEffect(
                 f"calling {getattr(fn, '__name__', fn)}() is a side effect revsrc refuses",
@@ -1549,10 +1327,10 @@ class Normalizer(IdiomLowering):
             return self._construct(sc, fn, args, kwargs, out, loc)
         if isinstance(fn, type) and not sc.rule_mode and _plain_init_class(fn):
             return self._make_object(sc, fn, args, kwargs, out, loc)
-        if not sc.rule_mode and rules.lookup(fn) is None and not _inlinable(fn) and \
-                _user_callable(fn):
+        if not sc.rule_mode and rules.lookup(fn) is None and not inlinable(fn) and \
+                user_callable(fn):
             return self._inline_callable(sc, fn, args, kwargs, out, into, loc)
-        if not sc.rule_mode and rules.lookup(fn) is None and _inlinable(fn):
+        if not sc.rule_mode and rules.lookup(fn) is None and inlinable(fn):
             if is_library(fn):
                 return self._inline_library(fn, args, kwargs, out, into, loc)
             return self._inline_function(sc, fn, args, kwargs, out, into, loc)
@@ -1578,13 +1356,13 @@ class Normalizer(IdiomLowering):
         for a in node.args:
             if isinstance(a, ast.Starred):
                 v = self._expr(sc, a.value, out)
-                spread = _spread(v)
-                if spread is None:
+                items = spread(v)
+                if items is None:
                     raise errors.UnsupportedSyntax(
                         "star-arguments (*args) are supported on a tuple, list or dict "
                         "whose length is known when transforming", loc=loc,
                         hint="pass the arguments one by one")
-                args.extend(spread)
+                args.extend(items)
             else:
                 args.append(self._expr(sc, a, out))
         kwargs = []
@@ -1610,20 +1388,19 @@ class Normalizer(IdiomLowering):
                              [self._snapshot_deep(v, out, loc) for _, v in kwargs], owned=True)
             return None
         a = args[0]
-        if fn is isinstance and len(args) == 2 and isinstance(a, _STATIC_NODES):
+        if fn is isinstance and len(args) == 2 and isinstance(a, STATIC_NODES):
             classes = args[1]
             classes = classes.value if isinstance(classes, Const) else \
-                classes[1] if isinstance(classes, tuple) and not isinstance(classes, VTuple) \
-                else None
+                classes.value if isinstance(classes, Known) else None
             if classes is None:
                 return None
             try:
-                return Const(issubclass(_class_of(a), classes))
+                return Const(issubclass(class_of(a), classes))
             except TypeError:
                 return None
-        if not isinstance(a, _STATIC_NODES) or kwargs and fn is not sorted:
+        if not isinstance(a, STATIC_NODES) or kwargs and fn is not sorted:
             return None
-        seq = _sequence(a)
+        seq = sequence(a)
         if fn is len and len(args) == 1:
             return Const(len(seq))
         if fn in (list, tuple) and len(args) == 1:
@@ -1642,8 +1419,8 @@ class Normalizer(IdiomLowering):
             return vtuple([seq[i] for i in order], "list")
         if fn is enumerate and len(args) == 1:
             return vtuple([VTuple((Const(i), x)) for i, x in enumerate(seq)])
-        if fn is zip and all(isinstance(x, _STATIC_NODES) for x in args):
-            return vtuple([VTuple(xs) for xs in zip(*(_sequence(x) for x in args))])
+        if fn is zip and all(isinstance(x, STATIC_NODES) for x in args):
+            return vtuple([VTuple(xs) for xs in zip(*(sequence(x) for x in args))])
         if fn is sum and len(args) == 1:
             acc = Const(0)
             for x in seq:
@@ -1664,9 +1441,7 @@ class Normalizer(IdiomLowering):
         if pytree.node_of_class(cls) == "namedtuple":
             bound = _bind_class(cls, cls, args, kwargs, loc)
             items = [self._snapshot_deep(bound[f], out, loc) for f in cls._fields]
-            t = vtuple(items, cls=cls)
-            t.probe = cls._make([_Slot(i) for i in range(len(items))])
-            return t
+            return vtuple(items, cls=cls, probe=cls._make([Slot(i) for i in range(len(items))]))
         if pytree.node_of_class(cls) == "dataclass":
             if getattr(cls, "__post_init__", None) is not None or any(
                     not f.init for f in dataclasses.fields(cls)):
@@ -1768,29 +1543,26 @@ class Normalizer(IdiomLowering):
                     raise errors.UnsupportedSyntax(f"{base.cls.__name__} has no field {k!r}",
                                                    loc=loc)
                 items[base.cls._fields.index(k)] = self._snapshot_deep(v, out, loc)
-            t = vtuple(items, cls=base.cls)
-            t.probe = base.probe
-            return t
+            return vtuple(items, cls=base.cls, probe=base.probe)
         elif isinstance(base, VTuple) and base.cls is None and name == "copy" and \
                 base.seq == "list" and not args:
             return vtuple(list(base), "list")
         elif not isinstance(base, VTuple) or base.cls is not None:
             found = self._static_attribute(sc, base, name, out, None, loc)
-            if isinstance(found, tuple) and not isinstance(found, VTuple) and \
-                    found[0] == "obj":
-                fn = found[1]
-                if isinstance(fn, tuple) and fn and fn[0] == "method":
-                    _, obj, f = fn
+            if isinstance(found, Known):
+                fn = found.value
+                if isinstance(fn, BoundMethod):
+                    obj, f = fn.obj, fn.fn
                     if isinstance(f, staticmethod):
                         return self._inline_callable(sc, f.__func__, args, kwargs, out,
                                                      into, loc)
                     if isinstance(f, classmethod):
                         return self._inline_callable(sc, f.__func__,
-                                                     [("obj", _class_of(obj))] + args,
+                                                     [Known(class_of(obj))] + args,
                                                      kwargs, out, into, loc)
                     return self._inline_callable(sc, f, [obj] + args, kwargs, out, into, loc)
         raise errors.UnsupportedSyntax(
-            f"method .{name}() of {_describe_static(base)} is not supported", loc=loc,
+            f"method .{name}() of {describe_static(base)} is not supported", loc=loc,
             hint="dicts: .items(), .keys(), .values(), .get(key), .copy(); "
                  "namedtuples: ._replace(...), ._asdict(); and the methods of your own "
                  "classes")
@@ -1801,16 +1573,16 @@ class Normalizer(IdiomLowering):
         given first)."""
         from . import callee as callee_mod
         if isinstance(fn, types.FunctionType):
-            if not _inlinable(fn):
+            if not inlinable(fn):
                 return self._emit(out, fn, [self._materialize(a, out, loc) for a in args],
                                   into, loc, [(k, self._materialize(v, out, loc))
                                               for k, v in kwargs])
             return self._inline_function(sc, fn, args, kwargs, out, into, loc)
         c = callee_mod.unwrap(fn)
         pre = []
-        for p, v in zip(_positional_names(c.fn), c.pre):
-            pre.append(("obj", v) if p in c.static or _is_static(v) else Const(v))
-        pre_kwargs = [(k, ("obj", v) if _is_static(v) else Const(v))
+        for p, v in zip(positional_names(c.fn), c.pre):
+            pre.append(Known(v) if p in c.static else known_or_const(v))
+        pre_kwargs = [(k, known_or_const(v))
                       for k, v in c.pre_kwargs.items()]
         given = dict(kwargs)
         return self._inline_function(sc, c.fn, pre + list(args),
@@ -1829,8 +1601,8 @@ class Normalizer(IdiomLowering):
         parsed = parse_function(fn)
         fence.check(parsed)
         node = parsed.node
-        names, _ = _assigned_names(node.body if not isinstance(node, ast.Lambda) else [])
-        params = _param_names(node)
+        names, _ = assigned_names(node.body if not isinstance(node, ast.Lambda) else [])
+        params = param_names(node)
         base = fn.__code__.co_name if fn.__code__.co_name != "<lambda>" else "lambda"
         prefix = self.choose_prefix(base, names | set(params) | {"ret", "done"})
         callee = Scope(parsed, prefix, fn.__globals__,
@@ -1844,7 +1616,7 @@ class Normalizer(IdiomLowering):
         self.inline_stack.append(key)
         result = self._lower_body(callee, node, out)
         self.inline_stack.pop()
-        if into is not None and isinstance(result, _STATIC_NODES):
+        if into is not None and isinstance(result, STATIC_NODES):
             result = self._materialize(result, out, loc)
         return result if into is None else self._expr_copy(result, into, out, loc)
 
@@ -1853,8 +1625,8 @@ class Normalizer(IdiomLowering):
             raise errors.RecursionNotSupported(
                 f"{node.name} calls itself (recursion); revsrc cannot differentiate recursion",
                 loc=loc, hint="rewrite the recursion as a loop")
-        names, _ = _assigned_names(node.body)
-        params = _param_names(node)
+        names, _ = assigned_names(node.body)
+        params = param_names(node)
         prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"ret", "done"})
         callee = Scope(def_scope.parsed, prefix, def_scope.globals, def_scope.cells,
                        enclosing=def_scope)
@@ -1921,13 +1693,13 @@ class Normalizer(IdiomLowering):
                 bound[p] = value(ba.arguments[p])
             else:
                 default = sig.parameters[p].default
-                bound[p] = Const(default) if not _is_static(default) else ("obj", default)
+                bound[p] = known_or_const(default)
         return bound
 
     def _bind_params(self, callee, params, assigned, bound, out, loc):
         for p in params:
             value = bound[p]
-            if _is_static_value(value):
+            if is_static_value(value):
                 # a function, module or container known when transforming: the
                 # parameter stands for it
                 callee.env[p] = value
@@ -1942,7 +1714,7 @@ class Normalizer(IdiomLowering):
     def _return_static(self, sc, v, out, loc):
         """``return v`` in an inlined function, ``v`` a static container: its operands
         go to result variables of the same shape, the same in every return."""
-        if getattr(sc, "ret_plain", False) or not _is_static_value(v):
+        if sc.ret_plain or not is_static_value(v):
             raise errors.UnsupportedSyntax(
                 "a function that returns a container in one place returns something "
                 "else in another", loc=loc, hint="return the same kind of value everywhere")
@@ -1951,17 +1723,15 @@ class Normalizer(IdiomLowering):
 
             def shape(x):
                 if isinstance(x, VTuple):
-                    t = vtuple([shape(i) for i in x], x.seq, x.cls)
-                    if x.cls is not None:
-                        t.probe = getattr(x, "probe", None)
-                    return t
+                    return vtuple([shape(i) for i in x], x.seq, x.cls,
+                                  x.probe if x.cls is not None else None)
                 if isinstance(x, VDict):
                     return VDict(x.keys, [shape(i) for i in x.values])
                 if isinstance(x, VRecord):
                     r = VRecord(x.td, [shape(i) for i in x.items], x.probe)
                     r.items_by_name = {k: shape(i) for k, i in x.items_by_name.items()}
                     return r
-                if isinstance(x, tuple):
+                if isinstance(x, Known):
                     return x   # a function: the same in every return
                 counter[0] += 1
                 return self.names.internal(f"{sc.prefix}ret{counter[0]}")
@@ -1975,14 +1745,13 @@ class Normalizer(IdiomLowering):
                 (isinstance(x, VRecord) and x.td == skel.td and
                  set(x.items_by_name) == set(skel.items_by_name)))
             if isinstance(skel, str):
-                if _is_static_value(x):
+                if is_static_value(x):
                     same = False
                 else:
                     out.append(Op(skel, ir.copy, (self._materialize(x, out, loc),), loc=loc))
                     return
-            elif isinstance(skel, tuple) and not isinstance(skel, VTuple):
-                if not (isinstance(x, tuple) and not isinstance(x, VTuple)
-                        and x[1] is skel[1]):
+            elif isinstance(skel, Known):
+                if not (isinstance(x, Known) and x.value is skel.value):
                     same = False
                 else:
                     return
@@ -2002,75 +1771,8 @@ class Normalizer(IdiomLowering):
         fill(sc.ret_skeleton, v)
 
 
-_UNROLL_LIMIT = 64   # loops over static containers longer than this run as loops
-_MISSING = object()
 _CONTAINER_BUILTINS = (dict, list, tuple, sorted, reversed, zip, enumerate)
 _ITERATORS = (zip, reversed, map, filter, iter, enumerate)
-
-
-def _describe_static(v):
-    if isinstance(v, VDict):
-        return "a dict" if v.owned else "a dict argument"
-    if isinstance(v, VTuple):
-        if v.cls is not None:
-            return f"a {v.cls.__name__} (namedtuple)"
-        return "a list" if v.seq == "list" else "a tuple"
-    if isinstance(v, VRecord):
-        return f"a {_class_of(v).__name__}"
-    if isinstance(v, tuple) and len(v) == 2:
-        return _short(v[1])
-    return repr(v)
-
-
-def _short(value):
-    if isinstance(value, types.ModuleType):
-        return f"module {value.__name__}"
-    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
-    return name if name else f"a {type(value).__name__}"
-
-
-def _class_of(v):
-    if isinstance(v, VRecord):
-        return v.probe if v.td is None else v.td.cls
-    if isinstance(v, VTuple):
-        return v.cls or (list if v.seq == "list" else tuple)
-    return dict
-
-
-def _mentions_slot(v, depth=0):
-    if isinstance(v, _Slot):
-        return True
-    if depth > 4:
-        return False
-    if isinstance(v, np.ndarray) and v.dtype == object:
-        return any(_mentions_slot(x, depth + 1) for x in v.flat)
-    if isinstance(v, (tuple, list, set, frozenset)):
-        return any(_mentions_slot(x, depth + 1) for x in v)
-    if isinstance(v, dict):
-        return any(_mentions_slot(x, depth + 1) for x in v.values())
-    return False
-
-
-def _sequence(v):
-    """What iterating static container ``v`` gives."""
-    if isinstance(v, VDict):
-        return [Const(k) for k in v.keys]
-    if isinstance(v, VTuple):
-        return list(v)
-    raise errors.UnsupportedSyntax(f"{_describe_static(v)} is not a sequence")
-
-
-def _user_callable(fn):
-    """A bound method, partial or object with ``__call__`` whose code revsrc can read."""
-    import functools
-    if isinstance(fn, types.MethodType):
-        return isinstance(fn.__func__, types.FunctionType) and \
-            not isinstance(fn.__self__, types.ModuleType)
-    if isinstance(fn, functools.partial):
-        return True
-    if isinstance(fn, type) or isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
-        return False
-    return isinstance(getattr(type(fn), "__call__", None), types.FunctionType)
 
 
 def _is_record_class(cls):
@@ -2084,16 +1786,6 @@ def _is_numpy_callable(fn):
     """A NumPy function or ufunc (or a ufunc's method), whose out= writes in place."""
     from ..primitives import NUMPY, family_of
     return family_of(fn) == NUMPY or isinstance(getattr(fn, "__self__", None), np.ufunc)
-
-
-def _made_object(v):
-    """An object made in the function (`_plain_init_class`), or a static container
-    holding one."""
-    if isinstance(v, VRecord):
-        return v.td is None or any(_made_object(i) for i in v.items)
-    if isinstance(v, VTuple):
-        return any(_made_object(i) for i in v)
-    return False
 
 
 def _plain_init_class(cls):
@@ -2147,80 +1839,8 @@ def _bind_class(cls, fn, args, kwargs, loc):
             m = ba.arguments[name]
             out[name] = kw[m[1]] if isinstance(m, tuple) else args[m]
         elif p.default is not inspect.Parameter.empty:
-            out[name] = ("obj", p.default) if _is_static(p.default) else Const(p.default)
+            out[name] = known_or_const(p.default)
     return out
-
-
-def _positional_names(fn):
-    code = fn.__code__
-    return code.co_varnames[:code.co_argcount]
-
-
-def _leaves_loop(body):
-    """(whether ``body`` breaks out of its loop, whether it breaks or continues), not
-    counting loops nested in it."""
-    brk = cont = False
-    stack = list(body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Break):
-            brk = True
-        elif isinstance(n, ast.Continue):
-            cont = True
-        if isinstance(n, (ast.For, ast.While, ast.FunctionDef, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(n))
-    return brk, brk or cont
-
-
-def _ends_in_return(body):
-    last = body[-1] if body else None
-    if isinstance(last, ast.Return):
-        return True
-    if isinstance(last, ast.If):
-        return _ends_in_return(last.body) and _ends_in_return(last.orelse)
-    return False
-
-
-class _RuleSource:
-    """Stands in for a parsed user function while a rule's body is lowered (rules
-    have no locations of their own: instances get the primal's)."""
-
-    def __init__(self, rule):
-        self.rule = rule
-        self.node = None
-
-    def loc(self, node):
-        return None
-
-
-def _is_static(value):
-    """Known at transformation time: modules, functions, classes, ufuncs."""
-    if isinstance(value, _DATA_TYPES):
-        return False
-    return isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
-                              type, np.ufunc)) or callable(value)
-
-
-def _inlinable(fn):
-    if not isinstance(fn, types.FunctionType):
-        return False
-    module = getattr(fn, "__module__", "") or ""
-    return not (module.startswith("numpy") or module.startswith("revsrc."))
-
-
-def _spread(v):
-    """The operands ``*v`` spreads into a call, for a container known when transforming;
-    None otherwise."""
-    if isinstance(v, VTuple):
-        return list(v)
-    if isinstance(v, VDict):
-        return [Const(k) for k in v.keys]
-    if isinstance(v, Const) and isinstance(v.value, (tuple, list)):
-        return [Const(x) for x in v.value]
-    if isinstance(v, tuple) and len(v) == 2 and v[0] == "obj" and type(v[1]) in (tuple, list):
-        return [Const(x) for x in v[1]]   # a global tuple
-    return None
 
 
 def _call_name(node):
