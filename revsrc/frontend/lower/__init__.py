@@ -1,2 +1,5 @@
-"""The lowering of a function's ``ast`` to the IR, by concern: the static values it
-keeps (values), the scope of the function being lowered (scope)."""
+"""The lowering of a function's ``ast`` to the IR (lowerer.py says how it is put
+together): `Lowerer` is its one entry."""
+from .lowerer import Lowerer
+
+__all__ = ["Lowerer"]

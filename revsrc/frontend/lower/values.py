@@ -12,6 +12,9 @@ never compares tags of tuples.
 from __future__ import annotations
 
 import functools
+import inspect
+import os
+import sysconfig
 import types
 
 import numpy as np
@@ -154,6 +157,19 @@ def inlinable(fn):
         return False
     module = getattr(fn, "__module__", "") or ""
     return not (module.startswith("numpy") or module.startswith("revsrc."))
+
+
+def is_library(fn):
+    """Whether ``fn`` comes from an installed package or the standard library (not
+    the user's own code)."""
+    try:
+        path = inspect.getsourcefile(fn) or ""
+    except TypeError:
+        return False
+    path = os.path.realpath(path)
+    roots = {os.path.realpath(sysconfig.get_paths()[k]) for k in ("stdlib", "purelib",
+                                                                   "platlib")}
+    return any(path.startswith(r + os.sep) for r in roots)
 
 
 def user_callable(fn):
