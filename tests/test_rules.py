@@ -27,7 +27,7 @@ try:  # SciPy is optional: its rules and rows exist only with it
     import scipy.stats as st
 except ImportError:  # pragma: no cover
     sc = st = None
-from revsrc.frontend.lower import Lowerer
+from revsrc.frontend.lower.lowerer import Lowerer
 from revsrc.testing import check_grads, check_jvp
 
 _rng = np.random.default_rng(1234)

@@ -15,7 +15,7 @@ from . import analysis
 from ..core import ir
 from .. import primitives
 from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
-from ..frontend.lower import Lowerer
+from ..frontend.lower.lowerer import Lowerer
 
 
 @functools.lru_cache(maxsize=256)

@@ -22,7 +22,7 @@ from ..core import ir, kinds
 from ..frontend import callee as callee_mod
 from ..core.ir import Const, Op, SetItem
 from ..core.names import function_name
-from ..frontend.lower import Lowerer
+from ..frontend.lower.lowerer import Lowerer
 
 
 @dataclass

@@ -19,7 +19,7 @@ from ..runtime import ieee
 from . import inline
 from ..core import ir
 from ..core.ir import Op
-from ..frontend.lower import Lowerer
+from ..frontend.lower.lowerer import Lowerer
 
 _CACHE = {}
 

@@ -1,5 +1,3 @@
-"""The lowering of a function's ``ast`` to the IR (lowerer.py says how it is put
-together): `Lowerer` is its one entry."""
-from .lowerer import Lowerer
-
-__all__ = ["Lowerer"]
+"""The lowering of a function's ``ast`` to the IR. Its one entry is
+`lowerer.Lowerer`; the other modules are its parts, by concern (lowerer.py lists
+them), and the values (values.py) and scope (scope.py) they share."""

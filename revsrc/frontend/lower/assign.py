@@ -179,8 +179,7 @@ class AssignLowering:
             raise errors.UnsupportedSyntax(
                 "only items of a local list or array can be assigned into", loc=loc,
                 hint="assign into a name the function made")
-        params = [a.arg for a in (sc.parsed.node.args.args + sc.parsed.node.args.kwonlyargs)]
-        if root.id in params or root.id not in sc.locals:
+        if root.id in param_names(sc.parsed.node) or root.id not in sc.locals:
             raise errors.MutatesArgument(
                 f"assigning into {ast.unparse(node)} would change a value the caller owns",
                 loc=loc, hint=f"copy it first: {root.id} = np.array({root.id})  (or "

@@ -15,6 +15,7 @@ from ...runtime import guards
 from ...core import ir
 from ...core.ir import Const, If
 from .dispatch import expression
+from .scope import param_names
 from .values import STATIC_NODES, Known, VDict, VTuple, made_object, vtuple
 
 BINOPS = {
@@ -218,7 +219,7 @@ class ExpressionLowering:
         """A lambda passed as a value (``key=lambda kv: kv[0]``): when it reads nothing
         but its parameters and module globals, it is that function, made from the
         user's own source; one reading the function's variables is refused."""
-        params = {a.arg for a in node.args.args + node.args.kwonlyargs}
+        params = set(param_names(node))
         names = {n.id for n in ast.walk(node.body) if isinstance(n, ast.Name)}
         scope, local = sc, False
         while scope is not None:

@@ -13,7 +13,7 @@ from ... import errors
 from ...core import ir
 from ...core.ir import Op
 from ..parse import parse_function
-from .scope import Scope, assigned_names, param_names, positional_names
+from .scope import Scope, assigned_names, param_names, params_of, positional_names
 from .values import (STATIC_NODES, Known, VDict, VTuple, inlinable, is_static_value,
                      known_or_const)
 
@@ -82,40 +82,35 @@ class InliningLowering:
         prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"ret", "done"})
         callee = Scope(def_scope.parsed, prefix, def_scope.globals, def_scope.cells,
                        enclosing=def_scope)
-        a = node.args
-        positional = [x.arg for x in a.posonlyargs + a.args]
-        defaults = {}
-        pos_defaults = a.defaults
-        for x, d in zip(positional[len(positional) - len(pos_defaults):], pos_defaults):
-            defaults[x] = d
-        for x, d in zip(a.kwonlyargs, a.kw_defaults):
-            if d is not None:
-                defaults[x.arg] = d
-        bound = {}
-        for p, v in zip(positional, args):
-            bound[p] = v
+        bound = self._bind_def(def_scope, node, args, kwargs, out, loc)
+        return self._inline_body(callee, node, node, params, names, bound, out, into, loc)
+
+    def _bind_def(self, def_scope, node, args, kwargs, out, loc):
+        """Parameter -> operand for a call of nested ``def`` ``node`` (its defaults
+        evaluated in the scope it was defined in)."""
+        a = params_of(node)
+        bound = dict(zip(a.positional, args))
         if a.vararg is not None:
-            bound[a.vararg.arg] = VTuple(args[len(positional):])   # *params: its items
-        elif len(args) > len(positional):
-            raise errors.UnsupportedSyntax(f"{node.name}() takes {len(positional)} "
+            bound[a.vararg] = VTuple(args[len(a.positional):])   # *params: its items
+        elif len(args) > len(a.positional):
+            raise errors.UnsupportedSyntax(f"{node.name}() takes {len(a.positional)} "
                                            f"positional arguments", loc=loc)
-        by_name = [x.arg for x in a.args + a.kwonlyargs]
         extra = []
         for k, v in kwargs:
-            if k in by_name and k not in bound:
+            if k in a.by_keyword and k not in bound:
                 bound[k] = v
             elif a.kwarg is not None and k not in bound:
                 extra.append((k, v))
             else:
                 raise errors.UnsupportedSyntax(f"bad keyword argument {k}", loc=loc)
         if a.kwarg is not None:
-            bound[a.kwarg.arg] = VDict([k for k, _ in extra], [v for _, v in extra])
-        for p in params:
+            bound[a.kwarg] = VDict([k for k, _ in extra], [v for _, v in extra])
+        for p in a.names:
             if p not in bound:
-                if p not in defaults:
+                if p not in a.defaults:
                     raise errors.UnsupportedSyntax(f"missing argument {p}", loc=loc)
-                bound[p] = self._val(def_scope, defaults[p], out)
-        return self._inline_body(callee, node, node, params, names, bound, out, into, loc)
+                bound[p] = self._val(def_scope, a.defaults[p], out)
+        return bound
 
     def _bind(self, fn, params, args, kwargs, loc):
         # the function's own signature, never what functools.wraps says it wraps

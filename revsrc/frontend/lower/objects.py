@@ -18,6 +18,7 @@ from ... import errors
 from ...core import ir, pytree
 from ...core.ir import Const
 from .dispatch import expression
+from .scope import params_of
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, Slot, VDict, VRecord,
                      VTuple, class_of, describe_static, is_library, is_static,
                      known_or_const, mentions_slot, short, static_node, vtuple)
@@ -278,9 +279,9 @@ def plain_init_class(cls):
         node = ast.parse(textwrap.dedent(inspect.getsource(init))).body[0]
     except (OSError, TypeError, SyntaxError, IndexError):
         return False
-    if not isinstance(node, ast.FunctionDef) or not node.args.args:
+    if not isinstance(node, ast.FunctionDef) or not params_of(node).positional:
         return False
-    me = node.args.args[0].arg
+    me = params_of(node).positional[0]
 
     def settable(t):
         if isinstance(t, (ast.Tuple, ast.List)):

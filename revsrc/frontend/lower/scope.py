@@ -8,7 +8,7 @@ write into one, and a lambda's value reads them, all from the same lists.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -19,6 +19,7 @@ class Params:
     vararg: str | None     # *args
     kwonly: tuple
     kwarg: str | None      # **kwargs
+    defaults: dict = field(default_factory=dict, compare=False)   # name -> ast node
 
     @property
     def names(self):
@@ -32,9 +33,11 @@ def params_of(node):
     a = node.args
     positional = tuple(x.arg for x in a.posonlyargs + a.args)
     kwonly = tuple(x.arg for x in a.kwonlyargs)
+    defaults = dict(zip(positional[len(positional) - len(a.defaults):], a.defaults))
+    defaults.update((x.arg, d) for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
     return Params(positional, tuple(x.arg for x in a.args) + kwonly,
                   a.vararg.arg if a.vararg is not None else None, kwonly,
-                  a.kwarg.arg if a.kwarg is not None else None)
+                  a.kwarg.arg if a.kwarg is not None else None, defaults)
 
 
 def param_names(node):
