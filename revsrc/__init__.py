@@ -19,7 +19,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a broken install o
 
 from typing import Any, Callable, Optional
 
-from . import rules as _rules
+from . import custom as _custom
 from .api import disassemble, grad, source, value_and_grad
 from .compose import hessian, hvp, jacfwd, jacobian, jacrev, jvp, linearize, vjp
 from .jitted import jit
@@ -44,7 +44,7 @@ def defvjp(func: Callable[..., Any], rule: Optional[Callable[..., Any]] = None, 
     argument with no gradient). ``broadcast=True`` sums each contribution back to
     its argument's shape, for elementwise functions.
     """
-    register = _rules.vjp(func, broadcast=broadcast)
+    register = _custom.vjp(func, broadcast=broadcast)
     if rule is None:
         return register
     register(rule)
@@ -53,7 +53,7 @@ def defvjp(func: Callable[..., Any], rule: Optional[Callable[..., Any]] = None, 
 
 def nondiff(*funcs: Callable[..., Any]) -> Any:
     """Mark ``funcs`` as having no derivative (their outputs carry no gradient)."""
-    return _rules.mark_nondiff(*funcs)
+    return _custom.mark_nondiff(*funcs)
 
 
 __all__ = ["grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",

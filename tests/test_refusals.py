@@ -176,3 +176,35 @@ def test_dict_aux_is_passed_through():
     g, aux = revsrc.grad(f, has_aux=True)(0.5)
     assert g == 1.0
     assert aux == {"y": 0.25, "double": 1.0}
+
+
+def _writes_into_positional_only(M, y, /):
+    M[0][0] = y
+    return M[0][0] * y
+
+
+def _writes_into_a_parameter(M, y):
+    M[0][0] = y
+    return M[0][0] * y
+
+
+@pytest.mark.parametrize("fn", [_writes_into_positional_only, _writes_into_a_parameter])
+def test_a_write_into_a_parameter_is_refused_the_same_way_whatever_its_kind(fn):
+    """A positional-only parameter is a parameter: the write into it is refused where
+    it is written, with the message a normal parameter gets (no temporary named)."""
+    with pytest.raises(errors.MutatesArgument) as info:
+        revsrc.grad(fn, argnums=1)(np.ones((2, 2)), 3.0)
+    assert info.value.code == "E403"
+    assert "assigning into M[0][0] would change a value the caller owns" in str(info.value)
+    assert not re.search(r"\b_t\d", str(info.value))
+    assert info.value.lineno == fn.__code__.co_firstlineno + 1
+
+
+def test_positional_only_parameters_of_lambdas_and_nested_functions():
+    assert revsrc.grad(lambda x, /: x * x)(3.0) == 6.0
+
+    def f(x):
+        def h(a, /, b=2.0):
+            return a * b
+        return h(x) + h(x, 3.0)
+    assert revsrc.grad(f)(1.0) == 5.0

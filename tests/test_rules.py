@@ -27,7 +27,7 @@ try:  # SciPy is optional: its rules and rows exist only with it
     import scipy.stats as st
 except ImportError:  # pragma: no cover
     sc = st = None
-from revsrc.frontend.normalize import Normalizer
+from revsrc.frontend.lower.lowerer import Lowerer
 from revsrc.testing import check_grads, check_jvp
 
 _rng = np.random.default_rng(1234)
@@ -2054,7 +2054,7 @@ def _called(fn):
     lines, first = inspect.getsourcelines(fn)
     span = range(first, first + len(lines))
     filename = inspect.getsourcefile(fn)
-    _, body, _, _ = Normalizer().lower_function(fn)
+    _, body, _, _ = Lowerer().lower_function(fn)
     found = set()
     for s in ir.walk(body):
         if isinstance(s, ir.Op) and s.loc is not None and s.loc.lineno in span \

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .. import errors
 from ..core.ir import Loc
+from .lower.scope import params_of
 
 
 @dataclass
@@ -234,7 +235,7 @@ def _find_definition(tree, fn):
     if name == "<lambda>":
         argnames = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
         found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
-                 and [a.arg for a in n.args.args] == argnames]
+                 and list(params_of(n).positional) == argnames]
         if len(found) != 1:
             raise errors.NoSource(
                 "the lambda's source cannot be told apart from the code around it",

@@ -15,13 +15,13 @@ from . import analysis
 from ..core import ir
 from .. import primitives
 from ..core.ir import Const, Op
-from ..frontend.normalize import Normalizer
+from ..frontend.lower.lowerer import Lowerer
 
 
 @functools.lru_cache(maxsize=256)
 def lowered(fn):
     """``(params, body, result)`` of ``fn`` lowered alone (its own names)."""
-    params, body, result, _ = Normalizer().lower_function(fn)
+    params, body, result, _ = Lowerer().lower_function(fn)
     return tuple(params), tuple(body), result
 
 

@@ -45,7 +45,7 @@ from ..core import ir, kinds, ops
 from ..frontend import callee as callee_mod
 from ..core.ir import Const, Op, Pop, SetItem
 from ..core.names import function_name
-from ..frontend.normalize import Normalizer
+from ..frontend.lower.lowerer import Lowerer
 
 
 @dataclass
@@ -57,7 +57,7 @@ class Lowered:
     result: Any
     aux: Optional[Any] = None
     kinds: dict = field(default_factory=dict)   # known kinds (a derivative's program's)
-    deps: list = field(default_factory=list)    # functions it inlined (Normalizer.deps)
+    deps: list = field(default_factory=list)    # functions it inlined (Lowerer.deps)
 
 
 # ----- The program kinds -----
@@ -189,7 +189,7 @@ def lower(f, key, has_aux=False):
     c = callee_mod.unwrap(f)
     params = arguments.Binding(c).params
     trees = {p: e[1] for p, e in zip(params, key) if arguments.is_tree(e)}
-    nz = Normalizer(has_aux=has_aux)
+    nz = Lowerer(has_aux=has_aux)
     params, body, result, aux = nz.lower_function(c.fn, trees=trees, static=c.static,
                                                   functions=_functions(params, key))
     flat = arguments.flat_key(key)

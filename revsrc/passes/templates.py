@@ -18,7 +18,7 @@ import numpy as np
 from ..runtime import ieee
 from ..core import ir
 from ..core.ir import Op
-from ..frontend.normalize import Normalizer
+from ..frontend.lower.lowerer import Lowerer
 
 _CACHE = {}
 
@@ -37,7 +37,7 @@ def template(rule, xp):
     if hit is not None and hit[0] is rule.fn:
         return hit[1]
     rule.load()
-    body, outs = Normalizer().lower_rule(rule, xp)
+    body, outs = Lowerer().lower_rule(rule, xp)
     if xp is not np:
         body, outs = _ieee(body), [o if o is None else (_ieee(o[0]), o[1]) for o in outs]
     t = Template(("g", "ans") + tuple(rule.params), body, outs)

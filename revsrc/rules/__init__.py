@@ -50,37 +50,6 @@ from ..primitives import (  # noqa: F401  (the table's public face)
 from .register import no_derivative, primitive  # noqa: F401
 
 
-def vjp(*fns, broadcast=False):
-    """Register the decorated function as the reverse rule of each of ``fns`` (the
-    form `revsrc.defvjp` uses for users' functions)::
-
-        @vjp(my_fn)
-        def my_fn_rule(g, ans, x):
-            return g * 2.0
-    """
-    # (imported here: revsrc.inline lowers source, and lowering reads this table)
-    from ..passes import inline
-
-    def register(rule_fn):
-        for fn in fns:
-            name = f"user:{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', fn)}"
-            if inline.has_source(fn):
-                kind = inline.call_kind  # from its body
-            elif getattr(fn, "__module__", None) == "math":
-                kind = kind_rules.elementwise_kind
-            else:
-                kind = None
-            define(name, fn, vjp=rule_fn, jvp="elementwise" if broadcast else None,
-                   broadcast=broadcast, kind=kind, family=USER)
-        return rule_fn
-    return register
-
-
-def mark_nondiff(*fns):
-    """Mark functions as having no derivative (their outputs carry no gradient)."""
-    return no_derivative(*fns)
-
-
 def _from(module):
     """Whether a callable comes from ``module`` (a bound method: its function's)."""
     def claims(fn):

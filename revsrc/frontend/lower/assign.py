@@ -1,0 +1,243 @@
+"""Assignment: to names (a static value stays one), to tuples of targets (with a
+star), into items (``a[i] = v``, ``M[i][j] = v``, a static dict's key) and into the
+attributes of an object whose ``__init__`` is being inlined; and names bound to
+functions (``act = np.tanh``, ``f = lambda z: ...``).
+"""
+from __future__ import annotations
+
+import ast
+import operator
+import types
+
+from ...runtime import containers
+from ... import errors
+from ...core import ir
+from ...core.ir import Const, Op, SetItem
+from .scope import param_names
+from .values import (Known, NestedDef, VDict, VRecord, VTuple, describe_static, is_static,
+                     is_static_value, made_object)
+
+def _is_function_value(fn):
+    """A function to stand for by name: not a module, nor a nested def's record."""
+    return is_static(fn) and not isinstance(fn, (NestedDef, types.ModuleType))
+
+
+class AssignLowering:
+    """Assignment targets (a part of `Lowerer`)."""
+
+    def _assign(self, sc, target, value, out, loc):
+        if self._assign_function(sc, target, value, out, loc):
+            return
+        if isinstance(target, ast.Name) and isinstance(value, ast.Tuple) \
+                and sc.store_counts.get(target.id) == 1 and target.id not in sc.env:
+            # a tuple assigned once stays a tuple of operands, never built
+            items = []
+            for v in value.elts:
+                e = self._expr(sc, v, out)
+                items.append(e if made_object(e) else
+                             self._snapshot(self._materialize(e, out, loc), out, loc))
+            sc.env[target.id] = VTuple(items)
+            return
+        if isinstance(target, ast.Name) and self._maybe_static(sc, value):
+            v = self._expr(sc, value, out)
+            if is_static_value(v):
+                self._bind_static(sc, target.id, v, out, loc, target)
+                return
+            var = self._store_name(sc, target.id, target)
+            out.append(Op(var, ir.copy, (self._materialize(v, out, loc),), loc=loc))
+        elif isinstance(target, ast.Name):
+            var = self._store_name(sc, target.id, target)
+            self._expr(sc, value, out, into=var)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                # a, b = b, a: evaluate every element before assigning any
+                vals = [self._expr(sc, v, out) for v in value.elts]
+                vals = [self._snapshot(v, out, loc) for v in vals]
+                for t, v in zip(target.elts, vals):
+                    self._assign_operand(sc, t, v, out, loc)
+            else:
+                self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
+        else:
+            self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
+
+    def _assign_operand(self, sc, target, value, out, loc):
+        if isinstance(target, ast.Name):
+            if is_static_value(value):
+                self._bind_static(sc, target.id, value, out, loc, target)
+                return
+            var = self._store_name(sc, target.id, target)
+            value = self._materialize(value, out, loc)
+            out.append(Op(var, ir.copy, (value,), loc=loc))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            n = len(target.elts)
+            if isinstance(value, VDict):
+                value = VTuple(Const(k) for k in value.keys)
+            elif isinstance(value, (VRecord, Known)):
+                raise errors.UnsupportedSyntax(
+                    f"cannot unpack {describe_static(value)}", loc=loc)
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                return self._starred_targets(sc, target, value, out, loc)
+            if isinstance(value, VTuple):
+                if len(value) != n:
+                    raise errors.UnsupportedSyntax(
+                        f"cannot unpack {len(value)} values into {n}", loc=loc)
+                items = list(value)
+            else:
+                items = []
+                out.append(Op(None, containers.check_unpack, (value, Const(n)), loc=loc))
+                for i in range(n):
+                    tmp = self.fresh()
+                    out.append(Op(tmp, operator.getitem, (value, Const(i)), loc=loc))
+                    items.append(tmp)
+            for t, v in zip(target.elts, items):
+                self._assign_operand(sc, t, v, out, loc)
+        elif isinstance(target, ast.Subscript):
+            if self._static_setitem(sc, target, value, out, loc):
+                return
+            base, index = self._subscript_parts(sc, target, out, loc)
+            out.append(SetItem(base, index, self._materialize(value, out, loc), loc=loc))
+        elif isinstance(target, ast.Attribute):
+            obj = self._object_being_built(sc, target, out)
+            if obj is None:
+                raise errors.SideEffect("writing an attribute is a side effect revsrc refuses",
+                                        loc=loc, hint="return the value instead")
+            obj.items_by_name[target.attr] = self._snapshot_deep(value, out, loc)
+        else:
+            raise errors.UnsupportedSyntax("unsupported assignment target", loc=loc)
+
+    def _starred_targets(self, sc, target, value, out, loc):
+        """``a, *rest, z = value``: ``rest`` is a list of the middle items."""
+        elts = target.elts
+        k = next(i for i, e in enumerate(elts) if isinstance(e, ast.Starred))
+        after = len(elts) - k - 1
+        if isinstance(value, VTuple):   # items known when transforming: split them here
+            if len(value) < len(elts) - 1:
+                raise errors.UnsupportedSyntax(
+                    f"cannot unpack {len(value)} values into {len(elts) - 1} or more",
+                    loc=loc)
+            for e, item in zip(elts[:k], value[:k]):
+                self._assign_operand(sc, e, item, out, loc)
+            middle = [self._materialize(v, out, loc) for v in value[k:len(value) - after]]
+            rest = self._emit(out, ir.make_list, middle, None, loc)
+            self._assign_operand(sc, elts[k].value, rest, out, loc)
+            for e, item in zip(elts[k + 1:], value[len(value) - after:]):
+                self._assign_operand(sc, e, item, out, loc)
+            return
+        value = self._materialize(value, out, loc)
+        for i, e in enumerate(elts[:k]):
+            item = self._emit(out, operator.getitem, (value, Const(i)), None, loc)
+            self._assign_operand(sc, e, item, out, loc)
+        middle = self._emit(out, operator.getitem,
+                            (value, Const(slice(k, -after if after else None))), None, loc)
+        rest = self._emit(out, list, (middle,), None, loc)
+        self._assign_operand(sc, elts[k].value, rest, out, loc)
+        for j, e in enumerate(elts[k + 1:]):
+            item = self._emit(out, operator.getitem, (value, Const(j - after)), None, loc)
+            self._assign_operand(sc, e, item, out, loc)
+
+    def _object_being_built(self, sc, target, out):
+        """The object whose ``__init__`` is being inlined, for ``self.attr = ...`` in it
+        (objects.py, `_make_object`); None for any other attribute write."""
+        if not isinstance(target.value, ast.Name):
+            return None
+        base = sc.env.get(target.value.id)
+        if isinstance(base, VRecord) and base.td is None and base.building:
+            return base
+        return None
+
+    def _subscript_parts(self, sc, node, out, loc):
+        if isinstance(node.value, ast.Subscript):
+            return self._nested_subscript_parts(sc, node, out, loc)
+        if not isinstance(node.value, ast.Name):
+            raise errors.UnsupportedSyntax("only a local array can be assigned into", loc=loc)
+        name = node.value.id
+        base = self._resolve(sc, name, node, out)
+        if is_static_value(base):
+            raise errors.MutatesArgument(
+                f"assigning into {name}[...] changes {describe_static(base)}"
+                + (", which the caller owns" if not getattr(base, "owned", False) else
+                   " under a condition or in a loop"), loc=loc,
+                hint="build a new container (a dict literal) instead")
+        params = param_names(sc.parsed.node)
+        # (an inlined function's parameter is its caller's variable: revsrc/passes/views.py
+        # follows the write there, and refuses it if the caller's caller owns it)
+        if not isinstance(base, str) or (name in params and not sc.prefix) \
+                or name not in sc.locals:
+            raise errors.MutatesArgument(
+                f"assigning into {name}[...] would change an array the caller owns",
+                loc=loc, hint=f"copy it first: {name} = {name}.copy()  (or np.array({name}))")
+        index = self._index(sc, node.slice, out, loc)
+        return base, index
+
+    def _nested_subscript_parts(self, sc, node, out, loc):
+        """``M[i][j] = v``: the write goes into the item ``M[i]`` (a view of an array's
+        row, or an inner list), which revsrc/passes/views.py writes back into ``M``."""
+        root = node.value
+        while isinstance(root, ast.Subscript):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            raise errors.UnsupportedSyntax(
+                "only items of a local list or array can be assigned into", loc=loc,
+                hint="assign into a name the function made")
+        if root.id in param_names(sc.parsed.node) or root.id not in sc.locals:
+            raise errors.MutatesArgument(
+                f"assigning into {ast.unparse(node)} would change a value the caller owns",
+                loc=loc, hint=f"copy it first: {root.id} = np.array({root.id})  (or "
+                              f"[list(row) for row in {root.id}] for a list of lists)")
+        base = self._val(sc, node.value, out)
+        return base, self._index(sc, node.slice, out, loc)
+
+    def _static_setitem(self, sc, target, value, out, loc):
+        """``d[key] = value`` on a dict made in the function, with a constant key,
+        outside branches and loops: the static dict changes (every name holding it
+        sees the change, as in Python)."""
+        if not isinstance(target.value, ast.Name):
+            return False
+        base = sc.env.get(target.value.id)
+        if not (isinstance(base, VDict) and base.owned) or self.cond_depth or \
+                self.loop_depth:
+            return False
+        key = self._index(sc, target.slice, out, loc)
+        if not isinstance(key, Const):
+            return False
+        if not is_static_value(value):
+            value = self._snapshot(self._materialize(value, out, loc), out, loc)
+        for i, k in enumerate(base.keys):
+            if k == key.value:
+                base.values[i] = value
+                return True
+        base.keys.append(key.value)
+        base.values.append(value)
+        return True
+
+    def _assign_function(self, sc, target, value, out, loc):
+        """``act = lambda z: ...`` or ``act = np.tanh``: the name stands for the function
+        (calls to it are inlined or call it by name). True when handled."""
+        if not isinstance(target, ast.Name):
+            return False
+        if isinstance(value, ast.Lambda):
+            self._check_single_binding(sc, target.id, "a lambda", loc)
+            node = ast.FunctionDef(name=target.id, args=value.args,
+                                   body=[ast.Return(value=value.body)], decorator_list=[],
+                                   returns=None, type_comment=None, type_params=[])
+            ast.copy_location(node, value)
+            ast.copy_location(node.body[0], value.body)
+            sc.defs[target.id] = node
+            sc.env[target.id] = Known(NestedDef(sc, node))
+            return True
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            fn = self._static_callee(sc, value, out)
+            if fn is None or not _is_function_value(fn):
+                return False
+            self._check_single_binding(sc, target.id, "a function", loc)
+            sc.env[target.id] = Known(fn)
+            return True
+        return False
+
+    def _check_single_binding(self, sc, name, what, loc):
+        if sc.store_counts.get(name, 0) != 1 or name in sc.env:
+            raise errors.UnsupportedSyntax(
+                f"{name} is assigned {what} and also other values; revsrc must know which "
+                f"function a call to {name} calls when it transforms the function", loc=loc,
+                hint="give each function its own name, or pick one with if/else at the "
+                     "call: (f1(x) if cond else f2(x))")

@@ -1,0 +1,335 @@
+"""Calls: which function a call reaches (by name, a module's attribute, a static
+container's method, an array method mapped to its NumPy function), its arguments
+(``*x`` and ``**x`` spread), builtins evaluated on static containers, and where the
+call goes: inlined (inlining.py), an object built (objects.py), or an operation.
+"""
+from __future__ import annotations
+
+import ast
+import operator
+import types
+
+import numpy as np
+
+from ...runtime import containers
+from ... import errors, primitives
+from ...runtime import inplace, tensor
+from ...core import ir
+from ...core.ir import Const, Op
+from ...runtime.arith import astype as _astype
+from .dispatch import expression
+from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
+                     class_of, inlinable, is_library, is_static, sequence, short, spread,
+                     user_callable, vtuple)
+from .objects import is_record_class, plain_init_class
+
+# Array methods and attributes, mapped to the NumPy function they mean.
+_METHODS = {
+    "sum": np.sum, "mean": np.mean, "prod": np.prod, "max": np.max, "min": np.min,
+    "var": np.var, "std": np.std, "dot": np.dot, "reshape": np.reshape,
+    "transpose": np.transpose, "ravel": np.ravel, "flatten": tensor.flatten,
+    "squeeze": np.squeeze, "cumsum": np.cumsum, "cumprod": np.cumprod,
+    "clip": np.clip, "argmax": np.argmax, "argmin": np.argmin, "copy": np.copy,
+    "swapaxes": np.swapaxes, "astype": None, "item": None, "conj": np.conj,
+    "trace": np.trace, "all": np.all, "any": np.any, "diagonal": np.diagonal,
+    "conjugate": np.conj,
+}
+
+_VARARG_SHAPE_METHODS = {"reshape", "transpose"}
+
+_SIDE_EFFECTS = {print, open, input, exec, eval, setattr, delattr, globals, locals,
+                 vars, breakpoint, __import__}
+
+
+class CallLowering:
+    """Calls and their arguments (a part of `Lowerer`)."""
+
+    def _static_callee(self, sc, func, out):
+        if isinstance(func, ast.Name):
+            r = self._resolve(sc, func.id, func, out)
+        elif isinstance(func, ast.Attribute):
+            base = self._static_callee(sc, func.value, out)
+            if base is None:
+                return None
+            try:
+                attr = getattr(base, func.attr)
+            except AttributeError:
+                return None
+            if isinstance(base, types.ModuleType):
+                self._depend(vars(base), func.attr, attr)
+            return attr
+        else:
+            return None
+        if isinstance(r, Known):
+            return r.value
+        if isinstance(r, Const) and is_static(r.value):
+            return r.value   # a function passed to the function being inlined
+        return None
+
+    def _callee(self, sc, node, out, into, loc):
+        """(the function ``node`` calls, MISSING), or (None, the call's value) where
+        the call is a method of a value or of a static container, lowered here."""
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            base = self._expr(sc, func.value, out)
+            if isinstance(base, STATIC_NODES):
+                found = self._static_attribute(sc, base, func.attr, out, None, loc) \
+                    if not isinstance(base, VDict) and not (isinstance(base, VTuple)
+                                                             and base.cls is None) \
+                    and func.attr not in ("_replace", "_asdict") else None
+                if isinstance(found, Known):
+                    fn = found.value
+                else:
+                    return None, self._container_method(sc, base, func.attr, node, out, into, loc)
+            elif isinstance(base, Known):
+                try:
+                    fn = getattr(base.value, func.attr)
+                except AttributeError:
+                    raise errors.UnsupportedSyntax(
+                        f"{short(base.value)} has no attribute {func.attr!r}", loc=loc) from None
+                if isinstance(base.value, types.ModuleType):
+                    self._depend(vars(base.value), func.attr, fn)
+            else:
+                return None, self._method(sc, node, base, out, into, loc)
+        else:
+            fn = self._static_callee(sc, func, out)
+            if fn is None and isinstance(func, ast.Name):
+                v = sc.env.get(func.id)
+                if isinstance(v, STATIC_NODES) and not isinstance(v, VDict):
+                    # an object made from parameters, called: its class's __call__
+                    return None, self._container_method(sc, v, "__call__", node, out, into, loc)
+        return fn, MISSING
+
+    @expression(ast.Call)
+    def _call(self, sc, node, out, into, loc):
+        fn, done = self._callee(sc, node, out, into, loc)
+        if done is not MISSING:
+            return done
+        if fn is None:
+            raise errors.UnsupportedSyntax(
+                "calling a value computed inside the function is not supported", loc=loc,
+                hint="call functions by name")
+        if not sc.rule_mode and (inplace.value_form(fn) is not None or
+                                 inplace.writes_into(fn)):
+            # np.add.at(...) used as a value: the write, then its None
+            self._inplace_call(sc, node, fn, out, loc)
+            return Const(None)
+        if fn is zip and len(node.args) == 1 and isinstance(node.args[0], ast.Starred) \
+                and not node.keywords:
+            # zip(*pairs): a sequence of sequences of a length known only at run time,
+            # unzipped (its rule transposes the adjoints back)
+            seq = self._expr(sc, node.args[0].value, out)
+            args, kwargs = spread(seq), []
+            if args is None:
+                return self._emit(out, containers.unzip, [self._materialize(seq, out, loc)],
+                                  into, loc)
+        else:
+            args, kwargs = self._call_args(sc, node, out, loc)
+        if isinstance(fn, BoundMethod):
+            obj, found = fn.obj, fn.fn
+            if isinstance(found, staticmethod):
+                return self._inline_callable(sc, found.__func__, args, kwargs, out, into, loc)
+            if isinstance(found, classmethod):
+                cls = obj.probe if getattr(obj, "td", 1) is None else type(obj.probe)
+                return self._inline_callable(sc, found.__func__, [Known(cls)] + args,
+                                             kwargs, out, into, loc)
+            return self._inline_callable(sc, found, [obj] + args, kwargs, out, into, loc)
+        if isinstance(fn, NestedDef):
+            return self._inline_def(sc, fn.scope, fn.node, args, kwargs, out, into, loc)
+        if fn in _SIDE_EFFECTS:
+            raise errors.SideEffect(
+                f"calling {getattr(fn, '__name__', fn)}() is a side effect revsrc refuses",
+                loc=loc, hint="differentiated functions must be pure; do I/O outside them")
+        static = self._static_builtin(sc, fn, args, kwargs, out, loc)
+        if static is not None:
+            return static
+        if isinstance(fn, type) and is_record_class(fn) and not sc.rule_mode:
+            return self._construct(sc, fn, args, kwargs, out, loc)
+        if isinstance(fn, type) and not sc.rule_mode and plain_init_class(fn):
+            return self._make_object(sc, fn, args, kwargs, out, loc)
+        if not sc.rule_mode and primitives.lookup(fn) is None and not inlinable(fn) and \
+                user_callable(fn):
+            return self._inline_callable(sc, fn, args, kwargs, out, into, loc)
+        if not sc.rule_mode and primitives.lookup(fn) is None and inlinable(fn):
+            if is_library(fn):
+                return self._inline_library(fn, args, kwargs, out, into, loc)
+            return self._inline_function(sc, fn, args, kwargs, out, into, loc)
+        if any(k == "out" and not (isinstance(v, Const) and v.value is None)
+               for k, v in kwargs) and _is_numpy_callable(fn):
+            raise errors.SideEffect(
+                f"out= makes {getattr(fn, '__name__', 'this function')} write its result "
+                "into an existing array, which revsrc does not follow", loc=loc,
+                hint="assign the result instead: a = np.multiply(x, y), or a[...] = ...")
+        # a revsrc derivative stays a call here: its program depends on its arguments'
+        # kinds, so revsrc/passes/pipeline.py inlines it once they are known
+        args = [self._materialize(a, out, loc) for a in args]
+        kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
+        special = self._builtin_call(fn, args, kwargs, out, into, loc)
+        if special is not None:
+            return special
+        return self._emit(out, fn, args, into, loc, kwargs)
+
+    def _call_args(self, sc, node, out, loc):
+        """The positional and keyword operands of a call; ``*x`` and ``**x`` of a
+        container known when transforming are spread into them."""
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                v = self._expr(sc, a.value, out)
+                items = spread(v)
+                if items is None:
+                    raise errors.UnsupportedSyntax(
+                        "star-arguments (*args) are supported on a tuple, list or dict "
+                        "whose length is known when transforming", loc=loc,
+                        hint="pass the arguments one by one")
+                args.extend(items)
+            else:
+                args.append(self._expr(sc, a, out))
+        kwargs = []
+        for k in node.keywords:
+            if k.arg is None:
+                v = self._expr(sc, k.value, out)
+                if not (isinstance(v, VDict) and all(isinstance(x, str) for x in v.keys)):
+                    raise errors.UnsupportedSyntax(
+                        "**kwargs in a call is supported on a dict whose keys are known "
+                        "when transforming", loc=loc, hint="pass keyword arguments by name")
+                kwargs.extend(zip(v.keys, v.values))
+            else:
+                kwargs.append((k.arg, self._expr(sc, k.value, out)))
+        return args, kwargs
+
+    def _static_builtin(self, sc, fn, args, kwargs, out, loc):
+        """Builtins applied to static containers, evaluated when transforming
+        (len, sorted, list, tuple, reversed, isinstance, sum...); None otherwise."""
+        if not args or not isinstance(fn, types.BuiltinFunctionType) and fn not in (
+                list, tuple, dict, reversed, enumerate, zip, sorted):
+            if fn is dict and not args:
+                return VDict([k for k, _ in kwargs],
+                             [self._snapshot_deep(v, out, loc) for _, v in kwargs], owned=True)
+            return None
+        a = args[0]
+        if fn is isinstance and len(args) == 2 and isinstance(a, STATIC_NODES):
+            classes = args[1]
+            classes = classes.value if isinstance(classes, Const) else \
+                classes.value if isinstance(classes, Known) else None
+            if classes is None:
+                return None
+            try:
+                return Const(issubclass(class_of(a), classes))
+            except TypeError:
+                return None
+        if not isinstance(a, STATIC_NODES) or kwargs and fn is not sorted:
+            return None
+        seq = sequence(a)
+        if fn is len and len(args) == 1:
+            return Const(len(seq))
+        if fn in (list, tuple) and len(args) == 1:
+            return vtuple(seq, "list" if fn is list else "tuple")
+        if fn is reversed and len(args) == 1:
+            return vtuple(seq[::-1])
+        if fn is dict and len(args) == 1 and isinstance(a, VDict):
+            return VDict(a.keys, a.values, owned=True)
+        if fn is sorted and len(args) == 1:
+            if not all(isinstance(x, Const) for x in seq):
+                return None
+            order = sorted(range(len(seq)), key=lambda i: seq[i].value,
+                           reverse=bool(dict(kwargs).get("reverse", Const(False)).value))
+            if set(dict(kwargs)) - {"reverse"}:
+                return None
+            return vtuple([seq[i] for i in order], "list")
+        if fn is enumerate and len(args) == 1:
+            return vtuple([VTuple((Const(i), x)) for i, x in enumerate(seq)])
+        if fn is zip and all(isinstance(x, STATIC_NODES) for x in args):
+            return vtuple([VTuple(xs) for xs in zip(*(sequence(x) for x in args))])
+        if fn is sum and len(args) == 1:
+            acc = Const(0)
+            for x in seq:
+                acc = self._emit(out, operator.add, (acc, self._materialize(x, out, loc)),
+                                 None, loc)
+            return acc
+        if fn in (max, min) and len(args) == 1 and seq:
+            acc = self._materialize(seq[0], out, loc)
+            for x in seq[1:]:
+                acc = self._emit(out, fn, (acc, self._materialize(x, out, loc)), None, loc)
+            return acc
+        return None
+
+    def _builtin_call(self, fn, args, kwargs, out, into, loc):
+        if fn in (max, min) and not kwargs:
+            if len(args) == 1:
+                return self._extremum_of_sequence(fn, args[0], out, into, loc)
+            acc = args[0]
+            for i, a in enumerate(args[1:]):
+                acc = self._emit(out, fn, (acc, a), into if i == len(args) - 2 else None, loc)
+            return acc
+        if fn is sum and len(args) == 1 and not kwargs:
+            return None
+        if fn is float and len(args) == 1:
+            return self._emit(out, float, args, into, loc)
+        return None
+
+    def _method(self, sc, node, base, out, into, loc):
+        func = node.func
+        base = self._materialize(base, out, loc)
+        name = func.attr
+        args, kwargs = self._call_args(sc, node, out, loc)
+        args = [self._materialize(a, out, loc) for a in args]
+        kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
+        if name in containers.DICT_METHODS and not kwargs:   # d.items(), d.get(k)...
+            return self._emit(out, containers.DICT_METHODS[name], [base] + args, into, loc)
+        if name in ("append", "extend", "insert", "pop", "update", "fill", "sort",
+                    "resize", "setdefault", "clear", "remove", "popitem", "add",
+                    "discard", "put", "itemset", "partition", "setflags"):
+            raise errors.SideEffect(
+                f"method .{name}() is not supported (it may change its object in place)",
+                loc=loc, hint="use the NumPy function, e.g. np.sum(x) for x.sum()")
+        if name not in _METHODS or (isinstance(base, Const) and
+                                    not isinstance(base.value, (np.ndarray, np.generic))):
+            # a method of a value that carries no gradient (rng.normal(...),
+            # name.lower()): it runs; refused where a differentiated value reaches it
+            return self._emit(out, ir.call_method, [base, Const(name)] + args, into, loc,
+                              kwargs)
+        if name == "astype":
+            return self._emit(out, _astype, [base] + args, into, loc, kwargs)
+        if name == "item":
+            return self._emit(out, float, [base], into, loc)
+        fn = _METHODS[name]
+        if name in _VARARG_SHAPE_METHODS and len(args) > 1:
+            args = [self._emit(out, ir.make_tuple, args, None, loc)] \
+                if not all(isinstance(a, Const) for a in args) else \
+                [Const(tuple(a.value for a in args))]
+        if name == "transpose" and not args:
+            return self._emit(out, np.transpose, [base], into, loc)
+        return self._emit(out, fn, [base] + args, into, loc, kwargs)
+
+    def _extremum_of_sequence(self, fn, seq, out, into, loc):
+        """``max(seq)``/``min(seq)``: of a list written out, the items one by one (as
+        ``max(a, b, c)``); of any other sequence, the item it picks."""
+        items = self._literal_items(seq, out)
+        if items is not None and len(items) >= 2:
+            # the list was made for this call only: its items are the arguments
+            out[:] = [s for s in out if not (isinstance(s, Op) and s.target == seq)]
+            acc = items[0]
+            for i, a in enumerate(items[1:]):
+                acc = self._emit(out, fn, (acc, a), into if i == len(items) - 2 else None,
+                                 loc)
+            return acc
+        pick = containers.max_of if fn is max else containers.min_of
+        return self._emit(out, pick, (seq,), into, loc)
+
+    def _literal_items(self, operand, out):
+        """The items of ``operand`` when it is a list or a tuple just built (a temporary
+        made by the last statements), else None."""
+        if not (isinstance(operand, str) and self.names.is_temp(operand)):
+            return None
+        for s in reversed(out[-64:]):
+            if isinstance(s, Op) and s.target == operand:
+                if s.fn in (ir.make_list, ir.make_tuple):
+                    return list(s.args)
+                return None
+        return None
+
+
+def _is_numpy_callable(fn):
+    """A NumPy function or ufunc (or a ufunc's method), whose out= writes in place."""
+    return primitives.family_of(fn) == primitives.NUMPY or isinstance(getattr(fn, "__self__", None), np.ufunc)

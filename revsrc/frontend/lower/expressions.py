@@ -1,0 +1,237 @@
+"""Expressions: constants, names, operators, comparisons (chained), ``and``/``or``,
+conditional expressions, subscripts (``np.r_``/``np.c_`` too), literals, f-strings and
+lambdas used as values; each registered in dispatch.EXPRESSIONS. Calls are in
+calls.py, attributes in objects.py, comprehensions in loops.py.
+"""
+from __future__ import annotations
+
+import ast
+import operator
+
+import numpy as np
+
+from ... import errors, runtime
+from ...runtime import guards
+from ...core import ir
+from ...core.ir import Const, If
+from .dispatch import expression
+from .scope import param_names
+from .values import STATIC_NODES, Known, VDict, VTuple, made_object, vtuple
+
+BINOPS = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow, ast.MatMult: operator.matmul, ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+}
+
+_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_,
+          ast.Invert: operator.invert}
+
+_COMPARE = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+}
+
+_CONVERSIONS = {ord("s"): "!s", ord("r"): "!r", ord("a"): "!a"}
+
+
+class ExpressionLowering:
+    """The expression handlers (a part of `Lowerer`)."""
+
+    @expression(ast.Constant)
+    def _constant(self, sc, node, out, into, loc):
+        return Const(node.value)
+
+    @expression(ast.Name)
+    def _name(self, sc, node, out, into, loc):
+        return self._resolve(sc, node.id, node, out)
+
+    @expression(ast.BinOp)
+    def _binop(self, sc, node, out, into, loc):
+        fn = BINOPS.get(type(node.op))
+        a = self._val(sc, node.left, out)
+        b = self._val(sc, node.right, out)
+        return self._emit(out, fn, (a, b), into, loc)
+
+    @expression(ast.UnaryOp)
+    def _unaryop(self, sc, node, out, into, loc):
+        fn = _UNARY[type(node.op)]
+        a = self._val(sc, node.operand, out)
+        if isinstance(a, Const) and fn is operator.neg and isinstance(a.value, (int, float)):
+            return Const(-a.value)
+        return self._emit(out, fn, (a,), into, loc)
+
+    @expression(ast.IfExp)
+    def _ifexp(self, sc, node, out, into, loc):
+        test = self._condition(sc, node.test, out)
+        target = into if into is not None else self.fresh()
+        body, orelse = [], []
+        self._expr(sc, node.body, body, into=target)
+        self._expr(sc, node.orelse, orelse, into=target)
+        out.append(If(test, body, orelse, loc=loc))
+        return target
+
+    @expression(ast.Subscript)
+    def _subscript(self, sc, node, out, into, loc):
+        base = self._expr(sc, node.value, out)
+        if isinstance(base, STATIC_NODES):
+            idx = self._index(sc, node.slice, out, loc)
+            got = self._static_item(sc, node.value, base, idx, loc)
+            if got is not None:
+                return got
+            base = self._materialize(base, out, loc)
+            return self._emit(out, operator.getitem, (base, idx), into, loc)
+        base = self._materialize(base, out, loc)
+        if isinstance(base, Const) and any(base.value is c for c in (np.r_, np.c_)):
+            # np.r_[a, b]: a call over the items, which a rule can differentiate
+            elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            items = [self._index(sc, e, out, loc) for e in elts]
+            lst = self._emit(out, ir.make_list, items, None, loc)
+            fn = runtime.r_ if base.value is np.r_ else runtime.c_
+            return self._emit(out, fn, (lst,), into, loc)
+        idx = self._index(sc, node.slice, out, loc)
+        return self._emit(out, operator.getitem, (base, idx), into, loc)
+
+    @expression(ast.Dict)
+    def _dict(self, sc, node, out, into, loc):
+        if all(isinstance(k, ast.Constant) for k in node.keys):
+            # constant keys: a static dict (each subscript reads its value)
+            d = VDict([], [], owned=True)
+            for k, v in zip(node.keys, node.values):
+                value = self._snapshot_deep(self._expr(sc, v, out), out, loc)
+                if isinstance(value, Known):
+                    value = self._materialize(value, out, loc)
+                if k.value in d.keys:
+                    d.values[d.keys.index(k.value)] = value
+                else:
+                    d.keys.append(k.value)
+                    d.values.append(value)
+            return d
+        if any(k is None for k in node.keys):
+            raise errors.UnsupportedSyntax("** in a dict literal is not supported", loc=loc,
+                                           hint="list the keys")
+        items = []
+        for k, v in zip(node.keys, node.values):
+            items += [self._val(sc, k, out), self._val(sc, v, out)]
+        return self._emit(out, ir.make_dict, items, into, loc)
+
+    @expression(ast.Starred)
+    def _starred(self, sc, node, out, into, loc):
+        raise errors.UnsupportedSyntax(
+            "star-arguments (*args) are supported only in calls, on a container "
+            "known when transforming", loc=loc, hint="pass the arguments one by one")
+
+    @expression(ast.Tuple, ast.List)
+    def _sequence_literal(self, sc, node, out, into, loc):
+        values = [self._expr(sc, e, out) for e in node.elts]
+        if any(made_object(v) for v in values):
+            # objects made in the function stay static: a list of layers is
+            # known when transforming, and a loop over it is unrolled
+            return vtuple([self._snapshot_deep(v, out, loc) for v in values],
+                          "list" if isinstance(node, ast.List) else "tuple")
+        items = [self._materialize(v, out, sc.parsed.loc(e))
+                 for v, e in zip(values, node.elts)]
+        if isinstance(node, ast.List):
+            return self._emit(out, ir.make_list, items, into, loc)
+        return VTuple(items)
+
+    def _index(self, sc, node, out, loc):
+        if isinstance(node, ast.Slice):
+            parts = [self._val(sc, p, out) if p is not None else Const(None)
+                     for p in (node.lower, node.upper, node.step)]
+            if all(isinstance(p, Const) for p in parts):
+                return Const(slice(*(p.value for p in parts)))
+            return self._emit(out, slice, parts, None, loc)
+        if isinstance(node, ast.Tuple):
+            items = [self._index(sc, e, out, loc) for e in node.elts]
+            if all(isinstance(i, Const) for i in items):
+                return Const(tuple(i.value for i in items))
+            return self._emit(out, ir.make_tuple, items, None, loc)
+        return self._val(sc, node, out)
+
+    @expression(ast.Compare)
+    def _compare(self, sc, node, out, into, loc):
+        left = self._val(sc, node.left, out)
+        if len(node.ops) == 1:
+            right = self._val(sc, node.comparators[0], out)
+            return self._compare_op(node.ops[0], left, right, out, into, loc)
+        # a < b < c: b is evaluated once, c only when a < b holds
+        target = into if into is not None else self.fresh()
+        cur = out
+        for op, comp in zip(node.ops, node.comparators):
+            right = self._val(sc, comp, cur)
+            self._compare_op(op, left, right, cur, target, loc)
+            nxt = []
+            cur.append(If(target, nxt, [], loc=loc))
+            cur = nxt
+            left = right
+        return target
+
+    def _compare_op(self, op, left, right, out, into, loc):
+        if isinstance(op, ast.In):
+            return self._emit(out, operator.contains, (right, left), into, loc)
+        if isinstance(op, ast.NotIn):
+            t = self._emit(out, operator.contains, (right, left), None, loc)
+            return self._emit(out, operator.not_, (t,), into, loc)
+        return self._emit(out, _COMPARE[type(op)], (left, right), into, loc)
+
+    @expression(ast.BoolOp)
+    def _boolop(self, sc, node, out, into, loc):
+        target = into if into is not None else self.fresh()
+        is_and = isinstance(node.op, ast.And)
+        cur = out
+        values = node.values
+        for i, v in enumerate(values):
+            self._expr(sc, v, cur, into=target)
+            if i < len(values) - 1:
+                nxt = []
+                cur.append(If(target, nxt, [], loc=loc) if is_and else
+                           If(target, [], nxt, loc=loc))
+                cur = nxt
+        return target
+
+    @expression(ast.JoinedStr)
+    def _fstring(self, sc, node, out, into, loc):
+        """An f-string, as its ``str.format`` template and its values."""
+        values = []
+        template = self._template(sc, node, values, out)
+        return self._emit(out, guards.fstring, [Const(template)] + values, into, loc)
+
+    def _template(self, sc, node, values, out):
+        parts = []
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                parts.append(str(part.value).replace("{", "{{").replace("}", "}}"))
+                continue
+            field = str(len(values))
+            values.append(self._val(sc, part.value, out))
+            field += _CONVERSIONS.get(part.conversion, "")
+            if part.format_spec is not None:
+                field += ":" + self._template(sc, part.format_spec, values, out)
+            parts.append("{" + field + "}")
+        return "".join(parts)
+
+    @expression(ast.Lambda)
+    def _lambda_value(self, sc, node, out, into, loc):
+        """A lambda passed as a value (``key=lambda kv: kv[0]``): when it reads nothing
+        but its parameters and module globals, it is that function, made from the
+        user's own source; one reading the function's variables is refused."""
+        params = set(param_names(node))
+        names = {n.id for n in ast.walk(node.body) if isinstance(n, ast.Name)}
+        scope, local = sc, False
+        while scope is not None:
+            local = local or any(n in scope.locals or n in scope.env for n in names - params)
+            scope = scope.enclosing
+        if not local and not any(isinstance(n, (ast.Lambda, ast.NamedExpr))
+                                 for n in ast.walk(node.body)) and sc.globals is not None:
+            expr = ast.fix_missing_locations(ast.Expression(body=node))
+            code = compile(expr, sc.parsed.loc(node).filename if sc.parsed.loc(node)
+                           else "<lambda>", "eval")
+            return Known(eval(code, sc.globals))  # noqa: S307 (the user's own lambda)
+        raise errors.UnsupportedSyntax(
+            "a lambda used as a value that reads the function's variables is not supported "
+            "(one assigned to a name and called in the function is)", loc=loc,
+            hint="assign it to a name and call it, or write the expression out")

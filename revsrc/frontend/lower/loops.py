@@ -1,0 +1,232 @@
+"""Loops: ``for`` over a range, a literal or a static container (unrolled where
+its items are known), ``while``, the regions where no static binding may change,
+and comprehensions (written out as loops in a scope of their own).
+"""
+from __future__ import annotations
+
+import ast
+
+from ... import errors
+from ...core import ir
+from ...core.ir import Const, For, Op, While
+from .dispatch import expression, statement
+from .scope import assigned_names, leaves_loop
+from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned
+
+_ITERATORS = (zip, reversed, map, filter, iter, enumerate)
+
+# names of a comprehension's own (not valid identifiers: no user name is one)
+_ACC = ".acc"
+
+_FIRST = ".first"
+
+
+class LoopLowering:
+    """Loops and comprehensions (a part of `Lowerer`)."""
+
+    def _loop_region(self, sc, body_nodes, out, lower):
+        """Lower a loop body the program runs (``lower()``): names assigned in it
+        that hold static values now become variables first."""
+        names, _ = assigned_names(body_nodes)
+        for name in sorted(names):
+            cur = sc.env.get(name)
+            if isinstance(cur, (STATIC_NODES, Const)):
+                var = self._reserve(sc.prefix + name)
+                value = self._materialize(cur, out, sc.parsed.loc(body_nodes[0]))
+                out.append(Op(var, ir.copy, (value,), loc=sc.parsed.loc(body_nodes[0])))
+                sc.env[name] = var
+        sc.no_static += 1
+        self.loop_depth += 1
+        try:
+            return lower()
+        finally:
+            sc.no_static -= 1
+            self.loop_depth -= 1
+
+    def _loop_labels(self, sc):
+        self.loop_count += 1
+        k = self.loop_count
+        return f"{sc.prefix}_skip{k}", f"{sc.prefix}_stop{k}"
+
+    def _loop_body(self, sc, labels, body_nodes, out):
+        """Lower a loop body into a `Block` that ``continue`` leaves."""
+        sc.loops.append(labels)
+        inner = []
+        self._block(sc, body_nodes, inner)
+        sc.loops.pop()
+        out.append(ir.Block(labels[0], inner))
+
+    @statement(ast.For)
+    def _for(self, sc, node, out, loc):
+        it = node.iter
+        target = node.target
+        call = it if isinstance(it, ast.Call) else None
+        fn = self._static_callee(sc, call.func, out) if call is not None else None
+        if fn is range:
+            args = [self._materialize(self._expr(sc, a, out), out, loc) for a in call.args]
+            if len(args) == 1:
+                start, stop, step = Const(0), args[0], Const(1)
+            elif len(args) == 2:
+                start, stop, step = args[0], args[1], Const(1)
+            else:
+                start, stop, step = args
+            if not isinstance(target, ast.Name):
+                raise errors.UnsupportedSyntax("unpacking a range item", loc=loc)
+            if self._unroll_range(sc, node, (start, stop, step), out, loc):
+                return False
+            var = self._store_name(sc, target.id, target)
+            labels = self._loop_labels(sc)
+            body = []
+            self._loop_region(sc, node.body, out,
+                              lambda: self._loop_body(sc, labels, node.body, body))
+            out.append(For(var, start, stop, step, body, loc=loc, label=labels[1]))
+            return False
+        if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16 \
+                and not any(isinstance(e, ast.Starred) for e in it.elts):
+            return self._unroll(sc, node, it, out, loc)
+        return self._for_sequence(sc, node, out, loc)
+
+    def _as_sequence(self, operand, out, loc):
+        """A loop runs over its sequence by index: an iterator (``d.items()``,
+        ``zip(...)``) is made a list first."""
+        made = next((o for o in reversed(out) if isinstance(o, Op) and o.target == operand),
+                    None)
+        if made is not None and (made.fn is ir.call_method or made.fn in _ITERATORS):
+            return self._emit(out, list, (operand,), None, loc)
+        return operand
+
+    def _unroll_range(self, sc, node, bounds, out, loc):
+        """``for i in range(n)`` with a constant ``n`` whose body subscripts a static
+        container with ``i`` (``layers[i]``): unrolled, ``i`` a constant in each copy."""
+        if not all(isinstance(b, Const) and type(b.value) is int for b in bounds) or \
+                bounds[2].value == 0:
+            return False
+        values = range(*(b.value for b in bounds))
+        if len(values) > UNROLL_LIMIT or not self._subscripts_static(sc, node.body,
+                                                                       node.target.id):
+            return False
+        self._unroll_items(sc, node, [Const(i) for i in values], out, loc)
+        return True
+
+    def _subscripts_static(self, sc, body, name):
+        for stmt in body:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Subscript) and any(
+                        isinstance(m, ast.Name) and m.id == name for m in ast.walk(n.slice)):
+                    root = n.value
+                    while isinstance(root, (ast.Subscript, ast.Attribute)):
+                        root = root.value
+                    if isinstance(root, ast.Name) and \
+                            isinstance(sc.env.get(root.id), STATIC_NODES):
+                        return True
+        return False
+
+    def _unroll(self, sc, node, it, out, loc):
+        """A loop over a literal sequence, unrolled so each item is a plain operand."""
+        items = [self._snapshot(self._val(sc, e, out), out, loc) for e in it.elts]
+        return self._unroll_items(sc, node, items, out, loc)
+
+    def _unroll_items(self, sc, node, items, out, loc):
+        """A loop over items known when transforming, unrolled: a `Block` that
+        ``break`` leaves, holding one ``continue`` block per item. A body that may
+        leave early is lowered as the body of a loop the program runs (no static
+        bindings inside), and after a ``break`` the loop's target is unusable."""
+        items = [self._snapshot_deep(i, out, loc) for i in items]
+        cont, brk = self._loop_labels(sc)
+        breaks, leaves = leaves_loop(node.body)
+        copies = []
+        for item in items:
+            copy = []
+            if isinstance(item, Const) and isinstance(node.target, ast.Name) and \
+                    not sc.no_static:
+                sc.env[node.target.id] = item   # a constant in this copy
+            else:
+                self._assign_operand(sc, node.target, item, copy, loc)
+            sc.loops.append((cont, brk))
+            if leaves:
+                self._loop_region(sc, node.body, copy,
+                                  lambda: self._block(sc, node.body, copy))
+            else:
+                self._block(sc, node.body, copy)
+            sc.loops.pop()
+            copies.append(ir.Block(cont, copy, loc=loc))
+        out.append(ir.Block(brk, copies, loc=loc))
+        if breaks:
+            for n in ast.walk(node.target):
+                if isinstance(n, ast.Name) and not isinstance(sc.env.get(n.id), str):
+                    sc.env[n.id] = Poisoned("a loop that may break")
+        return False
+
+    @statement(ast.While)
+    def _while(self, sc, node, out, loc):
+        def lower():
+            test_body = []
+            test = self._condition(sc, node.test, test_body)
+            labels = self._loop_labels(sc)
+            body = []
+            self._loop_body(sc, labels, node.body, body)
+            return test_body, test, body, labels
+        test_body, test, body, labels = self._loop_region(sc, node.body, out, lower)
+        out.append(While(test_body, test, body, loc=loc, label=labels[1]))
+        return False
+
+    @expression(ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)
+    def _comprehension(self, sc, node, out, into, loc):
+        """A list or dict comprehension, or a generator expression (made a list): the
+        loops written out in a scope of their own, adding to a new list or dict."""
+        if isinstance(node, ast.SetComp):
+            raise errors.UnsupportedSyntax(
+                "a set comprehension is not supported (a set has no order to follow "
+                "gradients by)", loc=loc, hint="build a list or a tuple instead")
+        if any(g.is_async for g in node.generators):
+            raise errors.UnsupportedSyntax("an async comprehension", loc=loc,
+                                           hint="use a plain comprehension")
+        cs = sc.child()
+        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        if into is not None and not any(sc.env.get(n) == into for n in used):
+            acc = into     # built where it goes (it does not read that name)
+        else:
+            acc = self.fresh()
+        is_dict = isinstance(node, ast.DictComp)
+        out.append(Op(acc, ir.make_dict if is_dict else ir.make_list, (), loc=loc))
+        cs.env[_ACC] = acc
+        cs.locals.add(_ACC)
+        for g in node.generators:
+            for n in ast.walk(g.target):
+                if isinstance(n, ast.Name) and n.id not in cs.env:
+                    cs.locals.add(n.id)
+                    cs.env[n.id] = self._comprehension_variable(sc, n.id)
+        acc_name = ast.copy_location(ast.Name(id=_ACC, ctx=ast.Load()), node)
+        if is_dict:
+            target = ast.copy_location(
+                ast.Subscript(value=acc_name, slice=node.key, ctx=ast.Store()), node)
+            inner = ast.copy_location(ast.Assign(targets=[target], value=node.value), node)
+        else:
+            method = ast.copy_location(
+                ast.Attribute(value=acc_name, attr="append", ctx=ast.Load()), node)
+            call = ast.copy_location(ast.Call(func=method, args=[node.elt], keywords=[]), node)
+            inner = ast.copy_location(ast.Expr(value=call), node.elt)
+        body = [inner]
+        for g in reversed(node.generators):
+            for cond in reversed(g.ifs):
+                body = [ast.copy_location(ast.If(test=cond, body=body, orelse=[]), cond)]
+            body = [ast.copy_location(ast.For(target=g.target, iter=g.iter, body=body,
+                                              orelse=[]), g.iter)]
+        # the first iterable is evaluated in the enclosing scope, as Python does: where
+        # it reads a name the comprehension also binds, that name is the outer one
+        first = node.generators[0]
+        targets = {n.id for g in node.generators for n in ast.walk(g.target)
+                   if isinstance(n, ast.Name)}
+        if any(isinstance(n, ast.Name) and n.id in targets for n in ast.walk(first.iter)):
+            cs.env[_FIRST] = self._val(sc, first.iter, out)
+            body[0].iter = ast.copy_location(ast.Name(id=_FIRST, ctx=ast.Load()), first.iter)
+        self._block(cs, body, out)
+        return acc
+
+    def _comprehension_variable(self, sc, name):
+        """A comprehension's own variable: the user's name where the function has no
+        other variable of that name, else a fresh one."""
+        var = sc.prefix + name
+        if var in self.taken:
+            return self.fresh(var)
+        return self._reserve(var)

@@ -1,0 +1,318 @@
+"""Objects known when transforming: attributes (of arrays, modules, static
+containers), items of static containers, their methods, and building namedtuples,
+dataclasses and objects whose ``__init__`` only stores attributes.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import math
+import textwrap
+import types
+
+import numpy as np
+
+from ...runtime import containers
+from ... import errors
+from ...core import ir, pytree
+from ...core.ir import Const
+from .dispatch import expression
+from .scope import params_of
+from .values import (MISSING, STATIC_NODES, BoundMethod, Known, Slot, VDict, VRecord,
+                     VTuple, class_of, describe_static, is_library, is_static,
+                     known_or_const, mentions_slot, short, static_node, vtuple)
+
+_ATTRS_NONDIFF = {"shape", "ndim", "size", "dtype"}
+
+_ATTRS_FN = {"T": np.transpose, "real": np.real, "imag": np.imag}
+
+
+class ObjectLowering:
+    """Attributes, static items and objects (a part of `Lowerer`)."""
+
+    @expression(ast.Attribute)
+    def _attribute(self, sc, node, out, into, loc):
+        base = self._expr(sc, node.value, out)
+        if isinstance(base, STATIC_NODES):
+            return self._static_attribute(sc, base, node.attr, out, into, loc)
+        if isinstance(base, Known):
+            value = base.value
+            try:
+                attr = getattr(value, node.attr)
+            except AttributeError:
+                raise errors.UnsupportedSyntax(
+                    f"{short(value)} has no attribute {node.attr!r}", loc=loc) from None
+            if is_static(attr):
+                if isinstance(value, types.ModuleType):
+                    self._depend(vars(value), node.attr, attr)
+                return Known(attr)
+            if isinstance(value, types.ModuleType):
+                # NumPy's and math's constants are fixed; a user module's may be rebound
+                if value in (math, np) or attr is None:
+                    return Const(attr)
+                return self._emit(out, ir.load_global, (Const(vars(value)), Const(node.attr)),
+                                  into, loc)
+            return self._emit(out, getattr, (Const(value), Const(node.attr)), into, loc)
+        base = self._materialize(base, out, loc)
+        if node.attr in _ATTRS_NONDIFF:
+            return self._emit(out, getattr, (base, Const(node.attr)), into, loc)
+        fn = _ATTRS_FN.get(node.attr)
+        if fn is not None:
+            return self._emit(out, fn, (base,), into, loc)
+        if node.attr in containers.RESULT_FIELDS:   # np.linalg.eigh(a).eigenvalues
+            return self._emit(out, containers.result_field, (base, Const(node.attr)), into,
+                              loc)
+        # an attribute of a value that carries no gradient (a config object, an
+        # argument not differentiated): read when the program runs; refused where a
+        # differentiated value reaches it (revsrc/passes/analysis.py)
+        return self._emit(out, ir.get_attribute, (base, Const(node.attr)), into, loc)
+
+    def _static_attribute(self, sc, base, attr, out, into, loc):
+        """``base.attr`` on a static container: a namedtuple's or dataclass's field,
+        a property, a static field, a class attribute."""
+        if isinstance(base, VDict) or (isinstance(base, VTuple) and base.cls is None):
+            raise errors.UnsupportedSyntax(
+                f"attribute .{attr} of {describe_static(base)} is not supported", loc=loc)
+        if isinstance(base, VRecord) and base.td is None:   # an object made in the function
+            if attr in base.items_by_name:
+                return base.items_by_name[attr]
+            cls = base.probe
+            probe = None
+        else:
+            if isinstance(base, VTuple) and attr in base.cls._fields:
+                return base[base.cls._fields.index(attr)]
+            probe = base.probe
+            if probe is None:
+                raise errors.UnsupportedSyntax(
+                    f"the attributes of {describe_static(base)} cannot be read: its class's "
+                    "unflatten does not build an instance revsrc can look into", loc=loc)
+            cls = type(probe)
+        found = inspect.getattr_static(cls if probe is None else probe, attr, MISSING)
+        if isinstance(found, property) and found.fget is not None:
+            return self._inline_callable(sc, found.fget, [base], [], out, into, loc)
+        if found is MISSING:
+            raise errors.UnsupportedSyntax(f"{cls.__name__} has no attribute {attr!r}",
+                                           loc=loc)
+        if probe is not None and (attr in getattr(probe, "__dict__", {}) or isinstance(
+                inspect.getattr_static(cls, attr, None), types.MemberDescriptorType)):
+            return self._from_probe(base, getattr(probe, attr), loc)
+        if isinstance(found, (types.FunctionType, staticmethod, classmethod)):
+            return Known(BoundMethod(base, found))
+        if hasattr(type(found), "__get__") or hasattr(type(found), "__set__"):
+            # a descriptor (functools.cached_property, one of the user's): what it gives
+            # depends on the instance, which revsrc does not build
+            raise errors.UnsupportedSyntax(
+                f"{cls.__name__}.{attr} is a descriptor ({type(found).__name__}); revsrc "
+                "reads plain attributes, properties and methods of objects built in the "
+                "function", loc=loc, hint="use a @property, or store the value in __init__")
+        value = getattr(cls, attr)
+        if is_static(value):
+            return Known(value)
+        # class-level data: read when the program runs (it may be changed)
+        return self._emit(out, getattr, (Const(cls), Const(attr)), into, loc)
+
+    def _from_probe(self, base, v, loc):
+        items = base.items if isinstance(base, VRecord) else list(base)
+        if isinstance(v, Slot):
+            return items[v.i]
+        if type(v) in (tuple, list):
+            return vtuple([self._from_probe(base, x, loc) for x in v],
+                          "list" if type(v) is list else "tuple")
+        if type(v) is dict:
+            return VDict(list(v.keys()), [self._from_probe(base, x, loc) for x in v.values()])
+        if mentions_slot(v):
+            raise errors.UnsupportedSyntax(
+                f"an attribute of {describe_static(base)} is computed from its children "
+                "by its class (its unflatten), so which values it holds is not known when "
+                "transforming", loc=loc,
+                hint="store the children as attributes, unchanged, in unflatten")
+        if is_static(v):
+            return Known(v)
+        return Const(v)   # a static field (part of the container's structure)
+
+    def _static_item(self, sc, node, base, idx, loc):
+        """``base[idx]`` on a static container with a constant index (None: not
+        static, the container is built and indexed as a value)."""
+        if not isinstance(idx, Const):
+            return None
+        k = idx.value
+        if isinstance(base, VTuple):
+            if isinstance(k, (int, np.integer)) and not isinstance(k, bool):
+                if not -len(base) <= k < len(base):
+                    raise errors.UnsupportedSyntax(
+                        f"index {k} is out of range for {describe_static(base)}", loc=loc)
+                return base[int(k)]
+            if isinstance(k, slice):
+                return vtuple(base[k], base.seq if base.cls is None else "tuple")
+            return None
+        if isinstance(base, VDict):
+            try:
+                hash(k)
+            except TypeError:
+                return None
+            got = base.get(k, MISSING)
+            if got is MISSING:
+                raise errors.UnsupportedSyntax(
+                    f"key {k!r} is not in {describe_static(base)} (its keys: "
+                    f"{', '.join(repr(x) for x in base.keys[:8])}"
+                    f"{'...' if len(base.keys) > 8 else ''})", loc=loc)
+            return got
+        raise errors.UnsupportedSyntax(f"{describe_static(base)} cannot be subscripted",
+                                       loc=loc)
+
+    def _container_method(self, sc, base, name, node, out, into, loc):
+        """``base.name(...)`` on a static container: dict views, namedtuple helpers,
+        and methods of a namedtuple's, dataclass's or registered class's own class
+        (inlined with ``self`` the container)."""
+        args, kwargs = self._call_args(sc, node, out, loc)
+        if isinstance(base, VDict):
+            if name in ("items", "keys", "values") and not args and not kwargs:
+                if name == "keys":
+                    return vtuple([Const(k) for k in base.keys], "list")
+                if name == "values":
+                    return vtuple(list(base.values), "list")
+                return vtuple([VTuple((Const(k), v)) for k, v in zip(base.keys, base.values)],
+                              "list")
+            if name == "get" and 1 <= len(args) <= 2 and not kwargs and \
+                    isinstance(args[0], Const):
+                return base.get(args[0].value, args[1] if len(args) == 2 else Const(None))
+            if name == "copy" and not args and not kwargs:
+                return VDict(base.keys, base.values, owned=True)
+        elif isinstance(base, VTuple) and base.cls is not None and name == "_asdict":
+            return VDict(list(base.cls._fields), list(base), owned=True)
+        elif isinstance(base, VTuple) and base.cls is not None and name == "_replace":
+            items = list(base)
+            for k, v in kwargs:
+                if k not in base.cls._fields:
+                    raise errors.UnsupportedSyntax(f"{base.cls.__name__} has no field {k!r}",
+                                                   loc=loc)
+                items[base.cls._fields.index(k)] = self._snapshot_deep(v, out, loc)
+            return vtuple(items, cls=base.cls, probe=base.probe)
+        elif isinstance(base, VTuple) and base.cls is None and name == "copy" and \
+                base.seq == "list" and not args:
+            return vtuple(list(base), "list")
+        elif not isinstance(base, VTuple) or base.cls is not None:
+            found = self._static_attribute(sc, base, name, out, None, loc)
+            if isinstance(found, Known):
+                fn = found.value
+                if isinstance(fn, BoundMethod):
+                    obj, f = fn.obj, fn.fn
+                    if isinstance(f, staticmethod):
+                        return self._inline_callable(sc, f.__func__, args, kwargs, out,
+                                                     into, loc)
+                    if isinstance(f, classmethod):
+                        return self._inline_callable(sc, f.__func__,
+                                                     [Known(class_of(obj))] + args,
+                                                     kwargs, out, into, loc)
+                    return self._inline_callable(sc, f, [obj] + args, kwargs, out, into, loc)
+        raise errors.UnsupportedSyntax(
+            f"method .{name}() of {describe_static(base)} is not supported", loc=loc,
+            hint="dicts: .items(), .keys(), .values(), .get(key), .copy(); "
+                 "namedtuples: ._replace(...), ._asdict(); and the methods of your own "
+                 "classes")
+
+    def _construct(self, sc, cls, args, kwargs, out, loc):
+        """``Cls(...)`` for a namedtuple, a dataclass or a class whose ``__init__``
+        only stores its arguments: a static container of the operands."""
+        if pytree.node_of_class(cls) == "namedtuple":
+            bound = _bind_class(cls, cls, args, kwargs, loc)
+            items = [self._snapshot_deep(bound[f], out, loc) for f in cls._fields]
+            return vtuple(items, cls=cls, probe=cls._make([Slot(i) for i in range(len(items))]))
+        if pytree.node_of_class(cls) == "dataclass":
+            if getattr(cls, "__post_init__", None) is not None or any(
+                    not f.init for f in dataclasses.fields(cls)):
+                raise errors.UnsupportedSyntax(
+                    f"{cls.__name__} has __post_init__ or fields set outside __init__: "
+                    "revsrc builds dataclasses only from their fields", loc=loc,
+                    hint="build it outside the function and pass it in")
+            bound = _bind_class(cls, cls, args, kwargs, loc)
+            fields = dataclasses.fields(cls)
+            static = [f for f in fields if f.metadata.get("static", False)]
+            fixed = []
+            for f in static:
+                v = bound[f.name]
+                if not isinstance(v, Const):
+                    raise errors.UnsupportedSyntax(
+                        f"static field {f.name} of {cls.__name__} gets a value computed in "
+                        "the function", loc=loc, hint="pass a constant")
+                fixed.append((f.name, v.value))
+            names = tuple(f.name for f in fields if f not in static)
+            td = pytree.TreeDef("dataclass", cls, (names, tuple(fixed)),
+                                tuple(pytree.TreeDef(pytree.LEAF) for _ in names))
+            items = [self._snapshot_deep(bound[n], out, loc) for n in names]
+            return static_node(td, items)
+        raise errors.UnsupportedSyntax(  # pragma: no cover - _is_record_class says which
+            f"{cls.__name__} cannot be built in a differentiated function", loc=loc)
+
+    def _make_object(self, sc, cls, args, kwargs, out, loc):
+        """``Cls(...)`` for a class whose ``__init__`` only sets attributes: its
+        ``__init__`` inlined on a static object that records them; its methods are
+        inlined with ``self`` that object, its attributes read what was stored."""
+        obj = VRecord(None, [], cls)
+        obj.building = True
+        try:
+            self._inline_callable(sc, cls.__init__, [obj] + list(args), kwargs, out, None,
+                                  loc)
+        finally:
+            obj.building = False
+        return obj
+
+
+def is_record_class(cls):
+    """A class whose instances revsrc can build in a function: a namedtuple, a
+    dataclass."""
+    return pytree.node_of_class(cls) in ("namedtuple", "dataclass")
+
+def plain_init_class(cls):
+    """A user's class whose ``__init__`` only sets attributes of ``self`` (``self.W, self.b
+    = W, b``), with no ``__new__``, ``__setattr__``, slots or properties among them:
+    an instance made in the function is a static object (`VRecord` with no td)."""
+    init = cls.__dict__.get("__init__") if isinstance(cls.__dict__, types.MappingProxyType) \
+        else None
+    if not isinstance(init, types.FunctionType) or is_library(init) or \
+            any(k in cls.__dict__ for k in ("__new__", "__setattr__", "__slots__")) or \
+            any(b is not object and "__init__" in b.__dict__ for b in cls.__mro__[1:]) or \
+            type(cls) is not type:
+        return False
+    try:
+        node = ast.parse(textwrap.dedent(inspect.getsource(init))).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return False
+    if not isinstance(node, ast.FunctionDef) or not params_of(node).positional:
+        return False
+    me = params_of(node).positional[0]
+
+    def settable(t):
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return all(settable(e) for e in t.elts)
+        return isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
+            t.value.id == me and not isinstance(
+                inspect.getattr_static(cls, t.attr, None), (property, types.MemberDescriptorType))
+
+    for stmt in node.body:
+        if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and
+                                          isinstance(stmt.value, ast.Constant)):
+            continue
+        if isinstance(stmt, ast.Assign) and all(settable(t) for t in stmt.targets):
+            continue
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and settable(stmt.target):
+            continue
+        return False
+    return True
+
+def _bind_class(cls, fn, args, kwargs, loc):
+    try:
+        sig = inspect.signature(fn)
+        ba = sig.bind(*range(len(args)), **{k: ("kw", k) for k, _ in kwargs})
+    except (TypeError, ValueError) as exc:
+        raise errors.UnsupportedSyntax(f"{cls.__name__}(): {exc}", loc=loc) from None
+    kw = dict(kwargs)
+    out = {}
+    for name, p in sig.parameters.items():
+        if name in ba.arguments:
+            m = ba.arguments[name]
+            out[name] = kw[m[1]] if isinstance(m, tuple) else args[m]
+        elif p.default is not inspect.Parameter.empty:
+            out[name] = known_or_const(p.default)
+    return out
