@@ -44,6 +44,9 @@ import sys
 import numpy as np
 
 from . import kind_rules
+# Importing a family's module registers its records.
+from . import (arith, calculus, elementwise, fft, indexing, language,  # noqa: F401
+               linalg, nondiff, reductions, runtime_records, shape)
 from ..primitives import (  # noqa: F401  (the table's public face)
     USER, Primitive, Rule, complex_capable, defer, define, lookup, records, registered,
     registered_nondiff)
@@ -60,6 +63,8 @@ def _from(module):
     return claims
 
 
+# SciPy's rules import SciPy: they load only when SciPy is there (the two imports
+# below are the package's only ones inside a function, for an optional library).
 def _load_scipy_special():
     from . import special  # noqa: F401
 
@@ -68,9 +73,7 @@ def _load_scipy_stats():
     from . import stats  # noqa: F401
 
 
-def _register_builtin_rules():
-    from . import (arith, calculus, elementwise, fft, runtime_records as helpers, indexing,
-                   language, linalg, nondiff, reductions, shape)
+def _register_optional_rules():
     # SciPy is optional and slow to import: its rules register when a program first
     # calls one of its functions (the program has imported it by then).
     for module, load in (("scipy.special", _load_scipy_special),
@@ -93,4 +96,4 @@ def load_optional():
         load()
 
 
-_register_builtin_rules()
+_register_optional_rules()
