@@ -1,6 +1,7 @@
 """Every refusal revsrc makes, each with a stable code.
 
-E1xx  syntax the transformation does not support
+E1xx  syntax the transformation does not support (E101-E104), values known while
+      transforming used as they cannot be (E105), names not defined (E106)
 E2xx  a call with no source and no rule
 E3xx  values that cannot be differentiated
 E4xx  side effects (I/O, writes to globals, arguments or attributes)
@@ -14,10 +15,11 @@ class RevsrcError(Exception):
     """Base class: ``code``, ``filename``, ``lineno``, ``col``, ``line``, ``hint``."""
 
     code = "E000"
+    hint = None     # what to do instead, when a raise site does not say it better
 
     def __init__(self, message, loc=None, hint=None):
         self.message = message
-        self.hint = hint
+        self.hint = hint if hint is not None else type(self).hint
         self.filename = loc.filename if loc else None
         self.lineno = loc.lineno if loc else None
         self.col = loc.col if loc else None
@@ -45,6 +47,8 @@ def located(exc, loc):
 
 
 class UnsupportedSyntax(RevsrcError):
+    """A statement or expression the transformation does not follow (try, yield,
+    a with block over anything but np.errstate, a set comprehension...)."""
     code = "E101"
 
 
@@ -58,6 +62,27 @@ class RecursionNotSupported(RevsrcError):
 
 class HigherOrderNotSupported(RevsrcError):
     code = "E104"
+
+
+class StaticValueError(RevsrcError):
+    """A value known while transforming (a container with constant keys, an object,
+    a call's arguments) used in a way it does not allow: a missing key or field, an
+    index out of range, unpacking the wrong number of items, the wrong arguments to
+    a function revsrc inlines, containers of different shapes returned, a container
+    read after the branch that chose it. Python would fail on most of these when
+    the line runs; revsrc finds them while transforming."""
+    code = "E105"
+    hint = ("check the key, index, field, attribute or number of items against the "
+            "value it is taken from (revsrc reads it while transforming; Python would "
+            "fail when the line runs)")
+
+
+class UndefinedName(RevsrcError):
+    """A name the function reads that is not defined where it is read (a global
+    that does not exist, a closure variable not bound yet)."""
+    code = "E106"
+    hint = ("define the name before the function is called (a global), or before the "
+            "nested function that reads it is called (a closure variable)")
 
 
 class NoSource(RevsrcError):
@@ -83,6 +108,12 @@ class NonScalarOutput(RevsrcError):
 
 class BadArgnums(RevsrcError):
     code = "E303"
+
+
+class NotDifferentiableHere(RevsrcError):
+    """The function has no derivative at the values it was called with (a matrix
+    function at a rank-deficient matrix, eigenvectors of a repeated eigenvalue)."""
+    code = "E304"
 
 
 class UnsupportedValue(RevsrcError):
@@ -112,6 +143,12 @@ class EngineUnavailable(RevsrcError):
     code = "E501"
 
 
+class NotCompilable(RevsrcError):
+    """revsrc.jit / revsrc.vmap: a function the engine cannot compile, or arguments it
+    cannot take."""
+    code = "E502"
+
+
 class JaxUnavailable(RevsrcError):
     """``backend="jax"`` without JAX installed (the ``jax`` extra)."""
     code = "E601"
@@ -132,15 +169,3 @@ class JaxStepsExceeded(RevsrcError):
     """``backend="jax"``: a while loop that saves values for its adjoint still running
     after ``max_steps`` iterations (the bound of its save buffers)."""
     code = "E604"
-
-
-class NotDifferentiableHere(RevsrcError):
-    """The function has no derivative at the values it was called with (a matrix
-    function at a rank-deficient matrix, eigenvectors of a repeated eigenvalue)."""
-    code = "E304"
-
-
-class NotCompilable(RevsrcError):
-    """revsrc.jit / revsrc.vmap: a function the engine cannot compile, or arguments it
-    cannot take."""
-    code = "E502"

@@ -157,3 +157,20 @@ def list_changed_after_stored(x):
 def set_comprehension(x):
     s = {x * k for k in range(3)}  # refuse: E101
     return len(s) * x
+
+
+def reads_an_undefined_name(x):
+    return x * not_defined_anywhere  # refuse: E106  # noqa: F821
+
+
+def unpacks_three_from_two(x):
+    a, b, c = (x, 2.0 * x)  # refuse: E105
+    return a * b
+
+
+def _scaled(v, factor):
+    return v * factor
+
+
+def calls_a_helper_without_an_argument(x):
+    return _scaled(x)  # refuse: E105

@@ -339,7 +339,7 @@ def reads_a_layer_by_getattr(W, b):
 
 
 def test_a_refusal_inside_an_expression_names_its_statement():
-    with pytest.raises(errors.UnsupportedSyntax) as info:
+    with pytest.raises(errors.StaticValueError) as info:
         revsrc.grad(reads_a_layer_by_getattr)(np.eye(2), np.zeros(2))
     assert info.value.lineno == reads_a_layer_by_getattr.__code__.co_firstlineno + 2
     assert info.value.filename == __file__

@@ -43,6 +43,9 @@ CASES = [
     (refusals.list_append, (1.0, [2.0]), errors.MutatesArgument, "E403"),
     (refusals.list_changed_after_stored, (1.0,), errors.UnfollowableWrite, "E404"),
     (refusals.set_comprehension, (1.0,), errors.UnsupportedSyntax, "E101"),
+    (refusals.reads_an_undefined_name, (1.0,), errors.UndefinedName, "E106"),
+    (refusals.unpacks_three_from_two, (1.0,), errors.StaticValueError, "E105"),
+    (refusals.calls_a_helper_without_an_argument, (1.0,), errors.StaticValueError, "E105"),
 ]
 
 

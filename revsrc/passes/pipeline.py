@@ -265,7 +265,7 @@ def _inline_one(s, found, ndims, names, deps):
     try:
         args = tr.bind(tuple(s.args), dict(s.kwargs))
     except TypeError as exc:
-        raise errors.UnsupportedSyntax(str(exc), loc=s.loc) from None
+        raise errors.StaticValueError(str(exc), loc=s.loc) from None
     args = [a if isinstance(a, (str, Const)) else Const(a) for a in args]  # defaults
     static = tr.binding.static
     sig = []

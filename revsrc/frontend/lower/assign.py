@@ -73,13 +73,13 @@ class AssignLowering:
             if isinstance(value, VDict):
                 value = VTuple(Const(k) for k in value.keys)
             elif isinstance(value, (VRecord, Known)):
-                raise errors.UnsupportedSyntax(
+                raise errors.StaticValueError(
                     f"cannot unpack {describe_static(value)}", loc=loc)
             if any(isinstance(e, ast.Starred) for e in target.elts):
                 return self._starred_targets(sc, target, value, out, loc)
             if isinstance(value, VTuple):
                 if len(value) != n:
-                    raise errors.UnsupportedSyntax(
+                    raise errors.StaticValueError(
                         f"cannot unpack {len(value)} values into {n}", loc=loc)
                 items = list(value)
             else:
@@ -112,7 +112,7 @@ class AssignLowering:
         after = len(elts) - k - 1
         if isinstance(value, VTuple):   # items known when transforming: split them here
             if len(value) < len(elts) - 1:
-                raise errors.UnsupportedSyntax(
+                raise errors.StaticValueError(
                     f"cannot unpack {len(value)} values into {len(elts) - 1} or more",
                     loc=loc)
             for e, item in zip(elts[:k], value[:k]):

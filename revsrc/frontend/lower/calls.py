@@ -85,7 +85,7 @@ class CallLowering:
                 try:
                     fn = getattr(base.value, func.attr)
                 except AttributeError:
-                    raise errors.UnsupportedSyntax(
+                    raise errors.StaticValueError(
                         f"{short(base.value)} has no attribute {func.attr!r}", loc=loc) from None
                 if isinstance(base.value, types.ModuleType):
                     self._depend(vars(base.value), func.attr, fn)

@@ -93,7 +93,7 @@ class InliningLowering:
         if a.vararg is not None:
             bound[a.vararg] = VTuple(args[len(a.positional):])   # *params: its items
         elif len(args) > len(a.positional):
-            raise errors.UnsupportedSyntax(f"{node.name}() takes {len(a.positional)} "
+            raise errors.StaticValueError(f"{node.name}() takes {len(a.positional)} "
                                            f"positional arguments", loc=loc)
         extra = []
         for k, v in kwargs:
@@ -102,13 +102,13 @@ class InliningLowering:
             elif a.kwarg is not None and k not in bound:
                 extra.append((k, v))
             else:
-                raise errors.UnsupportedSyntax(f"bad keyword argument {k}", loc=loc)
+                raise errors.StaticValueError(f"bad keyword argument {k}", loc=loc)
         if a.kwarg is not None:
             bound[a.kwarg] = VDict([k for k, _ in extra], [v for _, v in extra])
         for p in a.names:
             if p not in bound:
                 if p not in a.defaults:
-                    raise errors.UnsupportedSyntax(f"missing argument {p}", loc=loc)
+                    raise errors.StaticValueError(f"missing argument {p}", loc=loc)
                 bound[p] = self._val(def_scope, a.defaults[p], out)
         return bound
 
@@ -118,7 +118,7 @@ class InliningLowering:
         try:
             ba = sig.bind(*range(len(args)), **{k: ("kw", k) for k, _ in kwargs})
         except TypeError as exc:
-            raise errors.UnsupportedSyntax(f"call to {fn.__name__}: {exc}", loc=loc)
+            raise errors.StaticValueError(f"call to {fn.__name__}: {exc}", loc=loc)
         kw = dict(kwargs)
 
         def value(marker):

@@ -214,7 +214,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
             return VTuple(sc.ret_items)
         if sc.ret_skeleton is not None:
             if returns and len(returns) and not ends_in_return(body):
-                raise errors.UnsupportedSyntax(
+                raise errors.StaticValueError(
                     "a function that returns a container may also end without a return "
                     "(returning None)", loc=sc.parsed.loc(node),
                     hint="end the function with a return")

@@ -31,7 +31,7 @@ class NameLowering:
         if name in sc.env:
             value = sc.env[name]
             if isinstance(value, Poisoned):
-                raise errors.UnsupportedSyntax(
+                raise errors.StaticValueError(
                     f"{name} is read after {value.why}, and which container it holds "
                     "then is only known when the function runs", loc=sc.parsed.loc(node),
                     hint=f"assign {name} before the branch or loop, or read it inside")
@@ -52,7 +52,7 @@ class NameLowering:
             try:
                 value = cell.cell_contents
             except ValueError:
-                raise errors.UnsupportedSyntax(
+                raise errors.UndefinedName(
                     f"closure variable {name} is not bound yet", loc=sc.parsed.loc(node))
             if is_static(value):
                 self._depend(cell, name, value)
@@ -88,7 +88,7 @@ class NameLowering:
             return sc.env[name]
         if hoisting:
             return None
-        raise errors.UnsupportedSyntax(f"name {name!r} is not defined",
+        raise errors.UndefinedName(f"name {name!r} is not defined",
                                        loc=sc.parsed.loc(node))
 
     def _import(self, sc, node, loc):

@@ -41,7 +41,7 @@ class ObjectLowering:
             try:
                 attr = getattr(value, node.attr)
             except AttributeError:
-                raise errors.UnsupportedSyntax(
+                raise errors.StaticValueError(
                     f"{short(value)} has no attribute {node.attr!r}", loc=loc) from None
             if is_static(attr):
                 if isinstance(value, types.ModuleType):
@@ -92,7 +92,7 @@ class ObjectLowering:
         if isinstance(found, property) and found.fget is not None:
             return self._inline_callable(sc, found.fget, [base], [], out, into, loc)
         if found is MISSING:
-            raise errors.UnsupportedSyntax(f"{cls.__name__} has no attribute {attr!r}",
+            raise errors.StaticValueError(f"{cls.__name__} has no attribute {attr!r}",
                                            loc=loc)
         if probe is not None and (attr in getattr(probe, "__dict__", {}) or isinstance(
                 inspect.getattr_static(cls, attr, None), types.MemberDescriptorType)):
@@ -140,7 +140,7 @@ class ObjectLowering:
         if isinstance(base, VTuple):
             if isinstance(k, (int, np.integer)) and not isinstance(k, bool):
                 if not -len(base) <= k < len(base):
-                    raise errors.UnsupportedSyntax(
+                    raise errors.StaticValueError(
                         f"index {k} is out of range for {describe_static(base)}", loc=loc)
                 return base[int(k)]
             if isinstance(k, slice):
@@ -153,12 +153,12 @@ class ObjectLowering:
                 return None
             got = base.get(k, MISSING)
             if got is MISSING:
-                raise errors.UnsupportedSyntax(
+                raise errors.StaticValueError(
                     f"key {k!r} is not in {describe_static(base)} (its keys: "
                     f"{', '.join(repr(x) for x in base.keys[:8])}"
                     f"{'...' if len(base.keys) > 8 else ''})", loc=loc)
             return got
-        raise errors.UnsupportedSyntax(f"{describe_static(base)} cannot be subscripted",
+        raise errors.StaticValueError(f"{describe_static(base)} cannot be subscripted",
                                        loc=loc)
 
     def _container_method(self, sc, base, name, node, out, into, loc):
@@ -185,7 +185,7 @@ class ObjectLowering:
             items = list(base)
             for k, v in kwargs:
                 if k not in base.cls._fields:
-                    raise errors.UnsupportedSyntax(f"{base.cls.__name__} has no field {k!r}",
+                    raise errors.StaticValueError(f"{base.cls.__name__} has no field {k!r}",
                                                    loc=loc)
                 items[base.cls._fields.index(k)] = self._snapshot_deep(v, out, loc)
             return vtuple(items, cls=base.cls, probe=base.probe)
@@ -306,7 +306,7 @@ def _bind_class(cls, fn, args, kwargs, loc):
         sig = inspect.signature(fn)
         ba = sig.bind(*range(len(args)), **{k: ("kw", k) for k, _ in kwargs})
     except (TypeError, ValueError) as exc:
-        raise errors.UnsupportedSyntax(f"{cls.__name__}(): {exc}", loc=loc) from None
+        raise errors.StaticValueError(f"{cls.__name__}(): {exc}", loc=loc) from None
     kw = dict(kwargs)
     out = {}
     for name, p in sig.parameters.items():

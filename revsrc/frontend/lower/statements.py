@@ -227,7 +227,7 @@ class StatementLowering:
         """``return v`` in an inlined function, ``v`` a static container: its operands
         go to result variables of the same shape, the same in every return."""
         if sc.ret_plain or not is_static_value(v):
-            raise errors.UnsupportedSyntax(
+            raise errors.StaticValueError(
                 "a function that returns a container in one place returns something "
                 "else in another", loc=loc, hint="return the same kind of value everywhere")
         if sc.ret_skeleton is None:
@@ -268,7 +268,7 @@ class StatementLowering:
                 else:
                     return
             if not same:
-                raise errors.UnsupportedSyntax(
+                raise errors.StaticValueError(
                     "this function returns containers of different shapes", loc=loc,
                     hint="return the same keys and items everywhere")
             if isinstance(x, VTuple):

@@ -251,7 +251,7 @@ def sequence(v):
         return [Const(k) for k in v.keys]
     if isinstance(v, VTuple):
         return list(v)
-    raise errors.UnsupportedSyntax(f"{describe_static(v)} is not a sequence")
+    raise errors.StaticValueError(f"{describe_static(v)} is not a sequence")
 
 
 def spread(v):
