@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import analysis, optimize, templates
-from .. import errors, primitives, runtime
-from ..runtime import containers, guards
-from ..core import ir, kinds
-from .analysis import SCALARS
-from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
+from .. import analysis, optimize, templates
+from ... import errors, primitives, runtime
+from ...runtime import containers, guards
+from ...core import ir, kinds
+from ..analysis import SCALARS
+from ...core.ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
 
 @dataclass
