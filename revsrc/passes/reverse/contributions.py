@@ -1,6 +1,6 @@
 """The adjoint of one operation: its rule, inlined at the call.
 
-`contributions` binds the primitive's reverse rule to the call,
+`contributions` binds the primitive's reverse rule to the call (`templates.bind`),
 instantiates the rule's template there and returns, per active input, the operand
 holding that input's contribution; the adjoint sweep accumulates them. Along the
 way: a fused kernel replaces the rule for inputs a record's fusion fact covers;
@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import operator
 
-import numpy as np
-
-from ... import errors, primitives, runtime
+from ... import primitives, runtime
 from ...runtime import containers
 from ...core import ir
 from ...core.ir import Const, Op
@@ -45,7 +43,7 @@ def contributions(w, s, zb, out):
             out.append(Op(ans, ir.copy, (z,)))
             plan.read(z)
         out.append(Restore(z, plan.site_of[id(s)]))
-    env = _bind(rule, s, ans, zb)
+    env = templates.bind(rule, s, ans, zb)
     wanted = w.targets(s)
     if not wanted:
         return []
@@ -57,10 +55,7 @@ def contributions(w, s, zb, out):
         wanted = [(i, a) for i, a in wanted if i not in facts]
         if not wanted:
             return result
-    scalar = all(w.kinds.get(a) in SCALARS if isinstance(a, str)
-                 else not isinstance(a.value, np.ndarray) for a in s.args)
-    xp = primitives.namespace(prim.alias(s.fn).family, scalar)
-    body_ops, outs = templates.instantiate(templates.template(rule, xp), env,
+    body_ops, outs = templates.instantiate(templates.for_call(rule, s, w.kinds), env,
                                            [i for i, _ in wanted], w.names, s.loc)
     body_ops, outs = optimize.fold(body_ops, outs, w.names)
     comp = plan.companions.get(id(s))
@@ -83,28 +78,6 @@ def contributions(w, s, zb, out):
         result.append((arg, c))
     _record_reads(plan, body_ops, result)
     return result
-
-
-def _bind(rule, s, ans, zb):
-    fn = s.fn
-    env = {"g": zb, "ans": ans}
-    for name, value in zip(rule.params, s.args):
-        env[name] = value
-    for name, value in s.kwargs:
-        if name not in rule.params:
-            raise errors.NoRule(f"keyword {name!r} of {getattr(fn, '__name__', fn)} "
-                                "is not supported by its rule", loc=s.loc)
-        env[name] = value
-    if len(s.args) > len(rule.params):
-        raise errors.NoRule(f"{getattr(fn, '__name__', fn)} called with more "
-                            "arguments than its rule knows", loc=s.loc)
-    for name in rule.params:
-        if name not in env:
-            if name in rule.defaults:
-                env[name] = Const(rule.defaults[name])
-            else:
-                env[name] = Const(None)
-    return env
 
 
 def _container(w, s, zb, out):
