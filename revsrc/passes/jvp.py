@@ -121,12 +121,10 @@ class _Forward:
                 if value is None:
                     value = self.zero(s.value, out)
                 out.append(SetItem(self.dot(s.target), s.index, value, loc=s.loc))
-        elif isinstance(s, If):
-            out.append(If(s.test, self.block(s.body), self.block(s.orelse), loc=s.loc))
-        elif isinstance(s, For):
-            out.append(For(s.var, s.start, s.stop, s.step, self.block(s.body), loc=s.loc))
-        elif isinstance(s, While):
-            out.append(While(self.block(s.test_body), s.test, self.block(s.body), loc=s.loc))
+        elif isinstance(s, (If, For, While)):
+            # a while's test too: its statements carry tangents (and, in a derivative,
+            # save values) like any other
+            out.append(ir.map_children(s, self.block))
         elif isinstance(s, Push):
             out.append(s)
             if stack_var(s.stack) in self.active:
