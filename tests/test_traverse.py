@@ -19,7 +19,8 @@ from revsrc.core import ir, kinds
 from revsrc.core.ir import (Block, Break, Comment, Const, For, If, Leave, Loc, Op, Pop, Push,
                             SetItem, While)
 from revsrc.core.names import Names
-from revsrc.passes import containers, cse, inline, optimize, prune, reverse, views
+from revsrc.passes import containers, cse, inline, optimize, prune, views
+from revsrc.passes.reverse import forward, stacks
 
 LOC = Loc("f.py", 3, 4, "while x < 1.0:")
 
@@ -221,10 +222,10 @@ PASSES = [
     ("optimize.drop_empty_comments", lambda: Comment("adjoint of line 1"),
      optimize.drop_empty_comments,
      lambda out: not any(isinstance(s, Comment) for s in out)),
-    ("reverse.shift_stacks", lambda: Push("a", "f"), reverse.shift_stacks,
+    ("reverse.shift_stacks", lambda: Push("a", "f"), stacks.shift_stacks,
      lambda out: out[0].stack == "f1"),
-    ("reverse._fast_gathers", lambda: Op("t", operator.getitem, ("a", "b")),
-     lambda body: reverse._fast_gathers(body, {"a": "array", "b": "tuple"}),
+    ("reverse.forward.fast_gathers", lambda: Op("t", operator.getitem, ("a", "b")),
+     lambda body: forward.fast_gathers(body, {"a": "array", "b": "tuple"}),
      lambda out: out[0].fn is runtime.take),
     ("inline.expand", lambda: Op("t", softplus, ("a",)), _user_expand,
      lambda out: not any(isinstance(s, Op) and s.fn is softplus for s in out)),
@@ -272,7 +273,7 @@ def test_companions_are_not_computed_in_a_while_test():
         return [Op("s", math.sin, ("a",))]
     loop = [_loop(body(), body())]
     found = {}
-    out = reverse._add_companions(loop, Names(), {"a": "float", "s": "float"}, {"s"}, 0,
-                                  found)
+    out = stacks.add_companions(loop, Names(), {"a": "float", "s": "float"}, {"s"}, 0,
+                                found)
     assert [s.fn for s in out[0].test_body] == [math.sin, operator.lt]
     assert [s.fn for s in out[0].body] == [math.cos, math.sin]

@@ -121,12 +121,10 @@ class _Forward:
                 if value is None:
                     value = self.zero(s.value, out)
                 out.append(SetItem(self.dot(s.target), s.index, value, loc=s.loc))
-        elif isinstance(s, If):
-            out.append(If(s.test, self.block(s.body), self.block(s.orelse), loc=s.loc))
-        elif isinstance(s, For):
-            out.append(For(s.var, s.start, s.stop, s.step, self.block(s.body), loc=s.loc))
-        elif isinstance(s, While):
-            out.append(While(self.block(s.test_body), s.test, self.block(s.body), loc=s.loc))
+        elif isinstance(s, (If, For, While)):
+            # a while's test too: its statements carry tangents (and, in a derivative,
+            # save values) like any other
+            out.append(ir.map_children(s, self.block))
         elif isinstance(s, Push):
             out.append(s)
             if stack_var(s.stack) in self.active:
@@ -177,17 +175,8 @@ class _Forward:
     def contributions(self, s, ans, out):
         """One tangent term per input of ``s`` that carries a tangent."""
         positions = jvp_positions(s)
-        varied = [i for i, a in enumerate(s.args) if self.tangent(a) is not None]
         if positions is None:
-            module = getattr(s.fn, "__module__", None) or ""
-            if runtime.is_helper(s.fn):
-                raise errors.HigherOrderNotSupported(
-                    f"forward mode over this derivative goes through {module}."
-                    f"{_name(s.fn)}, which has no forward rule yet", loc=s.loc,
-                    hint="differentiate it again in reverse mode (revsrc.grad of it)")
-            raise errors.NoRule(
-                f"{_name(s.fn)} has no forward-mode rule", loc=s.loc,
-                hint="use reverse mode (revsrc.grad), or give it a rule of its own")
+            _refuse(s)
         if s.fn in (ir.make_tuple, ir.make_list, ir.make_dict):
             items = []
             for i, a in enumerate(s.args):
@@ -202,42 +191,11 @@ class _Forward:
         prim = primitives.lookup(s.fn)
         rule = prim.vjp if (prim.jvp == "elementwise" or _by_reverse_rule(prim)) \
             else prim.jvp if isinstance(prim.jvp, primitives.Rule) else None
-        # the inputs with a tangent: (output index of the rule, operand, keyword or None)
-        wanted = [(i, s.args[i], None) for i in positions if i in varied]
-        for k, v in s.kwargs:
-            if self.tangent(v) is None:
-                continue
-            if rule is None:   # linear: in the keywords it is linear in, not the others
-                params = prim.vjp.load().params if prim.vjp is not None else []
-                if k in _linear_names(s, prim):
-                    wanted.append((None, v, k))
-                    continue
-            else:
-                params = rule.load().params
-            if k not in params or (rule is not None and not rule.differentiable(
-                    params.index(k))) or rule is None:
-                if k in params:
-                    continue   # a keyword the rule gives no derivative
-                raise errors.NoRule(
-                    f"{_name(s.fn)} has no forward rule for its keyword argument {k!r}",
-                    loc=s.loc, hint="pass the value positionally")
-            wanted.append((params.index(k) if k in params else None, v, k))
-        terms = []
+        wanted = self._wanted(s, prim, rule, positions)
         if prim.jvp == "elementwise" or isinstance(prim.jvp, primitives.Rule):
-            rule.load()
-            scalar = all(self.kinds.get(a) in SCALARS if isinstance(a, str)
-                         else not hasattr(a.value, "shape") for a in s.args)
-            xp = primitives.namespace(prim.alias(s.fn).family, scalar)
-            tpl = templates.template(rule, xp)
-            shaped = _reads_g_shape(tpl)
-            for i, operand, _ in wanted:
-                env = self._env(rule, s, ans)
-                env["g"] = self._tangent_for_rule(s, operand, ans, prim, shaped, out)
-                ops, outs = templates.instantiate(tpl, env, [i], self.names, s.loc)
-                ops, outs = optimize.fold(ops, outs, self.names)
-                out.extend(ops)
-                terms.append(outs[0])
-        elif _by_reverse_rule(prim):
+            return self._rule_terms(s, ans, prim, rule, wanted, out)
+        terms = []
+        if _by_reverse_rule(prim):
             # the Jacobian-vector product from the reverse rule, one output direction at
             # a time (exact, and as costly as the output is large)
             xp = primitives.namespace(prim.alias(s.fn).family, False)
@@ -264,6 +222,47 @@ class _Forward:
             terms.append(self._apply_to_tangents(s, tangents, out))
         return terms
 
+    def _wanted(self, s, prim, rule, positions):
+        """The inputs of ``s`` with a tangent: (output index of the rule, operand,
+        keyword or None); ``rule`` None for a primitive linear in its inputs."""
+        varied = [i for i, a in enumerate(s.args) if self.tangent(a) is not None]
+        wanted = [(i, s.args[i], None) for i in positions if i in varied]
+        for k, v in s.kwargs:
+            if self.tangent(v) is None:
+                continue
+            if rule is None:   # linear: in the keywords it is linear in, not the others
+                params = prim.vjp.load().params if prim.vjp is not None else []
+                if k in _linear_names(s, prim):
+                    wanted.append((None, v, k))
+                    continue
+            else:
+                params = rule.load().params
+            if k not in params or (rule is not None and not rule.differentiable(
+                    params.index(k))) or rule is None:
+                if k in params:
+                    continue   # a keyword the rule gives no derivative
+                raise errors.NoRule(
+                    f"{_name(s.fn)} has no forward rule for its keyword argument {k!r}",
+                    loc=s.loc, hint="pass the value positionally")
+            wanted.append((params.index(k) if k in params else None, v, k))
+        return wanted
+
+    def _rule_terms(self, s, ans, prim, rule, wanted, out):
+        """A rule's term per input, the rule's template with ``g`` bound to the input's
+        tangent (an elementwise reverse rule, or a forward rule in its form)."""
+        rule.load()
+        tpl = templates.for_call(rule, s, self.kinds)
+        shaped = _reads_g_shape(tpl)
+        terms = []
+        for i, operand, _ in wanted:
+            env = templates.bind(rule, s, ans)
+            env["g"] = self._tangent_for_rule(s, operand, ans, prim, shaped, out)
+            ops, outs = templates.instantiate(tpl, env, [i], self.names, s.loc)
+            ops, outs = optimize.fold(ops, outs, self.names)
+            out.extend(ops)
+            terms.append(outs[0])
+        return terms
+
     def _apply_to_tangents(self, s, tangents, out):
         """``s``'s primitive with the operands at ``tangents`` ((position, keyword) to
         operand) replaced by their tangents, or by zeros of their shape."""
@@ -280,19 +279,6 @@ class _Forward:
         t = self.names.temp()
         out.append(Op(t, s.fn, tuple(args), tuple(kwargs), s.loc))
         return t
-
-    def _env(self, rule, s, ans):
-        env = {"ans": ans}
-        for name, value in zip(rule.params, s.args):
-            env[name] = value
-        for name, value in s.kwargs:
-            if name not in rule.params:
-                raise errors.NoRule(f"keyword {name!r} of {_name(s.fn)} is not supported "
-                                    "by its rule", loc=s.loc)
-            env[name] = value
-        for name in rule.params:
-            env.setdefault(name, Const(rule.defaults.get(name)))
-        return env
 
     def _tangent_for_rule(self, s, a, ans, prim, shaped, out):
         """The tangent of input ``a``, broadcast to the output's shape where an
@@ -354,6 +340,20 @@ def _reads_g_shape(tpl):
             if isinstance(s, Op) and runtime.is_helper(s.fn):
                 return True
     return False
+
+
+def _refuse(s):
+    """Refuse ``s``, whose primitive has no forward rule: E104 for a run-time helper
+    of a derivative (reverse mode can go through it), E202 otherwise."""
+    module = getattr(s.fn, "__module__", None) or ""
+    if runtime.is_helper(s.fn):
+        raise errors.HigherOrderNotSupported(
+            f"forward mode over this derivative goes through {module}."
+            f"{_name(s.fn)}, which has no forward rule yet", loc=s.loc,
+            hint="differentiate it again in reverse mode (revsrc.grad of it)")
+    raise errors.NoRule(
+        f"{_name(s.fn)} has no forward-mode rule", loc=s.loc,
+        hint="use reverse mode (revsrc.grad), or give it a rule of its own")
 
 
 def _name(fn):

@@ -1,0 +1,97 @@
+"""The reverse-mode transformation: a forward sweep that saves, an adjoint sweep that pops.
+
+Nothing is recorded per operation. The forward sweep saves only what the adjoint
+will read and the program overwrites (``Push`` before the assignment), plus each
+branch decision and each loop's trip count. The adjoint sweep walks the program
+backwards, mirrors its control flow from those saved decisions, inlines the
+rule of every active operation, and restores overwritten values (``Pop``) so
+each rule sees exactly the values its operation saw.
+
+`transform` runs the pass's parts in order: the stacks of a program made by revsrc
+move up a level and companions are added (`stacks`); the plan indexes the program
+(`plan`); the adjoint sweep is written, with placeholders where it depends on what
+is saved (`adjoint`, `contributions`); then the forward sweep saves exactly what
+the adjoint reads, and the placeholders are settled (`forward`).
+"""
+from __future__ import annotations
+
+from ... import runtime
+from ...core import ir
+from ...core.ir import Comment, Const, Op
+from .. import optimize
+from . import forward
+from .adjoint import Adjoint
+from .plan import Plan
+from .stacks import STACK_KIND, add_companions, shift_stack_var, shift_stacks
+
+__all__ = ["STACK_KIND", "transform"]
+
+
+def transform(an, *, name, seed=None):
+    """The adjoint ``ir.Program``, called ``name``, of an analyzed function (an
+    `analysis.Analyzed`, whose namer names the adjoint's variables too). The adjoint
+    sweep starts from 1.0 (a gradient of a scalar output) or, with ``seed``, from an
+    extra parameter of that name (a vector-Jacobian product: the output's cotangent,
+    of any shape)."""
+    names, params, body, result, aux = an.names, an.params, an.body, an.result, an.aux
+    kinds = an.kinds
+    companions = {}
+    body = shift_stacks(body)
+    active = {shift_stack_var(v) for v in an.active}
+    body = add_companions(body, names, kinds, active, 0, companions)
+    plan = Plan(names, kinds, an.ndims, active, params)
+    plan.companions = companions
+    plan.index(body)
+    plan.find_array_items(body)
+    plan.find_recomputable(body, optimize.use_counts(body))
+    adj = Adjoint(plan, name.rsplit("_", 1)[0])
+    rbody = []
+    if isinstance(result, str) and result in active:
+        rb = adj.bar(result)
+        adj.zero = set(adj.bar(v) for v in active) - {rb}
+        rbody.append(Op(rb, ir.copy, (Const(1.0) if seed is None else seed,)))
+        adj.block(body, rbody)
+    # decide which control statements have adjoint work
+    forward.mark_sites(plan, rbody)
+    fwd = forward.sweep(plan, body)
+    rev = forward.resolve(plan, rbody)
+    fwd = forward.initial_values(plan) + fwd
+    fwd = forward.fast_gathers(fwd, kinds)
+    grads = []
+    for p in an.wrt:
+        b = adj.bar_names.get(p)
+        grads.append(Const(0.0) if (b is None or b in adj.zero) else b)
+    rev = optimize.cleanup(rev, fwd, {o for o in [result, aux] + grads if isinstance(o, str)},
+                           names)
+    if rev:
+        rev = [Comment("reverse sweep")] + rev
+    check, (result_out, aux_out) = _outputs(an, body, plan, seed)
+    outputs = [result_out] + grads + ([aux_out] if aux is not None else [])
+    return ir.Program(name, list(params) + ([seed] if seed else []), fwd + check + rev,
+                      outputs, kinds, forward_len=len(fwd) + len(check), names=names)
+
+
+def _outputs(an, body, plan, seed):
+    """The statements between the sweeps, and the result and auxiliary value the
+    program returns: a gradient's output is checked to be a number, and an output
+    the adjoint sweep restores is kept as it was at the end of the forward sweep."""
+    names, result, aux, kinds = an.names, an.result, an.aux, an.kinds
+    check = []
+    if seed is None and kinds.get(result) not in ("float", "int", "bool"):
+        where = None
+        for st in ir.walk(body):
+            if isinstance(st, Op) and st.target == result and st.loc is not None:
+                where = st.loc
+        check = [Op(None, runtime.check_scalar_output, (result, Const(where)))]
+    restored = {plan.site_var.get(site) for site in plan.pushed}
+    keep = []
+    for out_var in (result, aux):
+        if isinstance(out_var, str) and out_var in restored:
+            # the adjoint sweep restores older values: keep the final one
+            snap = names.fresh("_value" if out_var == result else "_auxv")
+            check.append(Op(snap, ir.copy, (out_var,)))
+            kinds[snap] = kinds.get(out_var, "any")
+            keep.append(snap)
+        else:
+            keep.append(out_var)
+    return check, keep
