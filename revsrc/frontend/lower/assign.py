@@ -17,6 +17,7 @@ from .scope import param_names
 from .values import (Known, NestedDef, VDict, VRecord, VTuple, describe_static, is_static,
                      is_static_value, made_object)
 
+
 def _is_function_value(fn):
     """A function to stand for by name: not a module, nor a nested def's record."""
     return is_static(fn) and not isinstance(fn, (NestedDef, types.ModuleType))
@@ -212,7 +213,9 @@ class AssignLowering:
 
     def _assign_function(self, sc, target, value, out, loc):
         """``act = lambda z: ...`` or ``act = np.tanh``: the name stands for the function
-        (calls to it are inlined or call it by name). True when handled."""
+        (calls to it are inlined or call it by name). True when handled. (The plain
+        lambda case is a ``def`` already, desugar/lambdas.py; what reaches here is
+        bound in a loop, twice, or over a parameter, and is mostly refused.)"""
         if not isinstance(target, ast.Name):
             return False
         if isinstance(value, ast.Lambda):

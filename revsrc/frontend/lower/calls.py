@@ -36,7 +36,6 @@ _METHODS = {
 }
 
 _VARARG_SHAPE_METHODS = {"reshape", "transpose"}
-
 _SIDE_EFFECTS = {print, open, input, exec, eval, setattr, delattr, globals, locals,
                  vars, breakpoint, __import__}
 

@@ -12,6 +12,7 @@ from .. import callee as callee_mod, fence
 from ... import errors
 from ...core import ir
 from ...core.ir import Op
+from ..desugar import desugar
 from ..parse import parse_function
 from .scope import Scope, assigned_names, param_names, params_of, positional_names
 from .values import (STATIC_NODES, Known, VDict, VTuple, inlinable, is_static_value,
@@ -52,7 +53,7 @@ class InliningLowering:
             raise errors.RecursionNotSupported("calls nested deeper than 50 levels", loc=loc)
         parsed = parse_function(fn)
         fence.check(parsed)
-        node = parsed.node
+        node = desugar(parsed.node)
         names, _ = assigned_names(node.body if not isinstance(node, ast.Lambda) else [])
         params = param_names(node)
         base = fn.__code__.co_name if fn.__code__.co_name != "<lambda>" else "lambda"

@@ -14,12 +14,10 @@ from .scope import assigned_names
 from .values import UNROLL_LIMIT, VDict, VTuple
 
 _getitem = operator.getitem
-
 _add_int = operator.add
-
 _sub_int = operator.sub
-
 _mul_int = operator.mul
+
 
 def _static_container(plan):
     return plan[0] == "seq" and isinstance(plan[1], (VTuple, VDict)) or \

@@ -17,7 +17,6 @@ _ITERATORS = (zip, reversed, map, filter, iter, enumerate)
 
 # names of a comprehension's own (not valid identifiers: no user name is one)
 _ACC = ".acc"
-
 _FIRST = ".first"
 
 

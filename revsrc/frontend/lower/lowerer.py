@@ -24,10 +24,11 @@ from ... import errors
 from ...core import ir, pytree
 from ...core.names import Names
 from ...core.ir import Const, Op
+from ..desugar import desugar
 from ..parse import parse_function
 from .dispatch import EXPRESSIONS, STATEMENTS
 from .scope import (RuleSource, Scope, all_names, assigned_names, ends_in_return,
-                    param_names, return_statements)
+                    own_defs, param_names, return_statements)
 from .values import Known, NestedDef, VDict, VRecord, VTuple, inlinable, static_node, vtuple
 from .assign import AssignLowering
 from .calls import CallLowering
@@ -90,7 +91,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         """
         parsed = parse_function(fn)
         fence.check(parsed)
-        node = parsed.node
+        node = desugar(parsed.node)
         sc = self._make_scope(parsed, fn, prefix="")
         trees = trees or {}
         static = static or {}
@@ -186,7 +187,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
                                col_offset=node.col_offset)]
         else:
             body = node.body
-        names, defs = assigned_names(body)
+        names, _ = assigned_names(body)
         params = param_names(node)
         sc.locals = names | set(params)
         for stmt in body:
@@ -204,7 +205,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         sc.exit_label = sc.prefix + "done" if sc.prefix else "_done"
         if sc.has_aux:
             sc.aux_var = self.names.internal("_aux")
-        self._hoist_globals(sc, body, out)
+        self._hoist_globals(sc, body, own_defs(body), out)
         inner = []
         self._block(sc, body, inner)
         if not returns:
@@ -221,14 +222,15 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
             return sc.ret_skeleton
         return sc.ret_var
 
-    def _hoist_globals(self, sc, body, out):
-        """Load every global data value the body reads, once, at entry."""
+    def _hoist_globals(self, sc, body, defs, out):
+        """Load every global data value the body reads, once, at entry (not the names
+        of the functions it defines: those are its own, as its variables are)."""
         seen = set()
         for stmt in body:
             for n in ast.walk(stmt):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in seen:
                     seen.add(n.id)
-                    if n.id in sc.locals or n.id in sc.env:
+                    if n.id in sc.locals or n.id in sc.env or n.id in defs:
                         continue
                     self._resolve(sc, n.id, n, out, hoisting=True)
 

@@ -24,7 +24,6 @@ from .values import (MISSING, STATIC_NODES, BoundMethod, Known, Slot, VDict, VRe
                      known_or_const, mentions_slot, short, static_node, vtuple)
 
 _ATTRS_NONDIFF = {"shape", "ndim", "size", "dtype"}
-
 _ATTRS_FN = {"T": np.transpose, "real": np.real, "imag": np.imag}
 
 
@@ -264,6 +263,7 @@ def is_record_class(cls):
     dataclass."""
     return pytree.node_of_class(cls) in ("namedtuple", "dataclass")
 
+
 def plain_init_class(cls):
     """A user's class whose ``__init__`` only sets attributes of ``self`` (``self.W, self.b
     = W, b``), with no ``__new__``, ``__setattr__``, slots or properties among them:
@@ -300,6 +300,7 @@ def plain_init_class(cls):
             continue
         return False
     return True
+
 
 def _bind_class(cls, fn, args, kwargs, loc):
     try:

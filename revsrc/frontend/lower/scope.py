@@ -137,6 +137,22 @@ def assigned_names(body):
     return names, defs
 
 
+def own_defs(body):
+    """The names of the functions ``body`` defines in its own scope (not those
+    nested functions define): local names for the whole body, as in Python."""
+    found = set()
+    stack = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.FunctionDef):
+            found.add(n.name)
+            continue
+        if isinstance(n, ast.Lambda):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return found
+
+
 def return_statements(body):
     """The return statements of a function body, not of the functions nested in it."""
     found = []

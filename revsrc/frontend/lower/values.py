@@ -128,7 +128,6 @@ class Poisoned:
 STATIC_NODES = (VTuple, VDict, VRecord)
 UNROLL_LIMIT = 64   # loops over static containers longer than this run as loops
 MISSING = object()
-
 _DATA_TYPES = (bool, int, float, complex, str, bytes, type(None), np.ndarray, np.generic,
                tuple, list, slice, type(Ellipsis))
 
