@@ -3,7 +3,7 @@
 ``vm_header()`` is what the build includes (setup.py writes it to
 ``revsrc/_engine_vm.h``): the opcode and error enums, the libm table, and the VM's
 dispatch loop, one handler per instruction made from its semantics. The native tier
-(``revsrc/native.py``) expands the very same semantics per instruction of one program
+(``revsrc/backends/engine/native.py``) expands the very same semantics per instruction of one program
 (`expand`), so the VM and a compiled program execute the same C statements.
 
 Standard library only: setup.py loads this file before the package is built.

@@ -6,7 +6,7 @@ Pure data (no imports), read three ways:
   ``revsrc/_engine_vm.h`` (enums, tables and the VM's dispatch loop, included by
   ``_kernels.pyx``), and the native tier translates each engine program into a C
   function with the same per-instruction code;
-- ``revsrc/engine.py`` reads operand formats and flags when it lowers and assembles;
+- ``revsrc/backends/engine/lower.py`` reads operand formats and flags when it lowers and assembles;
 - ``revsrc/_engine.pxi`` reads error messages and exception types.
 
 Each instruction is ``(name, operands, semantics, flags)``. Operand letters: ``w``
@@ -97,7 +97,7 @@ INSTRUCTIONS = (
      " if ((isnan(a) && !isnan(b)) || (isinf(a) && isfinite(b))) FAIL(RV_E_DOMAIN);"
      " if (a == 0.0) FAIL(RV_E_FDIV); $1 = v / a;", ()),
     ("MPOW", "wrr", "CHECK(rv_math_pow($2, $3, &v)); $1 = v;", ()),
-    # derivative code on numbers (revsrc/ieee.py): Python's result where Python has
+    # derivative code on numbers (revsrc/runtime/ieee.py): Python's result where Python has
     # one, C's IEEE inf or nan where Python raises; never fails
     ("DIV_IEEE", "wrr", "$1 = $2 / $3;", Q),
     ("POW_IEEE", "wrr", "if (rv_float_pow($2, $3, &v)) v = pow($2, $3); $1 = v;", Q),

@@ -24,10 +24,10 @@ function with a rule of its own. Its record says, for every pass:
 - ``engine``: how the scalar engine computes it, per alias (NumPy ufuncs always run
   NumPy's own float64 loop, so they need no entry);
 - ``infix``: how generated Python source prints it, when not as a call;
-- ``jax``: its ``jax.numpy`` twin for ``backend="jax"`` (revsrc/jaxgen.py), a dotted
+- ``jax``: its ``jax.numpy`` twin for ``backend="jax"`` (revsrc/backends/jax/printer.py), a dotted
   name such as ``"jnp.linalg.inv"``, per alias; when not given, a NumPy function
   lowers to jnp's function of the same name, a ``math`` function to jnp's function of
-  NumPy's name, and a runtime helper to its twin in revsrc/jax_helpers.py;
+  NumPy's name, and a runtime helper to its twin in revsrc/backends/jax/twins.py;
 - ``fused``: fusion facts, e.g. the compiled kernel that computes the whole vjp in
   one pass for arrays, and ``companion``: a function of the same argument the vjp
   reads, which loops compute in the forward sweep beside the value;
@@ -90,7 +90,7 @@ def _fill_math_namespaces():
     for name in _MATH_FROM_NUMPY:
         setattr(ns, name, getattr(np, name))
     # a derivative is a number wherever its function has one: inf, not an exception,
-    # where it is infinite (see revsrc/ieee.py)
+    # where it is infinite (see revsrc/runtime/ieee.py)
     ns.power, ns.log, ns.where = ieee.pow, ieee.log, ieee.where
     xp_python.__dict__.update({k: v for k, v in vars(xp_math).items()
                                if not k.startswith("__")})

@@ -1,7 +1,7 @@
 """Refuse, before anything else runs, the syntax the transformation does not support.
 
 (``*args`` and ``**kwargs``, in a signature or a call, are refused later, by the
-normalizer, where the container they stand for is not known when transforming.)"""
+lowering (frontend/lower/), where the container they stand for is not known when transforming.)"""
 from __future__ import annotations
 
 import ast

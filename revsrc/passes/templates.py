@@ -98,7 +98,7 @@ _IEEE = {operator.truediv: ieee.div, operator.pow: ieee.pow}
 
 
 def _ieee(stmts):
-    """A rule's ``/`` and ``**`` on numbers as IEEE operations (revsrc/ieee.py): its
+    """A rule's ``/`` and ``**`` on numbers as IEEE operations (revsrc/runtime/ieee.py): its
     derivative is inf where the function's is infinite, not a ZeroDivisionError."""
     for s in ir.walk(stmts):
         if isinstance(s, Op) and s.fn in _IEEE:

@@ -78,7 +78,7 @@ declare(operator.mod, pure=True, raises_on_scalars=True, int_preserving=True)
 
 
 # math.pow, np.power, np.float_power and ``**`` are one primitive. On numbers
-# ``xp.power``, ``xp.log`` and ``/`` are IEEE (revsrc/ieee.py): d x**0.5 at 0 is inf.
+# ``xp.power``, ``xp.log`` and ``/`` are IEEE (revsrc/runtime/ieee.py): d x**0.5 at 0 is inf.
 # As the primal selects: x**0 is 1 for every x (d/dx 0, also at 0, where
 # 0 * 0**-1 would be nan), and 0**y is 0 for every y > 0 (d/dy 0, where 0 * log 0
 # would be nan); JAX and PyTorch give the same.
@@ -96,7 +96,7 @@ alias("pow", builtins.pow, engine=op("POW", "IPOW"))
 alias("pow", math.pow, engine=op("MPOW"), kind=KR.elementwise_kind)
 declare(math.pow, numpy_name="power")
 
-# Derivative code on numbers (revsrc/ieee.py): the same records, IEEE on the engine too
+# Derivative code on numbers (revsrc/runtime/ieee.py): the same records, IEEE on the engine too
 alias("truediv", ieee.div, engine=op("DIV_IEEE"), family=PYTHON)
 alias("pow", ieee.pow, engine=op("POW_IEEE"), kind=KR.elementwise_kind, family=PYTHON)
 # (not claimed pure: cse leaves derivative code's IEEE operations as they are)
@@ -113,7 +113,7 @@ def ieee_where(g, ans, condition, x, y):
 declare(ieee.where, pure=False, raises_on_scalars=True)
 
 
-# x op= y: the same records (on arrays, revsrc/aliases.py makes the write explicit)
+# x op= y: the same records (on arrays, revsrc/passes/views.py makes the write explicit)
 for _name, _inplace in [("add", operator.iadd), ("sub", operator.isub), ("mul", operator.imul),
                         ("truediv", operator.itruediv), ("mod", operator.imod),
                         ("pow", operator.ipow)]:

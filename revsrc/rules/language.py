@@ -15,7 +15,7 @@ from .arith import pos
 no_derivative(guards.raise_error, guards.raise_error_from, guards.fail_assert,
               kind=KR.constant(K.NONE))
 no_derivative(guards.fstring, format, repr, ascii)
-# print(...) as a statement only (revsrc/idioms.py); a value it returns is refused
+# print(...) as a statement only (revsrc/frontend/lower/effects.py); a value it returns is refused
 no_derivative(print, kind=KR.constant(K.NONE))
 
 
@@ -45,7 +45,7 @@ def _first_kind(o, ctx):
     return k if k in (K.LIST, K.TUPLE, K.DICT) else K.ANY
 
 
-# ----- Lists, tuples and dicts built in the function (revsrc/containers.py) -----
+# ----- Lists, tuples and dicts built in the function (revsrc/runtime/containers.py, revsrc/passes/containers.py) -----
 # An adjoint of a list or a tuple has one adjoint per item (an object array), of a
 # dict one per key; these rules split and join them as the operations join values.
 
@@ -95,7 +95,7 @@ def min_of(g, ans, seq):
     return containers.picked_grad(g, seq, ans)
 
 
-# The in-place forms normalize.py writes (revsrc/aliases.py makes each a new value
+# The in-place forms the lowering writes (revsrc/passes/views.py makes each a new value
 # before any transformation runs): kinds only.
 define("list_append_in_place", containers.append_in_place, kind=KR.constant(K.LIST))
 define("list_extend_in_place", containers.extend_in_place, kind=KR.constant(K.LIST))

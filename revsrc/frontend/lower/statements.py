@@ -170,7 +170,7 @@ class StatementLowering:
     @statement(ast.With)
     def _with(self, sc, node, out, loc):
         """``with np.errstate(...)``: its body runs under those settings, and so does
-        the body's adjoint (revsrc/passes/reverse.py mirrors the block). Other context managers
+        the body's adjoint (revsrc/passes/reverse/ mirrors the block). Other context managers
         are refused."""
         entered = []
         for item in node.items:
