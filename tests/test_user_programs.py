@@ -441,8 +441,41 @@ def check_vjp_tuple(c):
     return "correct"
 
 
+def check_kwcall(c):
+    fn = c["fn"]
+    g = revsrc.grad(fn)(x=0.5, y=3.0)
+    close(g, fd_jac(lambda u: fn(u, 3.0), 0.5), 1e-6, what="grad with the argument as a keyword")
+    g2 = revsrc.grad(fn, argnums=(0, 1))(0.5, y=3.0)
+    close(g2[1], fd_jac(lambda u: fn(0.5, u), 3.0), 1e-6, what="grad w.r.t. a keyword-passed argument")
+    return "correct"
+
+
+def check_hessian_argnums1(c):
+    fn, (a, x) = c["fn"], c["args"]
+    H = revsrc.hessian(fn, argnums=1)(a, x)
+    dg = lambda u: fd_jac(lambda w: fn(a, w), u, h=1e-4)
+    close(H, fd_jac(dg, x), 1e-4, what="hessian argnums=1")
+    return "correct"
+
+
+def check_aux_argnums(c):
+    fn, args = c["fn"], c["args"]
+    (val, aux), (ga, gb) = revsrc.value_and_grad(fn, argnums=(0, 1), has_aux=True)(*args)
+    close(val, fn(*args)[0], 1e-12, what="value")
+    close(aux, fn(*args)[1], 1e-12, what="aux")
+    close(ga, fd_jac(lambda u: fn(u, args[1])[0], args[0]), 1e-6, what="grad a")
+    close(gb, fd_jac(lambda u: fn(args[0], u)[0], args[1]), 1e-6, what="grad b")
+    return "correct"
+
+
 def run_case(c):
     t = c["t"]
+    if t == "kwcall":
+        return check_kwcall(c)
+    if t == "hessian_argnums1":
+        return check_hessian_argnums1(c)
+    if t == "aux_argnums":
+        return check_aux_argnums(c)
     if t == "seq":
         return check_seq(c)
     if t == "gradgrad_xy":
