@@ -472,6 +472,8 @@ def check_aux_argnums(c):
 
 def run_case(c):
     t = c["t"]
+    if t == "custom":
+        return c["check"](c)
     if t == "kwcall":
         return check_kwcall(c)
     if t == "hessian_argnums1":

@@ -2706,6 +2706,79 @@ def range_float_len(x):
 case(range_float_len, 0.9)
 
 
+# ================================ found by probing: forward-over-reverse, jax, outputs ==
+
+def view_write_sq(x):
+    y = x * 2.0
+    v = y.view()
+    v[0] = 0.0
+    return np.sum(y * y)
+
+case(view_write_sq, np.array([0.3, -0.7, 1.1]), t="grad_jax", name="view_write_jax")
+case(view_write_sq, np.array([0.3, -0.7, 1.1]), t="hessian", name="view_write_hessian")
+
+
+def einsum_diag_write_sq(x):
+    A = np.zeros((3, 3))
+    d = np.einsum("ii->i", A)
+    d += x
+    return np.sum(A * A)
+
+case(einsum_diag_write_sq, np.array([0.3, -0.7, 1.1]), t="grad_jax", name="einsum_write_jax")
+
+
+def errstate_jax(x):
+    with np.errstate(all="ignore"):
+        y = np.log(x * x)
+    return np.sum(y)
+
+case(errstate_jax, np.array([0.3, -0.7, 1.1]), t="grad_jax", expect="refused:E603")
+
+
+def scal_for_jit(x):
+    return x ** 3 * math.exp(-x)
+
+
+def _check_jit_of_grad(c):
+    from test_user_programs import close, fd_jac
+    got = revsrc.jit(revsrc.grad(scal_for_jit))(0.7)
+    close(got, fd_jac(scal_for_jit, 0.7), 1e-6, what="jit(grad(f))")
+    return "correct"
+
+case(scal_for_jit, 0.7, t="custom", check=_check_jit_of_grad, name="jit_of_grad")
+
+
+def dict_output(p):
+    return {"a": p["w"] * 2.0, "b": np.sum(p["v"] ** 2)}
+
+
+def _check_jacrev_dict_out(c):
+    from test_user_programs import close
+    p = {"w": 0.5, "v": np.array([0.3, -0.7, 1.1])}
+    J = revsrc.jacrev(dict_output)(p)
+    close(J["b"]["v"], 2 * p["v"], 1e-12, what="jacrev of a dict output")
+    close(J["a"]["w"], 2.0, 1e-12, what="jacrev of a dict output")
+    return "correct"
+
+case(dict_output, t="custom", check=_check_jacrev_dict_out, name="jacrev_dict_output")
+
+
+def sin_sq_sum(x):
+    return np.sum(np.sin(x) ** 2)
+
+
+def uses_grad_made_inside(x):
+    return np.sum(revsrc.grad(sin_sq_sum)(x) * x)
+
+case(uses_grad_made_inside, np.array([0.3, -0.7, 1.1]))
+
+
+def aux_dict_jax(w):
+    return np.sum(w ** 2), {"m": np.mean(w)}
+
+case(aux_dict_jax, np.array([0.3, -0.7, 1.1]), t="aux", backend="jax")
+
+
 # ================================ what the tester found ===============================
 # Documented refusals (the README lists the construct as refused, or the code's family):
 REFUSED = {
@@ -2736,6 +2809,11 @@ FOUND = {
         "np.sqrt(np.sum(x*x)) gives NaN in revsrc too)",
     "view_method_ndarray-grad": "WRONG: a write through np.ndarray.view(y) is not followed "
         "(as for y.view()): d/dx1 is 1, should be 0",
+    "view_write_jax": "WRONG: backend='jax' also ignores the write through y.view(): value 7.16 instead of 6.8, and the gradient",
+    "view_write_hessian": "WRONG: hessian (forward over reverse) ignores the write through "
+        "y.view(): H[0,0] = 8, should be 0",
+    "einsum_write_jax": "WRONG: backend='jax': the write through np.einsum('ii->i', A) is "
+        "lost, gradient 0",
     # ---- CRASH
     "log_neg_nan-grad": "CRASH: `return` inside `with np.errstate(...)`: UnboundLocalError "
         "'_errstate2' in the generated adjoint",
@@ -2748,7 +2826,15 @@ FOUND = {
     "lambda_closure_loop-grad": "CRASH: lambdas made in a comprehension with a default "
         "argument (`lambda t, k=k: t ** k`): NameError name 'k' is not defined (README "
         "documents lambdas used as values as E101)",
+    "jacrev_dict_output": "CRASH: revsrc.jacrev of a function returning a dict: TypeError "
+        "float() argument must be ... not 'dict'",
     # ---- refusals the README does not document
+    "jit_of_grad": "undocumented refusal: revsrc.jit(revsrc.grad(f)) raises E104 "
+        "'differentiating it again is not supported' (nothing is differentiated again)",
+    "uses_grad_made_inside-grad": "undocumented refusal: a function calling revsrc.grad(g)(x) "
+        "(g a module-level function) is refused with a false E204 'the file was changed'",
+    "aux_dict_jax-aux": "undocumented refusal: backend='jax' with has_aux and a dict aux: "
+        "E603 no lowering for 'make_dict'",
     "grad_penalty-grad": "undocumented refusal: a function calling revsrc.grad on its own "
         "nested def is refused with E204 'the file was changed', which is false",
     "scalar_for_nested-jacfwd_jacrev": "undocumented refusal: revsrc.jacfwd(revsrc.jacrev(f)) "
