@@ -2779,6 +2779,148 @@ def aux_dict_jax(w):
 case(aux_dict_jax, np.array([0.3, -0.7, 1.1]), t="aux", backend="jax")
 
 
+# ================================ pytrees, linear algebra, exceptions =================
+
+class Pair:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+
+revsrc.register_pytree(Pair, lambda p: ((p.a, p.b), None), lambda aux, ch: Pair(*ch))
+
+
+def pair_loss(p):
+    return np.sum(p.a ** 2) * p.b + p.b ** 2
+
+case(pair_loss, Pair(np.array([0.3, -0.7, 1.1]), 2.0))
+
+
+def list_of_arrays_loss(ws):
+    return sum(np.sum(w ** 2) * (i + 1) for i, w in enumerate(ws))
+
+case(list_of_arrays_loss, [rv(3), rv(2, 2)])
+
+
+def f32_tree(p):
+    return np.sum(p["a"] ** 2) + p["b"] * np.sum(p["a"])
+
+case(f32_tree, {"a": rv(3).astype(np.float32), "b": 1.5}, f32=True)
+
+
+def complex_array_loss(z):
+    return np.sum((z * z).real * np.abs(z))
+
+
+def _check_complex_array(c):
+    from test_user_programs import close
+    import jax
+    import jax.numpy as jnp
+    z = np.array([1 + 2j, 0.5 - 1j])
+    want = np.asarray(jax.grad(lambda z: jnp.sum((z * z).real * jnp.abs(z)))(jnp.asarray(z)))
+    close(revsrc.grad(complex_array_loss)(z), want, 1e-12, what="complex array grad vs JAX")
+    return "correct"
+
+case(complex_array_loss, t="custom", check=_check_complex_array, name="complex_array_vs_jax")
+
+
+def scipy_style(theta, *args):
+    t, y = args
+    return np.sum((theta[0] * t + theta[1] - y) ** 2)
+
+case(scipy_style, np.array([1.0, 0.5]), np.linspace(0, 1, 4), np.linspace(0, 2, 4))
+
+
+def with_print(x):
+    print("forward ran at", round(float(x), 3))
+    return x * x * math.sin(x)
+
+case(with_print, 0.5)
+
+
+@dataclass
+class Cfg:
+    w: np.ndarray
+    n: int = field(default=3, metadata={"static": True})
+
+
+def cfg_loss(c):
+    return np.sum(c.w ** c.n)
+
+case(cfg_loss, t="seq", seq=[(Cfg(np.array([0.3, -0.7, 1.1]), 3),), (Cfg(np.array([0.3, -0.7, 1.1]), 2),)])
+
+
+def batched_solve(A, b):
+    return np.sum(np.linalg.solve(A, b[..., None]) ** 2)
+
+case(batched_solve, np.eye(3)[None] * 2 + 0.1 * rv(2, 3, 3), rv(2, 3), argnums=(0, 1))
+
+
+def eigh_loss(S):
+    w, V = np.linalg.eigh(S @ S.T)
+    return np.sum(w ** 2) + np.abs(V[0, 0])
+
+case(eigh_loss, np.array([[1.0, 0.2, 0.1], [0.3, 2.0, 0.4], [0.0, 0.5, 3.0]]), rtol=1e-5)
+
+
+def svd_loss(S):
+    s = np.linalg.svd(S, compute_uv=False)
+    return np.sum(s ** 3)
+
+case(svd_loss, np.array([[1.0, 0.2, 0.1], [0.3, 2.0, 0.4], [0.0, 0.5, 3.0]]))
+
+
+def expm_series(A):
+    M = np.eye(A.shape[0])
+    term = np.eye(A.shape[0])
+    for k in range(1, 12):
+        term = term @ A / k
+        M = M + term
+    return np.trace(M)
+
+case(expm_series, 0.3 * rv(3, 3))
+
+
+def pinv_loss(S):
+    return np.sum(np.linalg.pinv(S))
+
+case(pinv_loss, np.array([[1.0, 0.2, 0.1], [0.3, 2.0, 0.4], [0.0, 0.5, 3.0]]))
+
+
+def qr_loss(S):
+    Q, R = np.linalg.qr(S)
+    return np.sum(np.abs(np.diag(R)))
+
+case(qr_loss, np.array([[1.0, 0.2, 0.1], [0.3, 2.0, 0.4], [0.0, 0.5, 3.0]]), expect="refused:E202")
+
+
+def norm_orders(S):
+    return np.linalg.norm(S, 2) + np.linalg.norm(S, np.inf) + np.linalg.norm(S[0], 3)
+
+case(norm_orders, np.array([[1.0, 0.2, 0.1], [0.3, 2.0, 0.4], [0.0, 0.5, 3.0]]))
+
+
+def raises_when_big(x):
+    assert x < 5.0, f"x too big: {x}"
+    if x > 1.0:
+        raise ValueError(f"too big: {x}")
+    return math.log(x) / (x - 0.5)
+
+
+def _check_exceptions(c):
+    from test_user_programs import Wrong
+    for arg, exc in [(7.0, AssertionError), (2.0, ValueError), (-1.0, ValueError), (0.5, ZeroDivisionError)]:
+        try:
+            revsrc.grad(raises_when_big)(arg)
+        except exc:
+            continue
+        except Exception as e:
+            raise Wrong(f"at {arg}: {type(e).__name__} instead of {exc.__name__}") from e
+        raise Wrong(f"at {arg}: no {exc.__name__}")
+    return "correct"
+
+case(raises_when_big, t="custom", check=_check_exceptions, name="python_exceptions_parity")
+
+
 # ================================ what the tester found ===============================
 # Documented refusals (the README lists the construct as refused, or the code's family):
 REFUSED = {
