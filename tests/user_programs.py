@@ -2921,6 +2921,41 @@ def _check_exceptions(c):
 case(raises_when_big, t="custom", check=_check_exceptions, name="python_exceptions_parity")
 
 
+# ================================ more writes through .view() and einsum views ========
+
+def view_dtype(x):
+    y = x * 1.0
+    v = y.view(np.float64)
+    v[0] = 0.0
+    return np.sum(y)
+def einsum_transpose_write(x):
+    A = np.zeros((2, 2))
+    T = np.einsum("ij->ji", A)
+    T[0, 1] = x[0]
+    return np.sum(A * np.array([[1.0, 2.0], [3.0, 4.0]])) + x[1]
+def einsum_identity_write(x):
+    y = x * 1.0
+    z = np.einsum("i->i", y)
+    z[1] = 0.0
+    return np.sum(y)
+def view_then_read(x):
+    y = x * 1.0
+    v = y.view()
+    y[2] = 0.0
+    return np.sum(v * x)
+def view_iadd(x):
+    y = x ** 2
+    v = y.view()
+    v += 1.0
+    v *= x
+    return np.sum(y)
+
+for _f in (view_dtype, einsum_transpose_write, einsum_identity_write):
+    case(_f, np.array([1.0, 2.0, 3.0, 4.0]))
+case(view_then_read, np.array([1.0, 2.0, 3.0, 4.0]), expect="refused:E202")
+case(view_iadd, np.array([1.0, 2.0, 3.0, 4.0]), expect="refused:E404")
+
+
 # ================================ what the tester found ===============================
 # Documented refusals (the README lists the construct as refused, or the code's family):
 REFUSED = {
@@ -2956,6 +2991,12 @@ FOUND = {
         "y.view(): H[0,0] = 8, should be 0",
     "einsum_write_jax": "WRONG: backend='jax': the write through np.einsum('ii->i', A) is "
         "lost, gradient 0",
+    "view_dtype-grad": "WRONG: a write through y.view(np.float64) is not followed: "
+        "grad [1,1,1,1], should be [0,1,1,1]",
+    "einsum_transpose_write-grad": "WRONG: np.einsum('ij->ji', A) is a writeable view; "
+        "the write T[0,1] = x0 is lost: d/dx0 is 0, should be 3",
+    "einsum_identity_write-grad": "WRONG: np.einsum('i->i', y) is a view of y; the write "
+        "z[1] = 0 is lost: d/dx1 is 1, should be 0",
     # ---- CRASH
     "log_neg_nan-grad": "CRASH: `return` inside `with np.errstate(...)`: UnboundLocalError "
         "'_errstate2' in the generated adjoint",
