@@ -13,6 +13,12 @@ Each entry of CASES is a dict:
   rtol     tolerance against central differences (default 1e-6)
   nofd     skip central differences (edge values); then `want` gives the expected
            derivative by hand
+
+Classification at the time of writing (382 cases, 331 functions): 322 correct, 10 WRONG,
+6 CRASH, 35 documented refusals, 9 refusals the README does not document. The WRONG
+and CRASH cases and the undocumented refusals are listed in FOUND at the bottom (each a
+strict xfail); the documented refusals in REFUSED and in `expect=` of their cases.
+`python tests/test_user_programs.py` prints the classification of every case.
 """
 import math
 import functools
