@@ -10,6 +10,7 @@
 # version that changes with every write to it (PEP 509, read here on 3.11 and 3.12),
 # and such a guard costs one comparison of integers. Elsewhere it is a lookup.
 
+cimport cython
 from cpython.dict cimport PyDict_GetItem
 
 cdef extern from *:
@@ -75,6 +76,7 @@ cdef inline object _held(object holder, object name):
     return getattr(holder, name, _UNBOUND)
 
 
+@cython.final
 cdef class Guards:
     """ir.Program.deps, checked in C: one tuple per name a program took as fixed.
 
@@ -118,7 +120,7 @@ cdef class Guards:
     def __dealloc__(self):
         free(self.items)
 
-    cdef bint check(self, object signature) except -1:
+    cdef inline bint check(self, object signature) except -1:
         cdef Py_ssize_t i
         cdef _Guard* g
         cdef PyObject* p
