@@ -154,6 +154,23 @@ def test_a_rebound_global_makes_the_mapped_function_anew(case):
             _equal(dm(xs), np.array([revsrc.grad(f, backend="python")(v) for v in xs]))
 
 
+@pytest.mark.parametrize("how", ["grad", "value_and_grad"])
+def test_a_rebound_global_makes_the_jax_program_anew(how):
+    pytest.importorskip("jax")
+    d = getattr(revsrc, how)(act_loss, backend="jax")
+
+    def grad(x):
+        return np.asarray(d(x)[1] if how == "value_and_grad" else d(x))
+    np.testing.assert_allclose(grad(X), 2.0 * np.tanh(X) * (1.0 - np.tanh(X) ** 2),
+                               rtol=1e-12)
+    with rebound("ACT", np.sin):
+        np.testing.assert_allclose(grad(X), revsrc.grad(act_loss, backend="python")(X),
+                                   rtol=1e-12)
+        np.testing.assert_allclose(grad(X), np.sin(2.0 * X), rtol=1e-12)
+    np.testing.assert_allclose(grad(X), 2.0 * np.tanh(X) * (1.0 - np.tanh(X) ** 2),
+                               rtol=1e-12)
+
+
 def test_a_rebound_derivative_inside_a_derivative():
     # the outer derivative inlines DER's program: rebinding DER makes both anew
     d2 = revsrc.grad(revsrc.grad(der_times), backend="python")
