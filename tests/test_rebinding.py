@@ -265,6 +265,28 @@ def test_a_class_attribute_changed_or_hidden_makes_the_derivative_anew():
     _equal(d(X), 1.0 - np.tanh(X) ** 2)
 
 
+class Dense:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x):
+        return ACT(self.w * x)
+
+
+def dense_loss(x):
+    layer = Dense(2.0)
+    return np.sum(layer(x))
+
+
+def test_a_rebound_global_of_a_method_of_an_object_built_inside():
+    # Dense.__call__ is inlined where the function calls the object it builds
+    d = revsrc.grad(dense_loss)
+    _equal(d(X), 2.0 * (1.0 - np.tanh(2.0 * X) ** 2))
+    with rebound("ACT", np.sin):
+        _equal(d(X), revsrc.grad(dense_loss)(X))
+        np.testing.assert_allclose(d(X), 2.0 * np.cos(2.0 * X), rtol=1e-14)
+
+
 def _module(tmp_path, name, text):
     import importlib.util
     path = tmp_path / f"{name}.py"
