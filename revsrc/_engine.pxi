@@ -441,15 +441,23 @@ cdef class Derivative:
     cdef public object slow
     cdef dict __dict__
     cdef list _installs
-    # what the installed programs inlined: (globals dict or cell, name, function,
-    # code) each; a redefined helper sends every call to ``slow``, which makes the
-    # derivative anew (see runtime.deps_current)
-    cdef public list deps
+    # what the installed programs took as fixed when they were made (`deps`); a
+    # rebound name sends every call to ``slow``, which makes the derivative anew
+    cdef Guards _guards
 
     def __init__(self, slow):
         self.slow = slow
         self._installs = []
-        self.deps = []
+        self._guards = Guards([])
+
+    @property
+    def deps(self):
+        """What the installed programs took as fixed: ir.Program.deps (`Guards`)."""
+        return list(self._guards.deps)
+
+    @deps.setter
+    def deps(self, deps):
+        self._guards = Guards(deps)
 
     def __reduce__(self):
         # the function and the options; the copy transforms again when first called
@@ -457,9 +465,9 @@ cdef class Derivative:
         return api._reduce(self)
 
     def clear(self):
-        """Forget every installed program (their helpers were redefined)."""
+        """Forget every installed program (a name they took as fixed was rebound)."""
         self._installs = []
-        self.deps = []
+        self._guards = Guards([])
 
     def install(self, kinds, ScalarProgram program, select):
         """Use ``program`` when the arguments' types are ``kinds`` ('f'/'i'/'b' per
@@ -487,7 +495,7 @@ cdef class Derivative:
         cdef bint ok
         if kwargs:
             return self.slow(*args, **kwargs)
-        if self.deps and not _deps_current(self.deps):
+        if self._guards.n and not self._guards.check(None):
             self.clear()
             return self.slow(*args)
         for inst in self._installs:
@@ -517,27 +525,6 @@ cdef class Derivative:
 
 
 _NO_MATCH = object()
-
-
-cdef bint _deps_current(list deps):
-    """Whether every function a derivative inlined is still what its name holds."""
-    cdef tuple d
-    cdef object holder, now
-    for item in deps:
-        d = <tuple>item
-        if type(d[2]) is str:
-            continue    # a global's kind: the engine checks it as it loads the global
-        holder = d[0]
-        if type(holder) is dict:
-            now = (<dict>holder).get(d[1], _NO_MATCH)
-        else:
-            try:
-                now = holder.cell_contents
-            except ValueError:
-                return False
-        if now is not d[2] or getattr(now, "__code__", None) is not d[3]:
-            return False
-    return True
 
 
 cdef object _call_copy(_Install inst, tuple args, object slow):

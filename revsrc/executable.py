@@ -1,8 +1,9 @@
 """Programs that run: the layer the API modules (grad, vjp, jvp, jit, vmap) share.
 
 Each API object turns a function into one program per signature of argument kinds.
-The programs are kept in a `ProgramCache` while the functions they inlined are still
-those their names hold. A signature's `Compiled` entry runs its program on the
+The programs are kept in a `ProgramCache` while every name they took as fixed (the
+functions they inlined, the NumPy function or derivative a global held, an attribute
+of ``self``: revsrc/frontend/bindings.py) still holds what it held. A signature's `Compiled` entry runs its program on the
 compiled scalar engine when the program lowered onto it (`try_engine`), else as the
 generated Python; a value the engine cannot represent exactly (an int beyond 2**53)
 makes that one call run in Python. With backend="jax" the entry holds the program's
@@ -20,6 +21,7 @@ import sys
 import numpy as np
 
 from . import errors, runtime
+from ._kernels import Guards
 from .backends import python as emit
 from .backends.engine import lower as engine
 from .backends.engine.lower import EngineFallback
@@ -38,7 +40,7 @@ class Compiled:
     engine's program, or None), the generated Python (compiled when first needed),
     or with backend="jax" ``jax`` (its jnp form, revsrc/backends/jax/compiled.py)."""
     __slots__ = ("_fn", "_text", "program", "engine", "unpruned", "jax", "groups",
-                 "select", "python")
+                 "select", "python", "guards")
 
     def __init__(self, program, engine, unpruned=None, jax=None, python=True):
         self._fn = None
@@ -46,6 +48,8 @@ class Compiled:
         self.groups = None     # the gradient's tree structure (`api.Transformed._format`)
         self.select = None     # how the outputs nest into the result (jit; JAX's selector)
         self.program = program
+        # what the program took as fixed, checked before each call (ProgramCache)
+        self.guards = Guards(program.deps)
         self.engine = engine
         self.jax = jax
         # before the back end's pruning, for transforming it again (revsrc/passes/pipeline.py)
@@ -112,8 +116,8 @@ def plain(v):
 class ProgramCache(dict):
     """`Compiled` entries by signature of argument kinds.
 
-    An entry stays valid while the functions its program inlined are still those
-    their names hold (`runtime.deps_current`). A stale one empties the cache, and the
+    An entry stays valid while every name its program took as fixed still holds
+    what it held (its `_kernels.Guards`). A stale one empties the cache, and the
     fast path of ``front`` (the `_kernels.Derivative` its engine programs were
     installed into), so that every entry is made anew. At most ``limit`` entries are
     kept, the oldest dropped first: a function passed as an argument (a lambda made
@@ -129,8 +133,8 @@ class ProgramCache(dict):
     def current(self, key):
         """The entry for ``key`` made before, if it is still valid."""
         entry = self.get(key)
-        if entry is not None and entry.program.deps and \
-                not runtime.deps_current(entry.program.deps):
+        if entry is not None and entry.guards.n and \
+                not entry.guards.current(kinds.signature):
             self.clear()
             if self.front is not None:
                 self.front.clear()
@@ -150,8 +154,15 @@ class ProgramCache(dict):
         if front is None:
             return
         front.install([kinds.CODE[k] for k in key], entry.engine, select)
-        front.deps = front.deps + [d for d in entry.program.deps
-                                   if not any(d is e for e in front.deps)]
+        # one guard per name and value, however many programs took it as fixed: the
+        # front checks them all on every call
+        deps = list(front.deps)
+        held = {(id(d[0]), d[1], id(d[2])) for d in deps}
+        for d in entry.program.deps:
+            if (id(d[0]), d[1], id(d[2])) not in held:
+                held.add((id(d[0]), d[1], id(d[2])))
+                deps.append(d)
+        front.deps = deps
 
 
 @contextlib.contextmanager

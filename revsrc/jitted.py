@@ -160,9 +160,10 @@ def _def_loc(f):
     return parsed.loc(parsed.node)
 
 
-def _inline_jitted(params, key, body, names):
+def _inline_jitted(params, key, body, names, deps):
     """``body`` with each call to a jitted function replaced by that function's IR for
-    the kinds of its arguments (its names prefixed)."""
+    the kinds of its arguments (its names prefixed); what that IR takes as fixed is
+    added to ``deps``, so that rebinding a helper of the callee makes the caller anew."""
     if not any(isinstance(s, Op) and jitted_of(s.fn) for s in ir.walk(body)):
         return body
     for _ in range(50):
@@ -183,7 +184,7 @@ def _inline_jitted(params, key, body, names):
                             "revsrc.jit inlines a jitted function called with floats, ints "
                             "and bools, by position", loc=s.loc)
                     progress.append(s)
-                    out.extend(_inline_one(s, sig, names))
+                    out.extend(_inline_one(s, sig, names, deps))
                     continue
                 out.append(ir.map_children(s, expand))
             return out
@@ -209,7 +210,7 @@ def _arg_kind(a, found):
     return found.get(a)
 
 
-def _inline_one(s, sig, names):
+def _inline_one(s, sig, names, deps):
     jt = jitted_of(s.fn)
     try:
         args = jt.bind(tuple(s.args), {})
@@ -219,6 +220,7 @@ def _inline_one(s, sig, names):
     sig = [_arg_kind(a, {}) if isinstance(a, Const) else k for a, k in
            zip(args, sig + [None] * (len(args) - len(sig)))]
     low = pipeline.lower(jt.f, tuple(sig))
+    deps.extend(low.deps)
     inner = ir.names_in(low.body) | set(low.params) | \
         ({low.result} if isinstance(low.result, str) else set())
     prefix = names.prefix(function_name(jt.f), inner)

@@ -39,7 +39,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import analysis, containers, cse, inline, jvp, prune, reverse, views as aliases
-from ..frontend import arguments
+from ..frontend import arguments, bindings
 from .. import errors, runtime
 from ..core import ir, kinds, ops
 from ..frontend import callee as callee_mod
@@ -57,7 +57,7 @@ class Lowered:
     result: Any
     aux: Optional[Any] = None
     kinds: dict = field(default_factory=dict)   # known kinds (a derivative's program's)
-    deps: list = field(default_factory=list)    # functions it inlined (Lowerer.deps)
+    deps: list = field(default_factory=list)    # what it took as fixed (runtime.deps_current)
 
 
 # ----- The program kinds -----
@@ -98,13 +98,15 @@ def jvp_program(f, key, positions, has_aux, compile_python):
 def jit_program(f, key, inline_callees, outputs):
     """(program, output select) of ``f`` for scalar argument kinds ``key``, not
     differentiated: the derivatives it calls inlined (by `lower`), then the jitted
-    functions it calls (``inline_callees(params, key, body, names)``), tuples read
-    item by item, its outputs (``outputs(body, result, kinds, items, names, f)`` ->
-    (body, outputs, select)), shared work computed once."""
+    functions it calls (``inline_callees(params, key, body, names, deps)``, which adds
+    what their programs take as fixed to ``deps``), tuples read item by item, its
+    outputs (``outputs(body, result, kinds, items, names, f)`` -> (body, outputs,
+    select)), shared work computed once."""
     low = lower(f, key)
     names = low.names
     params = list(low.params)
-    body = inline_callees(params, key, low.body, names)
+    deps = list(low.deps)
+    body = inline_callees(params, key, low.body, names, deps)
     body, items = cse.scalarize_tuples(body, names.fresh)
     seed = dict(low.kinds)
     for s in ir.walk(body):       # saved values popped by the inlined adjoints
@@ -116,7 +118,7 @@ def jit_program(f, key, inline_callees, outputs):
     body = cse.optimize(body, outs)
     found, _ = analysis.infer_kinds(params, list(key), nothing, body, seed=seed)
     prog = ir.Program(f"{function_name(f)}_jit", params, body, outs, found,
-                      forward_len=len(body), names=names, deps=list(low.deps))
+                      forward_len=len(body), names=names, deps=deps)
     return prog, select
 
 
@@ -195,7 +197,10 @@ def lower(f, key, has_aux=False):
     flat = arguments.flat_key(key)
     body = _specialize_containers(params, flat, body, nz.names)
     body = _follow_writes(params, flat, body, nz.names)
+    # what the lowering took as fixed: the functions it inlined (its own deps), and
+    # every other name it resolved then (revsrc/frontend/bindings.py)
     deps = list(nz.deps)
+    deps += bindings.guards(c.fn, c.static, known=deps)
     if any(_is_derivative_call(s) for s in ir.walk(body)):
         body = _inline_derivatives(params, flat, body, nz.names, deps)
     return Lowered(nz.names, params, body, result, aux, deps=deps)

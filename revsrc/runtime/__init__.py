@@ -51,26 +51,15 @@ def finalize_grad(g, x):
     return float(g)
 
 
-_MISSING = object()
+# what a guard expects of a name that must stay unbound (revsrc/frontend/bindings.py)
+UNBOUND = _kernels.UNBOUND
 
 
 def deps_current(deps):
-    """Whether every function a derivative inlined (ir.Program.deps: globals dict or
-    closure cell, name, function, code) is still the one its name holds."""
-    for holder, name, value, code in deps:
-        if type(holder) is dict:
-            now = holder.get(name, _MISSING)
-        else:
-            try:
-                now = holder.cell_contents
-            except ValueError:
-                return False
-        if type(value) is str:   # ("kind"): a global read when it runs, of this kind
-            if now is _MISSING or kinds.signature(now) != code:
-                return False
-        elif now is not value or getattr(now, "__code__", None) is not code:
-            return False
-    return True
+    """Whether every name a program took as fixed when it was made (ir.Program.deps:
+    the functions it inlined, the objects it called, the globals it reads and their
+    kinds) still holds what it held then (`_kernels.Guards`, kinds checked)."""
+    return _kernels.Guards(deps).current(kinds.signature)
 
 
 def zeros_like(x):

@@ -1,0 +1,160 @@
+# Guards (included by _kernels.pyx): does every name a program took as fixed still
+# hold what it held when the program was made?
+#
+# A program folds in what some names held when it was transformed: the functions it
+# inlined, ``ACT = np.tanh``, a derivative, ``self.act`` (revsrc/frontend/bindings.py
+# lists them, as ir.Program.deps). A compiled derivative checks them on every call,
+# before it runs, so `Guards` turns the list into a table once and checks it in C.
+# A dict that has not been written since its guards last held (a module's globals,
+# in a loop inside a function) is not even looked up: CPython gives each dict a
+# version that changes with every write to it (PEP 509, read here on 3.11 and 3.12),
+# and such a guard costs one comparison of integers. Elsewhere it is a lookup.
+
+cimport cython
+from cpython.dict cimport PyDict_GetItem
+
+cdef extern from *:
+    """
+    /* The version of a dict with its own table (a module's globals), 0 for none: a
+       dict that shares its values with an object's (an instance's __dict__) is
+       looked up every time. */
+    #if PY_VERSION_HEX < 0x030D0000
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    #endif
+    static inline unsigned long long rv_dict_version(PyObject *d) {
+        PyDictObject *mp = (PyDictObject *)d;
+        return mp->ma_values == NULL ? (unsigned long long)mp->ma_version_tag : 0;
+    }
+    #if defined(__GNUC__)
+    #pragma GCC diagnostic pop
+    #endif
+    #else
+    static inline unsigned long long rv_dict_version(PyObject *d) { (void)d; return 0; }
+    #endif
+    """
+    unsigned long long rv_dict_version(PyObject* d)
+    bint PyCell_Check(object)
+    PyObject* PyCell_GET(PyObject*)
+    bint PyFunction_Check(object)
+    PyObject* PyFunction_GET_CODE(PyObject*)
+
+cdef enum:
+    _IN_DICT = 0      # a globals dict, a module's, an instance's __dict__
+    _IN_CELL = 1      # a closure cell
+    _ELSEWHERE = 2    # a class's mapping proxy, an object's slot
+    _KIND = 3         # a global read when the program runs: only its kind is fixed
+
+cdef struct _Guard:
+    PyObject* holder      # borrowed: `Guards.deps` keeps each alive
+    PyObject* name
+    PyObject* value
+    PyObject* code        # a function's __code__ (or a _KIND's kind); NULL for none
+    unsigned long long seen   # the holder's version when the guard last held; 0: none
+    int how
+
+cdef object _UNBOUND = object()
+# what a guard expects of a name that must stay unbound: an instance attribute that
+# would hide the class attribute a program was made with
+UNBOUND = _UNBOUND
+
+_MappingProxy = type(type.__dict__)
+
+
+cdef inline object _held(object holder, object name):
+    """What ``name`` holds now in ``holder``; UNBOUND if nothing."""
+    cdef PyObject* p
+    if type(holder) is dict:
+        p = PyDict_GetItem(holder, name)     # borrowed; NULL when absent, never raises
+        return _UNBOUND if p == NULL else <object>p
+    if PyCell_Check(holder):
+        p = PyCell_GET(<PyObject*>holder)    # NULL for a cell not bound (or deleted)
+        return _UNBOUND if p == NULL else <object>p
+    if type(holder) is _MappingProxy:
+        return holder.get(name, _UNBOUND)
+    return getattr(holder, name, _UNBOUND)
+
+
+@cython.final
+cdef class Guards:
+    """ir.Program.deps, checked in C: one tuple per name a program took as fixed.
+
+    (holder, name, value, code): the holder a globals or instance dict, a closure
+    cell, a class's mapping proxy or an object (a slot); ``value`` compared by
+    identity (UNBOUND: the name must stay unbound); ``code`` a function's
+    ``__code__`` (None for any other value). Or (holder, name, "kind", kind
+    signature): a global the program reads when it runs, whose kind is the program's,
+    checked when a ``signature`` function (kinds.signature) is given (the engine
+    checks it itself as it loads the global).
+    """
+    cdef readonly tuple deps
+    cdef readonly Py_ssize_t n
+    cdef _Guard* items
+
+    def __cinit__(self, deps):
+        cdef _Guard* g
+        cdef Py_ssize_t i
+        self.deps = tuple(deps)
+        self.n = len(self.deps)
+        self.items = <_Guard*>malloc(max(self.n, 1) * sizeof(_Guard))
+        if self.items == NULL:
+            raise MemoryError()
+        for i in range(self.n):
+            holder, name, value, code = self.deps[i]
+            g = &self.items[i]
+            g.holder = <PyObject*>holder
+            g.name = <PyObject*>name
+            g.value = <PyObject*>value
+            g.seen = 0
+            g.code = NULL
+            if type(value) is str:
+                g.how = _KIND
+                g.code = <PyObject*>code
+            else:
+                g.how = _IN_DICT if type(holder) is dict else \
+                    _IN_CELL if PyCell_Check(holder) else _ELSEWHERE
+                if code is not None and PyFunction_Check(value):
+                    g.code = <PyObject*>code
+
+    def __dealloc__(self):
+        free(self.items)
+
+    cdef inline bint check(self, object signature) except -1:
+        cdef Py_ssize_t i
+        cdef _Guard* g
+        cdef PyObject* p
+        cdef unsigned long long version
+        for i in range(self.n):
+            g = &self.items[i]
+            if g.how == _IN_DICT:
+                version = rv_dict_version(g.holder)
+                if version == 0 or version != g.seen:   # else not written since it held
+                    p = PyDict_GetItem(<object>g.holder, <object>g.name)
+                    if p == NULL:
+                        p = <PyObject*>_UNBOUND
+                    if p != g.value:
+                        return False
+                    g.seen = version
+            elif g.how == _IN_CELL:
+                p = PyCell_GET(g.holder)
+                if p != g.value:
+                    return False
+            elif g.how == _ELSEWHERE:
+                if _held(<object>g.holder, <object>g.name) is not <object>g.value:
+                    return False
+            else:
+                if signature is None:
+                    continue
+                now = _held(<object>g.holder, <object>g.name)
+                if now is _UNBOUND or signature(now) != <object>g.code:
+                    return False
+                continue
+            if g.code != NULL and PyFunction_GET_CODE(g.value) != g.code:
+                return False      # the function's __code__ was replaced
+        return True
+
+    def current(self, signature=None):
+        """Whether every name still holds what it held (kinds checked with
+        ``signature``)."""
+        return self.check(signature)

@@ -1,0 +1,216 @@
+"""What a function's names held when it was transformed: the guards of its programs.
+
+The lowering takes what a function's globals, closure cells and the attributes of
+objects known when transforming (a method's ``self``, a module, a callable object)
+hold as fixed, and folds it into the program: a helper's body is inlined, ``ACT =
+np.tanh`` becomes a call of ``np.tanh``, a revsrc derivative its program. Such a
+program is right only while every one of those names still holds the same object.
+`guards` lists them, for the functions a program was lowered from, in the form that
+`_kernels.Guards` checks before every call (ir.Program.deps): (holder, name, value,
+code). A name rebound, to another ``def`` or to anything else, makes the program
+anew; rebound back, anew again.
+
+Read from the functions' bytecode (which names each loads, and which attributes it
+reads off them), next to the lowering rather than inside it, with the lowering's test
+of what is fixed: a module or anything callable. What is not (a number, an array, a
+tuple) the program reads when it runs, and is not guarded. A name guarded that the
+program did not use costs a check per call, never a wrong number.
+
+The standard library's modules, NumPy's, SciPy's and revsrc's are taken as fixed,
+and so are their attributes: nobody rebinds ``np.tanh``, a guard on it would cost
+every call, and their functions are what the rules describe. A user's name bound to
+one of their functions (``ACT = np.tanh``) is guarded like any other.
+"""
+from __future__ import annotations
+
+import dis
+import functools
+import sys
+import types
+
+from .. import runtime
+
+__all__ = ["guards"]
+
+# packages whose names are not rebound (the libraries the rules are written for)
+_FIXED_PACKAGES = frozenset(sys.stdlib_module_names) | {"numpy", "scipy", "revsrc"}
+
+_GLOBAL, _FREE, _LOCAL = "global", "free", "local"
+_LOADS = {"LOAD_GLOBAL": _GLOBAL, "LOAD_DEREF": _FREE, "LOAD_CLASSDEREF": _FREE,
+          "LOAD_FAST": _LOCAL, "LOAD_FAST_CHECK": _LOCAL, "LOAD_FAST_AND_CLEAR": _LOCAL}
+_ATTRIBUTES = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
+
+
+def guards(fn, static=None, known=()):
+    """(holder, name, value, code) for each name that ``fn`` (called with the
+    parameters in ``static`` bound to known values: a method's ``self``) and the
+    functions it reaches through them take as fixed; none for a (holder, name)
+    already in ``known`` (the lowering's own deps)."""
+    found = _Found(known)
+    _scan(fn, static or {}, found)
+    return found.items
+
+
+class _Found:
+    """The guards found so far, one per (holder, name), and the functions scanned."""
+
+    def __init__(self, known):
+        self.items = []
+        self.taken = {(id(d[0]), d[1]) for d in known}
+        self.scanned = set()
+
+    def add(self, holder, name, value):
+        if (id(holder), name) in self.taken:
+            return
+        self.taken.add((id(holder), name))
+        code = value.__code__ if isinstance(value, types.FunctionType) else None
+        self.items.append((holder, name, value, code))
+
+
+def _fixed(value):
+    """Whether ``value`` (a module, or what it defines) is a fixed library's."""
+    module = value.__name__ if isinstance(value, types.ModuleType) else \
+        getattr(value, "__module__", None)
+    return isinstance(module, str) and module.partition(".")[0] in _FIXED_PACKAGES
+
+
+def _known_now(value):
+    """Folded into a program by the lowering (its test: a module or anything callable),
+    rather than read when the program runs."""
+    return isinstance(value, types.ModuleType) or callable(value)
+
+
+def _scan(fn, static, found):
+    code = fn.__code__
+    key = (code, tuple(map(id, static.values())))
+    if key in found.scanned:
+        return
+    found.scanned.add(key)
+    cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+    globals_ = fn.__globals__
+    for how, name, attributes in _loads(code, frozenset()):
+        if how == _LOCAL:
+            if name not in static:
+                continue
+            value = static[name]
+        elif how == _FREE:
+            cell = cells.get(name)
+            try:
+                value = cell.cell_contents
+            except (AttributeError, ValueError):   # not a cell of fn's; not bound yet
+                continue
+            if not _known_now(value):
+                continue
+            found.add(cell, name, value)
+        else:
+            value = globals_.get(name, runtime.UNBOUND)
+            if value is runtime.UNBOUND or not _known_now(value):
+                continue      # a builtin; a global read when the program runs
+            if not (isinstance(value, types.ModuleType) and _fixed(value)):
+                found.add(globals_, name, value)
+        _follow(value, found)
+        for attr in attributes:
+            value = _attribute(value, attr, found)
+            if value is None:
+                break
+            _follow(value, found)
+
+
+def _loads(code, enclosing):
+    """(how, name, attributes) for each name ``code`` and the functions nested in it
+    load: how it is found (a global, a closure cell of the function scanned, or a
+    local of it, ``enclosing`` holding the cells of the functions around ``code``),
+    and the attributes then read off it (``np.linalg.norm``: linalg, norm)."""
+    chain = None
+    for ins in dis.get_instructions(code):
+        if ins.opname in _ATTRIBUTES and chain is not None:
+            chain[2].append(ins.argval)
+            continue
+        if ins.opname == "EXTENDED_ARG":
+            continue
+        if chain is not None:
+            yield chain
+            chain = None
+        how = _LOADS.get(ins.opname)
+        if how is not None and isinstance(ins.argval, str):
+            name = ins.argval
+            if how == _FREE and (name in code.co_cellvars or name in enclosing):
+                how = _LOCAL
+            chain = (how, name, [])
+    if chain is not None:
+        yield chain
+    inner = enclosing | frozenset(code.co_cellvars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _loads(const, inner)
+
+
+def _attribute(base, attr, found):
+    """``base.attr`` if the lowering takes it as fixed (None otherwise), guarded
+    where it is found: the module's dict, the instance's dict, its class's."""
+    if isinstance(base, types.ModuleType):
+        value = vars(base).get(attr, runtime.UNBOUND)
+        if value is runtime.UNBOUND or not _known_now(value):
+            return None     # read when the program runs; a module's __getattr__
+        if not _fixed(base):
+            found.add(vars(base), attr, value)
+        return value
+    try:
+        value = getattr(base, attr)
+    except Exception:   # the lowering refuses it, with the user's line
+        return None
+    if not _known_now(value):
+        return None
+    own = getattr(base, "__dict__", None)
+    own = own if type(own) is dict else None     # a class's is a mapping proxy
+    home = None
+    for klass in base.__mro__ if isinstance(base, type) else type(base).__mro__:
+        if attr in vars(klass):
+            home = vars(klass)
+            break
+    raw = home[attr] if home is not None else None
+    if home is not None and hasattr(type(raw), "__set__"):   # a property, a slot
+        if isinstance(raw, types.MemberDescriptorType):
+            found.add(base, attr, value)       # a slot's value, read through getattr
+        else:
+            found.add(home, attr, raw)
+    elif own is not None and attr in own:
+        found.add(own, attr, value)
+    elif home is not None:
+        found.add(home, attr, raw)
+        if own is not None:   # set on the instance later, it would hide the class's
+            found.add(own, attr, runtime.UNBOUND)
+    else:
+        found.add(base, attr, value)           # a class's __getattr__
+    return value
+
+
+def _follow(value, found):
+    """Scan what the lowering inlines of ``value``: a user's function, method,
+    callable object, partial, or the methods of a user's class."""
+    if _fixed(value) or getattr(value, "_revsrc_transformed", None) is not None or \
+            getattr(value, "_revsrc_jitted", None) is not None:
+        return   # a derivative's or a jitted function's programs carry their own guards
+    if isinstance(value, types.FunctionType):
+        _scan(value, {}, found)
+    elif isinstance(value, types.MethodType):
+        if isinstance(value.__func__, types.FunctionType) and not _fixed(value.__func__):
+            _scan(value.__func__, _bound_self(value.__func__, value.__self__), found)
+    elif isinstance(value, functools.partial):
+        _follow(value.func, found)
+    elif isinstance(value, type):
+        for klass in value.__mro__[:-1]:
+            for raw in vars(klass).values():
+                inner = raw.fget if isinstance(raw, property) else \
+                    getattr(raw, "__func__", raw)       # a static or class method's
+                if isinstance(inner, types.FunctionType) and not _fixed(inner):
+                    _scan(inner, {}, found)
+    elif not isinstance(value, types.ModuleType):
+        call = getattr(type(value), "__call__", None)
+        if isinstance(call, types.FunctionType) and not _fixed(call):
+            _scan(call, _bound_self(call, value), found)
+
+
+def _bound_self(fn, value):
+    code = fn.__code__
+    return {code.co_varnames[0]: value} if code.co_argcount else {}
