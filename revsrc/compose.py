@@ -350,6 +350,8 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
            [0., 6.]])
     """
     nums, many = _nums(argnums)
+    if _composed(f) is not None:
+        return _second(f, nums, many, has_aux, backend)
 
     def jacobian_fwd(*args):
         fw = _forward(f, has_aux, backend)
@@ -380,7 +382,7 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         jac = _device(tuple(jacs) if many else jacs[0], backend)
         return (jac, aux) if has_aux else jac
     jacobian_fwd.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
-    return jacobian_fwd
+    return _mark(jacobian_fwd, f, nums, many, has_aux, backend)
 
 
 def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
@@ -395,6 +397,8 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
            [0., 2.]])
     """
     nums, many = _nums(argnums)
+    if _composed(f) is not None:
+        return _second(f, nums, many, has_aux, backend)
 
     def jacobian_rev(*args):
         tr = _backward(f, nums, has_aux, backend)
@@ -423,7 +427,7 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         jac = _device(tuple(jacs) if many else jacs[0], backend)
         return (jac, aux) if has_aux else jac
     jacobian_rev.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
-    return jacobian_rev
+    return _mark(jacobian_rev, f, nums, many, has_aux, backend)
 
 
 jacobian = jacrev
@@ -439,7 +443,79 @@ def hessian(f: Callable[..., Any], argnums: Argnums = 0,
     array([[ 6.,  0.],
            [ 0., 12.]])
     """
-    return jacfwd(_grad(f, argnums, backend), argnums, backend=backend)
+    nums, many = _nums(argnums)
+    if _composed(f) is not None:
+        raise _not_again(f)
+    if not many:
+        h = jacfwd(_grad(f, argnums, backend), argnums, backend=backend)
+        h.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
+        return h
+
+    def hessian_blocks(*args):
+        # block (i, j): the Jacobian in argument j of the gradient in argument i
+        return tuple(tuple(jacfwd(_grad(f, i, backend), j, backend=backend)(*args)
+                           for j in nums) for i in nums)
+    hessian_blocks.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
+    return _mark(hessian_blocks, None, nums, many, False, backend)
+
+
+# ----- Derivatives of the functions above -----
+# A Jacobian made here is a Python loop over programs, not a function revsrc reads:
+# its own Jacobian is taken from the function it differentiates, one Hessian per
+# output element (forward over reverse, as `hessian`).
+
+def _mark(fn, f, nums, many, has_aux, backend):
+    """``fn`` (a Jacobian or Hessian made here) marked as such: ``jit`` returns it as
+    it is, ``vmap`` maps it element by element, and a Jacobian of it differentiates
+    ``f`` twice (`_second`)."""
+    fn._revsrc_composed = (f, nums, many, has_aux, backend)
+    return fn
+
+
+def _composed(f):
+    found = getattr(f, "_revsrc_composed", None)
+    return found if isinstance(found, tuple) else None
+
+
+def _not_again(f):
+    return errors.HigherOrderNotSupported(
+        f"{getattr(f, '__name__', 'this function')} is a derivative made by revsrc; "
+        "of its Jacobians, only the Jacobian of the Jacobian of a function of one "
+        "argument (without has_aux) is supported",
+        hint="use revsrc.hessian for second derivatives, or differentiate the function "
+             "itself")
+
+
+def _item(f, k):
+    """Output element ``k`` (C order) of the one-argument function ``f``."""
+    def output_item(x):
+        return np.ravel(f(x))[k]
+    return output_item
+
+
+def _second(jac, nums, many, has_aux, backend):
+    """The Jacobian (in argument ``nums``) of the Jacobian ``jac`` of a function f: the
+    second derivatives of f, of shape f's output + argument's shape twice (symmetric,
+    so jacfwd and jacrev of jacfwd and jacrev agree)."""
+    f, inner, inner_many, inner_aux, _ = _composed(jac)
+    if f is None or many or inner_many or inner_aux or has_aux or inner != nums:
+        raise _not_again(jac)
+    (a,) = nums
+
+    def second_derivative(*args):
+        out = f(*args)
+        if not np.ndim(out) and not isinstance(out, (list, tuple)):
+            return hessian(f, a, backend)(*args)
+        shape = np.shape(out)
+        if len(args) != 1:
+            raise _not_again(jac)
+        blocks = [hessian(_memo(f, ("item", k), lambda k=k: _item(f, k)), 0, backend)(
+            args[a]) for k in range(int(np.prod(shape)))]
+        x_shape = np.shape(_host(args[a]))
+        return _device(np.reshape(np.stack([np.asarray(_host(b)) for b in blocks]),
+                                  shape + x_shape + x_shape), backend)
+    second_derivative.__name__ = f"jacobian_{getattr(jac, '__name__', 'f')}"
+    return _mark(second_derivative, None, nums, many, has_aux, backend)
 
 
 def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],

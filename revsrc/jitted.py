@@ -123,6 +123,9 @@ def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     >>> revsrc.jit(newton)(0.4) == newton(0.4)
     True
     """
+    if getattr(f, "_revsrc_derivative", False) or \
+            getattr(f, "_revsrc_composed", None) is not None:
+        return f   # a derivative made by revsrc runs its compiled programs already
     jt = Jitted(f)
     d = jt.cache.front = Derivative(jt)   # runs installed engine programs itself
     try:
