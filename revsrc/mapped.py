@@ -183,9 +183,11 @@ class Mapped:
         for k, value in _leaves(result, select):
             try:
                 outs[k][i] = value
-            except (OverflowError, TypeError) as exc:
-                raise TypeError(f"revsrc.vmap: element {i} gives {value!r}, which an array "
-                                f"of {outs[k].dtype} cannot hold") from exc
+            except (OverflowError, TypeError):
+                raise errors.UnsupportedValue(
+                    f"revsrc.vmap: element {i} gives {value!r}, which an array of "
+                    f"{outs[k].dtype} cannot hold", loc=self.tr.parsed.loc(self.tr.parsed.node),
+                    hint="map it with a Python loop, or return a float") from None
 
 
 def _stacked(results):

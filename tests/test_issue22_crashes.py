@@ -14,6 +14,34 @@ jax.config.update("jax_enable_x64", True)
 jnp = jax.numpy
 
 
+# ----- 4. numbers beyond the machine's types -----
+
+def nanoseconds(t):
+    return int(t * 1e9)
+
+
+def test_vmap_of_an_int_beyond_int64_is_refused_not_wrapped():
+    ts = np.array([1.0, 1e10])
+    with pytest.raises(errors.UnsupportedValue) as info:
+        revsrc.vmap(nanoseconds)(ts)
+    assert "10000000000000000000" in str(info.value) and "test_issue22" in str(info.value)
+    assert revsrc.jit(nanoseconds)(1e10) == 10 ** 19
+    big = revsrc.vmap(nanoseconds)(np.array([1.0, 9e9]))   # within int64: exact
+    assert big.tolist() == [10 ** 9, 9 * 10 ** 18]
+
+
+def times(x, n):
+    return x * n
+
+
+def test_an_int_beyond_2_53_takes_the_python_path():
+    assert revsrc.grad(times)(1.5, 2 ** 60) == 2 ** 60
+    d = revsrc.grad(times)
+    assert d(1.5, 3) == 3.0 and d(1.5, 2 ** 60) == 2 ** 60 and d(1.5, -2 ** 70) == -2 ** 70
+    assert revsrc.value_and_grad(times)(1.5, 2 ** 60) == (1.5 * 2 ** 60, 2 ** 60)
+    assert revsrc.jit(times)(1.5, 2 ** 60) == 1.5 * 2 ** 60
+
+
 # ----- 5. crashes -----
 
 def test_grad_of_mean_of_an_empty_array_is_empty():
