@@ -14,6 +14,60 @@ jax.config.update("jax_enable_x64", True)
 jnp = jax.numpy
 
 
+# ----- 3. backend="jax" freezes hidden state -----
+
+def masked(w, rng):
+    mask = rng.random(w.shape) > 0.5
+    return np.sum((w * mask) ** 2)
+
+
+def counted(w, counter):
+    k = next(counter)
+    return np.sum(w * k)
+
+
+class Steps:
+    def __init__(self):
+        self.n = 0
+
+    def step(self):
+        self.n += 1
+        return self.n
+
+
+def stepped(w, s):
+    return np.sum(w * s.step())
+
+
+def local_generator(w):
+    it = iter([2.0, 3.0])
+    return np.sum(w * next(it)) + np.sum(w.reshape(-1)) * next(it)
+
+
+@pytest.mark.parametrize("fn,make,line", [
+    (masked, lambda: np.random.default_rng(0), "rng.random(w.shape)"),
+    (counted, lambda: __import__("itertools").count(), "next(counter)"),
+    (stepped, Steps, "s.step()")], ids=["generator", "counter", "object"])
+def test_jax_refuses_a_call_it_would_freeze(fn, make, line):
+    state = make()
+    revsrc.grad(fn)(np.ones(3), state)       # the default back end runs it each call
+    with pytest.raises(errors.JaxNotLowered) as info:
+        revsrc.grad(fn, backend="jax")(np.ones(3), state)
+    text = str(info.value)
+    assert line in text and "test_issue22_crashes.py" in text and "revsrc/" not in text
+
+
+def test_jax_default_backend_advances_the_generator():
+    rng = np.random.default_rng(0)
+    grads = [revsrc.grad(masked)(np.ones(40), rng) for _ in range(3)]
+    assert not np.array_equal(grads[0], grads[1])
+
+
+def test_jax_runs_methods_of_values_and_its_own_iterators():
+    w = np.array([1.0, 2.0])
+    np.testing.assert_allclose(revsrc.grad(local_generator, backend="jax")(w), [5.0, 5.0])
+
+
 # ----- 4. numbers beyond the machine's types -----
 
 def nanoseconds(t):
