@@ -191,11 +191,14 @@ class Transformed:
 
     def _check_real(self, value):
         if np.iscomplexobj(value):
-            raise errors.NonScalarOutput(
-                f"{pipeline.name_of(self.f)} returned a complex number; grad needs a real "
-                "scalar output", loc=self.parsed.loc(self.parsed.node),
-                hint="take np.real or np.abs of it, or pass holomorphic=True for the "
-                     "complex derivative of a holomorphic function")
+            raise self._complex_refusal()
+
+    def _complex_refusal(self):
+        return errors.NonScalarOutput(
+            f"{pipeline.name_of(self.f)} returned a complex number; grad needs a real "
+            "scalar output", loc=self.parsed.loc(self.parsed.node),
+            hint="take np.real or np.abs of it, or pass holomorphic=True for the "
+                 "complex derivative of a holomorphic function")
 
     # ----- transforming ---------------------------------------------------
     def _check_wrt(self, key, values, plan):
@@ -232,8 +235,9 @@ class Transformed:
         prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
                                                 cotangent=self.cotangent)
         if self.backend == "jax":
+            refusal = None if self.holomorphic or self.cotangent else self._complex_refusal
             entry = executable.for_jax(
-                prog, jaxgen.grad_post(positions, self.with_value, self.has_aux),
+                prog, jaxgen.grad_post(positions, self.with_value, self.has_aux, refusal),
                 unpruned, max_steps=self.max_steps)
             self.cache.store(key, entry)
             return entry

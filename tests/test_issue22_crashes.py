@@ -239,6 +239,15 @@ def test_grad_of_a_complex_output_is_refused():
         jax.grad(lambda z: jnp.sum(z * z))(z)
 
 
+def test_grad_of_a_complex_output_is_refused_on_jax_too():
+    z = np.array([1.0 + 2.0j, 0.3 - 0.5j])
+    with pytest.raises(errors.NonScalarOutput):
+        revsrc.grad(complex_mix, backend="jax")(z)
+    ours = revsrc.grad(complex_mix, backend="jax", holomorphic=True)(z)
+    theirs = jax.grad(lambda z: jnp.sum(jnp.sin(z) * z), holomorphic=True)(z)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
 def test_grad_holomorphic():
     z = np.array([1.0 + 2.0j, 0.3 - 0.5j])
     ours = revsrc.grad(complex_mix, holomorphic=True)(z)
