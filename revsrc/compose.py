@@ -469,6 +469,7 @@ def _mark(fn, f, nums, many, has_aux, backend):
     it is, ``vmap`` maps it element by element, and a Jacobian of it differentiates
     ``f`` twice (`_second`)."""
     fn._revsrc_composed = (f, nums, many, has_aux, backend)
+    fn.__qualname__ = fn.__name__     # refusals name it so, not by compose's locals
     return fn
 
 
@@ -480,40 +481,68 @@ def _composed(f):
 def _not_again(f):
     return errors.HigherOrderNotSupported(
         f"{getattr(f, '__name__', 'this function')} is a derivative made by revsrc; "
-        "of its Jacobians, only the Jacobian of the Jacobian of a function of one "
-        "argument (without has_aux) is supported",
+        "of its Jacobians, only the Jacobian in one argument of a Jacobian in one "
+        "argument (without has_aux) of a function of at most four positional arguments "
+        "is supported",
         hint="use revsrc.hessian for second derivatives, or differentiate the function "
              "itself")
 
 
-def _item(f, k):
-    """Output element ``k`` (C order) of the one-argument function ``f``."""
-    def output_item(x):
-        return np.ravel(f(x))[k]
+# Output element k (C order) of f, as a function of f's positional arguments: one per
+# arity, since a derivative of a function taking *args is not supported.
+
+def _item1(f, k):
+    def output_item(a0):
+        return np.ravel(f(a0))[k]
     return output_item
 
 
+def _item2(f, k):
+    def output_item(a0, a1):
+        return np.ravel(f(a0, a1))[k]
+    return output_item
+
+
+def _item3(f, k):
+    def output_item(a0, a1, a2):
+        return np.ravel(f(a0, a1, a2))[k]
+    return output_item
+
+
+def _item4(f, k):
+    def output_item(a0, a1, a2, a3):
+        return np.ravel(f(a0, a1, a2, a3))[k]
+    return output_item
+
+
+_ITEMS = (None, _item1, _item2, _item3, _item4)
+
+
 def _second(jac, nums, many, has_aux, backend):
-    """The Jacobian (in argument ``nums``) of the Jacobian ``jac`` of a function f: the
-    second derivatives of f, of shape f's output + argument's shape twice (symmetric,
-    so jacfwd and jacrev of jacfwd and jacrev agree)."""
+    """The Jacobian in argument b (``nums``) of the Jacobian ``jac`` in argument a of a
+    function f: f's second derivatives, of shape f's output + a's shape + b's shape
+    (the mixed partials commute, so jacfwd and jacrev of jacfwd and jacrev agree). Each
+    output element's is the forward-mode Jacobian of its gradient, as in `hessian`."""
     f, inner, inner_many, inner_aux, _ = _composed(jac)
-    if f is None or many or inner_many or inner_aux or has_aux or inner != nums:
+    if f is None or many or inner_many or inner_aux or has_aux or \
+            getattr(f, "_revsrc_derivative", False) or _composed(f) is not None:
         raise _not_again(jac)
-    (a,) = nums
+    (a,), (b,) = inner, nums
 
     def second_derivative(*args):
+        if not 1 <= len(args) < len(_ITEMS):
+            raise _not_again(jac)
         out = f(*args)
         if not np.ndim(out) and not isinstance(out, (list, tuple)):
-            return hessian(f, a, backend)(*args)
+            return jacfwd(_grad(f, a, backend), b, backend=backend)(*args)
         shape = np.shape(out)
-        if len(args) != 1:
-            raise _not_again(jac)
-        blocks = [hessian(_memo(f, ("item", k), lambda k=k: _item(f, k)), 0, backend)(
-            args[a]) for k in range(int(np.prod(shape)))]
-        x_shape = np.shape(_host(args[a]))
-        return _device(np.reshape(np.stack([np.asarray(_host(b)) for b in blocks]),
-                                  shape + x_shape + x_shape), backend)
+        make = _ITEMS[len(args)]
+        blocks = [jacfwd(_grad(_memo(f, ("item", len(args), k), lambda k=k: make(f, k)),
+                               a, backend), b, backend=backend)(*args)
+                  for k in range(int(np.prod(shape)))]
+        inner_shape = np.shape(_host(args[a])) + np.shape(_host(args[b]))
+        return _device(np.reshape(np.stack([np.asarray(_host(x)) for x in blocks]),
+                                  shape + inner_shape), backend)
     second_derivative.__name__ = f"jacobian_{getattr(jac, '__name__', 'f')}"
     return _mark(second_derivative, None, nums, many, has_aux, backend)
 

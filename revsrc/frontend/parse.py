@@ -68,7 +68,8 @@ def parse_function(fn):
     hit = _cache.get(code) if code is not None else _by_function.get(fn)
     if hit is not None:
         return hit
-    if getattr(fn, "_revsrc_derivative", False):
+    if getattr(fn, "_revsrc_derivative", False) or \
+            getattr(fn, "_revsrc_composed", None) is not None:   # a Jacobian, a Hessian
         raise errors.HigherOrderNotSupported(
             f"{_name(fn)} is a derivative made by revsrc; differentiating it again "
             "is not supported yet",
