@@ -82,6 +82,8 @@ cdef class Mapper:
                     raise EngineFallback("a global read by the program changed type")
         for val, reg, kind in fixed:
             if not _store_scalar(self.base, reg, val, ord(kind)):
+                if type(val) is int and kind == "i":   # beyond 2**53: Python for all
+                    raise EngineFallback(f"{val!r} is an int beyond 2**53")
                 raise TypeError(f"{val!r} does not match kind {kind!r}")
         self.n = len(status)
         self.nin = len(inputs)

@@ -94,6 +94,10 @@ def test_an_int_beyond_2_53_takes_the_python_path():
     assert d(1.5, 3) == 3.0 and d(1.5, 2 ** 60) == 2 ** 60 and d(1.5, -2 ** 70) == -2 ** 70
     assert revsrc.value_and_grad(times)(1.5, 2 ** 60) == (1.5 * 2 ** 60, 2 ** 60)
     assert revsrc.jit(times)(1.5, 2 ** 60) == 1.5 * 2 ** 60
+    assert revsrc.jvp(times, (1.5, 2 ** 60), (1.0, None)) == (1.5 * 2 ** 60, 2 ** 60)
+    xs = np.array([1.0, 2.0])
+    assert revsrc.vmap(times, in_axes=(0, None))(xs, 2 ** 60).tolist() == \
+        [2.0 ** 60, 2.0 ** 61]
 
 
 # ----- 5. crashes -----
