@@ -448,7 +448,7 @@ def hessian(f: Callable[..., Any], argnums: Argnums = 0,
         raise _not_again(f)
     if not many:
         h = jacfwd(_grad(f, argnums, backend), argnums, backend=backend)
-        h.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
+        h.__name__ = h.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
         return h
 
     def hessian_blocks(*args):
