@@ -387,6 +387,9 @@ cdef class ScalarProgram:
         try:
             for i in range(self.nparams):
                 if not _store_scalar(p.regs, p.param_regs[i], args[i], p.param_kinds[i]):
+                    if type(args[i]) is int and p.param_kinds[i] == _K_I:
+                        # an int beyond 2**53, which a double cannot hold: Python
+                        raise EngineFallback(f"argument {i} is an int beyond 2**53")
                     raise TypeError(f"argument {i} ({args[i]!r}) does not match kind "
                                     f"{chr(p.param_kinds[i])!r} (or is an int beyond 2**53)")
             err = p._execute()

@@ -82,6 +82,8 @@ cdef class Mapper:
                     raise EngineFallback("a global read by the program changed type")
         for val, reg, kind in fixed:
             if not _store_scalar(self.base, reg, val, ord(kind)):
+                if type(val) is int and kind == "i":   # beyond 2**53: Python for all
+                    raise EngineFallback(f"{val!r} is an int beyond 2**53")
                 raise TypeError(f"{val!r} does not match kind {kind!r}")
         self.n = len(status)
         self.nin = len(inputs)
@@ -178,8 +180,8 @@ cdef class Mapper:
                             arg = st.err_arg
                             rv_store_min(&self.first_error, i)
                             break
-                        else:
-                            self._store(&st, i)
+                        elif not self._store(&st, i):
+                            self.status[i] = 1      # an int int64 cannot hold: Python
                     if err_at >= 0 or interrupted or err == RV_E_PAUSE:
                         break
                     if signals:
@@ -227,7 +229,9 @@ cdef class Mapper:
         st.resume = 0
         return self.fn(st)
 
-    cdef inline void _store(self, rv_state* st, Py_ssize_t i) noexcept nogil:
+    cdef inline int _store(self, rv_state* st, Py_ssize_t i) noexcept nogil:
+        """Write element ``i``'s outputs; 0 where an int output is beyond int64 (the
+        engine's ints are doubles, so int(1e19) is exact there, but not castable)."""
         cdef int o
         cdef char* at
         cdef double v
@@ -237,9 +241,12 @@ cdef class Mapper:
             if self.outs[o].dtype == _D_F64:
                 (<double*>at)[0] = v
             elif self.outs[o].dtype == _D_I64:
+                if not (-9223372036854775808.0 <= v < 9223372036854775808.0):
+                    return 0
                 (<int64_t*>at)[0] = <int64_t>v
             else:
                 (<unsigned char*>at)[0] = 1 if v != 0.0 else 0
+        return 1
 
     def error(self, int code, int arg):
         """The exception for an element's error."""

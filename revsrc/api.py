@@ -41,7 +41,7 @@ class Transformed:
     """The general (any argument kinds) path of a derivative made by revsrc."""
 
     def __init__(self, f, argnums, has_aux, backend, with_value, cotangent=False,
-                 max_steps=None):
+                 max_steps=None, holomorphic=False):
         if backend not in executable.BACKENDS:
             raise ValueError(f"backend must be one of {executable.BACKENDS}, "
                              f"not {backend!r}")
@@ -52,6 +52,8 @@ class Transformed:
             raise ValueError("max_steps bounds the while loops of backend='jax' (a "
                              f"positive int), not {max_steps!r} with backend={backend!r}")
         self.max_steps = max_steps
+        self.holomorphic = holomorphic
+        self.real_checked = set()   # argument kinds whose output is checked to be real
         self.f = f
         self.has_aux = has_aux
         self.backend = backend
@@ -176,6 +178,8 @@ class Transformed:
                          pytree.tree_unflatten(td, leaves))
         grad = tuple(grads) if self.tuple_argnums else grads[0]
         value = outs[0]
+        if self.real_checked and key in self.real_checked:
+            self._check_real(value)
         if self.has_aux:
             aux = outs[1 + n]
             if self.with_value:
@@ -184,6 +188,17 @@ class Transformed:
         if self.with_value:
             return value, grad
         return grad
+
+    def _check_real(self, value):
+        if np.iscomplexobj(value):
+            raise self._complex_refusal()
+
+    def _complex_refusal(self):
+        return errors.NonScalarOutput(
+            f"{pipeline.name_of(self.f)} returned a complex number; grad needs a real "
+            "scalar output", loc=self.parsed.loc(self.parsed.node),
+            hint="take np.real or np.abs of it, or pass holomorphic=True for the "
+                 "complex derivative of a holomorphic function")
 
     # ----- transforming ---------------------------------------------------
     def _check_wrt(self, key, values, plan):
@@ -220,17 +235,23 @@ class Transformed:
         prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
                                                 cotangent=self.cotangent)
         if self.backend == "jax":
+            refusal = None if self.holomorphic or self.cotangent else self._complex_refusal
             entry = executable.for_jax(
-                prog, jaxgen.grad_post(positions, self.with_value, self.has_aux),
+                prog, jaxgen.grad_post(positions, self.with_value, self.has_aux, refusal),
                 unpruned, max_steps=self.max_steps)
             self.cache.store(key, entry)
             return entry
+        # a complex argument may make a complex output, which grad refuses as JAX does
+        # (unless holomorphic=True): the value is kept to be looked at (`_format`)
+        check_real = not (self.holomorphic or self.cotangent) and _has_complex(key)
         if any(isinstance(k, tuple) and k[0] == kinds.ARRAY for k in arguments.flat_key(key)):
-            prog = pipeline.for_arrays(prog, value_returned=self.with_value)
+            prog = pipeline.for_arrays(prog, value_returned=self.with_value or check_real)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
             engine = executable.try_engine(prog, required=self.backend == "engine")
         entry = Compiled(prog, engine, unpruned)
+        if check_real:
+            self.real_checked.add(key)
         if engine is None:
             entry.fn  # compile now, so errors surface at the first call
         self.cache.store(key, entry)
@@ -258,6 +279,11 @@ class Transformed:
         return (0, grads) if self.with_value else grads
 
 
+def _has_complex(key):
+    return any(isinstance(k, tuple) and k[0] == kinds.ARRAY and k[2].kind == "c"
+               for k in arguments.flat_key(key))
+
+
 def check_values(parsed, params, key, values):
     """Refuse arguments whose arithmetic the rules do not describe."""
     for i, code in enumerate(key):
@@ -274,8 +300,9 @@ def check_values(parsed, params, key, values):
 _finalize = runtime.finalize_grad
 
 
-def _make(f, argnums, has_aux, backend, with_value, max_steps=None):
-    tr = Transformed(f, argnums, has_aux, backend, with_value, max_steps=max_steps)
+def _make(f, argnums, has_aux, backend, with_value, max_steps=None, holomorphic=False):
+    tr = Transformed(f, argnums, has_aux, backend, with_value, max_steps=max_steps,
+                     holomorphic=holomorphic)
     derivative = _wrap(tr)
     tr.derivative = derivative
     return derivative
@@ -300,11 +327,11 @@ def _reduce(d):
     the options; the unpickled derivative transforms again when first called."""
     tr = d._revsrc_transformed
     return _remade, (tr.f, tr.argnums_given, tr.has_aux, tr.backend, tr.with_value,
-                     tr.max_steps)
+                     tr.max_steps, tr.holomorphic)
 
 
-def _remade(f, argnums, has_aux, backend, with_value, max_steps=None):
-    return _make(f, argnums, has_aux, backend, with_value, max_steps)
+def _remade(f, argnums, has_aux, backend, with_value, max_steps=None, holomorphic=False):
+    return _make(f, argnums, has_aux, backend, with_value, max_steps, holomorphic)
 
 
 def _wrap(tr):
@@ -326,8 +353,8 @@ def _wrap(tr):
 
 
 def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
-         backend: Optional[str] = None, *,
-         max_steps: Optional[int] = None) -> Callable[..., Any]:
+         backend: Optional[str] = None, *, max_steps: Optional[int] = None,
+         holomorphic: bool = False) -> Callable[..., Any]:
     """The gradient of ``f`` with respect to argument ``argnums``.
 
     ``f`` must return a scalar float (or ``(value, aux)`` with ``has_aux=True``).
@@ -338,7 +365,9 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     (``"engine"``); by default the engine runs whenever it can. With
     ``backend="jax"``, ``max_steps`` bounds a ``while`` loop whose test is a traced
     value and that saves values for the adjoint (default 1000, the rows of its save
-    buffers): a loop still running there makes the call raise E604.
+    buffers): a loop still running there makes the call raise E604. A complex output
+    is refused (E302), as JAX refuses it; ``holomorphic=True`` returns the complex
+    derivative ``f'(z)`` of a holomorphic function of complex arguments instead.
 
     >>> import math, revsrc
     >>> def f(x, y):
@@ -346,14 +375,15 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     >>> round(revsrc.grad(f)(0.7, 2.0), 9)
     2.929684375
     """
-    return _make(f, argnums, has_aux, backend, with_value=False, max_steps=max_steps)
+    return _make(f, argnums, has_aux, backend, with_value=False, max_steps=max_steps,
+                 holomorphic=holomorphic)
 
 
 def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
-                   backend: Optional[str] = None, *,
-                   max_steps: Optional[int] = None) -> Callable[..., Any]:
+                   backend: Optional[str] = None, *, max_steps: Optional[int] = None,
+                   holomorphic: bool = False) -> Callable[..., Any]:
     """``(f(...), grad(f)(...))`` computed in one forward and one adjoint sweep
-    (``max_steps``: see `grad`).
+    (``max_steps``, ``holomorphic``: see `grad`).
 
     >>> import revsrc
     >>> def f(x, y):
@@ -361,7 +391,8 @@ def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = 
     >>> revsrc.value_and_grad(f, argnums=1)(3.0, 2.0)
     (6.0, 3.0)
     """
-    return _make(f, argnums, has_aux, backend, with_value=True, max_steps=max_steps)
+    return _make(f, argnums, has_aux, backend, with_value=True, max_steps=max_steps,
+                 holomorphic=holomorphic)
 
 
 def _transformed(df):

@@ -350,6 +350,8 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
            [0., 6.]])
     """
     nums, many = _nums(argnums)
+    if _composed(f) is not None:
+        return _second(f, nums, many, has_aux, backend)
 
     def jacobian_fwd(*args):
         fw = _forward(f, has_aux, backend)
@@ -380,7 +382,7 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         jac = _device(tuple(jacs) if many else jacs[0], backend)
         return (jac, aux) if has_aux else jac
     jacobian_fwd.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
-    return jacobian_fwd
+    return _mark(jacobian_fwd, f, nums, many, has_aux, backend)
 
 
 def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
@@ -395,6 +397,8 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
            [0., 2.]])
     """
     nums, many = _nums(argnums)
+    if _composed(f) is not None:
+        return _second(f, nums, many, has_aux, backend)
 
     def jacobian_rev(*args):
         tr = _backward(f, nums, has_aux, backend)
@@ -423,7 +427,7 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         jac = _device(tuple(jacs) if many else jacs[0], backend)
         return (jac, aux) if has_aux else jac
     jacobian_rev.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
-    return jacobian_rev
+    return _mark(jacobian_rev, f, nums, many, has_aux, backend)
 
 
 jacobian = jacrev
@@ -439,7 +443,108 @@ def hessian(f: Callable[..., Any], argnums: Argnums = 0,
     array([[ 6.,  0.],
            [ 0., 12.]])
     """
-    return jacfwd(_grad(f, argnums, backend), argnums, backend=backend)
+    nums, many = _nums(argnums)
+    if _composed(f) is not None:
+        raise _not_again(f)
+    if not many:
+        h = jacfwd(_grad(f, argnums, backend), argnums, backend=backend)
+        h.__name__ = h.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
+        return h
+
+    def hessian_blocks(*args):
+        # block (i, j): the Jacobian in argument j of the gradient in argument i
+        return tuple(tuple(jacfwd(_grad(f, i, backend), j, backend=backend)(*args)
+                           for j in nums) for i in nums)
+    hessian_blocks.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
+    return _mark(hessian_blocks, None, nums, many, False, backend)
+
+
+# ----- Derivatives of the functions above -----
+# A Jacobian made here is a Python loop over programs, not a function revsrc reads:
+# its own Jacobian is taken from the function it differentiates, one Hessian per
+# output element (forward over reverse, as `hessian`).
+
+def _mark(fn, f, nums, many, has_aux, backend):
+    """``fn`` (a Jacobian or Hessian made here) marked as such: ``jit`` returns it as
+    it is, ``vmap`` maps it element by element, and a Jacobian of it differentiates
+    ``f`` twice (`_second`)."""
+    fn._revsrc_composed = (f, nums, many, has_aux, backend)
+    fn.__qualname__ = fn.__name__     # refusals name it so, not by compose's locals
+    return fn
+
+
+def _composed(f):
+    found = getattr(f, "_revsrc_composed", None)
+    return found if isinstance(found, tuple) else None
+
+
+def _not_again(f):
+    return errors.HigherOrderNotSupported(
+        f"{getattr(f, '__name__', 'this function')} is a derivative made by revsrc; "
+        "of its Jacobians, only the Jacobian in one argument of a Jacobian in one "
+        "argument (without has_aux) of a function of at most four positional arguments "
+        "is supported",
+        hint="use revsrc.hessian for second derivatives, or differentiate the function "
+             "itself")
+
+
+# Output element k (C order) of f, as a function of f's positional arguments: one per
+# arity, since a derivative of a function taking *args is not supported.
+
+def _item1(f, k):
+    def output_item(a0):
+        return np.ravel(f(a0))[k]
+    return output_item
+
+
+def _item2(f, k):
+    def output_item(a0, a1):
+        return np.ravel(f(a0, a1))[k]
+    return output_item
+
+
+def _item3(f, k):
+    def output_item(a0, a1, a2):
+        return np.ravel(f(a0, a1, a2))[k]
+    return output_item
+
+
+def _item4(f, k):
+    def output_item(a0, a1, a2, a3):
+        return np.ravel(f(a0, a1, a2, a3))[k]
+    return output_item
+
+
+_ITEMS = (None, _item1, _item2, _item3, _item4)
+
+
+def _second(jac, nums, many, has_aux, backend):
+    """The Jacobian in argument b (``nums``) of the Jacobian ``jac`` in argument a of a
+    function f: f's second derivatives, of shape f's output + a's shape + b's shape
+    (the mixed partials commute, so jacfwd and jacrev of jacfwd and jacrev agree). Each
+    output element's is the forward-mode Jacobian of its gradient, as in `hessian`."""
+    f, inner, inner_many, inner_aux, _ = _composed(jac)
+    if f is None or many or inner_many or inner_aux or has_aux or \
+            getattr(f, "_revsrc_derivative", False) or _composed(f) is not None:
+        raise _not_again(jac)
+    (a,), (b,) = inner, nums
+
+    def second_derivative(*args):
+        if not 1 <= len(args) < len(_ITEMS):
+            raise _not_again(jac)
+        out = f(*args)
+        if not np.ndim(out) and not isinstance(out, (list, tuple)):
+            return jacfwd(_grad(f, a, backend), b, backend=backend)(*args)
+        shape = np.shape(out)
+        make = _ITEMS[len(args)]
+        blocks = [jacfwd(_grad(_memo(f, ("item", len(args), k), lambda k=k: make(f, k)),
+                               a, backend), b, backend=backend)(*args)
+                  for k in range(int(np.prod(shape)))]
+        inner_shape = np.shape(_host(args[a])) + np.shape(_host(args[b]))
+        return _device(np.reshape(np.stack([np.asarray(_host(x)) for x in blocks]),
+                                  shape + inner_shape), backend)
+    second_derivative.__name__ = f"jacobian_{getattr(jac, '__name__', 'f')}"
+    return _mark(second_derivative, None, nums, many, has_aux, backend)
 
 
 def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],

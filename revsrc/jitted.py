@@ -110,7 +110,9 @@ def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     (``revsrc.grad``, ``revsrc.value_and_grad``): their programs for the argument
     kinds at the call, with the work they share with the rest computed once. Loops,
     branches and early returns work as in ``grad``. A function that cannot be
-    compiled is refused with ``RevsrcError`` E502 naming the line.
+    compiled is refused with ``RevsrcError`` E502 naming the line. A derivative made by
+    revsrc (``grad``, ``hessian``, ``jacfwd``...) runs its compiled programs already:
+    ``jit`` returns it as it is.
 
     >>> import math, revsrc
     >>> def g(x):
@@ -123,6 +125,9 @@ def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     >>> revsrc.jit(newton)(0.4) == newton(0.4)
     True
     """
+    if getattr(f, "_revsrc_derivative", False) or \
+            getattr(f, "_revsrc_composed", None) is not None:
+        return f   # a derivative made by revsrc runs its compiled programs already
     jt = Jitted(f)
     d = jt.cache.front = Derivative(jt)   # runs installed engine programs itself
     try:

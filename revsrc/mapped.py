@@ -47,6 +47,12 @@ class Mapped:
         tr = getattr(f, "_revsrc_transformed", None)
         if isinstance(tr, api.Transformed):      # a derivative
             self.tr = tr
+        elif getattr(f, "_revsrc_composed", None) is not None:
+            # a Jacobian or Hessian (revsrc/compose.py): a loop over programs, called
+            # per element, each of which runs compiled
+            self.tr = None
+            functools.update_wrapper(self, f, updated=())
+            return
         else:
             self.tr = jitted_of(f) or Jitted(f)
         self.params = self.tr.params
@@ -83,6 +89,8 @@ class Mapped:
         if kwargs:
             raise TypeError("revsrc.vmap: pass the arguments by position")
         axes = self._axes(len(args))
+        if self.tr is None:
+            return self._each(args, axes)
         loc = self.tr.parsed.loc(self.tr.parsed.node)
         columns, n = [], None
         for i, (arg, ax) in enumerate(zip(args, axes)):
@@ -145,6 +153,17 @@ class Mapped:
             raise exc
         return _nest(outs, select)
 
+    def _each(self, args, axes):
+        """``f`` called on each slice along the first axis of the mapped arguments, the
+        results stacked (as JAX's vmap stacks them)."""
+        lengths = {np.shape(a)[0] for a, ax in zip(args, axes) if ax is not None}
+        if len(lengths) != 1:
+            raise ValueError(f"mapped arguments have different lengths {sorted(lengths)}")
+        n = lengths.pop()
+        results = [self.f(*(a if ax is None else a[i] for a, ax in zip(args, axes)))
+                   for i in range(n)]
+        return _stacked(results)
+
     @staticmethod
     def _element(column, arg, i, n):
         if column is None:
@@ -164,9 +183,17 @@ class Mapped:
         for k, value in _leaves(result, select):
             try:
                 outs[k][i] = value
-            except (OverflowError, TypeError) as exc:
-                raise TypeError(f"revsrc.vmap: element {i} gives {value!r}, which an array "
-                                f"of {outs[k].dtype} cannot hold") from exc
+            except (OverflowError, TypeError):
+                raise errors.UnsupportedValue(
+                    f"revsrc.vmap: element {i} gives {value!r}, which an array of "
+                    f"{outs[k].dtype} cannot hold", loc=self.tr.parsed.loc(self.tr.parsed.node),
+                    hint="map it with a Python loop, or return a float") from None
+
+
+def _stacked(results):
+    if results and isinstance(results[0], tuple):
+        return tuple(_stacked([r[k] for r in results]) for k in range(len(results[0])))
+    return np.stack([np.asarray(r) for r in results])
 
 
 def _leaves(result, select):
@@ -238,7 +265,8 @@ def vmap(f: Callable[..., Any], in_axes: Any = 0, *,
     """``f`` mapped over the first axis of 1-D arrays, compiled.
 
     ``f`` is a scalar function (compiled as ``revsrc.jit`` compiles it) or a revsrc
-    derivative. ``in_axes`` is 0 (map every argument), or one entry per argument: 0 to
+    derivative (a Jacobian or Hessian, which runs many programs, is called on each
+    slice along the first axis instead, its results stacked). ``in_axes`` is 0 (map every argument), or one entry per argument: 0 to
     map it, None to pass it to every call as it is. Returns an array per output of
     ``f`` (float64, int64 or bool), nested as ``f``'s results: element ``i`` is
     bit for bit what ``f`` returns for the arguments' elements ``i``. The elements run

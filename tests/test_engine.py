@@ -369,8 +369,10 @@ def test_int_beyond_2_53_defers_to_python():
     assert engine.run((2 ** 26, 2 ** 26)) == (2 ** 52,)
     with pytest.raises(EngineFallback):
         engine.run((2 ** 27, 2 ** 27))
+    with pytest.raises(EngineFallback):
+        engine.run((2 ** 60, 1))        # does not fit a double: Python runs it
     with pytest.raises(TypeError):
-        engine.run((2 ** 60, 1))        # does not fit: refused at the door
+        engine.run((2.0, 1))            # not an int at all: refused at the door
     with pytest.raises(EngineFallback):
         lower(one_op(o.pow, ["float", "float"])).run((-8.0, 1.0 / 3.0))   # complex
 

@@ -69,7 +69,8 @@ def parse_function(fn):
     hit = _cache.get(code) if code is not None else _by_function.get(fn)
     if hit is not None:
         return hit
-    if getattr(fn, "_revsrc_derivative", False):
+    if getattr(fn, "_revsrc_derivative", False) or \
+            getattr(fn, "_revsrc_composed", None) is not None:   # a Jacobian, a Hessian
         raise errors.HigherOrderNotSupported(
             f"{_name(fn)} is a derivative made by revsrc; differentiating it again "
             "is not supported yet",
@@ -185,7 +186,10 @@ def _same_code(a, b):
 
     Instructions are compared by operation and argument value, not as bytes: CPython
     3.11 rewrites a function's bytecode as it runs (``math.cos(x)`` turns from
-    LOAD_METHOD into LOAD_GLOBAL-with-NULL and LOAD_ATTR), and jump offsets follow."""
+    LOAD_METHOD into LOAD_GLOBAL-with-NULL and LOAD_ATTR, and ``np.sum(x)`` after a
+    local ``import numpy as np`` into PUSH_NULL, LOAD_FAST and LOAD_ATTR), and jump
+    offsets follow. Where a call's NULL is pushed says nothing of the source, so
+    PUSH_NULL is not compared."""
     if a.co_varnames != b.co_varnames or a.co_argcount != b.co_argcount:
         return False
     ia, ib = _instructions(a), _instructions(b)
@@ -215,7 +219,7 @@ def _instructions(code):
     jumps = set(dis.hasjrel) | set(dis.hasjabs)
     out = []
     for ins in dis.get_instructions(code):
-        if ins.opname in ("RESUME", "PRECALL", "NOP", "CACHE", "EXTENDED_ARG"):
+        if ins.opname in ("RESUME", "PRECALL", "NOP", "CACHE", "EXTENDED_ARG", "PUSH_NULL"):
             continue
         arg = None if ins.opcode in jumps else ins.argval
         out.append((_SAME_OP.get(ins.opname, ins.opname), arg))

@@ -338,14 +338,18 @@ def array_key(values):
 
 # ----- What the jitted function returns -----
 
-def grad_post(argnums, with_value, has_aux):
+def grad_post(argnums, with_value, has_aux, refuse_complex=None):
     """Inside the jit: the value (if wanted), each gradient as its argument's shape and
-    dtype, and aux."""
+    dtype, and aux. ``refuse_complex``: what makes the refusal to raise, as it traces,
+    for a complex value (grad without holomorphic=True), or None."""
     J = require()
     finalize = J.helpers.finalize_grad
     n = len(argnums)
 
     def post(outs, args):
+        if refuse_complex is not None and outs[0] is not None and \
+                J.jnp.iscomplexobj(outs[0]):
+            raise refuse_complex()
         grads = tuple(finalize(g, args[a]) for g, a in zip(outs[1:1 + n], argnums))
         value = outs[0] if with_value else None
         aux = outs[1 + n] if has_aux else None

@@ -77,6 +77,37 @@ def twin_name(fn):
     return None
 
 
+# ----- Python objects with state -----
+
+# values whose methods are functions of their value: jax.jit may run them at the trace
+_VALUES = (numbers.Number, np.ndarray, np.generic, np.dtype, str, bytes, list, tuple, dict,
+           set, frozenset, slice, range, type(None), type, types.ModuleType)
+# iterators a function makes for itself (over a list, a range): new at each trace
+_OWN_ITERATORS = tuple(type(iter(x)) for x in ([], (), range(0), {}, "", {}.items()))
+
+
+def stateless(obj, method):
+    """``obj``, the receiver of a call of ``method`` (None: of ``next``) in a traced program,
+    unless it is a Python object whose method may change it (a Generator, a counter, an
+    object of the user's class): jax.jit runs the call once, as it traces, and every
+    later call would return that first result, so it is refused (E603)."""
+    if isinstance(obj, _VALUES + _OWN_ITERATORS) or _is_traced(obj):
+        return obj
+    what = f"next() of a {type(obj).__name__}" if method is None else \
+        f"{type(obj).__name__}.{method}()"
+    raise errors.JaxNotLowered(
+        f"backend='jax': {what} is a call on a Python object, which "
+        "jax.jit runs once, when it traces: later calls would reuse its first result "
+        "(a generator would not advance)",
+        hint="use backend=None for this function, or compute the value outside and "
+             "pass it as an argument")
+
+
+def _is_traced(obj):
+    J = require()
+    return isinstance(obj, (J.jax.Array, J.jax.core.Tracer))
+
+
 # ----- Printing -----
 
 class JnpPrinter(LoopPrinter):
@@ -108,21 +139,33 @@ class JnpPrinter(LoopPrinter):
 
     def expr(self, op):
         first = op.args[0] if op.args else None
+        if (op.fn is ir.call_method or op.fn is builtins.next) and isinstance(first, str) \
+                and self.program.kinds.get(first) in (kinds.ANY, None):
+            # the receiver is checked as the trace runs (`stateless`): a Python object
+            # with state would be called once, at the trace, and frozen there
+            what = op.args[1].value if op.fn is ir.call_method and \
+                isinstance(op.args[1], Const) else None
+            return self._with_name(first, f"{self.ref(stateless, 'stateless')}("
+                                          f"{self.name(first)}, {what!r})", op)
         if isinstance(first, str) and self.program.kinds.get(first) in (kinds.LIST, kinds.TUPLE) \
                 and primitives.family_of(op.fn) == primitives.NUMPY:
             name = getattr(op.fn, "__name__", "")
             if name not in self.J.helpers.SEQUENCES:
                 # jnp takes arrays where NumPy also takes the list they stand for
-                old = self.rename.get(first)
-                self.rename[first] = f"jnp.asarray({self.name(first)})"
-                try:
-                    return self.expr_of(op)
-                finally:
-                    if old is None:
-                        del self.rename[first]
-                    else:
-                        self.rename[first] = old
+                return self._with_name(first, f"jnp.asarray({self.name(first)})", op)
         return self.expr_of(op)
+
+    def _with_name(self, var, text, op):
+        """``op`` printed with ``text`` where it reads ``var``."""
+        old = self.rename.get(var)
+        self.rename[var] = text
+        try:
+            return self.expr_of(op)
+        finally:
+            if old is None:
+                del self.rename[var]
+            else:
+                self.rename[var] = old
 
     def expr_of(self, op):
         try:

@@ -50,7 +50,8 @@ def sum_list_grad(g, iterable):
 
 
 def mean_grad(g, ans, a, axis=None, keepdims=False):
-    count = np.size(a) // max(np.size(ans), 1)
+    # an empty ``a`` has an empty adjoint whatever the count: 1 keeps the division defined
+    count = max(np.size(a) // max(np.size(ans), 1), 1)
     if axis is None and type(a) is np.ndarray and a.dtype == np.float64 and is_number(g):
         # g / count once, then spread: the same float64 division for every element
         return np.full(a.shape, float(g) / count)
