@@ -28,9 +28,9 @@ import numpy as np
 from . import containers
 from .. import errors, primitives, runtime
 from ..core import ir, kinds
-from ..core.ir import Block, Const, For, Op, SetItem, While, dominates
+from ..core.ir import Block, Const, For, If, Op, SetItem, While, dominates
 from ..core.ops import INPLACE
-from ..runtime import arith as _arith
+from ..runtime import arith as _arith, inplace
 
 _MUTABLE = (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT)
 
@@ -48,6 +48,56 @@ def _basic_index(index, found):
     if k in (kinds.ARRAY, kinds.LIST) or isinstance(k, tuple) and k and k[0] == kinds.ARRAY:
         return False
     return None
+
+
+# ndarray methods that return a new array (any other may return a view: ``a.view()``)
+_NEW_METHODS = frozenset({
+    "copy", "sum", "mean", "std", "var", "prod", "max", "min", "argmax", "argmin",
+    "cumsum", "cumprod", "dot", "round", "clip", "flatten", "repeat", "take", "trace",
+    "all", "any", "conj", "conjugate", "nonzero", "argsort", "tolist", "item",
+    "__copy__", "__deepcopy__"})
+# bijective layouts `runtime.view_back` lays back out (any other view is written back
+# where NumPy says its elements are, `inplace.view_positions`)
+_LAYOUTS = frozenset({np.reshape, np.ravel, np.squeeze, np.expand_dims, np.atleast_1d,
+                      np.atleast_2d, np.atleast_3d, np.transpose, np.swapaxes,
+                      np.moveaxis, np.flip, np.fliplr, np.flipud, np.rot90})
+
+# functions that copy unless told ``copy=False``: where that argument is
+_COPY_ARGUMENT = {np.array: 1, _arith.astype: 2, np.nan_to_num: 1}
+
+
+def _may_view(s, kind):
+    """Whether the result of ``s`` may share memory with an operand: "always", "maybe",
+    or None when it is known to be a new array. Known means declared (the ``view``
+    fact "never" on its record), a ufunc or an operator (a new array unless given
+    ``out=``), or a copy asked for (``np.array(a)``, ``x.astype(t)``, ``a.copy()``).
+    Anything else may be a view (``np.einsum``, ``a.view()``, a user's function): a
+    write through it or into what it may view is checked when it runs, never taken
+    for a write into a copy."""
+    fn = s.fn
+    kw = dict(s.kwargs)
+    if "out" in kw:
+        return "maybe"
+    view = primitives.fact(fn, "view")
+    if view == "never":
+        return None
+    at = _COPY_ARGUMENT.get(fn)
+    if at is not None:
+        copy = s.args[at] if len(s.args) > at else kw.get("copy", Const(True))
+        return None if isinstance(copy, Const) and copy.value else "maybe"
+    if fn is ir.call_method:
+        name = s.args[1].value if isinstance(s.args[1], Const) else None
+        return None if name in _NEW_METHODS else "maybe"
+    if view is not None:
+        return view
+    if isinstance(fn, np.ufunc) or getattr(fn, "__module__", None) in (
+            "operator", "_operator", "builtins", "math"):
+        return None
+    if runtime.is_helper(fn):
+        return None           # revsrc's own: their views are declared
+    if kind not in (kinds.ARRAY, kinds.ANY):
+        return None           # a list, a tuple or a dict: the containers pass's
+    return "maybe"
 
 
 class _Def:
@@ -271,30 +321,36 @@ class _Resolver:
 
     def _view_of(self, s):
         """(base operand, always a view?) when ``s`` makes a view or an alias of an
-        operand that can hold a mutable value; None for a fresh value."""
+        operand that can hold a mutable value, or may (`_may_view`); None for a value
+        known to be new."""
         if not isinstance(s, Op) or not s.args or not self._mutable(s.target):
             return None
-        a = s.args[0]
-        if not (isinstance(a, str) and self._mutable(a)):
+        bases = self._operands(s)
+        if not bases:
             return None
+        a = bases[0]
         if s.fn is ir.copy:
             return a, True
         if s.fn is operator.getitem:
+            if a != s.args[0]:
+                return None
             k = self.found.get(a)
             if k == kinds.ARRAY:
                 basic = _basic_index(s.args[1], self.found)
                 return None if basic is False else (a, basic is True)
             return a, False   # an item of a list, a tuple or a dict: may be shared
-        view = primitives.fact(s.fn, "view")   # "always", "maybe" or None
-        if view == "always":
+        view = _may_view(s, self.found.get(s.target))
+        if view is None:
+            return None
+        if view == "always" and a == s.args[0]:
             return a, True
-        if s.fn is _arith.astype:
-            copy = s.args[2] if len(s.args) > 2 else dict(s.kwargs).get("copy", Const(True))
-            if isinstance(copy, Const) and copy.value:
-                return None       # astype copies unless told it need not
-        if view == "maybe":       # a write through one is checked when it runs
-            return a, False
-        return None
+        return a, False       # a write through it is checked when it runs
+
+    def _operands(self, s):
+        """The operands of ``s`` that can hold a mutable value (what it may view)."""
+        found = [a for a in s.args if isinstance(a, str) and self._mutable(a)]
+        found += [v for _, v in s.kwargs if isinstance(v, str) and self._mutable(v)]
+        return list(dict.fromkeys(found))
 
     def _root(self, v):
         seen = []
@@ -319,6 +375,13 @@ class _Resolver:
             # a number (rebound) or a shared array (changed in place): known when it runs
             return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),
                     Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
+        root = self._root(target)
+        chain = self._chain(target, root)
+        sure = all(self.parent[v][1] for v, _, _ in chain)
+        if not sure and self._outside(root):
+            # the caller's array, reached through a value that may be a view of it
+            self._owner(target, loc, outside_ok=True)
+            return self._write_apart(s, root, path)
         root = self._owner(target, loc)
         members = [m for m in self._members(root) if m != root]
         if not members:
@@ -327,19 +390,55 @@ class _Resolver:
             # x op= y with no alias: the same values as x = x op y
             return [Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
         self._check_members(target, root, members, loc)
-        chain = []          # (variable, parent operand, defining Op) from target to root
+        out = self._write_up(s, root, chain)
+        before = []         # what the members' guards read, before the write
+        self._derive_again(members, chain, s, root, path, out, before)
+        if sure:
+            return before + out
+        # whether the value written shares root's memory is NumPy's to say: if not,
+        # it is a new array (``B.T.reshape(-1)``, np.einsum's product), written as it is
+        shared = self.names.temp()
+        plain = self._plain(s, root, path, before)
+        return before + [Op(shared, inplace.shares, (target, root), loc=loc),
+                         If(shared, out, plain, loc=loc)]
+
+    def _chain(self, target, root):
+        """(variable, parent operand, defining Op) from ``target`` up to ``root``."""
+        chain = []
         v = target
         while v != root:
             base, _ = self.parent[v]
             chain.append((v, base, self.defs[v][0].stmt))
             v = base
-        out = self._write_up(s, root, chain)
-        self._derive_again(members, chain, s, root, path, out)
+        return chain
+
+    def _outside(self, root):
+        return root in self.external or (root not in self.defs and root not in self.params)
+
+    def _plain(self, s, root, path, before):
+        """The write ``s`` into its own variable (a new array, no view of ``root``),
+        and the views of it made before, derived again."""
+        target = s.target
+        out = [s] if isinstance(s, SetItem) else \
+            [Op(target, INPLACE[s.fn], s.args, s.kwargs, s.loc)]
+        mine = [m for m in self._members(root) if m != target and
+                target in [c[1] for c in self._chain(m, root)]]
+        self._derive_again(mine, [], s, target, path, out, before)
         return out
 
-    def _owner(self, target, loc):
+    def _write_apart(self, s, root, path):
+        """A write into a value that may be a view of the caller's array ``root``:
+        refused (E403) when it runs if it is one, else written as it is."""
+        loc = s.loc
+        before = [Op(None, inplace.check_apart,
+                     (s.target, root, Const(loc), self._shown(s.target, root)), loc=loc)]
+        out = self._plain(s, root, path, before)
+        return before + out
+
+    def _owner(self, target, loc, outside_ok=False):
         """The array that owns the memory a write into ``target`` changes, refused
-        when that is the caller's or depends on the path taken."""
+        when that is the caller's (unless ``outside_ok``) or depends on the path
+        taken."""
         ds = self.defs.get(target, [])
         if len(ds) > 1 and any(self._view_of(d.stmt) is not None for d in ds):
             # which array it views depends on the path taken: not followed (refused)
@@ -350,7 +449,7 @@ class _Resolver:
                 hint=f"give each view its own name, or copy it ({target} = "
                      f"{target}.copy()) before writing")
         root = self._root(target)
-        if root in self.external or (root not in self.defs and root not in self.params):
+        if self._outside(root) and not outside_ok:
             raise errors.MutatesArgument(
                 f"this writes into {root}, which the caller owns (through {target})"
                 if root != target else f"this writes into {target}, which the caller owns",
@@ -378,6 +477,8 @@ class _Resolver:
         into ``root`` one link of ``chain`` at a time."""
         out = []
         loc = s.loc
+        if not all(self._laid_out(d) for _, _, d in chain):
+            return self._write_at(s, root, out)
         if isinstance(s, Op):
             new = self.names.temp()
             out.append(Op(new, INPLACE[s.fn], s.args, s.kwargs, loc))
@@ -390,17 +491,49 @@ class _Resolver:
             new = None
         for var, base, d in chain:
             if not self._always_view(d):
-                out.append(Op(None, runtime.check_view, (var, base, Const(loc)), loc=loc))
+                out.append(Op(None, inplace.check_shares,
+                              (var, base, Const(loc), self._shown(var, base)), loc=loc))
             new = self._write_back(d, base, new, loc, out)
         if new is not None and root not in [c[0] for c in chain]:
             if new != root:
                 out.append(SetItem(root, Const(Ellipsis), new, loc=loc))
         return out
 
-    def _derive_again(self, members, chain, s, root, path, out):
+    def _laid_out(self, d):
+        """Whether a write through the view ``d`` makes is written back by a layout
+        revsrc knows (an alias, an index, a reshape or a transpose); any other is
+        written where NumPy says its elements lie (`_write_at`)."""
+        return d.fn is ir.copy or d.fn in _LAYOUTS or (
+            d.fn is operator.getitem and self.found.get(d.args[0]) == kinds.ARRAY)
+
+    def _write_at(self, s, root, out):
+        """The write ``s`` through a view of ``root`` NumPy alone knows the layout of
+        (``np.einsum("ii->i", M)``, ``a.view()``, ``z.real``, a piece of
+        np.array_split): where its elements lie in ``root`` is asked when it runs (or
+        the write refused, E404), and its new values are written there."""
+        loc = s.loc
+        where, new, t = self.names.temp(), self.names.temp(), self.names.temp()
+        out.append(Op(where, inplace.view_positions,
+                      (s.target, root, Const(loc), self._shown(s.target, root)), loc=loc))
+        if isinstance(s, Op):
+            out.append(Op(new, INPLACE[s.fn], s.args, s.kwargs, loc))
+        else:
+            out.append(Op(new, np.array, (s.target,), loc=loc))
+            out.append(SetItem(new, s.index, s.value, loc=loc))
+        out.append(Op(t, inplace.write_at, (new, root, where), loc=loc))
+        out.append(SetItem(root, Const(Ellipsis), t, loc=loc))
+        return out
+
+    def _shown(self, *names):
+        """The user's names of ``names``, for a message."""
+        return Const(tuple(self.back.get(n, n) for n in names))
+
+    def _derive_again(self, members, chain, s, root, path, out, before):
         """Append to ``out`` the definitions of the views and aliases of ``root``
         (``members``) made before the write ``s`` at ``path``, so that later reads
-        see the new values; refused for one that may hold a view from before it."""
+        see the new values; refused for one that may hold a view from before it. One
+        that may be a view (``np.einsum``'s result) is derived again only if NumPy
+        made it share its operand's memory: the test is appended to ``before``."""
         target, loc = s.target, s.loc
         on_chain = {c[0] for c in chain}
         parted = set()      # no longer views of the array written (their base was rebound)
@@ -414,7 +547,13 @@ class _Resolver:
                     parted.add(m)
                     continue
                 op = d.stmt
-                out.append(Op(op.target, op.fn, op.args, op.kwargs, loc))
+                again = Op(op.target, op.fn, op.args, op.kwargs, loc)
+                if self.parent[m][1] or m in on_chain:
+                    out.append(again)
+                    continue
+                shared = self.names.temp()
+                before.append(Op(shared, inplace.shares, (m, self.parent[m][0]), loc=loc))
+                out.append(If(shared, [again], [], loc=loc))
             elif not all(dominates(d.path, r) for r in self.reads.get(m, [])):
                 # read somewhere its own definition does not reach first: it may hold
                 # the view from before the write
