@@ -11,6 +11,13 @@ any transformation sees them:
 - every view or alias of that array defined before the write is derived again after
   it (``left = a[:1]``), so later reads see the new values.
 
+What may be a view is decided the safe way round: a value made by a function not
+known to copy (`_may_view`: ``np.einsum``, ``z.real``, ``a.view()``, a user's function)
+may be one. Where NumPy alone knows, it is asked when the write runs
+(revsrc/runtime/inplace.py): a write through such a value goes where its elements lie
+in the array, or as it is into a value that turns out new; such a value is derived
+again after a write into its operand only if it shares its memory.
+
 Writes that reach an argument, a global or a closure value change the caller's data:
 they are refused (E403). Writes whose target revsrc cannot follow statically (an
 alias defined in only one branch, a view whose definition is not in reach) are refused

@@ -43,7 +43,7 @@ import sys
 
 import numpy as np
 
-from . import kind_rules
+from . import copies, kind_rules  # noqa: F401  (copies: declarations alone)
 from ..primitives import (  # noqa: F401  (the table's public face)
     USER, Primitive, Rule, complex_capable, defer, define, lookup, records, registered,
     registered_nondiff)
@@ -100,8 +100,8 @@ def _load_scipy_stats():
 
 
 def _register_builtin_rules():
-    from . import (arith, calculus, copies, elementwise, fft, runtime_records as helpers,
-                   indexing, language, linalg, nondiff, reductions, shape)
+    from . import (arith, calculus, elementwise, fft, runtime_records as helpers, indexing,
+                   language, linalg, nondiff, reductions, shape)
     # SciPy is optional and slow to import: its rules register when a program first
     # calls one of its functions (the program has imported it by then).
     for module, load in (("scipy.special", _load_scipy_special),
