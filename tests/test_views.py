@@ -107,6 +107,22 @@ def reshape_copy_then_base_written(A):
     return np.sum(t * t) + np.sum(M * A)
 
 
+def einsum_in_both_branches(A, v, s):
+    y = np.einsum("ij,j->i", A, v)
+    if s > 1.0:
+        y = np.einsum("ij,j->i", A, v * s)
+    y[0] = 0.0                         # y is new either way (asked when it runs)
+    return np.sum(y * y)
+
+
+def einsum_in_a_loop(A, v, s):
+    y = np.dot(A, v)
+    for i in range(3):
+        y = np.einsum("ij,j->i", A, y[:2] * s)
+        y[0] = s
+    return np.sum(y * y)
+
+
 FOLLOWED = [
     (einsum_diagonal, (RNG.normal(size=(3, 3)), 1.5), (0, 1)),
     (array_copy_false, (RNG.normal(size=3),), 0),
@@ -121,16 +137,19 @@ FOLLOWED = [
     (operand_written_after_einsum, (RNG.normal(size=(2, 2)), RNG.normal(size=2)), (0, 1)),
     (reshape_copy_then_base_written, (RNG.normal(size=(2, 3)),), 0),
     (reshape_copy_written, (RNG.normal(size=(2, 3)),), 0),
+    (einsum_in_both_branches, (RNG.normal(size=(2, 2)), RNG.normal(size=2), 0.7), (0, 1, 2)),
+    (einsum_in_both_branches, (RNG.normal(size=(2, 2)), RNG.normal(size=2), 1.3), (0, 1, 2)),
+    (einsum_in_a_loop, (RNG.normal(size=(2, 2)), RNG.normal(size=2), 0.8), (0, 1, 2)),
 ]
 
 
-@pytest.mark.parametrize("f,args,argnums", FOLLOWED, ids=[c[0].__name__ for c in FOLLOWED])
+@pytest.mark.parametrize("f,args,argnums", FOLLOWED, ids=[f"{c[0].__name__}-{i}" for i, c in enumerate(FOLLOWED)])
 def test_the_value_is_the_plain_call(f, args, argnums):
     value, _ = revsrc.value_and_grad(f, argnums=argnums)(*[np.copy(a) for a in args])
     assert value == pytest.approx(f(*[np.copy(a) for a in args]), rel=1e-12, abs=1e-12)
 
 
-@pytest.mark.parametrize("f,args,argnums", FOLLOWED, ids=[c[0].__name__ for c in FOLLOWED])
+@pytest.mark.parametrize("f,args,argnums", FOLLOWED, ids=[f"{c[0].__name__}-{i}" for i, c in enumerate(FOLLOWED)])
 def test_the_gradient_matches_central_differences(f, args, argnums):
     check_grads(f, args, argnums=argnums)
 
@@ -166,6 +185,15 @@ def einsum_view_of_argument(A):
     y = np.einsum("ii->i", A)          # a view of the caller's A
     y[0] = 0.0
     return np.sum(y)
+
+
+def view_in_one_branch(A, s):
+    M = A * 1.0
+    y = np.einsum("ij,j->i", M, M[0])
+    if s > 1.0:
+        y = np.einsum("ii->i", M)       # a view of M on this path only
+    y[0] = 0.0
+    return np.sum(M * M) + np.sum(y)
 
 
 def _refusal(f, args, line):
@@ -226,3 +254,10 @@ def test_view_positions_finds_each_element_once():
     assert inplace.shares(pieces, np.arange(5.0)) is False
     base = np.arange(5.0)
     assert inplace.shares(np.array_split(base, 2), base) is True
+
+
+def test_a_value_assigned_in_two_places_is_followed_where_it_is_new():
+    A = RNG.normal(size=(2, 2))
+    check_grads(view_in_one_branch, (A, 0.5))
+    err = _refusal(view_in_one_branch, (A, 1.5), "y[0] = 0.0")
+    assert err.code == "E404" and "more than one place" in str(err)

@@ -269,6 +269,9 @@ class _Resolver:
             # a number (rebound) or a shared array (changed in place): known when it runs
             return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),
                     Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
+        guards = self._checked_new(target, path, loc)
+        if guards is not None:
+            return guards + self._plain(s, target, path, guards)
         root = self._root(target)
         chain = self._chain(target, root)
         sure = all(self.parent[v][1] for v, _, _ in chain)
@@ -295,6 +298,32 @@ class _Resolver:
         plain = self._plain(s, root, path, before)
         return before + [Op(shared, inplace.shares, (target, root), loc=loc),
                          If(shared, out, plain, loc=loc)]
+
+    def _checked_new(self, target, path, loc):
+        """For ``target`` assigned in more than one place, each time a value that
+        may be a view (``np.einsum``'s result) and never one that always is: the
+        checks that it shares memory with none of the arrays it may view, run before
+        the write (refused when it does: E403 for the caller's, else E404); it is a
+        new array then. None where that cannot be asked."""
+        ds = self.defs.get(target, [])
+        links = [self._view_of(d.stmt) for d in ds]
+        if len(ds) < 2 or all(link is None for link in links) or \
+                any(link is not None and link[1] for link in links):
+            return None
+        out = []
+        made = {d.path for d in ds}
+        for d, link in zip(ds, links):
+            for base in self._operands(d.stmt) if link is not None else ():
+                root = self._root(base)
+                if set(self.reads.get(root, [])) <= made and base == root:
+                    continue          # read only to make target: nothing sees a write
+                rd = self.defs.get(root, [])
+                if len(rd) > 1 or rd and not dominates(rd[0].path, path):
+                    return None       # which array it names depends on the path
+                check = inplace.check_apart if self._outside(root) else inplace.check_new
+                out.append(Op(None, check, (target, root, Const(loc),
+                                            self._shown(target, root)), loc=loc))
+        return out
 
     def _chain(self, target, root):
         """(variable, parent operand, defining Op) from ``target`` up to ``root``."""
@@ -474,8 +503,7 @@ class _Resolver:
         between = [b for b in self.defs.get(base, []) if _between(self.at, b.path, d.path, path)]
         if not between:
             return False
-        if not on_chain and all(isinstance(b.stmt, Op) and self._view_of(b.stmt) is None
-                                for b in between) and \
+        if not on_chain and all(self._new_of(b.stmt, base) for b in between) and \
                 any(dominates(d.path, b.path) and dominates(b.path, path) for b in between):
             return True
         b = between[0]
@@ -490,6 +518,15 @@ class _Resolver:
             loc=loc,
             hint=f"make {name} a copy where it is made (.copy()), or give the new "
                  f"value of {base_} another name")
+
+    def _new_of(self, s, base):
+        """Whether ``s`` gives ``base`` a value that shares no memory with its old
+        one: a new array, or one that may view only other arrays."""
+        if not isinstance(s, Op):
+            return False
+        link = self._view_of(s)
+        return link is None or not link[1] and s.fn is not operator.getitem and \
+            all(self._root(a) != base for a in self._operands(s))
 
     def _always_view(self, d):
         return self._view_of(d)[1]

@@ -80,6 +80,7 @@ def view_back_vjp(g, ans, new, base, fn, args=(), kwargs=()):
 define("check_shares", inplace.check_shares, nondiff=True)
 define("shares", inplace.shares, nondiff=True)
 define("check_apart", inplace.check_apart, nondiff=True)
+define("check_new", inplace.check_new, nondiff=True)
 define("view_positions", inplace.view_positions, nondiff=True)
 
 

@@ -209,6 +209,17 @@ def check_apart(view, base, loc=None, names=("this value", "its source")):
             f"{v} share {b}'s memory)", loc=loc, hint=f"copy it first: {b} = {b}.copy()")
 
 
+def check_new(view, base, loc=None, names=("this value", "its source")):
+    """Refuse (E404) a write into ``view``, assigned in more than one place, when
+    NumPy made it a view of ``base``: which array it views depends on the path taken."""
+    v, b = names
+    if shares(view, base):
+        raise _unfollowed(
+            f"{v} is assigned in more than one place, and here NumPy made it share "
+            f"{b}'s memory (np.shares_memory)", loc,
+            hint=f"give each value its own name, or copy it ({v} = {v}.copy())")
+
+
 def check_shares(view, base, loc=None, names=("this value", "its source")):
     """Refuse a write through ``view`` into ``base`` unless NumPy made ``view`` share
     ``base``'s memory (``np.shares_memory``): reshape, ravel or np.asarray copy when
