@@ -151,6 +151,35 @@ def _between(at, b, d, w):
     return False
 
 
+def _write_back(names, d, base, new, loc, out):
+    """Statements writing ``new`` (the new value of ``d``'s target) into ``base``;
+    returns the operand holding ``base``'s new value (``base`` itself, in place)."""
+    fn = d.fn
+    if fn is ir.copy or fn in (np.asarray, np.asanyarray, np.ascontiguousarray):
+        out.append(SetItem(base, Const(Ellipsis), new, loc=loc))
+    elif fn is operator.getitem:
+        out.append(SetItem(base, d.args[1], new, loc=loc))
+    else:
+        # a whole-array view: written back through the inverse of its layout
+        t = names.temp()
+        args = _operand_tuple(names, d.args[1:], loc, out)
+        pairs = [_operand_tuple(names, (Const(k), v), loc, out) for k, v in d.kwargs]
+        kwargs = _operand_tuple(names, pairs, loc, out)
+        out.append(Op(t, runtime.view_back, (new, base, Const(fn), args, kwargs),
+                      loc=loc))
+        out.append(SetItem(base, Const(Ellipsis), t, loc=loc))
+    return base
+
+def _operand_tuple(names, items, loc, out):
+    """A tuple of the values of ``items`` (operands) as one operand: a constant when
+    they all are (the view's shape, ``(3, -1)``), else built where the write is."""
+    if all(isinstance(i, Const) for i in items):
+        return Const(tuple(i.value for i in items))
+    t = names.temp()
+    out.append(Op(t, ir.make_tuple, tuple(items), loc=loc))
+    return t
+
+
 class _Resolver:
     def __init__(self, params, found, names, back=None):
         self.params = set(params)
@@ -416,7 +445,7 @@ class _Resolver:
             if not self._always_view(d):
                 out.append(Op(None, inplace.check_shares,
                               (var, base, Const(loc), self._shown(var, base)), loc=loc))
-            new = self._write_back(d, base, new, loc, out)
+            new = _write_back(self.names, d, base, new, loc, out)
         if new is not None and root not in [c[0] for c in chain]:
             if new != root:
                 out.append(SetItem(root, Const(Ellipsis), new, loc=loc))
@@ -530,34 +559,6 @@ class _Resolver:
 
     def _always_view(self, d):
         return self._view_of(d)[1]
-
-    def _write_back(self, d, base, new, loc, out):
-        """Statements writing ``new`` (the new value of ``d``'s target) into ``base``;
-        returns the operand holding ``base``'s new value (``base`` itself, in place)."""
-        fn = d.fn
-        if fn is ir.copy or fn in (np.asarray, np.asanyarray, np.ascontiguousarray):
-            out.append(SetItem(base, Const(Ellipsis), new, loc=loc))
-        elif fn is operator.getitem:
-            out.append(SetItem(base, d.args[1], new, loc=loc))
-        else:
-            # a whole-array view: written back through the inverse of its layout
-            t = self.names.temp()
-            args = self._operand_tuple(d.args[1:], loc, out)
-            pairs = [self._operand_tuple((Const(k), v), loc, out) for k, v in d.kwargs]
-            kwargs = self._operand_tuple(pairs, loc, out)
-            out.append(Op(t, runtime.view_back, (new, base, Const(fn), args, kwargs),
-                          loc=loc))
-            out.append(SetItem(base, Const(Ellipsis), t, loc=loc))
-        return base
-
-    def _operand_tuple(self, items, loc, out):
-        """A tuple of the values of ``items`` (operands) as one operand: a constant when
-        they all are (the view's shape, ``(3, -1)``), else built where the write is."""
-        if all(isinstance(i, Const) for i in items):
-            return Const(tuple(i.value for i in items))
-        t = self.names.temp()
-        out.append(Op(t, ir.make_tuple, tuple(items), loc=loc))
-        return t
 
     def _ordered(self, members):
         """Members in order of definition (a view after what it views)."""
