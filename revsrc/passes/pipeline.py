@@ -38,7 +38,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import analysis, containers, cse, inline, jvp, prune, reverse, views as aliases
+from . import analysis, containers, cse, inline, jvp, prune, reverse, versions, views as aliases
 from ..frontend import arguments, bindings
 from .. import errors, runtime
 from ..core import ir, kinds, ops
@@ -238,7 +238,7 @@ def _follow_writes(params, key, body, names):
     if not any(isinstance(s, SetItem) or (isinstance(s, Op) and (
             s.fn in ops.INPLACE or s.fn in containers.IN_PLACE)) for s in ir.walk(body)):
         return body
-    body, back = aliases.versions(params, body)   # one name per assignment, for now
+    body, back = versions.versions(params, body)   # one name per assignment, for now
     found, _ = analysis.infer_kinds(params, *analysis.param_kinds(key), body)
     return aliases.resolve(params, body, found, names, back)
 

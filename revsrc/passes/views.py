@@ -11,6 +11,13 @@ any transformation sees them:
 - every view or alias of that array defined before the write is derived again after
   it (``left = a[:1]``), so later reads see the new values.
 
+What may be a view is decided the safe way round: a value made by a function not
+known to copy (`_may_view`: ``np.einsum``, ``z.real``, ``a.view()``, a user's function)
+may be one. Where NumPy alone knows, it is asked when the write runs
+(revsrc/runtime/inplace.py): a write through such a value goes where its elements lie
+in the array, or as it is into a value that turns out new; such a value is derived
+again after a write into its operand only if it shares its memory.
+
 Writes that reach an argument, a global or a closure value change the caller's data:
 they are refused (E403). Writes whose target revsrc cannot follow statically (an
 alias defined in only one branch, a view whose definition is not in reach) are refused
@@ -25,12 +32,12 @@ import operator
 
 import numpy as np
 
-from . import containers
+from . import containers, versions
 from .. import errors, primitives, runtime
 from ..core import ir, kinds
-from ..core.ir import Block, Const, For, Op, SetItem, While, dominates
+from ..core.ir import Const, For, If, Op, SetItem, While, dominates
 from ..core.ops import INPLACE
-from ..runtime import arith as _arith
+from ..runtime import arith as _arith, inplace
 
 _MUTABLE = (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT)
 
@@ -50,6 +57,56 @@ def _basic_index(index, found):
     return None
 
 
+# ndarray methods that return a new array (any other may return a view: ``a.view()``)
+_NEW_METHODS = frozenset({
+    "copy", "sum", "mean", "std", "var", "prod", "max", "min", "argmax", "argmin",
+    "cumsum", "cumprod", "dot", "round", "clip", "flatten", "repeat", "take", "trace",
+    "all", "any", "conj", "conjugate", "nonzero", "argsort", "tolist", "item",
+    "__copy__", "__deepcopy__"})
+# bijective layouts `runtime.view_back` lays back out (any other view is written back
+# where NumPy says its elements are, `inplace.view_positions`)
+_LAYOUTS = frozenset({np.reshape, np.ravel, np.squeeze, np.expand_dims, np.atleast_1d,
+                      np.atleast_2d, np.atleast_3d, np.transpose, np.swapaxes,
+                      np.moveaxis, np.flip, np.fliplr, np.flipud, np.rot90})
+
+# functions that copy unless told ``copy=False``: where that argument is
+_COPY_ARGUMENT = {np.array: 1, _arith.astype: 2, np.nan_to_num: 1}
+
+
+def _may_view(s, kind):
+    """Whether the result of ``s`` may share memory with an operand: "always", "maybe",
+    or None when it is known to be a new array. Known means declared (the ``view``
+    fact "never" on its record), a ufunc or an operator (a new array unless given
+    ``out=``), or a copy asked for (``np.array(a)``, ``x.astype(t)``, ``a.copy()``).
+    Anything else may be a view (``np.einsum``, ``a.view()``, a user's function): a
+    write through it or into what it may view is checked when it runs, never taken
+    for a write into a copy."""
+    fn = s.fn
+    kw = dict(s.kwargs)
+    if "out" in kw:
+        return "maybe"
+    view = primitives.fact(fn, "view")
+    if view == "never":
+        return None
+    at = _COPY_ARGUMENT.get(fn)
+    if at is not None:
+        copy = s.args[at] if len(s.args) > at else kw.get("copy", Const(True))
+        return None if isinstance(copy, Const) and copy.value else "maybe"
+    if fn is ir.call_method:
+        name = s.args[1].value if isinstance(s.args[1], Const) else None
+        return None if name in _NEW_METHODS else "maybe"
+    if view is not None:
+        return view
+    if isinstance(fn, np.ufunc) or getattr(fn, "__module__", None) in (
+            "operator", "_operator", "builtins", "math"):
+        return None
+    if runtime.is_helper(fn):
+        return None           # revsrc's own: their views are declared
+    if kind not in (kinds.ARRAY, kinds.ANY):
+        return None           # a list, a tuple or a dict: the containers pass's
+    return "maybe"
+
+
 class _Def:
     """The unique definition of a variable that can hold a mutable value."""
 
@@ -64,147 +121,63 @@ def resolve(params, body, found, names, back=None):
     the user's names again."""
     out = _Resolver(params, found, names, back).run(body)
     if back:
-        back = _apart(out, back, names)
+        back = versions.apart(out, back, names)
         out = ir.rename(out, lambda n: back.get(n, n))
     return out
 
 
-def _apart(body, back, names):
-    """``back`` (version -> the user's name), but a version assigned while an earlier
-    value of its variable is still used gets a name of its own: in ``b = a;
-    a = a + 1.0; b[0] = x`` the write goes into the first ``a`` through ``b``, beside
-    the second. (The first version is the user's name itself.)"""
-    first, last = {}, {}
-    users = set(back.values())
-    for i, s in enumerate(body):
-        for t in ir.walk([s]):
-            for n in list(ir.writes(t)) + list(ir.reads(t)):
-                if n in back or n in users:
-                    first.setdefault(n, i)
-                    last[n] = i
-    out = dict(back)
-    for user in users:
-        holder = user if user in first else None     # the version holding ``user``
-        for v in sorted((n for n in back if back[n] == user and n in first),
-                        key=lambda n: first[n]):
-            if holder is not None and last[holder] > first[v]:
-                out[v] = names.version(user)     # the user's name is still in use
-            else:
-                holder = v
-    return out
+def _between(at, b, d, w):
+    """Whether the statement at path ``b`` may run after the one at ``d`` and
+    before the one at ``w`` with ``d`` not running again in between (``d``
+    dominates ``w``). A For statement at ``b`` assigns its variable at the top of
+    each iteration."""
+    k = len(d) - 1
+    if len(b) <= k or b[:k] != w[:k] or b[k][0] != d[k][0]:
+        return False      # before d's list, or around all three: d runs again
+    if not d[k][1] < b[k][1] <= w[k][1]:
+        return False
+    if b[k][1] < w[k][1]:
+        return True
+    # in the statement holding the write: in a loop around it, any iteration
+    # before the write's; else before the write in the same body
+    for level in range(k + 1, len(w)):
+        s = at[w[:level]]
+        if isinstance(s, (For, While)):
+            return True
+        if len(b) <= level or b[level][0] != w[level][0]:
+            return False  # the other branch of an if
+        if b[level][1] != w[level][1]:
+            return b[level][1] < w[level][1]
+    return False
 
 
-def versions(params, body):
-    """See `_versions`."""
-    return _versions(params, body)
+def _write_back(names, d, base, new, loc, out):
+    """Statements writing ``new`` (the new value of ``d``'s target) into ``base``;
+    returns the operand holding ``base``'s new value (``base`` itself, in place)."""
+    fn = d.fn
+    if fn is ir.copy or fn in (np.asarray, np.asanyarray, np.ascontiguousarray):
+        out.append(SetItem(base, Const(Ellipsis), new, loc=loc))
+    elif fn is operator.getitem:
+        out.append(SetItem(base, d.args[1], new, loc=loc))
+    else:
+        # a whole-array view: written back through the inverse of its layout
+        t = names.temp()
+        args = _operand_tuple(names, d.args[1:], loc, out)
+        pairs = [_operand_tuple(names, (Const(k), v), loc, out) for k, v in d.kwargs]
+        kwargs = _operand_tuple(names, pairs, loc, out)
+        out.append(Op(t, runtime.view_back, (new, base, Const(fn), args, kwargs),
+                      loc=loc))
+        out.append(SetItem(base, Const(Ellipsis), t, loc=loc))
+    return base
 
-
-def _versions(params, body):
-    """``body`` with each variable assigned more than once given one name per
-    assignment, where that is plain from the function's own body: assignments that
-    are statements of it (``D = A * 1.0`` ... ``D = B * 1.0``), or one assignment at
-    the top of a loop's body that nothing in the loop reads before (``row`` of two
-    ``for row in D:`` loops). Each name then has one definition, and the alias
-    structure holds at every write. Returns the body and the way back to the user's
-    names (the values are the same: the versions never live at once)."""
-    if any(isinstance(s, Block) for s in ir.walk(body)):
-        return body, {}
-
-    def rebinds(t):   # x = ..., for x in ...: not x[i] = ..., x += ... nor xs.append(v)
-        return not isinstance(t, SetItem) and not (isinstance(t, Op) and (
-            t.fn in INPLACE or t.fn in containers.IN_PLACE))
-
-    top = {}
-    local = {}        # id(loop) -> variables it assigns once, at the top, before any read
-    others = set()    # variables assigned in nested bodies in any other way
-    for s in body:
-        if rebinds(s):
-            for w in ir.writes(s):
-                top[w] = top.get(w, 0) + 1
-        if not ir.children(s):
-            continue
-        mine = _loop_locals(s, rebinds)
-        local[id(s)] = mine
-        for child in ir.children(s):
-            for t in ir.walk(child):
-                if rebinds(t):
-                    others.update(w for w in ir.writes(t) if w not in mine)
-    counts = dict(top)
-    for mine in local.values():
-        for v in mine:
-            counts[v] = counts.get(v, 0) + 1
-    many = {v for v, n in counts.items() if n + (v in params) > 1 and v not in others}
-    if not many:
-        return body, {}
-    cur = {v: v for v in many}
-    count = {v: 1 if v in params else 0 for v in many}
-    back = {}
-
-    def new_version(v):
-        count[v] += 1
-        name = v if count[v] == 1 else f"{v}@{count[v]}"
-        cur[v] = name
-        back[name] = v
-        return name
-
-    def read(n):
-        return cur.get(n, n) if isinstance(n, str) else n
-
-    out = []
-    for st in body:
-        if isinstance(st, Op) and st.target in many and rebinds(st):
-            args = tuple(read(a) for a in st.args)
-            kwargs = tuple((k, read(v)) for k, v in st.kwargs)
-            out.append(Op(new_version(st.target), st.fn, args, kwargs, st.loc))
-        elif isinstance(st, (For, While)) and (
-                local.get(id(st), set()) & many or (isinstance(st, For) and st.var in many)):
-            if isinstance(st, For):
-                start, stop, step = read(st.start), read(st.stop), read(st.step)
-                var = new_version(st.var) if st.var in many else st.var
-            else:
-                test_body = ir.rename(st.test_body, read)
-                test = read(st.test)
-            for v in sorted(local[id(st)] & many):
-                new_version(v)
-            loop_body = ir.rename(st.body, read)
-            if isinstance(st, For):
-                out.append(For(var, start, stop, step, loop_body, loc=st.loc))
-            else:
-                out.append(While(test_body, test, loop_body, loc=st.loc))
-        else:
-            out.extend(ir.rename([st], read))
-    back = {k: v for k, v in back.items() if k != v}
-    return out, back
-
-
-def _loop_locals(loop, rebinds):
-    """Variables a loop assigns exactly once, by a statement of its own body that no
-    read of them in the loop comes before (so each iteration's value is its own)."""
-    if not isinstance(loop, (For, While)):
-        return set()
-    defs = {}
-    for t in ir.walk(loop.body):
-        if rebinds(t):
-            for w in ir.writes(t):
-                defs[w] = defs.get(w, 0) + 1
-    header = set(ir.reads(loop))
-    if isinstance(loop, While):
-        for t in ir.walk(loop.test_body):
-            header.update(ir.reads(t))
-            header.update(ir.writes(t))
-    out = set()
-    for i, t in enumerate(loop.body):
-        if not (isinstance(t, Op) and t.target is not None and rebinds(t)):
-            continue
-        v = t.target
-        if defs.get(v) != 1 or v in header or v in t.args or \
-                any(v == k for _, k in t.kwargs):
-            continue
-        if any(v in ir.reads(u) or v in ir.writes(u)
-               for u in ir.walk(loop.body[:i])):
-            continue
-        out.add(v)
-    return out
+def _operand_tuple(names, items, loc, out):
+    """A tuple of the values of ``items`` (operands) as one operand: a constant when
+    they all are (the view's shape, ``(3, -1)``), else built where the write is."""
+    if all(isinstance(i, Const) for i in items):
+        return Const(tuple(i.value for i in items))
+    t = names.temp()
+    out.append(Op(t, ir.make_tuple, tuple(items), loc=loc))
+    return t
 
 
 class _Resolver:
@@ -271,30 +244,36 @@ class _Resolver:
 
     def _view_of(self, s):
         """(base operand, always a view?) when ``s`` makes a view or an alias of an
-        operand that can hold a mutable value; None for a fresh value."""
+        operand that can hold a mutable value, or may (`_may_view`); None for a value
+        known to be new."""
         if not isinstance(s, Op) or not s.args or not self._mutable(s.target):
             return None
-        a = s.args[0]
-        if not (isinstance(a, str) and self._mutable(a)):
+        bases = self._operands(s)
+        if not bases:
             return None
+        a = bases[0]
         if s.fn is ir.copy:
             return a, True
         if s.fn is operator.getitem:
+            if a != s.args[0]:
+                return None
             k = self.found.get(a)
             if k == kinds.ARRAY:
                 basic = _basic_index(s.args[1], self.found)
                 return None if basic is False else (a, basic is True)
             return a, False   # an item of a list, a tuple or a dict: may be shared
-        view = primitives.fact(s.fn, "view")   # "always", "maybe" or None
-        if view == "always":
+        view = _may_view(s, self.found.get(s.target))
+        if view is None:
+            return None
+        if view == "always" and a == s.args[0]:
             return a, True
-        if s.fn is _arith.astype:
-            copy = s.args[2] if len(s.args) > 2 else dict(s.kwargs).get("copy", Const(True))
-            if isinstance(copy, Const) and copy.value:
-                return None       # astype copies unless told it need not
-        if view == "maybe":       # a write through one is checked when it runs
-            return a, False
-        return None
+        return a, False       # a write through it is checked when it runs
+
+    def _operands(self, s):
+        """The operands of ``s`` that can hold a mutable value (what it may view)."""
+        found = [a for a in s.args if isinstance(a, str) and self._mutable(a)]
+        found += [v for _, v in s.kwargs if isinstance(v, str) and self._mutable(v)]
+        return list(dict.fromkeys(found))
 
     def _root(self, v):
         seen = []
@@ -319,6 +298,16 @@ class _Resolver:
             # a number (rebound) or a shared array (changed in place): known when it runs
             return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),
                     Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
+        guards = self._checked_new(target, path, loc)
+        if guards is not None:
+            return guards + self._plain(s, target, path, guards)
+        root = self._root(target)
+        chain = self._chain(target, root)
+        sure = all(self.parent[v][1] for v, _, _ in chain)
+        if not sure and self._outside(root):
+            # the caller's array, reached through a value that may be a view of it
+            self._owner(target, loc, outside_ok=True)
+            return self._write_apart(s, root, path)
         root = self._owner(target, loc)
         members = [m for m in self._members(root) if m != root]
         if not members:
@@ -327,19 +316,81 @@ class _Resolver:
             # x op= y with no alias: the same values as x = x op y
             return [Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
         self._check_members(target, root, members, loc)
-        chain = []          # (variable, parent operand, defining Op) from target to root
+        out = self._write_up(s, root, chain)
+        before = []         # what the members' guards read, before the write
+        self._derive_again(members, chain, s, root, path, out, before)
+        if sure:
+            return before + out
+        # whether the value written shares root's memory is NumPy's to say: if not,
+        # it is a new array (``B.T.reshape(-1)``, np.einsum's product), written as it is
+        shared = self.names.temp()
+        plain = self._plain(s, root, path, before)
+        return before + [Op(shared, inplace.shares, (target, root), loc=loc),
+                         If(shared, out, plain, loc=loc)]
+
+    def _checked_new(self, target, path, loc):
+        """For ``target`` assigned in more than one place, each time a value that
+        may be a view (``np.einsum``'s result) and never one that always is: the
+        checks that it shares memory with none of the arrays it may view, run before
+        the write (refused when it does: E403 for the caller's, else E404); it is a
+        new array then. None where that cannot be asked."""
+        ds = self.defs.get(target, [])
+        links = [self._view_of(d.stmt) for d in ds]
+        if len(ds) < 2 or all(link is None for link in links) or \
+                any(link is not None and link[1] for link in links):
+            return None
+        out = []
+        made = {d.path for d in ds}
+        for d, link in zip(ds, links):
+            for base in self._operands(d.stmt) if link is not None else ():
+                root = self._root(base)
+                if set(self.reads.get(root, [])) <= made and base == root:
+                    continue          # read only to make target: nothing sees a write
+                rd = self.defs.get(root, [])
+                if len(rd) > 1 or rd and not dominates(rd[0].path, path):
+                    return None       # which array it names depends on the path
+                check = inplace.check_apart if self._outside(root) else inplace.check_new
+                out.append(Op(None, check, (target, root, Const(loc),
+                                            self._shown(target, root)), loc=loc))
+        return out
+
+    def _chain(self, target, root):
+        """(variable, parent operand, defining Op) from ``target`` up to ``root``."""
+        chain = []
         v = target
         while v != root:
             base, _ = self.parent[v]
             chain.append((v, base, self.defs[v][0].stmt))
             v = base
-        out = self._write_up(s, root, chain)
-        self._derive_again(members, chain, s, root, path, out)
+        return chain
+
+    def _outside(self, root):
+        return root in self.external or (root not in self.defs and root not in self.params)
+
+    def _plain(self, s, root, path, before):
+        """The write ``s`` into its own variable (a new array, no view of ``root``),
+        and the views of it made before, derived again."""
+        target = s.target
+        out = [s] if isinstance(s, SetItem) else \
+            [Op(target, INPLACE[s.fn], s.args, s.kwargs, s.loc)]
+        mine = [m for m in self._members(root) if m != target and
+                target in [c[1] for c in self._chain(m, root)]]
+        self._derive_again(mine, [], s, target, path, out, before)
         return out
 
-    def _owner(self, target, loc):
+    def _write_apart(self, s, root, path):
+        """A write into a value that may be a view of the caller's array ``root``:
+        refused (E403) when it runs if it is one, else written as it is."""
+        loc = s.loc
+        before = [Op(None, inplace.check_apart,
+                     (s.target, root, Const(loc), self._shown(s.target, root)), loc=loc)]
+        out = self._plain(s, root, path, before)
+        return before + out
+
+    def _owner(self, target, loc, outside_ok=False):
         """The array that owns the memory a write into ``target`` changes, refused
-        when that is the caller's or depends on the path taken."""
+        when that is the caller's (unless ``outside_ok``) or depends on the path
+        taken."""
         ds = self.defs.get(target, [])
         if len(ds) > 1 and any(self._view_of(d.stmt) is not None for d in ds):
             # which array it views depends on the path taken: not followed (refused)
@@ -350,7 +401,7 @@ class _Resolver:
                 hint=f"give each view its own name, or copy it ({target} = "
                      f"{target}.copy()) before writing")
         root = self._root(target)
-        if root in self.external or (root not in self.defs and root not in self.params):
+        if self._outside(root) and not outside_ok:
             raise errors.MutatesArgument(
                 f"this writes into {root}, which the caller owns (through {target})"
                 if root != target else f"this writes into {target}, which the caller owns",
@@ -378,6 +429,8 @@ class _Resolver:
         into ``root`` one link of ``chain`` at a time."""
         out = []
         loc = s.loc
+        if not all(self._laid_out(d) for _, _, d in chain):
+            return self._write_at(s, root, out)
         if isinstance(s, Op):
             new = self.names.temp()
             out.append(Op(new, INPLACE[s.fn], s.args, s.kwargs, loc))
@@ -390,17 +443,49 @@ class _Resolver:
             new = None
         for var, base, d in chain:
             if not self._always_view(d):
-                out.append(Op(None, runtime.check_view, (var, base, Const(loc)), loc=loc))
-            new = self._write_back(d, base, new, loc, out)
+                out.append(Op(None, inplace.check_shares,
+                              (var, base, Const(loc), self._shown(var, base)), loc=loc))
+            new = _write_back(self.names, d, base, new, loc, out)
         if new is not None and root not in [c[0] for c in chain]:
             if new != root:
                 out.append(SetItem(root, Const(Ellipsis), new, loc=loc))
         return out
 
-    def _derive_again(self, members, chain, s, root, path, out):
+    def _laid_out(self, d):
+        """Whether a write through the view ``d`` makes is written back by a layout
+        revsrc knows (an alias, an index, a reshape or a transpose); any other is
+        written where NumPy says its elements lie (`_write_at`)."""
+        return d.fn is ir.copy or d.fn in _LAYOUTS or (
+            d.fn is operator.getitem and self.found.get(d.args[0]) == kinds.ARRAY)
+
+    def _write_at(self, s, root, out):
+        """The write ``s`` through a view of ``root`` NumPy alone knows the layout of
+        (``np.einsum("ii->i", M)``, ``a.view()``, ``z.real``, a piece of
+        np.array_split): where its elements lie in ``root`` is asked when it runs (or
+        the write refused, E404), and its new values are written there."""
+        loc = s.loc
+        where, new, t = self.names.temp(), self.names.temp(), self.names.temp()
+        out.append(Op(where, inplace.view_positions,
+                      (s.target, root, Const(loc), self._shown(s.target, root)), loc=loc))
+        if isinstance(s, Op):
+            out.append(Op(new, INPLACE[s.fn], s.args, s.kwargs, loc))
+        else:
+            out.append(Op(new, np.array, (s.target,), loc=loc))
+            out.append(SetItem(new, s.index, s.value, loc=loc))
+        out.append(Op(t, inplace.write_at, (new, root, where), loc=loc))
+        out.append(SetItem(root, Const(Ellipsis), t, loc=loc))
+        return out
+
+    def _shown(self, *names):
+        """The user's names of ``names``, for a message."""
+        return Const(tuple(self.back.get(n, n) for n in names))
+
+    def _derive_again(self, members, chain, s, root, path, out, before):
         """Append to ``out`` the definitions of the views and aliases of ``root``
         (``members``) made before the write ``s`` at ``path``, so that later reads
-        see the new values; refused for one that may hold a view from before it."""
+        see the new values; refused for one that may hold a view from before it. One
+        that may be a view (``np.einsum``'s result) is derived again only if NumPy
+        made it share its operand's memory: the test is appended to ``before``."""
         target, loc = s.target, s.loc
         on_chain = {c[0] for c in chain}
         parted = set()      # no longer views of the array written (their base was rebound)
@@ -414,7 +499,13 @@ class _Resolver:
                     parted.add(m)
                     continue
                 op = d.stmt
-                out.append(Op(op.target, op.fn, op.args, op.kwargs, loc))
+                again = Op(op.target, op.fn, op.args, op.kwargs, loc)
+                if self.parent[m][1] or m in on_chain:
+                    out.append(again)
+                    continue
+                shared = self.names.temp()
+                before.append(Op(shared, inplace.shares, (m, self.parent[m][0]), loc=loc))
+                out.append(If(shared, [again], [], loc=loc))
             elif not all(dominates(d.path, r) for r in self.reads.get(m, [])):
                 # read somewhere its own definition does not reach first: it may hold
                 # the view from before the write
@@ -438,11 +529,10 @@ class _Resolver:
         split: on one iteration ``c`` is ``a``, on the next it is not. ``shown`` is the
         variable the message names."""
         base = self.parent[m][0]
-        between = [b for b in self.defs.get(base, []) if self._between(b.path, d.path, path)]
+        between = [b for b in self.defs.get(base, []) if _between(self.at, b.path, d.path, path)]
         if not between:
             return False
-        if not on_chain and all(isinstance(b.stmt, Op) and self._view_of(b.stmt) is None
-                                for b in between) and \
+        if not on_chain and all(self._new_of(b.stmt, base) for b in between) and \
                 any(dominates(d.path, b.path) and dominates(b.path, path) for b in between):
             return True
         b = between[0]
@@ -458,60 +548,17 @@ class _Resolver:
             hint=f"make {name} a copy where it is made (.copy()), or give the new "
                  f"value of {base_} another name")
 
-    def _between(self, b, d, w):
-        """Whether the statement at path ``b`` may run after the one at ``d`` and
-        before the one at ``w`` with ``d`` not running again in between (``d``
-        dominates ``w``). A For statement at ``b`` assigns its variable at the top of
-        each iteration."""
-        k = len(d) - 1
-        if len(b) <= k or b[:k] != w[:k] or b[k][0] != d[k][0]:
-            return False      # before d's list, or around all three: d runs again
-        if not d[k][1] < b[k][1] <= w[k][1]:
+    def _new_of(self, s, base):
+        """Whether ``s`` gives ``base`` a value that shares no memory with its old
+        one: a new array, or one that may view only other arrays."""
+        if not isinstance(s, Op):
             return False
-        if b[k][1] < w[k][1]:
-            return True
-        # in the statement holding the write: in a loop around it, any iteration
-        # before the write's; else before the write in the same body
-        for level in range(k + 1, len(w)):
-            s = self.at[w[:level]]
-            if isinstance(s, (For, While)):
-                return True
-            if len(b) <= level or b[level][0] != w[level][0]:
-                return False  # the other branch of an if
-            if b[level][1] != w[level][1]:
-                return b[level][1] < w[level][1]
-        return False
+        link = self._view_of(s)
+        return link is None or not link[1] and s.fn is not operator.getitem and \
+            all(self._root(a) != base for a in self._operands(s))
 
     def _always_view(self, d):
         return self._view_of(d)[1]
-
-    def _write_back(self, d, base, new, loc, out):
-        """Statements writing ``new`` (the new value of ``d``'s target) into ``base``;
-        returns the operand holding ``base``'s new value (``base`` itself, in place)."""
-        fn = d.fn
-        if fn is ir.copy or fn in (np.asarray, np.asanyarray, np.ascontiguousarray):
-            out.append(SetItem(base, Const(Ellipsis), new, loc=loc))
-        elif fn is operator.getitem:
-            out.append(SetItem(base, d.args[1], new, loc=loc))
-        else:
-            # a whole-array view: written back through the inverse of its layout
-            t = self.names.temp()
-            args = self._operand_tuple(d.args[1:], loc, out)
-            pairs = [self._operand_tuple((Const(k), v), loc, out) for k, v in d.kwargs]
-            kwargs = self._operand_tuple(pairs, loc, out)
-            out.append(Op(t, runtime.view_back, (new, base, Const(fn), args, kwargs),
-                          loc=loc))
-            out.append(SetItem(base, Const(Ellipsis), t, loc=loc))
-        return base
-
-    def _operand_tuple(self, items, loc, out):
-        """A tuple of the values of ``items`` (operands) as one operand: a constant when
-        they all are (the view's shape, ``(3, -1)``), else built where the write is."""
-        if all(isinstance(i, Const) for i in items):
-            return Const(tuple(i.value for i in items))
-        t = self.names.temp()
-        out.append(Op(t, ir.make_tuple, tuple(items), loc=loc))
-        return t
 
     def _ordered(self, members):
         """Members in order of definition (a view after what it views)."""

@@ -43,7 +43,7 @@ import sys
 
 import numpy as np
 
-from . import kind_rules
+from . import copies, kind_rules  # noqa: F401  (copies: declarations alone, first)
 # Importing a family's module registers its records.
 from . import (arith, calculus, elementwise, fft, indexing, language,  # noqa: F401
                linalg, nondiff, reductions, runtime_records, shape)

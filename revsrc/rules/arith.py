@@ -211,6 +211,7 @@ define("make_list", ir.make_list, kind=KR.constant(K.LIST))
 # ----- No derivative -----
 
 no_derivative(stop_gradient, kind=KR.same_kind, engine=op("MOV"))
+declare(stop_gradient, view="always")   # its argument itself
 
 no_derivative(ir.truth, builtins.bool, operator.truth, kind=KR.constant(K.BOOL),
               engine=special("truth"))

@@ -72,6 +72,22 @@ def add_tangents_vjp(g, ans, a, b):
 @primitive("view_back", runtime.view_back, kind=_like(1), linear=(0,))
 def view_back_vjp(g, ans, new, base, fn, args=(), kwargs=()):
     return _transpose.view_forward(g, fn, args, kwargs), None, None, None, None
+
+
+# A write through a view NumPy alone knows the layout of (revsrc/runtime/inplace.py):
+# where the view lies is checked when it runs; the write is linear in the new values
+# and the array, together.
+define("check_shares", inplace.check_shares, nondiff=True)
+define("shares", inplace.shares, nondiff=True)
+define("check_apart", inplace.check_apart, nondiff=True)
+define("check_new", inplace.check_new, nondiff=True)
+define("view_positions", inplace.view_positions, nondiff=True)
+
+
+@primitive("write_at", inplace.write_at, kind=_like(1), linear=(0, 1))
+def write_at_vjp(g, ans, new, base, where):
+    return (inplace.write_at_new_grad(g, new, base, where),
+            inplace.write_at_base_grad(g, base, where), None)
 define("tanh_vjp", tensor.tanh_vjp, kind=KR.elementwise_kind, linear=(0,))
 define("relu_vjp", tensor.relu_vjp, kind=KR.elementwise_kind, linear=(0,))
 

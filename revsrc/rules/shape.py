@@ -114,6 +114,9 @@ def rollaxis(g, ans, a, axis, start=0):
     return _helpers.rollaxis_grad(g, a, axis, start)
 
 
+declare(np.rollaxis, view="always")
+
+
 @primitive("fliplr", np.fliplr, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def fliplr(g, ans, m):
     return np.fliplr(g)

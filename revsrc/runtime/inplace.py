@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import errors
 from .tensor import sum_to_shape
+from .values import as_adjoint
 
 
 def add_at(a, indices, values):
@@ -157,3 +158,166 @@ def fill_diagonal_val_tangent(t, a, val, wrap=False):
     out = np.zeros(np.shape(a), dtype=np.result_type(a, t, float))
     np.fill_diagonal(out, t, wrap=wrap)
     return out
+
+
+# ----- Writes through a view revsrc can only check when the program runs -----
+#
+# ``d = np.einsum("ii->i", M)``, ``b = a.view()``, ``r = z.real``, ``p = np.array_split(a,
+# 2)[0]``: the result may share memory with an array of the program, and whether it
+# does only NumPy knows, at run time. A write into such a view is made
+#
+#     where = view_positions(d, M)          # where d's elements are in M (or refused)
+#     M[...] = write_at(new, M, where)      # M with the view's new values in place
+#
+# one check per write (vectorized over the elements), never a guess of a copy.
+
+def _addresses(a):
+    """The byte address of each element of ``a``, in ``a``'s shape."""
+    out = np.full(a.shape, a.__array_interface__["data"][0], dtype=np.int64)
+    for k, (n, stride) in enumerate(zip(a.shape, a.strides)):
+        shape = [1] * a.ndim
+        shape[k] = n
+        out = out + (np.arange(n, dtype=np.int64) * stride).reshape(shape)
+    return out
+
+
+def _unfollowed(what, loc, hint=None):
+    return errors.UnfollowableWrite(
+        what + "; revsrc cannot follow this write", loc=loc,
+        hint=hint or "copy it first (.copy()) and write into the copy, or write into "
+                     "the array itself")
+
+
+def shares(view, base):
+    """Whether ``view`` shares memory with ``base`` (``np.shares_memory``, exact),
+    looking into a list or a tuple of arrays (np.array_split's pieces)."""
+    if isinstance(view, (list, tuple)):
+        return any(shares(v, base) for v in view)
+    if isinstance(base, (list, tuple)):
+        return any(shares(view, b) for b in base)
+    return isinstance(view, np.ndarray) and isinstance(base, np.ndarray) and \
+        bool(np.shares_memory(view, base))
+
+
+def check_apart(view, base, loc=None, names=("this value", "its source")):
+    """Refuse (E403) a write into ``view`` when NumPy made it a view of ``base``, an
+    array the caller owns."""
+    v, b = names
+    if shares(view, base):
+        raise errors.MutatesArgument(
+            f"this writes into {b}, which the caller owns (through {v}: NumPy made "
+            f"{v} share {b}'s memory)", loc=loc, hint=f"copy it first: {b} = {b}.copy()")
+
+
+def check_new(view, base, loc=None, names=("this value", "its source")):
+    """Refuse (E404) a write into ``view``, assigned in more than one place, when
+    NumPy made it a view of ``base``: which array it views depends on the path taken."""
+    v, b = names
+    if shares(view, base):
+        raise _unfollowed(
+            f"{v} is assigned in more than one place, and here NumPy made it share "
+            f"{b}'s memory (np.shares_memory)", loc,
+            hint=f"give each value its own name, or copy it ({v} = {v}.copy())")
+
+
+def check_shares(view, base, loc=None, names=("this value", "its source")):
+    """Refuse a write through ``view`` into ``base`` unless NumPy made ``view`` share
+    ``base``'s memory (``np.shares_memory``): reshape, ravel or np.asarray copy when
+    they must, and a copy does not change its source."""
+    v, b = names
+    if not (isinstance(view, np.ndarray) and isinstance(base, np.ndarray)):
+        raise _unfollowed(
+            f"{v} may be a view of {b}, and {b} is a {type(base).__name__} here, not an "
+            f"array: revsrc cannot tell whether a write into {v} reaches it", loc)
+    if not np.shares_memory(view, base):
+        raise _unfollowed(
+            f"{v} was made from {b} but does not share its memory here "
+            f"(np.shares_memory is False: NumPy made a copy), and revsrc would have to "
+            f"write it back into {b}", loc,
+            hint=f"copy explicitly (.copy()) to write into a copy, or write into {b}")
+
+
+def view_positions(view, base, loc=None, names=("this value", "its source")):
+    """Where the elements of ``view`` lie in ``base``'s memory, as ``(part, index)``:
+    ``index`` (of ``view``'s shape) holds the flat positions (C order) of ``base``'s
+    elements, ``part`` says whether ``view`` is made of whole elements, or of their
+    real or imaginary parts (``z.real`` of a complex ``z``). Asked of NumPy when the
+    write runs; refused (E404) when ``view`` does not share ``base``'s memory, is read
+    only, or does not lie on ``base``'s elements one to one."""
+    v, b = names
+    check_shares(view, base, loc, names)
+    if not view.flags.writeable:
+        raise _unfollowed(
+            f"{v} is a read-only view of {b} (NumPy raises ValueError on this write: "
+            "np.diagonal, np.broadcast_to and friends give read-only views)", loc)
+    if view.dtype == base.dtype:
+        parts = (("whole", 0),)
+    elif base.dtype.kind == "c" and view.dtype == base.real.dtype:
+        parts = (("real", 0), ("imag", view.dtype.itemsize))
+    else:
+        parts = ()
+    mine = _addresses(base).ravel()
+    order = np.argsort(mine, kind="stable")
+    ordered = mine[order]
+    wanted = _addresses(view)
+    for part, shift in parts:
+        at = np.searchsorted(ordered, wanted - shift)
+        at = np.minimum(at, max(ordered.size - 1, 0))
+        if ordered.size and np.array_equal(ordered[at], wanted - shift):
+            index = order[at]
+            if np.unique(index).size != index.size or \
+                    np.unique(ordered).size != ordered.size:
+                raise _unfollowed(f"{v} shows some elements of {b} more than once", loc)
+            return part, index
+    raise _unfollowed(
+        f"{v} shares memory with {b} but does not lie on its elements one to one "
+        f"(a view as another dtype, or across its elements)", loc)
+
+
+def write_at(new, base, where):
+    """``base`` with the view at ``where`` (`view_positions`) given the values ``new``:
+    a new array (``base`` itself is not changed)."""
+    part, index = where
+    out = np.array(base, copy=True, order="C")
+    flat = out.reshape(-1)
+    values = np.broadcast_to(new, index.shape)
+    if part == "whole":
+        flat[index] = values
+    elif part == "real":
+        flat.real[index] = values
+    else:
+        flat.imag[index] = values
+    return out
+
+
+def _picked(g, base, index):
+    g = np.array(_full(g, base), order="C")
+    return g, g.reshape(-1)[index]
+
+
+def write_at_new_grad(g, new, base, where):
+    """The adjoint of ``new`` in ``write_at(new, base, where)``: ``g`` where the view
+    lies (for a real ``new`` in the imaginary parts of a complex ``base``, ``-Im g``:
+    adjoints pair as Re(g x), see revsrc.rules)."""
+    part, index = where
+    _, picked = _picked(g, base, index)
+    if part == "real":
+        picked = np.real(picked)
+    elif part == "imag":
+        picked = -np.imag(picked)
+    return as_adjoint(_like(sum_to_shape(np.asarray(picked), np.shape(new)), new), new)
+
+
+def write_at_base_grad(g, base, where):
+    """The adjoint of ``base`` in ``write_at(new, base, where)``: ``g`` with the
+    written elements (or parts of elements) taken out."""
+    part, index = where
+    g, _ = _picked(g, base, index)
+    flat = g.reshape(-1)
+    if part == "whole":
+        flat[index] = 0
+    elif part == "real":
+        flat[index] = 1j * np.imag(flat[index]) if flat.dtype.kind == "c" else 0
+    elif flat.dtype.kind == "c":
+        flat[index] = np.real(flat[index])
+    return g
