@@ -32,7 +32,7 @@ _METHODS = {
     "clip": np.clip, "argmax": np.argmax, "argmin": np.argmin, "copy": np.copy,
     "swapaxes": np.swapaxes, "astype": None, "item": None, "conj": np.conj,
     "trace": np.trace, "all": np.all, "any": np.any, "diagonal": np.diagonal,
-    "conjugate": np.conj,
+    "conjugate": np.conj, "view": None,
 }
 
 _VARARG_SHAPE_METHODS = {"reshape", "transpose"}
@@ -292,6 +292,14 @@ class CallLowering:
             return self._emit(out, _astype, [base] + args, into, loc, kwargs)
         if name == "item":
             return self._emit(out, float, [base], into, loc)
+        if name == "view":
+            # x.view() is x under another name, sharing its memory: an alias, which
+            # passes/views.py follows as it follows b = x (x.view(dtype) reinterprets
+            # the bytes: it runs, refused where a differentiated value reaches it)
+            if args or kwargs:
+                return self._emit(out, ir.call_method, [base, Const(name)] + args, into,
+                                  loc, kwargs)
+            return self._emit(out, ir.copy, [base], into, loc)
         fn = _METHODS[name]
         if name in _VARARG_SHAPE_METHODS and len(args) > 1:
             args = [self._emit(out, ir.make_tuple, args, None, loc)] \
