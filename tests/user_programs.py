@@ -3004,10 +3004,6 @@ FOUND = {
     "einsum_identity_write-grad": "WRONG: np.einsum('i->i', y) is a view of y; the write "
         "z[1] = 0 is lost: d/dx1 is 1, should be 0",
     # ---- CRASH
-    "log_neg_nan-grad": "CRASH: `return` inside `with np.errstate(...)`: UnboundLocalError "
-        "'_errstate2' in the generated adjoint",
-    "errstate_return_inside-grad": "CRASH: `return` inside `with np.errstate(...)`: "
-        "UnboundLocalError '_errstate2' in the generated adjoint",
     "mean_empty-grad": "CRASH: np.mean of an empty array (Python gives nan): ZeroDivisionError "
         "in revsrc/runtime/grads/reductions.py",
     "big_int-grad": "CRASH: a non-differentiated int argument beyond 2**53 (README: arguments "
