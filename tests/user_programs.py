@@ -3008,9 +3008,6 @@ FOUND = {
         "in revsrc/runtime/grads/reductions.py",
     "big_int-grad": "CRASH: a non-differentiated int argument beyond 2**53 (README: arguments "
         "not in argnums may be anything): TypeError 'does not match kind i'",
-    "lambda_closure_loop-grad": "CRASH: lambdas made in a comprehension with a default "
-        "argument (`lambda t, k=k: t ** k`): NameError name 'k' is not defined (README "
-        "documents lambdas used as values as E101)",
     "jacrev_dict_output": "CRASH: revsrc.jacrev of a function returning a dict: TypeError "
         "float() argument must be ... not 'dict'",
     # ---- refusals the README does not document
