@@ -320,7 +320,10 @@ class _Resolver:
             return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),
                     Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
         root = self._owner(target, loc)
-        members = [m for m in self._members(root) if m != root]
+        # an alias made only after the write (``_ret = s`` after ``s += y`` in a loop)
+        # never sees it: with no other, x op= y is x = x op y (x may be a float then)
+        members = [m for m in self._members(root)
+                   if m != root and not self._only_after(self.defs[m][0].path, path)]
         if not members:
             if isinstance(s, SetItem):
                 return [s]
@@ -481,6 +484,17 @@ class _Resolver:
             if b[level][1] != w[level][1]:
                 return b[level][1] < w[level][1]
         return False
+
+    def _only_after(self, d, w):
+        """Whether the statement at path ``d`` runs only after the one at ``w``: later
+        in a statement list holding both, with no loop around them."""
+        k = 0
+        while k < min(len(d), len(w)) and d[k] == w[k]:
+            k += 1
+        if k == min(len(d), len(w)) or d[k][0] != w[k][0] or d[k][1] < w[k][1]:
+            return False
+        return not any(isinstance(self.at[w[:level]], (For, While))
+                       for level in range(1, k + 1))
 
     def _always_view(self, d):
         return self._view_of(d)[1]
