@@ -267,8 +267,9 @@ class ExpressionLowering:
                     isinstance(v, Known) and isinstance(v.value, (NestedDef, BoundMethod)):
                 raise errors.UnsupportedSyntax(
                     f"a lambda's default value {ast.unparse(d)} is not known when "
-                    "transforming (only constants, loop counters over a range and "
-                    "functions can be a lambda's defaults)", loc=loc,
+                    "transforming (a lambda's defaults can be constants, functions, "
+                    "and the variable of a comprehension over a range of constant "
+                    "bounds, with no if)", loc=loc,
                     hint="pass the value as an argument, or write the expression out")
             name = f"_revsrc_default{len(given)}"
             given[name] = v.value
