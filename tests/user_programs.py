@@ -2991,13 +2991,6 @@ FOUND = {
     "view_dtype-grad": "WRONG: a write through y.view(np.float64) is not followed: "
         "grad [1,1,1,1], should be [0,1,1,1]",
     # ---- CRASH
-    "log_neg_nan-grad": "CRASH: `return` inside `with np.errstate(...)`: UnboundLocalError "
-        "'_errstate2' in the generated adjoint",
-    "errstate_return_inside-grad": "CRASH: `return` inside `with np.errstate(...)`: "
-        "UnboundLocalError '_errstate2' in the generated adjoint",
-    "lambda_closure_loop-grad": "CRASH: lambdas made in a comprehension with a default "
-        "argument (`lambda t, k=k: t ** k`): NameError name 'k' is not defined (README "
-        "documents lambdas used as values as E101)",
     "jacrev_dict_output": "CRASH: revsrc.jacrev of a function returning a dict: TypeError "
         "float() argument must be ... not 'dict'",
     # ---- refusals the README does not document

@@ -180,6 +180,17 @@ def _operand_tuple(names, items, loc, out):
     return t
 
 
+def _only_after(at, d, w):
+    """Whether the statement at path ``d`` runs only after the one at ``w``: later in
+    a statement list holding both, with no loop around them (``at``: path -> statement)."""
+    k = 0
+    while k < min(len(d), len(w)) and d[k] == w[k]:
+        k += 1
+    if k == min(len(d), len(w)) or d[k][0] != w[k][0] or d[k][1] < w[k][1]:
+        return False
+    return not any(isinstance(at[w[:level]], (For, While)) for level in range(1, k + 1))
+
+
 class _Resolver:
     def __init__(self, params, found, names, back=None):
         self.params = set(params)
@@ -309,7 +320,10 @@ class _Resolver:
             self._owner(target, loc, outside_ok=True)
             return self._write_apart(s, root, path)
         root = self._owner(target, loc)
-        members = [m for m in self._members(root) if m != root]
+        # an alias made only after the write (``_ret = s`` after ``s += y`` in a loop)
+        # never sees it: with no other, x op= y is x = x op y (x may be a float then)
+        members = [m for m in self._members(root)
+                   if m != root and not _only_after(self.at, self.defs[m][0].path, path)]
         if not members:
             if isinstance(s, SetItem):
                 return [s]

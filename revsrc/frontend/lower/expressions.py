@@ -16,7 +16,8 @@ from ...core import ir
 from ...core.ir import Const, If
 from .dispatch import expression
 from .scope import param_names
-from .values import STATIC_NODES, Known, VDict, VTuple, made_object, vtuple
+from .values import (STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
+                     made_object, vtuple)
 
 BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -216,22 +217,68 @@ class ExpressionLowering:
 
     @expression(ast.Lambda)
     def _lambda_value(self, sc, node, out, into, loc):
-        """A lambda passed as a value (``key=lambda kv: kv[0]``): when it reads nothing
-        but its parameters and module globals, it is that function, made from the
-        user's own source; one reading the function's variables is refused."""
+        """A lambda passed as a value (``key=lambda kv: kv[0]``): when its body reads
+        nothing but its parameters and module globals, it is that function, made from
+        the user's own source; one reading the function's variables is refused.
+        Defaults that read them (``[lambda t, k=k: t ** k for k in range(3)]``) are
+        taken when the lambda is made, as in Python: values known when transforming
+        (a loop counter, a constant), else refused."""
         params = set(param_names(node))
         names = {n.id for n in ast.walk(node.body) if isinstance(n, ast.Name)}
-        scope, local = sc, False
-        while scope is not None:
-            local = local or any(n in scope.locals or n in scope.env for n in names - params)
-            scope = scope.enclosing
-        if not local and not any(isinstance(n, (ast.Lambda, ast.NamedExpr))
-                                 for n in ast.walk(node.body)) and sc.globals is not None:
+        if not self._reads_locals(sc, names - params) and not any(
+                isinstance(n, (ast.Lambda, ast.NamedExpr)) for n in ast.walk(node.body)) \
+                and sc.globals is not None:
+            node, given = self._lambda_defaults(sc, node, out, loc)
             expr = ast.fix_missing_locations(ast.Expression(body=node))
             code = compile(expr, sc.parsed.loc(node).filename if sc.parsed.loc(node)
                            else "<lambda>", "eval")
-            return Known(eval(code, sc.globals))  # noqa: S307 (the user's own lambda)
+            return Known(eval(code, sc.globals, given))  # noqa: S307 (the user's own lambda)
         raise errors.UnsupportedSyntax(
             "a lambda used as a value that reads the function's variables is not supported "
             "(one assigned to a name and called in the function is)", loc=loc,
             hint="assign it to a name and call it, or write the expression out")
+
+    def _reads_locals(self, sc, names):
+        """Whether any of ``names`` is the function's own (a module global the body
+        reads is loaded at entry, and is still the global)."""
+        scope = sc
+        while scope is not None:
+            for n in names:
+                v = scope.env.get(n)
+                hoisted = isinstance(v, Known) and n not in scope.locals and \
+                    scope.globals is not None and n in scope.globals and \
+                    scope.globals[n] is v.value
+                if n in scope.locals or n in scope.env and not hoisted:
+                    return True
+            scope = scope.enclosing
+        return False
+
+    def _lambda_defaults(self, sc, node, out, loc):
+        """``node`` with its defaults that read the function's variables replaced by
+        names of their values (known when transforming), and those names' values."""
+        a, given = node.args, {}
+
+        def taken(d):
+            if d is None or not self._reads_locals(
+                    sc, {n.id for n in ast.walk(d) if isinstance(n, ast.Name)}):
+                return d
+            v = self._expr(sc, d, out)
+            if not isinstance(v, (Known, Const)) or \
+                    isinstance(v, Known) and isinstance(v.value, (NestedDef, BoundMethod)):
+                raise errors.UnsupportedSyntax(
+                    f"a lambda's default value {ast.unparse(d)} is not known when "
+                    "transforming (a lambda's defaults can be constants, functions, "
+                    "and the variable of a comprehension over a range of constant "
+                    "bounds, with no if)", loc=loc,
+                    hint="pass the value as an argument, or write the expression out")
+            name = f"_revsrc_default{len(given)}"
+            given[name] = v.value
+            return ast.copy_location(ast.Name(id=name, ctx=ast.Load()), d)
+        defaults = [taken(d) for d in a.defaults]
+        kw_defaults = [taken(d) for d in a.kw_defaults]
+        if not given:
+            return node, None
+        args = ast.arguments(posonlyargs=a.posonlyargs, args=a.args, vararg=a.vararg,
+                             kwonlyargs=a.kwonlyargs, kw_defaults=kw_defaults,
+                             kwarg=a.kwarg, defaults=defaults)
+        return ast.copy_location(ast.Lambda(args=args, body=node.body), node), given

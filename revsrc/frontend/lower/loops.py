@@ -11,7 +11,7 @@ from ...core import ir
 from ...core.ir import Const, For, Op, While
 from .dispatch import expression, statement
 from .scope import assigned_names, leaves_loop
-from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned
+from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, vtuple
 
 _ITERATORS = (zip, reversed, map, filter, iter, enumerate)
 
@@ -181,6 +181,11 @@ class LoopLowering:
             raise errors.UnsupportedSyntax("an async comprehension", loc=loc,
                                            hint="use a plain comprehension")
         cs = sc.child()
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and \
+                isinstance(node.elt, ast.Lambda):
+            made = self._lambda_list(cs, node, out, loc)
+            if made is not None:
+                return made if into is None else self._expr_copy(made, into, out, loc)
         used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
         if into is not None and not any(sc.env.get(n) == into for n in used):
             acc = into     # built where it goes (it does not read that name)
@@ -221,6 +226,25 @@ class LoopLowering:
             body[0].iter = ast.copy_location(ast.Name(id=_FIRST, ctx=ast.Load()), first.iter)
         self._block(cs, body, out)
         return acc
+
+    def _lambda_list(self, cs, node, out, loc):
+        """``[lambda t, k=k: t ** k for k in range(3)]``: over items known when
+        transforming, a static list of functions (each lambda made with its item, so
+        that calls of them are inlined); None if the items are not known."""
+        if len(node.generators) != 1 or node.generators[0].ifs or \
+                not isinstance(node.generators[0].target, ast.Name):
+            return None
+        g = node.generators[0]
+        items = self._static_plan_items(self._iteration(cs.enclosing, g.iter, out, loc),
+                                        top=False)
+        if items is None or len(items) > UNROLL_LIMIT:
+            return None
+        cs.locals.add(g.target.id)
+        made = []
+        for item in items:
+            cs.env[g.target.id] = item
+            made.append(self._expr(cs, node.elt, out))
+        return vtuple(made, seq="list")
 
     def _comprehension_variable(self, sc, name):
         """A comprehension's own variable: the user's name where the function has no

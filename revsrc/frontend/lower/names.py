@@ -145,6 +145,8 @@ class NameLowering:
             # a list of objects made in the function ([Dense(W1, b1), Dense(W2, b2)])
             return any(isinstance(e, ast.Call) and self._maybe_static(sc, e)
                        for e in node.elts)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return isinstance(node.elt, ast.Lambda)   # a list of functions (loops.py)
         if isinstance(node, ast.Name):
             return is_static_value(sc.env.get(node.id)) or node.id in sc.defs
         if isinstance(node, (ast.Subscript, ast.Attribute)):

@@ -69,6 +69,9 @@ class Scope:
         self.locals = set()
         self.loops = []  # stack of (continue label, break label) of enclosing loops
         self.exit_label = None  # the label `return` leaves
+        # the errstate blocks entered and not left: (token, settings, loop depth, loc),
+        # so that a return, break or continue leaving them leaves them (as Python does)
+        self.errstates = []
         self.ret_var = None
         self.aux_var = None
         self.has_aux = False

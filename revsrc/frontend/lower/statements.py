@@ -88,6 +88,7 @@ class StatementLowering:
         if not sc.loops:
             raise errors.UnsupportedSyntax("break/continue outside a loop", loc=loc)
         cont, brk = sc.loops[-1]
+        self._leave_errstates(sc, len(sc.loops), out)
         out.append(ir.Leave(brk if isinstance(node, ast.Break) else cont, loc=loc))
         return True
 
@@ -186,11 +187,24 @@ class StatementLowering:
             kwargs = tuple((k.arg, self._val(sc, k.value, out)) for k in call.keywords)
             token = self.fresh("_errstate")
             out.append(Op(token, guards.errstate_enter, (), kwargs, loc=loc))
-            entered.append((token, kwargs))
-        self._block(sc, node.body, out)
-        for token, kwargs in reversed(entered):
-            out.append(Op(None, guards.errstate_exit, (token,), kwargs, loc=loc))
-        return False
+            entered.append((token, kwargs, len(sc.loops), loc))
+        sc.errstates.extend(entered)
+        try:
+            left = self._block(sc, node.body, out)
+        finally:
+            del sc.errstates[len(sc.errstates) - len(entered):]
+        if not left:
+            for token, kwargs, _, _ in reversed(entered):
+                out.append(Op(None, guards.errstate_exit, (token,), kwargs, loc=loc))
+        return left
+
+    def _leave_errstates(self, sc, depth, out):
+        """A return (``depth`` 0), break or continue (``depth`` the loop's) leaves the
+        errstate blocks entered inside what it leaves: their settings go back first,
+        and the adjoint, mirroring each exit, enters them again on that path."""
+        for token, kwargs, at, loc in reversed(sc.errstates):
+            if at >= depth:
+                out.append(Op(None, guards.errstate_exit, (token,), kwargs, loc=loc))
 
     def _return(self, sc, node, out, loc):
         value = node.value
@@ -202,6 +216,7 @@ class StatementLowering:
             else:
                 self._expr_copy(self._materialize(v, out, loc), sc.ret_var, out, loc)
                 sc.ret_plain = True
+            self._leave_errstates(sc, 0, out)
             out.append(ir.Leave(sc.exit_label, loc=loc))
             return False
         if sc.has_aux:
@@ -220,6 +235,7 @@ class StatementLowering:
             out.append(Op(sc.ret_var, ir.copy, (Const(None),), loc=loc))
         else:
             self._expr(sc, value, out, into=sc.ret_var)
+        self._leave_errstates(sc, 0, out)
         out.append(ir.Leave(sc.exit_label, loc=loc))
         return False
 

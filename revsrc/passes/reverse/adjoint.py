@@ -205,7 +205,9 @@ class Adjoint:
         the forward sweep) is entering it in the adjoint sweep, and the reverse."""
         tokens = self.errstate_tokens
         if s.fn is guards.errstate_exit:
-            token = self.names.fresh("_errstate")
+            # a return, break or continue inside the block leaves it too: each path's
+            # exit enters it again under the one name the block's enter mirrors to
+            token = tokens.get(s.args[0]) or self.names.fresh("_errstate")
             tokens[s.args[0]] = token
             out.append(Op(token, guards.errstate_enter, (), s.kwargs, loc=s.loc))
         elif s.target in tokens:
