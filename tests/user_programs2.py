@@ -2186,6 +2186,159 @@ def view_transpose_alias_iadd(x):
 
 
 
+# ------------------------------------------------------------------ forward over reverse through in-place writes
+X3 = np.array([0.5, -0.4, 1.3])
+
+
+def _slice_imul(x):
+    y = x * 1.0
+    y[1:] *= x[0]
+    return np.sum(y)
+
+
+def _slice_assign_self(x):
+    y = x * 1.0
+    y[1:3] = y[1:3] * x[0]
+    return np.sum(y)
+
+
+def _H_slice_imul(x):          # the true Hessian of _slice_imul / _slice_assign_self
+    return np.array([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
+
+
+@custom("co_hessian_slice_imul", K)
+def co_hessian_slice_imul():
+    close(revsrc.hessian(_slice_imul)(X3), _H_slice_imul(X3))
+
+
+@custom("co_hessian_slice_assign_self", K)
+def co_hessian_slice_assign_self():
+    close(revsrc.hessian(_slice_assign_self)(X3), _H_slice_imul(X3))
+
+
+@custom("co_jacfwd_grad_slice_imul", K)
+def co_jacfwd_grad_slice_imul():
+    close(revsrc.jacfwd(revsrc.grad(_slice_imul))(X3), _H_slice_imul(X3))
+
+
+@custom("co_jacrev_grad_slice_imul", K)
+def co_jacrev_grad_slice_imul():
+    close(revsrc.jacrev(revsrc.grad(_slice_imul))(X3), _H_slice_imul(X3))
+
+
+@custom("co_jvp_of_grad_slice_imul", K)
+def co_jvp_of_grad_slice_imul():
+    v = np.array([0.0, 1.0, 0.0])
+    close(revsrc.jvp(revsrc.grad(_slice_imul), (X3,), (v,))[1], [1.0, 0.0, 0.0])
+
+
+@custom("co_hvp_slice_imul", K)
+def co_hvp_slice_imul():
+    v = np.array([0.0, 1.0, 0.0])
+    close(revsrc.hvp(_slice_imul, (X3,), (v,)), [1.0, 0.0, 0.0])
+
+
+@custom("co_grad_grad_component_slice_imul", K)
+def co_grad_grad_component_slice_imul():
+    dg = revsrc.grad(_slice_imul)
+
+    def g0(x):
+        return dg(x)[0]
+    close(revsrc.grad(g0)(X3), [0.0, 1.0, 1.0])
+
+
+def _hess_vs_fd(fn, x):
+    H = revsrc.hessian(fn)(x)
+    g = revsrc.grad(fn)
+    Hn = np.stack([fd(lambda t: g(t)[..., ][np.unravel_index(i, x.shape)], x, 1e-5).ravel()
+                   for i in range(x.size)])
+    close(np.asarray(H).reshape(x.size, x.size), Hn, rtol=1e-4, atol=1e-5)
+
+
+@custom("co_hessian_view_slice_imul", K)
+def co_hessian_view_slice_imul():
+    _hess_vs_fd(view_slice_imul, A4)
+
+
+@custom("co_hessian_view_row_write", K)
+def co_hessian_view_row_write():
+    _hess_vs_fd(view_basic_index_row_write, M3)
+
+
+@custom("co_hessian_where_then_inplace", K)
+def co_hessian_where_then_inplace():
+    _hess_vs_fd(ip_where_then_inplace, A6)
+
+
+@custom("co_hessian_item_loop_iadd", K)
+def co_hessian_item_loop_iadd():
+    _hess_vs_fd(ip_loop_item_iadd, A4)
+
+
+@custom("co_hessian_fancy_iadd_repeated", K)
+def co_hessian_fancy_iadd_repeated():
+    _hess_vs_fd(ip_fancy_iadd_repeated, A4)
+
+
+@custom("co_hessian_overlap_isub", K)
+def co_hessian_overlap_isub():
+    _hess_vs_fd(ip_overlap_isub, A4)
+
+
+@custom("co_hessian_strided_assign", K)
+def co_hessian_strided_assign():
+    _hess_vs_fd(view_strided_assign, A6)
+
+
+@custom("co_hessian_iir_filter", K)
+def co_hessian_iir_filter():
+    _hess_vs_fd(functools.partial(sci_iir_filter, a=0.6), A6)
+
+
+@custom("co_hessian_column_imul", K)
+def co_hessian_column_imul():
+    _hess_vs_fd(view_column_imul, M3)
+
+
+@custom("co_hessian_mask_iadd", K)
+def co_hessian_mask_iadd():
+    _hess_vs_fd(ip_mask_iadd, A6)
+
+
+@custom("co_hessian_scatter_conv", K)
+def co_hessian_scatter_conv():
+    _hess_vs_fd(ip_scatter_conv, A4)
+
+
+
+# ------------------------------------------------------------------ backend="jax" variants of the programs above
+JB = "jax-backend"
+_JAX_VARIANTS = {
+    "view_slice_imul": (), "view_of_view_write": (), "view_reshape_iadd": (),
+    "view_squeeze_write": (), "view_strided_assign": (), "view_iadd_own_T": (),
+    "ip_mask_assign": ("E603",), "ip_item_max": ("E603",), "ip_fancy_iadd_repeated": (),
+    "ip_fill_diagonal": (), "ip_overlap_isub": (), "ip_out_column_loop": (),
+    "ip_s_iadd_matmul_loop": (), "ip_loop_item_iadd": (), "ip_self_imul": (),
+    "sci_iir_filter": (), "sci_kalman": (), "sci_rk4_vec": (), "sci_newton_sqrt": (),
+    "sci_huber": (), "sci_power_iteration": (), "sci_gauss_seidel": (),
+    "sci_data_dep_loop": (), "sci_lstm_like": (), "sci_norm_clip": (), "sci_verlet": (),
+    "bi_mod": (), "em_empty_arg": (), "em_loop_empty": (), "lam_default_capture": (),
+    "es_nested": (), "em_prod_empty": (), "sci_cummax_loop": (), "sci_logsumexp": (),
+}
+
+
+def _add_jax_variants():
+    by = {c.name: c for c in CASES}
+    for name, doc in _JAX_VARIANTS.items():
+        c = by[name]
+        CASES.append(Case(name + "_jax", JB, c.fn, c.args, argnums=c.argnums,
+                          doc=doc, opts={"backend": "jax"}, needs_jax=True))
+
+
+_add_jax_variants()
+
+
+
 # ------------------------------------------------------------------ harness
 import copy as _copy
 import re as _re
@@ -2206,6 +2359,8 @@ def _cargs(args):
 
 def run_generic(c):
     fn, argnums = c.fn, c.argnums
+    if c.needs_jax:
+        _jax()
     nums = argnums if isinstance(argnums, tuple) else (argnums,)
     value, g = revsrc.value_and_grad(fn, argnums=argnums, **c.opts)(*_cargs(c.args))
     want = fn(*_cargs(c.args))
@@ -2221,7 +2376,9 @@ def run_generic(c):
             a[k] = t
             return float(np.real(fn(*a)))
         if isinstance(x0, float):
-            assert isinstance(gk, float), f"arg {k}: gradient type {type(gk)}"
+            if c.opts.get("backend") != "jax":
+                assert isinstance(gk, float), f"arg {k}: gradient type {type(gk)}"
+            gk = float(gk)
             close(gk, fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}")
         else:
             gk = np.asarray(gk)
