@@ -2311,6 +2311,186 @@ def co_hessian_scatter_conv():
 
 
 
+# ------------------------------------------------------------------ more rebinding / big-int probes
+ACT2 = math.tanh
+
+
+def _uses_act2(x):
+    return ACT2(x) * x
+
+
+@custom("rb_all_transforms_after_rebind", R)
+def rb_all_transforms_after_rebind():
+    global ACT2
+    try:
+        ds = {"hessian": revsrc.hessian(_uses_act2), "jacfwd": revsrc.jacfwd(_uses_act2),
+              "vg": revsrc.value_and_grad(_uses_act2),
+              "engine": revsrc.grad(_uses_act2, backend="engine"),
+              "gradgrad": revsrc.grad(revsrc.grad(_uses_act2))}
+        for d in ds.values():
+            d(0.4)
+        ACT2 = math.sin
+        x = 0.4
+        d1 = math.cos(x) * x + math.sin(x)
+        d2 = -math.sin(x) * x + 2 * math.cos(x)
+        close(ds["hessian"](x), d2, what="hessian")
+        close(ds["jacfwd"](x), d1, what="jacfwd")
+        close(ds["vg"](x), (math.sin(x) * x, d1), what="value_and_grad")
+        close(ds["engine"](x), d1, what="engine")
+        close(ds["gradgrad"](x), d2, what="grad(grad)")
+        close(revsrc.jvp(_uses_act2, (x,), (1.0,)), (math.sin(x) * x, d1), what="jvp")
+    finally:
+        ACT2 = math.tanh
+
+
+def _g_mod(x, n):
+    return x * x * (n % 7)
+
+
+@custom("bi_vmap_unmapped_huge", B)
+def bi_vmap_unmapped_huge():
+    n = 2 ** 70 + 3
+    close(revsrc.vmap(revsrc.grad(_g_mod), in_axes=(0, None))(np.array([1.0, 2.0]), n),
+          [2.0 * (n % 7), 4.0 * (n % 7)])
+
+
+@custom("bi_vmap_mapped_int64", B)
+def bi_vmap_mapped_int64():
+    ns = np.array([2 ** 62 + 1, 2 ** 61 + 5])
+    close(revsrc.vmap(revsrc.grad(_g_mod))(np.array([1.0, 2.0]), ns),
+          [2.0 * ((2 ** 62 + 1) % 7), 4.0 * ((2 ** 61 + 5) % 7)])
+
+
+@custom("bi_jit_grad_2_64", B)
+def bi_jit_grad_2_64():
+    close(revsrc.jit(revsrc.grad(_g_mod))(1.5, 2 ** 64 + 1), 3.0 * ((2 ** 64 + 1) % 7))
+
+
+@custom("bi_engine_floordiv", B)
+def bi_engine_floordiv():
+    def g(x, n):
+        return x * (n // 3 % 5) + x * x
+    close(revsrc.grad(g, backend="engine")(1.5, 2 ** 63 + 7), ((2 ** 63 + 7) // 3 % 5) + 3.0)
+
+
+@custom("bi_engine_loop_count", B)
+def bi_engine_loop_count():
+    def g(x, n):
+        s = x
+        for i in range(n % 4):
+            s = s * x
+        return s
+    close(revsrc.grad(g, backend="engine")(1.5, 2 ** 64 + 2), 3 * 1.5 ** 2)
+
+
+@custom("bi_engine_sub_to_small", B)
+def bi_engine_sub_to_small():
+    def g(x, n):
+        return x * (n - 2 ** 64)
+    close(revsrc.grad(g, backend="engine")(1.5, 2 ** 64 + 2), 2.0)
+
+
+@custom("bi_square_overflow_int64", B)
+def bi_square_overflow_int64():
+    def g(x, n):
+        return x * (n * n % 1000)
+    close(revsrc.grad(g)(1.5, 2 ** 40 + 3), float((2 ** 40 + 3) ** 2 % 1000))
+
+
+@custom("bi_min_int64_abs", B)
+def bi_min_int64_abs():
+    def g(x, n):
+        return x * (n % 7) * (abs(n) % 3)
+    close(revsrc.grad(g)(1.5, -2 ** 63), float((-2 ** 63) % 7 * (2 ** 63 % 3)))
+
+
+@custom("bi_hessian_bigint", B)
+def bi_hessian_bigint():
+    def g(x, n):
+        return x ** 3 * (n % 5)
+    close(revsrc.hessian(g)(1.5, 2 ** 66 + 1), 6 * 1.5 * ((2 ** 66 + 1) % 5))
+
+
+
+# ------------------------------------------------------------------ complex outputs that must be refused (E302)
+def _must_refuse(transform, f, *args):
+    try:
+        r = transform(f)(*args)
+    except revsrc.RevsrcError as e:
+        assert str(e).startswith("[E302"), str(e)
+        raise
+    raise AssertionError(f"complex output not refused: returned {r!r}")
+
+
+def _cx_mean(x):
+    return np.mean(x * 1j + x)
+
+
+def _cx_prod(x):
+    return np.prod(x + 1j)
+
+
+def _cx_branch(x):
+    if x[0] > 0:
+        return np.sum(np.exp(1j * x))
+    return 0.0
+
+
+def _cx_fft(x):
+    return np.sum(np.fft.fft(x))
+
+
+def _cx_vec(x):
+    return x * 1j + x
+
+
+@custom("cx_mean_output", C, doc=("E302",))
+def cx_mean_output():
+    _must_refuse(revsrc.grad, _cx_mean, A3)
+
+
+@custom("cx_prod_output", C, doc=("E302",))
+def cx_prod_output():
+    _must_refuse(revsrc.grad, _cx_prod, A3)
+
+
+@custom("cx_branch_output", C, doc=("E302",))
+def cx_branch_output():
+    _must_refuse(revsrc.grad, _cx_branch, A3)
+
+
+@custom("cx_fft_sum_output", C, doc=("E302",))
+def cx_fft_sum_output():
+    _must_refuse(revsrc.grad, _cx_fft, A3)
+
+
+@custom("cx_value_and_grad_mean_output", C, doc=("E302",))
+def cx_value_and_grad_mean_output():
+    _must_refuse(revsrc.value_and_grad, _cx_mean, A3)
+
+
+@custom("cx_hessian_complex_output", C, doc=("E302",))
+def cx_hessian_complex_output():
+    _must_refuse(revsrc.hessian, _cx_mean, A3)
+
+
+@custom("cx_jacrev_complex_vector", C, doc=("E302",))
+def cx_jacrev_complex_vector():
+    _must_refuse(revsrc.jacrev, _cx_vec, A3)
+
+
+@custom("cx_jacfwd_complex_vector", C, doc=("E302",))
+def cx_jacfwd_complex_vector():
+    # JAX's jacfwd of a real-to-complex function returns the complex Jacobian
+    close(revsrc.jacfwd(_cx_vec)(A3), (1.0 + 1.0j) * np.eye(3))
+
+
+@custom("cx_jax_backend_mean_output", C, doc=("E302",), needs_jax=True)
+def cx_jax_backend_mean_output():
+    _must_refuse(functools.partial(revsrc.grad, backend="jax"), _cx_mean, A3)
+
+
+
 # ------------------------------------------------------------------ backend="jax" variants of the programs above
 JB = "jax-backend"
 _JAX_VARIANTS = {
