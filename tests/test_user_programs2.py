@@ -45,6 +45,8 @@ KNOWN = {
     'jx_partial_method': 'WRONG: after scale = 7 got array([ 1.2, -4.8, 2.8]) want array([ 4.2, -16.8, 9.8])',
     'cx_sum_complex_output_2': 'WRONG: complex output not refused: array([1., 1., 1.])',
     'view_split_loop_zero': 'CRASH: ValueError: operands could not be broadcast together with shapes (3,2) (3,)',
+    'view_split_item_slice_assign': 'refused-undoc: [E101] only items of a local list or array can be assigned into',
+    'view_asarray_of_list_then_write': 'refused-undoc: [E404] y shares its value with _t4, _t5, _t6, y, and revsrc cannot follow a write into it',
     'co_hessian_slice_imul': 'WRONG: got array([[0., 0., 0.], [1., 0., 0.], [1., 0., 0.]]) want array([[0., 1., 1.], [1., 0., 0.], [1., 0., 0.]])',
     'co_hessian_slice_assign_self': 'WRONG: got array([[0., 0., 0.], [1., 0., 0.], [1., 0., 0.]]) want array([[0., 1., 1.], [1., 0., 0.], [1., 0., 0.]])',
     'co_jacfwd_grad_slice_imul': 'WRONG: got array([[0., 0., 0.], [1., 0., 0.], [1., 0., 0.]]) want array([[0., 1., 1.], [1., 0., 0.], [1., 0., 0.]])',

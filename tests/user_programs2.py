@@ -2186,6 +2186,240 @@ def view_transpose_alias_iadd(x):
 
 
 
+# ------------------------------------------------------------------ more view writes
+
+
+@case("view_base_write_view_read", V, (A6,))
+def view_base_write_view_read(x):
+    y = x * 1.0
+    v = y[::2]
+    y[0] = 5.0 * x[1]
+    return np.sum(v * x[::2])
+
+
+@case("view_base_imul_view_read", V, (A6,))
+def view_base_imul_view_read(x):
+    y = x + 1.0
+    v = y[1:]
+    y *= x
+    return np.sum(v ** 2)
+
+
+@case("view_chain_reshape_row_iadd", V, (A6,))
+def view_chain_reshape_row_iadd(x):
+    y = x * 1.0
+    a = y.reshape(2, 3)
+    b = a[0]
+    b += x[3:]
+    return np.sum(y * y)
+
+
+def _first_half(a):
+    return a[:2]
+
+
+@case("view_helper_returns_view", V, (A4,))
+def view_helper_returns_view(x):
+    y = x * 1.0
+    h = _first_half(y)
+    h *= 2.0
+    return np.sum(y * x)
+
+
+def _scale_inplace(a, k):
+    a *= k
+    return None
+
+
+@case("view_helper_writes_arg_view", V, (A4,))
+def view_helper_writes_arg_view(x):
+    y = x * 1.0
+    _scale_inplace(y[1:], x[0])
+    return np.sum(y * y)
+
+
+@case("view_split_item_slice_assign", V, (A4,))
+def view_split_item_slice_assign(x):
+    y = x * 1.0
+    np.split(y, 2)[0][:] = 0.0
+    return np.sum(y * x)
+
+
+@case("view_einsum_identity_write", V, (A3,), doc=("E404",))
+def view_einsum_identity_write(x):
+    y = x * 1.0
+    e = np.einsum("i->i", y)
+    e[0] = 9.0
+    return np.sum(y * x)
+
+
+@case("view_TT_write", V, (M2,))
+def view_TT_write(x):
+    y = x * 1.0
+    t = y.T.T
+    t[0, 1] = x[1, 0] * 3.0
+    return np.sum(y * y)
+
+
+@case("view_np_ravel_write", V, (M2,))
+def view_np_ravel_write(x):
+    y = x * 1.0
+    r = np.ravel(y)
+    r[1] = x[1, 1] ** 2
+    return np.sum(y * x)
+
+
+@case("view_np_transpose_write", V, (M2,))
+def view_np_transpose_write(x):
+    y = x * 1.0
+    t = np.transpose(y)
+    t[0, 1] = 4.0 * x[0, 0]
+    return np.sum(y * x)
+
+
+@case("view_newaxis_write", V, (A3,))
+def view_newaxis_write(x):
+    y = x * 1.0
+    c = y[:, None]
+    c[1, 0] = x[2] * 2.0
+    return np.sum(y * y)
+
+
+@case("view_view_after_base_rebound", V, (A4,))
+def view_view_after_base_rebound(x):
+    y = x * 1.0
+    v = y[1:]
+    y = y * 2.0
+    v[0] = 7.0
+    return np.sum(y) + np.sum(v * x[1:])
+
+
+@case("view_write_in_branch", V, (A4,))
+def view_write_in_branch(x):
+    y = x * 1.0
+    v = y[2:]
+    if x[0] > 0:
+        v *= 3.0
+    else:
+        v += 1.0
+    return np.sum(y * y)
+
+
+@case("view_write_in_loop_same_view", V, (A4,))
+def view_write_in_loop_same_view(x):
+    y = x * 1.0
+    v = y[1:3]
+    for k in range(3):
+        v *= x[0]
+    return np.sum(y)
+
+
+@case("view_inner_loop_view_per_iter", V, (A6,), doc=("E404",))
+def view_inner_loop_view_per_iter(x):
+    y = x * 1.0
+    for k in range(3):
+        w = y[k:k + 3]
+        w += x[k]
+    return np.sum(y * y)
+
+
+@case("view_real_slice_of_complex", V, (A3,))
+def view_real_slice_of_complex(x):
+    z = x * (2.0 - 1.0j)
+    r = z.real
+    r[0] = x[1] * 5.0
+    return np.sum(np.abs(z) ** 2)
+
+
+@case("view_reshape_minus1_of_T", V, (M3,))
+def view_reshape_minus1_of_T(x):
+    y = x * 1.0
+    r = y.T.reshape(3, 3)   # a view (transpose is reshaped to the same shape)
+    r[0, 2] = x[2, 2] * 3.0
+    return np.sum(y * y)
+
+
+@case("view_asarray_of_list_then_write", V, (A3,))
+def view_asarray_of_list_then_write(x):
+    y = np.asarray([x[0], x[1], x[2]])
+    y[0] = y[1] * y[2]
+    return np.sum(y * y)
+
+
+
+# ------------------------------------------------------------------ more errstate
+
+
+@case("es_return_in_loop", ES, (A3,))
+def es_return_in_loop(x):
+    for i in range(3):
+        with np.errstate(divide="ignore"):
+            if x[i] < 0:
+                return np.sum(x[:i] ** 2) + x[i]
+    return np.sum(x)
+
+
+@case("es_while_true_return", ES, (0.6,))
+def es_while_true_return(x):
+    s = 0.0
+    while True:
+        with np.errstate(all="ignore"):
+            s = s + x * x
+            if s > 1.0:
+                return s
+    return -1.0
+
+
+@case("es_raise_mode_no_error", ES, (A3,))
+def es_raise_mode_no_error(x):
+    with np.errstate(invalid="raise"):
+        y = np.sqrt(x * x)
+    return np.sum(y)
+
+
+@case("es_continue_float_acc", ES, (A3,))
+def es_continue_float_acc(x):
+    r = 0.0
+    for i in range(3):
+        with np.errstate(over="ignore"):
+            if i == 1:
+                continue
+            r += math.exp(x[i])
+    return r
+
+
+def _es_where_log(x):
+    with np.errstate(divide="ignore"):
+        y = np.log(x * 0.0 + 0.0)
+        z = np.where(np.isfinite(y), y, 0.0)
+    return np.sum(z) + np.sum(x * x)
+
+
+@custom("es_where_log_nan_like_jax", ES, needs_jax=True)
+def es_where_log_nan_like_jax():
+    jax = _jax()
+    jnp = _jnp()
+
+    def jf(x):
+        y = jnp.log(x * 0.0 + 0.0)
+        return jnp.sum(jnp.where(jnp.isfinite(y), y, 0.0)) + jnp.sum(x * x)
+    close(revsrc.grad(_es_where_log)(A3), np.asarray(jax.grad(jf)(A3)), what="vs jax (IEEE)")
+
+
+@custom("es_hessian_return_in_loop", ES)
+def es_hessian_return_in_loop():
+    close(revsrc.hessian(es_return_in_loop)(A3), np.diag([2.0, 0.0, 0.0]))
+
+
+@custom("es_hessian_raise_mode", ES)
+def es_hessian_raise_mode():
+    def f(x):
+        with np.errstate(divide="raise"):
+            return 1.0 / x
+    close(revsrc.hessian(f)(0.5), 16.0)
+
+
+
 # ------------------------------------------------------------------ forward over reverse through in-place writes
 X3 = np.array([0.5, -0.4, 1.3])
 
