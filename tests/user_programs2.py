@@ -2420,6 +2420,93 @@ def es_hessian_raise_mode():
 
 
 
+# ------------------------------------------------------------------ state read at call time, both backends
+WMUT = np.array([1.0, 2.0, 3.0])
+
+
+def _uses_wmut(x):
+    return np.sum(WMUT * x * x)
+
+
+class _Holder:
+    pass
+
+
+def _uses_holder(x, c):
+    return np.sum(c.w * x * x)
+
+
+def _uses_dict_arg(x, d):
+    return np.sum(d["k"] * x)
+
+
+LMUT = [2.0]
+
+
+def _uses_lmut(x):
+    return np.sum(LMUT[0] * x)
+
+
+MODX = types.ModuleType("modx")
+MODX.K = 2.0
+
+
+def _uses_modx(x):
+    return np.sum(MODX.K * x)
+
+
+def _state_checks(backend):
+    def global_array_inplace():
+        try:
+            d = revsrc.grad(_uses_wmut, backend=backend)
+            d(A3)
+            WMUT[0] = 10.0
+            close(d(A3), 2 * WMUT * A3, what="after WMUT[0] = 10")
+        finally:
+            WMUT[0] = 1.0
+
+    def attr_of_nondiff_arg():
+        h = _Holder()
+        h.w = np.array([1.0, 2.0, 3.0])
+        d = revsrc.grad(_uses_holder, backend=backend)
+        close(d(A3, h), 2 * h.w * A3)
+        h.w = np.array([5.0, 5.0, 5.0])
+        close(d(A3, h), 10 * A3, what="after h.w changed")
+
+    def dict_arg_mutated():
+        dct = {"k": 2.0}
+        d = revsrc.grad(_uses_dict_arg, backend=backend)
+        d(A3, dct)
+        dct["k"] = 7.0
+        close(d(A3, dct), np.full(3, 7.0), what="after d['k'] = 7")
+
+    def global_list_mutated():
+        try:
+            d = revsrc.grad(_uses_lmut, backend=backend)
+            d(A3)
+            LMUT[0] = 9.0
+            close(d(A3), np.full(3, 9.0), what="after LMUT[0] = 9")
+        finally:
+            LMUT[0] = 2.0
+
+    def module_attr_changed():
+        try:
+            d = revsrc.grad(_uses_modx, backend=backend)
+            d(A3)
+            MODX.K = 4.0
+            close(d(A3), np.full(3, 4.0), what="after MODX.K = 4")
+        finally:
+            MODX.K = 2.0
+    return [global_array_inplace, attr_of_nondiff_arg, dict_arg_mutated,
+            global_list_mutated, module_attr_changed]
+
+
+for _be, _fam, _pre in ((None, R, "st_"), ("jax", J, "jx_st_")):
+    for _chk in _state_checks(_be):
+        CASES.append(Case(_pre + _chk.__name__, _fam, check=_chk, needs_jax=_be == "jax"))
+
+
+
 # ------------------------------------------------------------------ forward over reverse through in-place writes
 X3 = np.array([0.5, -0.4, 1.3])
 
