@@ -2812,6 +2812,54 @@ def cx_jax_backend_mean_output():
 
 
 
+def _view_before_imul(x):
+    y = x * 1.0
+    v = y[1:]
+    y *= x          # v sees the product
+    return np.sum(v)
+
+
+_H_VBI = np.diag([0.0, 2.0, 2.0])
+
+
+@custom("co_hessian_view_before_imul", K)
+def co_hessian_view_before_imul():
+    close(revsrc.hessian(_view_before_imul)(X3), _H_VBI)
+
+
+@custom("co_jacrev_grad_view_before_imul", K)
+def co_jacrev_grad_view_before_imul():
+    close(revsrc.jacrev(revsrc.grad(_view_before_imul))(X3), _H_VBI)
+
+
+@custom("co_grad_grad_component_view_before_imul", K)
+def co_grad_grad_component_view_before_imul():
+    dg = revsrc.grad(_view_before_imul)
+
+    def g1(x):
+        return dg(x)[1]
+    close(revsrc.grad(g1)(X3), [0.0, 2.0, 0.0])
+
+
+@custom("co_jvp_view_before_imul", K)
+def co_jvp_view_before_imul():
+    v = np.array([0.3, 1.0, -2.0])
+    out, tan = revsrc.jvp(_view_before_imul, (X3,), (v,))
+    close(out, _view_before_imul(X3))
+    close(tan, np.sum(2 * X3[1:] * v[1:]))
+
+
+@custom("co_grad_view_before_imul", K)
+def co_grad_view_before_imul():
+    close(revsrc.grad(_view_before_imul)(X3), [0.0, 2 * X3[1], 2 * X3[2]])
+
+
+@custom("co_hessian_view_base_imul_read", K)
+def co_hessian_view_base_imul_read():
+    _hess_vs_fd(view_base_imul_view_read, A6)
+
+
+
 # ------------------------------------------------------------------ backend="jax" variants of the programs above
 JB = "jax-backend"
 _JAX_VARIANTS = {
