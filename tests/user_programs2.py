@@ -2860,6 +2860,48 @@ def co_hessian_view_base_imul_read():
 
 
 
+@custom("co_jax_hessian_view_before_imul", K, needs_jax=True)
+def co_jax_hessian_view_before_imul():
+    close(revsrc.hessian(_view_before_imul, backend="jax")(X3), _H_VBI)
+
+
+@custom("co_jax_hessian_slice_imul", K, needs_jax=True)
+def co_jax_hessian_slice_imul():
+    close(revsrc.hessian(_slice_imul, backend="jax")(X3), _H_slice_imul(X3))
+
+
+def _slice_imul_scalar(x, a):
+    y = x * 1.0
+    y[1:] *= a
+    return np.sum(y * y)
+
+
+@custom("co_hessian_tuple_slice_imul_scalar", K)
+def co_hessian_tuple_slice_imul_scalar():
+    a = 0.7
+    H = revsrc.hessian(_slice_imul_scalar, argnums=(0, 1))(X3, a)
+    hxa = np.array([0.0, 4 * a * X3[1], 4 * a * X3[2]])
+    close(H[0][0], np.diag([2.0, 2 * a * a, 2 * a * a]), what="H[0][0]")
+    close(H[0][1], hxa, what="H[0][1]")
+    close(H[1][0], hxa, what="H[1][0]")
+    close(H[1][1], 2 * (X3[1] ** 2 + X3[2] ** 2), what="H[1][1]")
+
+
+@custom("co_hessian_tuple_slice_imul_vs_jax", K, needs_jax=True)
+def co_hessian_tuple_slice_imul_vs_jax():
+    jax = _jax()
+    jnp = _jnp()
+
+    def jf(x, a):
+        return jnp.sum(x.at[1:].multiply(a) ** 2)
+    H = revsrc.hessian(_slice_imul_scalar, argnums=(0, 1))(X3, 0.7)
+    HJ = jax.hessian(jf, argnums=(0, 1))(X3, 0.7)
+    for i in range(2):
+        for j in range(2):
+            close(H[i][j], np.asarray(HJ[i][j]), rtol=1e-10, what=f"H[{i}][{j}]")
+
+
+
 # ------------------------------------------------------------------ backend="jax" variants of the programs above
 JB = "jax-backend"
 _JAX_VARIANTS = {
