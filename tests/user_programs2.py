@@ -2902,6 +2902,17 @@ def co_hessian_tuple_slice_imul_vs_jax():
 
 
 
+@custom("co_hessian_helper_writes_view", K)
+def co_hessian_helper_writes_view():
+    _hess_vs_fd(view_helper_writes_arg_view, A4)
+
+
+@custom("co_hessian_view_imul_in_loop", K)
+def co_hessian_view_imul_in_loop():
+    _hess_vs_fd(view_write_in_loop_same_view, A4)
+
+
+
 # ------------------------------------------------------------------ backend="jax" variants of the programs above
 JB = "jax-backend"
 _JAX_VARIANTS = {
