@@ -12,7 +12,7 @@ statement lists and operands; passes walk and rebuild the tree through it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Optional, Tuple, Union
 
 from .pytree import rebuild
@@ -223,6 +223,18 @@ _CHILDREN = {If: ("body", "orelse"), For: ("body",), While: ("test_body", "body"
              Block: ("body",)}
 
 
+def replace(s, **changes):
+    """A copy of the statement ``s`` with ``changes`` to its fields (the statements are
+    plain dataclasses: their fields are their ``__dict__``). dataclasses.replace does
+    the same through ``__init__`` at several times the cost, and passes rebuild
+    statements in their inner loops."""
+    new = object.__new__(type(s))
+    d = new.__dict__
+    d.update(s.__dict__)
+    d.update(changes)
+    return new
+
+
 def children(s):
     """The statement lists ``s`` holds, in program order (``()`` for none): an If's
     body and orelse, a For's body, a While's test_body and body, a Block's body."""
@@ -293,6 +305,11 @@ def walk(stmts):
 
 def reads(s):
     """Variable names a single statement reads (not its children)."""
+    if type(s) is Op:      # most statements: spelled out, for the passes' inner loops
+        found = [a for a in s.args if isinstance(a, str)]
+        if s.kwargs:
+            found.extend(v for _, v in s.kwargs if isinstance(v, str))
+        return found
     return [o for o in operands(s) if isinstance(o, str)]
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import operator
 import struct
-from dataclasses import replace
 
 from ..runtime import containers
 from .. import primitives
@@ -119,12 +118,12 @@ def _numbered(stmts, num):
             orelse = _numbered(s.orelse, num.fork())
             for v in _written(s.body) | _written(s.orelse):
                 num.kill(v)
-            out.append(replace(s, test=test, body=body, orelse=orelse))
+            out.append(ir.replace(s, test=test, body=body, orelse=orelse))
         elif isinstance(s, For):
             start, stop, step = num.read(s.start), num.read(s.stop), num.read(s.step)
             for v in _written(s.body) | {s.var}:
                 num.kill(v)
-            out.append(replace(s, start=start, stop=stop, step=step,
+            out.append(ir.replace(s, start=start, stop=stop, step=step,
                                body=_numbered(s.body, num.fork())))
         elif isinstance(s, While):
             for v in _written(s.test_body) | _written(s.body):
@@ -132,7 +131,8 @@ def _numbered(stmts, num):
             inner = num.fork()
             test_body = _numbered(s.test_body, inner)
             test = inner.read(s.test)
-            out.append(replace(s, test_body=test_body, test=test, body=_numbered(s.body, inner)))
+            out.append(ir.replace(s, test_body=test_body, test=test,
+                                  body=_numbered(s.body, inner)))
         elif isinstance(s, Push):
             out.append(Push(num.read(s.value), s.stack))
         elif isinstance(s, Pop):
