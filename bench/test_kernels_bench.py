@@ -11,7 +11,7 @@ import pytest
 
 from revsrc import _kernels, runtime
 from revsrc.runtime import tensor
-from revsrc.runtime import grads as _helpers
+from revsrc.runtime.grads import linalg as _linalg
 
 # (16, 32): one RNN step's hidden state; (64, 128): a dense layer's activations;
 # (20000,): the logistic-regression margins; (16, 27, 900): a 3x3x3 im2col conv batch;
@@ -250,8 +250,8 @@ LOOP_OPS = {
     "-a": (_kernels.negative, lambda a: -a, lambda a, b, row, w: (a,)),
     "maximum(a, 0.0)": (_kernels.maximum, np.maximum, lambda a, b, row, w: (a, 0.0)),
     "dot": (_kernels.dot, np.dot, lambda a, b, row, w: (a, w)),
-    "dot_grad_a": (_kernels.dot_grad_a, _helpers.dot_grad_a, lambda a, b, row, w: (b, a, w)),
-    "dot_grad_b": (_kernels.dot_grad_b, _helpers.dot_grad_b, lambda a, b, row, w: (b, a, w)),
+    "dot_grad_a": (_kernels.dot_grad_a, _linalg.dot_grad_a, lambda a, b, row, w: (b, a, w)),
+    "dot_grad_b": (_kernels.dot_grad_b, _linalg.dot_grad_b, lambda a, b, row, w: (b, a, w)),
 }
 
 
