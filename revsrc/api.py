@@ -208,7 +208,7 @@ class Transformed:
             arguments.check_slots(plan, loc=loc)
         elif values is not None:
             for i, _ in self.slots:
-                arguments._check_leaf(self.params[i], values[i], loc)
+                arguments.check_leaf(self.params[i], values[i], loc)
         flat = arguments.flat_key(key)
         for _, positions in arguments.slot_leaves(self.binding, key, self.slots):
             for p in positions:

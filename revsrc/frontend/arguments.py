@@ -226,15 +226,15 @@ def check_slots(plan, loc=None):
             shown = pytree.path_text(name, ()) if not path else \
                 pytree.path_text(name, path)
             if sub.kind == LEAF:
-                _check_leaf(shown, leaves[start], loc)
+                check_leaf(shown, leaves[start], loc)
             else:
                 pytree.check_differentiable(shown, None, sub,
                                             leaves[start:start + sub.num_leaves], loc)
         else:
-            _check_leaf(name, plan.values[i], loc)
+            check_leaf(name, plan.values[i], loc)
 
 
-def _check_leaf(name, v, loc):
+def check_leaf(name, v, loc):
     if isinstance(v, np.ndarray) and type(v) is not np.ndarray:
         raise errors.UnsupportedValue(
             f"{name} is a {type(v).__name__}, an ndarray subclass whose operators mean "
