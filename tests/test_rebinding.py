@@ -443,3 +443,39 @@ def test_libraries_are_not_guarded():
     d = revsrc.grad(wave, backend="engine")
     d(0.3)
     assert [(dep[1], dep[2]) for dep in d.deps] == [("WAVE", math.sin)]
+
+
+class _Config:
+    pass
+
+
+CONF = _Config()
+CONF.act = math.tanh
+CONF.k = 0.7
+
+
+def conf_model(x):
+    return CONF.act(x) * CONF.k + x
+
+
+@pytest.mark.parametrize("backend", ["python", None])
+def test_a_global_objects_stored_function_and_number_are_followed(backend):
+    """``CONF.act(x)`` calls the function stored on a module-level object, folded
+    like ``self.act``; ``CONF.k`` is read when the program runs, with its kind fixed.
+    Each change is seen by the derivative built before it."""
+    d = revsrc.grad(conf_model, backend=backend)
+    old_act, old_k = CONF.act, CONF.k
+    try:
+        for act, k in [(math.tanh, 0.7), (math.tanh, -2.0), (math.sin, -2.0),
+                       (math.atan, np.array(1.5)), (math.tanh, 3)]:
+            CONF.act, CONF.k = act, k
+            h = 1e-6
+            fd = (conf_model(0.4 + h) - conf_model(0.4 - h)) / (2 * h)
+            assert d(0.4) == pytest.approx(fd, rel=1e-8)
+            assert d(0.4) == revsrc.grad(conf_model, backend="python")(0.4)
+        other = _Config()
+        other.act, other.k = math.cos, 1.25
+        with rebound("CONF", other):
+            assert d(0.4) == pytest.approx(-math.sin(0.4) * 1.25 + 1.0, rel=1e-14)
+    finally:
+        CONF.act, CONF.k = old_act, old_k

@@ -89,7 +89,9 @@ class CallLowering:
                 if isinstance(base.value, types.ModuleType):
                     self._depend(vars(base.value), func.attr, fn)
             else:
-                return None, self._method(sc, node, base, out, into, loc)
+                fn = self._stored_function(base, func.attr)
+                if fn is None:
+                    return None, self._method(sc, node, base, out, into, loc)
         else:
             fn = self._static_callee(sc, func, out)
             if fn is None and isinstance(func, ast.Name):
@@ -98,6 +100,31 @@ class CallLowering:
                     # an object made from parameters, called: its class's __call__
                     return None, self._container_method(sc, v, "__call__", node, out, into, loc)
         return fn, MISSING
+
+    def _stored_function(self, base, attr):
+        """The function ``G.attr`` holds, where G is a global or closure variable
+        holding an object (``CFG.act = np.tanh``; a module-level model whose method
+        is called), folded into the program like ``self.act`` is, or None. The program
+        is then right only while G and G.attr are the same objects: both are guarded
+        by identity (a rebinding makes the program anew)."""
+        held = self.loaded.get(base) if isinstance(base, str) else None
+        if held is None:
+            return None
+        holder, name, obj = held
+        if isinstance(obj, (types.ModuleType, type)) or not hasattr(obj, "__dict__"):
+            return None
+        home = next((d for d in [vars(obj)] + [vars(k) for k in type(obj).__mro__]
+                     if attr in d), None)
+        if home is None or (home is not vars(obj) and not isinstance(
+                home[attr], (types.FunctionType, staticmethod, classmethod))):
+            return None   # a descriptor or a data attribute: read when the program runs
+        fn = getattr(obj, attr)
+        if not is_static(fn):
+            return None
+        raw = home[attr]
+        self.deps.append((holder, name, obj, None))
+        self.deps.append((home, attr, raw, getattr(raw, "__code__", None)))
+        return fn
 
     @expression(ast.Call)
     def _call(self, sc, node, out, into, loc):

@@ -56,6 +56,9 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         # value, code) per user function, checked before a derivative runs
         # (runtime.deps_current): redefining a helper makes the derivative anew
         self.deps = []
+        # operand -> (holder, name, value) for a global or closure variable the
+        # program loads when it runs (an object: its stored functions may be folded)
+        self.loaded = {}
         self.cond_depth = 0   # inside a branch (a static dict may not change there)
         self.loop_depth = 0   # inside a loop the program runs
 

@@ -60,6 +60,7 @@ class NameLowering:
                 return sc.env[name]
             var = self._reserve(sc.prefix + name)
             out.append(Op(var, ir.load_cell, (Const(cell),), loc=sc.parsed.loc(node)))
+            self.loaded[var] = (cell, name, value)
             sc.env[name] = var
             return var
         if name in sc.globals:
@@ -80,6 +81,7 @@ class NameLowering:
             # read when it runs, but its kind (float, array of rank 2...) is the
             # program's: a global that changes kind makes the derivative anew
             self.deps.append((sc.globals, name, "kind", kinds.signature(value)))
+            self.loaded[var] = (sc.globals, name, value)
             sc.env[name] = var
             return var
         if hasattr(builtins, name):

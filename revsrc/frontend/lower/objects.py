@@ -15,7 +15,7 @@ import numpy as np
 
 from ...runtime import containers
 from ... import errors
-from ...core import ir, pytree
+from ...core import ir, kinds, pytree
 from ...core.ir import Const
 from .dispatch import expression
 from .scope import params_of
@@ -53,6 +53,9 @@ class ObjectLowering:
                 return self._emit(out, ir.load_global, (Const(vars(value)), Const(node.attr)),
                                   into, loc)
             return self._emit(out, getattr, (Const(value), Const(node.attr)), into, loc)
+        stored = self._stored_number(base, node.attr, out, into, loc)
+        if stored is not None:
+            return stored
         base = self._materialize(base, out, loc)
         if node.attr in _ATTRS_NONDIFF:
             return self._emit(out, getattr, (base, Const(node.attr)), into, loc)
@@ -66,6 +69,29 @@ class ObjectLowering:
         # argument not differentiated): read when the program runs; refused where a
         # differentiated value reaches it (revsrc/passes/analysis.py)
         return self._emit(out, ir.get_attribute, (base, Const(node.attr)), into, loc)
+
+    def _stored_number(self, base, attr, out, into, loc):
+        """``G.attr`` where G is a global or closure variable holding an object and
+        attr a number or an array in its ``__dict__`` (``CFG.k = 0.7``): read when the
+        program runs, as a global is, with its kind the program's. G is guarded by
+        identity and the attribute by kind, so the engine can take the program."""
+        held = self.loaded.get(base) if isinstance(base, str) else None
+        if held is None:
+            return None
+        holder, name, obj = held
+        own = getattr(obj, "__dict__", None)
+        if not isinstance(own, dict) or attr not in own or isinstance(
+                obj, (types.ModuleType, type)) or \
+                type(obj).__getattribute__ is not object.__getattribute__ or \
+                any(hasattr(type(k.__dict__.get(attr)), "__set__")
+                    for k in type(obj).__mro__ if attr in k.__dict__):
+            return None
+        value = own[attr]
+        if kinds.of_value(value) not in kinds.SCALARS + (kinds.ARRAY,):
+            return None
+        self.deps.append((holder, name, obj, None))
+        self.deps.append((own, attr, "kind", kinds.signature(value)))
+        return self._emit(out, ir.load_global, (Const(own), Const(attr)), into, loc)
 
     def _static_attribute(self, sc, base, attr, out, into, loc):
         """``base.attr`` on a static container: a namedtuple's or dataclass's field,
