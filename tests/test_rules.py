@@ -1224,6 +1224,17 @@ def f_kron(a, b):
     return _wsum(np.kron(a, b))
 
 
+def _cross_takes_2d():
+    try:
+        np.cross(np.ones(2), np.ones(3))
+    except ValueError:
+        return False      # NumPy 2.5 and later: 3-component vectors only
+    return True
+
+
+CROSS_2D = _cross_takes_2d()
+
+
 def f_cross(a, b):
     return _wsum(np.cross(a, b))
 
@@ -1642,7 +1653,8 @@ ROWS = [
     R(f_rot90_axes, shapes=[(2, 3, 4)]), R(f_rollaxis, shapes=[(2, 3, 4)]),
     R(f_append, shapes=[((2, 3), (4,)), ((3,), None)]),
     R(f_append_axis, shapes=[((2, 3), (2, 2))]),
-    R(f_column_stack, shapes=[((3,), (3, 2))]), R(f_row_stack, shapes=[((3,), (2, 3))]),
+    R(f_column_stack, shapes=[((3,), (3, 2))]),
+    *([R(f_row_stack, shapes=[((3,), (2, 3))])] if hasattr(np, "row_stack") else []),
     R(f_dstack, shapes=[((2, 3), (2, 3, 2))]),
     R(f_vstack_array, shapes=[(3, 4), (2, 3, 4)]), R(f_hstack_array, shapes=[(3, 4), (2, 3, 4)]),
     R(f_stack_array, shapes=[(3, 4)]),
@@ -1699,9 +1711,10 @@ ROWS = [
     R(f_irfft_n, shapes=[(4,), (6,)]),
     # products and decompositions
     R(f_kron, shapes=[((2, 3), (3, 2)), ((3,), (2,)), ((2,), (2, 3)), ((2, 1, 2), (3, 2))]),
-    R(f_cross, shapes=[((3,), (3,)), ((4, 3), (3,)), ((2,), (3,)), ((5, 2), (5, 2)),
-                       ((3,), (2, 1, 2))]),
-    R(f_cross_axes, shapes=[((3, 4), (4, 3)), ((2, 4), (4, 3)), ((3, 4), (4, 2))]),
+    R(f_cross, shapes=[((3,), (3,)), ((4, 3), (3,))] + ([((2,), (3,)), ((5, 2), (5, 2)),
+                       ((3,), (2, 1, 2))] if CROSS_2D else [])),
+    R(f_cross_axes, shapes=[((3, 4), (4, 3))] + ([((2, 4), (4, 3)), ((3, 4), (4, 2))]
+                                                if CROSS_2D else [])),
     R(f_cross_axis, shapes=[((3, 4), (3, 4))]),
     R(f_einsum_ellipsis, shapes=[((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5)),
                                  ((1, 3, 4), (2, 4, 2))]),
