@@ -1,0 +1,703 @@
+"""User programs for the adversarial tester (round 3).
+
+Written as users write them, without reading revsrc's implementation: scientific code
+(ODE integrators, filters, recurrent cells, PDE steps, solvers, Monte-Carlo, splines,
+statistics, finance), Python styles (classes, dataclasses, closures, decorators,
+generators, *args/**kwargs), NumPy idioms and compositions of transformations.
+
+Each case: name, family, fn, args, argnums, doc (refusal codes the README documents
+for this program), jfn (the same program in jax.numpy, optional), check (a custom
+check: raises AssertionError on a wrong number).
+"""
+import dataclasses
+import functools
+import math
+from collections import namedtuple
+from typing import NamedTuple
+
+import numpy as np
+
+import revsrc
+
+
+class Case:
+    def __init__(self, name, family, fn=None, args=(), argnums=0, doc=(), jfn=None,
+                 check=None, needs_jax=False, opts=None, fd=True):
+        self.name, self.family, self.fn, self.args = name, family, fn, args
+        self.argnums, self.doc, self.jfn, self.check = argnums, set(doc), jfn, check
+        self.needs_jax = needs_jax or check is None and opts and opts.get("backend") == "jax"
+        self.opts = opts or {}
+        self.fd = fd
+
+
+CASES = []
+
+
+def case(name, family, args=(), **kw):
+    def deco(fn):
+        CASES.append(Case(name, family, fn, args, **kw))
+        return fn
+    return deco
+
+
+def custom(name, family, **kw):
+    def deco(check):
+        CASES.append(Case(name, family, check=check, **kw))
+        return check
+    return deco
+
+
+def close(got, want, rtol=1e-6, atol=1e-8, what=""):
+    got = np.asarray(got, dtype=complex if np.iscomplexobj(got) or np.iscomplexobj(want) else float)
+    want = np.asarray(want, dtype=got.dtype)
+    assert got.shape == want.shape, f"{what} shape {got.shape} != {want.shape}"
+    assert np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True), f"{what} got {got!r} want {want!r}"
+
+
+def fd(f, x, h=1e-6):
+    """Central differences of a scalar f at a float or an array x."""
+    if isinstance(x, float):
+        return (f(x + h) - f(x - h)) / (2 * h)
+    x = np.asarray(x, dtype=float)
+    g = np.zeros_like(x, dtype=float)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        g[i] = (f(x + e) - f(x - e)) / (2 * h)
+    return g
+
+
+def fd_jac(f, x, h=1e-6):
+    """Central-difference Jacobian: output shape + input shape."""
+    x = np.asarray(x, dtype=float)
+    out0 = np.asarray(f(x))
+    J = np.zeros(out0.shape + x.shape)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        J[(Ellipsis,) + i] = (np.asarray(f(x + e)) - np.asarray(f(x - e))) / (2 * h)
+    return J
+
+
+def fd_hess(f, x, h=1e-4):
+    x = np.asarray(x, dtype=float)
+    n = x.size
+    H = np.zeros((n, n))
+    flat = x.ravel()
+    for i in range(n):
+        for j in range(n):
+            def ev(di, dj):
+                y = flat.copy()
+                y[i] += di
+                y[j] += dj
+                return float(f(y.reshape(x.shape)))
+            H[i, j] = (ev(h, h) - ev(h, -h) - ev(-h, h) + ev(-h, -h)) / (4 * h * h)
+    return H.reshape(x.shape + x.shape)
+
+
+A3 = np.array([0.3, -1.2, 0.7])
+A4 = np.array([0.5, -0.4, 1.3, 0.9])
+A5 = np.array([0.25, -0.6, 1.1, 0.35, -0.9])
+A6 = np.array([0.2, 0.9, -0.5, 1.1, -0.8, 0.4])
+M2 = np.array([[0.4, -0.3], [1.1, 0.6]])
+M3 = np.array([[0.5, 0.1, -0.2], [0.3, -0.7, 0.9], [1.2, 0.4, 0.6]])
+SPD3 = np.array([[2.0, 0.3, -0.2], [0.3, 1.5, 0.4], [-0.2, 0.4, 1.8]])
+
+# ------------------------------------------------------------------ ODE integrators
+O = "ode"
+
+
+@case("ode_euler_decay", O, (0.8, 1.5))
+def ode_euler_decay(k, y0):
+    y = y0
+    dt = 0.05
+    for _ in range(40):
+        y = y + dt * (-k * y)
+    return y
+
+
+def _lotka(state, a, b):
+    x, y = state
+    return np.array([a * x - b * x * y, b * x * y - 0.7 * y])
+
+
+@case("ode_rk4_lotka_volterra", O, (np.array([1.2, 0.8]), 1.1, 0.4), argnums=(0, 1, 2))
+def ode_rk4_lotka_volterra(s0, a, b):
+    s = s0
+    h = 0.1
+    for _ in range(15):
+        k1 = _lotka(s, a, b)
+        k2 = _lotka(s + 0.5 * h * k1, a, b)
+        k3 = _lotka(s + 0.5 * h * k2, a, b)
+        k4 = _lotka(s + h * k3, a, b)
+        s = s + h / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return s[0] * s[1]
+
+
+def ode_rk4_generic(f, y, t0, t1, n):
+    h = (t1 - t0) / n
+    t = t0
+    for _ in range(n):
+        k1 = f(t, y)
+        k2 = f(t + h / 2, y + h / 2 * k1)
+        k3 = f(t + h / 2, y + h / 2 * k2)
+        k4 = f(t + h, y + h * k3)
+        y = y + (h / 6) * (k1 + 2 * k2 + 2 * k3 + k4)
+        t += h
+    return y
+
+
+def _pendulum(t, y):
+    return np.array([y[1], -9.81 * np.sin(y[0]) - 0.1 * y[1]])
+
+
+@case("ode_rk4_passed_rhs", O, (np.array([0.6, 0.0]),))
+def ode_rk4_passed_rhs(y0):
+    y = ode_rk4_generic(_pendulum, y0, 0.0, 1.0, 20)
+    return y[0] ** 2 + 0.1 * y[1] ** 2
+
+
+@case("ode_leapfrog_oscillator", O, (1.0, 0.3, 2.0), argnums=(0, 1, 2))
+def ode_leapfrog_oscillator(q, p, omega):
+    dt = 0.1
+    for _ in range(25):
+        p -= 0.5 * dt * omega ** 2 * q
+        q += dt * p
+        p -= 0.5 * dt * omega ** 2 * q
+    return 0.5 * p * p + 0.5 * omega ** 2 * q * q + q
+
+
+@case("ode_leapfrog_nbody_arrays", O, (np.array([[0.0, 0.0], [1.0, 0.2], [-0.6, 0.9]]),))
+def ode_leapfrog_nbody_arrays(pos):
+    vel = np.zeros_like(pos)
+    masses = np.array([1.0, 0.5, 0.3])
+    dt = 0.02
+
+    def accel(p):
+        d = p[None, :, :] - p[:, None, :]
+        r2 = np.sum(d * d, axis=-1) + 0.1
+        inv = masses[None, :] / r2 ** 1.5
+        return np.sum(d * inv[:, :, None], axis=1)
+
+    a = accel(pos)
+    for _ in range(10):
+        vel = vel + 0.5 * dt * a
+        pos = pos + dt * vel
+        a = accel(pos)
+        vel = vel + 0.5 * dt * a
+    return np.sum(pos[:, 0] * masses) + np.sum(vel ** 2)
+
+
+@case("ode_adaptive_euler_while", O, (0.9,))
+def ode_adaptive_euler_while(k):
+    t, y, h = 0.0, 1.0, 0.1
+    while t < 2.0:
+        slope = -k * y + math.sin(t)
+        # step-size control on the estimated curvature, user style
+        if abs(slope) > 0.5:
+            h = 0.05
+        else:
+            h = 0.1
+        y = y + h * slope
+        t = t + h
+    return y
+
+
+@case("ode_adaptive_rk12_error_control", O, (1.3,))
+def ode_adaptive_rk12_error_control(lam):
+    t, y, h = 0.0, 1.0, 0.2
+    tol = 1e-3
+    steps = 0
+    while t < 1.0 and steps < 200:
+        steps += 1
+        h = min(h, 1.0 - t)
+        k1 = -lam * y
+        k2 = -lam * (y + h * k1)
+        y_low = y + h * k1
+        y_high = y + 0.5 * h * (k1 + k2)
+        err = abs(y_high - y_low)
+        if err > tol:
+            h = h * 0.5
+            continue
+        y = y_high
+        t = t + h
+        if err < tol / 4:
+            h = h * 1.5
+    return y
+
+
+@case("ode_implicit_euler_newton", O, (2.0,))
+def ode_implicit_euler_newton(k):
+    y = 1.0
+    h = 0.1
+    for _ in range(10):
+        # solve z = y + h*(-k z^3) by Newton
+        z = y
+        for _ in range(5):
+            F = z - y + h * k * z ** 3
+            dF = 1.0 + 3.0 * h * k * z ** 2
+            z = z - F / dF
+        y = z
+    return y
+
+
+@case("ode_heun_system_matrix", O, (M2,))
+def ode_heun_system_matrix(A):
+    x = np.array([1.0, -0.5])
+    h = 0.1
+    for _ in range(12):
+        k1 = A @ x
+        k2 = A @ (x + h * k1)
+        x = x + 0.5 * h * (k1 + k2)
+    return np.dot(x, x)
+
+
+@case("ode_euler_trajectory_list", O, (np.array([0.3, 1.2]),))
+def ode_euler_trajectory_list(p):
+    traj = []
+    y = 1.0
+    for i in range(30):
+        y = y + 0.05 * (p[0] * y - p[1] * y ** 3)
+        traj.append(y)
+    traj = np.array(traj)
+    target = np.linspace(1.0, 0.6, 30)
+    return float(np.mean((traj - target) ** 2))
+
+
+@case("ode_velocity_verlet_spring_chain", O, (np.array([0.1, -0.05, 0.2, 0.0]),))
+def ode_velocity_verlet_spring_chain(x0):
+    x = x0.copy()
+    v = np.zeros(4)
+    dt = 0.05
+
+    def force(x):
+        f = np.zeros_like(x)
+        f[1:] -= (x[1:] - x[:-1])
+        f[:-1] += (x[1:] - x[:-1])
+        return f - 0.3 * x
+
+    f = force(x)
+    for _ in range(20):
+        x = x + dt * v + 0.5 * dt * dt * f
+        f_new = force(x)
+        v = v + 0.5 * dt * (f + f_new)
+        f = f_new
+    return np.sum(x ** 2) + 0.5 * np.sum(v ** 2)
+
+
+@case("ode_event_stop_while_break", O, (4.0,))
+def ode_event_stop_while_break(v0):
+    # ball thrown upward, stop when it hits the ground; returns max height reached
+    y, v, t = 0.0, v0, 0.0
+    dt = 0.01
+    peak = 0.0
+    while True:
+        v = v - 9.81 * dt
+        y = y + v * dt
+        t += dt
+        if y > peak:
+            peak = y
+        if y < 0.0:
+            break
+    return peak
+
+
+@case("ode_sir_model", O, (np.array([0.3, 0.1]),))
+def ode_sir_model(theta):
+    beta, gamma = theta[0], theta[1]
+    S, I, R = 0.99, 0.01, 0.0
+    dt = 0.5
+    infected = 0.0
+    for day in range(60):
+        new_inf = beta * S * I * dt
+        new_rec = gamma * I * dt
+        S -= new_inf
+        I += new_inf - new_rec
+        R += new_rec
+        infected += I
+    return infected
+
+
+# ------------------------------------------------------------------ filters
+F = "filter"
+
+
+def kalman_1d(zs, q, r):
+    x, P = 0.0, 1.0
+    nll = 0.0
+    for z in zs:
+        P = P + q
+        S = P + r
+        K = P / S
+        innov = z - x
+        nll += 0.5 * (math.log(2 * math.pi * S) + innov * innov / S)
+        x = x + K * innov
+        P = (1 - K) * P
+    return nll
+
+
+ZS = [0.1, 0.4, 0.35, 0.8, 0.7, 1.1, 0.95]
+
+
+@case("filt_kalman_1d_nll_q_r", F, (ZS, 0.05, 0.2), argnums=(1, 2))
+def filt_kalman_1d_nll_q_r(zs, q, r):
+    return kalman_1d(zs, q, r)
+
+
+@case("filt_kalman_2d_constant_velocity", F, (np.array([0.01, 0.1]),))
+def filt_kalman_2d_constant_velocity(noise):
+    F_ = np.array([[1.0, 1.0], [0.0, 1.0]])
+    H = np.array([[1.0, 0.0]])
+    Q = np.diag([noise[0], noise[0]])
+    R = np.array([[noise[1]]])
+    x = np.zeros(2)
+    P = np.eye(2)
+    nll = 0.0
+    for z in [0.2, 1.1, 2.3, 2.9, 4.2, 5.1]:
+        x = F_ @ x
+        P = F_ @ P @ F_.T + Q
+        y = np.array([z]) - H @ x
+        S = H @ P @ H.T + R
+        K = P @ H.T @ np.linalg.inv(S)
+        x = x + K @ y
+        P = (np.eye(2) - K @ H) @ P
+        nll = nll + 0.5 * (np.log(np.linalg.det(S)) + y @ np.linalg.solve(S, y))
+    return nll
+
+
+@case("filt_kalman_smoothed_state_loss", F, (np.array([0.5, 0.2, -0.1, 0.4, 0.9]),), doc=("E401",))
+def filt_kalman_smoothed_state_loss(zs):
+    q, r = 0.1, 0.3
+    x, P = 0.0, 1.0
+    xs, Ps = [], []
+    for z in zs:
+        P = P + q
+        K = P / (P + r)
+        x = x + K * (z - x)
+        P = (1 - K) * P
+        xs.append(x)
+        Ps.append(P)
+    # RTS smoother backwards
+    xs_s = [xs[-1]]
+    for k in range(len(xs) - 2, -1, -1):
+        C = Ps[k] / (Ps[k] + q)
+        xs_s.insert(0, xs[k] + C * (xs_s[0] - xs[k]))
+    return sum(v * v for v in xs_s)
+
+
+@case("filt_exponential_smoothing", F, (0.3, A6), argnums=(0, 1))
+def filt_exponential_smoothing(alpha, xs):
+    s = xs[0]
+    err = 0.0
+    for t in range(1, len(xs)):
+        err += (xs[t] - s) ** 2
+        s = alpha * xs[t] + (1 - alpha) * s
+    return err
+
+
+@case("filt_iir_biquad_lfilter_style", F, (np.array([0.2, 0.3, 0.1]), A6), argnums=(0, 1))
+def filt_iir_biquad_lfilter_style(b, x):
+    a1, a2 = -0.5, 0.2
+    y = np.zeros_like(x)
+    for n in range(len(x)):
+        acc = b[0] * x[n]
+        if n >= 1:
+            acc += b[1] * x[n - 1] - a1 * y[n - 1]
+        if n >= 2:
+            acc += b[2] * x[n - 2] - a2 * y[n - 2]
+        y[n] = acc
+    return np.sum(y ** 2)
+
+
+@case("filt_moving_average_convolve", F, (A6,))
+def filt_moving_average_convolve(x):
+    k = np.ones(3) / 3.0
+    y = np.convolve(x, k, mode="valid")
+    return np.sum(y ** 3)
+
+
+# ------------------------------------------------------------------ recurrent cells
+RN = "rnn"
+RNG0 = np.random.default_rng(3)
+WX = RNG0.normal(size=(3, 4)) * 0.5
+WH = RNG0.normal(size=(4, 4)) * 0.5
+BH = RNG0.normal(size=4) * 0.1
+XS_SEQ = RNG0.normal(size=(5, 3))
+
+
+def sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+@case("rnn_elman_tanh", RN, (WH, WX, XS_SEQ), argnums=(0, 1))
+def rnn_elman_tanh(Wh, Wx, xs):
+    h = np.zeros(4)
+    for x in xs:
+        h = np.tanh(x @ Wx + h @ Wh + BH)
+    return np.sum(h ** 2)
+
+
+@case("rnn_lstm_cell", RN, (RNG0.normal(size=(7, 16)) * 0.3, XS_SEQ))
+def rnn_lstm_cell(W, xs):
+    h = np.zeros(4)
+    c = np.zeros(4)
+    for x in xs:
+        z = np.concatenate([x, h]) @ W
+        i, f, o, g = np.split(z, 4)
+        i, f, o = sigmoid(i), sigmoid(f + 1.0), sigmoid(o)
+        g = np.tanh(g)
+        c = f * c + i * g
+        h = o * np.tanh(c)
+    return np.sum(h) + 0.1 * np.sum(c ** 2)
+
+
+@case("rnn_gru_cell_dict_params", RN, ({"Wz": RNG0.normal(size=(3, 4)), "Uz": RNG0.normal(size=(4, 4)),
+                                         "Wr": RNG0.normal(size=(3, 4)), "Ur": RNG0.normal(size=(4, 4)),
+                                         "Wn": RNG0.normal(size=(3, 4)), "Un": RNG0.normal(size=(4, 4))}, XS_SEQ))
+def rnn_gru_cell_dict_params(p, xs):
+    h = np.zeros(4)
+    for t in range(xs.shape[0]):
+        x = xs[t]
+        z = sigmoid(x @ p["Wz"] + h @ p["Uz"])
+        r = sigmoid(x @ p["Wr"] + h @ p["Ur"])
+        n = np.tanh(x @ p["Wn"] + (r * h) @ p["Un"])
+        h = (1 - z) * n + z * h
+    return np.sum(h * np.arange(1.0, 5.0))
+
+
+@case("rnn_batched_seq_loss_mean", RN, (WH, np.stack([XS_SEQ, XS_SEQ[::-1]])))
+def rnn_batched_seq_loss_mean(Wh, batch):
+    # batch: (B, T, D)
+    B, T, D = batch.shape
+    h = np.zeros((B, 4))
+    losses = []
+    for t in range(T):
+        h = np.tanh(batch[:, t, :] @ WX + h @ Wh)
+        losses.append(np.mean(h ** 2, axis=1))
+    return np.mean(np.stack(losses))
+
+
+@case("rnn_reverse_bidirectional", RN, (WH,))
+def rnn_reverse_bidirectional(Wh):
+    hf = np.zeros(4)
+    hb = np.zeros(4)
+    outs_f, outs_b = [], []
+    for x in XS_SEQ:
+        hf = np.tanh(x @ WX + hf @ Wh)
+        outs_f.append(hf)
+    for x in reversed(XS_SEQ):
+        hb = np.tanh(x @ WX + hb @ Wh.T)
+        outs_b.append(hb)
+    outs_b = outs_b[::-1]
+    return sum(np.dot(a, b) for a, b in zip(outs_f, outs_b))
+
+
+@case("rnn_attention_over_states", RN, (WH,))
+def rnn_attention_over_states(Wh):
+    h = np.zeros(4)
+    H = []
+    for x in XS_SEQ:
+        h = np.tanh(x @ WX + h @ Wh)
+        H.append(h)
+    H = np.stack(H)  # (T, 4)
+    scores = H @ h
+    w = np.exp(scores - scores.max())
+    w = w / w.sum()
+    ctx = w @ H
+    return np.sum(ctx ** 2)
+
+
+@case("rnn_teacher_forcing_mse", RN, (np.array([0.8, -0.3, 0.5]),))
+def rnn_teacher_forcing_mse(w):
+    seq = [0.1, 0.5, 0.2, 0.7, 0.4, 0.9]
+    h = 0.0
+    loss = 0.0
+    for prev, nxt in zip(seq[:-1], seq[1:]):
+        h = math.tanh(w[0] * prev + w[1] * h + w[2])
+        loss += (h - nxt) ** 2
+    return loss / (len(seq) - 1)
+
+
+# ------------------------------------------------------------------ particles
+PA = "particles"
+
+
+@case("part_lennard_jones_energy", PA, (np.array([[0.0, 0.0], [1.1, 0.1], [0.3, 1.05], [1.2, 1.0]]),))
+def part_lennard_jones_energy(pos):
+    n = pos.shape[0]
+    E = 0.0
+    for i in range(n):
+        for j in range(i + 1, n):
+            r2 = np.sum((pos[i] - pos[j]) ** 2)
+            inv6 = 1.0 / r2 ** 3
+            E += 4.0 * (inv6 * inv6 - inv6)
+    return E
+
+
+@case("part_lj_vectorized_triu", PA, (np.array([[0.0, 0.0], [1.1, 0.1], [0.3, 1.05], [1.2, 1.0]]),))
+def part_lj_vectorized_triu(pos):
+    d = pos[:, None, :] - pos[None, :, :]
+    r2 = np.sum(d ** 2, axis=-1)
+    iu = np.triu_indices(pos.shape[0], k=1)
+    r2 = r2[iu]
+    inv6 = r2 ** -3
+    return np.sum(4.0 * (inv6 ** 2 - inv6))
+
+
+@case("part_boids_cohesion_steps", PA, (np.array([[0.0, 0.1], [0.5, -0.2], [-0.3, 0.4], [0.2, 0.9], [0.7, 0.6]]),))
+def part_boids_cohesion_steps(x):
+    v = np.zeros_like(x)
+    for _ in range(6):
+        center = x.mean(axis=0, keepdims=True)
+        v = 0.9 * v + 0.05 * (center - x)
+        x = x + v
+    return np.sum(x[:, 0] ** 2) - np.sum(x[:, 1])
+
+
+@case("part_periodic_box_wrap", PA, (np.array([0.2, 0.95, 0.5]),))
+def part_periodic_box_wrap(x):
+    L = 1.0
+    v = np.array([0.3, 0.4, -0.2])
+    for _ in range(5):
+        x = x + 0.1 * v
+        x = x % L
+    d = x[:, None] - x[None, :]
+    d = d - L * np.round(d / L)
+    return np.sum(np.cos(2 * np.pi * d))
+
+
+@case("part_spring_network_energy_edges", PA, (np.array([[0.0, 0.0], [1.0, 0.1], [0.4, 0.9], [1.3, 1.1]]),))
+def part_spring_network_energy_edges(pos):
+    edges = [(0, 1), (1, 2), (0, 2), (2, 3), (1, 3)]
+    rest = {(0, 1): 1.0, (1, 2): 1.0, (0, 2): 1.0, (2, 3): 1.0, (1, 3): 1.2}
+    E = 0.0
+    for (i, j) in edges:
+        L = np.linalg.norm(pos[i] - pos[j])
+        E += 0.5 * (L - rest[(i, j)]) ** 2
+    return E
+
+
+@case("part_gravity_collision_clip", PA, (np.array([1.0, 2.0, 0.5]), 0.7), argnums=(0, 1))
+def part_gravity_collision_clip(h0, restitution):
+    y = h0.copy()
+    v = np.zeros(3)
+    for _ in range(30):
+        v = v - 9.81 * 0.02
+        y = y + v * 0.02
+        hit = y < 0.0
+        v = np.where(hit, -restitution * v, v)
+        y = np.maximum(y, 0.0)
+    return np.sum(y) + np.sum(v)
+
+
+# ------------------------------------------------------------------ PDE steps
+PD = "pde"
+
+
+@case("pde_heat_explicit_slices", PD, (np.sin(np.linspace(0, np.pi, 9)),))
+def pde_heat_explicit_slices(u0):
+    u = u0.copy()
+    r = 0.3
+    for _ in range(20):
+        u[1:-1] = u[1:-1] + r * (u[2:] - 2 * u[1:-1] + u[:-2])
+    return np.sum(u ** 2)
+
+
+@case("pde_heat_periodic_roll", PD, (np.cos(np.linspace(0, 2 * np.pi, 8, endpoint=False)) + 0.1 * np.arange(8),))
+def pde_heat_periodic_roll(u):
+    for _ in range(15):
+        u = u + 0.2 * (np.roll(u, 1) - 2 * u + np.roll(u, -1))
+    return np.sum(u ** 3)
+
+
+@case("pde_heat_diffusivity_param", PD, (0.25,))
+def pde_heat_diffusivity_param(kappa):
+    u = np.exp(-((np.linspace(-1, 1, 11)) ** 2) * 4)
+    for _ in range(10):
+        lap = np.zeros_like(u)
+        lap[1:-1] = u[2:] - 2 * u[1:-1] + u[:-2]
+        u = u + kappa * lap
+    return float(u[5])
+
+
+@case("pde_wave_leapfrog", PD, (np.exp(-np.linspace(-2, 2, 10) ** 2),))
+def pde_wave_leapfrog(u0):
+    c2 = 0.5
+    u_prev = u0.copy()
+    u = u0.copy()
+    for _ in range(12):
+        u_next = np.zeros_like(u)
+        u_next[1:-1] = 2 * u[1:-1] - u_prev[1:-1] + c2 * (u[2:] - 2 * u[1:-1] + u[:-2])
+        u_prev, u = u, u_next
+    return np.sum(u * np.arange(10))
+
+
+@case("pde_advection_upwind_roll", PD, (0.4,))
+def pde_advection_upwind_roll(c):
+    u = np.exp(-(np.linspace(0, 1, 12) - 0.3) ** 2 * 50)
+    for _ in range(8):
+        u = u - c * (u - np.roll(u, 1))
+    return np.sum(u * np.linspace(0, 1, 12))
+
+
+@case("pde_advection_lax_wendroff", PD, (np.exp(-(np.linspace(0, 1, 10) - 0.4) ** 2 * 30),))
+def pde_advection_lax_wendroff(u):
+    C = 0.6
+    for _ in range(6):
+        up = np.roll(u, -1)
+        um = np.roll(u, 1)
+        u = u - 0.5 * C * (up - um) + 0.5 * C * C * (up - 2 * u + um)
+    return np.max(u) + np.sum(u ** 2)
+
+
+@case("pde_heat_2d_laplacian", PD, (np.outer(np.sin(np.linspace(0, 3, 5)), np.cos(np.linspace(0, 2, 5))),))
+def pde_heat_2d_laplacian(u):
+    u = u.copy()
+    for _ in range(5):
+        lap = -4 * u
+        lap += np.roll(u, 1, axis=0) + np.roll(u, -1, axis=0)
+        lap += np.roll(u, 1, axis=1) + np.roll(u, -1, axis=1)
+        u += 0.1 * lap
+    return np.sum(u * u)
+
+
+@case("pde_burgers_nonlinear", PD, (0.5 + 0.3 * np.sin(np.linspace(0, 2 * np.pi, 10, endpoint=False)),))
+def pde_burgers_nonlinear(u):
+    dt, dx, nu = 0.02, 0.1, 0.05
+    for _ in range(10):
+        ux = (np.roll(u, -1) - np.roll(u, 1)) / (2 * dx)
+        uxx = (np.roll(u, -1) - 2 * u + np.roll(u, 1)) / dx ** 2
+        u = u + dt * (-u * ux + nu * uxx)
+    return np.sum(u ** 2) * dx
+
+
+@case("pde_poisson_jacobi_iter", PD, (np.array([0.0, 1.0, 0.5, -0.5, 0.2, 0.0]),))
+def pde_poisson_jacobi_iter(f):
+    n = f.shape[0]
+    u = np.zeros(n)
+    for _ in range(25):
+        new = u.copy()
+        new[1:-1] = 0.5 * (u[:-2] + u[2:] + 0.1 * f[1:-1])
+        u = new
+    return np.sum(u)
+
+
+@case("pde_diff_gradient_energy", PD, (A6,))
+def pde_diff_gradient_energy(u):
+    du = np.diff(u)
+    d2u = np.diff(u, n=2)
+    return 0.5 * np.sum(du ** 2) + 0.1 * np.sum(d2u ** 2)
+
+
+@case("pde_pad_edge_stencil", PD, (A5,))
+def pde_pad_edge_stencil(u):
+    up = np.pad(u, 1, mode="edge")
+    lap = up[:-2] - 2 * up[1:-1] + up[2:]
+    return np.sum(lap ** 2) + np.sum(u)
+
+
+@case("pde_pad_constant_stencil", PD, (A5,))
+def pde_pad_constant_stencil(u):
+    up = np.pad(u, (2, 1))
+    s = up[:-3] + up[1:-2] * 2.0 + up[3:] * u
+    return np.sum(np.sin(s))
