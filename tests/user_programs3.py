@@ -701,3 +701,539 @@ def pde_pad_constant_stencil(u):
     up = np.pad(u, (2, 1))
     s = up[:-3] + up[1:-2] * 2.0 + up[3:] * u
     return np.sum(np.sin(s))
+
+
+# ------------------------------------------------------------------ solvers
+S = "solver"
+
+
+@case("solve_newton_cubic_root_param", S, (2.0,))
+def solve_newton_cubic_root_param(a):
+    # root of x^3 + a x - 1 = 0; d root / d a = -x / (3x^2 + a) at convergence
+    x = 1.0
+    for i in range(50):
+        fx = x ** 3 + a * x - 1.0
+        dx = fx / (3 * x * x + a)
+        x -= dx
+        if abs(dx) < 1e-14:
+            break
+    return x
+
+
+@case("solve_bisection_then_newton_polish", S, (1.7,))
+def solve_bisection_then_newton_polish(c):
+    lo, hi = 0.0, 3.0
+    f = lambda x: math.cos(x) - x / c
+    while hi - lo > 1e-6:
+        mid = 0.5 * (lo + hi)
+        if f(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    x = 0.5 * (lo + hi)
+    for _ in range(3):
+        x = x - (math.cos(x) - x / c) / (-math.sin(x) - 1.0 / c)
+    return x
+
+
+@case("solve_fixed_point_cos", S, (0.8,))
+def solve_fixed_point_cos(k):
+    x = 0.0
+    it = 0
+    while True:
+        x_new = math.cos(k * x)
+        it += 1
+        if abs(x_new - x) < 1e-13 or it > 500:
+            x = x_new
+            break
+        x = x_new
+    return x
+
+
+@case("solve_newton_vector_system", S, (np.array([2.1, 1.2]),))
+def solve_newton_vector_system(p):
+    # solve x0^2 + x1 = p0, x0 + x1^3 = p1 + 1
+    x = np.array([1.0, 1.0])
+    for _ in range(20):
+        F = np.array([x[0] ** 2 + x[1] - p[0], x[0] + x[1] ** 3 - p[1] - 1.0])
+        J = np.array([[2 * x[0], 1.0], [1.0, 3 * x[1] ** 2]])
+        x = x - np.linalg.solve(J, F)
+    return x[0] + 2 * x[1]
+
+
+@case("solve_gradient_descent_inner_loop", S, (np.array([1.0, -2.0]),))
+def solve_gradient_descent_inner_loop(target):
+    w = np.zeros(2)
+    lr = 0.2
+    for _ in range(30):
+        grad_w = 2 * (w - target) + 0.1 * w ** 3
+        w = w - lr * grad_w
+    return np.sum(w ** 2)
+
+
+@case("solve_secant_method", S, (3.0,))
+def solve_secant_method(a):
+    x0, x1 = 1.0, 2.0
+    f0 = x0 * x0 - a
+    for _ in range(30):
+        f1 = x1 * x1 - a
+        if f1 == f0:
+            break
+        x2 = x1 - f1 * (x1 - x0) / (f1 - f0)
+        x0, f0 = x1, f1
+        x1 = x2
+        if abs(x1 - x0) < 1e-15:
+            break
+    return x1
+
+
+@case("solve_conjugate_gradient", S, (np.array([1.0, -0.5, 0.25]),))
+def solve_conjugate_gradient(b):
+    A = SPD3
+    x = np.zeros(3)
+    r = b - A @ x
+    p = r.copy()
+    rs = r @ r
+    for _ in range(3):
+        Ap = A @ p
+        alpha = rs / (p @ Ap)
+        x = x + alpha * p
+        r = r - alpha * Ap
+        rs_new = r @ r
+        p = r + (rs_new / rs) * p
+        rs = rs_new
+    return x @ np.array([1.0, 2.0, 3.0])
+
+
+@case("solve_power_iteration_largest_eig", S, (SPD3,))
+def solve_power_iteration_largest_eig(A):
+    v = np.ones(3) / np.sqrt(3.0)
+    for _ in range(60):
+        w = A @ v
+        v = w / np.linalg.norm(w)
+    return v @ A @ v
+
+
+@case("solve_golden_section_min_then_value", S, (0.7,))
+def solve_golden_section_min_then_value(s):
+    f = lambda x: (x - s) ** 2 + 0.1 * math.sin(5 * x)
+    a, b = -1.0, 2.0
+    gr = (math.sqrt(5) - 1) / 2
+    c = b - gr * (b - a)
+    d = a + gr * (b - a)
+    while abs(b - a) > 1e-8:
+        if f(c) < f(d):
+            b = d
+        else:
+            a = c
+        c = b - gr * (b - a)
+        d = a + gr * (b - a)
+    xm = (a + b) / 2
+    return f(xm)
+
+
+@case("solve_gauss_newton_fit", S, (np.array([1.0, 0.3]),))
+def solve_gauss_newton_fit(y_scale):
+    t = np.linspace(0, 1, 6)
+    y = y_scale[0] * np.exp(-2.0 * t) + y_scale[1]
+    th = np.array([0.5, -1.0])
+    for _ in range(8):
+        pred = th[0] * np.exp(th[1] * t)
+        r = pred - y
+        J = np.stack([np.exp(th[1] * t), th[0] * t * np.exp(th[1] * t)], axis=1)
+        th = th - np.linalg.solve(J.T @ J + 1e-3 * np.eye(2), J.T @ r)
+    return np.sum(th ** 2)
+
+
+# ------------------------------------------------------------------ Monte Carlo
+MC = "montecarlo"
+
+
+@case("mc_reparam_gaussian_expectation", MC, (np.array([0.4, -0.2]), np.array([0.3, 0.8])), argnums=(0, 1))
+def mc_reparam_gaussian_expectation(mu, log_sigma):
+    rng = np.random.default_rng(1234)
+    eps = rng.standard_normal((200, 2))
+    z = mu + np.exp(log_sigma) * eps
+    return np.mean(np.sin(z[:, 0]) * z[:, 1] ** 2)
+
+
+@case("mc_rng_passed_as_arg", MC, (1.3, 7))
+def mc_rng_passed_as_arg(theta, seed):
+    rng = np.random.default_rng(seed)
+    u = rng.uniform(size=100)
+    return float(np.mean(np.exp(-theta * u)))
+
+
+@case("mc_elbo_loop_samples", MC, (np.array([0.1, 0.5]),))
+def mc_elbo_loop_samples(q):
+    mu, rho = q[0], q[1]
+    sigma = np.log1p(np.exp(rho))
+    rng = np.random.default_rng(0)
+    total = 0.0
+    for s in range(20):
+        e = rng.normal()
+        z = mu + sigma * e
+        logp = -0.5 * (z - 1.0) ** 2
+        logq = -0.5 * e ** 2 - np.log(sigma)
+        total += logp - logq
+    return total / 20
+
+
+@case("mc_random_walk_metropolis_accept_stopgrad", MC, (0.5,))
+def mc_random_walk_metropolis_accept_stopgrad(scale):
+    rng = np.random.default_rng(5)
+    x = 0.0
+    acc = 0.0
+    for _ in range(30):
+        prop = x + scale * rng.normal()
+        if rng.uniform() < math.exp(min(0.0, -0.5 * prop ** 2 + 0.5 * x ** 2)):
+            x = prop
+        acc += x * x
+    return acc / 30
+
+
+@case("mc_importance_weights_logsumexp", MC, (np.array([0.3, 1.1]),))
+def mc_importance_weights_logsumexp(p):
+    rng = np.random.default_rng(11)
+    xs = rng.normal(size=50)
+    logw = -0.5 * ((xs - p[0]) / p[1]) ** 2 - np.log(p[1]) + 0.5 * xs ** 2
+    m = np.max(logw)
+    return m + np.log(np.mean(np.exp(logw - m)))
+
+
+@case("mc_legacy_seed_global_state", MC, (0.9,), doc=("E401",))
+def mc_legacy_seed_global_state(a):
+    np.random.seed(3)
+    u = np.random.rand(40)
+    return float(np.sum(np.sqrt(u + a)))
+
+
+# ------------------------------------------------------------------ polynomials and splines
+PO = "poly"
+COEF = np.array([0.5, -1.0, 0.25, 2.0, -0.3])
+
+
+@case("poly_horner_scalar", PO, (0.7, COEF), argnums=(0, 1))
+def poly_horner_scalar(x, c):
+    acc = 0.0
+    for ck in c:
+        acc = acc * x + ck
+    return acc
+
+
+@case("poly_horner_vector_points", PO, (np.linspace(-1, 1, 5), COEF), argnums=(0, 1))
+def poly_horner_vector_points(xs, c):
+    y = np.zeros_like(xs)
+    for k in range(len(c)):
+        y = y * xs + c[k]
+    return np.sum(y ** 2)
+
+
+@case("poly_polyval_numpy", PO, (np.linspace(-1, 1, 4), COEF), argnums=(0, 1))
+def poly_polyval_numpy(xs, c):
+    return np.sum(np.polyval(c, xs) ** 2)
+
+
+@case("poly_chebyshev_recurrence", PO, (0.35, COEF), argnums=(0, 1))
+def poly_chebyshev_recurrence(x, c):
+    T0, T1 = 1.0, x
+    s = c[0] * T0 + c[1] * T1
+    for k in range(2, len(c)):
+        T0, T1 = T1, 2 * x * T1 - T0
+        s += c[k] * T1
+    return s
+
+
+@case("poly_clenshaw", PO, (np.array([-0.5, 0.1, 0.8]), COEF), argnums=(0, 1))
+def poly_clenshaw(x, c):
+    b1 = np.zeros_like(x)
+    b2 = np.zeros_like(x)
+    for k in range(len(c) - 1, 0, -1):
+        b1, b2 = 2 * x * b1 - b2 + c[k], b1
+    y = x * b1 - b2 + c[0]
+    return np.sum(y)
+
+
+@case("poly_chebval_numpy_polynomial", PO, (np.array([-0.5, 0.1, 0.8]), COEF), argnums=(0, 1))
+def poly_chebval_numpy_polynomial(x, c):
+    return np.sum(np.polynomial.chebyshev.chebval(x, c) ** 2)
+
+
+@case("poly_linear_interp", PO, (np.array([0.1, 0.45, 0.8, 1.3]), np.array([0.0, 1.0, 0.5, 2.0, 1.5])), argnums=(0, 1))
+def poly_linear_interp(xq, yk):
+    xk = np.linspace(0.0, 2.0, 5)
+    return np.sum(np.interp(xq, xk, yk) ** 2)
+
+
+@case("poly_catmull_rom_spline_searchsorted", PO, (np.array([0.0, 1.0, 0.3, -0.4, 0.8, 1.2]),))
+def poly_catmull_rom_spline_searchsorted(pts):
+    xs = np.array([0.3, 1.4, 2.2, 3.7])
+    i = np.clip(np.searchsorted(np.arange(6.0), xs) - 1, 1, 3)
+    t = xs - i
+    p0, p1, p2, p3 = pts[i - 1], pts[i], pts[i + 1], pts[i + 2]
+    y = 0.5 * ((2 * p1) + (-p0 + p2) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t ** 2
+               + (-p0 + 3 * p1 - 3 * p2 + p3) * t ** 3)
+    return np.sum(y * y)
+
+
+@case("poly_bezier_de_casteljau", PO, (np.array([[0.0, 0.0], [0.3, 1.0], [0.8, 1.2], [1.0, 0.0]]),))
+def poly_bezier_de_casteljau(P):
+    total = 0.0
+    for t in np.linspace(0.0, 1.0, 5):
+        pts = [P[i] for i in range(P.shape[0])]
+        while len(pts) > 1:
+            pts = [(1 - t) * a + t * b for a, b in zip(pts[:-1], pts[1:])]
+        total = total + np.sum(pts[0] ** 2)
+    return total
+
+
+@case("poly_vander_least_squares", PO, (np.array([0.1, 0.9, 0.4, 1.6, 2.5]),))
+def poly_vander_least_squares(y):
+    x = np.linspace(0, 1, 5)
+    V = np.vander(x, 3)
+    coef = np.linalg.solve(V.T @ V, V.T @ y)
+    return coef[0] ** 2 + coef[1]
+
+
+# ------------------------------------------------------------------ statistics
+ST = "stats"
+
+
+def _jlse(x):
+    import jax.numpy as jnp
+    m = jnp.max(x)
+    return m + jnp.log(jnp.sum(jnp.exp(x - m)))
+
+
+@case("stat_logsumexp_max_trick", ST, (np.array([1000.0, 1001.0, 999.5]),))
+def stat_logsumexp_max_trick(x):
+    m = np.max(x)
+    return m + np.log(np.sum(np.exp(x - m)))
+
+
+@case("stat_logsumexp_keepdims_axis", ST, (M3 * 3.0,))
+def stat_logsumexp_keepdims_axis(X):
+    m = X.max(axis=1, keepdims=True)
+    lse = m + np.log(np.exp(X - m).sum(axis=1, keepdims=True))
+    return float(np.sum(lse * np.array([[1.0], [2.0], [-1.0]])))
+
+
+@case("stat_softmax_cross_entropy", ST, (np.array([[2.0, 1.0, 0.1], [0.5, 2.5, -1.0]]), np.array([0, 1])))
+def stat_softmax_cross_entropy(logits, labels):
+    z = logits - logits.max(axis=-1, keepdims=True)
+    p = np.exp(z) / np.exp(z).sum(axis=-1, keepdims=True)
+    return -np.mean(np.log(p[np.arange(len(labels)), labels]))
+
+
+@case("stat_scipy_logsumexp", ST, (A4,), doc=("E202",))
+def stat_scipy_logsumexp(x):
+    from scipy.special import logsumexp
+    return logsumexp(x * 2.0)
+
+
+@case("stat_gmm_loglik", ST, (np.array([-1.0, 0.5, 2.0]), np.array([0.3, -0.2, 0.1])), argnums=(0, 1))
+def stat_gmm_loglik(means, log_weights_raw):
+    data = np.array([-1.2, -0.8, 0.3, 0.6, 1.9, 2.2, 2.5])
+    logw = log_weights_raw - np.log(np.sum(np.exp(log_weights_raw)))
+    sig = 0.7
+    # (N, K)
+    lp = -0.5 * ((data[:, None] - means[None, :]) / sig) ** 2 - math.log(sig * math.sqrt(2 * math.pi))
+    a = lp + logw[None, :]
+    m = a.max(axis=1, keepdims=True)
+    ll = (m[:, 0] + np.log(np.exp(a - m).sum(axis=1)))
+    return ll.sum()
+
+
+@case("stat_student_t_logpdf_lgamma", ST, (3.5, 0.4), argnums=(1,))
+def stat_student_t_logpdf_lgamma(nu, loc):
+    xs = [0.1, -0.7, 1.5, 2.2]
+    ll = 0.0
+    for x in xs:
+        ll += (math.lgamma((nu + 1) / 2) - math.lgamma(nu / 2) - 0.5 * math.log(nu * math.pi)
+               - (nu + 1) / 2 * math.log1p((x - loc) ** 2 / nu))
+    return ll
+
+
+@case("stat_student_t_wrt_nu_lgamma", ST, (3.5,), doc=("E202",))
+def stat_student_t_wrt_nu_lgamma(nu):
+    x = 0.8
+    return (math.lgamma((nu + 1) / 2) - math.lgamma(nu / 2) - 0.5 * math.log(nu * math.pi)
+            - (nu + 1) / 2 * math.log1p(x * x / nu))
+
+
+@case("stat_gaussian_nll_cholesky", ST, (SPD3,))
+def stat_gaussian_nll_cholesky(Sigma):
+    x = np.array([0.3, -0.1, 0.8])
+    L = np.linalg.cholesky(Sigma)
+    z = np.linalg.solve(L, x)
+    return 0.5 * z @ z + np.sum(np.log(np.diag(L))) + 1.5 * math.log(2 * math.pi)
+
+
+@case("stat_gaussian_nll_slogdet", ST, (SPD3,))
+def stat_gaussian_nll_slogdet(Sigma):
+    x = np.array([0.3, -0.1, 0.8])
+    sign, logdet = np.linalg.slogdet(Sigma)
+    return 0.5 * (x @ np.linalg.inv(Sigma) @ x + logdet)
+
+
+@case("stat_weighted_variance_ddof", ST, (A6,))
+def stat_weighted_variance_ddof(x):
+    return np.var(x, ddof=1) + np.std(x) + np.median(x)
+
+
+@case("stat_welford_online_variance", ST, (A6,))
+def stat_welford_online_variance(xs):
+    n, mean, M2_ = 0, 0.0, 0.0
+    for x in xs:
+        n += 1
+        d = x - mean
+        mean += d / n
+        M2_ += d * (x - mean)
+    return M2_ / (n - 1)
+
+
+@case("stat_log_softmax_temperature", ST, (A5, 0.7), argnums=(0, 1))
+def stat_log_softmax_temperature(logits, T):
+    z = logits / T
+    z = z - np.max(z)
+    logp = z - np.log(np.sum(np.exp(z)))
+    return -logp[2] + 0.1 * np.sum(np.exp(logp) * logp)
+
+
+@case("stat_huber_quantile_losses", ST, (A6,))
+def stat_huber_quantile_losses(r):
+    delta, tau = 0.5, 0.8
+    a = np.abs(r)
+    huber = np.where(a <= delta, 0.5 * r ** 2, delta * (a - 0.5 * delta))
+    pinball = np.maximum(tau * r, (tau - 1) * r)
+    return huber.sum() + pinball.sum()
+
+
+@case("stat_kde_log_density", ST, (0.35,))
+def stat_kde_log_density(bw):
+    data = np.array([0.1, 0.5, 0.55, 1.2, 2.0])
+    q = np.array([0.3, 1.0, 1.8])
+    k = np.exp(-0.5 * ((q[:, None] - data[None, :]) / bw) ** 2) / (bw * np.sqrt(2 * np.pi))
+    return np.sum(np.log(k.mean(axis=1)))
+
+
+@case("stat_beta_binomial_betaln_via_lgamma", ST, (np.array([2.0, 3.0]),))
+def stat_beta_binomial_betaln_via_lgamma(ab):
+    a, b = ab
+    return float(np.sum(np.log(ab))) + a * b
+
+
+@case("stat_corrcoef_loss", ST, (A6,))
+def stat_corrcoef_loss(x):
+    y = np.array([0.1, 0.7, -0.2, 1.0, -0.5, 0.3])
+    C = np.corrcoef(x, y)
+    return C[0, 1]
+
+
+@case("stat_cov_matrix_trace", ST, (np.array([[0.1, 0.4, 0.2], [0.7, -0.3, 0.5], [0.2, 0.2, -0.9], [1.0, 0.1, 0.3]]),))
+def stat_cov_matrix_trace(X):
+    C = np.cov(X, rowvar=False)
+    return np.trace(C @ C)
+
+
+# ------------------------------------------------------------------ finance
+FI = "finance"
+
+
+def norm_cdf(x):
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+@case("fin_black_scholes_call_greeks", FI, (100.0, 95.0, 0.25, 0.02, 0.5), argnums=(0, 2, 3, 4))
+def fin_black_scholes_call_greeks(S0, K, sigma, r, T):
+    d1 = (math.log(S0 / K) + (r + 0.5 * sigma ** 2) * T) / (sigma * math.sqrt(T))
+    d2 = d1 - sigma * math.sqrt(T)
+    return S0 * norm_cdf(d1) - K * math.exp(-r * T) * norm_cdf(d2)
+
+
+@case("fin_black_scholes_vectorized_erf_loop", FI, (np.array([90.0, 100.0, 110.0]), 0.3), argnums=(0, 1))
+def fin_black_scholes_vectorized_erf_loop(S, sigma):
+    K, r, T = 100.0, 0.01, 1.0
+    total = 0.0
+    for s in S:
+        d1 = (np.log(s / K) + (r + sigma * sigma / 2) * T) / (sigma * np.sqrt(T))
+        d2 = d1 - sigma * np.sqrt(T)
+        put = K * np.exp(-r * T) * norm_cdf(-d2) - s * norm_cdf(-d1)
+        total += put
+    return total
+
+
+@case("fin_binomial_tree_american_put", FI, (97.3, 0.2), argnums=(0, 1))
+def fin_binomial_tree_american_put(S0, sigma):
+    K, r, T, N = 100.0, 0.05, 1.0, 12
+    dt = T / N
+    u = math.exp(sigma * math.sqrt(dt))
+    d = 1 / u
+    p = (math.exp(r * dt) - d) / (u - d)
+    disc = math.exp(-r * dt)
+    j = np.arange(N + 1)
+    ST_ = S0 * u ** (N - j) * d ** j
+    V = np.maximum(K - ST_, 0.0)
+    for n in range(N - 1, -1, -1):
+        j = np.arange(n + 1)
+        Sn = S0 * u ** (n - j) * d ** j
+        V = disc * (p * V[:-1] + (1 - p) * V[1:])
+        V = np.maximum(V, K - Sn)
+    return float(V[0])
+
+
+@case("fin_binomial_tree_european_list", FI, (0.25,))
+def fin_binomial_tree_european_list(sigma):
+    S0, K, r, T, N = 50.0, 52.0, 0.03, 0.5, 8
+    dt = T / N
+    u = math.exp(sigma * math.sqrt(dt))
+    d = 1.0 / u
+    p = (math.exp(r * dt) - d) / (u - d)
+    values = [max(S0 * u ** (N - k) * d ** k - K, 0.0) for k in range(N + 1)]
+    for n in range(N, 0, -1):
+        values = [math.exp(-r * dt) * (p * values[k] + (1 - p) * values[k + 1]) for k in range(n)]
+    return values[0]
+
+
+@case("fin_mc_asian_option_paths", FI, (0.3,))
+def fin_mc_asian_option_paths(sigma):
+    rng = np.random.default_rng(2024)
+    S0, K, r, T, steps, paths = 100.0, 100.0, 0.02, 1.0, 12, 64
+    dt = T / steps
+    Z = rng.standard_normal((paths, steps))
+    logS = np.log(S0) + np.cumsum((r - 0.5 * sigma ** 2) * dt + sigma * np.sqrt(dt) * Z, axis=1)
+    avg = np.exp(logS).mean(axis=1)
+    payoff = np.maximum(avg - K, 0.0)
+    return math.exp(-r * T) * payoff.mean()
+
+
+@case("fin_implied_vol_newton", FI, (10.0,))
+def fin_implied_vol_newton(price):
+    S0, K, r, T = 100.0, 100.0, 0.01, 1.0
+    sigma = 0.3
+    for _ in range(30):
+        d1 = (math.log(S0 / K) + (r + 0.5 * sigma ** 2) * T) / (sigma * math.sqrt(T))
+        d2 = d1 - sigma * math.sqrt(T)
+        model = S0 * norm_cdf(d1) - K * math.exp(-r * T) * norm_cdf(d2)
+        vega = S0 * math.exp(-0.5 * d1 * d1) / math.sqrt(2 * math.pi) * math.sqrt(T)
+        sigma = sigma - (model - price) / vega
+    return sigma
+
+
+@case("fin_portfolio_variance_sharpe", FI, (np.array([0.3, 0.5, 0.2]),))
+def fin_portfolio_variance_sharpe(w):
+    mu = np.array([0.05, 0.08, 0.03])
+    cov = np.array([[0.04, 0.01, 0.0], [0.01, 0.09, 0.02], [0.0, 0.02, 0.01]])
+    w = w / w.sum()
+    ret = w @ mu
+    vol = np.sqrt(w @ cov @ w)
+    return -(ret - 0.01) / vol
+
+
+@case("fin_bond_price_ytm_discount", FI, (0.04,))
+def fin_bond_price_ytm_discount(y):
+    cashflows = [5.0] * 4 + [105.0]
+    price = 0.0
+    for t, cf in enumerate(cashflows, start=1):
+        price += cf / (1 + y) ** t
+    return price
