@@ -1237,3 +1237,557 @@ def fin_bond_price_ytm_discount(y):
     for t, cf in enumerate(cashflows, start=1):
         price += cf / (1 + y) ** t
     return price
+
+
+# ------------------------------------------------------------------ Python styles
+PY = "pystyle"
+
+
+class Quadratic:
+    def __init__(self, A, b):
+        self.A = A
+        self.b = b
+
+    @property
+    def sym(self):
+        return 0.5 * (self.A + self.A.T)
+
+    def __call__(self, x):
+        return 0.5 * x @ self.sym @ x - self.b @ x
+
+
+QUAD = Quadratic(M3, np.array([1.0, -1.0, 0.5]))
+
+
+@custom("py_callable_object_with_property", PY)
+def py_callable_object_with_property():
+    g = revsrc.grad(QUAD)(A3)
+    close(g, fd(QUAD, A3), rtol=1e-6, what="grad")
+
+
+class Dense:
+    def __init__(self, W, b, act="tanh"):
+        self.W, self.b, self.act = W, b, act
+
+    @property
+    def out_dim(self):
+        return self.W.shape[1]
+
+    def __call__(self, h):
+        z = h @ self.W + self.b
+        if self.act == "tanh":
+            return np.tanh(z)
+        if self.act == "relu":
+            return np.maximum(z, 0.0)
+        return z
+
+
+@case("py_layers_built_inside_property_shape", PY, (RNG0.normal(size=(3, 4)), RNG0.normal(size=(4, 2))), argnums=(0, 1))
+def py_layers_built_inside_property_shape(W1, W2):
+    net = [Dense(W1, np.zeros(4)), Dense(W2, np.ones(2) * 0.1, act="linear")]
+    h = XS_SEQ
+    for layer in net:
+        h = layer(h)
+    return np.sum(h ** 2) / net[-1].out_dim
+
+
+@dataclasses.dataclass
+class LinParams:
+    w: np.ndarray
+    b: float
+
+
+@case("py_dataclass_params", PY, (LinParams(np.array([0.5, -0.3, 0.2]), 0.1), XS_SEQ))
+def py_dataclass_params(p, X):
+    pred = X @ p.w + p.b
+    return np.mean((pred - 1.0) ** 2)
+
+
+@dataclasses.dataclass
+class ModelCfg:
+    w: np.ndarray
+    depth: int = dataclasses.field(default=3, metadata={"static": True})
+
+
+@case("py_dataclass_static_field_loop", PY, (ModelCfg(np.array([0.9, 0.2])),))
+def py_dataclass_static_field_loop(cfg):
+    x = np.array([1.0, 0.5])
+    for _ in range(cfg.depth):
+        x = np.tanh(cfg.w * x + x[::-1])
+    return np.sum(x)
+
+
+Pt = namedtuple("Pt", ["x", "y"])
+
+
+@case("py_namedtuple_arg_fields", PY, (Pt(0.3, 1.2),))
+def py_namedtuple_arg_fields(p):
+    r = math.hypot(p.x, p.y)
+    return r * math.atan2(p.y, p.x)
+
+
+@case("py_namedtuple_replace_inside", PY, (Pt(0.3, 1.2),))
+def py_namedtuple_replace_inside(p):
+    q = p._replace(x=p.x * 2.0)
+    return q.x * q.y + p.x
+
+
+class Gauss(NamedTuple):
+    mu: float
+    log_s: float = 0.0
+
+
+@case("py_typing_namedtuple_default", PY, (Gauss(0.2, -0.3),))
+def py_typing_namedtuple_default(g):
+    other = Gauss(1.0)
+    s1, s2 = math.exp(g.log_s), math.exp(other.log_s)
+    return math.log(s2 / s1) + (s1 ** 2 + (g.mu - other.mu) ** 2) / (2 * s2 ** 2) - 0.5
+
+
+@case("py_nested_dict_list_pytree", PY, ({"enc": [np.array([[0.5, -0.2], [0.1, 0.3]]), np.array([0.1, 0.0])],
+                                         "dec": {"w": np.array([1.0, -1.0]), "scale": 0.5}},))
+def py_nested_dict_list_pytree(params):
+    W, b = params["enc"]
+    h = np.tanh(np.array([1.0, 2.0]) @ W + b)
+    return params["dec"]["scale"] * np.dot(h, params["dec"]["w"]) ** 2
+
+
+@case("py_dict_items_sorted_loop", PY, ({"b": 0.5, "a": 2.0, "c": -1.0},))
+def py_dict_items_sorted_loop(coeffs):
+    total = 0.0
+    for i, (name, v) in enumerate(sorted(coeffs.items())):
+        total += (i + 1) * v ** 2
+    return total
+
+
+@case("py_dict_get_default", PY, ({"w": 0.7},))
+def py_dict_get_default(p):
+    bias = p.get("b", 0.25)
+    return p["w"] ** 3 + bias * p["w"]
+
+
+@case("py_generator_function_yield", PY, (A4,), doc=("E101",))
+def py_generator_function_yield(x):
+    def pairs(v):
+        for i in range(len(v) - 1):
+            yield v[i] * v[i + 1]
+    return sum(pairs(x))
+
+
+@case("py_generator_expr_with_filter", PY, (A6,))
+def py_generator_expr_with_filter(x):
+    return sum(v * v for v in x if v > 0) + max(abs(v) for v in x)
+
+
+@case("py_enumerate_zip_weights", PY, (A4, np.array([1.0, 0.5, 0.25, 0.125])), argnums=(0, 1))
+def py_enumerate_zip_weights(x, w):
+    s = 0.0
+    for i, (xi, wi) in enumerate(zip(x, w), start=1):
+        s += wi * xi ** i
+    return s
+
+
+@case("py_early_return_in_loop", PY, (A6,))
+def py_early_return_in_loop(x):
+    acc = 0.0
+    for i in range(len(x)):
+        acc += x[i] ** 2
+        if acc > 1.5:
+            return acc * x[i]
+    return -acc
+
+
+@case("py_while_break_continue", PY, (A6,))
+def py_while_break_continue(x):
+    i = 0
+    s = 0.0
+    while i < len(x):
+        v = x[i]
+        i += 1
+        if v < -0.6:
+            continue
+        if v > 1.0:
+            s += 10 * v
+            break
+        s += v * v
+    return s
+
+
+@case("py_try_except_fallback", PY, (0.5,), doc=("E101",))
+def py_try_except_fallback(x):
+    try:
+        return math.log(x)
+    except ValueError:
+        return 0.0
+
+
+@case("py_recursion_depth_int", PY, (0.3, 4), doc=("E103",))
+def py_recursion_depth_int(x, depth):
+    if depth == 0:
+        return x
+    return math.sin(py_recursion_depth_int(x, depth - 1)) + x
+
+
+GLOBAL_W = np.array([0.2, 0.4, -0.1])
+GLOBAL_SCALE = 3.0
+
+
+@case("py_global_constants", PY, (A3,))
+def py_global_constants(x):
+    return GLOBAL_SCALE * np.dot(GLOBAL_W, x) ** 2 + np.sum(GLOBAL_W * x ** 3)
+
+
+def make_loss(target, power=2):
+    def loss(x):
+        return np.sum(np.abs(x - target) ** power)
+    return loss
+
+
+@custom("py_closure_factory", PY)
+def py_closure_factory():
+    f = make_loss(np.array([0.1, 0.2, 0.3]), power=3)
+    close(revsrc.grad(f)(A3), fd(f, A3), rtol=1e-6)
+    f2 = make_loss(np.array([0.0, 0.0, 0.0]))
+    close(revsrc.grad(f2)(A3), 2 * A3, rtol=1e-12)
+
+
+def make_counter_loss():
+    calls = []
+
+    def loss(x):
+        calls.append(1)
+        return x * x
+    return loss, calls
+
+
+@case("py_closure_mutates_cell_list", PY, (1.5,), doc=("E401",))
+def py_closure_mutates_cell_list(x):
+    f, calls = make_counter_loss()
+    return f(x) + len(calls)
+
+
+def _scaled_loss(w, X, y, *, l2=0.0, reduce="mean"):
+    r = X @ w - y
+    val = np.mean(r ** 2) if reduce == "mean" else np.sum(r ** 2)
+    return val + l2 * np.sum(w ** 2)
+
+
+@custom("py_partial_keyword_only", PY)
+def py_partial_keyword_only():
+    y = np.array([0.1, -0.2, 0.3, 0.5, 0.0])
+    f = functools.partial(_scaled_loss, X=XS_SEQ, y=y, l2=0.3, reduce="sum")
+    w = np.array([0.2, -0.1, 0.4])
+    close(revsrc.grad(f)(w), fd(f, w), rtol=1e-6)
+    f2 = functools.partial(functools.partial(_scaled_loss, l2=0.1), X=XS_SEQ)
+    g = revsrc.grad(f2)(w, y=y)
+    close(g, fd(lambda t: f2(t, y=y), w), rtol=1e-6)
+
+
+def log_calls(fn):
+    def wrapper(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        return out
+    return wrapper
+
+
+def scale_output(factor):
+    def deco(fn):
+        @functools.wraps(fn)
+        def inner(x, *rest):
+            return factor * fn(x, *rest)
+        return inner
+    return deco
+
+
+@log_calls
+@scale_output(3.0)
+def _decorated(x, y):
+    return math.sin(x) * y
+
+
+@custom("py_stacked_user_decorators", PY)
+def py_stacked_user_decorators():
+    g = revsrc.grad(_decorated, argnums=(0, 1))(0.4, 2.0)
+    close(g[0], 3.0 * math.cos(0.4) * 2.0, rtol=1e-12)
+    close(g[1], 3.0 * math.sin(0.4), rtol=1e-12)
+
+
+def clip_grad_decorator(fn):
+    def wrapper(x):
+        y = fn(x)
+        return np.clip(y, -1.0, 1.0)
+    return wrapper
+
+
+@clip_grad_decorator
+def _clipped(x):
+    return np.sum(x ** 3)
+
+
+@case("py_decorator_clip_output", PY, (np.array([0.3, 0.5, -0.4]),))
+def py_decorator_clip_output(x):
+    return _clipped(x) * 2.0
+
+
+@case("py_type_hints_optional", PY, (A3, None))
+def py_type_hints_optional(x: np.ndarray, w: "np.ndarray | None" = None) -> float:
+    if w is None:
+        w = np.ones_like(x)
+    return float(np.sum(w * np.exp(x)))
+
+
+@case("py_star_args_sum", PY, (0.5, 1.5, -0.25), argnums=(0, 1, 2))
+def py_star_args_sum(*xs):
+    total = 0.0
+    for i, x in enumerate(xs):
+        total += (i + 1) * x ** 2
+    return total * xs[0]
+
+
+def _weighted(x, **weights):
+    return sum(w * getattr(np, name)(x) for name, w in weights.items())
+
+
+@case("py_kwargs_getattr_np", PY, (0.7,))
+def py_kwargs_getattr_np(x):
+    return _weighted(x, sin=2.0, cos=-1.0, exp=0.5)
+
+
+@case("py_kwargs_forwarding", PY, (A3,))
+def py_kwargs_forwarding(x):
+    opts = {"l2": 0.5, "reduce": "sum"}
+    return _scaled_loss(x, XS_SEQ, np.zeros(5), **opts)
+
+
+@case("py_lambda_default_capture_loop", PY, (A3,))
+def py_lambda_default_capture_loop(x):
+    fs = [lambda v, k=k: v ** k for k in range(1, 4)]
+    return sum(np.sum(f(x)) for f in fs)
+
+
+@case("py_sorted_key_lambda", PY, (A6,))
+def py_sorted_key_lambda(x):
+    xs = sorted(list(x), key=lambda v: abs(v))
+    return xs[-1] * 2 + xs[0] * xs[1]
+
+
+@case("py_max_with_key", PY, ([0.3, -1.4, 0.9],))
+def py_max_with_key(vals):
+    best = max(vals, key=lambda v: v * v)
+    return best ** 3
+
+
+@case("py_reduce_lambda", PY, (A4,), doc=("E202",))
+def py_reduce_lambda(x):
+    return functools.reduce(lambda a, b: a * b + 1.0, x)
+
+
+@case("py_map_builtin", PY, ([0.3, 0.8, -0.5],), doc=("E202",))
+def py_map_builtin(xs):
+    return sum(map(math.sin, xs)) + sum(list(map(lambda v: v * v, xs)))
+
+
+@case("py_first_star_rest_unpack", PY, (A5,))
+def py_first_star_rest_unpack(x):
+    first, *middle, last = x
+    return first * last + sum(m ** 2 for m in middle)
+
+
+@case("py_walrus", PY, (A3,), doc=("E101",))
+def py_walrus(x):
+    if (n := np.sum(x ** 2)) > 1.0:
+        return n
+    return -n
+
+
+@case("py_match_statement", PY, (0.4, "sq"), doc=("E101",))
+def py_match_statement(x, mode):
+    match mode:
+        case "sq":
+            return x * x
+        case _:
+            return x
+
+
+@case("py_isinstance_dispatch", PY, (0.4,))
+def py_isinstance_dispatch(x):
+    def f(v):
+        if isinstance(v, np.ndarray):
+            return np.sum(v ** 2)
+        return v ** 2
+    return f(x) + f(np.array([x, 2 * x]))
+
+
+class Base:
+    def energy(self, x):
+        return np.sum(x ** 2)
+
+
+class Child(Base):
+    def __init__(self, k):
+        self.k = k
+
+    def energy(self, x):
+        return super().energy(x) + self.k * np.sum(np.cos(x))
+
+
+@custom("py_inheritance_super_method", PY)
+def py_inheritance_super_method():
+    c = Child(0.7)
+    g = revsrc.grad(c.energy)(A3)
+    close(g, 2 * A3 - 0.7 * np.sin(A3), rtol=1e-12)
+
+
+class Stats:
+    @staticmethod
+    def lse(v):
+        m = np.max(v)
+        return m + np.log(np.sum(np.exp(v - m)))
+
+    @classmethod
+    def neg_lse(cls, v):
+        return -cls.lse(v)
+
+
+@case("py_static_and_classmethod_called_inside", PY, (A4,))
+def py_static_and_classmethod_called_inside(x):
+    return Stats.lse(x) + 0.5 * Stats.neg_lse(2 * x)
+
+
+@case("py_item_and_float_conversion", PY, (A3,))
+def py_item_and_float_conversion(x):
+    s = np.sum(x ** 2)
+    return float(s) + s.item() * x[0].item()
+
+
+@case("py_int_index_from_float", PY, (np.array([0.4, 1.7, 2.2]),))
+def py_int_index_from_float(x):
+    table = np.array([1.0, 2.0, 4.0, 8.0])
+    idx = int(x[1])
+    return table[idx] * x[0] + x[2] ** 2
+
+
+@case("py_list_pop_reverse", PY, (A4,))
+def py_list_pop_reverse(x):
+    xs = list(x)
+    last = xs.pop()
+    xs.reverse()
+    return last * xs[0] + sum(xs)
+
+
+@case("py_list_sort_in_place", PY, (A4,), doc=("E401",))
+def py_list_sort_in_place(x):
+    xs = [v * 2.0 for v in x]
+    xs.sort()
+    return xs[0] - xs[-1] * xs[1]
+
+
+@case("py_math_fsum_prod", PY, ([0.3, 0.8, -0.5],), doc=("E202",))
+def py_math_fsum_prod(xs):
+    return math.fsum(xs) + math.prod(xs)
+
+
+@case("py_itertools_accumulate", PY, (A4,), doc=("E202",))
+def py_itertools_accumulate(x):
+    import itertools
+    cums = list(itertools.accumulate(x))
+    return sum(c * c for c in cums)
+
+
+@case("py_any_all_guards", PY, (A4,))
+def py_any_all_guards(x):
+    if any(v < -1.0 for v in x):
+        return 0.0
+    if all(v > -0.5 for v in x):
+        return float(np.sum(np.exp(x)))
+    return float(np.sum(x))
+
+
+@case("py_fstring_assert_message", PY, (A3,))
+def py_fstring_assert_message(x):
+    n = np.linalg.norm(x)
+    assert n > 0, f"zero vector: {x}"
+    return n
+
+
+@case("py_default_mutable_arg", PY, (0.5,))
+def py_default_mutable_arg(x, cache={"k": 3.0}):
+    return cache["k"] * x ** 2
+
+
+@case("py_nested_def_calls_sibling", PY, (A3,))
+def py_nested_def_calls_sibling(x):
+    def sq(v):
+        return v * v
+
+    def quart(v):
+        return sq(sq(v))
+
+    return np.sum(quart(x) - sq(x))
+
+
+@case("py_conditional_expr_in_comprehension", PY, (A6,))
+def py_conditional_expr_in_comprehension(x):
+    ys = [v if v > 0 else 0.1 * v for v in x]
+    return sum(y * y for y in ys)
+
+
+@case("py_divmod_floor", PY, (2.7,), doc=("E202",))
+def py_divmod_floor(x):
+    q, r = divmod(x, 1.0)
+    return r * r + q * x
+
+
+@case("py_with_errstate_and_nan_to_num", PY, (np.array([-0.5, 1.0, 2.0]),))
+def py_with_errstate_and_nan_to_num(x):
+    with np.errstate(divide="ignore"):
+        y = np.where(x > 0, np.log(np.where(x > 0, x, 1.0)), 0.0)
+    return np.sum(y * x + x)
+
+
+@case("py_class_defined_inside", PY, (0.5,), doc=("E101",))
+def py_class_defined_inside(x):
+    class Sq:
+        def __call__(self, v):
+            return v * v
+    return Sq()(x)
+
+
+@case("py_del_statement", PY, (A3,), doc=("E101",))
+def py_del_statement(x):
+    y = x * 2
+    z = np.sum(y)
+    del y
+    return z * z
+
+
+@case("py_local_import", PY, (0.6,))
+def py_local_import(x):
+    from math import sin as s, exp
+    import numpy
+    return s(x) * exp(x) + numpy.tanh(x)
+
+
+@case("py_string_mode_switch", PY, (A4, "l1"))
+def py_string_mode_switch(x, mode):
+    if mode.lower() == "l1":
+        return np.sum(np.abs(x))
+    elif mode == "l2":
+        return np.sqrt(np.sum(x * x))
+    raise ValueError(mode)
+
+
+@case("py_swap_and_tuple_return_helper", PY, (0.3, 0.9), argnums=(0, 1))
+def py_swap_and_tuple_return_helper(a, b):
+    def minmax(u, v):
+        return (u, v) if u < v else (v, u)
+    for _ in range(3):
+        a, b = b, a + b
+        lo, hi = minmax(a, b)
+    return lo * hi
+
+
+@case("py_set_literal", PY, (0.3,), doc=("E101",))
+def py_set_literal(x):
+    s = {1, 2, 3}
+    return x * len(s)
