@@ -1791,3 +1791,483 @@ def py_swap_and_tuple_return_helper(a, b):
 def py_set_literal(x):
     s = {1, 2, 3}
     return x * len(s)
+
+
+# ------------------------------------------------------------------ NumPy idioms
+NP = "numpy"
+T3 = np.arange(24.0).reshape(2, 3, 4) / 10.0 - 1.0
+
+
+def _jnp():
+    import jax.numpy as jnp
+    return jnp
+
+
+@case("np_einsum_batched_matmul_trace", NP, (T3, np.arange(8.0).reshape(2, 4, 1) / 5.0), argnums=(0, 1))
+def np_einsum_batched_matmul_trace(A, B):
+    C = np.einsum("bij,bjk->bik", A, B)
+    return np.einsum("bik,bik->", C, C) + np.einsum("ii", A[0, :, :3])
+
+
+@case("np_einsum_ellipsis_outer", NP, (A3, A4), argnums=(0, 1))
+def np_einsum_ellipsis_outer(u, v):
+    O_ = np.einsum("i,j->ij", u, v)
+    return np.sum(np.einsum("...j,j->...", O_, v) ** 2)
+
+
+@case("np_einsum_diag_extract", NP, (M3,))
+def np_einsum_diag_extract(A):
+    d = np.einsum("ii->i", A)
+    return np.sum(d ** 3) + np.einsum("ij,ji->", A, A)
+
+
+@case("np_tensordot_axes", NP, (T3, np.arange(12.0).reshape(3, 4) / 7.0), argnums=(0, 1))
+def np_tensordot_axes(A, B):
+    c = np.tensordot(A, B, axes=([1, 2], [0, 1]))
+    d = np.tensordot(B, B, axes=2)
+    e = np.tensordot(A[0], B.T, axes=1)
+    return np.sum(c ** 2) + d + np.trace(e)
+
+
+@case("np_linalg_inv_det", NP, (M3,))
+def np_linalg_inv_det(A):
+    return np.sum(np.linalg.inv(A) ** 2) + np.linalg.det(A)
+
+
+@case("np_linalg_eigh_eigenvalues_and_vectors", NP, (SPD3,))
+def np_linalg_eigh_eigenvalues_and_vectors(A):
+    S = 0.5 * (A + A.T)
+    w, V = np.linalg.eigh(S)
+    v0 = V[:, 0] * np.sign(V[0, 0])
+    return w[-1] - w[0] + np.sum(v0 * np.array([1.0, 2.0, 3.0]))
+
+
+@case("np_linalg_qr", NP, (np.array([[1.0, 0.5], [0.2, 1.3], [0.7, -0.4]]),))
+def np_linalg_qr(A):
+    Q, R = np.linalg.qr(A)
+    return np.sum(np.abs(np.diag(R))) + np.sum(Q[:, 0] * np.sign(R[0, 0]))
+
+
+@case("np_linalg_norm_variants", NP, (M3,))
+def np_linalg_norm_variants(A):
+    return (np.linalg.norm(A) + np.linalg.norm(A, ord=1) + np.linalg.norm(A, ord=np.inf)
+            + np.sum(np.linalg.norm(A, axis=1)) + np.linalg.norm(A[0], ord=3))
+
+
+@case("np_linalg_matrix_power_and_trace", NP, (M3,))
+def np_linalg_matrix_power_and_trace(A):
+    return np.trace(np.linalg.matrix_power(A, 3)) + np.sum(np.linalg.matrix_power(A, 0))
+
+
+@case("np_linalg_lstsq", NP, (np.array([1.0, 2.0, 2.5, 4.1]),))
+def np_linalg_lstsq(y):
+    X = np.stack([np.ones(4), np.arange(4.0)], axis=1)
+    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+    return coef[1] ** 2 + coef[0]
+
+
+@case("np_linalg_pinv", NP, (np.array([[1.0, 0.5], [0.2, 1.3], [0.7, -0.4]]),))
+def np_linalg_pinv(A):
+    return np.sum(np.linalg.pinv(A) ** 2)
+
+
+@case("np_linalg_solve_matrix_rhs", NP, (SPD3, np.array([[1.0, 0.0], [0.5, 1.0], [-1.0, 2.0]])), argnums=(0, 1))
+def np_linalg_solve_matrix_rhs(A, B):
+    X = np.linalg.solve(A, B)
+    return np.sum(X * X)
+
+
+@case("np_cumsum_cumprod", NP, (A5,))
+def np_cumsum_cumprod(x):
+    return np.sum(np.cumsum(x) ** 2) + np.sum(np.cumprod(x))
+
+
+@case("np_cumprod_with_zero", NP, (np.array([0.5, 0.0, 1.3, -0.7]),))
+def np_cumprod_with_zero(x):
+    return np.sum(np.cumprod(x)) + np.prod(x)
+
+
+@case("np_prod_two_zeros", NP, (np.array([0.5, 0.0, 1.3, 0.0]),))
+def np_prod_two_zeros(x):
+    return np.prod(x) + np.prod(x[:2])
+
+
+@case("np_cumsum_axis_reverse", NP, (M3,))
+def np_cumsum_axis_reverse(A):
+    rc = np.cumsum(A[:, ::-1], axis=1)[:, ::-1]
+    return np.sum(rc * np.arange(9.0).reshape(3, 3))
+
+
+@case("np_max_with_ties", NP, (np.array([0.7, 0.2, 0.7]),))
+def np_max_with_ties(x):
+    return np.max(x)
+
+
+def _maximum_tie(a, b):
+    return np.sum(np.maximum(a, b))
+
+
+@custom("np_maximum_tie", NP)
+def np_maximum_tie():
+    """At a tie, any split (ga, gb) with ga + gb = 1, both in [0, 1], is a subgradient;
+    JAX splits 0.5/0.5 and so does revsrc's np.max of ties."""
+    ga, gb = revsrc.grad(_maximum_tie, argnums=(0, 1))(np.array([0.5, 0.3]), np.array([0.5, 0.1]))
+    close(ga[1], 1.0)
+    close(gb[1], 0.0)
+    assert 0 <= ga[0] <= 1 and 0 <= gb[0] <= 1 and abs(ga[0] + gb[0] - 1) < 1e-12, (ga, gb)
+
+
+@case("np_amax_axis_ties_2d", NP, (np.array([[1.0, 1.0, 0.2], [0.3, 0.9, 0.9]]),))
+def np_amax_axis_ties_2d(A):
+    return np.sum(A.max(axis=1) * np.array([1.0, 2.0]))
+
+
+@case("np_where_clip_maximum", NP, (A6,))
+def np_where_clip_maximum(x):
+    y = np.where(x > 0.3, x ** 2, -x)
+    z = np.clip(x, -0.55, 0.95)
+    return np.sum(y * z) + np.sum(np.maximum(x, 0.1) ** 2) + np.sum(np.minimum(x, y))
+
+
+@case("np_sort_and_argsort_gather", NP, (A6,))
+def np_sort_and_argsort_gather(x):
+    s = np.sort(x)
+    idx = np.argsort(-x)
+    w = np.arange(1.0, 7.0)
+    return np.sum(s * w) + np.sum(x[idx][:3] ** 2)
+
+
+@case("np_take_along_axis_topk", NP, (M3,))
+def np_take_along_axis_topk(A):
+    idx = np.argsort(A, axis=1)[:, -2:]
+    top = np.take_along_axis(A, idx, axis=1)
+    return np.sum(top ** 2)
+
+
+@case("np_fancy_index_repeated_read", NP, (A4,))
+def np_fancy_index_repeated_read(x):
+    idx = np.array([0, 2, 2, 3, 0, 0])
+    return np.sum(x[idx] * np.arange(6.0))
+
+
+@case("np_fancy_2d_pairs", NP, (M3,))
+def np_fancy_2d_pairs(A):
+    rows = np.array([0, 1, 2, 2])
+    cols = np.array([2, 0, 1, 2])
+    return np.sum(A[rows, cols] ** 2) + np.sum(A[[0, 2]][:, [1]])
+
+
+@case("np_boolean_mask_from_values", NP, (A6,))
+def np_boolean_mask_from_values(x):
+    pos = x[x > 0]
+    neg = x[x <= 0]
+    return np.sum(pos ** 2) - np.sum(neg ** 3) + pos.size
+
+
+@case("np_boolean_mask_assign", NP, (A6,))
+def np_boolean_mask_assign(x):
+    y = x * 2.0
+    y[y < 0] = 0.0
+    y[y > 1.5] *= 0.5
+    return np.sum(y * x)
+
+
+@case("np_broadcast_outer_grad_reduce", NP, (np.array([[0.1], [0.5], [-0.3]]), np.array([[1.0, 2.0, -1.0, 0.5]])), argnums=(0, 1))
+def np_broadcast_outer_grad_reduce(col, row):
+    M = np.sin(col * row) + col / (1.0 + row ** 2)
+    return np.sum(M ** 2)
+
+
+@case("np_reshape_transpose_stack_concat", NP, (A6,))
+def np_reshape_transpose_stack_concat(x):
+    A = x.reshape(2, 3)
+    B = A.T
+    C = np.stack([A[0], A[1] * 2], axis=1)
+    D = np.concatenate([B, C], axis=1)
+    E = np.vstack([D, D[:1]]) @ np.ones(4)
+    return np.sum(E ** 2) + np.sum(np.hstack([x, x[::-1]]) * np.arange(12.0))
+
+
+@case("np_split_pieces", NP, (A6,))
+def np_split_pieces(x):
+    a, b, c = np.split(x, 3)
+    parts = np.array_split(x, 4)
+    return np.dot(a, b) * np.sum(c) + sum(np.sum(p ** 2) * (i + 1) for i, p in enumerate(parts))
+
+
+@case("np_pad_reflect_wrap", NP, (A4,))
+def np_pad_reflect_wrap(x):
+    a = np.pad(x, 2, mode="reflect")
+    b = np.pad(x, (1, 2), mode="wrap")
+    return np.sum(a * np.arange(8.0)) + np.sum(b ** 3)
+
+
+@case("np_diff_axis_prepend", NP, (M3,))
+def np_diff_axis_prepend(A):
+    d0 = np.diff(A, axis=0)
+    d1 = np.diff(A, axis=1, prepend=0.0)
+    return np.sum(d0 ** 2) + np.sum(d1 ** 3)
+
+
+@case("np_interp_wrt_xp_fp", NP, (np.array([0.0, 0.8, 1.5, 3.0]), np.array([1.0, 0.2, 0.7, 2.0])), argnums=(0, 1))
+def np_interp_wrt_xp_fp(xp, fp):
+    q = np.array([0.3, 1.0, 2.2, 2.9])
+    return np.sum(np.interp(q, xp, fp) ** 2)
+
+
+@case("np_inplace_slice_ops", NP, (A6,))
+def np_inplace_slice_ops(x):
+    y = x.copy()
+    y[::2] *= 2.0
+    y[1] += y[0] * y[2]
+    y[-2:] -= x[:2]
+    y /= 1.5
+    return np.sum(y ** 2)
+
+
+@case("np_inplace_overlapping_iadd", NP, (A5,))
+def np_inplace_overlapping_iadd(x):
+    y = x.copy()
+    y[1:] += y[:-1]
+    return np.sum(y * np.arange(1.0, 6.0))
+
+
+@case("np_inplace_view_of_local", NP, (A6,))
+def np_inplace_view_of_local(x):
+    y = x ** 2
+    m = y.reshape(2, 3)
+    m[:, 0] = m[:, 1] * x[0]
+    return np.sum(y * x)
+
+
+@case("np_inplace_loop_accumulate_rows", NP, (M3,))
+def np_inplace_loop_accumulate_rows(A):
+    out = np.zeros(3)
+    for i in range(3):
+        out += A[i] * (i + 1)
+        out[i] *= A[i, i]
+    return np.sum(out ** 2)
+
+
+@case("np_add_at_histogram", NP, (A6,))
+def np_add_at_histogram(x):
+    bins = np.array([0, 1, 1, 2, 0, 2])
+    h = np.zeros(3)
+    np.add.at(h, bins, x ** 2)
+    return np.sum(h * np.array([1.0, -2.0, 3.0]))
+
+
+@custom("np_float32_input", NP)
+def np_float32_input():
+    x = np.array([0.3, -1.2, 0.7], dtype=np.float32)
+
+    def f(x):
+        return np.sum(np.tanh(x) * x)
+    g = revsrc.grad(f)(x)
+    assert g.dtype == np.float32, g.dtype
+    x64 = x.astype(np.float64)
+    close(g, fd(f, x64), rtol=1e-4, atol=1e-5)
+
+
+@custom("np_float32_matmul_and_float64_param_mix", NP)
+def np_float32_matmul_and_float64_param_mix():
+    X = np.array([[0.5, 1.0], [2.0, -1.0]], dtype=np.float32)
+
+    def f(w, X):
+        return np.sum((X @ w) ** 2)
+    w = np.array([0.3, -0.7])
+    g = revsrc.grad(f)(w, X)
+    assert g.dtype == np.float64
+    close(g, fd(lambda t: f(t, X.astype(np.float64)), w), rtol=1e-5)
+
+
+@case("np_integer_array_arg_nondiff", NP, (A4, np.array([3, 1, 0, 2])))
+def np_integer_array_arg_nondiff(x, perm):
+    return np.sum(x[perm] * perm) + np.sum(x * perm ** 2)
+
+
+@case("np_integer_arg_in_argnums", NP, (np.array([1, 2, 3]),), doc=("E301",))
+def np_integer_arg_in_argnums(x):
+    return np.sum(x * 2.0)
+
+
+@custom("np_zero_d_array_arg", NP)
+def np_zero_d_array_arg():
+    def f(x):
+        return np.sin(x) * x ** 2
+    x = np.array(0.8)
+    g = revsrc.grad(f)(x)
+    assert isinstance(g, np.ndarray) and g.shape == () and g.dtype == np.float64, repr(g)
+    close(g, np.cos(0.8) * 0.64 + 2 * 0.8 * np.sin(0.8), rtol=1e-12)
+
+
+@case("np_zero_d_arithmetic_in_loop", NP, (np.array(0.3),))
+def np_zero_d_arithmetic_in_loop(x):
+    acc = np.array(0.0)
+    for k in range(4):
+        acc = acc + x ** k / math.factorial(k)
+    return acc
+
+
+@case("np_empty_array_arg", NP, (np.zeros(0), 0.5), argnums=(0, 1))
+def np_empty_array_arg(x, a):
+    return np.sum(x ** 2) + a * x.size + a ** 2
+
+
+@case("np_empty_slice_in_loop", NP, (A4,))
+def np_empty_slice_in_loop(x):
+    s = 0.0
+    for i in range(len(x) + 1):
+        s += np.sum(x[:i] ** 2) * np.sum(x[i:])
+    return s
+
+
+@case("np_inf_input_exp_neg", NP, (np.array([0.5, np.inf, -1.0]),))
+def np_inf_input_exp_neg(x):
+    return np.sum(np.exp(-x) * 2.0)
+
+
+def _nansum_nanmean(x):
+    return np.nansum(x ** 2) + np.nanmean(x)
+
+
+@custom("np_nansum_nanmean", NP)
+def np_nansum_nanmean():
+    """The NaN entry: d nansum(x**2) is 0 * 2 * nan = nan, as JAX gives; the others by FD."""
+    x = np.array([0.5, np.nan, -1.0, 2.0])
+    g = revsrc.grad(_nansum_nanmean)(x)
+    jax = _jax()
+    if jax is not None:
+        jnp = _jnp()
+        jg = jax.grad(lambda x: jnp.nansum(x ** 2) + jnp.nanmean(x))(x)
+        close(g, np.asarray(jg), what="vs jax")
+    close(g[[0, 2, 3]], fd(_nansum_nanmean, x)[[0, 2, 3]], rtol=1e-6)
+
+
+@case("np_nanmean_nansum_linear", NP, (np.array([0.5, np.nan, -1.0, 2.0]),))
+def np_nanmean_nansum_linear(x):
+    return np.nansum(3.0 * x) + np.nanmean(x)
+
+
+@case("np_nanmax", NP, (np.array([0.5, np.nan, -1.0, 2.0]),))
+def np_nanmax(x):
+    return np.nanmax(x * 2.0) + np.nanmin(x)
+
+
+@case("np_isfinite_mask_where", NP, (np.array([0.5, np.inf, -1.0, np.nan]),))
+def np_isfinite_mask_where(x):
+    ok = np.isfinite(x)
+    safe = np.where(ok, x, 0.0)
+    return np.sum(safe ** 2)
+
+
+@custom("np_sqrt_at_zero_is_inf", NP)
+def np_sqrt_at_zero_is_inf():
+    with np.errstate(all="ignore"):
+        g = revsrc.grad(lambda x: np.sum(np.sqrt(x)))(np.array([0.0, 4.0]))
+    assert np.isinf(g[0]) and g[0] > 0 and g[1] == 0.25, g
+
+
+@custom("np_norm_at_zero_vector", NP)
+def np_norm_at_zero_vector():
+    jax = _jax()
+    with np.errstate(all="ignore"):
+        g = revsrc.grad(lambda x: np.linalg.norm(x))(np.zeros(3))
+    # JAX gives nan here; any vector of norm <= 1 is a subgradient: accept either
+    assert np.all(np.isnan(g)) or np.linalg.norm(g) <= 1.0, g
+
+
+@case("np_trace_diag_triu_tril", NP, (M3,))
+def np_trace_diag_triu_tril(A):
+    return np.trace(A @ A) + np.sum(np.diag(A) ** 2) + np.sum(np.triu(A, 1) ** 2) - np.sum(np.tril(A) * 3.0) + np.sum(np.diag(np.diag(A)) @ A)
+
+
+@case("np_outer_kron_cross", NP, (A3,))
+def np_outer_kron_cross(x):
+    return np.sum(np.outer(x, x) ** 2) + np.sum(np.kron(x, x[::-1])) + np.sum(np.cross(x, np.array([1.0, 2.0, 0.5])) ** 2)
+
+
+@case("np_axes_moves", NP, (T3,))
+def np_axes_moves(T):
+    a = np.moveaxis(T, 0, -1)
+    b = np.swapaxes(T, 1, 2)
+    c = np.expand_dims(T[0], 0).squeeze(0)
+    return np.sum(a[..., 0] ** 2) + np.sum(b[1] * np.arange(12.0).reshape(4, 3)) + np.sum(c[None, :, :] ** 3)
+
+
+@case("np_tile_repeat_flip_rot", NP, (M2,))
+def np_tile_repeat_flip_rot(A):
+    t = np.tile(A, (2, 1))
+    r = np.repeat(A, 2, axis=1)
+    return np.sum(t * np.arange(8.0).reshape(4, 2)) + np.sum(r ** 2 * np.arange(8.0).reshape(2, 4)) + np.sum(np.flip(A) * np.rot90(A))
+
+
+@case("np_average_weights", NP, (A4, np.array([1.0, 2.0, 0.5, 1.5])), argnums=(0, 1))
+def np_average_weights(x, w):
+    return np.average(x ** 2, weights=w)
+
+
+@case("np_hypot_arctan2_logaddexp", NP, (A3, np.array([0.5, 0.4, -0.9])), argnums=(0, 1))
+def np_hypot_arctan2_logaddexp(x, y):
+    return np.sum(np.hypot(x, y) + np.arctan2(y, x) + np.logaddexp(x, y))
+
+
+@case("np_meshgrid_rbf", NP, (0.6,))
+def np_meshgrid_rbf(ell):
+    xs = np.linspace(0, 1, 4)
+    X1, X2 = np.meshgrid(xs, xs, indexing="ij")
+    K = np.exp(-(X1 - X2) ** 2 / (2 * ell ** 2))
+    return np.linalg.slogdet(K + 0.1 * np.eye(4))[1]
+
+
+@case("np_piecewise_function", NP, (A6,))
+def np_piecewise_function(x):
+    y = np.piecewise(x, [x < 0, x >= 0], [lambda v: v ** 2, lambda v: np.sin(v)])
+    return np.sum(y)
+
+
+@case("np_select_conditions", NP, (A6,))
+def np_select_conditions(x):
+    y = np.select([x < -0.45, x < 0.5], [x ** 2, 2 * x], default=np.exp(x))
+    return np.sum(y)
+
+
+@case("np_array_split_unequal_loop", NP, (A6,))
+def np_array_split_unequal_loop(x):
+    s = 0.0
+    for p in np.array_split(x, 4):
+        s = s + np.sum(p ** 2)
+    return s
+
+
+@case("np_array_split_unequal_unpack", NP, (A6,))
+def np_array_split_unequal_unpack(x):
+    a, b, c, d = np.array_split(x, 4)
+    return np.sum(a ** 2) + np.sum(d) * c[0]
+
+
+@case("np_atleast_2d_squeeze_ravel", NP, (A3,))
+def np_atleast_2d_squeeze_ravel(x):
+    X = np.atleast_2d(x)
+    return np.sum((X.T @ X).ravel() * np.arange(9.0)) + np.sum(X.flatten())
+
+
+@case("np_heaviside_sign_times", NP, (A6,))
+def np_heaviside_sign_times(x):
+    return np.sum(np.heaviside(x, 0.5) * x ** 2 + np.sign(x) * x)
+
+
+@case("np_astype_and_array_from_list_of_arrays", NP, (A3,))
+def np_astype_and_array_from_list_of_arrays(x):
+    M = np.array([x, x ** 2, np.ones(3)])
+    return np.sum(M.astype(np.float64) @ x)
+
+
+@case("np_method_reductions", NP, (M3,))
+def np_method_reductions(A):
+    return A.sum() * A.mean(axis=0).max() + A.prod(axis=1).sum() + A.std() + A.min()
+
+
+@case("np_std_var_axis", NP, (M3,))
+def np_std_var_axis(A):
+    return np.sum(A.std(axis=0)) + np.sum(np.var(A, axis=1, keepdims=True))
