@@ -2271,3 +2271,510 @@ def np_method_reductions(A):
 @case("np_std_var_axis", NP, (M3,))
 def np_std_var_axis(A):
     return np.sum(A.std(axis=0)) + np.sum(np.var(A, axis=1, keepdims=True))
+
+
+# ------------------------------------------------------------------ transformations and compositions
+TR = "transform"
+
+
+def _j():
+    jax = _jax()
+    return jax, (_jnp() if jax is not None else None)
+
+
+def _rosen_loop(x):
+    s = 0.0
+    for i in range(len(x) - 1):
+        s += 100.0 * (x[i + 1] - x[i] ** 2) ** 2 + (1 - x[i]) ** 2
+    return s
+
+
+@custom("tr_hessian_rosenbrock_loop", TR)
+def tr_hessian_rosenbrock_loop():
+    x = np.array([0.5, -0.3, 0.8, 1.1])
+    H = revsrc.hessian(_rosen_loop)(x)
+    close(H, fd_hess(_rosen_loop, x), rtol=1e-4, atol=1e-4, what="fd")
+    jax, jnp = _j()
+    if jax is not None:
+        close(H, np.asarray(jax.hessian(_rosen_loop)(jnp.asarray(x))), rtol=1e-10, what="vs jax")
+
+
+@custom("tr_value_and_grad_argnums_tuple_has_aux_dict", TR)
+def tr_value_and_grad_argnums_tuple_has_aux_dict():
+    def loss(w, b, X, y):
+        pred = X @ w + b
+        r = pred - y
+        return np.mean(r ** 2), {"pred": pred, "max_err": np.max(np.abs(r))}
+    X, y = XS_SEQ, np.arange(5.0) / 5
+    w, b = np.array([0.1, 0.2, -0.3]), 0.4
+    (v, aux), (gw, gb) = revsrc.value_and_grad(loss, argnums=(0, 1), has_aux=True)(w, b, X, y)
+    close(v, loss(w, b, X, y)[0])
+    close(aux["pred"], X @ w + b)
+    close(gw, fd(lambda t: loss(t, b, X, y)[0], w))
+    close(gb, fd(lambda t: loss(w, t, X, y)[0], b))
+    assert isinstance(gb, float)
+
+
+@custom("tr_grad_has_aux_list_built_in_loop", TR)
+def tr_grad_has_aux_list_built_in_loop():
+    def f(x):
+        hist = []
+        y = x
+        for _ in range(4):
+            y = np.sin(y) * 1.5
+            hist.append(float(np.sum(y)))
+        return np.sum(y ** 2), hist
+    g, hist = revsrc.grad(f, has_aux=True)(A3)
+    close(g, fd(lambda t: f(t)[0], A3))
+    close(np.array(hist), np.array(f(A3)[1]))
+
+
+def _rk4_final(y0):
+    return ode_rk4_generic(_pendulum, y0, 0.0, 0.5, 10)
+
+
+@custom("tr_jacfwd_jacrev_ode_flow", TR)
+def tr_jacfwd_jacrev_ode_flow():
+    y0 = np.array([0.6, 0.2])
+    Jf = revsrc.jacfwd(_rk4_final)(y0)
+    Jr = revsrc.jacrev(_rk4_final)(y0)
+    want = fd_jac(_rk4_final, y0)
+    close(Jf, want, rtol=1e-6, what="jacfwd")
+    close(Jr, want, rtol=1e-6, what="jacrev")
+
+
+@custom("tr_jacfwd_argnums_tuple", TR)
+def tr_jacfwd_argnums_tuple():
+    def f(x, A):
+        return np.tanh(A @ x) * x
+    x = A3
+    J = revsrc.jacfwd(f, argnums=(0, 1))(x, M3)
+    assert isinstance(J, tuple) and len(J) == 2
+    close(J[0], fd_jac(lambda t: f(t, M3), x), what="J0")
+    close(J[1], fd_jac(lambda t: f(x, t), M3), what="J1")
+
+
+@custom("tr_jacrev_tuple_output", TR)
+def tr_jacrev_tuple_output():
+    def f(x):
+        return np.sum(x ** 2), np.cumsum(x)
+    J = revsrc.jacrev(f)(A3)
+    jax, jnp = _j()
+    close(J[0], 2 * A3)
+    close(J[1], np.tril(np.ones((3, 3))))
+
+
+@custom("tr_hessian_branchy_scalar", TR)
+def tr_hessian_branchy_scalar():
+    def f(x, y):
+        if x * y > 0.2:
+            return x ** 3 * y + math.exp(y)
+        elif x > 0:
+            return math.sin(x * y)
+        return x * x * y * y
+    for (x, y) in [(0.7, 0.9), (0.3, 0.2), (-0.5, 1.2)]:
+        H = revsrc.hessian(f, argnums=(0, 1))(x, y)
+        hf = lambda v: f(v[0], v[1])
+        want = fd_hess(hf, np.array([x, y]))
+        got = np.array([[H[0][0], H[0][1]], [H[1][0], H[1][1]]], dtype=float)
+        close(got, want, rtol=1e-4, atol=1e-5, what=f"at {(x, y)}")
+
+
+@custom("tr_hessian_argnums_blocks_vs_jax", TR)
+def tr_hessian_argnums_blocks_vs_jax():
+    def f(W, x):
+        return np.sum(np.tanh(W @ x) ** 2) + np.sum(x ** 3) * np.sum(W)
+    jax, jnp = _j()
+    W = M2 * 0.7
+    x = np.array([0.3, -0.8])
+    H = revsrc.hessian(f, argnums=(0, 1))(W, x)
+    if jax is not None:
+        jf = lambda W, x: jnp.sum(jnp.tanh(W @ x) ** 2) + jnp.sum(x ** 3) * jnp.sum(W)
+        JH = jax.hessian(jf, argnums=(0, 1))(W, x)
+        for i in range(2):
+            for j in range(2):
+                close(H[i][j], np.asarray(JH[i][j]), rtol=1e-10, what=f"H[{i}][{j}]")
+
+
+def _lstm_loss(W):
+    return rnn_lstm_cell(W, XS_SEQ[:3])
+
+
+@custom("tr_hvp_lstm_vs_fd_of_grad", TR)
+def tr_hvp_lstm_vs_fd_of_grad():
+    W = RNG0.normal(size=(7, 16)) * 0.3
+    V = RNG0.normal(size=(7, 16))
+    hv = revsrc.hvp(_lstm_loss, (W,), (V,))
+    dg = revsrc.grad(_lstm_loss)
+    h = 1e-5
+    want = (dg(W + h * V) - dg(W - h * V)) / (2 * h)
+    close(hv, want, rtol=1e-5, atol=1e-7)
+
+
+@custom("tr_jvp_dict_tangents", TR)
+def tr_jvp_dict_tangents():
+    def f(p, x):
+        return np.sum(np.tanh(x @ p["W"] + p["b"]) ** 2)
+    p = {"W": M3, "b": A3}
+    t = {"W": np.ones((3, 3)) * 0.1, "b": np.array([1.0, 0.0, -1.0])}
+    out, tan = revsrc.jvp(f, (p, XS_SEQ), (t, None))
+    h = 1e-6
+    plus = {k: p[k] + h * t[k] for k in p}
+    minus = {k: p[k] - h * t[k] for k in p}
+    close(out, f(p, XS_SEQ))
+    close(tan, (f(plus, XS_SEQ) - f(minus, XS_SEQ)) / (2 * h), rtol=1e-6)
+
+
+@custom("tr_vjp_tuple_output_cotangent", TR)
+def tr_vjp_tuple_output_cotangent():
+    def f(x, y):
+        return x * y, np.sum(x) * y[0]
+    x, y = A3, np.array([0.5, 2.0, -1.0])
+    out, back = revsrc.vjp(f, x, y)
+    ct = (np.array([1.0, 2.0, 3.0]), 0.5)
+    gx, gy = back(ct)
+    close(gx, ct[0] * y + 0.5 * y[0])
+    close(gy, ct[0] * x + np.array([0.5 * np.sum(x), 0.0, 0.0]))
+
+
+@custom("tr_vjp_matrix_output_called_twice", TR)
+def tr_vjp_matrix_output_called_twice():
+    def f(A):
+        return A @ A.T + np.sin(A)
+    out, back = revsrc.vjp(f, M3)
+    for seed in range(2):
+        ct = np.random.default_rng(seed).normal(size=(3, 3))
+        (g,) = back(ct)
+        want = fd(lambda t: np.sum(f(t) * ct), M3)
+        close(g, want, rtol=1e-6)
+
+
+@custom("tr_linearize_reuse", TR)
+def tr_linearize_reuse():
+    def f(x):
+        y = x.copy()
+        for _ in range(3):
+            y = np.sin(y) + 0.5 * np.roll(y, 1)
+        return y
+    out, lin = revsrc.linearize(f, A4)
+    J = fd_jac(f, A4)
+    for v in np.eye(4)[:2]:
+        close(lin(v), J @ v, rtol=1e-6)
+
+
+@custom("tr_jit_while_newton_calls_grad", TR)
+def tr_jit_while_newton_calls_grad():
+    def g(x):
+        return x ** 3 - 2.0 * x - 5.0
+    dg = revsrc.grad(g)
+
+    def solve(x0):
+        x = x0
+        n = 0
+        while abs(g(x)) > 1e-12 and n < 50:
+            x = x - g(x) / dg(x)
+            n += 1
+        return x, n
+    fast = revsrc.jit(solve)
+    r = fast(2.0)
+    assert r == solve(2.0), (r, solve(2.0))
+
+
+@custom("tr_vmap_of_grad_in_axes_none", TR)
+def tr_vmap_of_grad_in_axes_none():
+    def f(x, a):
+        return math.sin(a * x) * math.exp(-x * x)
+    df = revsrc.grad(f)
+    xs = np.linspace(-1, 1, 7)
+    got = revsrc.vmap(df, in_axes=(0, None))(xs, 1.7)
+    want = np.array([df(x, 1.7) for x in xs])
+    assert np.array_equal(got, want), (got, want)
+    close(got, np.array([fd(lambda t: f(t, 1.7), float(x)) for x in xs]), rtol=1e-6)
+
+
+@custom("tr_vmap_value_and_grad_tuple", TR)
+def tr_vmap_value_and_grad_tuple():
+    def f(x):
+        s = 0.0
+        for k in range(1, 5):
+            s += math.sin(k * x) / k
+        return s
+    xs = np.linspace(0.1, 2.0, 6)
+    v, g = revsrc.vmap(revsrc.value_and_grad(f))(xs)
+    close(v, np.array([f(x) for x in xs]), rtol=1e-14)
+    close(g, np.array([sum(math.cos(k * x) for k in range(1, 5)) for x in xs]), rtol=1e-12)
+
+
+@custom("tr_vmap_of_hessian_rows", TR)
+def tr_vmap_of_hessian_rows():
+    def f(x):
+        return np.sum(x ** 3) * x[0]
+    X = np.array([[0.5, 1.0], [1.5, -0.5], [0.2, 0.3]])
+    H = revsrc.vmap(revsrc.hessian(f))(X)
+    assert H.shape == (3, 2, 2)
+    for i in range(3):
+        close(H[i], fd_hess(f, X[i]), rtol=1e-4, atol=1e-5)
+
+
+@custom("tr_grad_grad_scalar_loop_branch", TR)
+def tr_grad_grad_scalar_loop_branch():
+    def f(x):
+        y = x
+        for k in range(5):
+            if y > 1.0:
+                y = math.sqrt(y) + 0.1 * k
+            else:
+                y = y * y + x
+        return y
+    d2 = revsrc.grad(revsrc.grad(f))
+    for x in [0.3, 0.9, 1.4]:
+        df = revsrc.grad(f)
+        h = 1e-5
+        want = (df(x + h) - df(x - h)) / (2 * h)
+        close(d2(x), want, rtol=1e-5, what=f"x={x}")
+        close(revsrc.hessian(f)(x), want, rtol=1e-5, what=f"hessian x={x}")
+
+
+@custom("tr_gradient_penalty_has_aux_inside", TR)
+def tr_gradient_penalty_has_aux_inside():
+    def loss(w):
+        r = XS_SEQ @ w - 1.0
+        return np.mean(r ** 2), r
+    dl = revsrc.grad(loss, has_aux=True)
+
+    def penalized(w):
+        g, r = dl(w)
+        return np.sum(g ** 2) + 0.1 * np.sum(r)
+    w = np.array([0.3, -0.2, 0.5])
+    close(revsrc.grad(penalized)(w), fd(penalized, w), rtol=1e-6)
+
+
+@custom("tr_jacrev_of_grad_equals_hessian", TR, doc=("E104",))
+def tr_jacrev_of_grad_equals_hessian():
+    def f(x):
+        return np.sum(np.exp(x) * np.roll(x, 1)) + np.prod(x[:2])
+    H1 = revsrc.jacrev(revsrc.grad(f))(A3)
+    H2 = revsrc.hessian(f)(A3)
+    H3 = revsrc.jacfwd(revsrc.grad(f))(A3)
+    want = fd_hess(f, A3)
+    close(H2, want, rtol=1e-4, atol=1e-5, what="hessian")
+    close(H3, want, rtol=1e-4, atol=1e-5, what="jacfwd(grad)")
+    close(H1, want, rtol=1e-4, atol=1e-5, what="jacrev(grad)")
+
+
+@custom("tr_hessian_linalg_solve_forward_over_reverse", TR, doc=("E104",))
+def tr_hessian_linalg_solve_forward_over_reverse():
+    def f(b):
+        x = np.linalg.solve(SPD3 + np.diag(b ** 2), b)
+        return np.sum(x ** 2)
+    close(revsrc.hessian(f)(A3), fd_hess(f, A3), rtol=1e-4, atol=1e-5)
+
+
+@custom("tr_hessian_slogdet_cholesky", TR, doc=("E104",))
+def tr_hessian_slogdet_cholesky():
+    def f(d):
+        A = SPD3 + np.diag(np.exp(d))
+        L = np.linalg.cholesky(A)
+        return 2 * np.sum(np.log(np.diag(L))) + np.linalg.slogdet(A)[1]
+    close(revsrc.hessian(f)(A3), fd_hess(f, A3), rtol=1e-4, atol=1e-5)
+
+
+def _ip_shift_add(x):
+    y = x.copy()
+    y[1:] += x[:-1] * x[1:]
+    return np.sum(y ** 2)
+
+
+@custom("tr_hessian_inplace_shift_add", TR)
+def tr_hessian_inplace_shift_add():
+    close(revsrc.hessian(_ip_shift_add)(A4), fd_hess(_ip_shift_add, A4), rtol=1e-4, atol=1e-5)
+
+
+def _ip_strided_assign(x):
+    y = np.zeros_like(x)
+    y[::2] = x[::2] ** 2
+    y[1::2] = x[1::2] * x[::2]
+    return np.sum(y * x)
+
+
+@custom("tr_hessian_inplace_strided_assign", TR)
+def tr_hessian_inplace_strided_assign():
+    close(revsrc.hessian(_ip_strided_assign)(A6), fd_hess(_ip_strided_assign, A6), rtol=1e-4, atol=1e-5)
+
+
+def _ip_mask_mul(x):
+    y = x ** 2
+    y[x > 0] *= x[x > 0]
+    return np.sum(y)
+
+
+@custom("tr_hessian_inplace_mask_mul", TR)
+def tr_hessian_inplace_mask_mul():
+    close(revsrc.hessian(_ip_mask_mul)(A6), fd_hess(_ip_mask_mul, A6), rtol=1e-4, atol=1e-5)
+
+
+def _ip_add_at(x):
+    h = np.zeros(3)
+    np.add.at(h, np.array([0, 1, 1, 2, 0, 2]), x ** 2)
+    return np.sum(h ** 2)
+
+
+@custom("tr_hessian_add_at", TR)
+def tr_hessian_add_at():
+    close(revsrc.hessian(_ip_add_at)(A6), fd_hess(_ip_add_at, A6), rtol=1e-4, atol=1e-5)
+
+
+def _ip_heat(u):
+    u = u.copy()
+    for _ in range(3):
+        u[1:-1] = u[1:-1] + 0.3 * (u[2:] - 2 * u[1:-1] + u[:-2]) + 0.1 * u[1:-1] ** 2
+    return np.sum(u ** 2)
+
+
+@custom("tr_hessian_heat_slices_inplace", TR)
+def tr_hessian_heat_slices_inplace():
+    u0 = np.array([0.1, 0.5, 0.9, 0.4, 0.2])
+    close(revsrc.hessian(_ip_heat)(u0), fd_hess(_ip_heat, u0), rtol=1e-4, atol=1e-5)
+
+
+@custom("tr_jvp_inplace_heat", TR)
+def tr_jvp_inplace_heat():
+    u0 = np.array([0.1, 0.5, 0.9, 0.4, 0.2])
+    v = np.array([1.0, -1.0, 0.5, 0.0, 2.0])
+    out, t = revsrc.jvp(_ip_heat, (u0,), (v,))
+    close(t, fd(_ip_heat, u0) @ v, rtol=1e-6)
+
+
+@custom("tr_hvp_inplace_row_writes", TR)
+def tr_hvp_inplace_row_writes():
+    def f(A):
+        B = A.copy()
+        for i in range(1, 3):
+            B[i] = B[i] - B[i - 1] * A[i, 0]
+        return np.sum(B ** 2)
+    V = np.ones((3, 3))
+    got = revsrc.hvp(f, (M3,), (V,))
+    H = fd_hess(f, M3).reshape(9, 9)
+    close(got, (H @ V.ravel()).reshape(3, 3), rtol=1e-4, atol=1e-5)
+
+
+@custom("tr_hessian_cumsum_cumprod_sort", TR)
+def tr_hessian_cumsum_cumprod_sort(): 
+    def f(x):
+        return np.sum(np.cumsum(x) ** 3) + np.sum(np.sort(x) * np.arange(4.0) ** 2) + np.max(x ** 2)
+    close(revsrc.hessian(f)(A4), fd_hess(f, A4), rtol=1e-4, atol=1e-5)
+
+
+@custom("tr_hessian_while_break_scalar", TR)
+def tr_hessian_while_break_scalar():
+    def f(a):
+        x = 1.0
+        n = 0
+        while True:
+            x = x - (x * x - a) / (2 * x)
+            n += 1
+            if n >= 6:
+                break
+        return x ** 3
+    for a in [2.0, 5.0]:
+        close(revsrc.hessian(f)(a), 0.75 * a ** -0.5, rtol=1e-6, what=f"a={a}")
+
+
+@custom("tr_hessian_float_arg_returns_float_shape", TR)
+def tr_hessian_float_arg_returns_float_shape():
+    def f(x):
+        return x ** 4
+    H = revsrc.hessian(f)(1.5)
+    assert np.shape(H) == (), H
+    close(H, 12 * 1.5 ** 2)
+
+
+@custom("tr_grad_of_jacfwd_entry", TR)
+def tr_grad_of_jacfwd_entry():
+    def field(x):
+        return np.array([x[0] * x[1], np.sin(x[0]) + x[1] ** 2])
+    Jf = revsrc.jacfwd(field)
+
+    def div(x):
+        J = Jf(x)
+        return J[0, 0] + J[1, 1]
+    close(revsrc.grad(div)(np.array([0.4, 0.7])), np.array([-np.sin(0.4), 2.0]), rtol=1e-8)
+
+
+@custom("tr_source_shows_adjoint", TR)
+def tr_source_shows_adjoint():
+    def f(x, y):
+        z = x * y
+        return math.sin(z) + z
+    df = revsrc.grad(f, argnums=(0, 1))
+    df(0.5, 1.0)
+    src = revsrc.source(df)
+    assert isinstance(src, str) and "def" in src and "sin" in src, src[:200]
+    src2 = revsrc.source(revsrc.grad(ode_leapfrog_nbody_arrays), np.zeros((3, 2)))
+    assert "def" in src2
+
+
+@custom("tr_jit_tuple_return_int_flags", TR)
+def tr_jit_tuple_return_int_flags():
+    def collatz_like(x, n):
+        steps = 0
+        hit = False
+        while steps < n:
+            x = x / 2 if x > 1.0 else 3 * x + 0.5
+            steps += 1
+            if abs(x - 1.0) < 0.05:
+                hit = True
+                break
+        return x, steps, hit
+    fast = revsrc.jit(collatz_like)
+    for x0 in [5.0, 0.1, 7.3]:
+        assert fast(x0, 30) == collatz_like(x0, 30), (x0, fast(x0, 30), collatz_like(x0, 30))
+
+
+@custom("tr_jit_of_grad_returns_same", TR)
+def tr_jit_of_grad_returns_same():
+    def f(x):
+        return math.log1p(x * x) * math.cos(x)
+    df = revsrc.jit(revsrc.grad(f))
+    close(df(0.8), fd(f, 0.8), rtol=1e-7)
+
+
+@custom("tr_grad_of_vmap_is_refused_or_right", TR)
+def tr_grad_of_vmap_is_refused_or_right():
+    def f(x):
+        return math.sin(x) * x
+    vf = revsrc.vmap(f)
+
+    def total(xs):
+        return np.sum(vf(xs))
+    g = revsrc.grad(total)(A4)
+    close(g, np.cos(A4) * A4 + np.sin(A4))
+
+
+@case("np_rebind_arg_to_copy_then_write", NP, (A5,))
+def np_rebind_arg_to_copy_then_write(u):
+    u = u.copy()
+    u[0] = 2.0 * u[1]
+    return np.sum(u ** 2)
+
+
+@case("np_rebind_arg_to_product_then_write", NP, (A5,))
+def np_rebind_arg_to_product_then_write(x):
+    x = x * 1.0
+    x[1:3] = x[1:3] ** 2
+    return np.sum(x * A5)
+
+
+@case("np_rebind_arg_to_asarray_then_write", NP, (A5,), doc=("E403",))
+def np_rebind_arg_to_asarray_then_write(x):
+    x = np.asarray(x)
+    x[0] = 1.0
+    return np.sum(x)
+
+
+@case("pde_heat_rebinds_arg_copy", PD, (np.array([0.1, 0.5, 0.9, 0.4, 0.2]),))
+def pde_heat_rebinds_arg_copy(u):
+    u = u.copy()
+    for _ in range(10):
+        u[1:-1] = u[1:-1] + 0.25 * (u[2:] - 2 * u[1:-1] + u[:-2])
+    return np.sum(u ** 2)
