@@ -2778,3 +2778,141 @@ def pde_heat_rebinds_arg_copy(u):
     for _ in range(10):
         u[1:-1] = u[1:-1] + 0.25 * (u[2:] - 2 * u[1:-1] + u[:-2])
     return np.sum(u ** 2)
+
+
+# ------------------------------------------------------------------ backend="jax"
+JB = "jax-backend"
+# name -> refusal codes the README documents for that program on backend="jax"
+_JAX_VARIANTS = {
+    "ode_rk4_lotka_volterra": (), "ode_leapfrog_nbody_arrays": (), "ode_adaptive_euler_while": (),
+    "ode_adaptive_rk12_error_control": ("E603",), "ode_event_stop_while_break": (), "ode_implicit_euler_newton": (),
+    "filt_kalman_2d_constant_velocity": (), "filt_iir_biquad_lfilter_style": (),
+    "rnn_lstm_cell": (), "rnn_gru_cell_dict_params": (), "rnn_attention_over_states": (),
+    "part_lj_vectorized_triu": (), "part_gravity_collision_clip": (), "part_periodic_box_wrap": (),
+    "pde_heat_explicit_slices": (), "pde_heat_periodic_roll": (), "pde_wave_leapfrog": (),
+    "pde_heat_2d_laplacian": (), "pde_pad_edge_stencil": ("E603",),
+    "solve_newton_cubic_root_param": (), "solve_fixed_point_cos": (), "solve_power_iteration_largest_eig": (),
+    "solve_conjugate_gradient": (), "mc_reparam_gaussian_expectation": (),
+    "poly_horner_vector_points": (), "poly_clenshaw": (), "poly_linear_interp": ("E603",),
+    "stat_gmm_loglik": (), "stat_gaussian_nll_cholesky": ("E603",), "stat_softmax_cross_entropy": (),
+    "stat_huber_quantile_losses": (), "fin_binomial_tree_american_put": (), "fin_mc_asian_option_paths": (),
+    "fin_portfolio_variance_sharpe": (), "np_einsum_batched_matmul_trace": (), "np_tensordot_axes": (),
+    "np_sort_and_argsort_gather": (), "np_boolean_mask_assign": ("E603",), "np_inplace_overlapping_iadd": (),
+    "np_where_clip_maximum": (), "np_cumsum_cumprod": ("E603",), "np_split_pieces": (),
+    "py_dataclass_params": (), "py_nested_dict_list_pytree": (), "py_early_return_in_loop": (),
+    "py_while_break_continue": (), "py_star_args_sum": (),
+}
+
+
+def _add_jax_variants():
+    by = {c.name: c for c in CASES}
+    for name, doc in _JAX_VARIANTS.items():
+        c = by[name]
+        CASES.append(Case(name + "_jax", JB, c.fn, c.args, argnums=c.argnums,
+                          doc=doc, opts={"backend": "jax"}, needs_jax=True))
+
+
+_add_jax_variants()
+
+
+@custom("jx_hessian_rosenbrock_loop", JB, needs_jax=True)
+def jx_hessian_rosenbrock_loop():
+    x = np.array([0.5, -0.3, 0.8, 1.1])
+    H = revsrc.hessian(_rosen_loop, backend="jax")(x)
+    close(np.asarray(H), fd_hess(_rosen_loop, x), rtol=1e-4, atol=1e-4)
+
+
+def _newton_sqrt_break(a):
+    x = a
+    for i in range(50):
+        dx = (x * x - a) / (2 * x)
+        x = x - dx
+        if abs(dx) < 1e-12:
+            break
+    return x * x * x
+
+
+@custom("jx_hessian_newton_break", JB, needs_jax=True)
+def jx_hessian_newton_break():
+    H = revsrc.hessian(_newton_sqrt_break, backend="jax")(3.0)
+    close(float(H), 0.75 * 3.0 ** -0.5, rtol=1e-6)
+
+
+def _adaptive_while(k):
+    t, y = 0.0, 1.0
+    while t < 1.0:
+        h = 0.05 if abs(y) > 0.5 else 0.1
+        y = y + h * (-k * y)
+        t = t + h
+    return y
+
+
+@custom("jx_jvp_while_loop", JB, needs_jax=True)
+def jx_jvp_while_loop():
+    out, t = revsrc.jvp(_adaptive_while, (0.8,), (1.0,), backend="jax")
+    close(float(out), _adaptive_while(0.8))
+    close(float(t), fd(_adaptive_while, 0.8), rtol=1e-6)
+
+
+@custom("jx_value_and_grad_has_aux", JB, needs_jax=True)
+def jx_value_and_grad_has_aux():
+    def f(w):
+        h = np.tanh(XS_SEQ @ w)
+        return np.sum(h ** 2), {"h": h}
+    w = np.array([0.2, -0.5, 0.1])
+    (v, aux), g = revsrc.value_and_grad(f, has_aux=True, backend="jax")(w)
+    close(np.asarray(aux["h"]), np.tanh(XS_SEQ @ w))
+    close(np.asarray(g), fd(lambda t: f(t)[0], w))
+
+
+@custom("jx_derivative_inside_jax_jit_and_vmap", JB, needs_jax=True)
+def jx_derivative_inside_jax_jit_and_vmap():
+    jax = _jax()
+
+    def f(x, a):
+        return np.sum(np.sin(a * x) ** 2)
+    df = revsrc.grad(f, backend="jax")
+    xs = np.stack([A3, A3 * 2, -A3])
+    got = jax.jit(jax.vmap(df, in_axes=(0, None)))(xs, 1.3)
+    for i in range(3):
+        close(np.asarray(got[i]), fd(lambda t: f(t, 1.3), xs[i]), rtol=1e-6, what=f"row {i}")
+
+
+@custom("jx_max_steps_exceeded", JB, needs_jax=True, doc=("E604",))
+def jx_max_steps_exceeded():
+    def f(a):
+        x = a
+        n = 0.0
+        while x > 1e-3:
+            x = x * 0.9 + 0.0 * a
+            n = n + x
+        return n
+    revsrc.grad(f, backend="jax", max_steps=5)(1.0)
+
+
+@custom("jx_source_is_jnp", JB, needs_jax=True)
+def jx_source_is_jnp():
+    df = revsrc.grad(pde_heat_periodic_roll, backend="jax")
+    u = np.cos(np.arange(8.0))
+    df(u)
+    src = revsrc.source(df, u)
+    assert "jnp" in src or "jax" in src, src[:300]
+
+
+@custom("jx_grad_float32_input", JB, needs_jax=True)
+def jx_grad_float32_input():
+    x = np.array([0.3, -1.2, 0.7], dtype=np.float32)
+
+    def f(x):
+        return np.sum(np.tanh(x) * x)
+    g = revsrc.grad(f, backend="jax")(x)
+    assert g.dtype == np.float32, g.dtype
+    close(np.asarray(g), fd(f, x.astype(np.float64)), rtol=1e-4, atol=1e-5)
+
+
+@custom("jx_jacfwd_jacrev_ode", JB, needs_jax=True)
+def jx_jacfwd_jacrev_ode():
+    y0 = np.array([0.6, 0.2])
+    want = fd_jac(_rk4_final, y0)
+    close(np.asarray(revsrc.jacfwd(_rk4_final, backend="jax")(y0)), want, rtol=1e-6, what="jacfwd")
+    close(np.asarray(revsrc.jacrev(_rk4_final, backend="jax")(y0)), want, rtol=1e-6, what="jacrev")
