@@ -1102,7 +1102,7 @@ def stat_log_softmax_temperature(logits, T):
 
 @case("stat_huber_quantile_losses", ST, (A6,))
 def stat_huber_quantile_losses(r):
-    delta, tau = 0.5, 0.8
+    delta, tau = 0.55, 0.8
     a = np.abs(r)
     huber = np.where(a <= delta, 0.5 * r ** 2, delta * (a - 0.5 * delta))
     pinball = np.maximum(tau * r, (tau - 1) * r)
@@ -2916,3 +2916,517 @@ def jx_jacfwd_jacrev_ode():
     want = fd_jac(_rk4_final, y0)
     close(np.asarray(revsrc.jacfwd(_rk4_final, backend="jax")(y0)), want, rtol=1e-6, what="jacfwd")
     close(np.asarray(revsrc.jacrev(_rk4_final, backend="jax")(y0)), want, rtol=1e-6, what="jacrev")
+
+
+# ------------------------------------------------------------------ state read at call time
+SC = "state"
+N_STEPS = 3
+USE_DAMPING = False
+CFG = {"k": 2.0, "power": 2}
+WEIGHTS = np.array([1.0, 2.0, 3.0])
+ACT_FN = np.tanh
+
+
+def _steps_global(x):
+    y = x
+    for _ in range(N_STEPS):
+        y = np.sin(y) + 0.5 * y
+    return np.sum(y ** 2)
+
+
+@custom("st_global_trip_count_changed", SC)
+def st_global_trip_count_changed():
+    global N_STEPS
+    df = revsrc.grad(_steps_global)
+    try:
+        for n in (3, 5, 1):
+            N_STEPS = n
+            close(df(A3), fd(_steps_global, A3), rtol=1e-6, what=f"N_STEPS={n}")
+    finally:
+        N_STEPS = 3
+
+
+def _flag_global(x):
+    v = np.sum(x ** 2)
+    if USE_DAMPING:
+        v = v * np.exp(-np.sum(x))
+    return v
+
+
+@custom("st_global_flag_toggled", SC)
+def st_global_flag_toggled():
+    global USE_DAMPING
+    df = revsrc.grad(_flag_global)
+    try:
+        for flag in (False, True, False):
+            USE_DAMPING = flag
+            close(df(A3), fd(_flag_global, A3), rtol=1e-6, what=f"flag={flag}")
+    finally:
+        USE_DAMPING = False
+
+
+def _cfg_dict(x):
+    return CFG["k"] * np.sum(np.abs(x) ** CFG["power"])
+
+
+@custom("st_global_dict_entries_changed", SC)
+def st_global_dict_entries_changed():
+    df = revsrc.grad(_cfg_dict)
+    try:
+        for k, pw in ((2.0, 2), (0.5, 3), (1.0, 1)):
+            CFG["k"], CFG["power"] = k, pw
+            close(df(A3), fd(_cfg_dict, A3), rtol=1e-6, what=f"k={k} power={pw}")
+    finally:
+        CFG["k"], CFG["power"] = 2.0, 2
+
+
+def _weights_global(x):
+    return np.sum(WEIGHTS * x ** 2)
+
+
+@custom("st_global_array_mutated_in_place", SC)
+def st_global_array_mutated_in_place():
+    df = revsrc.grad(_weights_global)
+    try:
+        close(df(A3), 2 * WEIGHTS * A3, what="before")
+        WEIGHTS[:] = [-1.0, 0.5, 4.0]
+        close(df(A3), 2 * np.array([-1.0, 0.5, 4.0]) * A3, what="after in-place change")
+    finally:
+        WEIGHTS[:] = [1.0, 2.0, 3.0]
+
+
+def _global_shape(x):
+    z = np.zeros(N_STEPS)
+    z[:] = x[0]
+    return np.sum(z * x[1])
+
+
+@custom("st_global_int_as_shape", SC)
+def st_global_int_as_shape():
+    global N_STEPS
+    df = revsrc.grad(_global_shape)
+    x = np.array([0.5, 2.0])
+    try:
+        for n in (3, 6):
+            N_STEPS = n
+            close(df(x), np.array([n * 2.0, n * 0.5]), what=f"N={n}")
+    finally:
+        N_STEPS = 3
+
+
+def make_stateful_loss():
+    scale = 1.0
+
+    def set_scale(s):
+        nonlocal scale
+        scale = s
+
+    def loss(x):
+        return scale * np.sum(x ** 3)
+    return loss, set_scale
+
+
+@custom("st_closure_cell_rebound_by_setter", SC)
+def st_closure_cell_rebound_by_setter():
+    loss, set_scale = make_stateful_loss()
+    df = revsrc.grad(loss)
+    close(df(A3), 3 * A3 ** 2, what="scale=1")
+    set_scale(-2.0)
+    close(df(A3), -6 * A3 ** 2, what="scale=-2")
+
+
+def make_act_loss():
+    act = np.tanh
+
+    def set_act(f):
+        nonlocal act
+        act = f
+
+    def loss(x):
+        return np.sum(act(x))
+    return loss, set_act
+
+
+@custom("st_closure_function_rebound", SC)
+def st_closure_function_rebound():
+    loss, set_act = make_act_loss()
+    df = revsrc.grad(loss)
+    close(df(A3), 1 - np.tanh(A3) ** 2, what="tanh")
+    set_act(np.sin)
+    close(df(A3), np.cos(A3), what="sin")
+
+
+class Scaler:
+    factor = 2.0
+
+    def loss(self, x):
+        return self.factor * np.sum(x ** 2)
+
+
+@custom("st_class_attribute_changed", SC)
+def st_class_attribute_changed():
+    s = Scaler()
+    df = revsrc.grad(s.loss)
+    try:
+        close(df(A3), 4 * A3, what="factor=2")
+        Scaler.factor = 5.0
+        close(df(A3), 10 * A3, what="factor=5")
+    finally:
+        Scaler.factor = 2.0
+
+
+def _partial_target(x, target):
+    return np.sum((x - target) ** 2)
+
+
+@custom("st_partial_array_mutated", SC)
+def st_partial_array_mutated():
+    tgt = np.array([1.0, 1.0, 1.0])
+    f = functools.partial(_partial_target, target=tgt)
+    df = revsrc.grad(f)
+    close(df(A3), 2 * (A3 - 1.0), what="before")
+    tgt[:] = 0.0
+    close(df(A3), 2 * A3, what="after")
+
+
+def _act_global(x):
+    return np.sum(ACT_FN(x) * x)
+
+
+@custom("st_global_function_rebound_value_and_grad", SC)
+def st_global_function_rebound_value_and_grad():
+    global ACT_FN
+    vg = revsrc.value_and_grad(_act_global)
+    try:
+        v, g = vg(A3)
+        close(g, fd(_act_global, A3), what="tanh")
+        ACT_FN = np.sin
+        v, g = vg(A3)
+        close(v, np.sum(np.sin(A3) * A3), what="value sin")
+        close(g, fd(_act_global, A3), what="sin")
+        ACT_FN = np.exp
+        close(revsrc.hessian(_act_global)(A3), fd_hess(_act_global, A3), rtol=1e-4, atol=1e-5, what="hessian exp")
+    finally:
+        ACT_FN = np.tanh
+
+
+def _trip_count_arg(x, n):
+    y = x
+    for _ in range(n):
+        y = y * y * 0.5 + 0.1
+    return y
+
+
+@custom("st_int_arg_changes_trip_count_engine", SC)
+def st_int_arg_changes_trip_count_engine():
+    df = revsrc.grad(_trip_count_arg)
+    for n in (1, 4, 0, 7):
+        close(df(0.9, n), fd(lambda t: _trip_count_arg(t, n), 0.9), rtol=1e-6, what=f"n={n}")
+    H = revsrc.hessian(_trip_count_arg)
+    for n in (2, 3):
+        g = revsrc.grad(_trip_count_arg)
+        close(H(0.9, n), fd(lambda t: g(t, n), 0.9), rtol=1e-5, what=f"hessian n={n}")
+
+
+def _dtype_switch(x):
+    return np.sum(x.astype(np.float64) ** 3)
+
+
+@custom("st_same_fn_float32_then_float64", SC)
+def st_same_fn_float32_then_float64():
+    df = revsrc.grad(_dtype_switch)
+    x32 = np.array([0.5, -1.0], dtype=np.float32)
+    g32 = df(x32)
+    assert g32.dtype == np.float32
+    close(g32, 3 * x32.astype(float) ** 2, rtol=1e-6)
+    g64 = df(np.array([0.5, -1.0, 2.0]))
+    close(g64, 3 * np.array([0.5, -1.0, 2.0]) ** 2)
+    g2d = df(np.ones((2, 2)) * 0.5)
+    close(g2d, 0.75 * np.ones((2, 2)))
+
+
+@custom("st_same_fn_float_then_array", SC)
+def st_same_fn_float_then_array():
+    def f(x):
+        return np.sum(np.sin(x) * x)
+    df = revsrc.grad(f)
+    g1 = df(0.4)
+    close(g1, math.cos(0.4) * 0.4 + math.sin(0.4))
+    g2 = df(A3)
+    close(g2, np.cos(A3) * A3 + np.sin(A3))
+    g3 = df(0.4)
+    close(g3, g1)
+
+
+# ------------------------------------------------------------------ forward mode and second order of the programs above
+FW = "forward"
+# programs whose first argument is a small float array: jvp against central differences,
+# and the Hessian (forward over reverse) against second differences
+_FORWARD_VARIANTS = {
+    "pde_heat_explicit_slices": (), "pde_heat_periodic_roll": (), "pde_advection_lax_wendroff": (),
+    "pde_pad_edge_stencil": (), "pde_pad_constant_stencil": (), "pde_diff_gradient_energy": (),
+    "pde_burgers_nonlinear": (), "part_lj_vectorized_triu": (), "part_spring_network_energy_edges": (),
+    "part_gravity_collision_clip": (), "filt_iir_biquad_lfilter_style": (), "filt_moving_average_convolve": (),
+    "solve_newton_vector_system": (), "solve_conjugate_gradient": (), "poly_catmull_rom_spline_searchsorted": (),
+    "poly_bezier_de_casteljau": (), "poly_linear_interp": (), "stat_logsumexp_max_trick": (),
+    "stat_gmm_loglik": (), "stat_huber_quantile_losses": (), "stat_weighted_variance_ddof": (),
+    "stat_cov_matrix_trace": (), "np_einsum_ellipsis_outer": ("E104",), "np_einsum_diag_extract": ("E104",),
+    "np_linalg_inv_det": ("E104",), "np_linalg_norm_variants": ("E104",), "np_linalg_eigh_eigenvalues_and_vectors": (),
+    "np_linalg_pinv": (), "np_cumsum_axis_reverse": (), "np_where_clip_maximum": (),
+    "np_sort_and_argsort_gather": (), "np_take_along_axis_topk": (), "np_fancy_index_repeated_read": (),
+    "np_fancy_2d_pairs": (), "np_boolean_mask_from_values": (), "np_boolean_mask_assign": (),
+    "np_reshape_transpose_stack_concat": (), "np_pad_reflect_wrap": (), "np_diff_axis_prepend": (),
+    "np_interp_wrt_xp_fp": (), "np_inplace_slice_ops": (), "np_inplace_overlapping_iadd": (),
+    "np_inplace_view_of_local": (), "np_inplace_loop_accumulate_rows": (), "np_add_at_histogram": (),
+    "np_trace_diag_triu_tril": (), "np_outer_kron_cross": (), "np_tile_repeat_flip_rot": (),
+    "np_hypot_arctan2_logaddexp": (), "np_select_conditions": (), "np_method_reductions": ("E104",),
+    "np_std_var_axis": ("E104",), "np_average_weights": (),
+    "py_generator_expr_with_filter": (), "py_first_star_rest_unpack": (), "py_conditional_expr_in_comprehension": (),
+    "py_early_return_in_loop": (), "py_while_break_continue": (), "py_lambda_default_capture_loop": (),
+    "ode_velocity_verlet_spring_chain": (), "rnn_teacher_forcing_mse": (), "fin_portfolio_variance_sharpe": (),
+    "np_array_split_unequal_unpack": (), "np_split_pieces": (),
+}
+
+
+def _forward_check(c):
+    def check():
+        x0 = c.args[0]
+        rest = c.args[1:]
+
+        def f0(t):
+            return float(c.fn(t, *_cargs(rest)))
+        v = np.random.default_rng(7).normal(size=x0.shape)
+        out, tan = revsrc.jvp(c.fn, (x0.copy(),) + _cargs(rest), (v,) + (None,) * len(rest))
+        close(out, f0(x0), rtol=1e-10, what="jvp value")
+        h = 1e-6
+        close(tan, (f0(x0 + h * v) - f0(x0 - h * v)) / (2 * h), rtol=1e-5, atol=1e-6, what="jvp tangent")
+        H = revsrc.hessian(c.fn)(x0.copy(), *_cargs(rest))
+        close(H, fd_hess(f0, x0), rtol=2e-4, atol=2e-4, what="hessian")
+    return check
+
+
+def _norm_ord1(x):
+    return np.linalg.norm(x, ord=1)
+
+
+def _norm_ord3(x):
+    return np.linalg.norm(x, ord=3)
+
+
+def _norm_matrix_inf(A):
+    return np.linalg.norm(A, ord=np.inf)
+
+
+def _norm_matrix_nuc(A):
+    return np.linalg.norm(A, ord="nuc")
+
+
+def _hessian_vs_two(fn, jfn, x):
+    H = revsrc.hessian(fn)(x)
+    close(H, fd_hess(fn, x), rtol=2e-4, atol=2e-4, what="hessian vs fd")
+    jax = _jax()
+    if jax is not None:
+        close(H, np.asarray(jax.hessian(jfn)(x)), rtol=1e-8, atol=1e-10, what="hessian vs jax")
+
+
+@custom("fw_hessian_norm_ord1_vector", FW)
+def fw_hessian_norm_ord1_vector():
+    """|x|_1 is linear where no entry is 0: its Hessian is 0."""
+    _hessian_vs_two(_norm_ord1, lambda x: _jnp().linalg.norm(x, ord=1), np.array([0.5, -1.2, 0.3]))
+
+
+@custom("fw_hessian_norm_ord3_vector", FW)
+def fw_hessian_norm_ord3_vector():
+    _hessian_vs_two(_norm_ord3, lambda x: _jnp().linalg.norm(x, ord=3), np.array([0.5, -1.2, 0.3]))
+
+
+@custom("fw_hessian_norm_inf_matrix", FW)
+def fw_hessian_norm_inf_matrix():
+    _hessian_vs_two(_norm_matrix_inf, lambda A: _jnp().linalg.norm(A, ord=np.inf), M3)
+
+
+@custom("fw_hessian_norm_nuclear_matrix", FW)
+def fw_hessian_norm_nuclear_matrix():
+    _hessian_vs_two(_norm_matrix_nuc, lambda A: _jnp().linalg.norm(A, ord="nuc"), M3)
+
+
+def _norm_matrix_2(A):
+    return np.linalg.norm(A, ord=2) ** 2
+
+
+@custom("fw_hessian_norm_spectral_matrix", FW)
+def fw_hessian_norm_spectral_matrix():
+    _hessian_vs_two(_norm_matrix_2, lambda A: _jnp().linalg.norm(A, ord=2) ** 2, M3)
+
+
+def _norm_ord1_axis(A):
+    return np.sum(np.linalg.norm(A, ord=1, axis=1) ** 2)
+
+
+@custom("fw_hessian_norm_ord1_axis", FW)
+def fw_hessian_norm_ord1_axis():
+    _hessian_vs_two(_norm_ord1_axis, lambda A: _jnp().sum(_jnp().linalg.norm(A, ord=1, axis=1) ** 2), M3)
+
+
+@custom("fw_jvp_norm_ord1", FW)
+def fw_jvp_norm_ord1():
+    x = np.array([0.5, -1.2, 0.3])
+    out, t = revsrc.jvp(_norm_ord1, (x,), (np.array([1.0, 1.0, 1.0]),))
+    close(t, np.sum(np.sign(x)))
+
+
+@custom("fw_hvp_norm_ord1_in_loss", FW)
+def fw_hvp_norm_ord1_in_loss():
+    def loss(w):
+        return np.sum((XS_SEQ @ w) ** 2) + 0.5 * np.linalg.norm(w, ord=1)
+    w = np.array([0.3, -0.4, 0.8])
+    v = np.array([1.0, 0.0, 0.0])
+    want = 2 * XS_SEQ.T @ XS_SEQ @ v
+    close(revsrc.hvp(loss, (w,), (v,)), want, rtol=1e-8, what="hvp (the L1 term has zero curvature)")
+
+
+def _add_forward_variants():
+    by = {c.name: c for c in CASES}
+    for name, doc in _FORWARD_VARIANTS.items():
+        c = by[name]
+        assert isinstance(c.args[0], np.ndarray) and c.args[0].size <= 12, name
+        CASES.append(Case(name + "_fwd", FW, check=_forward_check(c), doc=doc))
+
+
+_add_forward_variants()
+
+
+# ------------------------------------------------------------------ harness
+import copy as _copy
+import re as _re
+
+
+def _jax():
+    try:
+        import jax
+    except Exception:
+        return None
+    jax.config.update("jax_enable_x64", True)
+    return jax
+
+
+def _cargs(args):
+    return tuple(_copy.deepcopy(a) for a in args)
+
+
+def _leaves(t, path=()):
+    """(path, leaf) pairs of a tuple/list/dict/namedtuple/dataclass of floats and arrays."""
+    if isinstance(t, dict):
+        out = []
+        for k in t:
+            out += _leaves(t[k], path + (k,))
+        return out
+    if isinstance(t, (list, tuple)):
+        out = []
+        for i, v in enumerate(t):
+            out += _leaves(v, path + (i,))
+        return out
+    if dataclasses.is_dataclass(t) and not isinstance(t, type):
+        out = []
+        for f_ in dataclasses.fields(t):
+            if f_.metadata.get("static"):
+                continue
+            out += _leaves(getattr(t, f_.name), path + (f_.name,))
+        return out
+    if isinstance(t, (float, np.ndarray)) and not isinstance(t, np.ndarray) or isinstance(t, np.ndarray) and t.dtype.kind in "fc":
+        return [(path, t)]
+    return []
+
+
+def _get(t, path):
+    for p in path:
+        t = getattr(t, p) if isinstance(p, str) and not isinstance(t, dict) else t[p]
+    return t
+
+
+def _set(t, path, v):
+    """A copy of t with the leaf at path replaced."""
+    if not path:
+        return v
+    p, rest = path[0], path[1:]
+    if isinstance(t, dict):
+        t = dict(t)
+        t[p] = _set(t[p], rest, v)
+        return t
+    if isinstance(t, list):
+        t = list(t)
+        t[p] = _set(t[p], rest, v)
+        return t
+    if isinstance(t, tuple):
+        items = list(t)
+        items[p] = _set(items[p], rest, v)
+        return type(t)(*items) if hasattr(t, "_fields") else tuple(items)
+    return dataclasses.replace(t, **{p: _set(getattr(t, p), rest, v)})
+
+
+def run_generic(c):
+    fn, argnums = c.fn, c.argnums
+    if c.needs_jax:
+        _jax()
+    nums = argnums if isinstance(argnums, tuple) else (argnums,)
+    value, g = revsrc.value_and_grad(fn, argnums=argnums, **c.opts)(*_cargs(c.args))
+    want = fn(*_cargs(c.args))
+    close(value, want, rtol=1e-10, atol=1e-12, what="value")
+    gs = g if isinstance(argnums, tuple) else (g,)
+    assert len(gs) == len(nums)
+    rng = np.random.default_rng(42)
+    for k, gk in zip(nums, gs):
+        for path, x0 in _leaves(c.args[k]):
+            def fk(t, k=k, path=path):
+                a = list(_cargs(c.args))
+                a[k] = _set(a[k], path, t)
+                return float(np.real(fn(*a)))
+            gl = _get(gk, path)
+            if isinstance(x0, float):
+                if c.opts.get("backend") != "jax":
+                    assert isinstance(gl, float), f"arg {k}{path}: gradient type {type(gl)}"
+                close(float(gl), fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}{path}")
+                continue
+            gl = np.asarray(gl)
+            assert gl.shape == x0.shape and gl.dtype == x0.dtype, f"arg {k}{path}: {gl.shape} {gl.dtype}"
+            if x0.size == 0:
+                continue
+            close(gl, fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}{path}")
+            d = rng.normal(size=x0.shape)
+            h = 1e-6
+            dd = (fk(x0 + h * d) - fk(x0 - h * d)) / (2 * h)
+            close(np.sum(gl * d), dd, rtol=1e-5, atol=1e-6, what=f"direction arg{k}{path}")
+    if c.jfn is not None:
+        jax = _jax()
+        if jax is not None:
+            jg = jax.grad(c.jfn, argnums=argnums)(*_cargs(c.args))
+            jgs = jg if isinstance(argnums, tuple) else (jg,)
+            for gk, jk in zip(gs, jgs):
+                for path, _ in _leaves(gk):
+                    close(_get(gk, path), np.asarray(_get(jk, path)), rtol=1e-9, atol=1e-12, what=f"vs jax {path}")
+
+
+def run_case(c):
+    if c.check is not None:
+        c.check()
+    else:
+        run_generic(c)
+
+
+def classify(c):
+    """('correct'|'WRONG'|'CRASH'|'refused-doc'|'refused-undoc'|'skip', detail)"""
+    if c.needs_jax and _jax() is None:
+        return "skip", "no jax"
+    try:
+        run_case(c)
+    except revsrc.RevsrcError as e:
+        m = _re.match(r"\[(E\d+)", str(e))
+        code = m.group(1) if m else "?"
+        if code in c.doc:
+            return "refused-doc", str(e).splitlines()[0][:200]
+        return "refused-undoc", str(e).splitlines()[0][:200]
+    except AssertionError as e:
+        return "WRONG", str(e)[:400]
+    except Exception as e:
+        return "CRASH", f"{type(e).__name__}: {str(e)[:300]}"
+    return "correct", ""
