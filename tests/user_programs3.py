@@ -3296,6 +3296,51 @@ def _add_forward_variants():
 _add_forward_variants()
 
 
+# ------------------------------------------------------------------ second wave: compositions found weak
+def _expm_series(A):
+    B = np.eye(3)
+    T = np.eye(3)
+    for k in range(1, 6):
+        T = T @ A / k
+        B = B + T
+    return np.sum(B ** 2)
+
+
+@custom("tr_jacrev_grad_expm_series_loop", TR)
+def tr_jacrev_grad_expm_series_loop():
+    """Reverse over reverse of a matmul recurrence: T = T @ A / k."""
+    H = revsrc.jacrev(revsrc.grad(_expm_series))(M3)
+    close(H.reshape(9, 9), fd_hess(_expm_series, M3).reshape(9, 9), rtol=2e-4, atol=2e-4)
+
+
+@custom("tr_hessian_expm_series_loop", TR)
+def tr_hessian_expm_series_loop():
+    H = revsrc.hessian(_expm_series)(M3)
+    close(H.reshape(9, 9), fd_hess(_expm_series, M3).reshape(9, 9), rtol=2e-4, atol=2e-4)
+
+
+@custom("tr_gradient_penalty_expm_series", TR)
+def tr_gradient_penalty_expm_series():
+    dg = revsrc.grad(_expm_series)
+
+    def pen(A):
+        return np.sum(dg(A) ** 2)
+    close(revsrc.grad(pen)(M3 * 0.5), fd(pen, M3 * 0.5), rtol=1e-5, atol=1e-6)
+
+
+@custom("jx_hessian_norm_ord1", JB, needs_jax=True)
+def jx_hessian_norm_ord1():
+    x = np.array([0.5, -1.2, 0.3])
+    H = revsrc.hessian(_norm_ord1, backend="jax")(x)
+    close(np.asarray(H), np.zeros((3, 3)), what="|x|_1 has zero Hessian")
+
+
+@custom("jx_hessian_norm_nuclear", JB, needs_jax=True)
+def jx_hessian_norm_nuclear():
+    H = revsrc.hessian(_norm_matrix_nuc, backend="jax")(M3)
+    close(np.asarray(H), fd_hess(_norm_matrix_nuc, M3), rtol=2e-4, atol=2e-4)
+
+
 # ------------------------------------------------------------------ harness
 import copy as _copy
 import re as _re
