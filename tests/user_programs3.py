@@ -3341,6 +3341,67 @@ def jx_hessian_norm_nuclear():
     close(np.asarray(H), fd_hess(_norm_matrix_nuc, M3), rtol=2e-4, atol=2e-4)
 
 
+def _matmul_power_loop(A):
+    T = A
+    for _ in range(2):
+        T = T @ A
+    return np.sum(T)
+
+
+@custom("tr_gradient_penalty_matmul_loop_minimal", TR)
+def tr_gradient_penalty_matmul_loop_minimal():
+    dg = revsrc.grad(_matmul_power_loop)
+
+    def pen(A):
+        return np.sum(dg(A) ** 2)
+    close(revsrc.grad(pen)(M2), fd(pen, M2), rtol=1e-5, atol=1e-6)
+
+
+def _heun_pen_inner(A):
+    return ode_heun_system_matrix(A)
+
+
+@custom("tr_gradient_penalty_heun_matrix_ode", TR)
+def tr_gradient_penalty_heun_matrix_ode():
+    dg = revsrc.grad(_heun_pen_inner)
+
+    def pen(A):
+        return np.sum(dg(A) ** 2)
+    close(revsrc.grad(pen)(M2), fd(pen, M2), rtol=1e-5, atol=1e-6)
+
+
+@custom("tr_jacfwd_jacrev_dict_arg", TR)
+def tr_jacfwd_jacrev_dict_arg():
+    def f(p):
+        return np.tanh(p["W"] @ np.array([1.0, -0.5]) + p["b"])
+    p = {"W": M2, "b": np.array([0.1, -0.2])}
+    for jac in (revsrc.jacfwd, revsrc.jacrev):
+        J = jac(f)(p)
+        assert set(J) == {"W", "b"}, J
+        close(J["W"], fd_jac(lambda W: f({"W": W, "b": p["b"]}), M2), what=f"{jac.__name__} W")
+        close(J["b"], fd_jac(lambda b: f({"W": M2, "b": b}), p["b"]), what=f"{jac.__name__} b")
+
+
+@custom("tr_hessian_with_int_trip_count_arg", TR)
+def tr_hessian_with_int_trip_count_arg():
+    def f(x, n):
+        y = x
+        for _ in range(n):
+            y = np.sin(y) * x
+        return np.sum(y)
+    for n in (1, 3):
+        H = revsrc.hessian(f)(A3, n)
+        close(H, fd_hess(lambda t: f(t, n), A3), rtol=2e-4, atol=2e-4, what=f"n={n}")
+
+
+@custom("tr_jvp_namedtuple_primal", TR)
+def tr_jvp_namedtuple_primal():
+    def f(p):
+        return p.x ** 2 * math.sin(p.y)
+    out, t = revsrc.jvp(f, (Pt(0.7, 1.1),), (Pt(1.0, 0.5),))
+    close(t, 2 * 0.7 * math.sin(1.1) + 0.5 * 0.49 * math.cos(1.1))
+
+
 # ------------------------------------------------------------------ harness
 import copy as _copy
 import re as _re
