@@ -77,6 +77,13 @@ KNOWN = {
     'py_generator_expr_with_filter_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.containers.picked_grad, which has no rule of its own yet',
     'py_first_star_rest_unpack_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.containers.sequence_grad, which has no rule of its own yet',
     'np_split_pieces_fwd': 'CRASH: ValueError: setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The detected shape was (4,) + inhomogeneous part.',
+    'tr_jacrev_grad_expm_series_loop': 'CRASH: ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
+    'tr_gradient_penalty_expm_series': 'CRASH: ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
+    'jx_hessian_norm_ord1': 'WRONG: |x|_1 has zero Hessian got array([[ 0.375,  0.125, -0.125],\n       [ 0.3  ,  0.2  ,  0.3  ],\n       [-0.075,  0.075,  0.425]]) want array([[0., 0., 0.],\n       [0., 0., 0.],\n       [0., 0., 0.]',
+    'jx_hessian_norm_nuclear': 'WRONG:  got array([[[[ 0.30198382,  0.02061363,  0.03704855],\n         [-0.00995509,  0.04520019, -0.03604332],\n         [-0.0412118 , -0.03119781, -0.02774105]],\n\n        [[-0.00810867,  0.34664992, ',
+    'tr_gradient_penalty_matmul_loop_minimal': 'CRASH: ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
+    'tr_gradient_penalty_heun_matrix_ode': 'CRASH: ValueError: matmul: Input operand 1 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
+    'py_math_hypot_three_args': 'refused-undoc: [E202] hypot called with more arguments than its rule knows',
 }
 
 

@@ -3402,6 +3402,40 @@ def tr_jvp_namedtuple_primal():
     close(t, 2 * 0.7 * math.sin(1.1) + 0.5 * 0.49 * math.cos(1.1))
 
 
+@case("py_math_hypot_three_args", PY, (0.7, 1.3), argnums=(0, 1))
+def py_math_hypot_three_args(x, y):
+    return math.hypot(x, y, x * y)
+
+
+@case("py_math_fmod", PY, (0.7, 1.3), argnums=(0, 1), doc=("E202",))
+def py_math_fmod(x, y):
+    return math.fmod(x * 3.0, 1.0 + y * y) ** 2
+
+
+@case("py_math_log_with_base", PY, (0.7, 1.3), argnums=(0, 1))
+def py_math_log_with_base(x, y):
+    return math.log(x * x + 1.0, 2.0 + y * y)
+
+
+@case("py_sum_with_start", PY, (0.7, 1.3), argnums=(0, 1))
+def py_sum_with_start(x, y):
+    return sum([x, y, x * y], 2.0 * x)
+
+
+@custom("tr_jit_refuses_arrays", TR, doc=("E502",))
+def tr_jit_refuses_arrays():
+    def f(x):
+        return np.sum(x ** 2)
+    revsrc.jit(f)(A3)
+
+
+@custom("tr_vmap_2d_refused", TR, doc=("E502",))
+def tr_vmap_2d_refused():
+    def f(x):
+        return x * 2.0
+    revsrc.vmap(f)(M2)
+
+
 # ------------------------------------------------------------------ harness
 import copy as _copy
 import re as _re
