@@ -1,0 +1,125 @@
+"""Adversarial user programs, round 3 (see user_programs3.py).
+
+Each case is run and classified as correct, WRONG (a number beyond tolerance), CRASH
+(an exception that is not a RevsrcError), refused with a code the README documents for
+that program, or refused otherwise. Known WRONG / CRASH / undocumented refusals are
+skipped by the case test and tracked by test_the_known_failures_are_still_open,
+which fails once one of them passes, so the list can only shrink.
+"""
+import os
+import sys
+import warnings
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import user_programs3 as up  # noqa: E402
+
+KNOWN = {
+    'poly_chebval_numpy_polynomial': 'refused-undoc: [E202] numpy.polynomial.chebyshev.chebval has no derivative rule and no Python source to transform',
+    'stat_corrcoef_loss': 'refused-undoc: [E202] numpy.corrcoef has no derivative rule and no Python source to transform',
+    'py_closure_mutates_cell_list': 'refused-undoc: [E101] a nested function can only be called, not passed as a value',
+    'py_kwargs_getattr_np': 'refused-undoc: [E101] calling a value computed inside the function is not supported',
+    'py_sorted_key_lambda': "refused-undoc: [E101] a lambda used as a value that reads the function's variables is not supported (one assigned to a name and called in the function is)",
+    'py_max_with_key': "refused-undoc: [E202] keyword 'key' of max is not supported by its rule",
+    'py_inheritance_super_method': 'refused-undoc: [E202] method .energy() is used on or with a differentiated value, and has no derivative rule',
+    'py_list_pop_reverse': 'refused-undoc: [E401] method .pop() is not supported (it may change its object in place)',
+    'np_linalg_qr': 'refused-undoc: [E202] numpy.linalg.qr has no derivative rule and no Python source to transform',
+    'np_split_pieces': 'CRASH: ValueError: setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The detected shape was (4,) + inhomogeneous part.',
+    'np_nanmax': 'refused-undoc: [E202] numpy.nanmax has no derivative rule and no Python source to transform',
+    'np_piecewise_function': 'refused-undoc: [E202] numpy.piecewise has no derivative rule and no Python source to transform',
+    'np_array_split_unequal_loop': 'CRASH: ValueError: setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The detected shape was (4,) + inhomogeneous part.',
+    'np_heaviside_sign_times': 'refused-undoc: [E202] numpy.heaviside has no derivative rule and no Python source to transform',
+    'tr_jacrev_tuple_output': 'CRASH: ValueError: setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The detected shape was (2,) + inhomogeneous part.',
+    'tr_hessian_heat_slices_inplace': 'refused-undoc: [E403] assigning into u[...] would change an array the caller owns',
+    'tr_jvp_inplace_heat': 'refused-undoc: [E403] assigning into u[...] would change an array the caller owns',
+    'tr_hvp_inplace_row_writes': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.take, which has no rule of its own yet',
+    'tr_grad_of_jacfwd_entry': 'refused-undoc: [E202] revsrc.compose.jacfwd_field has no derivative rule and no Python source to transform',
+    'tr_grad_of_vmap_is_refused_or_right': 'refused-undoc: [E101] try/except is not supported in a differentiated function: the derivative would have to follow whichever statements ran before an exception, which only the run itself knows',
+    'np_rebind_arg_to_copy_then_write': 'refused-undoc: [E403] assigning into u[...] would change an array the caller owns',
+    'np_rebind_arg_to_product_then_write': 'refused-undoc: [E403] assigning into x[...] would change an array the caller owns',
+    'pde_heat_rebinds_arg_copy': 'refused-undoc: [E403] assigning into u[...] would change an array the caller owns',
+    'mc_reparam_gaussian_expectation_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'default_rng'",
+    'fin_mc_asian_option_paths_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'default_rng'",
+    'np_split_pieces_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array w",
+    'jx_value_and_grad_has_aux': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'make_dict'",
+    'fw_hessian_norm_ord1_vector': 'WRONG: hessian vs fd got array([[ 0.375,  0.125, -0.125],\n       [ 0.3  ,  0.2  ,  0.3  ],\n       [-0.075,  0.075,  0.425]]) want array([[0., 0., 0.],\n       [0., 0., 0.],\n       [0., 0., 0.]])',
+    'fw_hessian_norm_ord3_vector': 'WRONG: hessian vs fd got array([[ 0.7563683 ,  0.31030495, -0.01939406],\n       [ 0.12929373,  0.06550882,  0.04654574],\n       [-0.03232343,  0.18618297,  0.79860426]]) want array([[ 0.61284036,  0.2',
+    'fw_hessian_norm_inf_matrix': 'WRONG: hessian vs fd got array([[[[ 0.45454545,  0.        ,  0.        ],\n         [ 0.        ,  0.        ,  0.        ],\n         [-0.10330579, -0.10330579, -0.10330579]],\n\n        [[ 0.        , ',
+    'fw_hessian_norm_nuclear_matrix': 'WRONG: hessian vs fd got array([[[[ 0.30198382,  0.02061363,  0.03704855],\n         [-0.00995509,  0.04520019, -0.03604332],\n         [-0.0412118 , -0.03119781, -0.02774105]],\n\n        [[-0.00810867, ',
+    'fw_hessian_norm_spectral_matrix': 'WRONG: hessian vs fd got array([[[[ 1.94878104e+00, -6.53662188e-04, -3.71543556e-02],\n         [-1.35731678e-01, -1.73222316e-03, -9.84600862e-02],\n         [-2.35872642e-01, -3.01023358e-03, -1.7110',
+    'fw_hessian_norm_ord1_axis': 'WRONG: hessian vs fd got array([[[[ 2.75      ,  0.75      , -0.75      ],\n         [ 0.        ,  0.        ,  0.        ],\n         [ 0.        ,  0.        ,  0.        ]],\n\n        [[ 1.75      , ',
+    'fw_hvp_norm_ord1_in_loss': 'WRONG: hvp (the L1 term has zero curvature) got array([ 5.54722383, -0.10042644, -0.612758  ]) want array([ 5.28055717, -0.18931533, -0.43498022])',
+    'pde_heat_periodic_roll_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.shape.roll_grad, which has no rule of its own yet',
+    'pde_advection_lax_wendroff_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.shape.roll_grad, which has no rule of its own yet',
+    'pde_pad_edge_stencil_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.shape.pad_grads, which has no rule of its own yet',
+    'pde_pad_constant_stencil_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.shape.pad_grads, which has no rule of its own yet',
+    'pde_diff_gradient_energy_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.calculus.diff_grads, which has no rule of its own yet',
+    'pde_burgers_nonlinear_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.shape.roll_grad, which has no rule of its own yet',
+    'filt_moving_average_convolve_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.calculus.convolve_grads, which has no rule of its own yet',
+    'solve_newton_vector_system_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.linalg.solve_grad_a, which has no rule of its own yet',
+    'poly_linear_interp_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.calculus.interp_grads, which has no rule of its own yet',
+    'stat_weighted_variance_ddof_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.reductions.median_grad, which has no rule of its own yet',
+    'stat_cov_matrix_trace_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.reductions.cov_grads, which has no rule of its own yet',
+    'np_linalg_norm_variants_fwd': 'WRONG: hessian got array([[[[ 1.75265978e+00, -3.84377749e-01,  9.14589995e-01],\n         [-1.46510572e-01,  5.01913350e-02, -6.45317165e-02],\n         [-3.14348074e-01, -1.31986548e-01, -1.46326929e-',
+    'np_linalg_eigh_eigenvalues_and_vectors_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.linalg.eigh_grad, which has no rule of its own yet',
+    'np_linalg_pinv_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.linalg.pinv_grad, which has no rule of its own yet',
+    'np_fancy_2d_pairs_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.take, which has no rule of its own yet',
+    'np_pad_reflect_wrap_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.shape.pad_grads, which has no rule of its own yet',
+    'np_diff_axis_prepend_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.calculus.diff_grads, which has no rule of its own yet',
+    'np_interp_wrt_xp_fp_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.calculus.interp_grads, which has no rule of its own yet',
+    'np_inplace_view_of_local_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.transpose_grads.view_forward, which has no rule of its own yet',
+    'np_inplace_loop_accumulate_rows_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.take, which has no rule of its own yet',
+    'np_outer_kron_cross_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.linalg.cross_grads, which has no rule of its own yet',
+    'np_select_conditions_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.elementwise.select_grads, which has no rule of its own yet',
+    'np_average_weights_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.grads.reductions.average_grads, which has no rule of its own yet',
+    'py_generator_expr_with_filter_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.containers.picked_grad, which has no rule of its own yet',
+    'py_first_star_rest_unpack_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.containers.sequence_grad, which has no rule of its own yet',
+    'np_split_pieces_fwd': 'CRASH: ValueError: setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The detected shape was (4,) + inhomogeneous part.',
+    'tr_jacrev_grad_expm_series_loop': 'CRASH: ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
+    'tr_gradient_penalty_expm_series': 'CRASH: ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
+    'jx_hessian_norm_ord1': 'WRONG: |x|_1 has zero Hessian got array([[ 0.375,  0.125, -0.125],\n       [ 0.3  ,  0.2  ,  0.3  ],\n       [-0.075,  0.075,  0.425]]) want array([[0., 0., 0.],\n       [0., 0., 0.],\n       [0., 0., 0.]',
+    'jx_hessian_norm_nuclear': 'WRONG:  got array([[[[ 0.30198382,  0.02061363,  0.03704855],\n         [-0.00995509,  0.04520019, -0.03604332],\n         [-0.0412118 , -0.03119781, -0.02774105]],\n\n        [[-0.00810867,  0.34664992, ',
+    'tr_gradient_penalty_matmul_loop_minimal': 'CRASH: ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
+    'tr_gradient_penalty_heun_matrix_ode': 'CRASH: ValueError: matmul: Input operand 1 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
+    'py_math_hypot_three_args': 'refused-undoc: [E202] hypot called with more arguments than its rule knows',
+}
+
+
+def _params():
+    return [pytest.param(c, id=f"{c.family}-{c.name}") for c in up.CASES]
+
+
+def test_case_names_unique():
+    names = [c.name for c in up.CASES]
+    assert len(names) == len(set(names))
+    assert len(names) >= 150
+    assert set(KNOWN) <= set(names)
+
+
+@pytest.mark.parametrize("case", _params())
+def test_user_program(case):
+    if case.name in KNOWN:
+        pytest.skip(f"known, open: {KNOWN[case.name]}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        status, detail = up.classify(case)
+    if status == "skip":
+        pytest.skip("JAX is not importable")
+    assert status in ("correct", "refused-doc"), f"{status}: {detail}"
+
+
+def test_the_known_failures_are_still_open():
+    """Each case in KNOWN still fails: one that passes now must leave the list (and be
+    checked by test_user_program again)."""
+    fixed = []
+    for case in up.CASES:
+        if case.name not in KNOWN:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            status, _ = up.classify(case)
+        if status in ("correct", "refused-doc"):
+            fixed.append(case.name)
+    assert not fixed, f"fixed: remove from KNOWN in tests/test_user_programs3.py: {fixed}"
