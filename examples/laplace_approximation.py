@@ -63,7 +63,9 @@ def main():
                                  (axes[1], mean / np.sqrt(1 + np.pi * var / 8), "Laplace predictive")):
                 prob = (1 / (1 + np.exp(-z))).reshape(gx.shape)
                 cs = ax.contourf(gx, gy, prob, levels=np.linspace(0, 1, 11), cmap="RdBu_r")
-                ax.scatter(points[:, 0], points[:, 1], c=y, cmap="RdBu_r", edgecolors="k", s=15)
+                for label, marker in ((0.0, "o"), (1.0, "^")):
+                    mine = points[y == label]
+                    ax.scatter(mine[:, 0], mine[:, 1], marker=marker, c="w", edgecolors="k", s=25)
                 ax.set_title(f"p(y = 1): {title}")
             fig.colorbar(cs, ax=axes[1])
     done()
