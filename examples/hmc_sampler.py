@@ -3,8 +3,8 @@
 HMC moves a particle through the log density's landscape using its gradient. The
 target here is x ~ N(0, 2^2), y | x ~ N(x^2 / 2 - 1, 1): curved, so random-walk
 Metropolis struggles, and its moments are known (E y = 1, var x = 4). The gradient of
-the log density is revsrc.grad; the leapfrog integrator that calls it 20 times per
-proposal is plain Python, and revsrc.jit compiles it, derivative calls included,
+the log density is revsrc.grad; the leapfrog integrator that calls it at each of its
+20 steps per proposal is plain Python, and revsrc.jit compiles it, derivative calls included,
 onto the scalar engine.
 
     python examples/hmc_sampler.py

@@ -5,8 +5,8 @@ delta, vega and rho come from revsrc.grad, its gamma from revsrc.hessian, and
 revsrc.vmap evaluates delta and gamma for a whole range of spot prices in one
 compiled call. They are checked against the closed forms.
 
-Then a Monte-Carlo pricer of the same option (200,000 simulated terminal prices from
-fixed normal draws), differentiated pathwise. A call's payoff max(S - K, 0) has a kink,
+Then a Monte-Carlo pricer of the same option (400,000 simulated terminal prices from
+fixed normal draws, in antithetic pairs), differentiated pathwise. A call's payoff max(S - K, 0) has a kink,
 so its pathwise second derivative is zero almost everywhere; the pricer smooths the
 kink over a width of 0.5% of the strike (eps * log(1 + exp((S - K) / eps))), and the
 Hessian of the smoothed price gives gamma, vanna and volga close to Black-Scholes'.
