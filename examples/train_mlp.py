@@ -9,6 +9,7 @@ loss with respect to each, and returns the gradient as a dict with the same keys
 import numpy as np
 
 import revsrc
+from _gallery import check, done, figure
 
 
 def make_data(n=200, seed=0):
@@ -52,5 +53,21 @@ def train(steps=500, lr=0.1, every=100):
     return params, history
 
 
+def main():
+    params, history = train()
+    check(history[-1] < 0.05 * history[0], "the loss fell twentyfold")
+    with figure("train_mlp", ncols=2, width=4.0) as (fig, axes):
+        if fig is not None:
+            axes[0].semilogy(history)
+            axes[0].set_xlabel("step")
+            axes[0].set_ylabel("mean squared error")
+            grid = np.linspace(-2.0, 2.0, 60)
+            gx, gy = np.meshgrid(grid, grid)
+            pred = predict(params, np.stack([gx.ravel(), gy.ravel()], axis=1)).reshape(gx.shape)
+            axes[1].contourf(gx, gy, pred, levels=15, cmap="viridis")
+            axes[1].set_title("the fitted sin(x1) cos(x2)")
+    done()
+
+
 if __name__ == "__main__":
-    train()
+    main()

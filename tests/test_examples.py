@@ -1,4 +1,6 @@
-"""The README's example program prints what closed-form derivatives say it should."""
+"""The README's example program prints what closed-form derivatives say it should;
+train_mlp.py's loss falls; and every example is on the gallery page, examples/README.md,
+with its figure. (The examples check their own results: .ci/run runs each of them.)"""
 import importlib.util
 import math
 import os
@@ -68,9 +70,14 @@ MLP = REPO / "examples" / "train_mlp.py"
 
 
 def _load_mlp():
-    spec = importlib.util.spec_from_file_location("train_mlp", MLP)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    # the examples import their shared helper (examples/_gallery.py) as a sibling
+    sys.path.insert(0, str(MLP.parent))
+    try:
+        spec = importlib.util.spec_from_file_location("train_mlp", MLP)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(MLP.parent))
     return module
 
 
@@ -78,7 +85,7 @@ def test_train_mlp_prints_a_falling_loss():
     run = subprocess.run([sys.executable, str(MLP)], cwd=REPO, env=_same_revsrc_env(),
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    losses = [float(line.split()[-1]) for line in run.stdout.splitlines()]
+    losses = [float(line.split()[-1]) for line in run.stdout.splitlines() if line.startswith("step")]
     assert len(losses) == 6
     assert all(b < a for a, b in zip(losses, losses[1:]))
     assert losses[-1] < 0.05 * losses[0]
@@ -96,3 +103,37 @@ def test_train_mlp_gradient_matches_finite_differences():
     # one step of the example's update lowers the loss
     stepped = {k: params[k] - 0.1 * grads[k] for k in params}
     assert mlp.loss(stepped, x, y) < value
+
+
+# ----- the gallery (examples/README.md): cheap checks; CI runs the examples themselves -----
+
+GALLERY = REPO / "examples"
+
+
+def _examples():
+    """The example programs: every examples/*.py but the shared helpers (_*.py)."""
+    return sorted(p.name for p in GALLERY.glob("*.py") if not p.name.startswith("_"))
+
+
+def test_there_are_at_least_fifteen_examples():
+    assert len(_examples()) >= 15, _examples()
+
+
+def test_every_example_is_on_the_gallery_page_with_its_figure():
+    page = (GALLERY / "README.md").read_text()
+    for name in _examples():
+        assert f"({name})" in page, f"{name} is not linked from examples/README.md"
+        if name == "gradients.py":      # the README's first example prints two lines only
+            continue
+        figure = f"figures/{name[:-3]}.png"
+        assert f"({figure})" in page, f"examples/README.md does not show {figure}"
+        assert (GALLERY / figure).is_file(), f"examples/{figure} is missing"
+
+
+def test_every_example_checks_itself():
+    """Each example ends through _gallery.done(), which exits 1 if a check failed."""
+    for name in _examples():
+        if name == "gradients.py":
+            continue
+        text = (GALLERY / name).read_text()
+        assert "done()" in text and "check" in text, name
