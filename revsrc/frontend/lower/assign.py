@@ -146,6 +146,17 @@ class AssignLowering:
             return base
         return None
 
+    def _rebound(self, sc, name):
+        """Whether parameter ``name`` is assigned anew somewhere in the function
+        (``x = x.copy()``): a write into it may then reach a new array, which
+        revsrc/passes/views.py tells apart from the caller's (and refuses the
+        write where it reaches the caller's). ``x += 1`` does not rebind an array."""
+        augmented = {id(n.target) for n in ast.walk(sc.parsed.node)
+                     if isinstance(n, ast.AugAssign)}
+        return any(isinstance(n, ast.Name) and n.id == name and
+                   isinstance(n.ctx, ast.Store) and id(n) not in augmented
+                   for n in ast.walk(sc.parsed.node))
+
     def _subscript_parts(self, sc, node, out, loc):
         if isinstance(node.value, ast.Subscript):
             return self._nested_subscript_parts(sc, node, out, loc)
@@ -162,8 +173,8 @@ class AssignLowering:
         params = param_names(sc.parsed.node)
         # (an inlined function's parameter is its caller's variable: revsrc/passes/views.py
         # follows the write there, and refuses it if the caller's caller owns it)
-        if not isinstance(base, str) or (name in params and not sc.prefix) \
-                or name not in sc.locals:
+        if not isinstance(base, str) or name not in sc.locals or (
+                name in params and not sc.prefix and not self._rebound(sc, name)):
             raise errors.MutatesArgument(
                 f"assigning into {name}[...] would change an array the caller owns",
                 loc=loc, hint=f"copy it first: {name} = {name}.copy()  (or np.array({name}))")
