@@ -42,6 +42,13 @@ from ..runtime import arith as _arith, inplace
 _MUTABLE = (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT)
 
 
+def _shown(v):
+    """The user's name for variable ``v`` in a message: a later version ``x@2`` is
+    the user's ``x``; revsrc's own temporaries (``_t4``) have none."""
+    name = v.partition("@")[0]
+    return None if not name or name.startswith("_") else name
+
+
 def _basic_index(index, found):
     """Whether ``x[index]`` on an array is basic indexing (a view): True, False (an
     integer or boolean array: a copy), or None when only the run knows (a slice or a
@@ -416,10 +423,12 @@ class _Resolver:
                      f"{target}.copy()) before writing")
         root = self._root(target)
         if self._outside(root) and not outside_ok:
+            shown, owner = _shown(target), _shown(root) or "an argument"
             raise errors.MutatesArgument(
-                f"this writes into {root}, which the caller owns (through {target})"
-                if root != target else f"this writes into {target}, which the caller owns",
-                loc=loc, hint=f"copy it first: {root} = {root}.copy()")
+                f"this writes into {owner}, which the caller owns"
+                + (f" (through {shown})" if shown not in (None, owner) else
+                   " (through a view of it)" if root != target else ""),
+                loc=loc, hint=f"copy it first: {owner} = {owner}.copy()")
         return root
 
     def _check_members(self, target, root, members, loc):
