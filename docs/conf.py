@@ -76,11 +76,24 @@ def _from_docs(target, base="examples"):
     return full + hash_ + anchor
 
 
+_HEADING_LINK = re.compile(r"^(#{1,6} .*?)\[([^\]]+)\]\(([^)\s]+)\)(.*)$", re.M)
+
+
+def _unlink_headings(text):
+    """A link in a heading (`### Title — [`x.py`](x.py)`) moves to a line of its own
+    under it: Sphinx cannot put a download link in a page's table of contents."""
+    while True:
+        new = _HEADING_LINK.sub(r"\1\2\4\n\n[\2](\3)", text, count=1)
+        if new == text:
+            return text
+        text = new
+
+
 def _gallery_source(app, docname, source):
     if docname == "gallery" and os.path.exists(GALLERY):
         app.env.note_dependency(GALLERY)     # rebuilt when the gallery's text changes
         with open(GALLERY, encoding="utf-8") as f:
-            text = f.read()
+            text = _unlink_headings(f.read())
         source[0] = _LINK.sub(lambda m: m.group(1) + _from_docs(m.group(2)), text)
 
 
