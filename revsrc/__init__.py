@@ -5,6 +5,8 @@
 ...     return math.sin(x) * y + x * x
 >>> round(revsrc.grad(f)(0.7, 2.0), 9)
 2.929684375
+
+The public names are in ``__all__``; ``revsrc.__version__`` is the version string.
 """
 __version__ = "0.1.0"
 
@@ -34,15 +36,22 @@ def defvjp(func: Callable[..., Any], rule: Optional[Callable[..., Any]] = None, 
            broadcast: bool = False) -> Callable[..., Any]:
     """Register ``rule(g, ans, *args)`` as the derivative of ``func``.
 
-    Use it directly, ``revsrc.defvjp(func, rule)``, or as a decorator::
+    Use it directly, ``revsrc.defvjp(func, rule)``, or as a decorator. ``g`` is the
+    adjoint of the output, ``ans`` the output, ``args`` the inputs. The rule returns
+    one expression per argument of ``func`` (``None`` for an argument with no
+    gradient). ``broadcast=True`` sums each contribution back to its argument's
+    shape, for elementwise functions.
 
-        @revsrc.defvjp(my_softplus)
-        def my_softplus_rule(g, ans, x):
-            return g / (1.0 + np.exp(-x))
-
-    The rule returns one expression per argument of ``func`` (``None`` for an
-    argument with no gradient). ``broadcast=True`` sums each contribution back to
-    its argument's shape, for elementwise functions.
+    >>> import numpy as np, revsrc
+    >>> def softplus(x):
+    ...     return np.log1p(np.exp(x))
+    >>> @revsrc.defvjp(softplus, broadcast=True)
+    ... def softplus_rule(g, ans, x):
+    ...     return g / (1.0 + np.exp(-x))
+    >>> def f(x):
+    ...     return np.sum(softplus(x))
+    >>> np.round(revsrc.grad(f)(np.array([0.0, 1.0])), 6)
+    array([0.5     , 0.731059])
     """
     register = _custom.vjp(func, broadcast=broadcast)
     if rule is None:
@@ -52,7 +61,17 @@ def defvjp(func: Callable[..., Any], rule: Optional[Callable[..., Any]] = None, 
 
 
 def nondiff(*funcs: Callable[..., Any]) -> Any:
-    """Mark ``funcs`` as having no derivative (their outputs carry no gradient)."""
+    """Mark ``funcs`` as having no derivative (their outputs carry no gradient).
+
+    >>> import revsrc
+    >>> def threshold(x):
+    ...     return 1.0 if x > 0.5 else 0.0
+    >>> _ = revsrc.nondiff(threshold)
+    >>> def f(x):
+    ...     return x * threshold(x)
+    >>> revsrc.grad(f)(2.0)
+    1.0
+    """
     return _custom.mark_nondiff(*funcs)
 
 

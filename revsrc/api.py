@@ -428,6 +428,13 @@ def source(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
 
     Without arguments: for the argument kinds transformed most recently (float
     arguments if ``df`` was never called).
+
+    >>> import math, revsrc
+    >>> def f(x):
+    ...     return math.sin(x) * x
+    >>> text = revsrc.source(revsrc.grad(f), 2.0)
+    >>> text.splitlines()[0], "math.cos(x)" in text
+    ('def f_adjoint(x):', True)
     """
     return _entry(df, args, kwargs).text
 
@@ -435,6 +442,13 @@ def source(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
 def disassemble(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     """The compiled scalar engine's program of ``df`` for arguments like ``args``
     (without arguments: the kinds transformed most recently), one instruction per line.
+    A derivative that does not run on the engine is refused (E501).
+
+    >>> import math, revsrc
+    >>> def f(x):
+    ...     return math.sin(x) * x
+    >>> revsrc.disassemble(revsrc.grad(f), 2.0).startswith("; f_adjoint")
+    True
     """
     entry = _entry(df, args, kwargs)
     if entry.engine is None:

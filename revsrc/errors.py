@@ -12,7 +12,19 @@ from __future__ import annotations
 
 
 class RevsrcError(Exception):
-    """Base class: ``code``, ``filename``, ``lineno``, ``col``, ``line``, ``hint``."""
+    """Base class of every refusal: ``code``, ``message``, ``filename``, ``lineno``,
+    ``col``, ``line`` and ``hint`` (what to do instead); its text has them all.
+
+    >>> import revsrc
+    >>> def f(x):
+    ...     open("log.txt", "w").write(str(x))
+    ...     return x * x
+    >>> try:
+    ...     revsrc.grad(f)(3.0)
+    ... except revsrc.RevsrcError as err:
+    ...     print(err.code, err.line)
+    E401 open("log.txt", "w").write(str(x))
+    """
 
     code = "E000"
     hint = None     # what to do instead, when a raise site does not say it better
@@ -48,19 +60,69 @@ def located(exc, loc):
 
 class UnsupportedSyntax(RevsrcError):
     """A statement or expression the transformation does not follow (try, yield,
-    a with block over anything but np.errstate, a set comprehension...)."""
+    a with block over anything but np.errstate, a set comprehension...).
+
+    >>> import revsrc
+    >>> def f(x):
+    ...     try:
+    ...         return 1.0 / x
+    ...     except ZeroDivisionError:
+    ...         return 0.0
+    >>> revsrc.grad(f)(2.0)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.UnsupportedSyntax: [E101] ...
+    """
     code = "E101"
 
 
 class UnsupportedControlFlow(RevsrcError):
+    """Control flow the adjoint cannot mirror: ``for ... else``, ``while ... else``,
+    a ``while`` condition that computes a value the derivative needs.
+
+    >>> import revsrc
+    >>> def f(x):
+    ...     for i in range(3):
+    ...         x = x * x
+    ...     else:
+    ...         x = x + 1.0
+    ...     return x
+    >>> revsrc.grad(f)(2.0)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.UnsupportedControlFlow: [E102] ...
+    """
     code = "E102"
 
 
 class RecursionNotSupported(RevsrcError):
+    """A function that calls itself: revsrc inlines calls, so write it as a loop.
+
+    >>> import revsrc
+    >>> def power(x, n):
+    ...     return 1.0 if n == 0 else x * power(x, n - 1)
+    >>> revsrc.grad(power)(2.0, 3)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.RecursionNotSupported: [E103] ...
+    """
     code = "E103"
 
 
 class HigherOrderNotSupported(RevsrcError):
+    """A derivative that cannot be composed: a second derivative through a rule
+    whose own derivative is not written yet (``np.prod``, ``np.linalg.det``...), a
+    second derivative with respect to a container, a derivative called on a value
+    whose kind is only known at run time.
+
+    >>> import numpy as np, revsrc
+    >>> def f(x):
+    ...     return np.prod(x)
+    >>> revsrc.hessian(f)(np.array([1.0, 2.0]))
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.HigherOrderNotSupported: [E104] ...
+    """
     code = "E104"
 
 
@@ -70,7 +132,16 @@ class StaticValueError(RevsrcError):
     index out of range, unpacking the wrong number of items, the wrong arguments to
     a function revsrc inlines, containers of different shapes returned, a container
     read after the branch that chose it. Python would fail on most of these when
-    the line runs; revsrc finds them while transforming."""
+    the line runs; revsrc finds them while transforming.
+
+    >>> import revsrc
+    >>> def f(params):
+    ...     return params["w"] * params["b"]
+    >>> revsrc.grad(f)({"w": 1.0})
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.StaticValueError: [E105] ...
+    """
     code = "E105"
     hint = ("check the key, index, field, attribute or number of items against the "
             "value it is taken from (revsrc reads it while transforming; Python would "
@@ -79,93 +150,302 @@ class StaticValueError(RevsrcError):
 
 class UndefinedName(RevsrcError):
     """A name the function reads that is not defined where it is read (a global
-    that does not exist, a closure variable not bound yet)."""
+    that does not exist, a closure variable not bound yet).
+
+    >>> import revsrc
+    >>> def f(x):
+    ...     return x * undefined_scale
+    >>> revsrc.grad(f)(1.0)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.UndefinedName: [E106] ...
+    """
     code = "E106"
     hint = ("define the name before the function is called (a global), or before the "
             "nested function that reads it is called (a closure variable)")
 
 
 class NoSource(RevsrcError):
+    """A function with no Python source to transform and no rule: a builtin
+    (give it one with `revsrc.defvjp`), a function made by ``exec`` or ``eval``.
+
+    >>> import math, revsrc
+    >>> revsrc.grad(math.gamma)(1.5)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.NoSource: [E201] ...
+    """
     code = "E201"
 
 
 class NoRule(RevsrcError):
+    """A call with no derivative rule on a differentiated value: a C function, a
+    library function whose source revsrc cannot transform, an unknown method.
+
+    >>> import math, revsrc
+    >>> def f(x):
+    ...     return math.gamma(x)
+    >>> revsrc.grad(f)(1.5)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.NoRule: [E202] ...
+    """
     code = "E202"
 
 
 class StaleSource(RevsrcError):
-    """The source file no longer matches the function that is running."""
+    """The source file no longer matches the function that is running.
+
+    >>> import pathlib, sys, tempfile, revsrc
+    >>> folder = tempfile.mkdtemp()
+    >>> sys.path.insert(0, folder)
+    >>> module = pathlib.Path(folder, "stale_example.py")
+    >>> _ = module.write_text("def f(x):\\n    return x * x\\n")
+    >>> import stale_example
+    >>> _ = module.write_text("def f(x):\\n    return x + x + 1.0\\n")   # edited after import
+    >>> revsrc.grad(stale_example.f)(1.0)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.StaleSource: [E204] ...
+    >>> sys.path.remove(folder); del sys.modules["stale_example"]
+    """
     code = "E204"
 
 
 class NotDifferentiableArgument(RevsrcError):
+    """Differentiating with respect to something that is not a float or a float
+    array: an int, bool, string, integer array or other object in ``argnums`` (or a
+    leaf of a container there, named by its path), a set.
+
+    >>> import revsrc
+    >>> def f(n):
+    ...     return n * 2
+    >>> revsrc.grad(f)(3)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.NotDifferentiableArgument: [E301] ...
+    """
     code = "E301"
 
 
 class NonScalarOutput(RevsrcError):
+    """``grad`` of a function that does not return a scalar (use `revsrc.jacobian`
+    or `revsrc.vjp` for a vector output); a complex output of a complex array.
+
+    >>> import numpy as np, revsrc
+    >>> def f(x):
+    ...     return x * 2.0
+    >>> revsrc.grad(f)(np.array([1.0, 2.0]))
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.NonScalarOutput: [E302] ...
+    """
     code = "E302"
 
 
 class BadArgnums(RevsrcError):
+    """An ``argnums`` that names no positional parameter of the function.
+
+    >>> import revsrc
+    >>> def f(x):
+    ...     return x * x
+    >>> revsrc.grad(f, argnums=2)(1.0)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.BadArgnums: [E303] ...
+    """
     code = "E303"
 
 
 class NotDifferentiableHere(RevsrcError):
     """The function has no derivative at the values it was called with (a matrix
-    function at a rank-deficient matrix, eigenvectors of a repeated eigenvalue)."""
+    function at a rank-deficient matrix, eigenvectors of a repeated eigenvalue).
+
+    >>> import numpy as np, revsrc
+    >>> def f(A):
+    ...     w, V = np.linalg.eigh(A)
+    ...     return np.sum(V[:, 0])
+    >>> revsrc.grad(f)(np.eye(2))
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.NotDifferentiableHere: [E304] ...
+    """
     code = "E304"
 
 
 class UnsupportedValue(RevsrcError):
     """An argument of a type whose arithmetic differs from what the rules assume
-    (np.matrix, masked arrays)."""
+    (np.matrix, masked arrays).
+
+    >>> import numpy as np, revsrc
+    >>> def f(A):
+    ...     return np.sum(A * A)
+    >>> revsrc.grad(f)(np.matrix([[1.0, 2.0]]))
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.UnsupportedValue: [E305] ...
+    """
     code = "E305"
 
 
 class SideEffect(RevsrcError):
+    """Side effects: I/O, a discarded call that can only act through its side
+    effects (``np.copyto``, ``out=``), writing an attribute.
+
+    >>> import numpy as np, revsrc
+    >>> def f(x):
+    ...     c = np.zeros(2)
+    ...     np.multiply(x, x, out=c)
+    ...     return np.sum(c)
+    >>> revsrc.grad(f)(np.array([1.0, 2.0]))
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.SideEffect: [E401] ...
+    """
     code = "E401"
 
 
 class GlobalWrite(RevsrcError):
+    """A write to a global or to an enclosing function's variable (``global``,
+    ``nonlocal``): pass the value in and return the new one.
+
+    >>> import revsrc
+    >>> calls = 0
+    >>> def f(x):
+    ...     global calls
+    ...     calls = calls + 1
+    ...     return x * x
+    >>> revsrc.grad(f)(1.0)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.GlobalWrite: [E402] ...
+    """
     code = "E402"
 
 
 class MutatesArgument(RevsrcError):
+    """A change to an argument in place (an array, list or dict the caller passed),
+    which the caller would see: work on a copy.
+
+    >>> import numpy as np, revsrc
+    >>> def f(x):
+    ...     x[0] = 1.0
+    ...     return np.sum(x * x)
+    >>> revsrc.grad(f)(np.array([3.0, 2.0]))
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.MutatesArgument: [E403] ...
+    """
     code = "E403"
 
 
 class UnfollowableWrite(RevsrcError):
-    """A write through a view or an alias whose target revsrc cannot follow."""
+    """A write through a view or an alias whose target revsrc cannot follow.
+
+    >>> import revsrc
+    >>> def f(x):
+    ...     rows = [[0.0] * 2] * 2       # both rows are one list
+    ...     rows[0][0] = x
+    ...     return rows[1][0]
+    >>> revsrc.grad(f)(1.0)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.UnfollowableWrite: [E404] ...
+    """
     code = "E404"
 
 
 class EngineUnavailable(RevsrcError):
+    """``backend="engine"`` for a function the compiled scalar engine cannot run
+    (arrays, calls without a scalar rule); the default backend runs it in Python.
+
+    >>> import numpy as np, revsrc
+    >>> def f(x):
+    ...     return np.sum(x * x)
+    >>> revsrc.grad(f, backend="engine")(np.array([1.0]))
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.EngineUnavailable: [E501] ...
+    """
     code = "E501"
 
 
 class NotCompilable(RevsrcError):
     """revsrc.jit / revsrc.vmap: a function the engine cannot compile, or arguments it
-    cannot take."""
+    cannot take.
+
+    >>> import numpy as np, revsrc
+    >>> def f(x):
+    ...     return np.sum(np.array([x, x]))
+    >>> revsrc.jit(f)(1.0)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.NotCompilable: [E502] ...
+    """
     code = "E502"
 
 
 class JaxUnavailable(RevsrcError):
-    """``backend="jax"`` without JAX installed (the ``jax`` extra)."""
+    """``backend="jax"`` without JAX installed (the ``jax`` extra:
+    ``pip install "revsrc[jax]"``). A program that should run with or without JAX can
+    fall back to the default backend:
+
+    >>> import revsrc
+    >>> def f(x):
+    ...     return x * x
+    >>> try:
+    ...     slope = float(revsrc.grad(f, backend="jax")(3.0))
+    ... except revsrc.errors.JaxUnavailable:       # E601: JAX is not installed
+    ...     slope = revsrc.grad(f)(3.0)
+    >>> slope
+    6.0
+    """
     code = "E601"
 
 
 class JaxDataDependent(RevsrcError):
     """``backend="jax"``: control flow that depends on a value computed from the
-    differentiated arguments, which a compiled XLA program cannot follow (yet)."""
+    differentiated arguments, which a compiled XLA program cannot follow (yet).
+
+    >>> import numpy as np, revsrc
+    >>> def f(x):
+    ...     while np.sum(x) < 10.0:
+    ...         x = np.concatenate([x, x])      # the loop's x changes shape
+    ...     return np.sum(x)
+    >>> revsrc.grad(f, backend="jax")(np.array([1.0, 2.0]))
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.JaxDataDependent: [E602] ...
+    """
     code = "E602"
 
 
 class JaxNotLowered(RevsrcError):
-    """``backend="jax"``: an operation with no jax.numpy lowering."""
+    """``backend="jax"``: an operation with no jax.numpy lowering.
+
+    >>> import numpy as np, revsrc
+    >>> def f(x):
+    ...     return np.sum(np.partition(x, 1)[:1])
+    >>> revsrc.grad(f, backend="jax")(np.array([3.0, 1.0, 2.0]))
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.JaxNotLowered: [E603] ...
+    """
     code = "E603"
 
 
 class JaxStepsExceeded(RevsrcError):
     """``backend="jax"``: a while loop that saves values for its adjoint still running
-    after ``max_steps`` iterations (the bound of its save buffers)."""
+    after ``max_steps`` iterations (the bound of its save buffers).
+
+    >>> import revsrc
+    >>> def f(x):
+    ...     while x < 100.0:
+    ...         x = x * x
+    ...     return x
+    >>> revsrc.grad(f, backend="jax", max_steps=2)(1.5)
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.JaxStepsExceeded: [E604] ...
+    """
     code = "E604"

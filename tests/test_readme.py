@@ -1,4 +1,5 @@
-"""Every Python example in the README runs, and prints what the README says."""
+"""Every Python example in the README and in the documentation site's pages (docs/,
+built by Sphinx) runs, and prints what the page says."""
 import importlib.util
 import os
 import pathlib
@@ -11,8 +12,24 @@ import pytest
 
 import revsrc
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
-BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+REPO = pathlib.Path(__file__).resolve().parent.parent
+README = REPO / "README.md"
+DOCS = REPO / "docs"
+REFUSAL_TABLE = DOCS / "refusals.md"
+# the README first, then the site's pages (not a local build of the site, docs/_build);
+# architecture.md's python blocks are excerpts of revsrc's own source, not programs
+EXCERPTS = {DOCS / "architecture.md"}
+PAGES = [README] + sorted(p for p in DOCS.rglob("*.md")
+                          if "_build" not in p.parts and p not in EXCERPTS)
+
+
+def _blocks(page):
+    return re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+
+
+EXAMPLES = [(page.relative_to(REPO).as_posix(), i, code)
+            for page in PAGES for i, code in enumerate(_blocks(page))]
+BLOCKS = [code for _, _, code in EXAMPLES]
 
 
 def _run(code, tmp_path):
@@ -27,8 +44,10 @@ def _run(code, tmp_path):
     return done.stdout
 
 
-def test_readme_has_examples():
-    assert len(BLOCKS) >= 3
+def test_readme_and_the_site_have_examples():
+    assert len(_blocks(README)) >= 3
+    assert REFUSAL_TABLE.exists() and (DOCS / "guide").is_dir()
+    assert len(EXAMPLES) >= 25
 
 
 def _needs_jax(code):
@@ -36,19 +55,28 @@ def _needs_jax(code):
         importlib.util.find_spec("jax") is None
 
 
-@pytest.mark.parametrize("index", range(len(BLOCKS)))
+@pytest.mark.parametrize("index", range(len(BLOCKS)),
+                         ids=[f"{page}-{i}" for page, i, _ in EXAMPLES])
 def test_readme_example_runs(index, tmp_path):
     if _needs_jax(BLOCKS[index]):
         pytest.skip("JAX is not installed (the jax extra)")
     out = _run(BLOCKS[index], tmp_path)
     assert out.strip(), "every example prints its result"
-    # each `print(...)  # expected` comment agrees with what was printed
-    claims = re.findall(r"print\(.*\)\s+# ([-\d\[(].*)", BLOCKS[index])
-    for claim, line in zip(claims, out.strip().splitlines()):
-        for want, got in zip(re.findall(r"-?\d+\.\d+", claim),
-                             re.findall(r"-?\d+\.\d+", line)):
-            want = want.rstrip(".")
-            assert got.startswith(want[:min(len(want), len(got))]), (claim, line)
+    # each `print(...)  # expected` comment agrees with the line that print printed
+    # (the examples print one line per print statement and run each print once)
+    claims = re.findall(r"^\s*print\(.*\)(?:\s+# (.*))?$", BLOCKS[index], re.M)
+    lines = out.strip().splitlines()
+    assert len(claims) == len(lines), (claims, lines)
+    for claim, line in zip(claims, lines):
+        if re.match(r"[-\d\[(]", claim):
+            wants = re.findall(r"-?\d+\.\d+", claim)
+            gots = re.findall(r"-?\d+\.\d+", line)
+            assert len(gots) >= len(wants), (claim, line)
+            for want, got in zip(wants, gots):
+                want = want.rstrip(".")
+                assert got.startswith(want[:min(len(want), len(got))]), (claim, line)
+        elif re.match(r"(True|False|inf|nan|E\d{3})\b", claim):
+            assert line.split()[:len(claim.split())] == claim.split(), (claim, line)
 
 
 def test_first_example_is_the_closed_form(tmp_path):
@@ -57,14 +85,14 @@ def test_first_example_is_the_closed_form(tmp_path):
 
 
 def test_loss_example_gradient_matches_finite_differences(tmp_path):
-    out = _run(BLOCKS[1] + "\nfrom revsrc.testing import check_grads\n"
+    out = _run(_block_with("def loss(W, x, y, scale=1.0)") + "\nfrom revsrc.testing import check_grads\n"
                "check_grads(loss, (W, x, y), kwargs={'scale': 2.0})\nprint('ok')\n",
                tmp_path)
     assert out.strip().endswith("ok")
 
 
 def test_user_rule_example_is_the_sigmoid(tmp_path):
-    out = _run(BLOCKS[2], tmp_path)
+    out = _run(_block_with("def softplus_rule"), tmp_path)
     values = [float(v) for v in re.findall(r"\d+\.\d+", out)]
     assert values == pytest.approx(list(1 / (1 + np.exp(-np.array([0.0, 1.0])))),
                                    rel=1e-6)
@@ -91,10 +119,15 @@ def test_callables_example_is_the_closed_form(tmp_path):
     assert lines[-1] == "ok" and lines[2] == "12.0 1.0"
 
 
-def test_every_refusal_code_is_in_the_readme_table():
+def test_every_refusal_code_is_in_the_readme_and_the_refusal_table():
     from revsrc import errors
-    table = README.read_text().split("## What is refused", 1)[1]
     codes = {c.code for c in vars(errors).values() if isinstance(c, type)
              and issubclass(c, errors.RevsrcError) and c is not errors.RevsrcError}
-    missing = sorted(c for c in codes if f"| {c} |" not in table)
-    assert not missing, missing
+    short = README.read_text().split("## What is refused", 1)[1].split("\n## ", 1)[0]
+    full = REFUSAL_TABLE.read_text()
+    for table in (short, full):
+        missing = sorted(c for c in codes if f"| {c} |" not in table)
+        assert not missing, missing
+    # the full table's rows: code, what, examples, the usual rewrite
+    rows = [r for r in full.splitlines() if re.match(r"\| E\d{3} \|", r)]
+    assert all(r.count(" | ") >= 3 for r in rows), rows

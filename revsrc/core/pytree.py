@@ -170,7 +170,13 @@ def is_container(x) -> bool:
 
 
 def tree_flatten(tree: Any) -> Tuple[List[Any], TreeDef]:
-    """``(leaves, treedef)``: the leaves in order (dicts in their insertion order)."""
+    """``(leaves, treedef)``: the leaves in order (dicts in their insertion order).
+
+    >>> import revsrc
+    >>> leaves, treedef = revsrc.tree_flatten({"W": 1.0, "layers": [(2.0, None), 3.0]})
+    >>> leaves, treedef
+    ([1.0, 2.0, 3.0], {'W': *, 'layers': [(*, None), *]})
+    """
     leaves: List[Any] = []
 
     def walk(x):
@@ -186,7 +192,13 @@ def tree_flatten(tree: Any) -> Tuple[List[Any], TreeDef]:
 
 
 def tree_unflatten(treedef: TreeDef, leaves: Iterable[Any]) -> Any:
-    """The pytree of shape ``treedef`` holding ``leaves``."""
+    """The pytree of shape ``treedef`` holding ``leaves``.
+
+    >>> import revsrc
+    >>> leaves, treedef = revsrc.tree_flatten({"W": 1.0, "b": (2.0, 3.0)})
+    >>> revsrc.tree_unflatten(treedef, [x * 10.0 for x in leaves])
+    {'W': 10.0, 'b': (20.0, 30.0)}
+    """
     it = iter(leaves)
     out = _build(treedef, it)
     rest = next(it, _END)
@@ -232,12 +244,24 @@ def rebuild(td, children):
 
 
 def tree_leaves(tree: Any) -> List[Any]:
-    """The leaves of ``tree``, in order."""
+    """The leaves of ``tree``, in order.
+
+    >>> import revsrc
+    >>> revsrc.tree_leaves({"W": 1.0, "b": [2.0, 3.0]})
+    [1.0, 2.0, 3.0]
+    """
     return tree_flatten(tree)[0]
 
 
 def tree_structure(tree: Any) -> TreeDef:
-    """The `TreeDef` of ``tree``."""
+    """The structure of ``tree`` without its leaves (its `TreeDef`, which prints each
+    leaf as ``*``); ``num_leaves`` counts them.
+
+    >>> import revsrc
+    >>> treedef = revsrc.tree_structure({"W": 1.0, "b": (2.0, None)})
+    >>> treedef, treedef.num_leaves
+    ({'W': *, 'b': (*, None)}, 2)
+    """
     return tree_flatten(tree)[1]
 
 
