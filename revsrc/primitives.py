@@ -52,6 +52,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from . import runtime
+from .core import source
 from .runtime import ieee
 
 MATH = "math"
@@ -153,7 +154,7 @@ class Rule:
         if self.loaded:
             return self
         fn = self.fn
-        lines, first = inspect.getsourcelines(fn)
+        lines, first = source.getsourcelines(fn)
         tree = ast.parse(textwrap.dedent("".join(lines)))
         ast.increment_lineno(tree, first - 1)
         node = tree.body[0]
@@ -172,11 +173,7 @@ class Rule:
         self.outputs = outs
         self.globals = fn.__globals__
         self.filename = fn.__code__.co_filename
-        try:
-            with open(self.filename, encoding="utf-8") as fh:
-                self.lines = fh.read().splitlines()
-        except OSError:
-            self.lines = []
+        self.lines = source.text_lines(self.filename)
         self.loaded = True
         return self
 

@@ -2,15 +2,14 @@
 from __future__ import annotations
 
 import ast
-import collections
 import inspect
-import linecache
 import textwrap
 import types
 import weakref
 from dataclasses import dataclass
 
 from .. import errors
+from ..core import source as src
 from ..core.ir import Loc
 from .lower.scope import params_of
 
@@ -34,26 +33,10 @@ class Parsed:
 # Parsed definitions, per code object: an entry goes when its function's code does.
 _cache = weakref.WeakKeyDictionary()
 _by_function = {}     # functions without a __code__ (rare): a few, then forgotten
-# The lines of the files read, shared by every definition in one file: at most
-# _FILES_KEPT files, the least recently used dropped first.
-_FILES_KEPT = 64
-_files = collections.OrderedDict()
-
-
-def _file_lines(filename):
-    lines = _files.get(filename)
-    if lines is not None:
-        _files.move_to_end(filename)
-        return lines
-    try:
-        with open(filename, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except OSError:
-        lines = [ln.rstrip("\n") for ln in linecache.getlines(filename)]
-    _files[filename] = lines
-    while len(_files) > _FILES_KEPT:
-        _files.popitem(last=False)
-    return lines
+# The lines of the files read (revsrc/core/source.py keeps them)
+_FILES_KEPT = src.FILES_KEPT
+_files = src.files
+_file_lines = src.text_lines
 
 
 def _where(fn):
@@ -81,22 +64,7 @@ def parse_function(fn):
             f"{_name(fn)} is not a Python function with source code",
             hint="revsrc differentiates functions defined with def in a .py file; "
                  "for compiled functions register a rule with revsrc.defvjp")
-    try:
-        # the function's own code, never what functools.wraps says it wraps
-        # (inspect.getsourcelines(fn) would follow __wrapped__)
-        lines, first = inspect.getsourcelines(code)
-    except (OSError, TypeError) as exc:
-        raise errors.NoSource(
-            f"the source of {_name(fn)} cannot be read ({exc})", loc=_where(fn),
-            hint="define the function in a file (not in an interactive prompt or exec)") \
-            from None
-    source = textwrap.dedent("".join(lines))
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        # A lambda in the middle of an expression: parse the line as a fragment.
-        tree = _parse_fragment(source, fn)
-    ast.increment_lineno(tree, first - 1)
+    tree = _read(fn, code)
     filename = code.co_filename
     file_lines = _file_lines(filename)
     node = _find_definition(tree, fn)
@@ -110,6 +78,36 @@ def parse_function(fn):
             _by_function.clear()
         _by_function[fn] = parsed
     return parsed
+
+
+def _read(fn, code):
+    """The parsed definition of ``code`` (the function's own code, never what
+    functools.wraps says it wraps), numbered as its file is."""
+    try:
+        lines, first = src.definition(code)
+    except (OSError, TypeError) as exc:
+        raise errors.NoSource(
+            f"the source of {_name(fn)} cannot be read ({exc})", loc=_where(fn),
+            hint="define the function in a file (not in an interactive prompt or exec)") \
+            from None
+    source = textwrap.dedent("".join(lines))
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        tree = None
+    if tree is None and code.co_name != "<lambda>":
+        # a definition whose end the code's positions do not show: inspect tokenizes
+        try:
+            lines, first = inspect.getsourcelines(code)
+            source = textwrap.dedent("".join(lines))
+            tree = ast.parse(source)
+        except (OSError, TypeError, SyntaxError):
+            tree = None
+    if tree is None:
+        # A lambda in the middle of an expression: parse the line as a fragment.
+        tree = _parse_fragment(source, fn)
+    ast.increment_lineno(tree, first - 1)
+    return tree
 
 
 def _check_current(fn, node, filename):

@@ -1,0 +1,123 @@
+"""The lines of a function's definition, found from its code object alone.
+
+``inspect.getsourcelines`` first maps a code object back to its module, taking the
+real path of the file of every module in ``sys.modules`` (the better part of the
+first transformation's time in a fresh process), and then tokenizes the file from
+the definition on to find where its block ends. Neither is needed: the code object
+names its file and first line (that of its first decorator), and the positions of
+its instructions (and of those of the functions, lambdas and comprehensions nested
+in it) reach the last line of its body. Only lines after the last instruction (a
+closing bracket on a line of its own, a trailing comment) are left to find, by their
+indentation. The caller parses what is returned and, where that fails (a construct
+this reading does not foresee), asks ``inspect`` as before.
+
+Lambdas end where the logical line that holds them ends, as ``inspect`` says: they
+are read with its block finder, on the lines of the file alone.
+"""
+from __future__ import annotations
+
+import ast
+import collections
+import inspect
+import linecache
+import re
+import textwrap
+import types
+
+__all__ = ["definition", "file_lines", "getsourcelines", "text_lines"]
+
+# what begins a definition's first line (inspect.findsource looks for the same)
+_START = re.compile(r"^(\s*def\s)|(\s*async\s+def\s)|(.*(?<!\w)lambda(:|\s))|^(\s*@)")
+_DEF = re.compile(r"\s*(async\s+)?def\s")
+
+# The lines of the files read, without their newlines, shared by every definition in
+# one file: at most FILES_KEPT files, the least recently used dropped first.
+FILES_KEPT = 64
+files = collections.OrderedDict()    # filename -> (linecache's lines, text_lines)
+
+
+def file_lines(filename):
+    """The lines (ending in newlines) of ``filename`` as linecache holds them, read
+    again when the file changed on disk since linecache read it; [] when there is no
+    such file (an interactive prompt, a string given to exec that nobody registered)."""
+    linecache.checkcache(filename)
+    return linecache.getlines(filename)
+
+
+def text_lines(filename):
+    """`file_lines` without the newlines, converted once per version of the file."""
+    raw = file_lines(filename)
+    held = files.get(filename)
+    if held is not None and held[0] is raw:
+        files.move_to_end(filename)
+        return held[1]
+    lines = [ln.rstrip("\r\n") for ln in raw]
+    files[filename] = (raw, lines)
+    while len(files) > FILES_KEPT:
+        files.popitem(last=False)
+    return lines
+
+
+def definition(code):
+    """``(lines, first)``: the lines of the definition of ``code`` in its file, from
+    its first decorator (or ``def``, or the line with ``lambda``) to its last line,
+    and the 1-based number of the first. Raises OSError (as inspect does) when the
+    source cannot be read."""
+    lines = file_lines(code.co_filename)
+    if not lines:
+        raise OSError("could not get source code")
+    start = code.co_firstlineno - 1
+    if not 0 <= start < len(lines):
+        raise OSError("lineno is out of bounds")
+    while start > 0 and not _START.match(lines[start]):
+        start -= 1
+    if code.co_name == "<lambda>":
+        return inspect.getblock(lines[start:]), start + 1
+    return lines[start:_end(code, lines, start)], start + 1
+
+
+def getsourcelines(fn):
+    """What ``inspect.getsourcelines(fn)`` returns for a function (``__wrapped__``
+    followed), read as `definition` reads it; inspect's answer where that reading
+    does not parse."""
+    code = inspect.unwrap(fn).__code__
+    try:
+        lines, first = definition(code)
+        ast.parse(textwrap.dedent("".join(lines)))
+        return lines, first
+    except (OSError, SyntaxError):
+        return inspect.getsourcelines(fn)
+
+
+def _end(code, lines, start):
+    """The index after the last line of the definition that begins at ``start``."""
+    indent = _indent(lines[start])
+    # the def's line, after the decorators (which share its indentation)
+    header = next((k for k in range(start, len(lines))
+                   if _indent(lines[k]) == indent and _DEF.match(lines[k])), start)
+    end = max(_last_line(code), header + 1)
+    k = end
+    while k < len(lines):
+        text = lines[k]
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#"):
+            if _indent(text) <= indent:
+                break
+            end = k + 1
+        k += 1
+    return end
+
+
+def _last_line(code):
+    last = 0
+    for _, end, _, _ in code.co_positions():
+        if end is not None and end > last:
+            last = end
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            last = max(last, _last_line(const))
+    return last
+
+
+def _indent(text):
+    return len(text) - len(text.lstrip())
