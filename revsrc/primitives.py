@@ -44,7 +44,6 @@ import ast
 import copy
 import inspect
 import math
-import textwrap
 import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
@@ -154,10 +153,7 @@ class Rule:
         if self.loaded:
             return self
         fn = self.fn
-        lines, first = source.getsourcelines(fn)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-        ast.increment_lineno(tree, first - 1)
-        node = tree.body[0]
+        node = source.parse(fn).body[0]
         body = [s for s in node.body
                 if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
         ret = body[-1]

@@ -24,7 +24,7 @@ import re
 import textwrap
 import types
 
-__all__ = ["definition", "file_lines", "getsourcelines", "text_lines"]
+__all__ = ["definition", "file_lines", "numbered", "parse", "text_lines"]
 
 # what begins a definition's first line (inspect.findsource looks for the same)
 _START = re.compile(r"^(\s*def\s)|(\s*async\s+def\s)|(.*(?<!\w)lambda(:|\s))|^(\s*@)")
@@ -76,17 +76,24 @@ def definition(code):
     return lines[start:_end(code, lines, start)], start + 1
 
 
-def getsourcelines(fn):
-    """What ``inspect.getsourcelines(fn)`` returns for a function (``__wrapped__``
-    followed), read as `definition` reads it; inspect's answer where that reading
-    does not parse."""
+def parse(fn):
+    """The ``ast.Module`` holding the definition of the function ``fn`` (``__wrapped__``
+    followed, as inspect does), its line numbers those of its file; inspect's reading
+    where this one does not parse. Raises OSError when there is no source."""
     code = inspect.unwrap(fn).__code__
     try:
         lines, first = definition(code)
-        ast.parse(textwrap.dedent("".join(lines)))
-        return lines, first
+        return numbered(lines, first)
     except (OSError, SyntaxError):
-        return inspect.getsourcelines(fn)
+        lines, first = inspect.getsourcelines(fn)
+        return numbered(lines, first)
+
+
+def numbered(lines, first):
+    """``lines`` (from line ``first`` of a file, dedented) parsed with the file's line
+    numbers: blank lines before them number them, cheaper than ast.increment_lineno's
+    walk over every node afterwards."""
+    return ast.parse("\n" * (first - 1) + textwrap.dedent("".join(lines)))
 
 
 def _end(code, lines, start):

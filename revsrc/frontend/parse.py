@@ -90,22 +90,19 @@ def _read(fn, code):
             f"the source of {_name(fn)} cannot be read ({exc})", loc=_where(fn),
             hint="define the function in a file (not in an interactive prompt or exec)") \
             from None
-    source = textwrap.dedent("".join(lines))
     try:
-        tree = ast.parse(source)
+        return src.numbered(lines, first)
     except SyntaxError:
-        tree = None
-    if tree is None and code.co_name != "<lambda>":
+        pass
+    if code.co_name != "<lambda>":
         # a definition whose end the code's positions do not show: inspect tokenizes
         try:
             lines, first = inspect.getsourcelines(code)
-            source = textwrap.dedent("".join(lines))
-            tree = ast.parse(source)
+            return src.numbered(lines, first)
         except (OSError, TypeError, SyntaxError):
-            tree = None
-    if tree is None:
-        # A lambda in the middle of an expression: parse the line as a fragment.
-        tree = _parse_fragment(source, fn)
+            pass
+    # A lambda in the middle of an expression: parse the line as a fragment.
+    tree = _parse_fragment(textwrap.dedent("".join(lines)), fn)
     ast.increment_lineno(tree, first - 1)
     return tree
 
