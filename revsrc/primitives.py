@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import inspect
 import math
 import types
 from dataclasses import dataclass, field
@@ -140,7 +139,7 @@ class Rule:
 
     @classmethod
     def of(cls, fn):
-        names, defaults = _parameters(fn)
+        names, defaults = source.parameters(fn)
         if names[:2] != ["g", "ans"]:
             raise TypeError(f"rule {fn.__name__} must start with parameters (g, ans, ...)")
         return cls(fn, names[2:], defaults)
@@ -182,24 +181,6 @@ class Rule:
                 if isinstance(n, ast.Name) and n.id == name:
                     return True
         return False
-
-
-def _parameters(fn):
-    """(parameter names, {name: default}) of ``fn``: read from a plain function's code
-    (the hundreds of rules made at import; inspect.signature took a tenth of the
-    import), else from inspect.signature."""
-    code = getattr(fn, "__code__", None)
-    if type(fn) is not types.FunctionType or hasattr(fn, "__wrapped__") or \
-            code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
-        sig = inspect.signature(fn)
-        return list(sig.parameters), {n: p.default for n, p in sig.parameters.items()
-                                      if p.default is not inspect.Parameter.empty}
-    n = code.co_argcount
-    names = list(code.co_varnames[:n + code.co_kwonlyargcount])
-    given = fn.__defaults__ or ()
-    defaults = dict(zip(names[n - len(given):n], given))
-    defaults.update(fn.__kwdefaults__ or {})
-    return names, defaults
 
 
 # ----- Records -----

@@ -38,7 +38,7 @@ from ... import _engine_c
 from ..._kernels import bind_uloops
 from . import tier
 from .lower import SLOT_NAMES
-from .tier import HOT_AFTER, MAX_WORDS, mode  # noqa: F401 (HOT_AFTER: this tier's facts)
+from .tier import mode
 from .tier import eligible as _eligible
 
 __all__ = ["NativeTierWarning", "enabled", "attach", "compile", "compile_many", "source",
