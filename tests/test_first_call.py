@@ -207,3 +207,19 @@ def test_the_native_tier_loads_when_a_program_gets_hot(tmp_path):
             x = x + 0.003 * __import__("math").cos(x)
         return x
     assert float(g) == pytest.approx((f(x + eps) - f(x - eps)) / (2 * eps), rel=1e-6)
+
+
+def test_a_function_imported_from_a_zip(tmp_path, monkeypatch):
+    """No file on disk: linecache asks the module's loader, as inspect does."""
+    import zipfile
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("first_call_zipped.py",
+                   "import math\n\n\ndef f(x):\n    return math.sin(x) * x * x\n")
+    monkeypatch.syspath_prepend(str(archive))
+    import first_call_zipped as mod
+    try:
+        assert not os.path.exists(mod.f.__code__.co_filename)
+        assert revsrc.grad(mod.f)(0.8) == pytest.approx(_fd(mod.f, 0.8), rel=1e-6)
+    finally:
+        sys.modules.pop("first_call_zipped", None)

@@ -35,17 +35,19 @@ FILES_KEPT = 64
 files = collections.OrderedDict()    # filename -> (linecache's lines, text_lines)
 
 
-def file_lines(filename):
+def file_lines(filename, module_globals=None):
     """The lines (ending in newlines) of ``filename`` as linecache holds them, read
     again when the file changed on disk since linecache read it; [] when there is no
-    such file (an interactive prompt, a string given to exec that nobody registered)."""
+    such file (an interactive prompt, a string given to exec that nobody registered).
+    ``module_globals`` (a function's ``__globals__``) lets linecache ask the module's
+    loader where there is no file (a module imported from a zip), as inspect does."""
     linecache.checkcache(filename)
-    return linecache.getlines(filename)
+    return linecache.getlines(filename, module_globals)
 
 
-def text_lines(filename):
+def text_lines(filename, module_globals=None):
     """`file_lines` without the newlines, converted once per version of the file."""
-    raw = file_lines(filename)
+    raw = file_lines(filename, module_globals)
     held = files.get(filename)
     if held is not None and held[0] is raw:
         files.move_to_end(filename)
@@ -57,12 +59,12 @@ def text_lines(filename):
     return lines
 
 
-def definition(code):
+def definition(code, module_globals=None):
     """``(lines, first)``: the lines of the definition of ``code`` in its file, from
     its first decorator (or ``def``, or the line with ``lambda``) to its last line,
-    and the 1-based number of the first. Raises OSError (as inspect does) when the
-    source cannot be read."""
-    lines = file_lines(code.co_filename)
+    and the 1-based number of the first (``module_globals``: see `file_lines`).
+    Raises OSError (as inspect does) when the source cannot be read."""
+    lines = file_lines(code.co_filename, module_globals)
     if not lines:
         raise OSError("could not get source code")
     start = code.co_firstlineno - 1
@@ -79,9 +81,9 @@ def parse(fn):
     """The ``ast.Module`` holding the definition of the function ``fn`` (``__wrapped__``
     followed, as inspect does), its line numbers those of its file; inspect's reading
     where this one does not parse. Raises OSError when there is no source."""
-    code = inspect.unwrap(fn).__code__
+    fn = inspect.unwrap(fn)
     try:
-        lines, first = definition(code)
+        lines, first = definition(fn.__code__, getattr(fn, "__globals__", None))
         return numbered(lines, first)
     except (OSError, SyntaxError):
         lines, first = inspect.getsourcelines(fn)

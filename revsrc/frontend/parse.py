@@ -66,7 +66,7 @@ def parse_function(fn):
                  "for compiled functions register a rule with revsrc.defvjp")
     tree = _read(fn, code)
     filename = code.co_filename
-    file_lines = _file_lines(filename)
+    file_lines = _file_lines(filename, fn.__globals__)
     node = _find_definition(tree, fn)
     if code is not None:
         _check_current(fn, node, filename)
@@ -84,7 +84,7 @@ def _read(fn, code):
     """The parsed definition of ``code`` (the function's own code, never what
     functools.wraps says it wraps), numbered as its file is."""
     try:
-        lines, first = src.definition(code)
+        lines, first = src.definition(code, fn.__globals__)
     except (OSError, TypeError) as exc:
         raise errors.NoSource(
             f"the source of {_name(fn)} cannot be read ({exc})", loc=_where(fn),
