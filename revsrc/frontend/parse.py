@@ -6,7 +6,6 @@ import inspect
 import textwrap
 import types
 import weakref
-from dataclasses import dataclass
 
 from .. import errors
 from ..core import source as src
@@ -14,12 +13,18 @@ from ..core.ir import Loc
 from .lower.scope import params_of
 
 
-@dataclass
 class Parsed:
-    """A function's definition node, with line numbers of the user's file."""
-    node: ast.AST  # ast.FunctionDef or ast.Lambda
-    filename: str
-    lines: list  # the file's lines (1-based access through line())
+    """A function's definition node, with line numbers of the user's file. (A plain
+    class: a dataclass's generated methods cost the import more than they give.)"""
+    __slots__ = ("node", "filename", "lines")
+
+    def __init__(self, node, filename, lines):
+        self.node = node            # ast.FunctionDef or ast.Lambda
+        self.filename = filename
+        self.lines = lines          # the file's lines (1-based access through loc())
+
+    def __repr__(self):
+        return f"Parsed({getattr(self.node, 'name', '<lambda>')} in {self.filename})"
 
     def loc(self, node):
         lineno = getattr(node, "lineno", None)
