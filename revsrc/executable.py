@@ -24,6 +24,7 @@ from . import errors, runtime
 from ._kernels import Guards
 from .backends import python as emit
 from .backends.engine import lower as engine
+from .backends.engine import tier
 from .backends.engine.lower import EngineFallback
 from .backends.jax import compiled as jaxgen
 from .core import kinds
@@ -189,9 +190,14 @@ def try_engine(prog, required):
                 f"this function cannot run on the compiled scalar engine: {exc}",
                 hint="use backend=None (automatic) or backend='python'")
         return None
-    from .backends.engine import native   # loaded late: start-up time
-    native.attach(program)
+    tier.attach(program, _compile_hot)
     return program
+
+
+def _compile_hot(program):
+    """The engine's call once ``program`` is hot: the native tier compiles it."""
+    from .backends.engine import native   # loaded late: start-up time
+    native.request(program)
 
 
 def for_jax(prog, post, unpruned=None, max_steps=None):

@@ -42,9 +42,7 @@ from __future__ import annotations
 
 import ast
 import copy
-import inspect
 import math
-import textwrap
 import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
@@ -52,6 +50,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from . import runtime
+from .core import source
 from .runtime import ieee
 
 MATH = "math"
@@ -140,12 +139,9 @@ class Rule:
 
     @classmethod
     def of(cls, fn):
-        sig = inspect.signature(fn)
-        names = list(sig.parameters)
+        names, defaults = source.parameters(fn)
         if names[:2] != ["g", "ans"]:
             raise TypeError(f"rule {fn.__name__} must start with parameters (g, ans, ...)")
-        defaults = {n: p.default for n, p in sig.parameters.items()
-                    if p.default is not inspect.Parameter.empty}
         return cls(fn, names[2:], defaults)
 
     def load(self):
@@ -153,10 +149,7 @@ class Rule:
         if self.loaded:
             return self
         fn = self.fn
-        lines, first = inspect.getsourcelines(fn)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-        ast.increment_lineno(tree, first - 1)
-        node = tree.body[0]
+        node = source.parse(fn).body[0]
         body = [s for s in node.body
                 if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
         ret = body[-1]
@@ -172,11 +165,7 @@ class Rule:
         self.outputs = outs
         self.globals = fn.__globals__
         self.filename = fn.__code__.co_filename
-        try:
-            with open(self.filename, encoding="utf-8") as fh:
-                self.lines = fh.read().splitlines()
-        except OSError:
-            self.lines = []
+        self.lines = source.text_lines(self.filename)
         self.loaded = True
         return self
 

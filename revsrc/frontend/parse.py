@@ -2,25 +2,29 @@
 from __future__ import annotations
 
 import ast
-import collections
 import inspect
-import linecache
 import textwrap
 import types
 import weakref
-from dataclasses import dataclass
 
 from .. import errors
+from ..core import source as src
 from ..core.ir import Loc
 from .lower.scope import params_of
 
 
-@dataclass
 class Parsed:
-    """A function's definition node, with line numbers of the user's file."""
-    node: ast.AST  # ast.FunctionDef or ast.Lambda
-    filename: str
-    lines: list  # the file's lines (1-based access through line())
+    """A function's definition node, with line numbers of the user's file. (A plain
+    class: a dataclass's generated methods cost the import more than they give.)"""
+    __slots__ = ("node", "filename", "lines")
+
+    def __init__(self, node, filename, lines):
+        self.node = node            # ast.FunctionDef or ast.Lambda
+        self.filename = filename
+        self.lines = lines          # the file's lines (1-based access through loc())
+
+    def __repr__(self):
+        return f"Parsed({getattr(self.node, 'name', '<lambda>')} in {self.filename})"
 
     def loc(self, node):
         lineno = getattr(node, "lineno", None)
@@ -34,26 +38,10 @@ class Parsed:
 # Parsed definitions, per code object: an entry goes when its function's code does.
 _cache = weakref.WeakKeyDictionary()
 _by_function = {}     # functions without a __code__ (rare): a few, then forgotten
-# The lines of the files read, shared by every definition in one file: at most
-# _FILES_KEPT files, the least recently used dropped first.
-_FILES_KEPT = 64
-_files = collections.OrderedDict()
-
-
-def _file_lines(filename):
-    lines = _files.get(filename)
-    if lines is not None:
-        _files.move_to_end(filename)
-        return lines
-    try:
-        with open(filename, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except OSError:
-        lines = [ln.rstrip("\n") for ln in linecache.getlines(filename)]
-    _files[filename] = lines
-    while len(_files) > _FILES_KEPT:
-        _files.popitem(last=False)
-    return lines
+# The lines of the files read (revsrc/core/source.py keeps them)
+_FILES_KEPT = src.FILES_KEPT
+_files = src.files
+_file_lines = src.text_lines
 
 
 def _where(fn):
@@ -81,24 +69,9 @@ def parse_function(fn):
             f"{_name(fn)} is not a Python function with source code",
             hint="revsrc differentiates functions defined with def in a .py file; "
                  "for compiled functions register a rule with revsrc.defvjp")
-    try:
-        # the function's own code, never what functools.wraps says it wraps
-        # (inspect.getsourcelines(fn) would follow __wrapped__)
-        lines, first = inspect.getsourcelines(code)
-    except (OSError, TypeError) as exc:
-        raise errors.NoSource(
-            f"the source of {_name(fn)} cannot be read ({exc})", loc=_where(fn),
-            hint="define the function in a file (not in an interactive prompt or exec)") \
-            from None
-    source = textwrap.dedent("".join(lines))
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        # A lambda in the middle of an expression: parse the line as a fragment.
-        tree = _parse_fragment(source, fn)
-    ast.increment_lineno(tree, first - 1)
+    tree = _read(fn, code)
     filename = code.co_filename
-    file_lines = _file_lines(filename)
+    file_lines = _file_lines(filename, fn.__globals__)
     node = _find_definition(tree, fn)
     if code is not None:
         _check_current(fn, node, filename)
@@ -110,6 +83,33 @@ def parse_function(fn):
             _by_function.clear()
         _by_function[fn] = parsed
     return parsed
+
+
+def _read(fn, code):
+    """The parsed definition of ``code`` (the function's own code, never what
+    functools.wraps says it wraps), numbered as its file is."""
+    try:
+        lines, first = src.definition(code, fn.__globals__)
+    except (OSError, TypeError) as exc:
+        raise errors.NoSource(
+            f"the source of {_name(fn)} cannot be read ({exc})", loc=_where(fn),
+            hint="define the function in a file (not in an interactive prompt or exec)") \
+            from None
+    try:
+        return src.numbered(lines, first)
+    except SyntaxError:
+        pass
+    if code.co_name != "<lambda>":
+        # a definition whose end the code's positions do not show: inspect tokenizes
+        try:
+            lines, first = inspect.getsourcelines(code)
+            return src.numbered(lines, first)
+        except (OSError, TypeError, SyntaxError):
+            pass
+    # A lambda in the middle of an expression: parse the line as a fragment.
+    tree = _parse_fragment(textwrap.dedent("".join(lines)), fn)
+    ast.increment_lineno(tree, first - 1)
+    return tree
 
 
 def _check_current(fn, node, filename):

@@ -129,13 +129,27 @@ def def_counts(stmts):
     return defs
 
 
-def _deep(s):
-    """(names read with multiplicity, names written) by ``s`` and everything in it."""
+def _deep(s, memo=None):
+    """(names read with multiplicity, names written) by ``s`` and everything in it, not
+    to be changed: with ``memo`` (id -> (statement, reads, writes)) they are shared by
+    every pass of one `cleanup`, whose rounds meet most statements again unchanged (a
+    compound statement's from its children's)."""
+    if memo is not None:
+        hit = memo.get(id(s))
+        if hit is not None and hit[0] is s:
+            return hit[1], hit[2]
     reads, writes = {}, set()
-    for w in ir.walk([s]):
-        for r in ir.reads(w):
-            reads[r] = reads.get(r, 0) + 1
-        writes.update(ir.writes(w))
+    for r in ir.reads(s):
+        reads[r] = reads.get(r, 0) + 1
+    writes.update(ir.writes(s))
+    for block in ir.children(s):
+        for c in block:
+            r, w = _deep(c, memo)
+            for n, k in r.items():
+                reads[n] = reads.get(n, 0) + k
+            writes |= w
+    if memo is not None:
+        memo[id(s)] = (s, reads, writes)   # s kept alive: its id is not reused
     return reads, writes
 
 
@@ -148,7 +162,7 @@ def substitute(s, old, new):
 
 # ----- Copy propagation -----
 
-def propagate_copies(stmts, uses, defs, keep, names):
+def propagate_copies(stmts, uses, defs, keep, names, memo=None):
     """Drop ``a = b`` and read ``b`` for ``a`` where nothing changes ``b`` meanwhile.
 
     Applies when ``a`` (a temporary or an adjoint, not in ``keep``) is assigned only
@@ -156,9 +170,9 @@ def propagate_copies(stmts, uses, defs, keep, names):
     last of those reads (the last may write it, since it reads first)."""
     # (an adjoint sweep has no while loops: a while's adjoint is a counted For; a
     # While would be left whole, its test and body unchanged)
-    out = [ir.map_children(s, lambda b: propagate_copies(b, uses, defs, keep, names))
+    out = [ir.map_children(s, lambda b: propagate_copies(b, uses, defs, keep, names, memo))
            if isinstance(s, (If, For)) else s for s in stmts]
-    info = [_deep(s) for s in out]
+    info = [_deep(s, memo) for s in out]
     read_at, write_at = {}, {}
     for j, (r, w) in enumerate(info):
         for n in r:
@@ -189,8 +203,10 @@ def propagate_copies(stmts, uses, defs, keep, names):
             continue
         for j in readers:
             out[j] = substitute(out[j], a, b)
-            n = info[j][0].pop(a, 0)
-            info[j][0][b] = info[j][0].get(b, 0) + n
+            r = dict(info[j][0])    # (a new statement: the shared counts stay as they were)
+            n = r.pop(a, 0)
+            r[b] = r.get(b, 0) + n
+            info[j] = (r, info[j][1])
             read_at.setdefault(b, set()).add(j)
         uses[b] = uses.get(b, 0) + uses.get(a, 0) - 1
         dropped.add(i)
@@ -199,7 +215,7 @@ def propagate_copies(stmts, uses, defs, keep, names):
 
 # ----- Coalescing -----
 
-def coalesce(stmts, uses, names):
+def coalesce(stmts, uses, names, memo=None):
     """``_t5 = expr; x_bar = _t5`` becomes ``x_bar = expr`` when ``_t5`` has no other
     use and ``x_bar`` is not touched in between."""
     out = []
@@ -207,7 +223,7 @@ def coalesce(stmts, uses, names):
     touched = {}     # name -> index in out of the last statement reading or writing it
     for s in stmts:
         if isinstance(s, (If, For)):
-            s = ir.map_children(s, lambda b: coalesce(b, uses, names))
+            s = ir.map_children(s, lambda b: coalesce(b, uses, names, memo))
         elif isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
                 and isinstance(s.args[0], str) and s.args[0] in defined \
                 and uses.get(s.args[0], 0) == 1:
@@ -219,7 +235,7 @@ def coalesce(stmts, uses, names):
                 continue
         if isinstance(s, Op) and s.target is not None and names.is_temp(s.target):
             defined[s.target] = len(out)
-        r, w = _deep(s)
+        r, w = _deep(s, memo)
         for n in list(r) + list(w):
             touched[n] = len(out)
         out.append(s)
@@ -228,13 +244,13 @@ def coalesce(stmts, uses, names):
 
 # ----- First accumulations -----
 
-def first_accumulation(stmts, names):
+def first_accumulation(stmts, names, memo=None):
     """``x_bar = t`` followed by ``x_bar = x_bar + u`` (nothing reading or writing
     ``x_bar`` or writing ``t`` in between) becomes ``x_bar = t + u``: the adjoint of
     ``d * d`` is one addition, not a copy and an addition."""
-    out = [ir.map_children(s, lambda b: first_accumulation(b, names))
+    out = [ir.map_children(s, lambda b: first_accumulation(b, names, memo))
            if isinstance(s, (If, For)) else s for s in stmts]
-    info = [_deep(s) for s in out]
+    info = [_deep(s, memo) for s in out]
     dropped = set()
     for i, s in enumerate(out):
         if not (isinstance(s, Op) and s.fn is ir.copy and s.target is not None and
@@ -253,7 +269,7 @@ def first_accumulation(stmts, names):
                     not t.kwargs and len(t.args) == 2 and t.args[0] == a and \
                     t.args[1] != a and r.get(a) == 1:
                 out[j] = Op(a, operator.add, (b, t.args[1]), loc=t.loc)
-                info[j] = _deep(out[j])
+                info[j] = _deep(out[j], memo)
                 dropped.add(i)
             break
     return [s for i, s in enumerate(out) if i not in dropped]
@@ -275,16 +291,34 @@ def drop_empty_comments(stmts):
 def cleanup(rev, fwd, keep, names):
     """The adjoint sweep ``rev`` (after the forward sweep ``fwd``) cleaned up to a
     fixed point; names in ``keep`` (the outputs) are never folded away."""
+    memo = {}
+    fwd_uses, fwd_defs = use_counts(fwd), def_counts(fwd)   # the forward sweep stays
     for _ in range(8):
         before = len(list(ir.walk(rev)))
-        rev = coalesce(rev, use_counts(fwd + rev), names)
-        rev = first_accumulation(rev, names)
+        rev = coalesce(rev, _plus(fwd_uses, _uses(rev, memo)), names, memo)
+        rev = first_accumulation(rev, names, memo)
         rev = drop_empty_comments(rev)
-        rev = propagate_copies(rev, use_counts(fwd + rev), def_counts(fwd + rev), keep,
-                               names)
+        rev = propagate_copies(rev, _plus(fwd_uses, _uses(rev, memo)),
+                               _plus(fwd_defs, def_counts(rev)), keep, names, memo)
         rev = drop_empty_comments(rev)
         if len(list(ir.walk(rev))) == before:
             break
     return rev
+
+
+def _uses(stmts, memo):
+    """`use_counts` of ``stmts``, from the counts `_deep` keeps."""
+    uses = {}
+    for s in stmts:
+        for n, k in _deep(s, memo)[0].items():
+            uses[n] = uses.get(n, 0) + k
+    return uses
+
+
+def _plus(a, b):
+    out = dict(a)
+    for n, k in b.items():
+        out[n] = out.get(n, 0) + k
+    return out
 
 

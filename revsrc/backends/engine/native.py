@@ -14,10 +14,8 @@ handed to the compiled code as function pointers when it is loaded.
   holds the program and the run-time support), the compiler and the flags: a second
   process loads it without compiling. The cache keeps its most recently used entries.
 - Without a C compiler the VM runs alone, after one warning.
-- ``REVSRC_NATIVE=0`` turns the tier off; ``REVSRC_NATIVE=sync`` compiles in the
-  calling thread before going on (for tests and benchmarks). ``REVSRC_NATIVE_AFTER``
-  is how much work (runs plus loop iterations) makes a derivative's program hot
-  (default 100,000).
+- ``REVSRC_NATIVE`` and ``REVSRC_NATIVE_AFTER`` are read by tier.py, which watches
+  for hot programs (revsrc/executable.py loads this module for the first one).
 """
 from __future__ import annotations
 
@@ -38,29 +36,20 @@ import weakref
 
 from ... import _engine_c
 from ..._kernels import bind_uloops
+from . import tier
 from .lower import SLOT_NAMES
+from .tier import mode
+from .tier import eligible as _eligible
 
 __all__ = ["NativeTierWarning", "enabled", "attach", "compile", "compile_many", "source",
            "cache_dir"]
 
 FLAGS = ("-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-fast-math")
-HOT_AFTER = 100_000
-MAX_WORDS = 60_000          # bigger programs stay on the VM (the compiler would crawl)
 CACHE_ENTRIES = 400         # libraries kept on disk, most recently used first
 
 
 class NativeTierWarning(RuntimeWarning):
     """The native tier cannot run here (no C compiler, a failed build); the VM runs."""
-
-
-def mode():
-    """'off', 'sync' or 'background', from ``REVSRC_NATIVE``."""
-    v = os.environ.get("REVSRC_NATIVE", "1").strip().lower()
-    if v in ("0", "off", "no", "false"):
-        return "off"
-    if v == "sync":
-        return "sync"
-    return "background"
 
 
 def enabled():
@@ -280,10 +269,6 @@ def _compile_programs(programs):
     return True
 
 
-def _eligible(program):
-    return program.ncode <= MAX_WORDS
-
-
 def compile(program):
     """Compile ``program`` now, in this thread, and run it compiled from now on.
     True when it does; False when the tier is off or there is no compiler."""
@@ -350,16 +335,10 @@ def request(program):
 
 def attach(program, eager=False):
     """Let the native tier take ``program`` over: now (``eager``), or once it is hot."""
-    if mode() == "off" or not _eligible(program):
-        return
-    if eager:
+    if not eager:
+        tier.attach(program, request)
+    elif mode() != "off" and _eligible(program):
         request(program)
-    else:
-        try:
-            after = int(os.environ.get("REVSRC_NATIVE_AFTER", HOT_AFTER))
-        except ValueError:
-            after = HOT_AFTER
-        program.notify_when_hot(after, request)
 
 
 def wait(timeout=None):

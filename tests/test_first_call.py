@@ -1,0 +1,225 @@
+"""What a fresh process's first derivative reads and loads: a function's source found
+from its code object (revsrc/core/source.py), without inspect's scan of every module;
+and the native tier left unloaded until a program gets hot. Gradients are checked
+against central differences; nothing here is timed (bench/test_first_call_bench.py
+measures)."""
+import ast
+import inspect
+import linecache
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import revsrc
+from revsrc import errors
+from revsrc.core import source
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _fd(f, x, eps=1e-6):
+    return (f(x + eps) - f(x - eps)) / (2 * eps)
+
+
+def _module(tmp_path, name, text):
+    import importlib.util
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(text))
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod, path
+
+
+LAYOUTS = '''
+import functools
+import math
+
+
+def deco(f):
+    @functools.wraps(f)
+    def inner(*a):
+        return f(*a)
+    return inner
+
+
+@deco
+@deco
+def decorated(x):
+    return math.sin(x) * x
+
+
+def hanging(
+    x,
+    y=2.0,
+):
+    return x * y + math.cos(x)
+
+
+def trailing(x):
+    s = (x * x
+         + 3.0 * x)
+    return s
+    # a comment after the last statement
+
+
+class Model:
+    scale = 1.5
+
+    def method(self, x):
+        return self.scale * x * x
+
+    def other(self):
+        return 0
+
+
+def outer(c):
+    def nested(x):
+        t = x * c
+        return t * t
+    return nested
+
+
+def one_line(x): return x * x * x
+
+
+squared = lambda x: x * x + 1.0   # noqa: E731
+'''
+
+
+@pytest.fixture(scope="module")
+def layouts(tmp_path_factory):
+    mod, _ = _module(tmp_path_factory.mktemp("layouts"), "first_call_layouts", LAYOUTS)
+    return mod
+
+
+@pytest.mark.parametrize("name", ["decorated", "hanging", "trailing", "one_line",
+                                  "squared"])
+def test_definition_reads_what_inspect_reads(layouts, name):
+    fn = inspect.unwrap(getattr(layouts, name))
+    lines, first = source.definition(fn.__code__)
+    theirs, their_first = inspect.getsourcelines(fn.__code__)
+    assert first == their_first
+    ours = ast.dump(source.numbered(lines, first))
+    assert ours == ast.dump(source.numbered(theirs, their_first))
+
+
+def test_definition_of_a_method_and_a_nested_function(layouts):
+    for fn in (layouts.Model.method, layouts.outer(2.0)):
+        lines, first = source.definition(fn.__code__)
+        tree = source.numbered(lines, first)
+        assert tree.body[0].name == fn.__name__
+        assert tree.body[0].lineno == fn.__code__.co_firstlineno
+        assert len(tree.body) == 1          # the def alone, not what follows it
+
+
+@pytest.mark.parametrize("name, x", [("decorated", 0.7), ("hanging", 0.4),
+                                     ("trailing", 1.3), ("one_line", 0.9),
+                                     ("squared", 2.0)])
+def test_gradients_of_every_layout(layouts, name, x):
+    fn = getattr(layouts, name)
+    assert revsrc.grad(fn)(x) == pytest.approx(_fd(fn, x), rel=1e-6)
+
+
+def test_gradients_of_a_method_and_a_nested_function(layouts):
+    m = layouts.Model()
+    assert revsrc.grad(m.method)(0.6) == pytest.approx(_fd(m.method, 0.6), rel=1e-6)
+    g = layouts.outer(1.7)
+    assert revsrc.grad(g)(0.3) == pytest.approx(_fd(g, 0.3), rel=1e-6)
+
+
+def test_a_definition_is_read_without_inspect(layouts, monkeypatch):
+    """inspect.getsourcelines maps the code to its module by taking the real path of
+    every module loaded: the reading must not need it."""
+    def refuse(*a, **k):
+        raise AssertionError("inspect.getsourcelines was called")
+    monkeypatch.setattr(inspect, "getsourcelines", refuse)
+    monkeypatch.setattr(inspect, "getmodule", refuse)
+    src = "def fresh(x):\n    return x * x * 4.0\n"
+    ns = {}
+    filename = "<first-call-test-fresh>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    try:
+        exec(compile(src, filename, "exec"), ns)
+        assert revsrc.grad(ns["fresh"])(1.5) == 12.0
+    finally:
+        linecache.cache.pop(filename, None)
+    assert revsrc.grad(layouts.trailing)(1.0) == 5.0
+
+
+def test_no_source_without_a_file():
+    ns = {}
+    exec("def nowhere(x):\n    return x * x\n", ns)
+    with pytest.raises(errors.NoSource) as info:
+        revsrc.grad(ns["nowhere"])(1.0)
+    assert info.value.code == "E201"
+
+
+def test_an_edited_file_is_read_again_and_refused(tmp_path):
+    mod, path = _module(tmp_path, "first_call_stale", "def f(x):\n    return x * x\n")
+    assert source.file_lines(mod.f.__code__.co_filename)   # linecache holds the old text
+    path.write_text("def f(x):\n    return x * x * x\n")
+    os.utime(path, (os.path.getmtime(path) + 5, os.path.getmtime(path) + 5))
+    with pytest.raises(errors.StaleSource) as info:
+        revsrc.grad(mod.f)(2.0)
+    assert info.value.code == "E204"
+
+
+CHILD = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    import revsrc
+    sys.path.insert(0, sys.argv[2])
+    from first_call_child import recurrence
+    d = revsrc.grad(recurrence)
+    g = d(0.3, 200)
+    loaded = "revsrc.backends.engine.native" in sys.modules
+    for _ in range(5):      # 201 units of work a call: hot after 500
+        d(0.3, 200)
+    print(g, loaded, "revsrc.backends.engine.native" in sys.modules)
+''')
+
+
+def test_the_native_tier_loads_when_a_program_gets_hot(tmp_path):
+    (tmp_path / "first_call_child.py").write_text(textwrap.dedent('''
+        import math
+
+
+        def recurrence(x, n):
+            for i in range(n):
+                x = x + 0.003 * math.cos(x)
+            return x
+    '''))
+    env = dict(os.environ, REVSRC_NATIVE_AFTER="500", REVSRC_NATIVE="1")
+    r = subprocess.run([sys.executable, "-c", CHILD, ROOT, str(tmp_path)],
+                       capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    g, first, later = r.stdout.split()
+    assert first == "False"     # a first call does not load it
+    assert later == "True"      # a program that got hot did
+    x, eps = 0.3, 1e-6
+
+    def f(x):
+        for _ in range(200):
+            x = x + 0.003 * __import__("math").cos(x)
+        return x
+    assert float(g) == pytest.approx((f(x + eps) - f(x - eps)) / (2 * eps), rel=1e-6)
+
+
+def test_a_function_imported_from_a_zip(tmp_path, monkeypatch):
+    """No file on disk: linecache asks the module's loader, as inspect does."""
+    import zipfile
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("first_call_zipped.py",
+                   "import math\n\n\ndef f(x):\n    return math.sin(x) * x * x\n")
+    monkeypatch.syspath_prepend(str(archive))
+    import first_call_zipped as mod
+    try:
+        assert not os.path.exists(mod.f.__code__.co_filename)
+        assert revsrc.grad(mod.f)(0.8) == pytest.approx(_fd(mod.f, 0.8), rel=1e-6)
+    finally:
+        sys.modules.pop("first_call_zipped", None)
