@@ -424,11 +424,10 @@ class _Resolver:
         root = self._root(target)
         if self._outside(root) and not outside_ok:
             shown, owner = _shown(target), _shown(root) or "an argument"
-            raise errors.MutatesArgument(
-                f"this writes into {owner}, which the caller owns"
-                + (f" (through {shown})" if shown not in (None, owner) else
-                   " (through a view of it)" if root != target else ""),
-                loc=loc, hint=f"copy it first: {owner} = {owner}.copy()")
+            via = "" if root == target else \
+                f" (through {shown if shown not in (None, owner) else 'a view of it'})"
+            raise errors.MutatesArgument(f"this writes into {owner}, which the caller owns{via}",
+                                         loc=loc, hint=f"copy it first: {owner} = {owner}.copy()")
         return root
 
     def _check_members(self, target, root, members, loc):
