@@ -31,7 +31,6 @@ KNOWN = {
     'np_piecewise_function': 'refused-undoc: [E202] numpy.piecewise has no derivative rule and no Python source to transform',
     'np_array_split_unequal_loop': 'CRASH: ValueError: setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The detected shape was (4,) + inhomogeneous part.',
     'np_heaviside_sign_times': 'refused-undoc: [E202] numpy.heaviside has no derivative rule and no Python source to transform',
-    'tr_jacrev_tuple_output': 'CRASH: ValueError: setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The detected shape was (2,) + inhomogeneous part.',
     'tr_hessian_heat_slices_inplace': 'refused-undoc: [E403] assigning into u[...] would change an array the caller owns',
     'tr_jvp_inplace_heat': 'refused-undoc: [E403] assigning into u[...] would change an array the caller owns',
     'tr_hvp_inplace_row_writes': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.take, which has no rule of its own yet',
@@ -69,10 +68,6 @@ KNOWN = {
     'py_generator_expr_with_filter_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.containers.picked_grad, which has no rule of its own yet',
     'py_first_star_rest_unpack_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.containers.sequence_grad, which has no rule of its own yet',
     'np_split_pieces_fwd': 'CRASH: ValueError: setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The detected shape was (4,) + inhomogeneous part.',
-    'tr_jacrev_grad_expm_series_loop': 'CRASH: ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
-    'tr_gradient_penalty_expm_series': 'CRASH: ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
-    'tr_gradient_penalty_matmul_loop_minimal': 'CRASH: ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
-    'tr_gradient_penalty_heun_matrix_ode': 'CRASH: ValueError: matmul: Input operand 1 does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)',
     'py_math_hypot_three_args': 'refused-undoc: [E202] hypot called with more arguments than its rule knows',
 }
 
