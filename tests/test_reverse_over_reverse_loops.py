@@ -73,10 +73,26 @@ def penalty_heun(A):
     return np.sum(d_heun(A) ** 2)
 
 
+def row_variances(z):
+    s = 0.0
+    for k in range(2):
+        s = s + np.sum(np.var(np.sin(z * (1.0 + 0.1 * k)).reshape(2, 2), axis=1))
+    return s
+
+
+d_rowvar = revsrc.grad(row_variances)
+
+
+def penalty_rowvar(z):
+    # the loop also saves a number (its step) before assigning it
+    return np.sum(d_rowvar(z) ** 2)
+
+
 @pytest.mark.parametrize("penalty,first,x", [
     (penalty_power, d_power, M2), (penalty_power, d_power, M3),
-    (penalty_expm, d_expm, M3), (penalty_heun, d_heun, M3)],
-    ids=["power-2x2", "power-3x3", "expm-series", "heun"])
+    (penalty_expm, d_expm, M3), (penalty_heun, d_heun, M3),
+    (penalty_rowvar, d_rowvar, np.array([0.3, -0.5, 1.2, 0.7]))],
+    ids=["power-2x2", "power-3x3", "expm-series", "heun", "var-axis-in-loop"])
 def test_gradient_penalty_through_a_loop(penalty, first, x):
     got = revsrc.grad(penalty)(x)
     want = _fd_grad(lambda a: np.sum(first(a) ** 2), x)

@@ -113,8 +113,8 @@ def placeholders(stmts):
         if isinstance(s, ir.Comment):
             after = s.text.startswith(PLACEHOLDERS)
         elif after and isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
-                and isinstance(s.args[0], Const) and s.args[0].value is None:
-            held.add(id(s))
+                and isinstance(s.args[0], Const):
+            held.add(id(s))   # None, or the 0.0 and 0 of the typed stacks' values
         else:
             after = False
     return held
