@@ -355,8 +355,7 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
            backend: Optional[str] = None) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by forward mode:
     one `jvp` per input dimension. Shape: output's shape + argument's shape (for a
-    container argument, a container of those, one per leaf; for a container output,
-    a container of those, one per output leaf, as JAX nests them).
+    container argument or output, containers of those, nested as JAX nests them).
 
     >>> import numpy as np, revsrc
     >>> revsrc.jacfwd(lambda x: x * x)(np.array([1.0, 3.0]))
@@ -409,19 +408,16 @@ def _output_leaf(t, out, m):
     """Leaf ``m`` of the tangent ``t`` of the output ``out`` (0 for one it lacks)."""
     if not pytree.is_container(out):
         return t
-    leaves = pytree.tree_leaves(t) if t is not None else []
-    if len(leaves) == len(pytree.tree_leaves(out)):
-        return leaves[m]
-    return _zero_leaf(pytree.tree_leaves(out)[m])
+    leaves, want = pytree.tree_leaves(t), pytree.tree_leaves(out)
+    return leaves[m] if len(leaves) == len(want) else _zero_leaf(want[m])
 
 
 def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
            backend: Optional[str] = None) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by reverse mode:
     one vector-Jacobian product per output element. Shape: output's shape +
-    argument's shape (for a container argument, a container of those, one per leaf;
-    for a container output, a container of those, one per output leaf, as JAX nests
-    them).
+    argument's shape (for a container argument or output, containers of those, nested
+    as JAX nests them).
 
     >>> import numpy as np, revsrc
     >>> revsrc.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0, 0.0]))
