@@ -114,7 +114,8 @@ def placeholders(stmts):
             after = s.text.startswith(PLACEHOLDERS)
         elif after and isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
                 and isinstance(s.args[0], Const):
-            held.add(id(s))   # None, or the 0.0 and 0 of the typed stacks' values
+            if s.args[0].value is None:   # (0.0 and 0 start the typed stacks' values:
+                held.add(id(s))           # numbers, as the variables are)
         else:
             after = False
     return held
@@ -153,6 +154,9 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
                 changed = True
         if not changed:
             break
+    for s in stmts:   # a placeholder nothing else assigns keeps its own kind
+        if id(s) in held and s.target not in kinds:
+            kinds[s.target] = op_kind(s, ctx)[0]
     for s in stmts:
         for name in ir.writes(s):
             kinds.setdefault(name, ANY)
