@@ -110,3 +110,20 @@ def test_norm_hessian_on_jax_matches_jax_hessian(ord, axis, shape):
     mine = revsrc.hessian(f, backend="jax")(x)
     want = jax.hessian(lambda z: jnp.sum(jnp.linalg.norm(z, ord=ord, axis=axis)))(x)
     np.testing.assert_allclose(np.asarray(mine), np.asarray(want), atol=1e-10)
+
+
+def two_norms(z):
+    return np.linalg.norm(z.reshape(2, 2), axis=1)[0] + np.linalg.norm(z)
+
+
+@pytest.mark.parametrize("fn", [two_norms, np.linalg.norm], ids=["axis", "flat"])
+def test_complex_2_norm_second_derivative_along_a_complex_direction(fn):
+    z = np.array([1 + 2j, -0.5 + 0.1j, 0.3 - 0.7j, 0.2 + 0.2j])
+    t = np.array([0.3 - 1j, 0.2 + 0.5j, -1j, 0.4])
+
+    def f(v):
+        return fn(v)
+    dg = revsrc.grad(f)
+    _, got = revsrc.jvp(dg, (z,), (t,))
+    h = 1e-6
+    np.testing.assert_allclose(got, (dg(z + h * t) - dg(z - h * t)) / (2 * h), atol=1e-8)

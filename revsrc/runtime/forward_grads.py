@@ -169,7 +169,8 @@ def norm_grad_jvp_ans(t, g, ans, x, ord=None, axis=None, keepdims=False):
     form, axes = _norm_form(x, ord, axis)
     ge = _reductions.expand_reduced(g, x, axes, keepdims)
     anse = _reductions.expand_reduced(ans, x, axes, keepdims)
-    te = _reductions.expand_reduced(t, x, axes, keepdims)
+    # a norm is real: the imaginary part a complex x's tangent leaves in ans's is not
+    te = np.real(_reductions.expand_reduced(t, x, axes, keepdims))
     if form == "ratio":
         return _safe_div(-(ge * np.conj(x) * te), anse * anse)
     if form == "power":
