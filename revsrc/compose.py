@@ -338,11 +338,24 @@ def _assemble(columns, out_shape, x):
     return stacked.reshape(tuple(out_shape) + x.shape)
 
 
+def _zero_leaf(o):
+    """A zero cotangent for the output leaf ``o``."""
+    return np.zeros(np.shape(o)) if np.ndim(o) else 0.0
+
+
+def _by_output(out, per_leaf_of_output):
+    """Jacobians in JAX's nesting: the output's container outside, one block per output
+    leaf (each in the form of the arguments) inside; a plain output gives its block."""
+    leaves, td = pytree.tree_flatten(out)
+    blocks = [per_leaf_of_output(m, o) for m, o in enumerate(leaves)]
+    return blocks[0] if td.kind == pytree.LEAF else pytree.tree_unflatten(td, blocks)
+
+
 def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
            backend: Optional[str] = None) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by forward mode:
     one `jvp` per input dimension. Shape: output's shape + argument's shape (for a
-    container argument, a container of those, one per leaf).
+    container argument or output, containers of those, nested as JAX nests them).
 
     >>> import numpy as np, revsrc
     >>> revsrc.jacfwd(lambda x: x * x)(np.array([1.0, 3.0]))
@@ -355,14 +368,12 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
 
     def jacobian_fwd(*args):
         fw = _forward(f, has_aux, backend)
-        jacs = []
-        aux = None
+        cols = {}      # (argument, its leaf) -> one output tangent per basis direction
+        out = aux = None
         for a in nums:
             leaves, td = pytree.tree_flatten(args[a])
-            per_leaf = []
             for j, x in enumerate(leaves):
-                cols = []
-                out = None
+                cols[a, j] = []
                 for e in _basis(_host(x)):
                     tangents = [None] * len(args)
                     if td.kind == pytree.LEAF:
@@ -373,23 +384,40 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
                     res = fw(args, tangents)
                     out, t = res[0], res[1]
                     aux = res[2] if has_aux else None
-                    cols.append(_host(t))
-                if out is None:   # an empty array: the output's shape from a plain call
-                    out = f(*args)[0] if has_aux else f(*args)
-                per_leaf.append(_assemble(cols, np.shape(out), _host(x)))
-            jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
-                        pytree.tree_unflatten(td, per_leaf))
-        jac = _device(tuple(jacs) if many else jacs[0], backend)
+                    cols[a, j].append(t)
+        if out is None:   # an empty array: the output's shape from a plain call
+            out = f(*args)[0] if has_aux else f(*args)
+
+        def block(m, o):
+            jacs = []
+            for a in nums:
+                leaves, td = pytree.tree_flatten(args[a])
+                per_leaf = [_assemble([_host(_output_leaf(t, out, m)) for t in cols[a, j]],
+                                      np.shape(_host(o)), _host(x))
+                            for j, x in enumerate(leaves)]
+                jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
+                            pytree.tree_unflatten(td, per_leaf))
+            return tuple(jacs) if many else jacs[0]
+        jac = _device(_by_output(out, block), backend)
         return (jac, aux) if has_aux else jac
     jacobian_fwd.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return _mark(jacobian_fwd, f, nums, many, has_aux, backend)
+
+
+def _output_leaf(t, out, m):
+    """Leaf ``m`` of the tangent ``t`` of the output ``out`` (0 for one it lacks)."""
+    if not pytree.is_container(out):
+        return t
+    leaves, want = pytree.tree_leaves(t), pytree.tree_leaves(out)
+    return leaves[m] if len(leaves) == len(want) else _zero_leaf(want[m])
 
 
 def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
            backend: Optional[str] = None) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by reverse mode:
     one vector-Jacobian product per output element. Shape: output's shape +
-    argument's shape (for a container argument, a container of those, one per leaf).
+    argument's shape (for a container argument or output, containers of those, nested
+    as JAX nests them).
 
     >>> import numpy as np, revsrc
     >>> revsrc.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0, 0.0]))
@@ -402,32 +430,44 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
 
     def jacobian_rev(*args):
         tr = _backward(f, nums, has_aux, backend)
-        out = _host(f(*args))
+        out = f(*args)
         aux = None
         if has_aux:
             out, aux = out
-        rows = [[] for _ in nums]
-        for ct in _basis(np.asarray(out, dtype=float) if np.ndim(out) else float(out)):
-            grads = tr(*args, ct)
-            if has_aux:
-                grads = grads[0]
-            for k, g in enumerate(grads):
-                rows[k].append(pytree.tree_leaves(g))
-        jacs = []
-        for a, r in zip(nums, rows):
-            leaves, td = pytree.tree_flatten(args[a])
-            per_leaf = []
-            for j, x in enumerate(leaves):
-                stacked = np.stack([np.asarray(_host(row[j])) for row in r], axis=0).reshape(
-                    np.shape(out) + np.shape(_host(x)))
-                per_leaf.append(stacked if (np.shape(out) or isinstance(_host(x), np.ndarray))
-                                else float(stacked))
-            jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
-                        pytree.tree_unflatten(td, per_leaf))
-        jac = _device(tuple(jacs) if many else jacs[0], backend)
+        out_leaves, out_td = pytree.tree_flatten(out)
+        out_leaves = [_host(o) for o in out_leaves]
+
+        def block(m, o):
+            rows = [[] for _ in nums]
+            for e in _basis(np.asarray(o, dtype=float) if np.ndim(o) else float(o)):
+                ct = e if out_td.kind == pytree.LEAF else pytree.tree_unflatten(
+                    out_td, [e if k == m else _zero_leaf(ol) for k, ol in enumerate(out_leaves)])
+                grads = tr(*args, ct)
+                if has_aux:
+                    grads = grads[0]
+                for k, g in enumerate(grads):
+                    rows[k].append(pytree.tree_leaves(g))
+            return _rev_blocks(args, nums, many, rows, o)
+        jac = _device(_by_output(out, lambda m, o: block(m, out_leaves[m])), backend)
         return (jac, aux) if has_aux else jac
     jacobian_rev.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
     return _mark(jacobian_rev, f, nums, many, has_aux, backend)
+
+
+def _rev_blocks(args, nums, many, rows, out):
+    """The rows of one output leaf's Jacobian stacked, per argument in ``nums``."""
+    jacs = []
+    for a, r in zip(nums, rows):
+        leaves, td = pytree.tree_flatten(args[a])
+        per_leaf = []
+        for j, x in enumerate(leaves):
+            stacked = np.stack([np.asarray(_host(row[j])) for row in r], axis=0).reshape(
+                np.shape(out) + np.shape(_host(x)))
+            per_leaf.append(stacked if (np.shape(out) or isinstance(_host(x), np.ndarray))
+                            else float(stacked))
+        jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
+                    pytree.tree_unflatten(td, per_leaf))
+    return tuple(jacs) if many else jacs[0]
 
 
 jacobian = jacrev

@@ -2991,8 +2991,6 @@ FOUND = {
     "view_dtype-grad": "WRONG: a write through y.view(np.float64) is not followed: "
         "grad [1,1,1,1], should be [0,1,1,1]",
     # ---- CRASH
-    "jacrev_dict_output": "CRASH: revsrc.jacrev of a function returning a dict: TypeError "
-        "float() argument must be ... not 'dict'",
     # ---- refusals the README does not document
     "uses_grad_made_inside-grad": "undocumented refusal: a function calling revsrc.grad(g)(x) "
         "(g a module-level function) is refused with a false E204 'the file was changed'",

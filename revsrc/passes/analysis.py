@@ -98,6 +98,29 @@ def op_kind(op, ctx):
     return k, (nd if k == ARRAY else None)
 
 
+# The comment above the None that starts a variable the reverse pass saves before its
+# first assignment (revsrc/passes/reverse/forward.py, `initial_values`)
+PLACEHOLDERS = "saved before their first assignment"
+
+
+def placeholders(stmts):
+    """The ids of those placeholder statements among ``stmts`` (in walk order): they
+    say nothing of the variable's kind, which its real assignments give (a None joined
+    with an array would make it ``any``, and the adjoint of a program made by revsrc,
+    differentiated again, would start an array's adjoint as the number 0.0)."""
+    held, after = set(), False
+    for s in stmts:
+        if isinstance(s, ir.Comment):
+            after = s.text.startswith(PLACEHOLDERS)
+        elif after and isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
+                and isinstance(s.args[0], Const):
+            if s.args[0].value is None:   # (0.0 and 0 start the typed stacks' values:
+                held.add(id(s))           # numbers, as the variables are)
+        else:
+            after = False
+    return held
+
+
 def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=None):
     """Per-variable kinds and (where known) array ranks, by fixpoint over the body."""
     kinds = dict(seed or {})
@@ -105,13 +128,14 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
     ndims = dict(seed_ndims or {})
     ndims.update({p: n for p, n in zip(params, param_ndims) if n is not None})
     stmts = list(ir.walk(body))
+    held = placeholders(stmts)
     items = {s.target: s.args for s in stmts
              if isinstance(s, Op) and s.fn is ir.make_tuple and s.target is not None}
     ctx = _Context(kinds, ndims, items)
     for _ in range(50):
         changed = False
         for s in stmts:
-            if isinstance(s, Op) and s.target is not None:
+            if isinstance(s, Op) and s.target is not None and id(s) not in held:
                 k, nd = op_kind(s, ctx)
                 if k is None:
                     continue
@@ -130,6 +154,9 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
                 changed = True
         if not changed:
             break
+    for s in stmts:   # a placeholder nothing else assigns keeps its own kind
+        if id(s) in held and s.target not in kinds:
+            kinds[s.target] = op_kind(s, ctx)[0]
     for s in stmts:
         for name in ir.writes(s):
             kinds.setdefault(name, ANY)

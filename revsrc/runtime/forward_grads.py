@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import runtime
+from .. import errors, runtime
 from . import values
 from .grads import reductions as _reductions, shape as _shape
 from .grads.linalg import mT
@@ -126,18 +126,118 @@ def logaddexp_vjp_partial(w, x, y):
     return w * s * (1.0 - s)
 
 
+def _norm_form(x, ord, axis):
+    """Which formula norm_grad uses for these arguments (its case analysis, mirrored):
+    'ratio' (g conj(x) / ||x||), 'power' (the vector p-norms), 'abs' (the norms whose
+    gradient is a piecewise constant weight times d|x|), 'svd' (matrix 2, -2, 'nuc'),
+    with the reduced axes."""
+    nd = x.ndim
+    axes = _reductions.reduced_axes(axis, nd)
+    flat = ord is None or ord in ("f", "fro") and nd == 2 or ord == 2 and nd == 1
+    if axis is None and flat:
+        return "ratio", axes
+    if len(axes) == 1:
+        if ord is None or ord == 2:
+            return "ratio", axes
+        if ord in (0, 1, np.inf, -np.inf):
+            return "abs", axes
+        return "power", axes
+    if ord in (None, "fro", "f"):
+        return "ratio", axes
+    if ord in (1, -1, np.inf, -np.inf):
+        return "abs", axes
+    return "svd", axes
+
+
+def _second_order_real_only(x, ord):
+    if np.iscomplexobj(x):
+        raise errors.HigherOrderNotSupported(
+            f"the second derivative of np.linalg.norm with ord={ord!r} of complex values "
+            "is not supported", hint="differentiate the real and imaginary parts apart, "
+            "or use ord=None")
+
+
+def _safe_div(num, den):
+    """num / den, and 0 where den is 0 (where the first derivative is 0 too)."""
+    return np.where(den == 0, 0, num / np.where(den == 0, 1, den))
+
+
 def norm_grad_jvp_ans(t, g, ans, x, ord=None, axis=None, keepdims=False):
-    """The tangent of norm_grad(g, ans, x) = g x / ans for ans's tangent ``t``."""
-    ge = _reductions.expand_reduced(g, x, axis, keepdims)
-    anse = _reductions.expand_reduced(ans, x, axis, keepdims)
-    te = _reductions.expand_reduced(t, x, axis, keepdims)
-    return -(ge * np.asarray(x) * te) / (anse * anse)
+    """The tangent of norm_grad(g, ans, x) for ans's tangent ``t``: only the 2-norm's
+    ratio and the p-norms' power read ``ans``."""
+    x = np.asarray(x)
+    form, axes = _norm_form(x, ord, axis)
+    ge = _reductions.expand_reduced(g, x, axes, keepdims)
+    anse = _reductions.expand_reduced(ans, x, axes, keepdims)
+    # a norm is real: the imaginary part a complex x's tangent leaves in ans's is not
+    te = np.real(_reductions.expand_reduced(t, x, axes, keepdims))
+    if form == "ratio":
+        return _safe_div(-(ge * np.conj(x) * te), anse * anse)
+    if form == "power":
+        _second_order_real_only(x, ord)
+        # d/d ans of g |x|^(p-1) sign(x) / ans^(p-1) = -(p-1) norm_grad / ans
+        grad = _reductions.norm_grad(g, ans, x, ord, axis, keepdims)
+        return _safe_div(-(ord - 1) * grad * te, anse)
+    return np.zeros(x.shape, dtype=np.result_type(values.float_dtype(x), ge, te))
 
 
 def norm_grad_jvp_x(t, g, ans, x, ord=None, axis=None, keepdims=False):
-    ge = _reductions.expand_reduced(g, x, axis, keepdims)
-    anse = _reductions.expand_reduced(ans, x, axis, keepdims)
-    return ge * t / anse
+    """The tangent of norm_grad(g, ans, x) for x's tangent ``t``, ``ans`` held fixed
+    (its own tangent is norm_grad_jvp_ans's)."""
+    x = np.asarray(x)
+    form, axes = _norm_form(x, ord, axis)
+    ge = _reductions.expand_reduced(g, x, axes, keepdims)
+    anse = _reductions.expand_reduced(ans, x, axes, keepdims)
+    if form == "ratio":
+        return _safe_div(ge * np.conj(t), anse)
+    _second_order_real_only(x, ord)
+    dtype = np.result_type(values.float_dtype(x), ge, t)
+    if form == "abs":
+        # sign(x) times weights that change only where the maximum or sum changes hands
+        return np.zeros(x.shape, dtype=dtype)
+    if form == "power":
+        # d/dx of |x|^(p-1) sign(x) / ans^(p-1) = (p-1) (|x| / ans)^(p-2) / ans;
+        # 0 at x = 0, as the first derivative's convention
+        absx = np.abs(x)
+        safe = np.where(anse == 0, 1, anse)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            curv = np.where((absx == 0) | (anse == 0), 0,
+                            (ord - 1) * (absx / safe) ** (ord - 2) / safe)
+        return (ge * curv * t).astype(dtype, copy=False)
+    return ge * _svd_norm_grad_jvp(t, x, ord, axes).astype(dtype, copy=False)
+
+
+def _svd_norm_grad_jvp(t, x, ord, axes):
+    """The tangent of U diag(w) V^T (the gradient of the matrix norms 2, -2 and 'nuc'
+    of real matrices, w the weights of the singular values they read) for x's tangent
+    ``t``, from the derivatives of the singular vectors: inside their span
+    P = U^T t V gives [P_ij (w_j s_j - w_i s_i) + P_ji (w_j s_i - w_i s_j)] /
+    (s_j^2 - s_i^2), which is w (P_ij - P_ji) / (s_i + s_j) when w_i = w_j (so ties of
+    equal weight stay finite); outside it, t V S^-1 W V^T and U W S^-1 U^T t."""
+    row, col = axes
+    a = np.moveaxis(x, (row, col), (-2, -1))
+    ta = np.moveaxis(t, (row, col), (-2, -1))
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    if ord == "nuc":
+        w = np.ones_like(s)
+    else:
+        pick = np.max if ord == 2 else np.min
+        w = _reductions._share(s == pick(s, -1, keepdims=True), -1, s.dtype)
+    v = mT(vh)
+    p = np.matmul(np.matmul(mT(u), ta), v)
+    pt = mT(p)
+    si, sj = s[..., :, None], s[..., None, :]
+    wi, wj = w[..., :, None], w[..., None, :]
+    same = wi == wj
+    tied = _safe_div(wi * (p - pt), si + sj)
+    apart = _safe_div(p * (wj * sj - wi * si) + pt * (wj * si - wi * sj),
+                      np.where(same, 1, sj * sj - si * si))
+    inside = np.matmul(np.matmul(u, np.where(same, tied, apart)), vh)
+    ws = _safe_div(w, s)
+    out_u = np.matmul(ta, v) - np.matmul(u, p)            # (I - U U^T) t V
+    out_v = np.matmul(mT(u), ta) - np.matmul(p, vh)       # U^T t (I - V V^T)
+    outside = np.matmul(out_u * ws[..., None, :], vh) + np.matmul(u * ws[..., None, :], out_v)
+    return np.moveaxis(inside + outside, (-2, -1), (row, col))
 
 
 _LINEAR_PADS = ("constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "mean",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ... import errors, runtime
 from ...core import ir
+from .. import analysis
 from ...core.ir import Comment, Const, For, If, Op, Pop, Push, SetItem, While
 from .plan import breaks
 
@@ -190,8 +191,7 @@ def initial_values(plan):
         zero = Const(0.0) if stack == "f" else (Const(0) if stack == "i" else Const(None))
         init.append(Op(v, ir.copy, (zero,)))
     if init:
-        init.insert(0, Comment("saved before their first assignment, so start them "
-                               "defined"))
+        init.insert(0, Comment(f"{analysis.PLACEHOLDERS}, so start them defined"))
     return init
 
 
