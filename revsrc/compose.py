@@ -406,6 +406,12 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         aux = None
         if has_aux:
             out, aux = out
+        if np.iscomplexobj(out):   # as JAX's jacrev (jacfwd gives the complex Jacobian)
+            raise errors.NonScalarOutput(
+                f"{getattr(f, '__name__', 'the function')} returned complex numbers; "
+                "jacrev requires real-valued outputs",
+                hint="use revsrc.jacfwd for the complex Jacobian, or take np.real or "
+                     "np.abs of the output")
         rows = [[] for _ in nums]
         for ct in _basis(np.asarray(out, dtype=float) if np.ndim(out) else float(out)):
             grads = tr(*args, ct)
