@@ -63,7 +63,11 @@ def deps_current(deps):
 
 
 def zeros_like(x):
-    """The zero adjoint of array ``x``: zeros of its shape, in its float dtype."""
+    """The zero adjoint of array ``x``: zeros of its shape, in its float dtype. A list
+    of arrays where the analysis took an array (``np.split``'s pieces) gets one zero
+    per item, as `zero_items` (np.asarray would stack the items)."""
+    if isinstance(x, (list, tuple)):
+        return values.zero_like(x)
     x = np.asarray(x)
     return np.zeros(x.shape, x.dtype if x.dtype.kind in "fc" else np.float64)
 
