@@ -245,7 +245,7 @@ def output_checked(prog, complex_arguments, holomorphic):
 _COMPLEX_MAKERS = frozenset({"eig", "eigvals", "roots", "sort_complex"})
 _COMPLEX_MODULES = ("numpy.fft", "numpy.lib.scimath", "numpy.emath", "cmath")
 _REAL_MODULES = ("numpy", "math", "operator", "_operator", "builtins", "revsrc")
-_RUNTIME_READS = frozenset({ir.load_global, ir.load_cell})
+_RUNTIME_READS = frozenset({ir.load_cell})
 _SCALAR_POW = frozenset({operator.pow, operator.ipow, pow})
 _PLAIN = (type(None), bool, int, float, str, slice, type(Ellipsis), ir.Loc,
           types.ModuleType, np.bool_, np.integer, np.floating)
@@ -258,6 +258,7 @@ def may_be_complex(prog):
     a value read when the program runs: a global, an object's attribute), writes it.
     Errs towards True (that only costs computing the value)."""
     stmts = prog.body[:prog.forward_len]
+    guarded = {(id(d[0]), d[1]) for d in prog.deps if isinstance(d[2], str) and d[2] == "kind"}
     found = set()
     pushed = False
     while True:      # to a fixed point: a loop carries a name back to its start
@@ -270,7 +271,7 @@ def may_be_complex(prog):
                 continue
             if (isinstance(s, ir.Pop) and pushed) or \
                     any(n in found for n in ir.reads(s)) or \
-                    (isinstance(s, ir.Op) and _makes_complex(s, prog.kinds)):
+                    (isinstance(s, ir.Op) and _makes_complex(s, prog.kinds, guarded)):
                 found.update(written)
         if (len(found), pushed) == before:
             break
@@ -278,17 +279,33 @@ def may_be_complex(prog):
     return isinstance(out, str) and out in found
 
 
-def _makes_complex(s, kinds_of):
+def _makes_complex(s, kinds_of, guarded):
+    fn = s.fn
+    if fn is ir.load_global:
+        return _complex_global(s, guarded)
     operands = list(s.args) + [v for _, v in s.kwargs]
     if any(isinstance(a, ir.Const) and not _real_const(a.value) for a in operands):
         return True
-    fn = s.fn
-    if fn in _RUNTIME_READS:
+    if fn in _RUNTIME_READS:   # a closure cell's value: its kind is not guarded
         return True
     if fn in _SCALAR_POW:
         # Python's float power of a negative base is complex (NumPy's is nan)
         return kinds_of.get(s.target) != kinds.ARRAY
     return not _real_function(fn)
+
+
+def _complex_global(s, guarded):
+    """Whether a global the program reads when it runs may be complex. Where its kind
+    (an array's dtype too) is guarded (``guarded``: frontend/lower/names.py), the
+    program is made anew if a real number or array it holds now is replaced by a
+    complex one: what it holds now tells."""
+    namespace, key = (a.value if isinstance(a, ir.Const) else None for a in s.args[:2])
+    if (id(namespace), key) not in guarded:
+        return True
+    value = namespace.get(key) if isinstance(namespace, dict) else None
+    if type(value) in (float, int, bool):
+        return False
+    return not (type(value) is np.ndarray and value.dtype.kind in "biuf")
 
 
 def _real_const(v):

@@ -31,7 +31,14 @@ def lambdas_late_binding(x):
     return acts[0](x) + acts[1](x)     # 3x + 3x^2, as Python reads k when called
 
 
+def lambdas_and_functions(x):
+    acts = [lambda t: t * t, np.sin, math.tanh]
+    return acts[0](x) + acts[1](x) + sum(a(x) for a in acts)
+
+
 def test_lambdas():
+    want = 2 * (2 * 0.3 + math.cos(0.3)) + 1 - math.tanh(0.3) ** 2
+    assert revsrc.grad(lambdas_and_functions)(0.3) == pytest.approx(want, rel=1e-12)
     testing.check_grads(lambda_called_inline, (A3,))
     np.testing.assert_allclose(revsrc.grad(lambda_called_inline)(A3), 2 * A3)
     testing.check_grads(lambdas_in_a_list, (0.3,))

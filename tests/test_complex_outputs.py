@@ -233,11 +233,18 @@ def _loss_reading_a_global(x):
     return np.sum(np.sin(x) * W)
 
 
+def _loss_reading_an_attribute(x):
+    return np.sum(np.sin(x) * HOLDER.w.real)
+
+
 def test_a_real_program_is_not_checked_and_its_value_not_computed():
-    src = revsrc.source(revsrc.grad(_loss), X3)
-    assert "check_scalar_output" not in src and "= np.sum(" not in src
-    # a global read when the program runs may be complex: that program checks
-    src = revsrc.source(revsrc.grad(_loss_reading_a_global), X3)
+    for f in (_loss, _loss_reading_a_global):
+        # (a global's kind, an array's dtype too, is guarded: a complex one makes the
+        # program anew, `test_the_global_read_when_it_runs`)
+        src = revsrc.source(revsrc.grad(f), X3)
+        assert "check_scalar_output" not in src and "= np.sum(" not in src
+    # an object's attribute read when the program runs may be complex: checked
+    src = revsrc.source(revsrc.grad(_loss_reading_an_attribute), X3)
     assert "check_scalar_output" in src
 
 

@@ -136,8 +136,10 @@ class ExpressionLowering:
     def _sequence_literal(self, sc, node, out, into, loc):
         values = [self._expr(sc, e, out) if not _plain_lambda(e) else
                   Known(NestedDef(sc, lambda_def(e, "lambda_"))) for e in node.elts]
-        if any(made_object(v) for v in values) or values and all(
-                isinstance(v, Known) and isinstance(v.value, NestedDef) for v in values):
+        if any(made_object(v) for v in values) or any(
+                isinstance(v, Known) and isinstance(v.value, NestedDef) for v in values) and \
+                all(isinstance(v, Known) and callable(v.value) or isinstance(v.value, NestedDef)
+                    for v in values):
             # objects made in the function stay static: a list of layers is
             # known when transforming, and a loop over it is unrolled; so does a
             # list of functions (lambdas), whose calls are inlined
