@@ -53,7 +53,10 @@ class Transformed:
                              f"positive int), not {max_steps!r} with backend={backend!r}")
         self.max_steps = max_steps
         self.holomorphic = holomorphic
-        self.real_checked = set()   # argument kinds whose output is checked to be real
+        # a complex output is refused (unless holomorphic=True): by the programs on
+        # arrays themselves (`executable.output_checked`); a scalar one run in Python
+        # (where x ** 0.5 of a negative float is complex) is looked at in `_format`
+        self.real_only = not (holomorphic or cotangent)
         self.f = f
         self.has_aux = has_aux
         self.backend = backend
@@ -178,8 +181,8 @@ class Transformed:
                          pytree.tree_unflatten(td, leaves))
         grad = tuple(grads) if self.tuple_argnums else grads[0]
         value = outs[0]
-        if self.real_checked and key in self.real_checked:
-            self._check_real(value)
+        if value.__class__ is not float and self.real_only and isinstance(value, complex):
+            raise self._complex_refusal()
         if self.has_aux:
             aux = outs[1 + n]
             if self.with_value:
@@ -189,16 +192,8 @@ class Transformed:
             return value, grad
         return grad
 
-    def _check_real(self, value):
-        if np.iscomplexobj(value):
-            raise self._complex_refusal()
-
     def _complex_refusal(self):
-        return errors.NonScalarOutput(
-            f"{pipeline.name_of(self.f)} returned a complex number; grad needs a real "
-            "scalar output", loc=self.parsed.loc(self.parsed.node),
-            hint="take np.real or np.abs of it, or pass holomorphic=True for the "
-                 "complex derivative of a holomorphic function")
+        return runtime.complex_output(loc=self.parsed.loc(self.parsed.node))
 
     # ----- transforming ---------------------------------------------------
     def _check_wrt(self, key, values, plan):
@@ -234,6 +229,12 @@ class Transformed:
         positions = arguments.wrt_positions(self.binding, fkey, self.slots)
         prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
                                                 cotangent=self.cotangent)
+        on_arrays = any(isinstance(k, tuple) and k[0] == kinds.ARRAY
+                        for k in arguments.flat_key(key))
+        if self.holomorphic or (self.real_only and (on_arrays or self.backend == "jax")):
+            # (scalar programs run on the engine, whose numbers are real)
+            prog = unpruned = executable.output_checked(prog, _has_complex(key),
+                                                        self.holomorphic)
         if self.backend == "jax":
             refusal = None if self.holomorphic or self.cotangent else self._complex_refusal
             entry = executable.for_jax(
@@ -241,17 +242,12 @@ class Transformed:
                 unpruned, max_steps=self.max_steps)
             self.cache.store(key, entry)
             return entry
-        # a complex argument may make a complex output, which grad refuses as JAX does
-        # (unless holomorphic=True): the value is kept to be looked at (`_format`)
-        check_real = not (self.holomorphic or self.cotangent) and _has_complex(key)
-        if any(isinstance(k, tuple) and k[0] == kinds.ARRAY for k in arguments.flat_key(key)):
-            prog = pipeline.for_arrays(prog, value_returned=self.with_value or check_real)
+        if on_arrays:
+            prog = pipeline.for_arrays(prog, value_returned=self.with_value)
         engine = None
         if self.backend in (None, "engine") and not self.has_aux:
             engine = executable.try_engine(prog, required=self.backend == "engine")
         entry = Compiled(prog, engine, unpruned)
-        if check_real:
-            self.real_checked.add(key)
         if engine is None:
             entry.fn  # compile now, so errors surface at the first call
         self.cache.store(key, entry)

@@ -434,6 +434,12 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         aux = None
         if has_aux:
             out, aux = out
+        if np.iscomplexobj(out):   # as JAX's jacrev (jacfwd gives the complex Jacobian)
+            raise errors.NonScalarOutput(
+                f"{getattr(f, '__name__', 'the function')} returned complex numbers; "
+                "jacrev requires real-valued outputs",
+                hint="use revsrc.jacfwd for the complex Jacobian, or take np.real or "
+                     "np.abs of the output")
         out_leaves, out_td = pytree.tree_flatten(out)
         out_leaves = [_host(o) for o in out_leaves]
 

@@ -16,7 +16,9 @@ adds no call over what each of them did inline.
 from __future__ import annotations
 
 import contextlib
+import operator
 import sys
+import types
 
 import numpy as np
 
@@ -27,11 +29,11 @@ from .backends.engine import lower as engine
 from .backends.engine import tier
 from .backends.engine.lower import EngineFallback
 from .backends.jax import compiled as jaxgen
-from .core import kinds
+from .core import ir, kinds
 from .passes import pipeline
 
 __all__ = ["BACKENDS", "Compiled", "EngineFallback", "ProgramCache", "deep_recursion",
-           "for_jax", "plain", "try_engine"]
+           "for_jax", "may_be_complex", "output_checked", "plain", "try_engine"]
 
 BACKENDS = (None, "python", "engine", "jax")
 
@@ -206,3 +208,142 @@ def for_jax(prog, post, unpruned=None, max_steps=None):
     so the program stays unpruned)."""
     return Compiled(prog, None, unpruned,
                     jax=jaxgen.Compiled(pipeline.expanded(prog), post, max_steps=max_steps))
+
+
+# ----- A complex output of real arguments -----
+
+def output_checked(prog, complex_arguments, holomorphic):
+    """The gradient program ``prog`` whose forward sweep ends by checking that its
+    output is a real number (``complex_arguments``: it has some), or with
+    ``holomorphic`` may be a complex number too; ``prog`` itself where there is nothing
+    to check."""
+    out = prog.outputs[0]
+    fwd = prog.forward_len
+    checks = [i for i in range(fwd) if isinstance(prog.body[i], ir.Op)
+              and prog.body[i].fn is runtime.check_scalar_output]
+    body = list(prog.body)
+    if holomorphic:
+        if not checks:
+            return prog
+        for i in checks:
+            body[i] = ir.replace(body[i], args=tuple(body[i].args[:2]) + (ir.Const(True),))
+    elif checks or not isinstance(out, str) or not (complex_arguments or may_be_complex(prog)):
+        return prog
+    else:
+        where = None
+        for s in ir.walk(prog.body[:fwd]):
+            if isinstance(s, ir.Op) and s.target == out and s.loc is not None:
+                where = s.loc
+        body.insert(fwd, ir.Op(None, runtime.check_scalar_output, (out, ir.Const(where))))
+        fwd += 1
+    return ir.Program(prog.name, prog.params, body, prog.outputs, prog.kinds,
+                      forward_len=fwd, names=prog.names, deps=prog.deps)
+
+
+# grad refuses a complex output as JAX does (unless holomorphic=True): the kinds the
+# analysis infers do not tell a complex number from a real one, so the refusal is the
+# program's own check of its output (runtime.check_scalar_output), which keeps the value
+# computed. Programs that cannot make a complex number from real arguments go without
+# it, and without computing a value grad does not return: `may_be_complex` tells them.
+
+# NumPy's functions that return complex numbers for real arguments (by name, with the
+# modules all of whose functions may)
+_COMPLEX_MAKERS = frozenset({"eig", "eigvals", "roots", "sort_complex"})
+_COMPLEX_MODULES = ("numpy.fft", "numpy.lib.scimath", "numpy.emath", "cmath")
+_REAL_MODULES = ("numpy", "math", "operator", "_operator", "builtins", "revsrc")
+_RUNTIME_READS = frozenset({ir.load_cell})
+_SCALAR_POW = frozenset({operator.pow, operator.ipow, pow})
+_PLAIN = (type(None), bool, int, float, str, slice, type(Ellipsis), ir.Loc,
+          types.ModuleType, np.bool_, np.integer, np.floating)
+
+
+def may_be_complex(prog):
+    """Whether the forward sweep of the gradient program ``prog``, given real arguments,
+    may compute a complex output: a name may hold a complex number where a statement
+    reading one that may, or making one (a complex constant, a call that can make one,
+    a value read when the program runs: a global, an object's attribute), writes it.
+    Errs towards True (that only costs computing the value)."""
+    stmts = prog.body[:prog.forward_len]
+    guarded = {(id(d[0]), d[1]) for d in prog.deps if isinstance(d[2], str) and d[2] == "kind"}
+    found = set()
+    pushed = False
+    while True:      # to a fixed point: a loop carries a name back to its start
+        before = len(found), pushed
+        for s in ir.walk(stmts):
+            if isinstance(s, ir.Push) and s.value in found:
+                pushed = True
+            written = ir.writes(s)
+            if not written:
+                continue
+            if (isinstance(s, ir.Pop) and pushed) or \
+                    any(n in found for n in ir.reads(s)) or \
+                    (isinstance(s, ir.Op) and _makes_complex(s, prog.kinds, guarded)):
+                found.update(written)
+        if (len(found), pushed) == before:
+            break
+    out = prog.outputs[0]
+    return isinstance(out, str) and out in found
+
+
+def _makes_complex(s, kinds_of, guarded):
+    fn = s.fn
+    if fn is ir.load_global:
+        return _complex_global(s, guarded)
+    operands = list(s.args) + [v for _, v in s.kwargs]
+    if any(isinstance(a, ir.Const) and not _real_const(a.value) for a in operands):
+        return True
+    if fn in _RUNTIME_READS:   # a closure cell's value: its kind is not guarded
+        return True
+    if fn in _SCALAR_POW:
+        # Python's float power of a negative base is complex (NumPy's is nan)
+        return kinds_of.get(s.target) != kinds.ARRAY
+    return not _real_function(fn)
+
+
+def _complex_global(s, guarded):
+    """Whether a global the program reads when it runs may be complex. Where its kind
+    (an array's dtype too) is guarded (``guarded``: frontend/lower/names.py), the
+    program is made anew if a real number or array it holds now is replaced by a
+    complex one: what it holds now tells."""
+    namespace, key = (a.value if isinstance(a, ir.Const) else None for a in s.args[:2])
+    if (id(namespace), key) not in guarded:
+        return True
+    value = namespace.get(key) if isinstance(namespace, dict) else None
+    if type(value) in (float, int, bool):
+        return False
+    return not (type(value) is np.ndarray and value.dtype.kind in "biuf")
+
+
+def _real_const(v):
+    if isinstance(v, _PLAIN):
+        return not (isinstance(v, str) and _complex_dtype(v))
+    if isinstance(v, (tuple, list)):
+        return all(_real_const(x) for x in v)
+    if isinstance(v, np.ndarray):
+        return v.dtype.kind not in "cO"
+    if isinstance(v, (type, np.dtype)):
+        return not _complex_dtype(v)
+    return _real_function(v)
+
+
+def _complex_dtype(v):
+    try:
+        return np.dtype(v).kind in "cO"
+    except (TypeError, ValueError):   # not a dtype: a subscripts string, a class
+        return False
+
+
+def _real_function(fn):
+    """Whether ``fn`` returns real numbers for real arguments."""
+    if isinstance(fn, type):
+        return not _complex_dtype(fn)
+    if isinstance(fn, np.ufunc):   # by its loops for real arguments (if it has some)
+        loops = [t.partition("->") for t in fn.types]
+        real = [out for ins, _, out in loops if not any(c in ins for c in "FDGO")]
+        return bool(real) and not any(c in out for out in real for c in "FDGO")
+    if isinstance(fn, np.vectorize) or not callable(fn):
+        return False
+    module = getattr(fn, "__module__", None) or ""
+    if module.startswith(_COMPLEX_MODULES) or getattr(fn, "__name__", "") in _COMPLEX_MAKERS:
+        return False
+    return module.partition(".")[0] in _REAL_MODULES

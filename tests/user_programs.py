@@ -2966,8 +2966,6 @@ case(view_iadd, np.array([1.0, 2.0, 3.0, 4.0]))   # x.view() is an alias: follow
 # Documented refusals (the README lists the construct as refused, or the code's family):
 REFUSED = {
     "hess_target-hessian": "E104",          # second derivative through np.prod (listed under E104)
-    "real_view_write-grad": "E101",         # z.real[:] = x: a write through a view (README: E404 family)
-    "flat_write-grad": "E101",              # A.flat[...] = x: a write through a view it cannot follow
     "view_in_loop-grad": "E404",            # a view assigned in a loop
     "list_of_arrays_alias-grad": "E404",    # a change to an array stored in a list
     "modulo_floor-grad": "E202",            # math.fmod has no rule

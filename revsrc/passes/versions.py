@@ -8,10 +8,33 @@ gives the user's names back after, keeping apart the versions that live at once.
 """
 from __future__ import annotations
 
+import copy
+import re
+
 from . import containers
+from .. import errors
 from ..core import ir
 from ..core.ir import Block, For, Op, SetItem, While
 from ..core.ops import INPLACE
+
+
+def spelled(exc):
+    """The refusal ``exc`` naming each variable as the user spells it: ``t@2``, the
+    version of ``t`` a second assignment makes (`versions`), is ``t``."""
+    def spell(text):
+        return text if text is None else re.sub(r"(\w)@\d+", r"\1", text)
+    out = copy.copy(exc)
+    errors.RevsrcError.__init__(out, spell(exc.message), hint=spell(exc.hint))
+    out.filename, out.lineno, out.col, out.line = exc.filename, exc.lineno, exc.col, exc.line
+    out.args = (out._render(),)
+    return out
+
+
+def user_names(names, among, but):
+    """The user's variables among the names ``among`` (versions as their variable, no
+    temporaries), but ``but``'s, for a message."""
+    return sorted({n.split("@")[0] for n in among if not names.is_generated(n)}
+                  - {but.split("@")[0]})
 
 
 def apart(body, back, names):

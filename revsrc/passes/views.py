@@ -126,7 +126,10 @@ def resolve(params, body, found, names, back=None):
     """``body`` with every write through a view or an alias made explicit. ``body``
     and ``found`` (its kinds) may have versioned names (`versions`); ``back`` gives
     the user's names again."""
-    out = _Resolver(params, found, names, back).run(body)
+    try:
+        out = _Resolver(params, found, names, back).run(body)
+    except errors.RevsrcError as exc:
+        raise versions.spelled(exc) from None
     if back:
         back = versions.apart(out, back, names)
         out = ir.rename(out, lambda n: back.get(n, n))
@@ -434,8 +437,9 @@ class _Resolver:
         """Refuse a write into ``target`` whose sharers (``members``, views and aliases
         of ``root``) cannot all be followed."""
         if self.found.get(root) != kinds.ARRAY:
+            shown = versions.user_names(self.names, set(members) | {root}, target)
             raise errors.UnfollowableWrite(
-                f"{target} shares its value with {', '.join(sorted(set(members) | {root} - {target}))}, "
+                f"{target} shares its value with {', '.join(shown) or 'another value'}, "
                 "and revsrc cannot follow a write into it", loc=loc,
                 hint="build a new value instead of changing this one in place")
         for m in members:
@@ -517,7 +521,7 @@ class _Resolver:
                 parted.add(m)
             elif dominates(d.path, path):
                 if self._parted(m, d, path, loc, m in on_chain, target if m in on_chain
-                                else m):
+                                or self.names.is_generated(m) else m):
                     parted.add(m)
                     continue
                 op = d.stmt

@@ -63,7 +63,11 @@ def deps_current(deps):
 
 
 def zeros_like(x):
-    """The zero adjoint of array ``x``: zeros of its shape, in its float dtype."""
+    """The zero adjoint of array ``x``: zeros of its shape, in its float dtype. A list
+    of arrays where the analysis took an array (``np.split``'s pieces) gets one zero
+    per item, as `zero_items` (np.asarray would stack the items)."""
+    if isinstance(x, (list, tuple)):
+        return values.zero_like(x)
     x = np.asarray(x)
     return np.zeros(x.shape, x.dtype if x.dtype.kind in "fc" else np.float64)
 
@@ -213,17 +217,33 @@ def copy_item(x, index):
     return np.array(x[index], copy=True)
 
 
-def check_scalar_output(value, loc=None):
-    """Refuse a non-scalar output before the adjoint sweep runs on it."""
+def check_scalar_output(value, loc=None, complex_ok=False):
+    """Refuse a non-scalar output before the adjoint sweep runs on it, and a complex
+    one unless ``complex_ok`` (grad's holomorphic=True)."""
     if isinstance(value, (float, int, np.floating, np.integer)) and not isinstance(value, bool):
         return
-    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "fiu":
+    if isinstance(value, np.ndarray) and value.shape == () and \
+            value.dtype.kind in ("fiuc" if complex_ok else "fiu"):
         return
+    if isinstance(value, (complex, np.complexfloating)):
+        if complex_ok:
+            return
+        raise complex_output(loc)
     shape = getattr(value, "shape", None)
+    if shape == () and np.iscomplexobj(value):
+        raise complex_output(loc)
     what = f"an array of shape {shape}" if shape is not None else type(value).__name__
     raise errors.NonScalarOutput(
         f"the function returned {what}; grad needs a scalar float output", loc=loc,
         hint="reduce it first (np.sum, np.mean), or differentiate one element")
+
+
+def complex_output(loc=None):
+    """The refusal of a complex output where grad needs a real one (as JAX's)."""
+    return errors.NonScalarOutput(
+        "the function returned a complex number; grad requires real-valued outputs",
+        loc=loc, hint="take np.real or np.abs of it, or pass holomorphic=True for the "
+                      "complex derivative of a holomorphic function")
 
 
 def jvp_via_vjp(row_rule, i, broadcast, t, ans, *args, **kwargs):

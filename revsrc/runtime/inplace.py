@@ -226,9 +226,11 @@ def check_shares(view, base, loc=None, names=("this value", "its source")):
     they must, and a copy does not change its source."""
     v, b = names
     if not (isinstance(view, np.ndarray) and isinstance(base, np.ndarray)):
+        odd, what = (v, view) if not isinstance(view, np.ndarray) else (b, base)
         raise _unfollowed(
-            f"{v} may be a view of {b}, and {b} is a {type(base).__name__} here, not an "
-            f"array: revsrc cannot tell whether a write into {v} reaches it", loc)
+            f"{v} may be a view of {b}, and {odd} is a {type(what).__name__} here, not an "
+            f"array (np.split's pieces are a list of views): revsrc cannot tell whether "
+            f"a write into {v} reaches {b}", loc)
     if not np.shares_memory(view, base):
         raise _unfollowed(
             f"{v} was made from {b} but does not share its memory here "

@@ -308,13 +308,19 @@ def copy_item(x, index):
     return x[index]  # arrays are values: nothing later changes it
 
 
-def check_scalar_output(value, loc=None):
+def check_scalar_output(value, loc=None, complex_ok=False):
     if isinstance(value, (float, int, np.floating, np.integer)) and not isinstance(value, bool):
         return
     shape = getattr(value, "shape", None)
     dtype = getattr(value, "dtype", None)
-    if shape == () and dtype is not None and np.dtype(dtype).kind in "fiu":
+    if shape == () and dtype is not None and \
+            np.dtype(dtype).kind in ("fiuc" if complex_ok else "fiu"):
         return
+    if isinstance(value, complex) and complex_ok:
+        return
+    if shape == () and dtype is not None and np.dtype(dtype).kind == "c" or \
+            isinstance(value, complex):
+        raise runtime.complex_output(loc)
     what = f"an array of shape {shape}" if shape is not None else type(value).__name__
     raise errors.NonScalarOutput(
         f"the function returned {what}; grad needs a scalar float output", loc=loc,

@@ -9,18 +9,24 @@ import ast
 import operator
 import types
 
+import numpy as np
+
 from ...runtime import containers
-from ... import errors
+from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
 from .scope import param_names
 from .values import (Known, NestedDef, VDict, VRecord, VTuple, describe_static, is_static,
-                     is_static_value, made_object)
+                     is_static_value, lambda_def, made_object)
 
 
 def _is_function_value(fn):
     """A function to stand for by name: not a module, nor a nested def's record."""
     return is_static(fn) and not isinstance(fn, (NestedDef, types.ModuleType))
+
+
+# attributes of an array that are views of it (an item assignment into one changes it)
+_VIEW_ATTRIBUTES = frozenset({"T", "real", "imag", "flat"})
 
 
 class AssignLowering:
@@ -158,7 +164,7 @@ class AssignLowering:
                    for n in ast.walk(sc.parsed.node))
 
     def _subscript_parts(self, sc, node, out, loc):
-        if isinstance(node.value, ast.Subscript):
+        if isinstance(node.value, (ast.Subscript, ast.Attribute, ast.Call)):
             return self._nested_subscript_parts(sc, node, out, loc)
         if not isinstance(node.value, ast.Name):
             raise errors.UnsupportedSyntax("only a local array can be assigned into", loc=loc)
@@ -182,11 +188,21 @@ class AssignLowering:
         return base, index
 
     def _nested_subscript_parts(self, sc, node, out, loc):
-        """``M[i][j] = v``: the write goes into the item ``M[i]`` (a view of an array's
-        row, or an inner list), which revsrc/passes/views.py writes back into ``M``."""
+        """``M[i][j] = v``, ``y.T[0] = v``, ``np.split(y, 2)[0][:] = v``: the write goes
+        into the value ``M[i]`` (a view of an array's row, or an inner list), ``y.T``,
+        ``np.split(y, 2)[0]``, which revsrc/passes/views.py writes back into the array it
+        views (or, where it is new, leaves in it, as Python does)."""
         root = node.value
-        while isinstance(root, ast.Subscript):
+        while isinstance(root, (ast.Subscript, ast.Attribute)):
+            if isinstance(root, ast.Attribute) and root.attr not in _VIEW_ATTRIBUTES:
+                # an object's array (the caller's, maybe): a change revsrc cannot see
+                raise errors.UnsupportedSyntax(
+                    "only a local array can be assigned into (or its views .T, .real, "
+                    ".imag, .flat)", loc=loc, hint="assign into a name the function made")
             root = root.value
+        if isinstance(root, ast.Call):    # its arguments are checked where it is written
+            return self._target_value(sc, node.value, out, loc), \
+                self._index(sc, node.slice, out, loc)
         if not isinstance(root, ast.Name):
             raise errors.UnsupportedSyntax(
                 "only items of a local list or array can be assigned into", loc=loc,
@@ -196,8 +212,19 @@ class AssignLowering:
                 f"assigning into {ast.unparse(node)} would change a value the caller owns",
                 loc=loc, hint=f"copy it first: {root.id} = np.array({root.id})  (or "
                               f"[list(row) for row in {root.id}] for a list of lists)")
-        base = self._val(sc, node.value, out)
+        base = self._target_value(sc, node.value, out, loc)
         return base, self._index(sc, node.slice, out, loc)
+
+    def _target_value(self, sc, node, out, loc):
+        """The value an item assignment into ``node[...]`` writes into: ``y.flat`` (an
+        iterator NumPy writes through) is ``y`` raveled, a view revsrc follows; where
+        NumPy makes a copy instead (``y`` not contiguous), refused when it runs."""
+        if isinstance(node, ast.Attribute) and node.attr == "flat":
+            base = self._val(sc, node.value, out)
+            flat = self._emit(out, np.ravel, (base,), None, loc)
+            out.append(Op(None, runtime.check_view, (flat, base, Const(loc)), loc=loc))
+            return flat
+        return self._val(sc, node, out)
 
     def _static_setitem(self, sc, target, value, out, loc):
         """``d[key] = value`` on a dict made in the function, with a constant key,
@@ -231,11 +258,7 @@ class AssignLowering:
             return False
         if isinstance(value, ast.Lambda):
             self._check_single_binding(sc, target.id, "a lambda", loc)
-            node = ast.FunctionDef(name=target.id, args=value.args,
-                                   body=[ast.Return(value=value.body)], decorator_list=[],
-                                   returns=None, type_comment=None, type_params=[])
-            ast.copy_location(node, value)
-            ast.copy_location(node.body[0], value.body)
+            node = lambda_def(value, target.id)
             sc.defs[target.id] = node
             sc.env[target.id] = Known(NestedDef(sc, node))
             return True

@@ -19,8 +19,8 @@ from ...core.ir import Const, Op
 from ...runtime.arith import astype as _astype
 from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
-                     class_of, inlinable, is_library, is_static, sequence, short, spread,
-                     user_callable, vtuple)
+                     class_of, inlinable, is_library, is_static, lambda_def, sequence, short,
+                     spread, user_callable, vtuple)
 from .objects import is_record_class, plain_init_class
 
 # Array methods and attributes, mapped to the NumPy function they mean.
@@ -40,6 +40,16 @@ _SIDE_EFFECTS = {print, open, input, exec, eval, setattr, delattr, globals, loca
                  vars, breakpoint, __import__}
 
 
+def _new_array_call(fn, node):
+    """``np.asarray([a, b])`` makes a new array, as ``np.array([a, b])`` does: called
+    so, the write into it that follows is not taken for a write into its items."""
+    if fn in (np.asarray, np.asanyarray) and node.args and \
+            isinstance(node.args[0], (ast.List, ast.Tuple, ast.ListComp)) and \
+            len(node.args) <= 2 and all(k.arg == "dtype" for k in node.keywords):
+        return np.array
+    return fn
+
+
 class CallLowering:
     """Calls and their arguments (a part of `Lowerer`)."""
 
@@ -57,6 +67,8 @@ class CallLowering:
             if isinstance(base, types.ModuleType):
                 self._depend(vars(base), func.attr, attr)
             return attr
+        elif isinstance(func, ast.Subscript):
+            return self._global_entry(sc, func)
         else:
             return None
         if isinstance(r, Known):
@@ -64,6 +76,48 @@ class CallLowering:
         if isinstance(r, Const) and is_static(r.value):
             return r.value   # a function passed to the function being inlined
         return None
+
+    def _global_entry(self, sc, node):
+        """The function ``FUNCS["a"]`` calls, for a constant key into a list or tuple of
+        functions made in the function, or into a global dict (or tuple): a global's
+        entry is taken as fixed, as a global function is, and guarded (the program is
+        made anew when the entry, or the global, is rebound). None for anything else;
+        a global list's item is refused (a list's items cannot be watched)."""
+        if not (isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant)):
+            return None
+        name, key = node.value.id, node.slice.value
+        scope = sc
+        while scope is not None:
+            v = scope.env.get(name)
+            if isinstance(v, VTuple) and type(key) is int and -len(v) <= key < len(v):
+                item = v[key]     # acts[0] of a list of lambdas made in the function
+                return item.value if isinstance(item, Known) else None
+            if name in scope.locals or name in scope.defs or \
+                    (scope.enclosing is None and name in scope.cells):
+                return None
+            top, scope = scope, scope.enclosing
+        holder = top.globals.get(name) if top.globals is not None else None
+        if type(holder) is list and isinstance(key, int) and -len(holder) <= key < len(holder) \
+                and callable(holder[key]) and not top.rule_mode:
+            raise errors.UnsupportedSyntax(
+                f"calling {name}[{key}], an item of a global list: revsrc takes the "
+                "function a call reaches as fixed, and cannot tell when a list's item "
+                "is rebound", loc=top.parsed.loc(node),
+                hint=f"make {name} a tuple (or a dict: a dict's entries are watched)")
+        if top.rule_mode or type(holder) not in (dict, tuple):
+            return None
+        if type(holder) is dict:
+            entry = holder.get(key, MISSING)
+        else:   # a tuple's items stay: the global holding it is watched
+            entry = holder[key] if isinstance(key, int) and \
+                -len(holder) <= key < len(holder) else MISSING
+        if entry is MISSING or not is_static(entry) or isinstance(entry, types.ModuleType):
+            return None
+        self.deps.append((top.globals, name, holder, None))
+        if type(holder) is dict:
+            code = entry.__code__ if isinstance(entry, types.FunctionType) else None
+            self.deps.append((holder, key, entry, code))
+        return entry
 
     def _callee(self, sc, node, out, into, loc):
         """(the function ``node`` calls, MISSING), or (None, the call's value) where
@@ -92,6 +146,8 @@ class CallLowering:
                 fn = self._stored_function(base, func.attr)
                 if fn is None:
                     return None, self._method(sc, node, base, out, into, loc)
+        elif isinstance(func, ast.Lambda):    # (lambda v: v * v)(x): inlined there
+            return NestedDef(sc, lambda_def(func, "lambda_")), MISSING
         else:
             fn = self._static_callee(sc, func, out)
             if fn is None and isinstance(func, ast.Name):
@@ -151,6 +207,7 @@ class CallLowering:
                                   into, loc)
         else:
             args, kwargs = self._call_args(sc, node, out, loc)
+            fn = _new_array_call(fn, node)
         if isinstance(fn, BoundMethod):
             obj, found = fn.obj, fn.fn
             if isinstance(found, staticmethod):

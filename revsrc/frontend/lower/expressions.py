@@ -17,7 +17,7 @@ from ...core.ir import Const, If
 from .dispatch import expression
 from .scope import param_names
 from .values import (STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
-                     made_object, vtuple)
+                     lambda_def, made_object, vtuple)
 
 BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -26,6 +26,13 @@ BINOPS = {
     ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift,
     ast.RShift: operator.rshift,
 }
+
+def _plain_lambda(node):
+    """A lambda without defaults (a default is taken where the lambda is made, so one
+    with defaults is made there as a function value: `_lambda_value`)."""
+    return isinstance(node, ast.Lambda) and not node.args.defaults and \
+        not any(d is not None for d in node.args.kw_defaults)
+
 
 _UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_,
           ast.Invert: operator.invert}
@@ -127,10 +134,15 @@ class ExpressionLowering:
 
     @expression(ast.Tuple, ast.List)
     def _sequence_literal(self, sc, node, out, into, loc):
-        values = [self._expr(sc, e, out) for e in node.elts]
-        if any(made_object(v) for v in values):
+        values = [self._expr(sc, e, out) if not _plain_lambda(e) else
+                  Known(NestedDef(sc, lambda_def(e, "lambda_"))) for e in node.elts]
+        if any(made_object(v) for v in values) or any(
+                isinstance(v, Known) and isinstance(v.value, NestedDef) for v in values) and \
+                all(isinstance(v, Known) and callable(v.value) or isinstance(v.value, NestedDef)
+                    for v in values):
             # objects made in the function stay static: a list of layers is
-            # known when transforming, and a loop over it is unrolled
+            # known when transforming, and a loop over it is unrolled; so does a
+            # list of functions (lambdas), whose calls are inlined
             return vtuple([self._snapshot_deep(v, out, loc) for v in values],
                           "list" if isinstance(node, ast.List) else "tuple")
         items = [self._materialize(v, out, sc.parsed.loc(e))

@@ -146,7 +146,8 @@ class NameLowering:
         if isinstance(node, (ast.List, ast.Tuple)):
             # a list of objects made in the function ([Dense(W1, b1), Dense(W2, b2)])
             return any(isinstance(e, ast.Call) and self._maybe_static(sc, e)
-                       for e in node.elts)
+                       for e in node.elts) or any(isinstance(e, ast.Lambda)
+                                                  for e in node.elts)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return isinstance(node.elt, ast.Lambda)   # a list of functions (loops.py)
         if isinstance(node, ast.Name):

@@ -11,6 +11,7 @@ never compares tags of tuples.
 """
 from __future__ import annotations
 
+import ast
 import functools
 import inspect
 import os
@@ -98,6 +99,16 @@ class NestedDef:
     def __init__(self, scope, node):
         self.scope = scope
         self.node = node
+
+
+def lambda_def(node, name):
+    """The ``def`` named ``name`` that the lambda ``node`` stands for."""
+    fdef = ast.FunctionDef(name=name, args=node.args, body=[ast.Return(value=node.body)],
+                           decorator_list=[], returns=None, type_comment=None,
+                           type_params=[])
+    ast.copy_location(fdef, node)
+    ast.copy_location(fdef.body[0], node.body)
+    return fdef
 
 
 class BoundMethod:
