@@ -116,7 +116,7 @@ class _Forward:
             name = pytree.path_text(self.params[slots[nums.index(i)][0]],
                                     slots[nums.index(i)][1])
             for p, path, t in zip(positions, pytree.paths(td),
-                                  flatten_up_to(td, tangents[i], name)):
+                                  pytree.flatten_up_to(td, tangents[i], name)):
                 x = flat[p]
                 where = pytree.path_text(name, path)
                 float_arg = pytree.float_leaf(x)
@@ -139,24 +139,6 @@ class _Forward:
                     t = float(t)
                 flat_tangents.append(t)
         return plan.key, flat, tuple(wrt), flat_tangents
-
-
-def flatten_up_to(td, tree, name="the tangent"):
-    """The leaves of ``tree`` at the leaves of structure ``td`` (None everywhere below
-    a None)."""
-    if tree is None:
-        return [None] * td.num_leaves
-    if td.kind == pytree.LEAF:
-        return [tree]
-    node = pytree.node_of(tree)
-    if node is None or node[0] != td.kind or node[1] is not td.cls or \
-            (td.kind == "dict" and tuple(node[2]) != td.aux) or len(node[3]) != len(td.children):
-        raise ValueError(f"the tangent of {name} does not have its primal's structure "
-                         f"{td!r}")
-    out = []
-    for child_td, child in zip(td.children, node[3]):
-        out.extend(flatten_up_to(child_td, child, name))
-    return out
 
 
 def _signature(v, backend):
@@ -434,13 +416,12 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         aux = None
         if has_aux:
             out, aux = out
-        if np.iscomplexobj(out):   # as JAX's jacrev (jacfwd gives the complex Jacobian)
-            raise errors.NonScalarOutput(
-                f"{getattr(f, '__name__', 'the function')} returned complex numbers; "
-                "jacrev requires real-valued outputs",
-                hint="use revsrc.jacfwd for the complex Jacobian, or take np.real or "
-                     "np.abs of the output")
         out_leaves, out_td = pytree.tree_flatten(out)
+        if any(map(np.iscomplexobj, out_leaves)):   # as JAX's (jacfwd: a complex Jacobian)
+            raise errors.NonScalarOutput(
+                f"{getattr(f, '__name__', 'the function')} returned complex numbers; jacrev "
+                "requires real-valued outputs", hint="use revsrc.jacfwd for the complex "
+                "Jacobian, or take np.real or np.abs of the output")
         out_leaves = [_host(o) for o in out_leaves]
 
         def block(m, o):

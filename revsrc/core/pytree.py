@@ -359,3 +359,21 @@ def check_differentiable(name, value, td: Optional[TreeDef] = None, leaves=None,
             f"cannot differentiate with respect to {where}, {what}; only float scalars "
             "and float arrays carry gradients (None is an empty subtree)", loc=loc,
             hint=hint)
+
+
+def flatten_up_to(td, tree, name="the tangent"):
+    """The leaves of ``tree`` at the leaves of structure ``td`` (None everywhere below
+    a None)."""
+    if tree is None:
+        return [None] * td.num_leaves
+    if td.kind == LEAF:
+        return [tree]
+    node = node_of(tree)
+    if node is None or node[0] != td.kind or node[1] is not td.cls or \
+            (td.kind == "dict" and tuple(node[2]) != td.aux) or len(node[3]) != len(td.children):
+        raise ValueError(f"the tangent of {name} does not have its primal's structure "
+                         f"{td!r}")
+    out = []
+    for child_td, child in zip(td.children, node[3]):
+        out.extend(flatten_up_to(child_td, child, name))
+    return out

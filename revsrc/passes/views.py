@@ -42,13 +42,6 @@ from ..runtime import arith as _arith, inplace
 _MUTABLE = (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT)
 
 
-def _shown(v):
-    """The user's name for variable ``v`` in a message: a later version ``x@2`` is
-    the user's ``x``; revsrc's own temporaries (``_t4``) have none."""
-    name = v.partition("@")[0]
-    return None if not name or name.startswith("_") else name
-
-
 def _basic_index(index, found):
     """Whether ``x[index]`` on an array is basic indexing (a view): True, False (an
     integer or boolean array: a copy), or None when only the run knows (a slice or a
@@ -426,11 +419,11 @@ class _Resolver:
                      f"{target}.copy()) before writing")
         root = self._root(target)
         if self._outside(root) and not outside_ok:
-            shown, owner = _shown(target), _shown(root) or "an argument"
-            via = "" if root == target else \
-                f" (through {shown if shown not in (None, owner) else 'a view of it'})"
-            raise errors.MutatesArgument(f"this writes into {owner}, which the caller owns{via}",
-                                         loc=loc, hint=f"copy it first: {owner} = {owner}.copy()")
+            t = target.partition("@")[0]    # (resolve spells x@2 as x; _t4 is revsrc's)
+            t = "a view of it" if t in (root, "") or t[0] == "_" else t
+            via = "" if root == target else f" (through {t})"
+            raise errors.MutatesArgument(f"this writes into {root}, which the caller owns{via}",
+                                         loc=loc, hint=f"copy it first: {root} = {root}.copy()")
         return root
 
     def _check_members(self, target, root, members, loc):
