@@ -30,6 +30,14 @@ def spelled(exc):
     return out
 
 
+def through(target, root):
+    """' (through y)' for a write that reaches ``root`` through ``target``, as the user
+    spells it; '' for ``root`` itself; revsrc's temporaries (``_t4``) are 'a view of it'."""
+    t = target.partition("@")[0]
+    t = "a view of it" if t in (root.partition("@")[0], "") or t[0] == "_" else t
+    return "" if target == root else f" (through {t})"
+
+
 def user_names(names, among, but):
     """The user's variables among the names ``among`` (versions as their variable, no
     temporaries), but ``but``'s, for a message."""

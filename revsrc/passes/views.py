@@ -419,10 +419,8 @@ class _Resolver:
                      f"{target}.copy()) before writing")
         root = self._root(target)
         if self._outside(root) and not outside_ok:
-            t = target.partition("@")[0]    # (resolve spells x@2 as x; _t4 is revsrc's)
-            t = "a view of it" if t in (root, "") or t[0] == "_" else t
-            via = "" if root == target else f" (through {t})"
-            raise errors.MutatesArgument(f"this writes into {root}, which the caller owns{via}",
+            raise errors.MutatesArgument(f"this writes into {root}, which the caller owns"
+                                         f"{versions.through(target, root)}",
                                          loc=loc, hint=f"copy it first: {root} = {root}.copy()")
         return root
 
