@@ -25,8 +25,9 @@ from revsrc.core import ir
 try:  # SciPy is optional: its rules and rows exist only with it
     import scipy.special as sc
     import scipy.stats as st
+    import scipy.linalg as sl
 except ImportError:  # pragma: no cover
-    sc = st = None
+    sc = st = sl = None
 from revsrc.frontend.lower.lowerer import Lowerer
 from revsrc.testing import check_grads, check_jvp
 
@@ -1397,6 +1398,44 @@ def c_norm_cdf(x, loc, scale):
     return _wsum(st.norm.cdf(x, loc, scale=scale))
 
 
+def c_ndtr(x):
+    return _wsum(sc.ndtr(x))
+
+
+def c_log_ndtr(x):
+    return _wsum(sc.log_ndtr(x) + sc.log_ndtr(x - 6.0))
+
+
+def c_ndtri(p):
+    return _wsum(sc.ndtri(p))
+
+
+def c_cho_solve(a, b):
+    c = sl.cho_factor(a)
+    return _wsum(sl.cho_solve(c, b))
+
+
+def c_cho_factor_lower(a, b):
+    c, low = sl.cho_factor(a, lower=True)
+    return _wsum(sl.cho_solve((c, low), b)) + _wsum(c)
+
+
+def c_solve_triangular(a, b):
+    return (_wsum(sl.solve_triangular(a, b, lower=True))
+            + _wsum(sl.solve_triangular(a, b, trans=1) * 1.5)
+            + _wsum(sl.solve_triangular(a, b, trans="T", lower=True, unit_diagonal=True)))
+
+
+def c_lu_solve(a, b):
+    lu = sl.lu_factor(a)
+    return _wsum(sl.lu_solve(lu, b)) + _wsum(sl.lu_solve(lu, b, trans=1) * 1.3) \
+        + _wsum(lu[0])
+
+
+def c_expm(a):
+    return _wsum(sl.expm(a))
+
+
 # ----- Rows: Python operators, builtins and the math module (floats) -----
 
 def s_operators(x, y):
@@ -1755,6 +1794,14 @@ if sc is not None:
         R(c_norm_logpdf, ("real", "real", "pos"), NORM, scalar=True),
         R(c_norm_pdf, ("real", "real", "pos"), NORM, scalar=True),
         R(c_norm_cdf, ("real", "real", "pos"), NORM, scalar=True),
+        R(c_ndtr, scalar=True), R(c_log_ndtr, scalar=True),
+        R(c_ndtri, "unit01", scalar=True),
+        R(c_cho_solve, ("spd", "real"), [((4, 4), (4,)), ((4, 4), (4, 2))], tol32=2e-2),
+        R(c_cho_factor_lower, ("spd", "real"), [((4, 4), (4,))], tol32=2e-2),
+        R(c_solve_triangular, ("wellcond", "real"), [((4, 4), (4,)), ((4, 4), (4, 2))],
+          tol32=2e-2),
+        R(c_lu_solve, ("wellcond", "real"), [((4, 4), (4,)), ((4, 4), (4, 3))], tol32=2e-2),
+        R(c_expm, "real", [(3, 3)], tol32=2e-2, rtol=1e-5),
     ]
 
 

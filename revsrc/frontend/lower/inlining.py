@@ -157,21 +157,13 @@ class InliningLowering:
 
     def _inline_library(self, fn, args, kwargs, out, into, loc):
         """A library's Python function with no rule (SciPy's, the standard library's):
-        its body is inlined as a user's would be, but every statement of it is at the
-        user's call line, and what revsrc cannot transform in it is refused there."""
-        sub = []
-        try:
-            result = self._inline_function(None, fn, args, kwargs, sub, into, loc)
-        except errors.RevsrcError as exc:
-            name = f"{getattr(fn, '__module__', '')}.{fn.__qualname__}"
-            where = f" ({exc.filename}:{exc.lineno})" if exc.filename else ""
-            raise errors.NoRule(
-                f"{name} has no derivative rule, and revsrc cannot transform its source: "
-                f"{exc.message}{where}", loc=loc,
-                hint=f"register a rule: @revsrc.defvjp({fn.__name__}) def rule(g, ans, "
-                     "*args): ..., or mark it with revsrc.nondiff") from None
-        for s in ir.walk(sub):
-            if hasattr(s, "loc"):
-                s.loc = loc
-        out.extend(sub)
-        return result
+        refused at the user's call with its name. revsrc never transforms a library's
+        own source: its internals (caches, in-place LAPACK calls, dispatch on types)
+        are not the user's program, and what revsrc would refuse deep inside them says
+        nothing the user can act on."""
+        name = f"{getattr(fn, '__module__', '')}.{fn.__qualname__}"
+        raise errors.NoRule(
+            f"{name} has no derivative rule (revsrc does not transform a library's own "
+            "source)", loc=loc,
+            hint=f"register a rule: @revsrc.defvjp({fn.__name__}) def rule(g, ans, "
+                 "*args): ..., or mark it with revsrc.nondiff")

@@ -1,0 +1,229 @@
+"""Library calls programs make: SciPy's normal-distribution functions and matrix
+factorizations, NumPy's quantiles, the math module's gamma functions and sums, map and
+filter, logging and NumPy's global random state. Each is checked against central
+differences, in forward mode where it has a rule of its own, and against JAX (x64)
+where JAX has the function; a library function with no rule is refused at the user's
+line with its name, never transformed from the library's own source.
+"""
+import logging
+import math
+
+import numpy as np
+import pytest
+
+import revsrc
+from revsrc import errors
+from revsrc.testing import check_grads, check_jvp
+
+sc = pytest.importorskip("scipy.special")
+sl = pytest.importorskip("scipy.linalg")
+
+try:
+    import jax
+    jax.config.update("jax_enable_x64", True)
+    jnp = jax.numpy
+    import jax.scipy.linalg as jsl
+    import jax.scipy.special as jsc
+except ImportError:  # pragma: no cover
+    jax = None
+
+needs_jax = pytest.mark.skipif(jax is None, reason="JAX is not installed")
+RNG = np.random.default_rng(7)
+W3 = np.array([0.3, -1.2, 0.8])
+
+
+def _spd(n, rng=RNG):
+    m = rng.standard_normal((n, n))
+    return m @ m.T + n * np.eye(n)
+
+
+def _both(f, args, **kw):
+    check_grads(f, args, **kw)
+    check_jvp(f, args, **kw)
+
+
+def _like_jax(f, fj, args, argnums=0, rtol=1e-9, atol=1e-11, symmetric=()):
+    """revsrc's gradient of ``f`` is JAX's of ``fj`` (the same function in jnp). For
+    an argument in ``symmetric`` (SciPy reads one triangle, JAX the whole matrix) the
+    gradients agree along symmetric changes: G + G^T."""
+    ours = revsrc.grad(f, argnums=argnums)(*args)
+    theirs = jax.grad(fj, argnums=argnums)(*args)
+    if isinstance(argnums, int):
+        ours, theirs = (ours,), (theirs,)
+    for i, (a, b) in enumerate(zip(ours, theirs)):
+        b = np.asarray(b)
+        if i in symmetric:
+            a, b = a + a.T, b + b.T
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
+
+
+# ----- scipy.special: the normal distribution -----
+
+def normal_tails(x):
+    return np.sum(sc.ndtr(x) * W3) + np.sum(sc.log_ndtr(x - 4.0)) + \
+        np.sum(sc.ndtri(sc.ndtr(x) * 0.5 + 0.2))
+
+
+def normal_tails_jax(x):
+    return jnp.sum(jsc.ndtr(x) * W3) + jnp.sum(jsc.log_ndtr(x - 4.0)) + \
+        jnp.sum(jsc.ndtri(jsc.ndtr(x) * 0.5 + 0.2))
+
+
+def test_ndtr_ndtri_log_ndtr():
+    x = np.array([-1.3, 0.2, 2.1])
+    _both(normal_tails, (x,))
+
+    def density(x):
+        return sc.ndtr(x)
+    assert revsrc.grad(density)(0.0) == pytest.approx(1.0 / math.sqrt(2.0 * math.pi),
+                                                       rel=1e-15)
+
+
+def test_log_ndtr_far_in_the_left_tail_is_finite():
+    def f(x):
+        return sc.log_ndtr(x)
+    # d/dx log ndtr(x) ~ -x for x -> -inf: ndtr underflows, the rule does not
+    assert np.isclose(revsrc.grad(f)(-40.0), 40.0, rtol=1e-3)
+
+
+@needs_jax
+def test_normal_functions_match_jax():
+    _like_jax(normal_tails, normal_tails_jax, (np.array([-1.3, 0.2, 2.1]),))
+
+
+# ----- scipy.linalg -----
+
+def cho(a, b):
+    c = sl.cho_factor(a)
+    return np.sum(sl.cho_solve(c, b) ** 2)
+
+
+def cho_jax(a, b):
+    c = jsl.cho_factor(a)
+    return jnp.sum(jsl.cho_solve(c, b) ** 2)
+
+
+def cho_lower_matrix(a, b):
+    c, lower = sl.cho_factor(a, lower=True)
+    x = sl.cho_solve((c, lower), b)
+    return np.sum(x * x) + np.sum(c[0] * 0.5)
+
+
+def triangular(a, b):
+    return (np.sum(sl.solve_triangular(a, b, lower=True) ** 2)
+            + np.sum(sl.solve_triangular(a, b, trans=1) * 1.5)
+            + np.sum(sl.solve_triangular(a, b, trans="T", lower=True,
+                                         unit_diagonal=True) ** 3))
+
+
+def triangular_jax(a, b):
+    return (jnp.sum(jsl.solve_triangular(a, b, lower=True) ** 2)
+            + jnp.sum(jsl.solve_triangular(a, b, trans=1) * 1.5)
+            + jnp.sum(jsl.solve_triangular(a, b, trans="T", lower=True,
+                                          unit_diagonal=True) ** 3))
+
+
+def lu(a, b):
+    f = sl.lu_factor(a)
+    return np.sum(sl.lu_solve(f, b) ** 2) + np.sum(sl.lu_solve(f, b, trans=1) * 1.3)
+
+
+def lu_jax(a, b):
+    f = jsl.lu_factor(a)
+    return jnp.sum(jsl.lu_solve(f, b) ** 2) + jnp.sum(jsl.lu_solve(f, b, trans=1) * 1.3)
+
+
+def lu_packed(a):
+    f = sl.lu_factor(a)
+    return np.sum(f[0] ** 2)
+
+
+def exponential(a):
+    return np.sum(sl.expm(a) * np.arange(9.0).reshape(3, 3))
+
+
+def exponential_jax(a):
+    return jnp.sum(jsl.expm(a) * jnp.arange(9.0).reshape(3, 3))
+
+
+@pytest.mark.parametrize("f,args", [
+    (cho, (_spd(3), RNG.standard_normal(3))),
+    (cho, (_spd(4), RNG.standard_normal((4, 2)))),
+    (cho_lower_matrix, (_spd(3), RNG.standard_normal((3, 2)))),
+    (triangular, (_spd(3) + 0.3 * RNG.standard_normal((3, 3)), RNG.standard_normal(3))),
+    (triangular, (_spd(3) + 0.3 * RNG.standard_normal((3, 3)), RNG.standard_normal((3, 2)))),
+    (lu, (RNG.standard_normal((4, 4)), RNG.standard_normal(4))),
+    (lu, (RNG.standard_normal((3, 3)), RNG.standard_normal((3, 2)))),
+    (lu_packed, (RNG.standard_normal((4, 4)),)),
+    (exponential, (0.5 * RNG.standard_normal((3, 3)),)),
+], ids=["cho", "cho-matrix", "cho-lower", "triangular", "triangular-matrix", "lu",
+        "lu-matrix", "lu-packed", "expm"])
+def test_scipy_linalg_matches_finite_differences(f, args):
+    _both(f, args, rtol=1e-5, atol=1e-7)
+
+
+@needs_jax
+@pytest.mark.parametrize("f,fj,args", [
+    (cho, cho_jax, (_spd(3), RNG.standard_normal(3))),
+    (triangular, triangular_jax, (_spd(3) + 0.3 * RNG.standard_normal((3, 3)),
+                                  RNG.standard_normal((3, 2)))),
+    (lu, lu_jax, (RNG.standard_normal((4, 4)), RNG.standard_normal(4))),
+    (exponential, exponential_jax, (0.5 * RNG.standard_normal((3, 3)),)),
+], ids=["cho", "triangular", "lu", "expm"])
+def test_scipy_linalg_matches_jax(f, fj, args):
+    _like_jax(f, fj, args, argnums=tuple(range(len(args))), rtol=1e-8, atol=1e-10,
+              symmetric=(0,) if f is cho else ())
+
+
+def test_expm_frechet_is_exact_on_a_nilpotent_matrix():
+    # expm(t N) = I + t N for N^2 = 0: the derivative along N at 0 is N exactly
+    def f(t):
+        n = np.array([[0.0, 1.0], [0.0, 0.0]])
+        return np.sum(sl.expm(t * n))
+    assert revsrc.grad(f)(0.7) == 1.0
+
+
+# ----- A library function without a rule: refused at the user's line, by name -----
+
+def uses_sqrtm(a):
+    r = sl.sqrtm(a)
+    return np.sum(r)
+
+
+def uses_statistics(x):
+    import statistics
+    return statistics.fmean([x, 2.0 * x])
+
+
+def uses_funm_inside_helper(a):
+    return _helper_calling_a_library(a) * 2.0
+
+
+def _helper_calling_a_library(a):
+    return np.sum(sl.logm(a))
+
+
+@pytest.mark.parametrize("f,arg,where,name", [
+    (uses_sqrtm, _spd(3), (uses_sqrtm, 1), "sqrtm"),
+    (uses_statistics, 1.5, (uses_statistics, 2), "fmean"),
+    (uses_funm_inside_helper, _spd(3), (_helper_calling_a_library, 1), "logm"),
+])
+def test_a_library_function_without_a_rule_is_refused_at_the_call(f, arg, where, name):
+    with pytest.raises(errors.NoRule) as info:
+        revsrc.grad(f)(arg)
+    err = info.value
+    assert err.code == "E202"
+    assert err.filename == __file__
+    assert err.lineno == where[0].__code__.co_firstlineno + where[1]
+    assert name in err.message and "library's own source" in err.message
+    assert f"revsrc.defvjp({name})" in err.hint
+    # nothing of the library's source in the message: no path into site-packages
+    assert "site-packages" not in err.message and "_util.py" not in err.message
+
+
+def test_overwrite_arguments_are_refused():
+    def f(a, b):
+        return np.sum(sl.solve_triangular(a, b, overwrite_b=True))
+    with pytest.raises(errors.NoRule, match="overwrite_b") as info:
+        revsrc.grad(f)(np.eye(2) * 2.0, np.ones(2))
+    assert info.value.code == "E202"
