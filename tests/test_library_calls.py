@@ -227,3 +227,70 @@ def test_overwrite_arguments_are_refused():
     with pytest.raises(errors.NoRule, match="overwrite_b") as info:
         revsrc.grad(f)(np.eye(2) * 2.0, np.ones(2))
     assert info.value.code == "E202"
+
+
+# ----- NumPy's quantiles -----
+
+def quantiles(x, q):
+    return (np.sum(np.quantile(x, q, axis=1) * np.arange(6.0).reshape(2, 3))
+            + np.percentile(x, 37.0) + np.sum(np.nanquantile(x, 0.6, axis=0)))
+
+
+def quantiles_jax(x, q):
+    return (jnp.sum(jnp.quantile(x, q, axis=1) * jnp.arange(6.0).reshape(2, 3))
+            + jnp.percentile(x, 37.0) + jnp.sum(jnp.nanquantile(x, 0.6, axis=0)))
+
+
+def nan_quantiles(x):
+    return np.nanquantile(x, 0.3) + np.sum(np.nanpercentile(x, [20.0, 90.0], axis=1) ** 2)
+
+
+def nan_quantiles_jax(x):
+    return jnp.nanquantile(x, 0.3) + jnp.sum(jnp.nanpercentile(x, jnp.array([20.0, 90.0]),
+                                                                 axis=1) ** 2)
+
+
+X35 = RNG.standard_normal((3, 5))
+XNAN = X35.copy()
+XNAN[1, 2] = XNAN[0, 4] = np.nan
+
+
+def test_quantiles_match_finite_differences():
+    _both(quantiles, (X35, np.array([0.15, 0.7])))
+    _both(nan_quantiles, (X35,))
+
+
+def test_nan_quantiles_skip_the_nans():
+    g = revsrc.grad(nan_quantiles)(XNAN)
+    assert g[1, 2] == 0.0 and g[0, 4] == 0.0 and np.all(np.isfinite(g))
+    check_grads(nan_quantiles, (XNAN,))
+
+
+@needs_jax
+def test_quantiles_match_jax():
+    _like_jax(quantiles, quantiles_jax, (X35, np.array([0.15, 0.7])), argnums=(0, 1))
+    _like_jax(nan_quantiles, nan_quantiles_jax, (XNAN,))
+
+
+def test_quantile_weights_go_to_the_two_order_statistics():
+    def f(x):
+        return np.quantile(x, 0.25)
+    x = np.array([4.0, 1.0, 3.0, 2.0, 5.0])   # virtual index 1.0: the 2nd smallest
+    assert list(revsrc.grad(f)(x)) == [0.0, 0.0, 0.0, 1.0, 0.0]
+    y = np.array([4.0, 1.0, 3.0, 2.0])        # 0.75: a quarter to 1.0, 3/4 to 2.0
+    assert np.allclose(revsrc.grad(f)(y), [0.0, 0.25, 0.0, 0.75])
+
+
+def test_quantile_ties_share_the_weight():
+    def f(x):
+        return np.quantile(x, 0.5)
+    g = revsrc.grad(f)(np.array([2.0, 1.0, 2.0, 3.0, 2.0]))
+    assert np.allclose(g, [1 / 3, 0.0, 1 / 3, 0.0, 1 / 3])
+
+
+def test_quantile_methods_other_than_linear_are_refused():
+    def f(x):
+        return np.quantile(x, 0.5, method="nearest")
+    with pytest.raises(errors.NoRule, match="nearest") as info:
+        revsrc.grad(f)(np.arange(4.0))
+    assert info.value.code == "E202"

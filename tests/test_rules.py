@@ -566,6 +566,22 @@ def f_slogdet_item(a):
     return _wsum(np.linalg.slogdet(a)[1])
 
 
+def f_quantile(x):
+    return np.quantile(x, 0.3) + _wsum(np.quantile(x, [0.1, 0.8], axis=-1))
+
+
+def f_percentile(x):
+    return _wsum(np.percentile(x, 65.0, axis=0, keepdims=True))
+
+
+def f_nanquantile(x):
+    return _wsum(np.nanquantile(x, 0.45, axis=-1))
+
+
+def f_nanpercentile(x):
+    return np.nanpercentile(x, 12.5)
+
+
 def f_cholesky(a):
     return _wsum(np.linalg.cholesky(a))
 
@@ -1624,6 +1640,8 @@ ROWS = [
                                       ((2, 3, 3), (2, 3, 2)), ((2, 3, 3), (3, 1))],
       tol32=2e-2),
     R(f_slogdet, "wellcond", SQ, tol32=2e-2), R(f_slogdet_item, "wellcond", SQ, tol32=2e-2),
+    R(f_quantile, "distinct", [(7,), (3, 5)]), R(f_percentile, "distinct", [(3, 5)]),
+    R(f_nanquantile, "distinct", [(6,), (2, 5)]), R(f_nanpercentile, "distinct", [(3, 4)]),
     R(f_cholesky, "spd", SQ, tol32=2e-2), R(f_cholesky_sym, "spd", SQ, tol32=2e-2),
     R(f_cholesky_upper, "spd", SQ, tol32=2e-2),
     # shape
