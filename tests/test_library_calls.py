@@ -294,3 +294,42 @@ def test_quantile_methods_other_than_linear_are_refused():
     with pytest.raises(errors.NoRule, match="nearest") as info:
         revsrc.grad(f)(np.arange(4.0))
     assert info.value.code == "E202"
+
+
+# ----- math: lgamma, gamma, fsum, prod -----
+
+def gammas(x):
+    return math.lgamma(x) * 2.0 + math.gamma(x / 2.0) + math.lgamma(-x - 0.5)
+
+
+def gammas_jax(x):
+    return jax.scipy.special.gammaln(x) * 2.0 + jax.scipy.special.gamma(x / 2.0) + \
+        jnp.log(jnp.abs(jax.scipy.special.gamma(-x - 0.5)))
+
+
+def sums_and_products(x, y):
+    return math.fsum([x, y * y, 3.0 * x]) + math.prod([x, y, x + y], start=y)
+
+
+@pytest.mark.parametrize("x", [0.3, 2.7, 11.3])
+def test_gamma_functions(x):
+    _both(gammas, (x,))
+    d = revsrc.grad(math.lgamma)(x)
+    assert d == pytest.approx(sc.digamma(x), rel=4e-15)
+
+
+@needs_jax
+def test_gamma_functions_match_jax():
+    _like_jax(gammas, gammas_jax, (2.7,), rtol=1e-13)
+
+
+def test_fsum_and_prod():
+    _both(sums_and_products, (1.3, -0.7))
+    # a zero item: the others' product, exactly, not ans / x
+    def with_zero(x, y):
+        return math.prod([x, 0.0, y])
+    assert revsrc.grad(with_zero, argnums=(0, 1))(2.0, 3.0) == (0.0, 0.0)
+
+    def zero_item(x, y):
+        return math.prod([x, y])
+    assert revsrc.grad(zero_item, argnums=(0, 1))(0.0, 3.0) == (3.0, 0.0)

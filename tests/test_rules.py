@@ -1515,6 +1515,19 @@ def f_inplace_matmul(a, b):
     return _wsum(c)
 
 
+def s_gamma(x):
+    return math.lgamma(x) * 1.5 + math.gamma(x) + math.lgamma(-x - 0.5)
+
+
+def s_fsum_prod(x, y):
+    return math.fsum([x, y * y, 3.0 * x]) + math.prod([x, y, x + y], start=y) \
+        + math.prod((x, 0.0, y))
+
+
+def f_fsum_prod_array(x):
+    return math.fsum(x * x) + math.prod(x)
+
+
 def s_log_base(x, b):
     return math.log(x, b)
 
@@ -1789,6 +1802,9 @@ ROWS = [
     R(s_mod, ("modx", "mody"), [(None, None)], dtypes=("float64",)),
     R(s_copy_float, "distinct", [(None, None)], dtypes=("float64",)),
     R(s_math_trig, "unit", [None], dtypes=("float64",)),
+    R(s_gamma, "pos", [None], dtypes=("float64",)),
+    R(s_fsum_prod, "nonzero", [(None, None)], dtypes=("float64",)),
+    R(f_fsum_prod_array, "nonzero", [(4,)], dtypes=("float64",)),
     R(s_math_hyp, "unit", [None], dtypes=("float64",)),
     R(s_math_exp, "unit", [None], dtypes=("float64",)),
     R(s_math_misc, "nonzero", [(None, None)], dtypes=("float64",)),
