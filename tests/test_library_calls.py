@@ -333,3 +333,68 @@ def test_fsum_and_prod():
     def zero_item(x, y):
         return math.prod([x, y])
     assert revsrc.grad(zero_item, argnums=(0, 1))(0.0, 3.0) == (3.0, 0.0)
+
+
+# ----- map and filter -----
+
+def _square(v):
+    return v * v
+
+
+def map_lambda(x, w):
+    return sum(map(lambda v: v * w, [x, 2.0 * x, x * x]))
+
+
+def map_ufunc(xs):
+    return np.sum(np.array(list(map(np.sin, xs))))
+
+
+def map_and_filter(x, y):
+    return math.fsum(map(_square, [x, y, x * y])) + \
+        sum(filter(lambda v: v > 0.0, [x, -y, y]))
+
+
+def map_two_sequences_in_a_loop(a, b):
+    total = 0.0
+    for p in map(lambda u, v: u * v, [a, b], [b, a + b]):
+        total = total + p
+    return total
+
+
+def map_over_a_run_time_list(xs):
+    ys = [v * 2.0 for v in xs]
+    return sum(map(_square, ys)) + sum(filter(None, ys)) + \
+        sum(filter(lambda t: t < 0.0, ys))
+
+
+def map_keeps_the_outer_name(x):
+    v = 3.0
+    s = sum(map(lambda v: v * 2.0, [x, x * x]))
+    return s * v
+
+
+def map_stored(x):
+    m = map(_square, [x, x])
+    return sum(m)
+
+
+@pytest.mark.parametrize("f,args", [
+    (map_lambda, (1.3, 0.7)), (map_ufunc, (np.array([0.3, 1.2, -0.4]),)),
+    (map_and_filter, (1.3, 0.4)), (map_and_filter, (-1.3, 0.4)),
+    (map_two_sequences_in_a_loop, (0.5, 1.5)),
+    (map_over_a_run_time_list, (np.array([0.3, 1.2, -0.4]),)),
+    (map_keeps_the_outer_name, (0.8,)),
+])
+def test_map_and_filter_are_comprehensions(f, args):
+    _both(f, args)
+    g = revsrc.grad(f)(*args)
+    assert f(*args) == revsrc.value_and_grad(f)(*args)[0]
+    assert np.all(np.isfinite(g))
+
+
+def test_a_map_stored_for_later_is_refused_with_the_fix():
+    with pytest.raises(errors.UnsupportedSyntax) as info:
+        revsrc.grad(map_stored)(0.5)
+    assert info.value.code == "E101"
+    assert info.value.lineno == map_stored.__code__.co_firstlineno + 1
+    assert "list(map(...))" in info.value.hint
