@@ -398,3 +398,68 @@ def test_a_map_stored_for_later_is_refused_with_the_fix():
     assert info.value.code == "E101"
     assert info.value.lineno == map_stored.__code__.co_firstlineno + 1
     assert "list(map(...))" in info.value.hint
+
+
+# ----- calls for their effect: logging, NumPy's global random state -----
+
+LOG = logging.getLogger("revsrc.tests.library_calls")
+
+
+def logs_as_it_goes(x):
+    logging.info("x is %.3f", x)
+    LOG.warning("twice x is %.3f", 2.0 * x)
+    y = x * x
+    LOG.log(logging.ERROR, "y is %.3f", y)
+    logging.debug("done")
+    return y
+
+
+def test_logging_runs_in_the_forward_sweep_once(caplog):
+    caplog.set_level(logging.DEBUG)
+    assert revsrc.grad(logs_as_it_goes)(1.5) == 3.0
+    assert [r.getMessage() for r in caplog.records] == [
+        "x is 1.500", "twice x is 3.000", "y is 2.250", "done"]
+    caplog.clear()
+    check_jvp(logs_as_it_goes, (0.7,))
+    assert "x is 0.700" in [r.getMessage() for r in caplog.records]
+
+
+def test_a_rebound_logger_is_the_one_used(caplog, monkeypatch):
+    caplog.set_level(logging.DEBUG)
+    d = revsrc.grad(logs_as_it_goes)
+    d(1.0)
+    other = logging.getLogger("revsrc.tests.other")
+    monkeypatch.setattr(__import__(__name__), "LOG", other)
+    caplog.clear()
+    d(1.0)
+    assert {r.name for r in caplog.records if "twice" in r.getMessage()} == \
+        {"revsrc.tests.other"}
+
+
+def seeded_noise(x):
+    np.random.seed(5)
+    e = np.random.randn(x.size)
+    s = 0.0
+    for i in range(3):
+        s = s + np.sum(x * np.random.normal(size=x.size)) * np.random.rand()
+    return np.sum(x * e) + s
+
+
+def test_seeded_draws_are_the_plain_calls_and_are_not_drawn_again():
+    x = np.array([0.5, -1.0])
+    np.random.seed(99)
+    plain = seeded_noise(x)
+    after_plain = np.random.rand()
+    np.random.seed(99)
+    value, g = revsrc.value_and_grad(seeded_noise)(x)
+    after_grad = np.random.rand()
+    assert value == plain and after_grad == after_plain
+    # the function is linear in x: its gradient is the draws, as the plain call made them
+    np.random.seed(5)
+    e = np.random.randn(2)
+    expect = e.copy()
+    for i in range(3):
+        n = np.random.normal(size=2)
+        expect += n * np.random.rand()
+    np.testing.assert_allclose(g, expect, rtol=1e-14)
+    _both(seeded_noise, (x,))

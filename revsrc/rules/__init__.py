@@ -45,7 +45,7 @@ import numpy as np
 
 from . import copies, kind_rules  # noqa: F401  (copies: declarations alone, first)
 # Importing a family's module registers its records.
-from . import (arith, calculus, elementwise, fft, indexing, language,  # noqa: F401
+from . import (arith, calculus, effects, elementwise, fft, indexing, language,  # noqa: F401
                linalg, mathfuncs, nondiff, quantiles, reductions, runtime_records,
                shape)
 from ..primitives import (  # noqa: F401  (the table's public face)

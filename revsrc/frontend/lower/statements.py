@@ -15,6 +15,7 @@ from ...runtime import guards
 from ...core import ir
 from ...core.ir import Const, If, Op, SetItem
 from .dispatch import statement
+from .effect_calls import effect_statement
 from .values import Known, NestedDef, VDict, VRecord, VTuple, is_static_value, vtuple
 from .expressions import BINOPS
 
@@ -102,6 +103,7 @@ class StatementLowering:
             return False  # a docstring or a bare constant
         if isinstance(node.value, ast.Call) and (
                 self._print_statement(sc, node.value, out, loc) or
+                effect_statement(self, sc, node.value, out, loc) or
                 self._list_method_statement(sc, node.value, out, loc) or
                 self._discarded_call(sc, node.value, out, loc)):
             return False
