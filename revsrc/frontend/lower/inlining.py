@@ -9,6 +9,7 @@ import inspect
 import types
 
 from .. import callee as callee_mod, fence
+from . import recursion
 from ... import errors
 from ...core import ir
 from ...core.ir import Op
@@ -44,12 +45,10 @@ class InliningLowering:
                                      list(kwargs), out, into, loc)
 
     def _inline_function(self, sc, fn, args, kwargs, out, into, loc):
-        if fn in self.inline_stack:
-            raise errors.RecursionNotSupported(
-                f"{fn.__qualname__} calls itself (recursion); revsrc inlines calls and "
-                "cannot differentiate recursion", loc=loc,
-                hint="rewrite the recursion as a loop")
-        if len(self.inline_stack) > 50:
+        if fn in self.inline_stack:   # unrolled only where int constants decide it
+            args, kwargs = recursion.folded_call(self, out, args, kwargs)
+            recursion.check(self, sc, fn, fn.__qualname__, args, kwargs, loc)
+        if len(self.inline_stack) > 50 + recursion.MAX_DEPTH:
             raise errors.RecursionNotSupported("calls nested deeper than 50 levels", loc=loc)
         parsed = parse_function(fn)
         fence.check(parsed)
@@ -60,6 +59,7 @@ class InliningLowering:
         prefix = self.choose_prefix(base, names | set(params) | {"ret", "done"})
         callee = Scope(parsed, prefix, fn.__globals__,
                        dict(zip(fn.__code__.co_freevars, fn.__closure__ or ())), fn=fn)
+        callee.recursion_ints = recursion.int_constants(args, kwargs)
         bound = self._bind(fn, params, args, kwargs, loc)
         return self._inline_body(callee, fn, node, params, names, bound, out, into, loc)
 
@@ -75,14 +75,14 @@ class InliningLowering:
 
     def _inline_def(self, sc, def_scope, node, args, kwargs, out, into, loc):
         if any(s is node for s in self.inline_stack):
-            raise errors.RecursionNotSupported(
-                f"{node.name} calls itself (recursion); revsrc cannot differentiate recursion",
-                loc=loc, hint="rewrite the recursion as a loop")
+            args, kwargs = recursion.folded_call(self, out, args, kwargs)
+            recursion.check(self, sc, node, node.name, args, kwargs, loc)
         names, _ = assigned_names(node.body)
         params = param_names(node)
         prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"ret", "done"})
         callee = Scope(def_scope.parsed, prefix, def_scope.globals, def_scope.cells,
                        enclosing=def_scope)
+        callee.recursion_ints = recursion.int_constants(args, kwargs)
         bound = self._bind_def(def_scope, node, args, kwargs, out, loc)
         return self._inline_body(callee, node, node, params, names, bound, out, into, loc)
 

@@ -16,6 +16,7 @@ from ...core import ir
 from ...core.ir import Const, If, Op, SetItem
 from .dispatch import statement
 from .effect_calls import effect_statement
+from . import recursion
 from .values import Known, NestedDef, VDict, VRecord, VTuple, is_static_value, vtuple
 from .expressions import BINOPS
 
@@ -71,7 +72,7 @@ class StatementLowering:
 
     @statement(ast.If)
     def _if(self, sc, node, out, loc):
-        test = self._condition(sc, node.test, out)
+        test = recursion.fold_condition(self, sc, out, self._condition(sc, node.test, out))
         if isinstance(test, Const):
             # known when transforming (isinstance of a container, a static field):
             # only the branch that runs is lowered
