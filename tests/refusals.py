@@ -12,9 +12,9 @@ class Box:
 
 
 def uses_try(x):
-    try:  # refuse: E101
+    try:
         y = x * 2.0
-    except ValueError:
+    except ValueError as e:  # refuse: E101
         y = 0.0
     return y
 

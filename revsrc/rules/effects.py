@@ -1,5 +1,6 @@
 """Calls made for what they do to state that holds no gradient: logging (the module's
-functions and a logger's methods) and seeding NumPy's global random generator.
+functions and a logger's methods) and seeding NumPy's global random generator; and
+the test a ``try`` statement makes of each operation of its body.
 
 They are statements (revsrc/frontend/lower/effect_calls.py) that run in the forward
 sweep, once per call of the derivative, in the program's order, as ``print`` does:
@@ -15,6 +16,7 @@ import numpy as np
 from ..core import kinds as K
 from . import kind_rules as KR
 from .register import no_derivative
+from ..runtime import attempts as _attempts
 
 LOGGING_FUNCTIONS = (logging.debug, logging.info, logging.warning, logging.error,
                      logging.exception, logging.critical, logging.log)
@@ -24,3 +26,7 @@ STATE_CALLS = (np.random.seed,)
 
 no_derivative(*LOGGING_FUNCTIONS, kind=KR.constant(K.NONE))
 no_derivative(*STATE_CALLS, kind=KR.constant(K.NONE))
+
+# The test a try statement's lowering makes before each operation of its body
+# (revsrc/runtime/attempts.py): an int, which handler catches, with no gradient.
+no_derivative(_attempts.attempt, kind=KR.constant(K.INT))
