@@ -463,3 +463,83 @@ def test_seeded_draws_are_the_plain_calls_and_are_not_drawn_again():
         expect += n * np.random.rand()
     np.testing.assert_allclose(g, expect, rtol=1e-14)
     _both(seeded_noise, (x,))
+
+
+# ----- np.vectorize of a scalar function -----
+
+def _huber(r, d):
+    if abs(r) < d:
+        return 0.5 * r * r
+    return d * (abs(r) - 0.5 * d)
+
+
+def _branchy(v):
+    return v * v if v > 0 else -v
+
+
+def _int_first(v):
+    return 1 if v > 0 else v * 2.0
+
+
+HUBER = np.vectorize(_huber)
+BRANCHY = np.vectorize(_branchy)
+
+
+def vectorized_one(x):
+    return np.sum(BRANCHY(x) * np.arange(1.0, 1.0 + x.size).reshape(x.shape))
+
+
+def vectorized_broadcast(x, d):
+    return np.sum(HUBER(x, d))
+
+
+def vectorized_inline(x):
+    return np.sum(np.vectorize(math.sin)(x) ** 2) + \
+        np.sum(np.vectorize(_branchy, otypes=[float])(x))
+
+
+def vectorized_int_first(x):
+    return np.sum(np.vectorize(_int_first)(x))
+
+
+@pytest.mark.parametrize("f,args", [
+    (vectorized_one, (np.array([[1.0, -2.0, 0.5], [0.3, -0.1, 2.0]]),)),
+    (vectorized_broadcast, (np.array([0.2, -3.0, 1.5]), np.array([[1.0], [2.0]]))),
+    (vectorized_inline, (np.array([0.3, -1.2]),)),
+], ids=["one", "broadcast", "inline"])
+def test_vectorize_applies_the_scalar_function_per_element(f, args):
+    _both(f, args)
+    assert revsrc.value_and_grad(f)(*args)[0] == f(*args)
+
+
+@needs_jax
+def test_vectorize_matches_jax_vmap():
+    def huber_jax(r, d):
+        return jnp.where(jnp.abs(r) < d, 0.5 * r * r, d * (jnp.abs(r) - 0.5 * d))
+    x, d = np.array([0.2, -3.0, 1.5]), np.array([[1.0], [2.0]])
+    _like_jax(vectorized_broadcast, lambda x, d: jnp.sum(huber_jax(x, d)), (x, d),
+              argnums=(0, 1))
+
+
+def test_vectorize_refuses_results_it_would_cast():
+    # the plain call makes every result an int (the first is 1): refused, not followed
+    with pytest.raises(errors.UnsupportedValue) as info:
+        revsrc.grad(vectorized_int_first)(np.array([1.0, -2.5]))
+    assert info.value.code == "E305"
+    assert info.value.lineno == vectorized_int_first.__code__.co_firstlineno + 1
+    g = revsrc.grad(vectorized_int_first)(np.array([-1.0, 2.5]))
+    assert list(g) == [2.0, 0.0]
+
+
+def uses_a_library_object(x):
+    import statistics
+    return statistics.NormalDist(0.0, 1.0).pdf(x)
+
+
+def test_a_library_method_is_refused_by_name_not_transformed():
+    with pytest.raises(errors.RevsrcError) as info:
+        revsrc.grad(uses_a_library_object)(0.3)
+    err = info.value
+    assert err.filename == __file__
+    assert err.lineno == uses_a_library_object.__code__.co_firstlineno + 2
+    assert "statistics.py" not in err.message

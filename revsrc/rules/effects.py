@@ -16,7 +16,7 @@ import numpy as np
 from ..core import kinds as K
 from . import kind_rules as KR
 from .register import no_derivative
-from ..runtime import attempts as _attempts
+from ..runtime import attempts as _attempts, vectorized as _vectorized
 
 LOGGING_FUNCTIONS = (logging.debug, logging.info, logging.warning, logging.error,
                      logging.exception, logging.critical, logging.log)
@@ -30,3 +30,7 @@ no_derivative(*STATE_CALLS, kind=KR.constant(K.NONE))
 # The test a try statement's lowering makes before each operation of its body
 # (revsrc/runtime/attempts.py): an int, which handler catches, with no gradient.
 no_derivative(_attempts.attempt, kind=KR.constant(K.INT))
+
+# np.vectorize's results checked as the plain call would cast them (a check with no
+# result, revsrc/runtime/vectorized.py)
+no_derivative(_vectorized.check_results, kind=KR.constant(K.NONE))

@@ -21,7 +21,7 @@ from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
                      class_of, inlinable, is_library, is_static, sequence, short, spread,
                      user_callable, vtuple)
-from .mapping import lower_map_filter
+from .mapping import lower_map_filter, lower_vectorized, vectorize_of
 from .objects import is_record_class, plain_init_class
 
 # Array methods and attributes, mapped to the NumPy function they mean.
@@ -105,6 +105,10 @@ class CallLowering:
         fn, done = self._callee(sc, node, out, into, loc)
         if done is not MISSING:
             return done
+        if fn is None and not sc.rule_mode:
+            fn = vectorize_of(self, sc, node.func, out)
+        if isinstance(fn, np.vectorize) and not sc.rule_mode:
+            return lower_vectorized(self, sc, node, fn, out, into, loc)
         if fn is None:
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,

@@ -16,8 +16,8 @@ from ...core.ir import Op
 from ..desugar import desugar
 from ..parse import parse_function
 from .scope import Scope, assigned_names, param_names, params_of, positional_names
-from .values import (STATIC_NODES, Known, VDict, VTuple, inlinable, is_static_value,
-                     known_or_const)
+from .values import (STATIC_NODES, Known, VDict, VTuple, inlinable, is_library,
+                     is_static_value, known_or_const)
 
 
 class InliningLowering:
@@ -45,6 +45,10 @@ class InliningLowering:
                                      list(kwargs), out, into, loc)
 
     def _inline_function(self, sc, fn, args, kwargs, out, into, loc):
+        if is_library(fn) and not (fn.__module__ or "").startswith("revsrc"):
+            # a library's method or callable object reached here (np.vectorize's
+            # __call__...): refused by name, as a library function is
+            return self._inline_library(fn, args, kwargs, out, into, loc)
         if fn in self.inline_stack:   # unrolled only where int constants decide it
             args, kwargs = recursion.folded_call(self, out, args, kwargs)
             recursion.check(self, sc, fn, fn.__qualname__, args, kwargs, loc)
