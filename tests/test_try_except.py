@@ -87,6 +87,14 @@ def in_a_loop(x):
     return s
 
 
+def names_it_without_reading_it(x):
+    try:
+        y = 1.0 / x
+    except ZeroDivisionError as unused:
+        y = x
+    return y
+
+
 def two_handlers(x, k):
     try:
         v = [x, 2.0 * x][k]
@@ -105,9 +113,10 @@ def two_handlers(x, k):
     (partly_done, (1.5, 2.0)), (raises_itself, (4.0,)), (raises_itself, (-4.0,)),
     (in_a_helper, (2.0, 1.0)), (in_a_loop, (0.5,)), (two_handlers, (2.0, 1)),
     (two_handlers, (-2.0, 1)), (two_handlers, (2.0, 5)),
+    (names_it_without_reading_it, (0.5,)),
 ], ids=["no-raise", "log", "log-caught", "cholesky", "cholesky-caught", "partly",
         "raise-not-taken", "raise-taken", "helper", "loop", "handler-none",
-        "handler-2", "handler-1"])
+        "handler-2", "handler-1", "as-unread"])
 def test_the_path_taken_matches_finite_differences(f, args):
     check_grads(f, args, argnums=0)
     check_jvp(f, args, argnums=(0,))

@@ -10,7 +10,8 @@ the reverse sweep undoes the statements that completed and the handler that ran,
 nothing else. An operation of the body is computed twice where it did not raise (its
 test and itself), the price of knowing beforehand.
 
-Refused (E101, at the user's line): ``except ... as name``; a loop in the try body
+Refused (E101, at the user's line): ``except ... as name`` where the function reads
+``name`` (the exception is not a value revsrc follows); a loop in the try body
 whose operations may raise (the rest of its iterations would have to stop); an item
 assignment in the try body; a call in it of a function whose effects cannot be run
 twice (a value of a call revsrc has no record of: a random draw, an object's method);
@@ -94,7 +95,9 @@ def _stored(stmts):
 
 def _caught(lowerer, sc, handler, out, loc):
     """The exception classes an except clause catches, as a tuple."""
-    if handler.name is not None:
+    if handler.name is not None and any(
+            isinstance(n, ast.Name) and n.id == handler.name and isinstance(n.ctx, ast.Load)
+            for n in ast.walk(sc.parsed.node)):
         raise errors.UnsupportedSyntax(
             f"except ... as {handler.name}: the exception object is not a value revsrc "
             "follows", loc=loc, hint="drop 'as name', or handle the error outside the "
