@@ -1,17 +1,17 @@
 """Adjoints and tangents of SciPy's matrix functions (``scipy.linalg``): Cholesky and LU
 factors and the solves that use them, triangular solves and the matrix exponential.
 
-This module imports SciPy at its top: only the SciPy rules (revsrc/rules/scipy_linalg.py),
-which load when a program first calls SciPy, import it. Each factorization returns the
-factor packed as LAPACK leaves it (the other triangle of ``cho_factor``'s is the input's,
-untouched), so each adjoint says what happens to every entry of the packed array, and
-each solve reads only the entries the factorization wrote. Real inputs only: the rules
+SciPy is imported inside the functions (it is optional: this module loads with the
+JAX back end's table of run-time modules, SciPy only when an adjoint runs). Each
+factorization returns the factor packed as LAPACK leaves it (the other triangle of
+``cho_factor``'s is the input's, untouched), so each adjoint says what happens to
+every entry of the packed array, and each solve reads only the entries the
+factorization wrote. Real inputs only: the rules
 are not marked ``complex_ok``.
 """
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg as sl
 
 from ..values import as_adjoint, as_array, pieces
 from .common import real_only
@@ -42,6 +42,7 @@ def cho_solve_grads(g, ans, c_and_lower, b):
     """The adjoints of ``x = cho_solve((c, lower), b)``, x = (L L^T)^-1 b: b's is
     A^-1 g; with A's -b_bar x^T, the factor's is (A_bar + A_bar^T) L on its triangle
     (for the upper factor U, with A = U^T U: U (A_bar + A_bar^T))."""
+    import scipy.linalg as sl
     c, low = c_and_lower[0], c_and_lower[1]
     real_only(c, "scipy.linalg.cho_solve")
     g = as_array(g, b)
@@ -78,6 +79,7 @@ def _onto_triangle(grad, lower, unit_diagonal):
 def solve_triangular_grads(g, ans, a, b, trans=0, lower=False, unit_diagonal=False):
     """The adjoints of x = op(T)^-1 b, T the triangle of ``a`` it reads: b's is
     op(T)^-T g, T's -b_bar x^T (for op(T) = T^T: -x b_bar^T), on that triangle."""
+    import scipy.linalg as sl
     real_only(a, "scipy.linalg.solve_triangular")
     t = _trans(trans)
     g = as_array(g, a, b)
@@ -90,6 +92,7 @@ def solve_triangular_grads(g, ans, a, b, trans=0, lower=False, unit_diagonal=Fal
 
 def solve_triangular_jvp_a(da, ans, a, b, trans=0, lower=False, unit_diagonal=False):
     """The tangent of x = op(T)^-1 b along ``a``: -op(T)^-1 op(dT) x."""
+    import scipy.linalg as sl
     t = _trans(trans)
     dt = _onto_triangle(np.asarray(da), lower, unit_diagonal)
     rhs = np.matmul(dt if t == 0 else mT(dt), ans)
@@ -115,6 +118,7 @@ def lu_factor_grad(g, ans, a):
     """The adjoint of ``lu_factor(a)`` = (lu, piv) for a square ``a``, with
     a[perm] = L U: from L's and U's adjoints (lu's below and on/above the diagonal),
     M = sl(L^T L_bar) + triu(U_bar U^T) and a[perm]'s adjoint L^-T M U^-T."""
+    import scipy.linalg as sl
     real_only(a, "scipy.linalg.lu_factor")
     lu, piv = ans
     gl = as_array(g[0], a)
@@ -131,6 +135,7 @@ def lu_solve_grads(g, ans, lu_and_piv, b, trans=0):
     """The adjoints of x = op(A)^-1 b, A = P L U packed in (lu, piv): b's is
     op(A)^-T g; A's is -b_bar x^T (its transpose for op(A) = A^T), taken to L and U,
     L_bar = P^T A_bar U^T and U_bar = L^T P^T A_bar, and packed as lu is."""
+    import scipy.linalg as sl
     lu, piv = lu_and_piv[0], lu_and_piv[1]
     real_only(lu, "scipy.linalg.lu_solve")
     t = _trans(trans)
@@ -148,6 +153,7 @@ def lu_solve_grads(g, ans, lu_and_piv, b, trans=0):
 def expm_frechet(a, e):
     """The derivative of expm at ``a`` along ``e``, exactly: the upper right block of
     expm([[a, e], [0, a]]) (batched over leading axes)."""
+    import scipy.linalg as sl
     n = a.shape[-1]
     dt = np.result_type(a, e)
     big = np.zeros(a.shape[:-2] + (2 * n, 2 * n), dtype=dt)
