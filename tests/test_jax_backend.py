@@ -41,6 +41,12 @@ REFUSED = {
     "s_copy_float": _E603,
     # sorted() of an array's items compares traced floats in Python
     "f_sorted": _E603,
+    # helpers with no jax.numpy twin yet: the quantiles' adjoint, the math module's
+    # gamma functions and fsum, SciPy's factorizations and expm
+    **dict.fromkeys(["f_quantile", "f_percentile", "f_nanquantile", "f_nanpercentile",
+                     "s_gamma", "s_fsum_prod", "f_fsum_prod_array", "c_cho_solve",
+                     "c_cho_factor_lower", "c_solve_triangular", "c_lu_solve", "c_expm"],
+                    _E603),
 }
 
 

@@ -239,10 +239,12 @@ def uses_gamma(x):
 
 
 def uses_try(x):
+    y = x
     try:
-        return x
-    except ValueError:
-        return 0.0
+        y = x * 2.0
+    except* ValueError:
+        y = 0.0
+    return y
 
 
 def with_aux(x):

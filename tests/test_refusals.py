@@ -74,7 +74,7 @@ def test_async_function_is_refused():
 def test_no_rule_names_the_function_and_how_to_add_one():
     with pytest.raises(errors.NoRule) as info:
         revsrc.grad(refusals.calls_no_rule)(1.5)
-    assert "math.gamma" in str(info.value)
+    assert "math.remainder" in str(info.value)
     assert "revsrc.defvjp" in str(info.value)
 
 
@@ -112,7 +112,7 @@ def test_builtin_without_source_is_refused():
     """A compiled function with no rule (abs has one: revsrc.grad(abs) works)."""
     import math
     with pytest.raises(errors.NoSource) as info:
-        revsrc.grad(math.gamma)
+        revsrc.grad(math.remainder)
     assert info.value.code == "E201"
 
 

@@ -25,8 +25,9 @@ from revsrc.core import ir
 try:  # SciPy is optional: its rules and rows exist only with it
     import scipy.special as sc
     import scipy.stats as st
+    import scipy.linalg as sl
 except ImportError:  # pragma: no cover
-    sc = st = None
+    sc = st = sl = None
 from revsrc.frontend.lower.lowerer import Lowerer
 from revsrc.testing import check_grads, check_jvp
 
@@ -563,6 +564,22 @@ def f_slogdet(a):
 
 def f_slogdet_item(a):
     return _wsum(np.linalg.slogdet(a)[1])
+
+
+def f_quantile(x):
+    return np.quantile(x, 0.3) + _wsum(np.quantile(x, [0.1, 0.8], axis=-1))
+
+
+def f_percentile(x):
+    return _wsum(np.percentile(x, 65.0, axis=0, keepdims=True))
+
+
+def f_nanquantile(x):
+    return _wsum(np.nanquantile(x, 0.45, axis=-1))
+
+
+def f_nanpercentile(x):
+    return np.nanpercentile(x, 12.5)
 
 
 def f_cholesky(a):
@@ -1408,6 +1425,44 @@ def c_norm_cdf(x, loc, scale):
     return _wsum(st.norm.cdf(x, loc, scale=scale))
 
 
+def c_ndtr(x):
+    return _wsum(sc.ndtr(x))
+
+
+def c_log_ndtr(x):
+    return _wsum(sc.log_ndtr(x) + sc.log_ndtr(x - 6.0))
+
+
+def c_ndtri(p):
+    return _wsum(sc.ndtri(p))
+
+
+def c_cho_solve(a, b):
+    c = sl.cho_factor(a)
+    return _wsum(sl.cho_solve(c, b))
+
+
+def c_cho_factor_lower(a, b):
+    c, low = sl.cho_factor(a, lower=True)
+    return _wsum(sl.cho_solve((c, low), b)) + _wsum(c)
+
+
+def c_solve_triangular(a, b):
+    return (_wsum(sl.solve_triangular(a, b, lower=True))
+            + _wsum(sl.solve_triangular(a, b, trans=1) * 1.5)
+            + _wsum(sl.solve_triangular(a, b, trans="T", lower=True, unit_diagonal=True)))
+
+
+def c_lu_solve(a, b):
+    lu = sl.lu_factor(a)
+    return _wsum(sl.lu_solve(lu, b)) + _wsum(sl.lu_solve(lu, b, trans=1) * 1.3) \
+        + _wsum(lu[0])
+
+
+def c_expm(a):
+    return _wsum(sl.expm(a))
+
+
 # ----- Rows: Python operators, builtins and the math module (floats) -----
 
 def s_operators(x, y):
@@ -1469,6 +1524,19 @@ def f_inplace_matmul(a, b):
     c @= b
     c += a
     return _wsum(c)
+
+
+def s_gamma(x):
+    return math.lgamma(x) * 1.5 + math.gamma(x) + math.lgamma(-x - 0.5)
+
+
+def s_fsum_prod(x, y):
+    return math.fsum([x, y * y, 3.0 * x]) + math.prod([x, y, x + y], start=y) \
+        + math.prod((x, 0.0, y))
+
+
+def f_fsum_prod_array(x):
+    return math.fsum(x * x) + math.prod(x)
 
 
 def s_log_base(x, b):
@@ -1596,6 +1664,8 @@ ROWS = [
                                       ((2, 3, 3), (2, 3, 2)), ((2, 3, 3), (3, 1))],
       tol32=2e-2),
     R(f_slogdet, "wellcond", SQ, tol32=2e-2), R(f_slogdet_item, "wellcond", SQ, tol32=2e-2),
+    R(f_quantile, "distinct", [(7,), (3, 5)]), R(f_percentile, "distinct", [(3, 5)]),
+    R(f_nanquantile, "distinct", [(6,), (2, 5)]), R(f_nanpercentile, "distinct", [(3, 4)]),
     R(f_cholesky, "spd", SQ, tol32=2e-2), R(f_cholesky_sym, "spd", SQ, tol32=2e-2),
     R(f_cholesky_upper, "spd", SQ, tol32=2e-2),
     # shape
@@ -1745,6 +1815,9 @@ ROWS = [
     R(s_mod, ("modx", "mody"), [(None, None)], dtypes=("float64",)),
     R(s_copy_float, "distinct", [(None, None)], dtypes=("float64",)),
     R(s_math_trig, "unit", [None], dtypes=("float64",)),
+    R(s_gamma, "pos", [None], dtypes=("float64",)),
+    R(s_fsum_prod, "nonzero", [(None, None)], dtypes=("float64",)),
+    R(f_fsum_prod_array, "nonzero", [(4,)], dtypes=("float64",)),
     R(s_math_hyp, "unit", [None], dtypes=("float64",)),
     R(s_math_exp, "unit", [None], dtypes=("float64",)),
     R(s_math_misc, "nonzero", [(None, None)], dtypes=("float64",)),
@@ -1768,6 +1841,14 @@ if sc is not None:
         R(c_norm_logpdf, ("real", "real", "pos"), NORM, scalar=True),
         R(c_norm_pdf, ("real", "real", "pos"), NORM, scalar=True),
         R(c_norm_cdf, ("real", "real", "pos"), NORM, scalar=True),
+        R(c_ndtr, scalar=True), R(c_log_ndtr, scalar=True),
+        R(c_ndtri, "unit01", scalar=True),
+        R(c_cho_solve, ("spd", "real"), [((4, 4), (4,)), ((4, 4), (4, 2))], tol32=2e-2),
+        R(c_cho_factor_lower, ("spd", "real"), [((4, 4), (4,))], tol32=2e-2),
+        R(c_solve_triangular, ("wellcond", "real"), [((4, 4), (4,)), ((4, 4), (4, 2))],
+          tol32=2e-2),
+        R(c_lu_solve, ("wellcond", "real"), [((4, 4), (4,)), ((4, 4), (4, 3))], tol32=2e-2),
+        R(c_expm, "real", [(3, 3)], tol32=2e-2, rtol=1e-5),
     ]
 
 

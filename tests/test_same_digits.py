@@ -37,6 +37,12 @@ _DOMAIN = {
 }
 
 
+# math functions whose rules run on the Python path only: CPython's own gamma
+# algorithms (not the C library's, so the engine could not give the same digits), and
+# functions of a sequence
+PYTHON_PATH_ONLY = {"lgamma", "gamma", "fsum", "prod"}
+
+
 def scalar_functions():
     """(name, function, number of inputs) for every function in the rule table that
     maps floats to a float: the math module's, and NumPy's float64 ufuncs."""
@@ -48,7 +54,8 @@ def scalar_functions():
             if fn.nout == 1 and fn.nin in (1, 2) and fn.signature is None \
                     and "d" * fn.nin + "->d" in fn.types:
                 found["np." + fn.__name__] = (fn, fn.nin)
-        elif isinstance(fn, types.BuiltinFunctionType) and fn.__module__ == "math":
+        elif isinstance(fn, types.BuiltinFunctionType) and fn.__module__ == "math" \
+                and fn.__name__ not in PYTHON_PATH_ONLY:
             nin = 2 if fn.__name__ in ("atan2", "pow", "hypot", "copysign") else 1
             found["math." + fn.__name__] = (fn, nin)
     return [(name, *found[name]) for name in sorted(found)]

@@ -10,11 +10,6 @@ from .. import errors
 
 # node type -> (error class, what it is, what to do instead)
 _REFUSED = {
-    ast.Try: (errors.UnsupportedSyntax, "try/except",
-              "test the condition before the call that may fail (if np.all(...): ...), or "
-              "catch the error around the derivative: try: revsrc.grad(f)(x) except ...",
-              "the derivative would have to follow whichever statements ran before an "
-              "exception, which only the run itself knows"),
     ast.AsyncWith: (errors.UnsupportedSyntax, "async with", "use a plain function"),
     ast.AsyncFor: (errors.UnsupportedSyntax, "async for", "use a plain for loop"),
     ast.AsyncFunctionDef: (errors.UnsupportedSyntax, "an async function", "use a plain def"),
@@ -38,7 +33,11 @@ _REFUSED = {
     ast.Set: (errors.UnsupportedSyntax, "a set literal", "use a tuple"),
 }
 if hasattr(ast, "TryStar"):
-    _REFUSED[ast.TryStar] = _REFUSED[ast.Try]
+    # try/except is lowered (revsrc/frontend/lower/trying.py); except* (groups) is not
+    _REFUSED[ast.TryStar] = (
+        errors.UnsupportedSyntax, "try/except* (exception groups)",
+        "use a plain try/except, or catch the errors around the derivative: "
+        "try: revsrc.grad(f)(x) except ...")
 
 
 def check(parsed):

@@ -45,8 +45,9 @@ import numpy as np
 
 from . import copies, kind_rules  # noqa: F401  (copies: declarations alone, first)
 # Importing a family's module registers its records.
-from . import (arith, calculus, elementwise, fft, indexing, language,  # noqa: F401
-               linalg, nondiff, reductions, runtime_records, shape)
+from . import (arith, calculus, effects, elementwise, fft, indexing, language,  # noqa: F401
+               linalg, mathfuncs, nondiff, quantiles, reductions, runtime_records,
+               shape)
 from ..primitives import (  # noqa: F401  (the table's public face)
     USER, Primitive, Rule, complex_capable, defer, define, lookup, records, registered,
     registered_nondiff)
@@ -63,7 +64,7 @@ def _from(module):
     return claims
 
 
-# SciPy's rules import SciPy: they load only when SciPy is there (the two imports
+# SciPy's rules import SciPy: they load only when SciPy is there (the imports
 # below are the package's only ones inside a function, for an optional library).
 def _load_scipy_special():
     from . import special  # noqa: F401
@@ -73,11 +74,18 @@ def _load_scipy_stats():
     from . import stats  # noqa: F401
 
 
+def _load_scipy_linalg():
+    from . import scipy_linalg  # noqa: F401
+
+
+_OPTIONAL = (("scipy.special", _load_scipy_special), ("scipy.stats", _load_scipy_stats),
+             ("scipy.linalg", _load_scipy_linalg))
+
+
 def _register_optional_rules():
     # SciPy is optional and slow to import: its rules register when a program first
     # calls one of its functions (the program has imported it by then).
-    for module, load in (("scipy.special", _load_scipy_special),
-                         ("scipy.stats", _load_scipy_stats)):
+    for module, load in _OPTIONAL:
         if module in sys.modules:
             load()
         else:
@@ -87,8 +95,7 @@ def _register_optional_rules():
 def load_optional():
     """Register the rules of every optional library that is installed (for tests and
     tools that list the rule table)."""
-    for module, load in (("scipy.special", _load_scipy_special),
-                         ("scipy.stats", _load_scipy_stats)):
+    for module, load in _OPTIONAL:
         try:
             importlib.import_module(module)
         except ImportError:

@@ -45,6 +45,30 @@ def digamma(g, ans, x):
     return g * sc.zeta(2.0, x)
 
 
+# ----- The normal distribution -----
+# ndtr is the standard normal's cdf, ndtri its inverse, log_ndtr log(ndtr): the
+# density phi(x) = exp(-x^2/2) / sqrt(2 pi) divided by exp(log_ndtr(x)) stays finite
+# far in the left tail, where ndtr(x) underflows.
+
+_INV_SQRT_2PI = 0.3989422804014327
+_SQRT_2PI = 2.5066282746310002
+
+
+@elementwise("ndtr", sc.ndtr, jax="jax.scipy.special.ndtr")
+def ndtr(g, ans, x):
+    return g * xp.exp(-0.5 * x * x) * _INV_SQRT_2PI
+
+
+@elementwise("ndtri", sc.ndtri, jax="jax.scipy.special.ndtri")
+def ndtri(g, ans, p):
+    return g * xp.exp(0.5 * ans * ans) * _SQRT_2PI
+
+
+@elementwise("log_ndtr", sc.log_ndtr, jax="jax.scipy.special.log_ndtr")
+def log_ndtr(g, ans, x):
+    return g * xp.exp(-0.5 * x * x - ans) * _INV_SQRT_2PI
+
+
 # ----- Logarithms -----
 
 # x log y, 0 where x is 0 (so is its derivative in y there).

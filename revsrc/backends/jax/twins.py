@@ -32,6 +32,9 @@ from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace,
 from ...runtime.grads import (calculus as _calculus, common as _common,
                               elementwise as _elementwise, fft as _fft, indexing as _indexing,
                               linalg as _linalg, reductions as _reductions, shape as _shape)
+from ...runtime import attempts, vectorized
+from ...runtime.grads import (mathfuncs as _mathfuncs, quantiles as _quantiles,
+                              scipy_linalg as _scipy_linalg)
 
 Tracer = jax.core.Tracer
 
@@ -551,6 +554,10 @@ register_twins(arith, {})
 # raise, assert, f-strings and errstate blocks; NumPy's in-place functions as values
 register_twins(guards, None)
 register_twins(inplace, None)
+# try statements' tests, np.vectorize's check; the quantiles', gamma functions' and
+# SciPy factorizations' adjoints (Python loops on values): no jnp lowering yet
+for _module in (attempts, vectorized, _mathfuncs, _quantiles, _scipy_linalg):
+    register_twins(_module, None)
 
 
 def _original(module, name):

@@ -21,6 +21,7 @@ from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
                      class_of, inlinable, is_library, is_static, lambda_def, sequence, short,
                      spread, user_callable, vtuple)
+from .mapping import lower_map_filter, lower_vectorized, vectorize_of
 from .objects import is_record_class, plain_init_class
 
 # Array methods and attributes, mapped to the NumPy function they mean.
@@ -187,10 +188,16 @@ class CallLowering:
         fn, done = self._callee(sc, node, out, into, loc)
         if done is not MISSING:
             return done
+        if fn is None and not sc.rule_mode:
+            fn = vectorize_of(self, sc, node.func, out)
+        if isinstance(fn, np.vectorize) and not sc.rule_mode:
+            return lower_vectorized(self, sc, node, fn, out, into, loc)
         if fn is None:
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint="call functions by name")
+        if fn in (map, filter) and not sc.rule_mode:
+            return lower_map_filter(self, sc, node, fn, out, into, loc)
         if not sc.rule_mode and (inplace.value_form(fn) is not None or
                                  inplace.writes_into(fn)):
             # np.add.at(...) used as a value: the write, then its None

@@ -9,14 +9,15 @@ import inspect
 import types
 
 from .. import callee as callee_mod, fence
+from . import recursion
 from ... import errors
 from ...core import ir
 from ...core.ir import Op
 from ..desugar import desugar
 from ..parse import parse_function
 from .scope import Scope, assigned_names, param_names, params_of, positional_names
-from .values import (STATIC_NODES, Known, VDict, VTuple, inlinable, is_static_value,
-                     known_or_const)
+from .values import (STATIC_NODES, Known, VDict, VTuple, inlinable, is_library,
+                     is_static_value, known_or_const)
 
 
 class InliningLowering:
@@ -44,12 +45,14 @@ class InliningLowering:
                                      list(kwargs), out, into, loc)
 
     def _inline_function(self, sc, fn, args, kwargs, out, into, loc):
-        if fn in self.inline_stack:
-            raise errors.RecursionNotSupported(
-                f"{fn.__qualname__} calls itself (recursion); revsrc inlines calls and "
-                "cannot differentiate recursion", loc=loc,
-                hint="rewrite the recursion as a loop")
-        if len(self.inline_stack) > 50:
+        if is_library(fn) and not (fn.__module__ or "").startswith("revsrc"):
+            # a library's method or callable object reached here (np.vectorize's
+            # __call__...): refused by name, as a library function is
+            return self._inline_library(fn, args, kwargs, out, into, loc)
+        if fn in self.inline_stack:   # unrolled only where int constants decide it
+            args, kwargs = recursion.folded_call(self, out, args, kwargs)
+            recursion.check(self, sc, fn, fn.__qualname__, args, kwargs, loc)
+        if len(self.inline_stack) > 50 + recursion.MAX_DEPTH:
             raise errors.RecursionNotSupported("calls nested deeper than 50 levels", loc=loc)
         parsed = parse_function(fn)
         fence.check(parsed)
@@ -60,6 +63,7 @@ class InliningLowering:
         prefix = self.choose_prefix(base, names | set(params) | {"ret", "done"})
         callee = Scope(parsed, prefix, fn.__globals__,
                        dict(zip(fn.__code__.co_freevars, fn.__closure__ or ())), fn=fn)
+        callee.recursion_ints = recursion.int_constants(args, kwargs)
         bound = self._bind(fn, params, args, kwargs, loc)
         return self._inline_body(callee, fn, node, params, names, bound, out, into, loc)
 
@@ -75,14 +79,14 @@ class InliningLowering:
 
     def _inline_def(self, sc, def_scope, node, args, kwargs, out, into, loc):
         if any(s is node for s in self.inline_stack):
-            raise errors.RecursionNotSupported(
-                f"{node.name} calls itself (recursion); revsrc cannot differentiate recursion",
-                loc=loc, hint="rewrite the recursion as a loop")
+            args, kwargs = recursion.folded_call(self, out, args, kwargs)
+            recursion.check(self, sc, node, node.name, args, kwargs, loc)
         names, _ = assigned_names(node.body)
         params = param_names(node)
         prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"ret", "done"})
         callee = Scope(def_scope.parsed, prefix, def_scope.globals, def_scope.cells,
                        enclosing=def_scope)
+        callee.recursion_ints = recursion.int_constants(args, kwargs)
         bound = self._bind_def(def_scope, node, args, kwargs, out, loc)
         return self._inline_body(callee, node, node, params, names, bound, out, into, loc)
 
@@ -157,21 +161,13 @@ class InliningLowering:
 
     def _inline_library(self, fn, args, kwargs, out, into, loc):
         """A library's Python function with no rule (SciPy's, the standard library's):
-        its body is inlined as a user's would be, but every statement of it is at the
-        user's call line, and what revsrc cannot transform in it is refused there."""
-        sub = []
-        try:
-            result = self._inline_function(None, fn, args, kwargs, sub, into, loc)
-        except errors.RevsrcError as exc:
-            name = f"{getattr(fn, '__module__', '')}.{fn.__qualname__}"
-            where = f" ({exc.filename}:{exc.lineno})" if exc.filename else ""
-            raise errors.NoRule(
-                f"{name} has no derivative rule, and revsrc cannot transform its source: "
-                f"{exc.message}{where}", loc=loc,
-                hint=f"register a rule: @revsrc.defvjp({fn.__name__}) def rule(g, ans, "
-                     "*args): ..., or mark it with revsrc.nondiff") from None
-        for s in ir.walk(sub):
-            if hasattr(s, "loc"):
-                s.loc = loc
-        out.extend(sub)
-        return result
+        refused at the user's call with its name. revsrc never transforms a library's
+        own source: its internals (caches, in-place LAPACK calls, dispatch on types)
+        are not the user's program, and what revsrc would refuse deep inside them says
+        nothing the user can act on."""
+        name = f"{getattr(fn, '__module__', '')}.{fn.__qualname__}"
+        raise errors.NoRule(
+            f"{name} has no derivative rule (revsrc does not transform a library's own "
+            "source)", loc=loc,
+            hint=f"register a rule: @revsrc.defvjp({fn.__name__}) def rule(g, ans, "
+                 "*args): ..., or mark it with revsrc.nondiff")

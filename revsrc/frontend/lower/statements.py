@@ -15,6 +15,8 @@ from ...runtime import guards
 from ...core import ir
 from ...core.ir import Const, If, Op, SetItem
 from .dispatch import statement
+from .effect_calls import effect_statement
+from . import recursion, trying  # noqa: F401  (trying: the try statement's handler)
 from .values import Known, NestedDef, VDict, VRecord, VTuple, is_static_value, vtuple
 from .expressions import BINOPS
 
@@ -70,7 +72,7 @@ class StatementLowering:
 
     @statement(ast.If)
     def _if(self, sc, node, out, loc):
-        test = self._condition(sc, node.test, out)
+        test = recursion.fold_condition(self, sc, out, self._condition(sc, node.test, out))
         if isinstance(test, Const):
             # known when transforming (isinstance of a container, a static field):
             # only the branch that runs is lowered
@@ -102,6 +104,7 @@ class StatementLowering:
             return False  # a docstring or a bare constant
         if isinstance(node.value, ast.Call) and (
                 self._print_statement(sc, node.value, out, loc) or
+                effect_statement(self, sc, node.value, out, loc) or
                 self._list_method_statement(sc, node.value, out, loc) or
                 self._discarded_call(sc, node.value, out, loc)):
             return False

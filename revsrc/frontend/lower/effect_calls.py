@@ -1,0 +1,56 @@
+"""Statements that call a function for its effect on state that holds no gradient:
+``logging.info(...)`` and the other logging functions, a logger's methods
+(``log.warning(...)`` on a logger in a module global, a closure's variable or an
+object's attribute), and ``np.random.seed(...)``. Each becomes an operation with no
+result that runs in the forward sweep, where the user's call runs it
+(revsrc/rules/effects.py says why that keeps log lines and random draws as the plain
+call makes them).
+"""
+from __future__ import annotations
+
+import ast
+import logging
+
+from ...core import ir
+from ...core.ir import Const, Op
+from ...rules import effects
+from .values import Known
+
+
+def effect_statement(lowerer, sc, call, out, loc):
+    """Lower the call statement ``call`` if it is one of these; False otherwise."""
+    if _names_a_logger(sc, call.func):
+        # read the logger when the program runs, as the user's code does
+        base = lowerer._materialize(lowerer._expr(sc, call.func.value, out), out, loc)
+        target, pre = ir.call_method, [base, Const(call.func.attr)]
+    else:
+        fn = lowerer._static_callee(sc, call.func, out)
+        if fn is None or not any(fn is f for f in effects.LOGGING_FUNCTIONS
+                                 + effects.STATE_CALLS):
+            return False
+        target, pre = fn, []
+    args, kwargs = lowerer._call_args(sc, call, out, loc)
+    args = pre + [lowerer._materialize(a, out, loc) for a in args]
+    kwargs = [(k, lowerer._materialize(v, out, loc)) for k, v in kwargs]
+    out.append(Op(None, target, tuple(args), tuple(kwargs), loc=loc))
+    return True
+
+
+def _names_a_logger(sc, func):
+    """Whether ``func`` is ``name.method`` for a logging method, ``name`` a module
+    global or a closure's variable that holds a logger now."""
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.attr in effects.LOGGER_METHODS):
+        return False
+    name = func.value.id
+    while name not in sc.env and name not in sc.locals and sc.enclosing is not None:
+        sc = sc.enclosing
+    value = sc.env.get(name)
+    if isinstance(value, (Known, Const)):
+        return isinstance(value.value, logging.Logger)
+    if name in sc.locals:
+        return False   # the function's own variable
+    # a global or a closure's variable, read when the program runs
+    if name in sc.cells:
+        return isinstance(getattr(sc.cells[name], "cell_contents", None), logging.Logger)
+    return isinstance(sc.globals.get(name), logging.Logger)

@@ -1,0 +1,231 @@
+"""``map(f, xs, ...)``, ``filter(f, xs)`` and ``np.vectorize(f)(x, ...)``, lowered as the list comprehensions they
+stand for: ``[f(x) for x in xs]``, ``[f(a, b) for a, b in zip(xs, ys)]``,
+``[x for x in xs if f(x)]`` (``filter(None, xs)``: ``if x``). A lambda's body becomes
+the comprehension's item, its parameters the comprehension's variables, so
+``map(lambda v: v * w, xs)`` is ``[v * w for v in xs]``; any other function is called
+on the items (inlined, or a primitive). Sequences known when transforming are unrolled
+and run-time ones looped over, as comprehensions are.
+
+Python's map and filter are iterators: they can be consumed once. A list made instead
+would give its items again to a second reader, so they are lowered only where they are
+consumed at once: iterated by a ``for`` or a comprehension, or the argument of a
+function that takes an iterable and reads it once (list, tuple, sum, sorted, max,
+np.array, math.fsum...). Elsewhere (``m = map(f, xs)``) they are refused with the fix.
+
+``np.vectorize(f)`` called on arrays is ``f`` applied to each element of the broadcast
+arguments: the same comprehension over their flattened elements (``f`` inlined as
+scalar code, its branches run per element), gathered with ``np.array`` and reshaped.
+"""
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from ... import errors
+from ...core.ir import Const, Op
+from ...runtime import vectorized
+from ...runtime.arith import astype
+from .values import Known
+
+# Functions that read an iterable argument once, through to its end.
+_CONSUMER_NAMES = {"list", "tuple", "sum", "sorted", "max", "min", "any", "all", "dict"}
+# Iterators over iterators: read at once when they are.
+_PASSING_NAMES = {"enumerate", "zip", "map", "filter"}
+_CONSUMER_ATTRS = {"array", "asarray", "stack", "hstack", "vstack", "concatenate",
+                   "fsum", "prod", "fromiter", "column_stack"}
+
+
+def lower_map_filter(lowerer, sc, node, fn, out, into, loc):
+    """Lower the call ``node`` of the builtin ``fn`` (map or filter) as a list
+    comprehension; refuse it where its result is not consumed at once."""
+    name = fn.__name__
+    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args) or \
+            len(node.args) < 2 or (fn is filter and len(node.args) != 2):
+        raise errors.UnsupportedSyntax(
+            f"{name}() with these arguments is not supported", loc=loc,
+            hint="write the list comprehension: [f(x) for x in xs]")
+    if not _consumed_at_once(sc.parsed.node, node):
+        raise errors.UnsupportedSyntax(
+            f"{name}(...) is an iterator that can be read only once; revsrc lowers it "
+            "where it is read at once (in a for loop, a comprehension, list(...), "
+            "sum(...), np.array(...)...)", loc=loc,
+            hint=f"make it a list where it is made: list({name}(...)), or write the "
+                 "list comprehension")
+    comp = _comprehension(node, fn is filter)
+    return lowerer._expr(sc, comp, out, into)
+
+
+def _comprehension(node, is_filter):
+    func, seqs = node.args[0], node.args[1:]
+    taken = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | \
+        {n.arg for n in ast.walk(node) if isinstance(n, ast.arg)}
+    params = _plain_lambda_params(func, len(seqs))
+    if params is not None:
+        names = params
+    else:
+        names = []
+        for k in range(len(seqs)):
+            base = f"item{k}_"
+            while base in taken:
+                base += "_"
+            names.append(base)
+
+    def load(n):
+        return ast.copy_location(ast.Name(id=n, ctx=ast.Load()), node)
+
+    def store(n):
+        return ast.copy_location(ast.Name(id=n, ctx=ast.Store()), node)
+
+    if params is not None:
+        applied = func.body
+    elif isinstance(func, ast.Constant) and func.value is None and is_filter:
+        applied = load(names[0])
+    else:
+        applied = ast.copy_location(
+            ast.Call(func=func, args=[load(n) for n in names], keywords=[]), node)
+    if len(seqs) == 1:
+        target, iterable = store(names[0]), seqs[0]
+    else:
+        target = ast.copy_location(ast.Tuple(elts=[store(n) for n in names],
+                                             ctx=ast.Store()), node)
+        iterable = ast.copy_location(
+            ast.Call(func=load("zip"), args=list(seqs), keywords=[]), node)
+    if is_filter:
+        gen = ast.comprehension(target=target, iter=iterable, ifs=[applied], is_async=0)
+        elt = load(names[0])
+    else:
+        gen = ast.comprehension(target=target, iter=iterable, ifs=[], is_async=0)
+        elt = applied
+    return ast.copy_location(ast.ListComp(elt=elt, generators=[gen]), node)
+
+
+def _plain_lambda_params(func, count):
+    """A lambda's parameter names when it takes exactly ``count`` plain positional
+    parameters (no defaults, no star-parameters), else None."""
+    if not isinstance(func, ast.Lambda):
+        return None
+    a = func.args
+    if a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults or \
+            len(a.args) != count:
+        return None
+    return [p.arg for p in a.args]
+
+
+def _consumed_at_once(root, node):
+    """Whether the call ``node`` (in the function ``root``) is read at once: the
+    iterable of a for loop or a comprehension, or an argument of a consumer."""
+    parent = _parent(root, node)
+    if isinstance(parent, (ast.For, ast.comprehension)):
+        return parent.iter is node
+    if isinstance(parent, ast.Call) and any(a is node for a in parent.args):
+        f = parent.func
+        if isinstance(f, ast.Name):
+            if f.id in _PASSING_NAMES:
+                return not (f.id in ("map", "filter") and parent.args[0] is node) \
+                    and _consumed_at_once(root, parent)
+            return f.id in _CONSUMER_NAMES
+        return isinstance(f, ast.Attribute) and f.attr in _CONSUMER_ATTRS
+    return False
+
+
+def _parent(root, node):
+    for p in ast.walk(root):
+        for child in ast.iter_child_nodes(p):
+            if child is node:
+                return p
+    return None
+
+
+# ----- np.vectorize -----
+
+def vectorize_of(lowerer, sc, func, out):
+    """``np.vectorize(f)`` written in the call (``np.vectorize(f)(x)``), made while
+    transforming when ``f`` is a function known then; else None."""
+    if not isinstance(func, ast.Call):
+        return None
+    maker = lowerer._static_callee(sc, func.func, out)
+    if maker is not np.vectorize or len(func.args) != 1 or \
+            any(k.arg != "otypes" for k in func.keywords):
+        return None
+    pyfunc = lowerer._static_callee(sc, func.args[0], out) \
+        if isinstance(func.args[0], (ast.Name, ast.Attribute)) else None
+    if pyfunc is None:
+        return None
+    kw = {}
+    for k in func.keywords:    # otypes: a list of type names or dtype strings
+        if not isinstance(k.value, (ast.List, ast.Tuple)):
+            return None
+        types = [e.value if isinstance(e, ast.Constant) else
+                 lowerer._static_callee(sc, e, out) for e in k.value.elts]
+        if any(t is None for t in types):
+            return None
+        kw[k.arg] = types
+    return np.vectorize(pyfunc, **kw)
+
+
+def lower_vectorized(lowerer, sc, node, vec, out, into, loc):
+    """``vec(x, y...)`` for ``vec = np.vectorize(f)``: ``f`` applied to each element of
+    the broadcast arguments (a comprehension: scalar code, inlined), gathered with
+    np.array and put in the broadcast shape. Only positional arguments, and no
+    ``signature``, ``excluded`` or ``cache``."""
+    if vec.signature is not None or vec.excluded or vec.cache or node.keywords or \
+            not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+        raise errors.UnsupportedSyntax(
+            "np.vectorize with signature, excluded, cache or keyword arguments is not "
+            "supported", loc=loc, hint="call it with positional arguments only")
+    operands = [lowerer._val(sc, a, out) for a in node.args]
+    if len(operands) == 1:
+        arrays = operands
+    else:
+        shapes = [lowerer._emit(out, np.shape, (o,), None, loc) for o in operands]
+        shape = lowerer._emit(out, np.broadcast_shapes, tuple(shapes), None, loc)
+        arrays = [lowerer._emit(out, np.broadcast_to, (o, shape), None, loc)
+                  for o in operands]
+    names = {"f": vec.pyfunc, "ravel": np.ravel, "zip": zip}
+    taken = set(sc.env)
+    bound = {}
+    for role, value in list(names.items()) + [(f"a{k}", a) for k, a in enumerate(arrays)]:
+        name = f"vectorized_{role}_"
+        while name in taken or name in bound:
+            name += "_"
+        bound[name] = value
+    keys = list(bound)
+    fname, ravel, zipname, anames = keys[0], keys[1], keys[2], keys[3:]
+    for name, value in bound.items():
+        sc.env[name] = Known(value) if name in (fname, ravel, zipname) else value
+    try:
+        comp = _vectorized_comprehension(node, fname, ravel, zipname, anames)
+        results = lowerer._expr(sc, comp, out)
+    finally:
+        for name in bound:
+            del sc.env[name]
+    out.append(Op(None, vectorized.check_results, (results,), loc=loc))
+    gathered = lowerer._emit(out, np.array, (results,), None, loc)
+    if vec.otypes:
+        gathered = lowerer._emit(out, astype, (gathered, Const(np.dtype(vec.otypes[0]))),
+                                 None, loc)
+    shape = lowerer._emit(out, np.shape, (arrays[0],), None, loc)
+    return lowerer._emit(out, np.reshape, (gathered, shape), into, loc)
+
+
+def _vectorized_comprehension(node, fname, ravel, zipname, anames):
+    def load(n):
+        return ast.copy_location(ast.Name(id=n, ctx=ast.Load()), node)
+
+    items = [f"{a}item" for a in anames]
+    seqs = [ast.copy_location(ast.Call(func=load(ravel), args=[load(a)], keywords=[]), node)
+            for a in anames]
+    if len(seqs) == 1:
+        target = ast.copy_location(ast.Name(id=items[0], ctx=ast.Store()), node)
+        iterable = seqs[0]
+    else:
+        target = ast.copy_location(ast.Tuple(
+            elts=[ast.copy_location(ast.Name(id=i, ctx=ast.Store()), node) for i in items],
+            ctx=ast.Store()), node)
+        iterable = ast.copy_location(ast.Call(func=load(zipname), args=seqs, keywords=[]),
+                                     node)
+    elt = ast.copy_location(ast.Call(func=load(fname), args=[load(i) for i in items],
+                                     keywords=[]), node)
+    gen = ast.comprehension(target=target, iter=iterable, ifs=[], is_async=0)
+    return ast.copy_location(ast.ListComp(elt=elt, generators=[gen]), node)

@@ -1,0 +1,153 @@
+"""Recursion whose depth int constants decide is unrolled while transforming: a
+Legendre or Chebyshev recurrence ``P(n, x)`` called with a constant ``n`` becomes the
+recurrence written out for that ``n``. Recursion decided by what is known only when the
+function runs (a differentiated value, an int argument of the derivative) is refused
+with E103 at the recursive call.
+"""
+import numpy as np
+import pytest
+
+import revsrc
+from revsrc import errors
+from revsrc.testing import check_grads, check_jvp
+
+sc = pytest.importorskip("scipy.special")
+
+
+def legendre(n, x):
+    if n == 0:
+        return 1.0 + 0.0 * x
+    if n == 1:
+        return x
+    return ((2 * n - 1) * x * legendre(n - 1, x) - (n - 1) * legendre(n - 2, x)) / n
+
+
+def chebyshev(n, x):
+    if n == 0:
+        return np.ones_like(x)
+    elif n == 1:
+        return x
+    else:
+        return 2.0 * x * chebyshev(n - 1, x) - chebyshev(n - 2, x)
+
+
+def legendre_5(x):
+    return legendre(5, x)
+
+
+def chebyshev_series(x):
+    return np.sum(chebyshev(0, x) + 0.5 * chebyshev(3, x) - 0.25 * chebyshev(6, x))
+
+
+def two_degrees(x):
+    # one derivative holds both unrollings; each call site lowers its own n
+    return legendre(4, x) * legendre(7, x)
+
+
+def factorial_power(n, x):
+    if n <= 1:
+        return x
+    return n * x * factorial_power(n - 1, x)
+
+
+def with_keywords(x):
+    return factorial_power(x=x, n=4)
+
+
+def nested_defs(x):
+    def hermite(k, t):
+        if k == 0:
+            return 1.0 + 0.0 * t
+        if k == 1:
+            return 2.0 * t
+        return 2.0 * t * hermite(k - 1, t) - 2.0 * (k - 1) * hermite(k - 2, t)
+    return hermite(5, x)
+
+
+def _legendre_derivative(n, x):
+    return n * (x * sc.eval_legendre(n, x) - sc.eval_legendre(n - 1, x)) / (x * x - 1.0)
+
+
+@pytest.mark.parametrize("x", [-0.7, 0.3, 0.9])
+def test_legendre_recurrence_is_unrolled(x):
+    assert revsrc.grad(legendre_5)(x) == pytest.approx(_legendre_derivative(5, x), rel=1e-12)
+    check_grads(legendre_5, (x,))
+    check_jvp(legendre_5, (x,))
+
+
+def test_chebyshev_on_arrays_and_two_degrees():
+    x = np.array([-0.6, 0.1, 0.8])
+    check_grads(chebyshev_series, (x,))
+    check_jvp(chebyshev_series, (x,))
+    check_grads(two_degrees, (0.35,))
+    # T_6'(cos t) = 6 sin(6t) / sin(t)
+    t = np.arccos(x)
+    g = revsrc.grad(chebyshev_series)(x)
+    expect = 0.5 * 3 * np.sin(3 * t) / np.sin(t) - 0.25 * 6 * np.sin(6 * t) / np.sin(t)
+    np.testing.assert_allclose(g, expect, rtol=1e-12)
+
+
+def test_keywords_and_nested_defs():
+    assert revsrc.grad(with_keywords)(1.5) == pytest.approx(24.0 * 4 * 1.5 ** 3)
+    check_grads(nested_defs, (0.4,))
+    check_jvp(nested_defs, (0.4,))
+
+
+def test_jax_agrees_on_the_unrolled_recurrence():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+
+    def legendre_jax(n, x):
+        if n == 0:
+            return 1.0 + 0.0 * x
+        if n == 1:
+            return x
+        return ((2 * n - 1) * x * legendre_jax(n - 1, x)
+                - (n - 1) * legendre_jax(n - 2, x)) / n
+    assert revsrc.grad(legendre_5)(0.3) == pytest.approx(
+        float(jax.grad(lambda x: legendre_jax(5, x))(0.3)), rel=1e-14)
+
+
+# ----- refused: what decides the recursion is known only when the function runs -----
+
+def halve(x, k):
+    if x < 1.0:
+        return x * k
+    return halve(x / 2.0, k)
+
+
+def halves(x):
+    return halve(x, 3)
+
+
+def on_a_value(x):
+    if x < 1.0:
+        return x
+    return on_a_value(x / 2.0)
+
+
+def degree_at_run_time(x, n):
+    return legendre(n, x)
+
+
+@pytest.mark.parametrize("f,args,callee,line", [
+    (halves, (5.0,), halve, 3),
+    (on_a_value, (5.0,), on_a_value, 3),
+    (degree_at_run_time, (0.5, 4), legendre, 5),
+])
+def test_recursion_on_run_time_values_is_refused(f, args, callee, line):
+    with pytest.raises(errors.RecursionNotSupported) as info:
+        revsrc.grad(f)(*args)
+    assert info.value.code == "E103"
+    assert info.value.lineno == callee.__code__.co_firstlineno + line
+    assert "loop" in info.value.hint
+
+
+def deep(x):
+    return legendre(60, x)
+
+
+def test_too_deep_an_unrolling_is_refused():
+    with pytest.raises(errors.RecursionNotSupported, match="deeper than") as info:
+        revsrc.grad(deep)(0.5)
+    assert info.value.code == "E103"
