@@ -34,6 +34,7 @@ from ... import errors, primitives, runtime
 from ...core import ir, kinds
 from ...core.ir import Const, Op, Pop, Push, SetItem, While
 from ...runtime import guards
+from . import state
 from .load import require
 from .loops_print import LoopPrinter
 
@@ -127,6 +128,8 @@ class JnpPrinter(LoopPrinter):
     def fn_name(self, fn):
         if fn is ir.truth:
             return "bool"
+        if fn is state.read:      # a read of Python state, made at the call
+            return self.ref(fn, "read")
         dotted = twin_name(fn)
         if dotted is None:
             raise _NoTwin(fn)

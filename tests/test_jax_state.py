@@ -1,0 +1,265 @@
+"""backend="jax" reads Python state at every call, never once at the trace.
+
+jax.jit runs the printed program once per static values, as it traces; what the
+program reads from Python objects (attributes of ``self`` or of an argument that is not
+differentiated, a global object's attributes, a global dict's entries, closure cells)
+must be read again at each call (revsrc/backends/jax/state.py), or a change must
+make a new trace. Each test changes such state between two calls and compares both
+gradients with jax.grad (64-bit, not jitted: it reads the state when called).
+"""
+import functools
+import types
+
+import numpy as np
+import pytest
+
+import revsrc
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+jax.config.update("jax_enable_x64", True)
+
+X = np.array([0.3, -1.2, 0.7])
+
+
+def _both(df, jf, *args):
+    """revsrc's gradient (backend="jax") and jax.grad's, on the same arguments."""
+    got = np.asarray(df(*args))
+    want = np.asarray(jax.grad(jf)(*args))
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+    return got
+
+
+def _check_change(f, jf, change, *args):
+    """The gradient before and after ``change()`` agrees with jax.grad's, and differs."""
+    df = revsrc.grad(f, backend="jax")
+    before = _both(df, jf, *args)
+    change()
+    after = _both(df, jf, *args)
+    assert not np.allclose(before, after)
+    return df
+
+
+# ----- attributes of self -----
+
+class Model:
+    def __init__(self):
+        self.scale = 2.0
+        self.w = np.array([1.0, 2.0, 3.0])
+        self.n = 2
+        self.cfg = types.SimpleNamespace(k=1.5)
+
+    def loss(self, x):
+        return np.sum(self.scale * x * x)
+
+    def jloss(self, x):
+        return jnp.sum(self.scale * x * x)
+
+    def lw(self, x):
+        return np.sum(self.w * np.sin(x))
+
+    def jlw(self, x):
+        return jnp.sum(self.w * jnp.sin(x))
+
+    def repeat(self, x):
+        s = 0.0
+        for _ in range(self.n):
+            s = s + np.sum(x ** 3)
+        return s
+
+    def jrepeat(self, x):
+        return self.n * jnp.sum(x ** 3)
+
+    def nested(self, x):
+        return np.sum(self.cfg.k * x * x)
+
+    def jnested(self, x):
+        return jnp.sum(self.cfg.k * x * x)
+
+
+def test_self_float_attribute_changed():
+    m = Model()
+    _check_change(m.loss, m.jloss, lambda: setattr(m, "scale", 5.0), X)
+
+
+def test_self_array_attribute_replaced_and_changed_in_place():
+    m = Model()
+    df = _check_change(m.lw, m.jlw, lambda: setattr(m, "w", np.array([-1.0, 0.5, 4.0])), X)
+    m.w[0] = 9.0
+    _both(df, m.jlw, X)
+
+
+def test_self_int_attribute_changed_traces_again():
+    m = Model()
+    _check_change(m.repeat, m.jrepeat, lambda: setattr(m, "n", 3), X)
+
+
+def test_attribute_of_an_attribute():
+    m = Model()
+    df = _check_change(m.nested, m.jnested, lambda: setattr(m.cfg, "k", 4.0), X)
+    m.cfg = types.SimpleNamespace(k=-1.0)
+    _both(df, m.jnested, X)
+
+
+def test_partial_of_a_method():
+    m = Model()
+    _check_change(functools.partial(Model.loss, m), m.jloss,
+                  lambda: setattr(m, "scale", 7.0), X)
+
+
+def test_class_attribute_changed():
+    class C:
+        k = 2.0
+
+        def f(self, x):
+            return np.sum(self.k * x * x)
+    c = C()
+
+    def jf(x):
+        return jnp.sum(C.k * x * x)
+    _check_change(c.f, jf, lambda: setattr(C, "k", 3.0), X)
+
+
+# ----- globals -----
+
+G = types.SimpleNamespace(k=2.0)
+CFG = {"k": 2.0, "name": "cfg", "w": np.array([1.0, 2.0, 3.0])}
+GA = np.array([1.0, 2.0, 3.0])
+
+
+def _uses_g(x):
+    return np.sum(G.k * x * x)
+
+
+def _j_uses_g(x):
+    return jnp.sum(G.k * x * x)
+
+
+def _uses_cfg(x):
+    return np.sum(CFG["k"] * CFG["w"] * x * x)
+
+
+def _j_uses_cfg(x):
+    return jnp.sum(CFG["k"] * CFG["w"] * x * x)
+
+
+def _uses_ga(x):
+    return np.sum(GA * x * x)
+
+
+def _j_uses_ga(x):
+    return jnp.sum(GA * x * x)
+
+
+@pytest.fixture
+def restore_globals():
+    saved = (G.k, dict(CFG), CFG["w"].copy(), GA.copy())
+    yield
+    G.k = saved[0]
+    CFG.clear()
+    CFG.update(saved[1])
+    CFG["w"][:] = saved[2]
+    GA[:] = saved[3]
+
+
+def test_global_object_attribute(restore_globals):
+    _check_change(_uses_g, _j_uses_g, lambda: setattr(G, "k", 5.0), X)
+
+
+def test_global_config_dict_entries(restore_globals):
+    df = _check_change(_uses_cfg, _j_uses_cfg, lambda: CFG.__setitem__("k", 5.0), X)
+    CFG["w"][1] = -4.0             # an array in the dict, changed in place
+    _both(df, _j_uses_cfg, X)
+    CFG["w"] = np.array([0.5, 0.5, 0.5])
+    _both(df, _j_uses_cfg, X)
+
+
+def test_global_array_changed_in_place(restore_globals):
+    _check_change(_uses_ga, _j_uses_ga, lambda: GA.__setitem__(0, 5.0), X)
+
+
+# ----- closures -----
+
+def test_closure_cells():
+    k = 2.0
+    o = types.SimpleNamespace(k=1.0)
+    a = np.array([1.0, 2.0, 3.0])
+
+    def f(x):
+        return np.sum(k * o.k * a * x * x)
+
+    def jf(x):
+        return jnp.sum(k * o.k * a * x * x)
+
+    def rebind():
+        nonlocal k
+        k = 6.0
+    df = _check_change(f, jf, rebind, X)
+    o.k = -2.0
+    _both(df, jf, X)
+    a[2] = 10.0
+    _both(df, jf, X)
+
+
+# ----- arguments that are not differentiated -----
+
+def _attr_of_arg(x, c):
+    return np.sum(c.w * x * x)
+
+
+def _j_attr_of_arg(x, c):
+    return jnp.sum(c.w * x * x)
+
+
+def _item_of_arg(x, d):
+    return np.sum(d["w"] * x * x)
+
+
+def _j_item_of_arg(x, d):
+    return jnp.sum(d["w"] * x * x)
+
+
+def test_attribute_of_an_argument():
+    c = types.SimpleNamespace(w=np.array([1.0, 2.0, 3.0]))
+    df = revsrc.grad(_attr_of_arg, backend="jax")
+    _both(df, _j_attr_of_arg, X, c)
+    c.w = np.array([5.0, 5.0, 5.0])
+    _both(df, _j_attr_of_arg, X, c)
+    c.w[0] = -3.0
+    _both(df, _j_attr_of_arg, X, c)
+    other = types.SimpleNamespace(w=np.array([0.1, 0.2, 0.3]))
+    _both(df, _j_attr_of_arg, X, other)
+
+
+def test_item_of_a_mixed_dict_argument():
+    d = {"w": np.array([1.0, 2.0, 3.0]), "tag": "x"}
+    df = revsrc.grad(_item_of_arg, backend="jax")
+    _both(df, _j_item_of_arg, X, d)
+    d["w"][0] = -3.0
+    _both(df, _j_item_of_arg, X, d)
+
+
+def test_a_read_that_fails_is_raised_only_where_the_program_reads_it():
+    class M:
+        def __init__(self):
+            self.use, self.extra = True, 3.0
+
+        def f(self, x, use):
+            if use:
+                return np.sum(self.extra * x)
+            return np.sum(x * x)
+    m = M()
+    df = revsrc.grad(m.f, backend="jax")
+    np.testing.assert_allclose(df(X, True), np.full(3, 3.0))
+    np.testing.assert_allclose(df(X, False), 2 * X)
+    del m.extra
+    np.testing.assert_allclose(df(X, False), 2 * X)
+    with pytest.raises(AttributeError, match="extra"):
+        df(X, True)
+
+
+def test_the_reads_are_parameters_of_the_printed_program():
+    m = Model()
+    text = revsrc.source(revsrc.grad(m.loss, backend="jax"), X)
+    assert "def loss_adjoint(x, _g_scale)" in text
+
