@@ -263,3 +263,21 @@ def test_the_reads_are_parameters_of_the_printed_program():
     text = revsrc.source(revsrc.grad(m.loss, backend="jax"), X)
     assert "def loss_adjoint(x, _g_scale)" in text
 
+
+
+# ----- printing -----
+
+def test_a_write_into_a_view_of_a_view():
+    # the index of an item assignment into a value of a kind known only at run time
+    # is an argument of a call there, printed as one (it was `::2`, a SyntaxError)
+    def f(x):
+        y = x * 1.0
+        y[1:][::2][0] = 7.0 * x[0]
+        return np.sum(y * x)
+    x = np.array([0.2, 0.9, -0.5, 1.1, -0.8, 0.4])
+    got = revsrc.value_and_grad(f, backend="jax")(x)
+    want = revsrc.value_and_grad(f)(x)
+    np.testing.assert_allclose(float(got[0]), float(want[0]), rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(got[1]), want[1], rtol=1e-12)
+    assert "at_set(_t1, slice(None, None, 2)" in revsrc.source(
+        revsrc.grad(f, backend="jax"), x)

@@ -194,12 +194,12 @@ class JnpPrinter(LoopPrinter):
         self._mark("op", s.loc)
         target = self.name(s.target)
         value = self.operand(s.value)
-        index = self.index(s.index)
         if self.program.kinds.get(s.target) == kinds.ARRAY:
+            index = self.index(s.index)
             self.lines.append(f"{indent}{target} = {target}.at[{index}].set({value})")
-        else:  # a list, or a kind known only at run time
+        else:  # a list, or a kind known only at run time: the index is an argument
             self.lines.append(f"{indent}{target} = _jaxgen.at_set({target}, "
-                              f"{index}, {value})")
+                              f"{self.operand(s.index)}, {value})")
             self.refs["_jaxgen"] = self.runtime_ns
 
     def print_op(self, s, indent, reverse):
