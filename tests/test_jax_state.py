@@ -281,3 +281,39 @@ def test_a_write_into_a_view_of_a_view():
     np.testing.assert_allclose(np.asarray(got[1]), want[1], rtol=1e-12)
     assert "at_set(_t1, slice(None, None, 2)" in revsrc.source(
         revsrc.grad(f, backend="jax"), x)
+
+
+# ----- errstate -----
+
+def test_errstate_that_silences_is_nothing_under_jax():
+    def f(x):
+        with np.errstate(divide="ignore"):
+            with np.errstate(invalid="ignore", over="warn"):
+                r = np.sum(np.log(x * x) * x)
+        return r
+
+    def jf(x):
+        return jnp.sum(jnp.log(x * x) * x)
+    _both(revsrc.grad(f, backend="jax"), jf, X)
+
+
+def test_errstate_that_raises_is_refused_at_its_line():
+    def f(x):
+        with np.errstate(divide="raise"):
+            return np.sum(np.log(x * x))
+    with pytest.raises(revsrc.RevsrcError, match=r"E603.*errstate\(divide='raise'\)") as e:
+        revsrc.grad(f, backend="jax")(X)
+    assert "np.errstate(divide=\"raise\")" in str(e.value)
+
+
+def test_errstate_inside_a_branch_on_a_traced_value():
+    def f(x):
+        if x > 0.5:
+            with np.errstate(divide="ignore"):
+                y = np.log(x) * x
+        else:
+            y = x * x
+        return y
+    for x in (0.3, 0.9):
+        np.testing.assert_allclose(revsrc.grad(f, backend="jax")(x), revsrc.grad(f)(x),
+                                   rtol=1e-13)

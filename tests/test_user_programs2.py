@@ -39,7 +39,6 @@ KNOWN = {
     'co_jvp_inside_grad_array': 'refused-undoc: [E202] revsrc.compose.jvp has no derivative rule and no Python source to transform',
     'co_jacfwd_jacrev_tuple_vs_jax': 'refused-undoc: [E104] jacrev_f is a derivative made by revsrc; of its Jacobians, only the Jacobian in one argument of a Jacobian in one argument (without has_aux) of a functio',
     'jx_add_at': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'add_at'",
-    'jx_errstate_return': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'errstate_enter'",
     'cx_sum_complex_output_2': 'WRONG: complex output not refused: array([1., 1., 1.])',
     'view_split_loop_zero': 'CRASH: ValueError: operands could not be broadcast together with shapes (3,2) (3,)',
     'view_split_item_slice_assign': 'refused-undoc: [E101] only items of a local list or array can be assigned into',
@@ -72,7 +71,6 @@ KNOWN = {
     'view_squeeze_write_jax': 'refused-undoc: [E404] a write through squeeze',
     'ip_fancy_iadd_repeated_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TypeError: Using a non-tuple sequence for multidimensional indexing is not allo",
     'ip_fill_diagonal_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'fill_diagonal'",
-    'es_nested_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'errstate_enter'",
     'em_prod_empty_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TypeError: cannot reshape array of shape (1,) (size 1) into shape (0,) (size 0)",
 }
 

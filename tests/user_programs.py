@@ -2738,7 +2738,7 @@ def errstate_jax(x):
         y = np.log(x * x)
     return np.sum(y)
 
-case(errstate_jax, np.array([0.3, -0.7, 1.1]), t="grad_jax", expect="refused:E603")
+case(errstate_jax, np.array([0.3, -0.7, 1.1]), t="grad_jax")   # nothing under JAX
 
 
 def scal_for_jit(x):

@@ -130,6 +130,9 @@ class JnpPrinter(LoopPrinter):
             return "bool"
         if fn is state.read:      # a read of Python state, made at the call
             return self.ref(fn, "read")
+        if fn is guards.errstate_enter or fn is guards.errstate_exit:
+            self.refs["_jaxgen"] = self.runtime_ns
+            return "_jaxgen.errstate"
         dotted = twin_name(fn)
         if dotted is None:
             raise _NoTwin(fn)
@@ -285,12 +288,12 @@ def _flag_pushes(s):
 
 # statements that must not run for a branch not taken: they act outside the values
 _EFFECTS = {guards.raise_error, guards.raise_error_from, guards.fail_assert,
-            guards.errstate_enter, guards.errstate_exit, ir.check_assert, print}
+            ir.check_assert, print}
 
 
 def _selectable(s, program_kinds):
     """Whether both branches of ``s`` may run, their results selected by its test: no
-    exits, no data-dependent loops, no raise, assert, print or errstate inside; its
+    exits, no data-dependent loops, no raise, assert or print inside; its
     branches save values or restore them, not both."""
     inside = list(ir.walk(s.body + s.orelse))
     if any(isinstance(t, Push) for t in inside) and any(isinstance(t, Pop) for t in inside):
@@ -324,7 +327,7 @@ def _runtime_ns():
 
 def _value_fns(J):
     """float(), math's rounding and log with a base, item assignment on a value of a
-    kind known only at run time, and print() at run time."""
+    kind known only at run time, print() at run time, and errstate blocks."""
     jnp = J.jnp
 
     def to_float(x):
@@ -363,7 +366,22 @@ def _value_fns(J):
             print(*shown, **options)
         J.jax.debug.callback(emit, *[values[i] for i in traced], ordered=True)
 
-    return to_float, math_log, math_floor, math_ceil, math_trunc, at_set, show
+    def errstate(*old, **settings):
+        """Entering or leaving ``with np.errstate(...)``. JAX never warns about nor
+        raises on a division by zero, an overflow or an invalid operation: a block that
+        silences them (or asks for NumPy's warning) changes no value, and is nothing
+        here. One that asks for an exception ('raise', 'call') is refused: under
+        jax.jit the check it makes would be lost, the inf or NaN returned silently."""
+        asked = sorted(f"{k}={v!r}" for k, v in settings.items() if v in ("raise", "call"))
+        if asked:
+            raise errors.JaxNotLowered(
+                f"backend='jax': np.errstate({', '.join(asked)}) asks NumPy to raise on "
+                "floating-point errors, and jax.jit computes inf and NaN without a check",
+                hint="use backend=None for this function, or test the result "
+                     "(np.isfinite) and raise yourself")
+        return None
+
+    return to_float, math_log, math_floor, math_ceil, math_trunc, at_set, show, errstate
 
 
 def _branch_fns(J):
