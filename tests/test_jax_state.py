@@ -317,3 +317,99 @@ def test_errstate_inside_a_branch_on_a_traced_value():
     for x in (0.3, 0.9):
         np.testing.assert_allclose(revsrc.grad(f, backend="jax")(x), revsrc.grad(f)(x),
                                    rtol=1e-13)
+
+
+# ----- lowerings that used to be refused -----
+
+A4 = np.array([0.5, -0.4, 1.3, 0.9])
+M3 = np.array([[0.5, 0.1, -0.2], [0.3, -0.7, 0.9], [1.2, 0.4, 0.6]])
+
+
+def _same_as_numpy(f, *args, argnums=0):
+    got = revsrc.value_and_grad(f, argnums=argnums, backend="jax")(*args)
+    want = revsrc.value_and_grad(f, argnums=argnums)(*args)
+    np.testing.assert_allclose(float(got[0]), float(want[0]), rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(got[1]), np.asarray(want[1]), rtol=1e-12,
+                               atol=1e-14)
+    return got
+
+
+def test_np_add_at_with_repeated_indices():
+    def f(x):
+        out = np.zeros(3)
+        np.add.at(out, [0, 0, 2, 1], x)
+        return np.sum(out ** 2)
+
+    def jf(x):
+        return jnp.sum(jnp.zeros(3).at[jnp.array([0, 0, 2, 1])].add(x) ** 2)
+    _same_as_numpy(f, A4)
+    _both(revsrc.grad(f, backend="jax"), jf, A4)
+
+
+def test_np_add_at_of_a_scalar_into_rows_forward_and_reverse():
+    def f(x):
+        out = np.outer(x, x)
+        np.add.at(out, (np.array([0, 2, 0]), np.array([1, 1, 1])), x[1] * 2.0)
+        return np.sum(np.sin(out))
+    _same_as_numpy(f, A4)
+    got = revsrc.jacfwd(f, backend="jax")(A4)
+    np.testing.assert_allclose(np.asarray(got), revsrc.grad(f)(A4), rtol=1e-12)
+
+
+def test_np_add_at_into_an_int_array_is_refused():
+    def f(x):
+        out = np.zeros(3, dtype=int)
+        np.add.at(out, [0, 1], x[:2])
+        return np.sum(out * x[:3])
+    with pytest.raises(revsrc.RevsrcError, match=r"E603.*add\.at"):
+        revsrc.grad(f, backend="jax")(A4)
+
+
+def test_np_fill_diagonal_with_a_scalar():
+    def f(x):
+        y = x * 1.0
+        np.fill_diagonal(y, x[0, 1] * x[2, 2])
+        return np.sum(y ** 3)
+    _same_as_numpy(f, M3)
+    tall = np.arange(12.0).reshape(4, 3) / 7.0
+
+    def g(x):
+        y = np.sin(x)
+        np.fill_diagonal(y, x[0, 0], wrap=True)
+        return np.sum(y * x)
+    _same_as_numpy(g, tall)
+
+
+def test_np_fill_diagonal_with_computed_values_is_refused():
+    def f(x):
+        y = x * 1.0
+        np.fill_diagonal(y, x[0] * 2.0)
+        return np.sum(y ** 2)
+    with pytest.raises(revsrc.RevsrcError, match=r"E603.*fill_diagonal"):
+        revsrc.grad(f, backend="jax")(M3)
+
+
+def test_a_write_through_squeeze():
+    def f(x):
+        y = x[None, :, :] * 1.0
+        s = np.squeeze(y)
+        s[1, 0] = x[0, 0] * x[1, 1]
+        return np.sum(y * y)
+    _same_as_numpy(f, M3)
+
+
+def test_a_write_through_a_reshape_that_may_copy_is_refused():
+    def f(x):
+        y = x.copy()
+        r = y.reshape(-1)
+        r[0] += x[1, 1] * 3.0
+        return np.sum(y * y)
+    with pytest.raises(revsrc.RevsrcError, match=r"E603.*memory layout") as e:
+        revsrc.grad(f, backend="jax")(M3)
+    assert "r[0] += x[1, 1] * 3.0" in str(e.value)
+
+
+def test_the_product_of_an_empty_slice():
+    def f(x):
+        return np.prod(x[3:]) * np.sum(x)
+    _same_as_numpy(f, X)

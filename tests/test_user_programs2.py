@@ -38,7 +38,6 @@ KNOWN = {
     'co_jvp_inside_grad': 'refused-undoc: [E202] revsrc.compose.jvp has no derivative rule and no Python source to transform',
     'co_jvp_inside_grad_array': 'refused-undoc: [E202] revsrc.compose.jvp has no derivative rule and no Python source to transform',
     'co_jacfwd_jacrev_tuple_vs_jax': 'refused-undoc: [E104] jacrev_f is a derivative made by revsrc; of its Jacobians, only the Jacobian in one argument of a Jacobian in one argument (without has_aux) of a functio',
-    'jx_add_at': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'add_at'",
     'cx_sum_complex_output_2': 'WRONG: complex output not refused: array([1., 1., 1.])',
     'view_split_loop_zero': 'CRASH: ValueError: operands could not be broadcast together with shapes (3,2) (3,)',
     'view_split_item_slice_assign': 'refused-undoc: [E101] only items of a local list or array can be assigned into',
@@ -67,11 +66,8 @@ KNOWN = {
     'co_hessian_tuple_slice_imul_vs_jax': 'WRONG: H[1][0] got array([ 0. , -0.56, 1.82]) want array([ 0. , -1.12, 3.64])',
     'co_hessian_helper_writes_view': 'WRONG: got array([[ 7.32, -0.4 , 1.3 , 0.9 ], [-0.8 , 0.5 , 0. , 0. ], [ 2.6 , 0. , 0.5 , 0. ], [ 1.8 , 0. , 0. , 0.5 ]]) want array([[ 7.32, -0.8 , 2.6 , 1.8 ], [-0.8',
     'co_hessian_view_imul_in_loop': 'WRONG: got array([[1.35, 0. , 0. , 0. ], [0.75, 0. , 0. , 0. ], [0.75, 0. , 0. , 0. ], [0. , 0. , 0. , 0. ]]) want array([[2.7 , 0.75, 0.75, 0. ], [0.75, 0. , 0. , 0. ',
-    'view_reshape_iadd_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'shares'",
-    'view_squeeze_write_jax': 'refused-undoc: [E404] a write through squeeze',
+    'view_reshape_iadd_jax': "refused-undoc: [E603] backend='jax': whether NumPy makes this value a view of the array it was made from (so that a write into it reaches that array) or a copy depends on the array's memory layout",
     'ip_fancy_iadd_repeated_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TypeError: Using a non-tuple sequence for multidimensional indexing is not allo",
-    'ip_fill_diagonal_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'fill_diagonal'",
-    'em_prod_empty_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TypeError: cannot reshape array of shape (1,) (size 1) into shape (0,) (size 0)",
 }
 
 

@@ -27,6 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ... import errors, runtime
+from . import inplace_twins
 from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace, tensor,
                         transpose_grads, values)
 from ...runtime.grads import (calculus as _calculus, common as _common,
@@ -450,6 +451,8 @@ def prod_grad(g, ans, a, axis=None, keepdims=False):
     a = jnp.asarray(a)
     if a.ndim == 0:
         return g
+    if a.size == 0:         # nothing to spread the adjoint over (the product was 1)
+        return jnp.zeros(a.shape, jnp.result_type(g, a))
     helpers = twin_module(_reductions)
     axes = helpers.reduced_axes(axis, a.ndim)
     ge = helpers.expand_reduced(g, a, axis, keepdims)
@@ -489,6 +492,7 @@ _RUNTIME = {f.__name__: f for f in (finalize_grad, zeros_like, zero_tangent, bro
                                     check_scalar_output, check_immutable, check_view, take,
                                     accumulate, jvp_via_vjp, unbroadcast, r_, c_)}
 _RUNTIME["run_pooled"] = lambda fn, args: fn(*args)
+_RUNTIME["view_back"] = inplace_twins.view_back
 
 def as_items(g, seq):
     """jnp: ``g`` in the form of the sequence it is the adjoint of; an array's adjoint is
@@ -544,7 +548,7 @@ register_twins(transpose_grads, {})
 register_twins(arith, {})
 # raise, assert, f-strings and errstate blocks; NumPy's in-place functions as values
 register_twins(guards, None)
-register_twins(inplace, None)
+register_twins(inplace, inplace_twins.TWINS)
 
 
 def _original(module, name):
