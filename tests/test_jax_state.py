@@ -413,3 +413,89 @@ def test_the_product_of_an_empty_slice():
     def f(x):
         return np.prod(x[3:]) * np.sum(x)
     _same_as_numpy(f, X)
+
+
+# ----- reads made while tracing: recorded, checked before each call -----
+
+class Layer:
+    def __init__(self, w, b):
+        self.w, self.b = w, b
+
+
+class Net:
+    def __init__(self):
+        self.layers = [Layer(np.array([[0.5, -0.2, 0.1], [0.3, 0.8, -0.6]]), 0.1),
+                       Layer(np.array([[1.0, -1.5]]), -0.2)]
+
+    def loss(self, x):
+        h = x
+        for layer in self.layers:
+            h = np.tanh(layer.w @ h + layer.b)
+        return np.sum(h)
+
+    def jloss(self, x):
+        h = x
+        for layer in self.layers:
+            h = jnp.tanh(layer.w @ h + layer.b)
+        return jnp.sum(h)
+
+
+def test_attributes_of_the_objects_of_a_list_the_program_walks():
+    net = Net()
+    df = revsrc.grad(net.loss, backend="jax")
+    first = _both(df, net.jloss, X)
+    net.layers[0].b = 0.7                       # a number
+    second = _both(df, net.jloss, X)
+    net.layers[1].w[0, 0] = -2.0                # an array, in place
+    third = _both(df, net.jloss, X)
+    net.layers[1] = Layer(np.array([[0.25, 0.5]]), 0.0)     # an item of the list
+    fourth = _both(df, net.jloss, X)
+    net.layers.append(Layer(np.array([[2.0]]), 0.3))         # the list's length
+    _both(df, net.jloss, X)
+    assert len({tuple(np.round(g, 12)) for g in (first, second, third, fourth)}) == 4
+
+
+def _walk_arg(x, layers):
+    s = 0.0
+    for layer in layers:
+        s = s + np.sum(layer.b * x * x)
+    return s
+
+
+def _j_walk_arg(x, layers):
+    return sum(jnp.sum(layer.b * x * x) for layer in layers)
+
+
+def test_attributes_of_the_objects_of_a_list_argument():
+    layers = [Layer(None, 1.0), Layer(None, 2.0)]
+    df = revsrc.grad(_walk_arg, backend="jax")
+    _both(df, _j_walk_arg, X, layers)
+    layers[0].b = 5.0
+    _both(df, _j_walk_arg, X, layers)
+
+
+class Table:
+    """A mapping of the user's own: hashed by identity, read by item."""
+    def __init__(self):
+        self.data = {0: 1.0, 1: 2.0}
+
+    def __getitem__(self, k):
+        return self.data[k]
+
+
+def _table_sum(x, t, n):
+    s = 0.0
+    for i in range(n):
+        s = s + t[i] * np.sum(x * x)
+    return s
+
+
+def test_items_of_an_object_of_the_users_class():
+    t = Table()
+    df = revsrc.grad(_table_sum, backend="jax")
+
+    def jf(x):
+        return (t.data[0] + t.data[1]) * jnp.sum(x * x)
+    _both(lambda x: df(x, t, 2), jf, X)
+    t.data[1] = 7.0
+    _both(lambda x: df(x, t, 2), jf, X)

@@ -71,6 +71,7 @@ class Compiled:
                                                *(refs[n] for n in names))
         self.post = post
         self.jitted = {}
+        self.watched = {}   # static positions -> the attribute reads its traces made
 
     def __call__(self, values):
         """Run on the parameters' ``values`` (plus the externals, read now)."""
@@ -80,6 +81,10 @@ class Compiled:
         static = tuple(i for i, v in enumerate(values)
                        if type(v) not in TRACED_TYPES and not _traced(v))
         run = self.jitted.get(static)
+        if run is not None and static in self.watched and \
+                not all(w.current() for w in self.watched[static]):
+            del self.watched[static]    # what the trace read has changed: trace again
+            run = None
         if run is None:
             run = self.jitted[static] = self._jit(static)
         if static:
@@ -101,7 +106,7 @@ class Compiled:
         """`__call__` for values that are all arrays (so none is static): the least
         Python before the jitted call, which is what a caller waits for."""
         run = self.jitted.get(())
-        if run is None or self.externals or not _x64():
+        if run is None or self.externals or self.watched or not _x64():
             return self(values)
         try:
             out, stopped = run(*values)
@@ -146,14 +151,19 @@ class Compiled:
 
         def traced(*args):
             args = tuple(a.value if isinstance(a, _Static) else a for a in args)
-            state = loops.LoopState(self.max_steps)
-            loops.states().append(state)
+            bounds = loops.LoopState(self.max_steps)
+            loops.states().append(bounds)
+            reads = []
+            state.recording().append(reads)
             try:
                 out = post(fn(*args), args[:n])
             finally:
                 loops.states().pop()
-            self.bounded[static] = tuple(site for site, _ in state.overflows)
-            return out, tuple(flag for _, flag in state.overflows)
+                state.recording().pop()
+            self.bounded[static] = tuple(site for site, _ in bounds.overflows)
+            if reads:
+                self.watched.setdefault(static, []).extend(reads)
+            return out, tuple(flag for _, flag in bounds.overflows)
         traced.__name__ = self.program.name
         return J.jax.jit(traced, static_argnums=static)
 
@@ -229,7 +239,7 @@ class _Static:
 
     def __init__(self, value):
         self.value = value
-        self._key = _freeze(value)
+        self._key = state.freeze(value)
 
     def __hash__(self):
         return hash(self._key)
@@ -237,20 +247,6 @@ class _Static:
     def __eq__(self, other):
         return isinstance(other, _Static) and type(other.value) is type(self.value) \
             and self._key == other._key
-
-
-def _freeze(v):
-    if isinstance(v, (list, tuple)):
-        return (type(v).__name__,) + tuple(_freeze(i) for i in v)
-    if isinstance(v, dict):
-        return ("dict",) + tuple(sorted((repr(k), _freeze(x)) for k, x in v.items()))
-    if isinstance(v, np.ndarray):   # by value: the trace holds it as a constant
-        return ("array", v.dtype.str, v.shape, v.tobytes())
-    try:
-        hash(v)
-        return v
-    except TypeError:
-        return ("id", id(v))
 
 
 def _hashable(v):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import builtins
 import math
 import numbers
+import operator
 import sys
 import types
 
@@ -111,6 +112,10 @@ def _is_traced(obj):
 
 # ----- Printing -----
 
+# kinds whose attributes are functions of their value (x.shape, z.real)
+_VALUE_KINDS = {kinds.ARRAY, kinds.FLOAT, kinds.INT, kinds.BOOL}
+
+
 class JnpPrinter(LoopPrinter):
     """The loop printer with jnp twins, list stacks, functional item assignment and
     branches selected by their test. ``line_locs`` maps each printed line to (what,
@@ -145,6 +150,17 @@ class JnpPrinter(LoopPrinter):
 
     def expr(self, op):
         first = op.args[0] if op.args else None
+        if (op.fn is getattr or op.fn is ir.get_attribute) and isinstance(first, str) and \
+                len(op.args) == 2 and isinstance(op.args[1], Const) and \
+                self.program.kinds.get(first) not in _VALUE_KINDS:
+            # an attribute of a Python object, read as the trace runs: recorded, and
+            # checked before each call (state.watch)
+            return f"{self.ref(state.watch, 'watch')}({self.name(first)}, " \
+                   f"{self.const(op.args[1].value)})"
+        if op.fn is operator.getitem and isinstance(first, str) and not op.kwargs and \
+                self.program.kinds.get(first) in (kinds.ANY, None):
+            return f"{self.ref(state.watch_item, 'watch_item')}({self.name(first)}, " \
+                   f"{self.operand(op.args[1])})"
         if (op.fn is ir.call_method or op.fn is builtins.next) and isinstance(first, str) \
                 and self.program.kinds.get(first) in (kinds.ANY, None):
             # the receiver is checked as the trace runs (`stateless`): a Python object

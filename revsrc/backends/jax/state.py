@@ -20,18 +20,26 @@ of attributes is no new trace.
 
 A read that fails at the call (an attribute a branch not taken would never read) is
 passed as an `Unread`, and `read` raises its error only where the program reads it.
+
+An attribute read that is no such chain (``layer.w`` for each ``layer`` of a list the
+program walks) is made while tracing, and `watch` records it: before each call the
+compiled program checks each read it recorded still gives what it gave (`Watched`:
+the same object, or an equal number, string or array), and traces again if not.
+Containers passed as static arguments are compared by their contents (`freeze`).
 """
 from __future__ import annotations
 
 import builtins
 import operator
+import threading
 
 import numpy as np
 
 from ...core import ir, kinds
 from ...core.ir import Const, Op
+from .load import loaded
 
-__all__ = ["hoist", "Hoisted", "read", "Unread"]
+__all__ = ["hoist", "Hoisted", "read", "Unread", "watch", "watch_item", "Watched", "recording", "freeze"]
 
 # the operations that read Python state: an attribute or a constant item of an object
 _READS = {builtins.getattr: "attr", ir.get_attribute: "attr", operator.getitem: "item"}
@@ -261,3 +269,99 @@ def _drop_unread(program, body, made):
     dead = frozenset(i for i, p in enumerate(program.params)
                      if p in gone and program.kinds.get(p) in _HOLDERS)
     return body, dead
+
+
+# ----- Reads made while tracing, checked at each call -----
+
+def freeze(v):
+    """What tells the contents of ``v`` apart, hashable: containers item by item,
+    arrays by their values (a trace holds them as constants), other objects as they
+    hash (by identity unless they say otherwise)."""
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__,) + tuple(freeze(i) for i in v)
+    if isinstance(v, dict):
+        return ("dict",) + tuple(sorted((repr(k), freeze(x)) for k, x in v.items()))
+    if isinstance(v, np.ndarray):
+        return ("array", v.dtype.str, v.shape, v.tobytes())
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return ("id", id(v))
+
+
+_SCALARS = (bool, int, float, complex, str, bytes, type(None), np.generic)
+
+
+class Watched:
+    """A read made while tracing: ``obj.name`` (or ``obj[name]``, ``item``) gave
+    ``value``. `current` tells whether it still gives the same: an equal number or
+    string, an array of equal values, a list, tuple or dict of the same contents, or
+    the same object (``value`` is held, so its identity stays its own)."""
+    __slots__ = ("obj", "name", "item", "value", "how", "snap")
+
+    def __init__(self, obj, name, item, value):
+        self.obj, self.name, self.item, self.value = obj, name, item, value
+        if isinstance(value, _SCALARS):
+            self.how, self.snap = "scalar", None
+        elif isinstance(value, np.ndarray):
+            self.how, self.snap = "array", (value.dtype, value.shape, value.tobytes())
+        elif isinstance(value, (list, tuple, dict)):
+            self.how, self.snap = "items", freeze(value)
+        else:
+            self.how, self.snap = "object", None
+
+    def current(self):
+        try:
+            now = self.obj[self.name] if self.item else getattr(self.obj, self.name)
+            was, how = self.value, self.how
+            if how == "object":
+                return now is was
+            if how == "scalar":
+                return now is was or type(now) is type(was) and bool(now == was)
+            if how == "array":
+                return type(now) is np.ndarray and (now.dtype, now.shape) == self.snap[:2] \
+                    and now.tobytes() == self.snap[2]
+            return now is was and freeze(now) == self.snap
+        except Exception:   # gone, or not comparable: trace again, to be sure
+            return False
+
+
+_local = threading.local()
+# receivers whose attributes are functions of their value (x.shape, z.real)
+_VALUES = (np.ndarray, np.generic, bool, int, float, complex, str, bytes, tuple, slice,
+           range, type(None))
+
+
+def recording():
+    """The stack of lists the traces under way record their reads in."""
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+def _record(obj, name, item, value):
+    stack = recording()
+    if stack and not isinstance(obj, _VALUES):
+        J = loaded()
+        if J is None or not isinstance(obj, J.jax.Array) and \
+                not isinstance(value, J.jax.core.Tracer):
+            stack[-1].append(Watched(obj, name, item, value))
+    return value
+
+
+def watch(obj, name):
+    """``obj.name`` in a traced program, recorded for the trace under way when ``obj``
+    is a Python object with state and the value is not a traced one."""
+    return _record(obj, name, False, getattr(obj, name))
+
+
+def watch_item(obj, key):
+    """``obj[key]`` of a value of a kind known only at run time, recorded as `watch`
+    records an attribute when ``obj`` is an object of the user's own class (lists and
+    dicts are static arguments compared by their contents, or values of the trace)."""
+    value = obj[key]
+    if isinstance(obj, (list, dict)):
+        return value
+    return _record(obj, key, True, value)
