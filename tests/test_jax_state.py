@@ -499,3 +499,41 @@ def test_items_of_an_object_of_the_users_class():
     _both(lambda x: df(x, t, 2), jf, X)
     t.data[1] = 7.0
     _both(lambda x: df(x, t, 2), jf, X)
+
+
+# ----- item assignment with an index that repeats a place -----
+
+def test_a_list_index_that_repeats_a_place():
+    def f(x):
+        y = x * 1.0
+        y[[0, 0]] += x[2:]
+        return np.sum(y * y)
+
+    def g(x):
+        y = x * 1.0
+        y[[0, 0]] = x[2:] * 3.0
+        return np.sum(y * y * x)
+    _same_as_numpy(f, A4)
+    _same_as_numpy(g, A4)
+
+
+def test_an_array_index_that_repeats_a_place_keeps_the_last_write():
+    # a constant array (traced under jax.jit) and an argument: XLA keeps an undefined
+    # one of the values written to a place, NumPy the last
+    def f(x):
+        y = x * 1.0
+        y[np.array([2, -2, 1])] += x[:3] * x[0]
+        return np.sum(y ** 3)
+
+    def g(x, idx):
+        y = x * 1.0
+        y[idx] = x[:3] ** 2
+        return np.sum(y * y * x)
+
+    def h(x):
+        y = x * 1.0
+        y[[0, 2, 0], [1, 1, 1]] = x[0] * np.array([1.0, 2.0, 3.0])
+        return np.sum(np.sin(y))
+    _same_as_numpy(f, A4)
+    _same_as_numpy(g, A4, np.array([1, 3, 1]))
+    _same_as_numpy(h, M3)

@@ -67,7 +67,6 @@ KNOWN = {
     'co_hessian_helper_writes_view': 'WRONG: got array([[ 7.32, -0.4 , 1.3 , 0.9 ], [-0.8 , 0.5 , 0. , 0. ], [ 2.6 , 0. , 0.5 , 0. ], [ 1.8 , 0. , 0. , 0.5 ]]) want array([[ 7.32, -0.8 , 2.6 , 1.8 ], [-0.8',
     'co_hessian_view_imul_in_loop': 'WRONG: got array([[1.35, 0. , 0. , 0. ], [0.75, 0. , 0. , 0. ], [0.75, 0. , 0. , 0. ], [0. , 0. , 0. , 0. ]]) want array([[2.7 , 0.75, 0.75, 0. ], [0.75, 0. , 0. , 0. ',
     'view_reshape_iadd_jax': "refused-undoc: [E603] backend='jax': whether NumPy makes this value a view of the array it was made from (so that a write into it reaches that array) or a copy depends on the array's memory layout",
-    'ip_fancy_iadd_repeated_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TypeError: Using a non-tuple sequence for multidimensional indexing is not allo",
 }
 
 

@@ -7,6 +7,12 @@ NumPy's ufunc.at does) and a ``.at[].set`` on the diagonal's flat positions, kno
 from the shape while tracing. `view_back`, the write back through a view whose
 layout revsrc knows (reshape, squeeze, transpose...), is here too.
 
+Item assignment with an index of integer arrays (`set_at`, `take_grad`): where the
+index repeats a place, XLA's scatter keeps an undefined one of the values written
+there, NumPy the last. Only the last write to each place is made (and gets the
+adjoint): found by NumPy itself for a concrete index, by a stable sort of the
+positions for a traced one.
+
 What JAX cannot say is refused (E603) rather than guessed: whether NumPy made a value
 a view of an array (``y.reshape(-1)`` is a view of a contiguous ``y``, a copy of a
 transposed one), which depends on a memory layout JAX arrays do not have; and
@@ -19,9 +25,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ... import errors
+from ... import errors, runtime
 
-__all__ = ["TWINS", "view_back"]
+__all__ = ["TWINS", "view_back", "as_index", "set_at", "take_grad"]
 
 
 def _traced(v):
@@ -169,6 +175,77 @@ def view_back(new, base, fn, args=(), kwargs=()):
         raise errors.UnfollowableWrite(
             f"a write through np.{fn.__name__}(...), which NumPy makes read-only")
     raise errors.UnfollowableWrite(f"a write through {getattr(fn, '__name__', fn)}")
+
+
+# ----- Item assignment with an index that may repeat a place -----
+
+def as_index(index):
+    """An index as NumPy reads it: a list is an array of indices (jnp refuses a list)."""
+    if isinstance(index, list):
+        return jnp.asarray(index) if _traced(index) else np.asarray(index)
+    return index
+
+
+def _concrete(index):
+    return not (isinstance(index, jax.core.Tracer) or isinstance(index, tuple) and
+                any(isinstance(p, jax.core.Tracer) for p in index))
+
+
+def _last_writes(shape, index):
+    """(the flat position each element of ``x[index]`` is in ``x``, True where it is
+    the last write to its place) for ``x`` of ``shape``. A concrete index is asked of
+    NumPy (`runtime.last_writes`, None when no place repeats); a traced one is sorted
+    by position, the last of equal positions in C order kept, as NumPy writes them."""
+    if _concrete(index):
+        keep = runtime.last_writes(shape, index)
+        if keep is None:
+            return None, None
+        return np.arange(int(np.prod(shape))).reshape(shape)[index], keep
+    parts = index if isinstance(index, tuple) else (index,)
+    if all(p is None or p is Ellipsis or isinstance(p, slice) or
+           (jnp.ndim(p) == 0 and jnp.result_type(p) != bool) for p in parts):
+        return None, None           # no array of indices: each place once
+    pos = jnp.arange(int(np.prod(shape))).reshape(shape)[index]
+    flat = pos.reshape(-1)
+    if flat.size < 2:
+        return None, None
+    order = jnp.argsort(flat, stable=True)
+    ordered = flat[order]
+    last = jnp.concatenate([ordered[1:] != ordered[:-1], jnp.ones(1, bool)])
+    return pos, jnp.zeros(flat.size, bool).at[order].set(last).reshape(pos.shape)
+
+
+def set_at(target, index, value):
+    """jnp: ``target`` after ``target[index] = value``. Where an integer index repeats
+    a place, XLA keeps an undefined one of the values written there and NumPy the
+    last: only those are written."""
+    target = jnp.asarray(target)
+    index = as_index(index)
+    pos, keep = _last_writes(target.shape, index)
+    if pos is None:
+        return target.at[index].set(value)
+    items = jnp.broadcast_to(jnp.asarray(value), pos.shape).astype(target.dtype)
+    where = jnp.where(keep, pos, target.size)       # the others out of range: dropped
+    flat = target.reshape(-1).at[where.reshape(-1)].set(items.reshape(-1), mode="drop")
+    return flat.reshape(target.shape)
+
+
+def take_grad(g, index):
+    """jnp: the adjoint of the value ``x[index] = value`` wrote: ``g[index]``, zero
+    where a later write to the same place replaced it (as revsrc.runtime.take_grad)."""
+    index = as_index(index)
+    if jnp.ndim(g) == 0:
+        if not _concrete(index) or runtime.last_writes(None, index) is None:
+            return g
+        if isinstance(g, jax.core.Tracer) or g != 0:
+            raise errors.UnfollowableWrite(
+                "this assignment writes some elements more than once (a repeated "
+                "index), and revsrc cannot tell here which write NumPy kept",
+                hint="write each element once (np.unique the index), or use np.add.at")
+        return g
+    pos, keep = _last_writes(jnp.shape(g), index)
+    out = g[index]
+    return out if keep is None else jnp.where(keep, out, jnp.zeros((), out.dtype))
 
 
 def _no_layout(*args, **kwargs):

@@ -159,8 +159,9 @@ class JnpPrinter(LoopPrinter):
                    f"{self.const(op.args[1].value)})"
         if op.fn is operator.getitem and isinstance(first, str) and not op.kwargs and \
                 self.program.kinds.get(first) in (kinds.ANY, None):
-            return f"{self.ref(state.watch_item, 'watch_item')}({self.name(first)}, " \
-                   f"{self.operand(op.args[1])})"
+            key = op.args[1]
+            key = self._as_index(key) if self._listy(key) else self.operand(key)
+            return f"{self.ref(state.watch_item, 'watch_item')}({self.name(first)}, {key})"
         if (op.fn is ir.call_method or op.fn is builtins.next) and isinstance(first, str) \
                 and self.program.kinds.get(first) in (kinds.ANY, None):
             # the receiver is checked as the trace runs (`stateless`): a Python object
@@ -213,13 +214,35 @@ class JnpPrinter(LoopPrinter):
         self._mark("op", s.loc)
         target = self.name(s.target)
         value = self.operand(s.value)
-        if self.program.kinds.get(s.target) == kinds.ARRAY:
+        if self.program.kinds.get(s.target) == kinds.ARRAY and not self._fancy(s.index):
             index = self.index(s.index)
             self.lines.append(f"{indent}{target} = {target}.at[{index}].set({value})")
+        elif self.program.kinds.get(s.target) == kinds.ARRAY:
+            # an index of integer arrays may write a place twice: NumPy keeps the last
+            self.lines.append(f"{indent}{target} = {self.ref(self.J.helpers.set_at, 'set_at')}"
+                              f"({target}, {self.operand(s.index)}, {value})")
         else:  # a list, or a kind known only at run time: the index is an argument
             self.lines.append(f"{indent}{target} = _jaxgen.at_set({target}, "
                               f"{self.operand(s.index)}, {value})")
             self.refs["_jaxgen"] = self.runtime_ns
+
+    def _fancy(self, index):
+        """Whether ``index`` may hold an array or a list of integers."""
+        if isinstance(index, Const):
+            parts = index.value if type(index.value) is tuple else (index.value,)
+            return not all(type(p) in (int, slice, type(None)) or p is Ellipsis
+                           for p in parts)
+        return self.program.kinds.get(index) not in (kinds.INT, kinds.BOOL)
+
+    def _listy(self, o):
+        return isinstance(o, str) and self.program.kinds.get(o) in (kinds.LIST, kinds.ANY, None)
+
+    def _as_index(self, o):
+        # NumPy reads a list as an array of indices, where jnp refuses it
+        return f"{self.ref(self.J.helpers.as_index, 'as_index')}({self.name(o)})"
+
+    def index(self, o):
+        return self._as_index(o) if self._listy(o) else super().index(o)
 
     def print_op(self, s, indent, reverse):
         if s.loc is not None and not reverse:
@@ -367,7 +390,7 @@ def _value_fns(J):
         if isinstance(target, list):
             target[index] = value
             return target
-        return jnp.asarray(target).at[index].set(value)
+        return J.helpers.set_at(target, index, value)
 
     def show(*values, **options):
         """``print(...)`` when the compiled program runs, with that call's values (a

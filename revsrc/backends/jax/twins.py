@@ -199,7 +199,7 @@ def unbroadcast(g, x):
 
 def index_add(g, shape, dtype, index):
     """jnp: zeros of `shape` with `g` added at `index` (repeated indices accumulate)."""
-    return jnp.zeros(shape, dtype).at[index].add(g)
+    return jnp.zeros(shape, dtype).at[inplace_twins.as_index(index)].add(g)
 
 
 def tanh_vjp(g, ans):
@@ -260,14 +260,9 @@ def expand_zero(g, like):
     return g
 
 
-def take_grad(g, index):
-    if jnp.ndim(g) == 0:
-        return g
-    if not _holds_traced(index):
-        if runtime.last_writes(np.shape(g), index) is not None:
-            # NumPy keeps the last write to a place; XLA keeps an undefined one
-            _refuse("an item assignment that writes some elements more than once")
-    return g[index]
+take_grad = inplace_twins.take_grad
+# what the printer calls for an item assignment and an index of integer arrays
+set_at, as_index = inplace_twins.set_at, inplace_twins.as_index
 
 
 def r_(items):
@@ -302,11 +297,11 @@ def zero_at(g, index):
         if isinstance(g, Tracer) or g != 0:
             _refuse("a scalar adjoint reaching an item assignment")
         return g
-    return jnp.asarray(g).at[index].set(0)
+    return jnp.asarray(g).at[inplace_twins.as_index(index)].set(0)
 
 
 def copy_item(x, index):
-    return x[index]  # arrays are values: nothing later changes it
+    return x[inplace_twins.as_index(index)]  # arrays are values: nothing changes it
 
 
 def check_scalar_output(value, loc=None):
@@ -336,7 +331,7 @@ def check_view(view, base, loc=None):
 
 
 def take(x, index):
-    return x[index]
+    return x[inplace_twins.as_index(index)]
 
 
 def accumulate(acc, t):
