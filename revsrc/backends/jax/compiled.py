@@ -2,8 +2,9 @@
 its factory, one ``jax.jit`` of it per set of static argument positions, and what the
 API layer asks of it.
 
-- `Compiled`: the program with the module globals and closure cells it reads as
-  parameters read at each call (`_with_externals`), the jitted function per static
+- `Compiled`: the program with what it reads from Python state (module globals,
+  closure cells, attributes and items of objects) as parameters read at each call
+  (`_with_externals`, revsrc/backends/jax/state.py), the jitted function per static
   positions (arguments that are not floats or arrays are static, as with
   ``static_argnums``; unhashable ones by their contents, `_Static`), 64-bit mode while
   it traces and runs, and a failed trace turned into the refusal it means (E602,
@@ -24,56 +25,19 @@ import math
 import numpy as np
 
 from ... import errors
-from ...core import ir, kinds
-from ...core.ir import Op
-from . import printer
+from ...core import kinds
+from . import printer, state
 from .load import ARRAY_TYPE, TRACED_TYPES, loaded, require
 
 __all__ = ["require", "Compiled", "signature", "array_key", "grad_post", "jvp_post"]
 
 
 def _with_externals(program):
-    """``program`` with module globals and closure cells it reads as parameters
-    (``_g_<name>``), and for each, a function reading its value at call time."""
-    reads = {}    # (kind, id(holder), key) -> (param, getter)
-    taken = set(program.params) | {n for s in ir.walk(program.body) for n in ir.writes(s)}
-
-    def param_for(fn, args):
-        holder = args[0].value
-        key = args[1].value if fn is ir.load_global else None
-        ident = (fn is ir.load_global, id(holder), key)
-        hit = reads.get(ident)
-        if hit is None:
-            base = "_g_" + "".join(c if c.isalnum() else "_" for c in
-                                    (key if key is not None else "cell"))
-            name, k = base, 1
-            while name in taken:
-                k += 1
-                name = f"{base}{k}"
-            taken.add(name)
-            if fn is ir.load_global:
-                getter = (lambda ns, key: lambda: ns[key])(holder, key)
-            else:
-                getter = (lambda cell: lambda: cell.cell_contents)(holder)
-            hit = reads[ident] = (name, getter)
-        return hit[0]
-
-    def rewrite(stmts):
-        out = []
-        for s in stmts:
-            if isinstance(s, Op) and s.fn in (ir.load_global, ir.load_cell):
-                out.append(Op(s.target, ir.copy, (param_for(s.fn, s.args),), loc=s.loc))
-            else:
-                out.append(ir.map_children(s, rewrite))   # a while's test reads them too
-        return out
-
-    body = rewrite(program.body)
-    if not reads:
-        return program, []
-    extra = [name for name, _ in reads.values()]
-    prog = ir.Program(program.name, list(program.params) + extra, body, program.outputs,
-                      program.kinds, forward_len=program.forward_len, names=program.names)
-    return prog, [getter for _, getter in reads.values()]
+    """``program`` with what it reads from Python state (module globals, closure cells,
+    attributes and items of objects) as parameters (``_g_<name>``), and the `Hoisted`
+    that reads them at each call (revsrc/backends/jax/state.py)."""
+    hoisted = state.hoist(program)
+    return hoisted.program, hoisted
 
 
 _counter = [0]
@@ -85,7 +49,8 @@ class Compiled:
 
     def __init__(self, program, post, max_steps=None):
         J = require()
-        self.program, self.externals = _with_externals(program)
+        self.program, self.hoisted = _with_externals(program)
+        self.externals = bool(self.hoisted.getters or self.hoisted.dead)
         self.nparams = len(program.params)
         self.text, refs, self.line_locs, self.loop_locs = printer.source(self.program)
         self.max_steps = J.loops.MAX_STEPS if max_steps is None else int(max_steps)
@@ -106,15 +71,20 @@ class Compiled:
                                                *(refs[n] for n in names))
         self.post = post
         self.jitted = {}
+        self.watched = {}   # static positions -> the attribute reads its traces made
 
     def __call__(self, values):
         """Run on the parameters' ``values`` (plus the externals, read now)."""
         J = require()
         if self.externals:
-            values = tuple(values) + tuple(get() for get in self.externals)
+            values = self.hoisted.values(values)
         static = tuple(i for i, v in enumerate(values)
                        if type(v) not in TRACED_TYPES and not _traced(v))
         run = self.jitted.get(static)
+        if run is not None and static in self.watched and \
+                not all(w.current() for w in self.watched[static]):
+            del self.watched[static]    # what the trace read has changed: trace again
+            run = None
         if run is None:
             run = self.jitted[static] = self._jit(static)
         if static:
@@ -136,7 +106,7 @@ class Compiled:
         """`__call__` for values that are all arrays (so none is static): the least
         Python before the jitted call, which is what a caller waits for."""
         run = self.jitted.get(())
-        if run is None or self.externals or not _x64():
+        if run is None or self.externals or self.watched or not _x64():
             return self(values)
         try:
             out, stopped = run(*values)
@@ -148,6 +118,8 @@ class Compiled:
 
     def _raise(self, exc):
         """Raise ``exc`` from a trace of the generated code as the refusal it means."""
+        if _from_read(exc.__traceback__):
+            raise exc.with_traceback(None)   # reading the user's object failed: theirs
         if isinstance(exc, errors.RevsrcError):
             if exc.filename is None:
                 raise self._located(exc) from None
@@ -179,14 +151,19 @@ class Compiled:
 
         def traced(*args):
             args = tuple(a.value if isinstance(a, _Static) else a for a in args)
-            state = loops.LoopState(self.max_steps)
-            loops.states().append(state)
+            bounds = loops.LoopState(self.max_steps)
+            loops.states().append(bounds)
+            reads = []
+            state.recording().append(reads)
             try:
                 out = post(fn(*args), args[:n])
             finally:
                 loops.states().pop()
-            self.bounded[static] = tuple(site for site, _ in state.overflows)
-            return out, tuple(flag for _, flag in state.overflows)
+                state.recording().pop()
+            self.bounded[static] = tuple(site for site, _ in bounds.overflows)
+            if reads:
+                self.watched.setdefault(static, []).extend(reads)
+            return out, tuple(flag for _, flag in bounds.overflows)
         traced.__name__ = self.program.name
         return J.jax.jit(traced, static_argnums=static)
 
@@ -245,6 +222,16 @@ class Compiled:
             hint="use backend=None for this function")
 
 
+def _from_read(tb):
+    """Whether traceback ``tb`` ends in `state.read`: a read of Python state that failed
+    at the call, raised where the program reads it."""
+    while tb is not None:
+        if tb.tb_frame.f_code is state.read.__code__:
+            return True
+        tb = tb.tb_next
+    return False
+
+
 class _Static:
     """A static argument that is not hashable (a list of ints, a dict of flags), compared
     and hashed by its contents, so jax.jit traces again when they change."""
@@ -252,7 +239,7 @@ class _Static:
 
     def __init__(self, value):
         self.value = value
-        self._key = _freeze(value)
+        self._key = state.freeze(value)
 
     def __hash__(self):
         return hash(self._key)
@@ -260,18 +247,6 @@ class _Static:
     def __eq__(self, other):
         return isinstance(other, _Static) and type(other.value) is type(self.value) \
             and self._key == other._key
-
-
-def _freeze(v):
-    if isinstance(v, (list, tuple)):
-        return (type(v).__name__,) + tuple(_freeze(i) for i in v)
-    if isinstance(v, dict):
-        return ("dict",) + tuple(sorted((repr(k), _freeze(x)) for k, x in v.items()))
-    try:
-        hash(v)
-        return v
-    except TypeError:
-        return ("id", id(v))
 
 
 def _hashable(v):

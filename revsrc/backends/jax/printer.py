@@ -23,6 +23,7 @@ from __future__ import annotations
 import builtins
 import math
 import numbers
+import operator
 import sys
 import types
 
@@ -34,6 +35,7 @@ from ... import errors, primitives, runtime
 from ...core import ir, kinds
 from ...core.ir import Const, Op, Pop, Push, SetItem, While
 from ...runtime import guards
+from . import state
 from .load import require
 from .loops_print import LoopPrinter
 
@@ -110,6 +112,10 @@ def _is_traced(obj):
 
 # ----- Printing -----
 
+# kinds whose attributes are functions of their value (x.shape, z.real)
+_VALUE_KINDS = {kinds.ARRAY, kinds.FLOAT, kinds.INT, kinds.BOOL}
+
+
 class JnpPrinter(LoopPrinter):
     """The loop printer with jnp twins, list stacks, functional item assignment and
     branches selected by their test. ``line_locs`` maps each printed line to (what,
@@ -127,6 +133,11 @@ class JnpPrinter(LoopPrinter):
     def fn_name(self, fn):
         if fn is ir.truth:
             return "bool"
+        if fn is state.read:      # a read of Python state, made at the call
+            return self.ref(fn, "read")
+        if fn is guards.errstate_enter or fn is guards.errstate_exit:
+            self.refs["_jaxgen"] = self.runtime_ns
+            return "_jaxgen.errstate"
         dotted = twin_name(fn)
         if dotted is None:
             raise _NoTwin(fn)
@@ -139,6 +150,18 @@ class JnpPrinter(LoopPrinter):
 
     def expr(self, op):
         first = op.args[0] if op.args else None
+        if (op.fn is getattr or op.fn is ir.get_attribute) and isinstance(first, str) and \
+                len(op.args) == 2 and isinstance(op.args[1], Const) and \
+                self.program.kinds.get(first) not in _VALUE_KINDS:
+            # an attribute of a Python object, read as the trace runs: recorded, and
+            # checked before each call (state.watch)
+            return f"{self.ref(state.watch, 'watch')}({self.name(first)}, " \
+                   f"{self.const(op.args[1].value)})"
+        if op.fn is operator.getitem and isinstance(first, str) and not op.kwargs and \
+                self.program.kinds.get(first) in (kinds.ANY, None):
+            key = op.args[1]
+            key = self._as_index(key) if self._listy(key) else self.operand(key)
+            return f"{self.ref(state.watch_item, 'watch_item')}({self.name(first)}, {key})"
         if (op.fn is ir.call_method or op.fn is builtins.next) and isinstance(first, str) \
                 and self.program.kinds.get(first) in (kinds.ANY, None):
             # the receiver is checked as the trace runs (`stateless`): a Python object
@@ -191,13 +214,35 @@ class JnpPrinter(LoopPrinter):
         self._mark("op", s.loc)
         target = self.name(s.target)
         value = self.operand(s.value)
-        index = self.index(s.index)
-        if self.program.kinds.get(s.target) == kinds.ARRAY:
+        if self.program.kinds.get(s.target) == kinds.ARRAY and not self._fancy(s.index):
+            index = self.index(s.index)
             self.lines.append(f"{indent}{target} = {target}.at[{index}].set({value})")
-        else:  # a list, or a kind known only at run time
+        elif self.program.kinds.get(s.target) == kinds.ARRAY:
+            # an index of integer arrays may write a place twice: NumPy keeps the last
+            self.lines.append(f"{indent}{target} = {self.ref(self.J.helpers.set_at, 'set_at')}"
+                              f"({target}, {self.operand(s.index)}, {value})")
+        else:  # a list, or a kind known only at run time: the index is an argument
             self.lines.append(f"{indent}{target} = _jaxgen.at_set({target}, "
-                              f"{index}, {value})")
+                              f"{self.operand(s.index)}, {value})")
             self.refs["_jaxgen"] = self.runtime_ns
+
+    def _fancy(self, index):
+        """Whether ``index`` may hold an array or a list of integers."""
+        if isinstance(index, Const):
+            parts = index.value if type(index.value) is tuple else (index.value,)
+            return not all(type(p) in (int, slice, type(None)) or p is Ellipsis
+                           for p in parts)
+        return self.program.kinds.get(index) not in (kinds.INT, kinds.BOOL)
+
+    def _listy(self, o):
+        return isinstance(o, str) and self.program.kinds.get(o) in (kinds.LIST, kinds.ANY, None)
+
+    def _as_index(self, o):
+        # NumPy reads a list as an array of indices, where jnp refuses it
+        return f"{self.ref(self.J.helpers.as_index, 'as_index')}({self.name(o)})"
+
+    def index(self, o):
+        return self._as_index(o) if self._listy(o) else super().index(o)
 
     def print_op(self, s, indent, reverse):
         if s.loc is not None and not reverse:
@@ -282,12 +327,12 @@ def _flag_pushes(s):
 
 # statements that must not run for a branch not taken: they act outside the values
 _EFFECTS = {guards.raise_error, guards.raise_error_from, guards.fail_assert,
-            guards.errstate_enter, guards.errstate_exit, ir.check_assert, print}
+            ir.check_assert, print}
 
 
 def _selectable(s, program_kinds):
     """Whether both branches of ``s`` may run, their results selected by its test: no
-    exits, no data-dependent loops, no raise, assert, print or errstate inside; its
+    exits, no data-dependent loops, no raise, assert or print inside; its
     branches save values or restore them, not both."""
     inside = list(ir.walk(s.body + s.orelse))
     if any(isinstance(t, Push) for t in inside) and any(isinstance(t, Pop) for t in inside):
@@ -321,7 +366,7 @@ def _runtime_ns():
 
 def _value_fns(J):
     """float(), math's rounding and log with a base, item assignment on a value of a
-    kind known only at run time, and print() at run time."""
+    kind known only at run time, print() at run time, and errstate blocks."""
     jnp = J.jnp
 
     def to_float(x):
@@ -345,7 +390,7 @@ def _value_fns(J):
         if isinstance(target, list):
             target[index] = value
             return target
-        return jnp.asarray(target).at[index].set(value)
+        return J.helpers.set_at(target, index, value)
 
     def show(*values, **options):
         """``print(...)`` when the compiled program runs, with that call's values (a
@@ -360,7 +405,22 @@ def _value_fns(J):
             print(*shown, **options)
         J.jax.debug.callback(emit, *[values[i] for i in traced], ordered=True)
 
-    return to_float, math_log, math_floor, math_ceil, math_trunc, at_set, show
+    def errstate(*old, **settings):
+        """Entering or leaving ``with np.errstate(...)``. JAX never warns about nor
+        raises on a division by zero, an overflow or an invalid operation: a block that
+        silences them (or asks for NumPy's warning) changes no value, and is nothing
+        here. One that asks for an exception ('raise', 'call') is refused: under
+        jax.jit the check it makes would be lost, the inf or NaN returned silently."""
+        asked = sorted(f"{k}={v!r}" for k, v in settings.items() if v in ("raise", "call"))
+        if asked:
+            raise errors.JaxNotLowered(
+                f"backend='jax': np.errstate({', '.join(asked)}) asks NumPy to raise on "
+                "floating-point errors, and jax.jit computes inf and NaN without a check",
+                hint="use backend=None for this function, or test the result "
+                     "(np.isfinite) and raise yourself")
+        return None
+
+    return to_float, math_log, math_floor, math_ceil, math_trunc, at_set, show, errstate
 
 
 def _branch_fns(J):

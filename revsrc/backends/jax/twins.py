@@ -27,6 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ... import errors, runtime
+from . import inplace_twins
 from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace, tensor,
                         transpose_grads, values)
 from ...runtime.grads import (calculus as _calculus, common as _common,
@@ -201,7 +202,7 @@ def unbroadcast(g, x):
 
 def index_add(g, shape, dtype, index):
     """jnp: zeros of `shape` with `g` added at `index` (repeated indices accumulate)."""
-    return jnp.zeros(shape, dtype).at[index].add(g)
+    return jnp.zeros(shape, dtype).at[inplace_twins.as_index(index)].add(g)
 
 
 def tanh_vjp(g, ans):
@@ -262,14 +263,9 @@ def expand_zero(g, like):
     return g
 
 
-def take_grad(g, index):
-    if jnp.ndim(g) == 0:
-        return g
-    if not _holds_traced(index):
-        if runtime.last_writes(np.shape(g), index) is not None:
-            # NumPy keeps the last write to a place; XLA keeps an undefined one
-            _refuse("an item assignment that writes some elements more than once")
-    return g[index]
+take_grad = inplace_twins.take_grad
+# what the printer calls for an item assignment and an index of integer arrays
+set_at, as_index = inplace_twins.set_at, inplace_twins.as_index
 
 
 def r_(items):
@@ -304,11 +300,11 @@ def zero_at(g, index):
         if isinstance(g, Tracer) or g != 0:
             _refuse("a scalar adjoint reaching an item assignment")
         return g
-    return jnp.asarray(g).at[index].set(0)
+    return jnp.asarray(g).at[inplace_twins.as_index(index)].set(0)
 
 
 def copy_item(x, index):
-    return x[index]  # arrays are values: nothing later changes it
+    return x[inplace_twins.as_index(index)]  # arrays are values: nothing changes it
 
 
 def check_scalar_output(value, loc=None, complex_ok=False):
@@ -344,7 +340,7 @@ def check_view(view, base, loc=None):
 
 
 def take(x, index):
-    return x[index]
+    return x[inplace_twins.as_index(index)]
 
 
 def accumulate(acc, t):
@@ -459,6 +455,8 @@ def prod_grad(g, ans, a, axis=None, keepdims=False):
     a = jnp.asarray(a)
     if a.ndim == 0:
         return g
+    if a.size == 0:         # nothing to spread the adjoint over (the product was 1)
+        return jnp.zeros(a.shape, jnp.result_type(g, a))
     helpers = twin_module(_reductions)
     axes = helpers.reduced_axes(axis, a.ndim)
     ge = helpers.expand_reduced(g, a, axis, keepdims)
@@ -498,6 +496,7 @@ _RUNTIME = {f.__name__: f for f in (finalize_grad, zeros_like, zero_tangent, bro
                                     check_scalar_output, check_immutable, check_view, take,
                                     accumulate, jvp_via_vjp, unbroadcast, r_, c_)}
 _RUNTIME["run_pooled"] = lambda fn, args: fn(*args)
+_RUNTIME["view_back"] = inplace_twins.view_back
 
 def as_items(g, seq):
     """jnp: ``g`` in the form of the sequence it is the adjoint of; an array's adjoint is
@@ -553,7 +552,7 @@ register_twins(transpose_grads, {})
 register_twins(arith, {})
 # raise, assert, f-strings and errstate blocks; NumPy's in-place functions as values
 register_twins(guards, None)
-register_twins(inplace, None)
+register_twins(inplace, inplace_twins.TWINS)
 # try statements' tests, np.vectorize's check; the quantiles', gamma functions' and
 # SciPy factorizations' adjoints (Python loops on values): no jnp lowering yet
 for _module in (attempts, vectorized, _mathfuncs, _quantiles, _scipy_linalg):
