@@ -1,0 +1,1057 @@
+"""User programs for the adversarial tester (round 4).
+
+Written as users write them, without reading revsrc's implementation: longer realistic
+programs mixing features (physics steps with collisions, EM, attention blocks, conv1d
+with slicing loops, adaptive integrators, bond yields, soft ranking, Hamiltonian
+integrators in classes, RTS smoothers, SIR models, interpolation, ray tracing,
+polynomial chaos) and short adversarial edge programs (int/bool mixes, float32, 0-d
+arrays, empty loops, negative steps, closures, globals and attributes changed between
+calls, writes through views, norms), with second derivatives, jit, vmap and
+backend="jax" variants.
+
+Each case: name, family, fn, args, argnums, doc (refusal codes the README documents
+for this program), jfn (the same program in jax.numpy, optional), check (a custom
+check: raises AssertionError on a wrong number), opts (passed to revsrc.grad; the key
+"mode" picks grad / hess / hvp / jvp).
+"""
+import copy
+import dataclasses
+import functools
+import math
+import re as _re
+from collections import namedtuple
+from typing import NamedTuple
+
+import numpy as np
+
+import revsrc
+
+
+class Case:
+    def __init__(self, name, family, fn=None, args=(), argnums=0, doc=(), jfn=None,
+                 check=None, needs_jax=False, opts=None, fd=True):
+        self.name, self.family, self.fn, self.args = name, family, fn, args
+        self.argnums, self.doc, self.jfn, self.check = argnums, set(doc), jfn, check
+        self.needs_jax = needs_jax or check is None and opts and opts.get("backend") == "jax"
+        self.opts = opts or {}
+        self.fd = fd
+
+
+CASES = []
+
+
+def case(name, family, args=(), **kw):
+    def deco(fn):
+        CASES.append(Case(name, family, fn, args, **kw))
+        return fn
+    return deco
+
+
+def custom(name, family, **kw):
+    def deco(check):
+        CASES.append(Case(name, family, check=check, **kw))
+        return check
+    return deco
+
+
+def close(got, want, rtol=1e-6, atol=1e-8, what=""):
+    got = np.asarray(got, dtype=complex if np.iscomplexobj(got) or np.iscomplexobj(want) else float)
+    want = np.asarray(want, dtype=got.dtype)
+    assert got.shape == want.shape, f"{what} shape {got.shape} != {want.shape}"
+    assert np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True), f"{what} got {got!r} want {want!r}"
+
+
+def fd(f, x, h=1e-6):
+    """Central differences of a scalar f at a float or an array x."""
+    if isinstance(x, float):
+        return (f(x + h) - f(x - h)) / (2 * h)
+    x = np.asarray(x, dtype=float)
+    g = np.zeros_like(x, dtype=float)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        g[i] = (f(x + e) - f(x - e)) / (2 * h)
+    return g
+
+
+def fd_jac(f, x, h=1e-6):
+    """Central-difference Jacobian: output shape + input shape."""
+    x = np.asarray(x, dtype=float)
+    out0 = np.asarray(f(x))
+    J = np.zeros(out0.shape + x.shape)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        J[(Ellipsis,) + i] = (np.asarray(f(x + e)) - np.asarray(f(x - e))) / (2 * h)
+    return J
+
+
+_JAX = []
+
+
+def _jax():
+    if not _JAX:
+        try:
+            import jax
+            jax.config.update("jax_enable_x64", True)
+            _JAX.append(jax)
+        except Exception:
+            _JAX.append(None)
+    return _JAX[0]
+
+
+def _leaves(t, path=()):
+    if isinstance(t, dict):
+        for k in t:
+            yield from _leaves(t[k], path + (k,))
+    elif isinstance(t, (list, tuple)) and not hasattr(t, "_fields"):
+        for i, v in enumerate(t):
+            yield from _leaves(v, path + (i,))
+    elif isinstance(t, tuple):
+        for i, v in enumerate(t):
+            yield from _leaves(v, path + (i,))
+    else:
+        yield path, t
+
+
+def _get(t, path):
+    for p in path:
+        t = t[p]
+    return t
+
+
+def _set(t, path, v):
+    if not path:
+        return v
+    if isinstance(t, dict):
+        t = dict(t)
+        t[path[0]] = _set(t[path[0]], path[1:], v)
+        return t
+    items = list(t)
+    items[path[0]] = _set(items[path[0]], path[1:], v)
+    if hasattr(t, "_fields"):
+        return type(t)(*items)
+    return type(t)(items)
+
+
+def _cargs(args):
+    return copy.deepcopy(args)
+
+
+def _isfloat(v):
+    return isinstance(v, float) or (isinstance(v, np.ndarray) and v.dtype.kind == "f")
+
+
+def _fd_hess(fn, args, k, h=1e-4):
+    x0 = args[k]
+
+    def g(t):
+        a = list(_cargs(args))
+        a[k] = t
+        return float(fn(*a))
+    if isinstance(x0, float):
+        return (g(x0 + h) - 2 * g(x0) + g(x0 - h)) / (h * h)
+    x0 = np.asarray(x0, dtype=float)
+    return fd_jac(lambda t: fd(g, t, h=1e-5), x0, h=1e-4)
+
+
+def run_generic(c):
+    mode = c.opts.get("mode", "grad")
+    opts = {k: v for k, v in c.opts.items() if k != "mode"}
+    argnums = c.argnums
+    nums = argnums if isinstance(argnums, tuple) else (argnums,)
+    fn = c.fn
+    if mode == "hess":
+        k = argnums
+        H = revsrc.hessian(fn, argnums=k, **opts)(*_cargs(c.args))
+        if c.jfn is not None and _jax() is not None:
+            ref = np.asarray(_jax().hessian(c.jfn, argnums=k)(*_cargs(c.args)))
+            close(H, ref, rtol=1e-7, atol=1e-9, what="hessian vs jax")
+        ref = _fd_hess(fn, c.args, k)
+        close(H, ref, rtol=2e-3, atol=2e-4, what="hessian vs fd")
+        return
+    if mode == "hvp":
+        k = argnums
+        rng = np.random.default_rng(7)
+        x0 = c.args[k]
+        v = float(rng.normal()) if isinstance(x0, float) else rng.normal(size=np.shape(x0))
+        tang = tuple(v if i == k else None for i in range(len(c.args)))
+        hv = revsrc.hvp(fn, _cargs(c.args), tang, argnums=k)
+        H = _fd_hess(fn, c.args, k)
+        want = H * v if isinstance(x0, float) else np.tensordot(H, v, axes=np.ndim(v))
+        close(hv, want, rtol=2e-3, atol=2e-4, what="hvp vs fd")
+        return
+    if mode == "jvp":
+        k = argnums
+        rng = np.random.default_rng(3)
+        x0 = c.args[k]
+        v = float(rng.normal()) if isinstance(x0, float) else rng.normal(size=np.shape(x0))
+        tang = tuple(v if i == k else (0.0 if isinstance(a, float) else (np.zeros_like(a) if _isfloat(a) else None))
+                     for i, a in enumerate(c.args))
+        out, t = revsrc.jvp(fn, _cargs(c.args), tang)
+
+        def g(s):
+            a = list(_cargs(c.args))
+            a[k] = x0 + s * v
+            return np.asarray(fn(*a), dtype=float)
+        close(out, g(0.0), rtol=1e-12, atol=1e-12, what="jvp primal")
+        close(t, (g(1e-6) - g(-1e-6)) / 2e-6, rtol=1e-5, atol=1e-6, what="jvp tangent")
+        return
+    before = _cargs(c.args)
+    g = revsrc.grad(fn, argnums=argnums, **opts)(*c.args)
+    for path, v in _leaves(before):
+        if isinstance(v, np.ndarray):
+            assert np.array_equal(v, _get(c.args, path), equal_nan=True), f"argument {path} changed in place"
+    gs = g if isinstance(argnums, tuple) else (g,)
+    rng = np.random.default_rng(0)
+    for k, gk in zip(nums, gs):
+        for path, x0 in _leaves(c.args[k]):
+            if not _isfloat(x0):
+                continue
+
+            def fk(t, k=k, path=path):
+                a = list(_cargs(c.args))
+                a[k] = _set(a[k], path, t)
+                return float(np.real(fn(*a)))
+            gl = _get(gk, path)
+            if not c.fd:
+                continue
+            if isinstance(x0, float):
+                if opts.get("backend") != "jax":
+                    assert isinstance(gl, float), f"arg {k}{path}: gradient type {type(gl)}"
+                close(float(gl), fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}{path}")
+                continue
+            gl = np.asarray(gl)
+            assert gl.shape == x0.shape and gl.dtype == x0.dtype, f"arg {k}{path}: {gl.shape} {gl.dtype}"
+            if x0.size == 0:
+                continue
+            close(gl, fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}{path}")
+            d = rng.normal(size=x0.shape)
+            h = 1e-6
+            dd = (fk(x0 + h * d) - fk(x0 - h * d)) / (2 * h)
+            close(np.sum(gl * d), dd, rtol=1e-5, atol=1e-6, what=f"direction arg{k}{path}")
+    if c.jfn is not None:
+        jax = _jax()
+        if jax is not None:
+            jg = jax.grad(c.jfn, argnums=argnums)(*_cargs(c.args))
+            jgs = jg if isinstance(argnums, tuple) else (jg,)
+            for gk, jk in zip(gs, jgs):
+                for path, _ in _leaves(gk):
+                    close(_get(gk, path), np.asarray(_get(jk, path)), rtol=1e-8, atol=1e-11, what=f"vs jax {path}")
+
+
+def variants(base, family, fn, args, modes, argnums=0, jfn=None, doc=()):
+    """Register fn under several transformations: 'grad', 'hess', 'hvp', 'jvp', 'jax'."""
+    for m in modes:
+        if m == "grad":
+            CASES.append(Case(base, family, fn, args, argnums=argnums, jfn=jfn, doc=doc))
+        elif m == "jax":
+            CASES.append(Case(base + "_jax", family, fn, args, argnums=argnums, doc=doc,
+                              opts={"backend": "jax"}))
+        else:
+            CASES.append(Case(base + "_" + m, family, fn, args, argnums=argnums, jfn=jfn, doc=doc,
+                              opts={"mode": m}))
+
+
+def jnp():
+    return _jax().numpy
+
+
+# ---------------------------------------------------------------------------
+# Longer realistic programs
+# ---------------------------------------------------------------------------
+
+def physics_balls_step(pos, vel, radius=0.3, dt=0.05, steps=20):
+    """Balls in a 1-D box with wall bounces (np.where) and pairwise soft repulsion."""
+    p = pos.copy()
+    v = vel.copy()
+    n = p.shape[0]
+    energy = 0.0
+    for _ in range(steps):
+        force = np.zeros(n)
+        for i in range(n):
+            for j in range(n):
+                if i != j:
+                    d = p[i] - p[j]
+                    overlap = 2 * radius - abs(d)
+                    if overlap > 0:
+                        force[i] += 50.0 * overlap * np.sign(d)
+        v = v + dt * (force - 9.81 * 0.0 - 0.1 * v)
+        p = p + dt * v
+        hit_lo = p < radius
+        hit_hi = p > 5.0 - radius
+        v = np.where(hit_lo | hit_hi, -0.9 * v, v)
+        p = np.where(hit_lo, 2 * radius - p, p)
+        p = np.where(hit_hi, 2 * (5.0 - radius) - p, p)
+        energy = energy + 0.5 * np.sum(v * v) * dt
+    return np.sum(p * np.arange(1, n + 1)) + energy
+
+
+variants("phys_balls_collisions", "physics", physics_balls_step,
+         (np.array([0.5, 1.05, 2.2, 4.3]), np.array([1.3, -0.7, 0.4, 2.1])), ["grad", "hvp"], argnums=(0, 1) if False else 1)
+
+
+def gmm_em_step(mu, x, log_sig, logits):
+    """One EM step of a 1-D Gaussian mixture; loss = log-likelihood after the step."""
+    pi = np.exp(logits - np.max(logits))
+    pi = pi / pi.sum()
+    sig = np.exp(log_sig)
+    d = (x[:, None] - mu[None, :]) / sig[None, :]
+    logp = -0.5 * d ** 2 - np.log(sig)[None, :] - 0.5 * np.log(2 * np.pi) + np.log(pi)[None, :]
+    m = logp.max(axis=1, keepdims=True)
+    lse = m[:, 0] + np.log(np.sum(np.exp(logp - m), axis=1))
+    r = np.exp(logp - lse[:, None])
+    nk = r.sum(axis=0)
+    mu_new = (r * x[:, None]).sum(axis=0) / nk
+    var_new = (r * (x[:, None] - mu_new[None, :]) ** 2).sum(axis=0) / nk
+    pi_new = nk / x.shape[0]
+    d2 = (x[:, None] - mu_new[None, :]) ** 2 / var_new[None, :]
+    logp2 = -0.5 * d2 - 0.5 * np.log(var_new)[None, :] + np.log(pi_new)[None, :]
+    m2 = np.max(logp2, axis=1)
+    return float(np.mean(m2 + np.log(np.exp(logp2 - m2[:, None]).sum(axis=1))))
+
+
+_X_GMM = np.array([-2.1, -1.7, -0.3, 0.2, 0.9, 1.4, 2.8, 3.1, 3.3])
+
+
+def gmm_em_step_j(mu, x, log_sig, logits):
+    np_ = jnp()
+    pi = np_.exp(logits - np_.max(logits))
+    pi = pi / pi.sum()
+    sig = np_.exp(log_sig)
+    d = (x[:, None] - mu[None, :]) / sig[None, :]
+    logp = -0.5 * d ** 2 - np_.log(sig)[None, :] - 0.5 * np_.log(2 * np_.pi) + np_.log(pi)[None, :]
+    m = logp.max(axis=1, keepdims=True)
+    lse = m[:, 0] + np_.log(np_.sum(np_.exp(logp - m), axis=1))
+    r = np_.exp(logp - lse[:, None])
+    nk = r.sum(axis=0)
+    mu_new = (r * x[:, None]).sum(axis=0) / nk
+    var_new = (r * (x[:, None] - mu_new[None, :]) ** 2).sum(axis=0) / nk
+    pi_new = nk / x.shape[0]
+    d2 = (x[:, None] - mu_new[None, :]) ** 2 / var_new[None, :]
+    logp2 = -0.5 * d2 - 0.5 * np_.log(var_new)[None, :] + np_.log(pi_new)[None, :]
+    m2 = np_.max(logp2, axis=1)
+    return np_.mean(m2 + np_.log(np_.exp(logp2 - m2[:, None]).sum(axis=1)))
+
+
+variants("ml_gmm_em_step", "ml", gmm_em_step,
+         (np.array([-1.0, 0.5, 2.5]), _X_GMM, np.array([0.1, -0.2, 0.3]), np.array([0.0, 0.2, -0.1])),
+         ["grad", "hess", "jax"], jfn=gmm_em_step_j)
+
+
+def attention_block(Wq, x, Wk, Wv, gamma, mask_future=True):
+    """Single-head causal self-attention with layer norm and a residual."""
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    h = gamma * (x - mu) / np.sqrt(var + 1e-5)
+    q = h @ Wq
+    k = h @ Wk
+    v = h @ Wv
+    scores = q @ k.T / np.sqrt(q.shape[-1])
+    T = x.shape[0]
+    if mask_future:
+        mask = np.triu(np.ones((T, T), dtype=bool), k=1)
+        scores = np.where(mask, -1e9, scores)
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    w = np.exp(scores)
+    w = w / w.sum(axis=-1, keepdims=True)
+    out = x + w @ v
+    return np.sum(np.tanh(out) ** 2)
+
+
+def attention_block_j(Wq, x, Wk, Wv, gamma, mask_future=True):
+    np_ = jnp()
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    h = gamma * (x - mu) / np_.sqrt(var + 1e-5)
+    q = h @ Wq
+    k = h @ Wk
+    v = h @ Wv
+    scores = q @ k.T / np_.sqrt(q.shape[-1])
+    T = x.shape[0]
+    mask = np_.triu(np_.ones((T, T), dtype=bool), k=1)
+    scores = np_.where(mask, -1e9, scores)
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    w = np_.exp(scores)
+    w = w / w.sum(axis=-1, keepdims=True)
+    out = x + w @ v
+    return np_.sum(np_.tanh(out) ** 2)
+
+
+_r = np.random.default_rng(11)
+_ATT = (_r.normal(size=(4, 4)) * 0.5, _r.normal(size=(5, 4)), _r.normal(size=(4, 4)) * 0.5,
+        _r.normal(size=(4, 4)) * 0.5, np.array([1.0, 0.9, 1.1, 1.2]))
+variants("ml_attention_block_wq", "ml", attention_block, _ATT, ["grad", "hvp", "jax"], jfn=attention_block_j)
+variants("ml_attention_block_x", "ml", attention_block, _ATT, ["grad", "hess"], argnums=1, jfn=attention_block_j)
+variants("ml_attention_block_gamma", "ml", attention_block, _ATT, ["grad"], argnums=4, jfn=attention_block_j)
+
+
+def conv1d_loops(w, x, b):
+    """Valid conv1d, 2 output channels, written with slicing loops, then ReLU-ish + pooling."""
+    C, K = w.shape
+    L = x.shape[0] - K + 1
+    out = np.zeros((C, L))
+    for c in range(C):
+        for t in range(L):
+            out[c, t] = np.dot(w[c], x[t:t + K]) + b[c]
+    act = np.log1p(np.exp(out))  # softplus
+    pooled = np.zeros((C, L // 2))
+    for t in range(0, L - 1, 2):
+        pooled[:, t // 2] = np.maximum(act[:, t], act[:, t + 1])
+    return np.sum(pooled ** 2) / pooled.size
+
+
+def conv1d_loops_j(w, x, b):
+    np_ = jnp()
+    C, K = w.shape
+    L = x.shape[0] - K + 1
+    out = np_.stack([np_.stack([np_.dot(w[c], x[t:t + K]) + b[c] for t in range(L)]) for c in range(C)])
+    act = np_.log1p(np_.exp(out))
+    pooled = np_.stack([np_.maximum(act[:, t], act[:, t + 1]) for t in range(0, L - 1, 2)], axis=1)
+    return np_.sum(pooled ** 2) / pooled.size
+
+
+_CONV = (np.array([[0.3, -0.2, 0.5], [0.1, 0.4, -0.3]]), np.array([0.2, 1.1, -0.5, 0.7, 1.9, -1.2, 0.4, 0.05, 0.9]),
+         np.array([0.1, -0.05]))
+variants("sig_conv1d_loops_w", "signal", conv1d_loops, _CONV, ["grad", "hess", "jax"], jfn=conv1d_loops_j)
+variants("sig_conv1d_loops_x", "signal", conv1d_loops, _CONV, ["grad", "hvp"], argnums=1, jfn=conv1d_loops_j)
+
+
+def rkf45(k, y0=1.0, t_end=2.0, tol=1e-8):
+    """Runge-Kutta-Fehlberg 4(5) with step control, on y' = -k*y + sin(t)."""
+    def f(t, y):
+        return -k * y + math.sin(t)
+    t = 0.0
+    y = y0
+    h = 0.1
+    n = 0
+    while t < t_end and n < 500:
+        if t + h > t_end:
+            h = t_end - t
+        k1 = h * f(t, y)
+        k2 = h * f(t + h / 4, y + k1 / 4)
+        k3 = h * f(t + 3 * h / 8, y + 3 * k1 / 32 + 9 * k2 / 32)
+        k4 = h * f(t + 12 * h / 13, y + 1932 * k1 / 2197 - 7200 * k2 / 2197 + 7296 * k3 / 2197)
+        k5 = h * f(t + h, y + 439 * k1 / 216 - 8 * k2 + 3680 * k3 / 513 - 845 * k4 / 4104)
+        k6 = h * f(t + h / 2, y - 8 * k1 / 27 + 2 * k2 - 3544 * k3 / 2565 + 1859 * k4 / 4104 - 11 * k5 / 40)
+        y4 = y + 25 * k1 / 216 + 1408 * k3 / 2565 + 2197 * k4 / 4104 - k5 / 5
+        y5 = y + 16 * k1 / 135 + 6656 * k3 / 12825 + 28561 * k4 / 56430 - 9 * k5 / 50 + 2 * k6 / 55
+        err = abs(y5 - y4)
+        if err <= tol or h < 1e-6:
+            t = t + h
+            y = y5
+        s = 0.84 * (tol / (err + 1e-30)) ** 0.25
+        s = min(max(s, 0.1), 4.0)
+        h = revsrc.stop_gradient(h * s)
+        n += 1
+    return y
+
+
+def rkf45_ref(k):
+    # exact solution of y' = -k y + sin t, y(0)=1, at t=2
+    t = 2.0
+    c = 1.0 + 1.0 / (1 + k * k)
+    return c * math.exp(-k * t) + (k * math.sin(t) - math.cos(t)) / (1 + k * k)
+
+
+@custom("ode_rkf45_adaptive_while", "ode")
+def _c_rkf45():
+    g = revsrc.grad(rkf45)(0.7)
+    close(rkf45(0.7), rkf45_ref(0.7), rtol=1e-6, what="value")
+    close(g, fd(rkf45_ref, 0.7), rtol=1e-5, what="grad vs exact")
+
+
+@custom("ode_rkf45_adaptive_while_y0", "ode")
+def _c_rkf45_y0():
+    g = revsrc.grad(rkf45, argnums=1)(0.7, 1.3)
+    close(g, math.exp(-0.7 * 2.0), rtol=1e-5, what="dy/dy0")
+
+
+@custom("ode_rkf45_hessian", "ode")
+def _c_rkf45_h():
+    H = revsrc.hessian(rkf45)(0.7)
+    h = 1e-4
+    close(H, (rkf45_ref(0.7 + h) - 2 * rkf45_ref(0.7) + rkf45_ref(0.7 - h)) / h ** 2, rtol=1e-3, what="d2")
+
+
+def bond_price(y, coupons, times, face=100.0):
+    return float(np.sum(coupons * np.exp(-y * times)) + face * math.exp(-y * times[-1]))
+
+
+def bond_yield_sensitivity(price, coupons, times):
+    """Solve price(y) = price for the yield by Newton; return the yield."""
+    y = 0.05
+    for _ in range(50):
+        p = 0.0
+        dp = 0.0
+        for c, t in zip(coupons, times):
+            p += c * math.exp(-y * t)
+            dp -= t * c * math.exp(-y * t)
+        p += 100.0 * math.exp(-y * times[-1])
+        dp -= times[-1] * 100.0 * math.exp(-y * times[-1])
+        step = (p - price) / dp
+        y = y - step
+        if abs(step) < 1e-14:
+            break
+    return y
+
+
+def bond_yield_ref(price, coupons, times):
+    y = 0.05
+    for _ in range(100):
+        p = np.sum(coupons * np.exp(-y * times)) + 100.0 * np.exp(-y * times[-1])
+        dp = -np.sum(times * coupons * np.exp(-y * times)) - times[-1] * 100.0 * np.exp(-y * times[-1])
+        y = y - (p - price) / dp
+    return y
+
+
+_BOND = (97.3, np.array([4.0, 4.0, 4.0, 4.0, 4.0]), np.array([1.0, 2.0, 3.0, 4.0, 5.0]))
+
+
+@custom("fin_bond_yield_newton_price", "finance")
+def _c_bond1():
+    g = revsrc.grad(bond_yield_sensitivity)(*_BOND)
+    # dy/dP = 1 / P'(y)
+    y = bond_yield_ref(*_BOND)
+    close(g, fd(lambda p: bond_yield_ref(p, _BOND[1], _BOND[2]), _BOND[0], h=1e-4), rtol=1e-6, what="dy/dP")
+    close(bond_yield_sensitivity(*_BOND), y, rtol=1e-10)
+
+
+@custom("fin_bond_yield_newton_coupons", "finance")
+def _c_bond2():
+    g = revsrc.grad(bond_yield_sensitivity, argnums=1)(*_BOND)
+    close(g, fd(lambda c: bond_yield_ref(_BOND[0], c, _BOND[2]), _BOND[1], h=1e-5), rtol=1e-5, what="dy/dc")
+
+
+@custom("fin_bond_yield_newton_hessian_price", "finance")
+def _c_bond3():
+    H = revsrc.hessian(bond_yield_sensitivity)(*_BOND)
+    h = 1e-3
+    f = lambda p: bond_yield_ref(p, _BOND[1], _BOND[2])
+    close(H, (f(_BOND[0] + h) - 2 * f(_BOND[0]) + f(_BOND[0] - h)) / h ** 2, rtol=1e-3, atol=1e-9, what="d2y/dP2")
+
+
+def soft_rank_loss(scores, target, tau=0.5):
+    """Differentiable ranking: rank_i = 0.5 + sum_j sigmoid((s_i - s_j)/tau); Spearman-like loss."""
+    diff = (scores[:, None] - scores[None, :]) / tau
+    P = 1.0 / (1.0 + np.exp(-diff))
+    ranks = P.sum(axis=1) + 0.5
+    ranks = ranks - ranks.mean()
+    t = target - target.mean()
+    corr = np.dot(ranks, t) / (np.linalg.norm(ranks) * np.linalg.norm(t))
+    soft = np.exp(scores / tau)
+    soft = soft / soft.sum()
+    return -corr + 0.1 * np.sum(soft * np.log(soft))
+
+
+def soft_rank_loss_j(scores, target, tau=0.5):
+    np_ = jnp()
+    diff = (scores[:, None] - scores[None, :]) / tau
+    P = 1.0 / (1.0 + np_.exp(-diff))
+    ranks = P.sum(axis=1) + 0.5
+    ranks = ranks - ranks.mean()
+    t = target - target.mean()
+    corr = np_.dot(ranks, t) / (np_.linalg.norm(ranks) * np_.linalg.norm(t))
+    soft = np_.exp(scores / tau)
+    soft = soft / soft.sum()
+    return -corr + 0.1 * np_.sum(soft * np_.log(soft))
+
+
+_RANK = (np.array([0.3, -1.2, 2.0, 0.9, -0.4]), np.array([2.0, 0.0, 4.0, 3.0, 1.0]))
+variants("ml_soft_rank_spearman", "ml", soft_rank_loss, _RANK, ["grad", "hess", "jax"], jfn=soft_rank_loss_j)
+variants("ml_soft_rank_tau", "ml", soft_rank_loss, _RANK + (0.7,), ["grad"], argnums=2, jfn=soft_rank_loss_j)
+
+
+class Hamiltonian:
+    def __init__(self, k, m):
+        self.k = k
+        self.m = m
+
+    def dH_dq(self, q):
+        return self.k * q + 0.3 * q ** 3
+
+    def dH_dp(self, p):
+        return p / self.m
+
+    def energy(self, q, p):
+        return 0.5 * p * p / self.m + 0.5 * self.k * q * q + 0.075 * q ** 4
+
+
+def leapfrog_energy(q0, p0, k=1.3, m=0.8, n=40, dt=0.05):
+    H = Hamiltonian(k, m)
+    q, p = q0, p0
+    for _ in range(n):
+        p = p - 0.5 * dt * H.dH_dq(q)
+        q = q + dt * H.dH_dp(p)
+        p = p - 0.5 * dt * H.dH_dq(q)
+    return q * q + 0.5 * p + H.energy(q, p)
+
+
+variants("phys_leapfrog_class_params_q0", "physics", leapfrog_energy, (0.7, -0.3), ["grad", "hess", "jvp"])
+variants("phys_leapfrog_class_params_k", "physics", leapfrog_energy, (0.7, -0.3, 1.3, 0.8), ["grad", "hess"], argnums=2)
+variants("phys_leapfrog_class_params_m", "physics", leapfrog_energy, (0.7, -0.3, 1.3, 0.8), ["grad"], argnums=3)
+
+
+def run_case(c):
+    if c.check is not None:
+        c.check()
+    else:
+        run_generic(c)
+
+
+def classify(c):
+    """('correct'|'WRONG'|'CRASH'|'refused-doc'|'refused-undoc'|'skip', detail)"""
+    if c.needs_jax and _jax() is None:
+        return "skip", "no jax"
+    try:
+        run_case(c)
+    except revsrc.RevsrcError as e:
+        m = _re.match(r"\[(E\d+)", str(e))
+        code = m.group(1) if m else "?"
+        if code in c.doc:
+            return "refused-doc", str(e).splitlines()[0][:200]
+        return "refused-undoc", str(e).splitlines()[0][:200]
+    except AssertionError as e:
+        return "WRONG", str(e)[:400]
+    except Exception as e:
+        return "CRASH", f"{type(e).__name__}: {str(e)[:300]}"
+    return "correct", ""
+
+
+# ---------------------------------------------------------------------------
+# More realistic programs
+# ---------------------------------------------------------------------------
+
+def rts_smoother(q, ys, r=0.5):
+    """Kalman filter + Rauch-Tung-Striebel smoother for a 2-D constant-velocity model."""
+    F = np.array([[1.0, 1.0], [0.0, 1.0]])
+    H = np.array([[1.0, 0.0]])
+    Q = q * np.array([[1 / 3, 1 / 2], [1 / 2, 1.0]])
+    R = np.array([[r]])
+    m = np.zeros(2)
+    P = np.eye(2) * 10.0
+    ms, Ps, mps, Pps = [], [], [], []
+    for y in ys:
+        mp = F @ m
+        Pp = F @ P @ F.T + Q
+        S = H @ Pp @ H.T + R
+        K = np.linalg.solve(S, H @ Pp).T
+        m = mp + K @ (np.array([y]) - H @ mp)
+        P = Pp - K @ S @ K.T
+        ms.append(m)
+        Ps.append(P)
+        mps.append(mp)
+        Pps.append(Pp)
+    msm = ms[-1]
+    Psm = Ps[-1]
+    total = np.sum(msm ** 2)
+    for t in range(len(ys) - 2, -1, -1):
+        G = np.linalg.solve(Pps[t + 1].T, (Ps[t] @ F.T).T).T
+        msm = ms[t] + G @ (msm - mps[t + 1])
+        Psm = Ps[t] + G @ (Psm - Pps[t + 1]) @ G.T
+        total = total + np.sum((msm[0] - ys[t]) ** 2) + np.trace(Psm)
+    return total
+
+
+_YS = np.array([0.1, 0.9, 2.2, 2.8, 4.1, 5.3])
+variants("filt_rts_smoother_q", "filter", rts_smoother, (0.3, _YS), ["grad", "hess"])
+variants("filt_rts_smoother_ys", "filter", rts_smoother, (0.3, _YS), ["grad", "hvp"], argnums=1)
+variants("filt_rts_smoother_r", "filter", rts_smoother, (0.3, _YS, 0.5), ["grad"], argnums=2)
+
+
+def logreg_l2(params, X, y, lam=0.1):
+    z = X @ params["w"] + params["b"]
+    p = 1.0 / (1.0 + np.exp(-z))
+    nll = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+    reg = lam * np.sum(params["w"] ** 2)
+    acc = np.mean((p > 0.5) == (y > 0.5))
+    return nll + reg, {"nll": nll, "acc": acc}
+
+
+_rl = np.random.default_rng(5)
+_LR_X = _rl.normal(size=(12, 3))
+_LR_Y = (_rl.random(12) > 0.5).astype(float)
+
+
+@custom("ml_logreg_dict_has_aux", "ml")
+def _c_logreg():
+    params = {"w": np.array([0.2, -0.4, 0.1]), "b": 0.3}
+    g, aux = revsrc.grad(logreg_l2, has_aux=True)(params, _LR_X, _LR_Y)
+    assert set(g) == {"w", "b"} and isinstance(g["b"], float), g
+    f = lambda w, b: logreg_l2({"w": w, "b": b}, _LR_X, _LR_Y)[0]
+    close(g["w"], fd(lambda w: f(w, 0.3), params["w"]), rtol=1e-5)
+    close(g["b"], fd(lambda b: f(params["w"], b), 0.3), rtol=1e-5)
+    _, a2 = logreg_l2(params, _LR_X, _LR_Y)
+    close(aux["nll"], a2["nll"], rtol=1e-12)
+    close(aux["acc"], a2["acc"], rtol=1e-12)
+
+
+@custom("ml_logreg_dict_value_and_grad_has_aux_lam", "ml")
+def _c_logreg2():
+    params = {"w": np.array([0.2, -0.4, 0.1]), "b": 0.3}
+    (v, aux), g = revsrc.value_and_grad(logreg_l2, argnums=(0, 3), has_aux=True)(params, _LR_X, _LR_Y, 0.1)
+    close(v, logreg_l2(params, _LR_X, _LR_Y, 0.1)[0])
+    close(g[1], np.sum(params["w"] ** 2), rtol=1e-10)
+
+
+@custom("ml_logreg_dict_train_loop", "ml")
+def _c_logreg3():
+    params = {"w": np.zeros(3), "b": 0.0}
+    vg = revsrc.value_and_grad(logreg_l2, has_aux=True)
+    for _ in range(30):
+        (v, aux), g = vg(params, _LR_X, _LR_Y)
+        params = {k: params[k] - 0.5 * g[k] for k in params}
+    f = lambda w: logreg_l2({"w": w, "b": params["b"]}, _LR_X, _LR_Y)[0]
+    close(vg(params, _LR_X, _LR_Y)[1]["w"], fd(f, params["w"]), rtol=1e-5)
+
+
+def sir_model(beta, gamma, days=60, dt=0.25, N=1000.0):
+    S, I, R = N - 5.0, 5.0, 0.0
+    peak = 0.0
+    hist = []
+    for step in range(int(days / dt)):
+        new_inf = beta * S * I / N
+        new_rec = gamma * I
+        S = S - dt * new_inf
+        I = I + dt * (new_inf - new_rec)
+        R = R + dt * new_rec
+        peak = max(peak, I)
+        if step % 4 == 0:
+            hist.append(I)
+    obs = np.array(hist)
+    return peak / N + np.mean(obs) / N + R / N
+
+
+variants("epi_sir_beta", "epidemic", sir_model, (0.35, 0.1), ["grad", "hess", "jax"])
+variants("epi_sir_gamma", "epidemic", sir_model, (0.35, 0.1), ["grad", "jvp"], argnums=1)
+
+
+def bilinear(grid, px, py):
+    """Bilinear interpolation of a grid on [0, n-1] x [0, m-1] at points (px, py)."""
+    n, m = grid.shape
+    total = 0.0
+    for x, y in zip(px, py):
+        i = int(math.floor(x))
+        j = int(math.floor(y))
+        i = min(max(i, 0), n - 2)
+        j = min(max(j, 0), m - 2)
+        tx = x - i
+        ty = y - j
+        v = ((1 - tx) * (1 - ty) * grid[i, j] + tx * (1 - ty) * grid[i + 1, j]
+             + (1 - tx) * ty * grid[i, j + 1] + tx * ty * grid[i + 1, j + 1])
+        total = total + v * v
+    return total
+
+
+_G = np.arange(20.0).reshape(4, 5) ** 0.5
+_PX = np.array([0.3, 1.7, 2.45, 2.9])
+_PY = np.array([3.2, 0.6, 1.5, 3.95])
+variants("interp_bilinear_grid", "interp", bilinear, (_G, _PX, _PY), ["grad", "hess"])
+variants("interp_bilinear_points", "interp", bilinear, (_G, _PX, _PY), ["grad", "hvp"], argnums=1)
+variants("interp_bilinear_points_y", "interp", bilinear, (_G, _PX, _PY), ["grad"], argnums=2)
+
+
+def ray_sphere(center, origin, direction, radius=1.0):
+    d = direction / np.linalg.norm(direction)
+    oc = origin - center
+    b = np.dot(oc, d)
+    c = np.dot(oc, oc) - radius * radius
+    disc = b * b - c
+    if disc < 0:
+        return 0.0
+    t = -b - math.sqrt(disc)
+    hit = origin + t * d
+    normal = (hit - center) / radius
+    light = np.array([0.0, 1.0, 0.0])
+    shade = max(np.dot(normal, light), 0.0)
+    return t + shade
+
+
+_RAY = (np.array([0.1, 0.3, 5.0]), np.array([0.0, 0.0, 0.0]), np.array([0.02, 0.05, 1.0]), 1.0)
+variants("geo_ray_sphere_center", "geometry", ray_sphere, _RAY, ["grad", "hess"])
+variants("geo_ray_sphere_direction", "geometry", ray_sphere, _RAY, ["grad", "jax"], argnums=2)
+variants("geo_ray_sphere_radius", "geometry", ray_sphere, _RAY, ["grad"], argnums=3)
+
+
+def hermite_pce(coef, xi):
+    """Polynomial chaos: probabilists' Hermite expansion via the three-term recurrence,
+    evaluated at quadrature nodes; return mean and variance combination."""
+    vals = np.zeros_like(xi)
+    Hm1 = np.zeros_like(xi)
+    H0 = np.ones_like(xi)
+    for n in range(len(coef)):
+        vals = vals + coef[n] * H0
+        H1 = xi * H0 - n * Hm1
+        Hm1, H0 = H0, H1
+    mean = vals.mean()
+    var = np.mean((vals - mean) ** 2)
+    norms = np.array([math.factorial(n) for n in range(len(coef))], dtype=float)
+    analytic_var = np.sum(coef[1:] ** 2 * norms[1:])
+    return var + (analytic_var - var) ** 2 + mean ** 3
+
+
+_XI = np.random.default_rng(2).normal(size=30)
+variants("uq_polynomial_chaos_hermite", "uq", hermite_pce, (np.array([0.5, 1.0, -0.3, 0.2, 0.05]), _XI),
+         ["grad", "hess", "jax"])
+variants("uq_polynomial_chaos_nodes", "uq", hermite_pce, (np.array([0.5, 1.0, -0.3, 0.2, 0.05]), _XI),
+         ["grad"], argnums=1)
+
+
+# ---------------------------------------------------------------------------
+# Short adversarial edge programs
+# ---------------------------------------------------------------------------
+
+@case("edge_int_bool_mix_arith", "edge", (1.7,))
+def _e1(x):
+    n = int(x > 1.0) + True
+    flag = x < 0
+    return x * n + flag * x ** 2 + (not flag) * x ** 3
+
+
+@case("edge_bool_times_array", "edge", (np.array([0.5, -1.5, 2.0]),))
+def _e2(x):
+    pos = x > 0
+    return np.sum(pos * x ** 2 + (~pos) * np.exp(x)) + np.sum(pos.astype(float)) * x[0]
+
+
+@case("edge_int_division_of_float", "edge", (7.3,))
+def _e3(x):
+    q = x // 2.0
+    r = x % 2.0
+    return q * x + r * r + divmod(x, 3.0)[1] * x
+
+
+@case("edge_int_array_index_arith", "edge", (np.array([0.3, 1.2, -0.7, 2.2]),))
+def _e4(x):
+    idx = np.argsort(x)
+    k = idx[0] + idx[-1]
+    return x[idx[0]] * k + np.sum(x[idx[1:]] * np.arange(3))
+
+
+@case("edge_range_zero_loop", "edge", (1.3,))
+def _e5(x):
+    acc = x
+    for i in range(0):
+        acc = acc * x + i
+    for j in range(3, 3):
+        acc = acc + math.sin(x)
+    return acc * acc
+
+
+@case("edge_range_negative_step", "edge", (np.array([0.5, 1.5, -0.3, 0.8, 1.1]),))
+def _e6(x):
+    s = 0.0
+    for i in range(len(x) - 1, -1, -2):
+        s = s * x[i] + x[i] ** 2
+    return s
+
+
+@case("edge_reversed_slice_negative_step", "edge", (np.array([0.5, 1.5, -0.3, 0.8, 1.1, 0.2]),))
+def _e7(x):
+    y = x[::-2]
+    z = x[-2:0:-1]
+    return np.sum(y * y[::-1]) + np.sum(z ** 3) + x[::-1][0] * x[-1]
+
+
+@case("edge_0d_array_input", "edge", (np.array(1.3),))
+def _e8(x):
+    return np.sin(x) * x + x[()] ** 2
+
+
+@case("edge_0d_array_created_inside", "edge", (0.7,))
+def _e9(x):
+    a = np.array(x)
+    b = np.asarray(x * 2.0)
+    return float(a * b + np.exp(a))
+
+
+@case("edge_0d_sum_item", "edge", (np.array([0.4, 0.9]),))
+def _e10(x):
+    s = np.sum(x)
+    return s.item() * x[0] + float(np.prod(x)) ** 2
+
+
+@case("edge_float32_array_input", "edge", (np.array([0.5, 1.5, 2.5], dtype=np.float32),), fd=False)
+def _e11(x):
+    return np.sum(x * x)
+
+
+@custom("edge_float32_grad_dtype_and_value", "edge")
+def _c_f32():
+    x = np.array([0.5, 1.5, 2.5], dtype=np.float32)
+    g = revsrc.grad(lambda x: np.sum(np.sin(x) * x))(x)
+    assert g.dtype == np.float32, g.dtype
+    close(g, np.sin(x.astype(float)) + x.astype(float) * np.cos(x.astype(float)), rtol=1e-6)
+
+
+def _f32_mixed(x, w):
+    return np.sum((x * w) ** 2) + np.float32(0.5) * np.sum(x)
+
+
+@custom("edge_float32_mixed_with_float64", "edge")
+def _c_f32m():
+    x = np.array([0.5, 1.5], dtype=np.float32)
+    w = np.array([2.0, -1.0])
+    g = revsrc.grad(_f32_mixed)(x, w)
+    assert g.dtype == np.float32, g.dtype
+    close(g, 2 * x.astype(float) * w * w + 0.5, rtol=1e-6)
+    gw = revsrc.grad(_f32_mixed, argnums=1)(x, w)
+    assert gw.dtype == np.float64
+    close(gw, 2 * x.astype(float) ** 2 * w, rtol=1e-6)
+
+
+@case("edge_np_float64_scalar_arg", "edge", (np.float64(0.8),), fd=False)
+def _e12(x):
+    return x ** 3 + np.cos(x)
+
+
+@custom("edge_np_float64_scalar_value", "edge")
+def _c_npf():
+    g = revsrc.grad(_e12)(np.float64(0.8))
+    close(g, 3 * 0.8 ** 2 - math.sin(0.8))
+
+
+def _make_scaler(a):
+    def inner(x):
+        return a * x ** 2
+    a = a * 2.0  # rebinding after the closure was made: Python reads the new a
+    return inner
+
+
+@case("edge_closure_rebinding_after_def", "edge", (1.1, 0.7))
+def _e13(x, a):
+    f = _make_scaler(a)
+    return f(x) + f(a)
+
+
+@case("edge_nested_closure_loop_variable", "edge", (1.3,))
+def _e14(x):
+    fs = []
+    for k in range(3):
+        def g(t, k=k):
+            return t ** (k + 1)
+        fs.append(g)
+    total = 0.0
+    for f in fs:
+        total = total + f(x)
+    return total
+
+
+@case("edge_closure_late_binding", "edge", (0.9,))
+def _e15(x):
+    c = 1.0
+    def g(t):
+        return c * t
+    c = x * 2.0
+    r1 = g(x)
+    c = 3.0
+    return r1 + g(x)
+
+
+_GLOBAL_SCALE = 2.0
+
+
+def _uses_global(x):
+    return _GLOBAL_SCALE * x ** 2
+
+
+@custom("edge_global_changed_between_calls", "edge")
+def _c_glob():
+    global _GLOBAL_SCALE
+    df = revsrc.grad(_uses_global)
+    try:
+        _GLOBAL_SCALE = 2.0
+        a = df(1.5)
+        _GLOBAL_SCALE = 5.0
+        b = df(1.5)
+    finally:
+        _GLOBAL_SCALE = 2.0
+    close(a, 6.0, what="first")
+    close(b, 15.0, what="after the global changed")
+
+
+_GLOBAL_ARR = np.array([1.0, 2.0])
+
+
+def _uses_global_arr(x):
+    return np.sum(_GLOBAL_ARR * x ** 2)
+
+
+@custom("edge_global_array_mutated_between_calls", "edge")
+def _c_globarr():
+    df = revsrc.grad(_uses_global_arr)
+    x = np.array([1.0, 1.0])
+    a = df(x)
+    _GLOBAL_ARR[0] = 10.0
+    try:
+        b = df(x)
+    finally:
+        _GLOBAL_ARR[0] = 1.0
+    close(a, [2.0, 4.0])
+    close(b, [20.0, 4.0], what="after in-place change of global")
+
+
+@custom("edge_global_changed_shape_between_calls", "edge")
+def _c_globshape():
+    global _GLOBAL_ARR
+    df = revsrc.grad(_uses_global_arr)
+    a = df(np.array([1.0, 1.0]))
+    old = _GLOBAL_ARR
+    _GLOBAL_ARR = np.array([1.0, 2.0, 3.0])
+    try:
+        b = df(np.array([1.0, 1.0, 1.0]))
+    finally:
+        _GLOBAL_ARR = old
+    close(a, [2.0, 4.0])
+    close(b, [2.0, 4.0, 6.0])
+
+
+class _Model:
+    def __init__(self, w):
+        self.w = w
+        self.use_sin = False
+
+    def __call__(self, x):
+        if self.use_sin:
+            return math.sin(self.w * x)
+        return self.w * x * x
+
+
+@custom("edge_object_attribute_changed_between_calls", "edge")
+def _c_obj():
+    m = _Model(2.0)
+    df = revsrc.grad(m)
+    a = df(1.5)
+    m.w = 3.0
+    b = df(1.5)
+    m.use_sin = True
+    c = df(1.5)
+    close(a, 6.0, what="first")
+    close(b, 9.0, what="w changed")
+    close(c, 3.0 * math.cos(4.5), what="branch flag changed")
+
+
+def _call_model(m, x):
+    return m(x) + x
+
+
+@custom("edge_object_argument_attribute_changed", "edge")
+def _c_obj2():
+    m = _Model(2.0)
+    df = revsrc.grad(_call_model, argnums=1)
+    a = df(m, 1.5)
+    m.w = -1.0
+    b = df(m, 1.5)
+    close(a, 7.0)
+    close(b, -2.0)
+
+
+@custom("edge_jit_object_attribute_changed", "edge")
+def _c_obj3():
+    m = _Model(2.0)
+    jf = revsrc.jit(revsrc.grad(_call_model, argnums=1))
+    a = jf(m, 1.5)
+    m.w = -1.0
+    b = jf(m, 1.5)
+    close(a, 7.0)
+    close(b, -2.0)
