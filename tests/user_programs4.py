@@ -1055,3 +1055,545 @@ def _c_obj3():
     b = jf(m, 1.5)
     close(a, 7.0)
     close(b, -2.0)
+
+
+# ---------------------------------------------------------------------------
+# In-place writes through views, splits, transposes, reshapes
+# ---------------------------------------------------------------------------
+
+@case("view_split_piece_inplace", "views", (np.array([0.5, 1.0, -0.4, 2.0, 0.3, 0.7]),))
+def _v1(x):
+    y = x * 1.0
+    a, b, c = np.split(y, 3)
+    a *= 2.0
+    b += c
+    c[0] = c[1] ** 2
+    return np.sum(y ** 2)
+
+
+@case("view_array_split_unequal_inplace", "views", (np.array([0.5, 1.0, -0.4, 2.0, 0.3]),))
+def _v2(x):
+    y = x.copy()
+    parts = np.array_split(y, 2)
+    parts[0][:] = parts[0] * parts[0]
+    parts[1][-1] = 3.0 * parts[1][0]
+    return np.sum(y * np.arange(1.0, 6.0))
+
+
+@case("view_transpose_inplace", "views", (np.arange(1.0, 7.0).reshape(2, 3) / 3.0,))
+def _v3(A):
+    B = A.copy()
+    Bt = B.T
+    Bt[0, :] = Bt[0, :] * Bt[1, :]
+    Bt[2] += 1.0
+    return np.sum(B ** 2) + np.sum(Bt[:, 1] ** 3)
+
+
+@case("view_reshape_inplace", "views", (np.linspace(0.1, 1.2, 12),))
+def _v4(x):
+    y = x.copy()
+    M = y.reshape(3, 4)
+    M[1] = M[0] * M[2]
+    M[:, 0] = 0.0
+    return np.sum(y * y) + np.sum(M[2] ** 3)
+
+
+@case("view_ravel_of_copy_write", "views", (np.arange(1.0, 7.0).reshape(3, 2) / 4.0,))
+def _v5(A):
+    B = A * 2.0
+    r = B.ravel()
+    r[::2] = r[::2] ** 2
+    return np.sum(B * A)
+
+
+@case("view_diag_strided_write", "views", (np.arange(1.0, 10.0).reshape(3, 3) / 5.0,))
+def _v6(A):
+    B = A.copy()
+    flat = B.reshape(-1)
+    flat[::4] = np.exp(flat[::4])
+    return np.sum(B @ B)
+
+
+@case("view_slice_of_slice_write", "views", (np.linspace(-1.0, 1.0, 8),))
+def _v7(x):
+    y = np.zeros(10)
+    y[1:9] = x
+    mid = y[2:8]
+    inner = mid[1:-1]
+    inner *= inner
+    return np.sum(y ** 2 * np.arange(10))
+
+
+@case("view_loop_inplace_row_writes", "views", (np.arange(1.0, 13.0).reshape(4, 3) / 6.0,))
+def _v8(A):
+    B = A.copy()
+    for i in range(1, B.shape[0]):
+        B[i] += 0.5 * B[i - 1] * B[i]
+    return np.sum(np.sin(B))
+
+
+@case("view_inplace_on_argument_refused", "views", (np.array([1.0, 2.0]),), doc=("E403",))
+def _v9(x):
+    x[0] = x[1] * 3.0
+    return np.sum(x ** 2)
+
+
+@case("view_inplace_through_transpose_of_argument", "views", (np.ones((2, 2)) * 0.5,), doc=("E403",))
+def _v10(A):
+    At = A.T
+    At[0, 1] = 5.0
+    return np.sum(A)
+
+
+@case("view_hstack_vstack_of_views_write", "views", (np.array([0.3, 0.6, 0.9, 1.2]),))
+def _v11(x):
+    a, b = np.split(x.copy(), 2)
+    M = np.vstack([a, b])
+    M[0, 1] = M[1, 0] * M[1, 1]
+    return np.sum(M ** 2) + np.sum(a)
+
+
+variants("view_split_piece_inplace_hess", "views", _v1, (np.array([0.5, 1.0, -0.4, 2.0, 0.3, 0.7]),), ["hess"])
+variants("view_transpose_inplace_hess", "views", _v3, (np.arange(1.0, 7.0).reshape(2, 3) / 3.0,), ["hess"])
+variants("view_reshape_inplace_hvp", "views", _v4, (np.linspace(0.1, 1.2, 12),), ["hvp"])
+variants("view_loop_inplace_row_writes_jax", "views", _v8, (np.arange(1.0, 13.0).reshape(4, 3) / 6.0,), ["jax"])
+
+
+# ---------------------------------------------------------------------------
+# np.linalg.norm with various ord, first and second order
+# ---------------------------------------------------------------------------
+
+_NV = np.array([0.7, -1.3, 0.4, 2.1])
+_NM = np.array([[1.2, -0.4, 0.3], [0.5, 0.9, -1.1], [0.2, 0.3, 1.7]])
+
+
+def _norm_vec(ordv):
+    def f(x):
+        return np.linalg.norm(x, ord=ordv) ** 2 + np.linalg.norm(x * x, ord=ordv)
+    return f
+
+
+def _norm_mat(ordv):
+    def f(A):
+        return np.linalg.norm(A @ A.T + A, ord=ordv)
+    return f
+
+
+for _o, _nm in [(None, "none"), (2, "2"), (1, "1"), (np.inf, "inf"), (-np.inf, "neginf"), (3, "3"), (0.5, "half")]:
+    CASES.append(Case(f"norm_vec_ord_{_nm}", "norm", _norm_vec(_o), (_NV,), fd=True))
+for _o, _nm in [("fro", "fro"), ("nuc", "nuc"), (2, "2"), (-2, "neg2"), (1, "1"), (np.inf, "inf")]:
+    CASES.append(Case(f"norm_mat_ord_{_nm}", "norm", _norm_mat(_o), (_NM,)))
+for _o, _nm in [(None, "none"), (3, "3"), (np.inf, "inf")]:
+    CASES.append(Case(f"norm_vec_ord_{_nm}_hess", "norm", _norm_vec(_o), (_NV,), opts={"mode": "hess"}))
+for _o, _nm in [("fro", "fro"), (2, "2"), (-2, "neg2")]:
+    CASES.append(Case(f"norm_mat_ord_{_nm}_hess", "norm", _norm_mat(_o), (_NM,), opts={"mode": "hess"}))
+
+
+@case("norm_axis_keepdims_rows", "norm", (_NM,))
+def _n1(A):
+    r = np.linalg.norm(A, axis=1, keepdims=True)
+    return np.sum(A / r) + np.sum(np.linalg.norm(A, ord=1, axis=0))
+
+
+@case("norm_axis_tuple_fro", "norm", (np.arange(1.0, 13.0).reshape(2, 2, 3) / 7.0,))
+def _n2(T):
+    return np.sum(np.linalg.norm(T, axis=(1, 2)) ** 3)
+
+
+variants("norm_axis_keepdims_rows", "norm", _n1, (_NM,), ["hess"])
+
+
+# ---------------------------------------------------------------------------
+# jit / vmap / compositions / backend="jax"
+# ---------------------------------------------------------------------------
+
+def _scalar_pend(theta, omega=0.0, g=9.81, L=1.0, n=200, dt=0.01):
+    for _ in range(n):
+        omega = omega - dt * g / L * math.sin(theta)
+        theta = theta + dt * omega
+    return theta
+
+
+@custom("jit_grad_pendulum_matches_grad", "jit")
+def _c_jit1():
+    dg = revsrc.grad(_scalar_pend)
+    jg = revsrc.jit(dg)
+    close(jg(0.4), dg(0.4), rtol=0, atol=0)
+    close(dg(0.4), fd(_scalar_pend, 0.4), rtol=1e-5)
+
+
+def _newton_root(a):
+    x = 1.0
+    for _ in range(30):
+        x = x - (x * x * x - a) / (3 * x * x)
+    return x
+
+
+def _uses_grad_inside(a):
+    d = revsrc.grad(_newton_root)
+    return d(a) * a + _newton_root(a)
+
+
+@custom("jit_function_calling_grad_inside", "jit")
+def _c_jit2():
+    jf = revsrc.jit(_uses_grad_inside)
+    want = (1.0 / 3.0) * 2.0 ** (-2.0 / 3.0) * 2.0 + 2.0 ** (1.0 / 3.0)
+    close(jf(2.0), want, rtol=1e-10)
+
+
+@custom("jit_grad_of_function_calling_grad", "jit")
+def _c_jit3():
+    g = revsrc.grad(_uses_grad_inside)
+    ref = fd(_uses_grad_inside, 2.0, h=1e-5)
+    close(g(2.0), ref, rtol=1e-5)
+
+
+@custom("vmap_grad_pendulum", "vmap")
+def _c_vm1():
+    xs = np.linspace(0.1, 1.0, 7)
+    vg = revsrc.vmap(revsrc.grad(_scalar_pend))
+    out = vg(xs)
+    ref = np.array([revsrc.grad(_scalar_pend)(float(x)) for x in xs])
+    close(out, ref, rtol=0, atol=0)
+
+
+def _two_out(x, y):
+    s = x * y
+    if s > 1.0:
+        return s, x - y
+    return -s, x + y
+
+
+@custom("vmap_two_outputs_branch", "vmap")
+def _c_vm2():
+    xs = np.array([0.5, 1.5, 2.0, -1.0])
+    ys = np.array([1.0, 1.0, 0.3, 2.0])
+    a, b = revsrc.vmap(_two_out)(xs, ys)
+    for i in range(4):
+        ra, rb = _two_out(float(xs[i]), float(ys[i]))
+        assert a[i] == ra and b[i] == rb, (i, a[i], ra, b[i], rb)
+
+
+@custom("vmap_in_axes_none_param", "vmap")
+def _c_vm3():
+    xs = np.linspace(0.0, 1.0, 5)
+    out = revsrc.vmap(revsrc.grad(_scalar_pend, argnums=2), in_axes=(0, None, None))(xs, 0.1, 9.81)
+    for i, x in enumerate(xs):
+        close(out[i], fd(lambda g: _scalar_pend(float(x), 0.1, g), 9.81), rtol=1e-5)
+
+
+@custom("vmap_int_loop_count_argument", "vmap")
+def _c_vm4():
+    def_ = revsrc.vmap(revsrc.grad(_scalar_pend), in_axes=(0, None, None, None, 0))
+    xs = np.array([0.2, 0.3])
+    ns = np.array([10, 50])
+    out = def_(xs, 0.0, 9.81, 1.0, ns)
+    for i in range(2):
+        close(out[i], fd(lambda t: _scalar_pend(t, 0.0, 9.81, 1.0, int(ns[i])), float(xs[i])), rtol=1e-5)
+
+
+@custom("jvp_of_grad_rkf45", "compose")
+def _c_jvpgrad():
+    dg = revsrc.grad(leapfrog_energy)
+    out, t = revsrc.jvp(dg, (0.7, -0.3), (1.0, 0.0))
+    h = 1e-4
+    close(t, (leapfrog_energy(0.7 + h, -0.3) - 2 * leapfrog_energy(0.7, -0.3) + leapfrog_energy(0.7 - h, -0.3)) / h ** 2,
+          rtol=1e-4)
+
+
+@custom("grad_of_grad_scalar_loop", "compose")
+def _c_gg():
+    gg = revsrc.grad(revsrc.grad(sir_model))
+    h = 1e-4
+    want = (sir_model(0.35 + h, 0.1) - 2 * sir_model(0.35, 0.1) + sir_model(0.35 - h, 0.1)) / h ** 2
+    close(gg(0.35, 0.1), want, rtol=1e-3)
+
+
+@custom("jacfwd_vs_jacrev_attention", "compose")
+def _c_jac():
+    def feats(x):
+        w = np.exp(x - x.max())
+        return w / w.sum() * np.tanh(x)
+    x = np.array([0.3, -0.2, 1.1, 0.5])
+    Jf = revsrc.jacfwd(feats)(x)
+    Jr = revsrc.jacrev(feats)(x)
+    close(Jf, Jr, rtol=1e-10)
+    close(Jf, fd_jac(feats, x), rtol=1e-5)
+
+
+def _mixed_hess(x, y):
+    return np.sum(np.sin(x) * y ** 2) + np.dot(x, y) ** 2
+
+
+@custom("hessian_mixed_argnums_tuple", "compose")
+def _c_hmix():
+    x = np.array([0.3, 0.8])
+    y = np.array([1.1, -0.4])
+    H = revsrc.hessian(_mixed_hess, argnums=(0, 1))(x, y)
+    jax = _jax()
+    import jax.numpy as jn
+    Hj = jax.hessian(lambda x, y: jn.sum(jn.sin(x) * y ** 2) + jn.dot(x, y) ** 2, argnums=(0, 1))(x, y)
+    for i in range(2):
+        for j in range(2):
+            close(H[i][j], np.asarray(Hj[i][j]), rtol=1e-10, what=f"H[{i}][{j}]")
+
+
+@custom("linearize_sir_reuse", "compose")
+def _c_lin():
+    out, f_jvp = revsrc.linearize(sir_model, 0.35, 0.1)
+    t1 = f_jvp(1.0, 0.0)
+    t2 = f_jvp(0.0, 1.0)
+    close(t1, fd(lambda b: sir_model(b, 0.1), 0.35), rtol=1e-5)
+    close(t2, fd(lambda g: sir_model(0.35, g), 0.1), rtol=1e-5)
+
+
+@custom("vjp_rts_vector_output", "compose")
+def _c_vjp():
+    def traj(q):
+        out = []
+        x = np.array([1.0, 0.0])
+        for _ in range(5):
+            x = np.array([x[0] + 0.1 * x[1], x[1] - 0.1 * q * np.sin(x[0])])
+            out.append(x[0])
+        return np.array(out)
+    y, pull = revsrc.vjp(traj, 2.0)
+    ct = np.array([1.0, -0.5, 0.3, 0.0, 2.0])
+    (g,) = pull(ct) if isinstance(pull(ct), tuple) else (pull(ct),)
+    close(g, np.dot(ct, (traj(2.0 + 1e-6) - traj(2.0 - 1e-6)) / 2e-6), rtol=1e-5)
+
+
+variants("jaxb_rkf45_adaptive", "jax", rkf45, (0.7,), ["jax"], doc=("E603",))
+variants("jaxb_bilinear_points", "jax", bilinear, (_G, _PX, _PY), ["jax"], argnums=1, doc=("E603",))
+variants("jaxb_rts_smoother", "jax", rts_smoother, (0.3, _YS), ["jax"])
+variants("jaxb_leapfrog_class", "jax", leapfrog_energy, (0.7, -0.3), ["jax"])
+variants("jaxb_physics_balls", "jax", physics_balls_step,
+         (np.array([0.5, 1.05, 2.2, 4.3]), np.array([1.3, -0.7, 0.4, 2.1])), ["jax"], argnums=1)
+variants("jaxb_norm_mat_nuc", "jax", _norm_mat("nuc"), (_NM,), ["jax"])
+variants("jaxb_view_transpose_inplace", "jax", _v3, (np.arange(1.0, 7.0).reshape(2, 3) / 3.0,), ["jax"])
+variants("jaxb_range_negative_step", "jax", _e6, (np.array([0.5, 1.5, -0.3, 0.8, 1.1]),), ["jax"])
+
+
+@custom("jaxb_value_and_grad_under_jax_jit", "jax", needs_jax=True)
+def _c_jj():
+    jax = _jax()
+    df = revsrc.grad(soft_rank_loss, backend="jax")
+    s = jax.numpy.asarray(_RANK[0])
+    g = jax.jit(df)(s, _RANK[1])
+    close(np.asarray(g), fd(lambda t: soft_rank_loss(t, _RANK[1]), _RANK[0]), rtol=1e-5)
+
+
+def _vm_default_acc(x, acc=0.0):
+    acc = acc + x
+    return acc
+
+
+@custom("vmap_default_parameter_rebound", "vmap")
+def _c_vm5():
+    out = revsrc.vmap(_vm_default_acc)(np.array([1.0, 2.0, 3.0]))
+    close(out, [1.0, 2.0, 3.0], rtol=0, atol=0)
+
+
+@custom("vmap_default_parameter_rebound_in_loop_threads1", "vmap")
+def _c_vm6():
+    out = revsrc.vmap(_scalar_pend, threads=1)(np.array([0.1, 0.4]))
+    close(out, [_scalar_pend(0.1), _scalar_pend(0.4)], rtol=0, atol=0)
+
+
+@custom("jit_default_parameter_rebound", "jit")
+def _c_jit4():
+    jf = revsrc.jit(_vm_default_acc)
+    close([jf(1.0), jf(2.0), jf(3.0)], [1.0, 2.0, 3.0], rtol=0, atol=0)
+
+
+# ---------------------------------------------------------------------------
+# More edge programs: Python constructs
+# ---------------------------------------------------------------------------
+
+@case("edge_0d_ellipsis_index", "edge", (np.array(0.6),))
+def _e20(x):
+    return np.sum(x[...] * x) + np.exp(x)
+
+
+@case("edge_newaxis_outer", "edge", (np.array([0.2, 0.5, -0.1]),))
+def _e21(x):
+    M = x[:, np.newaxis] * x[np.newaxis, :] + x[None]
+    return np.sum(M ** 2)
+
+
+@case("edge_chained_comparison_branch", "edge", (0.4,))
+def _e22(x):
+    if 0.0 < x < 0.5:
+        return x ** 3
+    elif 0.5 <= x < 1.0:
+        return math.sqrt(x)
+    return -x
+
+
+@case("edge_ternary_in_comprehension", "edge", (np.array([0.5, -0.3, 1.2, -2.0]),))
+def _e23(x):
+    vals = [v * v if v > 0 else math.exp(v) for v in x]
+    return sum(vals) + max(vals) * min(vals)
+
+
+@case("edge_while_break_continue", "edge", (1.7,))
+def _e24(x):
+    y = x
+    i = 0
+    while True:
+        i += 1
+        if i % 2 == 0:
+            y = y * 1.1
+            continue
+        y = math.sin(y) + x
+        if i > 7:
+            break
+    return y
+
+
+@case("edge_kwonly_and_star_args", "edge", (0.8,))
+def _e25(x):
+    def agg(*vals, scale, power=2):
+        return scale * sum(v ** power for v in vals)
+    return agg(x, x * 2.0, math.cos(x), scale=0.5) + agg(x, scale=x, power=3)
+
+
+@case("edge_dict_comprehension_params", "edge", (np.array([0.3, 0.7, 1.1]),))
+def _e26(x):
+    d = {f"k{i}": x[i] ** (i + 1) for i in range(3)}
+    keys = sorted(d)
+    return sum(d[k] for k in keys) * d["k0"]
+
+
+@case("edge_enumerate_zip_reversed", "edge", (np.array([0.3, 0.7, 1.1, -0.4]),))
+def _e27(x):
+    total = 0.0
+    for i, (a, b) in enumerate(zip(x, reversed(x))):
+        total += (i + 1) * a * b
+    return total
+
+
+@case("edge_math_fsum_and_sum_start", "edge", (np.array([0.3, 0.7, 1.1]),))
+def _e28(x):
+    return math.fsum([v * v for v in x]) + sum((v ** 3 for v in x), 1.5)
+
+
+@case("edge_tuple_swap_loop", "edge", (0.9, 0.4), argnums=(0, 1))
+def _e29(a, b):
+    for _ in range(5):
+        a, b = b, a * b + 0.1
+    return a * b
+
+
+@case("edge_clip_and_abs_array", "edge", (np.array([0.3, -0.7, 1.6, -2.2]),))
+def _e30(x):
+    return np.sum(np.clip(x, -1.0, 1.0) ** 2 + np.abs(x) ** 1.5)
+
+
+@case("edge_where_scalar_branch_values", "edge", (np.array([0.3, -0.7, 1.6]),))
+def _e31(x):
+    return np.sum(np.where(x > 0, x, 0.0) ** 2 + np.where(x < 1, 1.0, np.log(x)))
+
+
+@case("edge_list_sort_in_place_of_local", "edge", (np.array([0.3, -0.7, 1.6, 0.1]),))
+def _e32(x):
+    vals = [v * 2.0 for v in x]
+    vals.sort()
+    return vals[0] * 3.0 + vals[-1] ** 2
+
+
+@case("edge_fstring_assert_raise", "edge", (0.5,))
+def _e33(x):
+    msg = f"x={x:.3f}"
+    assert len(msg) > 0, msg
+    if x > 10.0:
+        raise ValueError(msg)
+    return x ** 2
+
+
+@case("edge_int_pow_negative_exponent", "edge", (1.3,))
+def _e34(x):
+    n = -2
+    return x ** n + 2.0 ** x + x ** 0
+
+
+@case("edge_math_functions_mix", "edge", (0.6,))
+def _e35(x):
+    return (math.atan2(x, 1.0 - x) + math.hypot(x, 2.0) + math.log10(1 + x) + math.log2(2 + x)
+            + math.expm1(x) + math.log1p(x) + math.erf(x) + math.tanh(x) + math.asinh(x))
+
+
+@case("edge_numpy_scalar_functions_mix", "edge", (np.array([0.6, 0.2]),))
+def _e36(x):
+    return np.sum(np.arctan2(x, 1 - x) + np.hypot(x, 2.0) + np.log10(1 + x) + np.cbrt(x)
+                  + np.sinh(x) + np.arccos(x / 2) + np.logaddexp(x, -x) + np.square(x))
+
+
+@case("edge_min_max_builtin_on_arrays", "edge", (np.array([0.6, 0.2, -0.5]),))
+def _e37(x):
+    return max(x) * min(x) + max(x[0], x[1], 0.1) + min(abs(x[2]), 1.0)
+
+
+@case("edge_list_of_arrays_stack_loop", "edge", (np.array([0.6, 0.2, -0.5]),))
+def _e38(x):
+    rows = []
+    for k in range(3):
+        rows.append(x * (k + 1))
+    M = np.stack(rows)
+    return np.sum(M @ M.T)
+
+
+@case("edge_array_from_list_of_scalars", "edge", (0.7, 1.2), argnums=(0, 1))
+def _e39(a, b):
+    v = np.array([a, b, a * b, 1.0])
+    return float(v @ v)
+
+
+@case("edge_np_sum_with_where_arg", "edge", (np.array([0.6, 0.2, -0.5]),))
+def _e40(x):
+    return np.sum(x ** 2, where=x > 0) + np.max(x, initial=0.0)
+
+
+@case("edge_cumsum_diff_roundtrip", "edge", (np.array([0.6, 0.2, -0.5, 1.1]),))
+def _e41(x):
+    c = np.cumsum(x)
+    d = np.diff(c, prepend=0.0)
+    return np.sum(d * c)
+
+
+@case("edge_boolean_mask_assign", "edge", (np.array([0.6, 0.2, -0.5, 1.1]),))
+def _e42(x):
+    y = x.copy()
+    y[y < 0.5] = y[y < 0.5] ** 2
+    y[y > 1.0] *= 3.0
+    return np.sum(y * y)
+
+
+@case("edge_fancy_index_repeated_scatter", "edge", (np.array([0.6, 0.2, -0.5]),))
+def _e43(x):
+    y = np.zeros(4)
+    idx = np.array([0, 1, 1, 3, 0])
+    np.add.at(y, idx, np.concatenate([x, x[:2]]))
+    return np.sum(y ** 2)
+
+
+@case("edge_einsum_bilinear", "edge", (np.array([[0.6, 0.2], [-0.5, 1.1]]),))
+def _e44(A):
+    v = np.array([1.0, 2.0])
+    return np.einsum("i,ij,j->", v, A @ A, v) + np.einsum("ii", A) ** 2
+
+
+@case("edge_linalg_solve_det_inv", "edge", (np.array([[2.0, 0.3], [0.4, 1.5]]),))
+def _e45(A):
+    b = np.array([1.0, -1.0])
+    x = np.linalg.solve(A, b)
+    return np.sum(x ** 2) + np.log(np.linalg.det(A)) + np.trace(np.linalg.inv(A))
+
+
+variants("edge_linalg_solve_det_inv", "edge", _e45, (np.array([[2.0, 0.3], [0.4, 1.5]]),), ["hess"], doc=("E104",))
+variants("edge_boolean_mask_assign", "edge", _e42, (np.array([0.6, 0.2, -0.5, 1.1]),), ["hess", "jax"], doc=("E603",))
+variants("edge_while_break_continue", "edge", _e24, (1.7,), ["hess", "jax"])
+variants("edge_tuple_swap_loop_jit_jvp", "edge", _e29, (0.9, 0.4), ["jvp"])
+variants("edge_ternary_in_comprehension", "edge", _e23, (np.array([0.5, -0.3, 1.2, -2.0]),), ["hess"])
+variants("edge_ternary_in_comprehension", "edge", _e23, (np.array([0.5, -0.3, 1.2, -2.0]),), ["jax"], doc=("E603",))
+variants("edge_enumerate_zip_reversed", "edge", _e27, (np.array([0.3, 0.7, 1.1, -0.4]),), ["hess", "jax"])
+variants("edge_0d_array_input", "edge", _e8, (np.array(1.3),), ["hess"])
