@@ -1825,3 +1825,227 @@ def _m6(A):
 
 
 variants("min_array_split_unequal_write", "minimal", _m6, (np.array([1.0, 2.0, 3.0]),), ["grad"])
+
+
+# ---------------------------------------------------------------------------
+# Third batch: documented refusals users hit, and more NumPy idioms
+# ---------------------------------------------------------------------------
+
+@case("doc_try_except_fallback", "refusal", (0.5,), doc=("E101",))
+def _d1(x):
+    try:
+        return math.log(x)
+    except ValueError:
+        return 0.0
+
+
+@case("doc_recursive_power", "refusal", (1.1,), doc=("E103",))
+def _d2(x, n=3):
+    if n == 0:
+        return 1.0
+    return x * _d2(x, n - 1)
+
+
+_COUNTER = [0]
+
+
+@case("doc_global_statement_counter", "refusal", (1.1,), doc=("E402",))
+def _d3(x):
+    global _GLOBAL_SCALE
+    _GLOBAL_SCALE = 2.0
+    return x * _GLOBAL_SCALE
+
+
+@case("doc_walrus_in_condition", "refusal", (1.1,), doc=("E101",))
+def _d4(x):
+    if (y := x * x) > 1.0:
+        return y
+    return x
+
+
+@case("doc_np_matrix_argument", "refusal", (np.matrix([[1.0, 2.0], [3.0, 4.0]]),), doc=("E305",))
+def _d5(M):
+    return float(np.sum(M * M))
+
+
+@case("doc_generator_helper", "refusal", (0.7,), doc=("E101",))
+def _d6(x):
+    def gen(n):
+        for i in range(n):
+            yield x ** i
+    return sum(gen(4))
+
+
+@case("doc_with_open_file", "refusal", (0.7,), doc=("E101", "E401"))
+def _d7(x):
+    with open("/dev/null") as fh:
+        fh.read()
+    return x * 2.0
+
+
+@case("np_errstate_block", "numpy", (np.array([0.5, -0.4, 2.0]),))
+def _n10(x):
+    with np.errstate(divide="ignore"):
+        y = np.where(x > 0, np.log(np.where(x > 0, x, 1.0)), 0.0)
+    return np.sum(y * x + x ** 2)
+
+
+@case("np_maximum_accumulate_running_max", "numpy", (np.array([0.5, 0.1, 1.3, 0.9, 2.0]),))
+def _n11(x):
+    run = np.maximum.accumulate(x)
+    return np.sum((run - x) ** 2) + np.sum(run)
+
+
+@case("np_sort_quantile_loss", "numpy", (np.array([0.5, -0.1, 1.3, 0.9, 2.0, -0.7]),))
+def _n12(x):
+    s = np.sort(x)
+    q = np.quantile(x, 0.3)
+    return np.sum(s * np.arange(1, 7)) + q ** 2 + np.median(x)
+
+
+@case("np_eigvalsh_spectral_loss", "numpy", (np.array([[2.0, 0.3, 0.1], [0.3, 1.0, -0.2], [0.1, -0.2, 0.5]]),))
+def _n13(A):
+    S = 0.5 * (A + A.T)
+    w = np.linalg.eigvalsh(S)
+    return np.sum(w ** 3) + np.max(w)
+
+
+@case("np_cumprod_survival", "numpy", (np.array([0.9, 0.8, 0.95, 0.7]),))
+def _n14(p):
+    surv = np.cumprod(p)
+    return np.sum(surv) + np.prod(p) ** 2
+
+
+variants("np_cumprod_survival", "numpy", _n14, (np.array([0.9, 0.8, 0.95, 0.7]),), ["hess"], doc=("E104",))
+variants("np_eigvalsh_spectral_loss", "numpy", _n13,
+         (np.array([[2.0, 0.3, 0.1], [0.3, 1.0, -0.2], [0.1, -0.2, 0.5]]),), ["hess", "jax"])
+variants("np_sort_quantile_loss", "numpy", _n12, (np.array([0.5, -0.1, 1.3, 0.9, 2.0, -0.7]),), ["hess", "jax"])
+
+
+@case("np_fft_power_spectrum", "numpy", (np.array([0.5, -0.1, 1.3, 0.9, 2.0, -0.7, 0.2, 0.4]),))
+def _n15(x):
+    F = np.fft.rfft(x)
+    return float(np.sum(np.abs(F) ** 2 * np.arange(5)))
+
+
+@case("np_tensordot_kron_trace", "numpy", (np.array([[0.5, -0.1], [1.3, 0.9]]),))
+def _n16(A):
+    K = np.kron(A, np.eye(2))
+    T = np.tensordot(A, A, axes=([1], [0]))
+    return np.trace(K @ K) + np.sum(T ** 2)
+
+
+@case("np_meshgrid_gaussian_blob", "numpy", (np.array([0.3, -0.2]),))
+def _n17(c):
+    xs = np.linspace(-1, 1, 6)
+    X, Y = np.meshgrid(xs, xs, indexing="ij")
+    G = np.exp(-((X - c[0]) ** 2 + (Y - c[1]) ** 2) / 0.3)
+    return np.sum(G * X) + np.sum(G[2:4, 1:5] ** 2)
+
+
+@case("np_take_along_axis_argmax", "numpy", (np.array([[0.3, 1.2, -0.5], [2.0, 0.1, 0.4]]),))
+def _n18(A):
+    idx = np.argmax(A, axis=1)[:, None]
+    top = np.take_along_axis(A, idx, axis=1)
+    return np.sum(top ** 2) + np.sum(A * A.max(axis=1, keepdims=True))
+
+
+@custom("py_complex_holomorphic_grad", "python")
+def _c_cx():
+    def f(z):
+        return z * z * np.exp(1j * z) + np.sin(z)
+    z = 0.3 + 0.4j
+    g = revsrc.grad(f, holomorphic=True)(z)
+    want = 2 * z * np.exp(1j * z) + 1j * z * z * np.exp(1j * z) + np.cos(z)
+    close(g, want, rtol=1e-12)
+
+
+def _pytree_loss(params, x):
+    h = x
+    for W, b in params["layers"]:
+        h = np.tanh(h @ W + b)
+    return np.sum(h ** 2) * params["scale"]
+
+
+@custom("py_pytree_list_of_tuples_argnums_tuple", "python")
+def _c_pt():
+    rng = np.random.default_rng(4)
+    params = {"layers": [(rng.normal(size=(2, 3)), rng.normal(size=3)), (rng.normal(size=(3, 1)), rng.normal(size=1))],
+              "scale": 0.7}
+    x = rng.normal(size=(4, 2))
+    gp, gx = revsrc.grad(_pytree_loss, argnums=(0, 1))(params, x)
+    close(gx, fd(lambda t: _pytree_loss(params, t), x), rtol=1e-5)
+    close(gp["scale"], _pytree_loss(params, x) / 0.7, rtol=1e-10)
+    for li in range(2):
+        for j in range(2):
+            def f(t, li=li, j=j):
+                ls = [list(l) for l in params["layers"]]
+                ls[li][j] = t
+                return _pytree_loss({"layers": [tuple(l) for l in ls], "scale": 0.7}, x)
+            close(gp["layers"][li][j], fd(f, params["layers"][li][j]), rtol=1e-5, what=f"layer {li} {j}")
+
+
+@custom("jvp_rts_smoother_wrt_observations", "compose")
+def _c_jvprts():
+    v = np.array([1.0, -1.0, 0.5, 0.0, 0.2, -0.3])
+    out, t = revsrc.jvp(rts_smoother, (0.3, _YS), (0.0, v))
+    close(t, (rts_smoother(0.3, _YS + 1e-6 * v) - rts_smoother(0.3, _YS - 1e-6 * v)) / 2e-6, rtol=1e-5)
+
+
+def _cm(z):
+    import cmath
+    return z * z * cmath.exp(1j * z) + cmath.sin(z)
+
+
+@custom("py_complex_cmath_holomorphic", "python")
+def _c_cx2():
+    z = 0.3 + 0.4j
+    g = revsrc.grad(_cm, holomorphic=True)(z)
+    want = 2 * z * np.exp(1j * z) + 1j * z * z * np.exp(1j * z) + np.cos(z)
+    close(g, want, rtol=1e-12)
+
+
+def _scalar_logistic_map(r, x0=0.3, n=25):
+    x = x0
+    total = 0.0
+    for _ in range(n):
+        x = r * x * (1.0 - x)
+        total += x
+    return total / n
+
+
+@custom("jit_vmap_logistic_map_grad_r", "vmap")
+def _c_vm7():
+    rs = np.linspace(2.5, 3.2, 6)
+    out = revsrc.vmap(revsrc.grad(_scalar_logistic_map), in_axes=(0, None, None))(rs, 0.3, 25)
+    ref = np.array([fd(lambda r: _scalar_logistic_map(r, 0.3, 25), float(r)) for r in rs])
+    close(out, ref, rtol=1e-5)
+
+
+def _scalar_branchy(x, y):
+    if x > y:
+        z = x - y
+    else:
+        z = y * y
+    while z > 1.0:
+        z = z * 0.5
+    return z + math.exp(-x)
+
+
+@custom("vmap_branch_while_two_args", "vmap")
+def _c_vm8():
+    xs = np.array([0.3, 2.5, 5.0, -1.0])
+    ys = np.array([0.9, 0.45, 0.1, 1.7])
+    out = revsrc.vmap(_scalar_branchy)(xs, ys)
+    close(out, [_scalar_branchy(float(a), float(b)) for a, b in zip(xs, ys)], rtol=0, atol=0)
+    g = revsrc.vmap(revsrc.grad(_scalar_branchy, argnums=1))(xs, ys)
+    close(g, [fd(lambda t: _scalar_branchy(float(a), t), float(b)) for a, b in zip(xs, ys)], rtol=1e-5)
+
+
+@custom("jit_hessian_scalar_engine", "jit")
+def _c_jh():
+    h = revsrc.jit(revsrc.hessian(_scalar_logistic_map))
+    H = h(2.9)
+    f = lambda r: _scalar_logistic_map(r)
+    e = 1e-4
+    close(H, (f(2.9 + e) - 2 * f(2.9) + f(2.9 - e)) / e ** 2, rtol=1e-3)
