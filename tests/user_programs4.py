@@ -2049,3 +2049,180 @@ def _c_jh():
     f = lambda r: _scalar_logistic_map(r)
     e = 1e-4
     close(H, (f(2.9 + e) - 2 * f(2.9) + f(2.9 - e)) / e ** 2, rtol=1e-3)
+
+
+# ---------------------------------------------------------------------------
+# Fourth batch: state that changes between calls, under jit / vmap / jax
+# ---------------------------------------------------------------------------
+
+_G_K = 2.0
+
+
+def _uses_gk(x):
+    return _G_K * x * x + math.sin(x)
+
+
+@custom("jit_global_changed_between_calls", "jit")
+def _c_s1():
+    global _G_K
+    jf = revsrc.jit(_uses_gk)
+    try:
+        _G_K = 2.0
+        a = jf(1.5)
+        _G_K = 5.0
+        b = jf(1.5)
+    finally:
+        _G_K = 2.0
+    close(a, 2.0 * 2.25 + math.sin(1.5), rtol=0, atol=0)
+    close(b, 5.0 * 2.25 + math.sin(1.5), rtol=0, atol=0, what="after the global changed")
+
+
+@custom("vmap_global_changed_between_calls", "vmap")
+def _c_s2():
+    global _G_K
+    vf = revsrc.vmap(revsrc.grad(_uses_gk))
+    xs = np.array([0.5, 1.5])
+    try:
+        _G_K = 2.0
+        a = vf(xs)
+        _G_K = 5.0
+        b = vf(xs)
+    finally:
+        _G_K = 2.0
+    close(a, 4.0 * xs + np.cos(xs), rtol=1e-12)
+    close(b, 10.0 * xs + np.cos(xs), rtol=1e-12, what="after the global changed")
+
+
+@custom("jaxb_global_changed_between_calls", "jax", needs_jax=True)
+def _c_s3():
+    global _G_K
+    df = revsrc.grad(_uses_gk, backend="jax")
+    try:
+        _G_K = 2.0
+        a = df(1.5)
+        _G_K = 5.0
+        b = df(1.5)
+    finally:
+        _G_K = 2.0
+    close(a, 6.0 + math.cos(1.5), rtol=1e-12)
+    close(b, 15.0 + math.cos(1.5), rtol=1e-12, what="after the global changed")
+
+
+class _Cfg:
+    def __init__(self):
+        self.k = 2.0
+        self.n = 3
+
+
+_CFG = _Cfg()
+
+
+def _uses_cfg(x):
+    y = x
+    for _ in range(_CFG.n):
+        y = y * _CFG.k + math.sin(y)
+    return y
+
+
+def _uses_cfg_ref(x, k, n):
+    y = x
+    for _ in range(n):
+        y = y * k + math.sin(y)
+    return y
+
+
+@custom("grad_global_object_attribute_changed", "edge")
+def _c_s4():
+    df = revsrc.grad(_uses_cfg)
+    a = df(0.3)
+    _CFG.k, _CFG.n = 1.5, 5
+    try:
+        b = df(0.3)
+    finally:
+        _CFG.k, _CFG.n = 2.0, 3
+    close(a, fd(lambda t: _uses_cfg_ref(t, 2.0, 3), 0.3), rtol=1e-6)
+    close(b, fd(lambda t: _uses_cfg_ref(t, 1.5, 5), 0.3), rtol=1e-6, what="after attributes changed")
+
+
+@custom("jit_global_object_attribute_changed", "jit")
+def _c_s5():
+    jf = revsrc.jit(revsrc.grad(_uses_cfg))
+    a = jf(0.3)
+    _CFG.k, _CFG.n = 1.5, 5
+    try:
+        b = jf(0.3)
+    finally:
+        _CFG.k, _CFG.n = 2.0, 3
+    close(a, fd(lambda t: _uses_cfg_ref(t, 2.0, 3), 0.3), rtol=1e-6)
+    close(b, fd(lambda t: _uses_cfg_ref(t, 1.5, 5), 0.3), rtol=1e-6, what="after attributes changed")
+
+
+@custom("jaxb_global_object_attribute_changed", "jax", needs_jax=True)
+def _c_s6():
+    df = revsrc.grad(_uses_cfg, backend="jax")
+    a = df(0.3)
+    _CFG.k, _CFG.n = 1.5, 5
+    try:
+        b = df(0.3)
+    finally:
+        _CFG.k, _CFG.n = 2.0, 3
+    close(a, fd(lambda t: _uses_cfg_ref(t, 2.0, 3), 0.3), rtol=1e-6)
+    close(b, fd(lambda t: _uses_cfg_ref(t, 1.5, 5), 0.3), rtol=1e-6, what="after attributes changed")
+
+
+@custom("hessian_global_object_attribute_changed", "compose")
+def _c_s7():
+    hf = revsrc.hessian(_uses_cfg)
+    a = hf(0.3)
+    _CFG.k, _CFG.n = 1.5, 5
+    try:
+        b = hf(0.3)
+    finally:
+        _CFG.k, _CFG.n = 2.0, 3
+    e = 1e-4
+    ref = lambda k, n: (_uses_cfg_ref(0.3 + e, k, n) - 2 * _uses_cfg_ref(0.3, k, n) + _uses_cfg_ref(0.3 - e, k, n)) / e ** 2
+    close(a, ref(2.0, 3), rtol=1e-4)
+    close(b, ref(1.5, 5), rtol=1e-4, what="after attributes changed")
+
+
+def _vm_local_conditional(x):
+    if x > 0.0:
+        acc = x
+    else:
+        acc = -x * 2.0
+    for _ in range(2):
+        acc = acc * 1.5
+    return acc
+
+
+@custom("vmap_local_assigned_in_branches", "vmap")
+def _c_s8():
+    xs = np.array([1.0, -1.0, 2.0, -0.5])
+    close(revsrc.vmap(_vm_local_conditional)(xs), [_vm_local_conditional(float(x)) for x in xs], rtol=0, atol=0)
+
+
+def _vm_default_int(x, n=2):
+    while n > 0:
+        x = x * 1.1
+        n -= 1
+    return x
+
+
+@custom("vmap_default_int_counter_rebound", "vmap")
+def _c_s9():
+    xs = np.array([1.0, 2.0, 3.0])
+    close(revsrc.vmap(_vm_default_int)(xs), [_vm_default_int(float(x)) for x in xs], rtol=0, atol=0)
+
+
+@custom("vmap_passed_argument_rebound", "vmap")
+def _c_s10():
+    xs = np.array([1.0, 2.0, 3.0])
+    ns = np.array([2, 2, 2])
+    close(revsrc.vmap(_vm_default_int)(xs, ns), [_vm_default_int(float(x), 2) for x in xs], rtol=0, atol=0)
+
+
+@custom("vmap_none_axis_argument_rebound", "vmap")
+def _c_s11():
+    xs = np.array([1.0, 2.0, 3.0])
+    out = revsrc.vmap(_vm_default_int, in_axes=(0, None))(xs, 2)
+    close(out, [_vm_default_int(float(x), 2) for x in xs], rtol=0, atol=0)
