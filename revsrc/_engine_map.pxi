@@ -213,6 +213,9 @@ cdef class Mapper:
         cdef char* at
         cdef int64_t iv
         cdef double* r = st.regs
+        # every element starts from the registers a call starts from: a parameter the
+        # program assigns (a default, an unmapped argument) must not carry over
+        memcpy(r, self.base, self.prog.nregs * sizeof(double))
         for p in range(self.nin):
             at = self.ins[p].data + i * self.ins[p].stride
             if self.ins[p].dtype == _D_F64:

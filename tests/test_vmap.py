@@ -291,3 +291,39 @@ def test_docstring_example():
     for test in doctest.DocTestFinder().find(revsrc.vmap, "vmap", globs={"__name__": "__main__"}):
         runner.run(test)
     assert runner.failures == 0 and runner.tries > 0
+
+
+def _acc(x, acc=0.0):
+    acc = acc + x
+    return acc
+
+
+def _scaled(x, n=2):
+    while n > 0:
+        x = x * 1.1
+        n -= 1
+    return x
+
+
+def _pendulum(theta, omega=0.0):
+    for _ in range(20):
+        omega = omega - 0.05 * math.sin(theta)
+        theta = theta + 0.05 * omega
+    return theta
+
+
+@pytest.mark.parametrize("threads", [1, None])
+def test_a_parameter_the_function_assigns_starts_afresh_for_each_element(threads):
+    """A default or unmapped parameter that the function rebinds must not carry its
+    value from one element to the next (found by the fourth tester)."""
+    xs = np.linspace(-1.0, 2.0, 5001)
+    for _ in range(3):     # the VM first, then the native tier once it is hot
+        np.testing.assert_array_equal(revsrc.vmap(_acc, threads=threads)(xs), xs)
+        np.testing.assert_array_equal(
+            revsrc.vmap(_scaled, in_axes=(0, None), threads=threads)(xs, 2),
+            [_scaled(x, 2) for x in xs])
+        np.testing.assert_array_equal(revsrc.vmap(_scaled, threads=threads)(xs),
+                                      [_scaled(x) for x in xs])
+        np.testing.assert_array_equal(
+            revsrc.vmap(revsrc.grad(_pendulum), threads=threads)(xs),
+            [revsrc.grad(_pendulum, backend="python")(x) for x in xs])
