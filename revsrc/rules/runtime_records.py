@@ -54,7 +54,15 @@ for _fn in (containers.item_grad, containers.head_grad, containers.tail_grad,
     define(_fn.__name__, _fn, linear=(0,))
 define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
 define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
-define("copy_item", runtime.copy_item, nondiff=True)
+
+
+# The saved old values of an item assignment: linear in the array (forward over
+# reverse carries the tangent's old values beside them; reverse over reverse scatters).
+@primitive("copy_item", runtime.copy_item, kind=KR.array_kind, linear=(0,))
+def copy_item_vjp(g, ans, x, index):
+    return _indexing.getitem_grad(g, x, index), None
+
+
 define("check_scalar_output", runtime.check_scalar_output, nondiff=True)
 define("check_aux_pair", runtime.check_aux_pair, nondiff=True)
 define("check_view", runtime.check_view, nondiff=True)
