@@ -47,6 +47,9 @@ declare(runtime.accumulate, loop_kernel=(_kernels.accumulate, 2))
 
 
 define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
+# the tangents of arrays written in place, sharing memory as their values do
+define("own_tangent", _forward.own_tangent, kind=_like(1), nondiff=True)
+define("view_tangent", _forward.view_tangent, kind=_like(1), nondiff=True)
 define("zero_items", runtime.zero_items, nondiff=True)
 # the pieces of the adjoints of lists and dicts (revsrc/runtime/containers.py): linear in g
 for _fn in (containers.item_grad, containers.head_grad, containers.tail_grad,
@@ -80,6 +83,14 @@ def add_tangents_vjp(g, ans, a, b):
 @primitive("view_back", runtime.view_back, kind=_like(1), linear=(0,))
 def view_back_vjp(g, ans, new, base, fn, args=(), kwargs=()):
     return _transpose.view_forward(g, fn, args, kwargs), None, None, None, None
+
+
+# ... and the view's layout, applied to an adjoint, is linear too, with view_back as
+# its transpose (the adjoint it was applied to gives the base's shape): a derivative
+# through such a write can be differentiated again.
+@primitive("view_forward", _transpose.view_forward, kind=KR.array_kind, linear=(0,))
+def view_forward_vjp(g, ans, gbar, fn, args=(), kwargs=()):
+    return runtime.view_back(g, gbar, fn, args, kwargs), None, None, None
 
 
 # A write through a view NumPy alone knows the layout of (revsrc/runtime/inplace.py):

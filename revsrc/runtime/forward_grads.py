@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import runtime
+from .. import errors, runtime
 from . import values
 from .grads import reductions as _reductions, shape as _shape
 from .grads.linalg import mT
@@ -191,3 +191,41 @@ def angle_jvp(t, z, deg=False):
     if np.iscomplexobj(z):
         return np.imag(t / z) * scale
     return np.zeros(np.shape(z)) * np.real(t)
+
+
+# ----- Tangents of arrays written in place -----
+# A derivative made by revsrc saves views and writes the values it overwrote back into
+# their arrays, and reads the saved views after: it counts on a view seeing every write
+# into its array. Forward mode over it must give the tangents the same sharing: a
+# tangent shares memory with the tangent of an array exactly when the value does with
+# the array.
+
+def own_tangent(t, ans):
+    """The tangent ``t`` of the new array ``ans``, as an array of its own laid out as
+    ``ans`` (a rule may hand back another value's tangent, x * 1.0 -> x_dot; a view of
+    the tangent must then be a view exactly when the same view of ``ans`` is one)."""
+    if not isinstance(ans, np.ndarray):
+        return np.array(t)
+    out = np.empty_like(ans, dtype=np.result_type(t))
+    out[...] = t
+    return out
+
+
+def view_tangent(t, ans, base, base_t, loc=None):
+    """The tangent of ``ans``, which may be a view of ``base`` (its tangent ``base_t``,
+    None for none): ``t``, computed from ``base_t`` as ``ans`` from ``base``, when it
+    shares ``base_t``'s memory exactly when ``ans`` shares ``base``'s; a copy when only
+    the tangent does."""
+    shared = isinstance(ans, np.ndarray) and isinstance(base, np.ndarray) \
+        and np.may_share_memory(ans, base)
+    also = isinstance(t, np.ndarray) and isinstance(base_t, np.ndarray) \
+        and np.may_share_memory(t, base_t)
+    if shared == also:
+        return t
+    if not shared:
+        return own_tangent(t, ans)
+    raise errors.HigherOrderNotSupported(
+        "a derivative of a derivative through a write into this view: NumPy made the "
+        "value a view of its array, but cannot make its derivative one", loc=loc,
+        hint="make the view with basic indexing (a[1:], a[:, 0]) or transpose, "
+             "or write into a copy (np.array(a))")
