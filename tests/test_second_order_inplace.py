@@ -474,6 +474,48 @@ def test_two_arguments():
     _close(blocks[0][1], blocks[1][0].T)
 
 
+# ----- A matrix argument laid out in Fortran order, a tangent that is a view -----
+
+def columns_of_a_copy(a):
+    m = a * 1.0
+    m[:, 1] *= a[0, 0]
+    c = m[:, 2]
+    c += m[:, 0] * a[1, 1]
+    return np.sum(m * m)
+
+
+def rows_in_while(a):
+    m = a.copy()
+    k = 0
+    while k < 2:
+        row = m[k]
+        row[1:] = row[:-1] * a[k, 0] + row[1:]
+        k += 1
+    return np.sum(m * m * m)
+
+
+def items_in_nested_loops(a):
+    m = a * 2.0
+    for i in range(2):
+        for j in range(3):
+            m[i, j] = m[i, j] * m[1 - i, j] + a[i, 0]
+    return np.sum(m)
+
+
+MATRIX_CASES = [columns_of_a_copy, rows_in_while, items_in_nested_loops]
+
+
+@pytest.mark.parametrize("f", MATRIX_CASES, ids=[f.__name__ for f in MATRIX_CASES])
+def test_matrix_argument(f):
+    a = np.asfortranarray([[0.7, -1.3, 0.4], [1.1, -0.6, 0.9]])
+    check_grads(f, (a,))
+    H = _fd_hessian(revsrc.grad(f), a).reshape(a.shape + a.shape)
+    _close(revsrc.hessian(f)(a), H)
+    _close(revsrc.jacrev(revsrc.grad(f))(a), H)
+    t = np.arange(12.0).reshape(2, 6)[:, ::2]      # a view, not contiguous
+    _close(revsrc.hvp(f, (a,), (t,)), np.tensordot(H, t, 2))
+
+
 # ----- backend="jax": right, or refused with a code where jnp has no lowering -----
 
 # jnp cannot run these yet at first order (refusals with codes: E603; a view of a

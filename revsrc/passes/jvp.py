@@ -18,6 +18,11 @@ which is how forward over reverse (Hessians, Hessian-vector products) works.
 Tangents are known to be zero where no input carries one; a variable that carries a
 tangent gets one at every assignment (zero where that assignment's inputs carry
 none), so branches and loops join without further bookkeeping.
+
+Where arrays are written in place, tangents share memory as their values do: a
+derivative saves views and restores overwritten values into their arrays, and reads
+a saved view after that, so the tangent of a view is the same view of its array's
+tangent, and the tangent of a new array an array of its own (`_shared_like_value`).
 """
 from __future__ import annotations
 
