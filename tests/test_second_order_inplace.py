@@ -390,6 +390,46 @@ def rows_of_a_matrix_in_loop(x):
     return np.sum(m[2] * m[1])
 
 
+def copyto_write(x):
+    y = x * 1.0
+    np.copyto(y, y * x[0])
+    return np.sum(y * y)
+
+
+def rows_of_zeros(x):
+    y = np.zeros((2, 3))
+    y[0, :] = x[:3]
+    y[1] = x[3:] * y[0]
+    y[:, ::2] *= x[0]
+    return np.sum(y ** 2)
+
+
+def negative_step_assign(x):
+    y = x * 1.0
+    y[::-2] = y[::2] * x[1]
+    return np.sum(y * x)
+
+
+def scalar_into_slice(x):
+    y = x * 1.0
+    y[1:4] = x[0] * x[5]
+    return np.sum(y * y)
+
+
+def computed_slice(x):
+    y = x * 1.0
+    n = int(3)
+    y[n:] *= y[:n] * x[0]
+    return np.sum(y * y)
+
+
+def index_from_argsort(x):
+    y = x * 1.0
+    idx = np.argsort(x)[:2]
+    y[idx] = y[idx] ** 2
+    return np.sum(y * x)
+
+
 def two_args(x, w):
     y = x * w
     y[1:] *= w[0] * x[0]
@@ -408,7 +448,8 @@ CASES = [slice_imul, slice_iadd_square, slice_isub_product, slice_idiv, slice_as
          rows_in_loop, fill_diagonal_write, fancy_2d_imul, fancy_duplicate_assign,
          fancy_duplicate_iadd, overlapping_iadd, whole_array_updates, items_of_zeros,
          copy_then_write, moving_view_in_loop, nested_helpers, write_between_arrays,
-         rows_of_a_matrix_in_loop]
+         rows_of_a_matrix_in_loop, copyto_write, rows_of_zeros, negative_step_assign,
+         scalar_into_slice, computed_slice, index_from_argsort]
 
 X = np.array([0.7, -1.3, 0.4, 1.1, -0.6, 0.9])
 V = np.array([0.3, -0.5, 1.2, 0.8, -1.1, 0.25])
@@ -531,7 +572,8 @@ JAX_RIGHT = [f for f in CASES if f.__name__ in {
     "helper_imul", "helper_writes_view", "reversed_view", "ellipsis_write",
     "newaxis_view", "alias_write", "overlapping_iadd", "whole_array_updates",
     "items_of_zeros", "copy_then_write", "nested_helpers", "write_between_arrays",
-    "rows_of_a_matrix_in_loop", "loop_data_dependent_write"}]
+    "rows_of_a_matrix_in_loop", "loop_data_dependent_write", "copyto_write",
+    "rows_of_zeros", "negative_step_assign", "scalar_into_slice"}]
 
 
 def _jax_or_skip():
