@@ -213,17 +213,16 @@ def own_tangent(t, ans):
 
 def view_tangent(t, ans, base, base_t, loc=None):
     """The tangent of ``ans``, which may be a view of ``base`` (its tangent ``base_t``,
-    None for none): ``t``, computed from ``base_t`` as ``ans`` from ``base``, when it
-    shares ``base_t``'s memory exactly when ``ans`` shares ``base``'s; a copy when only
-    the tangent does."""
+    None for none): ``t``, computed from ``base_t`` as ``ans`` from ``base``, where
+    ``ans`` is a view of ``base`` and ``t`` one of ``base_t``; an array of its own
+    where ``ans`` is new (``t`` may be another value's tangent, passed through)."""
     shared = isinstance(ans, np.ndarray) and isinstance(base, np.ndarray) \
         and np.may_share_memory(ans, base)
-    also = isinstance(t, np.ndarray) and isinstance(base_t, np.ndarray) \
-        and np.may_share_memory(t, base_t)
-    if shared == also:
-        return t
     if not shared:
         return own_tangent(t, ans)
+    if isinstance(t, np.ndarray) and isinstance(base_t, np.ndarray) \
+            and np.may_share_memory(t, base_t):
+        return t
     raise errors.HigherOrderNotSupported(
         "a derivative of a derivative through a write into this view: NumPy made the "
         "value a view of its array, but cannot make its derivative one", loc=loc,
