@@ -18,18 +18,23 @@ which is how forward over reverse (Hessians, Hessian-vector products) works.
 Tangents are known to be zero where no input carries one; a variable that carries a
 tangent gets one at every assignment (zero where that assignment's inputs carry
 none), so branches and loops join without further bookkeeping.
+
+Where arrays are written in place, tangents share memory as their values do: a
+derivative saves views and restores overwritten values into their arrays, and reads
+a saved view after that, so the tangent of a view is the same view of its array's
+tangent, and the tangent of a new array an array of its own (`_shared_like_value`).
 """
 from __future__ import annotations
 
 import inspect
 import operator
 
-import numpy as np
 
 from .. import errors, primitives, runtime
+from ..runtime import forward_grads
 from ..core import ir, kinds
 from ..core.names import Names
-from . import optimize, templates
+from . import optimize, templates, views
 from .analysis import SCALARS, stack_var
 from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, While
 
@@ -68,9 +73,24 @@ def _by_reverse_rule(prim):
                 or prim.linear or prim.multilinear)
 
 
-def _written(stmts):
-    """The names item assignments write into, anywhere in ``stmts``."""
-    return {s.target for s in ir.walk(stmts) if isinstance(s, SetItem)}
+def _written(stmts, kinds_):
+    """The names whose values item assignments may write into, anywhere in
+    ``stmts``: the names written, the arrays they may be views of, and the views of
+    those (`views.view_link`)."""
+    links = []
+    for s in ir.walk(stmts):
+        link = views.view_link(s, kinds_) if isinstance(s, Op) else None
+        if link is not None:
+            links.append((s.target, link[0]))
+    found = {s.target for s in ir.walk(stmts) if isinstance(s, SetItem)}
+    changed = True
+    while changed:
+        changed = False
+        for view, base in links:
+            if (view in found) != (base in found):
+                found.update((view, base))
+                changed = True
+    return found
 
 
 class _Forward:
@@ -80,9 +100,10 @@ class _Forward:
         self.ndims = ndims
         self.active = active
         self.compile_python = compile_python   # for `_rule_row`
-        # names written into in place: each of their tangents is an array of its own
-        # (a rule may pass a tangent through, x * 1.0 -> x_dot, and the write would
-        # reach the other name's tangent, or the caller's)
+        # names whose values may be written into in place: their tangents share memory
+        # as the values do (a rule may pass a tangent through, x * 1.0 -> x_dot, and
+        # the write would reach the other name's tangent, or the caller's; a derivative
+        # reads a view it saved after writes into its array)
         self.written = set()
 
     def dot(self, v):
@@ -167,10 +188,30 @@ class _Forward:
                 total = nxt
         if total is None:
             total = self.zero(ans, out)
+        total = self._shared_like_value(s, ans, total, out)
         if overwrites:
             out.append(Op(z, ir.copy, (ans,), loc=s.loc))
-        own = z in self.written and self.kinds.get(z) == kinds.ARRAY and isinstance(total, str)
-        out.append(Op(self.dot(z), np.array if own else ir.copy, (total,), loc=s.loc))
+        out.append(Op(self.dot(z), ir.copy, (total,), loc=s.loc))
+
+    def _shared_like_value(self, s, ans, total, out):
+        """``total``, the tangent of ``s``'s value ``ans``, sharing memory as ``ans``
+        does when an array it may share memory with is written in place: a view's
+        tangent the same view of its array's tangent, a new array's tangent an array
+        of its own (`forward_grads`)."""
+        if s.target not in self.written or not isinstance(total, str) or \
+                self.kinds.get(s.target) not in (kinds.ARRAY, kinds.ANY):
+            return total
+        link = views.view_link(s, self.kinds)
+        t = self.names.temp()
+        if link is None:
+            out.append(Op(t, forward_grads.own_tangent, (total, ans), loc=s.loc))
+        else:
+            base = link[0]
+            base_t = self.tangent(base)
+            out.append(Op(t, forward_grads.view_tangent,
+                          (total, ans, base, Const(None) if base_t is None else base_t,
+                           Const(s.loc)), loc=s.loc))
+        return t
 
     def contributions(self, s, ans, out):
         """One tangent term per input of ``s`` that carries a tangent."""
@@ -369,7 +410,7 @@ def transform(an, *, name, compile_python):
     names, params, body, result, aux = an.names, an.params, an.body, an.result, an.aux
     wrt, kinds_ = an.wrt, an.kinds
     fw = _Forward(names, kinds_, an.ndims, an.active, compile_python)
-    fw.written = _written(body)
+    fw.written = _written(body, kinds_)
     tangents = [names.dot(p) for p in wrt]
     # a parameter without a tangent that a loop makes active (x = f(x, w) with only w
     # differentiated) is read with one from the loop's first iteration on: zero

@@ -107,6 +107,35 @@ def _may_view(s, kind):
     return "maybe"
 
 
+def view_link(s, found):
+    """(base operand, always a view?) when the statement ``s`` makes a view or an
+    alias of an operand that can hold a mutable value, or may (`_may_view`); None for
+    a value known to be new. ``found``: the kinds. Forward mode asks it too: a
+    tangent shares memory with the tangents of what its value shares memory with."""
+    if not isinstance(s, Op) or not s.args or found.get(s.target) not in _MUTABLE:
+        return None
+    bases = [a for a in s.args if isinstance(a, str) and found.get(a) in _MUTABLE]
+    bases += [v for _, v in s.kwargs if isinstance(v, str) and found.get(v) in _MUTABLE]
+    if not bases:
+        return None
+    a = bases[0]
+    if s.fn is ir.copy:
+        return a, True
+    if s.fn is operator.getitem:
+        if a != s.args[0]:
+            return None
+        if found.get(a) == kinds.ARRAY:
+            basic = _basic_index(s.args[1], found)
+            return None if basic is False else (a, basic is True)
+        return a, False   # an item of a list, a tuple or a dict: may be shared
+    view = _may_view(s, found.get(s.target))
+    if view is None:
+        return None
+    if view == "always" and a == s.args[0]:
+        return a, True
+    return a, False       # a write through it is checked when it runs
+
+
 class _Def:
     """The unique definition of a variable that can hold a mutable value."""
 
@@ -257,31 +286,7 @@ class _Resolver:
         return isinstance(v, str) and self.found.get(v) in _MUTABLE
 
     def _view_of(self, s):
-        """(base operand, always a view?) when ``s`` makes a view or an alias of an
-        operand that can hold a mutable value, or may (`_may_view`); None for a value
-        known to be new."""
-        if not isinstance(s, Op) or not s.args or not self._mutable(s.target):
-            return None
-        bases = self._operands(s)
-        if not bases:
-            return None
-        a = bases[0]
-        if s.fn is ir.copy:
-            return a, True
-        if s.fn is operator.getitem:
-            if a != s.args[0]:
-                return None
-            k = self.found.get(a)
-            if k == kinds.ARRAY:
-                basic = _basic_index(s.args[1], self.found)
-                return None if basic is False else (a, basic is True)
-            return a, False   # an item of a list, a tuple or a dict: may be shared
-        view = _may_view(s, self.found.get(s.target))
-        if view is None:
-            return None
-        if view == "always" and a == s.args[0]:
-            return a, True
-        return a, False       # a write through it is checked when it runs
+        return view_link(s, self.found)
 
     def _operands(self, s):
         """The operands of ``s`` that can hold a mutable value (what it may view)."""

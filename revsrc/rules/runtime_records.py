@@ -47,14 +47,32 @@ declare(runtime.accumulate, loop_kernel=(_kernels.accumulate, 2))
 
 
 define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
+# the tangents of arrays written in place, sharing memory as their values do
+define("own_tangent", _forward.own_tangent, kind=_like(1), nondiff=True)
+define("view_tangent", _forward.view_tangent, kind=_like(1), nondiff=True)
 define("zero_items", runtime.zero_items, nondiff=True)
 # the pieces of the adjoints of lists and dicts (revsrc/runtime/containers.py): linear in g
 for _fn in (containers.item_grad, containers.head_grad, containers.tail_grad,
-            containers.value_grad):
+            containers.value_grad, containers.set_item_grad):
     define(_fn.__name__, _fn, linear=(0,))
 define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
 define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
-define("copy_item", runtime.copy_item, nondiff=True)
+
+
+# x[index] with an index computed in the function, as the forward sweep reads it
+# (runtime.take): getitem's rules.
+@primitive("take_item", runtime.take, kind=KR.getitem_kind, linear=(0,))
+def take_item_vjp(g, ans, x, index):
+    return _indexing.getitem_grad(g, x, index), None
+
+
+# The saved old values of an item assignment: linear in the array (forward over
+# reverse carries the tangent's old values beside them; reverse over reverse scatters).
+@primitive("copy_item", runtime.copy_item, kind=KR.array_kind, linear=(0,))
+def copy_item_vjp(g, ans, x, index):
+    return _indexing.getitem_grad(g, x, index), None
+
+
 define("check_scalar_output", runtime.check_scalar_output, nondiff=True)
 define("check_aux_pair", runtime.check_aux_pair, nondiff=True)
 define("check_view", runtime.check_view, nondiff=True)
@@ -74,6 +92,14 @@ def view_back_vjp(g, ans, new, base, fn, args=(), kwargs=()):
     return _transpose.view_forward(g, fn, args, kwargs), None, None, None, None
 
 
+# ... and the view's layout, applied to an adjoint, is linear too, with view_back as
+# its transpose (the adjoint it was applied to gives the base's shape): a derivative
+# through such a write can be differentiated again.
+@primitive("view_forward", _transpose.view_forward, kind=KR.array_kind, linear=(0,))
+def view_forward_vjp(g, ans, gbar, fn, args=(), kwargs=()):
+    return runtime.view_back(g, gbar, fn, args, kwargs), None, None, None
+
+
 # A write through a view NumPy alone knows the layout of (revsrc/runtime/inplace.py):
 # where the view lies is checked when it runs; the write is linear in the new values
 # and the array, together.
@@ -88,6 +114,18 @@ define("view_positions", inplace.view_positions, nondiff=True)
 def write_at_vjp(g, ans, new, base, where):
     return (inplace.write_at_new_grad(g, new, base, where),
             inplace.write_at_base_grad(g, base, where), None)
+
+
+# Its adjoints are linear in the adjoint: one picks where the view lies, its transpose
+# spreads back there; the other takes those elements out, its own transpose.
+@primitive("write_at_new_grad", inplace.write_at_new_grad, kind=_like(1), linear=(0,))
+def write_at_new_grad_vjp(g, ans, gout, new, base, where):
+    return _transpose.write_at_back(g, base, where), None, None, None
+
+
+@primitive("write_at_base_grad", inplace.write_at_base_grad, kind=_like(1), linear=(0,))
+def write_at_base_grad_vjp(g, ans, gout, base, where):
+    return inplace.write_at_base_grad(g, base, where), None, None
 define("tanh_vjp", tensor.tanh_vjp, kind=KR.elementwise_kind, linear=(0,))
 define("relu_vjp", tensor.relu_vjp, kind=KR.elementwise_kind, linear=(0,))
 

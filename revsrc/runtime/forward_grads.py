@@ -291,3 +291,40 @@ def angle_jvp(t, z, deg=False):
     if np.iscomplexobj(z):
         return np.imag(t / z) * scale
     return np.zeros(np.shape(z)) * np.real(t)
+
+
+# ----- Tangents of arrays written in place -----
+# A derivative made by revsrc saves views and writes the values it overwrote back into
+# their arrays, and reads the saved views after: it counts on a view seeing every write
+# into its array. Forward mode over it must give the tangents the same sharing: a
+# tangent shares memory with the tangent of an array exactly when the value does with
+# the array.
+
+def own_tangent(t, ans):
+    """The tangent ``t`` of the new array ``ans``, as an array of its own laid out as
+    ``ans`` (a rule may hand back another value's tangent, x * 1.0 -> x_dot; a view of
+    the tangent must then be a view exactly when the same view of ``ans`` is one)."""
+    if not isinstance(ans, np.ndarray):
+        return np.array(t)
+    out = np.empty_like(ans, dtype=np.result_type(t))
+    out[...] = t
+    return out
+
+
+def view_tangent(t, ans, base, base_t, loc=None):
+    """The tangent of ``ans``, which may be a view of ``base`` (its tangent ``base_t``,
+    None for none): ``t``, computed from ``base_t`` as ``ans`` from ``base``, where
+    ``ans`` is a view of ``base`` and ``t`` one of ``base_t``; an array of its own
+    where ``ans`` is new (``t`` may be another value's tangent, passed through)."""
+    shared = isinstance(ans, np.ndarray) and isinstance(base, np.ndarray) \
+        and np.may_share_memory(ans, base)
+    if not shared:
+        return own_tangent(t, ans)
+    if isinstance(t, np.ndarray) and isinstance(base_t, np.ndarray) \
+            and np.may_share_memory(t, base_t):
+        return t
+    raise errors.HigherOrderNotSupported(
+        "a derivative of a derivative through a write into this view: NumPy made the "
+        "value a view of its array, but cannot make its derivative one", loc=loc,
+        hint="make the view with basic indexing (a[1:], a[:, 0]) or transpose, "
+             "or write into a copy (np.array(a))")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import runtime
-from . import tensor
+from . import inplace, tensor
 from .grads import reductions as _reductions
 from .grads.reductions import reduced_axes
 
@@ -74,3 +74,11 @@ def repeat_back(gbar, a, repeats, axis=None):
 def view_forward(gbar, fn, args=(), kwargs=()):
     """The adjoint of runtime.view_back: the view's own layout applied to ``gbar``."""
     return fn(gbar, *args, **dict(kwargs))
+
+
+def write_at_back(gbar, base, where):
+    """The transpose of inplace.write_at_new_grad (``g`` where a view lies in
+    ``base``, summed to the new values' shape): ``gbar`` spread over where the view
+    lies, zeros elsewhere (in the real or the imaginary parts it wrote)."""
+    dtype = np.result_type(np.asarray(base).dtype, np.result_type(gbar), np.float64)
+    return inplace.write_at(gbar, np.zeros(np.shape(base), dtype), where)

@@ -547,7 +547,9 @@ register_twins(_indexing, {"sort_grad": sort_grad})
 register_twins(ieee, {"div": jnp.divide, "pow": jnp.power, "log": jnp.log, "where": jnp.where})
 # lists, tuples and dicts are Python values under jax.jit too
 register_twins(containers, {"as_items": as_items})
-register_twins(forward_grads, {})
+# jnp arrays are never written in place: a tangent shares nothing to keep apart
+register_twins(forward_grads, {"own_tangent": lambda t, ans: t,
+                               "view_tangent": lambda t, ans, base, base_t, loc=None: t})
 register_twins(transpose_grads, {})
 register_twins(arith, {})
 # raise, assert, f-strings and errstate blocks; NumPy's in-place functions as values
