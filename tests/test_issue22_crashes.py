@@ -291,3 +291,20 @@ def test_grad_holomorphic():
 def test_real_output_of_complex_arguments_still_differentiates():
     z = np.array([1.0 + 2.0j, 0.3 - 0.5j])
     np.testing.assert_allclose(revsrc.grad(lambda z: np.sum(np.abs(z) ** 2))(z), 2 * np.conj(z))
+
+
+# ----- the empty index of a 0-d array (found by the fourth tester) -----
+
+def zero_d_item(x):
+    return x[()] ** 2 + np.sum(x * 3.0)
+
+
+@pytest.mark.parametrize("backend", ["python", None, "jax"])
+def test_the_empty_index_of_a_0d_array_is_printed_as_python_spells_it(backend):
+    x = np.array(1.5)
+    g = revsrc.grad(zero_d_item, backend=backend)(x)
+    assert float(g) == pytest.approx(2 * 1.5 + 3.0, rel=1e-15)
+    assert float(jax.grad(lambda v: v[()] ** 2 + jnp.sum(v * 3.0))(jnp.asarray(x))) == \
+        pytest.approx(float(g), rel=1e-15)
+    assert float(revsrc.hessian(zero_d_item)(x)) == pytest.approx(2.0, rel=1e-15)
+    assert "x[()]" in revsrc.source(revsrc.grad(zero_d_item, backend="python"), x)

@@ -143,6 +143,8 @@ class Printer:
                    (type(i) is slice and all(type(p) in (int, type(None))
                                              for p in (i.start, i.stop, i.step)))
                    for i in items):
+                if not items:
+                    return "()"     # x[()]: a 0-d array's item (x[] does not parse)
                 parts = [self._slice(i) for i in items]
                 text = ", ".join(parts)
                 return text + ("," if isinstance(v, tuple) and len(v) == 1 else "")
