@@ -59,15 +59,13 @@ def located(exc, loc):
 
 
 class UnsupportedSyntax(RevsrcError):
-    """A statement or expression the transformation does not follow (try, yield,
-    a with block over anything but np.errstate, a set comprehension...).
+    """A statement or expression the transformation does not follow (yield, a with
+    block over anything but np.errstate, a set comprehension, a try whose body holds
+    a loop...).
 
     >>> import revsrc
     >>> def f(x):
-    ...     try:
-    ...         return 1.0 / x
-    ...     except ZeroDivisionError:
-    ...         return 0.0
+    ...     return sum({x, 2.0 * x})
     >>> revsrc.grad(f)(2.0)
     Traceback (most recent call last):
         ...
@@ -170,7 +168,7 @@ class NoSource(RevsrcError):
     (give it one with `revsrc.defvjp`), a function made by ``exec`` or ``eval``.
 
     >>> import math, revsrc
-    >>> revsrc.grad(math.gamma)(1.5)
+    >>> revsrc.grad(math.remainder)(1.5, 1.0)
     Traceback (most recent call last):
         ...
     revsrc.errors.NoSource: [E201] ...
@@ -184,7 +182,7 @@ class NoRule(RevsrcError):
 
     >>> import math, revsrc
     >>> def f(x):
-    ...     return math.gamma(x)
+    ...     return math.remainder(x, 1.0)
     >>> revsrc.grad(f)(1.5)
     Traceback (most recent call last):
         ...
