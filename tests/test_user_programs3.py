@@ -36,7 +36,6 @@ KNOWN = {
     'tr_jvp_inplace_heat': 'refused-undoc: [E403] assigning into u[...] would change an array the caller owns',
     'tr_hvp_inplace_row_writes': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.take, which has no rule of its own yet',
     'tr_grad_of_jacfwd_entry': 'refused-undoc: [E202] revsrc.compose.jacfwd_field has no derivative rule and no Python source to transform',
-    'tr_grad_of_vmap_is_refused_or_right': 'refused-undoc: [E101] try/except is not supported in a differentiated function: the derivative would have to follow whichever statements ran before an exception, which only the run itself knows',
     'np_rebind_arg_to_copy_then_write': 'refused-undoc: [E403] assigning into u[...] would change an array the caller owns',
     'np_rebind_arg_to_product_then_write': 'refused-undoc: [E403] assigning into x[...] would change an array the caller owns',
     'pde_heat_rebinds_arg_copy': 'refused-undoc: [E403] assigning into u[...] would change an array the caller owns',
