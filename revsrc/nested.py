@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 
 import numpy as np
 
@@ -39,8 +40,18 @@ _HVP = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_K
                            ("argnums", 0), ("backend", None))])
 
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _user_loc(loc):
+    """``loc``, unless it is a line of revsrc's own (`caller`'s): then none."""
+    if loc is not None and os.path.abspath(loc.filename).startswith(_HERE + os.sep):
+        return None
+    return loc
+
+
 def _refusal(what, site, hint):
-    return errors.HigherOrderNotSupported(what, loc=site.loc, hint=hint)
+    return errors.HigherOrderNotSupported(what, loc=_user_loc(site.loc), hint=hint)
 
 
 def _located(hook):
@@ -51,8 +62,9 @@ def _located(hook):
         try:
             return hook(*args)
         except errors.RevsrcError as exc:
-            if getattr(exc, "loc", None) is None:
-                raise errors.located(exc, site.loc) from None
+            loc = getattr(exc, "loc", None)
+            if loc is None or _user_loc(loc) is None:
+                raise errors.located(exc, _user_loc(site.loc)) from None
             raise
     return at_the_call
 
