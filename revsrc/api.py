@@ -25,6 +25,17 @@ _CACHE_LIMIT = 128
 Argnums = Union[int, Sequence[int]]
 
 
+def unjitted(f):
+    """What a transformation of ``f`` reads: the function behind one made by
+    ``revsrc.jit`` (the same digits), a function calling a Jacobian or Hessian made
+    by revsrc/compose.py (which its IR replaces by their programs), else ``f``."""
+    jt = getattr(f, "_revsrc_jitted", None)
+    if jt is not None and hasattr(jt, "f"):
+        return jt.f
+    as_function = getattr(f, "_revsrc_as_function", None)
+    return as_function() if callable(as_function) else f
+
+
 def describe(f):
     """(parsed source, `arguments.Binding`) of a callable to transform; a revsrc
     derivative has those of its function."""
@@ -57,7 +68,7 @@ class Transformed:
         # arrays themselves (`executable.output_checked`); a scalar one run in Python
         # (where x ** 0.5 of a negative float is complex) is looked at in `_format`
         self.real_only = not (holomorphic or cotangent)
-        self.f = f
+        self.f = f = unjitted(f)
         self.has_aux = has_aux
         self.backend = backend
         self.with_value = with_value
@@ -304,6 +315,15 @@ def _make(f, argnums, has_aux, backend, with_value, max_steps=None, holomorphic=
     return derivative
 
 
+class BoundCall:
+    """A ``__call__`` that is the object's ``_call`` through a descriptor that is not
+    a function: revsrc's front end inlines a callable object whose ``__call__`` is a
+    plain function, and must not inline revsrc's own."""
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else obj._call
+
+
 class _PythonDerivative:
     """What grad returns with backend="python": calls the generated Python adjoint."""
 
@@ -311,8 +331,13 @@ class _PythonDerivative:
         self._revsrc_transformed = tr
         functools.update_wrapper(self, tr.f)
 
-    def __call__(self, *args, **kwargs):
+    def _call(self, *args, **kwargs):
         return self._revsrc_transformed(*args, **kwargs)
+
+    # not a plain method: a function revsrc transforms that calls this derivative
+    # keeps the call (which revsrc/passes/pipeline.py replaces by its program)
+    # instead of reading this method as a user's callable object
+    __call__ = BoundCall()
 
     def __reduce__(self):
         return _reduce(self)
@@ -423,7 +448,8 @@ def source(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     """The generated adjoint source of ``df`` for arguments like ``args``.
 
     Without arguments: for the argument kinds transformed most recently (float
-    arguments if ``df`` was never called).
+    arguments if ``df`` was never called). For a function made by revsrc/compose.py
+    (``linearize``'s, a Jacobian, a Hessian): the forward-mode program it runs.
 
     >>> import math, revsrc
     >>> def f(x):
@@ -432,6 +458,9 @@ def source(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     >>> text.splitlines()[0], "math.cos(x)" in text
     ('def f_adjoint(x):', True)
     """
+    own = getattr(df, "_revsrc_source", None)
+    if callable(own) and getattr(df, "_revsrc_transformed", None) is None:
+        return own(*args, **kwargs)
     return _entry(df, args, kwargs).text
 
 

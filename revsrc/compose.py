@@ -8,12 +8,13 @@ apply to them too: `hessian` is forward mode over reverse mode.
 """
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import api, errors, executable
+from . import api, errors, executable, nested
 from .frontend import arguments
 from .backends import python as emit
 from .backends.jax import compiled as jaxgen
@@ -34,7 +35,7 @@ class _Forward:
                              f"not {backend!r}")
         if backend == "jax":
             jaxgen.require()
-        self.f = f
+        self.f = f = api.unjitted(f)
         self.parsed, self.binding = api.describe(f)
         self.params = self.binding.params
         self.has_aux = has_aux
@@ -238,7 +239,19 @@ def linearize(f: Callable[..., Any], *primals: Any,
     def f_jvp(*tangents):
         return fw(primals, list(tangents))[1]
     f_jvp.__name__ = f"jvp_{getattr(f, '__name__', 'f')}"
+    f_jvp._revsrc_source = lambda *args: _forward_text(fw, primals, None)
     return out, f_jvp
+
+
+def _forward_text(fw, primals, nums):
+    """The source of ``fw``'s forward-mode program at ``primals``, with tangents for
+    arguments ``nums`` (None: every float argument)."""
+    if not primals:      # as revsrc.source does for a derivative: float arguments
+        primals = tuple(1.0 for _ in fw.params)
+    nums = _float_positions(primals) if nums is None else nums
+    tangents = [p if i in nums else None for i, p in enumerate(primals)]
+    key, flat, wrt, _ = fw._check(tuple(primals), tangents)
+    return fw._entry(key, flat, wrt).text
 
 
 # ----- Reverse mode -----
@@ -472,7 +485,9 @@ def hessian(f: Callable[..., Any], argnums: Argnums = 0,
     """
     nums, many = _nums(argnums)
     if _composed(f) is not None:
-        raise _not_again(f)
+        if api.unjitted(f) is f:
+            raise _not_again(f)
+        f = api.unjitted(f)   # a function calling it (revsrc/nested.py)
     if not many:
         h = jacfwd(_grad(f, argnums, backend), argnums, backend=backend)
         h.__name__ = h.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
@@ -496,6 +511,12 @@ def _mark(fn, f, nums, many, has_aux, backend):
     it is, ``vmap`` maps it element by element, and a Jacobian of it differentiates
     ``f`` twice (`_second`)."""
     fn._revsrc_composed = (f, nums, many, has_aux, backend)
+    if f is not None:
+        fn._revsrc_source = lambda *args: _forward_text(_forward(f, has_aux, backend),
+                                                        args, nums)
+    fn._revsrc_lower_call = functools.partial(nested.lower_jacobian, _grad, fn)
+    if f is not None:
+        fn._revsrc_as_function = functools.partial(nested.caller, fn, f)
     fn.__qualname__ = fn.__name__     # refusals name it so, not by compose's locals
     return fn
 
@@ -515,34 +536,6 @@ def _not_again(f):
              "itself")
 
 
-# Output element k (C order) of f, as a function of f's positional arguments: one per
-# arity, since a derivative of a function taking *args is not supported.
-
-def _item1(f, k):
-    def output_item(a0):
-        return np.ravel(f(a0))[k]
-    return output_item
-
-
-def _item2(f, k):
-    def output_item(a0, a1):
-        return np.ravel(f(a0, a1))[k]
-    return output_item
-
-
-def _item3(f, k):
-    def output_item(a0, a1, a2):
-        return np.ravel(f(a0, a1, a2))[k]
-    return output_item
-
-
-def _item4(f, k):
-    def output_item(a0, a1, a2, a3):
-        return np.ravel(f(a0, a1, a2, a3))[k]
-    return output_item
-
-
-_ITEMS = (None, _item1, _item2, _item3, _item4)
 
 
 def _second(jac, nums, many, has_aux, backend):
@@ -553,17 +546,22 @@ def _second(jac, nums, many, has_aux, backend):
     f, inner, inner_many, inner_aux, _ = _composed(jac)
     if f is None or many or inner_many or inner_aux or has_aux or \
             getattr(f, "_revsrc_derivative", False) or _composed(f) is not None:
-        raise _not_again(jac)
+        # the Jacobian of a function calling ``jac``, whose IR has its program
+        # (revsrc/nested.py), where that can be written
+        calling = api.unjitted(jac)
+        if calling is jac:
+            raise _not_again(jac)
+        return jacfwd(calling, nums if many else nums[0], has_aux, backend)
     (a,), (b,) = inner, nums
 
     def second_derivative(*args):
-        if not 1 <= len(args) < len(_ITEMS):
+        if not 1 <= len(args) < len(nested.ITEMS):
             raise _not_again(jac)
         out = f(*args)
         if not np.ndim(out) and not isinstance(out, (list, tuple)):
             return jacfwd(_grad(f, a, backend), b, backend=backend)(*args)
         shape = np.shape(out)
-        make = _ITEMS[len(args)]
+        make = nested.ITEMS[len(args)]
         blocks = [jacfwd(_grad(_memo(f, ("item", len(args), k), lambda k=k: make(f, k)),
                                a, backend), b, backend=backend)(*args)
                   for k in range(int(np.prod(shape)))]
@@ -585,3 +583,10 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
     array([6., 0.])
     """
     return jvp(_grad(f, argnums, backend), primals, tangents, backend=backend)[1]
+
+
+
+# ----- Called inside a function revsrc transforms (revsrc/nested.py) -----
+
+jvp._revsrc_lower_call = nested.lower_jvp
+hvp._revsrc_lower_call = functools.partial(nested.lower_hvp, _grad)

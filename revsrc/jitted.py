@@ -16,6 +16,7 @@ exactly (an int beyond 2**53) runs the function itself, in Python.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any, Callable
 
@@ -125,7 +126,7 @@ def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     >>> revsrc.jit(newton)(0.4) == newton(0.4)
     True
     """
-    if getattr(f, "_revsrc_derivative", False) or \
+    if getattr(f, "_revsrc_derivative", False) or jitted_of(f) is not None or \
             getattr(f, "_revsrc_composed", None) is not None:
         return f   # a derivative made by revsrc runs its compiled programs already
     jt = Jitted(f)
@@ -138,7 +139,27 @@ def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     except (AttributeError, TypeError):
         pass
     d._revsrc_jitted = jt
+    d._revsrc_lower_call = functools.partial(_lower_call, jt)
     return d
+
+
+def _lower_call(jt, site):
+    """A jitted function called inside a function revsrc transforms: its function's
+    IR, which has the same digits (the jit only compiles it). A call whose arguments'
+    kinds are not known yet (``x = h(x)`` in a loop) stays, for the jit's own inlining
+    (`_inline_jitted`), which guesses them."""
+    s = site.op
+    if s.kwargs:
+        return [s]
+    try:
+        args = jt.bind(tuple(s.args), {})
+        for a in args:
+            if isinstance(a, str):
+                site.kind(a)
+    except (TypeError, errors.HigherOrderNotSupported):
+        return [s]
+    args = [a if isinstance(a, (str, Const)) else Const(a) for a in args]   # defaults
+    return site.inline(jt.f, args, f"{function_name(jt.f)}_j")
 
 
 def jitted_of(f):

@@ -73,23 +73,23 @@ class Mapped:
         return axes
 
     def _program(self, key, values):
+        """(engine program, select), or None for a derivative whose program does not
+        run on the engine (it is then called on each element: the same digits)."""
         entry = self.tr.compiled_for(key, values)
         if isinstance(self.tr, api.Transformed):
             if entry.engine is None:
-                raise errors.NotCompilable(
-                    f"revsrc.vmap: this derivative of {self.tr.f.__name__} does not run on "
-                    "the compiled engine for these argument kinds",
-                    loc=self.tr.parsed.loc(self.tr.parsed.node),
-                    hint="the engine runs functions whose values are all floats, ints and "
-                         "bools, calling math and NumPy scalar functions")
+                return None
             return entry.engine, self.tr.engine_select()
         return entry.engine, entry.select
 
-    def __call__(self, *args, **kwargs):
+    def _call(self, *args, **kwargs):
         if kwargs:
             raise TypeError("revsrc.vmap: pass the arguments by position")
         axes = self._axes(len(args))
-        if self.tr is None:
+        if self.tr is None or (isinstance(self.tr, api.Transformed) and any(
+                ax is not None and np.ndim(a) != 1 for a, ax in zip(args, axes))):
+            # a Jacobian, or a derivative mapped over the rows of arrays: one call per
+            # slice (each runs its compiled program)
             return self._each(args, axes)
         loc = self.tr.parsed.loc(self.tr.parsed.node)
         columns, n = [], None
@@ -126,7 +126,10 @@ class Mapped:
                     f"revsrc.vmap: argument {i} ({self.params[i]}) is a "
                     f"{type(values[i]).__name__}, not an array or a float, int or bool",
                     loc=loc)
-        program, select = self._program(key, values)
+        found = self._program(key, values)
+        if found is None:
+            return self._each(args, axes)
+        program, select = found
         from .backends.engine import native
         native.attach(program, eager=True)
         regs = program._param_registers()
@@ -152,6 +155,11 @@ class Mapped:
             exc.add_note(f"revsrc.vmap: at element {failure[0]}")
             raise exc
         return _nest(outs, select)
+
+    # not a plain method: a function revsrc transforms that calls a mapped function
+    # reads no further than the call, which `_refuse_inside` refuses at its line
+    __call__ = api.BoundCall()
+    _revsrc_lower_call = staticmethod(lambda site: _refuse_inside(site))
 
     def _each(self, args, axes):
         """``f`` called on each slice along the first axis of the mapped arguments, the
@@ -282,3 +290,11 @@ def vmap(f: Callable[..., Any], in_axes: Any = 0, *,
     >>> values, grads = revsrc.vmap(revsrc.value_and_grad(g))(xs)
     """
     return Mapped(f, in_axes, threads)
+
+
+def _refuse_inside(site):
+    raise errors.HigherOrderNotSupported(
+        "a function mapped by revsrc.vmap is called inside a function revsrc transforms: "
+        "its elements run compiled, outside the transformation", loc=site.loc,
+        hint="call the function itself on the array where NumPy broadcasting allows, or "
+             "map the derivative instead: revsrc.vmap(revsrc.grad(f))")

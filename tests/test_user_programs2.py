@@ -18,9 +18,6 @@ import user_programs2 as up  # noqa: E402
 
 KNOWN = {
     'lam_dict_comp': "refused-undoc: [E101] a lambda's default value c is not known when transforming (a lambda's defaults can be constants, functions, and the variable of a comprehension over a ra",
-    'co_grad_of_jit_fn': 'refused-undoc: [E202] co_grad_of_jit_fn.<locals>.f has no derivative rule and no Python source to transform',
-    'co_jvp_inside_grad': 'refused-undoc: [E202] revsrc.compose.jvp has no derivative rule and no Python source to transform',
-    'co_jvp_inside_grad_array': 'refused-undoc: [E202] revsrc.compose.jvp has no derivative rule and no Python source to transform',
     'co_jacfwd_jacrev_tuple_vs_jax': 'refused-undoc: [E104] jacrev_f is a derivative made by revsrc; of its Jacobians, only the Jacobian in one argument of a Jacobian in one argument (without has_aux) of a functio',
     'view_reshape_iadd_jax': "refused-undoc: [E603] backend='jax': whether NumPy makes this value a view of the array it was made from (so that a write into it reaches that array) or a copy depends on the array's memory layout",
 }

@@ -34,7 +34,6 @@ KNOWN = {
     'tr_hessian_heat_slices_inplace': 'WRONG: second derivatives through in-place slice writes (the E403 that hid it is gone)',
     'tr_hvp_inplace_row_writes': 'refused-undoc: [E104] differentiating a derivative again goes through revsrc.runtime.take, which has no rule of its own yet',
     'tr_grad_of_jacfwd_entry': 'refused-undoc: [E202] revsrc.compose.jacfwd_field has no derivative rule and no Python source to transform',
-    'tr_grad_of_vmap_is_refused_or_right': 'refused-undoc: [E101] try/except is not supported in a differentiated function: the derivative would have to follow whichever statements ran before an exception, which only the run itself knows',
     'mc_reparam_gaussian_expectation_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'default_rng'",
     'fin_mc_asian_option_paths_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'default_rng'",
     'np_split_pieces_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array w",

@@ -2739,7 +2739,7 @@ def tr_jit_of_grad_returns_same():
     close(df(0.8), fd(f, 0.8), rtol=1e-7)
 
 
-@custom("tr_grad_of_vmap_is_refused_or_right", TR)
+@custom("tr_grad_of_vmap_is_refused_or_right", TR, doc=("E104",))
 def tr_grad_of_vmap_is_refused_or_right():
     def f(x):
         return math.sin(x) * x

@@ -244,29 +244,227 @@ def _follow_writes(params, key, body, names):
 
 
 # ----- Derivatives called inside a function -----
+# A revsrc derivative called inside a function is replaced by its program. So is any
+# other function revsrc made (a jitted function, a Jacobian, ``revsrc.jvp`` itself):
+# it carries ``_revsrc_lower_call(site)``, which returns the statements computing the
+# call (usually through `CallSite.inline`) or raises a coded refusal at its line.
 
 def _is_derivative_call(s):
-    return isinstance(s, Op) and transformed_of(s.fn) is not None
+    return isinstance(s, Op) and (transformed_of(s.fn) is not None or
+                                  call_hook(s.fn) is not None)
+
+
+def call_hook(fn):
+    """How a call to ``fn`` becomes IR, for a function revsrc made; else None."""
+    hook = getattr(fn, "_revsrc_lower_call", None)
+    return hook if callable(hook) else None
 
 
 def _inline_derivatives(params, key, body, names, deps):
     """``body`` with each call to a revsrc derivative replaced by its program for the
-    kinds of its arguments (the program's names prefixed, its stacks its own)."""
-    found, ndims = analysis.infer_kinds(params, *analysis.param_kinds(key), body)
+    kinds of its arguments (the program's names prefixed, its stacks its own).
+
+    A call whose arguments' kinds follow from another call's results waits for that
+    one (``gx, gy = g2(x, y); x = x + gx; g2(x, y)``); a loop feeding a call's results
+    back into its arguments (``v, g = vg(x); x = x - lr * g``) has them guessed to be
+    floats, which the kinds of the whole body must then confirm."""
+    pk = analysis.param_kinds(key)
+    guesses = {}
+    for round_ in range(30):
+        found, ndims = _kinds(params, pk, body, names)
+        for a, k in guesses.items():
+            if found.get(a) in (None, kinds.ANY):
+                found[a] = k
+        body, pending, progress = _expand_calls(body, found, ndims, names, deps,
+                                                final=round_ == 29)
+        if not pending:
+            break
+        if not progress:
+            unknown = {a for a in pending if a not in guesses}
+            if not unknown:
+                body = _expand_calls(body, found, ndims, names, deps, final=True)[0]
+                break
+            guesses.update((a, kinds.FLOAT) for a in unknown)
+    if guesses:
+        found, _ = _kinds(params, pk, body, names)
+        for a, k in guesses.items():
+            if found.get(a) != k:
+                loc = next((s.loc for s in ir.walk(body) if isinstance(s, Op) and
+                            a in ir.reads(s) and s.loc is not None), None)
+                raise errors.HigherOrderNotSupported(
+                    f"a revsrc derivative called with {a}, whose kind only the call's own "
+                    "results decide, is not a float there", loc=loc,
+                    hint="pass floats or float arrays whose kind is known before the loop")
+    return _unread_globals_dropped(body)
+
+
+def _kinds(params, pk, body, names):
+    """Kinds and ranks of ``body``'s variables, reading the items of tuples the body
+    builds (a derivative's ``(value, grad)``) as the items' own."""
+    found, ndims = analysis.infer_kinds(params, *pk, body)
+    if any(k in (None, kinds.ANY) for k in found.values()):
+        flat, _ = cse.scalarize_tuples(body, names.fresh)
+        more, more_ndims = analysis.infer_kinds(params, *pk, flat)
+        for n, k in found.items():
+            if k in (None, kinds.ANY) and more.get(n) not in (None, kinds.ANY):
+                found[n], ndims[n] = more[n], more_ndims.get(n)
+    return found, ndims
+
+
+class _UnknownKind(errors.HigherOrderNotSupported):
+    """An argument whose kind is not known (yet): the call waits (see above)."""
+
+
+def _expand_calls(body, found, ndims, names, deps, final):
+    """(body, names of the arguments of unknown kind of the calls left, whether any
+    call was replaced)."""
+    defs = {}
+    for s in ir.walk(body):
+        if isinstance(s, Op) and s.target is not None:
+            defs[s.target] = s if s.target not in defs else None   # written once only
+    pending, progress, tuples = set(), [False], {}
 
     def expand(stmts):
         out = []
         for s in stmts:
-            if _is_derivative_call(s):
-                out.extend(_inline_one(s, found, ndims, names, deps))
-            else:
+            if not _is_derivative_call(s):
                 out.append(ir.map_children(s, expand))   # a while's test may call one too
+                continue
+            site = CallSite(s, found, ndims, defs, names, deps)
+            site.tuples = tuples
+            tr = transformed_of(s.fn)
+            try:
+                new = _inline_one(site, tr) if tr is not None else call_hook(s.fn)(site)
+            except _UnknownKind as exc:
+                if final:
+                    raise errors.HigherOrderNotSupported(exc.message, loc=exc.loc,
+                                                         hint=exc.hint) from None
+                pending.add(exc.name)
+                out.append(s)
+                continue
+            if len(new) == 1 and new[0] is s:     # left for later (a jitted call)
+                pending.update(a for a in s.args if isinstance(a, str) and
+                               found.get(a) in (None, kinds.ANY))
+            else:
+                progress[0] = True
+            out.extend(new)
         return out
-    return expand(body)
+    body = expand(body)
+    return (_items_read(body, tuples) if tuples else body), pending, progress[0]
 
 
-def _inline_one(s, found, ndims, names, deps):
-    tr = transformed_of(s.fn)
+def _items_read(body, tuples):
+    """``body`` with ``t[i]`` of a tuple a spliced call made (``_, t = jvp(...)``)
+    reading the item itself, written once, so no tuple need exist at run time."""
+    written = {}
+    for s in ir.walk(body):
+        for w in ir.writes(s):
+            written[w] = written.get(w, 0) + 1
+    tuples = {t: items for t, items in tuples.items() if written.get(t) == 1 and
+              all(not isinstance(i, str) or written.get(i) == 1 for i in items)}
+
+    def read(stmts):
+        out = []
+        for s in stmts:
+            if isinstance(s, Op) and s.args and isinstance(s.args[0], str) and \
+                    s.args[0] in tuples and len(s.args) == 2 and \
+                    isinstance(s.args[1], Const) and not s.kwargs:
+                items, i = tuples[s.args[0]], s.args[1].value
+                if s.fn is runtime.containers.check_unpack and i == len(items):
+                    continue
+                if s.fn is operator.getitem and isinstance(i, int) and \
+                        -len(items) <= i < len(items):
+                    out.append(Op(s.target, ir.copy, (items[i],), loc=s.loc))
+                    continue
+            out.append(ir.map_children(s, read))
+        return out
+    return read(body)
+
+
+def _unread_globals_dropped(body):
+    """``body`` without the reads of globals nothing uses any more (a call's option,
+    ``backend=be``, that went with the call replaced)."""
+    used = {n for s in ir.walk(body) for n in ir.reads(s)}
+
+    def keep(stmts):
+        return [ir.map_children(s, keep) for s in stmts
+                if not (isinstance(s, Op) and s.fn in (ir.load_global, ir.load_cell)
+                         and s.target not in used)]
+    return keep(body)
+
+
+class CallSite:
+    """A call to a function revsrc made, inside a function being lowered: what the
+    hook that replaces it may ask (argument kinds, the items of a tuple built before)
+    and the way to splice a function's or a program's IR in its place."""
+
+    def __init__(self, op, found, ndims, defs, names, deps):
+        self.op, self.found, self.ndims = op, found, ndims
+        self.defs, self.names, self.deps = defs, names, deps
+        self.loc = op.loc
+        self.tuples = {}     # a tuple this call's target is made of, by `splice`
+
+    def kind(self, a):
+        """The kind entry of argument ``a`` as a program key holds it; a coded refusal
+        for a value whose program cannot be chosen before the call runs."""
+        k = self.found.get(a) if isinstance(a, str) else kinds.of_value(a.value)
+        if k == kinds.ARRAY:
+            return (kinds.ARRAY, self.ndims.get(a) if isinstance(a, str) else a.value.ndim,
+                    np.dtype(np.float64))
+        if k in kinds.SCALARS:
+            return k
+        exc = (_UnknownKind if k in (None, kinds.ANY) and isinstance(a, str)
+               else errors.HigherOrderNotSupported)(
+            f"a revsrc derivative called with an argument of kind {k!r}: its program "
+            "cannot be chosen before the call runs", loc=self.loc,
+            hint="pass floats, ints, bools or float arrays to derivatives you call "
+                 "inside a transformed function")
+        exc.name = a
+        raise exc
+
+    def items(self, a):
+        """The items of a tuple argument built in the function (``(x,)``), or None."""
+        if isinstance(a, Const):
+            return [Const(v) for v in a.value] if isinstance(a.value, (tuple, list)) \
+                else None
+        made = self.defs.get(a)
+        if made is None or made.fn not in (ir.make_tuple, ir.make_list, tuple, list) or \
+                made.kwargs:
+            return None
+        return list(made.args)
+
+    def inline(self, f, args, base):
+        """Statements computing this call's target as ``f(*args)``, ``f`` lowered for
+        the arguments' kinds."""
+        low = lower(f, tuple(self.kind(a) for a in args))
+        return self.splice(low.params, low.body, low.result, args, base, low.deps)
+
+    def splice(self, params, body, result, args, base, deps=(), results=None):
+        """Statements binding ``params`` to ``args``, then ``body`` (its names
+        prefixed), then this call's target to ``result`` (or, with ``results``, to
+        the tuple of those)."""
+        self.deps.extend(deps)
+        outs = list(results) if results is not None else [result]
+        inner = ir.names_in(body) | set(params) | {r for r in outs if isinstance(r, str)}
+        prefix = self.names.prefix(base, inner)
+        for n in inner:
+            self.names.reserve(prefix + n)
+        out = [Op(prefix + p, ir.copy, (a,), loc=self.loc) for p, a in zip(params, args)]
+        out += ir.rename(body, lambda n: prefix + n)
+        outs = [prefix + r if isinstance(r, str) else r for r in outs]
+        if results is not None:
+            out.append(Op(self.op.target, ir.make_tuple, tuple(outs), loc=self.loc))
+            self.tuples[self.op.target] = outs
+        else:
+            out.append(Op(self.op.target, ir.copy, (outs[0],), loc=self.loc))
+        for st in ir.walk(out):
+            if isinstance(st, Op) and st.loc is None:
+                st.loc = self.loc
+        return out
+
+
+def _inline_one(site, tr):
+    s = site.op
     try:
         args = tr.bind(tuple(s.args), dict(s.kwargs))
     except TypeError as exc:
@@ -282,18 +480,7 @@ def _inline_one(s, found, ndims, names, deps):
             raise errors.HigherOrderNotSupported(
                 "a revsrc derivative of a function with *args or **kwargs called inside "
                 "a differentiated function", loc=s.loc, hint="name its parameters")
-        k = found.get(a) if isinstance(a, str) else kinds.of_value(a.value)
-        if k == kinds.ARRAY:
-            sig.append((kinds.ARRAY, ndims.get(a) if isinstance(a, str) else a.value.ndim,
-                        np.dtype(np.float64)))
-        elif k in kinds.SCALARS:
-            sig.append(k)
-        else:
-            raise errors.HigherOrderNotSupported(
-                f"a revsrc derivative called with an argument of kind {k!r}: its program "
-                "cannot be chosen before the call runs", loc=s.loc,
-                hint="pass floats, ints, bools or float arrays to derivatives you call "
-                     "inside a differentiated function")
+        sig.append(site.kind(a))
     for a in tr.argnums:
         if sig[a] == arguments.STATIC:
             continue
@@ -303,22 +490,9 @@ def _inline_one(s, found, ndims, names, deps):
                 f"{sig[a]!r}; only floats and float arrays carry gradients", loc=s.loc,
                 hint="pass a float")
     low = lower(tr.derivative if tr.derivative is not None else s.fn, tuple(sig))
-    deps.extend(low.deps)
-    inner = ir.names_in(low.body) | set(low.params) | \
-        ({low.result} if isinstance(low.result, str) else set())
-    base = f"{function_name(tr.f)}_d"
-    prefix = names.prefix(base, inner)
-    for n in inner:
-        names.reserve(prefix + n)
     given = [a for p, a in zip(tr.params, args) if p not in static]
-    out = [Op(prefix + p, ir.copy, (a,), loc=s.loc) for p, a in zip(low.params, given)]
-    out += ir.rename(low.body, lambda n: prefix + n)
-    result = prefix + low.result if isinstance(low.result, str) else low.result
-    out.append(Op(s.target, ir.copy, (result,), loc=s.loc))
-    for st in ir.walk(out):
-        if isinstance(st, Op) and st.loc is None:
-            st.loc = s.loc
-    return out
+    return site.splice(low.params, low.body, low.result, given,
+                       f"{function_name(tr.f)}_d", low.deps)
 
 
 def _derivative(tr, key, has_aux):
