@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Comment, Const, For, If, Op, Pop, Push, SetItem, While
+from . import checkpoint
 from .plan import breaks
 
 
@@ -125,6 +126,10 @@ def _sweep_for(plan, s, site, out):
         out.append(Push(v, plan.stack(v)))
         plan.pushed.add(site)
     body = sweep(plan, s.body)
+    segments = checkpoint.applies(plan, s, site, body)
+    if segments is not None:
+        out.extend(checkpoint.forward(plan, s, site, body, *segments))
+        return
     if not plan.rev_nonempty.get(site) or site in plan.static_trips:
         if plan.rev_nonempty.get(site) and plan.needed(v):
             plan.needs_var[site] = (s.start, s.step)
@@ -236,7 +241,9 @@ def resolve(plan, stmts):
 def _resolve_decision(plan, s, ctrl, out):
     """The mirrored control statement ``ctrl`` that decision ``s`` stands before."""
     site = s.site
-    if plan.rev_nonempty.get(site) and site in plan.static_trips:
+    if site in plan.checkpointed:
+        out.extend(checkpoint.reverse(plan, ctrl, resolve(plan, ctrl.body)))
+    elif plan.rev_nonempty.get(site) and site in plan.static_trips:
         out.extend(_reverse_for(plan, ctrl, plan.static_trips[site]))
     elif plan.rev_nonempty.get(site):
         out.append(Pop(s.target, "i"))
