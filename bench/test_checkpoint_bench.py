@@ -31,8 +31,18 @@ def recurrence(x, n):
             s = s * s + 0.3
     return s
 
-backend, memory, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-df = revsrc.grad(recurrence, backend=backend,
+def growth(x, n):
+    # a while loop: about n steps, a count nobody knows in advance
+    s = x
+    while s < n:
+        if s > 0.5:
+            s = s + math.sin(s) * 0.5 + 1.0
+        else:
+            s = s * 1.5 + 0.3
+    return s
+
+fn, backend, memory, n = sys.argv[1:4] + [int(sys.argv[4])]
+df = revsrc.grad(globals()[fn], backend=backend,
                  memory=None if memory == "none" else memory)
 df(0.3, 1000)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -45,21 +55,24 @@ print(json.dumps({"grad": g.hex(), "seconds": seconds,
 """
 
 
-def _run(backend, memory, n, tmp_path):
+def _run(fn, backend, memory, n, tmp_path):
     # a file, not -c: revsrc reads the function's source
     script = tmp_path / "child.py"
     script.write_text(CHILD)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, str(script), backend, memory, str(n)],
+    out = subprocess.run([sys.executable, str(script), fn, backend, memory, str(n)],
                          capture_output=True, text=True, env=env, check=True, cwd=ROOT)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("backend, n", [("engine", 10 ** 7), ("python", 10 ** 6)])
-def test_recurrence_peak_memory(backend, n, tmp_path):
-    stored = _run(backend, "none", n, tmp_path)
-    ck = _run(backend, "32MB", n, tmp_path)
-    print(f"\n{backend}, {n} steps: stored {stored['growth_mb']:.1f} MB in "
+@pytest.mark.parametrize("fn, backend, n", [("recurrence", "engine", 10 ** 7),
+                                           ("recurrence", "python", 10 ** 6),
+                                           ("growth", "engine", 10 ** 7),
+                                           ("growth", "python", 10 ** 6)])
+def test_long_loop_peak_memory(fn, backend, n, tmp_path):
+    stored = _run(fn, backend, "none", n, tmp_path)
+    ck = _run(fn, backend, "32MB", n, tmp_path)
+    print(f"\n{fn}, {backend}, {n} steps: stored {stored['growth_mb']:.1f} MB in "
           f"{stored['seconds']:.3f} s; memory='32MB' {ck['growth_mb']:.1f} MB in "
           f"{ck['seconds']:.3f} s ({ck['seconds'] / stored['seconds']:.2f}x)")
     assert ck["grad"] == stored["grad"]

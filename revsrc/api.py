@@ -377,7 +377,7 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     is refused (E302), as JAX refuses it; ``holomorphic=True`` returns the complex
     derivative ``f'(z)`` of a holomorphic function of complex arguments instead.
     ``memory`` (bytes, or a string like ``"32MB"``) bounds what a long outermost
-    ``for`` loop saves: it runs in segments recomputed in the adjoint sweep (the
+    ``for`` or ``while`` loop saves: it runs in segments recomputed in the adjoint sweep (the
     same bits); loops it does not cover are saved as without it.
 
     >>> import math, revsrc

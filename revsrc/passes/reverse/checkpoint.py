@@ -1,9 +1,10 @@
-"""Checkpointing long ``for`` loops, so a gradient's saves fit in a memory budget.
+"""Checkpointing long loops, so a gradient's saves fit in a memory budget.
 
 A reverse-mode gradient saves what its adjoint needs from every iteration, so its
 memory grows with the trip count. With a budget (``memory=`` on revsrc.grad), an
-outermost ``for`` loop whose saves would grow that way runs in segments of ``K``
-iterations instead (two-level checkpointing):
+outermost ``for`` or ``while`` loop whose saves would grow that way runs in segments
+of ``K`` iterations instead (two-level checkpointing; a while loop counts its
+iterations as it runs, since its trip count is not known before):
 
 - the forward sweep runs the plain loop body, saving nothing, and pushes a snapshot
   of the variables the body carries from one iteration to the next (and the
@@ -15,6 +16,10 @@ iterations instead (two-level checkpointing):
 Recomputation runs the same code on the same values, so the gradient is the stored
 one bit for bit. Only the saves of one segment are alive at a time. It is done on
 the IR, so the Python path and the scalar engine both run it unchanged.
+
+``K`` is half the budget over the bytes one iteration saves (8 a scalar push; an
+inner loop of unknown trip count is counted as one iteration, so the budget holds
+only for short inner loops).
 
 Loops it does not handle are left as they are (stored): a ``break``, a step other
 than 1, an object or array save or snapshot, a method call or a random draw in the
@@ -71,7 +76,9 @@ def applies(plan, s, site, saving):
     budget = getattr(plan, "memory", None)
     if budget is None or not plan.rev_nonempty.get(site) or plan.loops_of.get(site):
         return None
-    if s.step != Const(1) or breaks(s.body) or not _pure(s.body):
+    if isinstance(s, For) and s.step != Const(1):
+        return None
+    if breaks(s.body) or not _pure(s.body) or not _pure(_test_body(s)):
         return None
     per_iter = _saved_bytes(saving)
     if per_iter is None or per_iter == 0:
@@ -128,16 +135,22 @@ def snapshot_vars(plan, s, saving):
     """The variables a segment starts from: those the body reads before writing them
     and that change while the program runs (the body, the rest of the program or the
     reverse sweep may write them); None if one is not a number."""
+    # an iteration of a while loop is its body, then its test
+    start, test = ({s.var}, []) if isinstance(s, For) else (set(), s.test_body)
     exposed = set()
-    _exposed(saving, {s.var}, exposed)
-    _exposed(s.body, {s.var}, exposed)
-    written = {w for st in ir.walk(saving) for w in ir.writes(st)}
+    _exposed(saving + test, start, exposed)
+    _exposed(s.body + test, start, exposed)
+    written = {w for st in ir.walk(saving + test) for w in ir.writes(st)}
     snap = sorted(v for v in exposed if v in written or plan.def_count.get(v, 0) > 1
                   or (v in plan.params and plan.def_count.get(v, 0) > 0))
     for v in snap:
         if plan.kinds.get(v) not in SCALAR_KINDS or plan.stack(v) not in ("f", "i"):
             return None
     return snap
+
+
+def _test_body(s):
+    return s.test_body if isinstance(s, While) else []
 
 
 def _exposed(stmts, defined, out):
@@ -195,16 +208,35 @@ def forward(plan, s, site, saving, snap, k):
             For(s.var, lo, hi, Const(1), _copy(s.body), loc=s.loc)]
     out.append(For(lo, s.start, stop, Const(k), seg, loc=s.loc))
     out.append(Push(count, "i"))
-    plan.checkpointed[site] = (saving, snap, k)
+    plan.checkpointed[site] = (s, saving, snap, k)
     return out
 
 
-def reverse(plan, ctrl, body):
-    """The reverse sweep of the checkpointed loop ``ctrl`` (a `forward.ReverseFor`),
-    ``body`` its resolved adjoint body: segments last to first, each recomputed from
-    its snapshot with the saving body, then its adjoint iterations in reverse."""
-    s, site = ctrl.loop, ctrl.site
-    saving, snap, k = plan.checkpointed[site]
+def forward_while(plan, s, site, saving, snap, k):
+    """The forward sweep of while loop ``s``: the plain body, with a snapshot pushed
+    every ``k`` iterations (counted as it runs: the trip count is not known before)."""
+    out = [Comment(f"checkpointed loop: a snapshot of {len(snap)} values every {k} "
+                   f"iterations, each segment recomputed in the reverse sweep")]
+    count, left, due = _int(plan, "_c"), _int(plan, "_j"), plan.names.fresh("_f")
+    plan.kinds[due] = "bool"
+    out += [Op(count, ir.copy, (Const(0),), loc=s.loc), Op(left, ir.copy, (Const(k),), loc=s.loc)]
+    start = [Push(v, plan.stack(v)) for v in snap]
+    start += [Op(count, operator.add, (count, Const(1))), Op(left, ir.copy, (Const(0),))]
+    body = [Op(due, operator.eq, (left, Const(k))), If(due, start, []),
+            Op(left, operator.add, (left, Const(1)))] + _copy(s.body)
+    # the last segment's length, popped first
+    out += [While(s.test_body, s.test, body, loc=s.loc), Push(count, "i"), Push(left, "i")]
+    plan.checkpointed[site] = (s, saving, snap, k)
+    return out
+
+
+def reverse(plan, site, body):
+    """The reverse sweep of the checkpointed loop at ``site``, ``body`` its resolved
+    adjoint body: segments last to first, each recomputed from its snapshot with the
+    saving body, then its adjoint iterations in reverse."""
+    s, saving, snap, k = plan.checkpointed[site]
+    if isinstance(s, While):
+        return _reverse_while(plan, s, saving, snap, k, body)
     count, q, lo, hi, last, before, j = (_int(plan, p) for p in
                                          ("_c", "_q", "_lo", "_hi", "_m", "_l", "_k"))
     seg = [Pop(hi, "i"), Pop(lo, "i")]
@@ -218,10 +250,21 @@ def reverse(plan, ctrl, body):
             Pop(count, "i"), For(q, Const(0), count, Const(1), seg, loc=s.loc)]
 
 
+def _reverse_while(plan, s, saving, snap, k, body):
+    count, q, size, r, j = (_int(plan, p) for p in ("_c", "_q", "_len", "_r", "_k"))
+    seg = [Pop(v, plan.stack(v)) for v in reversed(snap)]
+    seg.append(Comment(f"recompute this segment (at most {k} iterations), saving"))
+    seg += [For(r, Const(0), size, Const(1), _copy(saving) + _copy(s.test_body), loc=s.loc),
+            For(j, Const(0), size, Const(1), body, loc=s.loc),
+            Op(size, ir.copy, (Const(k),))]
+    return [Comment("checkpointed loop: its segments last to first"),
+            Pop(size, "i"), Pop(count, "i"), For(q, Const(0), count, Const(1), seg, loc=s.loc)]
+
+
 def rewritten(plan):
     """Variables the reverse sweep's recomputation assigns again."""
     found = set()
-    for saving, _, _ in plan.checkpointed.values():
-        for st in ir.walk(saving):
+    for s, saving, _, _ in plan.checkpointed.values():
+        for st in ir.walk(saving + _test_body(s)):
             found.update(ir.writes(st))
     return found

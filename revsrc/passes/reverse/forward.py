@@ -172,7 +172,10 @@ def _sweep_while(plan, s, site, out):
                     "a while condition computes a value the derivative needs",
                     loc=s.loc, hint="compute it inside the loop body")
     body = sweep(plan, s.body)
-    if plan.rev_nonempty.get(site):
+    segments = checkpoint.applies(plan, s, site, body)
+    if segments is not None:
+        out.extend(checkpoint.forward_while(plan, s, site, body, *segments))
+    elif plan.rev_nonempty.get(site):
         n = plan.names.fresh("_n")
         out.append(Op(n, ir.copy, (Const(0),), loc=s.loc))
         body = [Op(n, operator.add, (n, Const(1)))] + body
@@ -242,7 +245,7 @@ def _resolve_decision(plan, s, ctrl, out):
     """The mirrored control statement ``ctrl`` that decision ``s`` stands before."""
     site = s.site
     if site in plan.checkpointed:
-        out.extend(checkpoint.reverse(plan, ctrl, resolve(plan, ctrl.body)))
+        out.extend(checkpoint.reverse(plan, site, resolve(plan, ctrl.body)))
     elif plan.rev_nonempty.get(site) and site in plan.static_trips:
         out.extend(_reverse_for(plan, ctrl, plan.static_trips[site]))
     elif plan.rev_nonempty.get(site):
