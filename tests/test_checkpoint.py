@@ -291,3 +291,28 @@ def test_pickled_derivative_keeps_memory():
     again = pickle.loads(pickle.dumps(ck))
     assert again(0.3, 50) == revsrc.grad(branchy)(0.3, 50)
     assert segment(again) == 4
+
+
+@pytest.mark.parametrize("f, args", [(branchy, (0.3, 37)), (while_steps, (0.3, 37)),
+                                     (nested, (0.5, 9, 3)), (uses_index, (0.4, 0.2, 23))])
+def test_hessian_through_checkpointed_loop(f, args):
+    stored = revsrc.hessian(f)(*args)
+    ck = revsrc.hessian(f, memory=100)
+    assert ck(*args) == stored
+    assert revsrc.jacfwd(revsrc.grad(f, memory=100))(*args) == stored
+
+
+def test_hessian_blocks_and_vjp_take_memory():
+    stored = revsrc.hessian(uses_index, argnums=(0, 1))(0.4, 0.2, 31)
+    assert revsrc.hessian(uses_index, argnums=(0, 1), memory=100)(0.4, 0.2, 31) == stored
+    out, back = revsrc.vjp(lambda x: branchy(x, 45), 0.3, memory=100)
+    out0, back0 = revsrc.vjp(lambda x: branchy(x, 45), 0.3)
+    assert out == out0 and back(2.0) == back0(2.0)
+
+
+def test_checkpointed_gradient_inside_jit():
+    dg = revsrc.grad(branchy, memory=100)
+
+    def user(x, n):
+        return dg(x, n) * 2.0
+    assert revsrc.jit(user)(0.3, 37) == 2.0 * revsrc.grad(branchy)(0.3, 37)
