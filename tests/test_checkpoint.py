@@ -162,6 +162,14 @@ def np_draws(x, n):
     return s
 
 
+def prints(x, n):
+    s = x
+    for i in range(n):
+        print("step", i)
+        s = math.sin(s) * 1.1
+    return s
+
+
 def array_state(x, n):
     v = np.array([x, 2.0 * x])
     for i in range(n):
@@ -215,9 +223,11 @@ def test_while_unknown_trips(backend):
 
 @pytest.mark.parametrize("f, args", [(with_break, (0.3, 40)),
                                      (stepped, (0.3, 40)), (array_state, (0.3, 20)),
-                                     (draws, (0.3, 40)), (np_draws, (0.3, 40))])
+                                     (draws, (0.3, 40)), (np_draws, (0.3, 40)),
+                                     (prints, (0.3, 3))])
 def test_loops_not_covered_pass_through(f, args):
-    # random draws would change on recomputation: such a loop is saved as it was
+    # random draws would change on recomputation, and a print would print twice:
+    # such a loop is saved as it was
     stored = revsrc.grad(f)
     ck = revsrc.grad(f, memory=64)
     random.seed(1)

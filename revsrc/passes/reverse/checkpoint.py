@@ -91,17 +91,17 @@ def applies(plan, s, site, saving):
 
 
 def _pure(stmts):
-    """Whether running ``stmts`` again gives the same values: no method calls (which
-    may change an object) and no random draws."""
+    """Whether running ``stmts`` again gives the same values and does nothing twice:
+    no method calls (which may change an object), no random draws, clocks or print."""
     for st in ir.walk(stmts):
         if isinstance(st, Op):
             fn = st.fn
-            if fn is ir.call_method:
+            if fn is ir.call_method or fn is print:
                 return False
             owner = getattr(fn, "__self__", None)
             mods = (getattr(fn, "__module__", None) or "",
                     type(owner).__module__ if owner is not None else "")
-            if any("random" in m for m in mods):
+            if any("random" in m or m == "time" for m in mods):
                 return False
     return True
 
