@@ -9,7 +9,7 @@ apply to them too: `hessian` is forward mode over reverse mode.
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -281,7 +281,8 @@ def _float_positions(primals, backend=None):
 
 
 def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
-        backend: Optional[str] = None, memory=None) -> Tuple[Any, ...]:
+        backend: Optional[str] = None,
+        memory: Optional[Union[int, str]] = None) -> Tuple[Any, ...]:
     """``(f(*primals), vjp_fn)``: ``vjp_fn(ct)`` pulls a cotangent ``ct`` of the output
     (shaped like it: a number, an array, a tuple) back to one cotangent per argument
     (None for an argument that is not a float or a float array).
@@ -436,7 +437,8 @@ jacobian = jacrev
 
 
 def hessian(f: Callable[..., Any], argnums: Argnums = 0,
-            backend: Optional[str] = None, memory=None) -> Callable[..., Any]:
+            backend: Optional[str] = None,
+            memory: Optional[Union[int, str]] = None) -> Callable[..., Any]:
     """The Hessian of a scalar ``f``: forward mode over its gradient program (one
     `jvp` of ``revsrc.grad(f)`` per input dimension). Shape: argument's shape twice.
     ``memory``: as for `revsrc.grad` (the gradient program's long loops).
