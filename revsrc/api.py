@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy as np
 
 from .passes import pipeline
+from .passes.reverse import checkpoint
 from .frontend import arguments, fence
 from . import errors, executable, runtime
 from .core import kinds, pytree
@@ -52,7 +53,7 @@ class Transformed:
     """The general (any argument kinds) path of a derivative made by revsrc."""
 
     def __init__(self, f, argnums, has_aux, backend, with_value, cotangent=False,
-                 max_steps=None, holomorphic=False):
+                 max_steps=None, holomorphic=False, memory=None):
         if backend not in executable.BACKENDS:
             raise ValueError(f"backend must be one of {executable.BACKENDS}, "
                              f"not {backend!r}")
@@ -63,6 +64,9 @@ class Transformed:
             raise ValueError("max_steps bounds the while loops of backend='jax' (a "
                              f"positive int), not {max_steps!r} with backend={backend!r}")
         self.max_steps = max_steps
+        self.memory = checkpoint.parse_memory(memory)
+        if self.memory is not None and backend == "jax":
+            raise ValueError("memory= does not apply to backend='jax' yet")
         self.holomorphic = holomorphic
         # a complex output is refused (unless holomorphic=True): by the programs on
         # arrays themselves (`executable.output_checked`); a scalar one run in Python
@@ -239,7 +243,8 @@ class Transformed:
         fkey = key[:-1] if self.cotangent else key
         positions = arguments.wrt_positions(self.binding, fkey, self.slots)
         prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
-                                                cotangent=self.cotangent)
+                                                cotangent=self.cotangent,
+                                                memory=self.memory)
         on_arrays = any(isinstance(k, tuple) and k[0] == kinds.ARRAY
                         for k in arguments.flat_key(key))
         if self.holomorphic or (self.real_only and (on_arrays or self.backend == "jax")):
@@ -307,9 +312,10 @@ def check_values(parsed, params, key, values):
 _finalize = runtime.finalize_grad
 
 
-def _make(f, argnums, has_aux, backend, with_value, max_steps=None, holomorphic=False):
+def _make(f, argnums, has_aux, backend, with_value, max_steps=None, holomorphic=False,
+          memory=None):
     tr = Transformed(f, argnums, has_aux, backend, with_value, max_steps=max_steps,
-                     holomorphic=holomorphic)
+                     holomorphic=holomorphic, memory=memory)
     derivative = _wrap(tr)
     tr.derivative = derivative
     return derivative
@@ -348,11 +354,12 @@ def _reduce(d):
     the options; the unpickled derivative transforms again when first called."""
     tr = d._revsrc_transformed
     return _remade, (tr.f, tr.argnums_given, tr.has_aux, tr.backend, tr.with_value,
-                     tr.max_steps, tr.holomorphic)
+                     tr.max_steps, tr.holomorphic, tr.memory)
 
 
-def _remade(f, argnums, has_aux, backend, with_value, max_steps=None, holomorphic=False):
-    return _make(f, argnums, has_aux, backend, with_value, max_steps, holomorphic)
+def _remade(f, argnums, has_aux, backend, with_value, max_steps=None, holomorphic=False,
+            memory=None):
+    return _make(f, argnums, has_aux, backend, with_value, max_steps, holomorphic, memory)
 
 
 def _wrap(tr):
@@ -375,7 +382,8 @@ def _wrap(tr):
 
 def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
          backend: Optional[str] = None, *, max_steps: Optional[int] = None,
-         holomorphic: bool = False) -> Callable[..., Any]:
+         holomorphic: bool = False, memory: Union[int, str, None] = None
+         ) -> Callable[..., Any]:
     """The gradient of ``f`` with respect to argument ``argnums``.
 
     ``f`` must return a scalar float (or ``(value, aux)`` with ``has_aux=True``).
@@ -389,6 +397,9 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     buffers): a loop still running there makes the call raise E604. A complex output
     is refused (E302), as JAX refuses it; ``holomorphic=True`` returns the complex
     derivative ``f'(z)`` of a holomorphic function of complex arguments instead.
+    ``memory`` (bytes, or a string like ``"32MB"``) bounds what a long outermost
+    ``for`` or ``while`` loop saves: it runs in segments recomputed in the adjoint sweep (the
+    same bits); loops it does not cover are saved as without it.
 
     >>> import math, revsrc
     >>> def f(x, y):
@@ -397,14 +408,15 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     2.929684375
     """
     return _make(f, argnums, has_aux, backend, with_value=False, max_steps=max_steps,
-                 holomorphic=holomorphic)
+                 holomorphic=holomorphic, memory=memory)
 
 
 def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
                    backend: Optional[str] = None, *, max_steps: Optional[int] = None,
-                   holomorphic: bool = False) -> Callable[..., Any]:
+                   holomorphic: bool = False, memory: Union[int, str, None] = None
+                   ) -> Callable[..., Any]:
     """``(f(...), grad(f)(...))`` computed in one forward and one adjoint sweep
-    (``max_steps``, ``holomorphic``: see `grad`).
+    (``max_steps``, ``holomorphic``, ``memory``: see `grad`).
 
     >>> import revsrc
     >>> def f(x, y):
@@ -413,7 +425,7 @@ def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = 
     (6.0, 3.0)
     """
     return _make(f, argnums, has_aux, backend, with_value=True, max_steps=max_steps,
-                 holomorphic=holomorphic)
+                 holomorphic=holomorphic, memory=memory)
 
 
 def _transformed(df):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -200,9 +200,10 @@ def _forward(f, has_aux=False, backend=None):
     return _memo(f, ("jvp", has_aux, backend), lambda: _Forward(f, has_aux, backend))
 
 
-def _grad(f, argnums, backend):
+def _grad(f, argnums, backend, memory=None):
     return _memo(f, ("grad", argnums if not isinstance(argnums, list) else tuple(argnums),
-                     backend), lambda: api.grad(f, argnums, backend=backend))
+                     backend, memory), lambda: api.grad(f, argnums, backend=backend,
+                                                        memory=memory))
 
 
 def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
@@ -256,10 +257,11 @@ def _forward_text(fw, primals, nums):
 
 # ----- Reverse mode -----
 
-def _backward(f, argnums, has_aux, backend):
+def _backward(f, argnums, has_aux, backend, memory=None):
     """The transformation of ``f`` whose program takes the output's cotangent last."""
-    return _memo(f, ("vjp", argnums, has_aux, backend),
-                 lambda: api.Transformed(f, argnums, has_aux, backend, False, cotangent=True))
+    return _memo(f, ("vjp", argnums, has_aux, backend, memory),
+                 lambda: api.Transformed(f, argnums, has_aux, backend, False, cotangent=True,
+                                         memory=memory))
 
 
 def _float_positions(primals, backend=None):
@@ -274,13 +276,14 @@ def _float_positions(primals, backend=None):
 
 
 def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
-        backend: Optional[str] = None) -> Tuple[Any, ...]:
+        backend: Optional[str] = None,
+        memory: Optional[Union[int, str]] = None) -> Tuple[Any, ...]:
     """``(f(*primals), vjp_fn)``: ``vjp_fn(ct)`` pulls a cotangent ``ct`` of the output
     (shaped like it: a number, an array, a tuple) back to one cotangent per argument
     (None for an argument that is not a float or a float array).
 
     Each call of ``vjp_fn`` runs the program revsrc writes for it: the forward sweep
-    again, then the adjoint sweep from ``ct``.
+    again, then the adjoint sweep from ``ct``. ``memory``: as for `revsrc.grad`.
 
     >>> import numpy as np, revsrc
     >>> out, back = revsrc.vjp(lambda x: x * x, np.array([1.0, 2.0]))
@@ -291,7 +294,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
     if not wrt:
         raise errors.NotDifferentiableArgument(
             "vjp needs at least one float or float array argument")
-    tr = _backward(f, wrt, has_aux, backend)
+    tr = _backward(f, wrt, has_aux, backend, memory)
     out = _device(f(*primals), backend)
     if has_aux:
         out, aux = out
@@ -474,9 +477,11 @@ jacobian = jacrev
 
 
 def hessian(f: Callable[..., Any], argnums: Argnums = 0,
-            backend: Optional[str] = None) -> Callable[..., Any]:
+            backend: Optional[str] = None,
+            memory: Optional[Union[int, str]] = None) -> Callable[..., Any]:
     """The Hessian of a scalar ``f``: forward mode over its gradient program (one
     `jvp` of ``revsrc.grad(f)`` per input dimension). Shape: argument's shape twice.
+    ``memory``: as for `revsrc.grad` (the gradient program's long loops).
 
     >>> import numpy as np, revsrc
     >>> revsrc.hessian(lambda x: np.sum(x ** 3))(np.array([1.0, 2.0]))
@@ -489,13 +494,13 @@ def hessian(f: Callable[..., Any], argnums: Argnums = 0,
             raise _not_again(f)
         f = api.unjitted(f)   # a function calling it (revsrc/nested.py)
     if not many:
-        h = jacfwd(_grad(f, argnums, backend), argnums, backend=backend)
+        h = jacfwd(_grad(f, argnums, backend, memory), argnums, backend=backend)
         h.__name__ = h.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
         return h
 
     def hessian_blocks(*args):
         # block (i, j): the Jacobian in argument j of the gradient in argument i
-        return tuple(tuple(jacfwd(_grad(f, i, backend), j, backend=backend)(*args)
+        return tuple(tuple(jacfwd(_grad(f, i, backend, memory), j, backend=backend)(*args)
                            for j in nums) for i in nums)
     hessian_blocks.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
     return _mark(hessian_blocks, None, nums, many, False, backend)

@@ -62,11 +62,12 @@ class Lowered:
 
 # ----- The program kinds -----
 
-def grad_program(f, key, positions, has_aux, cotangent=False):
+def grad_program(f, key, positions, has_aux, cotangent=False, memory=None):
     """The adjoint program of ``f`` for argument kinds ``key`` (one entry per
     parameter, revsrc/arguments.py), differentiating the program's parameters at
     ``positions`` (with ``cotangent``, the last entry of ``key`` is that of the
-    output's cotangent, which the program takes as its last parameter)."""
+    output's cotangent, which the program takes as its last parameter; ``memory``:
+    a byte budget for long loops' saves, reverse/checkpoint.py)."""
     if cotangent:
         key, ct_key = key[:-1], key[-1]
     low = lower(f, key, has_aux)
@@ -74,7 +75,7 @@ def grad_program(f, key, positions, has_aux, cotangent=False):
     fname = name_of(f)
     seed = low.names.internal("_ct") if cotangent else None
     prog = reverse.transform(an, name=f"{fname}_vjp" if cotangent else f"{fname}_adjoint",
-                             seed=seed)
+                             seed=seed, memory=memory)
     prog.deps = list(low.deps)
     if cotangent:
         return _full_kinds(prog, an, [seed], *analysis.param_kinds([ct_key]))

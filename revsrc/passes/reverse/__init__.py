@@ -19,7 +19,7 @@ from ... import runtime
 from ...core import ir
 from ...core.ir import Comment, Const, Op
 from .. import optimize
-from . import forward
+from . import checkpoint, forward
 from .adjoint import Adjoint
 from .plan import Plan
 from .stacks import STACK_KIND, add_companions, shift_stack_var, shift_stacks
@@ -27,12 +27,13 @@ from .stacks import STACK_KIND, add_companions, shift_stack_var, shift_stacks
 __all__ = ["STACK_KIND", "transform"]
 
 
-def transform(an, *, name, seed=None):
+def transform(an, *, name, seed=None, memory=None):
     """The adjoint ``ir.Program``, called ``name``, of an analyzed function (an
     `analysis.Analyzed`, whose namer names the adjoint's variables too). The adjoint
     sweep starts from 1.0 (a gradient of a scalar output) or, with ``seed``, from an
     extra parameter of that name (a vector-Jacobian product: the output's cotangent,
-    of any shape)."""
+    of any shape). ``memory``: a byte budget for the saves of long loops
+    (`checkpoint`), None for none."""
     names, params, body, result, aux = an.names, an.params, an.body, an.result, an.aux
     kinds = an.kinds
     companions = {}
@@ -41,6 +42,7 @@ def transform(an, *, name, seed=None):
     body = add_companions(body, names, kinds, active, 0, companions)
     plan = Plan(names, kinds, an.ndims, active, params)
     plan.companions = companions
+    plan.memory, plan.checkpointed = memory, {}
     plan.index(body)
     plan.find_array_items(body)
     plan.find_recomputable(body, optimize.use_counts(body))
@@ -83,7 +85,7 @@ def _outputs(an, body, plan, seed):
             if isinstance(st, Op) and st.target == result and st.loc is not None:
                 where = st.loc
         check = [Op(None, runtime.check_scalar_output, (result, Const(where)))]
-    restored = {plan.site_var.get(site) for site in plan.pushed}
+    restored = {plan.site_var.get(site) for site in plan.pushed} | checkpoint.rewritten(plan)
     keep = []
     for out_var in (result, aux):
         if isinstance(out_var, str) and out_var in restored:

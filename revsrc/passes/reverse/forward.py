@@ -17,6 +17,7 @@ from ... import errors, runtime
 from ...core import ir
 from .. import analysis
 from ...core.ir import Comment, Const, For, If, Op, Pop, Push, SetItem, While
+from . import checkpoint
 from .plan import breaks
 
 
@@ -126,6 +127,10 @@ def _sweep_for(plan, s, site, out):
         out.append(Push(v, plan.stack(v)))
         plan.pushed.add(site)
     body = sweep(plan, s.body)
+    segments = checkpoint.applies(plan, s, site, body)
+    if segments is not None:
+        out.extend(checkpoint.forward(plan, s, site, body, *segments))
+        return
     if not plan.rev_nonempty.get(site) or site in plan.static_trips:
         if plan.rev_nonempty.get(site) and plan.needed(v):
             plan.needs_var[site] = (s.start, s.step)
@@ -168,7 +173,10 @@ def _sweep_while(plan, s, site, out):
                     "a while condition computes a value the derivative needs",
                     loc=s.loc, hint="compute it inside the loop body")
     body = sweep(plan, s.body)
-    if plan.rev_nonempty.get(site):
+    segments = checkpoint.applies(plan, s, site, body)
+    if segments is not None:
+        out.extend(checkpoint.forward_while(plan, s, site, body, *segments))
+    elif plan.rev_nonempty.get(site):
         n = plan.names.fresh("_n")
         out.append(Op(n, ir.copy, (Const(0),), loc=s.loc))
         body = [Op(n, operator.add, (n, Const(1)))] + body
@@ -236,7 +244,9 @@ def resolve(plan, stmts):
 def _resolve_decision(plan, s, ctrl, out):
     """The mirrored control statement ``ctrl`` that decision ``s`` stands before."""
     site = s.site
-    if plan.rev_nonempty.get(site) and site in plan.static_trips:
+    if site in plan.checkpointed:
+        out.extend(checkpoint.reverse(plan, site, resolve(plan, ctrl.body)))
+    elif plan.rev_nonempty.get(site) and site in plan.static_trips:
         out.extend(_reverse_for(plan, ctrl, plan.static_trips[site]))
     elif plan.rev_nonempty.get(site):
         out.append(Pop(s.target, "i"))
