@@ -64,6 +64,9 @@ def test_user_program(case):
         status, detail = up.classify(case)
     if status == "skip":
         pytest.skip("JAX is not importable")
+    for optional in ("jax", "scipy"):     # a case whose reference needs an optional package
+        if status == "CRASH" and f"No module named '{optional}'" in detail:
+            pytest.skip(f"{optional} is not installed")
     assert status in ("correct", "refused-doc"), f"{status}: {detail}"
 
 
