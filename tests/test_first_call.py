@@ -194,7 +194,10 @@ def test_the_native_tier_loads_when_a_program_gets_hot(tmp_path):
             return x
     '''))
     env = dict(os.environ, REVSRC_NATIVE_AFTER="500", REVSRC_NATIVE="1")
-    r = subprocess.run([sys.executable, "-c", CHILD, ROOT, str(tmp_path)],
+    # the directory holding the revsrc this test imports (the checkout, or the
+    # installed copy: a fresh clone's own revsrc/ has no compiled kernels)
+    home = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
+    r = subprocess.run([sys.executable, "-c", CHILD, home, str(tmp_path)],
                        capture_output=True, text=True, env=env, cwd=str(tmp_path))
     assert r.returncode == 0, r.stderr
     g, first, later = r.stdout.split()

@@ -8,6 +8,7 @@ make a new trace. Each test changes such state between two calls and compares bo
 gradients with jax.grad (64-bit, not jitted: it reads the state when called).
 """
 import functools
+import re
 import types
 
 import numpy as np
@@ -279,8 +280,9 @@ def test_a_write_into_a_view_of_a_view():
     want = revsrc.value_and_grad(f)(x)
     np.testing.assert_allclose(float(got[0]), float(want[0]), rtol=1e-13)
     np.testing.assert_allclose(np.asarray(got[1]), want[1], rtol=1e-12)
-    assert "at_set(_t1, slice(None, None, 2)" in revsrc.source(
-        revsrc.grad(f, backend="jax"), x)
+    # written as .at[::2].set where the kind is known, else as a call of at_set
+    assert re.search(r"_t\d+\.at\[::2\]\.set\(|at_set\(_t\d+, slice\(None, None, 2\)",
+                     revsrc.source(revsrc.grad(f, backend="jax"), x))
 
 
 # ----- errstate -----
