@@ -1,11 +1,5 @@
-"""Adversarial user programs, round 3 (see user_programs3.py).
-
-Each case is run and classified as correct, WRONG (a number beyond tolerance), CRASH
-(an exception that is not a RevsrcError), refused with a code the README documents for
-that program, or refused otherwise. Known WRONG / CRASH / undocumented refusals are
-skipped by the case test and tracked by test_the_known_failures_are_still_open,
-which fails once one of them passes, so the list can only shrink.
-"""
+"""Adversarial user programs, round 3 (user_programs3.py), run by corpus_harness.corpus_tests:
+KNOWN lists the cases still open, and can only shrink."""
 import os
 import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
