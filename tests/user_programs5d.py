@@ -4,7 +4,6 @@ import math
 
 import numpy as np
 
-import revsrc
 from user_programs5_harness import case
 
 CASES = []
