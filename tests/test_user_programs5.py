@@ -20,7 +20,8 @@ from user_programs5_harness import run_case  # noqa: E402
 MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_programs5d", "user_programs5e",
            "user_programs5f", "user_programs5g", "user_programs5h",
            "user_programs5i", "user_programs5j",
-           "user_programs5k", "user_programs5l", "user_programs5m"]
+           "user_programs5k", "user_programs5l", "user_programs5m",
+           "user_programs5n"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
