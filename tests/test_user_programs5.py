@@ -21,7 +21,7 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5f", "user_programs5g", "user_programs5h",
            "user_programs5i", "user_programs5j",
            "user_programs5k", "user_programs5l", "user_programs5m",
-           "user_programs5n"]
+           "user_programs5n", "user_programs5o"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -75,6 +75,10 @@ KNOWN = {
     "list_of_arrays_slice_copy_write": "wrong",
     # xs *= 2 on a list also named ys: Python changes ys too (gradient 4); revsrc 1.
     "list_imul_through_alias": "wrong",
+    # y = stop_gradient(x * 1.0); y[0] = 3 * x[0]; sum(y * x): the written item's
+    # derivative is lost: [0.9, -0.2] for [1.8, -0.2] (y[0] += ...: 1.2 for 2.1).
+    "stop_gradient_then_item_write": "wrong",
+    "stop_gradient_then_item_iadd": "wrong",
     # -- CRASHED ------------------------------------------------------------------------
     # for i, j in itertools.product(range(2), range(3)): TypeError, no len()
     "itertools_product": "crashed",
@@ -157,6 +161,9 @@ KNOWN = {
     "list_reverse_insert_pop": "refused",    # E401 discarded call
     "list_pop": "refused",                   # E401
     "copy_deepcopy_params": "refused",       # E202 library function
+    "lru_cache_helper": "refused",           # E202 (documented: __wrapped__ is not followed)
+    "grad_of_function_calling_vjp": "refused",  # E101 vjp's pullback called inside f
+    "grad_has_aux_called_inside": "refused",  # E101 grad(..., has_aux) made inside f
     # -- refused, documented (continued) -------------------------------------------------
     "late_binding_nested_defs": "refused",   # E101 nested function as a value
     "late_binding_lambda_listcomp": "refused",  # E101 lambda as a value
