@@ -21,7 +21,8 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5f", "user_programs5g", "user_programs5h",
            "user_programs5i", "user_programs5j",
            "user_programs5k", "user_programs5l", "user_programs5m",
-           "user_programs5n", "user_programs5o"]
+           "user_programs5n", "user_programs5o",
+           "user_programs5p"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -164,6 +165,12 @@ KNOWN = {
     "lru_cache_helper": "refused",           # E202 (documented: __wrapped__ is not followed)
     "grad_of_function_calling_vjp": "refused",  # E101 vjp's pullback called inside f
     "grad_has_aux_called_inside": "refused",  # E101 grad(..., has_aux) made inside f
+    "index_put_along": "refused",            # E401 np.put_along_axis
+    "index_fill_method": "refused",          # E401 A.fill(2.0)
+    "index_putmask_": "refused",             # E401 np.putmask
+    # -- refused although the refusal table says .flat works ---------------------------------
+    "index_flat_assign": "refused",          # E202 A.flat[4] = A.flat[0] ** 2
+    "index_flat_fancy": "refused",           # E202 A.flat[[0, 3, 3]]
     # -- refused, documented (continued) -------------------------------------------------
     "late_binding_nested_defs": "refused",   # E101 nested function as a value
     "late_binding_lambda_listcomp": "refused",  # E101 lambda as a value
