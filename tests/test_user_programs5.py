@@ -22,7 +22,7 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5i", "user_programs5j",
            "user_programs5k", "user_programs5l", "user_programs5m",
            "user_programs5n", "user_programs5o",
-           "user_programs5p"]
+           "user_programs5p", "user_programs5q"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -80,6 +80,12 @@ KNOWN = {
     # derivative is lost: [0.9, -0.2] for [1.8, -0.2] (y[0] += ...: 1.2 for 2.1).
     "stop_gradient_then_item_write": "wrong",
     "stop_gradient_then_item_iadd": "wrong",
+    # dict views are live: items = d.items(); d["b"] = x * x; sum(v for k, v in items)
+    # is x + x**2 (value 3.75, gradient 4 at 1.5); revsrc snapshots the view (1.5, 1).
+    "lazy_items_view_live": "wrong",
+    "lazy_values_view_live": "wrong",
+    "lazy_items_view_live_value": "wrong",
+    "lazy_values_view_live_value": "wrong",
     # -- CRASHED ------------------------------------------------------------------------
     # for i, j in itertools.product(range(2), range(3)): TypeError, no len()
     "itertools_product": "crashed",
@@ -168,6 +174,12 @@ KNOWN = {
     "index_put_along": "refused",            # E401 np.put_along_axis
     "index_fill_method": "refused",          # E401 A.fill(2.0)
     "index_putmask_": "refused",             # E401 np.putmask
+    "lazy_zip_kept": "refused",              # E202 (like m = map(...) kept, E101)
+    "lazy_iter_next": "refused",             # E202 iter/next
+    "lazy_gen_partial": "refused",           # E202 next of a generator
+    "lazy_reversed_kept": "refused",         # E202
+    "lazy_enumerate_kept": "refused",        # E202
+    "lazy_setdefault_": "refused",           # E401 discarded call
     # -- refused although the refusal table says .flat works ---------------------------------
     "index_flat_assign": "refused",          # E202 A.flat[4] = A.flat[0] ** 2
     "index_flat_fancy": "refused",           # E202 A.flat[[0, 3, 3]]
