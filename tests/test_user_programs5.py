@@ -22,7 +22,8 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5i", "user_programs5j",
            "user_programs5k", "user_programs5l", "user_programs5m",
            "user_programs5n", "user_programs5o",
-           "user_programs5p", "user_programs5q"]
+           "user_programs5p", "user_programs5q",
+           "user_programs5r", "user_programs5s"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -86,6 +87,12 @@ KNOWN = {
     "lazy_values_view_live": "wrong",
     "lazy_items_view_live_value": "wrong",
     "lazy_values_view_live_value": "wrong",
+    # np.fmax / np.fmin ignore NaN; the gradient must go to the other argument:
+    # sum(np.fmax(x, [nan, 0, nan, 3])) at [0.5, -1, 2, 1.5] -> [1, 0, 1, 0]; revsrc 0s.
+    "np_fmax_nan": "wrong",
+    "np_fmax_with_nan": "wrong",
+    "np_fmin_with_nan": "wrong",
+    "np_fmax_nan_first_argument": "wrong",
     # -- CRASHED ------------------------------------------------------------------------
     # for i, j in itertools.product(range(2), range(3)): TypeError, no len()
     "itertools_product": "crashed",
@@ -180,6 +187,13 @@ KNOWN = {
     "lazy_reversed_kept": "refused",         # E202
     "lazy_enumerate_kept": "refused",        # E202
     "lazy_setdefault_": "refused",           # E401 discarded call
+    "mut_tuple_holds_list": "refused",       # E404 (documented: list stored in a tuple)
+    "np_corrcoef": "refused",                # E202 library functions without rules
+    "np_polyfit": "refused",
+    "np_nanmax": "refused",                  # (np.nanmean, np.nansum have rules)
+    "np_ptp": "refused",
+    "np_trace_offset": "refused",            # np.diagflat
+    "np_multi_dot": "refused",
     # -- refused although the refusal table says .flat works ---------------------------------
     "index_flat_assign": "refused",          # E202 A.flat[4] = A.flat[0] ** 2
     "index_flat_fancy": "refused",           # E202 A.flat[[0, 3, 3]]
