@@ -24,7 +24,8 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5n", "user_programs5o",
            "user_programs5p", "user_programs5q",
            "user_programs5r", "user_programs5s",
-           "user_programs5t", "user_programs5u"]
+           "user_programs5t", "user_programs5u",
+           "user_programs5v"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -102,6 +103,20 @@ KNOWN = {
     # Forward mode drops the weights of np.average: jvp/jacfwd give 0 (grad is right).
     "jvp_np_average_wrt_weights": "wrong",
     "jacfwd_np_average_wrt_weights": "wrong",
+    # Forward mode ignores a differentiated value that is not the call's first
+    # positional argument for several rules (the gradient is right):
+    "late_jvp_trapezoid_x": "wrong",         # np.trapezoid(K, x=v)
+    "late_jvp_select": "wrong",              # np.select([c], [K], default=v)
+    "late_jvp_average_w": "wrong",           # np.average(K, weights=v)
+    # ... and when it is passed by keyword: jvp 0.0
+    "kw_jvp_clip_kw": "wrong",               # np.clip(K, a_min=v, a_max=2.0)
+    "kw_jvp_linspace_kw": "wrong",           # np.linspace(start=0.0, stop=v[0], num=4)
+    "kw_jvp_pad_value": "wrong",             # np.pad(K, 1, constant_values=v[0])
+    "kw_jvp_nan_to_num": "wrong",            # np.nan_to_num(a, nan=v[0])
+    "kw_jvp_polyval_kw": "wrong",            # np.polyval(p=K, x=v)
+    "kw_jvp_dot_kw": "wrong",                # np.dot(b=v, a=K)
+    "kw_jvp_interp_kw": "wrong",             # np.interp(x=..., xp=..., fp=v)
+    "kw_hessian_clip_kw": "wrong",           # hessian through np.clip(K, a_min=v ** 2, ...)
     # -- CRASHED ------------------------------------------------------------------------
     # for i, j in itertools.product(range(2), range(3)): TypeError, no len()
     "itertools_product": "crashed",
@@ -217,6 +232,12 @@ KNOWN = {
     "fwd_xlog1py": "refused",                # E202 library functions without rules
     "fwd_entr": "refused",
     "fwd_i0": "refused",
+    "late_jvp_heaviside": "refused",
+    "late_grad_heaviside": "refused",
+    "late_jvp_vdot": "refused",
+    "late_grad_vdot": "refused",
+    "late_grad_np_sum_where": "refused",     # E202 np.sum(where=) (undocumented; jvp works)
+    "kw_grad_interp_kw": "refused",          # E202 np.interp with keywords (undocumented)
     # -- refused although the refusal table says .flat works ---------------------------------
     "index_flat_assign": "refused",          # E202 A.flat[4] = A.flat[0] ** 2
     "index_flat_fancy": "refused",           # E202 A.flat[[0, 3, 3]]
