@@ -25,7 +25,7 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5p", "user_programs5q",
            "user_programs5r", "user_programs5s",
            "user_programs5t", "user_programs5u",
-           "user_programs5v"]
+           "user_programs5v", "user_programs5w"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -238,6 +238,17 @@ KNOWN = {
     "late_grad_vdot": "refused",
     "late_grad_np_sum_where": "refused",     # E202 np.sum(where=) (undocumented; jvp works)
     "kw_grad_interp_kw": "refused",          # E202 np.interp with keywords (undocumented)
+    "math_grad_hypot3": "refused",           # E202 math.hypot(x, y, z): the docs list hypot
+    "math_jvp_hypot3": "refused",
+    "math_grad_dist": "refused",             # E202 math.dist
+    "math_jvp_dist": "refused",
+    "math_grad_cbrt": "refused",             # E202 math.exp2 (Python 3.11)
+    "math_jvp_cbrt": "refused",
+    "math_grad_ldexp": "refused",            # E202 math.ldexp
+    "math_jvp_ldexp": "refused",
+    "math_grad_remainder": "refused",        # E202 math.remainder (documented example)
+    "math_jvp_remainder": "refused",
+    "math_isclose_branch_jit": "refused",    # E502 math.isclose has no engine instruction
     # -- refused although the refusal table says .flat works ---------------------------------
     "index_flat_assign": "refused",          # E202 A.flat[4] = A.flat[0] ** 2
     "index_flat_fancy": "refused",           # E202 A.flat[[0, 3, 3]]
