@@ -25,7 +25,8 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5p", "user_programs5q",
            "user_programs5r", "user_programs5s",
            "user_programs5t", "user_programs5u",
-           "user_programs5v", "user_programs5w"]
+           "user_programs5v", "user_programs5w",
+           "user_programs5x"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -117,6 +118,10 @@ KNOWN = {
     "kw_jvp_dot_kw": "wrong",                # np.dot(b=v, a=K)
     "kw_jvp_interp_kw": "wrong",             # np.interp(x=..., xp=..., fp=v)
     "kw_hessian_clip_kw": "wrong",           # hessian through np.clip(K, a_min=v ** 2, ...)
+    "jax_jvp_select_default": "wrong",       # the same with backend="jax"
+    "jax_jvp_average_weights": "wrong",
+    "jax_jvp_linspace_stop_kw": "wrong",
+    "jax_jvp_dot_b_kw": "wrong",
     # -- CRASHED ------------------------------------------------------------------------
     # for i, j in itertools.product(range(2), range(3)): TypeError, no len()
     "itertools_product": "crashed",
@@ -249,6 +254,9 @@ KNOWN = {
     "math_grad_remainder": "refused",        # E202 math.remainder (documented example)
     "math_jvp_remainder": "refused",
     "math_isclose_branch_jit": "refused",    # E502 math.isclose has no engine instruction
+    "scipy_quad_inside_loss": "refused",     # E101 lambda as a value (documented)
+    "scipy_brentq_inside_loss": "refused",
+    "scipy_solve_ivp_inside_loss": "refused",
     # -- refused although the refusal table says .flat works ---------------------------------
     "index_flat_assign": "refused",          # E202 A.flat[4] = A.flat[0] ** 2
     "index_flat_fancy": "refused",           # E202 A.flat[[0, 3, 3]]
