@@ -26,7 +26,7 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5r", "user_programs5s",
            "user_programs5t", "user_programs5u",
            "user_programs5v", "user_programs5w",
-           "user_programs5x"]
+           "user_programs5x", "user_programs5y"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -122,6 +122,11 @@ KNOWN = {
     "jax_jvp_average_weights": "wrong",
     "jax_jvp_linspace_stop_kw": "wrong",
     "jax_jvp_dot_b_kw": "wrong",
+    # ... and through your own revsrc.defvjp rules called with keywords
+    "rule_jvp_keyword": "wrong",             # softplus(x=v): jvp 0.0
+    "rule_hessian_keyword": "wrong",         # sum(softplus(x=v) ** 2): a wrong Hessian
+    "rule_jvp_two_keywords": "wrong",
+    "rule_jvp_second_by_keyword": "wrong",
     # -- CRASHED ------------------------------------------------------------------------
     # for i, j in itertools.product(range(2), range(3)): TypeError, no len()
     "itertools_product": "crashed",
