@@ -26,7 +26,8 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5r", "user_programs5s",
            "user_programs5t", "user_programs5u",
            "user_programs5v", "user_programs5w",
-           "user_programs5x", "user_programs5y"]
+           "user_programs5x", "user_programs5y",
+           "user_programs5z"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -138,6 +139,14 @@ KNOWN = {
     "jvp_min_of_tuples": "crashed",
     "hessian_max_of_tuples": "crashed",
     "jvp_max_of_tuples": "crashed",
+    # hessian / jacrev / jacfwd reject keyword arguments that grad accepts (and JAX):
+    # TypeError: hessian_kw_scalar() got an unexpected keyword argument 'y'
+    "call_hessian_with_keyword_nondiff": "crashed",
+    "call_jacrev_with_keyword_nondiff": "crashed",
+    "call_jacfwd_with_keyword_nondiff": "crashed",
+    # revsrc.vmap(f)(xs, y=3.0): TypeError "pass the arguments by position" (deliberate,
+    # but not a coded RevsrcError and not in the docs)
+    "call_vmap_with_keyword": "crashed",
     # -- refused, documented ------------------------------------------------------------
     "ufunc_out_kwarg": "refused",            # E401 out=
     "cumsum_out_self": "refused",            # E401 out=
