@@ -27,7 +27,7 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5t", "user_programs5u",
            "user_programs5v", "user_programs5w",
            "user_programs5x", "user_programs5y",
-           "user_programs5z"]
+           "user_programs5z", "user_programs5aa"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -128,6 +128,15 @@ KNOWN = {
     "rule_hessian_keyword": "wrong",         # sum(softplus(x=v) ** 2): a wrong Hessian
     "rule_jvp_two_keywords": "wrong",
     "rule_jvp_second_by_keyword": "wrong",
+    # NumPy 2's clip keywords min=/max= on a constant array: the gradient (reverse too)
+    # is 0: sum(np.clip(K, min=v, max=2.0)) gives [0, 0, 0, 0] for [0, 1, 0, 0].
+    "np2kw_grad_clip_min_kw_fn": "wrong",
+    "np2kw_jvp_clip_min_kw_fn": "wrong",
+    "np2kw_grad_clip_min_kw_method": "wrong",
+    "np2kw_jvp_clip_min_kw_method": "wrong",
+    "np2kw_grad_clip_max_kw_method": "wrong",
+    "np2kw_jvp_clip_max_kw_method": "wrong",
+    "np2kw_jvp_cumsum_a_kw": "wrong",        # np.cumsum(a=v): jvp 0 (grad right)
     # -- CRASHED ------------------------------------------------------------------------
     # for i, j in itertools.product(range(2), range(3)): TypeError, no len()
     "itertools_product": "crashed",
@@ -147,6 +156,20 @@ KNOWN = {
     # revsrc.vmap(f)(xs, y=3.0): TypeError "pass the arguments by position" (deliberate,
     # but not a coded RevsrcError and not in the docs)
     "call_vmap_with_keyword": "crashed",
+    # K.clip(v) (a_max may be omitted in NumPy 2): TypeError missing 'a_max'
+    "np2kw_grad_clip_one_bound_method": "crashed",
+    "np2kw_jvp_clip_one_bound_method": "crashed",
+    # the array passed as a= / x=: IndexError: tuple index out of range
+    "np2kw_grad_sum_a_kw": "crashed",        # np.sum(a=v ** 2, axis=0)
+    "np2kw_jvp_sum_a_kw": "crashed",
+    "np2kw_grad_mean_a_kw": "crashed",
+    "np2kw_jvp_mean_a_kw": "crashed",
+    "np2kw_grad_prod_a_kw": "crashed",
+    "np2kw_jvp_prod_a_kw": "crashed",
+    "np2kw_grad_max_a_kw": "crashed",
+    "np2kw_jvp_max_a_kw": "crashed",
+    "np2kw_grad_norm_x_kw": "crashed",       # np.linalg.norm(x=v, ord=2)
+    "np2kw_jvp_norm_x_kw": "crashed",
     # -- refused, documented ------------------------------------------------------------
     "ufunc_out_kwarg": "refused",            # E401 out=
     "cumsum_out_self": "refused",            # E401 out=
@@ -271,6 +294,10 @@ KNOWN = {
     "scipy_quad_inside_loss": "refused",     # E101 lambda as a value (documented)
     "scipy_brentq_inside_loss": "refused",
     "scipy_solve_ivp_inside_loss": "refused",
+    "np2kw_grad_clip_kw_on_differentiated": "refused",  # E202 v.clip(min=, max=)
+    "np2kw_jvp_clip_kw_on_differentiated": "refused",
+    "np2kw_grad_matmul_dunder": "refused",   # E202 KM.__matmul__(v)
+    "np2kw_jvp_matmul_dunder": "refused",
     # -- refused although the refusal table says .flat works ---------------------------------
     "index_flat_assign": "refused",          # E202 A.flat[4] = A.flat[0] ** 2
     "index_flat_fancy": "refused",           # E202 A.flat[[0, 3, 3]]
