@@ -27,7 +27,8 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5t", "user_programs5u",
            "user_programs5v", "user_programs5w",
            "user_programs5x", "user_programs5y",
-           "user_programs5z", "user_programs5aa"]
+           "user_programs5z", "user_programs5aa",
+           "user_programs5ab"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -309,6 +310,60 @@ KNOWN = {
     "ufunc_accumulate_reduce_outer": "refused",  # E202 ufunc methods
     "cross_inner_vdot_tensordot": "refused",  # E202 np.vdot
     "np_block": "refused",                   # E202 np.block
+    # -- corpus 5ab: the differentiated array passed by keyword --------------------------
+    # jvp returns 0.0 for nearly every NumPy function given the array by keyword
+    # (np.sort(a=v), np.dot(a=v, b=K), np.linalg.solve(a=KM, b=v), np.flip(m=v), ...):
+    "kwa_jvp_linspace_start": "wrong",
+    "kwa_jvp_full_fill": "wrong",
+    "kwa_jvp_polyval_p": "wrong",
+    "kwa_jvp_convolve_kw": "wrong",
+    "kwa_jvp_outer_kw": "wrong",
+    "kwa_jvp_kron_kw": "wrong",
+    "kwa_jvp_cross_kw": "wrong",
+    "kwa_jvp_tensordot_kw": "wrong",
+    "kwa_jvp_solve_kw": "wrong",
+    "kwa_jvp_inv_kw": "wrong",
+    "kwa_jvp_det_kw": "wrong",
+    "kwa_jvp_cumprod_kw": "wrong",
+    "kwa_jvp_diff_kw": "wrong",
+    "kwa_jvp_sort_kw": "wrong",
+    "kwa_jvp_flip_kw": "wrong",
+    "kwa_jvp_tile_kw": "wrong",
+    "kwa_jvp_repeat_kw": "wrong",
+    "kwa_jvp_expand_kw": "wrong",
+    "kwa_jvp_transpose_kw": "wrong",
+    "kwa_jvp_trace_kw": "wrong",
+    "kwa_jvp_triu_kw": "wrong",
+    "kwa_jvp_take_kw": "wrong",
+    "kwa_jvp_dot_a_kw": "wrong",
+    "kwa_jvp_stack_kw": "wrong",
+    "kwa_jvp_cov_m_kw": "wrong",
+    "kwa_jvp_pad_array_kw": "wrong",
+    "kwa_jvp_split_kw": "wrong",
+    "kwa_jvp_clip_a_kw": "wrong",
+    # reductions and a few others given a= / y= / f=: IndexError: tuple index out of range
+    "kwa_grad_trapezoid_y": "crashed",
+    "kwa_jvp_trapezoid_y": "crashed",
+    "kwa_grad_var_kw": "crashed",
+    "kwa_jvp_var_kw": "crashed",
+    "kwa_grad_std_kw": "crashed",
+    "kwa_jvp_std_kw": "crashed",
+    "kwa_grad_median_kw": "crashed",
+    "kwa_jvp_median_kw": "crashed",
+    "kwa_grad_quantile_kw": "crashed",
+    "kwa_jvp_quantile_kw": "crashed",
+    "kwa_grad_percentile_kw": "crashed",
+    "kwa_jvp_percentile_kw": "crashed",
+    "kwa_grad_nansum_kw": "crashed",
+    "kwa_jvp_nansum_kw": "crashed",
+    "kwa_grad_min_kw": "crashed",
+    "kwa_jvp_min_kw": "crashed",
+    "kwa_grad_average_a_kw": "crashed",
+    "kwa_jvp_average_a_kw": "crashed",
+    "kwa_grad_gradient_f": "crashed",
+    "kwa_jvp_gradient_f": "crashed",
+    "kwa_grad_correlate_kw": "refused",  # E202 np.correlate
+    "kwa_jvp_correlate_kw": "refused",  # E202 np.correlate
 }
 
 
