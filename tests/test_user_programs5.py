@@ -28,7 +28,7 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5v", "user_programs5w",
            "user_programs5x", "user_programs5y",
            "user_programs5z", "user_programs5aa",
-           "user_programs5ab"]
+           "user_programs5ab", "user_programs5ac"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -364,6 +364,50 @@ KNOWN = {
     "kwa_jvp_gradient_f": "crashed",
     "kwa_grad_correlate_kw": "refused",  # E202 np.correlate
     "kwa_jvp_correlate_kw": "refused",  # E202 np.correlate
+    # -- corpus 5ac: NumPy 2 / Array API spellings: refused with E202 (no rule), safe ------
+    "api2_grad_std_correction": "refused",
+    "api2_jvp_std_correction": "refused",
+    "api2_grad_var_correction": "refused",
+    "api2_jvp_var_correction": "refused",
+    "api2_grad_vecdot": "refused",
+    "api2_jvp_vecdot": "refused",
+    "api2_grad_vector_norm": "refused",
+    "api2_jvp_vector_norm": "refused",
+    "api2_grad_matrix_norm": "refused",
+    "api2_jvp_matrix_norm": "refused",
+    "api2_grad_linalg_vecdot": "refused",
+    "api2_jvp_linalg_vecdot": "refused",
+    "api2_grad_cumulative_sum": "refused",
+    "api2_jvp_cumulative_sum": "refused",
+    "api2_grad_cumulative_prod": "refused",
+    "api2_jvp_cumulative_prod": "refused",
+    "api2_grad_unstack": "refused",
+    "api2_jvp_unstack": "refused",
+    "api2_grad_matrix_transpose": "refused",
+    "api2_jvp_matrix_transpose": "refused",
+    "api2_grad_linalg_diagonal": "refused",
+    "api2_jvp_linalg_diagonal": "refused",
+    "api2_grad_linalg_trace": "refused",
+    "api2_jvp_linalg_trace": "refused",
+    "api2_grad_linalg_outer": "refused",
+    "api2_jvp_linalg_outer": "refused",
+    "api2_grad_linalg_cross": "refused",
+    "api2_jvp_linalg_cross": "refused",
+    "api2_grad_linalg_matmul": "refused",
+    "api2_jvp_linalg_matmul": "refused",
+    "api2_grad_linalg_tensordot": "refused",
+    "api2_jvp_linalg_tensordot": "refused",
+    "api2_grad_mT": "refused",
+    "api2_jvp_mT": "refused",
+    "api2_grad_device": "refused",
+    "api2_grad_astype_fn": "refused",
+    "api2_jvp_astype_fn": "refused",
+    "api2_grad_astype_int_fn": "refused",
+    "api2_jvp_astype_int_fn": "refused",
+    "api2_grad_sort_stable": "refused",
+    "api2_jvp_sort_stable": "refused",
+    "api2_grad_clip_only_max": "refused",
+    "api2_jvp_clip_only_max": "refused",
 }
 
 
