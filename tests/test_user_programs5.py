@@ -28,7 +28,8 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5v", "user_programs5w",
            "user_programs5x", "user_programs5y",
            "user_programs5z", "user_programs5aa",
-           "user_programs5ab", "user_programs5ac"]
+           "user_programs5ab", "user_programs5ac",
+           "user_programs5ad"]
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
@@ -408,6 +409,12 @@ KNOWN = {
     "api2_jvp_sort_stable": "refused",
     "api2_grad_clip_only_max": "refused",
     "api2_jvp_clip_only_max": "refused",
+    # -- corpus 5ad: partial / **kwargs ----------------------------------------------------
+    "partial_jvp_p7": "wrong",               # np.clip(K, **dict(a_min=v, a_max=2.0)): jvp 0
+    "partial_grad_p2": "refused",            # E105 "unexpected keyword argument 'a_min'" for
+    "partial_jvp_p2": "refused",             #   functools.partial(np.clip, a_min=.3, a_max=.6)
+    "partial_grad_p4": "refused",            # E101 a partial made inside f
+    "partial_jvp_p4": "refused",
 }
 
 
