@@ -410,6 +410,7 @@ KNOWN = {
     "api2_grad_clip_only_max": "refused",
     "api2_jvp_clip_only_max": "refused",
     # -- corpus 5ad: partial / **kwargs ----------------------------------------------------
+    "partial_jvp_p5": "wrong",               # np.dot(a=v, **{"b": K}): jvp 0
     "partial_jvp_p7": "wrong",               # np.clip(K, **dict(a_min=v, a_max=2.0)): jvp 0
     "partial_grad_p2": "refused",            # E105 "unexpected keyword argument 'a_min'" for
     "partial_jvp_p2": "refused",             #   functools.partial(np.clip, a_min=.3, a_max=.6)
