@@ -1,0 +1,466 @@
+"""Runs the user programs of tests/user_programs5*.py against their references.
+
+Each case is checked against central differences, JAX x64, a closed form or the plain
+Python value (see user_programs5_harness.py).  ``KNOWN`` records the cases that fail
+today, with the outcome they give ('wrong', 'crashed' or 'refused'): such a case must
+keep failing that way, and one that starts passing fails the test with a message
+asking to remove it from KNOWN.
+"""
+import importlib
+import os
+import sys
+import warnings
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from user_programs5_harness import run_case  # noqa: E402
+
+MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_programs5d", "user_programs5e",
+           "user_programs5f", "user_programs5g", "user_programs5h",
+           "user_programs5i", "user_programs5j",
+           "user_programs5k", "user_programs5l", "user_programs5m",
+           "user_programs5n", "user_programs5o",
+           "user_programs5p", "user_programs5q",
+           "user_programs5r", "user_programs5s",
+           "user_programs5t", "user_programs5u",
+           "user_programs5v", "user_programs5w",
+           "user_programs5x", "user_programs5y",
+           "user_programs5z", "user_programs5aa",
+           "user_programs5ab", "user_programs5ac",
+           "user_programs5ad"]
+
+KNOWN = {
+    # -- WRONG --------------------------------------------------------------------------
+    # 2*max(x, y) + min(x, y) at x == y: revsrc gives (3, 0); every one-sided
+    # derivative has d/dx in [1, 2] (JAX: (1.5, 1.5)).
+    "builtin_max_tie": "wrong",
+    # Casts to integer or bool dtypes let the gradient through (d/dx of x.astype(int)
+    # taken as 1): sum(x.astype(int) * x) at [1.7, 2.2] gives [2.7, 4.2], not [1, 2].
+    "astype_int_zero_grad_path": "wrong",
+    "astype_int32_alone": "wrong",
+    "asarray_dtype_int64": "wrong",
+    "np_array_dtype_int_times_x": "wrong",
+    "astype_bool_times_x": "wrong",
+    "astype_int_jax_backend": "wrong",
+    "astype_int_jacfwd": "wrong",
+    "uint8_quantize_then_scale": "wrong",
+    "asarray_list_dtype_int": "wrong",
+    "astype_int_then_float": "wrong",
+    "np_array_int16_copy": "wrong",
+    # Defaults of a nested def / lambda are bound when the def runs: k = 2.0;
+    # def g(t, k=k): ...; k = 100.0; g(x) is 2x, revsrc differentiates 100x.
+    "nested_def_default_binds_early": "wrong",
+    "lambda_default_binds_early": "wrong",
+    # A generator expression reads its free variables and its list when consumed:
+    # gen = (v * k for v in ...); k = 10.0; sum(gen) -> revsrc uses k = 1.0.
+    "genexpr_reads_var_lazily": "wrong",
+    "genexpr_sees_later_append": "wrong",
+    # ... and the values are wrong too, on every path (jit promises plain digits):
+    "default_binds_early_jit_value": "wrong",          # 150.0, plain Python 3.0
+    "lambda_default_binds_early_vmap_value": "wrong",
+    "default_binds_early_vag_value": "wrong",
+    "genexpr_lazy_vag_value": "wrong",                 # 4.5, plain Python 45.0
+    "default_binds_early_jvp": "wrong",
+    "default_binds_early_jax": "wrong",
+    # float(str(x)) * x: str keeps every digit, so this is x * x (2x); revsrc takes
+    # the str as constant (x). Debatable, but a refusal would be the safe answer.
+    "float_of_str_roundtrip": "wrong",
+    # revsrc.jit(f)(np.float32(0.1)) computes in float64: 0.020000000447 where plain
+    # Python gives np.float32(0.020000001) (vmap refuses float32 with E502).
+    "jit_float32_scalar_argument": "wrong",
+    # revsrc.jit(lambda n: abs(n) % 1000)(-7) returns 7.0, plain Python the int 7
+    "jit_abs_of_int_returns_int": "wrong",
+    # vmap of an int function at n = -(2**55 + 3) (run in Python, as documented) puts the
+    # exact int 108086391056891916 in a float64 array: 1.0808639105689192e+17
+    "vmap_big_int_result_digits": "wrong",
+    # A slice of a list is a copy: ys = xs[:]; ys[0] = 5 * ys[0]; xs[0] + ys[0] is 6x;
+    # revsrc writes through to xs (value 15.0 for 9.0 at x = 1.5, gradient 10 for 6).
+    "list_full_slice_is_a_copy": "wrong",
+    "list_full_slice_is_a_copy_value": "wrong",
+    "list_tail_slice_is_a_copy": "wrong",
+    "list_of_arrays_slice_copy_write": "wrong",
+    # xs *= 2 on a list also named ys: Python changes ys too (gradient 4); revsrc 1.
+    "list_imul_through_alias": "wrong",
+    # y = stop_gradient(x * 1.0); y[0] = 3 * x[0]; sum(y * x): the written item's
+    # derivative is lost: [0.9, -0.2] for [1.8, -0.2] (y[0] += ...: 1.2 for 2.1).
+    "stop_gradient_then_item_write": "wrong",
+    "stop_gradient_then_item_iadd": "wrong",
+    # dict views are live: items = d.items(); d["b"] = x * x; sum(v for k, v in items)
+    # is x + x**2 (value 3.75, gradient 4 at 1.5); revsrc snapshots the view (1.5, 1).
+    "lazy_items_view_live": "wrong",
+    "lazy_values_view_live": "wrong",
+    "lazy_items_view_live_value": "wrong",
+    "lazy_values_view_live_value": "wrong",
+    # np.fmax / np.fmin ignore NaN; the gradient must go to the other argument:
+    # sum(np.fmax(x, [nan, 0, nan, 3])) at [0.5, -1, 2, 1.5] -> [1, 0, 1, 0]; revsrc 0s.
+    "np_fmax_nan": "wrong",
+    "np_fmax_with_nan": "wrong",
+    "np_fmin_with_nan": "wrong",
+    "np_fmax_nan_first_argument": "wrong",
+    # Forward mode of hypot overflows where hypot itself does not: jvp of
+    # math.hypot(x * 1e200, 1e200) / 1e200 at 0.75 is inf (0.6); hessian -inf (0.512).
+    "jvp_hypot_large_arguments": "wrong",
+    "hessian_hypot_large_arguments": "wrong",
+    "jacfwd_np_hypot_large_arguments": "wrong",
+    # Forward mode drops the weights of np.average: jvp/jacfwd give 0 (grad is right).
+    "jvp_np_average_wrt_weights": "wrong",
+    "jacfwd_np_average_wrt_weights": "wrong",
+    # Forward mode ignores a differentiated value that is not the call's first
+    # positional argument for several rules (the gradient is right):
+    "late_jvp_trapezoid_x": "wrong",         # np.trapezoid(K, x=v)
+    "late_jvp_select": "wrong",              # np.select([c], [K], default=v)
+    "late_jvp_average_w": "wrong",           # np.average(K, weights=v)
+    # ... and when it is passed by keyword: jvp 0.0
+    "kw_jvp_clip_kw": "wrong",               # np.clip(K, a_min=v, a_max=2.0)
+    "kw_jvp_linspace_kw": "wrong",           # np.linspace(start=0.0, stop=v[0], num=4)
+    "kw_jvp_pad_value": "wrong",             # np.pad(K, 1, constant_values=v[0])
+    "kw_jvp_nan_to_num": "wrong",            # np.nan_to_num(a, nan=v[0])
+    "kw_jvp_polyval_kw": "wrong",            # np.polyval(p=K, x=v)
+    "kw_jvp_dot_kw": "wrong",                # np.dot(b=v, a=K)
+    "kw_jvp_interp_kw": "wrong",             # np.interp(x=..., xp=..., fp=v)
+    "kw_hessian_clip_kw": "wrong",           # hessian through np.clip(K, a_min=v ** 2, ...)
+    "jax_jvp_select_default": "wrong",       # the same with backend="jax"
+    "jax_jvp_average_weights": "wrong",
+    "jax_jvp_linspace_stop_kw": "wrong",
+    "jax_jvp_dot_b_kw": "wrong",
+    # ... and through your own revsrc.defvjp rules called with keywords
+    "rule_jvp_keyword": "wrong",             # softplus(x=v): jvp 0.0
+    "rule_hessian_keyword": "wrong",         # sum(softplus(x=v) ** 2): a wrong Hessian
+    "rule_jvp_two_keywords": "wrong",
+    "rule_jvp_second_by_keyword": "wrong",
+    # NumPy 2's clip keywords min=/max= on a constant array: the gradient (reverse too)
+    # is 0: sum(np.clip(K, min=v, max=2.0)) gives [0, 0, 0, 0] for [0, 1, 0, 0].
+    "np2kw_grad_clip_min_kw_fn": "wrong",
+    "np2kw_jvp_clip_min_kw_fn": "wrong",
+    "np2kw_grad_clip_min_kw_method": "wrong",
+    "np2kw_jvp_clip_min_kw_method": "wrong",
+    "np2kw_grad_clip_max_kw_method": "wrong",
+    "np2kw_jvp_clip_max_kw_method": "wrong",
+    "np2kw_jvp_cumsum_a_kw": "wrong",        # np.cumsum(a=v): jvp 0 (grad right)
+    # -- CRASHED ------------------------------------------------------------------------
+    # for i, j in itertools.product(range(2), range(3)): TypeError, no len()
+    "itertools_product": "crashed",
+    # np.vectorize(pw)(x) where pw is a def nested in f: TypeError from np.vectorize
+    "np_vectorize_nested_def": "crashed",
+    # grad(np.linalg.det) at a singular matrix: LinAlgError (cofactors are defined)
+    "det_of_singular_matrix": "crashed",
+    # jvp / hessian of min((x * x, 1.0), (x, 2.0))[0]: IndexError (grad works)
+    "jvp_min_of_tuples": "crashed",
+    "hessian_max_of_tuples": "crashed",
+    "jvp_max_of_tuples": "crashed",
+    # hessian / jacrev / jacfwd reject keyword arguments that grad accepts (and JAX):
+    # TypeError: hessian_kw_scalar() got an unexpected keyword argument 'y'
+    "call_hessian_with_keyword_nondiff": "crashed",
+    "call_jacrev_with_keyword_nondiff": "crashed",
+    "call_jacfwd_with_keyword_nondiff": "crashed",
+    # revsrc.vmap(f)(xs, y=3.0): TypeError "pass the arguments by position" (deliberate,
+    # but not a coded RevsrcError and not in the docs)
+    "call_vmap_with_keyword": "crashed",
+    # K.clip(v) (a_max may be omitted in NumPy 2): TypeError missing 'a_max'
+    "np2kw_grad_clip_one_bound_method": "crashed",
+    "np2kw_jvp_clip_one_bound_method": "crashed",
+    # the array passed as a= / x=: IndexError: tuple index out of range
+    "np2kw_grad_sum_a_kw": "crashed",        # np.sum(a=v ** 2, axis=0)
+    "np2kw_jvp_sum_a_kw": "crashed",
+    "np2kw_grad_mean_a_kw": "crashed",
+    "np2kw_jvp_mean_a_kw": "crashed",
+    "np2kw_grad_prod_a_kw": "crashed",
+    "np2kw_jvp_prod_a_kw": "crashed",
+    "np2kw_grad_max_a_kw": "crashed",
+    "np2kw_jvp_max_a_kw": "crashed",
+    "np2kw_grad_norm_x_kw": "crashed",       # np.linalg.norm(x=v, ord=2)
+    "np2kw_jvp_norm_x_kw": "crashed",
+    # -- refused, documented ------------------------------------------------------------
+    "ufunc_out_kwarg": "refused",            # E401 out=
+    "cumsum_out_self": "refused",            # E401 out=
+    "np_put_take": "refused",                # E401 np.put
+    "list_sort_inplace": "refused",          # E401 discarded call
+    "recursion_runtime_int": "refused",      # E103
+    "walrus": "refused",                     # E101 :=
+    "for_else": "refused",                   # E102
+    "match_statement": "refused",            # E101 match
+    "generator_function_called": "refused",  # E101 yield
+    "lambda_default_capture_chain": "refused",  # E101 calling items of a captured list
+    "functools_reduce_inside": "refused",    # E202 library function without rule
+    "itertools_accumulate": "refused",       # E202
+    "itertools_pairwise_array": "refused",   # E202
+    "itertools_chain": "refused",            # E202
+    "sliding_window_view": "refused",        # E202
+    "as_strided_overlap": "refused",         # E202
+    "vmap_fsum_copysign_floor": "refused",   # E502 (a list inside a jitted function)
+    "ndarray_sort_method_inplace": "refused",  # E401 discarded y.sort()
+    "rng_draw_inside_try": "refused",        # E101 a call that cannot run twice in try
+    "ndarray_tolist": "refused",             # E202 method without rule
+    "function_chosen_by_string_arg": "refused",       # E101 a name bound to different functions
+    "function_chosen_by_string_arg_else": "refused",  # E101
+    "np_vectorize_assigned_then_called": "refused",   # E101 like m = map(...) kept
+    # -- refused, undocumented (look supportable) ---------------------------------------
+    "max_key_abs": "refused",                # E202 max(xs, key=abs); sorted(key=...) works
+    "sign_heaviside": "refused",             # E202 np.heaviside
+    "mod_and_fmod": "refused",               # E202 math.fmod
+    "divmod_builtin": "refused",             # E202 divmod
+    "eigvalsh_cubed": "refused",             # E202 np.linalg.eigvalsh (eigh works)
+    "meta_learning_grad_through_grad": "refused",  # E101 revsrc.grad made inside f
+    "grad_of_vmap": "refused",               # E104 revsrc.vmap called inside grad
+    "inplace_on_array_from_list": "refused",  # E404 h0 = hs[0]; h0 += 1 (the dict version works)
+    "grad_of_lambda_in_dict_literal": "refused",  # E201 a lambda in a multi-line dict literal
+    "local_dict_of_lambdas_dispatch": "refused",  # E101 lambdas reading no variables of f
+    "dict_unpack_merge_update": "refused",   # E101 {**p, "b": ...}
+    "dict_accumulate_by_key": "refused",     # E101 .get() of a local dict (of an argument works)
+    "untaken_arm_missing_attribute": "refused",  # E105 on the arm Python never evaluates
+    "dataclass_list_built_inside_method": "refused",  # E202 list of dataclasses in a genexpr
+    "super_call_in_method": "refused",       # E202 super().f(x)
+    "custom_getitem_built_inside": "refused",  # E105 __getitem__ of a class made inside
+    "reductions_where_initial": "refused",   # E202 np.max(initial=)
+    "complex_constructor": "refused",        # E202 complex(x, 2.0)
+    "except_as_uses_exception": "refused",   # E101 except ValueError as e
+    "dunder_method_calls": "refused",        # E202 x.__mul__(x)
+    "list_chained_assignment_alias": "refused",  # E404 a = b = []
+    "qr_abs_diag_r": "refused",              # E202 np.linalg.qr
+    "eigvals_nonsymmetric_real_part": "refused",  # E202 np.linalg.eigvals
+    "condition_number": "refused",           # E202 np.linalg.cond
+    # -- refused, documented (continued) -------------------------------------------------
+    "quantile_method_nearest": "refused",    # E202 (documented: other methods)
+    "diff_n2_ediff1d_reverse_cumsum": "refused",  # E202 np.ediff1d
+    "scipy_digamma_betaln_erfinv": "refused",  # E202 scipy.special.betaln
+    # -- backend="jax", refused-undocumented ----------------------------------------------
+    # a variable first bound inside a short static for loop, read after it: E603 wrapping
+    # an internal "TypeError: Cannot determine dtype of <unset>"
+    "jax_var_first_bound_in_short_loop": "refused",
+    "jax_sinkhorn": "refused",
+    "jax_math_factorial_of_static_int": "refused",  # math.factorial(k) of the static loop int
+    "jax_math_lgamma": "refused",            # jax.scipy.special.gammaln exists
+    "jax_scipy_solve_triangular": "refused",  # solve_triangular's adjoint not lowered
+    # -- jit, refused-undocumented ----------------------------------------------------------
+    "jit_round_ndigits": "refused",          # E502 "expected 1 arguments, got 2": round(x, 2)
+    "jit_three_arg_pow": "refused",          # E502 "expected 2 arguments, got 3": pow(n, 5, 13)
+    # -- lists, refused-undocumented ---------------------------------------------------------
+    "list_slice_copy_then_append": "refused",  # E404 "a slice assignment that changes the length"
+    "list_slice_copy_then_iadd": "refused",  # E404
+    "nested_list_rows_copied_then_written": "refused",  # E404 although rows are copied (r[:])
+    "dict_pop_copy": "refused",              # E101 dict.pop
+    "list_count_of_value": "refused",        # E202 list.count
+    # -- lists, refused-documented -----------------------------------------------------------
+    "list_iadd_through_alias": "refused",    # E404 alias
+    "list_reverse_insert_pop": "refused",    # E401 discarded call
+    "list_pop": "refused",                   # E401
+    "copy_deepcopy_params": "refused",       # E202 library function
+    "lru_cache_helper": "refused",           # E202 (documented: __wrapped__ is not followed)
+    "grad_of_function_calling_vjp": "refused",  # E101 vjp's pullback called inside f
+    "grad_has_aux_called_inside": "refused",  # E101 grad(..., has_aux) made inside f
+    "index_put_along": "refused",            # E401 np.put_along_axis
+    "index_fill_method": "refused",          # E401 A.fill(2.0)
+    "index_putmask_": "refused",             # E401 np.putmask
+    "lazy_zip_kept": "refused",              # E202 (like m = map(...) kept, E101)
+    "lazy_iter_next": "refused",             # E202 iter/next
+    "lazy_gen_partial": "refused",           # E202 next of a generator
+    "lazy_reversed_kept": "refused",         # E202
+    "lazy_enumerate_kept": "refused",        # E202
+    "lazy_setdefault_": "refused",           # E401 discarded call
+    "mut_tuple_holds_list": "refused",       # E404 (documented: list stored in a tuple)
+    "np_corrcoef": "refused",                # E202 library functions without rules
+    "np_polyfit": "refused",
+    "np_nanmax": "refused",                  # (np.nanmean, np.nansum have rules)
+    "np_ptp": "refused",
+    "np_trace_offset": "refused",            # np.diagflat
+    "np_multi_dot": "refused",
+    # hessian (forward over reverse) refused with E104 through rules the docs do not
+    # list, and with a hint to use revsrc.hessian, which is what was called:
+    "hessian_star_unpacking": "refused",     # lists: sequence_grad
+    "hessian_sorted": "refused",
+    "hessian_roll_pad": "refused",
+    "hessian_quantile": "refused",
+    "hessian_singular_value": "refused",
+    "fwd_xlog1py": "refused",                # E202 library functions without rules
+    "fwd_entr": "refused",
+    "fwd_i0": "refused",
+    "late_jvp_heaviside": "refused",
+    "late_grad_heaviside": "refused",
+    "late_jvp_vdot": "refused",
+    "late_grad_vdot": "refused",
+    "late_grad_np_sum_where": "refused",     # E202 np.sum(where=) (undocumented; jvp works)
+    "kw_grad_interp_kw": "refused",          # E202 np.interp with keywords (undocumented)
+    "math_grad_hypot3": "refused",           # E202 math.hypot(x, y, z): the docs list hypot
+    "math_jvp_hypot3": "refused",
+    "math_grad_dist": "refused",             # E202 math.dist
+    "math_jvp_dist": "refused",
+    "math_grad_cbrt": "refused",             # E202 math.exp2 (Python 3.11)
+    "math_jvp_cbrt": "refused",
+    "math_grad_ldexp": "refused",            # E202 math.ldexp
+    "math_jvp_ldexp": "refused",
+    "math_grad_remainder": "refused",        # E202 math.remainder (documented example)
+    "math_jvp_remainder": "refused",
+    "math_isclose_branch_jit": "refused",    # E502 math.isclose has no engine instruction
+    "scipy_quad_inside_loss": "refused",     # E101 lambda as a value (documented)
+    "scipy_brentq_inside_loss": "refused",
+    "scipy_solve_ivp_inside_loss": "refused",
+    "np2kw_grad_clip_kw_on_differentiated": "refused",  # E202 v.clip(min=, max=)
+    "np2kw_jvp_clip_kw_on_differentiated": "refused",
+    "np2kw_grad_matmul_dunder": "refused",   # E202 KM.__matmul__(v)
+    "np2kw_jvp_matmul_dunder": "refused",
+    # -- refused although the refusal table says .flat works ---------------------------------
+    "index_flat_assign": "refused",          # E202 A.flat[4] = A.flat[0] ** 2
+    "index_flat_fancy": "refused",           # E202 A.flat[[0, 3, 3]]
+    # -- refused, documented (continued) -------------------------------------------------
+    "late_binding_nested_defs": "refused",   # E101 nested function as a value
+    "late_binding_lambda_listcomp": "refused",  # E101 lambda as a value
+    "dataclass_post_init": "refused",        # E101 fields set outside __init__
+    "operator_overloading_class": "refused",  # E101 object returned from a method
+    "ufunc_accumulate_reduce_outer": "refused",  # E202 ufunc methods
+    "cross_inner_vdot_tensordot": "refused",  # E202 np.vdot
+    "np_block": "refused",                   # E202 np.block
+    # -- corpus 5ab: the differentiated array passed by keyword --------------------------
+    # jvp returns 0.0 for nearly every NumPy function given the array by keyword
+    # (np.sort(a=v), np.dot(a=v, b=K), np.linalg.solve(a=KM, b=v), np.flip(m=v), ...):
+    "kwa_jvp_linspace_start": "wrong",
+    "kwa_jvp_full_fill": "wrong",
+    "kwa_jvp_polyval_p": "wrong",
+    "kwa_jvp_convolve_kw": "wrong",
+    "kwa_jvp_outer_kw": "wrong",
+    "kwa_jvp_kron_kw": "wrong",
+    "kwa_jvp_cross_kw": "wrong",
+    "kwa_jvp_tensordot_kw": "wrong",
+    "kwa_jvp_solve_kw": "wrong",
+    "kwa_jvp_inv_kw": "wrong",
+    "kwa_jvp_det_kw": "wrong",
+    "kwa_jvp_cumprod_kw": "wrong",
+    "kwa_jvp_diff_kw": "wrong",
+    "kwa_jvp_sort_kw": "wrong",
+    "kwa_jvp_flip_kw": "wrong",
+    "kwa_jvp_tile_kw": "wrong",
+    "kwa_jvp_repeat_kw": "wrong",
+    "kwa_jvp_expand_kw": "wrong",
+    "kwa_jvp_transpose_kw": "wrong",
+    "kwa_jvp_trace_kw": "wrong",
+    "kwa_jvp_triu_kw": "wrong",
+    "kwa_jvp_take_kw": "wrong",
+    "kwa_jvp_dot_a_kw": "wrong",
+    "kwa_jvp_stack_kw": "wrong",
+    "kwa_jvp_cov_m_kw": "wrong",
+    "kwa_jvp_pad_array_kw": "wrong",
+    "kwa_jvp_split_kw": "wrong",
+    "kwa_jvp_clip_a_kw": "wrong",
+    # reductions and a few others given a= / y= / f=: IndexError: tuple index out of range
+    "kwa_grad_trapezoid_y": "crashed",
+    "kwa_jvp_trapezoid_y": "crashed",
+    "kwa_grad_var_kw": "crashed",
+    "kwa_jvp_var_kw": "crashed",
+    "kwa_grad_std_kw": "crashed",
+    "kwa_jvp_std_kw": "crashed",
+    "kwa_grad_median_kw": "crashed",
+    "kwa_jvp_median_kw": "crashed",
+    "kwa_grad_quantile_kw": "crashed",
+    "kwa_jvp_quantile_kw": "crashed",
+    "kwa_grad_percentile_kw": "crashed",
+    "kwa_jvp_percentile_kw": "crashed",
+    "kwa_grad_nansum_kw": "crashed",
+    "kwa_jvp_nansum_kw": "crashed",
+    "kwa_grad_min_kw": "crashed",
+    "kwa_jvp_min_kw": "crashed",
+    "kwa_grad_average_a_kw": "crashed",
+    "kwa_jvp_average_a_kw": "crashed",
+    "kwa_grad_gradient_f": "crashed",
+    "kwa_jvp_gradient_f": "crashed",
+    "kwa_grad_correlate_kw": "refused",  # E202 np.correlate
+    "kwa_jvp_correlate_kw": "refused",  # E202 np.correlate
+    # -- corpus 5ac: NumPy 2 / Array API spellings: refused with E202 (no rule), safe ------
+    "api2_grad_std_correction": "refused",
+    "api2_jvp_std_correction": "refused",
+    "api2_grad_var_correction": "refused",
+    "api2_jvp_var_correction": "refused",
+    "api2_grad_vecdot": "refused",
+    "api2_jvp_vecdot": "refused",
+    "api2_grad_vector_norm": "refused",
+    "api2_jvp_vector_norm": "refused",
+    "api2_grad_matrix_norm": "refused",
+    "api2_jvp_matrix_norm": "refused",
+    "api2_grad_linalg_vecdot": "refused",
+    "api2_jvp_linalg_vecdot": "refused",
+    "api2_grad_cumulative_sum": "refused",
+    "api2_jvp_cumulative_sum": "refused",
+    "api2_grad_cumulative_prod": "refused",
+    "api2_jvp_cumulative_prod": "refused",
+    "api2_grad_unstack": "refused",
+    "api2_jvp_unstack": "refused",
+    "api2_grad_matrix_transpose": "refused",
+    "api2_jvp_matrix_transpose": "refused",
+    "api2_grad_linalg_diagonal": "refused",
+    "api2_jvp_linalg_diagonal": "refused",
+    "api2_grad_linalg_trace": "refused",
+    "api2_jvp_linalg_trace": "refused",
+    "api2_grad_linalg_outer": "refused",
+    "api2_jvp_linalg_outer": "refused",
+    "api2_grad_linalg_cross": "refused",
+    "api2_jvp_linalg_cross": "refused",
+    "api2_grad_linalg_matmul": "refused",
+    "api2_jvp_linalg_matmul": "refused",
+    "api2_grad_linalg_tensordot": "refused",
+    "api2_jvp_linalg_tensordot": "refused",
+    "api2_grad_mT": "refused",
+    "api2_jvp_mT": "refused",
+    "api2_grad_device": "refused",
+    "api2_grad_astype_fn": "refused",
+    "api2_jvp_astype_fn": "refused",
+    "api2_grad_astype_int_fn": "refused",
+    "api2_jvp_astype_int_fn": "refused",
+    "api2_grad_sort_stable": "refused",
+    "api2_jvp_sort_stable": "refused",
+    "api2_grad_clip_only_max": "refused",
+    "api2_jvp_clip_only_max": "refused",
+    # -- corpus 5ad: partial / **kwargs ----------------------------------------------------
+    "partial_jvp_p5": "wrong",               # np.dot(a=v, **{"b": K}): jvp 0
+    "partial_jvp_p7": "wrong",               # np.clip(K, **dict(a_min=v, a_max=2.0)): jvp 0
+    "partial_grad_p2": "refused",            # E105 "unexpected keyword argument 'a_min'" for
+    "partial_jvp_p2": "refused",             #   functools.partial(np.clip, a_min=.3, a_max=.6)
+    "partial_grad_p4": "refused",            # E101 a partial made inside f
+    "partial_jvp_p4": "refused",
+}
+
+
+def _cases():
+    out = []
+    for name in MODULES:
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name == name:
+                continue
+            raise
+        out.extend(mod.CASES)
+    return out
+
+
+CASES = _cases()
+
+
+def _have(mod):
+    try:
+        importlib.import_module(mod)
+    except ImportError:
+        return False
+    return True
+
+
+def test_names_unique():
+    names = [c["name"] for c in CASES]
+    assert len(names) == len(set(names))
+    assert not set(KNOWN) - set(names), set(KNOWN) - set(names)
+
+
+@pytest.mark.parametrize("c", CASES, ids=[c["name"] for c in CASES])
+def test_user_program(c):
+    for need in c["needs"]:
+        if not _have(need):
+            pytest.skip(f"needs {need}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        outcome, detail = run_case(c)
+    known = KNOWN.get(c["name"])
+    if known is None:
+        assert outcome == "ok", f"{c['name']}: {outcome}: {detail}"
+    elif outcome == "ok":
+        pytest.fail(f"{c['name']} now passes: remove it from KNOWN in {__file__}")
+    else:
+        assert outcome == known, f"{c['name']}: KNOWN says {known}, got {outcome}: {detail}"
