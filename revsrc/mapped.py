@@ -24,7 +24,7 @@ from . import api, errors
 from .core import kinds
 from .executable import EngineFallback, plain
 from .jitted import Jitted, jitted_of
-from ._kernels import Mapper
+from ._kernels import LaneMapper, Mapper
 
 _OUT_DTYPE = {"f": np.float64, "i": np.int64, "b": np.bool_}
 _SCALAR_KIND = {float: "f", int: "i", bool: "b"}
@@ -130,8 +130,9 @@ class Mapped:
         if found is None:
             return self._each(args, axes)
         program, select = found
-        from .backends.engine import native
+        from .backends.engine import lanes, native
         native.attach(program, eager=True)
+        lanes.request(program)
         regs = program._param_registers()
         out_kinds = program.out_kinds.decode()
         outs = [np.empty(n, dtype=_OUT_DTYPE[k]) for k in out_kinds]
@@ -140,9 +141,8 @@ class Mapped:
         fixed = [(plain(values[i]), regs[i], kinds.CODE[key[i]])
                  for i, c in enumerate(columns) if c is None]
         try:
-            mapper = Mapper(program, inputs, fixed, [(o, r) for o, r in
-                                                     zip(outs, program._out_registers())],
-                            status, 1)
+            mapper = _mapper(program, lanes.compiled(program), inputs, fixed,
+                             list(zip(outs, program._out_registers())), status)
         except EngineFallback:             # a global changed type: Python for all
             status[:] = 1
             mapper = None
@@ -196,6 +196,16 @@ class Mapped:
                     f"revsrc.vmap: element {i} gives {value!r}, which an array of "
                     f"{outs[k].dtype} cannot hold", loc=self.tr.parsed.loc(self.tr.parsed.node),
                     hint="map it with a Python loop, or return a float") from None
+
+
+def _mapper(program, compiled, inputs, fixed, outputs, status):
+    """The program's lanes function over blocks of elements once it is compiled
+    (revsrc/backends/engine/lanes.py); until then, and without a C compiler, the
+    program one element at a time. Both give each element the digits of a call."""
+    if compiled is not None:
+        return LaneMapper(program, compiled.address, compiled.rows, compiled.width,
+                          compiled, inputs, fixed, outputs, status)
+    return Mapper(program, inputs, fixed, outputs, status, 1)
 
 
 def _stacked(results):
