@@ -106,9 +106,12 @@ class Mapped:
                 if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
                     raise errors.NotCompilable(f"argument {i} holds ints beyond int64", loc=loc)
                 a = a.astype(np.int64, copy=False)
+            elif a.dtype in (np.float32, np.float16):
+                # f's elements are Python floats: each float32 widens to one exactly
+                a = a.astype(np.float64)
             elif a.dtype not in (np.float64, np.bool_):
                 raise errors.NotCompilable(
-                    f"revsrc.vmap maps float64, integer and bool arrays; argument {i} is "
+                    f"revsrc.vmap maps float, integer and bool arrays; argument {i} is "
                     f"{a.dtype}", loc=loc, hint="convert it with .astype(np.float64)")
             if n is not None and a.shape[0] != n:
                 raise ValueError(f"mapped arguments have different lengths ({n} and "
