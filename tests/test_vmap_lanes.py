@@ -315,12 +315,16 @@ def test_ctrl_c_stops_a_long_lane():
 
 
 def test_the_translation_keeps_each_lanes_statements():
-    """Each instruction is the VM's statement on one lane; a jump to the end of the
-    code leaves the run (a block of its own would stop it)."""
-    m = revsrc.vmap(flagged)
-    m(np.ones(2), np.array([True, False]))
+    """Each instruction is the VM's statement on one lane; registers no block reads
+    before writing are C locals; a jump to the end of the code leaves the run."""
+    m = revsrc.vmap(branches)
+    m(np.ones(2))
     prog = next(iter(m.tr.cache.values())).engine
-    text, _, rows, width = lanes.translate(prog.code_list, prog.nregs, prog._param_registers())
-    assert "default: return RV_E_FALLBACK" in text
-    assert set(prog._param_registers()) <= set(rows)
+    outs = prog._out_registers()
+    text, _, rows, width = lanes.translate(prog.code_list, prog.nregs,
+                                           prog._param_registers(), outs)
+    rows2, temps = lanes.layout(prog.code_list, prog.nregs, prog._param_registers(), outs)
+    assert rows == rows2 and temps and not temps & set(rows)
+    assert set(prog._param_registers()) | set(outs) <= set(rows)
     assert width == lanes.block_width(len(rows))
+    assert "exp(a)" in text and "sin(a)" in text and "default: return RV_E_FALLBACK" in text

@@ -37,8 +37,8 @@ LANE_BYTES = 64 * 1024          # a block's registers: about L2-resident
 MAX_WIDTH, MIN_WIDTH = 256, 8
 _TERMINATES = {"HALT", "RAISE"}
 
-# Per-lane forms of the semantics' macros: `l` is the lane, `skip` ends its turn at
-# the instruction; a lane that fails or leaves is out of the block.
+# Per-lane forms of the semantics' macros: `l` is the lane, `skip` ends its turn in
+# the block (a jump, the end, an error: the rest of the block is not its path).
 _MACROS = """\
 #undef GOTO
 #undef BACK
@@ -49,7 +49,7 @@ _MACROS = """\
 #undef ERRARG
 #define GOTO(t) do { lpc[l] = (t); goto skip; } while (0)
 #define BACK(t) do { ++iters; lpc[l] = (t); goto skip; } while (0)
-#define FAIL(e) do { lerr[l] = (e); lpc[l] = NB; dead = 1; goto skip; } while (0)
+#define FAIL(e) do { lerr[l] = (e); lpc[l] = NB; goto skip; } while (0)
 #define CHECK(call) do { int e_ = (call); if (e_) FAIL(e_); } while (0)
 #define DONE do { lpc[l] = NB; goto skip; } while (0)
 #define ITER (++iters)
@@ -91,19 +91,66 @@ def _blocks(insts):
     return order, {pc: i for i, pc in enumerate(order)}
 
 
-def layout(code, nregs, params):
-    """{register: row} of the registers that differ between lanes: those written and
-    the parameters. Every other register holds the same value in every lane."""
+def _live_in(insts, order, block_of):
+    """Per block, the registers some path from its start reads before writing."""
+    nb = len(order)
+    cur = -1
+    spans = [[] for _ in range(nb)]
+    for pc, name, operands in insts:
+        if pc in block_of:
+            cur = block_of[pc]
+        spans[cur].append((name, operands))
+    gen, kill, succ = [], [], []
+    for b, span in enumerate(spans):
+        g, k = set(), set()
+        for name, operands in span:
+            reads, writes = _engine_c._uses(name, operands)
+            g |= reads - k
+            k |= writes
+        gen.append(g)
+        kill.append(k)
+        name, operands = span[-1]
+        fmt = ops.FORMAT[name]
+        nxt = {block_of.get(v, nb) for f, v in zip(fmt, operands) if f == "j"}
+        if name not in _engine_c._JUMPS_ALWAYS and name not in _TERMINATES:
+            nxt.add(b + 1)
+        succ.append([x for x in nxt if x < nb])
+    live = [set(g) for g in gen]
+    changed = True
+    while changed:
+        changed = False
+        for b in range(nb - 1, -1, -1):
+            out = set().union(*[live[x] for x in succ[b]]) if succ[b] else set()
+            new = gen[b] | (out - kill[b])
+            if new != live[b]:
+                live[b] = new
+                changed = True
+    return live
+
+
+def layout(code, nregs, params, outs):
+    """({register: row} of the registers that differ between lanes and live across
+    blocks, set of the block temporaries: registers every block writes before it reads
+    them, kept in C locals). Every other register holds the same value in every lane."""
+    insts = _engine_c.decode(code)
+    order, block_of = _blocks(insts)
     varying = set(params)
-    for _, name, operands in _engine_c.decode(code):
+    for _, name, operands in insts:
         varying |= _engine_c._uses(name, operands)[1]
-    return {r: i for i, r in enumerate(sorted(v for v in varying if 0 <= v < nregs))}
+    live = set(params) | set(outs)
+    for s in _live_in(insts, order, block_of):
+        live |= s
+    temps = {v for v in varying if v not in live}
+    rows = sorted(v for v in varying - temps if 0 <= v < nregs)
+    return {r: i for i, r in enumerate(rows)}, temps
 
 
-def _operand(operands, rows, width, block_of, nb, local_u):
+def _operand(operands, rows, temps, width, block_of, nb, local_u):
     def sub(n, letter):
         v = operands[n - 1]
         if letter in "wrx":
+            if v in temps:
+                return f"t{v}"
             row = rows.get(v)
             return f"U[{v}]" if row is None else f"R[{row * width} + l]"
         if letter == "j":
@@ -114,26 +161,21 @@ def _operand(operands, rows, width, block_of, nb, local_u):
     return sub
 
 
-def _instruction(name, operands, sub):
-    """One instruction over the block's lanes; a failing instruction then drops the
-    lanes that failed from the block."""
+def _statement(name, operands, sub):
+    """One instruction on lane ``l``, as the VM runs it."""
     body = _engine_c.expand(ops.INSTRUCTIONS[ops.OPCODE[name]][2], ops.FORMAT[name], sub)
-    lines = [f"        {{ __label__ skip; for (j = 0; j < m; j++) {{ const int l = idx[j]; "
-             f"{{ {body} }} skip:; }} }}  /* {name} */"]
-    if name not in ops.QUIET and "j" not in ops.FORMAT[name] and name not in _TERMINATES:
-        lines.append("        if (dead) { int k = 0; for (j = 0; j < m; j++) "
-                     "if (!lerr[idx[j]]) idx[k++] = idx[j]; m = k; dead = 0; }")
-    return lines
+    return f"            {{ {body} }}  /* {name} */"
 
 
-def translate(code, nregs, params, suffix=""):
+def translate(code, nregs, params, outs, suffix=""):
     """C for ``rv_lanes_run<suffix>`` over ``code`` and its table of NumPy loops
     ``rv_lanes_uloops<suffix>``. Returns (text, engine slots in table order, rows,
     width)."""
     insts = _engine_c.decode(code)
     order, block_of = _blocks(insts)
     nb = len(order)
-    rows = layout(code, nregs, params)
+    rows, temps = layout(code, nregs, params, outs)
+    decl = (" double " + ", ".join(f"t{v}" for v in sorted(temps)) + ";") if temps else ""
     width = block_width(len(rows))
     local_u = {}
     for _, name, operands in insts:
@@ -145,30 +187,38 @@ def translate(code, nregs, params, suffix=""):
              f"    const int NB = {nb};",
              f"    const rv_uloop *const uloops = rv_lanes_uloops{suffix};",
              "    unsigned long long iters = *piters;",
-             "    double a, b, v;",
-             "    int j, m, cur, dead = 0, q;",
-             "    (void)a; (void)b; (void)v; (void)uloops; (void)U; (void)R;",
+             "    int j, m, cur, q, ident = 0;",
+             f"    int cnt[{nb + 1}] = {{0}};   /* lanes waiting at each block */",
+             "    (void)uloops; (void)U; (void)R; (void)lerr;",
              "    (void)fst; (void)fsz; (void)fcp; (void)ist; (void)isz; (void)icp; (void)larg;",
+             "    for (q = 0; q < n; q++) if (lpc[q] < NB) cnt[lpc[q]]++;",
              "    for (;;) {",
-             "        cur = NB;",
-             "        for (q = 0; q < n; q++) if (lpc[q] < cur) cur = lpc[q];",
+             "        for (cur = 0; cur < NB && !cnt[cur]; cur++) {}",
              "        if (cur >= NB) break;",
-             "        m = 0;",
-             "        for (q = 0; q < n; q++) if (lpc[q] == cur) idx[m++] = q;",
+             "        m = cnt[cur];",
+             "        cnt[cur] = 0;",
+             "        if (m == n) {   /* every lane: the block runs them in order */",
+             "            if (!ident) { for (q = 0; q < n; q++) idx[q] = q; ident = 1; }",
+             "        } else {",
+             "            ident = m = 0;",
+             "            for (q = 0; q < n; q++) if (lpc[q] == cur) idx[m++] = q;",
+             "        }",
              "        switch (cur) {"]
     starts = set(order)
     blk = -1
     for k, (pc, name, operands) in enumerate(insts):
         if pc in starts:
-            if blk >= 0:
-                lines.append("        break;")
             blk = block_of[pc]
             lines.append(f"    case {blk}:  /* pc {pc} */")
-            lines.append(f"        for (j = 0; j < m; j++) lpc[idx[j]] = {blk + 1};")
-        sub = _operand(operands, rows, width, block_of, nb, local_u)
-        lines += _instruction(name, operands, sub)
-    if blk >= 0:
-        lines.append("        break;")
+            lines.append("        for (j = 0; j < m; j++) { __label__ skip; const int l = idx[j]; double a, b, v;" + decl)
+            lines.append(f"            lpc[l] = {blk + 1};")
+        sub = _operand(operands, rows, temps, width, block_of, nb, local_u)
+        lines.append(_statement(name, operands, sub))
+        if k + 1 == len(insts) or insts[k + 1][0] in starts:
+            lines.append("            skip: cnt[lpc[l]]++; (void)a; (void)b; (void)v;")
+            lines.append("        }")
+            lines.append("        break;")
+            blk = -1
     lines += ["        default: return RV_E_FALLBACK;",
               "        }",
               "        if (iters >= tick) { *piters = iters; return RV_E_PAUSE; }",
@@ -214,7 +264,8 @@ def _build(program):
     if cc is None:
         return None
     text, slots, rows, width = translate(program.code_list, program.nregs,
-                                         program._param_registers())
+                                         program._param_registers(),
+                                         program._out_registers())
     key, path = native._build(unit([text]), cc)
     lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_LOCAL", 0) | getattr(os, "RTLD_NOW", 2))
     table = ctypes.addressof(ctypes.c_char.in_dll(lib, "rv_lanes_uloops"))
