@@ -3,7 +3,9 @@
 The function's engine program (``revsrc.jit``'s for a function, the derivative's own
 for a derivative) runs once per element in compiled code: no Python per element, the
 GIL released, elements split across the machine's cores in chunks when the work pays
-for a thread. Each element is the run a call makes, so the results are those of
+for a thread. Once the lanes tier has compiled it (revsrc/backends/engine/lanes.py),
+each instruction runs over a block of elements at once, every element still running
+its own path with a call's statements (so independent libm calls overlap). Each element is the run a call makes, so the results are those of
 calling the function on each element, bit for bit: NumPy's loops are called as for a
 0-d operand (their SIMD paths for whole arrays can differ in the last bit, and
 ``np.power(x, 0.5)`` takes a path of its own for a scalar exponent), never on the
@@ -288,7 +290,8 @@ def vmap(f: Callable[..., Any], in_axes: Any = 0, *,
     ``f`` is a scalar function (compiled as ``revsrc.jit`` compiles it) or a revsrc
     derivative (a Jacobian or Hessian, which runs many programs, is called on each
     slice along the first axis instead, its results stacked). ``in_axes`` is 0 (map every argument), or one entry per argument: 0 to
-    map it, None to pass it to every call as it is. Returns an array per output of
+    map it, None to pass it to every call as it is (float32 and float16 elements are
+    passed as the Python floats they widen to). Returns an array per output of
     ``f`` (float64, int64 or bool), nested as ``f``'s results: element ``i`` is
     bit for bit what ``f`` returns for the arguments' elements ``i``. The elements run
     in compiled code without the GIL, on ``threads`` cores (default: all the process
