@@ -328,3 +328,18 @@ def test_the_translation_keeps_each_lanes_statements():
     assert set(prog._param_registers()) | set(outs) <= set(rows)
     assert width == lanes.block_width(len(rows))
     assert "exp(a)" in text and "sin(a)" in text and "default: return RV_E_FALLBACK" in text
+
+
+def test_in_the_background_the_lanes_take_over(monkeypatch, on_lanes):
+    monkeypatch.setenv("REVSRC_NATIVE", "1")
+
+    def late(x):
+        return branches(x) - 2.0 * x
+
+    m = revsrc.vmap(late)
+    want = [late(x) for x in XS.tolist()]
+    _same(m(XS), want)
+    prog = next(iter(m.tr.cache.values())).engine
+    assert lanes.wait(prog, timeout=120) is not None
+    _same(m(XS), want)
+    assert on_lanes[-1] is not None

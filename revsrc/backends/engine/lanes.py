@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import queue
 import threading
 
 from ... import _engine_c
@@ -307,9 +308,23 @@ def request(program):
         _pending[key] = threading.Event()
     if m == "sync":
         _finish(key, program)
-    else:
-        threading.Thread(target=_finish, args=(key, program), name="revsrc-lanes",
-                         daemon=True).start()
+        return
+    _jobs.put((key, program))
+    with _lock:
+        if not _worker:         # one compiler at a time, as the native tier's
+            _worker.append(threading.Thread(target=_work, name="revsrc-lanes", daemon=True))
+            _worker[0].start()
+
+
+_jobs = queue.Queue()
+_worker = []
+
+
+def _work():
+    while True:
+        key, program = _jobs.get()
+        _finish(key, program)
+        del program
 
 
 def wait(program, timeout=None):
