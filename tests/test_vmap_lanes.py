@@ -343,3 +343,14 @@ def test_in_the_background_the_lanes_take_over(monkeypatch, on_lanes):
     assert lanes.wait(prog, timeout=120) is not None
     _same(m(XS), want)
     assert on_lanes[-1] is not None
+
+
+SCALE = 1.5
+
+
+def test_globals_constants_and_identity(on_lanes):
+    def scaled(x):
+        return x * SCALE + math.sin(x), 2.0, x
+
+    _check(scaled, XS)
+    assert on_lanes[-1] is not None
