@@ -2,21 +2,23 @@
 
 ``revsrc.vmap`` of a scalar function runs the function's engine program on many
 independent elements. One element at a time, each libm call waits for the one before
-it; with the elements as lanes, each instruction runs over a block of lanes in turn,
-so independent calls overlap in the CPU (as in a C loop over a batch). This module
-translates a program into one C function that does so, compiles it with the native
-tier's compiler and cache (native.py), and loads it for ``revsrc._kernels.LaneMapper``.
+it; with the elements as lanes, each basic block of the program runs as a C loop over
+the lanes waiting at it, so the calls of independent lanes overlap in the CPU (as in a
+C loop over a batch). This module translates a program into one C function that does
+so, compiles it with the native tier's compiler and cache (native.py), and loads it
+for ``revsrc._kernels.LaneMapper``.
 
-- Each register the program writes (or takes as a parameter) is a row of ``width``
-  lanes; the others (constants, globals) are read once for all lanes.
-- The program is cut into basic blocks. Each lane has its own block to run next; the
-  run takes the lowest block any lane waits at and runs it over those lanes, so lanes
-  that branch apart run their own arms and join again after them, and a loop runs
-  until every lane has left it.
+- A register that some block reads before writing (a parameter, a loop's value, an
+  output) is a row of ``width`` lanes; one every block writes before it reads is a C
+  local of the loop; the others (constants, globals) are read once for all lanes.
+- Each lane has its own block to run next; the run takes the lowest block any lane
+  waits at and runs it over those lanes, so lanes that branch apart run their own arms
+  and join again after them, and a loop runs until every lane has left it.
 - Each instruction is the very C statement of the VM and of the native tier
   (``_engine_ops.py``) on one lane, in the same order for that lane: the digits are
   those of a call, whatever the other lanes do. NumPy's loops are called per lane as
-  for a 0-d operand. An error stops its lane only, with the lane's code.
+  for a 0-d operand (over a whole block, their SIMD paths could differ in the last
+  bit). An error ends its lane only, with the lane's code.
 - Each lane has its own stacks (a derivative's saved values).
 """
 from __future__ import annotations
