@@ -3,7 +3,9 @@
 The function's engine program (``revsrc.jit``'s for a function, the derivative's own
 for a derivative) runs once per element in compiled code: no Python per element, the
 GIL released, elements split across the machine's cores in chunks when the work pays
-for a thread. Each element is the run a call makes, so the results are those of
+for a thread. Once the lanes tier has compiled it (revsrc/backends/engine/lanes.py),
+each instruction runs over a block of elements at once, every element still running
+its own path with a call's statements (so independent libm calls overlap). Each element is the run a call makes, so the results are those of
 calling the function on each element, bit for bit: NumPy's loops are called as for a
 0-d operand (their SIMD paths for whole arrays can differ in the last bit, and
 ``np.power(x, 0.5)`` takes a path of its own for a scalar exponent), never on the
@@ -24,7 +26,7 @@ from . import api, errors
 from .core import kinds
 from .executable import EngineFallback, plain
 from .jitted import Jitted, jitted_of
-from ._kernels import Mapper
+from ._kernels import LaneMapper, Mapper
 
 _OUT_DTYPE = {"f": np.float64, "i": np.int64, "b": np.bool_}
 _SCALAR_KIND = {float: "f", int: "i", bool: "b"}
@@ -106,9 +108,12 @@ class Mapped:
                 if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
                     raise errors.NotCompilable(f"argument {i} holds ints beyond int64", loc=loc)
                 a = a.astype(np.int64, copy=False)
+            elif a.dtype in (np.float32, np.float16):
+                # f's elements are Python floats: each float32 widens to one exactly
+                a = a.astype(np.float64)
             elif a.dtype not in (np.float64, np.bool_):
                 raise errors.NotCompilable(
-                    f"revsrc.vmap maps float64, integer and bool arrays; argument {i} is "
+                    f"revsrc.vmap maps float, integer and bool arrays; argument {i} is "
                     f"{a.dtype}", loc=loc, hint="convert it with .astype(np.float64)")
             if n is not None and a.shape[0] != n:
                 raise ValueError(f"mapped arguments have different lengths ({n} and "
@@ -130,8 +135,9 @@ class Mapped:
         if found is None:
             return self._each(args, axes)
         program, select = found
-        from .backends.engine import native
+        from .backends.engine import lanes, native
         native.attach(program, eager=True)
+        lanes.request(program)
         regs = program._param_registers()
         out_kinds = program.out_kinds.decode()
         outs = [np.empty(n, dtype=_OUT_DTYPE[k]) for k in out_kinds]
@@ -140,9 +146,8 @@ class Mapped:
         fixed = [(plain(values[i]), regs[i], kinds.CODE[key[i]])
                  for i, c in enumerate(columns) if c is None]
         try:
-            mapper = Mapper(program, inputs, fixed, [(o, r) for o, r in
-                                                     zip(outs, program._out_registers())],
-                            status, 1)
+            mapper = _mapper(program, lanes.compiled(program), inputs, fixed,
+                             list(zip(outs, program._out_registers())), status)
         except EngineFallback:             # a global changed type: Python for all
             status[:] = 1
             mapper = None
@@ -196,6 +201,16 @@ class Mapped:
                     f"revsrc.vmap: element {i} gives {value!r}, which an array of "
                     f"{outs[k].dtype} cannot hold", loc=self.tr.parsed.loc(self.tr.parsed.node),
                     hint="map it with a Python loop, or return a float") from None
+
+
+def _mapper(program, compiled, inputs, fixed, outputs, status):
+    """The program's lanes function over blocks of elements once it is compiled
+    (revsrc/backends/engine/lanes.py); until then, and without a C compiler, the
+    program one element at a time. Both give each element the digits of a call."""
+    if compiled is not None:
+        return LaneMapper(program, compiled.address, compiled.rows, compiled.width,
+                          compiled, inputs, fixed, outputs, status)
+    return Mapper(program, inputs, fixed, outputs, status, 1)
 
 
 def _stacked(results):
@@ -275,7 +290,8 @@ def vmap(f: Callable[..., Any], in_axes: Any = 0, *,
     ``f`` is a scalar function (compiled as ``revsrc.jit`` compiles it) or a revsrc
     derivative (a Jacobian or Hessian, which runs many programs, is called on each
     slice along the first axis instead, its results stacked). ``in_axes`` is 0 (map every argument), or one entry per argument: 0 to
-    map it, None to pass it to every call as it is. Returns an array per output of
+    map it, None to pass it to every call as it is (float32 and float16 elements are
+    passed as the Python floats they widen to). Returns an array per output of
     ``f`` (float64, int64 or bool), nested as ``f``'s results: element ``i`` is
     bit for bit what ``f`` returns for the arguments' elements ``i``. The elements run
     in compiled code without the GIL, on ``threads`` cores (default: all the process

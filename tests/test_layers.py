@@ -43,6 +43,7 @@ LATE_IMPORTS = {
     ("revsrc.backends.jax.load", "revsrc.backends.jax.twins"),
     ("revsrc.jitted", "revsrc.backends.engine.native"),
     ("revsrc.mapped", "revsrc.backends.engine.native"),
+    ("revsrc.mapped", "revsrc.backends.engine.lanes"),
     ("revsrc.rules", "revsrc.rules.special"),
     ("revsrc.rules", "revsrc.rules.stats"),
     ("revsrc.rules", "revsrc.rules.scipy_linalg"),
