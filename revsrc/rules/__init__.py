@@ -93,8 +93,12 @@ def _register_optional_rules():
 
 
 def load_optional():
-    """Register the rules of every optional library that is installed (for tests and
-    tools that list the rule table)."""
+    """Register the rules of every optional library that is installed, and those of
+    the standard modules registered when first used (revsrc/rules/effects.py), for
+    tests and tools that list the rule table."""
+    for module, _ in effects.MODULES:
+        importlib.import_module(module)
+    effects.register_loaded()
     for module, load in _OPTIONAL:
         try:
             importlib.import_module(module)
