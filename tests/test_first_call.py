@@ -1,11 +1,14 @@
 """What a fresh process's first derivative reads and loads: a function's source found
 from its code object (revsrc/core/source.py), without inspect's scan of every module;
-and the native tier left unloaded until a program gets hot. Gradients are checked
+the native tier left unloaded until a program gets hot; and what ``import revsrc``
+leaves unloaded (logging, NumPy's random module, the JAX back end) and the records that
+stand in for dataclasses (revsrc/core/record.py). Gradients are checked
 against central differences; nothing here is timed (bench/test_first_call_bench.py
 measures)."""
 import ast
 import inspect
 import linecache
+import math
 import os
 import subprocess
 import sys
@@ -226,3 +229,80 @@ def test_a_function_imported_from_a_zip(tmp_path, monkeypatch):
         assert revsrc.grad(mod.f)(0.8) == pytest.approx(_fd(mod.f, 0.8), rel=1e-6)
     finally:
         sys.modules.pop("first_call_zipped", None)
+
+
+LATE_CHILD = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    import numpy
+    import revsrc
+    late = ("logging", "numpy.random", "revsrc.backends.jax.compiled")
+    print(*[m in sys.modules for m in late])
+    import logging
+    import numpy as np
+    sys.path.insert(0, sys.argv[2])
+    from first_call_late import f
+    print(repr(revsrc.grad(f)(0.7)))
+''')
+
+
+def test_modules_a_program_may_never_use_load_late(tmp_path):
+    """``import revsrc`` leaves logging, NumPy's random module and the JAX back end's
+    printer unloaded; a program that calls logging and np.random.seed, imported after
+    revsrc, still runs them as effects with no gradient."""
+    (tmp_path / "first_call_late.py").write_text(textwrap.dedent('''
+        import logging
+        import math
+
+        import numpy as np
+
+
+        def f(x):
+            np.random.seed(3)
+            logging.info("x is %s", x)
+            noise = np.random.rand()
+            return math.sin(x) * x + noise
+    '''))
+    home = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
+    r = subprocess.run([sys.executable, "-c", LATE_CHILD, home, str(tmp_path)],
+                       capture_output=True, text=True, cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    loaded, grad = r.stdout.splitlines()
+    assert loaded == "False False False"
+    assert float(grad) == pytest.approx(_fd(lambda x: math.sin(x) * x, 0.7), rel=1e-6)
+
+
+def test_records_behave_as_dataclasses():
+    """revsrc/core/record.py gives its classes dataclass's ==, hash, repr and
+    frozenness."""
+    import dataclasses
+    from revsrc.core.ir import Const, Loc, Op, Program
+    from revsrc.core.record import FrozenInstanceError
+    from revsrc.core.pytree import TreeDef
+
+    @dataclasses.dataclass(frozen=True)
+    class Loc2:
+        filename: str
+        lineno: int
+        col: int
+        line: str
+        func: str = ""
+
+    a, b = Loc("f.py", 3, 1, "y = x"), Loc2("f.py", 3, 1, "y = x")
+    assert hash(a) == hash(b) and a == Loc("f.py", 3, 1, "y = x", "")
+    assert repr(a) == repr(b).replace("Loc2", "Loc").replace(
+        "test_records_behave_as_dataclasses.<locals>.", "")
+    assert a != Loc("f.py", 4, 1, "y = x") and a != b
+    with pytest.raises(FrozenInstanceError):
+        a.lineno = 4
+    with pytest.raises(AttributeError):
+        Const(1.0).value = 2.0
+    op = Op("y", math.sin, ("x",))
+    assert op == Op("y", math.sin, ("x",), (), None) and op != Op("z", math.sin, ("x",))
+    with pytest.raises(TypeError):
+        hash(op)
+    p, q = Program("f", [], [], []), Program("f", [], [], [])
+    assert p == q and p.kinds is not q.kinds and p.deps is not q.deps
+    assert TreeDef("leaf") == TreeDef("leaf", None, None, ())
+    assert {TreeDef("tuple", children=(TreeDef("leaf"),))} == {
+        TreeDef("tuple", None, None, (TreeDef("leaf"),))}
