@@ -236,20 +236,23 @@ LATE_CHILD = textwrap.dedent('''
     sys.path.insert(0, sys.argv[1])
     import numpy
     import revsrc
-    late = ("logging", "numpy.random", "revsrc.backends.jax.compiled")
+    late = ("logging", "numpy.random", "numpy.fft", "revsrc.backends.jax.compiled")
     print(*[m in sys.modules for m in late])
     import logging
     import numpy as np
     sys.path.insert(0, sys.argv[2])
-    from first_call_late import f
+    from first_call_late import f, spectrum
     print(repr(revsrc.grad(f)(0.7)))
+    x = np.array([0.3, -1.2, 0.8, 2.0, 0.1])
+    print(*revsrc.grad(spectrum)(x))
 ''')
 
 
 def test_modules_a_program_may_never_use_load_late(tmp_path):
-    """``import revsrc`` leaves logging, NumPy's random module and the JAX back end's
-    printer unloaded; a program that calls logging and np.random.seed, imported after
-    revsrc, still runs them as effects with no gradient."""
+    """``import revsrc`` leaves logging, NumPy's random and fft modules and the JAX back
+    end's printer unloaded; a program that calls logging and np.random.seed, imported
+    after revsrc, still runs them as effects with no gradient, and np.fft's rules are
+    found."""
     (tmp_path / "first_call_late.py").write_text(textwrap.dedent('''
         import logging
         import math
@@ -262,14 +265,27 @@ def test_modules_a_program_may_never_use_load_late(tmp_path):
             logging.info("x is %s", x)
             noise = np.random.rand()
             return math.sin(x) * x + noise
+
+
+        def spectrum(x):
+            s = np.fft.rfft(x * x)
+            return np.sum(s.real * s.real + s.imag * s.imag)
     '''))
     home = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
     r = subprocess.run([sys.executable, "-c", LATE_CHILD, home, str(tmp_path)],
                        capture_output=True, text=True, cwd=str(tmp_path))
     assert r.returncode == 0, r.stderr
-    loaded, grad = r.stdout.splitlines()
-    assert loaded == "False False False"
+    loaded, grad, spectrum_grad = r.stdout.splitlines()
+    assert loaded == "False False False False"
     assert float(grad) == pytest.approx(_fd(lambda x: math.sin(x) * x, 0.7), rel=1e-6)
+    import numpy as np
+
+    def spectrum(x):
+        s = np.fft.rfft(x * x)
+        return np.sum(s.real * s.real + s.imag * s.imag)
+    x = np.array([0.3, -1.2, 0.8, 2.0, 0.1])
+    fd = [(spectrum(x + e) - spectrum(x - e)) / 2e-6 for e in np.eye(5) * 1e-6]
+    assert [float(v) for v in spectrum_grad.split()] == pytest.approx(fd, rel=1e-6)
 
 
 def test_records_behave_as_dataclasses():
