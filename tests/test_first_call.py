@@ -322,3 +322,11 @@ def test_records_behave_as_dataclasses():
     assert TreeDef("leaf") == TreeDef("leaf", None, None, ())
     assert {TreeDef("tuple", children=(TreeDef("leaf"),))} == {
         TreeDef("tuple", None, None, (TreeDef("leaf"),))}
+
+
+def test_ast_nodes_is_ast_walk():
+    """The front end's walks (revsrc/core/source.py's ast_nodes) meet the nodes
+    ast.walk yields, in its order, on varied syntax."""
+    for text in (LAYOUTS, open(__file__).read(), open(source.__file__).read()):
+        tree = ast.parse(text)
+        assert [id(n) for n in source.ast_nodes(tree)] == [id(n) for n in ast.walk(tree)]

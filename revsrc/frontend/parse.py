@@ -11,6 +11,7 @@ from .. import errors
 from ..core import source as src
 from ..core.ir import Loc
 from .lower.scope import params_of
+from ..core.source import ast_nodes
 
 
 class Parsed:
@@ -238,14 +239,14 @@ def _find_definition(tree, fn):
     name = fn.__code__.co_name
     if name == "<lambda>":
         argnames = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
-        found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
+        found = [n for n in ast_nodes(tree) if isinstance(n, ast.Lambda)
                  and list(params_of(n).positional) == argnames]
         if len(found) != 1:
             raise errors.NoSource(
                 "the lambda's source cannot be told apart from the code around it",
                 loc=_where(fn), hint="define the function with def")
         return found[0]
-    for node in ast.walk(tree):
+    for node in ast_nodes(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             return node
     raise errors.NoSource(f"no definition of {name} found in its source", loc=_where(fn))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from ...core.record import FRESH, record
+from ...core.source import ast_nodes
 
 
 @record(frozen=True, uncompared=("defaults",))
@@ -113,7 +114,7 @@ class RuleSource:
 def all_names(node):
     """Every name a function's source mentions (its nested functions' too)."""
     out = set()
-    for n in ast.walk(node):
+    for n in ast_nodes(node):
         if isinstance(n, ast.Name):
             out.add(n.id)
         elif isinstance(n, ast.arg):
@@ -134,7 +135,7 @@ def assigned_names(body):
                 target(e)
 
     for stmt in body:
-        for node in ast.walk(stmt):
+        for node in ast_nodes(stmt):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
                     target(t)
