@@ -6,6 +6,7 @@ stand in for dataclasses (revsrc/core/record.py). Gradients are checked
 against central differences; nothing here is timed (bench/test_first_call_bench.py
 measures)."""
 import ast
+import dis
 import inspect
 import linecache
 import math
@@ -330,3 +331,37 @@ def test_ast_nodes_is_ast_walk():
     for text in (LAYOUTS, open(__file__).read(), open(source.__file__).read()):
         tree = ast.parse(text)
         assert [id(n) for n in source.ast_nodes(tree)] == [id(n) for n in ast.walk(tree)]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("return x * 2.0", "return x * 3.0"),              # a constant: the same bytecode
+    ("return math.sin(x)", "return math.cos(x)"),      # a name
+    ("return x + y", "return x - y"),                  # an operation
+    ("return x * y", "return y * x"),                  # a local's order
+])
+def test_the_fast_comparison_still_refuses_an_edit(tmp_path, old, new):
+    """The stale-source check's comparison read from the bytecode (revsrc/frontend/
+    parse.py, `_words`) refuses what the instruction-wise one refuses."""
+    name = f"first_call_edit_{abs(hash((old, new)))}"
+    text = "import math\n\n\ndef f(x, y=1.5):\n    {}\n"
+    mod, path = _module(tmp_path, name, text.format(old))
+    assert source.file_lines(mod.f.__code__.co_filename)
+    path.write_text(text.format(new))
+    os.utime(path, (os.path.getmtime(path) + 5, os.path.getmtime(path) + 5))
+    with pytest.raises(errors.StaleSource):
+        revsrc.grad(mod.f)(0.4)
+
+
+def test_the_fast_comparison_agrees_with_dis(layouts):
+    from revsrc.frontend import parse
+    for fn in [layouts.decorated, layouts.hanging, layouts.trailing, layouts.one_line,
+               layouts.squared, layouts.Model.method, layouts.outer(2.0)]:
+        fn = inspect.unwrap(fn)
+        fn(0.5) if fn.__code__.co_argcount == 1 else None   # run: CPython rewrites it
+        node = parse._find_definition(parse._read(fn, fn.__code__), fn)
+        compiled = parse._compile_alone(node, fn.__code__, fn.__code__.co_filename)
+        assert parse._same_tables(compiled, fn.__code__)
+        assert parse._words(compiled) == parse._words(fn.__code__)
+        assert [op for op, _ in parse._instructions(compiled)] == \
+            [dis.opname[op].replace("LOAD_METHOD", "LOAD_ATTR")
+             for op, _ in parse._words(compiled)]
