@@ -553,11 +553,13 @@ def remove(fn):
 def snapshot():
     """The registry's state, for `restore` (tests register temporary rules)."""
     return ({name: copy.copy(p) for name, p in _BY_NAME.items()},
-            {key: p.name for key, p in _BY_FN.items()})
+            {key: p.name for key, p in _BY_FN.items()}, list(_DEFERRED))
 
 
 def restore(state):
-    prims, names = state
+    prims, names, deferred = state
+    # (loads deferred then are deferred again: one run since is undone with its records)
+    _DEFERRED[:] = deferred
     _BY_NAME.clear()
     _BY_NAME.update({name: copy.copy(p) for name, p in prims.items()})
     _BY_FN.clear()
