@@ -12,7 +12,7 @@ from .passes.reverse import checkpoint
 from .frontend import arguments, fence
 from . import errors, executable, runtime
 from .core import kinds, pytree
-from .backends.jax import compiled as jaxgen
+from .backends.jax import jaxgen
 from .frontend import callee as callee_mod
 from ._kernels import Derivative
 from .executable import Compiled, ProgramCache, deep_recursion

@@ -28,7 +28,7 @@ from .backends import python as emit
 from .backends.engine import lower as engine
 from .backends.engine import tier
 from .backends.engine.lower import EngineFallback
-from .backends.jax import compiled as jaxgen
+from .backends.jax import jaxgen
 from .core import ir, kinds
 from .passes import pipeline
 

@@ -51,6 +51,7 @@ import numpy as np
 
 from . import runtime
 from .core import source
+from .core.record import record
 from .runtime import ieee
 
 MATH = "math"
@@ -185,14 +186,18 @@ class Rule:
 
 # ----- Records -----
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Lower:
     """How the scalar engine computes an alias: ``how`` names a lowering in
     engine.py ("op": one instruction, float and int variants; "math1": a libm
     function with the math module's checks; or a special lowering), ``args`` its
     parameters."""
     how: str
-    args: tuple = ()
+    args: tuple
+
+    def __init__(self, how, args=()):
+        object.__setattr__(self, "how", how)
+        object.__setattr__(self, "args", args)
 
 
 def op(float_op, int_op=None):
@@ -209,7 +214,7 @@ def special(how, *args):
     return Lower(how, args)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fused:
     """A fusion fact: on arrays, ``kernel(*names)`` computes the adjoint of input
     ``input`` in one pass (``names`` are the rule's variables: ``g``, ``ans``, the
@@ -219,8 +224,13 @@ class Fused:
     of them (one per input)."""
     kernel: Callable
     names: tuple
-    when: Optional[Callable] = None
-    input: int = 0
+    when: Optional[Callable]
+    input: int
+
+    def __init__(self, kernel, names, when=None, input=0):   # (a record: core/record.py)
+        for name, value in (("kernel", kernel), ("names", names), ("when", when),
+                            ("input", input)):
+            object.__setattr__(self, name, value)
 
 
 @dataclass(eq=False)
@@ -543,11 +553,13 @@ def remove(fn):
 def snapshot():
     """The registry's state, for `restore` (tests register temporary rules)."""
     return ({name: copy.copy(p) for name, p in _BY_NAME.items()},
-            {key: p.name for key, p in _BY_FN.items()})
+            {key: p.name for key, p in _BY_FN.items()}, list(_DEFERRED))
 
 
 def restore(state):
-    prims, names = state
+    prims, names, deferred = state
+    # (loads deferred then are deferred again: one run since is undone with its records)
+    _DEFERRED[:] = deferred
     _BY_NAME.clear()
     _BY_NAME.update({name: copy.copy(p) for name, p in prims.items()})
     _BY_FN.clear()

@@ -1,11 +1,15 @@
 """What a fresh process's first derivative reads and loads: a function's source found
 from its code object (revsrc/core/source.py), without inspect's scan of every module;
-and the native tier left unloaded until a program gets hot. Gradients are checked
+the native tier left unloaded until a program gets hot; and what ``import revsrc``
+leaves unloaded (logging, NumPy's random module, the JAX back end) and the records that
+stand in for dataclasses (revsrc/core/record.py). Gradients are checked
 against central differences; nothing here is timed (bench/test_first_call_bench.py
 measures)."""
 import ast
+import dis
 import inspect
 import linecache
+import math
 import os
 import subprocess
 import sys
@@ -226,3 +230,142 @@ def test_a_function_imported_from_a_zip(tmp_path, monkeypatch):
         assert revsrc.grad(mod.f)(0.8) == pytest.approx(_fd(mod.f, 0.8), rel=1e-6)
     finally:
         sys.modules.pop("first_call_zipped", None)
+
+
+LATE_CHILD = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    import numpy
+    import revsrc
+    late = ("logging", "numpy.random", "numpy.fft", "revsrc.backends.jax.compiled")
+    print(*[m in sys.modules for m in late])
+    import logging
+    import numpy as np
+    sys.path.insert(0, sys.argv[2])
+    from first_call_late import f, spectrum
+    print(repr(revsrc.grad(f)(0.7)))
+    x = np.array([0.3, -1.2, 0.8, 2.0, 0.1])
+    from revsrc import primitives
+    state = primitives.snapshot()      # (tests' temporary rules: a late load undone)
+    revsrc.grad(spectrum)(x)
+    primitives.restore(state)
+    print(*revsrc.grad(spectrum)(x))
+''')
+
+
+def test_modules_a_program_may_never_use_load_late(tmp_path):
+    """``import revsrc`` leaves logging, NumPy's random and fft modules and the JAX back
+    end's printer unloaded; a program that calls logging and np.random.seed, imported
+    after revsrc, still runs them as effects with no gradient, and np.fft's rules are
+    found."""
+    (tmp_path / "first_call_late.py").write_text(textwrap.dedent('''
+        import logging
+        import math
+
+        import numpy as np
+
+
+        def f(x):
+            np.random.seed(3)
+            logging.info("x is %s", x)
+            noise = np.random.rand()
+            return math.sin(x) * x + noise
+
+
+        def spectrum(x):
+            s = np.fft.rfft(x * x)
+            return np.sum(s.real * s.real + s.imag * s.imag)
+    '''))
+    home = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
+    r = subprocess.run([sys.executable, "-c", LATE_CHILD, home, str(tmp_path)],
+                       capture_output=True, text=True, cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    loaded, grad, spectrum_grad = r.stdout.splitlines()
+    assert loaded == "False False False False"
+    assert float(grad) == pytest.approx(_fd(lambda x: math.sin(x) * x, 0.7), rel=1e-6)
+    import numpy as np
+
+    def spectrum(x):
+        s = np.fft.rfft(x * x)
+        return np.sum(s.real * s.real + s.imag * s.imag)
+    x = np.array([0.3, -1.2, 0.8, 2.0, 0.1])
+    fd = [(spectrum(x + e) - spectrum(x - e)) / 2e-6 for e in np.eye(5) * 1e-6]
+    assert [float(v) for v in spectrum_grad.split()] == pytest.approx(fd, rel=1e-6)
+
+
+def test_records_behave_as_dataclasses():
+    """revsrc/core/record.py gives its classes dataclass's ==, hash, repr and
+    frozenness."""
+    import dataclasses
+    from revsrc.core.ir import Const, Loc, Op, Program
+    from revsrc.core.record import FrozenInstanceError
+    from revsrc.core.pytree import TreeDef
+
+    @dataclasses.dataclass(frozen=True)
+    class Loc2:
+        filename: str
+        lineno: int
+        col: int
+        line: str
+        func: str = ""
+
+    a, b = Loc("f.py", 3, 1, "y = x"), Loc2("f.py", 3, 1, "y = x")
+    assert hash(a) == hash(b) and a == Loc("f.py", 3, 1, "y = x", "")
+    assert repr(a) == repr(b).replace("Loc2", "Loc").replace(
+        "test_records_behave_as_dataclasses.<locals>.", "")
+    assert a != Loc("f.py", 4, 1, "y = x") and a != b
+    with pytest.raises(FrozenInstanceError):
+        a.lineno = 4
+    with pytest.raises(AttributeError):
+        Const(1.0).value = 2.0
+    op = Op("y", math.sin, ("x",))
+    assert op == Op("y", math.sin, ("x",), (), None) and op != Op("z", math.sin, ("x",))
+    with pytest.raises(TypeError):
+        hash(op)
+    p, q = Program("f", [], [], []), Program("f", [], [], [])
+    assert p == q and p.kinds is not q.kinds and p.deps is not q.deps
+    assert TreeDef("leaf") == TreeDef("leaf", None, None, ())
+    assert {TreeDef("tuple", children=(TreeDef("leaf"),))} == {
+        TreeDef("tuple", None, None, (TreeDef("leaf"),))}
+
+
+def test_ast_nodes_is_ast_walk():
+    """The front end's walks (revsrc/core/source.py's ast_nodes) meet the nodes
+    ast.walk yields, in its order, on varied syntax."""
+    for text in (LAYOUTS, open(__file__).read(), open(source.__file__).read()):
+        tree = ast.parse(text)
+        assert [id(n) for n in source.ast_nodes(tree)] == [id(n) for n in ast.walk(tree)]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("return x * 2.0", "return x * 3.0"),              # a constant: the same bytecode
+    ("return math.sin(x)", "return math.cos(x)"),      # a name
+    ("return x + y", "return x - y"),                  # an operation
+    ("return x * y", "return y * x"),                  # a local's order
+])
+def test_the_fast_comparison_still_refuses_an_edit(tmp_path, old, new):
+    """The stale-source check's comparison read from the bytecode (revsrc/frontend/
+    parse.py, `_words`) refuses what the instruction-wise one refuses."""
+    name = f"first_call_edit_{abs(hash((old, new)))}"
+    text = "import math\n\n\ndef f(x, y=1.5):\n    {}\n"
+    mod, path = _module(tmp_path, name, text.format(old))
+    assert source.file_lines(mod.f.__code__.co_filename)
+    path.write_text(text.format(new))
+    os.utime(path, (os.path.getmtime(path) + 5, os.path.getmtime(path) + 5))
+    with pytest.raises(errors.StaleSource):
+        revsrc.grad(mod.f)(0.4)
+
+
+def test_the_fast_comparison_agrees_with_dis(layouts):
+    from revsrc.frontend import parse
+    for fn in [layouts.decorated, layouts.hanging, layouts.trailing, layouts.one_line,
+               layouts.squared, layouts.Model.method, layouts.outer(2.0)]:
+        fn = inspect.unwrap(fn)
+        fn(0.5) if fn.__code__.co_argcount == 1 else None   # run: CPython rewrites it
+        node = parse._find_definition(parse._read(fn, fn.__code__), fn)
+        compiled = parse._compile_alone(node, fn.__code__, fn.__code__.co_filename)
+        assert parse._same_tables(compiled, fn.__code__)
+        assert parse._words(compiled) == parse._words(fn.__code__)
+        assert [op for op, _ in parse._instructions(compiled)] == \
+            [dis.opname[op].replace("LOAD_METHOD", "LOAD_ATTR")
+             for op, _ in parse._words(compiled)]

@@ -12,15 +12,21 @@ statement lists and operands; passes walk and rebuild the tree through it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Optional, Tuple, Union
 
 from .pytree import rebuild
+from .record import FRESH, record
+
+# The statements are records (revsrc/core/record.py): each writes its __init__, and
+# the decorator adds the rest (repr, field-wise ==) without dataclass's import cost.
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Const:
     value: Any
+
+    def __init__(self, value):
+        object.__setattr__(self, "value", value)
 
     def __repr__(self):
         return f"Const({self.value!r})"
@@ -29,44 +35,71 @@ class Const:
 Operand = Union[str, Const]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Loc:
     """Where a statement came from in the user's source."""
     filename: str
     lineno: int
     col: int
     line: str  # the user's source line, stripped
-    func: str = ""  # the function the line belongs to
+    func: str  # the function the line belongs to
+
+    def __init__(self, filename, lineno, col, line, func=""):
+        _set = object.__setattr__
+        _set(self, "filename", filename)
+        _set(self, "lineno", lineno)
+        _set(self, "col", col)
+        _set(self, "line", line)
+        _set(self, "func", func)
 
 
-@dataclass
+@record
 class Op:
     """``target = fn(*args, **dict(kwargs))``; ``target`` is None for a check."""
     target: Optional[str]
     fn: Any
     args: Tuple[Operand, ...]
-    kwargs: Tuple[Tuple[str, Operand], ...] = ()
-    loc: Optional[Loc] = None
+    kwargs: Tuple[Tuple[str, Operand], ...]
+    loc: Optional[Loc]
+
+    def __init__(self, target, fn, args, kwargs=(), loc=None):
+        self.target = target
+        self.fn = fn
+        self.args = args
+        self.kwargs = kwargs
+        self.loc = loc
 
 
-@dataclass
+@record
 class SetItem:
     """``target[index] = value`` on an array created inside the function."""
     target: str
     index: Operand
     value: Operand
-    loc: Optional[Loc] = None
+    loc: Optional[Loc]
+
+    def __init__(self, target, index, value, loc=None):
+        self.target = target
+        self.index = index
+        self.value = value
+        self.loc = loc
 
 
-@dataclass
+@record
 class If:
     test: Operand
     body: list
     orelse: list
-    loc: Optional[Loc] = None
+    loc: Optional[Loc]
+
+    def __init__(self, test, body, orelse, loc=None):
+        self.test = test
+        self.body = body
+        self.orelse = orelse
+        self.loc = loc
 
 
-@dataclass
+@record
 class For:
     """``for var in range(start, stop, step): body`` with Python's range semantics.
 
@@ -77,66 +110,106 @@ class For:
     stop: Operand
     step: Operand
     body: list
-    loc: Optional[Loc] = None
-    label: Optional[str] = None
+    loc: Optional[Loc]
+    label: Optional[str]
+
+    def __init__(self, var, start, stop, step, body, loc=None, label=None):
+        self.var = var
+        self.start = start
+        self.stop = stop
+        self.step = step
+        self.body = body
+        self.loc = loc
+        self.label = label
 
 
-@dataclass
+@record
 class While:
     """Run ``test_body``; while ``test`` is true run ``body`` then ``test_body`` again."""
     test_body: list
     test: Operand
     body: list
-    loc: Optional[Loc] = None
-    label: Optional[str] = None
+    loc: Optional[Loc]
+    label: Optional[str]
+
+    def __init__(self, test_body, test, body, loc=None, label=None):
+        self.test_body = test_body
+        self.test = test
+        self.body = body
+        self.loc = loc
+        self.label = label
 
 
-@dataclass
+@record
 class Break:
     """Leave the innermost loop (after the control pass: only as a loop body's last
     statement, ``if stop: break``)."""
-    loc: Optional[Loc] = None
+    loc: Optional[Loc]
+
+    def __init__(self, loc=None):
+        self.loc = loc
 
 
-@dataclass
+@record
 class Block:
     """A region that `Leave` can exit: a function body (return), a loop body
     (continue). Only before the control pass (revsrc/control.py)."""
     label: str
     body: list
-    loc: Optional[Loc] = None
+    loc: Optional[Loc]
+
+    def __init__(self, label, body, loc=None):
+        self.label = label
+        self.body = body
+        self.loc = loc
 
 
-@dataclass
+@record
 class Leave:
     """Exit the innermost enclosing `Block` or loop labelled ``label``: return,
     break and continue, before the control pass rewrites them into flags."""
     label: str
-    loc: Optional[Loc] = None
+    loc: Optional[Loc]
+
+    def __init__(self, label, loc=None):
+        self.label = label
+        self.loc = loc
 
 
-@dataclass
+@record
 class Push:
     """Save ``value`` on a stack: 'f' float, 'i' int/bool, 'o' any object."""
     value: Operand
     stack: str
 
+    def __init__(self, value, stack):
+        self.value = value
+        self.stack = stack
 
-@dataclass
+
+@record
 class Pop:
     target: str
     stack: str
 
+    def __init__(self, target, stack):
+        self.target = target
+        self.stack = stack
 
-@dataclass
+
+@record
 class Comment:
     """A source comment in the generated code (ignored by the engine); ``loc``: the
     user's line it speaks of (an error raised below it is reported there)."""
     text: str
-    loc: Optional[Loc] = None
+    loc: Optional[Loc]
+
+    def __init__(self, text, loc=None):
+        self.text = text
+        self.loc = loc
 
 
-@dataclass
+@record
 class Program:
     """A complete adjoint: parameters in, ``outputs`` out.
 
@@ -147,10 +220,21 @@ class Program:
     params: list
     body: list
     outputs: list
-    kinds: dict = field(default_factory=dict)
-    forward_len: int = 0  # body[:forward_len] is the forward sweep
-    names: Any = None     # the naming authority its variables came from (names.Names)
-    deps: list = field(default_factory=list)  # what it inlined (runtime.deps_current)
+    kinds: dict
+    forward_len: int  # body[:forward_len] is the forward sweep
+    names: Any        # the naming authority its variables came from (names.Names)
+    deps: list        # what it inlined (runtime.deps_current)
+
+    def __init__(self, name, params, body, outputs, kinds=FRESH, forward_len=0, names=None,
+                 deps=FRESH):
+        self.name = name
+        self.params = params
+        self.body = body
+        self.outputs = outputs
+        self.kinds = {} if kinds is FRESH else kinds
+        self.forward_len = forward_len
+        self.names = names
+        self.deps = [] if deps is FRESH else deps
 
 
 # ---------------------------------------------------------------------------
@@ -225,8 +309,8 @@ _CHILDREN = {If: ("body", "orelse"), For: ("body",), While: ("test_body", "body"
 
 def replace(s, **changes):
     """A copy of the statement ``s`` with ``changes`` to its fields (the statements are
-    plain dataclasses: their fields are their ``__dict__``). dataclasses.replace does
-    the same through ``__init__`` at several times the cost, and passes rebuild
+    plain records: their fields are their ``__dict__``). Going through ``__init__``
+    would cost several times as much, and passes rebuild
     statements in their inner loops."""
     new = object.__new__(type(s))
     d = new.__dict__

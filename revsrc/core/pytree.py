@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, List, Optional, Tuple
 
 import numpy as np
 
 from .. import errors
 from . import kinds
+from .record import record
 
 # ----- The registry of container types -----
 
@@ -66,7 +66,7 @@ def register_pytree(cls: type,
 LEAF = "leaf"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TreeDef:
     """The shape of a pytree without its leaves: hashable, compared by structure.
 
@@ -76,9 +76,16 @@ class TreeDef:
     ``children`` one TreeDef per child.
     """
     kind: str
-    cls: Any = None
-    aux: Any = None
-    children: Tuple["TreeDef", ...] = ()
+    cls: Any
+    aux: Any
+    children: Tuple["TreeDef", ...]
+
+    def __init__(self, kind, cls=None, aux=None, children=()):
+        _set = object.__setattr__
+        _set(self, "kind", kind)
+        _set(self, "cls", cls)
+        _set(self, "aux", aux)
+        _set(self, "children", children)
 
     @property
     def num_leaves(self) -> int:

@@ -16,6 +16,9 @@ are read with its block finder, on the lines of the file alone.
 
 A plain function's parameters are read from its code too (`parameters`): the rules
 made at import are hundreds, and inspect.signature on each was a tenth of the import.
+
+`ast_nodes` is ``ast.walk`` as a list, for the front end's many walks over a
+function's tree: ast.walk's nested generators were a tenth of a first derivative.
 """
 from __future__ import annotations
 
@@ -26,7 +29,8 @@ import linecache
 import textwrap
 import types
 
-__all__ = ["definition", "file_lines", "numbered", "parameters", "parse", "text_lines"]
+__all__ = ["ast_nodes", "definition", "file_lines", "numbered", "parameters", "parse",
+           "text_lines"]
 
 
 # The lines of the files read, without their newlines, shared by every definition in
@@ -112,6 +116,27 @@ def parameters(fn):
     defaults = dict(zip(names[n - len(given):n], given))
     defaults.update(fn.__kwdefaults__ or {})
     return names, defaults
+
+
+def ast_nodes(node):
+    """Every node of the tree under ``node`` (itself first), in ``ast.walk``'s order
+    (breadth first, children in field order): the same nodes, a list, three times
+    faster."""
+    found = [node]
+    append = found.append
+    for n in found:        # (a list iterated while it grows: each node's children
+        for name in n._fields:     # are appended behind it, as ast.walk's queue)
+            value = getattr(n, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, _AST):
+                        append(item)
+            elif isinstance(value, _AST):
+                append(value)
+    return found
+
+
+_AST = ast.AST
 
 
 def _end(code, lines, start):

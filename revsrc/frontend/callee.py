@@ -19,26 +19,33 @@ import inspect
 import linecache
 import math
 import types
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import numpy as np
 
 from .. import errors, primitives
+from ..core.record import FRESH, record
 
 _PRIMITIVE_FUNCTIONS = {}   # primitive callable -> its generated function
 
 
-@dataclass
+@record
 class Callee:
     """``fn(*pre, *args, **{**pre_kwargs, **kwargs})`` is the call of the original
     callable ``f``; ``static`` names the parameters of ``fn`` whose values are known
     when the function is transformed (they are not parameters of the program)."""
     f: Any
     fn: types.FunctionType
-    pre: tuple = ()
-    pre_kwargs: dict = field(default_factory=dict)
-    static: dict = field(default_factory=dict)   # parameter name -> value
+    pre: tuple
+    pre_kwargs: dict
+    static: dict       # parameter name -> value
+
+    def __init__(self, f, fn, pre=(), pre_kwargs=FRESH, static=FRESH):
+        self.f = f
+        self.fn = fn
+        self.pre = pre
+        self.pre_kwargs = {} if pre_kwargs is FRESH else pre_kwargs
+        self.static = {} if static is FRESH else static
 
     @property
     def name(self):

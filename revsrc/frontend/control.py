@@ -17,19 +17,25 @@ A `Leave` that is the last thing its target does needs no flag at all (the commo
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
 
 from ..core import ir
 from ..core.ir import Block, Break, Const, For, If, Leave, Op, While
+from ..core.record import FRESH, record
 
 
-@dataclass
+@record
 class _Frame:
     label: str                     # a Block's label, or a loop's break label
-    cont: Optional[str] = None     # a loop's body label (continue)
-    loop: bool = False
-    used: set = field(default_factory=set)   # flag names assigned by some Leave
+    cont: Optional[str]            # a loop's body label (continue)
+    loop: bool
+    used: set                      # flag names assigned by some Leave
+
+    def __init__(self, label, cont=None, loop=False, used=FRESH):
+        self.label = label
+        self.cont = cont
+        self.loop = loop
+        self.used = set() if used is FRESH else used
 
 
 def structure(stmts, names):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 
 from .. import errors
+from ..core.source import ast_nodes
 
 # node type -> (error class, what it is, what to do instead)
 _REFUSED = {
@@ -52,7 +53,7 @@ def check(parsed):
     else:
         body = node.body
     for stmt in body:
-        for sub in ast.walk(stmt):
+        for sub in ast_nodes(stmt):
             _check_node(parsed, sub)
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import dis
 import inspect
 import textwrap
 import types
@@ -11,6 +12,7 @@ from .. import errors
 from ..core import source as src
 from ..core.ir import Loc
 from .lower.scope import params_of
+from ..core.source import ast_nodes
 
 
 class Parsed:
@@ -192,6 +194,8 @@ def _same_code(a, b):
     PUSH_NULL is not compared."""
     if a.co_varnames != b.co_varnames or a.co_argcount != b.co_argcount:
         return False
+    if _same_tables(a, b) and _words(a) == _words(b):
+        return True
     ia, ib = _instructions(a), _instructions(b)
     if len(ia) != len(ib):
         return False
@@ -211,11 +215,58 @@ def _same_code(a, b):
     return True
 
 
+# The common case, read from the bytecode without disassembling it (dis's walk was most
+# of a first derivative's check): the same operations and raw arguments, normalized as
+# `_instructions` normalizes them, over the same tables of names, constants and cells,
+# give the same (operation, argument value) pairs. Anything else is left to the
+# instruction-wise comparison below, which decides.
+_SKIPPED = frozenset(dis.opmap[n] for n in ("RESUME", "PRECALL", "NOP", "CACHE",
+                                            "EXTENDED_ARG", "PUSH_NULL"))
+_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
+_EXTENDED_ARG, _LOAD_GLOBAL = dis.opmap["EXTENDED_ARG"], dis.opmap["LOAD_GLOBAL"]
+_LOAD_METHOD, _LOAD_ATTR = dis.opmap["LOAD_METHOD"], dis.opmap["LOAD_ATTR"]
+
+
+def _same_tables(a, b):
+    if a.co_names != b.co_names or a.co_cellvars != b.co_cellvars or \
+            a.co_freevars != b.co_freevars or len(a.co_consts) != len(b.co_consts):
+        return False
+    for x, y in zip(a.co_consts, b.co_consts):
+        if isinstance(x, types.CodeType) and isinstance(y, types.CodeType):
+            if not _same_code(x, y):
+                return False
+        elif type(x) is not type(y) or (x != y and not (x != x and y != y)):
+            return False
+    return True
+
+
+def _words(code):
+    """(opcode, argument) of each instruction `_instructions` keeps: a jump's target
+    dropped, LOAD_GLOBAL's NULL bit dropped (its name index kept), LOAD_METHOD read
+    as LOAD_ATTR."""
+    raw = code.co_code       # (as compiled: CPython's specializations undone)
+    out = []
+    extended = 0
+    for i in range(0, len(raw), 2):
+        op = raw[i]
+        arg = raw[i + 1] | extended if op >= dis.HAVE_ARGUMENT else None
+        extended = arg << 8 if op == _EXTENDED_ARG else 0
+        if op in _SKIPPED:
+            continue
+        if op in _JUMPS:
+            arg = None
+        elif op == _LOAD_GLOBAL:
+            arg >>= 1
+        elif op == _LOAD_METHOD:
+            op = _LOAD_ATTR
+        out.append((op, arg))
+    return out
+
+
 _SAME_OP = {"LOAD_METHOD": "LOAD_ATTR"}
 
 
 def _instructions(code):
-    import dis
     jumps = set(dis.hasjrel) | set(dis.hasjabs)
     out = []
     for ins in dis.get_instructions(code):
@@ -238,14 +289,14 @@ def _find_definition(tree, fn):
     name = fn.__code__.co_name
     if name == "<lambda>":
         argnames = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
-        found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
+        found = [n for n in ast_nodes(tree) if isinstance(n, ast.Lambda)
                  and list(params_of(n).positional) == argnames]
         if len(found) != 1:
             raise errors.NoSource(
                 "the lambda's source cannot be told apart from the code around it",
                 loc=_where(fn), hint="define the function with def")
         return found[0]
-    for node in ast.walk(tree):
+    for node in ast_nodes(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             return node
     raise errors.NoSource(f"no definition of {name} found in its source", loc=_where(fn))

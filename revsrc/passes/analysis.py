@@ -5,7 +5,6 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 import numpy as np
@@ -14,6 +13,7 @@ from .. import errors, primitives, runtime
 from ..core import ir
 from ..core import kinds as kinds_mod
 from ..core.ir import Const, For, Op, Pop, Push, SetItem
+from ..core.record import record
 from ..rules import kind_rules
 
 from ..core.kinds import ANY, ARRAY, SCALARS, join  # noqa: F401  (SCALARS: re-exported)
@@ -45,7 +45,7 @@ class _Context:
         return self._items.get(name, ())
 
 
-@dataclass
+@record
 class Analyzed:
     """A lowered function (`pipeline.Lowered`) with what transforming it asks for,
     computed once and carried forward: the kind and known array rank of every
@@ -64,6 +64,21 @@ class Analyzed:
     ndims: dict
     wrt: list
     active: set
+
+    def __init__(self, names, params, body, result, aux, deps, param_kinds, param_ndims,
+                 kinds, ndims, wrt, active):
+        self.names = names
+        self.params = params
+        self.body = body
+        self.result = result
+        self.aux = aux
+        self.deps = deps
+        self.param_kinds = param_kinds
+        self.param_ndims = param_ndims
+        self.kinds = kinds
+        self.ndims = ndims
+        self.wrt = wrt
+        self.active = active
 
 
 def param_kinds(flat_key):

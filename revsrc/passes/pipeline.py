@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import operator
 import types
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import numpy as np
@@ -44,20 +43,30 @@ from .. import errors, runtime
 from ..core import ir, kinds, ops
 from ..frontend import callee as callee_mod
 from ..core.ir import Const, Op, Pop, SetItem
+from ..core.record import FRESH, record
 from ..core.names import function_name
 from ..frontend.lower.lowerer import Lowerer
 
 
-@dataclass
+@record
 class Lowered:
     """The IR of a function for argument kinds: what every transformation starts from."""
     names: Any
     params: list
     body: list
     result: Any
-    aux: Optional[Any] = None
-    kinds: dict = field(default_factory=dict)   # known kinds (a derivative's program's)
-    deps: list = field(default_factory=list)    # what it took as fixed (runtime.deps_current)
+    aux: Optional[Any]
+    kinds: dict        # known kinds (a derivative's program's)
+    deps: list         # what it took as fixed (runtime.deps_current)
+
+    def __init__(self, names, params, body, result, aux=None, kinds=FRESH, deps=FRESH):
+        self.names = names
+        self.params = params
+        self.body = body
+        self.result = result
+        self.aux = aux
+        self.kinds = {} if kinds is FRESH else kinds
+        self.deps = [] if deps is FRESH else deps
 
 
 # ----- The program kinds -----

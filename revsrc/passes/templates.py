@@ -11,7 +11,6 @@ template the call takes: both passes ask them, so a call binds the same way in b
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import operator
 
@@ -21,17 +20,23 @@ from .. import errors, primitives
 from ..runtime import ieee
 from ..core import ir
 from ..core.ir import Const, Op
+from ..core.record import record
 from .analysis import SCALARS
 from ..frontend.lower.lowerer import Lowerer
 
 _CACHE = {}
 
 
-@dataclass
+@record
 class Template:
     params: tuple      # "g", "ans", then the rule's parameters
     body: list         # statements before the return
     outputs: list      # per rule output: (statements, operand) or None
+
+    def __init__(self, params, body, outputs):
+        self.params = params
+        self.body = body
+        self.outputs = outputs
 
 
 def template(rule, xp):

@@ -82,10 +82,14 @@ _OPTIONAL = (("scipy.special", _load_scipy_special), ("scipy.stats", _load_scipy
              ("scipy.linalg", _load_scipy_linalg))
 
 
+# Modules that load late: their rules register when a program first calls one of
+# their functions (the program has imported it by then). SciPy is optional and slow
+# to import; NumPy loads numpy.fft when np.fft is first read (revsrc/rules/fft.py).
+_LATE = _OPTIONAL + ((fft.MODULE, fft.register),)
+
+
 def _register_optional_rules():
-    # SciPy is optional and slow to import: its rules register when a program first
-    # calls one of its functions (the program has imported it by then).
-    for module, load in _OPTIONAL:
+    for module, load in _LATE:
         if module in sys.modules:
             load()
         else:
@@ -93,9 +97,13 @@ def _register_optional_rules():
 
 
 def load_optional():
-    """Register the rules of every optional library that is installed (for tests and
-    tools that list the rule table)."""
-    for module, load in _OPTIONAL:
+    """Register the rules of every optional library that is installed, and those of
+    the standard modules registered when first used (revsrc/rules/effects.py), for
+    tests and tools that list the rule table."""
+    for module, _ in effects.MODULES:
+        importlib.import_module(module)
+    effects.register_loaded()
+    for module, load in _LATE:
         try:
             importlib.import_module(module)
         except ImportError:

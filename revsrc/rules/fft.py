@@ -3,33 +3,47 @@
 Each transform is linear, and the DFT matrix is symmetric, so the adjoint of fft is
 fft itself (and of ifft, ifft), with the same ``norm``; the adjoint of a cut or
 zero-padded length (``n``) pads or cuts back. A real input's adjoint is the real part.
+
+NumPy imports ``numpy.fft`` when ``np.fft`` is first read, and a program that calls a
+transform has read it: `register` records the rules then (revsrc/rules/__init__.py
+calls it at once if it is loaded, else when a lookup first meets one of its
+functions), so that ``import revsrc`` does not import it.
 """
-import numpy as np
+import sys
 
 from . import kind_rules as KR
+from ..primitives import declare
 from .register import primitive
 from ..runtime.grads import fft as _helpers
 
+MODULE = "numpy.fft"
+
+
 # ----- Complex transforms -----
 
-
-@primitive("fft", np.fft.fft, kind=KR.array_kind, linear=(0,), complex_ok=True)
 def fft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.fft_grad(g, a, n, axis, norm, False)
 
 
-@primitive("ifft", np.fft.ifft, kind=KR.array_kind, linear=(0,), complex_ok=True)
 def ifft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.fft_grad(g, a, n, axis, norm, True)
 
 
 # ----- Real transforms -----
 
-@primitive("rfft", np.fft.rfft, kind=KR.array_kind, linear=(0,), complex_ok=True)
 def rfft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.rfft_grad(g, a, n, axis, norm)
 
 
-@primitive("irfft", np.fft.irfft, kind=KR.array_kind, linear=(0,), complex_ok=True)
 def irfft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.irfft_grad(g, a, n, axis, norm)
+
+
+def register():
+    """Record the rules above for numpy.fft's functions (loaded by now); each returns
+    a new array (the ``view`` fact, revsrc/rules/copies.py)."""
+    npfft = sys.modules[MODULE]
+    for rule in (fft, ifft, rfft, irfft):
+        fn = getattr(npfft, rule.__name__)
+        primitive(rule.__name__, fn, kind=KR.array_kind, linear=(0,), complex_ok=True)(rule)
+        declare(fn, view="never")

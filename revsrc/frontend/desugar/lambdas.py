@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import ast
 
+from ...core.source import ast_nodes
+
 
 def bound_lambdas_to_defs(node):
     """Rewrite ``name = lambda ...: e`` into ``def name(...): return e`` in ``node``
     (a ``def`` or ``lambda`` node) and in the functions nested in it."""
-    for fn in [n for n in ast.walk(node) if isinstance(n, ast.FunctionDef)]:
+    for fn in [n for n in ast_nodes(node) if isinstance(n, ast.FunctionDef)]:
         stores = _store_counts(fn)
         a = fn.args
         params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | \
@@ -49,7 +51,7 @@ def _store_counts(fn):
     ``Scope.store_counts``)."""
     counts = {}
     for stmt in fn.body:
-        for n in ast.walk(stmt):
+        for n in ast_nodes(stmt):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 counts[n.id] = counts.get(n.id, 0) + 1
     return counts
@@ -72,7 +74,7 @@ def _bound_name(stmt):
 def _read_before(fn, name, stmt):
     at = (stmt.lineno, stmt.col_offset)
     return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-               and (n.lineno, n.col_offset) < at for n in ast.walk(fn))
+               and (n.lineno, n.col_offset) < at for n in ast_nodes(fn))
 
 
 def _as_def(stmt):

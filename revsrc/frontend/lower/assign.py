@@ -18,6 +18,7 @@ from ...core.ir import Const, Op, SetItem
 from .scope import param_names
 from .values import (Known, NestedDef, VDict, VRecord, VTuple, describe_static, is_static,
                      is_static_value, lambda_def, made_object)
+from ...core.source import ast_nodes
 
 
 def _is_function_value(fn):
@@ -157,11 +158,11 @@ class AssignLowering:
         (``x = x.copy()``): a write into it may then reach a new array, which
         revsrc/passes/views.py tells apart from the caller's (and refuses the
         write where it reaches the caller's). ``x += 1`` does not rebind an array."""
-        augmented = {id(n.target) for n in ast.walk(sc.parsed.node)
+        augmented = {id(n.target) for n in ast_nodes(sc.parsed.node)
                      if isinstance(n, ast.AugAssign)}
         return any(isinstance(n, ast.Name) and n.id == name and
                    isinstance(n.ctx, ast.Store) and id(n) not in augmented
-                   for n in ast.walk(sc.parsed.node))
+                   for n in ast_nodes(sc.parsed.node))
 
     def _subscript_parts(self, sc, node, out, loc):
         if isinstance(node.value, (ast.Subscript, ast.Attribute, ast.Call)):

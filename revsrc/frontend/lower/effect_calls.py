@@ -9,7 +9,7 @@ call makes them).
 from __future__ import annotations
 
 import ast
-import logging
+import sys
 
 from ...core import ir
 from ...core.ir import Const, Op
@@ -25,8 +25,7 @@ def effect_statement(lowerer, sc, call, out, loc):
         target, pre = ir.call_method, [base, Const(call.func.attr)]
     else:
         fn = lowerer._static_callee(sc, call.func, out)
-        if fn is None or not any(fn is f for f in effects.LOGGING_FUNCTIONS
-                                 + effects.STATE_CALLS):
+        if fn is None or not any(fn is f for f in effects.effect_functions()):
             return False
         target, pre = fn, []
     args, kwargs = lowerer._call_args(sc, call, out, loc)
@@ -47,10 +46,16 @@ def _names_a_logger(sc, func):
         sc = sc.enclosing
     value = sc.env.get(name)
     if isinstance(value, (Known, Const)):
-        return isinstance(value.value, logging.Logger)
+        return _is_logger(value.value)
     if name in sc.locals:
         return False   # the function's own variable
     # a global or a closure's variable, read when the program runs
     if name in sc.cells:
-        return isinstance(getattr(sc.cells[name], "cell_contents", None), logging.Logger)
-    return isinstance(sc.globals.get(name), logging.Logger)
+        return _is_logger(getattr(sc.cells[name], "cell_contents", None))
+    return _is_logger(sc.globals.get(name))
+
+
+def _is_logger(value):
+    # no logger exists before the logging module is loaded (revsrc does not load it)
+    logging = sys.modules.get("logging")
+    return logging is not None and isinstance(value, logging.Logger)

@@ -18,6 +18,7 @@ from .dispatch import expression
 from .scope import param_names
 from .values import (STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
                      lambda_def, made_object, vtuple)
+from ...core.source import ast_nodes
 
 BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -236,9 +237,9 @@ class ExpressionLowering:
         taken when the lambda is made, as in Python: values known when transforming
         (a loop counter, a constant), else refused."""
         params = set(param_names(node))
-        names = {n.id for n in ast.walk(node.body) if isinstance(n, ast.Name)}
+        names = {n.id for n in ast_nodes(node.body) if isinstance(n, ast.Name)}
         if not self._reads_locals(sc, names - params) and not any(
-                isinstance(n, (ast.Lambda, ast.NamedExpr)) for n in ast.walk(node.body)) \
+                isinstance(n, (ast.Lambda, ast.NamedExpr)) for n in ast_nodes(node.body)) \
                 and sc.globals is not None:
             node, given = self._lambda_defaults(sc, node, out, loc)
             expr = ast.fix_missing_locations(ast.Expression(body=node))
@@ -272,7 +273,7 @@ class ExpressionLowering:
 
         def taken(d):
             if d is None or not self._reads_locals(
-                    sc, {n.id for n in ast.walk(d) if isinstance(n, ast.Name)}):
+                    sc, {n.id for n in ast_nodes(d) if isinstance(n, ast.Name)}):
                 return d
             v = self._expr(sc, d, out)
             if not isinstance(v, (Known, Const)) or \

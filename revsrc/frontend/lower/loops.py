@@ -12,6 +12,7 @@ from ...core.ir import Const, For, Op, While
 from .dispatch import expression, statement
 from .scope import assigned_names, leaves_loop
 from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, vtuple
+from ...core.source import ast_nodes
 
 _ITERATORS = (zip, reversed, map, filter, iter, enumerate)
 
@@ -109,9 +110,9 @@ class LoopLowering:
 
     def _subscripts_static(self, sc, body, name):
         for stmt in body:
-            for n in ast.walk(stmt):
+            for n in ast_nodes(stmt):
                 if isinstance(n, ast.Subscript) and any(
-                        isinstance(m, ast.Name) and m.id == name for m in ast.walk(n.slice)):
+                        isinstance(m, ast.Name) and m.id == name for m in ast_nodes(n.slice)):
                     root = n.value
                     while isinstance(root, (ast.Subscript, ast.Attribute)):
                         root = root.value
@@ -151,7 +152,7 @@ class LoopLowering:
             copies.append(ir.Block(cont, copy, loc=loc))
         out.append(ir.Block(brk, copies, loc=loc))
         if breaks:
-            for n in ast.walk(node.target):
+            for n in ast_nodes(node.target):
                 if isinstance(n, ast.Name) and not isinstance(sc.env.get(n.id), str):
                     sc.env[n.id] = Poisoned("a loop that may break")
         return False
@@ -186,7 +187,7 @@ class LoopLowering:
             made = self._lambda_list(cs, node, out, loc)
             if made is not None:
                 return made if into is None else self._expr_copy(made, into, out, loc)
-        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        used = {n.id for n in ast_nodes(node) if isinstance(n, ast.Name)}
         if into is not None and not any(sc.env.get(n) == into for n in used):
             acc = into     # built where it goes (it does not read that name)
         else:
@@ -196,7 +197,7 @@ class LoopLowering:
         cs.env[_ACC] = acc
         cs.locals.add(_ACC)
         for g in node.generators:
-            for n in ast.walk(g.target):
+            for n in ast_nodes(g.target):
                 if isinstance(n, ast.Name) and n.id not in cs.env:
                     cs.locals.add(n.id)
                     cs.env[n.id] = self._comprehension_variable(sc, n.id)
@@ -219,9 +220,9 @@ class LoopLowering:
         # the first iterable is evaluated in the enclosing scope, as Python does: where
         # it reads a name the comprehension also binds, that name is the outer one
         first = node.generators[0]
-        targets = {n.id for g in node.generators for n in ast.walk(g.target)
+        targets = {n.id for g in node.generators for n in ast_nodes(g.target)
                    if isinstance(n, ast.Name)}
-        if any(isinstance(n, ast.Name) and n.id in targets for n in ast.walk(first.iter)):
+        if any(isinstance(n, ast.Name) and n.id in targets for n in ast_nodes(first.iter)):
             cs.env[_FIRST] = self._val(sc, first.iter, out)
             body[0].iter = ast.copy_location(ast.Name(id=_FIRST, ctx=ast.Load()), first.iter)
         self._block(cs, body, out)

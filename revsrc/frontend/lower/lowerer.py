@@ -40,6 +40,7 @@ from .loops import LoopLowering
 from .names import NameLowering
 from .objects import ObjectLowering
 from .statements import StatementLowering
+from ...core.source import ast_nodes
 
 
 class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowering,
@@ -159,7 +160,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         sc.env["xp"] = Known(xp)
         assigned = set()
         for stmt in rule.body:
-            for n in ast.walk(stmt):
+            for n in ast_nodes(stmt):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     assigned.add(n.id)
         for name in sorted(assigned):
@@ -194,7 +195,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         params = param_names(node)
         sc.locals = names | set(params)
         for stmt in body:
-            for n in ast.walk(stmt):
+            for n in ast_nodes(stmt):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     sc.store_counts[n.id] = sc.store_counts.get(n.id, 0) + 1
         sc.ret_var = self.names.internal(sc.prefix + "ret" if sc.prefix else "_ret")
@@ -230,7 +231,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         of the functions it defines: those are its own, as its variables are)."""
         seen = set()
         for stmt in body:
-            for n in ast.walk(stmt):
+            for n in ast_nodes(stmt):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in seen:
                     seen.add(n.id)
                     if n.id in sc.locals or n.id in sc.env or n.id in defs:

@@ -27,6 +27,7 @@ from ...core.ir import Const, Op
 from ...runtime import vectorized
 from ...runtime.arith import astype
 from .values import Known
+from ...core.source import ast_nodes
 
 # Functions that read an iterable argument once, through to its end.
 _CONSUMER_NAMES = {"list", "tuple", "sum", "sorted", "max", "min", "any", "all", "dict"}
@@ -58,8 +59,8 @@ def lower_map_filter(lowerer, sc, node, fn, out, into, loc):
 
 def _comprehension(node, is_filter):
     func, seqs = node.args[0], node.args[1:]
-    taken = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | \
-        {n.arg for n in ast.walk(node) if isinstance(n, ast.arg)}
+    taken = {n.id for n in ast_nodes(node) if isinstance(n, ast.Name)} | \
+        {n.arg for n in ast_nodes(node) if isinstance(n, ast.arg)}
     params = _plain_lambda_params(func, len(seqs))
     if params is not None:
         names = params
@@ -130,7 +131,7 @@ def _consumed_at_once(root, node):
 
 
 def _parent(root, node):
-    for p in ast.walk(root):
+    for p in ast_nodes(root):
         for child in ast.iter_child_nodes(p):
             if child is node:
                 return p

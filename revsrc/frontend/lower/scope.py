@@ -8,10 +8,12 @@ write into one, and a lambda's value reads them, all from the same lists.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+
+from ...core.record import FRESH, record
+from ...core.source import ast_nodes
 
 
-@dataclass(frozen=True)
+@record(frozen=True, uncompared=("defaults",))
 class Params:
     """A function's parameters, by how a call may pass them."""
     positional: tuple      # positional-only, then positional-or-keyword
@@ -19,7 +21,16 @@ class Params:
     vararg: str | None     # *args
     kwonly: tuple
     kwarg: str | None      # **kwargs
-    defaults: dict = field(default_factory=dict, compare=False)   # name -> ast node
+    defaults: dict         # name -> ast node (not compared)
+
+    def __init__(self, positional, by_keyword, vararg, kwonly, kwarg, defaults=FRESH):
+        _set = object.__setattr__
+        _set(self, "positional", positional)
+        _set(self, "by_keyword", by_keyword)
+        _set(self, "vararg", vararg)
+        _set(self, "kwonly", kwonly)
+        _set(self, "kwarg", kwarg)
+        _set(self, "defaults", {} if defaults is FRESH else defaults)
 
     @property
     def names(self):
@@ -103,7 +114,7 @@ class RuleSource:
 def all_names(node):
     """Every name a function's source mentions (its nested functions' too)."""
     out = set()
-    for n in ast.walk(node):
+    for n in ast_nodes(node):
         if isinstance(n, ast.Name):
             out.add(n.id)
         elif isinstance(n, ast.arg):
@@ -124,7 +135,7 @@ def assigned_names(body):
                 target(e)
 
     for stmt in body:
-        for node in ast.walk(stmt):
+        for node in ast_nodes(stmt):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
                     target(t)

@@ -27,6 +27,7 @@ from ...core import ir
 from ...core.ir import Block, Const, For, If, Op, SetItem, While
 from ...runtime import attempts, guards
 from .dispatch import statement
+from ...core.source import ast_nodes
 
 # Operations that never raise: not tested.
 _SAFE = {ir.copy, ir.make_tuple, ir.make_list, ir.make_dict, ir.load_global, ir.load_cell}
@@ -97,7 +98,7 @@ def _caught(lowerer, sc, handler, out, loc):
     """The exception classes an except clause catches, as a tuple."""
     if handler.name is not None and any(
             isinstance(n, ast.Name) and n.id == handler.name and isinstance(n.ctx, ast.Load)
-            for n in ast.walk(sc.parsed.node)):
+            for n in ast_nodes(sc.parsed.node)):
         raise errors.UnsupportedSyntax(
             f"except ... as {handler.name}: the exception object is not a value revsrc "
             "follows", loc=loc, hint="drop 'as name', or handle the error outside the "
@@ -120,7 +121,7 @@ def _caught(lowerer, sc, handler, out, loc):
 def _no_exits_before_finally(sc, node):
     for part in [node.body, node.orelse] + [h.body for h in node.handlers]:
         for stmt in part:
-            for n in ast.walk(stmt):
+            for n in ast_nodes(stmt):
                 if isinstance(n, (ast.Return, ast.Break, ast.Continue)):
                     raise errors.UnsupportedSyntax(
                         f"{type(n).__name__.lower()} inside a try statement with a "

@@ -11,31 +11,39 @@ the placeholders into the matching ``Pop``s, or into nothing.
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
 
 from ... import errors, runtime
 from ...core import ir
 from .. import analysis
 from ...core.ir import Comment, Const, For, If, Op, Pop, Push, SetItem, While
+from ...core.record import record
 from . import checkpoint
 from .plan import breaks
 
 
-@dataclass
+@record
 class Restore:
     """Placeholder: restore ``var`` as it was before definition ``site``."""
     var: str
     site: int
 
+    def __init__(self, var, site):
+        self.var = var
+        self.site = site
 
-@dataclass
+
+@record
 class Decision:
     """Placeholder for a branch decision or trip count popped in the adjoint."""
     target: str
     site: int
 
+    def __init__(self, target, site):
+        self.target = target
+        self.site = site
 
-@dataclass
+
+@record
 class ReverseFor:
     """Placeholder for the adjoint of a ``for`` loop: ``body`` runs ``trips`` times,
     counting down with ``index``; resolved once the forward sweep knows what it saved."""
@@ -45,12 +53,23 @@ class ReverseFor:
     index: str
     body: list
 
+    def __init__(self, loop, site, trips, index, body):
+        self.loop = loop
+        self.site = site
+        self.trips = trips
+        self.index = index
+        self.body = body
 
-@dataclass
+
+@record
 class RestoreItem:
     """Placeholder: undo the item assignment ``assign`` (if its old value was saved)."""
     assign: SetItem
     site: int
+
+    def __init__(self, assign, site):
+        self.assign = assign
+        self.site = site
 
 
 # ----- which control statements have adjoint work ---------------------------
