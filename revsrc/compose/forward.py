@@ -193,6 +193,14 @@ def _memo(f, key, build):
     return hit
 
 
+def _value(f, args):
+    """``f(*args)``, for a function made by ``revsrc.jit`` by the function it compiles
+    (the same digits): the jit compiles scalar functions, and its derivatives, which
+    read that function, take arrays too."""
+    jt = getattr(f, "_revsrc_jitted", None)
+    return jt.f(*args) if jt is not None and hasattr(jt, "f") else f(*args)
+
+
 def _forward(f, has_aux=False, backend=None):
     return _memo(f, ("jvp", has_aux, backend), lambda: _Forward(f, has_aux, backend))
 
@@ -292,7 +300,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
         raise errors.NotDifferentiableArgument(
             "vjp needs at least one float or float array argument")
     tr = _backward(f, wrt, has_aux, backend, memory)
-    out = _device(f(*primals), backend)
+    out = _device(_value(f, primals), backend)
     if has_aux:
         out, aux = out
 

@@ -16,7 +16,7 @@ from .. import api, errors, nested
 from ..core import pytree
 from ..api import Argnums
 from .forward import (_backward, _device, _forward, _forward_text, _grad, _host, _memo,
-                      jvp)
+                      _value, jvp)
 
 # ----- Jacobians and Hessians -----
 
@@ -93,7 +93,7 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
                     aux = res[2] if has_aux else None
                     cols[a, j].append(t)
         if out is None:   # an empty array: the output's shape from a plain call
-            out = f(*args)[0] if has_aux else f(*args)
+            out = _value(f, args)[0] if has_aux else _value(f, args)
 
         def block(m, o):
             jacs = []
@@ -137,7 +137,7 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
 
     def jacobian_rev(*args):
         tr = _backward(f, nums, has_aux, backend)
-        out = f(*args)
+        out = _value(f, args)
         aux = None
         if has_aux:
             out, aux = out
@@ -271,7 +271,7 @@ def _second(jac, nums, many, has_aux, backend):
     def second_derivative(*args):
         if not 1 <= len(args) < len(nested.ITEMS):
             raise _not_again(jac)
-        out = f(*args)
+        out = _value(f, args)
         if not np.ndim(out) and not isinstance(out, (list, tuple)):
             return jacfwd(_grad(f, a, backend), b, backend=backend)(*args)
         shape = np.shape(out)
