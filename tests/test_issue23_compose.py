@@ -60,3 +60,151 @@ def test_derivatives_of_a_jit_taking_arrays_are_those_of_the_function(make):
     with pytest.raises(revsrc.RevsrcError) as info:
         revsrc.jit(array_f)(X)
     assert info.value.code == "E502"
+
+
+# ----- Hessians with respect to containers: blocks nested as JAX nests them (the
+# output's container outside, the argument's inside) -----
+
+W, B = np.array([0.3, -0.5]), np.array([1.2, 0.7])
+
+
+def by_dict(p):
+    return np.sum(p["w"] ** 2 * p["b"]) + np.sin(p["b"][0]) * p["w"][1] * np.sum(p["w"])
+
+
+def by_seq(p):
+    w, b = p
+    return np.sum(w ** 2 * b) + np.sin(b[0]) * w[1] * np.sum(w)
+
+
+def by_args(w, b):
+    return np.sum(w ** 2 * b) + np.sin(b[0]) * w[1] * np.sum(w)
+
+
+def by_scalars(p):
+    return p["a"] ** 2 * p["b"] + math.sin(p["a"]) * p["c"][0]
+
+
+def _blocks():
+    """The Hessian of by_args in (w, b): the reference, by a separate path."""
+    return revsrc.hessian(by_args, argnums=(0, 1))(W, B)
+
+
+def test_hessian_of_a_dict_argument():
+    h = revsrc.hessian(by_dict)({"w": W, "b": B})
+    ref = _blocks()
+    assert set(h) == {"w", "b"} and all(set(h[k]) == {"w", "b"} for k in h)
+    for i, ki in enumerate("wb"):
+        for j, kj in enumerate("wb"):
+            np.testing.assert_allclose(h[ki][kj], ref[i][j], rtol=1e-13, atol=1e-14)
+
+
+@pytest.mark.parametrize("seq", [tuple, list])
+@pytest.mark.parametrize("how", ["hessian", "jacfwd", "jacrev"])
+def test_hessian_of_a_tuple_or_list_argument(seq, how):
+    outer = {"hessian": lambda f: revsrc.hessian(f),
+             "jacfwd": lambda f: revsrc.jacfwd(revsrc.grad(f)),
+             "jacrev": lambda f: revsrc.jacrev(revsrc.grad(f))}[how]
+    h = outer(by_seq)(seq((W, B)))
+    ref = _blocks()
+    assert type(h) is seq and all(type(row) is seq for row in h)
+    for i in range(2):
+        for j in range(2):
+            np.testing.assert_allclose(h[i][j], ref[i][j], rtol=1e-12, atol=1e-13)
+
+
+def test_hessian_of_a_dict_of_floats_and_a_tuple():
+    p = {"a": 0.3, "b": 0.8, "c": (1.5,)}
+    h = revsrc.hessian(by_scalars)(p)
+    assert h["a"]["a"] == pytest.approx(2 * 0.8 - math.sin(0.3) * 1.5, rel=1e-14)
+    assert h["a"]["b"] == h["b"]["a"] == pytest.approx(0.6, rel=1e-14)
+    assert h["c"][0]["a"] == pytest.approx(math.cos(0.3), rel=1e-14)
+    assert h["b"]["b"] == 0.0 and h["c"][0]["c"] == (0.0,)
+
+
+def test_container_hessians_against_jax():
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+
+    def by_dict_jax(p):
+        return jnp.sum(p["w"] ** 2 * p["b"]) + jnp.sin(p["b"][0]) * p["w"][1] * jnp.sum(p["w"])
+    p = {"w": W, "b": B}
+    with jax.enable_x64(True):
+        want = jax.hessian(by_dict_jax)(p)
+    got = revsrc.hessian(by_dict)(p)
+    la, ta = jax.tree_util.tree_flatten(got)
+    lb, tb = jax.tree_util.tree_flatten(want)
+    assert ta == tb
+    for a, b in zip(la, lb):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-13)
+
+
+def test_hessian_in_two_array_arguments_of_different_shapes():
+    def f(x, y):
+        return np.sum(np.outer(x, y) ** 2) + np.sin(x[0]) * y[2]
+    x, y = np.array([0.3, 0.4]), np.array([1.0, 2.0, 3.0])
+    h = revsrc.hessian(f, argnums=(0, 1))(x, y)
+    assert [[b.shape for b in row] for row in h] == [[(2, 2), (2, 3)], [(3, 2), (3, 3)]]
+    flat = lambda v: f(v[:2], v[2:])
+    full = _hessian_fd(flat, np.concatenate([x, y]))
+    np.testing.assert_allclose(np.block([[h[0][0], h[0][1]], [h[1][0], h[1][1]]]), full,
+                               rtol=1e-6, atol=1e-6)
+
+
+# ----- A gradient penalty with parameters in a dict (or a tuple): the derivative
+# called inside the differentiated function is given the container's leaves -----
+
+XB = np.array([[1.0, 2.0], [0.5, -1.0]])
+PW = {"W": np.array([[0.1, -0.2], [0.3, 0.4]]), "b": np.array([0.05, -0.1])}
+
+
+def net_loss(p, x):
+    return np.sum(np.tanh(x @ p["W"] + p["b"]) ** 2)
+
+
+d_net_loss = revsrc.grad(net_loss)
+
+
+def penalized(p, x):
+    g = d_net_loss(p, x)
+    return net_loss(p, x) + 0.1 * (np.sum(g["W"] * g["W"]) + np.sum(g["b"] * g["b"]))
+
+
+def seq_loss(p, x):
+    W, b = p
+    return np.sum(np.tanh(x @ W + b) ** 2)
+
+
+d_seq_loss = revsrc.grad(seq_loss)
+
+
+def seq_penalized(W, b, x):
+    gW, gb = d_seq_loss((W, b), x)
+    return seq_loss((W, b), x) + 0.1 * (np.sum(gW * gW) + np.sum(gb * gb))
+
+
+def _fd_grad_leaf(f, leaf, h=1e-6):
+    g = np.zeros_like(leaf)
+    for k in range(leaf.size):
+        e = np.zeros(leaf.size)
+        e[k] = h
+        e = e.reshape(leaf.shape)
+        g.flat[k] = (f(leaf + e) - f(leaf - e)) / (2 * h)
+    return g
+
+
+def test_gradient_penalty_with_dict_parameters():
+    got = revsrc.grad(penalized)(PW, XB)
+    assert set(got) == {"W", "b"}
+    for k in PW:
+        def along(v, k=k):
+            return penalized({**PW, k: v}, XB)
+        np.testing.assert_allclose(got[k], _fd_grad_leaf(along, PW[k]), rtol=1e-6, atol=1e-8)
+
+
+def test_gradient_penalty_with_a_tuple_built_at_the_call():
+    gW, gb = revsrc.grad(seq_penalized, argnums=(0, 1))(PW["W"], PW["b"], XB)
+    np.testing.assert_allclose(gW, _fd_grad_leaf(lambda v: seq_penalized(v, PW["b"], XB),
+                                                 PW["W"]), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(gb, _fd_grad_leaf(lambda v: seq_penalized(PW["W"], v, XB),
+                                                 PW["b"]), rtol=1e-6, atol=1e-8)
