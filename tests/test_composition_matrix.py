@@ -335,9 +335,6 @@ _WHY = {
     'VMAP_ROWS': ('E502',
         'revsrc.vmap maps a function of scalars over 1-D arrays (a derivative '
         'or a Jacobian over rows); this maps a plain function of an array'),
-    'REVERSE_TWICE_ARRAYS': ('E104',
-        'reverse over reverse mode of an array program goes through a run-time '
-        'helper (broadcast_back) with no derivative rule yet'),
 }
 
 _REFUSED_BY_REASON = {
@@ -442,19 +439,6 @@ _REFUSED_BY_REASON = {
         ('vmap', 'vmap', 'array'),
         ('vmap', 'stop_gradient', 'array'),
         ('stop_gradient', 'vmap', 'array'),
-    ],
-    'REVERSE_TWICE_ARRAYS': [
-        ('hessian', 'grad', 'array'),
-        ('hessian', 'value_and_grad', 'array'),
-        ('hessian', 'jacfwd', 'array'),
-        ('hessian', 'jacrev', 'array'),
-        ('hessian', 'hvp', 'array'),
-        ('hvp', 'grad', 'array'),
-        ('hvp', 'value_and_grad', 'array'),
-        ('hvp', 'jacfwd', 'array'),
-        ('hvp', 'jacrev', 'array'),
-        ('hvp', 'hvp', 'array'),
-        ('grad', 'grad', 'grad', 'array'),
     ],
 }
 REFUSED = {key: _WHY[why] for why, keys in _REFUSED_BY_REASON.items() for key in keys}
