@@ -208,3 +208,37 @@ def test_gradient_penalty_with_a_tuple_built_at_the_call():
                                                  PW["W"]), rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(gb, _fd_grad_leaf(lambda v: seq_penalized(PW["W"], v, XB),
                                                  PW["b"]), rtol=1e-6, atol=1e-8)
+
+
+# ----- Recursion on an int known only when the function runs: refused (E103) at the
+# recursive call, with a hint that works; the same recursion with the int written in
+# the function unrolls -----
+
+def legendre(n, x):
+    if n == 0:
+        return 1.0
+    if n == 1:
+        return x
+    return ((2 * n - 1) * x * legendre(n - 1, x) - (n - 1) * legendre(n - 2, x)) / n
+
+
+def legendre_4(x):
+    return legendre(4, x)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: revsrc.grad(legendre, argnums=1)(4, 0.3),
+    lambda: revsrc.hessian(legendre, argnums=1)(4, 0.3),
+    lambda: revsrc.jvp(legendre, (4, 0.3), (None, 1.0)),
+    lambda: revsrc.grad(__import__("functools").partial(legendre, 4))(0.3),
+])
+def test_recursion_on_a_run_time_int_is_refused_with_a_hint_that_works(make):
+    with pytest.raises(revsrc.RevsrcError) as info:
+        make()
+    assert info.value.code == "E103"
+    assert info.value.lineno == legendre.__code__.co_firstlineno + 5
+    assert "legendre(5, x)" in info.value.hint and "partial" not in info.value.hint
+    # what the hint says to do
+    d = revsrc.grad(legendre_4)(0.3)
+    assert d == pytest.approx((legendre_4(0.3 + 1e-6) - legendre_4(0.3 - 1e-6)) / 2e-6,
+                              rel=1e-8)
