@@ -242,3 +242,48 @@ def test_recursion_on_a_run_time_int_is_refused_with_a_hint_that_works(make):
     d = revsrc.grad(legendre_4)(0.3)
     assert d == pytest.approx((legendre_4(0.3 + 1e-6) - legendre_4(0.3 - 1e-6)) / 2e-6,
                               rel=1e-8)
+
+
+# ----- Refusals say what the user wrote, never revsrc's internal helpers -----
+
+def with_prod(x):
+    return np.prod(x) * np.sum(x)
+
+
+def builds_a_list(x):
+    ys = [x, 2.0 * x]
+    return ys[0] * ys[1]
+
+
+def _first_line(exc):
+    return str(exc).split("\n")[0]
+
+
+def test_a_second_derivative_through_a_helper_names_the_numpy_function():
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.hessian(with_prod)(X)
+    assert info.value.code == "E104"
+    line = _first_line(info.value)
+    assert "the derivative of np.prod" in line and "revsrc." not in line
+    assert "prod_grad" not in str(info.value)
+
+
+def test_jit_of_a_list_built_in_the_function_says_so():
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.jit(builds_a_list)(0.3)
+    assert info.value.code == "E502"
+    line = _first_line(info.value)
+    assert "a list built in the function" in line and "revsrc.core" not in line
+
+
+def test_helpers_are_described_by_what_the_user_wrote():
+    from revsrc import runtime
+    from revsrc.core import ir
+    from revsrc.runtime import containers
+    from revsrc.runtime.grads import reductions
+    assert runtime.described(reductions.prod_grad) == "the derivative of np.prod"
+    assert "list or dict" in runtime.described(containers.value_grad)
+    assert runtime.described(ir.make_list) == "a list built in the function"
+    assert runtime.described(np.sin) == "numpy.sin"
+    for fn in (reductions.prod_grad, containers.value_grad, ir.make_list, ir.make_dict):
+        assert "revsrc" not in runtime.described(fn) and "_grad" not in runtime.described(fn)
