@@ -287,3 +287,28 @@ def test_helpers_are_described_by_what_the_user_wrote():
     assert runtime.described(np.sin) == "numpy.sin"
     for fn in (reductions.prod_grad, containers.value_grad, ir.make_list, ir.make_dict):
         assert "revsrc" not in runtime.described(fn) and "_grad" not in runtime.described(fn)
+
+
+# ----- backend="jax": reverse over reverse through a branch on a traced value -----
+
+def branchy(x):
+    s = 0.0
+    for i in range(3):
+        if x[i] > 0.0:
+            s = s + x[i] ** 2
+        else:
+            s = s - np.sin(x[i])
+    return s
+
+
+def test_jax_reverse_over_reverse_through_a_traced_branch_is_refused_with_a_code():
+    pytest.importorskip("jax")
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.jacrev(revsrc.grad(branchy, backend="jax"), backend="jax")(X)
+    assert info.value.code == "E602"
+    assert info.value.lineno == branchy.__code__.co_firstlineno + 3
+    assert "revsrc.hessian" in info.value.hint
+    # what the hint says: forward over reverse, on the JAX back end too
+    want = np.diag([2.0, np.sin(-0.7), 2.0])   # (-sin x)'' = sin x
+    np.testing.assert_allclose(revsrc.hessian(branchy, backend="jax")(X), want, rtol=1e-14)
+    np.testing.assert_allclose(revsrc.hessian(branchy)(X), want, rtol=1e-14)
