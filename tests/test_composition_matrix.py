@@ -597,3 +597,46 @@ def test_vmap_of_a_derivative_over_rows_and_off_the_engine():
     xs = np.array([0.3, 0.9, 1.4])
     got = revsrc.vmap(revsrc.grad(scalar_np))(xs)
     np.testing.assert_array_equal(got, [revsrc.grad(scalar_np)(float(x)) for x in xs])
+
+
+# ----- The README's composition table is this matrix -----
+
+_SHORT = {"value_and_grad": "vg", "stop_gradient": "stop_grad", "linearize": "linearize"}
+
+
+def composition_table():
+    """The README's table (between its composition-table markers): for each outer
+    transformation (row) of each inner one (column), "ok" where both programs
+    compute, else the scalar program's result / the array program's."""
+    def cell(a, b):
+        got = [REFUSED.get((a, b, p), ("ok",))[0] for p in PROGRAMS]
+        return got[0] if len(set(got)) == 1 else " / ".join(got)
+    head = "| outer \\ inner | " + " | ".join(_SHORT.get(n, n) for n in NAMES) + " |"
+    lines = [head, "|---" * (len(NAMES) + 1) + "|"]
+    for a in NAMES:
+        lines.append(f"| **{_SHORT.get(a, a)}** | " +
+                     " | ".join(cell(a, b) for b in NAMES) + " |")
+    refused = {}
+    for key, (code, _) in REFUSED.items():
+        if len(key) == 4:
+            refused.setdefault(key[:-1], set()).add(f"{code} ({key[-1]})")
+    lines.append("")
+    lines.append("Triples: " + ", ".join(
+        f"{a}({b}({c}(f)))" + (f" {', '.join(sorted(refused[a, b, c]))}"
+                               if (a, b, c) in refused else " ok")
+        for a, b, c, p in TRIPLES if p == "scalar") + ".")
+    lines.append("")
+    lines.append("Why: " + "; ".join(f"{code} {why}" for code, why in
+                                     sorted(set(_WHY.values()))) + ".")
+    return "\n".join(lines)
+
+
+def test_the_readme_table_is_the_matrix():
+    import os
+    readme = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "README.md")
+    text = open(readme).read()
+    start, end = "<!-- composition-table -->\n", "\n<!-- /composition-table -->"
+    assert start in text and end in text
+    shown = text[text.index(start) + len(start):text.index(end)]
+    assert shown == composition_table(), "regenerate: print(composition_table())"
