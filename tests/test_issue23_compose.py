@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import revsrc
-from revsrc import testing
 
 X = np.array([0.4, -0.7, 1.1])
 

@@ -36,7 +36,9 @@ _WRITTEN = {"make_list": "a list built in the function",
             "make_tuple": "a tuple built in the function",
             "make_dict": "a dict built in the function",
             "make_node": "a container built in the function",
-            "copy": "an assignment"}
+            "copy": "an assignment",
+            "get_attribute": "reading an attribute",
+            "call_method": "a method call"}
 _SUFFIXES = ("_grad", "_vjp", "_jvp", "_back")
 
 
@@ -50,8 +52,11 @@ def described(fn):
         return f"{module}.{name}" if module and module != "builtins" else name
     if getattr(fn, "__module__", None) == ir.__name__:
         return _WRITTEN.get(name, "an operation of the function")
-    if (getattr(fn, "__module__", None) or "").endswith(".containers"):
+    module = getattr(fn, "__module__", None) or ""
+    if module.endswith(".containers"):
         return "the derivative of reading or writing items of a list or dict"
+    if module.endswith(".inplace"):
+        return "the derivative of a write into an array in place (through an item or a view)"
     cut = min((name.find(s) for s in _SUFFIXES if s in name), default=-1)
     base = name[:cut] if cut > 0 else name
     for space, text in ((np, "np."), (np.linalg, "np.linalg.")):
@@ -59,7 +64,7 @@ def described(fn):
             return f"the derivative of {text}{base}"
     if base in ("broadcast", "unbroadcast", "reduce_like", "broadcast_reduced"):
         return "the derivative of arrays of different shapes combined (broadcasting)"
-    return f"a step of the derivative revsrc wrote for this line ({base})"
+    return "a step of the derivative revsrc wrote for this line"
 
 
 # Sum an adjoint back to its input's shape (undoing NumPy broadcasting).
