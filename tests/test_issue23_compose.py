@@ -284,6 +284,10 @@ def test_helpers_are_described_by_what_the_user_wrote():
     assert "list or dict" in runtime.described(containers.value_grad)
     assert runtime.described(ir.make_list) == "a list built in the function"
     assert runtime.described(np.sin) == "numpy.sin"
+    from revsrc.runtime.grads import mathfuncs, scipy_linalg
+    assert runtime.described(scipy_linalg.cho_solve_grads) == \
+        "the derivative of scipy.linalg.cho_solve"
+    assert runtime.described(mathfuncs.lgamma_grad) == "the derivative of math.lgamma"
     for fn in (reductions.prod_grad, containers.value_grad, ir.make_list, ir.make_dict):
         assert "revsrc" not in runtime.described(fn) and "_grad" not in runtime.described(fn)
 
@@ -311,3 +315,76 @@ def test_jax_reverse_over_reverse_through_a_traced_branch_is_refused_with_a_code
     want = np.diag([2.0, np.sin(-0.7), 2.0])   # (-sin x)'' = sin x
     np.testing.assert_allclose(revsrc.hessian(branchy, backend="jax")(X), want, rtol=1e-14)
     np.testing.assert_allclose(revsrc.hessian(branchy)(X), want, rtol=1e-14)
+
+
+# ----- backend="jax" lowerings of last session's rules: the same numbers as NumPy's
+# path (SciPy's solves and expm, math.lgamma and math.gamma) -----
+
+A3 = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+
+
+def _scipy_linalg():
+    return pytest.importorskip("scipy.linalg")
+
+
+def by_cho(x):
+    import scipy.linalg as sl
+    c = sl.cho_factor(A3 + np.outer(x, x), lower=True)
+    return np.sum(sl.cho_solve(c, x) * x)
+
+
+def by_lu(x):
+    import scipy.linalg as sl
+    lu = sl.lu_factor(A3 + np.diag(x))
+    return np.sum(sl.lu_solve(lu, x, trans=1) * x)
+
+
+def by_triangular(x):
+    import scipy.linalg as sl
+    return np.sum(sl.solve_triangular(A3 + np.outer(x, x), x, lower=False, trans=1) ** 2)
+
+
+def by_expm(x):
+    import scipy.linalg as sl
+    return np.sum(sl.expm(A3 * x[0] * 0.3) @ x)
+
+
+def by_ndtr(x):
+    import scipy.special as ss
+    return np.sum(ss.ndtr(x) * x + ss.log_ndtr(x) + ss.ndtri(0.5 + 0.3 * np.tanh(x)))
+
+
+def by_gamma(x):
+    return math.lgamma(x * x + 0.5) - math.gamma(-0.5 + 0.1 * x) + math.gamma(x) * x
+
+
+@pytest.mark.parametrize("f", [by_cho, by_lu, by_triangular, by_expm, by_ndtr])
+def test_jax_lowerings_of_scipy_rules_agree_with_numpy(f):
+    pytest.importorskip("jax")
+    _scipy_linalg()
+    want = revsrc.grad(f)(X)
+    np.testing.assert_allclose(np.asarray(revsrc.grad(f, backend="jax")(X)), want,
+                               rtol=1e-12, atol=1e-14)
+    h = 1e-6
+    fd_ = np.array([(f(X + h * e) - f(X - h * e)) / (2 * h) for e in np.eye(3)])
+    np.testing.assert_allclose(want, fd_, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("x", [0.3, 1.7, 4.2])
+def test_jax_lowering_of_math_gamma_functions(x):
+    pytest.importorskip("jax")
+    v, g = revsrc.value_and_grad(by_gamma, backend="jax")(x)
+    assert float(v) == pytest.approx(by_gamma(x), rel=1e-13)
+    assert float(g) == pytest.approx(revsrc.grad(by_gamma)(x), rel=1e-13)
+    assert revsrc.grad(by_gamma)(x) == pytest.approx(
+        (by_gamma(x + 1e-6) - by_gamma(x - 1e-6)) / 2e-6, rel=1e-7)
+
+
+def test_quantile_under_jax_is_refused_with_a_code():
+    pytest.importorskip("jax")
+
+    def by_quantile(x):
+        return np.quantile(x, 0.3)
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.grad(by_quantile, backend="jax")(X)
+    assert info.value.code == "E603"

@@ -2,6 +2,7 @@
 and `is_helper`: which functions are the run time's."""
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -59,7 +60,11 @@ def described(fn):
         return "the derivative of a write into an array in place (through an item or a view)"
     cut = min((name.find(s) for s in _SUFFIXES if s in name), default=-1)
     base = name[:cut] if cut > 0 else name
-    for space, text in ((np, "np."), (np.linalg, "np.linalg.")):
+    if module.endswith("scipy_linalg"):
+        return f"the derivative of scipy.linalg.{base}"
+    if module.endswith(".special"):
+        return f"the derivative of scipy.special.{base}"
+    for space, text in ((np, "np."), (np.linalg, "np.linalg."), (math, "math.")):
         if callable(getattr(space, base, None)):
             return f"the derivative of {text}{base}"
     if base in ("broadcast", "unbroadcast", "reduce_like", "broadcast_reduced"):

@@ -43,7 +43,8 @@ from .loops_print import LoopPrinter
 
 _MATH_SPECIAL = {"erf": "jax.scipy.special.erf", "erfc": "jax.scipy.special.erfc",
                  "log": "_jaxgen.math_log", "floor": "_jaxgen.math_floor",
-                 "ceil": "_jaxgen.math_ceil", "trunc": "_jaxgen.math_trunc"}
+                 "ceil": "_jaxgen.math_ceil", "trunc": "_jaxgen.math_trunc",
+                 "lgamma": "jax.lax.lgamma", "gamma": "jax.scipy.special.gamma"}
 _BUILTINS = {"float": "_jaxgen.to_float", "print": "_jaxgen.show"}
 
 
