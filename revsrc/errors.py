@@ -110,7 +110,8 @@ class RecursionNotSupported(RevsrcError):
 class HigherOrderNotSupported(RevsrcError):
     """A derivative that cannot be composed: a second derivative through a rule
     whose own derivative is not written yet (``np.prod``, ``np.linalg.det``...), a
-    second derivative with respect to a container, a derivative called on a value
+    second derivative with respect to a namedtuple or a registered class, a
+    derivative called on a value
     whose kind is only known at run time.
 
     >>> import numpy as np, revsrc

@@ -255,7 +255,10 @@ def _fd(name, f, x):
     if name == "vjp":
         return lambda x: np.tensordot(np.ones(np.shape(f(x))), jac(x), axes=np.ndim(f(x)))
     if name in ("hessian", "hvp"):
-        hess = _jac_fd(_jac_fd(f, 1e-3), 1e-3)
+        coarse, fine = _jac_fd(_jac_fd(f, 2e-3), 2e-3), _jac_fd(_jac_fd(f, 1e-3), 1e-3)
+
+        def hess(x):    # Richardson: the h^2 terms of the two step sizes cancel
+            return (4.0 * fine(x) - coarse(x)) / 3.0
         if name == "hessian":
             return hess
         return lambda x: np.tensordot(hess(x), t0, axes=np.ndim(t0))
@@ -268,9 +271,16 @@ def _fd(name, f, x):
 
 # ----- Composition -----
 
+def _plain(h):
+    """``h``, or the function a ``revsrc.jit`` compiles (the same digits; the jit
+    itself refuses arrays, which its derivatives take): to read an output's shape, and
+    as the reference of central differences."""
+    return h.__wrapped__ if getattr(h, "_revsrc_jitted", None) is not None else h
+
+
 def _scalarized(h, x, stack):
     """``h`` made scalar-valued where needed: a weighted sum of its output."""
-    shape = np.shape(h(x))
+    shape = np.shape(_plain(h)(x))
     if not shape:
         return h
     w = _weights(shape)
@@ -289,7 +299,7 @@ def compose(names, prog, stack, be=None):
     central differences of the revsrc composition inside it)."""
     f_np, f_jax, x = PROGRAMS[prog]
     if stack == "fd":
-        inner = compose(names[1:], prog, "revsrc", "python") if names[1:] else f_np
+        inner = _plain(compose(names[1:], prog, "revsrc", "python") if names[1:] else f_np)
         if names[0] in NEEDS_SCALAR_OUT:
             inner = _scalarized(inner, x, "revsrc")
         return _fd(names[0], inner, x)
@@ -328,9 +338,6 @@ _WHY = {
     'VMAP_ROWS': ('E502',
         'revsrc.vmap maps a function of scalars over 1-D arrays (a derivative '
         'or a Jacobian over rows); this maps a plain function of an array'),
-    'REVERSE_TWICE_ARRAYS': ('E104',
-        'reverse over reverse mode of an array program goes through a run-time '
-        'helper (broadcast_back) with no derivative rule yet'),
 }
 
 _REFUSED_BY_REASON = {
@@ -408,12 +415,6 @@ _REFUSED_BY_REASON = {
         ('grad', 'stop_gradient', 'hessian', 'array'),
     ],
     'JIT_ARRAYS': [
-        ('grad', 'jit', 'array'),
-        ('value_and_grad', 'jit', 'array'),
-        ('vjp', 'jit', 'array'),
-        ('jacrev', 'jit', 'array'),
-        ('hessian', 'jit', 'array'),
-        ('hvp', 'jit', 'array'),
         ('jit', 'value_and_grad', 'array'),
         ('jit', 'jvp', 'array'),
         ('jit', 'vjp', 'array'),
@@ -423,7 +424,6 @@ _REFUSED_BY_REASON = {
         ('jit', 'vmap', 'array'),
         ('jit', 'stop_gradient', 'array'),
         ('stop_gradient', 'jit', 'array'),
-        ('hvp', 'jit', 'stop_gradient', 'array'),
         ('jit', 'value_and_grad', 'jvp', 'array'),
     ],
     'VMAP_ROWS': [
@@ -443,29 +443,12 @@ _REFUSED_BY_REASON = {
         ('vmap', 'stop_gradient', 'array'),
         ('stop_gradient', 'vmap', 'array'),
     ],
-    'REVERSE_TWICE_ARRAYS': [
-        ('hessian', 'grad', 'array'),
-        ('hessian', 'value_and_grad', 'array'),
-        ('hessian', 'jacfwd', 'array'),
-        ('hessian', 'jacrev', 'array'),
-        ('hessian', 'hvp', 'array'),
-        ('hvp', 'grad', 'array'),
-        ('hvp', 'value_and_grad', 'array'),
-        ('hvp', 'jacfwd', 'array'),
-        ('hvp', 'jacrev', 'array'),
-        ('hvp', 'hvp', 'array'),
-        ('grad', 'grad', 'grad', 'array'),
-    ],
 }
 REFUSED = {key: _WHY[why] for why, keys in _REFUSED_BY_REASON.items() for key in keys}
 
 # Crashes not yet turned into a value or a refusal: each must still fail so (a fix
-# removes it from here). Reverse over reverse of the array program, with a cotangent
-# array: runtime.tensor.index_add is given a sequence.
-OPEN = {
-    ('vjp', 'grad', 'array'): ValueError,
-    ('jacrev', 'grad', 'array'): ValueError,
-}
+# removes it from here).
+OPEN = {}
 
 PAIRS = [(a, b, p) for p in PROGRAMS for a in NAMES for b in NAMES]
 
@@ -477,17 +460,9 @@ TRIPLES = [(a, b, c, p) for p in PROGRAMS for (a, b, c) in [
     ("linearize", "vjp", "jacfwd"), ("jacrev", "hvp", "stop_gradient"),
 ]]
 
-# Open: without JAX installed these three raise E502 (revsrc.jit of a function of an
-# array), where with JAX they give JAX's values; noted in the closing note.
-_DIFFER_WITHOUT_JAX = {("jvp", "jit", "array"), ("linearize", "jit", "array"),
-                       ("jacfwd", "jit", "array")}
-
-
 def _check(names, prog):
     key = tuple(names) + (prog,)
     x = PROGRAMS[prog][2]
-    if jax is None and key in _DIFFER_WITHOUT_JAX:
-        pytest.skip("open: E502 without JAX (see _DIFFER_WITHOUT_JAX)")
     if key in REFUSED:
         code, _ = REFUSED[key]
         with pytest.raises(revsrc.RevsrcError) as info:
@@ -625,3 +600,46 @@ def test_vmap_of_a_derivative_over_rows_and_off_the_engine():
     xs = np.array([0.3, 0.9, 1.4])
     got = revsrc.vmap(revsrc.grad(scalar_np))(xs)
     np.testing.assert_array_equal(got, [revsrc.grad(scalar_np)(float(x)) for x in xs])
+
+
+# ----- The README's composition table is this matrix -----
+
+_SHORT = {"value_and_grad": "vg", "stop_gradient": "stop_grad", "linearize": "linearize"}
+
+
+def composition_table():
+    """The README's table (between its composition-table markers): for each outer
+    transformation (row) of each inner one (column), "ok" where both programs
+    compute, else the scalar program's result / the array program's."""
+    def cell(a, b):
+        got = [REFUSED.get((a, b, p), ("ok",))[0] for p in PROGRAMS]
+        return got[0] if len(set(got)) == 1 else " / ".join(got)
+    head = "| outer \\ inner | " + " | ".join(_SHORT.get(n, n) for n in NAMES) + " |"
+    lines = [head, "|---" * (len(NAMES) + 1) + "|"]
+    for a in NAMES:
+        lines.append(f"| **{_SHORT.get(a, a)}** | " +
+                     " | ".join(cell(a, b) for b in NAMES) + " |")
+    refused = {}
+    for key, (code, _) in REFUSED.items():
+        if len(key) == 4:
+            refused.setdefault(key[:-1], set()).add(f"{code} ({key[-1]})")
+    lines.append("")
+    lines.append("Triples: " + ", ".join(
+        f"{a}({b}({c}(f)))" + (f" {', '.join(sorted(refused[a, b, c]))}"
+                               if (a, b, c) in refused else " ok")
+        for a, b, c, p in TRIPLES if p == "scalar") + ".")
+    lines.append("")
+    lines.append("Why: " + "; ".join(f"{code} {why}" for code, why in
+                                     sorted(set(_WHY.values()))) + ".")
+    return "\n".join(lines)
+
+
+def test_the_readme_table_is_the_matrix():
+    import os
+    readme = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "README.md")
+    text = open(readme).read()
+    start, end = "<!-- composition-table -->\n", "\n<!-- /composition-table -->"
+    assert start in text and end in text
+    shown = text[text.index(start) + len(start):text.index(end)]
+    assert shown == composition_table(), "regenerate: print(composition_table())"

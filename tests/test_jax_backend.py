@@ -42,11 +42,9 @@ REFUSED = {
     # sorted() of an array's items compares traced floats in Python
     "f_sorted": _E603,
     # helpers with no jax.numpy twin yet: the quantiles' adjoint, the math module's
-    # gamma functions and fsum, SciPy's factorizations and expm
+    # fsum and prod (SciPy's factorizations, expm and the gamma functions have theirs)
     **dict.fromkeys(["f_quantile", "f_percentile", "f_nanquantile", "f_nanpercentile",
-                     "s_gamma", "s_fsum_prod", "f_fsum_prod_array", "c_cho_solve",
-                     "c_cho_factor_lower", "c_solve_triangular", "c_lu_solve", "c_expm"],
-                    _E603),
+                     "s_fsum_prod", "f_fsum_prod_array"], _E603),
 }
 
 

@@ -330,9 +330,15 @@ def test_jvp_vjp_and_jacobians_take_containers():
     np.testing.assert_allclose(f_jvp(tp, None), t)
 
 
-def test_second_derivatives_with_respect_to_containers_are_refused():
-    with pytest.raises(errors.HigherOrderNotSupported):
-        revsrc.hessian(lambda p: np.sum(p["w"] ** 3))({"w": np.ones(2)})
+def test_second_derivatives_with_respect_to_containers():
+    # a dict, tuple or list: blocks nested as JAX nests them (tests/test_issue23_compose.py
+    # compares with JAX); a namedtuple or registered class is refused
+    h = revsrc.hessian(lambda p: np.sum(p["w"] ** 3))({"w": np.array([1.0, 2.0])})
+    np.testing.assert_array_equal(h["w"]["w"], np.diag([6.0, 12.0]))
+    Pair = collections.namedtuple("Pair", "a b")
+    with pytest.raises(errors.HigherOrderNotSupported) as info:
+        revsrc.hessian(lambda p: p.a * p.b ** 2)(Pair(1.0, 2.0))
+    assert "namedtuple" in str(info.value)
 
 
 def test_public_functions_have_type_hints_that_resolve():

@@ -84,6 +84,24 @@ def renumber(program):
     for n in list(mapping):
         if mapping[n] != n and mapping[n] in taken and n not in order and n not in mapping:
             del mapping[n]
+    # an adjoint whose temporary is not in the program (a derivative of a derivative
+    # keeps `_t9_bar` where `_t9` was not computed) keeps its name unless a renumbered
+    # one prints so: then it gets a number of its own, or two variables would be one
+    renamed = set(mapping.values())
+    printed = set(renamed)
+    for s in ir.walk(program.body):
+        printed.update(n for n in list(ir.writes(s)) + list(ir.reads(s)) if n not in mapping)
+    for s in ir.walk(program.body):
+        for n in list(ir.writes(s)) + list(ir.reads(s)):
+            m = _TEMP.match(n)
+            if m and n not in mapping and n in renamed:
+                counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+                fresh = f"{m.group(1)}{counts[m.group(1)]}{m.group(3)}"
+                while fresh in printed:
+                    counts[m.group(1)] += 1
+                    fresh = f"{m.group(1)}{counts[m.group(1)]}{m.group(3)}"
+                mapping[n] = fresh
+                printed.add(fresh)
     return mapping
 
 

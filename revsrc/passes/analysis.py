@@ -313,8 +313,9 @@ def activity(params, wrt, body, result, kinds, positions=None):
                 full = f"{module}.{name}" if module and module != "builtins" else name
                 if runtime.is_helper(s.fn):
                     raise errors.HigherOrderNotSupported(
-                        f"differentiating a derivative again goes through {full}, which "
-                        "has no rule of its own yet", loc=s.loc,
+                        "differentiating a derivative again goes through "
+                        f"{runtime.described(s.fn)}, which has no rule of its own yet",
+                        loc=s.loc,
                         hint="differentiate in the other mode (revsrc.hessian and "
                              "revsrc.hvp use forward over reverse), or use a simpler "
                              "formula in the function")

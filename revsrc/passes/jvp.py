@@ -386,11 +386,10 @@ def _reads_g_shape(tpl):
 def _refuse(s):
     """Refuse ``s``, whose primitive has no forward rule: E104 for a run-time helper
     of a derivative (reverse mode can go through it), E202 otherwise."""
-    module = getattr(s.fn, "__module__", None) or ""
     if runtime.is_helper(s.fn):
         raise errors.HigherOrderNotSupported(
-            f"forward mode over this derivative goes through {module}."
-            f"{_name(s.fn)}, which has no forward rule yet", loc=s.loc,
+            "forward mode over this derivative goes through "
+            f"{runtime.described(s.fn)}, which has no forward rule yet", loc=s.loc,
             hint="differentiate it again in reverse mode (revsrc.grad of it)")
     raise errors.NoRule(
         f"{_name(s.fn)} has no forward-mode rule", loc=s.loc,

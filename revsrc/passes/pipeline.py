@@ -38,6 +38,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import analysis, containers, cse, inline, jvp, prune, reverse, versions, views as aliases
+from . import gradient_trees
 from ..frontend import arguments, bindings
 from .. import errors, runtime
 from ..core import ir, kinds, ops
@@ -490,6 +491,10 @@ def _inline_one(site, tr):
             raise errors.HigherOrderNotSupported(
                 "a revsrc derivative of a function with *args or **kwargs called inside "
                 "a differentiated function", loc=s.loc, hint="name its parameters")
+        tree = gradient_trees.container_argument(site, a)
+        if tree is not None:    # a container built in the function: its leaves
+            sig.append((arguments.TREE, tree[0], tuple(site.kind(x) for x in tree[1])))
+            continue
         sig.append(site.kind(a))
     for a in tr.argnums:
         if sig[a] == arguments.STATIC:
@@ -500,7 +505,12 @@ def _inline_one(site, tr):
                 f"{sig[a]!r}; only floats and float arrays carry gradients", loc=s.loc,
                 hint="pass a float")
     low = lower(tr.derivative if tr.derivative is not None else s.fn, tuple(sig))
-    given = [a for p, a in zip(tr.params, args) if p not in static]
+    given = []
+    for p, a, e in zip(tr.params, args, sig):
+        if p in static:
+            continue
+        given.extend(gradient_trees.container_argument(site, a)[1]
+                     if arguments.is_tree(e) else [a])
     return site.splice(low.params, low.body, low.result, given,
                        f"{function_name(tr.f)}_d", low.deps)
 
@@ -510,24 +520,24 @@ def _derivative(tr, key, has_aux):
     ``key``: its program, which ``tr.program_for(key)`` gives (made now if it was not
     before; as transformed, before a back end's pruning), then the operations that
     make the derivative's return value of the program's outputs."""
-    if any(arguments.is_tree(e) for e in key):
-        raise errors.HigherOrderNotSupported(
-            f"differentiating again a derivative of {tr.callee.name} taken with respect "
-            "to a container (or of a function with *args or **kwargs) is not supported "
-            "yet", loc=tr.parsed.loc(tr.parsed.node),
-            hint="pass the leaves as separate float or array arguments")
+    groups = arguments.slot_leaves(tr.binding, key, tr.slots)
+    for td, _ in groups:
+        gradient_trees.check_gradient(td, tr)
     prog = tr.program_for(key)
     # its adjoints are ordinary variables now: the new transformation names its own
     names = prog.names.fork()
     body = ir.rename(prog.body, lambda n: n)   # fresh statements: never shared
     outs = list(prog.outputs)
-    n = len(tr.argnums)
-    grads = []
-    positions = arguments.wrt_positions(tr.binding, key, tr.slots)
+    positions = [p for _, ps in groups for p in ps]
+    n = len(positions)      # one gradient output per leaf differentiated
+    leaf_grads = []
     for out, a in zip(outs[1:1 + n], positions):
         g = names.temp()
         body.append(Op(g, runtime.finalize_grad, (out, prog.params[a])))
-        grads.append(g)
+        leaf_grads.append(g)
+    leaf_grads = iter(leaf_grads)
+    # a gradient with respect to a container is that container of its leaves'
+    grads = [gradient_trees.gradient(td, leaf_grads, body, names) for td, _ in groups]
     if tr.tuple_argnums:
         grad = names.temp()
         body.append(Op(grad, ir.make_tuple, tuple(grads)))

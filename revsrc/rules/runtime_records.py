@@ -200,6 +200,13 @@ def unbroadcast_vjp(g, ans, grad, x):
     return _transpose.broadcast_back(g, grad), None
 
 
+# ... and its transpose, linear in the adjoint too (the other argument gives the shape):
+# reverse over reverse over reverse, and forward over reverse over reverse, go through it
+@primitive("broadcast_back", _transpose.broadcast_back, kind=_like(1), linear=(0,))
+def broadcast_back_vjp(g, ans, gbar, grad):
+    return runtime.unbroadcast(g, gbar), None
+
+
 @primitive("broadcast_like", runtime.broadcast_like)
 def broadcast_like_vjp(g, ans, t, like):
     return runtime.unbroadcast(g, t), None

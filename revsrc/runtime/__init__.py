@@ -2,6 +2,7 @@
 and `is_helper`: which functions are the run time's."""
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -28,6 +29,47 @@ def is_helper(fn):
 
 _HOMES = frozenset({__name__, _kernels.__name__, ir.__name__})
 _INSIDE = __name__ + "."
+
+# What the user wrote that a helper of revsrc's stands for, in refusals (E104, E502):
+# the IR's operations by the Python that makes them, the derivatives of NumPy's
+# functions by those functions
+_WRITTEN = {"make_list": "a list built in the function",
+            "make_tuple": "a tuple built in the function",
+            "make_dict": "a dict built in the function",
+            "make_node": "a container built in the function",
+            "copy": "an assignment",
+            "get_attribute": "reading an attribute",
+            "call_method": "a method call"}
+_SUFFIXES = ("_grad", "_vjp", "_jvp", "_back")
+
+
+def described(fn):
+    """What the user wrote that the run-time helper or IR operation ``fn`` stands for
+    (``the derivative of np.prod`` for prod_grad), for messages that must not name
+    revsrc's internals; a function that is not one of revsrc's by its own name."""
+    name = getattr(fn, "__name__", None) or type(fn).__name__
+    if not is_helper(fn):
+        module = getattr(fn, "__module__", None)
+        return f"{module}.{name}" if module and module != "builtins" else name
+    if getattr(fn, "__module__", None) == ir.__name__:
+        return _WRITTEN.get(name, "an operation of the function")
+    module = getattr(fn, "__module__", None) or ""
+    if module.endswith(".containers"):
+        return "the derivative of reading or writing items of a list or dict"
+    if module.endswith(".inplace"):
+        return "the derivative of a write into an array in place (through an item or a view)"
+    cut = min((name.find(s) for s in _SUFFIXES if s in name), default=-1)
+    base = name[:cut] if cut > 0 else name
+    if module.endswith("scipy_linalg"):
+        return f"the derivative of scipy.linalg.{base}"
+    if module.endswith(".special"):
+        return f"the derivative of scipy.special.{base}"
+    for space, text in ((np, "np."), (np.linalg, "np.linalg."), (math, "math.")):
+        if callable(getattr(space, base, None)):
+            return f"the derivative of {text}{base}"
+    if base in ("broadcast", "unbroadcast", "reduce_like", "broadcast_reduced"):
+        return "the derivative of arrays of different shapes combined (broadcasting)"
+    return "a step of the derivative revsrc wrote for this line"
 
 
 # Sum an adjoint back to its input's shape (undoing NumPy broadcasting).

@@ -28,6 +28,7 @@ import numpy as np
 
 from ... import _engine_ops as ops
 from ...passes import analysis
+from ... import runtime
 from ...runtime import containers
 from ...core import ir
 from ... import primitives
@@ -266,6 +267,8 @@ def _rule_for(fn):
 
 
 def _fn_name(fn):
+    if runtime.is_helper(fn):       # what the user wrote, not revsrc's internals
+        return runtime.described(fn)
     mod = getattr(fn, "__module__", None) or type(fn).__module__
     return f"{mod}.{getattr(fn, '__name__', repr(fn))}"
 

@@ -203,10 +203,12 @@ class Compiled:
             return errors.JaxDataDependent(
                 "backend='jax' compiles the derivative with jax.jit, and this is a "
                 "branch on a value computed from the differentiated arguments that "
-                "cannot run as a select of both arms (it leaves a loop, raises, or "
-                "changes a list in place)", loc=loc,
-                hint="use backend=None for this function, or write the branch as "
-                     "np.where(cond, a, b)")
+                "cannot run as a select of both arms (it leaves a loop, raises, "
+                "changes a list in place, or, in reverse mode over a derivative, both "
+                "saves and restores values)", loc=loc,
+                hint="use backend=None for this function, write the branch as "
+                     "np.where(cond, a, b), or take second derivatives forward over "
+                     "reverse (revsrc.hessian, revsrc.jacfwd of the gradient)")
         if what in ("while", "for"):
             control = "while loop" if what == "while" else "loop"
             return errors.JaxDataDependent(

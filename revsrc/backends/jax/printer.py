@@ -43,7 +43,8 @@ from .loops_print import LoopPrinter
 
 _MATH_SPECIAL = {"erf": "jax.scipy.special.erf", "erfc": "jax.scipy.special.erfc",
                  "log": "_jaxgen.math_log", "floor": "_jaxgen.math_floor",
-                 "ceil": "_jaxgen.math_ceil", "trunc": "_jaxgen.math_trunc"}
+                 "ceil": "_jaxgen.math_ceil", "trunc": "_jaxgen.math_trunc",
+                 "lgamma": "jax.lax.lgamma", "gamma": "jax.scipy.special.gamma"}
 _BUILTINS = {"float": "_jaxgen.to_float", "print": "_jaxgen.show"}
 
 
@@ -275,8 +276,12 @@ class JnpPrinter(LoopPrinter):
         # an `if` of a reverse sweep restores (pops) what its forward `if` saved: the
         # second arm's saves are on top, so its adjoint runs first
         restores = any(isinstance(t, Pop) for t in ir.walk(s.body + s.orelse))
-        if not restores and _flag_pushes(s):
-            body, orelse, flag = s.body[:-1], s.orelse[:-1], (s.body[-1], s.orelse[-1])
+        k = 0 if restores else _flag_pushes(s)
+        if k:
+            # each arm ends by saving which one ran (a derivative of a derivative saves
+            # one flag per transformation): each flag saved once, selected by the test
+            body, orelse, flag = s.body[:-k], s.orelse[:-k], list(zip(s.body[-k:],
+                                                                       s.orelse[-k:]))
         names = sorted({self.name(v) for t in ir.walk(body + orelse) for v in ir.writes(t)})
         spare = [n for n in names if n in {self.name(v) for v in self.placeholders}]
         wanted = "(" + "".join(f"{n!r}, " for n in names) + ")"
@@ -307,8 +312,7 @@ class JnpPrinter(LoopPrinter):
                     f"_jaxgen.grab(locals(), {wanted}), {tag}_first")
             self._mark("if", s.loc)
             self.lines.append(f"{inner}{unpack} = _jaxgen.select({test}, {pair})")
-        if flag is not None:
-            then_push, else_push = flag
+        for then_push, else_push in flag or ():
             self.lines.append(f"{inner}{stack_name(then_push.stack)}.append("
                               f"_jaxgen.flag({test}, {self.operand(then_push.value)}, "
                               f"{self.operand(else_push.value)}))")
@@ -319,10 +323,16 @@ class JnpPrinter(LoopPrinter):
 
 
 def _flag_pushes(s):
-    """Whether each branch of ``s`` ends by saving a constant, the branch taken."""
-    ends = (s.body[-1] if s.body else None, s.orelse[-1] if s.orelse else None)
-    return all(isinstance(e, Push) and isinstance(e.value, Const) for e in ends) and \
-        ends[0].stack == ends[1].stack
+    """How many statements each branch of ``s`` ends with that save a constant, the
+    branch taken, on the same stacks in the same order (0: none)."""
+    k = 0
+    while k < min(len(s.body), len(s.orelse)):
+        a, b = s.body[-1 - k], s.orelse[-1 - k]
+        if not (isinstance(a, Push) and isinstance(a.value, Const) and
+                isinstance(b, Push) and isinstance(b.value, Const) and a.stack == b.stack):
+            break
+        k += 1
+    return k
 
 
 # statements that must not run for a branch not taken: they act outside the values

@@ -27,7 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ... import errors, runtime
-from . import inplace_twins
+from . import inplace_twins, scipy_twins
 from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace, tensor,
                         transpose_grads, values)
 from ...runtime.grads import (calculus as _calculus, common as _common,
@@ -555,10 +555,16 @@ register_twins(arith, {})
 # raise, assert, f-strings and errstate blocks; NumPy's in-place functions as values
 register_twins(guards, None)
 register_twins(inplace, inplace_twins.TWINS)
-# try statements' tests, np.vectorize's check; the quantiles', gamma functions' and
-# SciPy factorizations' adjoints (Python loops on values): no jnp lowering yet
-for _module in (attempts, vectorized, _mathfuncs, _quantiles, _scipy_linalg):
+# try statements' tests, np.vectorize's check; the quantiles' adjoints (Python loops
+# on values): no jnp lowering yet
+for _module in (attempts, vectorized, _quantiles):
     register_twins(_module, None)
+# the gamma functions' adjoints: digamma is JAX's (NumPy's twin is a loop on a float)
+register_twins(_mathfuncs, {"digamma": jax.scipy.special.digamma})
+
+
+# SciPy's solves and expm in the adjoints: jax.scipy.linalg's, with the same arguments
+register_twins(_scipy_linalg, scipy_twins.TWINS)
 
 
 def _original(module, name):

@@ -81,9 +81,10 @@ def check(lowerer, sc, key, name, args, kwargs, loc):
     """Refuse the recursive call of ``key`` (named ``name``) with operands ``args``
     and ``kwargs`` from scope ``sc`` unless int constants decide it."""
     given = int_constants(args, kwargs)
-    hint = (f"pass {name}'s int arguments as constants (a literal, a loop over "
-            "range(...) with constant bounds, functools.partial), or rewrite the "
-            "recursion as a loop")
+    hint = (f"call {name} with its int arguments written as constants inside the "
+            f"function you transform (a literal: {name}(5, x), or a loop over range(...) "
+            "with constant bounds), or rewrite the recursion as a loop; an int passed "
+            "to the derivative is known only when it runs")
     if not any(v is not None for v in given):
         raise errors.RecursionNotSupported(
             f"{name} calls itself (recursion) with no int argument known when "

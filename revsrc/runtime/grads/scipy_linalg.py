@@ -18,6 +18,13 @@ from .common import real_only
 from .linalg import cholesky_grad, mT
 
 
+def _scipy_linalg():
+    """scipy.linalg, imported when an adjoint first runs (the JAX back end's twin of
+    this module gives jax.scipy.linalg here, whose functions take the same arguments)."""
+    import scipy.linalg
+    return scipy.linalg
+
+
 def _outer(u, v):
     """u v^T for vectors, u @ v^T for matrices (the right-hand sides as columns)."""
     return np.multiply.outer(u, v) if np.ndim(u) == 1 else np.matmul(u, mT(v))
@@ -42,7 +49,7 @@ def cho_solve_grads(g, ans, c_and_lower, b):
     """The adjoints of ``x = cho_solve((c, lower), b)``, x = (L L^T)^-1 b: b's is
     A^-1 g; with A's -b_bar x^T, the factor's is (A_bar + A_bar^T) L on its triangle
     (for the upper factor U, with A = U^T U: U (A_bar + A_bar^T))."""
-    import scipy.linalg as sl
+    sl = _scipy_linalg()
     c, low = c_and_lower[0], c_and_lower[1]
     real_only(c, "scipy.linalg.cho_solve")
     g = as_array(g, b)
@@ -79,7 +86,7 @@ def _onto_triangle(grad, lower, unit_diagonal):
 def solve_triangular_grads(g, ans, a, b, trans=0, lower=False, unit_diagonal=False):
     """The adjoints of x = op(T)^-1 b, T the triangle of ``a`` it reads: b's is
     op(T)^-T g, T's -b_bar x^T (for op(T) = T^T: -x b_bar^T), on that triangle."""
-    import scipy.linalg as sl
+    sl = _scipy_linalg()
     real_only(a, "scipy.linalg.solve_triangular")
     t = _trans(trans)
     g = as_array(g, a, b)
@@ -92,7 +99,7 @@ def solve_triangular_grads(g, ans, a, b, trans=0, lower=False, unit_diagonal=Fal
 
 def solve_triangular_jvp_a(da, ans, a, b, trans=0, lower=False, unit_diagonal=False):
     """The tangent of x = op(T)^-1 b along ``a``: -op(T)^-1 op(dT) x."""
-    import scipy.linalg as sl
+    sl = _scipy_linalg()
     t = _trans(trans)
     dt = _onto_triangle(np.asarray(da), lower, unit_diagonal)
     rhs = np.matmul(dt if t == 0 else mT(dt), ans)
@@ -118,7 +125,7 @@ def lu_factor_grad(g, ans, a):
     """The adjoint of ``lu_factor(a)`` = (lu, piv) for a square ``a``, with
     a[perm] = L U: from L's and U's adjoints (lu's below and on/above the diagonal),
     M = sl(L^T L_bar) + triu(U_bar U^T) and a[perm]'s adjoint L^-T M U^-T."""
-    import scipy.linalg as sl
+    sl = _scipy_linalg()
     real_only(a, "scipy.linalg.lu_factor")
     lu, piv = ans
     gl = as_array(g[0], a)
@@ -126,8 +133,9 @@ def lu_factor_grad(g, ans, a):
     m = np.tril(np.matmul(mT(L), np.tril(gl, -1)), -1) + np.triu(np.matmul(np.triu(gl), mT(U)))
     inner = sl.solve_triangular(L, m, trans=1, lower=True, unit_diagonal=True)
     ap_bar = mT(sl.solve_triangular(U, mT(inner), trans=0, lower=False))
-    grad = np.empty_like(ap_bar)
-    grad[_permutation(piv, a.shape[-1])] = ap_bar
+    # a[perm]'s adjoint put back in a's row order: a gather by the inverse order
+    # (not an item assignment, so the JAX twin runs the same line)
+    grad = ap_bar[np.argsort(_permutation(piv, a.shape[-1]))]
     return as_adjoint(grad, a)
 
 
@@ -135,7 +143,7 @@ def lu_solve_grads(g, ans, lu_and_piv, b, trans=0):
     """The adjoints of x = op(A)^-1 b, A = P L U packed in (lu, piv): b's is
     op(A)^-T g; A's is -b_bar x^T (its transpose for op(A) = A^T), taken to L and U,
     L_bar = P^T A_bar U^T and U_bar = L^T P^T A_bar, and packed as lu is."""
-    import scipy.linalg as sl
+    sl = _scipy_linalg()
     lu, piv = lu_and_piv[0], lu_and_piv[1]
     real_only(lu, "scipy.linalg.lu_solve")
     t = _trans(trans)
@@ -153,7 +161,7 @@ def lu_solve_grads(g, ans, lu_and_piv, b, trans=0):
 def expm_frechet(a, e):
     """The derivative of expm at ``a`` along ``e``, exactly: the upper right block of
     expm([[a, e], [0, a]]) (batched over leading axes)."""
-    import scipy.linalg as sl
+    sl = _scipy_linalg()
     n = a.shape[-1]
     dt = np.result_type(a, e)
     big = np.zeros(a.shape[:-2] + (2 * n, 2 * n), dtype=dt)

@@ -1,0 +1,314 @@
+"""Forward and reverse mode on one function: `jvp`, `linearize`, `vjp`.
+
+Each is a few lines over a program revsrc writes: the forward-mode program (the value
+and a directional derivative) and the reverse-mode program (the value and the
+cotangent pulled back to the inputs), cached per function and argument kinds. The
+Jacobians and Hessians (revsrc/compose/jacobians.py) are loops over these.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .. import api, errors, executable
+from ..frontend import arguments
+from ..backends import python as emit
+from ..backends.jax import compiled as jaxgen
+from ..core import kinds, pytree
+from ..passes import pipeline, prune
+from ..executable import Compiled, ProgramCache
+
+_FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
+
+
+class _Forward:
+    """The forward-mode transformation of one function, cached per argument kinds."""
+
+    def __init__(self, f, has_aux=False, backend=None):
+        if backend not in executable.BACKENDS:
+            raise ValueError(f"backend must be one of {executable.BACKENDS}, "
+                             f"not {backend!r}")
+        if backend == "jax":
+            jaxgen.require()
+        self.f = f = api.unjitted(f)
+        self.parsed, self.binding = api.describe(f)
+        self.params = self.binding.params
+        self.has_aux = has_aux
+        self.backend = backend
+        self.cache = ProgramCache()     # by (key, positions with tangents)
+
+    def _signature(self, v):
+        return _signature(v, self.backend)
+
+    def entry(self, primals, wrt):
+        """The program for arguments like ``primals`` (plain values: no containers
+        taken apart), with tangents at positions ``wrt``."""
+        values = self.binding.bind(tuple(primals), {})
+        plan = arguments.Plan(self.binding, values, [],
+                              signature=self._signature)
+        return self._entry(plan.key, plan.flat_values(), tuple(wrt))
+
+    def _entry(self, key, flat, wrt):
+        hit = self.cache.current((key, wrt))
+        if hit is None:
+            with executable.deep_recursion():
+                hit = self._build(key, flat, wrt)
+        return hit
+
+    def _build(self, key, flat, wrt):
+        api.check_values(self.parsed, [f"argument {i}" for i in range(len(flat))],
+                         arguments.flat_key(key), flat)
+        prog = pipeline.jvp_program(self.f, key, wrt, self.has_aux,
+                                    compile_python=emit.compile_program)
+        if self.backend == "jax":
+            hit = executable.for_jax(prog, jaxgen.jvp_post(self.has_aux))
+            self.cache.store((key, wrt), hit)
+            return hit
+        engine = None
+        if self.backend in (None, "engine"):
+            engine = executable.try_engine(prog, required=self.backend == "engine")
+        if engine is None:
+            # loop bodies on arrays through the kernels (the forward-over-reverse of an
+            # RNN's loss steps through its loop); the program as made stays for reuse
+            hit = Compiled(prune.loop_kernels(prog), None, prog)
+            hit.fn  # compile now, so errors surface at the first call
+        else:
+            hit = Compiled(prog, engine)
+        self.cache.store((key, wrt), hit)
+        return hit
+
+    def __call__(self, primals, tangents):
+        key, flat, wrt, flat_tangents = self._check(primals, tangents)
+        entry = self._entry(key, flat, wrt)
+        args = flat + tuple(flat_tangents)
+        if entry.jax is not None:  # shaped inside the jit (jaxgen.jvp_post)
+            outs = entry.jax(args)
+            return outs if self.has_aux else outs[:2]
+        outs = entry.run(args)
+        out, tangent = outs[0], _like(outs[1], outs[0])
+        if self.has_aux:
+            return out, tangent, outs[2]
+        return out, tangent
+
+    def _check(self, primals, tangents):
+        """(key, the program's argument values, the positions with tangents, those
+        tangents): containers are taken apart, a tangent shaped like its primal."""
+        if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+            raise TypeError("jvp takes primals and tangents as tuples (or lists), "
+                            "one entry per positional argument")
+        primals, tangents = tuple(primals), list(tangents)
+        if len(tangents) != len(primals):
+            raise TypeError(f"{len(primals)} primals but {len(tangents)} tangents")
+        values = self.binding.bind(primals, {})
+        nums = [i for i, t in enumerate(tangents) if t is not None]
+        loc = self.parsed.loc(self.parsed.node)
+        slots = self.binding.slots(nums, loc=loc)
+        plan = arguments.Plan(self.binding, values, slots, loc=loc,
+                              signature=self._signature)
+        flat = plan.flat_values()
+        wrt, flat_tangents = [], []
+        groups = arguments.slot_leaves(self.binding, plan.key, slots)
+        for i, (td, positions) in zip(nums, groups):
+            name = pytree.path_text(self.params[slots[nums.index(i)][0]],
+                                    slots[nums.index(i)][1])
+            for p, path, t in zip(positions, pytree.paths(td),
+                                  pytree.flatten_up_to(td, tangents[i], name)):
+                x = flat[p]
+                where = pytree.path_text(name, path)
+                float_arg = pytree.float_leaf(x)
+                if t is None or (not float_arg and _is_zero(t)):
+                    continue
+                if not float_arg:
+                    raise errors.NotDifferentiableArgument(
+                        f"argument {where} is {pytree.describe_leaf(x)}; only float "
+                        "scalars and float arrays have tangents (pass None for it)",
+                        loc=loc)
+                if np.shape(t) != np.shape(x):
+                    raise ValueError(f"the tangent of {where} has shape {np.shape(t)}, "
+                                     f"its primal {np.shape(x)}")
+                wrt.append(p)
+                if isinstance(x, np.ndarray):
+                    t = np.asarray(t, dtype=x.dtype)
+                elif self.backend == "jax" and isinstance(self._signature(x), tuple):
+                    t = jaxgen.require().jnp.asarray(t, dtype=x.dtype)   # a JAX array
+                else:
+                    t = float(t)
+                flat_tangents.append(t)
+        return plan.key, flat, tuple(wrt), flat_tangents
+
+
+def _signature(v, backend):
+    return jaxgen.signature(v) if backend == "jax" else kinds.signature(v)
+
+
+def _host(x):
+    """A JAX array as the NumPy array of its values (for building bases and stacking
+    Jacobians' columns); anything else unchanged."""
+    if isinstance(x, (np.ndarray, float, int, tuple, list)) or x is None:
+        return x
+    return np.asarray(x) if hasattr(x, "__array__") and hasattr(x, "shape") else x
+
+
+def _device(x, backend):
+    """With backend="jax", results as JAX arrays."""
+    if backend != "jax":
+        return x
+    J = jaxgen.require()
+    with J.jax.enable_x64(True):   # float64 values stay float64 (see revsrc/jaxgen.py)
+        return J.jax.tree_util.tree_map(J.jnp.asarray, x)
+
+
+def _is_zero(t):
+    try:
+        return not np.any(t)
+    except Exception:
+        return False
+
+
+def _like(t, out):
+    """A tangent in the form of its primal output (a float for a float)."""
+    if isinstance(out, np.ndarray):
+        t = np.asarray(t, dtype=out.dtype if out.dtype.kind in "fc" else None)
+        return np.broadcast_to(t, out.shape).copy() if t.shape != out.shape else t
+    if isinstance(out, (float, np.floating)) and not isinstance(t, np.ndarray):
+        return type(out)(t) if isinstance(out, np.floating) else float(t)
+    return t
+
+
+def _memo(f, key, build):
+    """``build()``, remembered for ``f`` and ``key`` as long as ``f`` lives: in a weak
+    dictionary, or on a revsrc derivative itself (which is not weak-referenceable)."""
+    try:
+        per_f = _FORWARD.setdefault(f, {})
+    except TypeError:
+        per_f = getattr(f, "__dict__", None)
+        if per_f is None:
+            return build()
+        per_f = per_f.setdefault("_revsrc_memo", {})
+    hit = per_f.get(key)
+    if hit is None:
+        hit = per_f[key] = build()
+    return hit
+
+
+def _value(f, args):
+    """``f(*args)``, for a function made by ``revsrc.jit`` by the function it compiles
+    (the same digits): the jit compiles scalar functions, and its derivatives, which
+    read that function, take arrays too."""
+    jt = getattr(f, "_revsrc_jitted", None)
+    return jt.f(*args) if jt is not None and hasattr(jt, "f") else f(*args)
+
+
+def _forward(f, has_aux=False, backend=None):
+    return _memo(f, ("jvp", has_aux, backend), lambda: _Forward(f, has_aux, backend))
+
+
+def _grad(f, argnums, backend, memory=None):
+    return _memo(f, ("grad", argnums if not isinstance(argnums, list) else tuple(argnums),
+                     backend, memory), lambda: api.grad(f, argnums, backend=backend,
+                                                        memory=memory))
+
+
+def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+        has_aux: bool = False, backend: Optional[str] = None) -> Tuple[Any, ...]:
+    """``(f(*primals), J tangents)``: the value and its directional derivative.
+
+    ``tangents`` has one entry per argument, shaped like it (None for an argument
+    with no tangent, as for ints). Computed by a forward-mode program revsrc writes
+    (no tape), with loops and branches; scalar programs run on the compiled engine.
+
+    >>> import math, revsrc
+    >>> def f(x, y):
+    ...     return math.sin(x) * y
+    >>> out, t = revsrc.jvp(f, (0.5, 2.0), (1.0, 0.0))
+    >>> round(t, 12) == round(math.cos(0.5) * 2.0, 12)
+    True
+    """
+    return _forward(f, has_aux, backend)(primals, tangents)
+
+
+def linearize(f: Callable[..., Any], *primals: Any,
+              backend: Optional[str] = None) -> Tuple[Any, Callable[..., Any]]:
+    """``(f(*primals), f_jvp)``, where ``f_jvp(*tangents)`` is the derivative of ``f``
+    at ``primals`` applied to ``tangents`` (one per argument, None for none).
+
+    >>> import revsrc
+    >>> out, f_jvp = revsrc.linearize(lambda x: x * x * x, 2.0)
+    >>> out, f_jvp(1.0)
+    (8.0, 12.0)
+    """
+    fw = _forward(f, False, backend)
+    out = fw(primals, [None] * len(primals))[0]
+
+    def f_jvp(*tangents):
+        return fw(primals, list(tangents))[1]
+    f_jvp.__name__ = f"jvp_{getattr(f, '__name__', 'f')}"
+    f_jvp._revsrc_source = lambda *args: _forward_text(fw, primals, None)
+    return out, f_jvp
+
+
+def _forward_text(fw, primals, nums):
+    """The source of ``fw``'s forward-mode program at ``primals``, with tangents for
+    arguments ``nums`` (None: every float argument)."""
+    if not primals:      # as revsrc.source does for a derivative: float arguments
+        primals = tuple(1.0 for _ in fw.params)
+    nums = _float_positions(primals) if nums is None else nums
+    tangents = [p if i in nums else None for i, p in enumerate(primals)]
+    key, flat, wrt, _ = fw._check(tuple(primals), tangents)
+    return fw._entry(key, flat, wrt).text
+
+
+# ----- Reverse mode -----
+
+def _backward(f, argnums, has_aux, backend, memory=None):
+    """The transformation of ``f`` whose program takes the output's cotangent last."""
+    return _memo(f, ("vjp", argnums, has_aux, backend, memory),
+                 lambda: api.Transformed(f, argnums, has_aux, backend, False, cotangent=True,
+                                         memory=memory))
+
+
+def _float_positions(primals, backend=None):
+    """The arguments that carry gradients: floats, float arrays and containers whose
+    leaves all are."""
+    out = []
+    for i, p in enumerate(primals):
+        leaves = pytree.tree_leaves(p)
+        if leaves and all(pytree.float_leaf(x) for x in leaves):
+            out.append(i)
+    return tuple(out)
+
+
+def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
+        backend: Optional[str] = None,
+        memory: Optional[Union[int, str]] = None) -> Tuple[Any, ...]:
+    """``(f(*primals), vjp_fn)``: ``vjp_fn(ct)`` pulls a cotangent ``ct`` of the output
+    (shaped like it: a number, an array, a tuple) back to one cotangent per argument
+    (None for an argument that is not a float or a float array).
+
+    Each call of ``vjp_fn`` runs the program revsrc writes for it: the forward sweep
+    again, then the adjoint sweep from ``ct``. ``memory``: as for `revsrc.grad`.
+
+    >>> import numpy as np, revsrc
+    >>> out, back = revsrc.vjp(lambda x: x * x, np.array([1.0, 2.0]))
+    >>> back(np.array([1.0, 1.0]))
+    (array([2., 4.]),)
+    """
+    wrt = _float_positions(primals, backend)
+    if not wrt:
+        raise errors.NotDifferentiableArgument(
+            "vjp needs at least one float or float array argument")
+    tr = _backward(f, wrt, has_aux, backend, memory)
+    out = _device(_value(f, primals), backend)
+    if has_aux:
+        out, aux = out
+
+    def vjp_fn(ct):
+        grads = tr(*primals, ct)
+        if has_aux:
+            grads = grads[0]
+        found = dict(zip(wrt, grads))
+        return tuple(found.get(i) for i in range(len(primals)))
+    vjp_fn.__name__ = f"vjp_{getattr(f, '__name__', 'f')}"
+    return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)

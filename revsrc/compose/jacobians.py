@@ -1,0 +1,306 @@
+"""The Jacobians, the Hessian and Hessian-vector products, and their derivatives.
+
+`jacfwd` is one `jvp` per input dimension, `jacrev` one vector-Jacobian product per
+output element, `hessian` forward mode over the gradient program. Derivatives are
+ordinary functions, so these apply to them too (`_second`, and revsrc/nested.py for a
+call of one inside a function revsrc transforms).
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Optional, Sequence, Union
+
+import numpy as np
+
+from .. import api, errors, nested
+from ..core import pytree
+from ..api import Argnums
+from .forward import (_backward, _device, _forward, _forward_text, _grad, _host, _memo,
+                      _value, jvp)
+
+# ----- Jacobians and Hessians -----
+
+def _nums(argnums):
+    return (tuple(argnums), True) if isinstance(argnums, (tuple, list)) else ((argnums,), False)
+
+
+def _basis(x):
+    """The unit vectors of the space of ``x`` (a float, or an array), in C order."""
+    if isinstance(x, np.ndarray):
+        for k in range(x.size):
+            e = np.zeros(x.size, dtype=x.dtype)
+            e[k] = 1
+            yield e.reshape(x.shape)
+    else:
+        yield 1.0
+
+
+def _assemble(columns, out_shape, x):
+    """Stack per-direction results into an array of shape out_shape + shape(x)."""
+    cols = [np.asarray(c, dtype=np.result_type(c, np.float64) if np.ndim(c) == 0 else None)
+            for c in columns]
+    if not isinstance(x, np.ndarray):
+        return cols[0] if out_shape else float(cols[0])
+    stacked = np.stack(cols, axis=-1)
+    return stacked.reshape(tuple(out_shape) + x.shape)
+
+
+def _zero_leaf(o):
+    """A zero cotangent for the output leaf ``o``."""
+    return np.zeros(np.shape(o)) if np.ndim(o) else 0.0
+
+
+def _by_output(out, per_leaf_of_output):
+    """Jacobians in JAX's nesting: the output's container outside, one block per output
+    leaf (each in the form of the arguments) inside; a plain output gives its block."""
+    leaves, td = pytree.tree_flatten(out)
+    blocks = [per_leaf_of_output(m, o) for m, o in enumerate(leaves)]
+    return blocks[0] if td.kind == pytree.LEAF else pytree.tree_unflatten(td, blocks)
+
+
+def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
+           backend: Optional[str] = None) -> Callable[..., Any]:
+    """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by forward mode:
+    one `jvp` per input dimension. Shape: output's shape + argument's shape (for a
+    container argument or output, containers of those, nested as JAX nests them).
+
+    >>> import numpy as np, revsrc
+    >>> revsrc.jacfwd(lambda x: x * x)(np.array([1.0, 3.0]))
+    array([[2., 0.],
+           [0., 6.]])
+    """
+    nums, many = _nums(argnums)
+    if _composed(f) is not None:
+        return _second(f, nums, many, has_aux, backend)
+
+    def jacobian_fwd(*args):
+        fw = _forward(f, has_aux, backend)
+        cols = {}      # (argument, its leaf) -> one output tangent per basis direction
+        out = aux = None
+        for a in nums:
+            leaves, td = pytree.tree_flatten(args[a])
+            for j, x in enumerate(leaves):
+                cols[a, j] = []
+                for e in _basis(_host(x)):
+                    tangents = [None] * len(args)
+                    if td.kind == pytree.LEAF:
+                        tangents[a] = e
+                    else:
+                        tangents[a] = pytree.tree_unflatten(
+                            td, [e if k == j else None for k in range(len(leaves))])
+                    res = fw(args, tangents)
+                    out, t = res[0], res[1]
+                    aux = res[2] if has_aux else None
+                    cols[a, j].append(t)
+        if out is None:   # an empty array: the output's shape from a plain call
+            out = _value(f, args)[0] if has_aux else _value(f, args)
+
+        def block(m, o):
+            jacs = []
+            for a in nums:
+                leaves, td = pytree.tree_flatten(args[a])
+                per_leaf = [_assemble([_host(_output_leaf(t, out, m)) for t in cols[a, j]],
+                                      np.shape(_host(o)), _host(x))
+                            for j, x in enumerate(leaves)]
+                jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
+                            pytree.tree_unflatten(td, per_leaf))
+            return tuple(jacs) if many else jacs[0]
+        jac = _device(_by_output(out, block), backend)
+        return (jac, aux) if has_aux else jac
+    jacobian_fwd.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
+    return _mark(jacobian_fwd, f, nums, many, has_aux, backend)
+
+
+def _output_leaf(t, out, m):
+    """Leaf ``m`` of the tangent ``t`` of the output ``out`` (0 for one it lacks)."""
+    if not pytree.is_container(out):
+        return t
+    leaves, want = pytree.tree_leaves(t), pytree.tree_leaves(out)
+    return leaves[m] if len(leaves) == len(want) else _zero_leaf(want[m])
+
+
+def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
+           backend: Optional[str] = None) -> Callable[..., Any]:
+    """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by reverse mode:
+    one vector-Jacobian product per output element. Shape: output's shape +
+    argument's shape (for a container argument or output, containers of those, nested
+    as JAX nests them).
+
+    >>> import numpy as np, revsrc
+    >>> revsrc.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0, 0.0]))
+    array([[2., 0.],
+           [0., 2.]])
+    """
+    nums, many = _nums(argnums)
+    if _composed(f) is not None:
+        return _second(f, nums, many, has_aux, backend)
+
+    def jacobian_rev(*args):
+        tr = _backward(f, nums, has_aux, backend)
+        out = _value(f, args)
+        aux = None
+        if has_aux:
+            out, aux = out
+        out_leaves, out_td = pytree.tree_flatten(out)
+        if any(map(np.iscomplexobj, out_leaves)):   # as JAX's (jacfwd: a complex Jacobian)
+            raise errors.NonScalarOutput(
+                f"{getattr(f, '__name__', 'the function')} returned complex numbers; jacrev "
+                "requires real-valued outputs", hint="use revsrc.jacfwd for the complex "
+                "Jacobian, or take np.real or np.abs of the output")
+        out_leaves = [_host(o) for o in out_leaves]
+
+        def block(m, o):
+            rows = [[] for _ in nums]
+            for e in _basis(np.asarray(o, dtype=float) if np.ndim(o) else float(o)):
+                ct = e if out_td.kind == pytree.LEAF else pytree.tree_unflatten(
+                    out_td, [e if k == m else _zero_leaf(ol) for k, ol in enumerate(out_leaves)])
+                grads = tr(*args, ct)
+                if has_aux:
+                    grads = grads[0]
+                for k, g in enumerate(grads):
+                    rows[k].append(pytree.tree_leaves(g))
+            return _rev_blocks(args, nums, many, rows, o)
+        jac = _device(_by_output(out, lambda m, o: block(m, out_leaves[m])), backend)
+        return (jac, aux) if has_aux else jac
+    jacobian_rev.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
+    return _mark(jacobian_rev, f, nums, many, has_aux, backend)
+
+
+def _rev_blocks(args, nums, many, rows, out):
+    """The rows of one output leaf's Jacobian stacked, per argument in ``nums``."""
+    jacs = []
+    for a, r in zip(nums, rows):
+        leaves, td = pytree.tree_flatten(args[a])
+        per_leaf = []
+        for j, x in enumerate(leaves):
+            stacked = np.stack([np.asarray(_host(row[j])) for row in r], axis=0).reshape(
+                np.shape(out) + np.shape(_host(x)))
+            per_leaf.append(stacked if (np.shape(out) or isinstance(_host(x), np.ndarray))
+                            else float(stacked))
+        jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
+                    pytree.tree_unflatten(td, per_leaf))
+    return tuple(jacs) if many else jacs[0]
+
+
+jacobian = jacrev
+
+
+def hessian(f: Callable[..., Any], argnums: Argnums = 0,
+            backend: Optional[str] = None,
+            memory: Optional[Union[int, str]] = None) -> Callable[..., Any]:
+    """The Hessian of a scalar ``f``: forward mode over its gradient program (one
+    `jvp` of ``revsrc.grad(f)`` per input dimension). Shape: argument's shape twice.
+    ``memory``: as for `revsrc.grad` (the gradient program's long loops).
+
+    >>> import numpy as np, revsrc
+    >>> revsrc.hessian(lambda x: np.sum(x ** 3))(np.array([1.0, 2.0]))
+    array([[ 6.,  0.],
+           [ 0., 12.]])
+    """
+    nums, many = _nums(argnums)
+    if _composed(f) is not None:
+        if api.unjitted(f) is f:
+            raise _not_again(f)
+        f = api.unjitted(f)   # a function calling it (revsrc/nested.py)
+    if not many:
+        h = jacfwd(_grad(f, argnums, backend, memory), argnums, backend=backend)
+        h.__name__ = h.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
+        return h
+
+    def hessian_blocks(*args):
+        # block (i, j): the Jacobian in argument j of the gradient in argument i
+        return tuple(tuple(jacfwd(_grad(f, i, backend, memory), j, backend=backend)(*args)
+                           for j in nums) for i in nums)
+    hessian_blocks.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
+    return _mark(hessian_blocks, None, nums, many, False, backend)
+
+
+# ----- Derivatives of the functions above -----
+# A Jacobian made here is a Python loop over programs, not a function revsrc reads:
+# its own Jacobian is taken from the function it differentiates, one Hessian per
+# output element (forward over reverse, as `hessian`).
+
+def _mark(fn, f, nums, many, has_aux, backend):
+    """``fn`` (a Jacobian or Hessian made here) marked as such: ``jit`` returns it as
+    it is, ``vmap`` maps it element by element, and a Jacobian of it differentiates
+    ``f`` twice (`_second`)."""
+    fn._revsrc_composed = (f, nums, many, has_aux, backend)
+    if f is not None:
+        fn._revsrc_source = lambda *args: _forward_text(_forward(f, has_aux, backend),
+                                                        args, nums)
+    fn._revsrc_lower_call = functools.partial(nested.lower_jacobian, _grad, fn)
+    if f is not None:
+        fn._revsrc_as_function = functools.partial(nested.caller, fn, f)
+    fn.__qualname__ = fn.__name__     # refusals name it so, not by compose's locals
+    return fn
+
+
+def _composed(f):
+    found = getattr(f, "_revsrc_composed", None)
+    return found if isinstance(found, tuple) else None
+
+
+def _not_again(f):
+    return errors.HigherOrderNotSupported(
+        f"{getattr(f, '__name__', 'this function')} is a derivative made by revsrc; "
+        "of its Jacobians, only the Jacobian in one argument of a Jacobian in one "
+        "argument (without has_aux) of a function of at most four positional arguments "
+        "is supported",
+        hint="use revsrc.hessian for second derivatives, or differentiate the function "
+             "itself")
+
+
+
+
+def _second(jac, nums, many, has_aux, backend):
+    """The Jacobian in argument b (``nums``) of the Jacobian ``jac`` in argument a of a
+    function f: f's second derivatives, of shape f's output + a's shape + b's shape
+    (the mixed partials commute, so jacfwd and jacrev of jacfwd and jacrev agree). Each
+    output element's is the forward-mode Jacobian of its gradient, as in `hessian`."""
+    f, inner, inner_many, inner_aux, _ = _composed(jac)
+    if f is None or many or inner_many or inner_aux or has_aux or \
+            getattr(f, "_revsrc_derivative", False) or _composed(f) is not None:
+        # the Jacobian of a function calling ``jac``, whose IR has its program
+        # (revsrc/nested.py), where that can be written
+        calling = api.unjitted(jac)
+        if calling is jac:
+            raise _not_again(jac)
+        return jacfwd(calling, nums if many else nums[0], has_aux, backend)
+    (a,), (b,) = inner, nums
+
+    def second_derivative(*args):
+        if not 1 <= len(args) < len(nested.ITEMS):
+            raise _not_again(jac)
+        out = _value(f, args)
+        if not np.ndim(out) and not isinstance(out, (list, tuple)):
+            return jacfwd(_grad(f, a, backend), b, backend=backend)(*args)
+        shape = np.shape(out)
+        make = nested.ITEMS[len(args)]
+        blocks = [jacfwd(_grad(_memo(f, ("item", len(args), k), lambda k=k: make(f, k)),
+                               a, backend), b, backend=backend)(*args)
+                  for k in range(int(np.prod(shape)))]
+        inner_shape = np.shape(_host(args[a])) + np.shape(_host(args[b]))
+        return _device(np.reshape(np.stack([np.asarray(_host(x)) for x in blocks]),
+                                  shape + inner_shape), backend)
+    second_derivative.__name__ = f"jacobian_{getattr(jac, '__name__', 'f')}"
+    return _mark(second_derivative, None, nums, many, has_aux, backend)
+
+
+def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+        argnums: Argnums = 0, backend: Optional[str] = None) -> Any:
+    """The Hessian of a scalar ``f`` at ``primals`` times ``tangents`` (one per
+    argument, None for none), without forming the Hessian: forward mode over the
+    gradient program, one sweep.
+
+    >>> import numpy as np, revsrc
+    >>> revsrc.hvp(lambda x: np.sum(x ** 3), (np.array([1.0, 2.0]),), (np.array([1.0, 0.0]),))
+    array([6., 0.])
+    """
+    return jvp(_grad(f, argnums, backend), primals, tangents, backend=backend)[1]
+
+
+
+# ----- Called inside a function revsrc transforms (revsrc/nested.py) -----
+
+jvp._revsrc_lower_call = nested.lower_jvp
+hvp._revsrc_lower_call = functools.partial(nested.lower_hvp, _grad)
