@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import api, runtime
+from . import api, errors, runtime
 from .backends import python as emit
 from .core import ir, pytree
 from .frontend import arguments
@@ -127,7 +127,10 @@ class ArrayMap:
 
     def _function(self, moved, example, n):
         f = api.unjitted(self.f)
-        parsed, binding = api.describe(f)
+        try:
+            _, binding = api.describe(f)
+        except errors.RevsrcError as exc:     # no source to read: per example
+            raise batching.PerLane(str(exc)) from None
         ve = binding.bind(tuple(example), {})
         slots = [(i, ()) for i, v in enumerate(ve)
                  if pytree.is_container(v) and binding.params[i] not in binding.static]
@@ -137,7 +140,10 @@ class ArrayMap:
         mask = tuple(b is not e for b, e in zip(flat_b, flat_e))
         key = plan.key
         if (key, mask) not in self.cache:
-            low = pipeline.lower(f, key)
+            try:
+                low = pipeline.lower(f, key)
+            except errors.RevsrcError as exc:  # not ours to read: plain Python per example
+                raise batching.PerLane(str(exc)) from None
             if low.aux is not None or not isinstance(low.result, str):
                 raise batching.PerLane("a result the program does not compute")
             prog = ir.Program(pipeline.name_of(f), list(low.params), low.body,

@@ -10,9 +10,10 @@ calls the operation once per example (`loop`), which is exact by construction.
 """
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+
+from . import tensor
+from .grads import linalg as _linalg
 
 _ALL = slice(None)
 
@@ -93,6 +94,9 @@ def elementwise_checked(fn, alt, n, mask, *args):
     """A function that may raise on numbers (``math.log``, ``/`` of floats) through its
     NumPy twin ``alt``; where that twin gives a non-finite value from finite operands,
     every example runs ``fn`` itself, which raises or gives what it gives."""
+    if getattr(fn, "__module__", None) == "math" and any(
+            np.ndim(a) > (1 if z else 0) for a, z in zip(args, mask)):
+        return loop(fn, n, mask, {}, *args)      # math on an array: raises as it does
     with np.errstate(all="ignore"):
         out = alt(*_aligned(args, mask))
     if np.all(np.isfinite(out)):
@@ -160,8 +164,7 @@ def matmul_grad_a(g, a, b, zg, za, zb, n=None):
     """The adjoint of ``a @ b`` for ``a``, per example (ranks 1 and 2)."""
     ra, rb = np.ndim(a) - za, np.ndim(b) - zb
     if not (1 <= ra <= 2 and 1 <= rb <= 2):
-        from .grads.linalg import matmul_grad_a as rule
-        return loop(rule, n, (zg, za, zb), {}, g, a, b)
+        return loop(_linalg.matmul_grad_a, n, (zg, za, zb), {}, g, a, b)
     if rb == 1:
         if ra == 1:
             return elementwise(np.multiply, (zg, zb), g, b)
@@ -173,8 +176,7 @@ def matmul_grad_b(g, a, b, zg, za, zb, n=None):
     """The adjoint of ``a @ b`` for ``b``, per example (ranks 1 and 2)."""
     ra, rb = np.ndim(a) - za, np.ndim(b) - zb
     if not (1 <= ra <= 2 and 1 <= rb <= 2):
-        from .grads.linalg import matmul_grad_b as rule
-        return loop(rule, n, (zg, za, zb), {}, g, a, b)
+        return loop(_linalg.matmul_grad_b, n, (zg, za, zb), {}, g, a, b)
     if ra == 1:
         if rb == 1:
             return elementwise(np.multiply, (zg, za), g, a)
@@ -190,7 +192,7 @@ def _outer(u, v, zu, zv):
 def unbroadcast(g, x, zg, zx):
     """``tensor.unbroadcast(g, x)`` per example: ``g`` summed to the example shape of
     ``x``."""
-    from .tensor import unbroadcast as one
+    one = tensor.unbroadcast
     if not zg:
         if not zx:
             return one(g, x)
