@@ -44,6 +44,8 @@ class ArrayMap:
                 out, zs = self._batched(tr, moved, example, n)
             except batching.PerLane:
                 out = None
+            except Exception:    # per example: the function's own error, if it is one
+                out = None
         if out is None:
             out, zs = self._per_lane(moved, flat_axes, n), None
         return self._out(out, zs, n)

@@ -37,15 +37,33 @@ class PerLane(Exception):
 def batch_program(prog, mapped):
     """(the batched program, whether each output is batched). ``mapped``: whether each
     parameter of ``prog`` is batched. Raises `PerLane`."""
-    env = {p: bool(m) for p, m in zip(prog.params, mapped)}
-    bt = _Batcher(prog.kinds)
-    body = bt.block(prog.body, env)
+    if any(isinstance(s, SetItem) or (isinstance(s, Op) and _container_op(s.fn))
+           for s in ir.walk(prog.body)):
+        # writes into arrays through views the program follows, lists and dicts as
+        # values: per example (exact)
+        raise PerLane("an item assignment or a container")
+    stacks = {}
+    for _ in range(20):     # until the stacks that hold batched values are all known
+        env = {p: bool(m) for p, m in zip(prog.params, mapped)}
+        bt = _Batcher(prog.kinds)
+        bt.stacks = dict(stacks)
+        body = bt.block(prog.body, env)
+        if bt.stacks == stacks:
+            break
+        stacks = bt.stacks
+    else:   # pragma: no cover - the set only grows, and is finite
+        raise PerLane("the saved values' stacks do not settle")
     outs = []
     for o in prog.outputs:
         outs.append(env.get(o, False) if isinstance(o, str) else False)
     new = ir.Program(prog.name + "_batched", list(prog.params) + [N], body,
                      list(prog.outputs), dict(prog.kinds), names=prog.names)
     return new, outs
+
+
+def _container_op(fn):
+    return fn in (ir.make_list, ir.make_dict) or \
+        getattr(fn, "__module__", "") == "revsrc.runtime.containers"
 
 
 def form_of(fn):
@@ -121,7 +139,7 @@ class _Batcher:
         return [s]
 
     def _stack(self, stack):
-        return "o" + stack[1:] + "v" if stack[0] != "o" else stack + "v"
+        return "o" + stack + "v"      # a list, beside the stack of the same name
 
     def push(self, s, env):
         zv = self.z(env, s.value)
@@ -170,9 +188,8 @@ class _Batcher:
         want = dict(env)
         for _ in range(50):          # the batched set grows to a fixed point
             trial = dict(want)
-            saved = dict(self.stacks)
-            parts = [self.block(c, trial) for c in ir.children(s)]
-            self.stacks = saved
+            for c in ir.children(s):
+                self.block(c, trial)
             new = self._merge(want, [trial])
             if new == want:
                 break
@@ -266,6 +283,10 @@ class _Batcher:
             return self.reduced_grad(s, form, zs)
         if form == "unbroadcast" and two:
             return Op(t, B.unbroadcast, args + (Const(zs[0]), Const(zs[1])), loc=loc)
+        if form in ("broadcast_like", "finalize") and two:
+            f = B.broadcast_like if form == "broadcast_like" else B.finalize
+            extra = (N,) if form == "finalize" else ()
+            return Op(t, f, args + (Const(zs[0]), Const(zs[1])) + extra, loc=loc)
         if form == "getitem" and len(args) == 2 and not kw and not isinstance(zs[1], tuple):
             return Op(t, B.getitem, args + (Const(zs[0]), Const(zs[1]), N), loc=loc)
         if form == "result_like" and not structured and not kw:

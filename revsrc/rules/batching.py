@@ -12,8 +12,9 @@ statement itself):
   examples of rank 1 and 2 (other ranks: one call per example);
 - ``getitem``: a fixed index after the batch axis, a batched integer index gathered
   row by row; ``reshape``, ``transpose``, ``joined`` (concatenate, stack), ``einsum``;
-- ``unbroadcast``, ``sum_grad``, ``mean_grad``, ``result_like``, ``float``: the
-  run-time helpers the reverse sweep calls, per example;
+- ``unbroadcast``, ``sum_grad``, ``mean_grad``, ``result_like``, ``float``,
+  ``broadcast_like``, ``finalize``: the run-time helpers the reverse and forward
+  sweeps call, per example;
 - ``copy``, ``pack``: a name for the same value, a tuple or list of values.
 
 A primitive with none runs once per example (`runtime.batched.loop`): exact, slower.
@@ -28,7 +29,7 @@ import numpy as np
 from .. import runtime
 from ..core import ir
 from ..primitives import declare
-from ..runtime import ieee, tensor
+from ..runtime import forward_grads, ieee, tensor
 from ..runtime.grads import linalg as _linalg, reductions as _reductions
 
 _FORMS = {
@@ -39,7 +40,8 @@ _FORMS = {
                     np.greater_equal, np.less, np.less_equal, np.equal, np.not_equal,
                     np.logical_and, np.logical_or, np.logical_not, np.logical_xor,
                     np.floor_divide, np.zeros_like, np.ones_like, np.full_like,
-                    tensor.tanh_vjp, tensor.relu_vjp, ieee.where],
+                    tensor.tanh_vjp, tensor.relu_vjp, ieee.where,
+                    forward_grads.tanh_vjp_jvp],
     "reduction": [np.sum, np.mean, np.prod, np.nansum, np.nanmean, np.max, np.amax,
                   np.min, np.amin, np.var, np.std, np.any, np.all],
     "matmul": [operator.matmul, np.matmul],
@@ -56,6 +58,8 @@ _FORMS = {
     "mean_grad": [_reductions.mean_grad],
     "result_like": [runtime.result_like],
     "float": [builtins.float],
+    "broadcast_like": [runtime.broadcast_like],
+    "finalize": [runtime.finalize_grad],
     "copy": [ir.copy],
     "pack": [ir.make_tuple, ir.make_list],
 }

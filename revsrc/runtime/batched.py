@@ -344,3 +344,26 @@ def reduced_grad(rule, mean, n, mask, g, ans, a, axis=None, keepdims=False):
 def as_float(x):
     """``float(x)`` per example."""
     return np.asarray(x, dtype=np.float64)
+
+
+def broadcast_like(t, ans, zt, za):
+    """``runtime.broadcast_like(t, ans)`` per example: ``t`` in the example shape of
+    ``ans``."""
+    n = np.shape(t)[0] if zt else np.shape(ans)[0]
+    shape = (n,) + (np.shape(ans)[1:] if za else np.shape(ans))
+    t = _aligned([t, np.zeros(shape[1:])], (zt, False))[0] if zt else t
+    return np.broadcast_to(t, shape)
+
+
+def finalize(g, x, zg, zx, n):
+    """``runtime.finalize_grad(g, x)`` per example."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)
+    xs = np.shape(x)[1:] if zx else np.shape(x)
+    dtype = x.dtype if isinstance(x, np.ndarray) else np.float64
+    out = np.asarray(g, dtype=dtype)
+    if not zg:
+        return np.array(np.broadcast_to(out, (n,) + xs))
+    if out.shape[1:] != xs:
+        out = np.broadcast_to(_aligned([out, np.zeros(xs)], (True, False))[0], (n,) + xs)
+    return np.array(out) if out is g or not out.flags.writeable else out
