@@ -101,13 +101,18 @@ class ArrayMap:
             return self._derivative(tr, moved, example, n)
         return self._function(moved, example, n)
 
-    def _compiled(self, key, prog, mask):
-        found = self.cache.get((key, mask))
-        if found is None:
+    def _compiled(self, key, prog, mask, owner=None):
+        """The batched form of ``prog``: kept here, and for a derivative on the
+        derivative itself (a vmap made anew for each call finds it there), as long as
+        ``prog`` is the program it has."""
+        kept = owner.__dict__.setdefault("_revsrc_vmap", {}) if owner is not None else {}
+        hit = self.cache.get((key, mask)) or kept.get((key, mask))
+        if hit is None or hit[0] is not prog:
             bprog, outs = batching.batch_program(prog, mask)
             fn, _ = emit.compile_program(bprog)
-            found = self.cache[key, mask] = (fn, outs)
-        return found
+            hit = kept[key, mask] = (prog, fn, outs)
+        self.cache[key, mask] = hit
+        return hit[1:]
 
     def _derivative(self, tr, moved, example, n):
         ve = tr.bind(tuple(example), {})
@@ -115,7 +120,7 @@ class ArrayMap:
         entry = tr.compiled_for(key, ve, plan)
         flat_b = tr.plan(tr.bind(tuple(moved), {}))[1]
         mask = tuple(b is not e for b, e in zip(flat_b, flat_e))
-        fn, zs = self._compiled(key, entry.unpruned, mask)
+        fn, zs = self._compiled(key, entry.unpruned, mask, owner=tr)
         outs = list(runtime.run_pooled(fn, tuple(flat_b) + (n,)))
         groups = arguments.slot_leaves(tr.binding, key, tr.slots)
         k = 1
@@ -151,7 +156,7 @@ class ArrayMap:
             prog = ir.Program(pipeline.name_of(f), list(low.params), low.body,
                               [low.result], dict(low.kinds), names=low.names)
             self._compiled(key, prog, mask)
-        fn, zs = self.cache[key, mask]
+        fn, zs = self.cache[key, mask][1:]
         out = runtime.run_pooled(fn, tuple(flat_b) + (n,))
         return _tree_lifted(out[0], zs[0], n), True
 

@@ -69,7 +69,7 @@ def _text(mapped):
     """The batched programs' source (which primitives ran per example)."""
     import linecache
     return "".join("".join(linecache.cache[fn.__code__.co_filename][2])
-                   for fn, _ in mapped.arrays.cache.values())
+                   for _, fn, _ in mapped.arrays.cache.values())
 
 
 # ----- the headline: per-example gradients -----
