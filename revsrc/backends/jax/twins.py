@@ -33,7 +33,7 @@ from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace,
 from ...runtime.grads import (calculus as _calculus, common as _common,
                               elementwise as _elementwise, fft as _fft, indexing as _indexing,
                               linalg as _linalg, reductions as _reductions, shape as _shape)
-from ...runtime import attempts, vectorized
+from ...runtime import attempts, batched, vectorized
 from ...runtime.grads import (mathfuncs as _mathfuncs, quantiles as _quantiles,
                               scipy_linalg as _scipy_linalg)
 
@@ -557,7 +557,8 @@ register_twins(guards, None)
 register_twins(inplace, inplace_twins.TWINS)
 # try statements' tests, np.vectorize's check; the quantiles', gamma functions' and
 # SciPy factorizations' adjoints (Python loops on values): no jnp lowering yet
-for _module in (attempts, vectorized, _mathfuncs, _quantiles, _scipy_linalg):
+# (and batched programs, which backend="jax" never runs: it maps through jax.vmap)
+for _module in (attempts, vectorized, _mathfuncs, _quantiles, _scipy_linalg, batched):
     register_twins(_module, None)
 
 
