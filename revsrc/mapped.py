@@ -25,6 +25,7 @@ import numpy as np
 from . import api, errors
 from .core import kinds
 from .executable import EngineFallback, plain
+from . import vmapped
 from .jitted import Jitted, jitted_of
 from ._kernels import LaneMapper, Mapper
 
@@ -41,15 +42,19 @@ def _cores():
 
 class Mapped:
     """What ``revsrc.vmap`` returns."""
+    _revsrc_per_lane = True     # mapped again: the outer map calls it per example
 
-    def __init__(self, f, in_axes=0, threads=None):
+    def __init__(self, f, in_axes=0, threads=None, out_axes=0, axis_size=None):
         self.f = f
         self.in_axes = in_axes
         self.threads = threads
+        # functions of arrays, other axes, pytrees: a batched program (vmapped.py)
+        self.arrays = vmapped.ArrayMap(f, in_axes, out_axes, axis_size)
+        self.plain_axes = out_axes == 0 and axis_size is None and _plain_axes(in_axes)
         tr = getattr(f, "_revsrc_transformed", None)
         if isinstance(tr, api.Transformed):      # a derivative
             self.tr = tr
-        elif getattr(f, "_revsrc_composed", None) is not None:
+        elif getattr(f, "_revsrc_composed", None) is not None or isinstance(f, Mapped):
             # a Jacobian or Hessian (revsrc/compose.py): a loop over programs, called
             # per element, each of which runs compiled
             self.tr = None
@@ -87,12 +92,12 @@ class Mapped:
     def _call(self, *args, **kwargs):
         if kwargs:
             raise TypeError("revsrc.vmap: pass the arguments by position")
+        if not self.plain_axes or self.tr is None or any(
+                not isinstance(a, (np.ndarray, float, int)) or np.ndim(a) > 1 or
+                (np.ndim(a) == 0 and ax is not None) for a, ax in
+                zip(args, self._axes(len(args)) if _plain_axes(self.in_axes) else ())):
+            return self.arrays(args)
         axes = self._axes(len(args))
-        if self.tr is None or (isinstance(self.tr, api.Transformed) and any(
-                ax is not None and np.ndim(a) != 1 for a, ax in zip(args, axes))):
-            # a Jacobian, or a derivative mapped over the rows of arrays: one call per
-            # slice (each runs its compiled program)
-            return self._each(args, axes)
         loc = self.tr.parsed.loc(self.tr.parsed.node)
         columns, n = [], None
         for i, (arg, ax) in enumerate(zip(args, axes)):
@@ -213,6 +218,13 @@ def _mapper(program, compiled, inputs, fixed, outputs, status):
     return Mapper(program, inputs, fixed, outputs, status, 1)
 
 
+def _plain_axes(axes):
+    """Whether ``in_axes`` maps first axes only, of whole arguments (the scalar path)."""
+    if isinstance(axes, (tuple, list)):
+        return all(a is None or (type(a) is int and a == 0) for a in axes)
+    return axes is None or (type(axes) is int and axes == 0)
+
+
 def _stacked(results):
     if results and isinstance(results[0], tuple):
         return tuple(_stacked([r[k] for r in results]) for k in range(len(results[0])))
@@ -283,7 +295,8 @@ def _run(mapper, n, threads):
     return min(failures) if failures else None
 
 
-def vmap(f: Callable[..., Any], in_axes: Any = 0, *,
+def vmap(f: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0,
+         axis_size: Optional[int] = None, *,
          threads: Optional[int] = None) -> Callable[..., Any]:
     """``f`` mapped over the first axis of 1-D arrays, compiled.
 
@@ -305,7 +318,7 @@ def vmap(f: Callable[..., Any], in_axes: Any = 0, *,
     True
     >>> values, grads = revsrc.vmap(revsrc.value_and_grad(g))(xs)
     """
-    return Mapped(f, in_axes, threads)
+    return Mapped(f, in_axes, threads, out_axes, axis_size)
 
 
 def _refuse_inside(site):

@@ -262,6 +262,7 @@ class Alias:
     #                                  giving its value bit for bit, in loop bodies
     numpy_name: Optional[str] = None  # a math function's NumPy name, where it differs
     shape_reads: Optional[tuple] = None  # arguments read for shape, dtype, rank alone
+    batch: Optional[str] = None      # how it maps over a batch axis (rules/batching.py)
 
     def __post_init__(self):
         for name, value in _natural(self.fn).items():
@@ -270,7 +271,7 @@ class Alias:
 
 
 FACTS = ("pure", "raises_on_scalars", "effect_free", "foldable", "cheap", "int_preserving",
-         "view", "array_ufunc", "loop_kernel", "numpy_name", "shape_reads")
+         "view", "array_ufunc", "loop_kernel", "numpy_name", "shape_reads", "batch")
 
 
 def _natural(fn):

@@ -335,9 +335,6 @@ _WHY = {
     'JIT_ARRAYS': ('E502',
         'revsrc.jit compiles functions of floats, ints and bools; these call it '
         'with an array'),
-    'VMAP_ROWS': ('E502',
-        'revsrc.vmap maps a function of scalars over 1-D arrays (a derivative '
-        'or a Jacobian over rows); this maps a plain function of an array'),
 }
 
 _REFUSED_BY_REASON = {
@@ -398,6 +395,12 @@ _REFUSED_BY_REASON = {
         ('jit', 'vmap', 'scalar'),
         ('vmap', 'vmap', 'scalar'),
         ('jvp', 'vmap', 'array'),
+        ('grad', 'vmap', 'array'),
+        ('value_and_grad', 'vmap', 'array'),
+        ('vjp', 'vmap', 'array'),
+        ('jacrev', 'vmap', 'array'),
+        ('hessian', 'vmap', 'array'),
+        ('hvp', 'vmap', 'array'),
         ('linearize', 'vmap', 'array'),
         ('jacfwd', 'vmap', 'array'),
     ],
@@ -425,23 +428,6 @@ _REFUSED_BY_REASON = {
         ('jit', 'stop_gradient', 'array'),
         ('stop_gradient', 'jit', 'array'),
         ('jit', 'value_and_grad', 'jvp', 'array'),
-    ],
-    'VMAP_ROWS': [
-        ('grad', 'vmap', 'array'),
-        ('value_and_grad', 'vmap', 'array'),
-        ('vjp', 'vmap', 'array'),
-        ('jacrev', 'vmap', 'array'),
-        ('hessian', 'vmap', 'array'),
-        ('hvp', 'vmap', 'array'),
-        ('vmap', 'value_and_grad', 'array'),
-        ('vmap', 'jvp', 'array'),
-        ('vmap', 'vjp', 'array'),
-        ('vmap', 'linearize', 'array'),
-        ('vmap', 'hvp', 'array'),
-        ('vmap', 'jit', 'array'),
-        ('vmap', 'vmap', 'array'),
-        ('vmap', 'stop_gradient', 'array'),
-        ('stop_gradient', 'vmap', 'array'),
     ],
 }
 REFUSED = {key: _WHY[why] for why, keys in _REFUSED_BY_REASON.items() for key in keys}

@@ -15,7 +15,7 @@ import numpy as np
 from .. import api, errors, executable
 from ..frontend import arguments
 from ..backends import python as emit
-from ..backends.jax import compiled as jaxgen
+from ..backends.jax import jaxgen
 from ..core import kinds, pytree
 from ..passes import pipeline, prune
 from ..executable import Compiled, ProgramCache

@@ -12,7 +12,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from .. import api, errors, nested
+from .. import api, columns, errors, nested
 from ..core import pytree
 from ..api import Argnums
 from .forward import (_backward, _device, _forward, _forward_text, _grad, _host, _memo,
@@ -80,18 +80,15 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         for a in nums:
             leaves, td = pytree.tree_flatten(args[a])
             for j, x in enumerate(leaves):
-                cols[a, j] = []
-                for e in _basis(_host(x)):
+
+                def tangents_for(e, a=a, j=j, td=td, n=len(leaves)):
                     tangents = [None] * len(args)
-                    if td.kind == pytree.LEAF:
-                        tangents[a] = e
-                    else:
-                        tangents[a] = pytree.tree_unflatten(
-                            td, [e if k == j else None for k in range(len(leaves))])
-                    res = fw(args, tangents)
-                    out, t = res[0], res[1]
-                    aux = res[2] if has_aux else None
-                    cols[a, j].append(t)
+                    tangents[a] = e if td.kind == pytree.LEAF else pytree.tree_unflatten(
+                        td, [e if k == j else None for k in range(n)])
+                    return tangents
+                # every direction through one batched program (revsrc/columns.py)
+                out, aux, cols[a, j] = columns.columns(fw, args, a, j, td, leaves, _host(x),
+                                                       has_aux, _basis, tangents_for)
         if out is None:   # an empty array: the output's shape from a plain call
             out = _value(f, args)[0] if has_aux else _value(f, args)
 

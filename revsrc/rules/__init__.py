@@ -48,6 +48,7 @@ from . import copies, kind_rules  # noqa: F401  (copies: declarations alone, fir
 from . import (arith, calculus, effects, elementwise, fft, indexing, language,  # noqa: F401
                linalg, mathfuncs, nondiff, quantiles, reductions, runtime_records,
                shape)
+from . import batching  # noqa: F401  (after the families: facts on their records)
 from ..primitives import (  # noqa: F401  (the table's public face)
     USER, Primitive, Rule, complex_capable, defer, define, lookup, records, registered,
     registered_nondiff)

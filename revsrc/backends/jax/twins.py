@@ -33,7 +33,7 @@ from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace,
 from ...runtime.grads import (calculus as _calculus, common as _common,
                               elementwise as _elementwise, fft as _fft, indexing as _indexing,
                               linalg as _linalg, reductions as _reductions, shape as _shape)
-from ...runtime import attempts, vectorized
+from ...runtime import attempts, batched, vectorized
 from ...runtime.grads import (mathfuncs as _mathfuncs, quantiles as _quantiles,
                               scipy_linalg as _scipy_linalg)
 
@@ -556,8 +556,9 @@ register_twins(arith, {})
 register_twins(guards, None)
 register_twins(inplace, inplace_twins.TWINS)
 # try statements' tests, np.vectorize's check; the quantiles' adjoints (Python loops
-# on values): no jnp lowering yet
-for _module in (attempts, vectorized, _quantiles):
+# on values), and batched programs (backend="jax" maps through jax.vmap): no jnp
+# lowering
+for _module in (attempts, vectorized, _quantiles, batched):
     register_twins(_module, None)
 # the gamma functions' adjoints: digamma is JAX's (NumPy's twin is a loop on a float)
 register_twins(_mathfuncs, {"digamma": jax.scipy.special.digamma})

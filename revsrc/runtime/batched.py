@@ -1,0 +1,369 @@
+"""What a batched program calls (revsrc/passes/batching.py): each operation over a
+batch of examples at once.
+
+A batched value carries the batch as its first axis; an unbatched one is the same for
+every example. ``z`` (or ``mask``) says which operands are batched: True, False, or for
+a tuple a tuple of those. Each function here computes, for every example, what the
+operation computes on that example's operands: the ranks it aligns are the examples'
+ranks (``ndim - 1`` for a batched array). Where a form cannot be sure of that, it
+calls the operation once per example (`loop`), which is exact by construction.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import tensor
+from .grads import linalg as _linalg
+
+_ALL = slice(None)
+
+
+def lane(x, z, i):
+    """Example ``i`` of ``x`` (batched as ``z`` says)."""
+    if z is True:
+        return x[i]
+    if z is False:
+        return x
+    return type(x)(lane(v, zz, i) for v, zz in zip(x, z))
+
+
+def stacked(results):
+    """The per-example ``results`` as one batched value: arrays stacked on a new
+    first axis, tuples item by item, numbers as an array of their kind."""
+    first = results[0]
+    if isinstance(first, (tuple, list)) and not isinstance(first, np.ndarray):
+        return type(first)(stacked([r[k] for r in results]) for k in range(len(first)))
+    if first is None and all(r is None for r in results):
+        return None
+    return np.stack([np.asarray(r) for r in results])
+
+
+def loop(fn, n, mask, kwmask, *args, **kwargs):
+    """``fn`` called on each example's operands, the results stacked: the form of an
+    operation with no batching rule of its own (exact: the operation itself, per
+    example)."""
+    if n == 0:
+        raise ValueError("revsrc.vmap: an operation with no batched form over an empty batch")
+    out = []
+    for i in range(n):
+        a = [lane(x, z, i) for x, z in zip(args, mask)]
+        kw = {k: lane(v, kwmask.get(k, False), i) for k, v in kwargs.items()}
+        out.append(fn(*a, **kw))
+    if all(r is None for r in out):
+        return None
+    return stacked(out)
+
+
+def check(fn, n, mask, *args):
+    """``fn`` for each example, for a statement with no result (a guard, ``print``)."""
+    for i in range(n):
+        fn(*[lane(x, z, i) for x, z in zip(args, mask)])
+
+
+def lift(x, n):
+    """``x``, the same for every example, as a batched value (a copy: the batched
+    program may write into it)."""
+    if isinstance(x, tuple):
+        return tuple(lift(v, n) for v in x)
+    a = np.asarray(x)
+    return np.array(np.broadcast_to(a, (n,) + a.shape))
+
+
+def _aligned(args, mask):
+    """The operands with each batched one's example axes moved right, so that NumPy
+    broadcasting lines up the examples' axes as it would for one example."""
+    rank = max((np.ndim(a) - (1 if z else 0) for a, z in zip(args, mask)), default=0)
+    out = []
+    for a, z in zip(args, mask):
+        if z:
+            a = np.asarray(a)
+            r = a.ndim - 1
+            if r < rank:
+                a = a.reshape(a.shape[:1] + (1,) * (rank - r) + a.shape[1:])
+        out.append(a)
+    return out
+
+
+def elementwise(fn, mask, *args, **kwargs):
+    """An elementwise operation (a ufunc, an operator, a rule's helper): one call on
+    the aligned operands."""
+    return fn(*_aligned(args, mask), **kwargs)
+
+
+def elementwise_checked(fn, alt, n, mask, *args):
+    """A function that may raise on numbers (``math.log``, ``/`` of floats) through its
+    NumPy twin ``alt``; where that twin gives a non-finite value from finite operands,
+    every example runs ``fn`` itself, which raises or gives what it gives."""
+    if getattr(fn, "__module__", None) == "math" and any(
+            np.ndim(a) > (1 if z else 0) for a, z in zip(args, mask)):
+        return loop(fn, n, mask, {}, *args)      # math on an array: raises as it does
+    with np.errstate(all="ignore"):
+        out = alt(*_aligned(args, mask))
+    if np.all(np.isfinite(out)):
+        return out
+    return loop(fn, n, mask, {}, *args)
+
+
+def _axis(axis, rank):
+    """A reduction's ``axis`` for an example of rank ``rank``, on the batch."""
+    if axis is None:
+        return tuple(range(1, rank + 1))
+    if isinstance(axis, tuple):
+        return tuple(_axis(a, rank)[0] for a in axis)
+    axis = int(axis)
+    return (axis + 1 if axis >= 0 else axis,)
+
+
+def reduction(fn, n, mask, kwmask, *args, **kwargs):
+    """A reduction over ``axis`` (positional second operand or keyword) of its first
+    operand: the axis moved past the batch. Anything else batched: `loop`."""
+    if not mask or mask[0] is not True or any(mask[1:]) or any(kwmask.values()):
+        return loop(fn, n, mask, kwmask, *args, **kwargs)
+    x = np.asarray(args[0])
+    rest = list(args[1:])
+    if rest:
+        rest[0] = _axis(rest[0], x.ndim - 1)
+    else:
+        kwargs["axis"] = _axis(kwargs.get("axis"), x.ndim - 1)
+    return fn(x, *rest, **kwargs)
+
+
+def result_like(fn, n, mask, *args):
+    """What ``runtime.result_like`` gives, for each example: a read-only zero array of
+    the batched result's shape."""
+    if isinstance(fn, np.ufunc):
+        shape = np.broadcast_shapes(*(np.shape(a) for a in _aligned(args, mask)))
+        out = np.zeros(shape, dtype=np.result_type(*args, 0.0) if fn.nout == 1 else float)
+    else:
+        out = np.zeros(n, dtype=np.asarray(args[0]).dtype)
+    out.flags.writeable = False
+    return out
+
+
+def matmul(a, b, za, zb, n=None):
+    """``a @ b`` per example, for examples of rank 1 or 2 (anything else: `loop`)."""
+    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    if not (1 <= ra <= 2 and 1 <= rb <= 2):
+        return loop(np.matmul, n, (za, zb), {}, a, b)
+    if za and zb:
+        if ra == 1 and rb == 1:
+            return np.einsum("ij,ij->i", a, b)
+        if ra == 1:
+            return np.matmul(a[:, None, :], b)[:, 0, :]
+        if rb == 1:
+            return np.matmul(a, b[:, :, None])[:, :, 0]
+        return np.matmul(a, b)
+    if za:
+        return np.matmul(a, b)
+    if rb == 1:
+        return np.matmul(b, a.T if ra == 2 else a)
+    return np.matmul(a, b)
+
+
+def matmul_grad_a(g, a, b, zg, za, zb, n=None):
+    """The adjoint of ``a @ b`` for ``a``, per example (ranks 1 and 2)."""
+    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    if not (1 <= ra <= 2 and 1 <= rb <= 2):
+        return loop(_linalg.matmul_grad_a, n, (zg, za, zb), {}, g, a, b)
+    if rb == 1:
+        if ra == 1:
+            return elementwise(np.multiply, (zg, zb), g, b)
+        return _outer(g, b, zg, zb)
+    return matmul(g, np.swapaxes(b, -1, -2), zg, zb, n)
+
+
+def matmul_grad_b(g, a, b, zg, za, zb, n=None):
+    """The adjoint of ``a @ b`` for ``b``, per example (ranks 1 and 2)."""
+    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    if not (1 <= ra <= 2 and 1 <= rb <= 2):
+        return loop(_linalg.matmul_grad_b, n, (zg, za, zb), {}, g, a, b)
+    if ra == 1:
+        if rb == 1:
+            return elementwise(np.multiply, (zg, za), g, a)
+        return _outer(a, g, za, zg)
+    return matmul(np.swapaxes(a, -1, -2), g, za, zg, n)
+
+
+def _outer(u, v, zu, zv):
+    """``np.multiply.outer(u, v)`` per example, for vectors."""
+    return np.multiply(np.asarray(u)[..., :, None], np.asarray(v)[..., None, :])
+
+
+def unbroadcast(g, x, zg, zx):
+    """``tensor.unbroadcast(g, x)`` per example: ``g`` summed to the example shape of
+    ``x``."""
+    one = tensor.unbroadcast
+    if not zg:
+        if not zx:
+            return one(g, x)
+        return one(g, np.zeros(np.shape(x)[1:]))      # the same for every example
+    g = np.asarray(g)
+    xs = np.shape(x)[1:] if zx else np.shape(x)
+    gs = g.shape[1:]
+    lead = len(gs) - len(xs)
+    axes = tuple(range(1, 1 + lead)) + tuple(
+        1 + lead + k for k, d in enumerate(xs) if d == 1 and gs[lead + k] != 1)
+    out = g.sum(axis=axes, keepdims=True) if axes else g
+    return out.reshape(g.shape[:1] + tuple(xs))
+
+
+def getitem(x, idx, zx, zi, n=None):
+    """``x[idx]`` per example: a fixed index after the batch axis; a batched integer
+    index gathered row by row; anything else `loop`."""
+    if not zi:
+        if isinstance(x, (tuple, list)):
+            return x[idx]
+        items = idx if isinstance(idx, tuple) else (idx,)
+        if _simple_index(items):
+            return np.asarray(x)[(_ALL,) + items]
+        return loop(_get, n, (zx, zi), {}, x, idx)
+    ia = np.asarray(idx)
+    if ia.dtype.kind in "iu" and not isinstance(x, (tuple, list)):
+        if not zx:
+            return np.asarray(x)[ia]
+        rows = np.arange(ia.shape[0]).reshape((-1,) + (1,) * (ia.ndim - 1))
+        return np.asarray(x)[rows, ia]
+    return loop(_get, n, (zx, zi), {}, x, idx)
+
+
+def _get(x, i):
+    return x[i]
+
+
+def _simple_index(items):
+    """Whether ``(:,) + items`` indexes each example as ``items`` does: at most one
+    array among them (advanced indices apart would move their axes to the front)."""
+    arrays = [i for i in items if isinstance(i, (np.ndarray, list))]
+    return len(arrays) <= 1 and not any(isinstance(i, tuple) for i in items)
+
+
+def setitem(t, idx, v, zi, zv, n):
+    """``t[idx] = v`` per example, ``t`` batched: one assignment where the index is
+    the same for every example, else one per example."""
+    items = idx if isinstance(idx, tuple) else (idx,)
+    if not zi and _simple_index(items) and not any(i is None for i in items):
+        slot = t[(_ALL,) + items]
+        if zv:
+            v = np.asarray(v)
+            r, rv = slot.ndim - 1, v.ndim - 1
+            if rv < r:
+                v = v.reshape(v.shape[:1] + (1,) * (r - rv) + v.shape[1:])
+        t[(_ALL,) + items] = v
+        return t
+    for i in range(n):
+        t[i][lane(idx, zi, i)] = lane(v, zv, i)
+    return t
+
+
+def shifted_axes(fn, axis_pos, mask, *args, **kwargs):
+    """A function of one array whose ``axis`` (keyword, or positional ``axis_pos``)
+    counts its example's axes: the axis moved past the batch (None: `loop`)."""
+    args = list(args)
+    if "axis" in kwargs:
+        kwargs["axis"] = _shift(kwargs["axis"])
+    elif len(args) > axis_pos:
+        args[axis_pos] = _shift(args[axis_pos])
+    else:
+        kwargs["axis"] = _shift(0)
+    return fn(*args, **kwargs)
+
+
+def _shift(axis):
+    if isinstance(axis, tuple):
+        return tuple(_shift(a) for a in axis)
+    return axis + 1 if axis >= 0 else axis
+
+
+def reshape(x, shape, *rest, **kwargs):
+    """``np.reshape(x, shape)`` per example."""
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    x = np.asarray(x)
+    return np.reshape(x, x.shape[:1] + shape, *rest, **kwargs)
+
+
+def transpose(x, axes=None):
+    """``np.transpose(x, axes)`` per example."""
+    x = np.asarray(x)
+    r = x.ndim - 1
+    if axes is None:
+        axes = tuple(range(r - 1, -1, -1))
+    return np.transpose(x, (0,) + tuple((a % r) + 1 for a in axes))
+
+
+def joined(fn, n, zs, seq, axis=0, **kwargs):
+    """``np.concatenate`` / ``np.stack`` of a sequence per example: the examples that
+    are the same for all lifted, the axis moved past the batch."""
+    if axis is None:
+        return loop(lambda s: fn(s, axis=None, **kwargs), n, (zs,), {}, seq)
+    zs = zs if isinstance(zs, tuple) else (zs,) * len(seq)
+    items = [v if z else lift(v, n) for v, z in zip(seq, zs)]
+    return fn(items, axis=_shift(axis), **kwargs)
+
+
+def einsum(spec, n, mask, *operands):
+    """``np.einsum(spec, ...)`` per example: a new index letter for the batch on each
+    batched operand and on the result (a spec with ``...``: `loop`)."""
+    ins, _, out = spec.replace(" ", "").partition("->")
+    used = set(spec)
+    letter = next(c for c in "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA"
+                  if c not in used)
+    parts = ins.split(",")
+    if not _ or "." in spec:
+        return loop(lambda *ops: np.einsum(spec, *ops), n, mask, {}, *operands)
+    parts = [letter + p if z else p for p, z in zip(parts, mask)]
+    return np.einsum(",".join(parts) + "->" + letter + out, *operands)
+
+
+def dot(a, b, za, zb, n=None):
+    """``np.dot(a, b)`` per example: a product for a number, `matmul` for ranks 1
+    and 2, else `loop`."""
+    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    if ra == 0 or rb == 0:
+        return elementwise(np.multiply, (za, zb), a, b)
+    if ra <= 2 and rb <= 2:
+        return matmul(a, b, za, zb, n)
+    return loop(np.dot, n, (za, zb), {}, a, b)
+
+
+def reduced_grad(rule, mean, n, mask, g, ans, a, axis=None, keepdims=False):
+    """The adjoint of a whole-array ``np.sum`` (``mean``: ``np.mean``) per example:
+    ``g`` (divided by the count) spread over the example's shape."""
+    zg, za = mask[0], mask[2]
+    if axis is not None or za is not True or any(mask[3:]) or \
+            np.asarray(a).dtype != np.float64:
+        return loop(rule, n, mask, {}, g, ans, a, axis, keepdims)
+    a = np.asarray(a)
+    g = np.asarray(g, dtype=np.float64)
+    if mean:
+        g = g / max(a[0].size if n else 1, 1)
+    if zg:
+        g = g.reshape(g.shape[:1] + (1,) * (a.ndim - 1))
+    return np.array(np.broadcast_to(g, a.shape))
+
+
+def as_float(x):
+    """``float(x)`` per example."""
+    return np.asarray(x, dtype=np.float64)
+
+
+def broadcast_like(t, ans, zt, za):
+    """``runtime.broadcast_like(t, ans)`` per example: ``t`` in the example shape of
+    ``ans``."""
+    n = np.shape(t)[0] if zt else np.shape(ans)[0]
+    shape = (n,) + (np.shape(ans)[1:] if za else np.shape(ans))
+    t = _aligned([t, np.zeros(shape[1:])], (zt, False))[0] if zt else t
+    return np.broadcast_to(t, shape)
+
+
+def finalize(g, x, zg, zx, n):
+    """``runtime.finalize_grad(g, x)`` per example."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        g = np.real(g)
+    xs = np.shape(x)[1:] if zx else np.shape(x)
+    dtype = x.dtype if isinstance(x, np.ndarray) else np.float64
+    out = np.asarray(g, dtype=dtype)
+    if not zg:
+        return np.array(np.broadcast_to(out, (n,) + xs))
+    if out.shape[1:] != xs:
+        out = np.broadcast_to(_aligned([out, np.zeros(xs)], (True, False))[0], (n,) + xs)
+    return np.array(out) if out is g or not out.flags.writeable else out
