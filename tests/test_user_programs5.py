@@ -30,19 +30,6 @@ KNOWN = {
     # 2*max(x, y) + min(x, y) at x == y: revsrc gives (3, 0); every one-sided
     # derivative has d/dx in [1, 2] (JAX: (1.5, 1.5)).
     "builtin_max_tie": "wrong",
-    # Casts to integer or bool dtypes let the gradient through (d/dx of x.astype(int)
-    # taken as 1): sum(x.astype(int) * x) at [1.7, 2.2] gives [2.7, 4.2], not [1, 2].
-    "astype_int_zero_grad_path": "wrong",
-    "astype_int32_alone": "wrong",
-    "asarray_dtype_int64": "wrong",
-    "np_array_dtype_int_times_x": "wrong",
-    "astype_bool_times_x": "wrong",
-    "astype_int_jax_backend": "wrong",
-    "astype_int_jacfwd": "wrong",
-    "uint8_quantize_then_scale": "wrong",
-    "asarray_list_dtype_int": "wrong",
-    "astype_int_then_float": "wrong",
-    "np_array_int16_copy": "wrong",
     # Defaults of a nested def / lambda are bound when the def runs: k = 2.0;
     # def g(t, k=k): ...; k = 100.0; g(x) is 2x, revsrc differentiates 100x.
     "nested_def_default_binds_early": "wrong",

@@ -201,7 +201,7 @@ def _varied(stmts, wrt, kinds, positions):
         changed = False
         for s in stmts:    # in program order: straight-line code settles in one pass
             if isinstance(s, Op) and s.target is not None and s.target not in varied:
-                if kinds.get(s.target) not in _DIFFERENTIABLE:
+                if kinds.get(s.target) not in _DIFFERENTIABLE or _casts_to_integers(s):
                     continue
                 sel = selected.get(id(s))
                 if sel is None:
@@ -228,6 +228,25 @@ def _varied(stmts, wrt, kinds, positions):
                 varied.add(s.target)
                 changed = True
     return varied
+
+
+def _casts_to_integers(op):
+    """Whether ``op`` returns integers or bools by its constant ``dtype`` argument
+    (``x.astype(int)``, ``np.asarray(x, dtype=np.int64)``, ``np.array(x, bool)``):
+    such a result is piecewise constant in its inputs, so its derivative is zero on
+    every path, as in JAX, however linear the rule of the function is otherwise."""
+    prim = primitives.lookup(op.fn)
+    params = prim.params if prim is not None else ()
+    if "dtype" not in params:
+        return False
+    i = params.index("dtype")
+    dtype = op.args[i] if i < len(op.args) else dict(op.kwargs).get("dtype")
+    if not isinstance(dtype, Const) or dtype.value is None:
+        return False
+    try:
+        return np.dtype(dtype.value).kind in "biu"
+    except TypeError:
+        return False
 
 
 def _useful(stmts, result):
