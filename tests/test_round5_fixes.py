@@ -116,3 +116,240 @@ def test_int_cast_hessian():
     def f(x):
         return np.sum(x.astype(int) * x ** 3)
     np.testing.assert_allclose(revsrc.hessian(f)(X), np.diag(6 * X.astype(int) * X))
+
+
+# ----- 2. a nested def's defaults are taken when the def runs -----
+
+def default_rebound_after_def(x):
+    k = x * 2.0
+
+    def g(t, k=k):
+        return t * k
+    k = 100.0
+    return g(x) + k * 0.0
+
+
+def default_in_loop(x):
+    total = 0.0
+    k = x
+    for i in range(3):
+        def g(t, k=k * i):
+            return t * k
+        k = k * 2.0
+        total = total + g(x)
+    return total
+
+
+def default_keyword_only(x):
+    s = x * 3.0
+
+    def g(t, *, m=s):
+        return t * m
+    s = 0.0
+    return g(x) + s
+
+
+def default_of_parameter(x, y):
+    def g(t, w=y):
+        return t * w
+    y = y * 10.0
+    return g(x) + y
+
+
+def default_lambda(x):
+    k = np.sin(x)
+    g = lambda t, k=k: t * k  # noqa: E731
+    k = 100.0
+    return g(x) + k * 0.0
+
+
+def default_list_mutated(x):
+    hs = [x]
+
+    def g(acc=hs):
+        return sum(acc)
+    hs.append(2 * x)    # the same list: the default sees the new item
+    return g()
+
+
+DEFAULTS = [default_rebound_after_def, default_in_loop, default_keyword_only,
+            default_lambda]
+
+
+@pytest.mark.parametrize("f", DEFAULTS, ids=[f.__name__ for f in DEFAULTS])
+def test_default_taken_when_def_runs(f):
+    x = 1.5
+    v, g = revsrc.value_and_grad(f)(x)
+    assert v == f(x)
+    assert revsrc.jit(f)(x) == f(x)
+    assert g == pytest.approx(_fd(f, x), rel=1e-6)
+    _, tan = revsrc.jvp(f, (x,), (1.0,))
+    assert tan == pytest.approx(_fd(f, x), rel=1e-6)
+    xs = np.array([0.5, 1.5])
+    np.testing.assert_array_equal(revsrc.vmap(f)(xs), [f(t) for t in xs])
+
+
+def test_default_list_changed_in_place_is_seen():
+    v, g = revsrc.value_and_grad(default_list_mutated)(1.5)
+    assert (v, g) == (4.5, 3.0)
+
+
+def test_default_of_parameter_rebound():
+    assert revsrc.value_and_grad(default_of_parameter, argnums=(0, 1))(1.5, 2.0) == \
+        (default_of_parameter(1.5, 2.0), (2.0, 1.5 + 10.0))
+
+
+def test_default_taken_when_def_runs_jax_backend():
+    _jax()
+    g = revsrc.grad(default_rebound_after_def, backend="jax")(1.5)
+    assert float(g) == pytest.approx(4 * 1.5)
+
+
+# ----- 3. a generator expression kept for later: Python's reading, or E101 -----
+
+def genexpr_var_rebound(x):
+    k = 1.0
+    gen = (v * k for v in (x, 2.0 * x))
+    k = 10.0
+    return sum(gen)
+
+
+def genexpr_list_appended(x):
+    xs = [x]
+    gen = (v * 3.0 for v in xs)
+    xs.append(x * x)
+    return sum(gen)
+
+
+def genexpr_read_twice(x):
+    gen = (v * v for v in (x, x + 1.0))
+    return sum(gen) + sum(gen)
+
+
+def genexpr_list_item_written(x):
+    xs = [x, x]
+    gen = (v * 3.0 for v in xs)
+    xs[0] = x * x
+    return sum(gen)
+
+
+@pytest.mark.parametrize("f", [genexpr_var_rebound, genexpr_list_appended,
+                               genexpr_read_twice, genexpr_list_item_written],
+                         ids=lambda f: f.__name__)
+def test_kept_generator_that_would_read_late_is_refused(f):
+    with pytest.raises(errors.UnsupportedSyntax) as err:
+        revsrc.grad(f)(1.5)
+    assert err.value.code == "E101"
+    assert "generator expression" in str(err.value)
+    assert "test_round5_fixes.py" in str(err.value)
+
+
+def genexpr_first_iterable_rebound(x):
+    xs = [x, 2.0 * x]
+    gen = (v * v for v in xs)      # holds the first list: rebinding xs is not seen
+    xs = [10.0 * x]
+    return sum(gen) + xs[0]
+
+
+def genexpr_kept_unchanged(x):
+    k = np.cos(x)
+    gen = (v * k for v in (x, x * x))
+    return sum(gen)
+
+
+@pytest.mark.parametrize("f", [genexpr_first_iterable_rebound, genexpr_kept_unchanged],
+                         ids=lambda f: f.__name__)
+def test_kept_generator_read_as_python_reads_it(f):
+    v, g = revsrc.value_and_grad(f)(1.5)
+    assert v == f(1.5)
+    assert g == pytest.approx(_fd(f, 1.5), rel=1e-6)
+
+
+def test_generator_consumed_where_written_still_works():
+    def f(x):
+        k = 2.0
+        s = sum(v * k for v in (x, x * x))
+        k = 5.0
+        return s + k
+    check_grads(f, (1.5,))
+
+
+# ----- 4. a slice of a list is a new list; xs *= n changes the list in place -----
+
+def list_slice_item_replaced(x):
+    xs = [x, 2 * x, x * x]
+    ys = xs[:]
+    ys[0] = 5 * ys[0]
+    return xs[0] + ys[0]
+
+
+def list_tail_slice_item_replaced(x):
+    xs = [x, 2 * x, 3 * x]
+    ys = xs[1:]
+    ys[0] = np.sin(ys[0])
+    ys.append(x)
+    return xs[1] + ys[0] + len(xs) * ys[-1]
+
+
+def list_slice_in_loop(x):
+    xs = [x, 2 * x, 3 * x]
+    for i in range(2):
+        ys = xs[:]
+        ys[i] = ys[i] * 3
+        xs[i + 1] = xs[i + 1] + ys[i]
+    return xs[0] + xs[1] + xs[2] + ys[0]
+
+
+def list_step_slice(x):
+    xs = [x, 2 * x, 3 * x, 4 * x]
+    ys = xs[::2]
+    ys[1] = ys[1] ** 2
+    return sum(xs) + sum(ys)
+
+
+def list_imul_no_alias(x):
+    xs = [x, x * x]
+    xs *= 3
+    return sum(xs) * len(xs)
+
+
+@pytest.mark.parametrize("f", [list_slice_item_replaced, list_tail_slice_item_replaced,
+                               list_slice_in_loop, list_step_slice, list_imul_no_alias],
+                         ids=lambda f: f.__name__)
+def test_list_slice_is_a_copy(f):
+    v, g = revsrc.value_and_grad(f)(1.5)
+    assert v == f(1.5)
+    assert g == pytest.approx(_fd(f, 1.5), rel=1e-6)
+
+
+def list_of_arrays_item_iadd(x):
+    buf = [x * 1.0, x * 2.0]
+    out = buf[:]
+    out[0] += x          # the array buf[0] is: buf sees it
+    return np.sum(buf[0] * x)
+
+
+def list_of_lists_inner_write(x):
+    rows = [[x, 2 * x], [3 * x]]
+    cp = rows[:]
+    cp[0][0] = x * x     # the inner list is rows[0] too
+    return rows[0][0] + cp[0][0]
+
+
+def list_imul_alias(x):
+    xs = [x]
+    ys = xs
+    xs *= 2
+    return sum(ys) * len(ys)
+
+
+@pytest.mark.parametrize("f, arg", [(list_of_arrays_item_iadd, np.array([1.0, 2.0])),
+                                    (list_of_lists_inner_write, 1.5),
+                                    (list_imul_alias, 1.5)],
+                         ids=["array_item_iadd", "inner_list_write", "imul_alias"])
+def test_shared_items_and_aliases_refused(f, arg):
+    with pytest.raises(errors.UnfollowableWrite) as err:
+        revsrc.grad(f)(arg)
+    assert err.value.code == "E404"
+    assert "test_round5_fixes.py" in str(err.value)
+    assert "@" not in str(err.value)

@@ -30,21 +30,11 @@ KNOWN = {
     # 2*max(x, y) + min(x, y) at x == y: revsrc gives (3, 0); every one-sided
     # derivative has d/dx in [1, 2] (JAX: (1.5, 1.5)).
     "builtin_max_tie": "wrong",
-    # Defaults of a nested def / lambda are bound when the def runs: k = 2.0;
-    # def g(t, k=k): ...; k = 100.0; g(x) is 2x, revsrc differentiates 100x.
-    "nested_def_default_binds_early": "wrong",
-    "lambda_default_binds_early": "wrong",
     # A generator expression reads its free variables and its list when consumed:
     # gen = (v * k for v in ...); k = 10.0; sum(gen) -> revsrc uses k = 1.0.
-    "genexpr_reads_var_lazily": "wrong",
-    "genexpr_sees_later_append": "wrong",
-    # ... and the values are wrong too, on every path (jit promises plain digits):
-    "default_binds_early_jit_value": "wrong",          # 150.0, plain Python 3.0
-    "lambda_default_binds_early_vmap_value": "wrong",
-    "default_binds_early_vag_value": "wrong",
-    "genexpr_lazy_vag_value": "wrong",                 # 4.5, plain Python 45.0
-    "default_binds_early_jvp": "wrong",
-    "default_binds_early_jax": "wrong",
+    "genexpr_reads_var_lazily": "refused",  # E101 (was wrong)
+    "genexpr_sees_later_append": "refused",  # E101 (was wrong)
+    "genexpr_lazy_vag_value": "refused",  # E101 (was wrong: 4.5, plain Python 45.0)
     # float(str(x)) * x: str keeps every digit, so this is x * x (2x); revsrc takes
     # the str as constant (x). Debatable, but a refusal would be the safe answer.
     "float_of_str_roundtrip": "wrong",
@@ -56,14 +46,11 @@ KNOWN = {
     # vmap of an int function at n = -(2**55 + 3) (run in Python, as documented) puts the
     # exact int 108086391056891916 in a float64 array: 1.0808639105689192e+17
     "vmap_big_int_result_digits": "wrong",
-    # A slice of a list is a copy: ys = xs[:]; ys[0] = 5 * ys[0]; xs[0] + ys[0] is 6x;
-    # revsrc writes through to xs (value 15.0 for 9.0 at x = 1.5, gradient 10 for 6).
-    "list_full_slice_is_a_copy": "wrong",
-    "list_full_slice_is_a_copy_value": "wrong",
-    "list_tail_slice_is_a_copy": "wrong",
-    "list_of_arrays_slice_copy_write": "wrong",
-    # xs *= 2 on a list also named ys: Python changes ys too (gradient 4); revsrc 1.
-    "list_imul_through_alias": "wrong",
+    # out = buf[:]; out[0] = out[0] * 10 on a list of arrays: was wrong; now E404 when
+    # it runs (an array written into a slice copy may be buf's too, as with out[0] += y)
+    "list_of_arrays_slice_copy_write": "refused",
+    # xs *= 2 on a list also named ys: was wrong; now E404 like list_iadd_through_alias
+    "list_imul_through_alias": "refused",
     # y = stop_gradient(x * 1.0); y[0] = 3 * x[0]; sum(y * x): the written item's
     # derivative is lost: [0.9, -0.2] for [1.8, -0.2] (y[0] += ...: 1.2 for 2.1).
     "stop_gradient_then_item_write": "wrong",
@@ -152,7 +139,6 @@ KNOWN = {
     "jit_round_ndigits": "refused",          # E502 "expected 1 arguments, got 2": round(x, 2)
     "jit_three_arg_pow": "refused",          # E502 "expected 2 arguments, got 3": pow(n, 5, 13)
     # -- lists, refused-undocumented ---------------------------------------------------------
-    "list_slice_copy_then_append": "refused",  # E404 "a slice assignment that changes the length"
     "list_slice_copy_then_iadd": "refused",  # E404
     "nested_list_rows_copied_then_written": "refused",  # E404 although rows are copied (r[:])
     "dict_pop_copy": "refused",              # E101 dict.pop

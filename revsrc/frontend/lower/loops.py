@@ -10,6 +10,7 @@ from ... import errors
 from ...core import ir
 from ...core.ir import Const, For, Op, While
 from .dispatch import expression, statement
+from .mapping import check_kept_generator
 from .scope import assigned_names, leaves_loop
 from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, vtuple
 
@@ -180,6 +181,8 @@ class LoopLowering:
         if any(g.is_async for g in node.generators):
             raise errors.UnsupportedSyntax("an async comprehension", loc=loc,
                                            hint="use a plain comprehension")
+        if isinstance(node, ast.GeneratorExp):
+            check_kept_generator(sc, node, loc)
         cs = sc.child()
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and \
                 isinstance(node.elt, ast.Lambda):

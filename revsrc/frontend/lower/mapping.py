@@ -129,6 +129,52 @@ def _consumed_at_once(root, node):
     return False
 
 
+def check_kept_generator(sc, node, loc):
+    """A generator expression kept in a variable (``gen = (v * k for v in xs)``) reads
+    its variables, and its list's items, when it is consumed; revsrc builds its list
+    where it is written. The two agree unless the function assigns or changes a
+    name the generator reads, or reads the generator twice (empty the second time):
+    those are refused."""
+    root = sc.parsed.node
+    if _consumed_at_once(root, node):
+        return
+    own = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+    first = node.generators[0].iter
+    # the first iterable is evaluated where the generator is written, as in Python:
+    # rebinding its names later is not seen, changing its list in place is
+    late_read = {n.id for part in [node.elt] + [g.iter for g in node.generators[1:]] +
+                 [c for g in node.generators for c in g.ifs]
+                 for n in ast.walk(part) if isinstance(n, ast.Name)} - own
+    reads = late_read | {n.id for n in ast.walk(first) if isinstance(n, ast.Name)}
+    stores, changed = {}, set()
+    for n in ast.walk(root):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            changed.add(n.target.id)
+        elif isinstance(n, (ast.Subscript, ast.Attribute)) and \
+                isinstance(n.ctx, (ast.Store, ast.Del)) and isinstance(n.value, ast.Name):
+            changed.add(n.value.id)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                isinstance(n.func.value, ast.Name):
+            changed.add(n.func.value.id)   # xs.append(...): may change xs in place
+    late = sorted(r for r in reads if r in changed or r in late_read and stores.get(r, 0) > 1)
+    parent = _parent(root, node)
+    kept = parent.targets[0].id if isinstance(parent, ast.Assign) and \
+        len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) else None
+    loads = sum(1 for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == kept
+                and isinstance(n.ctx, ast.Load))
+    if late or kept is None or loads > 1:
+        why = (f"reads {', '.join(late)} when it is consumed, and the function changes "
+               "it in between or elsewhere" if late else
+               "is read more than once (it is empty the second time)" if kept else
+               "is kept where revsrc cannot see when it is consumed")
+        raise errors.UnsupportedSyntax(
+            f"a generator expression kept for later {why}", loc=loc,
+            hint="make it a list where it is made ([... for ...]), or consume it where "
+                 "it is written: sum(v * k for v in xs)")
+
+
 def _parent(root, node):
     for p in ast.walk(root):
         for child in ast.iter_child_nodes(p):
