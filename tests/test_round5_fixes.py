@@ -353,3 +353,201 @@ def test_shared_items_and_aliases_refused(f, arg):
     assert err.value.code == "E404"
     assert "test_round5_fixes.py" in str(err.value)
     assert "@" not in str(err.value)
+
+
+# ----- 4b. a dict view kept for later, of a dict the function changes: E101 -----
+
+def dict_items_kept(x):
+    d = {"a": x}
+    items = d.items()
+    d["b"] = x * x
+    return sum(v for k, v in items)
+
+
+def dict_values_kept_update(x):
+    d = {"a": x, "b": 2.0 * x}
+    vals = d.values()
+    d.update({"a": 3.0 * x})
+    return sum(vals)
+
+
+@pytest.mark.parametrize("f", [dict_items_kept, dict_values_kept_update],
+                         ids=lambda f: f.__name__)
+def test_live_dict_view_kept_refused(f):
+    with pytest.raises(errors.UnsupportedSyntax) as err:
+        revsrc.grad(f)(1.5)
+    assert err.value.code == "E101"
+    assert "live view" in str(err.value) and "test_round5_fixes.py" in str(err.value)
+
+
+def dict_view_read_at_once(x):
+    d = {"a": x}
+    d["b"] = x * x
+    s = sum(v for v in d.values())
+    d["a"] = 10.0 * x
+    return s + sum(d.values()) + len(list(d.items()))
+
+
+def dict_view_kept_unchanged(x):
+    d = {"a": x, "b": np.sin(x)}
+    items = d.items()
+    return sum(v * v for _, v in items)
+
+
+@pytest.mark.parametrize("f", [dict_view_read_at_once, dict_view_kept_unchanged],
+                         ids=lambda f: f.__name__)
+def test_dict_view_read_as_python_reads_it(f):
+    v, g = revsrc.value_and_grad(f)(1.5)
+    assert v == pytest.approx(f(1.5), rel=1e-15)
+    assert g == pytest.approx(_fd(f, 1.5), rel=1e-6)
+
+
+# ----- 5. a write into what stop_gradient returned: E404, its copy works -----
+
+def stop_then_write(x):
+    y = revsrc.stop_gradient(x * 1.0)
+    y[0] = 3 * x[0]
+    return np.sum(y * x)
+
+
+def stop_then_write_base(x):
+    a = x * 1.0
+    y = revsrc.stop_gradient(a)
+    a[1] += x[0]           # y is a: it changes too
+    return np.sum(y * x)
+
+
+def stop_then_view_write(x):
+    y = revsrc.stop_gradient(x * 2.0)
+    head = y[:1]
+    head *= x[1]
+    return np.sum(y * x)
+
+
+@pytest.mark.parametrize("f", [stop_then_write, stop_then_write_base, stop_then_view_write],
+                         ids=lambda f: f.__name__)
+def test_write_after_stop_gradient_refused(f):
+    x = np.array([0.3, -0.2])
+    for backend in (None, "python"):
+        with pytest.raises(errors.UnfollowableWrite) as err:
+            revsrc.grad(f, backend=backend)(x)
+        assert err.value.code == "E404" and "stop_gradient" in str(err.value)
+        assert "test_round5_fixes.py" in str(err.value)
+
+
+def test_write_into_copy_of_stop_gradient():
+    def f(x):
+        y = revsrc.stop_gradient(x * 1.0).copy()
+        y[0] = 3 * x[0]
+        return np.sum(y * x)
+    x = np.array([0.3, -0.2])
+    np.testing.assert_allclose(revsrc.grad(f)(x), [6 * 0.3, -0.2])
+
+
+# ----- 6. np.fmax / np.fmin follow the operand that is not NaN; max/min ties -----
+
+N = np.array([np.nan, 0.0, np.nan, 3.0])
+XN = np.array([0.5, -1.0, 2.0, 1.5])
+
+
+@pytest.mark.parametrize("fn, first", [(np.fmax, True), (np.fmax, False),
+                                       (np.fmin, True), (np.fmin, False)],
+                         ids=["fmax_xy", "fmax_yx", "fmin_xy", "fmin_yx"])
+def test_fmax_fmin_nan_goes_to_other_operand(fn, first):
+    def f(x):
+        return np.sum((fn(x, N) if first else fn(N, x)) * x)
+    g = revsrc.grad(f)(XN)
+    np.testing.assert_allclose(g, _fd(f, XN), atol=1e-6)
+    _, tan = revsrc.jvp(f, (XN,), (np.ones(4),))
+    assert tan == pytest.approx(np.sum(_fd(f, XN)), rel=1e-6)
+    jax, jnp = _jax()
+    jfn = {np.fmax: jnp.fmax, np.fmin: jnp.fmin}[fn]
+    ref = jax.grad(lambda x: jnp.sum((jfn(x, N) if first else jfn(N, x)) * x))(XN)
+    np.testing.assert_allclose(g, ref, atol=1e-12)
+    np.testing.assert_allclose(revsrc.grad(f, backend="jax")(XN), g, atol=1e-12)
+
+
+def test_fmax_both_nan_and_no_nan():
+    def f(x, y):
+        return np.sum(np.fmax(x, y) * 2.0)   # nan, but its gradient is defined
+    x = np.array([np.nan, 1.0, 2.0])
+    y = np.array([np.nan, 3.0, 0.5])
+    gx, gy = revsrc.grad(f, argnums=(0, 1))(x, y)
+    np.testing.assert_array_equal(gx, [2.0, 0.0, 2.0])
+    np.testing.assert_array_equal(gy, [0.0, 2.0, 0.0])
+
+
+def max_min_tie(x, y):
+    return max(x, y) * 2.0 + min(x, y)
+
+
+def test_builtin_max_min_tie_split_as_jax():
+    jax, jnp = _jax()
+    ref = jax.grad(lambda x, y: jnp.maximum(x, y) * 2.0 + jnp.minimum(x, y),
+                   argnums=(0, 1))(1.0, 1.0)
+    got = revsrc.grad(max_min_tie, argnums=(0, 1))(1.0, 1.0)
+    assert got == pytest.approx(tuple(float(r) for r in ref))
+    assert revsrc.jit(revsrc.grad(max_min_tie, argnums=(0, 1)))(1.0, 1.0) == got
+
+
+@pytest.mark.parametrize("x, y", [(1.0, 2.0), (2.0, 1.0), (-0.5, 3.0)])
+def test_builtin_max_min_away_from_ties(x, y):
+    check_grads(max_min_tie, (x, y), argnums=(0, 1))
+
+
+def test_builtin_max_nan_follows_returned_operand():
+    g = revsrc.grad(lambda x, y: max(x, y) * 3.0, argnums=(0, 1))
+    assert g(1.0, float("nan")) == (3.0, 0.0)    # max(1.0, nan) is 1.0
+
+
+# ----- 8. crashes: itertools iterators in for loops, np.vectorize of a nested def,
+# det at a singular matrix -----
+
+def loops_over_itertools(x):
+    import itertools
+    s = 0.0
+    for i, j in itertools.product(range(2), range(3)):
+        s = s + x[i] * x[j] * (i + 1)
+    for a, b in itertools.combinations(range(3), 2):
+        s = s + x[a] * np.sin(x[b])
+    for p in itertools.permutations((0, 2)):
+        s = s + x[p[0]] ** 2 * x[p[1]]
+    return s
+
+
+def vectorize_nested(x):
+    def pw(v):
+        return v * v if v > 0 else -v
+    return np.sum(np.vectorize(pw)(x) * x)
+
+
+@pytest.mark.parametrize("f", [loops_over_itertools, vectorize_nested],
+                         ids=lambda f: f.__name__)
+def test_itertools_and_vectorize_nested(f):
+    v, g = revsrc.value_and_grad(f)(X)
+    assert v == pytest.approx(f(X), rel=1e-15)
+    np.testing.assert_allclose(g, _fd(f, X), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("A", [np.array([[1.0, 2.0], [2.0, 4.0]]),
+                               np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]]),
+                               np.zeros((3, 3)),
+                               np.array([[[1.0, 2.0], [2.0, 4.0]], [[1.0, 0.0], [0.0, 3.0]]])],
+                         ids=["rank1_2x2", "rank2_3x3", "zero_3x3", "batched"])
+def test_det_at_singular_matrix_is_the_cofactors(A):
+    def f(a):
+        return np.sum(np.linalg.det(a))
+    g = revsrc.grad(f)(A)
+    np.testing.assert_allclose(g, _fd(f, A), atol=1e-6)
+    _, tan = revsrc.jvp(f, (A,), (np.ones_like(A),))
+    assert tan == pytest.approx(np.sum(_fd(f, A)), abs=1e-6)
+    jax, jnp = _jax()
+    np.testing.assert_allclose(g, jax.grad(lambda a: jnp.sum(jnp.linalg.det(a)))(A), atol=1e-12)
+
+
+def test_cofactors_match_inverse_formula():
+    from revsrc.runtime.grads.linalg import cofactors
+    rng = np.random.default_rng(1)
+    for A in (rng.normal(size=(4, 4)), rng.normal(size=(3, 3)) + 1j * rng.normal(size=(3, 3))):
+        ref = np.linalg.det(A) * np.linalg.inv(A).T
+        np.testing.assert_allclose(cofactors(A), ref, atol=1e-12)

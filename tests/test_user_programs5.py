@@ -27,9 +27,6 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
 
 KNOWN = {
     # -- WRONG --------------------------------------------------------------------------
-    # 2*max(x, y) + min(x, y) at x == y: revsrc gives (3, 0); every one-sided
-    # derivative has d/dx in [1, 2] (JAX: (1.5, 1.5)).
-    "builtin_max_tie": "wrong",
     # A generator expression reads its free variables and its list when consumed:
     # gen = (v * k for v in ...); k = 10.0; sum(gen) -> revsrc uses k = 1.0.
     "genexpr_reads_var_lazily": "refused",  # E101 (was wrong)
@@ -51,29 +48,16 @@ KNOWN = {
     "list_of_arrays_slice_copy_write": "refused",
     # xs *= 2 on a list also named ys: was wrong; now E404 like list_iadd_through_alias
     "list_imul_through_alias": "refused",
-    # y = stop_gradient(x * 1.0); y[0] = 3 * x[0]; sum(y * x): the written item's
-    # derivative is lost: [0.9, -0.2] for [1.8, -0.2] (y[0] += ...: 1.2 for 2.1).
-    "stop_gradient_then_item_write": "wrong",
-    "stop_gradient_then_item_iadd": "wrong",
-    # dict views are live: items = d.items(); d["b"] = x * x; sum(v for k, v in items)
-    # is x + x**2 (value 3.75, gradient 4 at 1.5); revsrc snapshots the view (1.5, 1).
-    "lazy_items_view_live": "wrong",
-    "lazy_values_view_live": "wrong",
-    "lazy_items_view_live_value": "wrong",
-    "lazy_values_view_live_value": "wrong",
-    # np.fmax / np.fmin ignore NaN; the gradient must go to the other argument:
-    # sum(np.fmax(x, [nan, 0, nan, 3])) at [0.5, -1, 2, 1.5] -> [1, 0, 1, 0]; revsrc 0s.
-    "np_fmax_nan": "wrong",
-    "np_fmax_with_nan": "wrong",
-    "np_fmin_with_nan": "wrong",
-    "np_fmax_nan_first_argument": "wrong",
-    # -- CRASHED ------------------------------------------------------------------------
-    # for i, j in itertools.product(range(2), range(3)): TypeError, no len()
-    "itertools_product": "crashed",
-    # np.vectorize(pw)(x) where pw is a def nested in f: TypeError from np.vectorize
-    "np_vectorize_nested_def": "crashed",
-    # grad(np.linalg.det) at a singular matrix: LinAlgError (cofactors are defined)
-    "det_of_singular_matrix": "crashed",
+    # y = stop_gradient(x * 1.0); y[0] = 3 * x[0]: was wrong (the written item's
+    # derivative lost); now E404 (a write into what stop_gradient returned)
+    "stop_gradient_then_item_write": "refused",
+    "stop_gradient_then_item_iadd": "refused",
+    # dict views are live: items = d.items(); d["b"] = x * x; sum(v for k, v in items):
+    # was wrong (the view snapshotted); now E101 where the function changes d
+    "lazy_items_view_live": "refused",
+    "lazy_values_view_live": "refused",
+    "lazy_items_view_live_value": "refused",
+    "lazy_values_view_live_value": "refused",
     # -- refused, documented ------------------------------------------------------------
     "ufunc_out_kwarg": "refused",            # E401 out=
     "cumsum_out_self": "refused",            # E401 out=

@@ -259,6 +259,17 @@ def _slice_write(r, s, v, base):
     return [Op(None, runtime.check_immutable, (s.args[2], Const(loc), Const(what)), loc=loc)]
 
 
+def stopped_write(name, loc):
+    """The refusal of a write into memory that ``name``, a result of revsrc.stop_gradient,
+    also holds (stop_gradient returns its argument itself): the items written after the
+    stop carry a derivative there, the rest none, which revsrc does not follow."""
+    name = name.partition("@")[0]
+    return errors.UnfollowableWrite(
+        f"this writes into an array that {name}, a result of revsrc.stop_gradient, also "
+        "holds; revsrc cannot give the items written after the stop their derivative",
+        loc=loc, hint=f"copy it where it is made: {name} = revsrc.stop_gradient(...).copy()")
+
+
 def _list_slice(r, d, base):
     """Whether ``d`` is ``base[i:j]`` on a list: a new list (of the same objects, so an
     item changed in place is still followed into ``base`` as an item's change)."""

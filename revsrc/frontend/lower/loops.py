@@ -88,10 +88,11 @@ class LoopLowering:
 
     def _as_sequence(self, operand, out, loc):
         """A loop runs over its sequence by index: an iterator (``d.items()``,
-        ``zip(...)``) is made a list first."""
+        ``zip(...)``, ``itertools.product(...)``) is made a list first."""
         made = next((o for o in reversed(out) if isinstance(o, Op) and o.target == operand),
                     None)
-        if made is not None and (made.fn is ir.call_method or made.fn in _ITERATORS):
+        if made is not None and (made.fn is ir.call_method or made.fn in _ITERATORS or
+                                 getattr(made.fn, "__module__", None) == "itertools"):
             return self._emit(out, list, (operand,), None, loc)
         return operand
 

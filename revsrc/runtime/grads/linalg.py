@@ -249,9 +249,23 @@ def trace_grad(g, a, offset=0, axis1=0, axis2=1):
 
 
 def det_grad(g, ans, a):
-    """d det(A) / dA = det(A) inv(A)^T (batched)."""
+    """d det(A) / dA = det(A) inv(A)^T (batched); the cofactors where A is singular."""
     g = as_array(g, a)
-    return (g * ans)[..., None, None] * mT(np.linalg.inv(a))
+    try:
+        return (g * ans)[..., None, None] * mT(np.linalg.inv(a))
+    except np.linalg.LinAlgError:
+        return g[..., None, None] * cofactors(a)
+
+
+def cofactors(a):
+    """The cofactor matrix of ``a``, d det(A) / dA, defined at a singular A too: with
+    A = U diag(s) V^H it is det(U) det(V^H) conj(U) diag(prod of the other s) conj(V^H)."""
+    u, s, vh = np.linalg.svd(a)
+    one = np.ones_like(s[..., :1])
+    left = np.cumprod(np.concatenate([one, s[..., :-1]], -1), -1)
+    right = np.cumprod(np.concatenate([one, s[..., :0:-1]], -1), -1)[..., ::-1]
+    scale = (np.linalg.det(u) * np.linalg.det(vh))[..., None, None]
+    return scale * (np.conj(u) * (left * right)[..., None, :]) @ np.conj(vh)
 
 
 def slogdet_grad(g, ans, a):
