@@ -551,3 +551,32 @@ def test_cofactors_match_inverse_formula():
     for A in (rng.normal(size=(4, 4)), rng.normal(size=(3, 3)) + 1j * rng.normal(size=(3, 3))):
         ref = np.linalg.det(A) * np.linalg.inv(A).T
         np.testing.assert_allclose(cofactors(A), ref, atol=1e-12)
+
+
+# ----- 7. str() of a differentiated value used in the result: E202 -----
+
+def str_roundtrip(x):
+    return float(str(x)) * x
+
+
+def repr_roundtrip(x):
+    return np.float64(repr(x * 2.0)) + x
+
+
+@pytest.mark.parametrize("f", [str_roundtrip, repr_roundtrip], ids=lambda f: f.__name__)
+def test_text_of_differentiated_value_refused(f):
+    for make in (revsrc.grad, revsrc.jacfwd):
+        with pytest.raises(errors.NoRule) as err:
+            make(f)(1.5)
+        assert err.value.code == "E202" and "test_round5_fixes.py" in str(err.value)
+
+
+def test_text_for_messages_still_works():
+    def f(x):
+        s = str(x)
+        if x > 100.0:
+            raise ValueError("too big: " + s)
+        assert x < 10, f"x={x!r}"
+        return x * x + float(str(2.5))
+    assert revsrc.grad(f)(1.5) == 3.0
+    assert revsrc.grad(lambda x: x * float(str(revsrc.stop_gradient(x))))(1.5) == 1.5

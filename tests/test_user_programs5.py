@@ -32,9 +32,9 @@ KNOWN = {
     "genexpr_reads_var_lazily": "refused",  # E101 (was wrong)
     "genexpr_sees_later_append": "refused",  # E101 (was wrong)
     "genexpr_lazy_vag_value": "refused",  # E101 (was wrong: 4.5, plain Python 45.0)
-    # float(str(x)) * x: str keeps every digit, so this is x * x (2x); revsrc takes
-    # the str as constant (x). Debatable, but a refusal would be the safe answer.
-    "float_of_str_roundtrip": "wrong",
+    # float(str(x)) * x: str keeps every digit, so this is x * x (2x): was wrong (the
+    # str taken as constant); now E202 where str() of a differentiated value is used
+    "float_of_str_roundtrip": "refused",
     # revsrc.jit(f)(np.float32(0.1)) computes in float64: 0.020000000447 where plain
     # Python gives np.float32(0.020000001) (vmap refuses float32 with E502).
     "jit_float32_scalar_argument": "wrong",

@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -188,6 +189,10 @@ def stack_var(stack):
     return f"@stack:{stack}"
 
 
+# str(x) and the like keep x's digits: float(str(x)) is x. Their result carries x's
+# derivative, which no rule follows: refused where it reaches the result.
+_TEXT = (builtins.str, builtins.repr, builtins.format)
+
 _DIFFERENTIABLE = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
                    kinds_mod.DICT)
 
@@ -205,7 +210,7 @@ def _varied(stmts, wrt, kinds, positions):
                     continue
                 sel = selected.get(id(s))
                 if sel is None:
-                    sel = selected[id(s)] = positions(s)
+                    sel = selected[id(s)] = (None, None) if s.fn in _TEXT else positions(s)
                 pos, kws = sel
                 if pos is None:  # no rule: varied if any input is
                     ins = [a for a in s.args] + [v for _, v in s.kwargs]
@@ -291,6 +296,13 @@ def activity(params, wrt, body, result, kinds, positions=None):
         if isinstance(s, Op) and s.target in active:
             sel = positions(s)
             operands = list(s.args) + [v for _, v in s.kwargs]
+            if s.fn in _TEXT and any(isinstance(a, str) and a in active for a in operands):
+                raise errors.NoRule(
+                    f"{s.fn.__name__}() of a differentiated value is used to compute the "
+                    "result: its text holds the value's digits, whose derivative revsrc "
+                    "does not follow", loc=s.loc,
+                    hint="compute with the number itself, or wrap it in "
+                         "revsrc.stop_gradient(...) if the text is meant as a constant")
             if sel[0] is None and any(isinstance(a, str) and a in active for a in operands):
                 if s.fn in (ir.call_method, ir.get_attribute):
                     what = (f"method .{s.args[1].value}()" if s.fn is ir.call_method
