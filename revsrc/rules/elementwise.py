@@ -299,17 +299,17 @@ def minimum(g, ans, x, y):
 
 
 # np.fmax and np.fmin return the operand that is not NaN: the derivative goes to it
-# (to x when both are NaN, or at a tie, as np.maximum's)
+# (to x when both are NaN, or at a tie, as np.maximum's). The two tests of each
+# operand never hold together (x >= y is False where y is NaN), so their sum is their
+# "or", kept a bool so that g keeps its dtype (v != v: v is NaN).
 @elementwise("fmax", np.fmax)
 def fmax(g, ans, x, y):
-    return g * xp.logical_or(x >= y, xp.isnan(y)), g * xp.logical_not(
-        xp.logical_or(x >= y, xp.isnan(y)))
+    return g * ((x >= y) + (y != y)), g * ((x < y) + ((x != x) > (y != y)))
 
 
 @elementwise("fmin", np.fmin)
 def fmin(g, ans, x, y):
-    return g * xp.logical_or(x <= y, xp.isnan(y)), g * xp.logical_not(
-        xp.logical_or(x <= y, xp.isnan(y)))
+    return g * ((x <= y) + (y != y)), g * ((x > y) + ((x != x) > (y != y)))
 
 
 declare(np.minimum, loop_kernel=(_kernels.minimum, 2))
