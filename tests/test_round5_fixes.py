@@ -580,3 +580,71 @@ def test_text_for_messages_still_works():
         return x * x + float(str(2.5))
     assert revsrc.grad(f)(1.5) == 3.0
     assert revsrc.grad(lambda x: x * float(str(revsrc.stop_gradient(x))))(1.5) == 1.5
+
+
+# ----- 9. a differentiated value passed by keyword is an operand like a positional one,
+# in forward mode too (merged corpus 5v-5ad) -----
+
+K = np.array([0.5, -1.0, 2.0, 1.5])
+V = np.array([0.3, 0.9, -0.4, 1.2])
+
+
+def kw_clip(v):
+    return np.sum(np.clip(K, a_min=v, a_max=2.0) * v)
+
+
+def kw_dot(v):
+    return np.dot(b=v, a=K) * v[0]
+
+
+def kw_linspace(v):
+    return np.sum(np.linspace(start=v[1], stop=v[0] * 3.0, num=4) ** 2)
+
+
+def kw_sum_a(v):
+    return np.sum(a=v ** 2, axis=0) + np.mean(a=np.sin(v))
+
+
+def kw_trapezoid_y(v):
+    return np.trapezoid(y=v ** 2, x=K)
+
+
+KW = [kw_clip, kw_dot, kw_linspace, kw_sum_a, kw_trapezoid_y]
+
+
+@pytest.mark.parametrize("f", KW, ids=lambda f: f.__name__)
+def test_keyword_operand_all_modes(f):
+    expect = _fd(f, V)
+    np.testing.assert_allclose(revsrc.grad(f)(V), expect, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(revsrc.jacfwd(f)(V), expect, rtol=1e-6, atol=1e-8)
+    d = np.array([1.0, -0.5, 0.25, 2.0])
+    _, tan = revsrc.jvp(f, (V,), (d,))
+    assert tan == pytest.approx(expect @ d, rel=1e-6)
+
+
+def test_keyword_operand_hessian_and_jax_backend():
+    def f(v):
+        return np.sum(np.clip(K, a_min=v ** 2, a_max=2.0) * v)
+    h = revsrc.hessian(f)(V)
+    g = revsrc.grad(f)
+    fd = np.array([_fd(lambda t: g(t)[i], V) for i in range(4)])
+    np.testing.assert_allclose(h, fd, atol=1e-5)
+    _jax()
+    np.testing.assert_allclose(revsrc.grad(kw_dot, backend="jax")(V), _fd(kw_dot, V),
+                               rtol=1e-6)
+
+
+def test_user_rule_called_with_keywords_forward():
+    def softplus(x):
+        return np.log1p(np.exp(x))
+
+    def softplus_rule(g, ans, x):
+        return g / (1.0 + np.exp(-x))
+    revsrc.defvjp(softplus, softplus_rule)
+
+    def f(v):
+        return np.sum(softplus(x=v) ** 2)
+    expect = _fd(f, V)
+    _, tan = revsrc.jvp(f, (V,), (np.ones(4),))
+    assert tan == pytest.approx(np.sum(expect), rel=1e-6)
+    np.testing.assert_allclose(revsrc.grad(f)(V), expect, rtol=1e-6)

@@ -257,15 +257,13 @@ def det_grad(g, ans, a):
         return g[..., None, None] * cofactors(a)
 
 
-def cofactors(a):
-    """The cofactor matrix of ``a``, d det(A) / dA, defined at a singular A too: with
-    A = U diag(s) V^H it is det(U) det(V^H) conj(U) diag(prod of the other s) conj(V^H)."""
+def cofactors(a):  # d det(A) / dA at any A: det U det V^H conj(U) diag(prod of other s) conj(V^H)
     u, s, vh = np.linalg.svd(a)
     one = np.ones_like(s[..., :1])
-    left = np.cumprod(np.concatenate([one, s[..., :-1]], -1), -1)
-    right = np.cumprod(np.concatenate([one, s[..., :0:-1]], -1), -1)[..., ::-1]
-    scale = (np.linalg.det(u) * np.linalg.det(vh))[..., None, None]
-    return scale * (np.conj(u) * (left * right)[..., None, :]) @ np.conj(vh)
+    others = np.cumprod(np.concatenate([one, s[..., :-1]], -1), -1) * np.cumprod(
+        np.concatenate([one, s[..., :0:-1]], -1), -1)[..., ::-1]
+    return (np.linalg.det(u) * np.linalg.det(vh))[..., None, None] * (
+        np.conj(u) * others[..., None, :]) @ np.conj(vh)
 
 
 def slogdet_grad(g, ans, a):
