@@ -648,3 +648,13 @@ def test_user_rule_called_with_keywords_forward():
     _, tan = revsrc.jvp(f, (V,), (np.ones(4),))
     assert tan == pytest.approx(np.sum(expect), rel=1e-6)
     np.testing.assert_allclose(revsrc.grad(f)(V), expect, rtol=1e-6)
+
+
+def test_differentiated_value_by_unknown_keyword_refused():
+    def f(v):
+        return np.sum(np.clip(K, min=v, max=2.0))     # NumPy 2's names for a_min, a_max
+    for make in (revsrc.grad, revsrc.jacfwd):
+        with pytest.raises(errors.NoRule) as err:
+            make(f)(V)
+        assert err.value.code == "E202" and "min=" in str(err.value)
+        assert "test_round5_fixes.py" in str(err.value)

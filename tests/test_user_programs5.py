@@ -83,12 +83,12 @@ KNOWN = {
     # ... and through your own revsrc.defvjp rules called with keywords
     # NumPy 2's clip keywords min=/max= on a constant array: the gradient (reverse too)
     # is 0: sum(np.clip(K, min=v, max=2.0)) gives [0, 0, 0, 0] for [0, 1, 0, 0].
-    "np2kw_grad_clip_min_kw_fn": "wrong",
-    "np2kw_jvp_clip_min_kw_fn": "wrong",
-    "np2kw_grad_clip_min_kw_method": "wrong",
-    "np2kw_jvp_clip_min_kw_method": "wrong",
-    "np2kw_grad_clip_max_kw_method": "wrong",
-    "np2kw_jvp_clip_max_kw_method": "wrong",
+    "np2kw_grad_clip_min_kw_fn": "refused",  # E202 (was wrong)
+    "np2kw_jvp_clip_min_kw_fn": "refused",  # E202 (was wrong)
+    "np2kw_grad_clip_min_kw_method": "refused",  # E202 (was wrong)
+    "np2kw_jvp_clip_min_kw_method": "refused",  # E202 (was wrong)
+    "np2kw_grad_clip_max_kw_method": "refused",  # E202 (was wrong)
+    "np2kw_jvp_clip_max_kw_method": "refused",  # E202 (was wrong)
     # -- CRASHED ------------------------------------------------------------------------
     # jvp / hessian of min((x * x, 1.0), (x, 2.0))[0]: IndexError (grad works)
     "jvp_min_of_tuples": "crashed",

@@ -235,6 +235,26 @@ def _varied(stmts, wrt, kinds, positions):
     return varied
 
 
+def _check_unknown_keywords(stmts, varied, useful):
+    """A differentiated value passed by a keyword its rule does not name (NumPy 2's
+    ``np.clip(a, min=v)``, where the rule names a_min) would be taken for a constant:
+    refused instead."""
+    for s in stmts:
+        if not (isinstance(s, Op) and s.target in useful and s.kwargs):
+            continue
+        prim = primitives.lookup(s.fn)
+        if prim is None or prim.vjp is None:
+            continue
+        for k, v in s.kwargs:
+            if isinstance(v, str) and v in varied and k not in prim.params:
+                name = getattr(s.fn, "__name__", None) or prim.name
+                raise errors.NoRule(
+                    f"{name}() is given a differentiated value by the keyword {k}=, "
+                    "which its derivative rule does not take", loc=s.loc,
+                    hint=f"pass it by position, or by the name the rule uses "
+                         f"({', '.join(prim.params)})")
+
+
 def _casts_to_integers(op):
     """Whether ``op`` returns integers or bools by its constant ``dtype`` argument
     (``x.astype(int)``, ``np.asarray(x, dtype=np.int64)``, ``np.array(x, bool)``):
@@ -292,6 +312,7 @@ def activity(params, wrt, body, result, kinds, positions=None):
     varied = _varied(stmts, wrt, kinds, positions)
     useful = _useful(stmts, result)
     active = varied & useful
+    _check_unknown_keywords(stmts, varied, useful)
     for s in stmts:
         if isinstance(s, Op) and s.target in active:
             sel = positions(s)
