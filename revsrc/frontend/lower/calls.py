@@ -442,6 +442,8 @@ def _by_position(fn, args, kwargs):
     differentiate their positional operands. Where the function's own signature does
     not say so, the call is left as it is."""
     prim = primitives.lookup(fn)
+    if prim is None or primitives.family_of(fn) == primitives.RUNTIME:
+        return args, kwargs    # revsrc's own helpers, in a derivative differentiated again
     named = dict(kwargs)
     params = prim.params if prim is not None else []
     last = max((i for i, p in enumerate(params) if i >= len(args) and
