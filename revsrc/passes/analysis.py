@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import builtins
 from typing import Any, Optional
 
 import numpy as np
@@ -203,6 +204,10 @@ def stack_var(stack):
     return f"@stack:{stack}"
 
 
+# str(x) and the like keep x's digits: float(str(x)) is x. Their result carries x's
+# derivative, which no rule follows: refused where it reaches the result.
+_TEXT = (builtins.str, builtins.repr, builtins.format)
+
 _DIFFERENTIABLE = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
                    kinds_mod.DICT)
 
@@ -216,11 +221,11 @@ def _varied(stmts, wrt, kinds, positions):
         changed = False
         for s in stmts:    # in program order: straight-line code settles in one pass
             if isinstance(s, Op) and s.target is not None and s.target not in varied:
-                if kinds.get(s.target) not in _DIFFERENTIABLE:
+                if kinds.get(s.target) not in _DIFFERENTIABLE or _casts_to_integers(s):
                     continue
                 sel = selected.get(id(s))
                 if sel is None:
-                    sel = selected[id(s)] = positions(s)
+                    sel = selected[id(s)] = (None, None) if s.fn in _TEXT else positions(s)
                 pos, kws = sel
                 if pos is None:  # no rule: varied if any input is
                     ins = [a for a in s.args] + [v for _, v in s.kwargs]
@@ -243,6 +248,45 @@ def _varied(stmts, wrt, kinds, positions):
                 varied.add(s.target)
                 changed = True
     return varied
+
+
+def _check_unknown_keywords(stmts, varied, useful):
+    """A differentiated value passed by a keyword its rule does not name (NumPy 2's
+    ``np.clip(a, min=v)``, where the rule names a_min) would be taken for a constant:
+    refused instead."""
+    for s in stmts:
+        if not (isinstance(s, Op) and s.target in useful and s.kwargs):
+            continue
+        prim = primitives.lookup(s.fn)
+        if prim is None or prim.vjp is None:
+            continue
+        for k, v in s.kwargs:
+            if isinstance(v, str) and v in varied and k not in prim.params:
+                name = getattr(s.fn, "__name__", None) or prim.name
+                raise errors.NoRule(
+                    f"{name}() is given a differentiated value by the keyword {k}=, "
+                    "which its derivative rule does not take", loc=s.loc,
+                    hint=f"pass it by position, or by the name the rule uses "
+                         f"({', '.join(prim.params)})")
+
+
+def _casts_to_integers(op):
+    """Whether ``op`` returns integers or bools by its constant ``dtype`` argument
+    (``x.astype(int)``, ``np.asarray(x, dtype=np.int64)``, ``np.array(x, bool)``):
+    such a result is piecewise constant in its inputs, so its derivative is zero on
+    every path, as in JAX, however linear the rule of the function is otherwise."""
+    prim = primitives.lookup(op.fn)
+    params = prim.params if prim is not None else ()
+    if "dtype" not in params:
+        return False
+    i = params.index("dtype")
+    dtype = op.args[i] if i < len(op.args) else dict(op.kwargs).get("dtype")
+    if not isinstance(dtype, Const) or dtype.value is None:
+        return False
+    try:
+        return np.dtype(dtype.value).kind in "biu"
+    except TypeError:
+        return False
 
 
 def _useful(stmts, result):
@@ -283,10 +327,18 @@ def activity(params, wrt, body, result, kinds, positions=None):
     varied = _varied(stmts, wrt, kinds, positions)
     useful = _useful(stmts, result)
     active = varied & useful
+    _check_unknown_keywords(stmts, varied, useful)
     for s in stmts:
         if isinstance(s, Op) and s.target in active:
             sel = positions(s)
             operands = list(s.args) + [v for _, v in s.kwargs]
+            if s.fn in _TEXT and any(isinstance(a, str) and a in active for a in operands):
+                raise errors.NoRule(
+                    f"{s.fn.__name__}() of a differentiated value is used to compute the "
+                    "result: its text holds the value's digits, whose derivative revsrc "
+                    "does not follow", loc=s.loc,
+                    hint="compute with the number itself, or wrap it in "
+                         "revsrc.stop_gradient(...) if the text is meant as a constant")
             if sel[0] is None and any(isinstance(a, str) and a in active for a in operands):
                 if s.fn in (ir.call_method, ir.get_attribute):
                     what = (f"method .{s.args[1].value}()" if s.fn is ir.call_method

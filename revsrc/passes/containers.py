@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import operator
 
-from .. import errors
+from .. import errors, runtime
 from . import analysis
 from ..core import ir, kinds
 from ..core.ir import Const, Op, SetItem
 from ..runtime.containers import (IN_PLACE, append, append_in_place, concat, extend,
-                                  extend_in_place, key_at, repeat, set_item,
+                                  extend_in_place, key_at, repeat, repeat_in_place, set_item,
                                   set_item_in_place)
 
 
@@ -125,6 +125,8 @@ class _Specializer:
             return Op(s.target, concat, s.args, loc=s.loc)
         if s.fn is operator.iadd and ka == kinds.LIST:
             return Op(s.target, extend_in_place, s.args, loc=s.loc)
+        if s.fn is operator.imul and ka == kinds.LIST:
+            return Op(s.target, repeat_in_place, s.args, loc=s.loc)
         if s.fn is operator.iadd and ka == kinds.TUPLE:
             return Op(s.target, concat, s.args, loc=s.loc)
         if s.fn in (operator.mul, operator.imul) and ka in _SEQ:
@@ -161,11 +163,15 @@ def rewrite_write(r, s, path):
     new_value = IN_PLACE[s.fn]
     # up from the written list: the names it has (copies) and the lists holding it
     walk = []            # (variable, "copy" or "item", what it is a copy or an item of, def)
+    checks = []          # run-time checks before the write
     v = target
     seen = {v}
     while v in r.parent:
         base, _ = r.parent[v]
         d = r.defs[v][0].stmt
+        if _list_slice(r, d, base):
+            checks += _slice_write(r, s, v, base)
+            break       # a new list holding the same items: changing it leaves base alone
         if d.fn is operator.getitem:
             if r.found.get(base) not in (kinds.LIST, kinds.DICT):
                 raise errors.UnfollowableWrite(
@@ -207,7 +213,7 @@ def rewrite_write(r, s, path):
         _check_not_stored(r, v, path, loc)
     if any(how == "item" for _, how, _, _ in walk):
         _check_fresh_items(r, root, loc)
-    out = []
+    out = checks
     if not walk:
         out.append(Op(target, new_value, s.args, s.kwargs, loc))
         return out
@@ -227,6 +233,48 @@ def rewrite_write(r, s, path):
             continue
         out.append(Op(var, d.fn, d.args, d.kwargs, loc))
     return out
+
+
+def _slice_write(r, s, v, base):
+    """The write ``s`` into ``v``, a slice of the list ``base``: a new list of the same
+    objects, so replacing an item leaves ``base`` alone. The checks it needs when it
+    runs; refused where it changes an item both lists hold."""
+    loc = s.loc
+    mine, theirs = v.partition("@")[0], base.partition("@")[0]
+    if v != s.target:
+        raise errors.UnfollowableWrite(
+            f"this changes an item of {mine}, a slice of {theirs} holding the same "
+            "objects, and revsrc cannot follow the change into both", loc=loc,
+            hint="copy the items where the slice is made: [list(r) for r in rows]")
+    if IN_PLACE[s.fn] is not set_item or len(s.args) < 3 or not isinstance(s.args[2], str) \
+            or r.found.get(s.args[2]) in kinds.SCALARS:
+        return []
+    # ys[0] += v on a list of arrays changes the array base holds too, in place
+    # (ys[0] = ys[0] * v does not): the two are one write by now, right only for a
+    # number, which the run checks
+    what = (f"{mine} is a slice of {theirs}, which holds the same objects; an array or "
+            f"list written into {mine} may be one {theirs} holds too, and revsrc cannot "
+            "tell whether Python would change it there (x[i] += y does, x[i] = x[i] * y "
+            "does not)")
+    return [Op(None, runtime.check_immutable, (s.args[2], Const(loc), Const(what)), loc=loc)]
+
+
+def stopped_write(name, loc):
+    """The refusal of a write into memory that ``name``, a result of revsrc.stop_gradient,
+    also holds (stop_gradient returns its argument itself): the items written after the
+    stop carry a derivative there, the rest none, which revsrc does not follow."""
+    name = name.partition("@")[0]
+    return errors.UnfollowableWrite(
+        f"this writes into an array that {name}, a result of revsrc.stop_gradient, also "
+        "holds; revsrc cannot give the items written after the stop their derivative",
+        loc=loc, hint=f"copy it where it is made: {name} = revsrc.stop_gradient(...).copy()")
+
+
+def _list_slice(r, d, base):
+    """Whether ``d`` is ``base[i:j]`` on a list: a new list (of the same objects, so an
+    item changed in place is still followed into ``base`` as an item's change)."""
+    return d.fn is operator.getitem and r.found.get(base) == kinds.LIST and \
+        isinstance(d.args[1], Const) and isinstance(d.args[1].value, slice)
 
 
 _STORES = {ir.make_list: None, ir.make_tuple: None, ir.make_dict: None,

@@ -21,11 +21,10 @@ again after a write into its operand only if it shares its memory.
 Writes that reach an argument, a global or a closure value change the caller's data:
 they are refused (E403). Writes whose target revsrc cannot follow statically (an
 alias defined in only one branch, a view whose definition is not in reach) are refused
-too (E404): never a gradient of a program other than the one that runs.
+too (E404), as is one into what revsrc.stop_gradient returned: never a wrong gradient.
 
 ``x += y`` on a number is an ordinary assignment; on an array with no alias it is
-computed as ``x = x + y`` (the same values, and nothing else can see the difference).
-"""
+computed as ``x = x + y`` (the same values, and nothing else can see the difference)."""
 from __future__ import annotations
 
 import operator
@@ -43,9 +42,8 @@ _MUTABLE = (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT)
 
 
 def _basic_index(index, found):
-    """Whether ``x[index]`` on an array is basic indexing (a view): True, False (an
-    integer or boolean array: a copy), or None when only the run knows (a slice or a
-    tuple computed in the function)."""
+    """Whether ``x[index]`` on an array is basic indexing (a view): True, False (an int
+    or bool array: a copy), or None when only the run knows (a computed slice or tuple)."""
     if isinstance(index, Const):
         items = index.value if type(index.value) is tuple else (index.value,)
         return all(type(i) in (int, slice, type(None)) or i is Ellipsis for i in items)
@@ -521,6 +519,8 @@ class _Resolver:
                     parted.add(m)
                     continue
                 op = d.stmt
+                if op.fn is _arith.stop_gradient:
+                    raise containers.stopped_write(self.back.get(m, m), loc)
                 again = Op(op.target, op.fn, op.args, op.kwargs, loc)
                 if self.parent[m][1] or m in on_chain:
                     out.append(again)

@@ -153,12 +153,14 @@ define("float", builtins.float, vjp=pos, jvp="elementwise", kind=KR.constant(K.F
 declare(builtins.float, pure=True, raises_on_scalars=False)
 
 
-# max(x, y) is y only when y > x (x on ties and when either is NaN: max(x, nan) is
-# x): the derivative follows the operand returned.
+# max(x, y) is y only when y > x (x when either is NaN: max(x, nan) is x): the
+# derivative follows the operand returned; at a tie it is split in halves, as JAX's,
+# so that 2 * max(x, y) + min(x, y) gets a derivative between its one-sided ones
+# (following x in both would give d/dx = 3 where they are 1 and 2).
 @primitive("max", builtins.max, kind=KR.select_kind, engine=special("minmax", "MAX"),
            jvp="elementwise")
 def max_(g, ans, x, y):
-    return g * (1 - (y > x)), g * (y > x)
+    return g * (1 - (y > x) - 0.5 * (y == x)), g * ((y > x) + 0.5 * (y == x))
 
 
 declare(builtins.max, pure=True, raises_on_scalars=False, int_preserving=True)
@@ -167,7 +169,7 @@ declare(builtins.max, pure=True, raises_on_scalars=False, int_preserving=True)
 @primitive("min", builtins.min, kind=KR.select_kind, engine=special("minmax", "MIN"),
            jvp="elementwise")
 def min_(g, ans, x, y):
-    return g * (1 - (y < x)), g * (y < x)
+    return g * (1 - (y < x) - 0.5 * (y == x)), g * ((y < x) + 0.5 * (y == x))
 
 
 declare(builtins.min, pure=True, raises_on_scalars=False, int_preserving=True)

@@ -99,6 +99,7 @@ def min_of(g, ans, seq):
 # before any transformation runs): kinds only.
 define("list_append_in_place", containers.append_in_place, kind=KR.constant(K.LIST))
 define("list_extend_in_place", containers.extend_in_place, kind=KR.constant(K.LIST))
+define("list_repeat_in_place", containers.repeat_in_place, kind=KR.constant(K.LIST))
 define("set_item_in_place", containers.set_item_in_place, kind=_first_kind)
 
 

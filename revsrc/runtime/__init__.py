@@ -329,13 +329,13 @@ def _real_inner(row, t):
     return np.sum(np.real(np.asarray(row) * np.asarray(t)))
 
 
-def check_immutable(value, loc=None):
+def check_immutable(value, loc=None, what=None):
     """``x op= y`` on a value of unknown kind runs as ``x = x op y``: right for a
     number, but an array (or a list) would be changed in place, where others see it."""
     if isinstance(value, (np.ndarray, list, dict)):
         raise errors.UnfollowableWrite(
-            f"this changes a {type(value).__name__} in place, which revsrc could not "
-            "follow here (its kind was not known before the call)", loc=loc,
+            what or f"this changes a {type(value).__name__} in place, which revsrc could "
+            "not follow here (its kind was not known before the call)", loc=loc,
             hint="write x = x + y (a new value), or make x a local copy")
 
 

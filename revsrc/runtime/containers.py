@@ -389,4 +389,5 @@ def _in_place(fn):
 
 append_in_place = _in_place(append)
 extend_in_place = _in_place(extend)
+repeat_in_place = _in_place(repeat)    # xs *= n on a list: every name of xs sees it
 set_item_in_place = _in_place(set_item)

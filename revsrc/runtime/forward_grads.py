@@ -12,7 +12,7 @@ import numpy as np
 from .. import errors, runtime
 from . import values
 from .grads import reductions as _reductions, shape as _shape
-from .grads.linalg import mT
+from .grads.linalg import cofactors, mT
 from .grads.reductions import reduced_axes
 
 
@@ -92,8 +92,12 @@ def _trace(m):
 
 
 def det_jvp(t, ans, a):
-    """d det(a) = det(a) tr(a^-1 t)."""
-    return ans * _trace(np.linalg.solve(a, t))
+    """d det(a) = det(a) tr(a^-1 t) (the cofactors' inner product with t where a is
+    singular)."""
+    try:
+        return ans * _trace(np.linalg.solve(a, t))
+    except np.linalg.LinAlgError:
+        return np.sum(cofactors(a) * t, axis=(-2, -1))
 
 
 def slogdet_jvp(t, ans, a):

@@ -326,11 +326,11 @@ def check_scalar_output(value, loc=None, complex_ok=False):
         hint="reduce it first (np.sum, np.mean), or differentiate one element")
 
 
-def check_immutable(value, loc=None):
+def check_immutable(value, loc=None, what=None):
     if isinstance(value, (jax.Array, np.ndarray, list, dict)):
         raise errors.UnfollowableWrite(
-            f"this changes a {type(value).__name__} in place, which revsrc could not "
-            "follow here (its kind was not known before the call)", loc=loc,
+            what or f"this changes a {type(value).__name__} in place, which revsrc could "
+            "not follow here (its kind was not known before the call)", loc=loc,
             hint="write x = x + y (a new value), or make x a local copy")
 
 

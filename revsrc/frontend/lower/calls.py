@@ -6,6 +6,7 @@ call goes: inlined (inlining.py), an object built (objects.py), or an operation.
 from __future__ import annotations
 
 import ast
+import inspect
 import operator
 import types
 
@@ -257,6 +258,7 @@ class CallLowering:
         special = self._builtin_call(fn, args, kwargs, out, into, loc)
         if special is not None:
             return special
+        args, kwargs = _by_position(fn, args, kwargs)
         return self._emit(out, fn, args, into, loc, kwargs)
 
     def _call_args(self, sc, node, out, loc):
@@ -431,3 +433,30 @@ class CallLowering:
 def _is_numpy_callable(fn):
     """A NumPy function or ufunc (or a ufunc's method), whose out= writes in place."""
     return primitives.family_of(fn) == primitives.NUMPY or isinstance(getattr(fn, "__self__", None), np.ufunc)
+
+
+def _by_position(fn, args, kwargs):
+    """``np.clip(K, a_min=v, a_max=2.0)`` as ``np.clip(K, v, 2.0)``: a variable passed by
+    keyword to a parameter its rule takes by position is moved there (with the keywords
+    before it, when they leave no gap), since the rules, forward mode's above all,
+    differentiate their positional operands. Where the function's own signature does
+    not say so, the call is left as it is."""
+    prim = primitives.lookup(fn)
+    if prim is None or primitives.family_of(fn) == primitives.RUNTIME:
+        return args, kwargs    # revsrc's own helpers, in a derivative differentiated again
+    named = dict(kwargs)
+    params = prim.params if prim is not None else []
+    last = max((i for i, p in enumerate(params) if i >= len(args) and
+                isinstance(named.get(p), str)), default=None)
+    if last is None:
+        return args, kwargs
+    try:
+        sig = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return args, kwargs
+    moved = params[len(args):last + 1]
+    if any(p not in named for p in moved) or len(sig) <= last or any(
+            sig[i].name != params[i] or sig[i].kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD
+            for i in range(len(args), last + 1)):
+        return args, kwargs
+    return list(args) + [named[p] for p in moved], [(k, v) for k, v in kwargs if k not in moved]

@@ -110,11 +110,12 @@ class InliningLowering:
                 raise errors.StaticValueError(f"bad keyword argument {k}", loc=loc)
         if a.kwarg is not None:
             bound[a.kwarg] = VDict([k for k, _ in extra], [v for _, v in extra])
+        taken = def_scope.def_defaults.get(id(node), (None, {}))[1]
         for p in a.names:
             if p not in bound:
                 if p not in a.defaults:
                     raise errors.StaticValueError(f"missing argument {p}", loc=loc)
-                bound[p] = self._val(def_scope, a.defaults[p], out)
+                bound[p] = taken[p] if p in taken else self._val(def_scope, a.defaults[p], out)
         return bound
 
     def _bind(self, fn, params, args, kwargs, loc):

@@ -10,6 +10,7 @@ from ... import errors
 from ...core import ir
 from ...core.ir import Const, For, Op, While
 from .dispatch import expression, statement
+from .mapping import check_kept_generator
 from .scope import assigned_names, leaves_loop
 from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, vtuple
 from ...core.source import ast_nodes
@@ -88,10 +89,11 @@ class LoopLowering:
 
     def _as_sequence(self, operand, out, loc):
         """A loop runs over its sequence by index: an iterator (``d.items()``,
-        ``zip(...)``) is made a list first."""
+        ``zip(...)``, ``itertools.product(...)``) is made a list first."""
         made = next((o for o in reversed(out) if isinstance(o, Op) and o.target == operand),
                     None)
-        if made is not None and (made.fn is ir.call_method or made.fn in _ITERATORS):
+        if made is not None and (made.fn is ir.call_method or made.fn in _ITERATORS or
+                                 getattr(made.fn, "__module__", None) == "itertools"):
             return self._emit(out, list, (operand,), None, loc)
         return operand
 
@@ -181,6 +183,8 @@ class LoopLowering:
         if any(g.is_async for g in node.generators):
             raise errors.UnsupportedSyntax("an async comprehension", loc=loc,
                                            hint="use a plain comprehension")
+        if isinstance(node, ast.GeneratorExp):
+            check_kept_generator(sc, node, loc)
         cs = sc.child()
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and \
                 isinstance(node.elt, ast.Lambda):

@@ -26,7 +26,7 @@ from ... import errors
 from ...core.ir import Const, Op
 from ...runtime import vectorized
 from ...runtime.arith import astype
-from .values import Known
+from .values import Known, NestedDef
 from ...core.source import ast_nodes
 
 # Functions that read an iterable argument once, through to its end.
@@ -130,6 +130,84 @@ def _consumed_at_once(root, node):
     return False
 
 
+def _writes(root):
+    """(how many times each name is assigned, the names changed in place or that
+    have a method called on them) in the function ``root``."""
+    stores, changed = {}, set()
+    for n in ast.walk(root):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            changed.add(n.target.id)
+        elif isinstance(n, (ast.Subscript, ast.Attribute)) and \
+                isinstance(n.ctx, (ast.Store, ast.Del)) and isinstance(n.value, ast.Name):
+            changed.add(n.value.id)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                isinstance(n.func.value, ast.Name):
+            changed.add(n.func.value.id)   # xs.append(...): may change xs in place
+    return stores, changed
+
+
+def check_kept_dict_view(sc, node, name, loc):
+    """``items = d.items()`` kept for later is a live view: it shows what ``d`` holds
+    when it is read; revsrc reads ``d`` where the view is made. Refused where the
+    function changes ``d`` (a view read at once, in a for loop or sum(...), is not)."""
+    root = sc.parsed.node
+    if _consumed_at_once(root, node) or not isinstance(node.func, ast.Attribute) or \
+            not isinstance(node.func.value, ast.Name):
+        return
+    d = node.func.value.id
+    stores, _ = _writes(root)
+    changed = stores.get(d, 0) > 1 or any(
+        isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.value, ast.Name) and
+        n.value.id == d and (not isinstance(n.ctx, ast.Load) or isinstance(
+            n, ast.Attribute) and n.attr not in _READING_METHODS) for n in ast.walk(root))
+    if changed:
+        raise errors.UnsupportedSyntax(
+            f"{d}.{name}() kept for later is a live view of {d}, which the function "
+            "changes; revsrc reads the view where it is made", loc=loc,
+            hint=f"read it where it is needed ({name}() in the loop or sum(...)), or "
+                 f"take a copy: list({d}.{name}())")
+
+
+_READING_METHODS = {"items", "keys", "values", "get", "copy"}
+
+
+def check_kept_generator(sc, node, loc):
+    """A generator expression kept in a variable (``gen = (v * k for v in xs)``) reads
+    its variables, and its list's items, when it is consumed; revsrc builds its list
+    where it is written. The two agree unless the function assigns or changes a
+    name the generator reads, or reads the generator twice (empty the second time):
+    those are refused."""
+    root = sc.parsed.node
+    if _consumed_at_once(root, node):
+        return
+    own = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+    first = node.generators[0].iter
+    # the first iterable is evaluated where the generator is written, as in Python:
+    # rebinding its names later is not seen, changing its list in place is
+    late_read = {n.id for part in [node.elt] + [g.iter for g in node.generators[1:]] +
+                 [c for g in node.generators for c in g.ifs]
+                 for n in ast.walk(part) if isinstance(n, ast.Name)} - own
+    reads = late_read | {n.id for n in ast.walk(first) if isinstance(n, ast.Name)}
+    stores, changed = _writes(root)
+    late = sorted(r for r in reads if r in changed or r in late_read and stores.get(r, 0) > 1)
+    parent = _parent(root, node)
+    kept = parent.targets[0].id if isinstance(parent, ast.Assign) and \
+        len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) else None
+    loads = sum(1 for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == kept
+                and isinstance(n.ctx, ast.Load))
+    if late or kept is None or loads > 1:
+        why = (f"reads {', '.join(late)} when it is consumed, and the function changes "
+               "it in between or elsewhere" if late else
+               "is read more than once (it is empty the second time)" if kept else
+               "is kept where revsrc cannot see when it is consumed")
+        raise errors.UnsupportedSyntax(
+            f"a generator expression kept for later {why}", loc=loc,
+            hint="make it a list where it is made ([... for ...]), or consume it where "
+                 "it is written: sum(v * k for v in xs)")
+
+
 def _parent(root, node):
     for p in ast_nodes(root):
         for child in ast.iter_child_nodes(p):
@@ -162,6 +240,11 @@ def vectorize_of(lowerer, sc, func, out):
         if any(t is None for t in types):
             return None
         kw[k.arg] = types
+    if isinstance(pyfunc, NestedDef):
+        # a def of the function: its calls are inlined like a module function's
+        vec = np.vectorize(abs, **kw)
+        vec.pyfunc = pyfunc
+        return vec
     return np.vectorize(pyfunc, **kw)
 
 

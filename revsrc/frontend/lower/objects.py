@@ -18,6 +18,7 @@ from ... import errors
 from ...core import ir, kinds, pytree
 from ...core.ir import Const
 from .dispatch import expression
+from .mapping import check_kept_dict_view
 from .scope import params_of
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, Slot, VDict, VRecord,
                      VTuple, class_of, describe_static, is_library, is_static,
@@ -193,6 +194,7 @@ class ObjectLowering:
         args, kwargs = self._call_args(sc, node, out, loc)
         if isinstance(base, VDict):
             if name in ("items", "keys", "values") and not args and not kwargs:
+                check_kept_dict_view(sc, node, name, loc)
                 if name == "keys":
                     return vtuple([Const(k) for k in base.keys], "list")
                 if name == "values":

@@ -77,6 +77,8 @@ class Scope:
         self.rule_mode = rule_mode
         self.env = {}    # source name -> operand or static value (lower/values.py)
         self.defs = {}   # nested def name -> ast.FunctionDef
+        # id of a nested def -> (the def, its defaults taken when it ran: param -> operand)
+        self.def_defaults = {}
         self.locals = set()
         self.loops = []  # stack of (continue label, break label) of enclosing loops
         self.exit_label = None  # the label `return` leaves

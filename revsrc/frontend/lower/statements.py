@@ -17,6 +17,7 @@ from ...core.ir import Const, If, Op, SetItem
 from .dispatch import statement
 from .effect_calls import effect_statement
 from . import recursion, trying  # noqa: F401  (trying: the try statement's handler)
+from .scope import params_of
 from .values import Known, NestedDef, VDict, VRecord, VTuple, is_static_value, vtuple
 from .expressions import BINOPS
 
@@ -120,7 +121,42 @@ class StatementLowering:
     def _function_def(self, sc, node, out, loc):
         sc.defs[node.name] = node
         sc.env[node.name] = Known(NestedDef(sc, node))
+        self._take_defaults(sc, node, out)
         return False
+
+    def _take_defaults(self, sc, node, out):
+        """Python evaluates a def's defaults when the def runs, not at each call: the
+        defaults that read the function's variables (``def g(t, k=k)``) are copied
+        here into variables of their own, which calls of ``node`` then read
+        (`_bind_def`), so a later ``k = ...`` does not reach them."""
+        a = node.args
+        taken = {}
+        for param, d in zip(a.args[len(a.args) - len(a.defaults):] if a.defaults else (),
+                            a.defaults):
+            taken[param.arg] = d
+        taken.update((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)
+        root = sc.parsed.node
+        stores = {}
+        for n in ast.walk(root):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                stores[n.id] = stores.get(n.id, 0) + 1
+        for p in params_of(root).names if isinstance(root, ast.FunctionDef) else ():
+            stores[p] = stores.get(p, 0) + 1
+        bound = {}
+        for param, d in taken.items():
+            names = {n.id for n in ast.walk(d) if isinstance(n, ast.Name)}
+            # a name bound once reads the same object late as early (and sees the
+            # same changes made in place, to a list it holds)
+            if not self._reads_locals(sc, names) or all(stores.get(n) == 1 for n in names):
+                continue
+            v = self._expr(sc, d, out)
+            if isinstance(v, str):
+                tmp = self.fresh()
+                out.append(Op(tmp, ir.copy, (v,), loc=sc.parsed.loc(d)))
+                v = tmp
+            bound[param] = v
+        if bound:
+            sc.def_defaults[id(node)] = (node, bound)
 
     @statement(ast.Import, ast.ImportFrom)
     def _import_statement(self, sc, node, out, loc):

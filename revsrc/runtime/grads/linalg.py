@@ -249,9 +249,21 @@ def trace_grad(g, a, offset=0, axis1=0, axis2=1):
 
 
 def det_grad(g, ans, a):
-    """d det(A) / dA = det(A) inv(A)^T (batched)."""
+    """d det(A) / dA = det(A) inv(A)^T (batched); the cofactors where A is singular."""
     g = as_array(g, a)
-    return (g * ans)[..., None, None] * mT(np.linalg.inv(a))
+    try:
+        return (g * ans)[..., None, None] * mT(np.linalg.inv(a))
+    except np.linalg.LinAlgError:
+        return g[..., None, None] * cofactors(a)
+
+
+def cofactors(a):  # d det(A) / dA at any A: det U det V^H conj(U) diag(prod of other s) conj(V^H)
+    u, s, vh = np.linalg.svd(a)
+    one = np.ones_like(s[..., :1])
+    others = np.cumprod(np.concatenate([one, s[..., :-1]], -1), -1) * np.cumprod(
+        np.concatenate([one, s[..., :0:-1]], -1), -1)[..., ::-1]
+    return (np.linalg.det(u) * np.linalg.det(vh))[..., None, None] * (
+        np.conj(u) * others[..., None, :]) @ np.conj(vh)
 
 
 def slogdet_grad(g, ans, a):
