@@ -507,6 +507,9 @@ def _derivative(tr, key, has_aux):
             "to a container (or of a function with *args or **kwargs) is not supported "
             "yet", loc=tr.parsed.loc(tr.parsed.node),
             hint="pass the leaves as separate float or array arguments")
+    inlined = reverse.checkpoint.INLINED.get()
+    if inlined is not None:      # inside revsrc.jit(..., memory=)
+        tr = tr.bounded(inlined[0])
     prog = tr.program_for(key)
     # its adjoints are ordinary variables now: the new transformation names its own
     names = prog.names.fork()
