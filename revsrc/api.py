@@ -263,9 +263,15 @@ class Transformed:
                      flat_values)
         fkey = key[:-1] if self.cotangent else key
         positions = arguments.wrt_positions(self.binding, fkey, self.slots)
-        prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
-                                                cotangent=self.cotangent,
-                                                memory=self.memory)
+        # under backend='jax' the derivatives it differentiates again keep no bound
+        token = checkpoint.INLINED.set((None,)) if self.backend == "jax" else None
+        try:
+            prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
+                                                    cotangent=self.cotangent,
+                                                    memory=self.memory)
+        finally:
+            if token is not None:
+                checkpoint.INLINED.reset(token)
         on_arrays = any(isinstance(k, tuple) and k[0] == kinds.ARRAY
                         for k in arguments.flat_key(key))
         if self.holomorphic or (self.real_only and (on_arrays or self.backend == "jax")):
