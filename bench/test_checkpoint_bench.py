@@ -1,12 +1,23 @@
-"""Peak memory and time of a checkpointed long loop (memory=, issue 26) against the
-stored gradient, each measured in a fresh process.
+"""The targets of issue 26 (long loops in bounded memory): peak memory and time of a
+checkpointed gradient against the stored one, each measured in a fresh process.
 
-    python -m pytest -q -s bench/test_checkpoint_bench.py
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python -m pytest -q -s bench/test_checkpoint_bench.py
 
-Each child process makes the derivative, calls it once on a short loop (compiling
+Each child process makes the derivative, calls it once on a short run (compiling
 it), records its peak resident set (ru_maxrss), then runs the long loop and reports
-the growth of that peak and the time. The assertions are on what must hold on any
-machine (the same bits, and checkpointing using less memory); the figures are printed.
+the growth of that peak and the time. Targets:
+
+| workload | target |
+|---|---|
+| 10^7-step recurrence, memory="32MB" | growth <= 40 MB, time <= 2.5x stored, same bits |
+| while loop of ~10^7 steps, memory="32MB" | growth <= 40 MB, time <= 2.5x stored, same bits |
+| 6-float RK4, 10^5 steps, memory="4MB" | growth <= 8 MB, time <= 2.5x stored, same bits |
+| 10^8-step recurrence, default settings | completes in well under 1 GB |
+| ordinary programs (MLP, 1,000-step recurrence) | unchanged |
+
+The memory targets and the same bits are asserted; times are printed (a loaded
+machine's ratios are noisy), and asserted only loosely. An ordinary program's
+generated code is asserted to be the one without a bound.
 """
 import json
 import os
@@ -20,7 +31,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 CHILD = r"""
 import json, math, resource, sys, time
+import numpy as np
 import revsrc
+sys.path.insert(0, %(bench)r)
+import workloads
 
 def recurrence(x, n):
     s = x
@@ -41,39 +55,84 @@ def growth(x, n):
             s = s * 1.5 + 0.3
     return s
 
+def rk4(y0, n):
+    y = y0
+    dt = 0.001
+    for i in range(n):
+        k1 = np.sin(y) * 0.5 - 0.1 * y
+        k2 = np.sin(y + 0.5 * dt * k1) * 0.5 - 0.1 * (y + 0.5 * dt * k1)
+        k3 = np.sin(y + 0.5 * dt * k2) * 0.5 - 0.1 * (y + 0.5 * dt * k2)
+        k4 = np.sin(y + dt * k3) * 0.5 - 0.1 * (y + dt * k3)
+        y = y + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+    return np.sum(y * y)
+
 fn, backend, memory, n = sys.argv[1:4] + [int(sys.argv[4])]
-df = revsrc.grad(globals()[fn], backend=backend,
-                 memory=None if memory == "none" else memory)
-df(0.3, 1000)
+memory = None if memory == "default" else math.inf if memory == "none" else memory
+if fn == "mlp":
+    f, args, short, repeat = workloads.mlp_loss, workloads.mlp_data(), None, 200
+elif fn == "recurrence1000":
+    f, args, short, repeat = workloads.recurrence, (0.3,), None, 200
+elif fn == "rk4":
+    f, args, short, repeat = rk4, (np.linspace(0.1, 0.6, 6), n), 50, 1
+else:
+    f, args, short, repeat = globals()[fn], (0.3, n), 1000, 1
+df = revsrc.grad(f, backend=backend, memory=memory)
+df(*(args[:-1] + (short,) if short else args))
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t = time.perf_counter()
-g = df(0.3, n)
-seconds = time.perf_counter() - t
+for _ in range(repeat):
+    g = df(*args)
+seconds = (time.perf_counter() - t) / repeat
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"grad": g.hex(), "seconds": seconds,
-                  "growth_mb": (after - before) / 1024.0}))
+bits = [float(v).hex() for v in np.ravel(np.asarray(g[0] if isinstance(g, tuple) else g))]
+print(json.dumps({"grad": bits, "seconds": seconds, "growth_mb": (after - before) / 1024.0,
+                  "source": revsrc.source(df)}))
 """
 
 
 def _run(fn, backend, memory, n, tmp_path):
     # a file, not -c: revsrc reads the function's source
     script = tmp_path / "child.py"
-    script.write_text(CHILD)
+    script.write_text(CHILD % {"bench": str(ROOT / "bench")})
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, str(script), fn, backend, memory, str(n)],
                          capture_output=True, text=True, env=env, check=True, cwd=ROOT)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("fn, backend, n", [("recurrence", "engine", 10 ** 7),
-                                           ("recurrence", "python", 10 ** 6),
-                                           ("growth", "engine", 10 ** 7),
-                                           ("growth", "python", 10 ** 6)])
-def test_long_loop_peak_memory(fn, backend, n, tmp_path):
+@pytest.mark.parametrize("fn, backend, n, memory, limit_mb", [
+    ("recurrence", "engine", 10 ** 7, "32MB", 40),
+    ("growth", "engine", 10 ** 7, "32MB", 40),
+    ("rk4", "python", 10 ** 5, "4MB", 8),
+    ("recurrence", "python", 10 ** 6, "32MB", 40),
+    ("growth", "python", 10 ** 6, "32MB", 40)])
+def test_bounded_against_stored(fn, backend, n, memory, limit_mb, tmp_path):
     stored = _run(fn, backend, "none", n, tmp_path)
-    ck = _run(fn, backend, "32MB", n, tmp_path)
+    ck = _run(fn, backend, memory, n, tmp_path)
+    ratio = ck["seconds"] / stored["seconds"]
     print(f"\n{fn}, {backend}, {n} steps: stored {stored['growth_mb']:.1f} MB in "
-          f"{stored['seconds']:.3f} s; memory='32MB' {ck['growth_mb']:.1f} MB in "
-          f"{ck['seconds']:.3f} s ({ck['seconds'] / stored['seconds']:.2f}x)")
+          f"{stored['seconds']:.3f} s; memory={memory!r} {ck['growth_mb']:.1f} MB in "
+          f"{ck['seconds']:.3f} s ({ratio:.2f}x)")
     assert ck["grad"] == stored["grad"]
-    assert ck["growth_mb"] < stored["growth_mb"]
+    assert ck["growth_mb"] <= limit_mb
+    assert ratio < 5.0      # the target is 2.5x; a loaded machine gets slack
+
+
+def test_hundred_million_steps_by_default(tmp_path):
+    r = _run("recurrence", "engine", "default", 10 ** 8, tmp_path)
+    print(f"\nrecurrence, engine, 10^8 steps, default bound: {r['growth_mb']:.1f} MB in "
+          f"{r['seconds']:.2f} s")
+    assert r["growth_mb"] < 400
+
+
+@pytest.mark.parametrize("fn, backend", [("mlp", "python"), ("recurrence1000", "engine"),
+                                         ("recurrence1000", "python")])
+def test_ordinary_programs_unchanged(fn, backend, tmp_path):
+    plain = _run(fn, backend, "none", 0, tmp_path)
+    default = _run(fn, backend, "default", 0, tmp_path)
+    print(f"\n{fn}, {backend}: no bound {plain['seconds'] * 1e6:.1f} us, default bound "
+          f"{default['seconds'] * 1e6:.1f} us "
+          f"({default['seconds'] / plain['seconds']:.2f}x)")
+    assert default["grad"] == plain["grad"]
+    # the program itself is the same: any difference in time is the machine's
+    assert default["source"] == plain["source"]

@@ -1,6 +1,8 @@
 """``grad``, ``value_and_grad`` and ``source``: the public entry points."""
 from __future__ import annotations
 
+import math
+
 import functools
 import operator
 from typing import Any, Callable, Optional, Sequence, Union
@@ -64,9 +66,16 @@ class Transformed:
             raise ValueError("max_steps bounds the while loops of backend='jax' (a "
                              f"positive int), not {max_steps!r} with backend={backend!r}")
         self.max_steps = max_steps
+        self._made = (f, argnums, has_aux, backend, with_value, cotangent, max_steps,
+                      holomorphic)
+        self._bounded = {}
+        self.memory_given = memory is not None
         self.memory = checkpoint.parse_memory(memory)
-        if self.memory is not None and backend == "jax":
-            raise ValueError("memory= does not apply to backend='jax' yet")
+        if backend == "jax":
+            if memory is not None and self.memory is not None:
+                raise ValueError("memory= does not apply to backend='jax' yet: JAX "
+                                 "keeps every iteration's saves (leave memory= out)")
+            self.memory = None
         self.holomorphic = holomorphic
         # a complex output is refused (unless holomorphic=True): by the programs on
         # arrays themselves (`executable.output_checked`); a scalar one run in Python
@@ -172,6 +181,18 @@ class Transformed:
         (and still valid), or now for arguments ``values`` (None: their kinds alone)."""
         return self.cache.current(key) or self._compile(key, values, plan)
 
+    def bounded(self, budget):
+        """This derivative with the budget a ``revsrc.jit(..., memory=)`` gives the
+        derivatives it inlines (itself when its own ``memory=`` was given)."""
+        if self.memory_given or budget == self.memory or self.backend == "jax":
+            return self
+        if budget not in self._bounded:
+            f, argnums, has_aux, backend, with_value, cotangent, steps, holo = self._made
+            tr = Transformed(f, argnums, has_aux, backend, with_value, cotangent, steps,
+                             holo, memory=math.inf if budget is None else budget)
+            self._bounded[budget] = tr
+        return self._bounded[budget]
+
     def program_for(self, key):
         """The program for argument kinds ``key`` as transformed, before a back end's
         pruning: what transforming this derivative again starts from
@@ -242,9 +263,15 @@ class Transformed:
                      flat_values)
         fkey = key[:-1] if self.cotangent else key
         positions = arguments.wrt_positions(self.binding, fkey, self.slots)
-        prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
-                                                cotangent=self.cotangent,
-                                                memory=self.memory)
+        # under backend='jax' the derivatives it differentiates again keep no bound
+        token = checkpoint.INLINED.set((None,)) if self.backend == "jax" else None
+        try:
+            prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
+                                                    cotangent=self.cotangent,
+                                                    memory=self.memory)
+        finally:
+            if token is not None:
+                checkpoint.INLINED.reset(token)
         on_arrays = any(isinstance(k, tuple) and k[0] == kinds.ARRAY
                         for k in arguments.flat_key(key))
         if self.holomorphic or (self.real_only and (on_arrays or self.backend == "jax")):

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable
+from typing import Any, Callable, Union
 
 from .passes import analysis, pipeline
+from .passes.reverse import checkpoint
 from . import errors
 from .frontend import fence
 from .core import ir, kinds
@@ -36,8 +37,10 @@ class Jitted:
     """The general path of a jitted function: new argument kinds, NumPy scalars,
     keyword arguments, and values the engine defers to Python."""
 
-    def __init__(self, f):
+    def __init__(self, f, memory=None):
         self.f = f
+        # the budget of the derivatives it calls (None: theirs)
+        self.memory = None if memory is None else (checkpoint.parse_memory(memory),)
         parsed = parse_function(f)
         fence.check(parsed)
         self.parsed = parsed
@@ -80,7 +83,11 @@ class Jitted:
                     f"{i} ({self.params[i]}) is a {type(v).__name__}", loc=loc,
                     hint="call the function itself, or map it over an array with "
                          "revsrc.vmap")
-        prog, select = pipeline.jit_program(self.f, key, _inline_jitted, _outputs)
+        token = checkpoint.INLINED.set(self.memory)
+        try:
+            prog, select = pipeline.jit_program(self.f, key, _inline_jitted, _outputs)
+        finally:
+            checkpoint.INLINED.reset(token)
         _check_outputs(prog, self.f)
         try:
             program = engine.lower(prog)
@@ -103,7 +110,7 @@ def _selected(outs, select):
     return tuple(_selected(outs, s) for s in select)
 
 
-def jit(f: Callable[..., Any]) -> Callable[..., Any]:
+def jit(f: Callable[..., Any], memory: Union[int, str, None] = None) -> Callable[..., Any]:
     """``f`` compiled onto the scalar engine, with the digits of calling ``f``.
 
     ``f`` takes and returns floats, ints and bools (or tuples of them). Plain Python
@@ -113,7 +120,9 @@ def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     branches and early returns work as in ``grad``. A function that cannot be
     compiled is refused with ``RevsrcError`` E502 naming the line. A derivative made by
     revsrc (``grad``, ``hessian``, ``jacfwd``...) runs its compiled programs already:
-    ``jit`` returns it as it is.
+    ``jit`` returns it as it is. ``memory`` (bytes, a string like ``"32MB"``, or
+    ``math.inf`` for none) bounds the saves of the long loops of the derivatives it
+    calls that were made without their own ``memory=`` (see `revsrc.grad`).
 
     >>> import math, revsrc
     >>> def g(x):
@@ -128,8 +137,12 @@ def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     """
     if getattr(f, "_revsrc_derivative", False) or jitted_of(f) is not None or \
             getattr(f, "_revsrc_composed", None) is not None:
+        if memory is not None:
+            raise ValueError("memory= on revsrc.jit bounds the derivatives the function "
+                             "calls; give it to the derivative itself (revsrc.grad(f, "
+                             "memory=...))")
         return f   # a derivative made by revsrc runs its compiled programs already
-    jt = Jitted(f)
+    jt = Jitted(f, memory)
     d = jt.cache.front = Derivative(jt)   # runs installed engine programs itself
     try:
         d.__name__ = getattr(f, "__name__", "jitted")

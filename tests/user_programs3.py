@@ -20,13 +20,79 @@ import numpy as np
 import revsrc
 
 
-import corpus_harness as _h
-from corpus_harness import Case, classify, close, fd, fd_hess, fd_jac, run_case  # noqa: F401
+class Case:
+    def __init__(self, name, family, fn=None, args=(), argnums=0, doc=(), jfn=None,
+                 check=None, needs_jax=False, opts=None, fd=True):
+        self.name, self.family, self.fn, self.args = name, family, fn, args
+        self.argnums, self.doc, self.jfn, self.check = argnums, set(doc), jfn, check
+        self.needs_jax = needs_jax or check is None and opts and opts.get("backend") == "jax"
+        self.opts = opts or {}
+        self.fd = fd
 
-_CORPUS = _h.Corpus()
-CASES = _CORPUS.cases
-case, custom, variants = _CORPUS.case, _CORPUS.custom, _CORPUS.variants
-_jax, _cargs, _leaves, _get, _set, _isfloat = _h.jax_x64, _h.cargs, _h.leaves, _h.get, _h.put, _h.isfloat
+
+CASES = []
+
+
+def case(name, family, args=(), **kw):
+    def deco(fn):
+        CASES.append(Case(name, family, fn, args, **kw))
+        return fn
+    return deco
+
+
+def custom(name, family, **kw):
+    def deco(check):
+        CASES.append(Case(name, family, check=check, **kw))
+        return check
+    return deco
+
+
+def close(got, want, rtol=1e-6, atol=1e-8, what=""):
+    got = np.asarray(got, dtype=complex if np.iscomplexobj(got) or np.iscomplexobj(want) else float)
+    want = np.asarray(want, dtype=got.dtype)
+    assert got.shape == want.shape, f"{what} shape {got.shape} != {want.shape}"
+    assert np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True), f"{what} got {got!r} want {want!r}"
+
+
+def fd(f, x, h=1e-6):
+    """Central differences of a scalar f at a float or an array x."""
+    if isinstance(x, float):
+        return (f(x + h) - f(x - h)) / (2 * h)
+    x = np.asarray(x, dtype=float)
+    g = np.zeros_like(x, dtype=float)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        g[i] = (f(x + e) - f(x - e)) / (2 * h)
+    return g
+
+
+def fd_jac(f, x, h=1e-6):
+    """Central-difference Jacobian: output shape + input shape."""
+    x = np.asarray(x, dtype=float)
+    out0 = np.asarray(f(x))
+    J = np.zeros(out0.shape + x.shape)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        J[(Ellipsis,) + i] = (np.asarray(f(x + e)) - np.asarray(f(x - e))) / (2 * h)
+    return J
+
+
+def fd_hess(f, x, h=1e-4):
+    x = np.asarray(x, dtype=float)
+    n = x.size
+    H = np.zeros((n, n))
+    flat = x.ravel()
+    for i in range(n):
+        for j in range(n):
+            def ev(di, dj):
+                y = flat.copy()
+                y[i] += di
+                y[j] += dj
+                return float(f(y.reshape(x.shape)))
+            H[i, j] = (ev(h, h) - ev(h, -h) - ev(-h, h) + ev(-h, -h)) / (4 * h * h)
+    return H.reshape(x.shape + x.shape)
 
 
 A3 = np.array([0.3, -1.2, 0.7])
@@ -3368,3 +3434,139 @@ def tr_vmap_2d_refused():
     def f(x):
         return x * 2.0
     revsrc.vmap(f)(M2)
+
+
+# ------------------------------------------------------------------ harness
+import copy as _copy
+import re as _re
+
+
+def _jax():
+    try:
+        import jax
+    except Exception:
+        return None
+    jax.config.update("jax_enable_x64", True)
+    return jax
+
+
+def _cargs(args):
+    return tuple(_copy.deepcopy(a) for a in args)
+
+
+def _leaves(t, path=()):
+    """(path, leaf) pairs of a tuple/list/dict/namedtuple/dataclass of floats and arrays."""
+    if isinstance(t, dict):
+        out = []
+        for k in t:
+            out += _leaves(t[k], path + (k,))
+        return out
+    if isinstance(t, (list, tuple)):
+        out = []
+        for i, v in enumerate(t):
+            out += _leaves(v, path + (i,))
+        return out
+    if dataclasses.is_dataclass(t) and not isinstance(t, type):
+        out = []
+        for f_ in dataclasses.fields(t):
+            if f_.metadata.get("static"):
+                continue
+            out += _leaves(getattr(t, f_.name), path + (f_.name,))
+        return out
+    if isinstance(t, (float, np.ndarray)) and not isinstance(t, np.ndarray) or isinstance(t, np.ndarray) and t.dtype.kind in "fc":
+        return [(path, t)]
+    return []
+
+
+def _get(t, path):
+    for p in path:
+        t = getattr(t, p) if isinstance(p, str) and not isinstance(t, dict) else t[p]
+    return t
+
+
+def _set(t, path, v):
+    """A copy of t with the leaf at path replaced."""
+    if not path:
+        return v
+    p, rest = path[0], path[1:]
+    if isinstance(t, dict):
+        t = dict(t)
+        t[p] = _set(t[p], rest, v)
+        return t
+    if isinstance(t, list):
+        t = list(t)
+        t[p] = _set(t[p], rest, v)
+        return t
+    if isinstance(t, tuple):
+        items = list(t)
+        items[p] = _set(items[p], rest, v)
+        return type(t)(*items) if hasattr(t, "_fields") else tuple(items)
+    return dataclasses.replace(t, **{p: _set(getattr(t, p), rest, v)})
+
+
+def run_generic(c):
+    fn, argnums = c.fn, c.argnums
+    if c.needs_jax:
+        _jax()
+    nums = argnums if isinstance(argnums, tuple) else (argnums,)
+    value, g = revsrc.value_and_grad(fn, argnums=argnums, **c.opts)(*_cargs(c.args))
+    want = fn(*_cargs(c.args))
+    close(value, want, rtol=1e-10, atol=1e-12, what="value")
+    gs = g if isinstance(argnums, tuple) else (g,)
+    assert len(gs) == len(nums)
+    rng = np.random.default_rng(42)
+    for k, gk in zip(nums, gs):
+        for path, x0 in _leaves(c.args[k]):
+            def fk(t, k=k, path=path):
+                a = list(_cargs(c.args))
+                a[k] = _set(a[k], path, t)
+                return float(np.real(fn(*a)))
+            gl = _get(gk, path)
+            if isinstance(x0, float):
+                if c.opts.get("backend") != "jax":
+                    assert isinstance(gl, float), f"arg {k}{path}: gradient type {type(gl)}"
+                close(float(gl), fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}{path}")
+                continue
+            gl = np.asarray(gl)
+            assert gl.shape == x0.shape and gl.dtype == x0.dtype, f"arg {k}{path}: {gl.shape} {gl.dtype}"
+            if x0.size == 0:
+                continue
+            close(gl, fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}{path}")
+            d = rng.normal(size=x0.shape)
+            h = 1e-6
+            dd = (fk(x0 + h * d) - fk(x0 - h * d)) / (2 * h)
+            close(np.sum(gl * d), dd, rtol=1e-5, atol=1e-6, what=f"direction arg{k}{path}")
+    if c.jfn is not None:
+        jax = _jax()
+        if jax is not None:
+            jg = jax.grad(c.jfn, argnums=argnums)(*_cargs(c.args))
+            jgs = jg if isinstance(argnums, tuple) else (jg,)
+            for gk, jk in zip(gs, jgs):
+                for path, _ in _leaves(gk):
+                    close(_get(gk, path), np.asarray(_get(jk, path)), rtol=1e-9, atol=1e-12, what=f"vs jax {path}")
+
+
+def run_case(c):
+    if c.check is not None:
+        c.check()
+    else:
+        run_generic(c)
+
+
+def classify(c):
+    """('correct'|'WRONG'|'CRASH'|'refused-doc'|'refused-undoc'|'skip', detail)"""
+    if c.needs_jax and _jax() is None:
+        return "skip", "no jax"
+    try:
+        run_case(c)
+    except revsrc.RevsrcError as e:
+        m = _re.match(r"\[(E\d+)", str(e))
+        code = m.group(1) if m else "?"
+        if code in c.doc:
+            return "refused-doc", str(e).splitlines()[0][:200]
+        return "refused-undoc", str(e).splitlines()[0][:200]
+    except AssertionError as e:
+        return "WRONG", str(e)[:400]
+    except Exception as e:
+        return "CRASH", f"{type(e).__name__}: {str(e)[:300]}"
+    return "correct", ""

@@ -523,6 +523,9 @@ def _derivative(tr, key, has_aux):
     groups = arguments.slot_leaves(tr.binding, key, tr.slots)
     for td, _ in groups:
         gradient_trees.check_gradient(td, tr)
+    inlined = reverse.checkpoint.INLINED.get()
+    if inlined is not None:      # inside revsrc.jit(..., memory=)
+        tr = tr.bounded(inlined[0])
     prog = tr.program_for(key)
     # its adjoints are ordinary variables now: the new transformation names its own
     names = prog.names.fork()

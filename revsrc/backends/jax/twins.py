@@ -34,6 +34,7 @@ from ...runtime.grads import (calculus as _calculus, common as _common,
                               elementwise as _elementwise, fft as _fft, indexing as _indexing,
                               linalg as _linalg, reductions as _reductions, shape as _shape)
 from ...runtime import attempts, batched, vectorized
+from ...runtime import checkpoint as _checkpoint
 from ...runtime.grads import (mathfuncs as _mathfuncs, quantiles as _quantiles,
                               scipy_linalg as _scipy_linalg)
 
@@ -566,6 +567,8 @@ register_twins(_mathfuncs, {"digamma": jax.scipy.special.digamma})
 
 # SciPy's solves and expm in the adjoints: jax.scipy.linalg's, with the same arguments
 register_twins(_scipy_linalg, scipy_twins.TWINS)
+# checkpointed loops' sizes: memory= does not apply to backend='jax'
+register_twins(_checkpoint, None)
 
 
 def _original(module, name):

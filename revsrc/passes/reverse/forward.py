@@ -146,10 +146,17 @@ def _sweep_for(plan, s, site, out):
         out.append(Push(v, plan.stack(v)))
         plan.pushed.add(site)
     body = sweep(plan, s.body)
-    segments = checkpoint.applies(plan, s, site, body)
-    if segments is not None:
-        out.extend(checkpoint.forward(plan, s, site, body, *segments))
-        return
+    scope = checkpoint.applies(plan, s, site, body)
+    if scope is not None:
+        stored = []
+        _stored_for(plan, s, site, body, stored)
+        out.extend(checkpoint.forward(plan, s, site, body, stored, scope))
+    else:
+        _stored_for(plan, s, site, body, out)
+
+
+def _stored_for(plan, s, site, body, out):
+    v = s.var
     if not plan.rev_nonempty.get(site) or site in plan.static_trips:
         if plan.rev_nonempty.get(site) and plan.needed(v):
             plan.needs_var[site] = (s.start, s.step)
@@ -192,9 +199,9 @@ def _sweep_while(plan, s, site, out):
                     "a while condition computes a value the derivative needs",
                     loc=s.loc, hint="compute it inside the loop body")
     body = sweep(plan, s.body)
-    segments = checkpoint.applies(plan, s, site, body)
-    if segments is not None:
-        out.extend(checkpoint.forward_while(plan, s, site, body, *segments))
+    scope = checkpoint.applies(plan, s, site, body)
+    if scope is not None:
+        out.extend(checkpoint.forward(plan, s, site, body, None, scope))
     elif plan.rev_nonempty.get(site):
         n = plan.names.fresh("_n")
         out.append(Op(n, ir.copy, (Const(0),), loc=s.loc))
@@ -264,8 +271,16 @@ def _resolve_decision(plan, s, ctrl, out):
     """The mirrored control statement ``ctrl`` that decision ``s`` stands before."""
     site = s.site
     if site in plan.checkpointed:
-        out.extend(checkpoint.reverse(plan, site, resolve(plan, ctrl.body)))
-    elif plan.rev_nonempty.get(site) and site in plan.static_trips:
+        stored = []
+        _resolve_stored(plan, s, ctrl, stored)
+        out.extend(checkpoint.reverse(plan, site, resolve(plan, ctrl.body), stored))
+    else:
+        _resolve_stored(plan, s, ctrl, out)
+
+
+def _resolve_stored(plan, s, ctrl, out):
+    site = s.site
+    if plan.rev_nonempty.get(site) and site in plan.static_trips:
         out.extend(_reverse_for(plan, ctrl, plan.static_trips[site]))
     elif plan.rev_nonempty.get(site):
         out.append(Pop(s.target, "i"))

@@ -1,0 +1,30 @@
+"""What a checkpointed loop over arrays asks at run time (the Python path only).
+
+A loop whose state holds arrays cannot know, when it is transformed, how many bytes
+one iteration saves or one snapshot takes: the arrays' sizes arrive with the
+arguments. At the loop's entry the generated code asks here for its segment length
+and its number of snapshots, from the budget and the arrays it starts from
+(revsrc/passes/reverse/checkpoint).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_OBJECT = 112    # bytes a NumPy array object takes besides its data
+
+
+def _size(v):
+    return (v.nbytes + _OBJECT) if isinstance(v, np.ndarray) else 32
+
+
+def unit_length(budget, fixed, objects, *state):
+    """Iterations per segment: ``budget`` bytes over what one iteration saves
+    (``fixed`` bytes of numbers and ``objects`` objects, each counted as large as the
+    largest array of the loop's ``state``)."""
+    largest = max([_size(v) for v in state] + [32])
+    return max(1, int(budget) // (int(fixed) + int(objects) * largest or 1))
+
+
+def snapshot_count(budget, *state):
+    """How many snapshots of ``state`` (and their positions) fit in ``budget`` bytes."""
+    return max(1, int(budget) // (sum(_size(v) for v in state) + 8))
