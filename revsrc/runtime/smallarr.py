@@ -1,0 +1,199 @@
+"""Small-array loops run compiled: the run-time side (the plan is made from the IR by
+revsrc/backends/smallarr.py, which says what the tier takes).
+
+A `SmallLoop` is one loop's body as a list of symbolic instructions over named
+registers. ``run`` looks at the values the loop starts from: when every one is a
+Python float or a plain float64 array (exact ndarray, C-contiguous, aligned, native)
+and every instruction takes the shapes that follow, it lays the registers out in one
+arena of doubles (once per combination of shapes, cached) and runs the whole loop in
+C (``_kernels.sa_run``); it returns the values of the variables the loop assigns, and
+the generated code binds them. Otherwise it returns None and the generated code runs
+the loop in Python, as before. It also returns None when the loop raised a
+floating-point exception that ``np.errstate`` does not ignore, or divided a Python
+float by zero: Python then runs the loop from the same values, and NumPy warns or
+raises exactly as it would have.
+
+Saves: a forward loop's pushes go to a `Tape` (one row of doubles per iteration),
+which is pushed on the loop's object stack as one item. The adjoint loop that pops
+them (paired when planned: same stacks, reversed) takes the tape whole; if it cannot
+run here it first pushes the tape's values back onto the stacks one by one, so that
+the Python loop pops exactly what it would have.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _kernels
+
+__all__ = ["SmallLoop", "Tape", "BINARY", "UNARY", "OP", "run_loop"]
+
+# sub-opcodes of the C instructions (revsrc/_smallarr.pxi, _loop_kernels.pxi)
+BINARY = {"add": 0, "subtract": 1, "multiply": 2, "divide": 3}
+UNARY = {"tanh": 0, "exp": 1, "log": 2, "sin": 3, "cos": 4, "sqrt": 5, "negative": 6,
+         "absolute": 7}
+OP = {"bin": 1, "un": 0, "matmul": 2, "tanh_vjp": 3, "mov": 4, "fbin": 5, "push": 6,
+       "pop": 7, "row": 8}
+_READY = []
+
+
+def _ready():
+    if not _READY:
+        _READY.append(bool(_kernels.sa_ready()))
+    return _READY[0]
+
+
+def _describe(v):
+    """A live-in value's shape as the tier sees it: a tuple for a plain float64 array,
+    'f' for a Python float or int constant, None for anything else."""
+    t = type(v)
+    if t is float:
+        return "f"
+    if t is np.ndarray and v.dtype == np.float64 and v.ndim in (1, 2, 3) and \
+            v.flags.c_contiguous and v.flags.aligned and v.dtype.isnative and v.size:
+        return v.shape
+    return None
+
+
+class Tape:
+    """A forward loop's saves: ``data[i * row + offset[j]]`` is push j of iteration i;
+    ``entry[j]`` the object pushed by iteration 0 where it was no register's value."""
+    __slots__ = ("data", "n", "row", "slots", "entry", "names")
+
+    def __init__(self, data, n, row, slots, entry, names):
+        self.data, self.n, self.row, self.slots = data, n, row, slots
+        self.entry, self.names = entry, names
+
+    def value(self, i, j):
+        stack, off, shape = self.slots[j]
+        if i == 0 and j in self.entry:
+            return self.entry[j]
+        start = i * self.row + off
+        if shape == "f":
+            return float(self.data[start])
+        size = int(np.prod(shape))
+        return self.data[start:start + size].reshape(shape).copy()
+
+    def expand(self):
+        """Put the saves back on their stacks one by one (the tape was on top)."""
+        owner = self.names[1]
+        owner.pop()
+        for i in range(self.n):
+            for j, (stack, off, shape) in enumerate(self.slots):
+                v = self.value(i, j)
+                if isinstance(stack, list):
+                    stack.append(v)
+                else:
+                    stack.push(v)
+
+
+class SmallLoop:
+    """One loop body's plan: ``code`` is a list of (op, sub, out, a, b) over register
+    names; ``stacks`` the stack names the body pushes to or pops from (run gets them
+    first, in this order), ``liveins`` the names read before the body assigns them,
+    ``outputs`` those it assigns (the loop variable first)."""
+
+    def __init__(self, name, code, var, stacks, liveins, outputs, consts, layout):
+        self.name, self.code, self.var = name, code, var
+        self.stacks, self.liveins, self.outputs = stacks, liveins, outputs
+        self.consts = consts            # register name -> float value
+        self.layout = layout            # the shape rules (backends/smallarr.py)
+        self.pushes = [c for c in code if c[0] == "push"]
+        self.pops = [c for c in code if c[0] == "pop"]
+        self._cache = {}
+
+    def disassemble(self):
+        lines = [f"; small-array loop {self.name}: for {self.var} in range(...), "
+                 f"{len(self.code)} instructions"]
+        for op, sub, out, a, b in self.code:
+            args = ", ".join(str(x) for x in (a, b) if x is not None)
+            sub_text = f".{sub}" if sub is not None else ""
+            lines.append(f"  {out} = {op}{sub_text} {args}")
+        return "\n".join(lines)
+
+    def run(self, start, stop, step, *values):
+        """The loop's results (one per output), or None: Python runs the loop."""
+        tape = None
+        ns = len(self.stacks)
+        stacks, vals = values[:ns], values[ns:]
+        if self.pops:
+            tape = self._tape_on(stacks)
+            if tape is None:
+                return None
+        out = self._run(start, stop, step, stacks, vals, tape)
+        if out is None and tape is not None:
+            tape.expand()
+        return out
+
+    def _tape_on(self, stacks):
+        for name, st in zip(self.stacks, stacks):
+            if name[0] == "o" and st and type(st[-1]) is Tape:
+                t = st[-1]
+                want = tuple(c[1] for c in reversed(self.pops))
+                return t if t.names[0] == want else None
+        return None
+
+    def _run(self, start, stop, step, stacks, vals, tape):
+        if not (type(start) is int and type(stop) is int and type(step) is int) or \
+                step == 0 or not _ready():
+            return None
+        n = len(range(start, stop, step))
+        if n == 0 or (tape is not None and tape.n != n):
+            return None
+        key = tuple(_describe(v) for v in vals)
+        if tape is not None:
+            key += tuple(s[2] for s in tape.slots) + tuple(sorted(tape.entry))
+        lay = self._cache.get(key)
+        if lay is None:
+            lay = self.layout(self, key, tape)
+            if len(self._cache) > 16:
+                self._cache.clear()
+            self._cache[key] = lay
+        if lay is False:
+            return None
+        return self._execute(lay, start, step, n, stacks, vals, tape)
+
+    def _execute(self, lay, start, step, n, stacks, vals, tape):
+        arena = lay.arena.copy()
+        for (off, size), v in zip(lay.live, vals):
+            if size:
+                arena[off:off + size] = np.ravel(v) if type(v) is not float else v
+        row = lay.row if self.pushes else (tape.row if tape is not None else 0)
+        tape_w = np.empty(n * lay.row, np.float64) if self.pushes else _EMPTY
+        tape_r = tape.data if tape is not None else _EMPTY
+        flags = _kernels.sa_run(lay.code, arena, n, tape_w, tape_r, row,
+                                lay.loopvar, float(start), float(step))
+        if flags < 0:
+            return None
+        if flags:
+            modes = np.geterr()
+            if any(modes[k] != "ignore" for k in _kernels.sa_flags_names(flags)):
+                return None
+        results = [start + (n - 1) * step]
+        entries = tape.entry if tape is not None else {}
+        for name, (off, shape, from_slot) in zip(self.outputs[1:], lay.outs):
+            if from_slot is not None and from_slot in entries:
+                results.append(entries[from_slot])
+            elif shape == "f":
+                results.append(float(arena[off]))
+            else:
+                size = int(np.prod(shape))
+                results.append(arena[off:off + size].reshape(shape).copy())
+        if self.pushes:
+            owner = next(st for nm, st in zip(self.stacks, stacks) if nm[0] == "o")
+            by_name = dict(zip(self.stacks, stacks))
+            slots = [(by_name[c[1]], off, shape) for c, (off, shape) in
+                     zip(self.pushes, lay.slots)]
+            entry = {j: vals[k] for j, k in lay.entry.items()}
+            names = (tuple(c[1] for c in self.pushes), owner)
+            owner.append(Tape(tape_w, n, lay.row, slots, entry, names))
+        if tape is not None:
+            tape.names[1].pop()
+        return tuple(results)
+
+
+_EMPTY = np.empty(0, np.float64)
+
+
+def run_loop(plan, start, stop, step, *values):
+    """What generated code calls: ``plan.run``."""
+    return plan.run(start, stop, step, *values)
