@@ -29,7 +29,7 @@ class Layout:
     code: np.ndarray          # int64 (k, 12)
     arena: np.ndarray         # the registers, constants filled in
     live: list                # (offset, size) per live-in (size 0: not a register)
-    outs: list                # (offset, shape, slot popped last or None) per output
+    outs: list                # (offset, shape, slot popped last or None, size) per output
     slots: list               # (offset in a tape row, shape) per push
     entry: dict               # push slot -> live-in index: iteration 0 pushes that object
     row: int                  # doubles per tape row
@@ -210,7 +210,7 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
             k_pop += 1
         elif c[2] is not None:
             last[c[2]] = None
-    outs = [(offs[n], shapes[n], last.get(n)) for n in plan.outputs[1:]]
+    outs = [(offs[n], shapes[n], last.get(n), _size(shapes[n])) for n in plan.outputs[1:]]
     read_var = any(c[0] == "row" for c in plan.code)
     return Layout(code, arena, live_regs, outs, slots, entry, row,
                   offs[plan.var] if read_var else -1)

@@ -71,7 +71,7 @@ class Tape:
         if shape == "f":
             return float(self.data[start])
         size = int(np.prod(shape))
-        return self.data[start:start + size].reshape(shape).copy()
+        return self.data[start:start + size].reshape(shape).copy()  # not a view of the tape
 
     def expand(self):
         """Put the saves back on their stacks one by one (the tape was on top)."""
@@ -100,14 +100,19 @@ class SmallLoop:
         self.pushes = [c for c in code if c[0] == "push"]
         self.pops = [c for c in code if c[0] == "pop"]
         self._cache = {}
+        self.runs = 0                   # runs done here (not in Python): for tests
 
     def disassemble(self):
         lines = [f"; small-array loop {self.name}: for {self.var} in range(...), "
                  f"{len(self.code)} instructions"]
-        for op, sub, out, a, b in self.code:
-            args = ", ".join(str(x) for x in (a, b) if x is not None)
-            sub_text = f".{sub}" if sub is not None else ""
-            lines.append(f"  {out} = {op}{sub_text} {args}")
+        for op, sub, out, *operands in self.code:
+            args = ", ".join(str(x).lstrip("=") for x in operands if x is not None)
+            if op == "push":
+                lines.append(f"  push {sub} {args}")
+            elif op == "pop":
+                lines.append(f"  {out} = pop {sub}")
+            else:
+                lines.append(f"  {out} = {op}{'.' + sub if sub else ''} {args}")
         return "\n".join(lines)
 
     def run(self, start, stop, step, *values):
@@ -155,8 +160,10 @@ class SmallLoop:
     def _execute(self, lay, start, step, n, stacks, vals, tape):
         arena = lay.arena.copy()
         for (off, size), v in zip(lay.live, vals):
-            if size:
-                arena[off:off + size] = np.ravel(v) if type(v) is not float else v
+            if size == 1:
+                arena[off] = v if type(v) is float else v.flat[0]
+            elif size:
+                arena[off:off + size] = v.reshape(-1)
         row = lay.row if self.pushes else (tape.row if tape is not None else 0)
         tape_w = np.empty(n * lay.row, np.float64) if self.pushes else _EMPTY
         tape_r = tape.data if tape is not None else _EMPTY
@@ -170,14 +177,13 @@ class SmallLoop:
                 return None
         results = [start + (n - 1) * step]
         entries = tape.entry if tape is not None else {}
-        for name, (off, shape, from_slot) in zip(self.outputs[1:], lay.outs):
+        for off, shape, from_slot, size in lay.outs:
             if from_slot is not None and from_slot in entries:
                 results.append(entries[from_slot])
             elif shape == "f":
                 results.append(float(arena[off]))
             else:
-                size = int(np.prod(shape))
-                results.append(arena[off:off + size].reshape(shape).copy())
+                results.append(arena[off:off + size].reshape(shape))
         if self.pushes:
             owner = next(st for nm, st in zip(self.stacks, stacks) if nm[0] == "o")
             by_name = dict(zip(self.stacks, stacks))
@@ -188,6 +194,7 @@ class SmallLoop:
             owner.append(Tape(tape_w, n, lay.row, slots, entry, names))
         if tape is not None:
             tape.names[1].pop()
+        self.runs += 1
         return tuple(results)
 
 

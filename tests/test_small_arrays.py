@@ -1,0 +1,230 @@
+"""Loops over small arrays run compiled (revsrc/backends/smallarr.py): the tier takes
+them, gives the Python path's bits (also under other NumPy SIMD targets), hands back
+what it cannot take, and keeps NumPy's errstate, NaN and inf, and Ctrl-C."""
+import os
+import signal
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import revsrc
+from revsrc import api
+from revsrc.runtime import smallarr as rt
+from revsrc.testing import check_grads
+
+
+def rhs(x, A, b):
+    return np.tanh(A @ x) + b * x
+
+
+def rk4(A, b, x0):
+    x = x0
+    h = 0.01
+    for i in range(200):
+        k1 = rhs(x, A, b)
+        k2 = rhs(x + 0.5 * h * k1, A, b)
+        k3 = rhs(x + 0.5 * h * k2, A, b)
+        k4 = rhs(x + h * k3, A, b)
+        x = x + h / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return np.sum(x * x)
+
+
+def rnn(Wh, Wx, xs, h0):
+    h = h0
+    for t in range(12):
+        h = np.tanh(h @ Wh + xs[t] @ Wx)
+    return np.sum(h * h)
+
+
+def _args(seed=0, n=6):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal((n, n)) * 0.3, -0.1 * np.ones(n), rng.standard_normal(n))
+
+
+def _rnn_args(seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal((8, 8)) * 0.3, rng.standard_normal((5, 8)) * 0.3,
+            rng.standard_normal((12, 4, 5)), rng.standard_normal((4, 8)))
+
+
+def _grad(f, args, argnums, on, monkeypatch):
+    """The gradient with the tier on or off, and the loops' plans."""
+    monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1" if on else "0")
+    g = revsrc.grad(f, argnums=argnums)
+    out = g(*args)
+    loops = getattr(api._entry(g, args, {}).fn, "_revsrc_small_loops", [])
+    return out, loops
+
+
+def _same_bits(a, b):
+    a, b = (a if isinstance(a, tuple) else (a,)), (b if isinstance(b, tuple) else (b,))
+    return len(a) == len(b) and all(
+        np.asarray(x).dtype == np.asarray(y).dtype and
+        np.asarray(x).tobytes() == np.asarray(y).tobytes() for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("f, args", [(rk4, _args()), (rnn, _rnn_args())], ids=["rk4", "rnn"])
+def test_the_tier_takes_the_loops_and_gives_the_python_paths_bits(f, args, monkeypatch):
+    on, loops = _grad(f, args, (0, 1), True, monkeypatch)
+    off, none = _grad(f, args, (0, 1), False, monkeypatch)
+    assert len(loops) == 2 and not none          # the forward loop and its adjoint
+    assert all(p.runs == 1 for p in loops)
+    assert _same_bits(on, off)
+
+
+def test_gradients_against_central_differences(monkeypatch):
+    monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
+    check_grads(rk4, _args(1), argnums=(0, 1, 2))
+    check_grads(rnn, _rnn_args(1), argnums=(0, 1, 3))
+
+
+def test_disassemble_shows_the_loops():
+    text = revsrc.disassemble(revsrc.grad(rk4), *_args())
+    assert "small-array loop" in text and "matmul A, x" in text and "pop o" in text
+
+
+@pytest.mark.parametrize("change", ["float32", "int state", "list state"])
+def test_values_the_tier_cannot_take_run_the_loop_in_python(change, monkeypatch):
+    A, b, x0 = _args()
+    if change == "float32":
+        A, b, x0 = (v.astype(np.float32) for v in (A, b, x0))
+    elif change == "int state":
+        b = np.ones(6, dtype=np.int64)
+    elif change == "list state":
+        b = [-0.1] * 6
+    on, loops = _grad(rk4, (A, b, x0), 0, True, monkeypatch)
+    off, _ = _grad(rk4, (A, b, x0), 0, False, monkeypatch)
+    assert _same_bits(on, off)
+    assert all(p.runs == 0 for p in loops)
+
+
+def test_a_shape_that_changes_in_the_loop_runs_in_python(monkeypatch):
+    def f(b, x0):
+        x = x0
+        for i in range(3):
+            x = np.tanh(x * b)      # a float the first time, then an array
+        return np.sum(x)
+
+    b = np.linspace(0.1, 0.5, 3)
+    on, loops = _grad(f, (b, 0.5), 0, True, monkeypatch)
+    off, _ = _grad(f, (b, 0.5), 0, False, monkeypatch)
+    assert loops and all(p.runs == 0 for p in loops)
+    assert _same_bits(on, off)
+
+
+def test_an_adjoint_that_declines_puts_the_saves_back(monkeypatch):
+    """The forward loop ran compiled; the adjoint's layout is refused: the tape's
+    values go back on the stacks and Python's adjoint loop pops them."""
+    args = _args()
+    off, _ = _grad(rk4, args, 0, False, monkeypatch)
+    monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
+    g = revsrc.grad(rk4)
+    g(*args)
+    fwd, adj = api._entry(g, args, {}).fn._revsrc_small_loops
+    adj._cache.clear()
+    monkeypatch.setattr(adj, "layout", lambda *a: False)
+    assert _same_bits(g(*args), off)
+    assert fwd.runs == 2 and adj.runs == 1
+
+
+def _overflowing(x0):
+    x = x0
+    for i in range(40):
+        x = x * 1e10 + 1.0
+    return np.sum(x)
+
+
+@pytest.mark.parametrize("mode", ["raise", "warn", "ignore"])
+def test_errstate_as_numpy(mode, monkeypatch):
+    x0 = np.full(3, 2.0)
+    results = []
+    for on in (True, False):
+        monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1" if on else "0")
+        g = revsrc.grad(_overflowing)
+        with np.errstate(over=mode, invalid=mode):
+            if mode == "raise":
+                with pytest.raises(FloatingPointError):
+                    g(x0)
+                continue
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                results.append((g(x0), len(w) > 0))
+    if mode != "raise":
+        assert _same_bits(results[0][0], results[1][0])
+        assert results[0][1] == results[1][1] == (mode == "warn")
+
+
+def test_nan_and_inf_flow_as_in_numpy(monkeypatch):
+    A, b, x0 = _args()
+    x0 = x0.copy()
+    x0[1], x0[2] = np.nan, np.inf
+    with np.errstate(all="ignore"):
+        on, _ = _grad(rk4, (A, b, x0), (0, 2), True, monkeypatch)
+        off, _ = _grad(rk4, (A, b, x0), (0, 2), False, monkeypatch)
+    assert _same_bits(on, off)
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_ctrl_c_stops_a_long_run(monkeypatch):
+    def f(W, x0):
+        x = x0
+        for i in range(50_000_000):
+            x = np.tanh(W @ x)
+        return np.sum(x)
+
+    def stop(signum, frame):
+        raise _Stop
+
+    monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
+    rng = np.random.default_rng(3)
+    W, x0 = rng.standard_normal((4, 4)), rng.standard_normal(4)
+    g = revsrc.grad(f)
+    old = signal.signal(signal.SIGALRM, stop)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        with pytest.raises(_Stop):
+            g(W, x0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert api._entry(g, (W, x0), {}).fn._revsrc_small_loops
+
+
+def _dispatch_targets():
+    from numpy._core import _multiarray_umath as umath
+    return [t for t in umath.__cpu_dispatch__ if umath.__cpu_features__.get(t)]
+
+
+_CHECK = """
+import sys; sys.path[:0] = [{root!r}, {here!r}]
+import os, numpy as np, revsrc, test_small_arrays as t
+assert revsrc.__file__ == {file!r}
+out = []
+for f, args in ((t.rk4, t._args()), (t.rnn, t._rnn_args())):
+    os.environ["REVSRC_SMALL_ARRAYS"] = "1"
+    on = revsrc.grad(f, argnums=(0, 1))(*args)
+    os.environ["REVSRC_SMALL_ARRAYS"] = "0"
+    off = revsrc.grad(f, argnums=(0, 1))(*args)
+    out.append(t._same_bits(on, off))
+print(out)
+"""
+
+
+@pytest.mark.parametrize("disabled", ["", "AVX512_ICL X86_V4", "reduced"])
+def test_same_bits_under_other_simd_targets(disabled):
+    if disabled == "reduced":
+        disabled = " ".join(_dispatch_targets()[1:])
+    env = dict(os.environ, NPY_DISABLE_CPU_FEATURES=disabled)
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
+    code = _CHECK.format(root=root, here=here, file=revsrc.__file__)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "[True, True]", out.stdout
