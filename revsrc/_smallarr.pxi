@@ -9,8 +9,12 @@
 # those strides), the fused adjoint kernels of _fused.pxi. So the bits are the
 # Python path's.
 
+from cpython.object cimport PyObject
+
 cdef extern from "Python.h":
     int PyErr_CheckSignals() except -1
+    ctypedef struct PyTupleObject:
+        PyObject* ob_item[1]
 
 cdef extern from *:
     """
@@ -33,7 +37,8 @@ cdef enum:
     SA_FBIN = 5        # sub: _ADD..; out, a, b: Python floats (C doubles)
     SA_PUSH = 6        # out: tape offset in a row, a: register, n
     SA_POP = 7         # out: register, a: tape offset in a row, n
-    SA_ROW = 8         # out, a (base), n (row size), loop var register
+    SA_ROW = 8         # out, a (base), n (row size), loop var register, rows
+    SA_DOT = 9         # out, a, b: indices into the run's arena views; np.dot's C function
     SA_SIGNALS_EVERY = 256   # iterations between checks for Ctrl-C
     SA_SPREAD = 64     # a scalar operand is spread into a row of up to this many
 
@@ -101,7 +106,7 @@ cdef inline void _sa_bin_spread(_Loop loop, double* R, const int64_t* w) noexcep
 
 
 cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_w,
-                  double* row_r) noexcept:
+                  double* row_r, PyObject** views) except -1:
     """One iteration of the body; ``row_w``/``row_r``: the tape rows pushed to and
     popped from. Returns 0, or SA_DIVZERO."""
     cdef Py_ssize_t k, r
@@ -148,17 +153,23 @@ cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_
             if r < 0 or r >= w[6]:
                 return SA_INDEX
             memcpy(R + w[2], R + w[3] + r * w[4], w[4] * 8)
+        elif w[0] == SA_DOT:
+            # what np.dot calls, into the output register's view (NumPy copies through a
+            # temporary when it overlaps an operand): its BLAS call, its special cases
+            _matrix_product(<object>views[w[3]], <object>views[w[4]],
+                            <cnp.PyArrayObject*>views[w[2]])
     return 0
 
 
 def sa_run(const int64_t[:, ::1] code, double[::1] arena, Py_ssize_t niter,
            double[::1] tape_w, double[::1] tape_r, Py_ssize_t row, Py_ssize_t loopvar,
-           double start, double step):
+           double start, double step, tuple views=()):
     """Run ``niter`` iterations of ``code`` on the registers in ``arena``: pushes fill
     ``tape_w`` row by row (iteration order), pops read ``tape_r`` from its last row.
     ``loopvar``: the loop variable's register (-1: none), set to start + i * step.
     Returns the floating-point flags raised, or -1 when a Python float was divided by
-    zero (the caller then lets Python run the loop). Checks for Ctrl-C every
+    zero (the caller then lets Python run the loop). ``views``: ndarrays on ``arena``
+    for the instructions that call NumPy's C API. Checks for Ctrl-C every
     SA_SIGNALS_EVERY iterations."""
     _sa_load()
     cdef double* R = &arena[0]
@@ -173,7 +184,8 @@ def sa_run(const int64_t[:, ::1] code, double[::1] arena, Py_ssize_t niter,
         if loopvar >= 0:
             R[loopvar] = start + i * step
         rc = _sa_step(c, ncode, R, tw + i * row if tw != NULL else NULL,
-                      tr + (ntr - 1 - i) * row if tr != NULL else NULL)
+                      tr + (ntr - 1 - i) * row if tr != NULL else NULL,
+                      <PyObject**>&(<PyTupleObject*>views).ob_item[0] if views else NULL)
         if rc:
             return -1
         if i % SA_SIGNALS_EVERY == SA_SIGNALS_EVERY - 1:

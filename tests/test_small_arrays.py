@@ -39,6 +39,13 @@ def rnn(Wh, Wx, xs, h0):
     return np.sum(h * h)
 
 
+def rnn_dot(W, U, b, xs, h0):
+    h = h0
+    for t in range(12):
+        h = np.tanh(np.dot(h, W) + np.dot(xs[t], U) + b)
+    return np.sum(h * h) / 4.0
+
+
 def _args(seed=0, n=6):
     rng = np.random.default_rng(seed)
     return (rng.standard_normal((n, n)) * 0.3, -0.1 * np.ones(n), rng.standard_normal(n))
@@ -66,7 +73,14 @@ def _same_bits(a, b):
         np.asarray(x).tobytes() == np.asarray(y).tobytes() for x, y in zip(a, b))
 
 
-@pytest.mark.parametrize("f, args", [(rk4, _args()), (rnn, _rnn_args())], ids=["rk4", "rnn"])
+def _rnn_dot_args(seed=0):
+    W, U, xs, h0 = _rnn_args(seed)
+    return W, U, np.linspace(-0.2, 0.2, 8), xs, h0
+
+
+@pytest.mark.parametrize("f, args", [(rk4, _args()), (rnn, _rnn_args()),
+                                     (rnn_dot, _rnn_dot_args())],
+                         ids=["rk4", "rnn", "rnn_dot"])
 def test_the_tier_takes_the_loops_and_gives_the_python_paths_bits(f, args, monkeypatch):
     on, loops = _grad(f, args, (0, 1), True, monkeypatch)
     off, none = _grad(f, args, (0, 1), False, monkeypatch)
@@ -79,6 +93,7 @@ def test_gradients_against_central_differences(monkeypatch):
     monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
     check_grads(rk4, _args(1), argnums=(0, 1, 2))
     check_grads(rnn, _rnn_args(1), argnums=(0, 1, 3))
+    check_grads(rnn_dot, _rnn_dot_args(1), argnums=(0, 1, 2, 4))
 
 
 def test_disassemble_shows_the_loops():
@@ -206,7 +221,7 @@ import sys; sys.path[:0] = [{root!r}, {here!r}]
 import os, numpy as np, revsrc, test_small_arrays as t
 assert revsrc.__file__ == {file!r}
 out = []
-for f, args in ((t.rk4, t._args()), (t.rnn, t._rnn_args())):
+for f, args in ((t.rk4, t._args()), (t.rnn, t._rnn_args()), (t.rnn_dot, t._rnn_dot_args())):
     os.environ["REVSRC_SMALL_ARRAYS"] = "1"
     on = revsrc.grad(f, argnums=(0, 1))(*args)
     os.environ["REVSRC_SMALL_ARRAYS"] = "0"
@@ -227,4 +242,4 @@ def test_same_bits_under_other_simd_targets(disabled):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.strip().splitlines()[-1] == "[True, True]", out.stdout
+    assert out.stdout.strip().splitlines()[-1] == "[True, True, True]", out.stdout

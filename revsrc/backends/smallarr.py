@@ -13,7 +13,8 @@ range(...)`` loop of a program to `rewrite`. A loop is taken when its body is
 straight-line code of operations this module maps to instructions (`_FUNCTIONS`):
 ``+ - * /`` on arrays, Python floats and a matrix with a row; ``np.tanh exp log sin
 cos sqrt abs``, unary ``-``; ``@`` and the adjoints of ``@`` for a matrix times a
-vector or a matrix; the tanh adjoint; ``unbroadcast`` and ``accumulate`` where no
+vector or a matrix; ``np.dot`` of matrices and vectors and its adjoints (the C
+function np.dot calls, on ndarrays over the registers); the tanh adjoint; ``unbroadcast`` and ``accumulate`` where no
 broadcasting was undone; a row of an array indexed by the loop variable; pushes and
 pops of saves. A loop that saves is taken only with the adjoint loop that pops those
 saves (same stacks, reversed), so that no other code ever meets the tape. The loop
@@ -75,6 +76,10 @@ _FUNCTIONS[tensor.tanh_vjp] = ("tanh_vjp", None)
 _FUNCTIONS[_kernels.unbroadcast] = ("unbroadcast", None)
 _FUNCTIONS[tensor.unbroadcast] = ("unbroadcast", None)
 _FUNCTIONS[_kernels.accumulate] = ("accumulate", None)
+_FUNCTIONS[_kernels.dot] = ("dot", None)
+_FUNCTIONS[np.dot] = ("dot", None)
+_FUNCTIONS[_kernels.dot_grad_a] = ("dgrad_a", None)
+_FUNCTIONS[_kernels.dot_grad_b] = ("dgrad_b", None)
 _FUNCTIONS[ir.copy] = ("mov", None)
 _FUNCTIONS[operator.getitem] = ("row", None)
 
@@ -120,7 +125,7 @@ def plan_loop(loop, name="loop"):
             return None
         if kind == "row" and (len(args) != 2 or args[1] != loop.var):
             return None
-        if kind in ("mgrad_a", "mgrad_b"):
+        if kind in ("mgrad_a", "mgrad_b", "dgrad_a", "dgrad_b"):
             if len(args) != 3:
                 return None
             args = [args[0], args[1], args[2]]

@@ -34,6 +34,7 @@ class Layout:
     entry: dict               # push slot -> live-in index: iteration 0 pushes that object
     row: int                  # doubles per tape row
     loopvar: int              # the loop variable's register, -1 if unread
+    views: list               # (offset, shape, transposed): ndarrays on the arena
 
 
 def _size(shape):
@@ -82,11 +83,25 @@ def _infer(c, sh):
         if G != want:
             raise _No
         return A if kind == "mgrad_a" else B
+    if kind in ("dot", "dgrad_a", "dgrad_b"):
+        return _infer_dot(kind, A, B, sh.get(g, None))
     if kind == "row":
         if A in (None, "f", "i") or len(A) < 2:
             raise _No
         return A[1:]
     raise _No
+
+
+def _infer_dot(kind, A, B, G):
+    if any(s in (None, "f", "i") for s in (A, B)) or len(A) != 2 or len(B) not in (1, 2) \
+            or A[1] != B[0]:
+        raise _No
+    out = (A[0],) if len(B) == 1 else (A[0], B[1])
+    if kind == "dot":
+        return out
+    if G != out or (kind == "dgrad_a" and len(B) != 2):
+        raise _No
+    return A if kind == "dgrad_a" else B
 
 
 def _walk(plan, sh, pop_shapes, record):
@@ -102,7 +117,7 @@ def _walk(plan, sh, pop_shapes, record):
             k_pop += 1
             record(k, (), sh[c[2]])
             continue
-        if c[0] in ("mgrad_a", "mgrad_b"):
+        if c[0] in ("mgrad_a", "mgrad_b", "dgrad_a", "dgrad_b"):
             # (kind, sub, out, g, a, b): operands as _infer reads them
             c = (c[0], c[1], c[2], c[4], c[5], c[3])
         out = _infer(c, sh)
@@ -182,7 +197,7 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
     arena = np.zeros(total, np.float64)
     for name, v in plan.consts.items():
         arena[offs[name]] = v
-    words, slots, row = [], [], 0
+    words, slots, row, views = [], [], 0, []
     k_pop = 0
     for c in plan.code:
         w = [0] * _WIDTH
@@ -196,6 +211,8 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
             off = tape.slots[pop_slot[k_pop]][1]
             k_pop += 1
             w[:5] = [rt.OP["pop"], 0, offs[c[2]], off, _size(shapes[c[2]])]
+        elif kind in ("dot", "dgrad_a", "dgrad_b"):
+            w = _encode_dot(c, shapes, offs, views)
         else:
             w = _encode_op(c, shapes, offs)
         words.append(w)
@@ -213,7 +230,7 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
     outs = [(offs[n], shapes[n], last.get(n), _size(shapes[n])) for n in plan.outputs[1:]]
     read_var = any(c[0] == "row" for c in plan.code)
     return Layout(code, arena, live_regs, outs, slots, entry, row,
-                  offs[plan.var] if read_var else -1)
+                  offs[plan.var] if read_var else -1, views)
 
 
 def _encode_op(c, shapes, offs):
@@ -273,6 +290,24 @@ def _encode_op(c, shapes, offs):
     m, k = A        # mgrad_b: a.T (k, m) @ g (m, p)
     p = 1 if len(B) == 1 else B[1]
     return _mm(w, O, offs[a], offs[g], k, m, p, 1, k, p, 1 if len(B) == 2 else 0, p)
+
+
+def _encode_dot(c, shapes, offs, views):
+    """np.dot(a, b); its adjoints np.dot(g, b.T) and np.dot(a.T, g) (as the loop
+    kernels compute them), on views of the registers."""
+    def view(name, transposed=False):
+        views.append((offs[name], shapes[name], transposed))
+        return len(views) - 1
+    kind, out = c[0], c[2]
+    if kind == "dot":
+        a, b = view(c[3]), view(c[4])
+    elif kind == "dgrad_a":
+        a, b = view(c[3]), view(c[5], True)
+    else:
+        a, b = view(c[4], True), view(c[3])
+    w = [0] * _WIDTH
+    w[:5] = [rt.OP["dot"], 0, view(out), a, b]
+    return w
 
 
 def _mm(w, out, a, b, m, n, p, is1_m, is1_n, is2_n, is2_p, os_m):

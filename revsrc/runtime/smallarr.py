@@ -32,7 +32,7 @@ BINARY = {"add": 0, "subtract": 1, "multiply": 2, "divide": 3}
 UNARY = {"tanh": 0, "exp": 1, "log": 2, "sin": 3, "cos": 4, "sqrt": 5, "negative": 6,
          "absolute": 7}
 OP = {"bin": 1, "un": 0, "matmul": 2, "tanh_vjp": 3, "mov": 4, "fbin": 5, "push": 6,
-       "pop": 7, "row": 8}
+       "pop": 7, "row": 8, "dot": 9}
 _READY = []
 
 
@@ -167,8 +167,9 @@ class SmallLoop:
         row = lay.row if self.pushes else (tape.row if tape is not None else 0)
         tape_w = np.empty(n * lay.row, np.float64) if self.pushes else _EMPTY
         tape_r = tape.data if tape is not None else _EMPTY
+        views = tuple(_view(arena, *v) for v in lay.views)
         flags = _kernels.sa_run(lay.code, arena, n, tape_w, tape_r, row,
-                                lay.loopvar, float(start), float(step))
+                                lay.loopvar, float(start), float(step), views)
         if flags < 0:
             return None
         if flags:
@@ -199,6 +200,11 @@ class SmallLoop:
 
 
 _EMPTY = np.empty(0, np.float64)
+
+
+def _view(arena, off, shape, transposed):
+    v = arena[off:off + int(np.prod(shape))].reshape(shape)
+    return v.T if transposed else v
 
 
 def run_loop(plan, start, stop, step, *values):
