@@ -243,3 +243,43 @@ def test_same_bits_under_other_simd_targets(disabled):
                          text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.strip().splitlines()[-1] == "[True, True, True]", out.stdout
+
+
+def two_loops(A, x0):
+    x = x0
+    for i in range(30):
+        x = np.tanh(A @ x)
+    y = x * 2.0
+    for j in range(20):
+        y = np.sin(A @ y) + x
+    return np.sum(y * x)
+
+
+def nested(A, x0):
+    x = x0
+    for i in range(4):
+        for j in range(5):
+            x = np.tanh(A @ x) * 0.9
+        x = x + 0.1
+    return np.sum(x * x)
+
+
+def with_branch(A, x0):
+    x = x0
+    s = 0.0
+    for i in range(10):
+        x = np.tanh(A @ x)
+        if i % 2 == 0:
+            s = s + 1.0
+    return np.sum(x) * s
+
+
+@pytest.mark.parametrize("f", [two_loops, nested, with_branch])
+def test_other_loop_structures_keep_their_bits(f, monkeypatch):
+    A, _, x0 = _args(4)
+    on, loops = _grad(f, (A, x0), (0, 1), True, monkeypatch)
+    off, _ = _grad(f, (A, x0), (0, 1), False, monkeypatch)
+    assert _same_bits(on, off)
+    if f is two_loops:
+        assert len(loops) == 4 and all(p.runs == 1 for p in loops)
+    check_grads(f, (A, x0), argnums=(0, 1))

@@ -121,8 +121,9 @@ def plan_loop(loop, name="loop"):
             return None
         kind, sub = spec
         args = [_reg(a, consts) for a in s.args]
-        if any(a is None for a in args) or s.target == loop.var:
-            return None
+        if any(a is None for a in args) or s.target == loop.var or \
+                all(isinstance(a, ir.Const) for a in s.args):
+            return None     # (constants alone: Python's int arithmetic is not this tier's)
         if kind == "row" and (len(args) != 2 or args[1] != loop.var):
             return None
         if kind in ("mgrad_a", "mgrad_b", "dgrad_a", "dgrad_b"):
@@ -177,17 +178,7 @@ def rewrite(program):
             if plan is not None:
                 found.append(_Pair(k, plan, tuple((c[1], c[3]) for c in plan.code if c[0] == "push"),
                                    tuple((c[1], c[2]) for c in plan.code if c[0] == "pop")))
-    take = {}
-    for p in found:
-        if not p.pushes and not p.pops:
-            take[p.index] = p.plan
-        elif p.pushes:
-            # the adjoint loop that pops exactly these saves, in reverse
-            for q in found:
-                if q.pops and q.pops == tuple(reversed(p.pushes)) and q.index > p.index:
-                    take[p.index] = p.plan
-                    take[q.index] = q.plan
-                    break
+    take = _pairs(program.body, found)
     if not take:
         return program
     body, fwd = [], program.forward_len
@@ -202,6 +193,53 @@ def rewrite(program):
     out = dataclasses.replace(program, body=body, forward_len=fwd)
     out.small_loops = [take[k] for k in sorted(take)]
     return out
+
+
+def _touched(stmt):
+    return {t.stack for t in ir.walk([stmt]) if isinstance(t, (ir.Push, ir.Pop))}
+
+
+def _pairs(body, found):
+    """Which candidate loops to take: every loop without saves, and a loop that saves
+    only with the loop that pops its tape. Decided by following each object stack
+    through the top-level statements: a loop taken puts one tape on its first object
+    stack, a top-level push one item, a top-level pop takes one, and the loop that pops
+    the saves must find that loop's tape on top. A stack that anything else touches
+    (a branch, a loop not taken) has no loop taken on it."""
+    by_index = {p.index: p for p in found}
+    take = {p.index: p.plan for p in found if not p.pushes and not p.pops}
+    blocked = set()
+    for k, st in enumerate(body):
+        if k not in by_index and not isinstance(st, (ir.Push, ir.Pop)):
+            blocked |= _touched(st)
+    stacks = {}
+    for k, st in enumerate(body):
+        p = by_index.get(k)
+        if p is not None and (p.pushes or p.pops):
+            names = set(p.plan.stacks)
+            if names & blocked:
+                continue
+            owner = stacks.setdefault(next(n for n in p.plan.stacks if n[0] == "o"), [])
+            if p.pushes:
+                owner.append(p)
+            elif owner and isinstance(owner[-1], _Pair) and \
+                    tuple(reversed(owner[-1].pushes)) == p.pops:
+                q = owner.pop()
+                take[q.index], take[k] = q.plan, p.plan
+            else:
+                return {i: pl for i, pl in take.items() if not by_index[i].pushes
+                        and not by_index[i].pops}
+        elif isinstance(st, ir.Push):
+            stacks.setdefault(st.stack, []).append(None)
+        elif isinstance(st, ir.Pop):
+            items = stacks.setdefault(st.stack, [])
+            if items and items[-1] is not None:
+                # a plain pop would meet a tape: take no loop that saves
+                return {i: pl for i, pl in take.items() if not by_index[i].pushes
+                        and not by_index[i].pops}
+            if items:
+                items.pop()
+    return take
 
 
 def enabled():

@@ -130,11 +130,12 @@ class SmallLoop:
         return out
 
     def _tape_on(self, stacks):
-        for name, st in zip(self.stacks, stacks):
-            if name[0] == "o" and st and type(st[-1]) is Tape:
-                t = st[-1]
-                want = tuple(c[1] for c in reversed(self.pops))
-                return t if t.names[0] == want else None
+        # the first object stack: where the paired forward loop put its tape
+        st = next(st for name, st in zip(self.stacks, stacks) if name[0] == "o")
+        if st and type(st[-1]) is Tape:
+            t = st[-1]
+            want = tuple(c[1] for c in reversed(self.pops))
+            return t if t.names[0] == want else None
         return None
 
     def _run(self, start, stop, step, stacks, vals, tape):
