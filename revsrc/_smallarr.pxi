@@ -163,7 +163,7 @@ cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_
 
 def sa_run(const int64_t[:, ::1] code, double[::1] arena, Py_ssize_t niter,
            double[::1] tape_w, double[::1] tape_r, Py_ssize_t row, Py_ssize_t loopvar,
-           double start, double step, tuple views=()):
+           double start, double step, tuple views=(), Py_ssize_t row_w=-1):
     """Run ``niter`` iterations of ``code`` on the registers in ``arena``: pushes fill
     ``tape_w`` row by row (iteration order), pops read ``tape_r`` from its last row.
     ``loopvar``: the loop variable's register (-1: none), set to start + i * step.
@@ -179,11 +179,13 @@ def sa_run(const int64_t[:, ::1] code, double[::1] arena, Py_ssize_t niter,
     cdef Py_ssize_t i, ncode = code.shape[0]
     cdef const int64_t* c = &code[0, 0] if ncode else NULL
     cdef int rc
+    if row_w < 0:
+        row_w = row
     _clear_fp_flags()
     for i in range(niter):
         if loopvar >= 0:
             R[loopvar] = start + i * step
-        rc = _sa_step(c, ncode, R, tw + i * row if tw != NULL else NULL,
+        rc = _sa_step(c, ncode, R, tw + i * row_w if tw != NULL else NULL,
                       tr + (ntr - 1 - i) * row if tr != NULL else NULL,
                       <PyObject**>&(<PyTupleObject*>views).ob_item[0] if views else NULL)
         if rc:

@@ -9,6 +9,7 @@ them, or that does not take them, refuses the layout (False) and Python runs the
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,8 @@ class Layout:
     row: int                  # doubles per tape row
     loopvar: int              # the loop variable's register, -1 if unread
     views: list               # (offset, shape, transposed): ndarrays on the arena
+    batches: list             # accumulations done after the loop (`_batches`)
+    brow: int                 # doubles per iteration of their stacked operands
 
 
 def _size(shape):
@@ -198,10 +201,19 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
     for name, v in plan.consts.items():
         arena[offs[name]] = v
     words, slots, row, views = [], [], 0, []
+    batches, hidden, brow = _batches(plan, shapes, offs)
     k_pop = 0
-    for c in plan.code:
+    for k, c in enumerate(plan.code):
         w = [0] * _WIDTH
         kind = c[0]
+        if k in hidden:
+            # an accumulated product's operands, stacked for one GEMM after the loop
+            for boff, name in hidden[k]:
+                words.append([rt.OP["push"], 0, boff, offs[name], _size(shapes[name])] +
+                             [0] * (_WIDTH - 5))
+            continue
+        if kind == "accumulate" and c[2] in batches:
+            continue
         if kind == "push":
             size = _size(shapes[c[3]])
             w[:5] = [rt.OP["push"], 0, row, offs[c[3]], size]
@@ -230,7 +242,79 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
     outs = [(offs[n], shapes[n], last.get(n), _size(shapes[n])) for n in plan.outputs[1:]]
     read_var = any(c[0] == "row" for c in plan.code)
     return Layout(code, arena, live_regs, outs, slots, entry, row,
-                  offs[plan.var] if read_var else -1, views)
+                  offs[plan.var] if read_var else -1, views,
+                  list(batches.values()), brow)
+
+
+# The products whose sum over the steps an adjoint loop accumulates into a weight's
+# adjoint: (instruction, how its left and right factors are read: l.T @ r).
+def _factors(c, shapes):
+    """(left, right, rows, left width, right width) with product = left.T @ right, for
+    an instruction whose result is such a product, else None."""
+    kind = c[0]
+    if kind not in ("mgrad_a", "mgrad_b", "dgrad_b"):
+        return None
+    g, a, b = c[3], c[4], c[5]
+    A, B = shapes[a], shapes[b]
+    if len(A) != 2:
+        return None
+    if kind == "mgrad_a":
+        # np.multiply.outer(g, b) = g[None].T @ b[None]
+        return (g, b, 1, A[0], A[1]) if len(B) == 1 else None
+    G = shapes[g]
+    # a.T @ g, g a matrix or a vector
+    return (a, g, A[0], A[1], 1 if len(G) == 1 else G[1])
+
+
+def batching():
+    """Whether item 2 is on: ``REVSRC_SMALL_ARRAYS_BATCH=1`` (off by default: the sum
+    then has other roundings than the Python path's, within 1e-13 of its norm)."""
+    return os.environ.get("REVSRC_SMALL_ARRAYS_BATCH", "0").strip() == "1"
+
+
+def _batches(plan, shapes, offs):
+    """Item 2 of the design: in a loop that does not save, ``W = accumulate(W, t)``
+    where ``t = l.T @ r`` is read nowhere else and ``W`` only by such accumulations:
+    the factors are stacked row by row, and W gets W + L.T @ R (one np.dot) after the
+    loop. Returns ({W: batch}, {producer index: [(row offset, name)]}, row size)."""
+    if any(c[0] == "push" for c in plan.code) or not batching():
+        return {}, {}, 0
+    producer = {c[2]: k for k, c in enumerate(plan.code) if c[0] not in ("push", "pop")}
+    groups = {}
+    for k, c in enumerate(plan.code):
+        if c[0] != "accumulate" or c[2] != c[3]:
+            continue
+        p = producer.get(c[4])
+        f = _factors(plan.code[p], shapes) if p is not None and p < k else None
+        groups.setdefault(c[2], []).append((k, p, f))
+    batches, hidden, brow = {}, {}, 0
+    for W, items in groups.items():
+        if any(f is None for _, _, f in items) or \
+                len({(f[3], f[4]) for _, _, f in items}) != 1:
+            continue
+        temps = {plan.code[p][2] for _, p, _ in items}
+        ok = all(W not in c[3:] or (c[0] == "accumulate" and c[2] == W)
+                 for c in plan.code) and \
+            sum(c[2] == W for c in plan.code) == len(items) and \
+            all(sum(t in c[3:] for c in plan.code) == 1 and
+                sum(c[2] == t for c in plan.code) == 1 for t in temps)
+        if not ok or len(temps) != len(items):
+            continue
+        lw, rw = items[0][2][3], items[0][2][4]
+        lsize = sum(f[2] * lw for _, _, f in items)
+        start, loff = brow, brow
+        roff = brow + lsize
+        parts = []
+        for k, p, (left, right, rows, _, _) in items:
+            hidden[p] = [(loff, left), (roff, right)]
+            c = plan.code[p]
+            parts.append((c[2], c[0], loff - start, roff - start, rows, offs[c[2]],
+                          shapes[c[3]], shapes[c[4]], shapes[c[5]]))
+            loff += rows * lw
+            roff += rows * rw
+        brow = roff
+        batches[W] = (offs[W], shapes[W], start, lsize, roff - start - lsize, lw, rw, parts)
+    return batches, hidden, brow
 
 
 def _encode_op(c, shapes, offs):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _kernels
+from .grads import linalg as _linalg
 
 __all__ = ["SmallLoop", "Tape", "BINARY", "UNARY", "OP", "run_loop"]
 
@@ -166,13 +167,20 @@ class SmallLoop:
             elif size:
                 arena[off:off + size] = v.reshape(-1)
         row = lay.row if self.pushes else (tape.row if tape is not None else 0)
-        tape_w = np.empty(n * lay.row, np.float64) if self.pushes else _EMPTY
+        row_w = lay.row if self.pushes else lay.brow
+        tape_w = np.empty(n * row_w, np.float64) if row_w else _EMPTY
         tape_r = tape.data if tape is not None else _EMPTY
         views = tuple(_view(arena, *v) for v in lay.views)
         flags = _kernels.sa_run(lay.code, arena, n, tape_w, tape_r, row,
-                                lay.loopvar, float(start), float(step), views)
+                                lay.loopvar, float(start), float(step), views, row_w)
         if flags < 0:
             return None
+        if lay.batches:
+            with np.errstate(all="ignore"):
+                done = all(_accumulated(arena, tape_w.reshape(n, row_w), b)
+                           for b in lay.batches)
+            if not done:
+                return None     # an inf or NaN: Python's loop says what NumPy says
         if flags:
             modes = np.geterr()
             if any(modes[k] != "ignore" for k in _kernels.sa_flags_names(flags)):
@@ -201,6 +209,35 @@ class SmallLoop:
 
 
 _EMPTY = np.empty(0, np.float64)
+
+
+def _accumulated(arena, rows, batch):
+    """A weight's adjoint accumulated over the loop at once: W + L.T @ R over the
+    stacked factors (one np.dot), and each product's value from the last iteration,
+    computed as the adjoint helper computes it (a later statement may read it).
+    False when the sum is not finite."""
+    off, shape, start, lsize, rsize, lw, rw, parts = batch
+    size = _size(shape)
+    left = rows[:, start:start + lsize].reshape(-1, lw)
+    right = rows[:, start + lsize:start + lsize + rsize].reshape(-1, rw)
+    w = arena[off:off + size].reshape(shape)
+    arena[off:off + size] = np.add(w, np.dot(left.T, right).reshape(shape)).reshape(-1)
+    last = rows[-1]
+    for t, kind, loff, roff, nrows, toff, G, A, B in parts:
+        lv = last[start + loff:start + loff + nrows * lw].reshape(nrows, lw)
+        rv = last[start + roff:start + roff + nrows * rw].reshape(nrows, rw)
+        if kind == "mgrad_a":
+            t_val = np.multiply.outer(lv[0], rv[0])
+        else:
+            g = rv.reshape(G)
+            t_val = _kernels.dot_grad_b(g, lv, np.empty(B)) if kind == "dgrad_b" else \
+                _linalg.matmul_grad_b(g, lv, np.empty(B))
+        arena[toff:toff + t_val.size] = t_val.reshape(-1)
+    return bool(np.isfinite(arena[off:off + size]).all())
+
+
+def _size(shape):
+    return 1 if shape in ("f", "d", "i") else int(np.prod(shape))
 
 
 def _view(arena, off, shape, transposed):
