@@ -14,10 +14,12 @@ straight-line code of operations this module maps to instructions (`_FUNCTIONS`)
 ``+ - * /`` on arrays, Python floats and a matrix with a row; ``np.tanh exp log sin
 cos sqrt abs``, unary ``-``; ``@`` and the adjoints of ``@`` for a matrix times a
 vector or a matrix; ``np.dot`` of matrices and vectors and its adjoints (the C
-function np.dot calls, on ndarrays over the registers); the tanh adjoint; ``unbroadcast`` and ``accumulate`` where no
-broadcasting was undone; a row of an array indexed by the loop variable; pushes and
+function np.dot calls, on ndarrays over the registers); the tanh adjoint;
+``unbroadcast`` and ``accumulate`` where no broadcasting was undone; a row of an array indexed by the loop variable; pushes and
 pops of saves. A loop that saves is taken only with the adjoint loop that pops those
-saves (same stacks, reversed), so that no other code ever meets the tape. The loop
+saves (same stacks, reversed), so that no other code ever meets the tape. Not taken
+(the Kalman filter's loop, for one): ``np.linalg``, transposed views (whose strides
+would change BLAS's rounding), NumPy scalars, branches and inner loops. The loop
 becomes::
 
     _sa1 = run(start, stop, step, <stacks>, <values the loop reads first>)
@@ -26,17 +28,19 @@ becomes::
     else:
         for i in range(...): ...          # the loop as before
 
-(``REVSRC_SMALL_ARRAYS_BATCH=1``, off by default: an adjoint loop that accumulates a
-weight's adjoint ``W = accumulate(W, l.T @ r)`` stacks the factors instead and adds
-them with one np.dot after the loop; that sum has other roundings than the Python
-path's, within 1e-13 of its norm on the RK4 and RNN tests; measured on a loaded
-2-core machine it gained ~8% on RK4 and lost on the RNN, where OpenBLAS threads the
-bigger GEMM; see smallarr_layout._batches.)
-
 and ``run`` decides from the values (their shapes and dtypes), once per combination
 of shapes: every value a plain float64 array or Python float, every instruction
 taking those shapes, shapes the same from one iteration to the next. Anything else,
 and a floating-point exception np.errstate does not ignore, runs the Python loop.
+Where the loop saves, the whole tier is `_pairs`' decision, statement by statement.
+
+Batched weight gradients (``REVSRC_SMALL_ARRAYS_BATCH=1``, off by default): an
+adjoint loop that accumulates a weight's adjoint ``W = accumulate(W, l.T @ r)``
+stacks the factors instead and adds them with one np.dot after the loop. That sum has
+other roundings than the Python path's (within 1e-13 of its norm on the RK4 and RNN
+tests), so it is not the default; measured on a loaded 2-core machine it gained ~8%
+on RK4 and lost on the RNN, where OpenBLAS threads the bigger GEMM
+(smallarr_layout._batches).
 """
 from __future__ import annotations
 
