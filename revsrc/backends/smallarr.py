@@ -263,7 +263,7 @@ def enabled():
 
 def _wrap(loop, plan, n):
     res = f"_sa{n}"
-    ok = f"_sa{n}ok"
+    ok = f"_saok{n}"
     args = (ir.Const(plan), loop.start, loop.stop, loop.step, *[stack_name(st) for st in plan.stacks],
             *plan.liveins)
     unpack = [ir.Op(name, operator.getitem, (res, ir.Const(k)))
