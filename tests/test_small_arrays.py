@@ -299,3 +299,52 @@ def test_weight_gradients_batched_after_the_loop(f, args, monkeypatch):
     assert lay and lay[0].batches and loops[1].runs == 1
     for a, b in zip(on, off):
         assert np.linalg.norm(a - b) <= 1e-13 * np.linalg.norm(b)
+
+
+def _kalman(Q, F, H, R, ys, m0, P0):
+    m = m0
+    P = P0
+    nll = 0.0
+    for t in range(30):
+        m = F @ m
+        P = F @ P @ F.T + Q
+        S = H @ P @ H.T + R
+        K = P @ H.T @ np.linalg.inv(S)
+        v = ys[t] - H @ m
+        nll = nll + 0.5 * (np.log(np.linalg.det(S)) + v @ np.linalg.solve(S, v))
+        m = m + K @ v
+        P = P - K @ S @ K.T
+    return nll
+
+
+def test_a_loop_with_linalg_is_not_taken_and_runs_as_before(monkeypatch):
+    rng = np.random.default_rng(5)
+    args = (np.diag([0.01, 0.02]), np.array([[1.0, 0.1], [0.0, 1.0]]),
+            np.array([[1.0, 0.0]]), np.array([[0.25]]),
+            np.cumsum(rng.standard_normal((30, 1)) * 0.3, axis=0), np.zeros(2), np.eye(2))
+    on, loops = _grad(_kalman, args, (0, 3), True, monkeypatch)
+    off, _ = _grad(_kalman, args, (0, 3), False, monkeypatch)
+    assert not loops and _same_bits(on, off)
+
+
+@pytest.mark.parametrize("how", ["jvp", "hvp", "value_and_grad"])
+def test_other_transformations_keep_their_bits(how, monkeypatch):
+    def short(A, b, x0):
+        x = x0
+        for i in range(25):
+            x = x + 0.01 * (np.tanh(A @ x) + b * x)
+        return np.sum(x * x)
+
+    A, b, x0 = _args(6)
+    v = np.linspace(-1.0, 1.0, 36).reshape(6, 6)
+    out = []
+    for on in ("1", "0"):
+        monkeypatch.setenv("REVSRC_SMALL_ARRAYS", on)
+        if how == "jvp":
+            out.append(revsrc.jvp(short, (A, b, x0), (v, b, x0)))
+        elif how == "hvp":
+            out.append(revsrc.hvp(short, (A, b, x0), (v, None, None)))
+        else:
+            out.append(revsrc.value_and_grad(short)(A, b, x0))
+    flat = [tuple(np.asarray(z) for z in (o if isinstance(o, tuple) else (o,))) for o in out]
+    assert _same_bits(flat[0], flat[1])
