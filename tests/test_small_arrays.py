@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import warnings
 
 import numpy as np
@@ -187,9 +188,9 @@ class _Stop(Exception):
 
 
 def test_ctrl_c_stops_a_long_run(monkeypatch):
-    def f(W, x0):
+    def f(W, x0, n):
         x = x0
-        for i in range(50_000_000):
+        for i in range(n):
             x = np.tanh(W @ x)
         return np.sum(x)
 
@@ -200,15 +201,21 @@ def test_ctrl_c_stops_a_long_run(monkeypatch):
     rng = np.random.default_rng(3)
     W, x0 = rng.standard_normal((4, 4)), rng.standard_normal(4)
     g = revsrc.grad(f)
+    g(W, x0, 10)                     # transformed and compiled first
+    fwd = api._entry(g, (W, x0, 10), {}).fn._revsrc_small_loops[0]
+    assert fwd.runs == 1
     old = signal.signal(signal.SIGALRM, stop)
     try:
-        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        t0 = time.perf_counter()
         with pytest.raises(_Stop):
-            g(W, x0)
+            g(W, x0, 20_000_000)      # seconds to the end
+        assert time.perf_counter() - t0 < 5.0
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
-    assert api._entry(g, (W, x0), {}).fn._revsrc_small_loops
+    assert fwd.runs == 1              # stopped inside the compiled loop
+    assert _same_bits(g(W, x0, 10), g(W, x0, 10))
 
 
 def _dispatch_targets():

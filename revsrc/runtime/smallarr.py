@@ -168,7 +168,10 @@ class SmallLoop:
                 arena[off:off + size] = v.reshape(-1)
         row = lay.row if self.pushes else (tape.row if tape is not None else 0)
         row_w = lay.row if self.pushes else lay.brow
-        tape_w = np.empty(n * row_w, np.float64) if row_w else _EMPTY
+        try:
+            tape_w = np.empty(n * row_w, np.float64) if row_w else _EMPTY
+        except MemoryError:
+            return None     # Python's loop keeps its saves as it always did
         tape_r = tape.data if tape is not None else _EMPTY
         views = tuple(_view(arena, *v) for v in lay.views)
         flags = _kernels.sa_run(lay.code, arena, n, tape_w, tape_r, row,
@@ -186,14 +189,17 @@ class SmallLoop:
             if any(modes[k] != "ignore" for k in _kernels.sa_flags_names(flags)):
                 return None
         results = [start + (n - 1) * step]
+        small = arena.size <= _VIEWS_UP_TO
         entries = tape.entry if tape is not None else {}
         for off, shape, from_slot, size in lay.outs:
             if from_slot is not None and from_slot in entries:
                 results.append(entries[from_slot])
             elif shape == "f":
                 results.append(float(arena[off]))
-            else:
+            elif small:
                 results.append(arena[off:off + size].reshape(shape))
+            else:   # a view would keep the whole arena alive in a returned gradient
+                results.append(arena[off:off + size].reshape(shape).copy())
         if self.pushes:
             owner = next(st for nm, st in zip(self.stacks, stacks) if nm[0] == "o")
             by_name = dict(zip(self.stacks, stacks))
@@ -209,6 +215,7 @@ class SmallLoop:
 
 
 _EMPTY = np.empty(0, np.float64)
+_VIEWS_UP_TO = 4096     # doubles: an arena this small is handed out as views
 
 
 def _accumulated(arena, rows, batch):
