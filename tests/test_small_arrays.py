@@ -355,3 +355,53 @@ def test_other_transformations_keep_their_bits(how, monkeypatch):
             out.append(revsrc.value_and_grad(short)(A, b, x0))
     flat = [tuple(np.asarray(z) for z in (o if isinstance(o, tuple) else (o,))) for o in out]
     assert _same_bits(flat[0], flat[1])
+
+
+def _random_loop(rng, k):
+    """The source of a random loop over a (5,) or (5, 3) state: unary functions,
+    products with M on the right, scalars and + - * of earlier values."""
+    def expr(names, depth=0):
+        r = rng.random()
+        if depth > 2 or r < 0.3:
+            return rng.choice(names)
+        if r < 0.45:
+            u = rng.choice(["np.tanh", "np.sin", "np.cos", "np.exp"])
+            return f"{u}(0.3 * {expr(names, depth + 1)})"
+        if r < 0.6:
+            return f"({expr(names, depth + 1)} @ M)"
+        if r < 0.7:
+            return f"({rng.choice(['0.5', 'h', '2'])} * {expr(names, depth + 1)})"
+        op = rng.choice(["+", "-", "*"])
+        return f"({expr(names, depth + 1)} {op} {expr(names, depth + 1)})"
+
+    names, body = ["x", "b"], []
+    for j in range(rng.randint(1, 4)):
+        body.append(f"        u{j} = {expr(names)}")
+        names.append(f"u{j}")
+    body.append(f"        x = x + h * np.tanh({expr(names)})")
+    return "\n".join([f"def f{k}(M, b, x0):", "    x = x0", "    h = 0.05",
+                      f"    for i in range({rng.randint(1, 20)}):", *body,
+                      "    return np.sum(x * x)", ""])
+
+
+@pytest.mark.parametrize("state", [(5,), (5, 3)])
+def test_random_loops_keep_their_bits(state, tmp_path, monkeypatch):
+    import importlib.util
+    import random
+    rng = random.Random(len(state))
+    path = tmp_path / f"loops{len(state)}.py"
+    path.write_text("import numpy as np\n\n" + "\n".join(_random_loop(rng, k) for k in range(8)))
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    r = np.random.default_rng(0)
+    args = (r.standard_normal((state[-1],) * 2) * 0.4, r.standard_normal(state[-1]),
+            r.standard_normal(state))
+    runs = 0
+    for k in range(8):
+        f = getattr(mod, f"f{k}")
+        on, loops = _grad(f, args, (0, 1, 2), True, monkeypatch)
+        off, _ = _grad(f, args, (0, 1, 2), False, monkeypatch)
+        assert _same_bits(on, off), k
+        runs += sum(p.runs for p in loops)
+    assert runs >= 8

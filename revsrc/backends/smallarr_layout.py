@@ -73,16 +73,12 @@ def _infer(c, sh):
             raise _No
         return A
     if kind == "matmul":
-        if A in (None, "f", "i") or B in (None, "f", "i") or len(A) != 2 or \
-                len(B) not in (1, 2) or A[1] != B[0]:
-            raise _No
-        return (A[0],) if len(B) == 1 else (A[0], B[1])
+        return _product_shape(A, B)
     if kind in ("mgrad_a", "mgrad_b"):
         G = sh.get(g, None)
-        if any(s in (None, "f", "i") for s in (A, B, G)) or len(A) != 2 or \
-                len(B) not in (1, 2) or A[1] != B[0]:
+        want = _product_shape(A, B)
+        if G in (None, "f", "i"):
             raise _No
-        want = (A[0],) if len(B) == 1 else (A[0], B[1])
         if G != want:
             raise _No
         return A if kind == "mgrad_a" else B
@@ -93,6 +89,14 @@ def _infer(c, sh):
             raise _No
         return A[1:]
     raise _No
+
+
+def _product_shape(A, B):
+    """a @ b's shape: a matrix times a vector or a matrix, a vector times a matrix."""
+    if A in (None, "f", "i") or B in (None, "f", "i") or A[-1] != B[0] or \
+            (len(A), len(B)) not in ((2, 1), (2, 2), (1, 2)):
+        raise _No
+    return A[:-1] + B[1:]
 
 
 def _infer_dot(kind, A, B, G):
@@ -357,11 +361,23 @@ def _encode_op(c, shapes, offs):
         return w
     if kind == "matmul":
         A, B = shapes[a], shapes[b]
+        if len(A) == 1:     # a vector times a matrix: no row dimension (stride 0)
+            k, p = B
+            return _mm(w, O, offs[a], offs[b], 1, k, p, 0, 1, p, 1, 0)
         m, n = A
         p = 1 if len(B) == 1 else B[1]
         return _mm(w, O, offs[a], offs[b], m, n, p, n, 1, p, 1 if len(B) == 2 else 0, p)
     g, a, b = c[3], c[4], c[5]
     G, A, B = shapes[g], shapes[a], shapes[b]
+    if len(A) == 1:
+        k, n = B
+        if kind == "mgrad_a":
+            # np.matmul(g[None, :], b.T)[0]: one row (a new axis: stride 0) times b.T
+            return _mm(w, O, offs[g], offs[b], 1, n, k, 0, 1, 1, n, k)
+        # np.multiply.outer(a, g)
+        w[:11] = [rt.OP["bin"], rt.BINARY["multiply"], O, offs[a], offs[g], k, n,
+                  0, 1, 1, 0]
+        return w
     if kind == "mgrad_a":
         m, k = A
         if len(B) == 1:
