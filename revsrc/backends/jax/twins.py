@@ -33,7 +33,7 @@ from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace,
 from ...runtime.grads import (calculus as _calculus, common as _common,
                               elementwise as _elementwise, fft as _fft, indexing as _indexing,
                               linalg as _linalg, reductions as _reductions, shape as _shape)
-from ...runtime import attempts, vectorized
+from ...runtime import attempts, smallarr, vectorized
 from ...runtime.grads import (mathfuncs as _mathfuncs, quantiles as _quantiles,
                               scipy_linalg as _scipy_linalg)
 
@@ -559,6 +559,8 @@ register_twins(inplace, inplace_twins.TWINS)
 # SciPy factorizations' adjoints (Python loops on values): no jnp lowering yet
 for _module in (attempts, vectorized, _mathfuncs, _quantiles, _scipy_linalg):
     register_twins(_module, None)
+# small-array loops run compiled: only the Python back end's programs call it
+register_twins(smallarr, None)
 
 
 def _original(module, name):
