@@ -37,7 +37,7 @@ cdef enum:
     SA_FBIN = 5        # sub: _ADD..; out, a, b: Python floats (C doubles)
     SA_PUSH = 6        # out: tape offset in a row, a: register, n
     SA_POP = 7         # out: register, a: tape offset in a row, n
-    SA_ROW = 8         # out, a (base), n (row size), loop var register, rows
+    SA_ROW = 8         # sub: base in views; out, a (base), n (row size), loop var, rows
     SA_DOT = 9         # out, a, b: indices into the run's arena views; np.dot's C function
     SA_SIGNALS_EVERY = 256   # iterations between checks for Ctrl-C
     SA_SPREAD = 64     # a scalar operand is spread into a row of up to this many
@@ -152,7 +152,11 @@ cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_
             r = <Py_ssize_t>R[w[5]]
             if r < 0 or r >= w[6]:
                 return SA_INDEX
-            memcpy(R + w[2], R + w[3] + r * w[4], w[4] * 8)
+            if w[1]:    # a row of the caller's own array (views[w[3]]), not copied in
+                memcpy(R + w[2], <double*>cnp.PyArray_DATA(<cnp.ndarray>views[w[3]]) +
+                       r * w[4], w[4] * 8)
+            else:
+                memcpy(R + w[2], R + w[3] + r * w[4], w[4] * 8)
         elif w[0] == SA_DOT:
             # what np.dot calls, into the output register's view (NumPy copies through a
             # temporary when it overlaps an operand): its BLAS call, its special cases

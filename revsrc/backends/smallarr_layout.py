@@ -35,7 +35,8 @@ class Layout:
     entry: dict               # push slot -> live-in index: iteration 0 pushes that object
     row: int                  # doubles per tape row
     loopvar: int              # the loop variable's register, -1 if unread
-    views: list               # (offset, shape, transposed): ndarrays on the arena
+    views: list               # (offset, shape, transposed): ndarrays on the arena;
+                              # ("live", k, None): the k-th live-in itself
     batches: list             # accumulations done after the loop (`_batches`)
     brow: int                 # doubles per iteration of their stacked operands
 
@@ -197,8 +198,11 @@ def _check_pops(plan, pop_slot, entry):
 
 
 def _encode(plan, shapes, live, entry, pop_slot, tape):
+    # a live-in read only for its rows (xs[t]) is read where it is, not copied in
+    external = {n for n in plan.liveins if n not in plan.outputs and all(
+        n not in c[3:] or (c[0] == "row" and c[3] == n and c[4] != n) for c in plan.code)}
     offs, total = {}, 0
-    for name in sorted(shapes, key=str):
+    for name in sorted(set(shapes) - external, key=str):
         offs[name] = total
         total += _size(shapes[name])
     arena = np.zeros(total, np.float64)
@@ -229,6 +233,11 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
             w[:5] = [rt.OP["pop"], 0, offs[c[2]], off, _size(shapes[c[2]])]
         elif kind in ("dot", "dgrad_a", "dgrad_b"):
             w = _encode_dot(c, shapes, offs, views)
+        elif kind == "row" and c[3] in external:
+            views.append(("live", plan.liveins.index(c[3]), None))
+            A = shapes[c[3]]
+            w[:7] = [rt.OP["row"], 1, offs[c[2]], len(views) - 1, _size(A[1:]),
+                     offs[c[4]], A[0]]
         else:
             w = _encode_op(c, shapes, offs)
         words.append(w)

@@ -58,11 +58,11 @@ def _describe(v):
 class Tape:
     """A forward loop's saves: ``data[i * row + offset[j]]`` is push j of iteration i;
     ``entry[j]`` the object pushed by iteration 0 where it was no register's value."""
-    __slots__ = ("data", "n", "row", "slots", "entry", "names")
+    __slots__ = ("data", "n", "row", "slots", "entry", "names", "spare")
 
-    def __init__(self, data, n, row, slots, entry, names):
+    def __init__(self, data, n, row, slots, entry, names, spare):
         self.data, self.n, self.row, self.slots = data, n, row, slots
-        self.entry, self.names = entry, names
+        self.entry, self.names, self.spare = entry, names, spare
 
     def value(self, i, j):
         stack, off, shape = self.slots[j]
@@ -101,6 +101,7 @@ class SmallLoop:
         self.pushes = [c for c in code if c[0] == "push"]
         self.pops = [c for c in code if c[0] == "pop"]
         self._cache = {}
+        self._spare = []                # tape buffers the adjoint has finished with
         self.runs = 0                   # runs done here (not in Python): for tests
 
     def disassemble(self):
@@ -169,11 +170,11 @@ class SmallLoop:
         row = lay.row if self.pushes else (tape.row if tape is not None else 0)
         row_w = lay.row if self.pushes else lay.brow
         try:
-            tape_w = np.empty(n * row_w, np.float64) if row_w else _EMPTY
+            tape_w = _buffer(self._spare, n * row_w) if row_w else _EMPTY
         except MemoryError:
             return None     # Python's loop keeps its saves as it always did
         tape_r = tape.data if tape is not None else _EMPTY
-        views = tuple(_view(arena, *v) for v in lay.views)
+        views = tuple(vals[v[1]] if v[0] == "live" else _view(arena, *v) for v in lay.views)
         flags = _kernels.sa_run(lay.code, arena, n, tape_w, tape_r, row,
                                 lay.loopvar, float(start), float(step), views, row_w)
         if flags < 0:
@@ -207,15 +208,31 @@ class SmallLoop:
                      zip(self.pushes, lay.slots)]
             entry = {j: vals[k] for j, k in lay.entry.items()}
             names = (tuple(c[1] for c in self.pushes), owner)
-            owner.append(Tape(tape_w, n, lay.row, slots, entry, names))
+            owner.append(Tape(tape_w, n, lay.row, slots, entry, names, self._spare))
         if tape is not None:
             tape.names[1].pop()
+            if len(tape.spare) < 2:
+                # nothing else holds the consumed tape's rows: the next forward run
+                # writes its own there (fresh pages cost ~50 us per half megabyte)
+                tape.spare.append(tape.data)
         self.runs += 1
         return tuple(results)
 
 
 _EMPTY = np.empty(0, np.float64)
 _VIEWS_UP_TO = 4096     # doubles: an arena this small is handed out as views
+
+
+def _buffer(spare, size):
+    """A float64 buffer of ``size``: one the adjoint gave back, else a new one."""
+    while spare:
+        try:
+            buf = spare.pop()
+        except IndexError:      # another thread took it
+            break
+        if buf.size == size:
+            return buf
+    return np.empty(size, np.float64)
 
 
 def _accumulated(arena, rows, batch):
