@@ -49,9 +49,11 @@ def _describe(v):
     t = type(v)
     if t is float:
         return "f"
-    if t is np.ndarray and v.dtype == np.float64 and v.ndim in (1, 2, 3) and \
-            v.flags.c_contiguous and v.flags.aligned and v.dtype.isnative and v.size:
-        return v.shape
+    # (NumPy's native float64 is one dtype object; a byte-swapped one is another)
+    if t is np.ndarray and v.dtype is _F64 and 0 < v.ndim < 4 and v.size:
+        flags = v.flags
+        if flags.c_contiguous and flags.aligned:
+            return v.shape
     return None
 
 
@@ -220,7 +222,8 @@ class SmallLoop:
 
 
 _EMPTY = np.empty(0, np.float64)
-_VIEWS_UP_TO = 4096     # doubles: an arena this small is handed out as views
+_F64 = np.dtype(np.float64)
+_VIEWS_UP_TO = 16384    # doubles: an arena this small (128 KB) is handed out as views
 
 
 def _buffer(spare, size):
@@ -261,11 +264,16 @@ def _accumulated(arena, rows, batch):
 
 
 def _size(shape):
-    return 1 if shape in ("f", "d", "i") else int(np.prod(shape))
+    if shape in ("f", "i"):
+        return 1
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 def _view(arena, off, shape, transposed):
-    v = arena[off:off + int(np.prod(shape))].reshape(shape)
+    v = arena[off:off + _size(shape)].reshape(shape)
     return v.T if transposed else v
 
 
