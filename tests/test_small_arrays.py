@@ -405,3 +405,30 @@ def test_random_loops_keep_their_bits(state, tmp_path, monkeypatch):
         assert _same_bits(on, off), k
         runs += sum(p.runs for p in loops)
     assert runs >= 8
+
+
+def matrix_power(A, B):
+    T = B
+    for _ in range(3):
+        T = T @ A           # the product overwrites one of its operands
+    return np.sum(T * T)
+
+
+def matvec_in_place(A, x0):
+    x = x0
+    for _ in range(4):
+        x = A @ x
+        x = np.tanh(x)
+    return np.sum(x)
+
+
+@pytest.mark.parametrize("f, args", [
+    (matrix_power, (np.array([[0.3, -0.2], [0.5, 0.1]]), np.array([[1.0, 2.0], [0.5, -1.0]]))),
+    (matvec_in_place, (np.array([[0.3, -0.2], [0.5, 0.1]]), np.array([1.0, -2.0])))],
+    ids=["T = T @ A", "x = A @ x"])
+def test_a_product_into_its_own_operand(f, args, monkeypatch):
+    on, loops = _grad(f, args, (0, 1), True, monkeypatch)
+    off, _ = _grad(f, args, (0, 1), False, monkeypatch)
+    assert loops and all(p.runs == 1 for p in loops)
+    assert _same_bits(on, off)
+    check_grads(f, args, argnums=(0, 1))

@@ -205,6 +205,11 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
     for name in sorted(set(shapes) - external, key=str):
         offs[name] = total
         total += _size(shapes[name])
+    # a product whose result overwrites one of its operands (T = T @ A) is computed
+    # into a scratch register first: NumPy's loops read the operand while writing
+    scratch = total
+    total += max([_size(shapes[c[2]]) for c in plan.code
+                  if c[0] in _PRODUCTS and c[2] in c[3:]] or [0])
     arena = np.zeros(total, np.float64)
     for name, v in plan.consts.items():
         arena[offs[name]] = v
@@ -238,6 +243,11 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
             A = shapes[c[3]]
             w[:7] = [rt.OP["row"], 1, offs[c[2]], len(views) - 1, _size(A[1:]),
                      offs[c[4]], A[0]]
+        elif kind in _PRODUCTS and c[2] in c[3:]:
+            w = _encode_op(c, shapes, offs)
+            w[2] = scratch
+            words.append(w)
+            w = [rt.OP["mov"], 0, offs[c[2]], scratch, _size(shapes[c[2]])] + [0] * 7
         else:
             w = _encode_op(c, shapes, offs)
         words.append(w)
@@ -328,6 +338,9 @@ def _batches(plan, shapes, offs):
         brow = roff
         batches[W] = (offs[W], shapes[W], start, lsize, roff - start - lsize, lw, rw, parts)
     return batches, hidden, brow
+
+
+_PRODUCTS = ("matmul", "mgrad_a", "mgrad_b")
 
 
 def _encode_op(c, shapes, offs):
