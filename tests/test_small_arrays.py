@@ -422,10 +422,18 @@ def matvec_in_place(A, x0):
     return np.sum(x)
 
 
+def dot_power(A, B):
+    T = B
+    for _ in range(3):
+        T = np.dot(T, A)
+    return np.sum(T * T)
+
+
 @pytest.mark.parametrize("f, args", [
     (matrix_power, (np.array([[0.3, -0.2], [0.5, 0.1]]), np.array([[1.0, 2.0], [0.5, -1.0]]))),
-    (matvec_in_place, (np.array([[0.3, -0.2], [0.5, 0.1]]), np.array([1.0, -2.0])))],
-    ids=["T = T @ A", "x = A @ x"])
+    (matvec_in_place, (np.array([[0.3, -0.2], [0.5, 0.1]]), np.array([1.0, -2.0]))),
+    (dot_power, (np.array([[0.3, -0.2], [0.5, 0.1]]), np.array([[1.0, 2.0], [0.5, -1.0]])))],
+    ids=["T = T @ A", "x = A @ x", "T = np.dot(T, A)"])
 def test_a_product_into_its_own_operand(f, args, monkeypatch):
     on, loops = _grad(f, args, (0, 1), True, monkeypatch)
     off, _ = _grad(f, args, (0, 1), False, monkeypatch)
