@@ -440,3 +440,22 @@ def test_a_product_into_its_own_operand(f, args, monkeypatch):
     assert loops and all(p.runs == 1 for p in loops)
     assert _same_bits(on, off)
     check_grads(f, args, argnums=(0, 1))
+
+
+def _sin_power(x, n):
+    y = x
+    for _ in range(n):
+        y = np.sin(y) * x
+    return np.sum(y)
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_hessian_whose_loop_starts_a_saved_value_as_a_float(n, monkeypatch):
+    """hessian's loop saves a tangent that is a Python float before the loop and an
+    array in it: the float is the tape's entry object, not copied into a register."""
+    x = np.array([0.3, -0.7, 1.1])
+    out = []
+    for on in ("1", "0"):
+        monkeypatch.setenv("REVSRC_SMALL_ARRAYS", on)
+        out.append(revsrc.hessian(_sin_power)(x, n))
+    assert _same_bits(out[0], out[1])

@@ -252,8 +252,10 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
             w = _encode_op(c, shapes, offs)
         words.append(w)
     code = np.array(words, np.int64).reshape(-1, _WIDTH)
-    live_regs = [(offs[n], _size(shapes[n])) if d is not None and n in offs else (0, 0)
-                 for n, d in zip(plan.liveins, live)]
+    # a live-in whose shape is not its register's is only pushed before the body
+    # assigns it (a tape's entry object): nothing to copy in
+    live_regs = [(offs[n], _size(shapes[n])) if d is not None and n in offs and
+                 d == shapes[n] else (0, 0) for n, d in zip(plan.liveins, live)]
     last = {}
     k_pop = 0
     for c in plan.code:
