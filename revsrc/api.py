@@ -505,7 +505,8 @@ def source(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
 
 def disassemble(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     """The compiled scalar engine's program of ``df`` for arguments like ``args``
-    (without arguments: the kinds transformed most recently), one instruction per line.
+    (without arguments: the kinds transformed most recently), one instruction per line;
+    for a derivative over arrays, its loops that run compiled on small arrays.
     A derivative that does not run on the engine is refused (E501).
 
     >>> import math, revsrc
@@ -515,6 +516,11 @@ def disassemble(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     True
     """
     entry = _entry(df, args, kwargs)
+    if entry.engine is None and entry.jax is None and entry.python:
+        # its loops over small arrays that run compiled (revsrc/backends/smallarr.py)
+        loops = getattr(entry.fn, "_revsrc_small_loops", None)
+        if loops:
+            return "\n".join(p.disassemble() for p in loops)
     if entry.engine is None:
         raise errors.EngineUnavailable(
             "this derivative does not run on the scalar engine for these arguments",

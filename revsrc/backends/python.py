@@ -20,7 +20,7 @@ import numpy as np
 from .. import _kernels, runtime
 from ..core import ir
 from ..core.ir import Push
-from . import printing
+from . import printing, smallarr
 
 
 class _Printer(printing.Printer):
@@ -127,6 +127,7 @@ def compile_program(program):
     """Compile ``program`` into a Python function; its source is kept in linecache,
     and ``fn._revsrc_locs`` maps its line numbers to the user's lines (`user_loc`)."""
     locs = {}
+    program = smallarr.rewrite(program)
     text, refs = source(program, locs)
     names = sorted(refs)
     factory = ["def _revsrc_factory(" + ", ".join(["math", "np"] + names) + "):"]
@@ -145,6 +146,7 @@ def compile_program(program):
     # the factory's own def line comes first: generated line n is file line n + 1
     starts = sorted(locs)
     fn._revsrc_locs = ([n + 1 for n in starts], [locs[n] for n in starts])
+    fn._revsrc_small_loops = getattr(program, "small_loops", [])
     return fn, text
 
 

@@ -33,7 +33,7 @@ from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace,
 from ...runtime.grads import (calculus as _calculus, common as _common,
                               elementwise as _elementwise, fft as _fft, indexing as _indexing,
                               linalg as _linalg, reductions as _reductions, shape as _shape)
-from ...runtime import attempts, batched, vectorized
+from ...runtime import attempts, batched, smallarr, vectorized
 from ...runtime import checkpoint as _checkpoint
 from ...runtime.grads import (mathfuncs as _mathfuncs, quantiles as _quantiles,
                               scipy_linalg as _scipy_linalg)
@@ -569,6 +569,8 @@ register_twins(_mathfuncs, {"digamma": jax.scipy.special.digamma})
 register_twins(_scipy_linalg, scipy_twins.TWINS)
 # checkpointed loops' sizes: memory= does not apply to backend='jax'
 register_twins(_checkpoint, None)
+# small-array loops run compiled: only the Python back end's programs call it
+register_twins(smallarr, None)
 
 
 def _original(module, name):

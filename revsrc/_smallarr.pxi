@@ -1,0 +1,224 @@
+# Small-array loops run compiled (included by _kernels.pyx; planned by
+# revsrc/backends/smallarr.py, which says what the tier takes and why).
+#
+# A loop over small float64 arrays of fixed shapes runs here as one C loop over a
+# fixed list of instructions on preallocated registers (one arena of doubles): no
+# Python object per operation or per iteration. Each instruction calls what the
+# Python path calls: NumPy's own ufunc inner loop (the `_Loop`s of _fused.pxi and
+# _loop_kernels.pxi), np.matmul's own gufunc loop (the BLAS call NumPy makes for
+# those strides), the fused adjoint kernels of _fused.pxi. So the bits are the
+# Python path's.
+
+from cpython.object cimport PyObject
+
+cdef extern from "Python.h":
+    int PyErr_CheckSignals() except -1
+    ctypedef struct PyTupleObject:
+        PyObject* ob_item[1]
+
+cdef extern from *:
+    """
+    #ifndef FE_DIVBYZERO
+    #define FE_DIVBYZERO 0
+    #define FE_OVERFLOW 0
+    #define FE_UNDERFLOW 0
+    #define FE_INVALID 0
+    #endif
+    """
+    int FE_DIVBYZERO, FE_OVERFLOW, FE_UNDERFLOW, FE_INVALID
+
+cdef enum:
+    SA_WIDTH = 12      # int64 words per instruction
+    SA_UNARY = 0       # sub: _UNARY_UFUNCS index; out, a, n
+    SA_BIN = 1         # sub: _ADD..; out, a, b, rows, cols, sa, ra, sb, rb (elements)
+    SA_MATMUL = 2      # sub: is2_p; out, a, b, m, n, p, is1_m, is1_n, is2_n, os_m (elements)
+    SA_TANHVJP = 3     # out, g, ans, n
+    SA_MOV = 4         # out, a, n
+    SA_FBIN = 5        # sub: _ADD..; out, a, b: Python floats (C doubles)
+    SA_PUSH = 6        # out: tape offset in a row, a: register, n
+    SA_POP = 7         # out: register, a: tape offset in a row, n
+    SA_ROW = 8         # sub: base in views; out, a (base), n (row size), loop var, rows
+    SA_DOT = 9         # out, a, b: indices into the run's arena views; np.dot's C function
+    SA_SIGNALS_EVERY = 256   # iterations between checks for Ctrl-C
+    SA_SPREAD = 64     # a scalar operand is spread into a row of up to this many
+
+    SA_DIVZERO = 1     # a Python float divided by zero: Python raises, the tier declines
+    SA_INDEX = 2       # a row index out of range (or negative): Python's indexing decides
+
+cdef _Loop _MATMUL_F64
+cdef bint _matmul_ready = 0
+
+
+cdef int _sa_load() except -1:
+    global _MATMUL_F64, _matmul_ready
+    _load_loops()
+    _load_unary()
+    if not _matmul_ready:
+        _MATMUL_F64 = _find_loop(np.matmul, cnp.NPY_DOUBLE)
+        _matmul_ready = 1
+    return 0
+
+
+cdef inline void _sa_matmul(double* out, double* a, double* b, const int64_t* w) noexcept nogil:
+    # np.matmul's loop, one outer iteration; a missing (1-D) core dimension has stride 0
+    cdef char* args[3]
+    cdef cnp.npy_intp dims[4]
+    cdef cnp.npy_intp steps[9]
+    args[0] = <char*>a
+    args[1] = <char*>b
+    args[2] = <char*>out
+    dims[0] = 1
+    dims[1] = w[5]
+    dims[2] = w[6]
+    dims[3] = w[7]
+    steps[0] = 0
+    steps[1] = 0
+    steps[2] = 0
+    steps[3] = w[8] * 8
+    steps[4] = w[9] * 8
+    steps[5] = w[10] * 8
+    steps[6] = w[1] * 8
+    steps[7] = w[11] * 8
+    steps[8] = 0 if w[7] == 1 else 8
+    _MATMUL_F64.fn(args, dims, steps, _MATMUL_F64.data)
+
+
+cdef inline void _sa_bin_spread(_Loop loop, double* R, const int64_t* w) noexcept:
+    # NumPy's loops take a stride-0 operand by a slower path (~40 ns for 6 floats
+    # against ~6): the one value is spread into a row first. Each result is still one
+    # IEEE operation of the same two values in the same order, so the same bits.
+    cdef double spread[SA_SPREAD]
+    cdef Py_ssize_t r, j, cols = w[6]
+    cdef double* a
+    cdef double* b
+    for r in range(w[5]):
+        a = R + w[3] + r * w[8]
+        b = R + w[4] + r * w[10]
+        if w[7] == 0:
+            for j in range(cols):
+                spread[j] = a[0]
+            a = spread
+        if w[9] == 0:
+            for j in range(cols):
+                spread[j] = b[0]
+            b = spread
+        _run2(loop, a, 8, b, 8, R + w[2] + r * cols, 8, cols)
+
+
+cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_w,
+                  double* row_r, PyObject** views) except -1:
+    """One iteration of the body; ``row_w``/``row_r``: the tape rows pushed to and
+    popped from. Returns 0, or SA_DIVZERO."""
+    cdef Py_ssize_t k, r
+    cdef const int64_t* w
+    cdef _Loop loop
+    cdef double x, y
+    for k in range(ncode):
+        w = code + k * SA_WIDTH
+        if w[0] == SA_BIN:
+            loop = _binary_loop(<int>w[1], cnp.NPY_DOUBLE)
+            if (w[7] == 0 or w[9] == 0) and w[6] <= SA_SPREAD:
+                _sa_bin_spread(loop, R, w)
+            else:
+                for r in range(w[5]):
+                    _run2(loop, R + w[3] + r * w[8], w[7] * 8, R + w[4] + r * w[10],
+                          w[9] * 8, R + w[2] + r * w[6], 8, w[6])
+        elif w[0] == SA_UNARY:
+            _run1(_UNARY_F64[w[1]], R + w[3], R + w[2], 8, w[4])
+        elif w[0] == SA_MATMUL:
+            _sa_matmul(R + w[2], R + w[3], R + w[4], w)
+        elif w[0] == SA_TANHVJP:
+            _tanh_vjp[double](w[5], R + w[3], R + w[4], R + w[2])
+        elif w[0] == SA_MOV:
+            memcpy(R + w[2], R + w[3], w[4] * 8)
+        elif w[0] == SA_FBIN:
+            x = R[w[3]]
+            y = R[w[4]]
+            if w[1] == _ADD:
+                R[w[2]] = x + y
+            elif w[1] == _SUBTRACT:
+                R[w[2]] = x - y
+            elif w[1] == _MULTIPLY:
+                R[w[2]] = x * y
+            else:
+                if y == 0.0:
+                    return SA_DIVZERO
+                R[w[2]] = x / y
+        elif w[0] == SA_PUSH:
+            memcpy(row_w + w[2], R + w[3], w[4] * 8)
+        elif w[0] == SA_POP:
+            memcpy(R + w[2], row_r + w[3], w[4] * 8)
+        elif w[0] == SA_ROW:
+            r = <Py_ssize_t>R[w[5]]
+            if r < 0 or r >= w[6]:
+                return SA_INDEX
+            if w[1]:    # a row of the caller's own array (views[w[3]]), not copied in
+                memcpy(R + w[2], <double*>cnp.PyArray_DATA(<cnp.ndarray>views[w[3]]) +
+                       r * w[4], w[4] * 8)
+            else:
+                memcpy(R + w[2], R + w[3] + r * w[4], w[4] * 8)
+        elif w[0] == SA_DOT:
+            # what np.dot calls, into the output register's view (NumPy copies through a
+            # temporary when it overlaps an operand): its BLAS call, its special cases
+            _matrix_product(<object>views[w[3]], <object>views[w[4]],
+                            <cnp.PyArrayObject*>views[w[2]])
+    return 0
+
+
+def sa_run(const int64_t[:, ::1] code, double[::1] arena, Py_ssize_t niter,
+           double[::1] tape_w, double[::1] tape_r, Py_ssize_t row, Py_ssize_t loopvar,
+           double start, double step, tuple views=(), Py_ssize_t row_w=-1):
+    """Run ``niter`` iterations of ``code`` on the registers in ``arena``: pushes fill
+    ``tape_w`` row by row (iteration order), pops read ``tape_r`` from its last row.
+    ``loopvar``: the loop variable's register (-1: none), set to start + i * step.
+    Returns the floating-point flags raised, or -1 when a Python float was divided by
+    zero (the caller then lets Python run the loop). ``views``: ndarrays on ``arena``
+    for the instructions that call NumPy's C API. Checks for Ctrl-C every
+    SA_SIGNALS_EVERY iterations."""
+    _sa_load()
+    cdef double* R = &arena[0]
+    cdef double* tw = &tape_w[0] if tape_w.shape[0] else NULL
+    cdef double* tr = &tape_r[0] if tape_r.shape[0] else NULL
+    cdef Py_ssize_t ntr = tape_r.shape[0] // row if row else 0
+    cdef Py_ssize_t i, ncode = code.shape[0]
+    cdef const int64_t* c = &code[0, 0] if ncode else NULL
+    cdef int rc
+    if row_w < 0:
+        row_w = row
+    _clear_fp_flags()
+    for i in range(niter):
+        if loopvar >= 0:
+            R[loopvar] = start + i * step
+        rc = _sa_step(c, ncode, R, tw + i * row_w if tw != NULL else NULL,
+                      tr + (ntr - 1 - i) * row if tr != NULL else NULL,
+                      <PyObject**>&(<PyTupleObject*>views).ob_item[0] if views else NULL)
+        if rc:
+            return -1
+        if i % SA_SIGNALS_EVERY == SA_SIGNALS_EVERY - 1:
+            PyErr_CheckSignals()
+    return _fp_flags()
+
+
+def sa_flags_names(int flags):
+    """The names np.geterr uses for the floating-point ``flags`` raised."""
+    names = []
+    if flags & FE_DIVBYZERO:
+        names.append("divide")
+    if flags & FE_OVERFLOW:
+        names.append("over")
+    if flags & FE_UNDERFLOW:
+        names.append("under")
+    if flags & FE_INVALID:
+        names.append("invalid")
+    return names
+
+
+def sa_ready():
+    """Whether this build can run the tier: NumPy's float64 loops found, and the C
+    library can test the floating-point flags (else every loop runs in Python)."""
+    _sa_load()
+    cdef int k
+    for k in range(_NUNARY):
+        if _UNARY_F64[k].fn == NULL:
+            return False
+    return REVSRC_FE_FLAGS != 0 and _LOOPS_F64.multiply.fn != NULL

@@ -1,0 +1,273 @@
+"""Small-array loops run compiled: which loops of a program the tier takes, and their
+plans (the run time is revsrc/runtime/smallarr.py, the C loop revsrc/_smallarr.pxi).
+
+Why: a loop over small arrays (an ODE step on a 6-float state, an RNN step on 16x32)
+spends nearly all its time in NumPy's per-call dispatch, about a microsecond per
+operation whatever the size. The tier runs such a loop as one C loop over a fixed
+list of instructions on preallocated float64 registers; each instruction calls what
+the Python path calls (NumPy's own ufunc loop, np.matmul's own gufunc loop and so the
+same BLAS call, revsrc's fused adjoint kernels), so the results are the same bits.
+
+Design: the Python back end (`compile_program`) hands each top-level ``for ... in
+range(...)`` loop of a program to `rewrite`. A loop is taken when its body is
+straight-line code of operations this module maps to instructions (`_FUNCTIONS`):
+``+ - * /`` on arrays, Python floats and a matrix with a row; ``np.tanh exp log sin
+cos sqrt abs``, unary ``-``; ``@`` and the adjoints of ``@`` for a matrix times a
+vector or a matrix; ``np.dot`` of matrices and vectors and its adjoints (the C
+function np.dot calls, on ndarrays over the registers); the tanh adjoint;
+``unbroadcast`` and ``accumulate`` where no broadcasting was undone; a row of an array indexed by the loop variable; pushes and
+pops of saves. A loop that saves is taken only with the adjoint loop that pops those
+saves (same stacks, reversed), so that no other code ever meets the tape. Not taken
+(the Kalman filter's loop, for one): ``np.linalg``, transposed views (whose strides
+would change BLAS's rounding), NumPy scalars, branches and inner loops. The loop
+becomes::
+
+    _sa1 = run(start, stop, step, <stacks>, <values the loop reads first>)
+    if _sa1 is not None:
+        i, x, ... = _sa1[0], _sa1[1], ...
+    else:
+        for i in range(...): ...          # the loop as before
+
+and ``run`` decides from the values (their shapes and dtypes), once per combination
+of shapes: every value a plain float64 array or Python float, every instruction
+taking those shapes, shapes the same from one iteration to the next. Anything else,
+and a floating-point exception np.errstate does not ignore, runs the Python loop.
+Where the loop saves, the whole tier is `_pairs`' decision, statement by statement.
+
+Batched weight gradients (``REVSRC_SMALL_ARRAYS_BATCH=1``, off by default): an
+adjoint loop that accumulates a weight's adjoint ``W = accumulate(W, l.T @ r)``
+stacks the factors instead and adds them with one np.dot after the loop. That sum has
+other roundings than the Python path's (within 1e-13 of its norm on the RK4 and RNN
+tests), so it is not the default; measured on a loaded 2-core machine it gained ~8%
+on RK4 and lost on the RNN, where OpenBLAS threads the bigger GEMM
+(smallarr_layout._batches).
+"""
+from __future__ import annotations
+
+import operator
+import os
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _kernels
+from ..core import ir
+from ..runtime import smallarr as rt
+from ..runtime import tensor
+from ..runtime.grads import linalg as _linalg
+from .printing import stack_name
+from . import smallarr_layout
+
+__all__ = ["rewrite", "plan_loop", "enabled"]
+
+# IR function -> (instruction, sub-opcode). "bin" keeps Python's float arithmetic on two
+# floats (the loop kernels and operators do); "ubin" is a ufunc called by name, whose
+# result on two floats is a NumPy scalar (not taken).
+_FUNCTIONS = {}
+for _name in ("add", "subtract", "multiply", "divide"):
+    _k = "true_divide" if _name == "divide" else _name
+    _FUNCTIONS[getattr(_kernels, _k)] = ("bin", _name)
+    _FUNCTIONS[getattr(_kernels, "np_" + _k)] = ("ubin", _name)
+    _FUNCTIONS[getattr(np, _k)] = ("ubin", _name)
+for _op, _name in ((operator.add, "add"), (operator.sub, "subtract"),
+                   (operator.mul, "multiply"), (operator.truediv, "divide")):
+    _FUNCTIONS[_op] = ("bin", _name)
+for _name in rt.UNARY:
+    _FUNCTIONS[getattr(np, _name)] = ("un", _name)
+for _name in ("tanh", "exp", "log", "sin", "cos", "sqrt", "negative", "absolute"):
+    _FUNCTIONS[getattr(_kernels, _name)] = ("un", _name)
+_FUNCTIONS[_kernels.np_negative] = ("un", "negative")
+_FUNCTIONS[operator.neg] = ("un", "negative")
+_FUNCTIONS[operator.matmul] = ("matmul", None)
+_FUNCTIONS[np.matmul] = ("matmul", None)
+_FUNCTIONS[_linalg.matmul_grad_a] = ("mgrad_a", None)
+_FUNCTIONS[_linalg.matmul_grad_b] = ("mgrad_b", None)
+_FUNCTIONS[tensor.tanh_vjp] = ("tanh_vjp", None)
+_FUNCTIONS[_kernels.unbroadcast] = ("unbroadcast", None)
+_FUNCTIONS[tensor.unbroadcast] = ("unbroadcast", None)
+_FUNCTIONS[_kernels.accumulate] = ("accumulate", None)
+_FUNCTIONS[_kernels.dot] = ("dot", None)
+_FUNCTIONS[np.dot] = ("dot", None)
+_FUNCTIONS[_kernels.dot_grad_a] = ("dgrad_a", None)
+_FUNCTIONS[_kernels.dot_grad_b] = ("dgrad_b", None)
+_FUNCTIONS[ir.copy] = ("mov", None)
+_FUNCTIONS[operator.getitem] = ("row", None)
+
+
+def _reg(arg, consts):
+    if isinstance(arg, ir.Const):
+        v = arg.value
+        if type(v) not in (float, int) or abs(v) > 2 ** 53:
+            return None
+        name = f"={float(v)!r}"
+        consts[name] = float(v)
+        return name
+    return arg
+
+
+def plan_loop(loop, name="loop"):
+    """A `rt.SmallLoop` for ``loop`` (an ir.For), or None when its body has something
+    the tier does not run."""
+    code, consts = [], {}
+    for s in loop.body:
+        if isinstance(s, ir.Comment):
+            continue
+        if isinstance(s, ir.Push):
+            a = _reg(s.value, consts)
+            if a is None:
+                return None
+            code.append(("push", s.stack, None, a, None))
+            continue
+        if isinstance(s, ir.Pop):
+            code.append(("pop", s.stack, s.target, None, None))
+            continue
+        if not isinstance(s, ir.Op) or s.target is None or s.kwargs:
+            return None
+        try:
+            spec = _FUNCTIONS.get(s.fn)
+        except TypeError:       # an unhashable callable
+            return None
+        if spec is None:
+            return None
+        kind, sub = spec
+        args = [_reg(a, consts) for a in s.args]
+        if any(a is None for a in args) or s.target == loop.var or \
+                all(isinstance(a, ir.Const) for a in s.args):
+            return None     # (constants alone: Python's int arithmetic is not this tier's)
+        if kind == "row" and (len(args) != 2 or args[1] != loop.var):
+            return None
+        if kind in ("mgrad_a", "mgrad_b", "dgrad_a", "dgrad_b"):
+            if len(args) != 3:
+                return None
+            args = [args[0], args[1], args[2]]
+        elif kind in ("un", "mov"):
+            if len(args) != 1:
+                return None
+        elif len(args) != 2:
+            return None
+        code.append((kind, sub, s.target, *args, *([None] * (3 - len(args))))[:6])
+    if any(c[3] == loop.var or c[4] == loop.var for c in code if c[0] != "row"):
+        return None
+    pushes = any(c[0] == "push" for c in code)
+    pops = any(c[0] == "pop" for c in code)
+    if pushes and pops:
+        return None
+    stacks = sorted({c[1] for c in code if c[0] in ("push", "pop")})
+    if stacks and not any(st[0] == "o" for st in stacks):
+        return None
+    written, liveins = [], []
+    for c in code:
+        for r in c[3:]:
+            if r is not None and r not in written and r not in liveins and r not in consts \
+                    and r != loop.var:
+                liveins.append(r)
+        if c[2] is not None and c[2] not in written:
+            written.append(c[2])
+    return rt.SmallLoop(name, code, loop.var, stacks, liveins, [loop.var] + written,
+                        consts, smallarr_layout.layout)
+
+
+@dataclass
+class _Pair:
+    index: int
+    plan: object
+    pushes: tuple = field(default=())
+    pops: tuple = field(default=())
+
+
+def rewrite(program):
+    """``program`` with each top-level loop the tier can take wrapped as in the module's
+    docstring (the same program when there is none); the plans are listed on the
+    result as ``small_loops`` for `revsrc.disassemble`."""
+    if not enabled():
+        return program
+    found = []
+    for k, s in enumerate(program.body):
+        if isinstance(s, ir.For):
+            plan = plan_loop(s, f"loop{len(found) + 1}")
+            if plan is not None:
+                found.append(_Pair(k, plan, tuple((c[1], c[3]) for c in plan.code if c[0] == "push"),
+                                   tuple((c[1], c[2]) for c in plan.code if c[0] == "pop")))
+    take = _pairs(program.body, found)
+    if not take:
+        return program
+    body, fwd = [], program.forward_len
+    for k, s in enumerate(program.body):
+        if k not in take:
+            body.append(s)
+            continue
+        new = _wrap(s, take[k], len(body))
+        body.extend(new)
+        if k < program.forward_len:
+            fwd += len(new) - 1
+    out = dataclasses.replace(program, body=body, forward_len=fwd)
+    out.small_loops = [take[k] for k in sorted(take)]
+    return out
+
+
+def _touched(stmt):
+    return {t.stack for t in ir.walk([stmt]) if isinstance(t, (ir.Push, ir.Pop))}
+
+
+def _pairs(body, found):
+    """Which candidate loops to take: every loop without saves, and a loop that saves
+    only with the loop that pops its tape. Decided by following each object stack
+    through the top-level statements: a loop taken puts one tape on its first object
+    stack, a top-level push one item, a top-level pop takes one, and the loop that pops
+    the saves must find that loop's tape on top. A stack that anything else touches
+    (a branch, a loop not taken) has no loop taken on it."""
+    by_index = {p.index: p for p in found}
+    take = {p.index: p.plan for p in found if not p.pushes and not p.pops}
+    blocked = set()
+    for k, st in enumerate(body):
+        if k not in by_index and not isinstance(st, (ir.Push, ir.Pop)):
+            blocked |= _touched(st)
+    stacks = {}
+    for k, st in enumerate(body):
+        p = by_index.get(k)
+        if p is not None and (p.pushes or p.pops):
+            names = set(p.plan.stacks)
+            if names & blocked:
+                continue
+            owner = stacks.setdefault(next(n for n in p.plan.stacks if n[0] == "o"), [])
+            if p.pushes:
+                owner.append(p)
+            elif owner and isinstance(owner[-1], _Pair) and \
+                    tuple(reversed(owner[-1].pushes)) == p.pops:
+                q = owner.pop()
+                take[q.index], take[k] = q.plan, p.plan
+            else:
+                return {i: pl for i, pl in take.items() if not by_index[i].pushes
+                        and not by_index[i].pops}
+        elif isinstance(st, ir.Push):
+            stacks.setdefault(st.stack, []).append(None)
+        elif isinstance(st, ir.Pop):
+            items = stacks.setdefault(st.stack, [])
+            if items and items[-1] is not None:
+                # a plain pop would meet a tape: take no loop that saves
+                return {i: pl for i, pl in take.items() if not by_index[i].pushes
+                        and not by_index[i].pops}
+            if items:
+                items.pop()
+    return take
+
+
+def enabled():
+    """``REVSRC_SMALL_ARRAYS=0`` turns the tier off (for comparisons); else whether this
+    build can run it."""
+    if os.environ.get("REVSRC_SMALL_ARRAYS", "1").strip().lower() in ("0", "off", "no", "false"):
+        return False
+    return bool(_kernels.sa_ready())
+
+
+def _wrap(loop, plan, n):
+    res = f"_sa{n}"
+    ok = f"_saok{n}"
+    args = (ir.Const(plan), loop.start, loop.stop, loop.step, *[stack_name(st) for st in plan.stacks],
+            *plan.liveins)
+    unpack = [ir.Op(name, operator.getitem, (res, ir.Const(k)))
+              for k, name in enumerate(plan.outputs)]
+    return [ir.Op(res, rt.run_loop, args, loc=loop.loc),
+            ir.Op(ok, operator.is_not, (res, ir.Const(None))),
+            ir.If(ok, unpack, [loop], loc=None)]
