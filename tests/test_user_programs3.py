@@ -1,20 +1,11 @@
-"""Adversarial user programs, round 3 (see user_programs3.py).
-
-Each case is run and classified as correct, WRONG (a number beyond tolerance), CRASH
-(an exception that is not a RevsrcError), refused with a code the README documents for
-that program, or refused otherwise. Known WRONG / CRASH / undocumented refusals are
-skipped by the case test and tracked by test_the_known_failures_are_still_open,
-which fails once one of them passes, so the list can only shrink.
-"""
+"""Adversarial user programs, round 3 (user_programs3.py), run by corpus_harness.corpus_tests:
+KNOWN lists the cases still open, and can only shrink."""
 import os
 import sys
-import warnings
-
-import pytest
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import user_programs3 as up  # noqa: E402
+from corpus_harness import corpus_tests  # noqa: E402
 
 KNOWN = {
     'poly_chebval_numpy_polynomial': 'refused-undoc: [E202] numpy.polynomial.chebyshev.chebval has no derivative rule and no Python source to transform',
@@ -59,42 +50,5 @@ KNOWN = {
 }
 
 
-def _params():
-    return [pytest.param(c, id=f"{c.family}-{c.name}") for c in up.CASES]
-
-
-def test_case_names_unique():
-    names = [c.name for c in up.CASES]
-    assert len(names) == len(set(names))
-    assert len(names) >= 150
-    assert set(KNOWN) <= set(names)
-
-
-@pytest.mark.parametrize("case", _params())
-def test_user_program(case):
-    if case.name in KNOWN:
-        pytest.skip(f"known, open: {KNOWN[case.name]}")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        status, detail = up.classify(case)
-    if status == "skip":
-        pytest.skip("JAX is not importable")
-    for optional in ("jax", "scipy"):     # a case whose reference needs an optional package
-        if status == "CRASH" and f"No module named '{optional}'" in detail:
-            pytest.skip(f"{optional} is not installed")
-    assert status in ("correct", "refused-doc"), f"{status}: {detail}"
-
-
-def test_the_known_failures_are_still_open():
-    """Each case in KNOWN still fails: one that passes now must leave the list (and be
-    checked by test_user_program again)."""
-    fixed = []
-    for case in up.CASES:
-        if case.name not in KNOWN:
-            continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            status, _ = up.classify(case)
-        if status in ("correct", "refused-doc"):
-            fixed.append(case.name)
-    assert not fixed, f"fixed: remove from KNOWN in tests/test_user_programs3.py: {fixed}"
+test_case_names_unique, test_user_program, test_the_known_failures_are_still_open = corpus_tests(
+    up.CASES, KNOWN, "tests/test_user_programs3.py")

@@ -14,31 +14,13 @@ import numpy as np
 import revsrc
 
 
-class Case:
-    def __init__(self, name, family, fn=None, args=(), argnums=0, doc=(), jfn=None,
-                 check=None, needs_jax=False, opts=None, fd=True):
-        self.name, self.family, self.fn, self.args = name, family, fn, args
-        self.argnums, self.doc, self.jfn, self.check = argnums, set(doc), jfn, check
-        self.needs_jax = needs_jax or check is None and opts and opts.get("backend") == "jax"
-        self.opts = opts or {}
-        self.fd = fd
+import corpus_harness as _h
+from corpus_harness import Case, classify, close, fd, fd_hess, fd_jac, run_case  # noqa: F401
 
-
-CASES = []
-
-
-def case(name, family, args=(), **kw):
-    def deco(fn):
-        CASES.append(Case(name, family, fn, args, **kw))
-        return fn
-    return deco
-
-
-def custom(name, family, **kw):
-    def deco(check):
-        CASES.append(Case(name, family, check=check, **kw))
-        return check
-    return deco
+_CORPUS = _h.Corpus()
+CASES = _CORPUS.cases
+case, custom, variants = _CORPUS.case, _CORPUS.custom, _CORPUS.variants
+_jax, _cargs, _leaves, _get, _set, _isfloat = _h.jax_x64, _h.cargs, _h.leaves, _h.get, _h.put, _h.isfloat
 
 
 A3 = np.array([0.3, -1.2, 0.7])
@@ -1111,23 +1093,6 @@ _attach_jax()
 
 
 # ------------------------------------------------------------------ custom checks
-def close(got, want, rtol=1e-6, atol=1e-8, what=""):
-    got = np.asarray(got, dtype=complex if np.iscomplexobj(got) or np.iscomplexobj(want) else float)
-    want = np.asarray(want, dtype=got.dtype)
-    assert got.shape == want.shape, f"{what} shape {got.shape} != {want.shape}"
-    assert np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True), f"{what} got {got!r} want {want!r}"
-
-
-def fd(f, x, h=1e-6):
-    if isinstance(x, float):
-        return (f(x + h) - f(x - h)) / (2 * h)
-    g = np.zeros_like(x, dtype=float)
-    for i in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[i] = h
-        g[i] = (f(x + e) - f(x - e)) / (2 * h)
-    return g
-
 
 # -- rebinding
 R = "rebinding"
@@ -2938,90 +2903,3 @@ def _add_jax_variants():
 
 
 _add_jax_variants()
-
-
-
-# ------------------------------------------------------------------ harness
-import copy as _copy
-import re as _re
-
-
-def _jax():
-    try:
-        import jax
-    except Exception:
-        return None
-    jax.config.update("jax_enable_x64", True)
-    return jax
-
-
-def _cargs(args):
-    return tuple(_copy.deepcopy(a) for a in args)
-
-
-def run_generic(c):
-    fn, argnums = c.fn, c.argnums
-    if c.needs_jax:
-        _jax()
-    nums = argnums if isinstance(argnums, tuple) else (argnums,)
-    value, g = revsrc.value_and_grad(fn, argnums=argnums, **c.opts)(*_cargs(c.args))
-    want = fn(*_cargs(c.args))
-    close(value, want, rtol=1e-12, atol=1e-12, what="value")
-    gs = g if isinstance(argnums, tuple) else (g,)
-    assert len(gs) == len(nums)
-    rng = np.random.default_rng(42)
-    for k, gk in zip(nums, gs):
-        x0 = c.args[k]
-
-        def fk(t, k=k):
-            a = list(_cargs(c.args))
-            a[k] = t
-            return float(np.real(fn(*a)))
-        if isinstance(x0, float):
-            if c.opts.get("backend") != "jax":
-                assert isinstance(gk, float), f"arg {k}: gradient type {type(gk)}"
-            gk = float(gk)
-            close(gk, fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}")
-        else:
-            gk = np.asarray(gk)
-            assert gk.shape == x0.shape and gk.dtype == x0.dtype, f"arg {k}: {gk.shape} {gk.dtype}"
-            if x0.size == 0:
-                continue
-            close(gk, fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}")
-            d = rng.normal(size=x0.shape)
-            h = 1e-6
-            dd = (fk(x0 + h * d) - fk(x0 - h * d)) / (2 * h)
-            close(np.sum(gk * d), dd, rtol=1e-5, atol=1e-6, what=f"direction arg{k}")
-    if c.jfn is not None:
-        jax = _jax()
-        if jax is not None:
-            jg = jax.grad(c.jfn, argnums=argnums)(*_cargs(c.args))
-            jgs = jg if isinstance(argnums, tuple) else (jg,)
-            for gk, jk in zip(gs, jgs):
-                close(gk, np.asarray(jk), rtol=1e-9, atol=1e-12, what="vs jax")
-
-
-def run_case(c):
-    if c.check is not None:
-        c.check()
-    else:
-        run_generic(c)
-
-
-def classify(c):
-    """('correct'|'WRONG'|'CRASH'|'refused-doc'|'refused-undoc'|'skip', detail)"""
-    if c.needs_jax and _jax() is None:
-        return "skip", "no jax"
-    try:
-        run_case(c)
-    except revsrc.RevsrcError as e:
-        m = _re.match(r"\[(E\d+)", str(e))
-        code = m.group(1) if m else "?"
-        if code in c.doc:
-            return "refused-doc", str(e).splitlines()[0][:200]
-        return "refused-undoc", str(e).splitlines()[0][:200]
-    except AssertionError as e:
-        return "WRONG", str(e)[:400]
-    except Exception as e:
-        return "CRASH", f"{type(e).__name__}: {str(e)[:300]}"
-    return "correct", ""

@@ -14,12 +14,8 @@ for this program), jfn (the same program in jax.numpy, optional), check (a custo
 check: raises AssertionError on a wrong number), opts (passed to revsrc.grad; the key
 "mode" picks grad / hess / hvp / jvp).
 """
-import copy
 import dataclasses
-import functools
 import math
-import re as _re
-from collections import namedtuple
 from typing import NamedTuple
 
 import numpy as np
@@ -27,230 +23,13 @@ import numpy as np
 import revsrc
 
 
-class Case:
-    def __init__(self, name, family, fn=None, args=(), argnums=0, doc=(), jfn=None,
-                 check=None, needs_jax=False, opts=None, fd=True):
-        self.name, self.family, self.fn, self.args = name, family, fn, args
-        self.argnums, self.doc, self.jfn, self.check = argnums, set(doc), jfn, check
-        self.needs_jax = needs_jax or check is None and opts and opts.get("backend") == "jax"
-        self.opts = opts or {}
-        self.fd = fd
+import corpus_harness as _h
+from corpus_harness import Case, classify, close, fd, fd_hess, fd_jac, run_case  # noqa: F401
 
-
-CASES = []
-
-
-def case(name, family, args=(), **kw):
-    def deco(fn):
-        CASES.append(Case(name, family, fn, args, **kw))
-        return fn
-    return deco
-
-
-def custom(name, family, **kw):
-    def deco(check):
-        CASES.append(Case(name, family, check=check, **kw))
-        return check
-    return deco
-
-
-def close(got, want, rtol=1e-6, atol=1e-8, what=""):
-    got = np.asarray(got, dtype=complex if np.iscomplexobj(got) or np.iscomplexobj(want) else float)
-    want = np.asarray(want, dtype=got.dtype)
-    assert got.shape == want.shape, f"{what} shape {got.shape} != {want.shape}"
-    assert np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True), f"{what} got {got!r} want {want!r}"
-
-
-def fd(f, x, h=1e-6):
-    """Central differences of a scalar f at a float or an array x."""
-    if isinstance(x, float):
-        return (f(x + h) - f(x - h)) / (2 * h)
-    x = np.asarray(x, dtype=float)
-    g = np.zeros_like(x, dtype=float)
-    for i in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[i] = h
-        g[i] = (f(x + e) - f(x - e)) / (2 * h)
-    return g
-
-
-def fd_jac(f, x, h=1e-6):
-    """Central-difference Jacobian: output shape + input shape."""
-    x = np.asarray(x, dtype=float)
-    out0 = np.asarray(f(x))
-    J = np.zeros(out0.shape + x.shape)
-    for i in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[i] = h
-        J[(Ellipsis,) + i] = (np.asarray(f(x + e)) - np.asarray(f(x - e))) / (2 * h)
-    return J
-
-
-_JAX = []
-
-
-def _jax():
-    if not _JAX:
-        try:
-            import jax
-            jax.config.update("jax_enable_x64", True)
-            _JAX.append(jax)
-        except Exception:
-            _JAX.append(None)
-    return _JAX[0]
-
-
-def _leaves(t, path=()):
-    if isinstance(t, dict):
-        for k in t:
-            yield from _leaves(t[k], path + (k,))
-    elif isinstance(t, (list, tuple)) and not hasattr(t, "_fields"):
-        for i, v in enumerate(t):
-            yield from _leaves(v, path + (i,))
-    elif isinstance(t, tuple):
-        for i, v in enumerate(t):
-            yield from _leaves(v, path + (i,))
-    else:
-        yield path, t
-
-
-def _get(t, path):
-    for p in path:
-        t = t[p]
-    return t
-
-
-def _set(t, path, v):
-    if not path:
-        return v
-    if isinstance(t, dict):
-        t = dict(t)
-        t[path[0]] = _set(t[path[0]], path[1:], v)
-        return t
-    items = list(t)
-    items[path[0]] = _set(items[path[0]], path[1:], v)
-    if hasattr(t, "_fields"):
-        return type(t)(*items)
-    return type(t)(items)
-
-
-def _cargs(args):
-    return copy.deepcopy(args)
-
-
-def _isfloat(v):
-    return isinstance(v, float) or (isinstance(v, np.ndarray) and v.dtype.kind == "f")
-
-
-def _fd_hess(fn, args, k, h=1e-4):
-    x0 = args[k]
-
-    def g(t):
-        a = list(_cargs(args))
-        a[k] = t
-        return float(fn(*a))
-    if isinstance(x0, float):
-        return (g(x0 + h) - 2 * g(x0) + g(x0 - h)) / (h * h)
-    x0 = np.asarray(x0, dtype=float)
-    return fd_jac(lambda t: fd(g, t, h=1e-5), x0, h=1e-4)
-
-
-def run_generic(c):
-    mode = c.opts.get("mode", "grad")
-    opts = {k: v for k, v in c.opts.items() if k != "mode"}
-    argnums = c.argnums
-    nums = argnums if isinstance(argnums, tuple) else (argnums,)
-    fn = c.fn
-    if mode == "hess":
-        k = argnums
-        H = revsrc.hessian(fn, argnums=k, **opts)(*_cargs(c.args))
-        if c.jfn is not None and _jax() is not None:
-            ref = np.asarray(_jax().hessian(c.jfn, argnums=k)(*_cargs(c.args)))
-            close(H, ref, rtol=1e-7, atol=1e-9, what="hessian vs jax")
-        ref = _fd_hess(fn, c.args, k)
-        close(H, ref, rtol=2e-3, atol=2e-4, what="hessian vs fd")
-        return
-    if mode == "hvp":
-        k = argnums
-        rng = np.random.default_rng(7)
-        x0 = c.args[k]
-        v = float(rng.normal()) if isinstance(x0, float) else rng.normal(size=np.shape(x0))
-        tang = tuple(v if i == k else None for i in range(len(c.args)))
-        hv = revsrc.hvp(fn, _cargs(c.args), tang, argnums=k)
-        H = _fd_hess(fn, c.args, k)
-        want = H * v if isinstance(x0, float) else np.tensordot(H, v, axes=np.ndim(v))
-        close(hv, want, rtol=2e-3, atol=2e-4, what="hvp vs fd")
-        return
-    if mode == "jvp":
-        k = argnums
-        rng = np.random.default_rng(3)
-        x0 = c.args[k]
-        v = float(rng.normal()) if isinstance(x0, float) else rng.normal(size=np.shape(x0))
-        tang = tuple(v if i == k else (0.0 if isinstance(a, float) else (np.zeros_like(a) if _isfloat(a) else None))
-                     for i, a in enumerate(c.args))
-        out, t = revsrc.jvp(fn, _cargs(c.args), tang)
-
-        def g(s):
-            a = list(_cargs(c.args))
-            a[k] = x0 + s * v
-            return np.asarray(fn(*a), dtype=float)
-        close(out, g(0.0), rtol=1e-12, atol=1e-12, what="jvp primal")
-        close(t, (g(1e-6) - g(-1e-6)) / 2e-6, rtol=1e-5, atol=1e-6, what="jvp tangent")
-        return
-    before = _cargs(c.args)
-    g = revsrc.grad(fn, argnums=argnums, **opts)(*c.args)
-    for path, v in _leaves(before):
-        if isinstance(v, np.ndarray):
-            assert np.array_equal(v, _get(c.args, path), equal_nan=True), f"argument {path} changed in place"
-    gs = g if isinstance(argnums, tuple) else (g,)
-    rng = np.random.default_rng(0)
-    for k, gk in zip(nums, gs):
-        for path, x0 in _leaves(c.args[k]):
-            if not _isfloat(x0):
-                continue
-
-            def fk(t, k=k, path=path):
-                a = list(_cargs(c.args))
-                a[k] = _set(a[k], path, t)
-                return float(np.real(fn(*a)))
-            gl = _get(gk, path)
-            if not c.fd:
-                continue
-            if isinstance(x0, float):
-                if opts.get("backend") != "jax":
-                    assert isinstance(gl, float), f"arg {k}{path}: gradient type {type(gl)}"
-                close(float(gl), fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}{path}")
-                continue
-            gl = np.asarray(gl)
-            assert gl.shape == x0.shape and gl.dtype == x0.dtype, f"arg {k}{path}: {gl.shape} {gl.dtype}"
-            if x0.size == 0:
-                continue
-            close(gl, fd(fk, x0), rtol=1e-5, atol=1e-6, what=f"d/darg{k}{path}")
-            d = rng.normal(size=x0.shape)
-            h = 1e-6
-            dd = (fk(x0 + h * d) - fk(x0 - h * d)) / (2 * h)
-            close(np.sum(gl * d), dd, rtol=1e-5, atol=1e-6, what=f"direction arg{k}{path}")
-    if c.jfn is not None:
-        jax = _jax()
-        if jax is not None:
-            jg = jax.grad(c.jfn, argnums=argnums)(*_cargs(c.args))
-            jgs = jg if isinstance(argnums, tuple) else (jg,)
-            for gk, jk in zip(gs, jgs):
-                for path, _ in _leaves(gk):
-                    close(_get(gk, path), np.asarray(_get(jk, path)), rtol=1e-8, atol=1e-11, what=f"vs jax {path}")
-
-
-def variants(base, family, fn, args, modes, argnums=0, jfn=None, doc=()):
-    """Register fn under several transformations: 'grad', 'hess', 'hvp', 'jvp', 'jax'."""
-    for m in modes:
-        if m == "grad":
-            CASES.append(Case(base, family, fn, args, argnums=argnums, jfn=jfn, doc=doc))
-        elif m == "jax":
-            CASES.append(Case(base + "_jax", family, fn, args, argnums=argnums, doc=doc,
-                              opts={"backend": "jax"}))
-        else:
-            CASES.append(Case(base + "_" + m, family, fn, args, argnums=argnums, jfn=jfn, doc=doc,
-                              opts={"mode": m}))
+_CORPUS = _h.Corpus()
+CASES = _CORPUS.cases
+case, custom, variants = _CORPUS.case, _CORPUS.custom, _CORPUS.variants
+_jax, _cargs, _leaves, _get, _set, _isfloat = _h.jax_x64, _h.cargs, _h.leaves, _h.get, _h.put, _h.isfloat
 
 
 def jnp():
@@ -590,32 +369,6 @@ def leapfrog_energy(q0, p0, k=1.3, m=0.8, n=40, dt=0.05):
 variants("phys_leapfrog_class_params_q0", "physics", leapfrog_energy, (0.7, -0.3), ["grad", "hess", "jvp"])
 variants("phys_leapfrog_class_params_k", "physics", leapfrog_energy, (0.7, -0.3, 1.3, 0.8), ["grad", "hess"], argnums=2)
 variants("phys_leapfrog_class_params_m", "physics", leapfrog_energy, (0.7, -0.3, 1.3, 0.8), ["grad"], argnums=3)
-
-
-def run_case(c):
-    if c.check is not None:
-        c.check()
-    else:
-        run_generic(c)
-
-
-def classify(c):
-    """('correct'|'WRONG'|'CRASH'|'refused-doc'|'refused-undoc'|'skip', detail)"""
-    if c.needs_jax and _jax() is None:
-        return "skip", "no jax"
-    try:
-        run_case(c)
-    except revsrc.RevsrcError as e:
-        m = _re.match(r"\[(E\d+)", str(e))
-        code = m.group(1) if m else "?"
-        if code in c.doc:
-            return "refused-doc", str(e).splitlines()[0][:200]
-        return "refused-undoc", str(e).splitlines()[0][:200]
-    except AssertionError as e:
-        return "WRONG", str(e)[:400]
-    except Exception as e:
-        return "CRASH", f"{type(e).__name__}: {str(e)[:300]}"
-    return "correct", ""
 
 
 # ---------------------------------------------------------------------------
@@ -1776,7 +1529,7 @@ def _c_dc():
 def _c_dc2():
     layers, x = _MLP
     H = revsrc.hessian(mlp_dataclass, argnums=1)(layers, x[:2])
-    close(H, _fd_hess(mlp_dataclass, (layers, x[:2]), 1), rtol=2e-3, atol=2e-4)
+    close(H, fd_hess(lambda t: mlp_dataclass(layers, t), x[:2]), rtol=2e-3, atol=2e-4)
 
 
 # ---------------------------------------------------------------------------
