@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import operator
 import os
-import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -201,7 +200,7 @@ def rewrite(program):
         body.extend(new)
         if k < program.forward_len:
             fwd += len(new) - 1
-    out = dataclasses.replace(program, body=body, forward_len=fwd)
+    out = ir.replace(program, body=body, forward_len=fwd)
     out.small_loops = [take[k] for k in sorted(take)]
     return out
 
