@@ -176,8 +176,9 @@ def _diff_args(op):
     if prim.vjp is None:
         return [], []
     pos = [i for i in range(len(op.args)) if prim.differentiable(i)]
-    kws = [k for k, _ in op.kwargs if k in prim.params
-           and prim.differentiable(prim.params.index(k))]
+    # a keyword its rule does not name is an input too: refused below if it is active
+    kws = [k for k, _ in op.kwargs if k not in prim.params
+           or prim.differentiable(prim.params.index(k))]
     return pos, kws
 
 
@@ -272,6 +273,7 @@ def activity(params, wrt, body, result, kinds, positions=None):
         if isinstance(s, Op) and s.target in active:
             sel = positions(s)
             operands = list(s.args) + [v for _, v in s.kwargs]
+            _unknown_keyword(s, active)
             if sel[0] is None and any(isinstance(a, str) and a in active for a in operands):
                 if s.fn in (ir.call_method, ir.get_attribute):
                     what = (f"method .{s.args[1].value}()" if s.fn is ir.call_method
@@ -309,3 +311,17 @@ def activity(params, wrt, body, result, kinds, positions=None):
                     hint=f"register one: @revsrc.defvjp({name}) def rule(g, ans, *args): "
                          "... or mark it with revsrc.nondiff")
     return active
+
+
+def _unknown_keyword(s, active):
+    """Refuse a differentiated value passed to a primitive by a keyword its rule does
+    not name (np.array(object=x) where no position could be found for it:
+    passes/keywords.py): no rule would send it a derivative."""
+    prim = primitives.lookup(s.fn)
+    if prim is None or prim.nondiff or prim.vjp is None:
+        return
+    for k, v in s.kwargs:
+        if k not in prim.params and isinstance(v, str) and v in active:
+            name = getattr(s.fn, "__name__", None) or repr(s.fn)
+            raise errors.NoRule(f"keyword {k!r} of {name} is not supported by its rule",
+                                loc=s.loc, hint="pass the value positionally")
