@@ -83,9 +83,9 @@ class Mapped:
         return entry.engine, entry.select
 
     def _call(self, *args, **kwargs):
-        if kwargs:
-            raise TypeError("revsrc.vmap: pass the arguments by position")
-        axes = self._axes(len(args))
+        n = len(args)   # in_axes is the positional arguments'; keywords are not mapped
+        args = api.positional(self.f, args, kwargs)
+        axes = self._axes(n) + (None,) * (len(args) - n)
         if self.tr is None or (isinstance(self.tr, api.Transformed) and any(
                 ax is not None and np.ndim(a) != 1 for a, ax in zip(args, axes))):
             # a Jacobian, or a derivative mapped over the rows of arrays: one call per
