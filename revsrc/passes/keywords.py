@@ -91,8 +91,14 @@ def _bind(op):
             return   # both spellings given: NumPy refuses it, so let it
         kwargs[k] = v
     args = list(op.args)
-    # no further than the rule's parameters: it binds positions beyond them to nothing
-    limit = min(len(real), len(rule.params))
+    # no further than the rule's parameters (it binds positions beyond them to
+    # nothing), nor than the last operand that needs a position: the first (kind rules
+    # read it) or one the rule differentiates. Options stay keywords (a back end's
+    # twin may take them by keyword only: jax.nn.softmax's axis)
+    full = limit = min(len(real), len(rule.params))
+    needed = [i for i, (n, _) in enumerate(real[:limit])
+              if n in kwargs and (i == 0 or rule.differentiable(i))]
+    limit = max(needed, default=-1) + 1
     real_names = {n for n, _ in real}
     while len(args) < limit and kwargs:
         name, default = real[len(args)]
@@ -116,7 +122,7 @@ def _bind(op):
             break
     for name, value in fills.items():   # np.clip(K, v): the other bound is None
         i = [n for n, _ in real].index(name)
-        if len(args) == i and i < limit and rule.params[i] == name and not kwargs:
+        if len(args) == i and i < full and rule.params[i] == name and not kwargs:
             args.append(Const(value))
     op.args = tuple(args)
     op.kwargs = tuple(kwargs.items())
