@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 import functools
+import inspect
 import operator
 from typing import Any, Callable, Optional, Sequence, Union
 
@@ -526,3 +527,25 @@ def disassemble(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
             "this derivative does not run on the scalar engine for these arguments",
             hint="the engine runs functions whose values are all floats, ints and bools")
     return entry.engine.disassemble()
+
+
+def positional(f: Callable[..., Any], args: tuple, kwargs: dict) -> tuple:
+    """The arguments of a call ``f(*args, **kwargs)`` all by position, as `grad` binds
+    them (defaults filled in before a keyword's position): the Jacobians and `vmap`
+    call their programs with positions alone. A keyword with no position (a
+    keyword-only parameter, ``**kwargs``) is refused with E105."""
+    if not kwargs:
+        return args
+    name = getattr(f, "__name__", "the function")
+    try:
+        ba = inspect.signature(f).bind(*args, **kwargs)
+    except (TypeError, ValueError) as exc:
+        raise errors.StaticValueError(f"call to {name}: {exc}",
+                                      hint="pass the arguments by position") from None
+    ba.apply_defaults()
+    if ba.kwargs:
+        raise errors.StaticValueError(
+            f"{name} takes {', '.join(map(repr, ba.kwargs))} by keyword only, which "
+            "this derivative cannot pass", hint="make it a positional parameter, or "
+            "bind it with functools.partial")
+    return ba.args

@@ -90,14 +90,25 @@ class Mapped:
         return entry.engine, entry.select
 
     def _call(self, *args, **kwargs):
+        axes = None
         if kwargs:
-            raise TypeError("revsrc.vmap: pass the arguments by position")
-        if not self.plain_axes or self.tr is None or any(
+            if not self.plain_axes:
+                raise TypeError("revsrc.vmap: with in_axes other than 0 and None, pass "
+                                "the arguments by position")
+            n = len(args)   # in_axes is the positional arguments'; keywords are not mapped
+            args = api.positional(self.f, args, kwargs)
+            axes = self._axes(n) + (None,) * (len(args) - n)
+            if self.tr is None or any(
+                    not isinstance(a, (np.ndarray, float, int)) or np.ndim(a) > 1 or
+                    (np.ndim(a) == 0 and ax is not None) for a, ax in zip(args, axes)):
+                # a Jacobian, or rows of arrays: one call per slice (each compiled)
+                return self._each(args, axes)
+        elif not self.plain_axes or self.tr is None or any(
                 not isinstance(a, (np.ndarray, float, int)) or np.ndim(a) > 1 or
                 (np.ndim(a) == 0 and ax is not None) for a, ax in
                 zip(args, self._axes(len(args)) if _plain_axes(self.in_axes) else ())):
             return self.arrays(args)
-        axes = self._axes(len(args))
+        axes = axes or self._axes(len(args))
         loc = self.tr.parsed.loc(self.tr.parsed.node)
         columns, n = [], None
         for i, (arg, ax) in enumerate(zip(args, axes)):

@@ -70,41 +70,20 @@ KNOWN = {
     "hessian_hypot_large_arguments": "wrong",
     "jacfwd_np_hypot_large_arguments": "wrong",
     # Forward mode drops the weights of np.average: jvp/jacfwd give 0 (grad is right).
-    "jvp_np_average_wrt_weights": "wrong",
-    "jacfwd_np_average_wrt_weights": "wrong",
     # Forward mode ignores a differentiated value that is not the call's first
     # positional argument for several rules (the gradient is right):
-    "late_jvp_average_w": "wrong",           # np.average(K, weights=v)
     # ... and when it is passed by keyword: jvp 0.0
-    "kw_jvp_pad_value": "wrong",             # np.pad(K, 1, constant_values=v[0])
-    "kw_jvp_nan_to_num": "wrong",            # np.nan_to_num(a, nan=v[0])
-    "kw_jvp_interp_kw": "wrong",             # np.interp(x=..., xp=..., fp=v)
     "jax_jvp_average_weights": "wrong",
     # ... and through your own revsrc.defvjp rules called with keywords
     # NumPy 2's clip keywords min=/max= on a constant array: the gradient (reverse too)
     # is 0: sum(np.clip(K, min=v, max=2.0)) gives [0, 0, 0, 0] for [0, 1, 0, 0].
-    "np2kw_grad_clip_min_kw_fn": "refused",  # E202 (was wrong)
-    "np2kw_jvp_clip_min_kw_fn": "refused",  # E202 (was wrong)
-    "np2kw_grad_clip_min_kw_method": "refused",  # E202 (was wrong)
-    "np2kw_jvp_clip_min_kw_method": "refused",  # E202 (was wrong)
-    "np2kw_grad_clip_max_kw_method": "refused",  # E202 (was wrong)
-    "np2kw_jvp_clip_max_kw_method": "refused",  # E202 (was wrong)
     # -- CRASHED ------------------------------------------------------------------------
     # jvp / hessian of min((x * x, 1.0), (x, 2.0))[0]: IndexError (grad works)
-    "jvp_min_of_tuples": "crashed",
-    "hessian_max_of_tuples": "crashed",
-    "jvp_max_of_tuples": "crashed",
     # hessian / jacrev / jacfwd reject keyword arguments that grad accepts (and JAX):
     # TypeError: hessian_kw_scalar() got an unexpected keyword argument 'y'
-    "call_hessian_with_keyword_nondiff": "crashed",
-    "call_jacrev_with_keyword_nondiff": "crashed",
-    "call_jacfwd_with_keyword_nondiff": "crashed",
     # revsrc.vmap(f)(xs, y=3.0): TypeError "pass the arguments by position" (deliberate,
     # but not a coded RevsrcError and not in the docs)
-    "call_vmap_with_keyword": "crashed",
     # K.clip(v) (a_max may be omitted in NumPy 2): TypeError missing 'a_max'
-    "np2kw_grad_clip_one_bound_method": "crashed",
-    "np2kw_jvp_clip_one_bound_method": "crashed",
     # the array passed as a= / x=: IndexError: tuple index out of range
     # -- refused, documented ------------------------------------------------------------
     "ufunc_out_kwarg": "refused",            # E401 out=
@@ -214,7 +193,6 @@ KNOWN = {
     "late_jvp_vdot": "refused",
     "late_grad_vdot": "refused",
     "late_grad_np_sum_where": "refused",     # E202 np.sum(where=) (undocumented; jvp works)
-    "kw_grad_interp_kw": "refused",          # E202 np.interp with keywords (undocumented)
     "math_grad_hypot3": "refused",           # E202 math.hypot(x, y, z): the docs list hypot
     "math_jvp_hypot3": "refused",
     "math_grad_dist": "refused",             # E202 math.dist
@@ -229,8 +207,6 @@ KNOWN = {
     "scipy_quad_inside_loss": "refused",     # E101 lambda as a value (documented)
     "scipy_brentq_inside_loss": "refused",
     "scipy_solve_ivp_inside_loss": "refused",
-    "np2kw_grad_clip_kw_on_differentiated": "refused",  # E202 v.clip(min=, max=)
-    "np2kw_jvp_clip_kw_on_differentiated": "refused",
     "np2kw_grad_matmul_dunder": "refused",   # E202 KM.__matmul__(v)
     "np2kw_jvp_matmul_dunder": "refused",
     # -- refused although the refusal table says .flat works ---------------------------------
@@ -248,15 +224,9 @@ KNOWN = {
     # jvp returns 0.0 for nearly every NumPy function given the array by keyword
     # (np.sort(a=v), np.dot(a=v, b=K), np.linalg.solve(a=KM, b=v), np.flip(m=v), ...):
     # reductions and a few others given a= / y= / f=: IndexError: tuple index out of range
-    "kwa_grad_average_a_kw": "crashed",
-    "kwa_jvp_average_a_kw": "crashed",
     "kwa_grad_correlate_kw": "refused",  # E202 np.correlate
     "kwa_jvp_correlate_kw": "refused",  # E202 np.correlate
     # -- corpus 5ac: NumPy 2 / Array API spellings: refused with E202 (no rule), safe ------
-    "api2_grad_std_correction": "refused",
-    "api2_jvp_std_correction": "refused",
-    "api2_grad_var_correction": "refused",
-    "api2_jvp_var_correction": "refused",
     "api2_grad_vecdot": "refused",
     "api2_jvp_vecdot": "refused",
     "api2_grad_vector_norm": "refused",
@@ -287,15 +257,10 @@ KNOWN = {
     "api2_jvp_linalg_tensordot": "refused",
     "api2_grad_mT": "refused",
     "api2_jvp_mT": "refused",
-    "api2_grad_device": "refused",
     "api2_grad_astype_fn": "refused",
     "api2_jvp_astype_fn": "refused",
     "api2_grad_astype_int_fn": "refused",
     "api2_jvp_astype_int_fn": "refused",
-    "api2_grad_sort_stable": "refused",
-    "api2_jvp_sort_stable": "refused",
-    "api2_grad_clip_only_max": "refused",
-    "api2_jvp_clip_only_max": "refused",
     # -- corpus 5ad: partial / **kwargs ----------------------------------------------------
     "partial_grad_p2": "refused",            # E105 "unexpected keyword argument 'a_min'" for
     "partial_jvp_p2": "refused",             #   functools.partial(np.clip, a_min=.3, a_max=.6)

@@ -73,8 +73,8 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     if _composed(f) is not None:
         return _second(f, nums, many, has_aux, backend)
 
-    def jacobian_fwd(*args):
-        fw = _forward(f, has_aux, backend)
+    def jacobian_fwd(*args, **kwargs):
+        args, fw = api.positional(f, args, kwargs), _forward(f, has_aux, backend)
         cols = {}      # (argument, its leaf) -> one output tangent per basis direction
         out = aux = None
         for a in nums:
@@ -132,8 +132,8 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     if _composed(f) is not None:
         return _second(f, nums, many, has_aux, backend)
 
-    def jacobian_rev(*args):
-        tr = _backward(f, nums, has_aux, backend)
+    def jacobian_rev(*args, **kwargs):
+        args, tr = api.positional(f, args, kwargs), _backward(f, nums, has_aux, backend)
         out = _value(f, args)
         aux = None
         if has_aux:
@@ -204,9 +204,9 @@ def hessian(f: Callable[..., Any], argnums: Argnums = 0,
         h.__name__ = h.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
         return h
 
-    def hessian_blocks(*args):
+    def hessian_blocks(*args, **kwargs):
         # block (i, j): the Jacobian in argument j of the gradient in argument i
-        return tuple(tuple(jacfwd(_grad(f, i, backend, memory), j, backend=backend)(*args)
+        return tuple(tuple(jacfwd(_grad(f, i, backend, memory), j, backend=backend)(*args, **kwargs)
                            for j in nums) for i in nums)
     hessian_blocks.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
     return _mark(hessian_blocks, None, nums, many, False, backend)

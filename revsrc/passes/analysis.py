@@ -192,8 +192,9 @@ def _diff_args(op):
     if prim.vjp is None:
         return [], []
     pos = [i for i in range(len(op.args)) if prim.differentiable(i)]
-    kws = [k for k, _ in op.kwargs if k in prim.params
-           and prim.differentiable(prim.params.index(k))]
+    # a keyword its rule does not name is an input too: refused below if it is active
+    kws = [k for k, _ in op.kwargs if k not in prim.params
+           or prim.differentiable(prim.params.index(k))]
     return pos, kws
 
 
@@ -248,26 +249,6 @@ def _varied(stmts, wrt, kinds, positions):
                 varied.add(s.target)
                 changed = True
     return varied
-
-
-def _check_unknown_keywords(stmts, varied, useful):
-    """A differentiated value passed by a keyword its rule does not name (NumPy 2's
-    ``np.clip(a, min=v)``, where the rule names a_min) would be taken for a constant:
-    refused instead."""
-    for s in stmts:
-        if not (isinstance(s, Op) and s.target in useful and s.kwargs):
-            continue
-        prim = primitives.lookup(s.fn)
-        if prim is None or prim.vjp is None:
-            continue
-        for k, v in s.kwargs:
-            if isinstance(v, str) and v in varied and k not in prim.params:
-                name = getattr(s.fn, "__name__", None) or prim.name
-                raise errors.NoRule(
-                    f"{name}() is given a differentiated value by the keyword {k}=, "
-                    "which its derivative rule does not take", loc=s.loc,
-                    hint=f"pass it by position, or by the name the rule uses "
-                         f"({', '.join(prim.params)})")
 
 
 def _casts_to_integers(op):
@@ -327,7 +308,6 @@ def activity(params, wrt, body, result, kinds, positions=None):
     varied = _varied(stmts, wrt, kinds, positions)
     useful = _useful(stmts, result)
     active = varied & useful
-    _check_unknown_keywords(stmts, varied, useful)
     for s in stmts:
         if isinstance(s, Op) and s.target in active:
             sel = positions(s)
@@ -339,6 +319,7 @@ def activity(params, wrt, body, result, kinds, positions=None):
                     "does not follow", loc=s.loc,
                     hint="compute with the number itself, or wrap it in "
                          "revsrc.stop_gradient(...) if the text is meant as a constant")
+            _unknown_keyword(s, active)
             if sel[0] is None and any(isinstance(a, str) and a in active for a in operands):
                 if s.fn in (ir.call_method, ir.get_attribute):
                     what = (f"method .{s.args[1].value}()" if s.fn is ir.call_method
@@ -377,3 +358,17 @@ def activity(params, wrt, body, result, kinds, positions=None):
                     hint=f"register one: @revsrc.defvjp({name}) def rule(g, ans, *args): "
                          "... or mark it with revsrc.nondiff")
     return active
+
+
+def _unknown_keyword(s, active):
+    """Refuse a differentiated value passed to a primitive by a keyword its rule does
+    not name (np.array(object=x) where no position could be found for it:
+    passes/keywords.py): no rule would send it a derivative."""
+    prim = primitives.lookup(s.fn)
+    if prim is None or prim.nondiff or prim.vjp is None:
+        return
+    for k, v in s.kwargs:
+        if k not in prim.params and isinstance(v, str) and v in active:
+            name = getattr(s.fn, "__name__", None) or repr(s.fn)
+            raise errors.NoRule(f"keyword {k!r} of {name} is not supported by its rule",
+                                loc=s.loc, hint="pass the value positionally")

@@ -42,7 +42,26 @@ from ..core.ir import Break, Comment, Const, For, If, Op, Pop, Push, SetItem, Wh
 def activity_positions(op):
     """`jvp_positions` in the form analysis.activity takes."""
     pos = jvp_positions(op)
-    return (None, None) if pos is None else (pos, [])
+    return (None, None) if pos is None else (pos, _jvp_keywords(op))
+
+
+def _jvp_keywords(op):
+    """The keyword inputs of ``op`` its forward rule differentiates (those `bind`
+    left as keywords: np.pad's constant_values=), as `_Forward._wanted` binds them."""
+    prim = primitives.lookup(op.fn)
+    if prim is None or prim.nondiff or not op.kwargs:
+        return []
+    if _by_reverse_rule(prim) or prim.jvp == "elementwise":
+        rule = prim.vjp
+    elif isinstance(prim.jvp, primitives.Rule):
+        rule = prim.jvp
+    else:
+        return [k for k, _ in op.kwargs if k in _linear_names(op, prim)]
+    if rule is None:
+        return []
+    params = rule.load().params
+    # one the rule does not name is refused (`_wanted`; analysis._unknown_keyword)
+    return [k for k, _ in op.kwargs if k not in params or rule.differentiable(params.index(k))]
 
 
 def jvp_positions(op):
@@ -228,6 +247,16 @@ class _Forward:
                 items.append(t if t is not None else self.zero(a, out))
             t = self.names.temp()
             out.append(Op(t, s.fn, tuple(items), loc=s.loc))
+            return [t]
+        if s.fn in (min, max) and len(s.args) == 2 and not s.kwargs \
+                and any(self.kinds.get(a) in (kinds.TUPLE, kinds.LIST) if isinstance(a, str)
+                        else isinstance(a.value, (tuple, list)) for a in s.args):
+            tangents = [self.tangent(a) for a in s.args]
+            tangents = [t if t is not None else self.zero(a, out)
+                        for t, a in zip(tangents, s.args)]
+            t = self.names.temp()
+            out.append(Op(t, forward_grads.select_tangent,
+                          (Const(s.fn),) + tuple(s.args) + tuple(tangents), loc=s.loc))
             return [t]
         prim = primitives.lookup(s.fn)
         rule = prim.vjp if (prim.jvp == "elementwise" or _by_reverse_rule(prim)) \

@@ -37,7 +37,8 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import analysis, containers, cse, inline, jvp, prune, reverse, versions, views as aliases
+from . import analysis, containers, cse, inline, jvp, keywords, prune, reverse, versions, \
+    views as aliases
 from . import gradient_trees
 from ..frontend import arguments, bindings
 from .. import errors, runtime
@@ -206,6 +207,7 @@ def lower(f, key, has_aux=False):
     params, body, result, aux = nz.lower_function(c.fn, trees=trees, static=c.static,
                                                   functions=_functions(params, key))
     flat = arguments.flat_key(key)
+    body = keywords.bind_keywords(body)   # operands by position, as every pass reads them
     body = _specialize_containers(params, flat, body, nz.names)
     body = _follow_writes(params, flat, body, nz.names)
     # what the lowering took as fixed: the functions it inlined (its own deps), and

@@ -40,13 +40,15 @@ def take_along_axis(g, ans, arr, indices, axis=None):
 
 # ----- Sorting -----
 
+# kind= and stable= choose among orders of equal items only: the derivative is the
+# same (ties are one-sided whatever the algorithm)
 @primitive("sort", np.sort, kind=KR.array_kind)
-def sort(g, ans, a, axis=-1):
+def sort(g, ans, a, axis=-1, kind=None, order=None, stable=None):
     return _helpers.sort_grad(g, a, axis)
 
 
 @jvp_rule("sort")
-def sort_jvp(g, ans, a, axis=-1):
+def sort_jvp(g, ans, a, axis=-1, kind=None, order=None, stable=None):
     return _forward.sort_jvp(g, a, axis)
 
 

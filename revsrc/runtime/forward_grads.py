@@ -332,3 +332,11 @@ def view_tangent(t, ans, base, base_t, loc=None):
         "value a view of its array, but cannot make its derivative one", loc=loc,
         hint="make the view with basic indexing (a[1:], a[:, 0]) or transpose, "
              "or write into a copy (np.array(a))")
+
+
+def select_tangent(fn, x, y, tx, ty):
+    """The tangent of builtin ``fn(x, y)`` (min or max) of two tuples or lists: that of
+    the operand it returns (compared item by item; ``x`` on ties, as Python does). The
+    elementwise rule's ``g * (y < x)`` would repeat or empty a tuple."""
+    second = (y < x) if fn is min else (y > x)
+    return ty if second else tx
