@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import revsrc
-from revsrc import compose
+from revsrc.compose import forward as compose
 
 RNG = np.random.default_rng(3)
 X = RNG.normal(size=(16, 8))
