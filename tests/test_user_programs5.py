@@ -66,9 +66,6 @@ KNOWN = {
     "lazy_values_view_live_value": "refused",
     # Forward mode of hypot overflows where hypot itself does not: jvp of
     # math.hypot(x * 1e200, 1e200) / 1e200 at 0.75 is inf (0.6); hessian -inf (0.512).
-    "jvp_hypot_large_arguments": "wrong",
-    "hessian_hypot_large_arguments": "wrong",
-    "jacfwd_np_hypot_large_arguments": "wrong",
     # Forward mode drops the weights of np.average: jvp/jacfwd give 0 (grad is right).
     # Forward mode ignores a differentiated value that is not the call's first
     # positional argument for several rules (the gradient is right):

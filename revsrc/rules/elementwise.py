@@ -250,7 +250,9 @@ def reciprocal(g, ans, x):
 
 @elementwise("hypot", math.hypot, np.hypot, engine=special("hypot"))
 def hypot(g, ans, x, y):
-    return g * x / ans, g * y / ans
+    # x / ans is at most 1 in magnitude: dividing first keeps hypot's promise of no
+    # overflow where x is huge (g * x would overflow first, in forward mode above all)
+    return g * (x / ans), g * (y / ans)
 
 
 # ----- Sign and magnitude -----
