@@ -121,6 +121,10 @@ def _stack_types():
 
 
 _counter = [0]
+# generated files whose function has gone: their linecache lines are dropped at the
+# next compile, not by the finalizer itself, which runs inside garbage collection and
+# could pop an entry while linecache.checkcache walks the cache (a KeyError there)
+_gone = []
 
 
 def compile_program(program):
@@ -134,6 +138,8 @@ def compile_program(program):
     factory += ["    " + line if line else "" for line in text.splitlines()]
     factory.append(f"    return {program.name}")
     full = "\n".join(factory) + "\n"
+    while _gone:
+        linecache.cache.pop(_gone.pop(), None)
     _counter[0] += 1
     filename = f"<revsrc {program.name} #{_counter[0]}>"
     code = compile(full, filename, "exec")
@@ -142,7 +148,7 @@ def compile_program(program):
     exec(code, namespace)
     fn = namespace["_revsrc_factory"](math, np, *(refs[n] for n in names))
     # its lines stay for tracebacks while the function lives, and go with it
-    weakref.finalize(fn, linecache.cache.pop, filename, None)
+    weakref.finalize(fn, _gone.append, filename)
     # the factory's own def line comes first: generated line n is file line n + 1
     starts = sorted(locs)
     fn._revsrc_locs = ([n + 1 for n in starts], [locs[n] for n in starts])
