@@ -8,6 +8,8 @@ import sys
 import time
 import warnings
 
+import math
+
 import numpy as np
 import pytest
 
@@ -58,10 +60,13 @@ def _rnn_args(seed=0):
             rng.standard_normal((12, 4, 5)), rng.standard_normal((4, 8)))
 
 
+# memory=math.inf throughout: the tier takes the loops of a stored program; under the
+# default checkpointing bound (issue 26) a loop also carries its checkpointed version,
+# and the tier does not take such loops yet (open, in the closing note).
 def _grad(f, args, argnums, on, monkeypatch):
     """The gradient with the tier on or off, and the loops' plans."""
     monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1" if on else "0")
-    g = revsrc.grad(f, argnums=argnums)
+    g = revsrc.grad(f, argnums=argnums, memory=math.inf)
     out = g(*args)
     loops = getattr(api._entry(g, args, {}).fn, "_revsrc_small_loops", [])
     return out, loops
@@ -98,7 +103,7 @@ def test_gradients_against_central_differences(monkeypatch):
 
 
 def test_disassemble_shows_the_loops():
-    text = revsrc.disassemble(revsrc.grad(rk4), *_args())
+    text = revsrc.disassemble(revsrc.grad(rk4, memory=math.inf), *_args())
     assert "small-array loop" in text and "matmul A, x" in text and "pop o" in text
 
 
@@ -137,7 +142,7 @@ def test_an_adjoint_that_declines_puts_the_saves_back(monkeypatch):
     args = _args()
     off, _ = _grad(rk4, args, 0, False, monkeypatch)
     monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
-    g = revsrc.grad(rk4)
+    g = revsrc.grad(rk4, memory=math.inf)
     g(*args)
     fwd, adj = api._entry(g, args, {}).fn._revsrc_small_loops
     adj._cache.clear()
@@ -159,7 +164,7 @@ def test_errstate_as_numpy(mode, monkeypatch):
     results = []
     for on in (True, False):
         monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1" if on else "0")
-        g = revsrc.grad(_overflowing)
+        g = revsrc.grad(_overflowing, memory=math.inf)
         with np.errstate(over=mode, invalid=mode):
             if mode == "raise":
                 with pytest.raises(FloatingPointError):
@@ -200,7 +205,7 @@ def test_ctrl_c_stops_a_long_run(monkeypatch):
     monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
     rng = np.random.default_rng(3)
     W, x0 = rng.standard_normal((4, 4)), rng.standard_normal(4)
-    g = revsrc.grad(f)
+    g = revsrc.grad(f, memory=math.inf)
     g(W, x0, 10)                     # transformed and compiled first
     fwd = api._entry(g, (W, x0, 10), {}).fn._revsrc_small_loops[0]
     assert fwd.runs == 1
@@ -225,14 +230,14 @@ def _dispatch_targets():
 
 _CHECK = """
 import sys; sys.path[:0] = [{root!r}, {here!r}]
-import os, numpy as np, revsrc, test_small_arrays as t
+import math, os, numpy as np, revsrc, test_small_arrays as t
 assert revsrc.__file__ == {file!r}
 out = []
 for f, args in ((t.rk4, t._args()), (t.rnn, t._rnn_args()), (t.rnn_dot, t._rnn_dot_args())):
     os.environ["REVSRC_SMALL_ARRAYS"] = "1"
-    on = revsrc.grad(f, argnums=(0, 1))(*args)
+    on = revsrc.grad(f, argnums=(0, 1), memory=math.inf)(*args)
     os.environ["REVSRC_SMALL_ARRAYS"] = "0"
-    off = revsrc.grad(f, argnums=(0, 1))(*args)
+    off = revsrc.grad(f, argnums=(0, 1), memory=math.inf)(*args)
     out.append(t._same_bits(on, off))
 print(out)
 """
