@@ -89,7 +89,10 @@ class Mapped:
             return entry.engine, self.tr.engine_select()
         return entry.engine, entry.select
 
-    def _call(self, *args, **kwargs):
+    def _route(self, args, kwargs):
+        """(args, axes, None) for the scalar path, or (args, axes, (result,)) when the
+        call was served another way: keywords bound to their positions (not mapped),
+        one call per slice, or the array programs' batching."""
         axes = None
         if kwargs:
             if not self.plain_axes:
@@ -102,13 +105,18 @@ class Mapped:
                     not isinstance(a, (np.ndarray, float, int)) or np.ndim(a) > 1 or
                     (np.ndim(a) == 0 and ax is not None) for a, ax in zip(args, axes)):
                 # a Jacobian, or rows of arrays: one call per slice (each compiled)
-                return self._each(args, axes)
+                return args, axes, (self._each(args, axes),)
         elif not self.plain_axes or self.tr is None or any(
                 not isinstance(a, (np.ndarray, float, int)) or np.ndim(a) > 1 or
                 (np.ndim(a) == 0 and ax is not None) for a, ax in
                 zip(args, self._axes(len(args)) if _plain_axes(self.in_axes) else ())):
-            return self.arrays(args)
-        axes = axes or self._axes(len(args))
+            return args, None, (self.arrays(args),)
+        return args, axes or self._axes(len(args)), None
+
+    def _call(self, *args, **kwargs):
+        args, axes, served = self._route(args, kwargs)
+        if served is not None:
+            return served[0]
         loc = self.tr.parsed.loc(self.tr.parsed.node)
         columns, n = [], None
         for i, (arg, ax) in enumerate(zip(args, axes)):
