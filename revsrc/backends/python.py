@@ -127,6 +127,12 @@ _counter = [0]
 _gone = []
 
 
+def forget_gone():
+    """Drop the linecache lines of generated functions that have gone."""
+    while _gone:
+        linecache.cache.pop(_gone.pop(), None)
+
+
 def compile_program(program):
     """Compile ``program`` into a Python function; its source is kept in linecache,
     and ``fn._revsrc_locs`` maps its line numbers to the user's lines (`user_loc`)."""
@@ -138,8 +144,7 @@ def compile_program(program):
     factory += ["    " + line if line else "" for line in text.splitlines()]
     factory.append(f"    return {program.name}")
     full = "\n".join(factory) + "\n"
-    while _gone:
-        linecache.cache.pop(_gone.pop(), None)
+    forget_gone()
     _counter[0] += 1
     filename = f"<revsrc {program.name} #{_counter[0]}>"
     code = compile(full, filename, "exec")
