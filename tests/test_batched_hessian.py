@@ -5,6 +5,13 @@ import numpy as np
 import pytest
 
 import revsrc
+
+
+
+@pytest.fixture(autouse=True)
+def _batched_columns(monkeypatch):
+    """The batched columns are opt-in for now (revsrc/columns.py says why)."""
+    monkeypatch.setenv("REVSRC_BATCHED_COLUMNS", "1")
 from revsrc.compose import forward as compose
 
 RNG = np.random.default_rng(3)
