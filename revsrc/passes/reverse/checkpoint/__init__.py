@@ -16,6 +16,14 @@ which loops, `revolve` and `online` write them):
 
 Half the budget goes to one unit's saves and half to snapshots (a while loop's
 first stored unit takes a quarter of it, and the unit being reversed another).
+
+A gradient is first built *lazily*: each such loop stored, behind a test of the
+same bound (a ``for`` loop's trip count on entry, a while loop's count as it runs)
+that stops the run when it fails (`runtime.checkpoint.needs_checkpointing`). Only
+then is the checkpointed form built, and the call made again with it, so a program
+whose loops are short pays nothing for the forms it never needs (its first call
+included). `is_lazy` tells such a program apart.
+
 Recomputation runs the same code on the same values, so the gradient is the stored
 one bit for bit. It is done on the IR, so the Python path and the scalar engine both
 run it unchanged.
@@ -26,11 +34,13 @@ import contextvars
 import math
 
 from ....core import ir
-from ....core.ir import While
+from ....core.ir import Op, While
+from ....runtime import checkpoint as rt
 from . import online, revolve
 from .scope import DefaultBudget, applies
 
-__all__ = ["DEFAULT_MEMORY", "INLINED", "parse_memory", "applies", "forward", "reverse", "rewritten"]
+__all__ = ["DEFAULT_MEMORY", "INLINED", "parse_memory", "applies", "forward", "reverse",
+           "rewritten", "is_lazy"]
 
 # 256 MB: a fixed size, so a program gets the same schedule on every machine; a loop
 # whose saves fit in half of it (about 10^7 steps of a scalar recurrence) runs stored
@@ -77,7 +87,12 @@ def parse_memory(memory):
 
 
 def forward(plan, s, site, saving, stored, scope):
-    """The forward sweep of loop ``s`` (``stored``: its stored forward sweep)."""
+    """The forward sweep of loop ``s`` (``stored``: its stored forward sweep). A lazy
+    plan gets the stored loop behind the bound's test, and no checkpointed reverse
+    sweep (the stored one is its reverse)."""
+    if getattr(plan, "lazy", False):
+        make = online.lazy_forward if isinstance(s, While) else revolve.lazy_forward
+        return make(plan, s, saving, stored, scope)
     make = online.forward if isinstance(s, While) else revolve.forward
     out = make(plan, s, saving, stored, scope)
     plan.checkpointed[site] = (s, saving, scope)
@@ -101,3 +116,9 @@ def rewritten(plan):
             found.update(ir.writes(st))
         found.update(scope.snap)
     return found
+
+
+def is_lazy(program):
+    """Whether ``program`` was built lazily and has a loop that may stop its run."""
+    return any(isinstance(st, Op) and st.fn is rt.needs_checkpointing
+               for st in ir.walk(program.body))

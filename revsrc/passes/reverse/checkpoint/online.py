@@ -14,10 +14,11 @@ from __future__ import annotations
 import operator
 
 from ....core import ir
-from ....core.ir import Break, Comment, If, Pop, Push, While
+from ....core.ir import Break, Comment, If, Op, Pop, Push, While
+from ....runtime import checkpoint as rt
 from .revolve import Units, copied
 
-__all__ = ["forward", "reverse"]
+__all__ = ["forward", "lazy_forward", "reverse"]
 
 _LEVELS = 64
 
@@ -50,6 +51,22 @@ def forward(plan, s, saving, stored, scope):
     head = Comment(f"checkpointed loop: stored for its first unit, then {U.describe()}, "
                    f"the spacing doubling as they fill (online checkpointing)", loc=s.loc)
     return [head] + out
+
+
+def lazy_forward(plan, s, saving, stored, scope):
+    """The forward sweep of while loop ``s`` built lazily: stored, counting its trips
+    and stopping the run when it goes past its first ``K`` (``stored`` is None)."""
+    U = Units(plan, s, saving, scope)
+    out = U.sizes((0.25, 0.5))
+    n = U.int("_n")
+    t, over = U.calc("_over", operator.gt, n, U.K, kind="bool")
+    check = [U.op(n, operator.add, n, 1), t,
+             If(over, [Op(None, rt.needs_checkpointing, (), loc=s.loc)], [], loc=s.loc)]
+    head = Comment(f"long loop: stored for its first unit, then checkpointed with "
+                   f"{U.describe()} (online checkpointing, revsrc builds that form "
+                   f"when a call needs it)", loc=s.loc)
+    return [head] + out + [U.op(n, ir.copy, 0), While(s.test_body, s.test, check + saving,
+                                                      loc=s.loc), Push(n, "i")]
 
 
 def reverse(plan, s, saving, scope, body, stored):

@@ -27,7 +27,7 @@ from ....core import ir
 from ....core.ir import Comment, Const, For, If, Op, Pop, Push, While
 from ....runtime import checkpoint as rt
 
-__all__ = ["Units", "forward", "reverse", "copied"]
+__all__ = ["Units", "forward", "lazy_forward", "reverse", "copied"]
 
 
 def copied(stmts):
@@ -220,6 +220,22 @@ def forward(plan, s, saving, stored, scope):
     head = Comment(f"checkpointed loop: stored if its saves fit, else {U.describe()} "
                    f"(binomial checkpointing, revolve)", loc=s.loc)
     return [head] + out + [f0, If(fit, stored + [Push(Const(1), "i")], ck, loc=s.loc)]
+
+
+def lazy_forward(plan, s, saving, stored, scope):
+    """The forward sweep of ``for`` loop ``s`` built lazily: stored, after a test that
+    stops the run if its saves would not fit."""
+    U = Units(plan, s, saving, scope)
+    out = U.sizes((0.5, 0.5))
+    n = U.int("_n")
+    out += [U.op(U.e, ir.copy, s.stop), U.op(U.st, ir.copy, s.start),
+            U.op(n, operator.sub, U.e, U.st)]
+    t, over = U.calc("_over", operator.gt, n, U.K, kind="bool")
+    head = Comment(f"long loop: stored if its saves fit, else checkpointed with "
+                   f"{U.describe()} (binomial checkpointing, revsrc builds that form "
+                   f"when a call needs it)", loc=s.loc)
+    stop = [Op(None, rt.needs_checkpointing, (), loc=s.loc)]
+    return [head] + out + [t, If(over, stop, [], loc=s.loc)] + stored
 
 
 def reverse(plan, s, saving, scope, body, stored):
