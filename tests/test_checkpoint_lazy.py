@@ -31,6 +31,15 @@ def until(x, t):
     return s * x
 
 
+def broken(x, n, lim):
+    s = x
+    for i in range(1, n, 2):
+        s = math.sin(s) * 1.1 + 0.001 * i
+        if i >= lim:
+            break
+    return s
+
+
 def arrays(x, n):
     for i in range(n):
         x = np.sin(x) * 0.9 + 0.01
@@ -52,7 +61,8 @@ def _built(monkeypatch):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("f, short, long_", [(recurrence, (0.3, 10), (0.3, 3000)),
-                                             (until, (0.3, 0.1), (0.3, 40.0))])
+                                             (until, (0.3, 0.1), (0.3, 40.0)),
+                                             (broken, (0.3, 9, 50), (0.3, 9000, 7001))])
 def test_built_only_when_a_call_needs_it(monkeypatch, backend, f, short, long_):
     made = _built(monkeypatch)
     df = revsrc.grad(f, backend=backend, memory="4KB")

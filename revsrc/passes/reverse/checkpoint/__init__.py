@@ -9,7 +9,9 @@ which loops, `revolve` and `online` write them):
 - a ``for i in range(...)`` loop knows its trip count on entry: if its saves fit it
   runs stored, as without a budget (one comparison); otherwise the units are reversed
   with binomial checkpointing (Griewank's revolve) with ``c`` snapshots;
-- a ``while`` loop runs its first ``K`` iterations stored; if it goes on, it runs on
+- a ``while`` loop, or a ``for`` loop with a ``break`` or a step other than 1 (whose
+  trip count is known only once it has run), runs its first ``K`` iterations stored;
+  if it goes on, it runs on
   unsaved with a snapshot every ``K`` iterations, the spacing doubling after every
   ``c // 64`` snapshots, so their number grows with the logarithm of the trip count;
   each stretch between two snapshots is reversed with revolve.
@@ -34,7 +36,7 @@ import contextvars
 import math
 
 from ....core import ir
-from ....core.ir import Op, While
+from ....core.ir import For, Op, While
 from ....runtime import checkpoint as rt
 from . import online, revolve
 from .scope import DefaultBudget, applies
@@ -91,9 +93,9 @@ def forward(plan, s, site, saving, stored, scope):
     plan gets the stored loop behind the bound's test, and no checkpointed reverse
     sweep (the stored one is its reverse)."""
     if getattr(plan, "lazy", False):
-        make = online.lazy_forward if isinstance(s, While) else revolve.lazy_forward
+        make = online.lazy_forward if scope.online else revolve.lazy_forward
         return make(plan, s, saving, stored, scope)
-    make = online.forward if isinstance(s, While) else revolve.forward
+    make = online.forward if scope.online else revolve.forward
     out = make(plan, s, saving, stored, scope)
     plan.checkpointed[site] = (s, saving, scope)
     return out
@@ -103,7 +105,7 @@ def reverse(plan, site, body, stored):
     """The reverse sweep of the checkpointed loop at ``site``, ``body`` its resolved
     adjoint body and ``stored`` the reverse sweep of its stored form."""
     s, saving, scope = plan.checkpointed[site]
-    make = online.reverse if isinstance(s, While) else revolve.reverse
+    make = online.reverse if scope.online else revolve.reverse
     return make(plan, s, saving, scope, body, stored)
 
 
@@ -115,6 +117,8 @@ def rewritten(plan):
         for st in ir.walk(saving + s.body + test):
             found.update(ir.writes(st))
         found.update(scope.snap)
+        if isinstance(s, For):
+            found.add(s.var)
     return found
 
 

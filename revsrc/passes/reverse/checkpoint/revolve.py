@@ -43,14 +43,29 @@ class Units:
     """The IR of one checkpointed loop, in units of ``K`` iterations from ``st`` to
     ``e``: advancing unsaved, saving, reversing, taking and restoring snapshots."""
 
-    def __init__(self, plan, s, saving, scope, body=None):
+    def __init__(self, plan, s, saving, scope, body=None, counted=None):
         self.plan, self.s, self.scope, self.loc = plan, s, scope, s.loc
         test = s.test_body if isinstance(s, While) else []
-        self.plain, self.saving = s.body + test, saving + test
         self.body = body
-        self.iv = s.var if isinstance(s, For) else self.int("_i")
         self.st, self.e = self.int("_st"), self.int("_e")
         self.K = self.c = None
+        # ``counted``: (start, step) of a ``for`` loop run as iterations 0, 1, ...
+        # (a step or a break): each iteration sets its variable start + index * step
+        self.counted = counted
+        self.iv = s.var if isinstance(s, For) and not counted else self.int("_i")
+        head = self.var_at(self.iv)
+        self.plain, self.saving = head + s.body + test, head + saving + test
+
+    def var_at(self, index):
+        """The statements setting a counted loop's variable for iteration ``index``."""
+        if not self.counted:
+            return []
+        start, step = self.counted
+        if step == Const(1):
+            return [self.op(self.s.var, operator.add, start, index)]
+        t = self.int("_o")
+        return [self.op(t, operator.mul, index, step),
+                self.op(self.s.var, operator.add, start, t)]
 
     def int(self, prefix, kind="int"):
         v = self.plan.names.fresh(prefix)
@@ -118,7 +133,7 @@ class Units:
         j = self.int("_k")
         inner = []
         if isinstance(self.s, For) and self.plan.needed(self.s.var):
-            inner = [Op(self.s.var, ir.copy, (j,))]
+            inner = self.var_at(j) if self.counted else [Op(self.s.var, ir.copy, (j,))]
         return pre + [a, b, For(j, last, before, Const(-1), inner + copied(self.body),
                                 loc=self.loc)]
 
