@@ -72,11 +72,11 @@ class Transformed:
         self._bounded = {}
         self.memory_given = memory is not None
         self.memory = checkpoint.parse_memory(memory)
+        # backend='jax': its rolled loops run in segments inside the jit instead
+        # (backends/jax/segments.py), the program itself keeps its loops
+        self.jax_memory = None
         if backend == "jax":
-            if memory is not None and self.memory is not None:
-                raise ValueError("memory= does not apply to backend='jax' yet: JAX "
-                                 "keeps every iteration's saves (leave memory= out)")
-            self.memory = None
+            self.jax_memory, self.memory = self.memory, None
         self.holomorphic = holomorphic
         # a complex output is refused (unless holomorphic=True): by the programs on
         # arrays themselves (`executable.output_checked`); a scalar one run in Python
@@ -299,7 +299,7 @@ class Transformed:
             refusal = None if self.holomorphic or self.cotangent else self._complex_refusal
             entry = executable.for_jax(
                 prog, jaxgen.grad_post(positions, self.with_value, self.has_aux, refusal),
-                unpruned, max_steps=self.max_steps)
+                unpruned, max_steps=self.max_steps, memory=self.jax_memory)
             self.cache.store(key, entry)
             return entry
         if on_arrays:
@@ -397,8 +397,12 @@ def _reduce(d):
     """Pickling a derivative: the function (by reference, as pickle does functions) and
     the options; the unpickled derivative transforms again when first called."""
     tr = d._revsrc_transformed
+    budget = tr.jax_memory if tr.backend == "jax" else tr.memory
+    # the default bound stays the default; no bound is math.inf
+    memory = None if isinstance(budget, type(checkpoint.DEFAULT_MEMORY)) else \
+        math.inf if budget is None else budget
     return _remade, (tr.f, tr.argnums_given, tr.has_aux, tr.backend, tr.with_value,
-                     tr.max_steps, tr.holomorphic, tr.memory)
+                     tr.max_steps, tr.holomorphic, memory)
 
 
 def _remade(f, argnums, has_aux, backend, with_value, max_steps=None, holomorphic=False,
@@ -443,7 +447,8 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     derivative ``f'(z)`` of a holomorphic function of complex arguments instead.
     ``memory`` (bytes, or a string like ``"32MB"``) bounds what a long outermost
     ``for`` or ``while`` loop saves: it runs in segments recomputed in the adjoint sweep (the
-    same bits); loops it does not cover are saved as without it.
+    same bits; with ``backend="jax"``, its rolled ``for`` loops, equal to rounding); loops
+    it does not cover are saved as without it.
 
     >>> import math, revsrc
     >>> def f(x, y):

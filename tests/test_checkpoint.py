@@ -303,12 +303,6 @@ def test_memory_values():
         revsrc.grad(branchy, memory="many")
 
 
-def test_memory_refused_on_jax():
-    pytest.importorskip("jax")
-    with pytest.raises(ValueError, match="memory"):
-        revsrc.grad(branchy, backend="jax", memory="32MB")
-
-
 def test_pickled_derivative_keeps_memory():
     import pickle
     ck = revsrc.grad(branchy, memory=192)
