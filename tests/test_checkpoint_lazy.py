@@ -138,3 +138,19 @@ def test_hessian_after_a_lazy_call():
     h = revsrc.hessian(recurrence, argnums=0, memory="2KB")(0.3, 3000)
     hs = revsrc.hessian(recurrence, argnums=0, memory=math.inf)(0.3, 3000)
     assert h == hs
+
+
+def test_native_tier_stops_the_lazy_program_too(monkeypatch):
+    from revsrc.backends.engine import native
+    monkeypatch.setenv("REVSRC_NATIVE", "sync")
+    if native.compiler() is None:
+        pytest.skip("no C compiler for the native tier")
+    df = revsrc.grad(broken, memory="4KB")
+    stored = revsrc.grad(broken, memory=math.inf)
+    assert df(0.3, 9, 50) == stored(0.3, 9, 50)
+    lazy = df.programs[0][1]
+    native.attach(lazy, eager=True)
+    assert lazy.tier == "native"
+    assert df(0.3, 9000, 7001) == stored(0.3, 9000, 7001)     # stopped, built, run again
+    assert df.programs[0][1] is not lazy
+    assert df(0.3, 9, 50) == stored(0.3, 9, 50)
