@@ -154,3 +154,21 @@ def test_native_tier_stops_the_lazy_program_too(monkeypatch):
     assert df(0.3, 9000, 7001) == stored(0.3, 9000, 7001)     # stopped, built, run again
     assert df.programs[0][1] is not lazy
     assert df(0.3, 9, 50) == stored(0.3, 9, 50)
+
+
+def announced(x, n):
+    print("start")
+    for i in range(n):
+        x = math.sin(x) * 1.01 + 0.001
+    return x
+
+
+@pytest.mark.parametrize("backend", ["python", None])
+def test_a_program_that_prints_is_built_whole(capsys, backend):
+    # running its forward sweep again would print twice: no lazy form
+    df = revsrc.grad(announced, backend=backend, memory="2KB")
+    stored = revsrc.grad(announced, backend=backend, memory=math.inf)
+    for n in (5, 3000):
+        assert df(0.3, n) == stored(0.3, n)
+    assert not df._revsrc_transformed.lazy
+    assert capsys.readouterr().out == "start\n" * 4

@@ -43,7 +43,8 @@ def transform(an, *, name, seed=None, memory=None, lazy=False):
     body = add_companions(body, names, kinds, active, 0, companions)
     plan = Plan(names, kinds, an.ndims, active, params)
     plan.companions = companions
-    plan.memory, plan.checkpointed, plan.lazy = memory, {}, lazy
+    plan.memory, plan.checkpointed = memory, {}
+    plan.lazy = lazy and memory is not None and not checkpoint.shows_twice(body)
     plan.index(body)
     plan.find_array_items(body)
     plan.find_recomputable(body, optimize.use_counts(body))

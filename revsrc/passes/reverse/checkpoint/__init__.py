@@ -24,7 +24,9 @@ same bound (a ``for`` loop's trip count on entry, a while loop's count as it run
 that stops the run when it fails (`runtime.checkpoint.needs_checkpointing`). Only
 then is the checkpointed form built, and the call made again with it, so a program
 whose loops are short pays nothing for the forms it never needs (its first call
-included). `is_lazy` tells such a program apart.
+included). `is_lazy` tells such a program apart. A program that prints, logs, draws
+random numbers, reads a clock or calls a method (`shows_twice`) is built whole at
+once instead: running its forward sweep again would show.
 
 Recomputation runs the same code on the same values, so the gradient is the stored
 one bit for bit. It is done on the IR, so the Python path and the scalar engine both
@@ -39,10 +41,10 @@ from ....core import ir
 from ....core.ir import For, Op, While
 from ....runtime import checkpoint as rt
 from . import online, revolve
-from .scope import DefaultBudget, applies
+from .scope import DefaultBudget, applies, shows_twice
 
 __all__ = ["DEFAULT_MEMORY", "INLINED", "parse_memory", "applies", "forward", "reverse",
-           "rewritten", "is_lazy"]
+           "rewritten", "is_lazy", "shows_twice"]
 
 # 256 MB: a fixed size, so a program gets the same schedule on every machine; a loop
 # whose saves fit in half of it (about 10^7 steps of a scalar recurrence) runs stored

@@ -95,6 +95,23 @@ def _impure(stmts):
     return None
 
 
+def shows_twice(stmts):
+    """Whether running ``stmts`` again from their start would show: a print, a logging
+    call, a method call, a random draw or a clock read (a lazily built gradient runs
+    its forward sweep again when a loop turns out to need its checkpointed form)."""
+    for st in ir.walk(stmts):
+        if isinstance(st, Op):
+            fn = st.fn
+            if fn is ir.call_method or fn is print:
+                return True
+            owner = getattr(fn, "__self__", None)
+            mods = (getattr(fn, "__module__", None) or "",
+                    type(owner).__module__ if owner is not None else "")
+            if any("random" in m or "logging" in m or m == "time" for m in mods):
+                return True
+    return False
+
+
 def _saved_bytes(plan, stmts):
     """(bytes of numbers, count of objects) one run of ``stmts`` pushes (an inner loop
     of unknown trip count counted once), or None if it pushes an object that is not an
