@@ -172,3 +172,25 @@ def test_a_program_that_prints_is_built_whole(capsys, backend):
         assert df(0.3, n) == stored(0.3, n)
     assert not df._revsrc_transformed.lazy
     assert capsys.readouterr().out == "start\n" * 4
+
+
+def stepped_arrays(y0, n):
+    y = y0
+    for i in range(0, n, 2):
+        y = y + 0.01 * (np.sin(y) * 0.5 - 0.1 * y)
+    return np.sum(y * y)
+
+
+def test_lazy_stepped_loop_stays_straight_line():
+    # a step without a break: the test is on entry, the loop as it was, so the
+    # small-array tier still takes it under the default bound
+    y0 = np.linspace(0.1, 0.6, 6)
+    stored = revsrc.grad(stepped_arrays, memory=math.inf)
+    df = revsrc.grad(stepped_arrays)
+    assert np.array_equal(df(y0, 100), stored(y0, 100))
+    tr = df._revsrc_transformed
+    assert tr.lazy
+    assert "_smallarr" in next(iter(tr.cache.values())).text
+    small = revsrc.grad(stepped_arrays, memory="2KB")
+    for n in (0, 1, 2, 3, 100, 3001):
+        assert np.array_equal(small(y0, n), stored(y0, n)), n

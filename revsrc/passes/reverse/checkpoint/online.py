@@ -23,6 +23,7 @@ import operator
 from ....core import ir
 from ....core.ir import Break, Comment, Const, For, If, Op, Pop, Push, While
 from ....runtime import checkpoint as rt
+from ..plan import breaks
 from .revolve import Units, copied
 
 __all__ = ["forward", "lazy_forward", "reverse"]
@@ -107,15 +108,20 @@ def lazy_forward(plan, s, saving, stored, scope):
     """The forward sweep of loop ``s`` built lazily: its stored form (``stored``, None
     for a while loop), counting its trips and stopping the run when it goes past its
     first ``K``."""
-    U = Units(plan, s, saving, scope)
+    U, entry, L = _units(plan, s, saving, scope)
     out = U.sizes((0.25, 0.5))
     n = U.int("_n")
     t, over = U.calc("_over", operator.gt, n, U.K, kind="bool")
-    check = [U.op(n, operator.add, n, 1), t,
-             If(over, [Op(None, rt.needs_checkpointing, (), loc=s.loc)], [], loc=s.loc)]
+    stop = [Op(None, rt.needs_checkpointing, (), loc=s.loc)]
+    check = [U.op(n, operator.add, n, 1), t, If(over, stop, [], loc=s.loc)]
     head = Comment(f"long loop: stored for its first unit, then checkpointed with "
                    f"{U.describe()} (online checkpointing, revsrc builds that form "
                    f"when a call needs it)", loc=s.loc)
+    if isinstance(s, For) and not breaks(s.body):
+        # a step without a break: the trip count is known on entry, and the loop
+        # itself stays as it was (straight-line code the small-array tier can take)
+        return [head] + out + entry + [U.op(n, ir.copy, L), t,
+                                       If(over, stop, [], loc=s.loc)] + stored
     out = [head] + out + [U.op(n, ir.copy, 0)]
     if isinstance(s, While):
         return out + [While(s.test_body, s.test, check + saving, loc=s.loc), Push(n, "i")]
