@@ -52,6 +52,7 @@ cdef extern from "_engine_vm.h" nogil:
         RV_E_GLOBAL
         RV_E_ASSERT
         RV_E_PAUSE
+        RV_E_CHECKPOINT
         RV_NOPS
         RV_NERRORS
 
@@ -71,6 +72,12 @@ class EngineFallback(Exception):
     a complex power, a global whose type changed); the caller runs the Python path."""
 
 
+class EngineCheckpoint(Exception):
+    """A gradient built with its long loops stored met a loop whose saves would exceed
+    its memory bound: the caller builds the checkpointed form and calls again
+    (revsrc/passes/reverse/checkpoint). Raised by the engine and by the Python path."""
+
+
 cdef object _engine_error(int code, int arg, list messages):
     name, exc, msg = _engine_ops.ERRORS[code]
     if exc == "errno":
@@ -78,6 +85,8 @@ cdef object _engine_error(int code, int arg, list messages):
     if exc == "assert":
         m = messages[arg]
         return AssertionError(m) if m is not None else AssertionError()
+    if exc == "checkpoint":
+        return EngineCheckpoint(msg)
     if exc == "fallback" or exc is None or exc == "pause":
         return EngineFallback(msg)
     cls = getattr(_builtins, exc)
@@ -520,7 +529,7 @@ cdef class Derivative:
                 continue
             err = prog._execute()
             if err:
-                if err == RV_E_FALLBACK or err == RV_E_GLOBAL:
+                if err == RV_E_FALLBACK or err == RV_E_GLOBAL or err == RV_E_CHECKPOINT:
                     return self.slow(*args)
                 prog._raise(err)
             return _select(prog, inst.select)
@@ -541,7 +550,7 @@ cdef object _call_copy(_Install inst, tuple args, object slow):
                 return _NO_MATCH
         err = p._execute()
         if err:
-            if err == RV_E_FALLBACK or err == RV_E_GLOBAL:
+            if err == RV_E_FALLBACK or err == RV_E_GLOBAL or err == RV_E_CHECKPOINT:
                 return slow(*args)
             p._raise(err)
         return _select(p, inst.select)

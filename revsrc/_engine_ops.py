@@ -181,7 +181,9 @@ def _said(probe):
 # AssertionError with the program's message ERRARG; "fallback" the engine cannot
 # reproduce Python here (an int beyond 2**53, a complex power, a global that changed
 # type) and the caller runs the Python path; "pause" not an error: the run stopped at
-# a back edge so that the caller can check for signals, and resumes.
+# a back edge so that the caller can check for signals, and resumes; "checkpoint" not
+# an error: a loop of a gradient built without its checkpointed form needs it (the
+# caller builds that form and calls again, revsrc/passes/reverse/checkpoint).
 ERRORS = (
     ("OK", None, ""),
     ("FDIV", "ZeroDivisionError", _said(lambda a, b: a / b)),
@@ -204,6 +206,7 @@ ERRORS = (
     ("NOMEM", "MemoryError", ""),
     ("GLOBAL", "fallback", "a global read by the program changed type"),
     ("PAUSE", "pause", ""),
+    ("CHECKPOINT", "checkpoint", "a loop's saves would exceed the memory bound"),
 )
 
 OPCODE = {name: i for i, (name, *_) in enumerate(INSTRUCTIONS)}

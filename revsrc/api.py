@@ -17,7 +17,7 @@ from . import errors, executable, runtime
 from .core import kinds, pytree
 from .backends.jax import jaxgen
 from .frontend import callee as callee_mod
-from ._kernels import Derivative
+from ._kernels import Derivative, EngineCheckpoint
 from .executable import Compiled, ProgramCache, deep_recursion
 from .frontend.parse import parse_function
 
@@ -72,11 +72,11 @@ class Transformed:
         self._bounded = {}
         self.memory_given = memory is not None
         self.memory = checkpoint.parse_memory(memory)
+        # backend='jax': its rolled loops run in segments inside the jit instead
+        # (backends/jax/segments.py), the program itself keeps its loops
+        self.jax_memory = None
         if backend == "jax":
-            if memory is not None and self.memory is not None:
-                raise ValueError("memory= does not apply to backend='jax' yet: JAX "
-                                 "keeps every iteration's saves (leave memory= out)")
-            self.memory = None
+            self.jax_memory, self.memory = self.memory, None
         self.holomorphic = holomorphic
         # a complex output is refused (unless holomorphic=True): by the programs on
         # arrays themselves (`executable.output_checked`); a scalar one run in Python
@@ -98,6 +98,9 @@ class Transformed:
         # the parameter of each slot (its only leaf, unless it is a container)
         self.argnums = tuple(i for i, _ in self.slots)
         self.cache = ProgramCache(_CACHE_LIMIT)
+        # keys whose cached program was built lazily (long loops stored behind a
+        # test): only a call runs it; transforming it again takes the full form
+        self.lazy = set()
         self.derivative = None  # the user-facing object, set by _make
 
     # ----- calling ---------------------------------------------------------
@@ -142,11 +145,16 @@ class Transformed:
             key, flat, plan = self.plan(values)
         entry = self.cache.current(key)
         if entry is None:
-            entry = self._compile(key, values, plan)
+            entry = self._compile(key, values, plan, lazy=True)
         if entry.jax is not None:   # its gradients are finalized inside the jit
             return self._format(entry.jax(flat), key, flat, scalars, finalize=False,
                                 entry=entry)
-        return self._format(entry.run(flat), key, flat, scalars, entry=entry)
+        try:
+            outs = entry.run(flat)
+        except EngineCheckpoint:   # a long loop: build its checkpointed form, run again
+            entry = self._compile(key, values, plan)
+            outs = entry.run(flat)
+        return self._format(outs, key, flat, scalars, entry=entry)
 
     def _selector(self, key, entry):
         """What the call returns from the jitted program's outputs, for arguments that
@@ -180,7 +188,10 @@ class Transformed:
     def compiled_for(self, key, values=None, plan=None):
         """The `executable.Compiled` entry for argument kinds ``key``: made before
         (and still valid), or now for arguments ``values`` (None: their kinds alone)."""
-        return self.cache.current(key) or self._compile(key, values, plan)
+        entry = self.cache.current(key)
+        if entry is None or key in self.lazy:
+            entry = self._compile(key, values, plan)
+        return entry
 
     def bounded(self, budget):
         """This derivative with the budget a ``revsrc.jit(..., memory=)`` gives the
@@ -253,11 +264,11 @@ class Transformed:
                         "only float scalars and float arrays carry gradients", loc=loc,
                         hint="pass floats or float arrays, or exclude it from argnums")
 
-    def _compile(self, key, values, plan=None):
+    def _compile(self, key, values, plan=None, lazy=False):
         with deep_recursion():
-            return self._compile_now(key, values, plan)
+            return self._compile_now(key, values, plan, lazy)
 
-    def _compile_now(self, key, values, plan=None):
+    def _compile_now(self, key, values, plan=None, lazy=False):
         self._check_wrt(key, values, plan)
         flat_values = plan.flat_values() if plan is not None else values
         check_values(self.parsed, self._flat_names(key), arguments.flat_key(key),
@@ -269,10 +280,15 @@ class Transformed:
         try:
             prog = unpruned = pipeline.grad_program(self.f, key, positions, self.has_aux,
                                                     cotangent=self.cotangent,
-                                                    memory=self.memory)
+                                                    memory=self.memory,
+                                                    lazy=lazy and self.memory is not None)
         finally:
             if token is not None:
                 checkpoint.INLINED.reset(token)
+        if lazy and checkpoint.is_lazy(prog):
+            self.lazy.add(key)
+        else:
+            self.lazy.discard(key)
         on_arrays = any(isinstance(k, tuple) and k[0] == kinds.ARRAY
                         for k in arguments.flat_key(key))
         if self.holomorphic or (self.real_only and (on_arrays or self.backend == "jax")):
@@ -283,7 +299,7 @@ class Transformed:
             refusal = None if self.holomorphic or self.cotangent else self._complex_refusal
             entry = executable.for_jax(
                 prog, jaxgen.grad_post(positions, self.with_value, self.has_aux, refusal),
-                unpruned, max_steps=self.max_steps)
+                unpruned, max_steps=self.max_steps, memory=self.jax_memory)
             self.cache.store(key, entry)
             return entry
         if on_arrays:
@@ -381,8 +397,12 @@ def _reduce(d):
     """Pickling a derivative: the function (by reference, as pickle does functions) and
     the options; the unpickled derivative transforms again when first called."""
     tr = d._revsrc_transformed
+    budget = tr.jax_memory if tr.backend == "jax" else tr.memory
+    # the default bound stays the default; no bound is math.inf
+    memory = None if isinstance(budget, type(checkpoint.DEFAULT_MEMORY)) else \
+        math.inf if budget is None else budget
     return _remade, (tr.f, tr.argnums_given, tr.has_aux, tr.backend, tr.with_value,
-                     tr.max_steps, tr.holomorphic, tr.memory)
+                     tr.max_steps, tr.holomorphic, memory)
 
 
 def _remade(f, argnums, has_aux, backend, with_value, max_steps=None, holomorphic=False,
@@ -427,7 +447,8 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     derivative ``f'(z)`` of a holomorphic function of complex arguments instead.
     ``memory`` (bytes, or a string like ``"32MB"``) bounds what a long outermost
     ``for`` or ``while`` loop saves: it runs in segments recomputed in the adjoint sweep (the
-    same bits); loops it does not cover are saved as without it.
+    same bits; with ``backend="jax"``, its rolled ``for`` loops, equal to rounding); loops
+    it does not cover are saved as without it.
 
     >>> import math, revsrc
     >>> def f(x, y):
@@ -475,7 +496,10 @@ def _entry(df, args, kwargs):
         key, _, plan = tr.plan(values)
         return tr.compiled_for(key, values, plan)
     if tr.cache:
-        return list(tr.cache.values())[-1]
+        key = list(tr.cache)[-1]
+        if key in getattr(tr, "lazy", ()):     # built without its checkpointed loops
+            return tr.compiled_for(key)
+        return tr.cache[key]
     b = tr.binding
     values = tuple(() if p == b.vararg else {} if p == b.varkw else 1.0 for p in tr.params)
     key = tuple(arguments.STATIC if p in b.static else

@@ -202,12 +202,13 @@ def _compile_hot(program):
     native.request(program)
 
 
-def for_jax(prog, post, unpruned=None, max_steps=None):
+def for_jax(prog, post, unpruned=None, max_steps=None, memory=None):
     """The entry of ``prog`` with backend="jax": its jnp form under jax.jit, whose
     outputs ``post`` shapes inside the jit (XLA removes what the outputs do not need,
-    so the program stays unpruned)."""
+    so the program stays unpruned); ``memory``: the bound of its rolled loops' saves."""
     return Compiled(prog, None, unpruned,
-                    jax=jaxgen.Compiled(pipeline.expanded(prog), post, max_steps=max_steps))
+                    jax=jaxgen.Compiled(pipeline.expanded(prog), post, max_steps=max_steps,
+                                        memory=memory))
 
 
 # ----- A complex output of real arguments -----

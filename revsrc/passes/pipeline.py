@@ -73,12 +73,13 @@ class Lowered:
 
 # ----- The program kinds -----
 
-def grad_program(f, key, positions, has_aux, cotangent=False, memory=None):
+def grad_program(f, key, positions, has_aux, cotangent=False, memory=None, lazy=False):
     """The adjoint program of ``f`` for argument kinds ``key`` (one entry per
     parameter, revsrc/arguments.py), differentiating the program's parameters at
     ``positions`` (with ``cotangent``, the last entry of ``key`` is that of the
     output's cotangent, which the program takes as its last parameter; ``memory``:
-    a byte budget for long loops' saves, reverse/checkpoint.py)."""
+    a byte budget for long loops' saves, reverse/checkpoint.py; ``lazy``: their
+    checkpointed form left out until a call needs it)."""
     if cotangent:
         key, ct_key = key[:-1], key[-1]
     low = lower(f, key, has_aux)
@@ -86,7 +87,7 @@ def grad_program(f, key, positions, has_aux, cotangent=False, memory=None):
     fname = name_of(f)
     seed = low.names.internal("_ct") if cotangent else None
     prog = reverse.transform(an, name=f"{fname}_vjp" if cotangent else f"{fname}_adjoint",
-                             seed=seed, memory=memory)
+                             seed=seed, memory=memory, lazy=lazy)
     prog.deps = list(low.deps)
     if cotangent:
         return _full_kinds(prog, an, [seed], *analysis.param_kinds([ct_key]))

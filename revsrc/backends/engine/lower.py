@@ -29,7 +29,7 @@ import numpy as np
 from ... import _engine_ops as ops
 from ...passes import analysis
 from ... import runtime
-from ...runtime import containers
+from ...runtime import checkpoint as checkpoint_rt, containers
 from ...core import ir
 from ... import primitives
 from ...core import kinds as kinds_mod
@@ -439,6 +439,9 @@ class _Lowering:
             raise NotLowerable(f"{_fn_name(fn)} called with keyword arguments")
         if fn is ir.load_global or fn is ir.load_cell:
             self.load(s)
+            return
+        if fn is checkpoint_rt.needs_checkpointing:   # a long loop: build that form
+            self.emit("RAISE", ops.ERROR["CHECKPOINT"])
             return
         rule = _rule_for(fn)
         if rule is None:

@@ -47,13 +47,14 @@ class Compiled:
     """One program printed against jnp: its text, the Python function, and one
     ``jax.jit`` of it per set of static argument positions."""
 
-    def __init__(self, program, post, max_steps=None):
+    def __init__(self, program, post, max_steps=None, memory=None):
         J = require()
         self.program, self.hoisted = _with_externals(program)
         self.externals = bool(self.hoisted.getters or self.hoisted.dead)
         self.nparams = len(program.params)
         self.text, refs, self.line_locs, self.loop_locs = printer.source(self.program)
         self.max_steps = J.loops.MAX_STEPS if max_steps is None else int(max_steps)
+        self.memory = memory    # the bound of a rolled loop's saves (loops.segments)
         self.bounded = {}   # static positions -> the loops that may stop at max_steps
         names = sorted(refs)
         factory = ["def _revsrc_factory(" + ", ".join(["jnp", "jax", "lax", "math", "np"]
@@ -151,7 +152,7 @@ class Compiled:
 
         def traced(*args):
             args = tuple(a.value if isinstance(a, _Static) else a for a in args)
-            bounds = loops.LoopState(self.max_steps)
+            bounds = loops.LoopState(self.max_steps, self.memory)
             loops.states().append(bounds)
             reads = []
             state.recording().append(reads)

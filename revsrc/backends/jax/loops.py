@@ -31,9 +31,11 @@ import threading
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from ... import errors
+from . import segments
 
 Tracer = jax.core.Tracer
 
@@ -47,13 +49,29 @@ MAX_STEPS = 1000
 
 class LoopState:
     """What loops see while one program is traced: the bound of a while loop's saves,
-    and each bounded loop's (site, stopped-at-the-bound flag)."""
-    __slots__ = ("max_steps", "overflows", "peeled")
+    and each bounded loop's (site, stopped-at-the-bound flag); the memory bound of a
+    rolled ``for`` loop's saves (None: none), and how deep in lax loops the trace is."""
+    __slots__ = ("max_steps", "overflows", "peeled", "memory", "depth")
 
-    def __init__(self, max_steps):
+    def __init__(self, max_steps, memory=None):
         self.max_steps = MAX_STEPS if max_steps is None else int(max_steps)
         self.overflows = []
         self.peeled = {}    # id(step) -> (step, iterations run in Python so far)
+        self.memory = memory
+        self.depth = 0
+
+
+def _nesting(fn):
+    """``fn`` (a loop) counted in `LoopState.depth` while it traces its body."""
+    def run(*args):
+        state = _state()
+        state.depth += 1
+        try:
+            return fn(*args)
+        finally:
+            state.depth -= 1
+    run.__name__, run.__doc__ = fn.__name__, fn.__doc__
+    return run
 
 
 _local = threading.local()
@@ -91,6 +109,18 @@ class Rows:
 jax.tree_util.register_pytree_node(
     Rows, lambda r: ((r.rows, r.overflow), (r.site, r.peeled)),
     lambda aux, c: Rows(c[0], c[1], *aux))
+
+
+class Segmented(Rows):
+    """The saves of an outermost rolled loop run in segments under a memory bound
+    (`segments`): the last segment's rows, and the ``plan`` that recomputes the
+    others; ``index``: which of the loop's stacks these are on."""
+    __slots__ = ("plan", "index")
+
+    def __init__(self, rows, overflow, site, plan, index):
+        super().__init__(rows, overflow, site)
+        self.plan = plan
+        self.index = index
 
 
 class Unset:
@@ -236,6 +266,7 @@ def _truth(t):
 
 # ----- forward loops -----
 
+@_nesting
 def while_loop(step, init, test_at, stop_at, stacks, site):
     """Run ``step(*values)`` (one iteration: the body, then the test's statements)
     from the values ``init`` while ``values[test_at]`` holds (and ``values[stop_at]``, a
@@ -290,6 +321,7 @@ def while_loop(step, init, test_at, stop_at, stacks, site):
     return _poison(vals, over)
 
 
+@_nesting
 def for_break(step, i, start, stop, stride, init, stop_at, stacks, site):
     """The rest of a ``for`` over ``range(start, stop, stride)`` whose body ends with a
     ``break`` on the flag ``values[stop_at]``, from the iteration with loop variable
@@ -353,6 +385,7 @@ def rolls(start, stop, stride):
     return len(range(start, stop, stride)) >= ROLL_AT
 
 
+@_nesting
 def for_loop(step, start, stop, stride, init, stacks, site):
     """``step(i, *values)`` for i in range(start, stop, stride) as one lax.scan, what
     iterations save stacked into `Rows` on ``stacks``; the values, and the loop
@@ -367,8 +400,14 @@ def for_loop(step, start, stop, stride, init, stacks, site):
         i0 = jnp.asarray(start)
         if any(v is None or v is _NONE for v in init):
             init = _fill(_shapes(one, i0, _probe(init))[0], init)
-        shapes, _ = _shapes(one, i0, init)
+        shapes, saves = _shapes(one, i0, init)
         init = _matched(init, shapes, broadcast=False)
+        unit = _unit(n, init, saves) if stacks else None
+        if unit is not None:
+            vals, rows, plan = segments.forward(one, init, start, stride, n, unit)
+            for k, (stack, r) in enumerate(zip(stacks, rows)):
+                stack.append(Segmented(r, jnp.asarray(False), site, plan, k))
+            return vals + (start + (n - 1) * stride,)
         vals, rows = lax.scan(lambda vals, i: one(i, vals), init,
                               start + stride * jnp.arange(n))
     except (TypeError, IndexError) as exc:
@@ -378,6 +417,21 @@ def for_loop(step, start, stop, stride, init, stacks, site):
     for stack, r in zip(stacks, rows):
         stack.append(Rows(r, jnp.asarray(False), site))
     return vals + (start + (n - 1) * stride,)
+
+
+def _unit(n, init, saves):
+    """Iterations per segment of an outermost rolled loop of ``n`` iterations whose
+    saves would not fit in half the memory bound (`segments`); None if they fit."""
+    state = _state()
+    if state.memory is None or state.depth != 1:
+        return None
+    return segments.unit(state.memory, n, _nbytes(saves), _nbytes(init))
+
+
+def _nbytes(tree):
+    leaves = jax.tree_util.tree_leaves(tree)
+    return sum(int(np.prod(getattr(a, "shape", ()))) * jnp.result_type(a).itemsize
+               for a in leaves)
 
 
 # ----- the adjoint's loops -----
@@ -393,6 +447,7 @@ def _rolled(stacks, site, bounds):
     return rolls(*bounds)
 
 
+@_nesting
 def reverse_loop(step, start, stop, stride, stacks, init, site):
     """The adjoint's loop ``for k in range(start, stop, stride)``: ``step(k, *rows,
     *values)`` with each stack's row of the forward iteration it undoes (the last
@@ -411,6 +466,7 @@ def reverse_loop(step, start, stop, stride, stacks, init, site):
     return _reverse_loop(step, start, stop, stride, stacks, init, site)
 
 
+@_nesting
 def reverse_while(step, start, stop, stride, stacks, init, site):
     """The adjoint of a loop with a traced trip count (a while loop, a for loop with a
     traced break): ``for k in range(stop)``, or ``for k in range(start, -1, -1)`` where
@@ -428,6 +484,17 @@ def reverse_while(step, start, stop, stride, stacks, init, site):
     return tuple(vals) + (peeled - 1,)
 
 
+def _adjoint_step(step, site):
+    """One iteration of the adjoint's loop: ``step`` on iteration ``k``'s rows."""
+    def one(k, row, vals):
+        mine = [list(r) for r in row]
+        out = step(k, *mine, *vals)
+        if any(mine):   # pragma: no cover - the adjoint pops what its loop pushed
+            raise AssertionError(f"loop {site}'s adjoint left saves unread")
+        return tuple(out)
+    return one
+
+
 def _reverse_loop(step, start, stop, stride, stacks, init, site):
     rows = []
     for s in stacks:
@@ -435,6 +502,7 @@ def _reverse_loop(step, start, stop, stride, stacks, init, site):
         if not (isinstance(top, Rows) and top.site == site):   # pragma: no cover
             raise AssertionError(f"the saves of loop {site} are not on top of its stack")
         rows.append(top)
+
     static = all(type(b) is int for b in (start, stop, stride))
     if static:
         n = len(range(start, stop, stride))
@@ -442,12 +510,7 @@ def _reverse_loop(step, start, stop, stride, stacks, init, site):
         span = jnp.asarray(stop) - start
         n = jnp.maximum(0, (span + stride - jnp.sign(stride)) // stride)
 
-    def one(k, row, vals):
-        mine = [list(r) for r in row]
-        out = step(k, *mine, *vals)
-        if any(mine):   # pragma: no cover - the adjoint pops what its loop pushed
-            raise AssertionError(f"loop {site}'s adjoint left saves unread")
-        return tuple(out)
+    one = _adjoint_step(step, site)
 
     def row(r):
         return [jax.tree_util.tree_map(lambda b: b[r], rw.rows) for rw in rows]
@@ -457,6 +520,9 @@ def _reverse_loop(step, start, stop, stride, stacks, init, site):
     if any(v is None or v is _NONE for v in init):
         init = _fill(_shapes(one, k0, row(r0), _probe(init)), init)
     init = _matched(init, _shapes(one, k0, row(r0), init), broadcast=True)
+    if rows and isinstance(rows[0], Segmented):   # its rows recomputed, segment by segment
+        return segments.reverse(one, start, stride, n, [rw.rows for rw in rows],
+                                [rw.index for rw in rows], rows[0].plan, init)
     if static:
         # the adjoint's j-th iteration undoes forward iteration n-1-j: a scan backwards
         # over the rows, row r with k = start + stride * (n-1-r)

@@ -27,13 +27,14 @@ from .stacks import STACK_KIND, add_companions, shift_stack_var, shift_stacks
 __all__ = ["STACK_KIND", "transform"]
 
 
-def transform(an, *, name, seed=None, memory=None):
+def transform(an, *, name, seed=None, memory=None, lazy=False):
     """The adjoint ``ir.Program``, called ``name``, of an analyzed function (an
     `analysis.Analyzed`, whose namer names the adjoint's variables too). The adjoint
     sweep starts from 1.0 (a gradient of a scalar output) or, with ``seed``, from an
     extra parameter of that name (a vector-Jacobian product: the output's cotangent,
     of any shape). ``memory``: a byte budget for the saves of long loops
-    (`checkpoint`), None for none."""
+    (`checkpoint`), None for none; ``lazy``: long loops stored behind a test of it,
+    their checkpointed form left to a second build when a call needs it."""
     names, params, body, result, aux = an.names, an.params, an.body, an.result, an.aux
     kinds = an.kinds
     companions = {}
@@ -43,6 +44,7 @@ def transform(an, *, name, seed=None, memory=None):
     plan = Plan(names, kinds, an.ndims, active, params)
     plan.companions = companions
     plan.memory, plan.checkpointed = memory, {}
+    plan.lazy = lazy and memory is not None and not checkpoint.shows_twice(body)
     plan.index(body)
     plan.find_array_items(body)
     plan.find_recomputable(body, optimize.use_counts(body))

@@ -9,13 +9,25 @@ which loops, `revolve` and `online` write them):
 - a ``for i in range(...)`` loop knows its trip count on entry: if its saves fit it
   runs stored, as without a budget (one comparison); otherwise the units are reversed
   with binomial checkpointing (Griewank's revolve) with ``c`` snapshots;
-- a ``while`` loop runs its first ``K`` iterations stored; if it goes on, it runs on
+- a ``while`` loop, or a ``for`` loop with a ``break`` or a step other than 1 (whose
+  trip count is known only once it has run), runs its first ``K`` iterations stored;
+  if it goes on, it runs on
   unsaved with a snapshot every ``K`` iterations, the spacing doubling after every
   ``c // 64`` snapshots, so their number grows with the logarithm of the trip count;
   each stretch between two snapshots is reversed with revolve.
 
 Half the budget goes to one unit's saves and half to snapshots (a while loop's
 first stored unit takes a quarter of it, and the unit being reversed another).
+
+A gradient is first built *lazily*: each such loop stored, behind a test of the
+same bound (a ``for`` loop's trip count on entry, a while loop's count as it runs)
+that stops the run when it fails (`runtime.checkpoint.needs_checkpointing`). Only
+then is the checkpointed form built, and the call made again with it, so a program
+whose loops are short pays nothing for the forms it never needs (its first call
+included). `is_lazy` tells such a program apart. A program that prints, logs, draws
+random numbers, reads a clock or calls a method (`shows_twice`) is built whole at
+once instead: running its forward sweep again would show.
+
 Recomputation runs the same code on the same values, so the gradient is the stored
 one bit for bit. It is done on the IR, so the Python path and the scalar engine both
 run it unchanged.
@@ -26,11 +38,13 @@ import contextvars
 import math
 
 from ....core import ir
-from ....core.ir import While
+from ....core.ir import For, Op, While
+from ....runtime import checkpoint as rt
 from . import online, revolve
-from .scope import DefaultBudget, applies
+from .scope import DefaultBudget, applies, shows_twice
 
-__all__ = ["DEFAULT_MEMORY", "INLINED", "parse_memory", "applies", "forward", "reverse", "rewritten"]
+__all__ = ["DEFAULT_MEMORY", "INLINED", "parse_memory", "applies", "forward", "reverse",
+           "rewritten", "is_lazy", "shows_twice"]
 
 # 256 MB: a fixed size, so a program gets the same schedule on every machine; a loop
 # whose saves fit in half of it (about 10^7 steps of a scalar recurrence) runs stored
@@ -77,8 +91,13 @@ def parse_memory(memory):
 
 
 def forward(plan, s, site, saving, stored, scope):
-    """The forward sweep of loop ``s`` (``stored``: its stored forward sweep)."""
-    make = online.forward if isinstance(s, While) else revolve.forward
+    """The forward sweep of loop ``s`` (``stored``: its stored forward sweep). A lazy
+    plan gets the stored loop behind the bound's test, and no checkpointed reverse
+    sweep (the stored one is its reverse)."""
+    if getattr(plan, "lazy", False):
+        make = online.lazy_forward if scope.online else revolve.lazy_forward
+        return make(plan, s, saving, stored, scope)
+    make = online.forward if scope.online else revolve.forward
     out = make(plan, s, saving, stored, scope)
     plan.checkpointed[site] = (s, saving, scope)
     return out
@@ -88,7 +107,7 @@ def reverse(plan, site, body, stored):
     """The reverse sweep of the checkpointed loop at ``site``, ``body`` its resolved
     adjoint body and ``stored`` the reverse sweep of its stored form."""
     s, saving, scope = plan.checkpointed[site]
-    make = online.reverse if isinstance(s, While) else revolve.reverse
+    make = online.reverse if scope.online else revolve.reverse
     return make(plan, s, saving, scope, body, stored)
 
 
@@ -100,4 +119,12 @@ def rewritten(plan):
         for st in ir.walk(saving + s.body + test):
             found.update(ir.writes(st))
         found.update(scope.snap)
+        if isinstance(s, For):
+            found.add(s.var)
     return found
+
+
+def is_lazy(program):
+    """Whether ``program`` was built lazily and has a loop that may stop its run."""
+    return any(isinstance(st, Op) and st.fn is rt.needs_checkpointing
+               for st in ir.walk(program.body))

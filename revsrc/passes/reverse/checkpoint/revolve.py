@@ -27,7 +27,7 @@ from ....core import ir
 from ....core.ir import Comment, Const, For, If, Op, Pop, Push, While
 from ....runtime import checkpoint as rt
 
-__all__ = ["Units", "forward", "reverse", "copied"]
+__all__ = ["Units", "forward", "lazy_forward", "reverse", "copied"]
 
 
 def copied(stmts):
@@ -43,14 +43,29 @@ class Units:
     """The IR of one checkpointed loop, in units of ``K`` iterations from ``st`` to
     ``e``: advancing unsaved, saving, reversing, taking and restoring snapshots."""
 
-    def __init__(self, plan, s, saving, scope, body=None):
+    def __init__(self, plan, s, saving, scope, body=None, counted=None):
         self.plan, self.s, self.scope, self.loc = plan, s, scope, s.loc
         test = s.test_body if isinstance(s, While) else []
-        self.plain, self.saving = s.body + test, saving + test
         self.body = body
-        self.iv = s.var if isinstance(s, For) else self.int("_i")
         self.st, self.e = self.int("_st"), self.int("_e")
         self.K = self.c = None
+        # ``counted``: (start, step) of a ``for`` loop run as iterations 0, 1, ...
+        # (a step or a break): each iteration sets its variable start + index * step
+        self.counted = counted
+        self.iv = s.var if isinstance(s, For) and not counted else self.int("_i")
+        head = self.var_at(self.iv)
+        self.plain, self.saving = head + s.body + test, head + saving + test
+
+    def var_at(self, index):
+        """The statements setting a counted loop's variable for iteration ``index``."""
+        if not self.counted:
+            return []
+        start, step = self.counted
+        if step == Const(1):
+            return [self.op(self.s.var, operator.add, start, index)]
+        t = self.int("_o")
+        return [self.op(t, operator.mul, index, step),
+                self.op(self.s.var, operator.add, start, t)]
 
     def int(self, prefix, kind="int"):
         v = self.plan.names.fresh(prefix)
@@ -118,7 +133,7 @@ class Units:
         j = self.int("_k")
         inner = []
         if isinstance(self.s, For) and self.plan.needed(self.s.var):
-            inner = [Op(self.s.var, ir.copy, (j,))]
+            inner = self.var_at(j) if self.counted else [Op(self.s.var, ir.copy, (j,))]
         return pre + [a, b, For(j, last, before, Const(-1), inner + copied(self.body),
                                 loc=self.loc)]
 
@@ -220,6 +235,22 @@ def forward(plan, s, saving, stored, scope):
     head = Comment(f"checkpointed loop: stored if its saves fit, else {U.describe()} "
                    f"(binomial checkpointing, revolve)", loc=s.loc)
     return [head] + out + [f0, If(fit, stored + [Push(Const(1), "i")], ck, loc=s.loc)]
+
+
+def lazy_forward(plan, s, saving, stored, scope):
+    """The forward sweep of ``for`` loop ``s`` built lazily: stored, after a test that
+    stops the run if its saves would not fit."""
+    U = Units(plan, s, saving, scope)
+    out = U.sizes((0.5, 0.5))
+    n = U.int("_n")
+    out += [U.op(U.e, ir.copy, s.stop), U.op(U.st, ir.copy, s.start),
+            U.op(n, operator.sub, U.e, U.st)]
+    t, over = U.calc("_over", operator.gt, n, U.K, kind="bool")
+    head = Comment(f"long loop: stored if its saves fit, else checkpointed with "
+                   f"{U.describe()} (binomial checkpointing, revsrc builds that form "
+                   f"when a call needs it)", loc=s.loc)
+    stop = [Op(None, rt.needs_checkpointing, (), loc=s.loc)]
+    return [head] + out + [t, If(over, stop, [], loc=s.loc)] + stored
 
 
 def reverse(plan, s, saving, scope, body, stored):

@@ -2,8 +2,8 @@
 
 A loop is checkpointed when it is outermost, has adjoint work, runs the same way
 again from the same values (no method call, random draw, clock or print in it, no
-write into an array), has no ``break`` and a unit step (``for``) and carries only
-numbers and arrays from one iteration to the next. `applies` says so, and measures
+write into an array) and carries only numbers and arrays from one iteration to the
+next. `applies` says so, and measures
 what one iteration saves (bytes of numbers and a count of objects) and which
 variables a snapshot holds. A random draw in such a loop is refused under an explicit
 ``memory=`` (recomputing it would draw other numbers); under the default bound the
@@ -36,6 +36,8 @@ class Scope:
     fixed: int
     objects: int
     arrays: list       # the snapshot's array variables (sized at run time)
+    online: bool = False   # a while loop, or a for loop with a break or a step
+    bounds: tuple = None   # such a for loop's (start, step) variables, once written
 
 
 def applies(plan, s, site, saving):
@@ -44,10 +46,10 @@ def applies(plan, s, site, saving):
     budget = getattr(plan, "memory", None)
     if budget is None or not plan.rev_nonempty.get(site) or plan.loops_of.get(site):
         return None
-    if isinstance(s, For) and s.step != Const(1):
-        return None
-    if breaks(s.body):
-        return None
+    if isinstance(s, For) and (s.step == Const(0) or any(
+            plan.kinds.get(b) != "int" for b in (s.start, s.stop, s.step)
+            if isinstance(b, str))):
+        return None         # range() refuses it, as the stored loop does
     impure = _impure(s.body + _test_body(s))
     if impure == "random" and not isinstance(budget, DefaultBudget):
         raise errors.SideEffect(
@@ -67,7 +69,9 @@ def applies(plan, s, site, saving):
     if isinstance(trips, Const) and not arrays and \
             trips.value * (saved[0] + _WORD * saved[1]) <= budget // 2:
         return None     # a trip count known now, whose saves fit: stored, unchanged
-    return Scope(snap, saved[0], saved[1], arrays)
+    # a trip count known only once the loop has run: the online scheme
+    online = isinstance(s, While) or breaks(s.body) or s.step != Const(1)
+    return Scope(snap, saved[0], saved[1], arrays, online)
 
 
 def _impure(stmts):
@@ -89,6 +93,23 @@ def _impure(stmts):
             if any(m == "time" or m.endswith("inplace") for m in mods):
                 return "other"
     return None
+
+
+def shows_twice(stmts):
+    """Whether running ``stmts`` again from their start would show: a print, a logging
+    call, a method call, a random draw or a clock read (a lazily built gradient runs
+    its forward sweep again when a loop turns out to need its checkpointed form)."""
+    for st in ir.walk(stmts):
+        if isinstance(st, Op):
+            fn = st.fn
+            if fn is ir.call_method or fn is print:
+                return True
+            owner = getattr(fn, "__self__", None)
+            mods = (getattr(fn, "__module__", None) or "",
+                    type(owner).__module__ if owner is not None else "")
+            if any("random" in m or "logging" in m or m == "time" for m in mods):
+                return True
+    return False
 
 
 def _saved_bytes(plan, stmts):
