@@ -5,13 +5,6 @@ import numpy as np
 import pytest
 
 import revsrc
-
-
-
-@pytest.fixture(autouse=True)
-def _batched_columns(monkeypatch):
-    """The batched columns are opt-in for now (revsrc/columns.py says why)."""
-    monkeypatch.setenv("REVSRC_BATCHED_COLUMNS", "1")
 from revsrc.compose import forward as compose
 
 RNG = np.random.default_rng(3)
@@ -130,3 +123,17 @@ def _columns_of(g, args):
     fw = compose._forward(g)
     zero = tuple(np.zeros_like(a) for a in args[1:])
     return np.stack([fw(args, (e,) + zero)[1] for e in np.eye(args[0].size)], axis=-1)
+
+
+def test_the_off_switch(monkeypatch):
+    monkeypatch.setenv("REVSRC_BATCHED_COLUMNS", "0")
+
+    def f(w):
+        return np.sum(np.sin(w) * w[::-1]) ** 2
+    w = RNG.normal(size=4)
+    H = revsrc.hessian(f)(w)
+    assert not compose._forward(compose._grad(f, 0, None)).__dict__.get("_revsrc_batched")
+    monkeypatch.setenv("REVSRC_BATCHED_COLUMNS", "1")
+    g = compose._grad(f, 0, None)
+    np.testing.assert_allclose(revsrc.hessian(f)(w), H, rtol=1e-12, atol=1e-12)
+    assert _batched_was_used(g)
