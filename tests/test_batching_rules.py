@@ -15,7 +15,6 @@ for a stack of products, NumPy's loop for a ``math`` function).
 """
 import builtins
 import itertools
-import math
 import operator
 
 import numpy as np
@@ -27,7 +26,7 @@ from revsrc.backends import python as emit
 from revsrc.core import ir
 from revsrc.core.ir import Const, Op
 from revsrc.passes import batching
-from revsrc.runtime import ieee, tensor
+from revsrc.runtime import tensor
 from revsrc.runtime.grads import linalg, reductions
 
 N = 3                        # the batch; also the first axis of most examples (the trap)
@@ -372,3 +371,36 @@ def test_random_axes_against_the_loop(f):
         want = np.stack([np.asarray(v) for v in lanes], axis=out_axis)
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12,
                                    err_msg=f"in_axes={ax} out_axes={out_axis}")
+
+
+# ----- tuples batched as a whole: the stacked results of a per-example call ----------
+
+def _f_divmod(a, b):
+    t = np.divmod(a, b)                  # no batching form: per example, a tuple
+    return np.concatenate(t, axis=None) * 1.0
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_a_tuple_of_stacked_results_is_batched_item_by_item(n, monkeypatch):
+    from revsrc import vmapped
+
+    def no_fallback(*_):
+        raise AssertionError("ran per example: the batched program failed")
+    monkeypatch.setattr(vmapped.ArrayMap, "_per_lane", no_fallback)
+    rng = np.random.default_rng(n)
+    a, b = rng.uniform(1, 5, size=(n, n + 1)), rng.uniform(1, 2, size=(n, n + 1))
+    np.testing.assert_array_equal(revsrc.vmap(_f_divmod)(a, b),
+                                  np.stack([_f_divmod(x, y) for x, y in zip(a, b)]))
+
+
+def test_named_tuples_stack_and_split():
+    from revsrc.runtime import batched
+    s = RNG.normal(size=(2, 2, 2))
+    s = s + np.swapaxes(s, 1, 2)
+    out = batched.loop(np.linalg.eigh, 2, (True,), {}, s)
+    assert type(out) is type(np.linalg.eigh(s[0]))
+    for i in range(2):
+        one = batched.lane(out, True, i)
+        assert type(one) is type(out)
+        for got, want in zip(one, np.linalg.eigh(s[i])):
+            np.testing.assert_array_equal(got, want)

@@ -28,12 +28,21 @@ _ALL = slice(None)
 
 
 def lane(x, z, i):
-    """Example ``i`` of ``x`` (batched as ``z`` says)."""
+    """Example ``i`` of ``x`` (batched as ``z`` says). A tuple or list batched as a
+    whole (the stacked results of `loop`) is batched item by item: its example is a
+    tuple of the items' examples, not its item ``i``."""
     if z is True:
+        if isinstance(x, (tuple, list)):
+            return _like(x, [lane(v, True, i) for v in x])
         return x[i]
     if z is False:
         return x
-    return type(x)(lane(v, zz, i) for v, zz in zip(x, z))
+    return _like(x, [lane(v, zz, i) for v, zz in zip(x, z)])
+
+
+def _like(x, items):
+    """A tuple or list of the type of ``x`` (a named tuple too) holding ``items``."""
+    return type(x)(*items) if hasattr(x, "_fields") else type(x)(items)
 
 
 def stacked(results):
@@ -41,7 +50,7 @@ def stacked(results):
     first axis, tuples item by item, numbers as an array of their kind."""
     first = results[0]
     if isinstance(first, (tuple, list)) and not isinstance(first, np.ndarray):
-        return type(first)(stacked([r[k] for r in results]) for k in range(len(first)))
+        return _like(first, [stacked([r[k] for r in results]) for k in range(len(first))])
     if first is None and all(r is None for r in results):
         return None
     return np.stack([np.asarray(r) for r in results])
