@@ -380,6 +380,14 @@ def _f_divmod(a, b):
     return np.concatenate(t, axis=None) * 1.0
 
 
+def _f_counter_index(x, y, k):
+    t = (y, x, y)
+    s = 0.0
+    for i in range(k):                   # the counter reads items batched and not
+        s = s + t[i] * (i + 1.0)
+    return s
+
+
 @pytest.mark.parametrize("n", [2, 3])
 def test_a_tuple_of_stacked_results_is_batched_item_by_item(n, monkeypatch):
     from revsrc import vmapped
@@ -391,6 +399,10 @@ def test_a_tuple_of_stacked_results_is_batched_item_by_item(n, monkeypatch):
     a, b = rng.uniform(1, 5, size=(n, n + 1)), rng.uniform(1, 2, size=(n, n + 1))
     np.testing.assert_array_equal(revsrc.vmap(_f_divmod)(a, b),
                                   np.stack([_f_divmod(x, y) for x, y in zip(a, b)]))
+    x, y = rng.normal(size=(n, n)), rng.normal(size=n)
+    mapped = revsrc.vmap(_f_counter_index, in_axes=(0, None, None))
+    np.testing.assert_array_equal(mapped(x, y, 3),
+                                  np.stack([_f_counter_index(v, y, 3) for v in x]))
 
 
 def test_named_tuples_stack_and_split():

@@ -262,7 +262,9 @@ def getitem(x, idx, zx, zi, n=None):
     index gathered row by row; anything else `loop`."""
     if not zi:
         if isinstance(x, (tuple, list)):
-            return x[idx]
+            # a tuple of items batched or not: the one read, batched (an index the
+            # program computes, a loop's counter, may read any of them)
+            return _batched_as(x[idx], zx[idx] if isinstance(zx, tuple) else zx, n)
         items = idx if isinstance(idx, tuple) else (idx,)
         if _simple_index(items):
             return np.asarray(x)[(_ALL,) + items]
@@ -274,6 +276,15 @@ def getitem(x, idx, zx, zi, n=None):
         rows = np.arange(ia.shape[0]).reshape((-1,) + (1,) * (ia.ndim - 1))
         return np.asarray(x)[rows, ia]
     return loop(_get, n, (zx, zi), {}, x, idx)
+
+
+def _batched_as(v, z, n):
+    """``v`` (batched as ``z`` says) with every item batched."""
+    if z is True:
+        return v
+    if z is False:
+        return lift(v, n)
+    return _like(v, [_batched_as(item, zz, n) for item, zz in zip(v, z)])
 
 
 def _get(x, i):
