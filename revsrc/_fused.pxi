@@ -198,10 +198,12 @@ cdef inline bint _plain_float_array(object a, int typenum, int nd,
     if not (cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISALIGNED(arr)
             and cnp.PyArray_ISNOTSWAPPED(arr)):
         return 0
-    if dims != NULL:
+    if typenum >= 0:
+        # the shape too; a 0-d array's dims may be NULL, so the rank decides first
+        # (a 0-d g once took an ans of any shape and gave its first item alone)
         if cnp.PyArray_NDIM(arr) != nd:
             return 0
-        if not cnp.PyArray_CompareLists(cnp.PyArray_DIMS(arr), dims, nd):
+        if nd > 0 and not cnp.PyArray_CompareLists(cnp.PyArray_DIMS(arr), dims, nd):
             return 0
     return 1
 

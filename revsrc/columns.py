@@ -6,6 +6,7 @@ The program is the one `revsrc.jvp` runs (its entry in the forward transformatio
 cache), batched once per argument kinds and tangent position and kept beside it.
 Where it cannot be batched (a branch on a tangent's value, a JAX program, an argument
 that is a number), the directions run one by one as before, with the same values.
+``REVSRC_BATCHED_COLUMNS=0`` in the environment turns the batched columns off.
 """
 from __future__ import annotations
 
@@ -24,10 +25,8 @@ def columns(fw, args, a, j, td, leaves, x, has_aux, basis, tangents_for):
     """(output, aux, one output tangent per basis direction of leaf ``j`` of argument
     ``a``). ``basis(x)`` yields the directions; ``tangents_for(e)`` the tangents of
     every argument for direction ``e``."""
-    # opt-in (REVSRC_BATCHED_COLUMNS=1) until its batching rules are fixed: a soft-rank
-    # loss's Hessian came out wrong through the batched program (tests/user_programs4.py,
-    # ml_soft_rank_spearman_hess) while column by column it is right
-    if os.environ.get("REVSRC_BATCHED_COLUMNS") == "1" and fw.backend != "jax" and \
+    # REVSRC_BATCHED_COLUMNS=0 turns it off: direction by direction, as before
+    if os.environ.get("REVSRC_BATCHED_COLUMNS") != "0" and fw.backend != "jax" and \
             isinstance(x, np.ndarray) and x.dtype == np.float64 and x.size > 1:
         found = _batched(fw, args, x, tangents_for)
         if found is not None:

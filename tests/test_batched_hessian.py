@@ -5,13 +5,6 @@ import numpy as np
 import pytest
 
 import revsrc
-
-
-
-@pytest.fixture(autouse=True)
-def _batched_columns(monkeypatch):
-    """The batched columns are opt-in for now (revsrc/columns.py says why)."""
-    monkeypatch.setenv("REVSRC_BATCHED_COLUMNS", "1")
 from revsrc.compose import forward as compose
 
 RNG = np.random.default_rng(3)
@@ -86,3 +79,61 @@ def test_matrix_arguments(shape):
     fw = compose._forward(g)
     cols = np.stack([fw((w,), (e.reshape(shape),))[1] for e in np.eye(w.size)], axis=-1)
     np.testing.assert_allclose(H, cols.reshape(shape + shape), rtol=1e-12, atol=1e-12)
+
+
+def soft_rank_loss(scores, target, tau=0.5):
+    """The loss whose Hessian the batched columns once got wrong (an adjoint of a
+    broadcast, unbatched, read as a batch: its length was the batch's)."""
+    diff = (scores[:, None] - scores[None, :]) / tau
+    P = 1.0 / (1.0 + np.exp(-diff))
+    ranks = P.sum(axis=1) + 0.5
+    ranks = ranks - ranks.mean()
+    t = target - target.mean()
+    corr = np.dot(ranks, t) / (np.linalg.norm(ranks) * np.linalg.norm(t))
+    soft = np.exp(scores / tau)
+    soft = soft / soft.sum()
+    return -corr + 0.1 * np.sum(soft * np.log(soft))
+
+
+def centred_cubes(s):
+    """The smallest form of it: a mean subtracted from a reduction's result."""
+    r = (s[:, None] * s[None, :]).sum(axis=1)
+    r = r - r.mean()
+    return np.sum(r ** 3)
+
+
+@pytest.mark.parametrize("f", [soft_rank_loss, centred_cubes])
+def test_a_broadcast_adjoint_the_same_for_every_direction(f):
+    s = np.array([0.3, -1.2, 2.0, 0.9, -0.4])
+    t = np.array([2.0, 0.0, 4.0, 3.0, 1.0])
+    args = (s, t) if f is soft_rank_loss else (s,)
+    H = revsrc.hessian(f)(*args)
+    g = compose._grad(f, 0, None)
+    np.testing.assert_allclose(H, _columns_of(g, args), rtol=1e-12, atol=1e-12)
+    assert _batched_was_used(g)
+    grad = revsrc.grad(f)
+    h = 1e-6
+    numeric = np.stack([(grad(s + h * e, *args[1:]) - grad(s - h * e, *args[1:])) / (2 * h)
+                        for e in np.eye(s.size)], axis=-1)
+    np.testing.assert_allclose(H, numeric, rtol=1e-5, atol=1e-7)
+
+
+def _columns_of(g, args):
+    """The Hessian one forward-mode program per direction of the first argument."""
+    fw = compose._forward(g)
+    zero = tuple(np.zeros_like(a) for a in args[1:])
+    return np.stack([fw(args, (e,) + zero)[1] for e in np.eye(args[0].size)], axis=-1)
+
+
+def test_the_off_switch(monkeypatch):
+    monkeypatch.setenv("REVSRC_BATCHED_COLUMNS", "0")
+
+    def f(w):
+        return np.sum(np.sin(w) * w[::-1]) ** 2
+    w = RNG.normal(size=4)
+    H = revsrc.hessian(f)(w)
+    assert not compose._forward(compose._grad(f, 0, None)).__dict__.get("_revsrc_batched")
+    monkeypatch.setenv("REVSRC_BATCHED_COLUMNS", "1")
+    g = compose._grad(f, 0, None)
+    np.testing.assert_allclose(revsrc.hessian(f)(w), H, rtol=1e-12, atol=1e-12)
+    assert _batched_was_used(g)

@@ -261,6 +261,8 @@ class _Batcher:
         args, kw, loc, t = tuple(s.args), s.kwargs, s.loc, s.target
         if form == "elementwise" and not structured:
             alt = _twin(fn)
+            if isinstance(alt, np.ufunc) and len(args) != alt.nin:
+                alt = None     # math.log(x, base): np.log's second operand is its out
             if primitives.family_of(fn) == "math" or primitives.fact(fn, "raises_on_scalars"):
                 # it may raise on an example's number: its twin, checked
                 if alt is None:
@@ -282,7 +284,7 @@ class _Batcher:
         if form in ("sum_grad", "mean_grad") and not structured and not kw:
             return self.reduced_grad(s, form, zs)
         if form == "unbroadcast" and two:
-            return Op(t, B.unbroadcast, args + (Const(zs[0]), Const(zs[1])), loc=loc)
+            return Op(t, B.unbroadcast, args + (Const(zs[0]), Const(zs[1]), N), loc=loc)
         if form in ("broadcast_like", "finalize") and two:
             f = B.broadcast_like if form == "broadcast_like" else B.finalize
             extra = (N,) if form == "finalize" else ()
