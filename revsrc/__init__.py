@@ -19,13 +19,11 @@ except ImportError as exc:  # pragma: no cover - exercised by a broken install o
         "(from a source checkout, python setup.py build_ext --inplace also works)."
     ) from exc
 
+import importlib
 from typing import Any, Callable, Optional
 
 from . import custom as _custom
 from .api import disassemble, grad, source, value_and_grad
-from .compose import hessian, hvp, jacfwd, jacobian, jacrev, jvp, linearize, vjp
-from .jitted import jit
-from .mapped import vmap
 from .errors import RevsrcError
 from .core.pytree import (register_pytree, tree_flatten, tree_leaves, tree_map,
                           tree_structure, tree_unflatten)
@@ -73,6 +71,27 @@ def nondiff(*funcs: Callable[..., Any]) -> Any:
     1.0
     """
     return _custom.mark_nondiff(*funcs)
+
+
+# The other transformations load when a program first names one (``revsrc.jit``,
+# ``from revsrc import vmap``): they build on grad's modules, and a script that only
+# differentiates never pays for theirs (they were a sixth of ``import revsrc``).
+_LATE = {"jvp": "compose", "vjp": "compose", "linearize": "compose", "jacfwd": "compose",
+         "jacrev": "compose", "jacobian": "compose", "hessian": "compose", "hvp": "compose",
+         "jit": "jitted", "vmap": "mapped"}
+
+
+def __getattr__(name):
+    home = _LATE.get(name)
+    if home is None:
+        raise AttributeError(f"module 'revsrc' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value      # (read once: later reads find it here)
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LATE))
 
 
 __all__ = ["grad", "value_and_grad", "jvp", "vjp", "linearize", "jacfwd", "jacrev",
