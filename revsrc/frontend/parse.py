@@ -299,9 +299,13 @@ def _find_definition(tree, fn):
                 "the lambda's source cannot be told apart from the code around it",
                 loc=_where(fn), hint="define the function with def")
         return found[0]
-    for node in ast_nodes(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
-            return node
+    # (the definition read is the tree's first statement, almost always: the top level
+    # is what a breadth-first walk meets first, so looking there first finds the same)
+    for nodes in (tree.body, None):
+        for node in nodes if nodes is not None else ast_nodes(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    node.name == name:
+                return node
     raise errors.NoSource(f"no definition of {name} found in its source", loc=_where(fn))
 
 
