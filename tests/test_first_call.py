@@ -356,6 +356,50 @@ def test_transformations_and_passes_a_gradient_never_uses_load_late(tmp_path):
     assert "no_such_name" in error
 
 
+GC_CHILD = textwrap.dedent('''
+    import gc, sys, weakref
+    sys.path.insert(0, sys.argv[1])
+    mode = sys.argv[2]
+
+
+    class Node:
+        pass
+
+
+    cycle = Node()
+    cycle.me = cycle
+    gone = weakref.ref(cycle)
+    del cycle
+    if mode == "off":
+        gc.disable()
+    if mode == "frozen":
+        gc.freeze()
+    frozen = gc.get_freeze_count()
+    import revsrc
+    print(gc.isenabled(), gc.get_freeze_count() == 0, frozen > 0)
+    gc.collect()
+    print(gone() is None)
+''')
+
+
+@pytest.mark.parametrize("mode", ["on", "off", "frozen"])
+def test_the_import_leaves_the_collector_as_it_was(mode):
+    """``import revsrc`` pauses the cyclic collector while it runs and hands what it
+    made to the oldest generation: afterwards the collector is on or off as it was, a
+    caller's frozen objects stay frozen, and a cycle made before is still collected."""
+    home = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
+    r = subprocess.run([sys.executable, "-c", GC_CHILD, home, mode], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    state, collected = r.stdout.splitlines()
+    enabled, none_frozen, had_frozen = state.split()
+    assert enabled == ("False" if mode == "off" else "True")
+    assert none_frozen == ("False" if mode == "frozen" else "True")
+    assert had_frozen == ("True" if mode == "frozen" else "False")
+    # (a frozen cycle is the caller's to release; any other is collected)
+    assert collected == ("False" if mode == "frozen" else "True")
+
+
 def test_records_behave_as_dataclasses():
     """revsrc/core/record.py gives its classes dataclass's ==, hash, repr and
     frozenness."""
