@@ -44,7 +44,6 @@ import ast
 import copy
 import math
 import types
-from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -125,18 +124,21 @@ def namespace(family, scalar):
 
 # ----- Rules -----
 
-@dataclass(eq=False)
 class Rule:
-    """A rule function ``rule(g, ans, *params)``, parsed once for inlining."""
-    fn: Callable
-    params: list                      # the primal's parameter names, in order
-    defaults: dict                    # parameter name -> default value
-    outputs: list = field(default_factory=list)   # per param: ast expression or None
-    body: list = field(default_factory=list)      # ast statements before the return
-    globals: dict = field(default_factory=dict)
-    filename: str = ""
-    lines: list = field(default_factory=list)
-    loaded: bool = False
+    """A rule function ``rule(g, ans, *params)``, parsed once for inlining (plain classes
+    here and below: a dataclass's generated methods cost the import more than they give)."""
+    def __init__(self, fn, params, defaults):
+        self.fn = fn
+        self.params = params          # the primal's parameter names, in order
+        self.defaults = defaults      # parameter name -> default value
+        self.outputs = []             # per param: ast expression or None
+        self.body = []                # ast statements before the return
+        self.globals = {}
+        self.filename = ""
+        self.loaded = False
+
+    def __repr__(self):
+        return f"Rule({getattr(self.fn, '__qualname__', self.fn)!r})"
 
     @classmethod
     def of(cls, fn):
@@ -166,8 +168,7 @@ class Rule:
         self.outputs = outs
         self.globals = fn.__globals__
         self.filename = fn.__code__.co_filename
-        self.lines = source.text_lines(self.filename)
-        self.loaded = True
+        self.loaded = True     # (its file's lines are not kept: no pass reads them)
         return self
 
     def differentiable(self, index):
@@ -233,41 +234,45 @@ class Fused:
             object.__setattr__(self, name, value)
 
 
-@dataclass(eq=False)
 class Alias:
     """One callable that is the primitive."""
-    fn: Any
-    family: str
-    engine: Optional[Lower] = None   # how the scalar engine computes it
-    infix: Optional[str] = None      # printed as an operator
-    companion: Any = None            # a function of the same argument the vjp reads
-    kind: Any = None                 # a kind rule of its own (else the record's)
-    jax: Optional[str] = None        # its jax.numpy twin, e.g. "jnp.vstack" (see jaxgen)
+    engine = None        # how the scalar engine computes it (a `Lower`)
+    infix = None         # printed as an operator
+    companion = None     # a function of the same argument the vjp reads
+    kind = None          # a kind rule of its own (else the record's)
+    jax = None           # its jax.numpy twin, e.g. "jnp.vstack" (see jaxgen)
     # Facts the passes ask about, per alias (``operator.truediv`` raises on numbers
     # where its twin ``np.divide`` returns inf). Each is a claim a pass relies on;
     # None (or False) claims nothing and the pass leaves the operation as it is. A
-    # ufunc or a math function has some by what it is (`_natural`).
-    pure: Optional[bool] = None      # on numbers, a function of its arguments' values
-    #                                  alone, raising alike (cse shares repeated calls)
-    raises_on_scalars: Optional[bool] = None  # False: on numbers it never raises and
-    #                                  has no effect (cse drops an unread call)
-    effect_free: Optional[bool] = None  # no effect, on arrays too (prune: grad's
-    #                                  forward sweep drops a call nothing reads)
-    foldable: Optional[bool] = None  # on constant numbers, computed while transforming
-    cheap: Optional[bool] = None     # recomputed in the reverse sweep, not saved
-    int_preserving: Optional[bool] = None   # an int for int operands (int stacks)
-    view: Optional[str] = None       # "always" or "maybe" a view of its first argument
-    array_ufunc: Any = None          # the ufunc an operator is on arrays (prune)
-    loop_kernel: Optional[tuple] = None  # (kernel, argument count): _kernels' function
-    #                                  giving its value bit for bit, in loop bodies
-    numpy_name: Optional[str] = None  # a math function's NumPy name, where it differs
-    shape_reads: Optional[tuple] = None  # arguments read for shape, dtype, rank alone
-    batch: Optional[str] = None      # how it maps over a batch axis (rules/batching.py)
+    # ufunc or a math function has some by what it is (`_natural`). (Class defaults:
+    # an instance holds those it has.)
+    pure = None          # on numbers, a function of its arguments' values
+    #                      alone, raising alike (cse shares repeated calls)
+    raises_on_scalars = None  # False: on numbers it never raises and has no
+    #                      effect (cse drops an unread call)
+    effect_free = None   # no effect, on arrays too (prune: grad's forward sweep
+    #                      drops a call nothing reads)
+    foldable = None      # on constant numbers, computed while transforming
+    cheap = None         # recomputed in the reverse sweep, not saved
+    int_preserving = None   # an int for int operands (int stacks)
+    view = None          # "always" or "maybe" a view of its first argument
+    array_ufunc = None   # the ufunc an operator is on arrays (prune)
+    loop_kernel = None   # (kernel, argument count): _kernels' function giving its
+    #                      value bit for bit, in loop bodies
+    numpy_name = None    # a math function's NumPy name, where it differs
+    shape_reads = None   # arguments read for shape, dtype, rank alone
+    batch = None         # how it maps over a batch axis (rules/batching.py)
 
-    def __post_init__(self):
-        for name, value in _natural(self.fn).items():
-            if getattr(self, name) is None:
-                setattr(self, name, value)
+    def __init__(self, fn, family, engine=None, infix=None, companion=None, kind=None,
+                 jax=None):
+        self.fn = fn
+        self.family = family
+        given = {"engine": engine, "infix": infix, "companion": companion, "kind": kind,
+                 "jax": jax}
+        self.__dict__.update({k: v for k, v in given.items() if v is not None}, **_natural(fn))
+
+    def __repr__(self):
+        return f"Alias({self.fn!r}, {self.family!r})"
 
 
 FACTS = ("pure", "raises_on_scalars", "effect_free", "foldable", "cheap", "int_preserving",
@@ -291,19 +296,20 @@ def _natural(fn):
     return {}
 
 
-@dataclass(eq=False)
 class Primitive:
-    name: str
-    aliases: list = field(default_factory=list)
-    vjp: Optional[Rule] = None
-    jvp: Any = None           # a Rule, "elementwise", or None (see `linear`)
-    linear: tuple = ()        # inputs it is linear in, together (tangent: f(t1, t2))
-    multilinear: tuple = ()   # inputs it is linear in, each (f(t1, y) + f(x, t2))
-    nondiff: bool = False
-    broadcast: bool = False   # elementwise: contributions are summed back to shapes
-    complex_ok: bool = False  # the vjp follows the complex convention (see revsrc.rules)
-    kind: Any = None          # kind rule; None: unknown ("any")
-    fused: Any = None         # a Fused fact, or a tuple of them (one per input)
+    vjp = None           # a Rule
+    jvp = None           # a Rule, "elementwise", or None (see `linear`)
+    linear = ()          # inputs it is linear in, together (tangent: f(t1, t2))
+    multilinear = ()     # inputs it is linear in, each (f(t1, y) + f(x, t2))
+    nondiff = False
+    broadcast = False    # elementwise: contributions are summed back to shapes
+    complex_ok = False   # the vjp follows the complex convention (see revsrc.rules)
+    kind = None          # kind rule; None: unknown ("any")
+    fused = None         # a Fused fact, or a tuple of them (one per input)
+
+    def __init__(self, name):
+        self.name = name
+        self.aliases = []
 
     def alias(self, fn):
         for a in self.aliases:
@@ -376,13 +382,14 @@ def _load_deferred(fn):
 
 
 def family_of(fn):
-    if isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith("numpy"):
+    module = getattr(fn, "__module__", None) or ""
+    if isinstance(fn, np.ufunc) or module.startswith("numpy"):
         return NUMPY
-    if getattr(fn, "__module__", None) == "math":
+    if module == "math":
         return MATH
     if runtime.is_helper(fn):
         return RUNTIME
-    if getattr(fn, "__module__", None) in ("builtins", "_operator", "operator"):
+    if module in ("builtins", "_operator", "operator"):
         return PYTHON
     return USER
 
@@ -450,11 +457,13 @@ def _add_alias(prim, new):
     """Make ``new`` an alias of ``prim``, keeping the facts declared for its callable
     (an alias given again, with an engine lowering of its own, is still pure)."""
     fn = new.fn
-    old = [a for a in prim.aliases if a.fn is fn] or \
-        ([_FACTS_ONLY.pop(_key(fn))] if _key(fn) in _FACTS_ONLY else [])
-    for name in FACTS:
-        if old and getattr(old[0], name) is not None:
-            setattr(new, name, getattr(old[0], name))
+    old = next((a for a in prim.aliases if a.fn is fn), None)
+    if old is None and _FACTS_ONLY:
+        old = _FACTS_ONLY.pop(_key(fn), None)
+    if old is not None:
+        for name in FACTS:
+            if getattr(old, name) is not None:
+                setattr(new, name, getattr(old, name))
     prim.aliases = [a for a in prim.aliases if a.fn is not fn] + [new]
     _BY_FN[_key(fn)] = prim
 

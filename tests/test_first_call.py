@@ -293,6 +293,113 @@ def test_modules_a_program_may_never_use_load_late(tmp_path):
     assert [float(v) for v in spectrum_grad.split()] == pytest.approx(fd, rel=1e-6)
 
 
+LATE_TRANSFORMS_CHILD = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    import numpy as np
+    import revsrc
+    late = ("revsrc.compose", "revsrc.jitted", "revsrc.mapped", "revsrc.passes.jvp",
+            "revsrc.passes.cse", "revsrc.passes.views", "revsrc.passes.versions",
+            "revsrc.passes.gradient_trees", "revsrc.backends.smallarr_layout", "sysconfig")
+    print(*[m in sys.modules for m in late])
+
+    def f(x):
+        return np.sum(np.sin(x) * x)
+
+
+    def square(v):
+        return v * v
+
+
+    def double(v):
+        return v * 2.0
+
+
+    x = np.array([0.3, -1.2, 0.8])
+    print(*revsrc.grad(f)(x))
+    print(*[m in sys.modules for m in late[:3]])
+    from revsrc import jit, vmap
+    print(revsrc.jvp(f, (x,), (np.ones(3),))[1], jit(square)(3.0), *vmap(double)(x),
+          *np.diag(revsrc.hessian(f)(x)))
+    names = {}
+    exec("from revsrc import *", names)
+    print(sorted(set(revsrc.__all__) - set(names)), sorted(set(revsrc.__all__) - set(dir(revsrc))))
+    try:
+        revsrc.no_such_name
+    except AttributeError as exc:
+        print(exc)
+''')
+
+
+def test_transformations_and_passes_a_gradient_never_uses_load_late(tmp_path):
+    """``import revsrc`` leaves the other transformations (jvp, Jacobians, jit, vmap) and
+    the passes only they or some programs need unloaded; naming one loads it, and it
+    computes as before; ``from revsrc import *`` still gives every public name."""
+    home = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
+    script = tmp_path / "first_call_transforms.py"     # (its functions have a file)
+    script.write_text(LATE_TRANSFORMS_CHILD)
+    r = subprocess.run([sys.executable, str(script), home], capture_output=True, text=True,
+                       cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    loaded, grad, after, values, missing, error = r.stdout.splitlines()
+    assert loaded.split() == ["False"] * 10
+    assert after.split() == ["False"] * 3      # a gradient needs none of them
+    x = [0.3, -1.2, 0.8]
+    assert [float(v) for v in grad.split()] == pytest.approx(
+        [math.cos(v) * v + math.sin(v) for v in x], rel=1e-12)
+    jvp, square, *rest = [float(v) for v in values.split()]
+    assert jvp == pytest.approx(sum(math.cos(v) * v + math.sin(v) for v in x), rel=1e-12)
+    assert square == 9.0 and rest[:3] == [2 * v for v in x]
+    assert rest[3:] == pytest.approx([2 * math.cos(v) - v * math.sin(v) for v in x],
+                                     rel=1e-12)
+    assert missing == "[] []"
+    assert "no_such_name" in error
+
+
+GC_CHILD = textwrap.dedent('''
+    import gc, sys, weakref
+    sys.path.insert(0, sys.argv[1])
+    mode = sys.argv[2]
+
+
+    class Node:
+        pass
+
+
+    cycle = Node()
+    cycle.me = cycle
+    gone = weakref.ref(cycle)
+    del cycle
+    if mode == "off":
+        gc.disable()
+    if mode == "frozen":
+        gc.freeze()
+    frozen = gc.get_freeze_count()
+    import revsrc
+    print(gc.isenabled(), gc.get_freeze_count() == 0, frozen > 0)
+    gc.collect()
+    print(gone() is None)
+''')
+
+
+@pytest.mark.parametrize("mode", ["on", "off", "frozen"])
+def test_the_import_leaves_the_collector_as_it_was(mode):
+    """``import revsrc`` pauses the cyclic collector while it runs and hands what it
+    made to the oldest generation: afterwards the collector is on or off as it was, a
+    caller's frozen objects stay frozen, and a cycle made before is still collected."""
+    home = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
+    r = subprocess.run([sys.executable, "-c", GC_CHILD, home, mode], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    state, collected = r.stdout.splitlines()
+    enabled, none_frozen, had_frozen = state.split()
+    assert enabled == ("False" if mode == "off" else "True")
+    assert none_frozen == ("False" if mode == "frozen" else "True")
+    assert had_frozen == ("True" if mode == "frozen" else "False")
+    # (a frozen cycle is the caller's to release; any other is collected)
+    assert collected == ("False" if mode == "frozen" else "True")
+
+
 def test_records_behave_as_dataclasses():
     """revsrc/core/record.py gives its classes dataclass's ==, hash, repr and
     frozenness."""

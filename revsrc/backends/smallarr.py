@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import operator
 import os
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -56,7 +55,11 @@ from ..runtime import smallarr as rt
 from ..runtime import tensor
 from ..runtime.grads import linalg as _linalg
 from .printing import stack_name
-from . import smallarr_layout
+from ..core.late import LateModule
+from ..core.record import record
+
+# The register layout loads when a loop is first taken (most programs have none).
+smallarr_layout = LateModule(__package__ + ".smallarr_layout")
 
 __all__ = ["rewrite", "plan_loop", "enabled"]
 
@@ -167,12 +170,18 @@ def plan_loop(loop, name="loop"):
                         consts, smallarr_layout.layout)
 
 
-@dataclass
+@record
 class _Pair:
     index: int
     plan: object
-    pushes: tuple = field(default=())
-    pops: tuple = field(default=())
+    pushes: tuple
+    pops: tuple
+
+    def __init__(self, index, plan, pushes=(), pops=()):
+        self.index = index
+        self.plan = plan
+        self.pushes = pushes
+        self.pops = pops
 
 
 def rewrite(program):

@@ -37,17 +37,26 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import analysis, containers, cse, inline, jvp, keywords, prune, reverse, versions, \
-    views as aliases
-from . import gradient_trees
+from . import analysis, containers, inline, keywords, prune, reverse
 from ..frontend import arguments, bindings
 from .. import errors, runtime
 from ..core import ir, kinds, ops
 from ..frontend import callee as callee_mod
 from ..core.ir import Const, Op, Pop, SetItem
+from ..core.late import LateModule
 from ..core.record import FRESH, record
 from ..core.names import function_name
 from ..frontend.lower.lowerer import Lowerer
+
+# Passes only some programs need load when one first does: forward mode (jvp), the
+# shared-work pass of jit's programs (cse), writes through views (versions, aliases)
+# and containers of gradients (gradient_trees). A derivative of arithmetic on numbers
+# and arrays never reads them.
+jvp = LateModule(__package__ + ".jvp")
+cse = LateModule(__package__ + ".cse")
+versions = LateModule(__package__ + ".versions")
+aliases = LateModule(__package__ + ".views")
+gradient_trees = LateModule(__package__ + ".gradient_trees")
 
 
 @record

@@ -6,25 +6,6 @@ The layers above reach `compiled` through ``jaxgen``, a stand-in that imports it
 its first attribute access: every use is behind a ``backend="jax"`` test, so a process
 that never asks for JAX does not pay for importing the printer and its helpers (they
 were a twentieth of ``import revsrc``)."""
-import importlib
-
-
-class LateModule:
-    """A module of this package, imported when an attribute of it is first read."""
-    __slots__ = ("_name", "_module")
-
-    def __init__(self, name):
-        self._name = name
-        self._module = None
-
-    def __getattr__(self, attr):    # (every attribute: the stand-in has none of its own)
-        module = self._module
-        if module is None:
-            module = self._module = importlib.import_module(self._name)
-        return getattr(module, attr)
-
-    def __repr__(self):
-        return f"<late module {self._name}>"
-
+from ...core.late import LateModule
 
 jaxgen = LateModule(__name__ + ".compiled")

@@ -15,7 +15,6 @@ import ast
 import functools
 import inspect
 import os
-import sysconfig
 import types
 
 import numpy as np
@@ -23,6 +22,10 @@ import numpy as np
 from ... import errors
 from ...core import pytree
 from ...core.ir import Const
+from ...core.late import LateModule
+
+# the installation's paths, read only to tell a library's function from the user's
+_sysconfig = LateModule("sysconfig")
 
 
 class VTuple(tuple):
@@ -177,8 +180,8 @@ def is_library(fn):
     except TypeError:
         return False
     path = os.path.realpath(path)
-    roots = {os.path.realpath(sysconfig.get_paths()[k]) for k in ("stdlib", "purelib",
-                                                                   "platlib")}
+    roots = {os.path.realpath(_sysconfig.get_paths()[k]) for k in ("stdlib", "purelib",
+                                                                    "platlib")}
     return any(path.startswith(r + os.sep) for r in roots)
 
 
