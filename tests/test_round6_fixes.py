@@ -308,3 +308,53 @@ def test_vmap_big_int_results_are_exact_or_refused():
         revsrc.vmap(max_half)(np.array([n]))
     got = revsrc.vmap(max_half)(np.array([3, -2]))
     assert got.tolist() == [3.0, 0.5]
+
+
+# ----- backend="jax": a trace too large to compile is refused (E605) ------------------
+
+def pairwise(v):
+    s = 0.0
+    for i in range(v.shape[0]):                 # refuse: E605
+        for j in range(v.shape[0]):
+            if v[i] > v[j]:
+                s = s + v[i] * v[j]
+    return s
+
+
+@pytest.fixture
+def jax_loops():
+    pytest.importorskip("jax")
+    from revsrc.backends.jax import load
+    return load.require().loops
+
+
+def test_jax_trace_over_the_bound_is_refused_at_the_outer_loop(jax_loops, monkeypatch):
+    # the bound lowered so that a small program crosses it: the round-4 program
+    # (physics_balls_step, 25,000 operations) crosses the real one the same way
+    monkeypatch.setattr(jax_loops, "MAX_TRACE", 300)
+    with pytest.raises(errors.JaxTraceTooLarge) as info:
+        revsrc.grad(pairwise, backend="jax")(np.arange(6.0))
+    err = info.value
+    assert err.code == "E605" and err.filename == __file__
+    assert "# refuse: E605" in err.line and "revsrc" not in str(err).split("hint")[0].split("\n")[0]
+
+
+def test_jax_trace_under_the_bound_runs(jax_loops):
+    xs = np.array([0.3, -1.2, 2.0, 0.7, 1.1, -0.4])
+    got = revsrc.grad(pairwise, backend="jax")(xs)
+    np.testing.assert_allclose(got, revsrc.grad(pairwise)(xs), rtol=1e-12)
+
+
+def test_jax_trace_size_is_read(jax_loops):
+    # the count comes from JAX's trace frame, which JAX does not promise: a JAX that
+    # stops telling must fail here, not lift the bound silently
+    import jax
+
+    seen = []
+
+    def f(x):
+        y = jax.numpy.sin(x) * 2.0 + x
+        seen.append(jax_loops.trace_size(y))
+        return y
+    jax.jit(f)(1.0)
+    assert seen[0] is not None and seen[0] >= 2
