@@ -10,7 +10,9 @@ calling the function on each element, bit for bit: NumPy's loops are called as f
 0-d operand (their SIMD paths for whole arrays can differ in the last bit, and
 ``np.power(x, 0.5)`` takes a path of its own for a scalar exponent), never on the
 array. An element the engine cannot represent exactly (an int beyond 2**53) runs the
-function itself, in Python.
+function itself, in Python, its result kept only where the output array holds it
+exactly (else E305). Arrays whose elements compute in NumPy's own arithmetic (float32,
+float16, int32...) call the function on each element, as a loop over them would.
 """
 from __future__ import annotations
 

@@ -25,7 +25,9 @@ from revsrc import errors, primitives
 
 # ----- the kind a function returns, over every engine instruction --------------------
 
-_SAMPLES = {"int": [7, -3, 0, 2], "bool": [True, False], "float": [2.5, -0.5, 0.0]}
+# ints around 2**53 too: a result past it must be exact (the engine defers to Python)
+_SAMPLES = {"int": [7, -3, 0, 2, 2 ** 30 + 1, -(2 ** 52) - 1], "bool": [True, False],
+            "float": [2.5, -0.5, 0.0]}
 _SYNTAX = {operator.add: "a + b", operator.sub: "a - b", operator.mul: "a * b",
            operator.truediv: "a / b", operator.floordiv: "a // b", operator.mod: "a % b",
            operator.pow: "a ** b", operator.neg: "-a", operator.pos: "+a",
