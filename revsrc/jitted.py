@@ -26,7 +26,7 @@ import numpy as np
 
 from .passes import analysis, pipeline
 from .passes.reverse import checkpoint
-from . import errors
+from . import errors, primitives
 from .frontend import fence
 from .core import ir, kinds
 from .backends.engine import lower as engine
@@ -52,6 +52,9 @@ class Jitted:
         self.signature = inspect.signature(f)
         self.params = [a.arg for a in node.args.args + node.args.kwonlyargs]
         self.cache = ProgramCache()   # its `front`: the user-facing object, set by `jit`
+        # per signature: whether its program does arithmetic on bools alone, which
+        # NumPy's bools do otherwise (`bool_arithmetic`)
+        self.bool_arithmetic = {}
 
     def bind(self, args, kwargs):
         if not kwargs and len(args) == len(self.params):
@@ -68,7 +71,7 @@ class Jitted:
         key = tuple(kinds.signature(v) for v in values)
         entry = self.cache.current(key) or self._compile(key, values)
         numpy = numpy_arithmetic(values)
-        if numpy == OWN:
+        if numpy == OWN or (numpy == FLOAT64 and self.bool_arithmetic.get(key, True)):
             return self.f(*args, **kwargs)
         try:
             outs = entry.run(values)
@@ -102,6 +105,7 @@ class Jitted:
         finally:
             checkpoint.INLINED.reset(token)
         _check_outputs(prog, self.f)
+        self.bool_arithmetic[key] = bool_arithmetic(prog)
         try:
             program = engine.lower(prog)
         except engine.NotLowerable as exc:
@@ -125,7 +129,8 @@ def numpy_arithmetic(values):
     """How NumPy scalars among ``values`` compute, where the engine computes as Python
     does: None if there are none; ``FLOAT64`` if they are all np.float64, which
     rounds as Python's float and differs only where Python raises (1.0 / 0.0 is inf,
-    ``(-8.0) ** (1/3)`` nan); ``OWN`` if any computes otherwise (float32 and float16
+    ``(-8.0) ** (1/3)`` nan) and in arithmetic on the NumPy bools its comparisons give
+    (`bool_arithmetic`); ``OWN`` if any computes otherwise (float32 and float16
     round in their own precision, fixed-width ints wrap, np.bool_ + np.bool_ is a
     bool, np.int64 ** -1 raises): then only the call itself gives its digits."""
     found = None
@@ -135,6 +140,24 @@ def numpy_arithmetic(values):
                 return OWN
             found = FLOAT64
     return found
+
+
+def bool_arithmetic(prog):
+    """Whether ``prog`` adds, multiplies, negates... bools alone. Python's bools are
+    ints there (True + True is 2); NumPy's are not (np.True_ + np.True_ is True,
+    np.True_ // np.True_ an int8, -np.True_ raises), and a comparison of a np.float64
+    gives one: such a program runs the call itself for NumPy arguments."""
+    arithmetic = primitives.table("int_preserving")
+    for s in ir.walk(prog.body):
+        if isinstance(s, Op) and s.args and s.fn in arithmetic and \
+                s.fn not in (max, min, ir.copy) and \
+                all(_kind_in(a, prog.kinds) == kinds.BOOL for a in s.args):
+            return True
+    return False
+
+
+def _kind_in(a, found):
+    return kinds.of_value(a.value) if isinstance(a, Const) else found.get(a)
 
 
 def _selected(outs, select):

@@ -154,7 +154,9 @@ class Mapped:
                     f"{type(values[i]).__name__}, not an array or a float, int or bool",
                     loc=loc)
         found = self._program(key, values)
-        if found is None:
+        if found is None or (self.tr is not None and not isinstance(self.tr, api.Transformed)
+                             and self.tr.bool_arithmetic.get(key)):
+            # (bools added or negated: an element's comparisons give NumPy's bools)
             return self._each(args, axes)
         program, select = found
         from .backends.engine import lanes, native

@@ -284,6 +284,35 @@ def test_vmap_numpy_scalar_passed_whole():
     np.testing.assert_array_equal(got, xs * 0.1, strict=True)
 
 
+def bools_added(x):
+    return (x > 0) + (x > 1)
+
+
+def bools_multiplied(x):
+    return x * 1.0 + ((x > 0) * (x > 1)) * 2
+
+
+def bools_doubled(b):
+    return b + b
+
+
+def bool_scaled(x):
+    return (x > 0) * 2.0 + x
+
+
+@pytest.mark.parametrize("f", [bools_added, bools_multiplied, bool_scaled])
+def test_bools_from_numpy_comparisons_add_as_numpy_bools(f):
+    # a np.float64's comparison is a np.bool_: np.True_ + np.True_ is True, not 2
+    for arg in (2.0, np.float64(2.0), np.float64(0.5)):
+        _same_as_plain(f, arg)
+    for xs in (np.array([-1.0, 0.5, 2.0]), np.array([-1, 1, 3])):
+        np.testing.assert_array_equal(revsrc.vmap(f)(xs), np.stack(_loop(f, xs)),
+                                      strict=True)
+    bs = np.array([True, False])
+    np.testing.assert_array_equal(revsrc.vmap(bools_doubled)(bs),
+                                  np.stack(_loop(bools_doubled, bs)), strict=True)
+
+
 # ----- vmap's outputs hold each element exactly -------------------------------------
 
 def grows(n):
