@@ -448,3 +448,29 @@ class JaxStepsExceeded(RevsrcError):
     revsrc.errors.JaxStepsExceeded: [E604] ...
     """
     code = "E604"
+
+
+class JaxTraceTooLarge(RevsrcError):
+    """``backend="jax"``: a traced program too large to compile, refused before XLA
+    compiles it. Python loops with a static trip count under 32, or whose body uses
+    its loop variable statically (``force[i] += ...``), unroll: nested ones multiply,
+    and XLA's compile time and memory grow faster than the program.
+
+    >>> import numpy as np, revsrc
+    >>> from revsrc.backends.jax import loops
+    >>> def f(x):
+    ...     s = 0.0
+    ...     for i in range(x.shape[0]):
+    ...         for j in range(x.shape[0]):
+    ...             s = s + x[i] * x[j]
+    ...     return s
+    >>> bound, loops.MAX_TRACE = loops.MAX_TRACE, 100   # lowered, for a short example
+    >>> try:
+    ...     revsrc.grad(f, backend="jax")(np.ones(8))
+    ... finally:
+    ...     loops.MAX_TRACE = bound
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.JaxTraceTooLarge: [E605] ...
+    """
+    code = "E605"

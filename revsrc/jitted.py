@@ -12,7 +12,9 @@ tier as soon as it has compiled it. The digits are those of plain Python.
 
 A function the engine cannot compile is refused with a coded error (E502) naming the
 line; nothing falls back silently. At run time a value the engine cannot represent
-exactly (an int beyond 2**53) runs the function itself, in Python.
+exactly (an int beyond 2**53) runs the function itself, in Python, and so does a
+NumPy scalar whose arithmetic is NumPy's own (a float32 rounds in float32, an int32
+wraps: `numpy_arithmetic`), so that the result has the plain call's dtype and bits.
 """
 from __future__ import annotations
 
@@ -20,9 +22,11 @@ import functools
 import inspect
 from typing import Any, Callable, Union
 
+import numpy as np
+
 from .passes import analysis, pipeline
 from .passes.reverse import checkpoint
-from . import errors
+from . import errors, primitives
 from .frontend import fence
 from .core import ir, kinds
 from .backends.engine import lower as engine
@@ -48,6 +52,9 @@ class Jitted:
         self.signature = inspect.signature(f)
         self.params = [a.arg for a in node.args.args + node.args.kwonlyargs]
         self.cache = ProgramCache()   # its `front`: the user-facing object, set by `jit`
+        # per signature: whether its program does arithmetic on bools alone, which
+        # NumPy's bools do otherwise (`bool_arithmetic`)
+        self.bool_arithmetic = {}
 
     def bind(self, args, kwargs):
         if not kwargs and len(args) == len(self.params):
@@ -63,9 +70,18 @@ class Jitted:
         values = self.bind(args, kwargs)
         key = tuple(kinds.signature(v) for v in values)
         entry = self.cache.current(key) or self._compile(key, values)
+        numpy = numpy_arithmetic(values)
+        if numpy == OWN or (numpy == FLOAT64 and self.bool_arithmetic.get(key, True)):
+            return self.f(*args, **kwargs)
         try:
             outs = entry.run(values)
         except EngineFallback:   # an int beyond 2**53, a complex power: Python
+            return self.f(*args, **kwargs)
+        except Exception:
+            if numpy is None:
+                raise
+            # where Python's float raises (1.0 / 0.0), NumPy's float64 gives inf or
+            # nan: the call itself says which
             return self.f(*args, **kwargs)
         return _selected(outs, entry.select)
 
@@ -89,6 +105,7 @@ class Jitted:
         finally:
             checkpoint.INLINED.reset(token)
         _check_outputs(prog, self.f)
+        self.bool_arithmetic[key] = bool_arithmetic(prog)
         try:
             program = engine.lower(prog)
         except engine.NotLowerable as exc:
@@ -104,6 +121,45 @@ class Jitted:
         return entry
 
 
+OWN = "own"
+FLOAT64 = "float64"
+
+
+def numpy_arithmetic(values):
+    """How NumPy scalars among ``values`` compute, where the engine computes as Python
+    does: None if there are none; ``FLOAT64`` if they are all np.float64, which
+    rounds as Python's float and differs only where Python raises (1.0 / 0.0 is inf,
+    ``(-8.0) ** (1/3)`` nan) and in arithmetic on the NumPy bools its comparisons give
+    (`bool_arithmetic`); ``OWN`` if any computes otherwise (float32 and float16
+    round in their own precision, fixed-width ints wrap, np.bool_ + np.bool_ is a
+    bool, np.int64 ** -1 raises): then only the call itself gives its digits."""
+    found = None
+    for v in values:
+        if isinstance(v, np.generic):
+            if type(v) is not np.float64:
+                return OWN
+            found = FLOAT64
+    return found
+
+
+def bool_arithmetic(prog):
+    """Whether ``prog`` adds, multiplies, negates... bools alone. Python's bools are
+    ints there (True + True is 2); NumPy's are not (np.True_ + np.True_ is True,
+    np.True_ // np.True_ an int8, -np.True_ raises), and a comparison of a np.float64
+    gives one: such a program runs the call itself for NumPy arguments."""
+    arithmetic = primitives.table("int_preserving")
+    for s in ir.walk(prog.body):
+        if isinstance(s, Op) and s.args and s.fn in arithmetic and \
+                s.fn not in (max, min, ir.copy) and \
+                all(_kind_in(a, prog.kinds) == kinds.BOOL for a in s.args):
+            return True
+    return False
+
+
+def _kind_in(a, found):
+    return kinds.of_value(a.value) if isinstance(a, Const) else found.get(a)
+
+
 def _selected(outs, select):
     if type(select) is int:
         return outs[select]
@@ -113,7 +169,9 @@ def _selected(outs, select):
 def jit(f: Callable[..., Any], memory: Union[int, str, None] = None) -> Callable[..., Any]:
     """``f`` compiled onto the scalar engine, with the digits of calling ``f``.
 
-    ``f`` takes and returns floats, ints and bools (or tuples of them). Plain Python
+    ``f`` takes and returns floats, ints and bools (or tuples of them); NumPy scalars
+    other than np.float64 (np.float32, np.int32, np.bool_...) compute in NumPy's
+    arithmetic, and such a call runs ``f`` itself. Plain Python
     helpers it calls are inlined, and so are the revsrc derivatives it calls
     (``revsrc.grad``, ``revsrc.value_and_grad``): their programs for the argument
     kinds at the call, with the work they share with the rest computed once. Loops,

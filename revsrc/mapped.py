@@ -10,7 +10,9 @@ calling the function on each element, bit for bit: NumPy's loops are called as f
 0-d operand (their SIMD paths for whole arrays can differ in the last bit, and
 ``np.power(x, 0.5)`` takes a path of its own for a scalar exponent), never on the
 array. An element the engine cannot represent exactly (an int beyond 2**53) runs the
-function itself, in Python.
+function itself, in Python, its result kept only where the output array holds it
+exactly (else E305). Arrays whose elements compute in NumPy's own arithmetic (float32,
+float16, int32...) call the function on each element, as a loop over them would.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from . import api, errors
 from .core import kinds
 from .executable import EngineFallback, plain
 from . import vmapped
+from . import jitted
 from .jitted import Jitted, jitted_of
 from ._kernels import LaneMapper, Mapper
 
@@ -117,6 +120,8 @@ class Mapped:
         args, axes, served = self._route(args, kwargs)
         if served is not None:
             return served[0]
+        if _numpy_own(args, axes):
+            return self._each(args, axes)
         loc = self.tr.parsed.loc(self.tr.parsed.node)
         columns, n = [], None
         for i, (arg, ax) in enumerate(zip(args, axes)):
@@ -128,14 +133,7 @@ class Mapped:
                 raise errors.NotCompilable(
                     f"revsrc.vmap maps 1-D arrays; argument {i} has shape {a.shape}",
                     loc=loc, hint="ravel it (the function is called on each element)")
-            if a.dtype.kind in "iu":
-                if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
-                    raise errors.NotCompilable(f"argument {i} holds ints beyond int64", loc=loc)
-                a = a.astype(np.int64, copy=False)
-            elif a.dtype in (np.float32, np.float16):
-                # f's elements are Python floats: each float32 widens to one exactly
-                a = a.astype(np.float64)
-            elif a.dtype not in (np.float64, np.bool_):
+            if a.dtype not in _ENGINE_DTYPES:
                 raise errors.NotCompilable(
                     f"revsrc.vmap maps float, integer and bool arrays; argument {i} is "
                     f"{a.dtype}", loc=loc, hint="convert it with .astype(np.float64)")
@@ -156,7 +154,9 @@ class Mapped:
                     f"{type(values[i]).__name__}, not an array or a float, int or bool",
                     loc=loc)
         found = self._program(key, values)
-        if found is None:
+        if found is None or (self.tr is not None and not isinstance(self.tr, api.Transformed)
+                             and self.tr.bool_arithmetic.get(key)):
+            # (bools added or negated: an element's comparisons give NumPy's bools)
             return self._each(args, axes)
         program, select = found
         from .backends.engine import lanes, native
@@ -218,13 +218,54 @@ class Mapped:
             exc.add_note(f"revsrc.vmap: at element {i}")
             raise
         for k, value in _leaves(result, select):
-            try:
-                outs[k][i] = value
-            except (OverflowError, TypeError):
+            if not _store(outs[k], i, value):
                 raise errors.UnsupportedValue(
                     f"revsrc.vmap: element {i} gives {value!r}, which an array of "
-                    f"{outs[k].dtype} cannot hold", loc=self.tr.parsed.loc(self.tr.parsed.node),
-                    hint="map it with a Python loop, or return a float") from None
+                    f"{outs[k].dtype} cannot hold exactly",
+                    loc=self.tr.parsed.loc(self.tr.parsed.node),
+                    hint="map it with a Python loop, or return a float")
+
+
+# Arrays whose elements the engine maps as the Python numbers they hold (``.item()``):
+# float64 rounds as Python's float; an int64 element is a Python int (exact, where
+# NumPy's would wrap), a bool a Python bool
+_ENGINE_DTYPES = (np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.bool_))
+
+
+def _numpy_own(args, axes):
+    """Whether an element computes in NumPy's own arithmetic, which the engine does
+    not have: a mapped float32, float16 or fixed-width int array other than int64 (an
+    element rounds in float32, or wraps at 2**31), or such a NumPy scalar passed
+    whole (as `jitted.numpy_arithmetic` tells). Those map by calling the function on
+    each element, as JAX's vmap and a loop over the array compute them."""
+    for a, ax in zip(args, axes):
+        if ax is None:
+            if jitted.numpy_arithmetic((a,)) == jitted.OWN:
+                return True
+        elif isinstance(a, np.ndarray) and a.dtype.kind in "fiu" and \
+                a.dtype not in _ENGINE_DTYPES:
+            return True
+    return False
+
+
+def _store(out, i, value):
+    """Put an element's Python result in the output array, if the array holds it
+    exactly: an int beyond 2**53 in a float64 array would lose digits, a float in an
+    int64 array its fraction (the output's dtype comes from the engine program's
+    kind, which an element run in Python may not match). False if it does not."""
+    try:
+        out[i] = value
+    except (OverflowError, TypeError, ValueError):
+        return False
+    if out.dtype == np.bool_:
+        return isinstance(value, (bool, np.bool_))
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    if isinstance(value, (int, np.integer)):
+        return int(out[i]) == int(value)
+    if isinstance(value, (float, np.floating)):
+        return out.dtype.kind == "f" and (out[i] == value or value != value)
+    return False
 
 
 def _mapper(program, compiled, inputs, fixed, outputs, status):
@@ -322,9 +363,12 @@ def vmap(f: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0,
     ``f`` is a scalar function (compiled as ``revsrc.jit`` compiles it) or a revsrc
     derivative (a Jacobian or Hessian, which runs many programs, is called on each
     slice along the first axis instead, its results stacked). ``in_axes`` is 0 (map every argument), or one entry per argument: 0 to
-    map it, None to pass it to every call as it is (float32 and float16 elements are
-    passed as the Python floats they widen to). Returns an array per output of
-    ``f`` (float64, int64 or bool), nested as ``f``'s results: element ``i`` is
+    map it, None to pass it to every call as it is. The elements of float64, int64
+    and bool arrays run compiled, as the Python numbers they hold; those of other
+    dtypes (float32, float16, int32...) compute in NumPy's arithmetic, which the
+    engine does not have: ``f`` is called on each of them, in Python, as a loop over
+    the array calls it. Returns an array per output of ``f`` (float64, int64 or bool
+    when compiled), nested as ``f``'s results: element ``i`` is
     bit for bit what ``f`` returns for the arguments' elements ``i``. The elements run
     in compiled code without the GIL, on ``threads`` cores (default: all the process
     may use) when the work is worth it.

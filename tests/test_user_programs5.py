@@ -32,10 +32,8 @@ MODULES = ["user_programs5a", "user_programs5b", "user_programs5c", "user_progra
            "user_programs5ad"]
 
 KNOWN = {
-    # open after the merges of 2026-12-01 (third stop): vmap of float32 now maps
-    # (lanes) and gives 0. where the case expects 1.; an explicit memory= refuses a loop
-    # that draws random numbers (E401, checkpointing would draw others)
-    "vmap_float32_refused_E502": "wrong",
+    # open after the merges of 2026-12-01 (third stop): an explicit memory= refuses a
+    # loop that draws random numbers (E401, checkpointing would draw others)
     "memory_loop_np_random_draws": "refused",
     # -- WRONG --------------------------------------------------------------------------
     # A generator expression reads its free variables and its list when consumed:
@@ -46,14 +44,6 @@ KNOWN = {
     # float(str(x)) * x: str keeps every digit, so this is x * x (2x): was wrong (the
     # str taken as constant); now E202 where str() of a differentiated value is used
     "float_of_str_roundtrip": "refused",
-    # revsrc.jit(f)(np.float32(0.1)) computes in float64: 0.020000000447 where plain
-    # Python gives np.float32(0.020000001) (vmap refuses float32 with E502).
-    "jit_float32_scalar_argument": "wrong",
-    # revsrc.jit(lambda n: abs(n) % 1000)(-7) returns 7.0, plain Python the int 7
-    "jit_abs_of_int_returns_int": "wrong",
-    # vmap of an int function at n = -(2**55 + 3) (run in Python, as documented) puts the
-    # exact int 108086391056891916 in a float64 array: 1.0808639105689192e+17
-    "vmap_big_int_result_digits": "wrong",
     # out = buf[:]; out[0] = out[0] * 10 on a list of arrays: was wrong; now E404 when
     # it runs (an array written into a slice copy may be buf's too, as with out[0] += y)
     "list_of_arrays_slice_copy_write": "refused",

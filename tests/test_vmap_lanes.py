@@ -1,7 +1,7 @@
 """revsrc.vmap over blocks of lanes (revsrc/backends/engine/lanes.py): element i is,
 bit for bit, what calling the function on element i gives, whatever the other lanes of
 its block do: branches that part, loops of different lengths, ints, bools, nan and inf,
-an error in one lane, block boundaries, derivatives with stacks, NumPy's loops, float32."""
+an error in one lane, block boundaries, derivatives with stacks, NumPy's loops; float32 in its own precision."""
 import math
 import os
 import signal
@@ -253,13 +253,35 @@ def test_newton_as_the_benchmark_writes_it():
     _check(newton, xs, threads=2)
 
 
-def test_float32_and_float16_arrays_map_their_python_floats():
+def _check_numpy_elements(f, *columns):
+    """revsrc.vmap(f) against f called on each element as NumPy gives it (xs[i], a
+    np.float32), the results stacked: a loop over the array, and JAX's vmap."""
+    want = [f(*[c[i] for c in columns]) for i in range(len(columns[0]))]
+    got = revsrc.vmap(f)(*columns)
+    if isinstance(want[0], tuple):
+        for k, col in enumerate(got):
+            np.testing.assert_array_equal(col, np.stack([w[k] for w in want]), strict=True)
+    else:
+        np.testing.assert_array_equal(got, np.stack(want), strict=True)
+    return got
+
+
+def test_float32_and_float16_arrays_compute_in_their_precision():
+    # a float32 element rounds in float32 (x * 0.1 is float32 under NEP 50): mapping
+    # the float64 it widens to gave other digits (issue 22)
     xs = np.linspace(-1.0, 1.0, 513).astype(np.float32)
-    got = _check(branches, xs)
-    assert got.dtype == np.float64
-    _check(branches, xs.astype(np.float16))
-    _check(revsrc.grad(g), xs)
-    _check(ints, xs, np.arange(513) % 5)
+    got = _check_numpy_elements(lambda x: x * 0.1 + x * x, xs)
+    assert got.dtype == np.float32
+    _check_numpy_elements(branches, xs)
+    _check_numpy_elements(branches, xs.astype(np.float16))
+    _check_numpy_elements(revsrc.grad(g), xs)
+    _check_numpy_elements(ints, xs, np.arange(513) % 5)
+    # fixed-width ints wrap as NumPy's do; a float32 passed whole (in_axes None) too
+    with np.errstate(over="ignore"):
+        _check_numpy_elements(lambda n: n * n, np.array([100000, 7], dtype=np.int32))
+    want = np.array([x * np.float32(0.1) for x in xs])
+    got = revsrc.vmap(lambda x, c: x * c, in_axes=(0, None))(xs, np.float32(0.1))
+    np.testing.assert_array_equal(got, want, strict=True)
 
 
 def test_without_lanes_the_same_digits(monkeypatch, on_lanes):

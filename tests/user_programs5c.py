@@ -286,11 +286,16 @@ add("vmap_nan_test", vm_nan, (np.array([np.nan, 1.0]),), t="vmap")
 
 
 def _vmap_float32_refused():
+    # Written when vmap refused float32 (E502). Either is right: that refusal, or the
+    # values and dtype of f called on each float32 element (as JAX's vmap and a loop
+    # give them); vmap mapping the float64 each element widens to is not.
+    xs = np.array([1.0, np.nan, 0.1], dtype=np.float32)
     try:
-        revsrc.vmap(vm_nan)(np.array([1.0], dtype=np.float32))
+        got = revsrc.vmap(vm_nan)(xs)
     except revsrc.RevsrcError as e:
         return float(e.code == "E502"), 1.0
-    return 0.0, 1.0
+    want = np.array([vm_nan(x) for x in xs])
+    return float(got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True)), 1.0
 
 
 add("vmap_float32_refused_E502", _vmap_float32_refused, t="custom")

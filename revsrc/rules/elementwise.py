@@ -271,7 +271,8 @@ def absolute_jvp(g, ans, x):
     return _forward.abs_jvp(g, x)
 
 
-alias("absolute", abs, engine=op("ABS"))
+# the builtin keeps an int an int: abs(-7) is 7, exact beyond 2**53 too
+alias("absolute", abs, engine=op("ABS"), kind=KR.magnitude_kind)
 # its jnp twin is jnp.abs (the jnp function of its NumPy name is jnp.absolute)
 alias("absolute", math.fabs, engine=op("ABS"), jax="jnp.abs")
 declare(math.fabs, numpy_name="absolute")

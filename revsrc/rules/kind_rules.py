@@ -38,6 +38,14 @@ def elementwise_kind(op, ctx):
     return FLOAT if _scalars(ks) else ANY
 
 
+def magnitude_kind(op, ctx):
+    """The builtin abs(): an int for an int or a bool (abs(True) is 1), as Python
+    gives; else as `elementwise_kind` (math.fabs and np.abs have rules of their own)."""
+    if all(k in (BOOL, INT) for k in ctx.kinds(op.args)):
+        return INT
+    return elementwise_kind(op, ctx)
+
+
 def elementwise_keywords_kind(op, ctx):
     """As `elementwise_kind`, for functions whose operands may come by keyword
     (scipy.stats.norm.pdf(x, loc=..., scale=...))."""

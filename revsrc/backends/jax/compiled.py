@@ -161,12 +161,34 @@ class Compiled:
             finally:
                 loops.states().pop()
                 state.recording().pop()
+            self._check_size(loops.trace_size(out))
             self.bounded[static] = tuple(site for site, _ in bounds.overflows)
             if reads:
                 self.watched.setdefault(static, []).extend(reads)
             return out, tuple(flag for _, flag in bounds.overflows)
         traced.__name__ = self.program.name
         return J.jax.jit(traced, static_argnums=static)
+
+    def _check_size(self, size):
+        """E605 for a trace too large to compile (its unrolled loops), before XLA
+        spends minutes and gigabytes on it."""
+        limit = require().loops.MAX_TRACE
+        if size is None or size <= limit:
+            return
+        # at the outermost loop (the first line of the loops of its file), which
+        # multiplies the others
+        fors = [loc for what, loc in self.line_locs.values() if what == "for" and loc]
+        loc = min((x for x in fors if x.filename == fors[0].filename),
+                  key=lambda x: x.lineno) if fors else None
+        raise errors.JaxTraceTooLarge(
+            f"backend='jax': this program traces to {size} operations, over the "
+            f"{limit} that XLA compiles in reasonable time and memory; its Python loops "
+            "unroll (a loop of fewer than 32 iterations, or one whose body uses its "
+            "loop variable as a Python int, as in a[i] += ..., is traced once per "
+            "iteration, and nested loops multiply)", loc=loc,
+            hint="use backend=None for this function, or write the inner loops with "
+                 "array operations (np.where, broadcasting) instead of per-item "
+                 "Python loops")
 
     def _where(self, tb):
         """(what, Loc) of the innermost line of the generated code in traceback ``tb``."""

@@ -77,6 +77,29 @@ def _nesting(fn):
 _local = threading.local()
 
 
+# the most operations one traced program may hold before XLA compiles it: a program
+# whose Python loops unroll (a static trip count under ROLL_AT, a body that uses its
+# loop variable statically) grows with every iteration, and XLA's compile time and
+# memory grow faster than its size (measured: tests/test_round6_fixes.py)
+MAX_TRACE = 10000
+
+
+def trace_size(values):
+    """How many operations the trace that ``values`` (a pytree of what a traced
+    function returns) belong to has recorded, or None where this JAX does not tell.
+    Read from the trace's frame: JAX gives no public count before compiling."""
+    for leaf in jax.tree_util.tree_leaves(values):
+        if not isinstance(leaf, Tracer):
+            continue
+        frame = getattr(getattr(leaf, "_trace", None), "frame", None)
+        for name in ("tracing_eqns", "eqns"):
+            eqns = getattr(frame, name, None)
+            if isinstance(eqns, list):
+                return len(eqns)
+        return None
+    return None
+
+
 def states():
     s = getattr(_local, "states", None)
     if s is None:
