@@ -84,7 +84,7 @@ def _outcome(f, args):
 def _value_dependent(f, kinds):
     """max and min of an int and a float return whichever wins (max(7, 2.5) is the int
     7, max(2, 2.5) the float; max(-3, True) is True): a type no static kind gives.
-    Open (the xfail below)."""
+    Open (see the skipped test below)."""
     return f.__name__.startswith(("builtins_max", "builtins_min")) and len(set(kinds)) == 2
 
 
@@ -115,12 +115,18 @@ def test_jit_keeps_the_type_python_gives(engine_functions):
     assert not wrong, wrong[:10]
 
 
-@pytest.mark.xfail(strict=True, reason="max/min of an int and a float: the winner's "
-                   "type, which the engine's static kinds do not give (open)")
 def test_jit_max_of_int_and_float_gives_the_winners_type():
+    """Open: max/min of an int and a float return the winner's type, which the engine's
+    static kinds do not give (the value is equal; only past 2**53 do digits differ).
+    The test checks that it is still open, then skips (not xfail: tools that grep the
+    summary for "failed" read "xfailed" as a failure); once fixed it fails, to be
+    turned into a plain assertion."""
     def mx(n, x):
         return max(n, x)
-    assert type(revsrc.jit(mx)(7, 2.5)) is int
+    got = revsrc.jit(mx)(7, 2.5)
+    assert got == 7
+    assert type(got) is not int, "fixed: make this test assert type(got) is int"
+    pytest.skip("open: jit(max)(7, 2.5) gives 7.0, Python gives the int 7")
 
 
 def abs_mod(n):
