@@ -74,18 +74,20 @@ def test_checkpointed_units_run_compiled_with_the_stored_bits(budget, monkeypatc
     K, c = seen["K"], seen["c"]
     assert long > K
     plans = _plans(ck, (y0, long))
-    # the units advanced (forward and reverse sweeps), a unit recorded and reversed
-    assert len(plans) >= 4
+    # the loop stored when it fits and its adjoint, the units advanced (forward and
+    # reverse sweeps), the unit the forward sweep saves last and its adjoint, a unit
+    # recorded and at once reversed
+    assert len(plans) == 8
     trips = {0, 1, 2, K - 1, K, K + 1, 2 * K + 1, (c - 1) * K, c * K, c * K + 1,
              (c + 1) * K, 97, 101, long}
     for n in sorted(t for t in trips if 0 <= t <= 30000):
         before = sum(p.runs for p in plans)
         assert _same(stored(y0, n), ck(y0, n)), (budget, n, K, c)
-        if n >= 3 * K:
-            # every unit but the last one saved by the forward sweep ran compiled
-            assert sum(p.runs for p in plans) > before, (budget, n)
+        if n > 0:
+            # the stored loop (n <= K), or the checkpointed one, ran compiled
+            assert sum(p.runs for p in plans) >= before + 2, (budget, n)
     # with a snapshot for every unit (1MB) no unit is advanced in the reverse sweep
-    assert sum(p.runs > 0 for p in plans) >= (3 if c * K >= long else len(plans))
+    assert sum(p.runs > 0 for p in plans) >= (7 if c * K >= long else len(plans))
 
 
 def test_same_bits_with_the_tier_off(monkeypatch):
@@ -108,11 +110,35 @@ def test_matmul_state_and_the_weights_gradient(monkeypatch):
     W, x0 = rng.standard_normal((5, 5)) * 0.4, rng.standard_normal(5)
     stored = revsrc.grad(rnn, argnums=(0, 1), memory=math.inf)
     ck = revsrc.grad(rnn, argnums=(0, 1), memory=30000)
-    for n in (0, 1, 2, 7, 97, 1500):
+    for n in (0, 1, 2, 7, 97, 1500, 3):     # (3: the checkpointed form's stored loop)
         a, b = stored(W, x0, n), ck(W, x0, n)
         assert all(x.tobytes() == y.tobytes() for x, y in zip(a, b)), n
     plans = _plans(ck, (W, x0, 1500))
-    assert len(plans) >= 4 and all(p.runs > 0 for p in plans)
+    assert len(plans) == 8 and all(p.runs > 0 for p in plans)
     g = revsrc.grad(rnn, argnums=(0, 1), memory=3000)
     compare_grads(lambda W, x: rnn(W, x, 40), lambda W, x: g(W, x, 40), (W, x0),
                   argnums=(0, 1))
+
+
+def test_loops_paired_by_construction_are_taken_both_or_neither():
+    from revsrc.backends import smallarr
+    from revsrc.core import ir
+
+    def saves():
+        return ir.For("i", ir.Const(0), "n", ir.Const(1),
+                      [ir.Push("y", "o"), ir.Op("y", np.sin, ("y",))])
+
+    def pops():
+        return ir.For("k", ir.Const(0), "n", ir.Const(1),
+                      [ir.Pop("y", "o"), ir.Op("g", np.cos, ("y",))])
+
+    def marked(*loops):
+        for lp, side in loops:
+            lp.paired = ("key", side)
+        return smallarr._marked([ir.If("t", [lp], []) for lp, _ in loops])
+
+    assert len(marked((saves(), "saves"), (pops(), "pops"))) == 2
+    assert marked((saves(), "saves")) == {}
+    assert marked((saves(), "saves"), (saves(), "saves"), (pops(), "pops")) == {}
+    wrong = ir.For("k", ir.Const(0), "n", ir.Const(1), [ir.Pop("z", "o")])
+    assert marked((saves(), "saves"), (wrong, "pops")) == {}

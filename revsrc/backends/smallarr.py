@@ -34,7 +34,9 @@ of shapes: every value a plain float64 array or Python float, every instruction
 taking those shapes, shapes the same from one iteration to the next. Anything else,
 and a floating-point exception np.errstate does not ignore, runs the Python loop.
 Where the loop saves, the whole tier is `_pairs`' decision, statement by statement,
-for each block of statements alone.
+for each block of statements alone; but a checkpointed loop's saving loop and its
+adjoint, which sit in a branch of the forward sweep and one of the reverse sweep, are
+paired where revolve writes them (`_marked`).
 
 Batched weight gradients (``REVSRC_SMALL_ARRAYS_BATCH=1``, off by default): an
 adjoint loop that accumulates a weight's adjoint ``W = accumulate(W, l.T @ r)``
@@ -188,7 +190,7 @@ def rewrite(program):
     if not enabled():
         return program
     taken = []
-    parts = _parts(program.body, taken, [0])
+    parts = _parts(program.body, taken, [0], _marked(program.body))
     if not taken:
         return program
     body = [st for part in parts for st in part]
@@ -198,20 +200,46 @@ def rewrite(program):
     return out
 
 
-def _block(stmts, taken, seen):
-    return [st for part in _parts(stmts, taken, seen) for st in part]
+def _marked(body):
+    """The plans of loops paired by construction (``paired``, set by
+    revsrc/passes/reverse/checkpoint/revolve.py: a loop that saves and the adjoint loop
+    that pops those saves, in blocks apart), by the loop's id: both loops of a pair or
+    neither, each found once in the program, the pops those pushes reversed."""
+    sides = {}
+    for st in ir.walk(body):
+        mark = getattr(st, "paired", None) if isinstance(st, ir.For) else None
+        if mark is not None:
+            sides.setdefault(mark[0], []).append((mark[1], st))
+    out = {}
+    for key, found in sides.items():
+        if sorted(side for side, _ in found) != ["pops", "saves"]:
+            continue        # a pass dropped or copied one of them: neither is taken
+        (_, a), (_, b) = sorted(found, key=lambda f: f[0] != "saves")
+        fwd, rev = plan_loop(a, "saves"), plan_loop(b, "pops")
+        if fwd is None or rev is None or not fwd.pushes or fwd.pops or rev.pushes:
+            continue
+        pushes = tuple((c[1], c[3]) for c in fwd.code if c[0] == "push")
+        pops = tuple((c[1], c[2]) for c in rev.code if c[0] == "pop")
+        if tuple(reversed(pushes)) == pops:
+            out[id(a)], out[id(b)] = fwd, rev
+    return out
 
 
-def _parts(stmts, taken, seen):
+def _block(stmts, taken, seen, marked):
+    return [st for part in _parts(stmts, taken, seen, marked) for st in part]
+
+
+def _parts(stmts, taken, seen, marked):
     """What replaces each statement of ``stmts`` (a list of statements): a loop the
     tier takes wrapped (its plan appended to ``taken``), a statement holding blocks
     with those rewritten alike, anything else itself. Each block is decided alone
     (`_pairs`): a loop that saves is taken only with the loop of the same block that
-    pops its tape, so no tape outlives its block. (``seen[0]`` counts the candidate
-    loops, for their names.)"""
+    pops its tape, so no tape outlives its block; but for the loops paired by
+    construction (``marked``, `_marked`). (``seen[0]`` counts the candidate loops,
+    for their names.)"""
     found = []
     for k, s in enumerate(stmts):
-        if isinstance(s, ir.For):
+        if isinstance(s, ir.For) and id(s) not in marked:
             seen[0] += 1
             plan = plan_loop(s, f"loop{seen[0]}")
             if plan is not None:
@@ -220,11 +248,15 @@ def _parts(stmts, taken, seen):
     take = _pairs(stmts, found)
     out = []
     for k, s in enumerate(stmts):
-        if k in take:
-            taken.append(take[k])
-            out.append(_wrap(s, take[k], len(taken)))
+        plan = take.get(k) or marked.get(id(s))
+        if plan is not None:
+            if plan.name in ("saves", "pops"):
+                seen[0] += 1
+                plan.name = f"loop{seen[0]}"
+            taken.append(plan)
+            out.append(_wrap(s, plan, len(taken)))
         elif ir.children(s):
-            out.append([ir.map_children(s, lambda b: _block(b, taken, seen))])
+            out.append([ir.map_children(s, lambda b: _block(b, taken, seen, marked))])
         else:
             out.append([s])
     return out
