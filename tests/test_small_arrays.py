@@ -60,9 +60,8 @@ def _rnn_args(seed=0):
             rng.standard_normal((12, 4, 5)), rng.standard_normal((4, 8)))
 
 
-# memory=math.inf throughout: the tier takes the loops of a stored program; under the
-# default checkpointing bound (issue 26) a loop also carries its checkpointed version,
-# and the tier does not take such loops yet (open, in the closing note).
+# memory=math.inf throughout: the tier takes the loops of a stored program (the loops
+# of a checkpointed one: tests/test_checkpoint_small_arrays.py).
 def _grad(f, args, argnums, on, monkeypatch):
     """The gradient with the tier on or off, and the loops' plans."""
     monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1" if on else "0")

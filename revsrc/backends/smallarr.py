@@ -8,8 +8,9 @@ list of instructions on preallocated float64 registers; each instruction calls w
 the Python path calls (NumPy's own ufunc loop, np.matmul's own gufunc loop and so the
 same BLAS call, revsrc's fused adjoint kernels), so the results are the same bits.
 
-Design: the Python back end (`compile_program`) hands each top-level ``for ... in
-range(...)`` loop of a program to `rewrite`. A loop is taken when its body is
+Design: the Python back end (`compile_program`) hands each ``for ... in range(...)``
+loop of a program to `rewrite`, those nested in branches and loops included (the
+checkpointed form of a long loop runs its units there). A loop is taken when its body is
 straight-line code of operations this module maps to instructions (`_FUNCTIONS`):
 ``+ - * /`` on arrays, Python floats and a matrix with a row; ``np.tanh exp log sin
 cos sqrt abs``, unary ``-``; ``@`` and the adjoints of ``@`` for a matrix times a
@@ -32,7 +33,10 @@ and ``run`` decides from the values (their shapes and dtypes), once per combinat
 of shapes: every value a plain float64 array or Python float, every instruction
 taking those shapes, shapes the same from one iteration to the next. Anything else,
 and a floating-point exception np.errstate does not ignore, runs the Python loop.
-Where the loop saves, the whole tier is `_pairs`' decision, statement by statement.
+Where the loop saves, the whole tier is `_pairs`' decision, statement by statement,
+for each block of statements alone; but a checkpointed loop's saving loop and its
+adjoint, which sit in a branch of the forward sweep and one of the reverse sweep, are
+paired where revolve writes them (`_marked`).
 
 Batched weight gradients (``REVSRC_SMALL_ARRAYS_BATCH=1``, off by default): an
 adjoint loop that accumulates a weight's adjoint ``W = accumulate(W, l.T @ r)``
@@ -185,32 +189,85 @@ class _Pair:
 
 
 def rewrite(program):
-    """``program`` with each top-level loop the tier can take wrapped as in the module's
+    """``program`` with each loop the tier can take wrapped as in the module's
     docstring (the same program when there is none); the plans are listed on the
-    result as ``small_loops`` for `revsrc.disassemble`."""
+    result as ``small_loops`` for `revsrc.disassemble`.
+
+    Loops nested in branches and other loops are taken too, block by block: the
+    checkpointed form of a long loop (revsrc/passes/reverse/checkpoint) runs its
+    units there, a unit recorded and at once reversed in one block."""
     if not enabled():
         return program
+    taken = []
+    parts = _parts(program.body, taken, [0], _marked(program.body))
+    if not taken:
+        return program
+    body = [st for part in parts for st in part]
+    fwd = sum(len(part) for part in parts[:program.forward_len])
+    out = ir.replace(program, body=body, forward_len=fwd)
+    out.small_loops = taken
+    return out
+
+
+def _marked(body):
+    """The plans of loops paired by construction (``paired``, set by
+    revsrc/passes/reverse/checkpoint/revolve.py: a loop that saves and the adjoint loop
+    that pops those saves, in blocks apart), by the loop's id: both loops of a pair or
+    neither, each found once in the program, the pops those pushes reversed."""
+    sides = {}
+    for st in ir.walk(body):
+        mark = getattr(st, "paired", None) if isinstance(st, ir.For) else None
+        if mark is not None:
+            sides.setdefault(mark[0], []).append((mark[1], st))
+    out = {}
+    for key, found in sides.items():
+        if sorted(side for side, _ in found) != ["pops", "saves"]:
+            continue        # a pass dropped or copied one of them: neither is taken
+        (_, a), (_, b) = sorted(found, key=lambda f: f[0] != "saves")
+        fwd, rev = plan_loop(a, "saves"), plan_loop(b, "pops")
+        if fwd is None or rev is None or not fwd.pushes or fwd.pops or rev.pushes:
+            continue
+        pushes = tuple((c[1], c[3]) for c in fwd.code if c[0] == "push")
+        pops = tuple((c[1], c[2]) for c in rev.code if c[0] == "pop")
+        if tuple(reversed(pushes)) == pops:
+            out[id(a)], out[id(b)] = fwd, rev
+    return out
+
+
+def _block(stmts, taken, seen, marked):
+    return [st for part in _parts(stmts, taken, seen, marked) for st in part]
+
+
+def _parts(stmts, taken, seen, marked):
+    """What replaces each statement of ``stmts`` (a list of statements): a loop the
+    tier takes wrapped (its plan appended to ``taken``), a statement holding blocks
+    with those rewritten alike, anything else itself. Each block is decided alone
+    (`_pairs`): a loop that saves is taken only with the loop of the same block that
+    pops its tape, so no tape outlives its block; but for the loops paired by
+    construction (``marked``, `_marked`). (``seen[0]`` counts the candidate loops,
+    for their names.)"""
     found = []
-    for k, s in enumerate(program.body):
-        if isinstance(s, ir.For):
-            plan = plan_loop(s, f"loop{len(found) + 1}")
+    for k, s in enumerate(stmts):
+        if isinstance(s, ir.For) and id(s) not in marked:
+            seen[0] += 1
+            plan = plan_loop(s, f"loop{seen[0]}")
             if plan is not None:
                 found.append(_Pair(k, plan, tuple((c[1], c[3]) for c in plan.code if c[0] == "push"),
                                    tuple((c[1], c[2]) for c in plan.code if c[0] == "pop")))
-    take = _pairs(program.body, found)
-    if not take:
-        return program
-    body, fwd = [], program.forward_len
-    for k, s in enumerate(program.body):
-        if k not in take:
-            body.append(s)
-            continue
-        new = _wrap(s, take[k], len(body))
-        body.extend(new)
-        if k < program.forward_len:
-            fwd += len(new) - 1
-    out = ir.replace(program, body=body, forward_len=fwd)
-    out.small_loops = [take[k] for k in sorted(take)]
+    take = _pairs(stmts, found)
+    out = []
+    for k, s in enumerate(stmts):
+        plan = take.get(k) or marked.get(id(s))
+        if plan is not None:
+            if plan.name in ("saves", "pops"):
+                seen[0] += 1
+                plan.name = f"loop{seen[0]}"
+            taken.append(plan)
+            out.append(_wrap(s, plan, len(taken)))
+        elif ir.children(s):
+            out.append([ir.map_children(s, lambda b: _block(b, taken, seen, marked))])
+        else:
+            out.append([s])
     return out
 
 

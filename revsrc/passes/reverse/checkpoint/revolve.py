@@ -203,6 +203,18 @@ class Units:
         return [While([g0], go, body, loc=self.loc)]
 
 
+def _pair(stmts, plan, loop, role, side):
+    """Mark the loop of ``stmts`` (the last top-level one) as one side of a pair: the
+    loop that saves and the adjoint loop that pops those saves, in blocks apart (a
+    branch of the forward sweep, a branch of the reverse sweep), so the small-array
+    tier (revsrc/backends/smallarr.py) can take both: the stored loop when its saves
+    fit, and the unit the forward sweep saves last."""
+    loops = [st for st in stmts if isinstance(st, For)]
+    if loops:
+        loops[-1].paired = ((id(plan), id(loop), role), side)
+    return stmts
+
+
 def forward(plan, s, saving, stored, scope):
     """The forward sweep of ``for`` loop ``s``: stored if its saves fit, else
     revolve's first descent and the last unit saved."""
@@ -230,10 +242,12 @@ def forward(plan, s, saving, stored, scope):
     ck = [U.op(L, operator.add, l, U.K), U.op(L, operator.sub, L, 1),
           U.op(L, operator.floordiv, L, U.K), U.op(p, ir.copy, 0), U.op(u, ir.copy, 1),
           U.op(pos, ir.copy, U.st)] + U.push_snap(pos)
-    ck += [U.op(more, ir.copy, 1), While([m0], on, step, loc=s.loc)] + U.record(to)
+    ck += [U.op(more, ir.copy, 1), While([m0], on, step, loc=s.loc)]
+    ck += _pair(U.record(to), plan, s, "last", "saves")
     ck += [Push(U.st, "i"), Push(U.e, "i")] + U.sized()[0] + [Push(u, "i"), Push(Const(0), "i")]
     head = Comment(f"checkpointed loop: stored if its saves fit, else {U.describe()} "
                    f"(binomial checkpointing, revolve)", loc=s.loc)
+    stored = _pair(stored, plan, s, "stored", "saves")
     return [head] + out + [f0, If(fit, stored + [Push(Const(1), "i")], ck, loc=s.loc)]
 
 
@@ -264,6 +278,7 @@ def reverse(plan, s, saving, scope, body, stored):
                                          U.op(b, operator.sub, b, 1),
                                          U.op(b, operator.floordiv, b, U.K),
                                          U.op(b, operator.sub, b, 1)]
-    ck += U.adjoint(b) + U.reverse_loop(b, u, U.c)
+    ck += _pair(U.adjoint(b), plan, s, "last", "pops") + U.reverse_loop(b, u, U.c)
+    stored = _pair(list(stored), plan, s, "stored", "pops")
     return [Comment(f"checkpointed loop: {U.describe()}, reversed last to first",
                     loc=s.loc), Pop(flag, "i"), If(flag, stored, ck, loc=s.loc)]
