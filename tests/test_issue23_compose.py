@@ -209,9 +209,9 @@ def test_gradient_penalty_with_a_tuple_built_at_the_call():
                                                  PW["b"]), rtol=1e-6, atol=1e-8)
 
 
-# ----- Recursion on an int known only when the function runs: refused (E103) at the
-# recursive call, with a hint that works; the same recursion with the int written in
-# the function unrolls -----
+# ----- Recursion on an int argument: unrolled for the value given, as a tracer would
+# (tests/test_int_recursion.py has the rest); the same recursion with the int written
+# in the function unrolls too -----
 
 def legendre(n, x):
     if n == 0:
@@ -225,22 +225,20 @@ def legendre_4(x):
     return legendre(4, x)
 
 
-@pytest.mark.parametrize("make", [
-    lambda: revsrc.grad(legendre, argnums=1)(4, 0.3),
-    lambda: revsrc.hessian(legendre, argnums=1)(4, 0.3),
-    lambda: revsrc.jvp(legendre, (4, 0.3), (None, 1.0)),
-    lambda: revsrc.grad(__import__("functools").partial(legendre, 4))(0.3),
+def _d_legendre_4(x):     # P4 = (35 x^4 - 30 x^2 + 3) / 8
+    return (140.0 * x ** 3 - 60.0 * x) / 8.0
+
+
+@pytest.mark.parametrize("make,want", [
+    (lambda: revsrc.grad(legendre, argnums=1)(4, 0.3), _d_legendre_4(0.3)),
+    (lambda: revsrc.hessian(legendre, argnums=1)(4, 0.3), (420.0 * 0.09 - 60.0) / 8.0),
+    (lambda: revsrc.jvp(legendre, (4, 0.3), (None, 1.0))[1], _d_legendre_4(0.3)),
+    (lambda: revsrc.grad(__import__("functools").partial(legendre, 4))(0.3),
+     _d_legendre_4(0.3)),
+    (lambda: revsrc.grad(legendre_4)(0.3), _d_legendre_4(0.3)),
 ])
-def test_recursion_on_a_run_time_int_is_refused_with_a_hint_that_works(make):
-    with pytest.raises(revsrc.RevsrcError) as info:
-        make()
-    assert info.value.code == "E103"
-    assert info.value.lineno == legendre.__code__.co_firstlineno + 5
-    assert "legendre(5, x)" in info.value.hint and "partial" not in info.value.hint
-    # what the hint says to do
-    d = revsrc.grad(legendre_4)(0.3)
-    assert d == pytest.approx((legendre_4(0.3 + 1e-6) - legendre_4(0.3 - 1e-6)) / 2e-6,
-                              rel=1e-8)
+def test_recursion_on_a_run_time_int_is_unrolled_for_its_value(make, want):
+    assert make() == pytest.approx(want, rel=1e-12)
 
 
 # ----- Refusals say what the user wrote, never revsrc's internal helpers -----

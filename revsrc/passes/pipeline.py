@@ -204,8 +204,11 @@ def lower(f, key, has_aux=False):
     params = arguments.Binding(c).params
     trees = {p: e[1] for p, e in zip(params, key) if arguments.is_tree(e)}
     nz = Lowerer(has_aux=has_aux)
+    ints = {p: kinds.value_of_signature(e) for p, e in zip(params, key)
+            if kinds.kind_of_signature(e) == kinds.INT}
     params, body, result, aux = nz.lower_function(c.fn, trees=trees, static=c.static,
-                                                  functions=_functions(params, key))
+                                                  functions=_functions(params, key),
+                                                  ints=ints)
     flat = arguments.flat_key(key)
     body = keywords.bind_keywords(body)   # operands by position, as every pass reads them
     body = _specialize_containers(params, flat, body, nz.names)

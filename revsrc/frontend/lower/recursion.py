@@ -1,21 +1,28 @@
-"""Recursion whose depth ints known when transforming decide: ``P(n, x)`` calling
-``P(n - 1, x)`` and ``P(n - 2, x)`` with ``n`` a constant (a literal, an item of a
-static loop's range, a partial's argument) is inlined call by call, like any helper,
-until the base case, which a condition on those ints picks while transforming. The
-program is then the recurrence written out for that ``n``; another ``n`` is another
-call site and lowers its own.
+"""Recursion whose depth ints decide: ``P(n, x)`` calling ``P(n - 1, x)`` and
+``P(n - 2, x)`` is inlined call by call, like any helper, until the base case, which
+a condition on those ints picks while transforming. The program is then the
+recurrence written out for that ``n``, as a tracer would run it.
+
+The ints are constants (a literal, an item of a static loop's range, a partial's
+argument), or an int argument of the function transformed, ``grad(P, argnums=1)(5,
+x)``: its value is known only at the call, so the recursion asks for it
+(`NeedsIntValues`), and the transformation is made again for that value, which its
+cache key then holds (`kinds.int_value`): a call with another ``n`` transforms
+again, a call with the same one runs the program made for it.
 
 Recursion is refused (E103) where what decides it is known only when the function
-runs: a call with no int constant among its arguments, or with the same int
-constants as the call it is made from (it would never reach a base case while
-transforming), and past `MAX_DEPTH` levels or `MAX_CALLS` inlined calls (a recurrence
-that branches twice per level grows fast: a loop is the better program).
+runs: a call with no int among its arguments that is a constant or an argument of
+the function transformed (a differentiated value), or with the same int constants
+as the call it is made from (it would never reach a base case while transforming),
+and past `MAX_DEPTH` levels or `MAX_CALLS` inlined calls (a recurrence that branches
+twice per level grows fast: a loop is the better program).
 """
 from __future__ import annotations
 
 import operator
 
 from ... import errors
+from ...core import ir
 from ...core.ir import Const, Op
 
 # int arithmetic a recursive call's arguments are made with (n - 1, 2 * n, n // 2)
@@ -28,6 +35,39 @@ _INT_OPS = {operator.add: operator.add, operator.sub: operator.sub,
 
 MAX_DEPTH = 40
 MAX_CALLS = 4000
+
+
+class NeedsIntValues(errors.RecursionNotSupported):
+    """A recursion decided by int arguments ``params`` of ``fn``, the function being
+    transformed: its transformation is made again for their values. Where nothing
+    can (a program asked for without the arguments' values), it is the refusal it
+    derives from, E103."""
+
+    def __init__(self, fn, params, message, loc=None, hint=None):
+        super().__init__(message, loc=loc, hint=hint)
+        self.fn, self.params = fn, frozenset(params)
+
+
+def learn(exc, binding, flat):
+    """Whether the transformation of `arguments.Binding` ``binding``, given its
+    program's arguments ``flat`` (None: not given), can be made again for the values
+    `NeedsIntValues` ``exc`` asks for: if so, ``binding`` notes its parameters."""
+    if flat is None or exc.fn is not binding.callee.fn or exc.params <= binding.valued:
+        return False
+    binding.valued |= exc.params
+    return True
+
+
+def bind_int_param(lowerer, sc, param, value):
+    """Bind int parameter ``param`` of the function lowered: to ``value``, the one
+    the program is made for, or (None) to itself, noting that a recursion it decides
+    may ask for its value."""
+    if value is not None:
+        sc.env[param] = Const(value)
+        return
+    if not hasattr(lowerer, "run_time_ints"):
+        lowerer.run_time_ints = {}
+    lowerer.run_time_ints[sc.env[param]] = param
 
 
 def folded_call(lowerer, out, args, kwargs):
@@ -77,14 +117,18 @@ def int_constants(args, kwargs):
                  for v in values)
 
 
-def check(lowerer, sc, key, name, args, kwargs, loc):
+def check(lowerer, sc, key, name, args, kwargs, loc, out=()):
     """Refuse the recursive call of ``key`` (named ``name``) with operands ``args``
-    and ``kwargs`` from scope ``sc`` unless int constants decide it."""
+    and ``kwargs`` from scope ``sc`` (``out``: the statements written so far) unless
+    int constants decide it; ask for the values of the function's int arguments
+    it is made of (`NeedsIntValues`)."""
     given = int_constants(args, kwargs)
-    hint = (f"call {name} with its int arguments written as constants inside the "
-            f"function you transform (a literal: {name}(5, x), or a loop over range(...) "
-            "with constant bounds), or rewrite the recursion as a loop; an int passed "
-            "to the derivative is known only when it runs")
+    hint = (f"revsrc unrolls {name}'s recursion for ints known when transforming: "
+            f"constants (a literal: {name}(5, x), a loop over range(...) with constant "
+            "bounds) or int arguments of the function you transform (made again for "
+            "each value given); otherwise rewrite the recursion as a loop")
+    _ask_for_values(lowerer, out, args, kwargs, name, loc, hint,
+                    everything=not any(v is not None for v in given))
     if not any(v is not None for v in given):
         raise errors.RecursionNotSupported(
             f"{name} calls itself (recursion) with no int argument known when "
@@ -103,3 +147,41 @@ def check(lowerer, sc, key, name, args, kwargs, loc):
             f"{name}'s recursion is deeper than {MAX_DEPTH} levels or makes more than "
             f"{MAX_CALLS} calls when unrolled", loc=loc,
             hint="rewrite the recursion as a loop")
+
+
+def _ask_for_values(lowerer, out, args, kwargs, name, loc, hint, everything):
+    """Raise `NeedsIntValues` for the int arguments of the function transformed the
+    recursive call's operands are made of (``n - 1`` of its ``n``); when none is
+    found among them (an int a loop over ``range(n)`` made), for all of them if
+    ``everything`` (no int constant decides the call either)."""
+    ints = getattr(lowerer, "run_time_ints", None)
+    if not ints:
+        return
+    found = set()
+    for o in list(args) + [v for _, v in kwargs]:
+        found |= _int_sources(out, o, ints, 8)
+    params = found or (set(ints.values()) if everything else ())
+    if not params:
+        return
+    raise NeedsIntValues(
+        lowerer.inline_stack[0], params,
+        f"{name} calls itself (recursion) with a depth decided by int argument(s) "
+        f"{', '.join(sorted(params))}, whose value is known only when the function "
+        "is called; revsrc unrolls such recursion for the value given", loc=loc,
+        hint=hint)
+
+
+def _int_sources(out, operand, ints, depth):
+    """The int parameters (of ``ints``) that ``operand`` is computed from by int
+    arithmetic and copies, looked up in the statements written so far."""
+    if not isinstance(operand, str) or depth == 0:
+        return set()
+    if operand in ints:
+        return {ints[operand]}
+    for s in reversed(out[-64:]):
+        if isinstance(s, Op) and s.target == operand:
+            if s.fn in _INT_OPS or s.fn is ir.copy:
+                return set().union(*(_int_sources(out, a, ints, depth - 1)
+                                     for a in s.args)) if s.args else set()
+            return set()
+    return set()
