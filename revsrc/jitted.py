@@ -23,7 +23,8 @@ from typing import Any, Callable, Union
 from .passes import analysis, pipeline
 from .passes.reverse import checkpoint
 from . import errors
-from .frontend import fence
+from .frontend import arguments, fence
+from .frontend.lower import recursion
 from .core import ir, kinds
 from .backends.engine import lower as engine
 from .executable import Compiled, EngineFallback, ProgramCache
@@ -48,6 +49,7 @@ class Jitted:
         self.signature = inspect.signature(f)
         self.params = [a.arg for a in node.args.args + node.args.kwonlyargs]
         self.cache = ProgramCache()   # its `front`: the user-facing object, set by `jit`
+        self.valued = frozenset()     # int parameters a recursion's depth is decided by
 
     def bind(self, args, kwargs):
         if not kwargs and len(args) == len(self.params):
@@ -62,12 +64,20 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         values = self.bind(args, kwargs)
         key = tuple(kinds.signature(v) for v in values)
+        if self.valued:
+            key = self._valued_key(key, values)
         entry = self.cache.current(key) or self._compile(key, values)
         try:
             outs = entry.run(values)
         except EngineFallback:   # an int beyond 2**53, a complex power: Python
             return self.f(*args, **kwargs)
         return _selected(outs, entry.select)
+
+    def _valued_key(self, key, values):
+        """``key`` made for the values of the int parameters a recursion's depth is
+        decided by (frontend/lower/recursion.py): a program for each."""
+        return tuple(arguments.value_signature(v) if p in self.valued else k
+                     for p, k, v in zip(self.params, key, values))
 
     def compiled_for(self, key, values):
         """The `executable.Compiled` entry for argument kinds ``key``: made before (and
@@ -77,7 +87,7 @@ class Jitted:
     def _compile(self, key, values):
         loc = self.parsed.loc(self.parsed.node)
         for i, (k, v) in enumerate(zip(key, values)):
-            if k not in kinds.SCALARS:
+            if kinds.kind_of_signature(k) not in kinds.SCALARS:
                 raise errors.NotCompilable(
                     f"revsrc.jit compiles functions of floats, ints and bools; argument "
                     f"{i} ({self.params[i]}) is a {type(v).__name__}", loc=loc,
@@ -86,6 +96,11 @@ class Jitted:
         token = checkpoint.INLINED.set(self.memory)
         try:
             prog, select = pipeline.jit_program(self.f, key, _inline_jitted, _outputs)
+        except recursion.NeedsIntValues as exc:
+            if exc.fn is not self.f or exc.params <= self.valued:
+                raise
+            self.valued |= exc.params
+            return self._compile(self._valued_key(key, values), values)
         finally:
             checkpoint.INLINED.reset(token)
         _check_outputs(prog, self.f)
@@ -100,7 +115,8 @@ class Jitted:
         entry = Compiled(prog, program, python=False)
         entry.select = select     # how its outputs nest into the result
         self.cache.store(key, entry)
-        self.cache.install(key, entry, select)
+        if all(k in kinds.SCALARS for k in key):
+            self.cache.install(key, entry, select)
         return entry
 
 

@@ -233,3 +233,60 @@ def test_too_deep_a_run_time_degree_is_refused():
         assert info.value.lineno == legendre.__code__.co_firstlineno + 5
     assert revsrc.grad(degree_at_run_time)(0.5, 3) == pytest.approx(
         _legendre_derivative(3, 0.5), rel=1e-12)
+
+
+_d_series_at = revsrc.grad(series_at)
+
+
+def calls_a_derivative_with_a_constant(x):
+    return _d_series_at(x, 4) * x
+
+
+def calls_a_derivative_with_its_int(x, n):
+    return _d_series_at(x, n) * x
+
+
+def test_a_derivative_called_inside_with_an_int_degree():
+    step = 1e-5
+    for f, args in ((calls_a_derivative_with_a_constant, ()),
+                    (calls_a_derivative_with_its_int, (4,)), (calls_a_derivative_with_its_int, (6,))):
+        got = revsrc.grad(f)(0.4, *args)
+        assert got == pytest.approx((f(0.4 + step, *args) - f(0.4 - step, *args)) / (2 * step),
+                                    rel=1e-7)
+        check_grads(f, (0.4,) + args, argnums=0)
+
+
+def test_jit_of_a_run_time_degree_has_the_digits_of_python():
+    j = revsrc.jit(series_at)
+    for n in (5, 0, 1, 3, 5):
+        assert j(0.4, n) == series_at(0.4, n)
+    assert len(j._revsrc_jitted.cache) == 4
+
+
+def sum_of_degrees(x, n):
+    s = 0.0
+    for k in range(n):           # a constant range once n is given: unrolled
+        s = s + legendre(k, x) / (k + 1.0)
+    return s
+
+
+def hermite_sum(x):
+    def hermite(k, t):
+        if k == 0:
+            return 1.0 + 0.0 * t
+        if k == 1:
+            return 2.0 * t
+        return 2.0 * t * hermite(k - 1, t) - 2.0 * (k - 1) * hermite(k - 2, t)
+    s = 0.0
+    for k in range(5):
+        s = s + hermite(k, x) / (k + 1.0)
+    return s
+
+
+def test_a_loop_over_degrees_is_unrolled():
+    for n in (1, 4, 7):
+        want = sum(_legendre_derivative(k, 0.3) / (k + 1.0) for k in range(1, n))
+        assert revsrc.grad(sum_of_degrees)(0.3, n) == pytest.approx(want, rel=1e-12, abs=1e-15)
+        check_jvp(sum_of_degrees, (0.3, n), argnums=0)
+    want = sum(k * 2.0 * sc.eval_hermite(k - 1, 0.3) / (k + 1.0) for k in range(1, 5))
+    assert revsrc.grad(hermite_sum)(0.3) == pytest.approx(want, rel=1e-12)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import revsrc
+from revsrc.testing import check_grads
 
 X = np.array([0.4, -0.7, 1.1])
 
@@ -378,11 +379,30 @@ def test_jax_lowering_of_math_gamma_functions(x):
         (by_gamma(x + 1e-6) - by_gamma(x - 1e-6)) / 2e-6, rel=1e-7)
 
 
-def test_quantile_under_jax_is_refused_with_a_code():
-    pytest.importorskip("jax")
+def by_quantiles(x, q):
+    return np.quantile(x, q) ** 2 + np.sum(np.percentile(x, [10.0, 90.0])) * q
 
-    def by_quantile(x):
-        return np.quantile(x, 0.3)
-    with pytest.raises(revsrc.RevsrcError) as info:
-        revsrc.grad(by_quantile, backend="jax")(X)
-    assert info.value.code == "E603"
+
+def by_nan_quantiles(m):
+    return np.sum(np.nanquantile(m, [0.2, 0.7], axis=1, keepdims=True) ** 2)
+
+
+def test_quantiles_lower_under_jax_with_the_numpy_paths_numbers():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    jnp = jax.numpy
+    x = np.array([0.3, 1.2, -0.5, 2.0, 0.7])
+    for q in (0.3, 0.0, 1.0, 0.75):
+        want = revsrc.grad(by_quantiles, argnums=(0, 1), backend="python")(x, q)
+        got = revsrc.grad(by_quantiles, argnums=(0, 1), backend="jax")(x, q)
+        for w, g in zip(want, got):
+            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-13, atol=1e-15)
+        # no ties: JAX's own quantile gradient is the same
+        jx = jax.grad(lambda v: jnp.quantile(v, q) ** 2 +
+                      jnp.sum(jnp.percentile(v, jnp.array([10.0, 90.0]))) * q)(x)
+        np.testing.assert_allclose(got[0], jx, rtol=1e-12, atol=1e-14)
+    m = np.array([[0.3, 1.2, np.nan, 2.0], [0.7, 0.7, 0.1, -1.0]])
+    np.testing.assert_allclose(revsrc.grad(by_nan_quantiles, backend="jax")(m),
+                               revsrc.grad(by_nan_quantiles)(m), rtol=1e-13)
+    m[1, 1] = 0.4       # away from the tie (where it has no derivative)
+    check_grads(by_nan_quantiles, (m,))

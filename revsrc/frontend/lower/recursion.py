@@ -19,11 +19,16 @@ twice per level grows fast: a loop is the better program).
 """
 from __future__ import annotations
 
+import ast
+import contextvars
 import operator
+import types
 
 from ... import errors
-from ...core import ir
+from ...core import ir, kinds
 from ...core.ir import Const, Op
+from ...core.source import ast_nodes
+from .values import Known, NestedDef
 
 # int arithmetic a recursive call's arguments are made with (n - 1, 2 * n, n // 2)
 _INT_OPS = {operator.add: operator.add, operator.sub: operator.sub,
@@ -46,6 +51,42 @@ class NeedsIntValues(errors.RecursionNotSupported):
     def __init__(self, fn, params, message, loc=None, hint=None):
         super().__init__(message, loc=loc, hint=hint)
         self.fn, self.params = fn, frozenset(params)
+
+
+# (the function being lowered, its int parameters of no known value by IR name)
+# while the derivatives called in it are inlined (passes/pipeline.py)
+LOWERING = contextvars.ContextVar("revsrc_recursion_lowering", default=None)
+
+
+def lower_called(lower, binding, sig, args, loc):
+    """``lower(sig)`` for a derivative (its `arguments.Binding` ``binding``) called
+    with operands ``args`` inside a function being lowered; where a recursion its int
+    arguments decide asks for their values (`NeedsIntValues`), made for the constants
+    the call passes, or asking the function being lowered for its own int arguments
+    the call passes."""
+    while True:
+        try:
+            return lower(tuple(sig))
+        except NeedsIntValues as exc:
+            if exc.fn is not binding.callee.fn:
+                raise
+            new, outer = list(sig), set()
+            current = LOWERING.get()
+            for i, (p, a) in enumerate(zip(binding.params, args)):
+                if p not in exc.params:
+                    continue
+                if isinstance(a, Const) and type(a.value) is int:
+                    new[i] = kinds.int_value(a.value)
+                elif current is not None and isinstance(a, str) and a in current[1]:
+                    outer.add(current[1][a])
+                else:
+                    raise
+            if outer:
+                raise NeedsIntValues(current[0], outer, exc.message, loc=loc,
+                                     hint=exc.hint) from None
+            if new == list(sig):
+                raise
+            sig = new
 
 
 def learn(exc, binding, flat):
@@ -185,3 +226,32 @@ def _int_sources(out, operand, ints, depth):
                                      for a in s.args)) if s.args else set()
             return set()
     return set()
+
+
+def calls_recursion_with(sc, body, name):
+    """Whether ``body`` (a loop's, over ``range`` with constant bounds, its variable
+    ``name``) calls a function that calls itself with ``name`` among the operands
+    (``for k in range(4): s += P(k, x)``): the loop is unrolled, so that each copy's
+    ``k`` is a constant that decides the recursion, as a tracer would run it."""
+    for stmt in body:
+        for n in ast_nodes(stmt):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                    _reads(n, name) and _recursive(sc, n.func.id):
+                return True
+    return False
+
+
+def _reads(call, name):
+    operands = list(call.args) + [k.value for k in call.keywords]
+    return any(isinstance(m, ast.Name) and m.id == name
+               for a in operands for m in ast_nodes(a))
+
+
+def _recursive(sc, fname):
+    v = sc.env.get(fname)
+    v = v.value if isinstance(v, Known) else v
+    if isinstance(v, NestedDef):
+        return any(isinstance(m, ast.Call) and isinstance(m.func, ast.Name) and
+                   m.func.id == fname for m in ast_nodes(v.node))
+    fn = sc.globals.get(fname) if v is None else v
+    return isinstance(fn, types.FunctionType) and fn.__name__ in fn.__code__.co_names
