@@ -406,3 +406,26 @@ def test_quantiles_lower_under_jax_with_the_numpy_paths_numbers():
                                revsrc.grad(by_nan_quantiles)(m), rtol=1e-13)
     m[1, 1] = 0.4       # away from the tie (where it has no derivative)
     check_grads(by_nan_quantiles, (m,))
+
+
+# ----- jit of a function calling a second derivative: the adjoint's sum back to an
+# input's shape is, on numbers, a copy, which the engine runs -----
+
+def _cubic_sine(x):
+    return np.sin(x) * x ** 3
+
+
+_d2_cubic_sine = revsrc.grad(revsrc.grad(_cubic_sine))
+
+
+def twice_the_curvature(x):
+    return _d2_cubic_sine(x) * 2.0
+
+
+def test_jit_of_a_function_calling_a_second_derivative():
+    j = revsrc.jit(twice_the_curvature)
+    for x in (0.4, -1.3, 2.0):
+        s, c = math.sin(x), math.cos(x)
+        want = 2.0 * (-s * x ** 3 + 6.0 * c * x ** 2 + 6.0 * s * x)
+        assert j(x) == pytest.approx(want, rel=1e-13)
+        assert j(x) == pytest.approx(twice_the_curvature(x), rel=1e-15)

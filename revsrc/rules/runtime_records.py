@@ -195,7 +195,8 @@ def norm_grad_jvp(g, ans, dg, nans, x, ord=None, axis=None, keepdims=False):
 
 # ----- Reverse rules: the transposes of the linear helpers (grad of grad) -----
 
-@primitive("unbroadcast", runtime.unbroadcast)
+# on numbers (all the engine has) it is g: jit of a second derivative runs it there
+@primitive("unbroadcast", runtime.unbroadcast, engine=special("first"))
 def unbroadcast_vjp(g, ans, grad, x):
     return _transpose.broadcast_back(g, grad), None
 
