@@ -377,12 +377,13 @@ def _c20():
 
 
 def math_gamma(x):
-    return math.lgamma(x) + math.gamma(x) * 0.1 + math.fsum([x, x * x, 1.0])
+    return math.lgamma(x) + math.gamma(x) * 0.1
 
 
-@custom("i23_hessian_through_math_prod", "compose23", doc=("E104",))
+@custom("i23_hessian_through_math_fsum_prod", "compose23", doc=("E104",))
 def _c20b():
-    # math.prod's adjoint has no derivative of its own yet (as np.prod's, above)
+    # math.fsum's and math.prod's adjoints have no derivative of their own yet (as
+    # np.prod's, above)
     revsrc.hessian(math_module)(2.3)
 
 
