@@ -286,7 +286,7 @@ def test_helpers_are_described_by_what_the_user_wrote():
     from revsrc.runtime.grads import mathfuncs, scipy_linalg
     assert runtime.described(scipy_linalg.cho_solve_grads) == \
         "the derivative of scipy.linalg.cho_solve"
-    assert runtime.described(mathfuncs.lgamma_grad) == "the derivative of math.lgamma"
+    assert runtime.described(mathfuncs.fsum_grad) == "the derivative of math.fsum"
     for fn in (reductions.prod_grad, containers.value_grad, ir.make_list, ir.make_dict):
         assert "revsrc" not in runtime.described(fn) and "_grad" not in runtime.described(fn)
 
@@ -429,3 +429,33 @@ def test_jit_of_a_function_calling_a_second_derivative():
         want = 2.0 * (-s * x ** 3 + 6.0 * c * x ** 2 + 6.0 * s * x)
         assert j(x) == pytest.approx(want, rel=1e-13)
         assert j(x) == pytest.approx(twice_the_curvature(x), rel=1e-15)
+
+
+# ----- Second derivatives of math's gamma functions: digamma on a float has a rule of
+# its own (trigamma) -----
+
+def gamma_mix(x):
+    return math.lgamma(x) + 0.1 * math.gamma(x)
+
+
+@pytest.mark.parametrize("x", [0.3, 2.3, 12.5, -1.7])
+def test_hessian_of_math_gamma_functions(x):
+    sp = pytest.importorskip("scipy.special")
+    from revsrc.runtime.grads import mathfuncs
+    assert mathfuncs.trigamma(x) == pytest.approx(float(sp.polygamma(1, x)), rel=1e-14)
+    psi, psi1, gam = sp.digamma(x), sp.polygamma(1, x), sp.gamma(x)
+    want = psi1 + 0.1 * gam * (psi ** 2 + psi1)
+    assert revsrc.hessian(gamma_mix)(x) == pytest.approx(want, rel=1e-13)
+    assert revsrc.grad(revsrc.grad(gamma_mix))(x) == pytest.approx(want, rel=1e-13)
+    d = revsrc.grad(gamma_mix)
+    assert revsrc.hessian(gamma_mix)(x) == pytest.approx(
+        (d(x + 1e-6) - d(x - 1e-6)) / 2e-6, rel=1e-6)
+
+
+def test_hessian_of_math_gamma_functions_under_jax():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    want = jax.hessian(lambda x: jax.lax.lgamma(x) + 0.1 * jax.scipy.special.gamma(x))(2.3)
+    assert float(revsrc.hessian(gamma_mix, backend="jax")(2.3)) == pytest.approx(
+        float(want), rel=1e-12)
+    assert revsrc.hessian(gamma_mix)(2.3) == pytest.approx(float(want), rel=1e-12)

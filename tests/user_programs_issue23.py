@@ -374,12 +374,17 @@ def math_module(x):
 def _c20():
     close(revsrc.grad(math_module)(2.3), fd(math_module, 2.3), rtol=1e-7)
     close(revsrc.jvp(math_module, (2.3,), (1.0,))[1], fd(math_module, 2.3), rtol=1e-7)
+    close(revsrc.hessian(math_gamma)(2.3), fd(revsrc.grad(math_gamma), 2.3), rtol=1e-6)
+
+
+def math_gamma(x):
+    return math.lgamma(x) * math.gamma(x)
 
 
 @custom("i23_hessian_through_math_module", "compose23", doc=("E104",))
 def _c20b():
-    # the adjoints of math's gamma functions (digamma on a float), fsum and prod have
-    # no derivative of their own yet (as np.prod's, above)
+    # the adjoints of math.fsum and math.prod have no derivative of their own yet (as
+    # np.prod's, above)
     revsrc.hessian(math_module)(2.3)
 
 

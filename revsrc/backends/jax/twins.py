@@ -563,7 +563,8 @@ for _module in (attempts, vectorized, batched):
 # the quantiles' adjoint: every quantile at once (NumPy's loops over them)
 register_twins(_quantiles, quantile_twins.TWINS)
 # the gamma functions' adjoints: digamma is JAX's (NumPy's twin is a loop on a float)
-register_twins(_mathfuncs, {"digamma": jax.scipy.special.digamma})
+register_twins(_mathfuncs, {"digamma": jax.scipy.special.digamma,
+                             "trigamma": lambda x: jax.scipy.special.polygamma(1, x)})
 
 
 # SciPy's solves and expm in the adjoints: jax.scipy.linalg's, with the same arguments
