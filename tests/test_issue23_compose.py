@@ -459,3 +459,38 @@ def test_hessian_of_math_gamma_functions_under_jax():
     assert float(revsrc.hessian(gamma_mix, backend="jax")(2.3)) == pytest.approx(
         float(want), rel=1e-12)
     assert revsrc.hessian(gamma_mix)(2.3) == pytest.approx(float(want), rel=1e-12)
+
+
+# ----- Third derivatives through np.mean: its adjoint's transpose (reverse over
+# reverse) is linear in its cotangent, and has a transpose of its own -----
+
+def _pairwise_mean(x):
+    return np.sum((x[:, None] - x[None, :]) ** 2 * 0.5) + np.sum(x * np.mean(x)) + \
+        np.mean(np.sin(x) * x)
+
+
+_d_pairwise_mean = revsrc.grad(_pairwise_mean)
+
+
+def gradient_penalty_mean(x):
+    return np.sum(_d_pairwise_mean(x) ** 2)
+
+
+def test_third_derivatives_through_mean():
+    x = np.array([0.4, -0.7, 1.1])
+    h = revsrc.hessian(gradient_penalty_mean)(x)
+    h_rev = revsrc.jacrev(revsrc.grad(gradient_penalty_mean))(x)
+    d = revsrc.grad(gradient_penalty_mean)
+    fd = np.stack([(d(x + e) - d(x - e)) / 2e-6 for e in np.eye(3) * 1e-6], axis=-1)
+    np.testing.assert_allclose(h, fd, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(h_rev, h, rtol=1e-12, atol=1e-12)
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    jnp = jax.numpy
+
+    def f_jax(v):
+        return jnp.sum((v[:, None] - v[None, :]) ** 2 * 0.5) + jnp.sum(v * jnp.mean(v)) + \
+            jnp.mean(jnp.sin(v) * v)
+    want = jax.hessian(lambda v: jnp.sum(jax.grad(f_jax)(v) ** 2))(x)
+    np.testing.assert_allclose(h, want, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(h_rev, want, rtol=1e-12, atol=1e-12)
