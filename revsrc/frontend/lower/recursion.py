@@ -207,9 +207,8 @@ def _ask_for_values(lowerer, out, args, kwargs, name, loc, hint, everything):
     raise NeedsIntValues(
         lowerer.inline_stack[0], params,
         f"{name} calls itself (recursion) with a depth decided by int argument(s) "
-        f"{', '.join(sorted(params))}, whose value is known only when the function "
-        "is called; revsrc unrolls such recursion for the value given", loc=loc,
-        hint=hint)
+        f"{', '.join(sorted(params))} of the function transformed, whose value is "
+        "not known where this transformation is made", loc=loc, hint=hint)
 
 
 def _int_sources(out, operand, ints, depth):
