@@ -69,7 +69,7 @@ def quantile_grads(g, ans, a, q, axis=None, out=None, overwrite_input=False,
     per_q = (s_hi - s_lo)[..., 0] * last
     q_bar = jnp.sum(g_lanes * per_q, axis=tuple(range(qa.ndim, per_q.ndim))) / scale
     grad = grad.astype(dtype)
-    return grad, (q_bar if jnp.ndim(q) else jnp.reshape(q_bar, ()))
+    return grad, (q_bar if np.ndim(q) else jnp.reshape(q_bar, ()))
 
 
 TWINS = {"quantile_grads": quantile_grads}
