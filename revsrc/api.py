@@ -13,6 +13,7 @@ import numpy as np
 from .passes import pipeline
 from .passes.reverse import checkpoint
 from .frontend import arguments, fence
+from .frontend.lower import recursion
 from . import errors, executable, runtime
 from .core import kinds, pytree
 from .backends.jax import jaxgen
@@ -117,9 +118,9 @@ class Transformed:
         return plan.key, plan.flat_values(), plan
 
     def key(self, values):
-        if self.backend == "jax":
-            return tuple(map(jaxgen.signature, values))
-        return tuple(map(kinds.signature, values))
+        key = tuple(map(jaxgen.signature if self.backend == "jax" else kinds.signature,
+                        values))
+        return arguments.valued_key(self.binding, key, values)
 
     def __call__(self, *args, **kwargs):
         if self.backend == "jax" and not kwargs and not self.cotangent and \
@@ -266,7 +267,14 @@ class Transformed:
 
     def _compile(self, key, values, plan=None, lazy=False):
         with deep_recursion():
-            return self._compile_now(key, values, plan, lazy)
+            try:
+                return self._compile_now(key, values, plan, lazy)
+            except recursion.NeedsIntValues as exc:
+                # a recursion its int arguments decide: made for their values
+                flat = plan.flat_values() if plan is not None else values
+                if not recursion.learn(exc, self.binding, flat):
+                    raise
+        return self._compile(arguments.revalued(self.binding, key, flat), values, plan, lazy)
 
     def _compile_now(self, key, values, plan=None, lazy=False):
         self._check_wrt(key, values, plan)

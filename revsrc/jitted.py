@@ -27,7 +27,8 @@ import numpy as np
 from .passes import analysis, pipeline
 from .passes.reverse import checkpoint
 from . import errors, primitives
-from .frontend import fence
+from .frontend import arguments, fence
+from .frontend.lower import recursion
 from .core import ir, kinds
 from .backends.engine import lower as engine
 from .executable import Compiled, EngineFallback, ProgramCache
@@ -55,6 +56,7 @@ class Jitted:
         # per signature: whether its program does arithmetic on bools alone, which
         # NumPy's bools do otherwise (`bool_arithmetic`)
         self.bool_arithmetic = {}
+        self.valued = frozenset()     # int parameters a recursion's depth is decided by
 
     def bind(self, args, kwargs):
         if not kwargs and len(args) == len(self.params):
@@ -69,6 +71,8 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         values = self.bind(args, kwargs)
         key = tuple(kinds.signature(v) for v in values)
+        if self.valued:
+            key = self._valued_key(key, values)
         entry = self.cache.current(key) or self._compile(key, values)
         numpy = numpy_arithmetic(values)
         if numpy == OWN or (numpy == FLOAT64 and self.bool_arithmetic.get(key, True)):
@@ -85,6 +89,12 @@ class Jitted:
             return self.f(*args, **kwargs)
         return _selected(outs, entry.select)
 
+    def _valued_key(self, key, values):
+        """``key`` made for the values of the int parameters a recursion's depth is
+        decided by (frontend/lower/recursion.py): a program for each."""
+        return tuple(arguments.value_signature(v) if p in self.valued else k
+                     for p, k, v in zip(self.params, key, values))
+
     def compiled_for(self, key, values):
         """The `executable.Compiled` entry for argument kinds ``key``: made before (and
         still valid), or now for arguments ``values``."""
@@ -93,7 +103,7 @@ class Jitted:
     def _compile(self, key, values):
         loc = self.parsed.loc(self.parsed.node)
         for i, (k, v) in enumerate(zip(key, values)):
-            if k not in kinds.SCALARS:
+            if kinds.kind_of_signature(k) not in kinds.SCALARS:
                 raise errors.NotCompilable(
                     f"revsrc.jit compiles functions of floats, ints and bools; argument "
                     f"{i} ({self.params[i]}) is a {type(v).__name__}", loc=loc,
@@ -102,6 +112,11 @@ class Jitted:
         token = checkpoint.INLINED.set(self.memory)
         try:
             prog, select = pipeline.jit_program(self.f, key, _inline_jitted, _outputs)
+        except recursion.NeedsIntValues as exc:
+            if exc.fn is not self.f or exc.params <= self.valued:
+                raise
+            self.valued |= exc.params
+            return self._compile(self._valued_key(key, values), values)
         finally:
             checkpoint.INLINED.reset(token)
         _check_outputs(prog, self.f)
@@ -117,7 +132,8 @@ class Jitted:
         entry = Compiled(prog, program, python=False)
         entry.select = select     # how its outputs nest into the result
         self.cache.store(key, entry)
-        self.cache.install(key, entry, select)
+        if all(k in kinds.SCALARS for k in key):
+            self.cache.install(key, entry, select)
         return entry
 
 

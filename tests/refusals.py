@@ -120,9 +120,9 @@ def returns_vector(x):
 
 
 def recursive(x, n):
-    if n == 0:
-        return x
-    return recursive(x * 0.5, n - 1)  # refuse: E103
+    if x < 1.0:
+        return x * n
+    return recursive(x * 0.5, n)  # refuse: E103
 
 
 def loop_else(x):

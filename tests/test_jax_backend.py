@@ -41,10 +41,9 @@ REFUSED = {
     "s_copy_float": _E603,
     # sorted() of an array's items compares traced floats in Python
     "f_sorted": _E603,
-    # helpers with no jax.numpy twin yet: the quantiles' adjoint, the math module's
-    # fsum and prod (SciPy's factorizations, expm and the gamma functions have theirs)
-    **dict.fromkeys(["f_quantile", "f_percentile", "f_nanquantile", "f_nanpercentile",
-                     "s_fsum_prod", "f_fsum_prod_array"], _E603),
+    # helpers with no jax.numpy twin yet: the math module's fsum and prod (SciPy's
+    # factorizations, expm, the gamma functions and the quantiles have theirs)
+    **dict.fromkeys(["s_fsum_prod", "f_fsum_prod_array"], _E603),
 }
 
 

@@ -30,7 +30,6 @@ KNOWN = {
     'np_eigvalsh_spectral_loss_hess': 'refused-undoc: [E202] numpy.linalg.eigvalsh has no derivative rule and no Python source to transform',
     'np_eigvalsh_spectral_loss_jax': 'refused-undoc: [E202] numpy.linalg.eigvalsh has no derivative rule and no Python source to transform',
     'np_sort_quantile_loss_hess': 'refused-undoc: [E202] numpy.quantile has no derivative rule and no Python source to transform',
-    'np_sort_quantile_loss_jax': 'refused-undoc: [E202] numpy.quantile has no derivative rule and no Python source to transform',
     'py_complex_cmath_holomorphic': 'refused-undoc: [E202] cmath.exp has no derivative rule and no Python source to transform',
 }
 

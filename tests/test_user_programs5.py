@@ -82,7 +82,6 @@ KNOWN = {
     "cumsum_out_self": "refused",            # E401 out=
     "np_put_take": "refused",                # E401 np.put
     "list_sort_inplace": "refused",          # E401 discarded call
-    "recursion_runtime_int": "refused",      # E103
     "walrus": "refused",                     # E101 :=
     "for_else": "refused",                   # E102
     "match_statement": "refused",            # E101 match

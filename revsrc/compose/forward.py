@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import api, errors, executable
 from ..frontend import arguments
+from ..frontend.lower import recursion
 from ..backends import python as emit
 from ..backends.jax import jaxgen
 from ..core import kinds, pytree
@@ -54,7 +55,14 @@ class _Forward:
         hit = self.cache.current((key, wrt))
         if hit is None:
             with executable.deep_recursion():
-                hit = self._build(key, flat, wrt)
+                try:
+                    hit = self._build(key, flat, wrt)
+                except recursion.NeedsIntValues as exc:
+                    # a recursion its int arguments decide: made for their values
+                    if not recursion.learn(exc, self.binding, flat):
+                        raise
+                    return self._entry(arguments.revalued(self.binding, key, flat),
+                                       flat, wrt)
         return hit
 
     def _build(self, key, flat, wrt):

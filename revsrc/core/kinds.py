@@ -120,6 +120,23 @@ def signature(v):
     return of_value(v) if isinstance(v, np.generic) else ANY
 
 
+INT_VALUE = "="
+
+
+def int_value(v):
+    """The signature of an int argument a program is made for the value of (a
+    recursion its value decides is unrolled for it): another value is another key,
+    so a call with it transforms again. Its kind is `INT`."""
+    return (INT, INT_VALUE, int(v))
+
+
+def value_of_signature(sig):
+    """The int an `int_value` signature was made for, else None."""
+    if isinstance(sig, tuple) and len(sig) == 3 and sig[0] == INT and sig[1] == INT_VALUE:
+        return sig[2]
+    return None
+
+
 def kind_of_signature(sig):
     return sig[0] if isinstance(sig, tuple) else sig
 

@@ -69,6 +69,9 @@ class Binding:
         self.simple = not (callee.pre or callee.pre_kwargs or self.static or self.vararg
                            or self.varkw)
         self.name = callee.name
+        # int parameters a recursion's depth is decided by: a program is made for
+        # each of their values (kinds.int_value; frontend/lower/recursion.py)
+        self.valued = frozenset()
 
     @property
     def npos(self):
@@ -134,7 +137,7 @@ class Plan:
             elif i in wrt_params and pytree.is_container(v):
                 leaves, td = pytree.tree_flatten(v)
             else:
-                key.append(signature(v))
+                key.append(value_signature(v) if name in binding.valued else signature(v))
                 continue
             self.trees[i] = (td, leaves)
             key.append((TREE, td, tuple(signature(x) for x in leaves)))
@@ -150,6 +153,40 @@ class Plan:
             else:
                 out.append(v)
         return tuple(out)
+
+
+def value_signature(v):
+    """The signature of an argument a program is made for the value of, if an int."""
+    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+        return kinds.int_value(v)
+    return kinds.signature(v)
+
+
+def valued_key(binding, key, values):
+    """``key`` (one plain entry per parameter) with those of `Binding.valued`
+    parameters made for their values."""
+    if not binding.valued:
+        return key
+    return tuple(value_signature(v) if p in binding.valued else e
+                 for p, e, v in zip(binding.params, key, values))
+
+
+def revalued(binding, key, flat):
+    """``key`` (a `Plan`'s, perhaps with a cotangent's entry after) with the plain
+    entries of `Binding.valued` parameters made for their values in ``flat`` (the
+    program's arguments)."""
+    out, pos = [], 0
+    for p, e in zip(binding.params, key):
+        if e == STATIC:
+            out.append(e)
+            continue
+        if is_tree(e):
+            out.append(e)
+            pos += e[1].num_leaves
+            continue
+        out.append(value_signature(flat[pos]) if p in binding.valued else e)
+        pos += 1
+    return tuple(out) + tuple(key[len(binding.params):])
 
 
 def _one_level(v, wrt_paths, name, loc):

@@ -46,6 +46,7 @@ from ..core.ir import Const, Op, Pop, SetItem
 from ..core.late import LateModule
 from ..core.record import FRESH, record
 from ..core.names import function_name
+from ..frontend.lower import recursion
 from ..frontend.lower.lowerer import Lowerer
 
 # Passes only some programs need load when one first does: forward mode (jvp), the
@@ -135,10 +136,11 @@ def jit_program(f, key, inline_callees, outputs):
         if isinstance(s, Pop) and s.target not in seed and s.stack in ("f", "i"):
             seed[s.target] = kinds.INT if s.stack == "i" else kinds.FLOAT
     nothing = [None] * len(params)
-    found, _ = analysis.infer_kinds(params, list(key), nothing, body, seed=seed)
+    pkinds = [kinds.kind_of_signature(k) for k in key]   # an int made for its value: int
+    found, _ = analysis.infer_kinds(params, pkinds, nothing, body, seed=seed)
     body, outs, select = outputs(body, low.result, found, items, names, f)
     body = cse.optimize(body, outs)
-    found, _ = analysis.infer_kinds(params, list(key), nothing, body, seed=seed)
+    found, _ = analysis.infer_kinds(params, pkinds, nothing, body, seed=seed)
     prog = ir.Program(f"{function_name(f)}_jit", params, body, outs, found,
                       forward_len=len(body), names=names, deps=deps)
     return prog, select
@@ -214,8 +216,11 @@ def lower(f, key, has_aux=False):
     params = arguments.Binding(c).params
     trees = {p: e[1] for p, e in zip(params, key) if arguments.is_tree(e)}
     nz = Lowerer(has_aux=has_aux)
+    ints = {p: kinds.value_of_signature(e) for p, e in zip(params, key)
+            if kinds.kind_of_signature(e) == kinds.INT}
     params, body, result, aux = nz.lower_function(c.fn, trees=trees, static=c.static,
-                                                  functions=_functions(params, key))
+                                                  functions=_functions(params, key),
+                                                  ints=ints)
     flat = arguments.flat_key(key)
     body = keywords.bind_keywords(body)   # operands by position, as every pass reads them
     body = _specialize_containers(params, flat, body, nz.names)
@@ -225,7 +230,11 @@ def lower(f, key, has_aux=False):
     deps = list(nz.deps)
     deps += bindings.guards(c.fn, c.static, known=deps)
     if any(_is_derivative_call(s) for s in ir.walk(body)):
-        body = _inline_derivatives(params, flat, body, nz.names, deps)
+        token = recursion.LOWERING.set((c.fn, getattr(nz, "run_time_ints", {})))
+        try:
+            body = _inline_derivatives(params, flat, body, nz.names, deps)
+        finally:
+            recursion.LOWERING.reset(token)
     return Lowered(nz.names, params, body, result, aux, deps=deps)
 
 
@@ -516,7 +525,9 @@ def _inline_one(site, tr):
                 f"the derivative called here differentiates argument {a}, of kind "
                 f"{sig[a]!r}; only floats and float arrays carry gradients", loc=s.loc,
                 hint="pass a float")
-    low = lower(tr.derivative if tr.derivative is not None else s.fn, tuple(sig))
+    low = recursion.lower_called(
+        lambda key: lower(tr.derivative if tr.derivative is not None else s.fn, key),
+        tr.binding, sig, args, s.loc)
     given = []
     for p, a, e in zip(tr.params, args, sig):
         if p in static:

@@ -18,12 +18,18 @@ xp = math  # rebound per alias when a rule is inlined
 
 @elementwise("lgamma", math.lgamma)
 def lgamma(g, ans, x):
-    return _helpers.lgamma_grad(g, x)
+    return g * _helpers.digamma(x)
 
 
 @elementwise("gamma", math.gamma)
 def gamma(g, ans, x):
-    return _helpers.gamma_grad(g, ans, x)
+    return g * ans * _helpers.digamma(x)
+
+
+# digamma on a float has a rule of its own (trigamma): Hessians of lgamma and gamma
+@elementwise("math_digamma", _helpers.digamma)
+def math_digamma(g, ans, x):
+    return g * _helpers.trigamma(x)
 
 
 @primitive("fsum", math.fsum, kind=KR.constant(K.FLOAT), linear=(0,))

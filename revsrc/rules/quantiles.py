@@ -29,14 +29,14 @@ def quantile_kind(op, ctx):
     return ARRAY if a_kind == ARRAY else ANY
 
 
-@primitive("quantile", np.quantile, kind=quantile_kind)
+@primitive("quantile", np.quantile, kind=quantile_kind, jax="_jaxgen.quantile")
 def quantile(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
     d = _helpers.quantile_grads(g, ans, a, q, axis, out, overwrite_input, method, keepdims)
     return d[0], d[1]
 
 
-@primitive("percentile", np.percentile, kind=quantile_kind)
+@primitive("percentile", np.percentile, kind=quantile_kind, jax="_jaxgen.percentile")
 def percentile(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False):
     d = _helpers.quantile_grads(g, ans, a, q, axis, out, overwrite_input, method, keepdims,
@@ -44,7 +44,7 @@ def percentile(g, ans, a, q, axis=None, out=None, overwrite_input=False, method=
     return d[0], d[1]
 
 
-@primitive("nanquantile", np.nanquantile, kind=quantile_kind)
+@primitive("nanquantile", np.nanquantile, kind=quantile_kind, jax="_jaxgen.nanquantile")
 def nanquantile(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False):
     d = _helpers.quantile_grads(g, ans, a, q, axis, out, overwrite_input, method, keepdims,
@@ -52,7 +52,7 @@ def nanquantile(g, ans, a, q, axis=None, out=None, overwrite_input=False, method
     return d[0], d[1]
 
 
-@primitive("nanpercentile", np.nanpercentile, kind=quantile_kind)
+@primitive("nanpercentile", np.nanpercentile, kind=quantile_kind, jax="_jaxgen.nanpercentile")
 def nanpercentile(g, ans, a, q, axis=None, out=None, overwrite_input=False,
                   method="linear", keepdims=False):
     d = _helpers.quantile_grads(g, ans, a, q, axis, out, overwrite_input, method, keepdims,

@@ -195,7 +195,8 @@ def norm_grad_jvp(g, ans, dg, nans, x, ord=None, axis=None, keepdims=False):
 
 # ----- Reverse rules: the transposes of the linear helpers (grad of grad) -----
 
-@primitive("unbroadcast", runtime.unbroadcast)
+# on numbers (all the engine has) it is g: jit of a second derivative runs it there
+@primitive("unbroadcast", runtime.unbroadcast, engine=special("first"))
 def unbroadcast_vjp(g, ans, grad, x):
     return _transpose.broadcast_back(g, grad), None
 
@@ -251,6 +252,14 @@ def mean_grad_vjp(g, ans, grad, mean, a, axis=None, keepdims=False):
 
 
 declare(_reductions.mean_grad, shape_reads=(1, 2))   # mean and a: their shapes and dtypes alone
+# ... and that transpose, linear in its cotangent (the rest: shapes): forward over
+# reverse over reverse (a Hessian of a gradient penalty through np.mean) goes through it
+@primitive("mean_back", _transpose.mean_back, kind=_like(1), linear=(0,))
+def mean_back_vjp(g, ans, gbar, grad, mean, a, axis=None, keepdims=False):
+    return _reductions.mean_grad(g, mean, a, axis, keepdims), None, None, None
+
+
+declare(_transpose.mean_back, shape_reads=(1, 2, 3))
 
 
 @primitive("extremum_grad", _reductions.extremum_grad)

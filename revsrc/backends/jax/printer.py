@@ -369,7 +369,7 @@ def _runtime_ns():
     ``_jaxgen``."""
     J = require()
     ns = types.ModuleType("revsrc.jaxgen_runtime")
-    for f in _value_fns(J) + _branch_fns(J):
+    for f in list(_value_fns(J)) + list(_branch_fns(J)) + J.helpers.quantile_twins.FORWARD:
         setattr(ns, f.__name__, f)
     return ns
 

@@ -27,7 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ... import errors, runtime
-from . import inplace_twins, scipy_twins
+from . import inplace_twins, quantile_twins, scipy_twins
 from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace, tensor,
                         transpose_grads, values)
 from ...runtime.grads import (calculus as _calculus, common as _common,
@@ -556,13 +556,15 @@ register_twins(arith, {})
 # raise, assert, f-strings and errstate blocks; NumPy's in-place functions as values
 register_twins(guards, None)
 register_twins(inplace, inplace_twins.TWINS)
-# try statements' tests, np.vectorize's check; the quantiles' adjoints (Python loops
-# on values), and batched programs (backend="jax" maps through jax.vmap): no jnp
-# lowering
-for _module in (attempts, vectorized, _quantiles, batched):
+# try statements' tests, np.vectorize's check, and batched programs (backend="jax"
+# maps through jax.vmap): no jnp lowering
+for _module in (attempts, vectorized, batched):
     register_twins(_module, None)
+# the quantiles' adjoint: every quantile at once (NumPy's loops over them)
+register_twins(_quantiles, quantile_twins.TWINS)
 # the gamma functions' adjoints: digamma is JAX's (NumPy's twin is a loop on a float)
-register_twins(_mathfuncs, {"digamma": jax.scipy.special.digamma})
+register_twins(_mathfuncs, {"digamma": jax.scipy.special.digamma,
+                             "trigamma": lambda x: jax.scipy.special.polygamma(1, x)})
 
 
 # SciPy's solves and expm in the adjoints: jax.scipy.linalg's, with the same arguments

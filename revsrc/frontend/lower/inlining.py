@@ -51,7 +51,7 @@ class InliningLowering:
             return self._inline_library(fn, args, kwargs, out, into, loc)
         if fn in self.inline_stack:   # unrolled only where int constants decide it
             args, kwargs = recursion.folded_call(self, out, args, kwargs)
-            recursion.check(self, sc, fn, fn.__qualname__, args, kwargs, loc)
+            recursion.check(self, sc, fn, fn.__qualname__, args, kwargs, loc, out)
         if len(self.inline_stack) > 50 + recursion.MAX_DEPTH:
             raise errors.RecursionNotSupported("calls nested deeper than 50 levels", loc=loc)
         parsed = parse_function(fn)
@@ -80,7 +80,7 @@ class InliningLowering:
     def _inline_def(self, sc, def_scope, node, args, kwargs, out, into, loc):
         if any(s is node for s in self.inline_stack):
             args, kwargs = recursion.folded_call(self, out, args, kwargs)
-            recursion.check(self, sc, node, node.name, args, kwargs, loc)
+            recursion.check(self, sc, node, node.name, args, kwargs, loc, out)
         names, _ = assigned_names(node.body)
         params = param_names(node)
         prefix = self.choose_prefix(sc.prefix + node.name, names | set(params) | {"ret", "done"})

@@ -9,6 +9,7 @@ import ast
 from ... import errors
 from ...core import ir
 from ...core.ir import Const, For, Op, While
+from . import recursion
 from .dispatch import expression, statement
 from .mapping import check_kept_generator
 from .scope import assigned_names, leaves_loop
@@ -104,8 +105,9 @@ class LoopLowering:
                 bounds[2].value == 0:
             return False
         values = range(*(b.value for b in bounds))
-        if len(values) > UNROLL_LIMIT or not self._subscripts_static(sc, node.body,
-                                                                       node.target.id):
+        if len(values) > UNROLL_LIMIT or not (
+                self._subscripts_static(sc, node.body, node.target.id) or
+                recursion.calls_recursion_with(sc, node.body, node.target.id)):
             return False
         self._unroll_items(sc, node, [Const(i) for i in values], out, loc)
         return True

@@ -26,6 +26,7 @@ from ...core.names import Names
 from ...core.ir import Const, Op
 from ..desugar import desugar
 from ..parse import parse_function
+from . import recursion
 from .dispatch import EXPRESSIONS, STATEMENTS
 from .scope import (RuleSource, Scope, all_names, assigned_names, ends_in_return,
                     own_defs, param_names, return_statements)
@@ -82,7 +83,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
     def choose_prefix(self, base, names):
         return self.names.prefix(base, names)
 
-    def lower_function(self, fn, trees=None, static=None, functions=None):
+    def lower_function(self, fn, trees=None, static=None, functions=None, ints=None):
         """The IR of ``fn``: (params, body, result operand, aux operand).
 
         ``trees`` maps a parameter to the TreeDef of the container it receives taken
@@ -92,6 +93,8 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         ``functions`` maps a parameter (or a leaf) that holds a function (``reduce=
         np.sum``) to it: the program stays one parameter for it, and calls the function
         by name (the cache key holds each function, kinds.Function).
+        ``ints`` maps an int parameter to the value the program is made for, or to
+        None: a recursion it decides asks for its value (frontend/lower/recursion.py).
         """
         parsed = parse_function(fn)
         fence.check(parsed)
@@ -114,6 +117,8 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
                 params.append(p)
                 if p in functions:
                     sc.env[p] = Known(functions[p])
+                elif p in (ints or {}):
+                    recursion.bind_int_param(self, sc, p, ints[p])
         self.inline_stack.append(fn)
         out = []
         sc.has_aux = self.has_aux

@@ -38,12 +38,29 @@ def digamma(x):
     return shift + math.log(x) - 0.5 / x - series
 
 
-def lgamma_grad(g, x):
-    return g * digamma(x)
+# B_2k for k = 1..7: the trigamma asymptotic series' coefficients (of 1 / x^(2k+1))
+_TRI_SERIES = (1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6)
 
 
-def gamma_grad(g, ans, x):
-    return g * ans * digamma(x)
+def trigamma(x):
+    """psi'(x), digamma's derivative, for a Python float (nan at the poles): shifted
+    up by psi'(x) = psi'(x + 1) + 1/x^2 until x >= 10, then the asymptotic series;
+    negative x through the reflection pi^2 / sin^2(pi x) - psi'(1 - x)."""
+    x = float(x)
+    if x <= 0.0 and x == math.floor(x):
+        return math.nan
+    if x < 0.0:
+        return (math.pi / math.sin(math.pi * x)) ** 2 - trigamma(1.0 - x)
+    shift = 0.0
+    while x < 10.0:
+        shift += 1.0 / (x * x)
+        x += 1.0
+    inv2 = 1.0 / (x * x)
+    series, power = 0.0, inv2 / x
+    for c in _TRI_SERIES:
+        series += c * power
+        power *= inv2
+    return shift + 1.0 / x + 0.5 * inv2 + series
 
 
 def fsum_grad(g, iterable):
