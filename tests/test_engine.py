@@ -9,6 +9,7 @@ import math
 import operator as o
 import re
 import sys
+import threading
 import time
 import warnings
 
@@ -756,7 +757,10 @@ def test_ctrl_c_stops_an_endless_engine_loop():
     import revsrc
     # the revsrc this test imported: an installed copy in CI, the checkout here
     root = __import__("pathlib").Path(revsrc.__file__).resolve().parent
-    code = ("import sys, time; sys.path[:0] = [%r]\n"
+    # A child started from a background job inherits SIGINT ignored, and Python
+    # then installs no KeyboardInterrupt handler: give it the one a terminal gives.
+    code = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "import sys, time; sys.path[:0] = [%r]\n"
             "import operator as o\n"
             "from revsrc.backends.engine.lower import lower\n"
             "from revsrc.core.ir import Const as C, Op, Program, While\n"
@@ -770,6 +774,8 @@ def test_ctrl_c_stops_an_endless_engine_loop():
             "    raise\n" % (str(root.parent),))
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(60, proc.kill)   # a stuck child fails, never hangs
+    watchdog.start()
     try:
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(0.3)                     # well inside the endless run
@@ -779,6 +785,7 @@ def test_ctrl_c_stops_an_endless_engine_loop():
         stopped = float(proc.stdout.readline())
         proc.wait(timeout=10)
     finally:
+        watchdog.cancel()
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode != 0

@@ -177,7 +177,10 @@ def slow(x, n):
 def test_ctrl_c_stops_a_long_map():
     root = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
     here = os.path.dirname(os.path.abspath(__file__))
-    code = (f"import sys, time; sys.path[:0] = [{root!r}, {here!r}]\n"
+    # A child started from a background job inherits SIGINT ignored, and Python
+    # then installs no KeyboardInterrupt handler: give it the one a terminal gives.
+    code = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+             f"import sys, time; sys.path[:0] = [{root!r}, {here!r}]\n"
             "import numpy as np, revsrc\n"
             "from test_vmap import slow\n"
             "m = revsrc.vmap(slow, in_axes=(0, None), threads=2)\n"
@@ -191,6 +194,8 @@ def test_ctrl_c_stops_a_long_map():
             "    raise\n")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(60, proc.kill)   # a stuck child fails, never hangs
+    watchdog.start()
     try:
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(0.5)
@@ -200,6 +205,7 @@ def test_ctrl_c_stops_a_long_map():
         stopped = float(proc.stdout.readline())
         proc.wait(timeout=10)
     finally:
+        watchdog.cancel()
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode != 0 and "KeyboardInterrupt" in proc.stderr.read()

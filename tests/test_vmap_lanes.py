@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -306,7 +307,10 @@ def spin(x, n):
 def test_ctrl_c_stops_a_long_lane():
     root = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
     here = os.path.dirname(os.path.abspath(__file__))
-    code = (f"import sys, time; sys.path[:0] = [{root!r}, {here!r}]\n"
+    # A child started from a background job inherits SIGINT ignored, and Python
+    # then installs no KeyboardInterrupt handler: give it the one a terminal gives.
+    code = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+             f"import sys, time; sys.path[:0] = [{root!r}, {here!r}]\n"
             "import numpy as np, revsrc\n"
             "from test_vmap_lanes import spin\n"
             "m = revsrc.vmap(spin, threads=2)\n"
@@ -321,6 +325,8 @@ def test_ctrl_c_stops_a_long_lane():
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, REVSRC_NATIVE="sync"))
+    watchdog = threading.Timer(60, proc.kill)   # a stuck child fails, never hangs
+    watchdog.start()
     try:
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(0.5)
@@ -330,6 +336,7 @@ def test_ctrl_c_stops_a_long_lane():
         stopped = float(proc.stdout.readline())
         proc.wait(timeout=10)
     finally:
+        watchdog.cancel()
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode != 0 and "KeyboardInterrupt" in proc.stderr.read()
