@@ -1,0 +1,115 @@
+"""User programs, corpus 6m: more tuple assignments on arrays (views on the right,
+permutations, loops under memory=), the Fibonacci-style update, and forward mode /
+jit / vmap around them.  References: central differences of the plain program."""
+import math
+
+import numpy as np
+
+import revsrc
+from user_programs6_harness import fd_grad, jax, jaxify, pair
+
+CASES = []
+
+
+def J():
+    return jax()
+
+
+def add(name, got, ref, tol=1e-9):
+    CASES.append(pair(name, got, ref, tol=tol))
+
+
+def fdc(name, f, args, argnums=0, tol=1e-6, memory=None):
+    if memory is None:
+        got = lambda: revsrc.grad(f, argnums=argnums)(*args)  # noqa: E731
+    else:
+        got = lambda: revsrc.grad(f, argnums=argnums, memory=memory)(*args)  # noqa: E731
+    add(name, got, lambda: fd_grad(f, args, {}, argnums), tol)
+
+
+X = np.array([0.4, -1.2, 0.9, 2.1, 0.3])
+W = np.arange(1.0, 6.0)
+
+
+def t_rotate_with_views(x):
+    y = x.copy()
+    y[1:], y[:1] = y[:-1], y[-1:]      # views on the right: NumPy's order of writes decides
+    return np.sum(y * W)
+
+
+def t_swap_then_use_both(x):
+    y = x * 1.0
+    y[2], y[3] = y[3], y[2]
+    return np.sum(y * W)
+
+
+def t_permute_by_index_loop(x):
+    y = x.copy()
+    perm = [(0, 4), (1, 3), (2, 0)]
+    for i, j in perm:
+        y[i], y[j] = y[j], y[i]
+    return np.sum(y * W)
+
+
+def t_fancy_permutation(x):
+    y = x.copy()
+    y[[0, 1, 2]] = y[[2, 0, 1]]
+    return np.sum(y * W)
+
+
+def t_fibonacci_scalars(x):
+    a, b = x[0], x[1]
+    for _ in range(6):
+        a, b = b, a + b
+    return a * b
+
+
+def t_swap_in_memory_loop(x):
+    y = x.copy()
+    for k in range(400):
+        i = k % 5
+        j = (k * 3 + 1) % 5
+        y[i], y[j] = y[j] * 0.999, y[i]
+    return np.sum(y * W)
+
+
+def t_sort_network(x):
+    y = x.copy()
+    for i, j in [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)]:
+        if y[i] > y[j]:
+            y[i], y[j] = y[j], y[i]
+    return np.sum(y * W)
+
+
+def t_swap_scalar_rows_2d(x):
+    m = np.outer(x, x[:2])
+    m[0, 0], m[1, 1] = m[1, 1], m[0, 0]
+    return np.sum(m * np.arange(10.0).reshape(5, 2))
+
+
+def t_list_of_arrays_swap(x):
+    parts = [x[:2] * 1.0, x[2:] * 2.0]
+    parts[0], parts[1] = parts[1], parts[0]
+    return np.sum(parts[0]) + 10.0 * np.sum(parts[1])
+
+
+for _f in [t_rotate_with_views, t_swap_then_use_both, t_permute_by_index_loop, t_fancy_permutation,
+           t_fibonacci_scalars, t_sort_network, t_swap_scalar_rows_2d, t_list_of_arrays_swap]:
+    fdc("tup_" + _f.__name__[2:], _f, (X,))
+fdc("tup_swap_in_memory_loop", t_swap_in_memory_loop, (X,), memory=64)
+fdc("tup_swap_in_loop_stored", t_swap_in_memory_loop, (X,))
+
+add("tup_swap_jvp", lambda: revsrc.jvp(t_swap_then_use_both, (X,), (np.eye(5)[2],))[1],
+    lambda: W[3])
+add("tup_swap_value", lambda: revsrc.value_and_grad(t_swap_then_use_both)(X)[0], lambda: t_swap_then_use_both(X))
+
+
+def scalar_fn_list_swap(x):
+    y = [x, 2.0 * x, 3.0 * x]
+    y[0], y[2] = y[2], y[0]
+    return y[0] - y[2]
+
+
+add("tup_jit_list_swap_exact", lambda: revsrc.jit(scalar_fn_list_swap)(0.7), lambda: scalar_fn_list_swap(0.7), tol=0.0)
+add("tup_vmap_grad_list_swap", lambda: revsrc.vmap(revsrc.grad(scalar_fn_list_swap))(np.array([0.1, 2.0])),
+    lambda: np.array([2.0, 2.0]))
