@@ -27,7 +27,7 @@ from user_programs6_harness import run_case  # noqa: E402
 MODULES = ["user_programs6a", "user_programs6b", "user_programs6c", "user_programs6d",
            "user_programs6e", "user_programs6f", "user_programs6g", "user_programs6h",
            "user_programs6i", "user_programs6j", "user_programs6k", "user_programs6l",
-           "user_programs6m"]
+           "user_programs6m", "user_programs6n"]
 
 KNOWN = {
     # -- WRONG ----------------------------------------------------------------------------------
@@ -41,6 +41,18 @@ KNOWN = {
     "swap_bubble_pass": "wrong",              # if y[i] > y[i+1]: y[i], y[i+1] = y[i+1], y[i]
     "tup_swap_in_memory_loop": "wrong",       # y[i], y[j] = y[j] * 0.999, y[i] in a loop
     "tup_swap_in_loop_stored": "wrong",
+    # the root: an item read from an array made by x.copy(), np.copy(x) or np.array(x)
+    # follows later writes into that array, as if it were a view (y = x * 1.0 is right):
+    # y = x.copy(); old = y[0]; y[0] = 5.0 * x[1]; return old + y[0] at [1, 2]: revsrc
+    # gives (20.0, [0, 10]), plain Python (11.0, [1, 5])
+    "tup_temp_swap": "wrong",
+    "tup_temp_swap_value": "wrong",
+    "tup_save_old_value": "wrong",
+    "tup_save_old_value_value": "wrong",
+    "tup_old_value_internal_copy": "wrong",          # y = (x * 2.0).copy() too
+    "tup_old_value_internal_copy_value": "wrong",
+    "tup_np_array_copy_swap": "wrong",
+    "tup_np_array_copy_swap_value": "wrong",
     # a value whose local derivative is inf (sqrt at 0) that the result does not use
     # (a branch not taken) turns the gradient into nan (0 * inf) where JAX gives the
     # derivative: r = np.sqrt(x); y = x * x; if r > 1: y += r; return y -> grad(0.) nan
@@ -88,6 +100,7 @@ KNOWN = {
     "tree_dataclass_str_field_E301": "refused-doc",
     "ax_hessian_dataclass_documented_E104": "refused-doc",
     "tup_jit_list_swap_exact": "refused-doc",     # E502 a list inside a jitted function
+    "calls_jacfwd_newton_step_documented_E104": "refused-doc",  # E104 hessian called inside
     # -- refused, undocumented --------------------------------------------------------------------
     "np2_grad_reshape_copy_kw": "refused-undoc",   # E202 np.reshape(x, s, copy=True) (jvp works)
     "np2_grad_max_where_initial": "refused-undoc",  # E202 np.max(initial=, where=)

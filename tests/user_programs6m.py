@@ -113,3 +113,52 @@ def scalar_fn_list_swap(x):
 add("tup_jit_list_swap_exact", lambda: revsrc.jit(scalar_fn_list_swap)(0.7), lambda: scalar_fn_list_swap(0.7), tol=0.0)
 add("tup_vmap_grad_list_swap", lambda: revsrc.vmap(revsrc.grad(scalar_fn_list_swap))(np.array([0.1, 2.0])),
     lambda: np.array([2.0, 2.0]))
+
+
+# -- an item read before the array is written (old = y[i]; y[i] = ...) --------------------------------
+
+def t_temp_swap(x):
+    y = x.copy()
+    t = y[0]
+    y[0] = y[1]
+    y[1] = t
+    return np.sum(y * W)
+
+
+def t_save_old_value(x):
+    y = x.copy()
+    old = y[0]
+    y[0] = 5.0 * x[1]
+    return old + y[0]
+
+
+def t_gauss_seidel(b):
+    A = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 2.0]])
+    u = np.zeros(3)
+    change = 0.0
+    for sweep in range(8):
+        for i in range(3):
+            old = u[i]
+            u[i] = (b[i] - np.dot(A[i], u) + A[i, i] * u[i]) / A[i, i]
+            change = change + (u[i] - old) ** 2
+    return np.sum(u * np.array([1.0, 2.0, 3.0])) + change
+
+
+def t_old_value_internal_copy(x):
+    y = (x * 2.0).copy()
+    old = y[1]
+    y[1] = y[2] * y[3]
+    return old * 10.0 + y[1]
+
+
+def t_np_array_copy_swap(x):
+    y = np.array(x)
+    y[0], y[1] = y[1], y[0]
+    return np.sum(y * W)
+
+
+for _f in [t_temp_swap, t_save_old_value, t_old_value_internal_copy, t_np_array_copy_swap]:
+    fdc("tup_" + _f.__name__[2:], _f, (X,))
+    add("tup_" + _f.__name__[2:] + "_value", (lambda f=_f: revsrc.value_and_grad(f)(X)[0]),
+        (lambda f=_f: f(X)), tol=1e-12)
+fdc("tup_gauss_seidel_old_value", t_gauss_seidel, (X[:3],))
