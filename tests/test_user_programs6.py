@@ -53,6 +53,10 @@ KNOWN = {
     "tup_old_value_internal_copy_value": "wrong",
     "tup_np_array_copy_swap": "wrong",
     "tup_np_array_copy_swap_value": "wrong",
+    "tup_old_value_runtime_index": "wrong",          # old = y[i] with i an argument
+    "tup_old_value_jvp": "wrong",                    # forward mode too
+    "tup_old_value_hessian": "wrong",                # and the Hessian
+    "tup_old_value_memory_loop": "wrong",            # old = y[i] in a loop under memory=
     # a value whose local derivative is inf (sqrt at 0) that the result does not use
     # (a branch not taken) turns the gradient into nan (0 * inf) where JAX gives the
     # derivative: r = np.sqrt(x); y = x * x; if r > 1: y += r; return y -> grad(0.) nan

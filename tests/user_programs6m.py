@@ -162,3 +162,55 @@ for _f in [t_temp_swap, t_save_old_value, t_old_value_internal_copy, t_np_array_
     add("tup_" + _f.__name__[2:] + "_value", (lambda f=_f: revsrc.value_and_grad(f)(X)[0]),
         (lambda f=_f: f(X)), tol=1e-12)
 fdc("tup_gauss_seidel_old_value", t_gauss_seidel, (X[:3],))
+
+
+def t_old_value_runtime_index(x, i):
+    y = x.copy()
+    old = y[i]
+    y[i] = 5.0 * x[i + 1]
+    return old + y[i]
+
+
+add("tup_old_value_runtime_index", lambda: revsrc.grad(t_old_value_runtime_index)(X, 2),
+    lambda: fd_grad(t_old_value_runtime_index, (X, 2), {}, 0), tol=1e-6)
+add("tup_old_value_jvp", lambda: revsrc.jvp(t_save_old_value, (X,), (np.ones(5),)),
+    lambda: [t_save_old_value(X), 1.0 + 5.0], tol=1e-12)
+def t_old_value_squared(v):
+    return t_save_old_value(v) ** 2
+
+
+add("tup_old_value_hessian", lambda: revsrc.hessian(t_old_value_squared)(X),
+    lambda: J().hessian(lambda v: (v[0] + 5.0 * v[1]) ** 2)(X))
+
+
+def t_row_copy_2d(m):
+    a = m.copy()
+    row = a[0].copy()
+    a[0] = a[1] * 2.0
+    return np.sum(row) + np.sum(a[0])
+
+
+def t_row_view_2d(m):
+    a = m.copy()
+    row = a[0]                # a view: it follows the write, in NumPy too
+    a[0] = a[1] * 2.0
+    return np.sum(row) + np.sum(a[0])
+
+
+M2 = np.arange(6.0).reshape(2, 3) / 5.0
+fdc("tup_row_copy_of_copied_matrix", t_row_copy_2d, (M2,))
+fdc("tup_row_view_of_copied_matrix", t_row_view_2d, (M2,))
+
+
+def t_old_value_memory_loop(x):
+    y = x.copy()
+    acc = 0.0
+    for k in range(300):
+        i = k % 5
+        old = y[i]
+        y[i] = 0.5 * y[i] + 0.5 * np.sin(y[(i + 1) % 5])
+        acc = acc + (y[i] - old) ** 2
+    return acc + np.sum(y)
+
+
+fdc("tup_old_value_memory_loop", t_old_value_memory_loop, (X,), memory=64)
