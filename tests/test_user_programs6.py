@@ -27,13 +27,13 @@ from user_programs6_harness import run_case  # noqa: E402
 MODULES = ["user_programs6a", "user_programs6b", "user_programs6c", "user_programs6d",
            "user_programs6e", "user_programs6f", "user_programs6g", "user_programs6h",
            "user_programs6i", "user_programs6j", "user_programs6k", "user_programs6l",
-           "user_programs6m", "user_programs6n"]
+           "user_programs6m", "user_programs6n", "user_programs6o"]
 
 KNOWN = {
     # -- WRONG ----------------------------------------------------------------------------------
-    # y[0], y[1] = y[1], y[0] on an array made by x.copy() (y = x * 1.0 works, except
-    # with y[1] * 2.0 on the right): Python reads both items (NumPy scalars, copies)
-    # before writing; revsrc writes y[0] first and reads it back for y[1]:
+    # y[0], y[1] = y[1], y[0] on an array made by x.copy() (y = x * 1.0 works): Python
+    # reads both items (NumPy scalars, copies) before writing; revsrc writes y[0] first
+    # and reads it back for y[1]:
     # value_and_grad of `y = x.copy(); y[0], y[1] = y[1], y[0]; return y[0] + 10 * y[1]`
     # at [0.4, -1.2] gives (-13.2, [0, 11]) where plain Python gives (2.8, [10, 1])
     "view_tuple_swap_items": "wrong",
@@ -57,6 +57,19 @@ KNOWN = {
     "tup_old_value_jvp": "wrong",                    # forward mode too
     "tup_old_value_hessian": "wrong",                # and the Hessian
     "tup_old_value_memory_loop": "wrong",            # old = y[i] in a loop under memory=
+    # the same for every copying constructor (x * 1.0 and np.zeros(3) + x are right, and
+    # so is old = float(y[0])): x.copy(), x.astype(float), x.flatten(),
+    # np.array(x, copy=True), np.copy(x * 2.0), np.concatenate([x]), 1.0 * x.copy(); and
+    # for y[1] += ... and y[:2] = ... after old = y[1] / first = y[0]
+    "item_read_copy": "wrong",
+    "item_read_astype": "wrong",
+    "item_read_flatten": "wrong",
+    "item_read_np_array_copy_true": "wrong",
+    "item_read_np_copy_of_product": "wrong",
+    "item_read_concatenate": "wrong",
+    "item_read_scalar_times_copy": "wrong",
+    "item_read_copy_item_iadd": "wrong",
+    "item_read_copy_slice_write": "wrong",
     # a value whose local derivative is inf (sqrt at 0) that the result does not use
     # (a branch not taken) turns the gradient into nan (0 * inf) where JAX gives the
     # derivative: r = np.sqrt(x); y = x * x; if r > 1: y += r; return y -> grad(0.) nan
