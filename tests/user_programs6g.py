@@ -310,9 +310,18 @@ INTEG = Integrator(0.01, 300)
 fdc("obj_method_loop_scalar_engine", INTEG.run, (0.7,))
 add("obj_method_hessian", lambda: revsrc.hessian(INTEG.run)(0.7),
     lambda: fd_hess(INTEG.run, (0.7,), {}, 0, 1e-4), tol=1e-5)
-add("obj_method_jit", lambda: revsrc.jit(INTEG.run)(0.7), lambda: INTEG.run(0.7), tol=0.0)
-add("obj_method_vmap", lambda: revsrc.vmap(INTEG.run)(np.array([0.1, 0.7, 2.0])),
-    lambda: np.array([INTEG.run(k) for k in [0.1, 0.7, 2.0]]), tol=0.0)
+def _jit_after_grad():
+    revsrc.grad(INTEG.run)(0.7)          # the crash needs a derivative of the method first
+    return revsrc.jit(INTEG.run)(0.7)
+
+
+def _vmap_after_grad():
+    revsrc.grad(INTEG.run)(0.7)
+    return revsrc.vmap(INTEG.run)(np.array([0.1, 0.7, 2.0]))
+
+
+add("obj_method_jit", _jit_after_grad, lambda: INTEG.run(0.7), tol=0.0)
+add("obj_method_vmap", _vmap_after_grad, lambda: np.array([INTEG.run(k) for k in [0.1, 0.7, 2.0]]), tol=0.0)
 
 
 def partial_loss(w, X, y, l2):
