@@ -1,0 +1,199 @@
+"""Runs the user programs of tests/user_programs6*.py against their references.
+
+Corpus 6 (see user_programs6_harness.py): memory= on long loops, revsrc.vmap of array
+programs and its compositions, Jacobians / Hessians with several outputs, small-array
+loops, NumPy 2 keywords and dtypes, views and in-place writes, pytrees, objects,
+rebound globals, edge values.  Every case is checked against an independent reference
+(JAX x64, central differences or a closed form), and every refusal must be a coded
+RevsrcError naming none of revsrc's internals (else it counts as "crashed").
+
+``KNOWN`` records each case that is not "ok" today with its class: "refused-doc"
+(a refusal the docs describe), "refused-undoc" (refused, though the docs promise it
+or say nothing), "wrong" or "crashed".  A KNOWN case must keep that outcome; one that
+starts passing fails the test with a message asking to remove it from KNOWN.
+"""
+import collections
+import importlib
+import os
+import sys
+import warnings
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from user_programs6_harness import run_case  # noqa: E402
+
+MODULES = ["user_programs6a", "user_programs6b", "user_programs6c", "user_programs6d",
+           "user_programs6e", "user_programs6f", "user_programs6g", "user_programs6h",
+           "user_programs6i", "user_programs6j", "user_programs6k", "user_programs6l",
+           "user_programs6m", "user_programs6n", "user_programs6o", "user_programs6p",
+           "user_programs6q", "user_programs6r", "user_programs6s"]
+
+KNOWN = {
+    # -- WRONG ----------------------------------------------------------------------------------
+    # y[0], y[1] = y[1], y[0] on an array made by x.copy() (y = x * 1.0 works): Python
+    # reads both items (NumPy scalars, copies) before writing; revsrc writes y[0] first
+    # and reads it back for y[1]:
+    # value_and_grad of `y = x.copy(); y[0], y[1] = y[1], y[0]; return y[0] + 10 * y[1]`
+    # at [0.4, -1.2] gives (-13.2, [0, 11]) where plain Python gives (2.8, [10, 1])
+    "view_tuple_swap_items": "wrong",
+    "view_swap_two_items_value": "wrong",
+    "swap_bubble_pass": "wrong",              # if y[i] > y[i+1]: y[i], y[i+1] = y[i+1], y[i]
+    "tup_swap_in_memory_loop": "wrong",       # y[i], y[j] = y[j] * 0.999, y[i] in a loop
+    "tup_swap_in_loop_stored": "wrong",
+    # the root: an item read from an array made by x.copy(), np.copy(x) or np.array(x)
+    # follows later writes into that array, as if it were a view (y = x * 1.0 is right):
+    # y = x.copy(); old = y[0]; y[0] = 5.0 * x[1]; return old + y[0] at [1, 2]: revsrc
+    # gives (20.0, [0, 10]), plain Python (11.0, [1, 5])
+    "tup_temp_swap": "wrong",
+    "tup_temp_swap_value": "wrong",
+    "tup_save_old_value": "wrong",
+    "tup_save_old_value_value": "wrong",
+    "tup_old_value_internal_copy": "wrong",          # y = (x * 2.0).copy() too
+    "tup_old_value_internal_copy_value": "wrong",
+    "tup_np_array_copy_swap": "wrong",
+    "tup_np_array_copy_swap_value": "wrong",
+    "tup_old_value_runtime_index": "wrong",          # old = y[i] with i an argument
+    "tup_old_value_jvp": "wrong",                    # forward mode too
+    "tup_old_value_hessian": "wrong",                # and the Hessian
+    "tup_old_value_memory_loop": "wrong",            # old = y[i] in a loop under memory=
+    # the same for every copying constructor (x * 1.0 and np.zeros(3) + x are right, and
+    # so is old = float(y[0])): x.copy(), x.astype(float), x.flatten(),
+    # np.array(x, copy=True), np.copy(x * 2.0), np.concatenate([x]), 1.0 * x.copy(); and
+    # for y[1] += ... and y[:2] = ... after old = y[1] / first = y[0]
+    "item_read_copy": "wrong",
+    "item_read_astype": "wrong",
+    "item_read_flatten": "wrong",
+    "item_read_np_array_copy_true": "wrong",
+    "item_read_np_copy_of_product": "wrong",
+    "item_read_concatenate": "wrong",
+    "item_read_scalar_times_copy": "wrong",
+    "item_read_copy_item_iadd": "wrong",
+    "item_read_copy_slice_write": "wrong",
+    "vmap_writes_grad_old_value_copy": "wrong",      # vmap(grad(f)) of it (vmap(f) is right)
+    # students' programs hit it: insertion sort (key = y[i]; shift; y[j + 1] = key) on
+    # y = x.copy() gives value 29.1 (Python 18.7); a cyclic shift (last = y[-1]; ...)
+    "student_insertion_sort_weighted": "wrong",
+    "student_insertion_sort_value": "wrong",
+    "student_cyclic_shift_loop": "wrong",
+    # a value whose local derivative is inf (sqrt at 0) that the result does not use
+    # (a branch not taken) turns the gradient into nan (0 * inf) where JAX gives the
+    # derivative: r = np.sqrt(x); y = x * x; if r > 1: y += r; return y -> grad(0.) nan
+    # (JAX 0.); the gradient-clipping idiom gnorm = sqrt(sum(g*g)); if gnorm > 1: ... at 0
+    "edge_grad_unused_sqrt_intermediate": "wrong",
+    "edge_grad_unused_norm_intermediate": "wrong",
+    "edge_hessian_unused_sqrt_intermediate": "wrong",
+    "edge_grad_gradient_clipping_idiom_at_zero": "wrong",
+    "edge_grad_scalar_unused_sqrt_engine": "wrong",    # math.sqrt(abs(x)) on the engine
+    # ... and not only at edges: e = np.exp(x * 1000.0); if x > 0.5: return x * x;
+    # return e -> grad at 0.9 is nan (2 * 0.9 = 1.8): the unused exp overflowed to inf
+    "unused_exp_overflow_branch": "wrong",
+    "unused_safe_normalize_at_zero": "wrong",  # n = sqrt(sum(v*v)); u = v / n if n > 0 else v
+    "unused_log_at_zero_entropy_term": "wrong",  # lx = np.log(x); x * lx if x > 0 else 0 * x
+    "unused_pow_half_at_zero": "wrong",
+    "unused_asin_at_one": "wrong",
+    "unused_norm_hessian_at_zero": "wrong",
+    "unused_sqrt_in_loop_at_zero": "wrong",
+    "student_huber_sqrt_abs_at_zero": "wrong",       # a = np.sqrt(r * r); 0.5 r^2 if a <= 1
+    # -- CRASHED --------------------------------------------------------------------------------
+    # revsrc.jit(obj.method) / revsrc.vmap(obj.method) after revsrc.grad(obj.method) was
+    # used: KeyError: 'self' (without the earlier grad: E201, see below)
+    "obj_method_jit": "crashed",
+    "obj_method_vmap": "crashed",
+    # -- refused, documented --------------------------------------------------------------------
+    "grad_of_global_vmap_documented_E104": "refused-doc",   # E104 (docs/batching.md)
+    "grad_of_vmap_documented_E104": "refused-doc",          # E101 (vmap made inside f; docs say E104)
+    "jit_of_vmap_documented": "refused-doc",                # E201 "scal is not a Python function with
+    "jit_of_global_vmap": "refused-doc",                    #   source code": refused as documented,
+                                                            #   but the code and message are misleading
+    "hessian_slogdet_documented_E104": "refused-doc",       # E104 slogdet second derivatives
+    "grad_of_hessian_trace_array_documented": "refused-doc",  # E101 hessian made inside f
+    "grad_of_global_hessian_trace": "refused-doc",          # E104 grad of hessian, array program
+    "np2_grad_vecdot": "refused-doc",                       # E202: NumPy 2 functions with no rule
+    "np2_jvp_vecdot": "refused-doc",
+    "np2_grad_matrix_transpose": "refused-doc",
+    "np2_jvp_matrix_transpose": "refused-doc",
+    "np2_grad_mT": "refused-doc",                           # E202 attribute .mT
+    "np2_jvp_mT": "refused-doc",
+    "dtype_grad_wrt_int_refused_E301": "refused-doc",
+    "dtype_grad_wrt_bool_array_refused": "refused-doc",
+    "view_split_piece_imul": "refused-doc",                 # E404 p *= 2 on an np.split piece
+    "view_write_into_argument_E403": "refused-doc",
+    "view_diagonal_readonly_write": "refused-doc",          # E404 read-only view
+    "tree_namedtuple_hessian_documented_E104": "refused-doc",
+    "tree_dataclass_str_field_E301": "refused-doc",
+    "ax_hessian_dataclass_documented_E104": "refused-doc",
+    "tup_jit_list_swap_exact": "refused-doc",     # E502 a list inside a jitted function
+    "calls_jacfwd_newton_step_documented_E104": "refused-doc",  # E104 hessian called inside
+    "np2h_std_correction": "refused-doc",          # E104 second derivatives through np.std
+    # -- refused, undocumented --------------------------------------------------------------------
+    "np2_grad_reshape_copy_kw": "refused-undoc",   # E202 np.reshape(x, s, copy=True) (jvp works)
+    "np2_grad_max_where_initial": "refused-undoc",  # E202 np.max(initial=, where=)
+    "np2_jvp_max_where_initial": "refused-undoc",
+    "np2_grad_sum_where": "refused-undoc",         # E202 np.sum(where=) (jvp works)
+    "np2_grad_mean_where": "refused-undoc",        # E202 np.mean(where=) (jvp works)
+    "np2_grad_var_mean_kw": "refused-undoc",       # E202 np.var(mean=) (NumPy 2.0 keyword)
+    "np2_jvp_var_mean_kw": "refused-undoc",
+    "view_flat_write": "refused-undoc",            # E202 a.flat[4] = ... (the table says .flat works)
+    "view_list_of_rows_write": "refused-undoc",    # E404 rows = [m[i].copy() ...]; rows[1][0] = ...
+    "stat_student_t_hessian_tuple": "refused-undoc",  # E104 hessian through math.lgamma (not in
+                                                   # the table's list of E104 rules)
+    "phys_hessian_spring_chain_kw": "refused-undoc",  # E104 hessian through np.diff
+    "phys_hvp_spring_chain": "refused-undoc",      # E104 hvp through np.diff
+    "phys_lennard_jones_hessian_4d": "refused-undoc",  # E104 "a step of the derivative revsrc
+                                                   # wrote for this line" (pairwise loop, r2 ** 3)
+    # E502 "argument 1 (X) is a ndarray, not an array or a float, int or bool": vmap of
+    # grad mapping a 1-D array of floats with arrays passed unmapped (in_axes None)
+    "stat_vmap_gp_over_lengthscales": "refused-undoc",
+    "obj_method_jit_never_differentiated": "refused-undoc",
+    "ax_vmap_callable_object": "refused-undoc",    # E201 revsrc.vmap(obj) of an object with
+                                                   # __call__ (vmap(grad(obj)) works)
+    # revsrc.jit / revsrc.vmap of callables grad accepts: E201 "... is not a Python
+    # function with source code" for a functools.partial, a classmethod, a bound
+    # method, an object with __call__, math.sin, np.tanh (staticmethods and lambdas work)
+    "callable_jit_partial": "refused-undoc",
+    "callable_vmap_partial": "refused-undoc",
+    "callable_jit_classmethod": "refused-undoc",
+    "callable_vmap_bound_method_fresh": "refused-undoc",
+    "callable_jit_object_with_call": "refused-undoc",
+    "callable_grad_then_jit_object": "refused-undoc",
+    "callable_jit_builtin_rule_function": "refused-undoc",
+    "callable_vmap_np_ufunc": "refused-undoc",
+    # vmap(grad(obj.method)): E502 "argument 0 (self) is a Physics, not an array ..."
+    "callable_vmap_grad_bound_method": "refused-undoc",  # E201 "Stepper.step is not a Python
+                                                   # function with source code" for a bound method
+}
+
+
+def _cases():
+    out = []
+    for name in MODULES:
+        out.extend(importlib.import_module(name).CASES)
+    return out
+
+
+CASES = _cases()
+OUTCOME = {"refused-doc": "refused", "refused-undoc": "refused", "wrong": "wrong", "crashed": "crashed"}
+
+
+def test_names_unique():
+    names = [c["name"] for c in CASES]
+    dup = [n for n, k in collections.Counter(names).items() if k > 1]
+    assert not dup, dup
+    assert not set(KNOWN) - set(names), set(KNOWN) - set(names)
+    assert set(KNOWN.values()) <= set(OUTCOME), set(KNOWN.values())
+
+
+@pytest.mark.parametrize("c", CASES, ids=[c["name"] for c in CASES])
+def test_user_program(c):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        outcome, detail = run_case(c)
+    known = KNOWN.get(c["name"])
+    if known is None:
+        assert outcome == "ok", f"{c['name']}: {outcome}: {detail}"
+    elif outcome == "ok":
+        pytest.fail(f"{c['name']} now passes: remove it from KNOWN in {__file__}")
+    else:
+        assert outcome == OUTCOME[known], f"{c['name']}: KNOWN says {known}, got {outcome}: {detail}"
