@@ -32,51 +32,9 @@ MODULES = ["user_programs6a", "user_programs6b", "user_programs6c", "user_progra
 
 KNOWN = {
     # -- WRONG ----------------------------------------------------------------------------------
-    # y[0], y[1] = y[1], y[0] on an array made by x.copy() (y = x * 1.0 works): Python
-    # reads both items (NumPy scalars, copies) before writing; revsrc writes y[0] first
-    # and reads it back for y[1]:
-    # value_and_grad of `y = x.copy(); y[0], y[1] = y[1], y[0]; return y[0] + 10 * y[1]`
-    # at [0.4, -1.2] gives (-13.2, [0, 11]) where plain Python gives (2.8, [10, 1])
-    "view_tuple_swap_items": "wrong",
-    "view_swap_two_items_value": "wrong",
-    "swap_bubble_pass": "wrong",              # if y[i] > y[i+1]: y[i], y[i+1] = y[i+1], y[i]
-    "tup_swap_in_memory_loop": "wrong",       # y[i], y[j] = y[j] * 0.999, y[i] in a loop
-    "tup_swap_in_loop_stored": "wrong",
-    # the root: an item read from an array made by x.copy(), np.copy(x) or np.array(x)
-    # follows later writes into that array, as if it were a view (y = x * 1.0 is right):
-    # y = x.copy(); old = y[0]; y[0] = 5.0 * x[1]; return old + y[0] at [1, 2]: revsrc
-    # gives (20.0, [0, 10]), plain Python (11.0, [1, 5])
-    "tup_temp_swap": "wrong",
-    "tup_temp_swap_value": "wrong",
-    "tup_save_old_value": "wrong",
-    "tup_save_old_value_value": "wrong",
-    "tup_old_value_internal_copy": "wrong",          # y = (x * 2.0).copy() too
-    "tup_old_value_internal_copy_value": "wrong",
-    "tup_np_array_copy_swap": "wrong",
-    "tup_np_array_copy_swap_value": "wrong",
-    "tup_old_value_runtime_index": "wrong",          # old = y[i] with i an argument
-    "tup_old_value_jvp": "wrong",                    # forward mode too
-    "tup_old_value_hessian": "wrong",                # and the Hessian
-    "tup_old_value_memory_loop": "wrong",            # old = y[i] in a loop under memory=
-    # the same for every copying constructor (x * 1.0 and np.zeros(3) + x are right, and
-    # so is old = float(y[0])): x.copy(), x.astype(float), x.flatten(),
-    # np.array(x, copy=True), np.copy(x * 2.0), np.concatenate([x]), 1.0 * x.copy(); and
-    # for y[1] += ... and y[:2] = ... after old = y[1] / first = y[0]
-    "item_read_copy": "wrong",
-    "item_read_astype": "wrong",
-    "item_read_flatten": "wrong",
-    "item_read_np_array_copy_true": "wrong",
-    "item_read_np_copy_of_product": "wrong",
-    "item_read_concatenate": "wrong",
-    "item_read_scalar_times_copy": "wrong",
-    "item_read_copy_item_iadd": "wrong",
-    "item_read_copy_slice_write": "wrong",
-    "vmap_writes_grad_old_value_copy": "wrong",      # vmap(grad(f)) of it (vmap(f) is right)
-    # students' programs hit it: insertion sort (key = y[i]; shift; y[j + 1] = key) on
-    # y = x.copy() gives value 29.1 (Python 18.7); a cyclic shift (last = y[-1]; ...)
-    "student_insertion_sort_weighted": "wrong",
-    "student_insertion_sort_value": "wrong",
-    "student_cyclic_shift_loop": "wrong",
+    # (fixed before the merge: an item read from an array made by x.copy(), np.copy,
+    # np.array, astype, flatten or concatenate followed later writes into that array,
+    # as if it were a view: old = y[0]; y[0] = ...; old gave the new value. 31 cases.)
     # a value whose local derivative is inf (sqrt at 0) that the result does not use
     # (a branch not taken) turns the gradient into nan (0 * inf) where JAX gives the
     # derivative: r = np.sqrt(x); y = x * x; if r > 1: y += r; return y -> grad(0.) nan
@@ -137,12 +95,8 @@ KNOWN = {
     "np2_jvp_var_mean_kw": "refused-undoc",
     "view_flat_write": "refused-undoc",            # E202 a.flat[4] = ... (the table says .flat works)
     "view_list_of_rows_write": "refused-undoc",    # E404 rows = [m[i].copy() ...]; rows[1][0] = ...
-    "stat_student_t_hessian_tuple": "refused-undoc",  # E104 hessian through math.lgamma (not in
-                                                   # the table's list of E104 rules)
     "phys_hessian_spring_chain_kw": "refused-undoc",  # E104 hessian through np.diff
     "phys_hvp_spring_chain": "refused-undoc",      # E104 hvp through np.diff
-    "phys_lennard_jones_hessian_4d": "refused-undoc",  # E104 "a step of the derivative revsrc
-                                                   # wrote for this line" (pairwise loop, r2 ** 3)
     # E502 "argument 1 (X) is a ndarray, not an array or a float, int or bool": vmap of
     # grad mapping a 1-D array of floats with arrays passed unmapped (in_axes None)
     "stat_vmap_gp_over_lengthscales": "refused-undoc",

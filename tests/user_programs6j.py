@@ -128,8 +128,13 @@ YT = RNG.standard_t(4, size=20)
 add("stat_student_t_tuple_params", lambda: revsrc.grad(student_t_nll)((0.1, -0.2, 1.0), YT),
     lambda: fd_grad(student_t_nll, ((0.1, -0.2, 1.0), YT), {}, 0), tol=1e-6)
 add("stat_student_t_hessian_tuple", lambda: revsrc.hessian(student_t_nll)((0.1, -0.2, 1.0), YT),
-    lambda: [fd_hess(lambda v, y: student_t_nll(tuple(v), y), (np.array([0.1, -0.2, 1.0]), YT), {}, 0, 1e-4)[0]],
+    # the Hessian wrt a tuple is a tuple of tuples of blocks, as JAX gives it
+    lambda: _blocks(fd_hess(lambda v, y: student_t_nll(tuple(v), y), (np.array([0.1, -0.2, 1.0]), YT), {}, 0, 1e-4)[0]),
     tol=1e-5)
+
+
+def _blocks(H):
+    return tuple(tuple(H[i, j] for j in range(H.shape[1])) for i in range(H.shape[0]))
 
 
 def mixture_nll(p, y):

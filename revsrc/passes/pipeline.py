@@ -271,8 +271,8 @@ def _follow_writes(params, key, body, names):
             s.fn in ops.INPLACE or s.fn in containers.IN_PLACE)) for s in ir.walk(body)):
         return body
     body, back = versions.versions(params, body)   # one name per assignment, for now
-    found, _ = analysis.infer_kinds(params, *analysis.param_kinds(key), body)
-    return aliases.resolve(params, body, found, names, back)
+    found, ndims = analysis.infer_kinds(params, *analysis.param_kinds(key), body)
+    return aliases.resolve(params, body, found, names, back, ndims)
 
 
 # ----- Derivatives called inside a function -----

@@ -30,6 +30,21 @@ def _basic_index(index, found):
     return None
 
 
+def item_read(s, found):
+    """Whether the statement ``s`` reads ``a[i]`` or ``a[i, j]`` (ints alone)."""
+    return isinstance(s, Op) and s.fn is operator.getitem and len(s.args) > 1 and \
+        _ints_only(s.args[1], found) > 0
+
+
+def _ints_only(index, found):
+    """How many ints ``index`` is when it is an int or a tuple of ints (no slice, None
+    or Ellipsis), else 0."""
+    if isinstance(index, Const):
+        items = index.value if type(index.value) is tuple else (index.value,)
+        return len(items) if all(type(i) is int for i in items) else 0
+    return 1 if found.get(index) == kinds.INT else 0
+
+
 # ndarray methods that return a new array (any other may return a view: ``a.view()``)
 _NEW_METHODS = frozenset({
     "copy", "sum", "mean", "std", "var", "prod", "max", "min", "argmax", "argmin",
@@ -80,11 +95,12 @@ def _may_view(s, kind):
     return "maybe"
 
 
-def view_link(s, found):
+def view_link(s, found, ndims=None):
     """(base operand, always a view?) when the statement ``s`` makes a view or an
     alias of an operand that can hold a mutable value, or may (`_may_view`); None for
-    a value known to be new. ``found``: the kinds. Forward mode asks it too: a
-    tangent shares memory with the tangents of what its value shares memory with."""
+    a value known to be new. ``found``: the kinds; ``ndims``: their ranks, where
+    known. Forward mode asks it too: a tangent shares memory with the tangents of
+    what its value shares memory with."""
     if not isinstance(s, Op) or not s.args or found.get(s.target) not in MUTABLE:
         return None
     bases = [a for a in s.args if isinstance(a, str) and found.get(a) in MUTABLE]
@@ -99,7 +115,18 @@ def view_link(s, found):
             return None
         if found.get(a) == kinds.ARRAY:
             basic = _basic_index(s.args[1], found)
-            return None if basic is False else (a, basic is True)
+            if basic is False:
+                return None
+            ints = _ints_only(s.args[1], found)
+            if not ints:
+                return a, basic is True
+            # ints alone select one element when there are as many as axes: a NumPy
+            # scalar, a copy (``old = y[0]`` keeps its value through ``y[0] = ...``);
+            # with fewer, a view. Where the rank is not known, NumPy is asked.
+            rank = (ndims or {}).get(a)
+            if rank is None:
+                return a, False
+            return None if ints >= rank else (a, True)
         return a, False   # an item of a list, a tuple or a dict: may be shared
     view = _may_view(s, found.get(s.target))
     if view is None:

@@ -37,7 +37,7 @@ from ..core import ir, kinds
 from ..core.ir import Const, For, If, Op, SetItem, While, dominates
 from ..core.ops import INPLACE
 from ..runtime import arith as _arith, inplace
-from .view_links import LAYOUTS, MUTABLE, view_link
+from .view_links import LAYOUTS, MUTABLE, item_read, view_link
 
 class _Def:
     """The unique definition of a variable that can hold a mutable value."""
@@ -47,12 +47,12 @@ class _Def:
         self.path = path     # ((id(list), index), ...) from the body down to the statement
 
 
-def resolve(params, body, found, names, back=None):
+def resolve(params, body, found, names, back=None, ndims=None):
     """``body`` with every write through a view or an alias made explicit. ``body``
-    and ``found`` (its kinds) may have versioned names (`versions`); ``back`` gives
-    the user's names again."""
+    and ``found`` (its kinds; ``ndims`` their ranks where known) may have versioned
+    names (`versions`); ``back`` gives the user's names again."""
     try:
-        out = _Resolver(params, found, names, back).run(body)
+        out = _Resolver(params, found, names, back, ndims).run(body)
     except errors.RevsrcError as exc:
         raise versions.spelled(exc) from None
     if back:
@@ -127,9 +127,10 @@ def _only_after(at, d, w):
 
 
 class _Resolver:
-    def __init__(self, params, found, names, back=None):
+    def __init__(self, params, found, names, back=None, ndims=None):
         self.params = set(params)
         self.found = found
+        self.ndims = ndims or {}
         self.names = names
         self.back = back or {}      # versioned name -> the user's name (for messages)
 
@@ -189,7 +190,7 @@ class _Resolver:
         return isinstance(v, str) and self.found.get(v) in MUTABLE
 
     def _view_of(self, s):
-        return view_link(s, self.found)
+        return view_link(s, self.found, self.ndims)
 
     def _operands(self, s):
         """The operands of ``s`` that can hold a mutable value (what it may view)."""
@@ -431,7 +432,8 @@ class _Resolver:
                     out.append(again)
                     continue
                 shared = self.names.temp()
-                before.append(Op(shared, inplace.shares, (m, self.parent[m][0]), loc=loc))
+                test = inplace.item_view if item_read(op, self.found) else inplace.shares
+                before.append(Op(shared, test, (m, self.parent[m][0]), loc=loc))
                 out.append(If(shared, [again], [], loc=loc))
             elif not all(dominates(d.path, r) for r in self.reads.get(m, [])):
                 # read somewhere its own definition does not reach first: it may hold

@@ -199,6 +199,13 @@ def shares(view, base):
         bool(np.shares_memory(view, base))
 
 
+def item_view(item, base):
+    """Whether ``item = base[i]`` (ints alone) shares ``base``'s memory: a row of a
+    matrix does, one element (a NumPy scalar, a copy) does not. The same answer as
+    `shares` for such a read; JAX's twin reads it from the rank alone."""
+    return shares(item, base)
+
+
 def check_apart(view, base, loc=None, names=("this value", "its source")):
     """Refuse (E403) a write into ``view`` when NumPy made it a view of ``base``, an
     array the caller owns."""

@@ -257,11 +257,17 @@ def _no_layout(*args, **kwargs):
              "or write into the array itself")
 
 
+def item_view(item, base):
+    """``base[i]`` with ints alone: a view exactly when it keeps an axis (NumPy's
+    basic indexing), which the rank says without a memory layout."""
+    return np.ndim(item) > 0
+
+
 TWINS = {"add_at": add_at, "add_at_values_grad": add_at_values_grad,
          "spread_like_picked": spread_like_picked,
          "add_at_values_tangent": add_at_values_tangent, "fill_diagonal": fill_diagonal,
          "fill_diagonal_a_grad": fill_diagonal_a_grad,
          "fill_diagonal_val_grad": fill_diagonal_val_grad,
          "fill_diagonal_val_tangent": fill_diagonal_val_tangent,
-         "shares": _no_layout, "check_apart": _no_layout, "check_new": _no_layout,
+         "item_view": item_view, "shares": _no_layout, "check_apart": _no_layout, "check_new": _no_layout,
          "check_shares": _no_layout, "view_positions": _no_layout}
