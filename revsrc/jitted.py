@@ -46,6 +46,13 @@ class Jitted:
         self.f = f
         # the budget of the derivatives it calls (None: theirs)
         self.memory = None if memory is None else (checkpoint.parse_memory(memory),)
+        if inspect.ismethod(f):
+            # its first argument is an object, and jit and vmap compile numbers
+            raise errors.NotCompilable(
+                f"revsrc.jit and revsrc.vmap compile functions of numbers; "
+                f"{f.__qualname__} is a bound method, whose self is an object",
+                hint="differentiate it (revsrc.grad takes bound methods), or jit a "
+                     "function of numbers that takes the object's values as arguments")
         parsed = parse_function(f)
         fence.check(parsed)
         self.parsed = parsed

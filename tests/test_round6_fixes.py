@@ -395,3 +395,23 @@ def test_jax_trace_size_is_read(jax_loops):
         return y
     jax.jit(f)(1.0)
     assert seen[0] is not None and seen[0] >= 2
+
+
+class _Stepper:
+    def __init__(self):
+        self.dt = 0.5
+
+    def run(self, k):
+        return k * self.dt
+
+
+@pytest.mark.parametrize("transform", ["jit", "vmap"])
+def test_jit_and_vmap_of_a_bound_method_are_refused_with_a_code(transform):
+    """Round 6: revsrc.jit(c.run) after revsrc.grad(c.run) raised KeyError: 'self'."""
+    c = _Stepper()
+    assert revsrc.grad(c.run)(0.7) == 0.5          # grad takes bound methods
+    made = getattr(revsrc, transform)
+    with pytest.raises(errors.NotCompilable) as info:
+        f = made(c.run)
+        f(0.7) if transform == "jit" else f(np.array([0.7, 1.0]))
+    assert "[E502]" in str(info.value) and "bound method" in str(info.value)

@@ -54,11 +54,11 @@ KNOWN = {
     "unused_norm_hessian_at_zero": "wrong",
     "unused_sqrt_in_loop_at_zero": "wrong",
     "student_huber_sqrt_abs_at_zero": "wrong",       # a = np.sqrt(r * r); 0.5 r^2 if a <= 1
-    # -- CRASHED --------------------------------------------------------------------------------
-    # revsrc.jit(obj.method) / revsrc.vmap(obj.method) after revsrc.grad(obj.method) was
-    # used: KeyError: 'self' (without the earlier grad: E201, see below)
-    "obj_method_jit": "crashed",
-    "obj_method_vmap": "crashed",
+    # -- CRASHED (none left) ----------------------------------------------------------------------
+    # revsrc.jit(obj.method) / revsrc.vmap(obj.method) after revsrc.grad(obj.method) raised
+    # KeyError: 'self'; now refused (E502: jit and vmap compile functions of numbers)
+    "obj_method_jit": "refused-undoc",
+    "obj_method_vmap": "refused-undoc",
     # -- refused, documented --------------------------------------------------------------------
     "grad_of_global_vmap_documented_E104": "refused-doc",   # E104 (docs/batching.md)
     "grad_of_vmap_documented_E104": "refused-doc",          # E101 (vmap made inside f; docs say E104)
