@@ -38,18 +38,20 @@ def safe_log_test(x):
     return -1e3
 
 
-# E103: recursion
-def power_recursive(x, n):
-    if n == 0:
-        return 1.0
-    return x * power_recursive(x, n - 1)
+# E103: recursion whose depth a differentiated value decides (recursion on an int
+# argument, such as a degree, is unrolled for the int given)
+def shrink_recursive(x):
+    if x < 1.0:
+        return x
+    return shrink_recursive(x / 2.0) * 1.5
 
 
-def power_loop(x, n):
-    out = 1.0
-    for _ in range(n):
-        out = out * x
-    return out
+def shrink_loop(x):
+    scale = 1.0
+    while x >= 1.0:
+        x = x / 2.0
+        scale = scale * 1.5
+    return x * scale
 
 
 # E403: writing into an array the caller passed
@@ -132,8 +134,8 @@ CASES = [
     # (what, the call refused, its code, the rewrite: (function, args, argnums), in words)
     ("try/except", lambda: revsrc.grad(safe_log_try)(3.5), "E101", (safe_log_test, (3.5,), 0),
      "test the condition with if"),
-    ("recursion", lambda: revsrc.grad(power_recursive)(1.5, 3), "E103", (power_loop, (1.5, 3), 0),
-     "a loop"),
+    ("recursion on a float", lambda: revsrc.grad(shrink_recursive)(5.0), "E103",
+     (shrink_loop, (5.0,), 0), "a while loop"),
     ("write into an argument", lambda: revsrc.grad(clip_in_place)(np.array([0.5, 2.0])), "E403",
      (clip_copy, (np.array([0.5, 2.0]),), 0), "write into a copy"),
     ("out=", lambda: revsrc.grad(scale_out)(np.array([0.5, 2.0])), "E401",
