@@ -193,7 +193,7 @@ def jit(f: Callable[..., Any], memory: Union[int, str, None] = None) -> Callable
     """``f`` compiled onto the scalar engine, with the digits of calling ``f``.
 
     ``f`` takes and returns floats, ints and bools (or tuples of them); NumPy scalars
-    other than np.float64 (np.float32, np.int32, np.bool_...) compute in NumPy's
+    other than ``np.float64`` (``np.float32``, ``np.int32``, ``np.bool_``...) compute in NumPy's
     arithmetic, and such a call runs ``f`` itself. Plain Python
     helpers it calls are inlined, and so are the revsrc derivatives it calls
     (``revsrc.grad``, ``revsrc.value_and_grad``): their programs for the argument
