@@ -19,8 +19,16 @@ from ..values import as_input, pieces
 _SERIES = (1.0 / 12, -1.0 / 120, 1.0 / 252, -1.0 / 240, 1.0 / 132, -691.0 / 32760, 1.0 / 12)
 
 
+def _each(f, x):
+    """``f`` of each element of the array ``x`` (a batch of floats, under vmap)."""
+    return np.array([f(v) for v in np.ravel(x)], dtype=float).reshape(np.shape(x))
+
+
 def digamma(x):
-    """psi(x) = d/dx log|Gamma(x)| for a Python float (nan at the poles)."""
+    """psi(x) = d/dx log|Gamma(x)| for a Python float (nan at the poles); elementwise
+    on an array."""
+    if np.ndim(x):
+        return _each(digamma, x)
     x = float(x)
     if x <= 0.0 and x == math.floor(x):
         return math.nan
@@ -45,7 +53,10 @@ _TRI_SERIES = (1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730,
 def trigamma(x):
     """psi'(x), digamma's derivative, for a Python float (nan at the poles): shifted
     up by psi'(x) = psi'(x + 1) + 1/x^2 until x >= 10, then the asymptotic series;
-    negative x through the reflection pi^2 / sin^2(pi x) - psi'(1 - x)."""
+    negative x through the reflection pi^2 / sin^2(pi x) - psi'(1 - x). Elementwise
+    on an array."""
+    if np.ndim(x):
+        return _each(trigamma, x)
     x = float(x)
     if x <= 0.0 and x == math.floor(x):
         return math.nan
