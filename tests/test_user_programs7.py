@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from user_programs7_harness import run_case  # noqa: E402
 
-MODULES = ["user_programs7" + s for s in "abcdefghij"]
+MODULES = ["user_programs7" + s for s in "abcdefghijkl"]
 
 _ALIAS = "wrong"     # an array reached through a list changed in place: the change is lost
 _INTDST = "wrong"    # a float stored into an int / bool / uint8 array keeps its derivative
@@ -46,6 +46,7 @@ KNOWN = {
     "r7_nested_list_item_iadd_seen_by_name": _ALIAS,   # grid = [[a, ...], ...]; grid[0][0] += x
     "r7_list_negative_index_imul": _ALIAS,             # xs = [z, a]; xs[-1] *= 2.0; sum(a * x)
     "r7_appended_array_imul_through_list": _ALIAS,     # xs.append(a); xs[-1] *= 2.0; sum(a * x)
+    "r7_view_in_list_iadd_writes_base": _ALIAS,        # xs = [y[0:2]]; xs[0] += 1.0; sum(y * x)
     # W2: a float written into an int / bool / uint8 array is truncated by NumPy (the stored
     # value is piecewise constant: derivative 0), but the gradient flows through as if the
     # array held the float.  y = np.zeros(3, dtype=int); y[0] = 10.0 * x; return np.sum(y) + x
@@ -64,6 +65,7 @@ KNOWN = {
     "r7_fancy_index_store_into_int": _INTDST,          # y[[0, 2]] = 3.0 * x
     "r7_mask_store_into_int": _INTDST,                 # y[mask] = 3.0 * x[0]
     "r7_eye_int_store": _INTDST,                       # M = np.eye(2, dtype=int); M[0, 1] = 2 x
+    "r7_vmap_grad_float_into_int_array": _INTDST,      # the same under vmap(grad)
     # -- CRASHED -----------------------------------------------------------------------------------
     # C1: NumPy float64 scalars (np.sin(x), np.exp(x), np.float64(x)) divide by zero into
     # inf/nan and overflow into inf, with a warning; the scalar engine (default backend,
@@ -107,12 +109,16 @@ KNOWN = {
     "r7_nanmax_nanmin_with_nan": "refused-doc",
     "r7_builtin_complex_constructor": "refused-doc",
     "r7_gp_nll_slogdet_hessian": "refused-doc",          # E104 second derivatives through solve
+    "r7_vmap_hessian_slogdet_E104": "refused-doc",       # E104 ... through slogdet
     "r7_closures_in_loop_default_capture": "refused-doc",  # E101 lambda v, k=k: ... appended
     "r7_for_item_imul_changes_list_arrays": "refused-doc",  # E404 for v in vs: v *= 3.0
     "r7_list_item_read_then_iadd": "refused-doc",        # E404 a = xs[0]; a += x
     "r7_ndarray_fill_method": "refused-doc",             # E401 y.fill(x), discarded call
     "r7_ndarray_sort_method_inplace": "refused-doc",     # E401 y.sort()
     "r7_put_along_axis": "refused-doc",                  # E401 np.put_along_axis
+    "r7_ufunc_out_same_array": "refused-doc",            # E401 np.negative(y, out=y)
+    "r7_np_block_2x2": "refused-doc",                    # E202 np.block
+    "r7_tolist_then_generator": "refused-doc",           # E202 x.tolist() (a method with no rule)
     # -- refused, undocumented --------------------------------------------------------------------------
     # E101 "calling a value computed inside the function": a derivative made inside f
     # (d = revsrc.grad(g) in f; the same made at module level works), and vjp's pullback
@@ -134,6 +140,13 @@ KNOWN = {
     # E404 "follows this change only on a list made in the function" for xs = [a]; xs[0][1] = v
     # on a list made in the function
     "r7_list_item_setitem_made_here": "refused-undoc",
+    # E202 "zip has no derivative rule" for dict(zip(keys, x)) (zip is followed in loops and
+    # in xs, ys = zip(*pairs))
+    "r7_dict_of_zip_keys_values": "refused-undoc",
+    # E201 "sin_times_scalar is not a Python function with source code" for
+    # revsrc.jacfwd(revsrc.vmap(f)): f has source; the docs name grad of a function calling
+    # a mapped one (E104) and jit of a mapped one, not a Jacobian of it
+    "r7_jacfwd_of_vmap": "refused-undoc",
 }
 
 
