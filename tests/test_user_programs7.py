@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from user_programs7_harness import run_case  # noqa: E402
 
-MODULES = ["user_programs7" + s for s in "abcdefghijklm"]
+MODULES = ["user_programs7" + s for s in "abcdefghijklmn"]
 
 _ALIAS = "wrong"     # an array reached through a list changed in place: the change is lost
 _INTDST = "wrong"    # a float stored into an int / bool / uint8 array keeps its derivative
@@ -47,6 +47,7 @@ KNOWN = {
     "r7_list_negative_index_imul": _ALIAS,             # xs = [z, a]; xs[-1] *= 2.0; sum(a * x)
     "r7_appended_array_imul_through_list": _ALIAS,     # xs.append(a); xs[-1] *= 2.0; sum(a * x)
     "r7_view_in_list_iadd_writes_base": _ALIAS,        # xs = [y[0:2]]; xs[0] += 1.0; sum(y * x)
+    "r7_row_views_in_list_imul": _ALIAS,               # rows = [A[i] for i in ...]; rows[1] *= 5
     # W2: a float written into an int / bool / uint8 array is truncated by NumPy (the stored
     # value is piecewise constant: derivative 0), but the gradient flows through as if the
     # array held the float.  y = np.zeros(3, dtype=int); y[0] = 10.0 * x; return np.sum(y) + x
@@ -117,6 +118,8 @@ KNOWN = {
     "r7_ndarray_sort_method_inplace": "refused-doc",     # E401 y.sort()
     "r7_put_along_axis": "refused-doc",                  # E401 np.put_along_axis
     "r7_ufunc_out_same_array": "refused-doc",            # E401 np.negative(y, out=y)
+    "r7_ping_pong_buffers_swap": "refused-doc",          # E404 cur, nxt = nxt, cur in a loop
+    "r7_global_array_item_write": "refused-doc",         # E403 GA[0] = x (a write to a global)
     "r7_np_block_2x2": "refused-doc",                    # E202 np.block
     "r7_tolist_then_generator": "refused-doc",           # E202 x.tolist() (a method with no rule)
     # -- refused, undocumented --------------------------------------------------------------------------
