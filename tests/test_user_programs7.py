@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from user_programs7_harness import run_case  # noqa: E402
 
-MODULES = ["user_programs7" + s for s in "abcdefghijklmn"]
+MODULES = ["user_programs7" + s for s in "abcdefghijklmno"]
 
 _ALIAS = "wrong"     # an array reached through a list changed in place: the change is lost
 _INTDST = "wrong"    # a float stored into an int / bool / uint8 array keeps its derivative
@@ -48,6 +48,8 @@ KNOWN = {
     "r7_appended_array_imul_through_list": _ALIAS,     # xs.append(a); xs[-1] *= 2.0; sum(a * x)
     "r7_view_in_list_iadd_writes_base": _ALIAS,        # xs = [y[0:2]]; xs[0] += 1.0; sum(y * x)
     "r7_row_views_in_list_imul": _ALIAS,               # rows = [A[i] for i in ...]; rows[1] *= 5
+    "r7_list_shared_array_iadd_backend_python": _ALIAS,  # the same with backend="python"
+    "r7_list_shared_array_iadd_backend_jax": _ALIAS,     # and backend="jax"
     # W2: a float written into an int / bool / uint8 array is truncated by NumPy (the stored
     # value is piecewise constant: derivative 0), but the gradient flows through as if the
     # array held the float.  y = np.zeros(3, dtype=int); y[0] = 10.0 * x; return np.sum(y) + x
@@ -67,6 +69,8 @@ KNOWN = {
     "r7_mask_store_into_int": _INTDST,                 # y[mask] = 3.0 * x[0]
     "r7_eye_int_store": _INTDST,                       # M = np.eye(2, dtype=int); M[0, 1] = 2 x
     "r7_vmap_grad_float_into_int_array": _INTDST,      # the same under vmap(grad)
+    "r7_float_into_int_array_backend_python": _INTDST,  # and with backend="python"
+    "r7_float_into_int_array_backend_jax": _INTDST,     # and backend="jax"
     # -- CRASHED -----------------------------------------------------------------------------------
     # C1: NumPy float64 scalars (np.sin(x), np.exp(x), np.float64(x)) divide by zero into
     # inf/nan and overflow into inf, with a warning; the scalar engine (default backend,
