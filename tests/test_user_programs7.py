@@ -39,7 +39,7 @@ KNOWN = {
     # (the name it came from, another item, the list read later); the VALUE is wrong too.
     # a = np.zeros(2); xs = [a, a]; xs[0] += x; return np.sum(xs[1]) -> value 0, grad [0 0]
     # (plain: sum(x), grad [1 1])
-    "r7_list_of_same_array_iadd_through_item": _ALIAS,
+    "r7_list_of_same_array_iadd_through_item": _ALIAS,  # xs = [a, a]; xs[0] += x; xs[1]
     "r7_list_mult_shared_array_iadd": _ALIAS,          # rows = [np.zeros(2)] * 3; rows[0] += x
     "r7_list_item_imul_seen_by_original_name": _ALIAS,  # xs = [a]; xs[0] *= 3.0; sum(a * x)
     "r7_state_list_inplace_seen_by_names": _ALIAS,     # state = [pos, vel]; state[1] += ...; pos
@@ -54,7 +54,7 @@ KNOWN = {
     # value is piecewise constant: derivative 0), but the gradient flows through as if the
     # array held the float.  y = np.zeros(3, dtype=int); y[0] = 10.0 * x; return np.sum(y) + x
     # -> grad 11.0 (should be 1.0); the value is right
-    "r7_float_into_int_array_truncates": _INTDST,
+    "r7_float_into_int_array_truncates": _INTDST,      # y[0] = 10.0 * x: grad 11, not 1
     "r7_float_slice_into_int64_array": _INTDST,        # y[:] = 10.0 * x
     "r7_float_into_arange_int_array": _INTDST,         # y = np.arange(3); y[1] = 5 * x
     "r7_float_into_bool_array": _INTDST,               # y = np.zeros(2, bool); y[0] = x
@@ -63,7 +63,7 @@ KNOWN = {
     "r7_jvp_float_into_int_array": _INTDST,            # jvp: tangent 6.5, should be 3.0
     "r7_int_literal_array_store": _INTDST,             # v = np.array([1, 2, 3]); v[0] = x
     "r7_zeros_positional_int_dtype_store": _INTDST,    # np.zeros(3, int)
-    "r7_int8_store": _INTDST,
+    "r7_int8_store": _INTDST,                          # v = np.zeros(2, np.int8); v[0] = x
     "r7_empty_like_int_labels_store": _INTDST,         # np.empty_like(int_labels); y[:] = x
     "r7_fancy_index_store_into_int": _INTDST,          # y[[0, 2]] = 3.0 * x
     "r7_mask_store_into_int": _INTDST,                 # y[mask] = 3.0 * x[0]
@@ -78,32 +78,32 @@ KNOWN = {
     # OverflowError (backend="python" gives NumPy's numbers).
     # def f(x): return 1.0 / np.sin(x) -> revsrc.grad(f)(0.0) ZeroDivisionError (plain: inf)
     "r7_exp_underflow_ratio_vs_jax": _NPSCALAR,        # np.exp(-x) / (np.exp(-x) + ...) at 800
-    "r7_np_scalar_div_zero_value_and_grad": _NPSCALAR,
+    "r7_np_scalar_div_zero_value_and_grad": _NPSCALAR,  # 1.0 / np.sin(x) at 0
     "r7_np_scalar_div_zero_nan_grad": _NPSCALAR,       # np.sqrt(x) / np.sqrt(x) at 0
-    "r7_np_scalar_div_zero_jit": _NPSCALAR,
-    "r7_np_scalar_div_zero_vmap": _NPSCALAR,
-    "r7_np_scalar_div_zero_jvp": _NPSCALAR,
+    "r7_np_scalar_div_zero_jit": _NPSCALAR,            # revsrc.jit(f)(0.0)
+    "r7_np_scalar_div_zero_vmap": _NPSCALAR,           # revsrc.vmap(f)(np.array([0.0, 1.0]))
+    "r7_np_scalar_div_zero_jvp": _NPSCALAR,            # revsrc.jvp(f, (0.0,), (1.0,))
     "r7_npscalar_pow_overflow_value_and_grad": _NPSCALAR,   # np.exp(x) ** 2.0 at 400: OverflowError
-    "r7_npscalar_pow_overflow_jit": _NPSCALAR,
+    "r7_npscalar_pow_overflow_jit": _NPSCALAR,         # revsrc.jit: OverflowError
     "r7_npscalar_mod_zero_value_and_grad": _NPSCALAR,        # np.float64(x) % 0.0
-    "r7_npscalar_mod_zero_jit": _NPSCALAR,
+    "r7_npscalar_mod_zero_jit": _NPSCALAR,             # ZeroDivisionError: float modulo
     "r7_npscalar_floordiv_zero_value_and_grad": _NPSCALAR,   # np.sin(x) // 0.0
-    "r7_npscalar_floordiv_zero_jit": _NPSCALAR,
+    "r7_npscalar_floordiv_zero_jit": _NPSCALAR,        # ZeroDivisionError
     "r7_npscalar_zero_pow_negative_value_and_grad": _NPSCALAR,  # np.sin(x) ** -1.0 at 0
-    "r7_npscalar_zero_pow_negative_jit": _NPSCALAR,
+    "r7_npscalar_zero_pow_negative_jit": _NPSCALAR,    # ZeroDivisionError
     "r7_npscalar_div_int_zero_value_and_grad": _NPSCALAR,    # np.sin(x) / 0
-    "r7_npscalar_div_int_zero_jit": _NPSCALAR,
+    "r7_npscalar_div_int_zero_jit": _NPSCALAR,         # ZeroDivisionError
     # C2: y = np.zeros(2); y[0] = x * (1 + 1j) -> TypeError "float() argument must be ... not
     # 'complex'" (NumPy stores the real part with a ComplexWarning)
-    "r7_complex_into_float_array": "crashed",
+    "r7_complex_into_float_array": "crashed",          # y[0] = x * (1 + 1j): TypeError
     # C3: y = np.array(x); y[()] = 2.0 * y (or y = np.zeros(()); y[...] = x ** 2) ->
     # AssertionError "a scalar adjoint reached an item assignment"
-    "r7_zero_d_array_setitem_empty_tuple": "crashed",
-    "r7_zero_d_array_setitem_ellipsis": "crashed",
+    "r7_zero_d_array_setitem_empty_tuple": "crashed",  # y = np.array(x); y[()] = 2.0 * y
+    "r7_zero_d_array_setitem_ellipsis": "crashed",     # y = np.zeros(()); y[...] = x ** 2
     # C4: revsrc.jit refuses with E502 but its message names internals: def f(n): return
     # 2 ** (-n) -> "variable '_t2' is of kind 'any', not a scalar"; float(3 ** n) -> '_t1'
-    "r7_jit_int_pow_negative_exponent": "crashed",
-    "r7_jit_float_of_int_power": "crashed",
+    "r7_jit_int_pow_negative_exponent": "crashed",     # jit(f)(3), f(n) = 2 ** (-n): names _t2
+    "r7_jit_float_of_int_power": "crashed",            # jit(f)(50), f(n) = float(3 ** n): _t1
     # -- refused, documented ----------------------------------------------------------------------------
     "r7_adaptive_simpson_value_recursion_E103": "refused-doc",   # recursion on a float tolerance
     "r7_conv1d_sliding_window_view": "refused-doc",      # E202 library functions with no rule:
