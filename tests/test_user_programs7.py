@@ -1,0 +1,199 @@
+"""Runs the user programs of tests/user_programs7*.py against their references.
+
+Corpus 7 (see user_programs7_harness.py): solvers written inside the function (line
+searches, bisection, Newton to a tolerance, adaptive Runge-Kutta, Romberg, CG), NumPy
+network blocks, linear algebra and statistics, simulations and payoffs with masks and
+in-place writes, Python around the numbers (classes, dataclasses, pytrees, try, globals
+changed between calls), edge values, compositions, NumPy's own semantics (containers
+sharing arrays, int destinations, 0-d arrays), jit on Python's int arithmetic, NumPy
+scalars' IEEE arithmetic on the engine.  Each case has an independent reference (JAX
+x64, autograd, self-checked central differences or a closed form); every refusal must
+be a coded RevsrcError naming none of revsrc's internals (else it counts as "crashed").
+
+``KNOWN`` records each case that is not "ok" today with its class: "refused-doc",
+"refused-undoc", "wrong" or "crashed".  A KNOWN case must keep that outcome; one that
+starts passing fails the test with a message asking to remove it from KNOWN.
+"""
+import collections
+import importlib
+import os
+import sys
+import warnings
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from user_programs7_harness import run_case  # noqa: E402
+
+MODULES = ["user_programs7" + s for s in "abcdefghijklmno"]
+
+_ALIAS = "wrong"     # an array reached through a list changed in place: the change is lost
+_INTDST = "wrong"    # a float stored into an int / bool / uint8 array keeps its derivative
+_NPSCALAR = "crashed"  # NumPy float64 scalar arithmetic on the engine raises Python's errors
+
+KNOWN = {
+    # -- WRONG ------------------------------------------------------------------------------------
+    # W1: an ndarray held in a list changed in place through the list (xs[i] += v, xs[i] *= v:
+    # ndarray.__iadd__ changes the array itself) is not seen through the other references to it
+    # (the name it came from, another item, the list read later); the VALUE is wrong too.
+    # a = np.zeros(2); xs = [a, a]; xs[0] += x; return np.sum(xs[1]) -> value 0, grad [0 0]
+    # (plain: sum(x), grad [1 1])
+    "r7_list_of_same_array_iadd_through_item": _ALIAS,  # xs = [a, a]; xs[0] += x; xs[1]
+    "r7_list_mult_shared_array_iadd": _ALIAS,          # rows = [np.zeros(2)] * 3; rows[0] += x
+    "r7_list_item_imul_seen_by_original_name": _ALIAS,  # xs = [a]; xs[0] *= 3.0; sum(a * x)
+    "r7_state_list_inplace_seen_by_names": _ALIAS,     # state = [pos, vel]; state[1] += ...; pos
+    "r7_nested_list_item_iadd_seen_by_name": _ALIAS,   # grid = [[a, ...], ...]; grid[0][0] += x
+    "r7_list_negative_index_imul": _ALIAS,             # xs = [z, a]; xs[-1] *= 2.0; sum(a * x)
+    "r7_appended_array_imul_through_list": _ALIAS,     # xs.append(a); xs[-1] *= 2.0; sum(a * x)
+    "r7_view_in_list_iadd_writes_base": _ALIAS,        # xs = [y[0:2]]; xs[0] += 1.0; sum(y * x)
+    "r7_row_views_in_list_imul": _ALIAS,               # rows = [A[i] for i in ...]; rows[1] *= 5
+    "r7_list_shared_array_iadd_backend_python": _ALIAS,  # the same with backend="python"
+    "r7_list_shared_array_iadd_backend_jax": _ALIAS,     # and backend="jax"
+    # W2: a float written into an int / bool / uint8 array is truncated by NumPy (the stored
+    # value is piecewise constant: derivative 0), but the gradient flows through as if the
+    # array held the float.  y = np.zeros(3, dtype=int); y[0] = 10.0 * x; return np.sum(y) + x
+    # -> grad 11.0 (should be 1.0); the value is right
+    "r7_float_into_int_array_truncates": _INTDST,      # y[0] = 10.0 * x: grad 11, not 1
+    "r7_float_slice_into_int64_array": _INTDST,        # y[:] = 10.0 * x
+    "r7_float_into_arange_int_array": _INTDST,         # y = np.arange(3); y[1] = 5 * x
+    "r7_float_into_bool_array": _INTDST,               # y = np.zeros(2, bool); y[0] = x
+    "r7_int_array_item_iadd_float": _INTDST,           # y[0] += 4 * x on an int array
+    "r7_float_into_uint8_image": _INTDST,              # img[:] = 100 * x (uint8)
+    "r7_jvp_float_into_int_array": _INTDST,            # jvp: tangent 6.5, should be 3.0
+    "r7_int_literal_array_store": _INTDST,             # v = np.array([1, 2, 3]); v[0] = x
+    "r7_zeros_positional_int_dtype_store": _INTDST,    # np.zeros(3, int)
+    "r7_int8_store": _INTDST,                          # v = np.zeros(2, np.int8); v[0] = x
+    "r7_empty_like_int_labels_store": _INTDST,         # np.empty_like(int_labels); y[:] = x
+    "r7_fancy_index_store_into_int": _INTDST,          # y[[0, 2]] = 3.0 * x
+    "r7_mask_store_into_int": _INTDST,                 # y[mask] = 3.0 * x[0]
+    "r7_eye_int_store": _INTDST,                       # M = np.eye(2, dtype=int); M[0, 1] = 2 x
+    "r7_vmap_grad_float_into_int_array": _INTDST,      # the same under vmap(grad)
+    "r7_float_into_int_array_backend_python": _INTDST,  # and with backend="python"
+    "r7_float_into_int_array_backend_jax": _INTDST,     # and backend="jax"
+    # -- CRASHED -----------------------------------------------------------------------------------
+    # C1: NumPy float64 scalars (np.sin(x), np.exp(x), np.float64(x)) divide by zero into
+    # inf/nan and overflow into inf, with a warning; the scalar engine (default backend,
+    # jit, vmap, jvp) runs them with Python float rules and raises ZeroDivisionError /
+    # OverflowError (backend="python" gives NumPy's numbers).
+    # def f(x): return 1.0 / np.sin(x) -> revsrc.grad(f)(0.0) ZeroDivisionError (plain: inf)
+    "r7_exp_underflow_ratio_vs_jax": _NPSCALAR,        # np.exp(-x) / (np.exp(-x) + ...) at 800
+    "r7_np_scalar_div_zero_value_and_grad": _NPSCALAR,  # 1.0 / np.sin(x) at 0
+    "r7_np_scalar_div_zero_nan_grad": _NPSCALAR,       # np.sqrt(x) / np.sqrt(x) at 0
+    "r7_np_scalar_div_zero_jit": _NPSCALAR,            # revsrc.jit(f)(0.0)
+    "r7_np_scalar_div_zero_vmap": _NPSCALAR,           # revsrc.vmap(f)(np.array([0.0, 1.0]))
+    "r7_np_scalar_div_zero_jvp": _NPSCALAR,            # revsrc.jvp(f, (0.0,), (1.0,))
+    "r7_npscalar_pow_overflow_value_and_grad": _NPSCALAR,   # np.exp(x) ** 2.0 at 400: OverflowError
+    "r7_npscalar_pow_overflow_jit": _NPSCALAR,         # revsrc.jit: OverflowError
+    "r7_npscalar_mod_zero_value_and_grad": _NPSCALAR,        # np.float64(x) % 0.0
+    "r7_npscalar_mod_zero_jit": _NPSCALAR,             # ZeroDivisionError: float modulo
+    "r7_npscalar_floordiv_zero_value_and_grad": _NPSCALAR,   # np.sin(x) // 0.0
+    "r7_npscalar_floordiv_zero_jit": _NPSCALAR,        # ZeroDivisionError
+    "r7_npscalar_zero_pow_negative_value_and_grad": _NPSCALAR,  # np.sin(x) ** -1.0 at 0
+    "r7_npscalar_zero_pow_negative_jit": _NPSCALAR,    # ZeroDivisionError
+    "r7_npscalar_div_int_zero_value_and_grad": _NPSCALAR,    # np.sin(x) / 0
+    "r7_npscalar_div_int_zero_jit": _NPSCALAR,         # ZeroDivisionError
+    # C2: y = np.zeros(2); y[0] = x * (1 + 1j) -> TypeError "float() argument must be ... not
+    # 'complex'" (NumPy stores the real part with a ComplexWarning)
+    "r7_complex_into_float_array": "crashed",          # y[0] = x * (1 + 1j): TypeError
+    # C3: y = np.array(x); y[()] = 2.0 * y (or y = np.zeros(()); y[...] = x ** 2) ->
+    # AssertionError "a scalar adjoint reached an item assignment"
+    "r7_zero_d_array_setitem_empty_tuple": "crashed",  # y = np.array(x); y[()] = 2.0 * y
+    "r7_zero_d_array_setitem_ellipsis": "crashed",     # y = np.zeros(()); y[...] = x ** 2
+    # C4: revsrc.jit refuses with E502 but its message names internals: def f(n): return
+    # 2 ** (-n) -> "variable '_t2' is of kind 'any', not a scalar"; float(3 ** n) -> '_t1'
+    "r7_jit_int_pow_negative_exponent": "crashed",     # jit(f)(3), f(n) = 2 ** (-n): names _t2
+    "r7_jit_float_of_int_power": "crashed",            # jit(f)(50), f(n) = float(3 ** n): _t1
+    # -- refused, documented ----------------------------------------------------------------------------
+    "r7_adaptive_simpson_value_recursion_E103": "refused-doc",   # recursion on a float tolerance
+    "r7_conv1d_sliding_window_view": "refused-doc",      # E202 library functions with no rule:
+    "r7_qr_least_squares_residual": "refused-doc",       #   sliding_window_view, np.linalg.qr,
+    "r7_np_corrcoef": "refused-doc",                     #   np.corrcoef, dataclasses.replace,
+    "r7_dataclass_replace_inside": "refused-doc",        #   functools.reduce, np.nanmax,
+    "r7_functools_reduce_function_list": "refused-doc",  #   complex(x, 1.0)
+    "r7_nanmax_nanmin_with_nan": "refused-doc",
+    "r7_builtin_complex_constructor": "refused-doc",
+    "r7_gp_nll_slogdet_hessian": "refused-doc",          # E104 second derivatives through solve
+    "r7_vmap_hessian_slogdet_E104": "refused-doc",       # E104 ... through slogdet
+    "r7_closures_in_loop_default_capture": "refused-doc",  # E101 lambda v, k=k: ... appended
+    "r7_for_item_imul_changes_list_arrays": "refused-doc",  # E404 for v in vs: v *= 3.0
+    "r7_list_item_read_then_iadd": "refused-doc",        # E404 a = xs[0]; a += x
+    "r7_ndarray_fill_method": "refused-doc",             # E401 y.fill(x), discarded call
+    "r7_ndarray_sort_method_inplace": "refused-doc",     # E401 y.sort()
+    "r7_put_along_axis": "refused-doc",                  # E401 np.put_along_axis
+    "r7_ufunc_out_same_array": "refused-doc",            # E401 np.negative(y, out=y)
+    "r7_ping_pong_buffers_swap": "refused-doc",          # E404 cur, nxt = nxt, cur in a loop
+    "r7_global_array_item_write": "refused-doc",         # E403 GA[0] = x (a write to a global)
+    "r7_np_block_2x2": "refused-doc",                    # E202 np.block
+    "r7_tolist_then_generator": "refused-doc",           # E202 x.tolist() (a method with no rule)
+    # -- refused, undocumented --------------------------------------------------------------------------
+    # E101 "calling a value computed inside the function": a derivative made inside f
+    # (d = revsrc.grad(g) in f; the same made at module level works), and vjp's pullback
+    # (revsrc.jvp called inside f works)
+    "r7_jit_newton_with_inner_grad": "refused-undoc",
+    "r7_grad_of_newton_with_inner_grad": "refused-undoc",
+    "r7_vjp_called_inside_grad": "refused-undoc",
+    "r7_jvp_gp_nll_slogdet": "refused-undoc",       # E202 np.subtract.outer in jvp (grad works)
+    "r7_class_super_override_act": "refused-undoc",  # E202 super().loss(w, x) in a bound method
+    # E101 "a lambda used as a value that reads the function's variables" for
+    # sorted(xs, key=lambda v: abs(v)), which reads none
+    "r7_sorted_and_min_with_key": "refused-undoc",
+    # E403 "would change an array the caller owns" for a decorator's closure dict cache
+    "r7_decorator_memoize_dict_cache": "refused-undoc",
+    # E403 "changes a dict under a condition or in a loop" with no condition and no loop:
+    # d = {"p": a}; d["p"] += 1.0
+    "r7_dict_two_keys_same_array_iadd": "refused-undoc",
+    "r7_dict_item_iadd_no_loop": "refused-undoc",
+    # E404 "follows this change only on a list made in the function" for xs = [a]; xs[0][1] = v
+    # on a list made in the function
+    "r7_list_item_setitem_made_here": "refused-undoc",
+    # E202 "zip has no derivative rule" for dict(zip(keys, x)) (zip is followed in loops and
+    # in xs, ys = zip(*pairs))
+    "r7_dict_of_zip_keys_values": "refused-undoc",
+    # E201 "sin_times_scalar is not a Python function with source code" for
+    # revsrc.jacfwd(revsrc.vmap(f)): f has source; the docs name grad of a function calling
+    # a mapped one (E104) and jit of a mapped one, not a Jacobian of it
+    "r7_jacfwd_of_vmap": "refused-undoc",
+    # E502 for revsrc.jit / revsrc.vmap of a function with `raise ValueError(...)` or
+    # `assert x > 0.0, "..."` ("a step of the derivative revsrc wrote for this line has no
+    # engine instruction"; "the constant 'x must be positive' is not a float, int or bool"),
+    # though grad follows raise/assert, vmap(grad(f)) of the same f works, and the vmap
+    # docs say an element that raises raises that error
+    "r7_user_raise_through_jit": "refused-undoc",
+    "r7_user_raise_through_vmap": "refused-undoc",
+    "r7_user_assert_through_vmap": "refused-undoc",
+    "r7_user_raise_vmap_no_element_raises": "refused-undoc",
+}
+
+
+def _cases():
+    out = []
+    for name in MODULES:
+        out.extend(importlib.import_module(name).CASES)
+    return out
+
+
+CASES = _cases()
+OUTCOME = {"refused-doc": "refused", "refused-undoc": "refused", "wrong": "wrong", "crashed": "crashed"}
+
+
+def test_names_unique():
+    names = [c["name"] for c in CASES]
+    dup = [n for n, k in collections.Counter(names).items() if k > 1]
+    assert not dup, dup
+    assert not set(KNOWN) - set(names), set(KNOWN) - set(names)
+    assert set(KNOWN.values()) <= set(OUTCOME), set(KNOWN.values())
+
+
+@pytest.mark.parametrize("c", CASES, ids=[c["name"] for c in CASES])
+def test_user_program(c):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        outcome, detail = run_case(c)
+    known = KNOWN.get(c["name"])
+    if known is None:
+        assert outcome == "ok", f"{c['name']}: {outcome}: {detail}"
+    elif outcome == "ok":
+        pytest.fail(f"{c['name']} now passes: remove it from KNOWN in {__file__}")
+    else:
+        assert outcome == OUTCOME[known], f"{c['name']}: KNOWN says {known}, got {outcome}: {detail}"
