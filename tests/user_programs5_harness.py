@@ -184,6 +184,21 @@ def compute(c):
     raise ValueError(t)
 
 
+def check_computed(c):
+    """(outcome, detail) of a case whose transformation ``compute`` runs, against its
+    ``expected`` reference; a ``memory`` case must also equal the stored gradient bit
+    for bit."""
+    exp = expected(c)
+    got = compute(c)
+    if c["t"] == "memory":
+        base = _leaves(revsrc.grad(c["f"], argnums=c["argnums"])(*c["args"], **c["kw"]))
+        ok, why = _close(got, base, 0.0)
+        if not ok:
+            return "wrong", "memory= differs from stored: " + why
+    ok, why = _close(got, exp, c["tol"])
+    return ("ok", "") if ok else ("wrong", why)
+
+
 def run_case(c):
     """Returns (outcome, detail)."""
     t = c["t"]
@@ -210,15 +225,7 @@ def run_case(c):
             got = [np.asarray(revsrc.vmap(revsrc.grad(f))(xs))]
             ok, why = _close(got, exp, c["tol"])
             return ("ok", "") if ok else ("wrong", why)
-        exp = expected(c)
-        got = compute(c)
-        if t == "memory":
-            base = _leaves(revsrc.grad(c["f"], argnums=c["argnums"])(*c["args"], **c["kw"]))
-            ok, why = _close(got, base, 0.0)
-            if not ok:
-                return "wrong", "memory= differs from stored: " + why
-        ok, why = _close(got, exp, c["tol"])
-        return ("ok", "") if ok else ("wrong", why)
+        return check_computed(c)
     except revsrc.RevsrcError as err:
         return "refused", f"{getattr(err, 'code', '?')}: {str(err).splitlines()[0][:200]}"
     except Exception as err:  # noqa: BLE001 - classifying crashes is the point

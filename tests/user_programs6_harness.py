@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import revsrc
-from user_programs5_harness import _close, _exact, _leaves, case, compute, expected  # noqa: F401
+from user_programs5_harness import _close, _exact, _leaves, case, check_computed, compute, expected  # noqa: F401
 from user_programs5_harness import fd_grad, fd_hess, fd_jac  # noqa: F401
 
 _JAX = None
@@ -120,19 +120,19 @@ def _run(c):
             return "ok", ""
         ok, why = _close(flat(got), flat(exp), c["tol"])
         return ("ok", "") if ok else ("wrong", why)
-    exp = expected(c)
-    got = compute(c)
-    if t == "memory":
-        base = _leaves(revsrc.grad(c["f"], argnums=c["argnums"])(*c["args"], **c["kw"]))
-        ok, why = _close(got, base, 0.0)
-        if not ok:
-            return "wrong", "memory= differs from stored: " + why
-    ok, why = _close(got, exp, c["tol"])
-    return ("ok", "") if ok else ("wrong", why)
+    return check_computed(c)
 
 
 def pair(name, got, ref, tol=1e-7, needs=()):
     return case(name, got, (), t="pair", ref=ref, tol=tol, needs=needs)
+
+
+def adder(cases):
+    """The ``add(name, got, ref, tol)`` of a corpus module: a "pair" case appended to its
+    ``cases`` list (the modules' default tolerance, 1e-9, is tighter than pair's)."""
+    def add(name, got, ref, tol=1e-9):
+        cases.append(pair(name, got, ref, tol=tol))
+    return add
 
 
 def run_case(c):

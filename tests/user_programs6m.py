@@ -6,17 +6,15 @@ import math
 import numpy as np
 
 import revsrc
-from user_programs6_harness import fd_grad, jax, jaxify, pair
+from user_programs6_harness import adder, fd_grad, jax, jaxify
 
 CASES = []
 
 
-def J():
-    return jax()
+J = jax
 
 
-def add(name, got, ref, tol=1e-9):
-    CASES.append(pair(name, got, ref, tol=tol))
+add = adder(CASES)
 
 
 def fdc(name, f, args, argnums=0, tol=1e-6, memory=None):
