@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import revsrc
+from loop_programs import rk4
 from revsrc.passes.reverse.checkpoint import DEFAULT_MEMORY, parse_memory
 from revsrc.testing import compare_grads
 
@@ -453,18 +454,6 @@ def test_trip_counts_around_the_snapshots(backend):
         for n in sorted(t for t in trips if t >= 0):
             for x in (0.3, -1.2):
                 assert stored(x, n) == ck(x, n), (budget, n, x)
-
-
-def rk4(y0, n):
-    y = y0
-    dt = 0.01
-    for i in range(n):
-        k1 = np.sin(y) * 0.5 - 0.1 * y
-        k2 = np.sin(y + 0.5 * dt * k1) * 0.5 - 0.1 * (y + 0.5 * dt * k1)
-        k3 = np.sin(y + 0.5 * dt * k2) * 0.5 - 0.1 * (y + 0.5 * dt * k2)
-        k4 = np.sin(y + dt * k3) * 0.5 - 0.1 * (y + dt * k3)
-        y = y + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
-    return np.sum(y * y)
 
 
 def array_while(y0, t_end):

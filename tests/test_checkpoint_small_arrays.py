@@ -9,21 +9,10 @@ import numpy as np
 import pytest
 
 import revsrc
+from loop_programs import rk4
 from revsrc import api
 from revsrc.runtime import checkpoint as ck_rt
 from revsrc.testing import compare_grads
-
-
-def rk4(y0, n):
-    y = y0
-    dt = 0.01
-    for i in range(n):
-        k1 = np.sin(y) * 0.5 - 0.1 * y
-        k2 = np.sin(y + 0.5 * dt * k1) * 0.5 - 0.1 * (y + 0.5 * dt * k1)
-        k3 = np.sin(y + 0.5 * dt * k2) * 0.5 - 0.1 * (y + 0.5 * dt * k2)
-        k4 = np.sin(y + dt * k3) * 0.5 - 0.1 * (y + dt * k3)
-        y = y + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
-    return np.sum(y * y)
 
 
 def rnn(W, x0, n):
