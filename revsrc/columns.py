@@ -34,8 +34,9 @@ def enabled():
 
 def columns(fw, args, a, j, td, leaves, x, has_aux, basis, tangents_for):
     """(output, aux, one output tangent per basis direction of leaf ``j`` of argument
-    ``a``). ``basis(x)`` yields the directions; ``tangents_for(e)`` the tangents of
-    every argument for direction ``e``."""
+    ``a``: a list, or from the batched program an array with the direction first).
+    ``basis(x)`` yields the directions; ``tangents_for(e)`` the tangents of every
+    argument for direction ``e``."""
     # REVSRC_BATCHED_COLUMNS=0 turns it off: direction by direction, as before
     if enabled() and fw.backend != "jax" and \
             isinstance(x, np.ndarray) and x.dtype == np.float64 and x.size > 1:
@@ -100,7 +101,8 @@ def _batched(fw, args, x, tangents_for):
                                       t.shape[1:]), (n,) + want)
     dtype = np.result_type(out, np.float64) if np.ndim(out) == 0 else \
         (out.dtype if isinstance(out, np.ndarray) and out.dtype.kind in "fc" else None)
-    return out, aux, [np.asarray(t[k], dtype=dtype) for k in range(n)]
+    # the columns as one array, the direction first (jacfwd moves it last at once)
+    return out, aux, np.asarray(t, dtype=dtype)
 
 
 # ----- the rows of a reverse-mode Jacobian -----

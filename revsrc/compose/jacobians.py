@@ -46,6 +46,12 @@ def _assemble(columns, out_shape, x):
     return stacked.reshape(tuple(out_shape) + x.shape)
 
 
+def _stacked(t, out_shape, x):
+    """`_assemble` of columns given as one array ``t`` (the direction first, the
+    batched columns of a plain output): the direction axis moved last in one copy."""
+    return np.ascontiguousarray(np.moveaxis(t, 0, -1)).reshape(tuple(out_shape) + x.shape)
+
+
 def _zero_leaf(o):
     """A zero cotangent for the output leaf ``o``."""
     return np.zeros(np.shape(o)) if np.ndim(o) else 0.0
@@ -97,7 +103,9 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
             jacs = []
             for a in nums:
                 leaves, td = pytree.tree_flatten(args[a])
-                per_leaf = [_assemble([_host(_output_leaf(t, out, m)) for t in cols[a, j]],
+                per_leaf = [_stacked(cols[a, j], np.shape(_host(o)), _host(x))
+                            if isinstance(cols[a, j], np.ndarray) else
+                            _assemble([_host(_output_leaf(t, out, m)) for t in cols[a, j]],
                                       np.shape(_host(o)), _host(x))
                             for j, x in enumerate(leaves)]
                 jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
