@@ -177,8 +177,12 @@ def _adjoint(tr, args, example, mask):
                                               flat[p].dtype.kind in "fc")
                for _, ps in groups for p in ps):
         return None   # np.float32 and the like: row by row, in their own dtype
-    entry = tr.compiled_for(key, values, plan)
-    if entry.jax is not None:
+    entry = tr.cache.current(key)
+    if entry is None:     # as a call makes it
+        entry = tr._compile(key, values, plan, lazy=True)
+    if entry.jax is not None or key in tr.lazy:
+        # a long loop's saves are bounded for one call (memory=): a batch would hold
+        # as many times more; row by row keeps the bound
         return None
     kept = tr.__dict__.setdefault(_ROWS, {})
     hit = kept.get((key, mask))

@@ -201,6 +201,20 @@ def test_a_large_output_runs_in_chunks(monkeypatch):
     _same(J, _row_by_row(monkeypatch, revsrc.jacrev(vector_fn), x))
 
 
+def recurrence(x):
+    h = x
+    for _ in range(5):
+        h = np.tanh(A[:6, :6] @ h) + x
+    return h
+
+
+def test_a_loop_whose_saves_have_a_bound_runs_row_by_row(monkeypatch):
+    x = RNG.normal(size=6)
+    J = revsrc.jacrev(recurrence)(x)
+    _same(J, _row_by_row(monkeypatch, revsrc.jacrev(recurrence), x), exact=True)
+    _central(recurrence, x, J, (6,))
+
+
 def test_an_error_in_the_function_is_its_own():
     def bad(x):
         return np.sqrt(x) * x
