@@ -7,10 +7,16 @@ against their jitted JAX twins and against a Python loop of revsrc.grad calls.
   (``vmap(grad(loss), in_axes=(None, 0, 0))``; JAX: ``jax.jit(jax.vmap(jax.grad))``);
 - ``hessian_bias``: the full Hessian of an MLP loss (64 x 32 inputs, 128 hidden, 8
   outputs) with respect to its 128-vector bias (JAX: ``jax.jit(jax.hessian)``);
+- ``hvp_bias``: one Hessian-vector product of that loss (JAX: ``jax.jit`` of
+  jvp-of-grad);
 - ``jacfwd64``, ``jacrev64``: the Jacobians of an array function with 64 outputs.
 
 Every case is checked against the loop of revsrc.grad calls (or JAX) before it is
-timed; ``compile+first`` is in extra_info.
+timed; ``compile+first`` is in extra_info. ``test_ratios`` times every row in one run,
+interleaved (a loaded machine drifts between groups), and prints the ratios against
+issue 25's targets (the Newton lanes' are in test_lanes_bench.py):
+
+    pytest bench/test_batching_bench.py -k ratios -s
 """
 import importlib.util
 import sys
@@ -78,6 +84,7 @@ def _cases():
     g = revsrc.grad(loss)
     x48 = RNG.normal(size=48)
     b = RNG.normal(size=HIDDEN) * 0.1
+    v = RNG.normal(size=HIDDEN)
     cases = {
         ("per_example_grads", "revsrc.vmap"):
             lambda: revsrc.vmap(g, in_axes=(None, 0, 0))(PARAMS, XB, YB),
@@ -85,6 +92,7 @@ def _cases():
             lambda: tuple(np.stack(c) for c in zip(*[g(PARAMS, XB[i], YB[i])
                                                       for i in range(BATCH)])),
         ("hessian_bias", "revsrc"): lambda: revsrc.hessian(bias_loss)(b),
+        ("hvp_bias", "revsrc"): lambda: revsrc.hvp(bias_loss, (b,), (v,)),
         ("jacfwd64", "revsrc"): lambda: revsrc.jacfwd(outputs64)(x48),
         ("jacrev64", "revsrc"): lambda: revsrc.jacrev(outputs64)(x48),
     }
@@ -93,12 +101,14 @@ def _cases():
         pe = jax.jit(jax.vmap(jax.grad(loss_j), in_axes=(None, 0, 0)))
         hj, jf, jr = jax.jit(jax.hessian(bias_j)), jax.jit(jax.jacfwd(out_j)), \
             jax.jit(jax.jacrev(out_j))
+        hv = jax.jit(lambda b_, v_: jax.jvp(jax.grad(bias_j), (b_,), (v_,))[1])
         pj = tuple(jnp.asarray(p) for p in PARAMS)
-        xbj, ybj, bj, xj = (jnp.asarray(v) for v in (XB, YB, b, x48))
+        xbj, ybj, bj, xj, vj = (jnp.asarray(a) for a in (XB, YB, b, x48, v))
         cases.update({
             ("per_example_grads", "jax.jit(vmap(grad))"):
                 lambda: jax.block_until_ready(pe(pj, xbj, ybj)),
             ("hessian_bias", "jax.jit(hessian)"): lambda: jax.block_until_ready(hj(bj)),
+            ("hvp_bias", "jax.jit(jvp(grad))"): lambda: jax.block_until_ready(hv(bj, vj)),
             ("jacfwd64", "jax.jit(jacfwd)"): lambda: jax.block_until_ready(jf(xj)),
             ("jacrev64", "jax.jit(jacrev)"): lambda: jax.block_until_ready(jr(xj)),
         })
@@ -128,3 +138,47 @@ def test_batching(benchmark, key):
     benchmark.group = group
     benchmark.extra_info["compile_first_ms"] = compile_first * 1e3
     benchmark(CASES[key])
+
+
+# issue 25's targets: (group, revsrc's row, the row it is measured against, target)
+TARGETS = [
+    ("per_example_grads", "revsrc.vmap", "jax.jit(vmap(grad))", 1.0),
+    ("per_example_grads", "revsrc.vmap", "python loop of revsrc.grad", 0.5),
+    ("hessian_bias", "revsrc", "jax.jit(hessian)", 1.0),
+    ("hvp_bias", "revsrc", "jax.jit(jvp(grad))", 1.0),
+    ("jacfwd64", "revsrc", "jax.jit(jacfwd)", 1.0),
+    ("jacrev64", "revsrc", "jax.jit(jacrev)", 1.0),
+]
+
+
+def _best(fn, seconds=0.05, at_least=3):
+    best, spent, calls = float("inf"), 0.0, 0
+    while spent < seconds or calls < at_least:
+        t = time.perf_counter()
+        fn()
+        dt = time.perf_counter() - t
+        best, spent, calls = min(best, dt), spent + dt, calls + 1
+    return best
+
+
+def test_ratios():
+    if jax is None:
+        pytest.skip("JAX is not installed")
+    first = {}
+    for key, fn in CASES.items():                  # compile+first, then the same values
+        t = time.perf_counter()
+        value = fn()
+        first[key] = time.perf_counter() - t
+        _check(key[0], value)
+    best = {key: float("inf") for key in CASES}
+    for _ in range(5):                             # interleaved rounds
+        for key, fn in CASES.items():
+            best[key] = min(best[key], _best(fn))
+    print()
+    for key in sorted(CASES):
+        print(f"{'/'.join(key):50s} {best[key] * 1e3:9.3f} ms   compile+first "
+              f"{first[key] * 1e3:7.1f} ms")
+    for group, a, b, target in TARGETS:
+        r = best[group, a] / best[group, b]
+        print(f"{group:18s} {a} / {b:28s} {r:6.2f}x  (target <= {target}x"
+              f"{'' if r <= target else ', missed'})")

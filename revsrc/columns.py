@@ -1,12 +1,15 @@
 """The columns of a forward-mode Jacobian (``jacfwd``, ``hessian``) all at once: the
 forward-mode program batched over its tangent (revsrc/passes/batching.py), run once
-with every basis direction as one example, instead of once per direction.
+with every basis direction as one example, instead of once per direction. The rows
+of a reverse-mode Jacobian (``jacrev``) likewise: the adjoint program batched over
+the output's cotangent, run once with every output element's unit cotangent.
 
-The program is the one `revsrc.jvp` runs (its entry in the forward transformation's
-cache), batched once per argument kinds and tangent position and kept beside it.
+The program is the one `revsrc.jvp` (or the vjp behind ``jacrev``) runs (its entry in
+the transformation's cache), batched once per argument kinds and kept beside it.
 Where it cannot be batched (a branch on a tangent's value, a JAX program, an argument
-that is a number), the directions run one by one as before, with the same values.
-``REVSRC_BATCHED_COLUMNS=0`` in the environment turns the batched columns off.
+that is a number, an output in a dict or a list), the directions run one by one as
+before, with the same values. ``REVSRC_BATCHED_COLUMNS=0`` in the environment turns
+the batched columns and rows off.
 """
 from __future__ import annotations
 
@@ -16,17 +19,26 @@ import numpy as np
 
 from . import runtime
 from .backends import python as emit
+from .core import kinds, pytree
+from .frontend import arguments
 from .passes import batching
+from .runtime import batched as B
 
 _KEY = "_revsrc_batched"     # on a forward program's cache entry: its batched programs
+_ROWS = "_revsrc_batched_rows"   # on a vjp transformation: its adjoints batched
+
+
+def enabled():
+    return os.environ.get("REVSRC_BATCHED_COLUMNS") != "0"
 
 
 def columns(fw, args, a, j, td, leaves, x, has_aux, basis, tangents_for):
     """(output, aux, one output tangent per basis direction of leaf ``j`` of argument
-    ``a``). ``basis(x)`` yields the directions; ``tangents_for(e)`` the tangents of
-    every argument for direction ``e``."""
+    ``a``: a list, or from the batched program an array with the direction first).
+    ``basis(x)`` yields the directions; ``tangents_for(e)`` the tangents of every
+    argument for direction ``e``."""
     # REVSRC_BATCHED_COLUMNS=0 turns it off: direction by direction, as before
-    if os.environ.get("REVSRC_BATCHED_COLUMNS") != "0" and fw.backend != "jax" and \
+    if enabled() and fw.backend != "jax" and \
             isinstance(x, np.ndarray) and x.dtype == np.float64 and x.size > 1:
         found = _batched(fw, args, x, tangents_for)
         if found is not None:
@@ -89,4 +101,121 @@ def _batched(fw, args, x, tangents_for):
                                       t.shape[1:]), (n,) + want)
     dtype = np.result_type(out, np.float64) if np.ndim(out) == 0 else \
         (out.dtype if isinstance(out, np.ndarray) and out.dtype.kind in "fc" else None)
-    return out, aux, [np.asarray(t[k], dtype=dtype) for k in range(n)]
+    # the columns as one array, the direction first (jacfwd moves it last at once)
+    return out, aux, np.asarray(t, dtype=dtype)
+
+
+# ----- the rows of a reverse-mode Jacobian -----
+
+def cotangent_mask(td, m):
+    """Which leaves of a cotangent shaped ``td`` carry the batch when leaf ``m`` does,
+    as the batching pass takes a parameter (a tuple per tuple), or None where the
+    program reads the cotangent through a container the batch cannot take (a dict,
+    a list: per row)."""
+    count = [0]
+
+    def walk(t):
+        if t.kind == pytree.LEAF:
+            count[0] += 1
+            return count[0] - 1 == m
+        if t.kind != "tuple":
+            raise batching.PerLane("a cotangent in a container other than a tuple")
+        return tuple(walk(c) for c in t.children)
+    try:
+        return walk(td)
+    except batching.PerLane:
+        return None
+
+
+_CHUNK = 2 ** 20     # a batch's cotangents at most this many numbers (8 MB): in chunks
+
+
+def rows(tr, args, example, batch, mask, size):
+    """The rows of one output leaf's Jacobian from runs of the adjoint program of
+    ``tr`` (a vjp transformation) batched over its cotangent: per slot of ``tr``, per
+    leaf, an array of shape (``size``,) + the leaf's shape in the dtype the
+    derivative gives it; or None (then the caller runs row by row). ``example``: one
+    row's cotangent; ``batch(lo, hi)``: those of rows lo..hi, the batch first where
+    ``mask`` says. A large output runs in chunks of rows (memory: each intermediate
+    of the adjoint is as many times larger as a chunk has rows)."""
+    if not enabled() or tr.backend == "jax" or mask is None or size < 2:
+        return None
+    step = min(size, _CHUNK // size)
+    if step < 2:
+        return None
+    found = _adjoint(tr, args, example, mask)
+    if found is None:
+        return None
+    fn, zs, flat, groups, forget = found
+    parts = []
+    for lo in range(0, size, step):
+        n = min(size, lo + step) - lo
+        try:
+            outs = runtime.run_pooled(fn, tuple(flat) + (batch(lo, lo + n), n))
+        except Exception:      # row by row: the same error, if it is one
+            return forget()
+        part = _rows_of(outs, zs, flat, groups, n)
+        if part is None:
+            return forget()
+        parts.append(part)
+    if len(parts) == 1:
+        return parts[0]
+    return [[np.concatenate([p[k][j] for p in parts]) for j in range(len(leaves))]
+            for k, leaves in enumerate(parts[0])]
+
+
+def _adjoint(tr, args, example, mask):
+    """(the batched adjoint, whether each output is batched, the program's
+    arguments, the slots' leaves' positions, what marks it as unbatchable), or None."""
+    values, scalars = tr._complex_scalars(tr.bind(tuple(args), {}))
+    if scalars:     # a complex number in argnums: row by row (its gradient is a number)
+        return None
+    key, flat, plan = tr.plan(values)
+    key = key + (kinds.signature(example),)
+    groups = arguments.slot_leaves(tr.binding, key[:-1], tr.slots)
+    if not all(isinstance(flat[p], float) or (isinstance(flat[p], np.ndarray) and
+                                              flat[p].dtype.kind in "fc")
+               for _, ps in groups for p in ps):
+        return None   # np.float32 and the like: row by row, in their own dtype
+    entry = tr.cache.current(key)
+    if entry is None:     # as a call makes it
+        entry = tr._compile(key, values, plan, lazy=True)
+    if entry.jax is not None or key in tr.lazy:
+        # a long loop's saves are bounded for one call (memory=): a batch would hold
+        # as many times more; row by row keeps the bound
+        return None
+    kept = tr.__dict__.setdefault(_ROWS, {})
+    hit = kept.get((key, mask))
+    found = hit[1] if hit is not None and hit[0] is entry.unpruned else None
+    if found is None:
+        try:
+            bprog, zs = batching.batch_program(entry.unpruned, (False,) * len(flat) + (mask,))
+        except batching.PerLane:
+            found = False
+        else:
+            found = (emit.compile_program(bprog)[0], zs)
+        kept[key, mask] = (entry.unpruned, found)
+    if found is False:
+        return None
+
+    def forget():
+        kept[key, mask] = (entry.unpruned, False)
+    return found + (flat, groups, forget)
+
+
+def _rows_of(outs, zs, flat, groups, n):
+    """The gradients among a batched adjoint's outputs, per slot and leaf, each of
+    shape (n,) + its leaf's; None if one is not batched as a gradient is."""
+    per_slot, k = [], 1
+    for _, positions in groups:
+        leaves = []
+        for p in positions:
+            g, z, x = outs[k], zs[k], flat[p]
+            k += 1
+            if isinstance(z, tuple) or (z and np.shape(g)[:1] != (n,)):
+                return None
+            if g is None:
+                g, z = np.zeros(np.shape(x)), False
+            leaves.append(B.finalize(g, x, z, False, n))
+        per_slot.append(leaves)
+    return per_slot

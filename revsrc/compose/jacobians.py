@@ -1,7 +1,8 @@
 """The Jacobians, the Hessian and Hessian-vector products, and their derivatives.
 
 `jacfwd` is one `jvp` per input dimension, `jacrev` one vector-Jacobian product per
-output element, `hessian` forward mode over the gradient program. Derivatives are
+output element, `hessian` forward mode over the gradient program; where the programs
+batch (revsrc/columns.py), every direction or output element runs in one call. Derivatives are
 ordinary functions, so these apply to them too (`_second`, and revsrc/nested.py for a
 call of one inside a function revsrc transforms).
 """
@@ -43,6 +44,12 @@ def _assemble(columns, out_shape, x):
         return cols[0] if out_shape else float(cols[0])
     stacked = np.stack(cols, axis=-1)
     return stacked.reshape(tuple(out_shape) + x.shape)
+
+
+def _stacked(t, out_shape, x):
+    """`_assemble` of columns given as one array ``t`` (the direction first, the
+    batched columns of a plain output): the direction axis moved last in one copy."""
+    return np.ascontiguousarray(np.moveaxis(t, 0, -1)).reshape(tuple(out_shape) + x.shape)
 
 
 def _zero_leaf(o):
@@ -96,7 +103,9 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
             jacs = []
             for a in nums:
                 leaves, td = pytree.tree_flatten(args[a])
-                per_leaf = [_assemble([_host(_output_leaf(t, out, m)) for t in cols[a, j]],
+                per_leaf = [_stacked(cols[a, j], np.shape(_host(o)), _host(x))
+                            if isinstance(cols[a, j], np.ndarray) else
+                            _assemble([_host(_output_leaf(t, out, m)) for t in cols[a, j]],
                                       np.shape(_host(o)), _host(x))
                             for j, x in enumerate(leaves)]
                 jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
@@ -119,9 +128,10 @@ def _output_leaf(t, out, m):
 def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
            backend: Optional[str] = None) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by reverse mode:
-    one vector-Jacobian product per output element. Shape: output's shape +
-    argument's shape (for a container argument or output, containers of those, nested
-    as JAX nests them).
+    one vector-Jacobian product per output element (an output array's all in one run
+    of the adjoint batched over its cotangent, where it batches). Shape: output's
+    shape + argument's shape (for a container argument or output, containers of
+    those, nested as JAX nests them).
 
     >>> import numpy as np, revsrc
     >>> revsrc.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0, 0.0]))
@@ -147,33 +157,60 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         out_leaves = [_host(o) for o in out_leaves]
 
         def block(m, o):
-            rows = [[] for _ in nums]
-            for e in _basis(np.asarray(o, dtype=float) if np.ndim(o) else float(o)):
-                ct = e if out_td.kind == pytree.LEAF else pytree.tree_unflatten(
+            o = np.asarray(o, dtype=float) if np.ndim(o) else float(o)
+
+            def cotangent(e):
+                return e if out_td.kind == pytree.LEAF else pytree.tree_unflatten(
                     out_td, [e if k == m else _zero_leaf(ol) for k, ol in enumerate(out_leaves)])
-                grads = tr(*args, ct)
-                if has_aux:
-                    grads = grads[0]
-                for k, g in enumerate(grads):
-                    rows[k].append(pytree.tree_leaves(g))
-            return _rev_blocks(args, nums, many, rows, o)
+            # every row through one adjoint batched over the cotangent (revsrc/columns.py)
+            size = int(np.size(o))
+            stacked = columns.rows(
+                tr, args, cotangent(np.zeros(np.shape(o))),
+                lambda lo, hi: cotangent(_unit_rows(lo, hi, size).reshape(
+                    (hi - lo,) + np.shape(o))), columns.cotangent_mask(out_td, m), size)
+            if stacked is None:
+                stacked = _row_by_row(tr, args, nums, has_aux, _basis(o), cotangent)
+            return _rev_blocks(args, nums, many, stacked, o)
         jac = _device(_by_output(out, lambda m, o: block(m, out_leaves[m])), backend)
         return (jac, aux) if has_aux else jac
     jacobian_rev.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
     return _mark(jacobian_rev, f, nums, many, has_aux, backend)
 
 
-def _rev_blocks(args, nums, many, rows, out):
-    """The rows of one output leaf's Jacobian stacked, per argument in ``nums``."""
+def _unit_rows(lo, hi, size):
+    """Rows lo..hi of the identity of order ``size``."""
+    return np.eye(hi - lo, size, k=lo)
+
+
+def _row_by_row(tr, args, nums, has_aux, basis, cotangent):
+    """One vector-Jacobian product per output element: per argument in ``nums``, per
+    leaf, the rows stacked."""
+    rows = [[] for _ in nums]
+    for e in basis:
+        grads = tr(*args, cotangent(e))
+        if has_aux:
+            grads = grads[0]
+        for k, g in enumerate(grads):
+            rows[k].append(pytree.tree_leaves(g))
+    if not rows or not rows[0]:    # an empty output: no rows, each of its argument's shape
+        return [[np.zeros((0,) + np.shape(x), dtype=x.dtype if isinstance(x, np.ndarray) and
+                          x.dtype.kind in "fc" else np.float64)
+                 for x in map(_host, pytree.tree_leaves(args[a]))] for a in nums]
+    return [[np.stack([np.asarray(_host(row[j])) for row in r], axis=0)
+             for j in range(len(r[0]))] for r in rows]
+
+
+def _rev_blocks(args, nums, many, stacked, out):
+    """One output leaf's Jacobian from its rows stacked (per argument in ``nums``, per
+    leaf), in the form of the arguments."""
     jacs = []
-    for a, r in zip(nums, rows):
+    for a, per_arg in zip(nums, stacked):
         leaves, td = pytree.tree_flatten(args[a])
         per_leaf = []
-        for j, x in enumerate(leaves):
-            stacked = np.stack([np.asarray(_host(row[j])) for row in r], axis=0).reshape(
-                np.shape(out) + np.shape(_host(x)))
-            per_leaf.append(stacked if (np.shape(out) or isinstance(_host(x), np.ndarray))
-                            else float(stacked))
+        for x, rows in zip(leaves, per_arg):
+            block = rows.reshape(np.shape(out) + np.shape(_host(x)))
+            per_leaf.append(block if (np.shape(out) or isinstance(_host(x), np.ndarray))
+                            else float(block))
         jacs.append(per_leaf[0] if td.kind == pytree.LEAF else
                     pytree.tree_unflatten(td, per_leaf))
     return tuple(jacs) if many else jacs[0]

@@ -44,7 +44,8 @@ def batch_program(prog, mapped):
         raise PerLane("an item assignment or a container")
     stacks = {}
     for _ in range(20):     # until the stacks that hold batched values are all known
-        env = {p: bool(m) for p, m in zip(prog.params, mapped)}
+        # a tuple parameter: whether each item is batched (a tuple per tuple)
+        env = {p: m if isinstance(m, tuple) else bool(m) for p, m in zip(prog.params, mapped)}
         bt = _Batcher(prog.kinds)
         bt.stacks = dict(stacks)
         body = bt.block(prog.body, env)

@@ -398,16 +398,18 @@ def reduced_grad(rule, mean, n, mask, g, ans, a, axis=None, keepdims=False):
     """The adjoint of a whole-array ``np.sum`` (``mean``: ``np.mean``) per example:
     ``g`` (divided by the count) spread over the example's shape."""
     zg, za = mask[0], mask[2]
-    if axis is not None or za is not True or any(mask[3:]) or \
-            np.asarray(a).dtype != np.float64:
+    # ``a`` the same for every example, ``g`` not: the rows of a reverse-mode Jacobian
+    if axis is not None or not (za is True or (za is False and zg is True)) or \
+            any(mask[3:]) or np.asarray(a).dtype != np.float64:
         return loop(rule, n, mask, {}, g, ans, a, axis, keepdims)
     a = np.asarray(a)
+    shape = a.shape if za else (n,) + a.shape
     g = np.asarray(g, dtype=np.float64)
     if mean:
-        g = g / max(a[0].size if n else 1, 1)
+        g = g / max((a[0].size if n else 1) if za else a.size, 1)
     if zg:
-        g = g.reshape(g.shape[:1] + (1,) * (a.ndim - 1))
-    return np.array(np.broadcast_to(g, a.shape))
+        g = g.reshape(g.shape[:1] + (1,) * (len(shape) - 1))
+    return np.array(np.broadcast_to(g, shape))
 
 
 def as_float(x):
