@@ -80,7 +80,6 @@ class Plan:
         float, but the array's dtype is not known here (``idx[t]`` of an integer array
         is an index), so they are saved as they are, never as doubles."""
         found = set()
-        int_preserving = primitives.table("int_preserving")   # ints for int operands
         stmts = [s for s in ir.walk(body) if isinstance(s, Op) and s.target is not None
                  and self.kinds.get(s.target) == kinds.FLOAT]
         changed = True
@@ -92,7 +91,8 @@ class Plan:
                 args = [a for a in s.args if isinstance(a, str)]
                 if (s.fn in (operator.getitem, runtime.take) and args
                         and args[0] == s.args[0] and self.kinds.get(args[0]) == kinds.ARRAY) \
-                        or (s.fn in int_preserving and any(a in found for a in args)):
+                        or (any(a in found for a in args)   # ints for int operands:
+                            and primitives.fact(s.fn, "int_preserving")):
                     found.add(s.target)
                     changed = True
         self.array_items = found
@@ -124,18 +124,18 @@ class Plan:
         """Temporaries made by one cheap operation from inputs that do not change
         before their last use in the same block: recomputing one costs less than
         saving and restoring it (they matter inside loops)."""
-        cheap = primitives.table("cheap")
         for i, s in enumerate(stmts):
             if isinstance(s, If):
                 self.find_recomputable(s.body, uses)
                 self.find_recomputable(s.orelse, uses)
             elif isinstance(s, (For, While)):
                 self.find_recomputable(s.body, uses)
-            if not (isinstance(s, Op) and s.fn in cheap and s.target is not None
+            if not (isinstance(s, Op) and s.target is not None
                     and self.names.is_temp(s.target) and self.def_count.get(s.target) == 1
                     and not s.kwargs and s.target not in s.args
                     and self.site_of[id(s)] in self.in_loop_defs
-                    and self.kinds.get(s.target) in SCALARS):
+                    and self.kinds.get(s.target) in SCALARS
+                    and primitives.fact(s.fn, "cheap")):
                 continue
             if self._unchanged_until_used(stmts, i, uses):
                 self.recompute[s.target] = s
