@@ -46,8 +46,7 @@ import numpy as np
 from . import kind_rules  # noqa: F401
 # Importing a family's module registers its records: the families a program on
 # numbers calls into register now, the others when first needed (`WAITING` below).
-from . import (arith, effects, elementwise, fft, language, mathfuncs,  # noqa: F401
-               runtime_records)
+from . import arith, effects, elementwise, fft, language, mathfuncs  # noqa: F401
 from . import index
 from .. import primitives
 from ..core.waiting import name_key
