@@ -19,6 +19,8 @@ since no two families define the same callable or declare the same fact of one
 those register, as when every family registered at import).
 """
 
+import threading
+
 __all__ = ["Waiting", "name_key"]
 
 
@@ -38,7 +40,9 @@ class Waiting:
         self.callables = {}      # name key -> [load] of those defining such a callable
         self.facts = {}          # fact -> {name key -> [load]} of those declaring it
         self.records = {}        # record name -> [load] of those defining or extending it
-        self.running = False
+        self.running = False     # a registration is running (in the thread holding lock)
+        # another thread asking meanwhile waits for it to finish, not for a half table
+        self.lock = threading.RLock()
 
     def add(self, load, records, callables, facts):
         self.loads.append(load)
@@ -66,23 +70,26 @@ class Waiting:
         return self._run(list(self.loads))
 
     def _run(self, loads):
-        if self.running or not loads:
+        if not loads:
             return False
-        ran = False
-        for load in list(loads):
-            if load in self.loads:
-                self.loads.remove(load)
-                self.running = True
-                try:
-                    load()
-                finally:
-                    self.running = False
-                ran = True
-        if not self.loads:
-            self.callables.clear()
-            self.facts.clear()
-            self.records.clear()
-        return ran
+        with self.lock:
+            if self.running:
+                return False
+            ran = False
+            for load in list(loads):
+                if load in self.loads:
+                    self.loads.remove(load)
+                    self.running = True
+                    try:
+                        load()
+                    finally:
+                        self.running = False
+                    ran = True
+            if not self.loads:
+                self.callables.clear()
+                self.facts.clear()
+                self.records.clear()
+            return ran
 
 
 def _get(index, key):
