@@ -496,6 +496,12 @@ def fact(fn, name):
     it is (`_natural`)."""
     if WAITING.loads:
         _ran(WAITING.for_fact(fn, name))
+    try:      # (its alias or entry at once: no table of every callable to build first)
+        prim = _BY_FN.get(fn)
+        entry = _FACTS_ONLY.get(fn) if prim is None else prim.alias(fn)
+        return _natural(fn).get(name) if entry is None else getattr(entry, name)
+    except (TypeError, KeyError):   # unhashable; a callable equal to an alias's
+        pass
     try:
         value = (_DERIVED.get(name) or _facts(name)).get(fn, _MISSING)
     except TypeError:
@@ -515,14 +521,24 @@ def jax_twin(fn):
 
 
 def kind_rule(fn):
-    """The kind rule for a call to ``fn`` (its alias's own, else its record's)."""
+    """The kind rule for a call to ``fn`` (its alias's own, else its record's); kept
+    per callable until the registry changes (the kinds pass asks it of every call, in
+    every round)."""
+    try:
+        return _DERIVED["kind rules"][_key(fn)]
+    except (KeyError, TypeError):
+        pass
     prim = lookup(fn)
-    if prim is None:
-        return None
-    for a in prim.aliases:
+    found = None if prim is None else prim.kind
+    for a in prim.aliases if prim is not None else ():
         if _same(a.fn, fn) and a.kind is not None:
-            return a.kind
-    return prim.kind
+            found = a.kind
+            break
+    try:
+        _DERIVED.setdefault("kind rules", {})[_key(fn)] = found
+    except TypeError:  # pragma: no cover - a callable whose __eq__ raises
+        pass
+    return found
 
 
 def _forget(prim, fn):

@@ -169,7 +169,7 @@ def expanded(prog):
     source: the engine (and JAX) run their bodies where the Python path calls them."""
     taken = ir.names_in(prog.body) | set(prog.params)
     body = inline.expand(prog.body, taken)
-    if len(list(ir.walk(body))) == len(list(ir.walk(prog.body))):
+    if body is prog.body:
         return prog
     pk = [prog.kinds.get(p, "any") for p in prog.params]
     found, _ = analysis.infer_kinds(prog.params, pk, [None] * len(pk), body, seed=prog.kinds)
