@@ -40,6 +40,7 @@ Records are registered with `define`, `alias` and `declare`, from the modules in
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import types
@@ -105,7 +106,7 @@ def _numpy_numbers_namespace():
     return ns
 
 
-xp_numpy_numbers = _numpy_numbers_namespace()
+_NUMPY_NUMBERS = []   # (made when a rule first needs it: vars(np) is big)
 
 
 def namespace(family, scalar):
@@ -118,16 +119,13 @@ def namespace(family, scalar):
     if family == PYTHON and scalar:
         return xp_python
     if family == NUMPY and scalar:
-        return xp_numpy_numbers
+        if not _NUMPY_NUMBERS:
+            _NUMPY_NUMBERS.append(_numpy_numbers_namespace())
+        return _NUMPY_NUMBERS[0]
     return np
 
 
-# ----- Rules -----
-
-# (`Rule`: revsrc/core/rule.py)
-
-
-# ----- Records -----
+# ----- Records (a rule function, `Rule`: revsrc/core/rule.py) -----
 
 @record(frozen=True)
 class Lower:
@@ -219,6 +217,7 @@ class Alias:
 
 FACTS = ("pure", "raises_on_scalars", "effect_free", "foldable", "cheap", "int_preserving",
          "view", "array_ufunc", "loop_kernel", "numpy_name", "shape_reads", "batch")
+_FACT_NAMES = frozenset(FACTS)
 
 
 def _natural(fn):
@@ -430,14 +429,15 @@ def _add_alias(prim, new):
     """Make ``new`` an alias of ``prim``, keeping the facts declared for its callable
     (an alias given again, with an engine lowering of its own, is still pure)."""
     fn = new.fn
-    old = next((a for a in prim.aliases if a.fn is fn), None)
+    old = next(filter(lambda a: a.fn is fn, prim.aliases), None) if prim.aliases else None
+    kept = prim.aliases if old is None else [a for a in prim.aliases if a.fn is not fn]
     if old is None and _FACTS_ONLY:
         old = _FACTS_ONLY.pop(_key(fn), None)
     if old is not None:
         for name in FACTS:
             if getattr(old, name) is not None:
                 setattr(new, name, getattr(old, name))
-    prim.aliases = [a for a in prim.aliases if a.fn is not fn] + [new]
+    prim.aliases = kept + [new]     # (a new list: a snapshot's copy keeps the old one)
     _BY_FN[_key(fn)] = prim
 
 
@@ -445,9 +445,8 @@ def declare(fn, **facts):
     """Declare facts (`Alias`) of the callable ``fn``: of its alias, or, for one with
     no record (a run-time function a pass emits, a NumPy function known only for its
     views), of an entry that carries its facts alone."""
-    unknown = set(facts) - set(FACTS)
-    if unknown:
-        raise TypeError(f"unknown facts {sorted(unknown)}")
+    if not facts.keys() <= _FACT_NAMES:
+        raise TypeError(f"unknown facts {sorted(set(facts) - _FACT_NAMES)}")
     if _TOUCHED:
         _TOUCHED[-1].append(("facts", fn, tuple(facts)))
     if WAITING.loads:
@@ -534,10 +533,8 @@ def kind_rule(fn):
         if _same(a.fn, fn) and a.kind is not None:
             found = a.kind
             break
-    try:
+    with contextlib.suppress(TypeError):   # (a callable whose __eq__ raises)
         _DERIVED.setdefault("kind rules", {})[_key(fn)] = found
-    except TypeError:  # pragma: no cover - a callable whose __eq__ raises
-        pass
     return found
 
 
