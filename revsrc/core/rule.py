@@ -8,6 +8,8 @@ the rule is registered and parses the body when a transformation first inlines i
 from __future__ import annotations
 
 import ast
+import inspect
+import types
 
 from . import source
 
@@ -19,8 +21,9 @@ class Rule:
     a dataclass's generated methods cost the import more than they give)."""
     def __init__(self, fn, params, defaults):
         self.fn = fn
-        self.params = params          # the primal's parameter names, in order
-        self.defaults = defaults      # parameter name -> default value
+        # (the primal's parameter names, in order, and name -> default value; None:
+        # read from the function when first asked, see `of`)
+        self._signature = None if params is None else (params, defaults)
         self.outputs = []             # per param: ast expression or None
         self.body = []                # ast statements before the return
         self.globals = {}
@@ -30,9 +33,28 @@ class Rule:
     def __repr__(self):
         return f"Rule({getattr(self.fn, '__qualname__', self.fn)!r})"
 
+    @property
+    def params(self):
+        return self._read()[0]
+
+    @property
+    def defaults(self):
+        return self._read()[1]
+
+    def _read(self):
+        if self._signature is None:
+            names, defaults = source.parameters(self.fn)
+            self._signature = (names[2:], defaults)
+        return self._signature
+
     @classmethod
     def of(cls, fn):
-        names, defaults = source.parameters(fn)
+        code = getattr(fn, "__code__", None)
+        if type(fn) is types.FunctionType and not hasattr(fn, "__wrapped__") and \
+                not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) and \
+                code.co_argcount >= 2 and code.co_varnames[:2] == ("g", "ans"):
+            return cls(fn, None, None)   # (a plain rule: its parameters read when asked;
+        names, defaults = source.parameters(fn)   # most of those made at import never are)
         if names[:2] != ["g", "ans"]:
             raise TypeError(f"rule {fn.__name__} must start with parameters (g, ans, ...)")
         return cls(fn, names[2:], defaults)
