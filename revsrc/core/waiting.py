@@ -9,12 +9,12 @@ first asked of one of its callables, or a record it extends is named; and before
 anything that lists the whole table.
 
 What a family touches is known ahead by name (revsrc/rules/index.py, which a test
-keeps equal to what registering the family does): a callable by its `name_key`, its
+keeps complete: it may list more, never less than registering the family does): a callable by its `name_key`, its
 module and name. Callables may share a key (``np.add.reduce`` and
 ``np.maximum.reduce``): a family is then registered for a callable it lacks, which
 costs time, never a different answer. Registering in any order gives the same table,
 since no two families define the same callable or declare the same fact of one
-(tests/test_rules.py checks both); a registration running makes no other wait
+(tests/test_waiting_rules.py checks both); a registration running makes no other wait
 (its own declarations of other families' callables are kept as facts alone until
 those register, as when every family registered at import).
 """
