@@ -24,13 +24,17 @@ import numpy as np
 
 from . import errors, runtime
 from ._kernels import Guards
-from .backends import python as emit
 from .backends.engine import lower as engine
 from .backends.engine import tier
 from .backends.engine.lower import EngineFallback
 from .backends.jax import jaxgen
 from .core import ir, kinds
+from .core.late import LateModule
 from .passes import pipeline
+
+# The Python back end loads with the first program that runs on it (or an error to
+# place): a program on numbers runs on the engine.
+emit = LateModule("revsrc.backends.python")
 
 __all__ = ["BACKENDS", "Compiled", "EngineFallback", "ProgramCache", "deep_recursion",
            "for_jax", "may_be_complex", "output_checked", "plain", "try_engine"]

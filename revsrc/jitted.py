@@ -170,9 +170,8 @@ def bool_arithmetic(prog):
     ints there (True + True is 2); NumPy's are not (np.True_ + np.True_ is True,
     np.True_ // np.True_ an int8, -np.True_ raises), and a comparison of a np.float64
     gives one: such a program runs the call itself for NumPy arguments."""
-    arithmetic = primitives.table("int_preserving")
     for s in ir.walk(prog.body):
-        if isinstance(s, Op) and s.args and s.fn in arithmetic and \
+        if isinstance(s, Op) and s.args and primitives.fact(s.fn, "int_preserving") and \
                 s.fn not in (max, min, ir.copy) and \
                 all(_kind_in(a, prog.kinds) == kinds.BOOL for a in s.args):
             return True

@@ -40,7 +40,7 @@ Records are registered with `define`, `alias` and `declare`, from the modules in
 """
 from __future__ import annotations
 
-import ast
+import contextlib
 import copy
 import math
 import types
@@ -49,7 +49,8 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from . import runtime
-from .core import source
+from .core.rule import Rule
+from .core.waiting import Waiting
 from .core.record import record
 from .runtime import ieee
 
@@ -105,7 +106,7 @@ def _numpy_numbers_namespace():
     return ns
 
 
-xp_numpy_numbers = _numpy_numbers_namespace()
+_NUMPY_NUMBERS = []   # (made when a rule first needs it: vars(np) is big)
 
 
 def namespace(family, scalar):
@@ -118,74 +119,13 @@ def namespace(family, scalar):
     if family == PYTHON and scalar:
         return xp_python
     if family == NUMPY and scalar:
-        return xp_numpy_numbers
+        if not _NUMPY_NUMBERS:
+            _NUMPY_NUMBERS.append(_numpy_numbers_namespace())
+        return _NUMPY_NUMBERS[0]
     return np
 
 
-# ----- Rules -----
-
-class Rule:
-    """A rule function ``rule(g, ans, *params)``, parsed once for inlining (plain classes
-    here and below: a dataclass's generated methods cost the import more than they give)."""
-    def __init__(self, fn, params, defaults):
-        self.fn = fn
-        self.params = params          # the primal's parameter names, in order
-        self.defaults = defaults      # parameter name -> default value
-        self.outputs = []             # per param: ast expression or None
-        self.body = []                # ast statements before the return
-        self.globals = {}
-        self.filename = ""
-        self.loaded = False
-
-    def __repr__(self):
-        return f"Rule({getattr(self.fn, '__qualname__', self.fn)!r})"
-
-    @classmethod
-    def of(cls, fn):
-        names, defaults = source.parameters(fn)
-        if names[:2] != ["g", "ans"]:
-            raise TypeError(f"rule {fn.__name__} must start with parameters (g, ans, ...)")
-        return cls(fn, names[2:], defaults)
-
-    def load(self):
-        """Parse the body: statements before ``return``, one output per input."""
-        if self.loaded:
-            return self
-        fn = self.fn
-        node = source.parse(fn).body[0]
-        body = [s for s in node.body
-                if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        ret = body[-1]
-        if not isinstance(ret, ast.Return) or any(isinstance(s, ast.Return)
-                                                  for s in body[:-1]):
-            raise TypeError(f"rule {fn.__name__} must end in its only return statement")
-        value = ret.value
-        outs = list(value.elts) if isinstance(value, ast.Tuple) else [value]
-        outs = [None if (isinstance(o, ast.Constant) and o.value is None) else o
-                for o in outs]
-        outs += [None] * (len(self.params) - len(outs))
-        self.body = body[:-1]
-        self.outputs = outs
-        self.globals = fn.__globals__
-        self.filename = fn.__code__.co_filename
-        self.loaded = True     # (its file's lines are not kept: no pass reads them)
-        return self
-
-    def differentiable(self, index):
-        self.load()
-        return index < len(self.outputs) and self.outputs[index] is not None
-
-    def reads(self, name):
-        """Whether the rule's body or outputs read the variable ``name``."""
-        self.load()
-        for part in list(self.body) + [o for o in self.outputs if o is not None]:
-            for n in ast.walk(part):
-                if isinstance(n, ast.Name) and n.id == name:
-                    return True
-        return False
-
-
-# ----- Records -----
+# ----- Records (a rule function, `Rule`: revsrc/core/rule.py) -----
 
 @record(frozen=True)
 class Lower:
@@ -277,6 +217,7 @@ class Alias:
 
 FACTS = ("pure", "raises_on_scalars", "effect_free", "foldable", "cheap", "int_preserving",
          "view", "array_ufunc", "loop_kernel", "numpy_name", "shape_reads", "batch")
+_FACT_NAMES = frozenset(FACTS)
 
 
 def _natural(fn):
@@ -355,9 +296,32 @@ def lookup(fn):
         prim = _BY_FN.get(_key(fn))
     except TypeError:  # pragma: no cover - a callable whose __eq__ raises
         return None
+    if prim is None and WAITING.loads and _ran(WAITING.for_callable(fn)):
+        return lookup(fn)
     if prim is None and _DEFERRED:
         prim = _load_deferred(fn)
     return prim
+
+
+# Rule families a program on numbers does not need register when first asked about
+# (revsrc/core/waiting.py; revsrc/rules/__init__.py adds them): `lookup`, `fact`,
+# `define`, `alias`, `declare` and what lists the table run them.
+WAITING = Waiting()
+
+
+def _ran(ran):
+    """After registrations that waited (``ran``): the math namespace again, if filled."""
+    if ran and hasattr(xp_math, "sin"):
+        _fill_math_namespaces()
+    return ran
+
+
+def load_waiting():
+    """Run every registration still waiting (before listing the whole table)."""
+    _ran(WAITING.everything())
+
+
+_TOUCHED = []   # [what registration does], while revsrc/rules/index.py records it
 
 
 # Rules for optional libraries (SciPy) are registered when a lookup first meets one of
@@ -405,7 +369,11 @@ def define(name, *fns, vjp=None, jvp=None, linear=(), multilinear=(), nondiff=Fa
     one whose facts differ from its twins'. ``jax`` (a jnp twin's dotted name) applies
     to every alias given here.
     """
+    if _TOUCHED:
+        _TOUCHED[-1] += [("record", name, ())] + [("callable", fn, ()) for fn in fns]
     prim = _BY_NAME.get(name)
+    if prim is None and _ran(WAITING.for_record(name)):
+        prim = _BY_NAME.get(name)
     if prim is None:
         prim = Primitive(name)
         _BY_NAME[name] = prim
@@ -442,6 +410,10 @@ def alias(name, fn, *, engine=None, infix=None, companion=None, kind=None, famil
           jax=None):
     """Add (or replace) ``fn`` as an alias of the record ``name`` with facts of its own:
     its engine lowering, printing, companion, kind rule and jnp twin."""
+    if _TOUCHED:
+        _TOUCHED[-1] += [("record", name, ()), ("callable", fn, ())]
+    if name not in _BY_NAME:
+        _ran(WAITING.for_record(name))
     prim = _BY_NAME[name]
     old = lookup(fn)
     if old is not None and old is not prim:
@@ -457,14 +429,15 @@ def _add_alias(prim, new):
     """Make ``new`` an alias of ``prim``, keeping the facts declared for its callable
     (an alias given again, with an engine lowering of its own, is still pure)."""
     fn = new.fn
-    old = next((a for a in prim.aliases if a.fn is fn), None)
+    old = next(filter(lambda a: a.fn is fn, prim.aliases), None) if prim.aliases else None
+    kept = prim.aliases if old is None else [a for a in prim.aliases if a.fn is not fn]
     if old is None and _FACTS_ONLY:
         old = _FACTS_ONLY.pop(_key(fn), None)
     if old is not None:
         for name in FACTS:
             if getattr(old, name) is not None:
                 setattr(new, name, getattr(old, name))
-    prim.aliases = [a for a in prim.aliases if a.fn is not fn] + [new]
+    prim.aliases = kept + [new]     # (a new list: a snapshot's copy keeps the old one)
     _BY_FN[_key(fn)] = prim
 
 
@@ -472,9 +445,12 @@ def declare(fn, **facts):
     """Declare facts (`Alias`) of the callable ``fn``: of its alias, or, for one with
     no record (a run-time function a pass emits, a NumPy function known only for its
     views), of an entry that carries its facts alone."""
-    unknown = set(facts) - set(FACTS)
-    if unknown:
-        raise TypeError(f"unknown facts {sorted(unknown)}")
+    if not facts.keys() <= _FACT_NAMES:
+        raise TypeError(f"unknown facts {sorted(set(facts) - _FACT_NAMES)}")
+    if _TOUCHED:
+        _TOUCHED[-1].append(("facts", fn, tuple(facts)))
+    if WAITING.loads:
+        _ran(any([WAITING.for_fact(fn, name) for name in facts]))
     prim = lookup(fn)
     if prim is not None:
         target = prim.alias(fn)
@@ -507,6 +483,7 @@ def table(name):
     """{callable: value} of every registered callable whose fact ``name`` holds. Built
     when first asked and again after the registry changes: a pass asks once per run
     and tests each statement against it."""
+    load_waiting()
     found = _DERIVED.get((name, True))
     if found is None:
         found = _DERIVED[name, True] = {fn: v for fn, v in _facts(name).items() if v}
@@ -516,6 +493,14 @@ def table(name):
 def fact(fn, name):
     """The fact ``name`` of the callable ``fn``: its alias's, else what it has by what
     it is (`_natural`)."""
+    if WAITING.loads:
+        _ran(WAITING.for_fact(fn, name))
+    try:      # (its alias or entry at once: no table of every callable to build first)
+        prim = _BY_FN.get(fn)
+        entry = _FACTS_ONLY.get(fn) if prim is None else prim.alias(fn)
+        return _natural(fn).get(name) if entry is None else getattr(entry, name)
+    except (TypeError, KeyError):   # unhashable; a callable equal to an alias's
+        pass
     try:
         value = (_DERIVED.get(name) or _facts(name)).get(fn, _MISSING)
     except TypeError:
@@ -535,14 +520,22 @@ def jax_twin(fn):
 
 
 def kind_rule(fn):
-    """The kind rule for a call to ``fn`` (its alias's own, else its record's)."""
+    """The kind rule for a call to ``fn`` (its alias's own, else its record's); kept
+    per callable until the registry changes (the kinds pass asks it of every call, in
+    every round)."""
+    try:
+        return _DERIVED["kind rules"][_key(fn)]
+    except (KeyError, TypeError):
+        pass
     prim = lookup(fn)
-    if prim is None:
-        return None
-    for a in prim.aliases:
+    found = None if prim is None else prim.kind
+    for a in prim.aliases if prim is not None else ():
         if _same(a.fn, fn) and a.kind is not None:
-            return a.kind
-    return prim.kind
+            found = a.kind
+            break
+    with contextlib.suppress(TypeError):   # (a callable whose __eq__ raises)
+        _DERIVED.setdefault("kind rules", {})[_key(fn)] = found
+    return found
 
 
 def _forget(prim, fn):
@@ -562,6 +555,7 @@ def remove(fn):
 
 def snapshot():
     """The registry's state, for `restore` (tests register temporary rules)."""
+    load_waiting()   # (restore could not undo a registration run since)
     return ({name: copy.copy(p) for name, p in _BY_NAME.items()},
             {key: p.name for key, p in _BY_FN.items()}, list(_DEFERRED))
 
@@ -579,20 +573,24 @@ def restore(state):
 
 def records():
     """Every registered primitive."""
+    load_waiting()
     return list(_BY_NAME.values())
 
 
 def registered():
     """Every callable that has a derivative rule (for the coverage test)."""
+    load_waiting()
     return [a.fn for p in _BY_NAME.values() if p.vjp is not None for a in p.aliases]
 
 
 def complex_capable():
     """Every callable whose rule follows the complex convention (``complex_ok``)."""
+    load_waiting()
     return [a.fn for p in _BY_NAME.values() if p.vjp is not None and p.complex_ok
             for a in p.aliases]
 
 
 def registered_nondiff():
     """Every callable registered as having no derivative."""
+    load_waiting()
     return [a.fn for p in _BY_NAME.values() if p.nondiff for a in p.aliases]

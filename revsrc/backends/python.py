@@ -20,7 +20,12 @@ import numpy as np
 from .. import _kernels, runtime
 from ..core import ir
 from ..core.ir import Push
-from . import printing, smallarr
+from ..core.late import LateModule
+from . import printing
+
+# The small-array tier loads with the first program the Python back end compiles: a
+# program on numbers runs on the engine and never needs it.
+smallarr = LateModule("revsrc.backends.smallarr")
 
 
 class _Printer(printing.Printer):

@@ -23,10 +23,22 @@ class LateModule:
         self._module = None
 
     def __getattr__(self, attr):    # (every attribute: the stand-in has none of its own)
+        return getattr(self._loaded(), attr)
+
+    def __setattr__(self, attr, value):   # (a test patching the module through it)
+        if attr in LateModule.__slots__:
+            object.__setattr__(self, attr, value)
+        else:
+            setattr(self._loaded(), attr, value)
+
+    def __delattr__(self, attr):
+        delattr(self._loaded(), attr)
+
+    def _loaded(self):
         module = self._module
         if module is None:
             module = self._module = importlib.import_module(self._name)
-        return getattr(module, attr)
+        return module
 
     def __repr__(self):
         return f"<late module {self._name}>"

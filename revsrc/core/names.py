@@ -16,8 +16,10 @@ import re
 def function_name(f):
     """An identifier for programs made from ``f``: its name, with ``<lambda>`` as
     ``lambda`` (so a derivative of a lambda is ``grad_lambda``)."""
-    name = getattr(f, "__name__", None) or "f"
-    name = re.sub(r"\W", "_", name.replace("<lambda>", "lambda")).strip("_") or "f"
+    name = (getattr(f, "__name__", None) or "f").replace("<lambda>", "lambda")
+    if not (name.isascii() and name.replace("_", "a").isalnum()):   # (most names: no
+        name = re.sub(r"\W", "_", name)     # regular expression to compile, a first
+    name = name.strip("_") or "f"            # call's tenth of a millisecond)
     return name if not name[0].isdigit() else "f_" + name
 
 

@@ -17,8 +17,8 @@ What the leaves may be, in a differentiated argument (as in JAX):
 """
 from __future__ import annotations
 
-import dataclasses
 import re
+import sys
 from typing import Any, Callable, Hashable, Iterable, List, Optional, Tuple
 
 import numpy as np
@@ -129,8 +129,21 @@ def _is_namedtuple(cls):
     return issubclass(cls, tuple) and hasattr(cls, "_fields") and hasattr(cls, "_make")
 
 
+def is_dataclass(cls):
+    """Whether ``cls`` is a dataclass. Asked of the dataclasses module only once it is
+    loaded: no class is a dataclass before (importing it was a fortieth of ``import
+    revsrc``, for programs that have none)."""
+    found = sys.modules.get("dataclasses")
+    return found is not None and found.is_dataclass(cls)
+
+
+def dataclass_fields(cls):
+    """The fields of the dataclass ``cls`` (`is_dataclass` has said it is one)."""
+    return sys.modules["dataclasses"].fields(cls)
+
+
 def _static_fields(cls):
-    return [f for f in dataclasses.fields(cls) if f.metadata.get("static", False)]
+    return [f for f in dataclass_fields(cls) if f.metadata.get("static", False)]
 
 
 def node_of(x):
@@ -150,9 +163,9 @@ def node_of(x):
         return "custom", t, aux, list(children)
     if _is_namedtuple(t):
         return "namedtuple", t, None, list(x)
-    if dataclasses.is_dataclass(t) and not isinstance(x, type):
+    if is_dataclass(t) and not isinstance(x, type):
         static = _static_fields(t)
-        names = tuple(f.name for f in dataclasses.fields(t) if f not in static)
+        names = tuple(f.name for f in dataclass_fields(t) if f not in static)
         fixed = tuple((f.name, getattr(x, f.name)) for f in static)
         return "dataclass", t, (names, fixed), [getattr(x, n) for n in names]
     return None
@@ -166,7 +179,7 @@ def node_of_class(cls):
         return "custom"
     if _is_namedtuple(cls):
         return "namedtuple"
-    if dataclasses.is_dataclass(cls):
+    if is_dataclass(cls):
         return "dataclass"
     return None
 

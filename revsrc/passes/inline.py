@@ -73,14 +73,22 @@ def inline_call(fn, args, target, taken):
 
 def expand(stmts, taken):
     """``stmts`` with every call to a user's primitive that has source (a function
-    with its own rule) replaced by that function's body, for the scalar engine."""
+    with its own rule) replaced by that function's body, for the scalar engine;
+    ``stmts`` itself where there is none (most programs: nothing is rebuilt)."""
     out = []
+    changed = False
     for s in stmts:
         if isinstance(s, Op) and s.target is not None and not s.kwargs and has_source(s.fn):
             prim = primitives.lookup(s.fn)
             if prim is not None and prim.alias(s.fn).family == primitives.USER:
                 out.extend(expand(inline_call(s.fn, s.args, s.target, taken), taken))
+                changed = True
                 continue
-        # a while's test too: the engine cannot call the function there either
-        out.append(ir.map_children(s, lambda b: expand(b, taken)))
-    return out
+        blocks = ir.children(s)
+        if blocks:
+            # a while's test too: the engine cannot call the function there either
+            new = ir.map_children(s, lambda b: expand(b, taken))
+            if any(a is not b for a, b in zip(ir.children(new), blocks)):
+                s, changed = new, True
+        out.append(s)
+    return out if changed else stmts

@@ -37,7 +37,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import analysis, containers, inline, keywords, prune, reverse
+from . import analysis, containers, inline, keywords, reverse
 from ..frontend import arguments, bindings
 from .. import errors, runtime
 from ..core import ir, kinds, ops
@@ -58,6 +58,7 @@ cse = LateModule(__package__ + ".cse")
 versions = LateModule(__package__ + ".versions")
 aliases = LateModule(__package__ + ".views")
 gradient_trees = LateModule(__package__ + ".gradient_trees")
+prune = LateModule(__package__ + ".prune")      # (array programs' Python path)
 
 
 @record
@@ -169,7 +170,7 @@ def expanded(prog):
     source: the engine (and JAX) run their bodies where the Python path calls them."""
     taken = ir.names_in(prog.body) | set(prog.params)
     body = inline.expand(prog.body, taken)
-    if len(list(ir.walk(body))) == len(list(ir.walk(prog.body))):
+    if body is prog.body:
         return prog
     pk = [prog.kinds.get(p, "any") for p in prog.params]
     found, _ = analysis.infer_kinds(prog.params, pk, [None] * len(pk), body, seed=prog.kinds)

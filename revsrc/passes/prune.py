@@ -160,7 +160,6 @@ def loop_kernels(prog: Program) -> Program:
     outside loops keeps NumPy's spelling (it runs once, so the saving is small there);
     operations on known scalars are left alone (a kernel would only add a call)."""
     known = prog.kinds or {}
-    kernels = primitives.table("loop_kernel")
 
     def scalar(o):
         return isinstance(o, Const) or known.get(o) in kinds.SCALARS
@@ -169,10 +168,7 @@ def loop_kernels(prog: Program) -> Program:
         out = []
         for s in body:
             if in_loop and isinstance(s, Op) and not s.kwargs:
-                try:
-                    hit = kernels.get(s.fn)
-                except TypeError:   # an unhashable callable: none of the listed ones
-                    hit = None
+                hit = primitives.fact(s.fn, "loop_kernel")
                 if hit is not None and len(s.args) == hit[1] and \
                         not all(scalar(a) for a in s.args):
                     s = Op(s.target, hit[0], s.args, loc=s.loc)

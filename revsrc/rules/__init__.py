@@ -43,16 +43,32 @@ import sys
 
 import numpy as np
 
-from . import copies, kind_rules  # noqa: F401  (copies: declarations alone, first)
-# Importing a family's module registers its records.
-from . import (arith, calculus, effects, elementwise, fft, indexing, language,  # noqa: F401
-               linalg, mathfuncs, nondiff, quantiles, reductions, runtime_records,
-               shape)
-from . import batching  # noqa: F401  (after the families: facts on their records)
+from . import kind_rules  # noqa: F401
+# Importing a family's module registers its records: the families a program on
+# numbers calls into register now, the others when first needed (`WAITING` below).
+from . import arith, effects, elementwise, fft, language, mathfuncs  # noqa: F401
+from . import index
+from .. import primitives
+from ..core.waiting import name_key
 from ..primitives import (  # noqa: F401  (the table's public face)
     USER, Primitive, Rule, complex_capable, defer, define, lookup, records, registered,
     registered_nondiff)
 from .register import no_derivative, primitive  # noqa: F401
+
+
+# The families of array programs (products, reductions, shapes, indexing...) and the
+# facts of copies and batching wait until a lookup or a fact first names one of their
+# callables (revsrc/core/waiting.py, with what each touches from revsrc/rules/index.py):
+# they were a fifth of ``import revsrc``, and a program on numbers needs none.
+def _loader(family):
+    def load():
+        importlib.import_module(f"{__name__}.{family}")
+    return load
+
+
+LOADS = {family: _loader(family) for family in index.FAMILIES}
+for _family, (_records, _callables, _facts) in index.FAMILIES.items():
+    primitives.WAITING.add(LOADS[_family], _records, _callables, _facts)
 
 
 def _from(module):
@@ -101,6 +117,7 @@ def load_optional():
     """Register the rules of every optional library that is installed, and those of
     the standard modules registered when first used (revsrc/rules/effects.py), for
     tests and tools that list the rule table."""
+    primitives.load_waiting()
     for module, _ in effects.MODULES:
         importlib.import_module(module)
     effects.register_loaded()
@@ -113,3 +130,50 @@ def load_optional():
 
 
 _register_optional_rules()
+
+
+def measure_index():
+    """The index of revsrc/rules/index.py, measured: each waiting family registered
+    with what it does recorded (in a process where none has registered yet)."""
+    found = {}
+    for family, load in LOADS.items():
+        if load not in primitives.WAITING.loads:
+            raise RuntimeError(f"the family {family} has registered already")
+        primitives._TOUCHED.append([])
+        try:
+            primitives.WAITING._run([load])
+        finally:
+            done = primitives._TOUCHED.pop()
+        names = sorted({name for what, name, _ in done if what == "record"})
+        keys = {name_key(fn) for what, fn, _ in done if what == "callable"}
+        keys |= {name_key(a.fn) for name in names for a in primitives._BY_NAME[name].aliases}
+        facts = {}
+        for what, fn, declared in done:
+            for name in declared if what == "facts" else ():
+                facts.setdefault(name, set()).add(name_key(fn))
+        found[family] = (tuple(names), tuple(sorted(keys, key=repr)),
+                         {k: tuple(sorted(v, key=repr)) for k, v in sorted(facts.items())})
+    return found
+
+
+def index_text(found):
+    """revsrc/rules/index.py's ``FAMILIES`` for the measured index ``found``."""
+    lines = ["FAMILIES = {"]
+    for family, (names, keys, facts) in found.items():
+        lines += [f"    {family!r}: ("] + _packed(names, 8) + _packed(keys, 8) + ["        {"]
+        for fact, fact_keys in facts.items():
+            lines += [f"            {fact!r}:"] + _packed(fact_keys, 12)
+        lines += ["        }),"]
+    return "\n".join(lines + ["}"]) + "\n"
+
+
+def _packed(items, indent):
+    """The tuple ``items`` as lines of at most 96 characters, ending in a comma."""
+    lines, line = [], " " * indent + "("
+    for item in items:
+        text = repr(item) + ", "
+        if len(line) + len(text) > 96 and line.strip() != "(":
+            lines.append(line.rstrip())
+            line = " " * (indent + 1)
+        line += text
+    return lines + [line.rstrip() + "),"]

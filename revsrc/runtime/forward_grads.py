@@ -10,10 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors, runtime
+from ..core.late import LateModule
 from . import values
 from .grads import reductions as _reductions, shape as _shape
-from .grads.linalg import cofactors, mT
 from .grads.reductions import reduced_axes
+
+# (the matrix functions' helpers: loaded with the first tangent of one)
+_linalg = LateModule("revsrc.runtime.grads.linalg")
 
 
 def _reduce(terms, a, axis, keepdims):
@@ -97,7 +100,7 @@ def det_jvp(t, ans, a):
     try:
         return ans * _trace(np.linalg.solve(a, t))
     except np.linalg.LinAlgError:
-        return np.sum(cofactors(a) * t, axis=(-2, -1))
+        return np.sum(_linalg.cofactors(a) * t, axis=(-2, -1))
 
 
 def slogdet_jvp(t, ans, a):
@@ -108,14 +111,14 @@ def slogdet_jvp(t, ans, a):
 def cholesky_jvp(t, ans, a, upper=False):
     """dL = L Phi(L^-1 dA L^-T) for the symmetric matrix NumPy reads from one triangle
     of ``a`` (Phi: the lower triangle with half its diagonal)."""
-    L = mT(ans) if upper else ans
+    L = _linalg.mT(ans) if upper else ans
     tri = np.triu(t) if upper else np.tril(t)
-    dA = tri + mT(tri) - tri * np.eye(t.shape[-1], dtype=t.dtype)
+    dA = tri + _linalg.mT(tri) - tri * np.eye(t.shape[-1], dtype=t.dtype)
     Linv = np.linalg.inv(L)
-    x = np.matmul(np.matmul(Linv, dA), mT(Linv))
+    x = np.matmul(np.matmul(Linv, dA), _linalg.mT(Linv))
     phi = np.tril(x) * (1.0 - 0.5 * np.eye(x.shape[-1], dtype=x.dtype))
     dL = np.matmul(L, phi)
-    return mT(dL) if upper else dL
+    return _linalg.mT(dL) if upper else dL
 
 
 def tanh_vjp_jvp(t, g, y):
@@ -227,9 +230,9 @@ def _svd_norm_grad_jvp(t, x, ord, axes):
     else:
         pick = np.max if ord == 2 else np.min
         w = _reductions._share(s == pick(s, -1, keepdims=True), -1, s.dtype)
-    v = mT(vh)
-    p = np.matmul(np.matmul(mT(u), ta), v)
-    pt = mT(p)
+    v = _linalg.mT(vh)
+    p = np.matmul(np.matmul(_linalg.mT(u), ta), v)
+    pt = _linalg.mT(p)
     si, sj = s[..., :, None], s[..., None, :]
     wi, wj = w[..., :, None], w[..., None, :]
     same = wi == wj
@@ -239,7 +242,7 @@ def _svd_norm_grad_jvp(t, x, ord, axes):
     inside = np.matmul(np.matmul(u, np.where(same, tied, apart)), vh)
     ws = _safe_div(w, s)
     out_u = np.matmul(ta, v) - np.matmul(u, p)            # (I - U U^T) t V
-    out_v = np.matmul(mT(u), ta) - np.matmul(p, vh)       # U^T t (I - V V^T)
+    out_v = np.matmul(_linalg.mT(u), ta) - np.matmul(p, vh)       # U^T t (I - V V^T)
     outside = np.matmul(out_u * ws[..., None, :], vh) + np.matmul(u * ws[..., None, :], out_v)
     return np.moveaxis(inside + outside, (-2, -1), (row, col))
 

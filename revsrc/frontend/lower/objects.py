@@ -5,7 +5,6 @@ dataclasses and objects whose ``__init__`` only stores attributes.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import inspect
 import math
 import textwrap
@@ -248,13 +247,13 @@ class ObjectLowering:
             return vtuple(items, cls=cls, probe=cls._make([Slot(i) for i in range(len(items))]))
         if pytree.node_of_class(cls) == "dataclass":
             if getattr(cls, "__post_init__", None) is not None or any(
-                    not f.init for f in dataclasses.fields(cls)):
+                    not f.init for f in pytree.dataclass_fields(cls)):
                 raise errors.UnsupportedSyntax(
                     f"{cls.__name__} has __post_init__ or fields set outside __init__: "
                     "revsrc builds dataclasses only from their fields", loc=loc,
                     hint="build it outside the function and pass it in")
             bound = _bind_class(cls, cls, args, kwargs, loc)
-            fields = dataclasses.fields(cls)
+            fields = pytree.dataclass_fields(cls)
             static = [f for f in fields if f.metadata.get("static", False)]
             fixed = []
             for f in static:

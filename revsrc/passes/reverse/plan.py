@@ -80,7 +80,6 @@ class Plan:
         float, but the array's dtype is not known here (``idx[t]`` of an integer array
         is an index), so they are saved as they are, never as doubles."""
         found = set()
-        int_preserving = primitives.table("int_preserving")   # ints for int operands
         stmts = [s for s in ir.walk(body) if isinstance(s, Op) and s.target is not None
                  and self.kinds.get(s.target) == kinds.FLOAT]
         changed = True
@@ -92,7 +91,8 @@ class Plan:
                 args = [a for a in s.args if isinstance(a, str)]
                 if (s.fn in (operator.getitem, runtime.take) and args
                         and args[0] == s.args[0] and self.kinds.get(args[0]) == kinds.ARRAY) \
-                        or (s.fn in int_preserving and any(a in found for a in args)):
+                        or (any(a in found for a in args)   # ints for int operands:
+                            and primitives.fact(s.fn, "int_preserving")):
                     found.add(s.target)
                     changed = True
         self.array_items = found
@@ -124,31 +124,35 @@ class Plan:
         """Temporaries made by one cheap operation from inputs that do not change
         before their last use in the same block: recomputing one costs less than
         saving and restoring it (they matter inside loops)."""
-        cheap = primitives.table("cheap")
+        read_by = None
         for i, s in enumerate(stmts):
             if isinstance(s, If):
                 self.find_recomputable(s.body, uses)
                 self.find_recomputable(s.orelse, uses)
             elif isinstance(s, (For, While)):
                 self.find_recomputable(s.body, uses)
-            if not (isinstance(s, Op) and s.fn in cheap and s.target is not None
+            if not (isinstance(s, Op) and s.target is not None
                     and self.names.is_temp(s.target) and self.def_count.get(s.target) == 1
                     and not s.kwargs and s.target not in s.args
                     and self.site_of[id(s)] in self.in_loop_defs
-                    and self.kinds.get(s.target) in SCALARS):
+                    and self.kinds.get(s.target) in SCALARS
+                    and primitives.fact(s.fn, "cheap")):
                 continue
-            if self._unchanged_until_used(stmts, i, uses):
+            if read_by is None:
+                read_by = _read_by(stmts)
+            if self._unchanged_until_used(stmts, i, uses, read_by):
                 self.recompute[s.target] = s
 
-    def _unchanged_until_used(self, stmts, i, uses):
+    def _unchanged_until_used(self, stmts, i, uses, read_by):
         """Whether every use of ``stmts[i]``'s target is in ``stmts`` after it, and the
-        user's variables it reads keep their values until the last one."""
+        user's variables it reads keep their values until the last one (``read_by``:
+        `_read_by` of ``stmts``)."""
         s = stmts[i]
         t = s.target
-        users = [j for j in range(i + 1, len(stmts))
-                 if isinstance(stmts[j], Op) and t in ir.reads(stmts[j])]
-        if not users or sum(ir.reads(stmts[j]).count(t) for j in users) != uses.get(t, 0):
+        later = [(j, k) for j, k in read_by.get(t, ()) if j > i]
+        if not later or sum(k for _, k in later) != uses.get(t, 0):
             return False
+        users = [j for j, _ in later]
         last = users[-1]
         inputs = {a for a in s.args if isinstance(a, str)}
         # from the user's variables only: a temporary input would need saving itself
@@ -160,6 +164,20 @@ class Plan:
                                     and written <= set(stmts[j].args)):
                     safe = False
         return safe
+
+
+def _read_by(stmts):
+    """name -> [(index, times read)] of the operations in ``stmts`` that read it, in
+    order (one pass over the block, where each candidate scanned the rest of it)."""
+    found = {}
+    for j, s in enumerate(stmts):
+        if isinstance(s, Op):
+            counts = {}
+            for name in ir.reads(s):
+                counts[name] = counts.get(name, 0) + 1
+            for name, k in counts.items():
+                found.setdefault(name, []).append((j, k))
+    return found
 
 
 def breaks(stmts):

@@ -39,9 +39,14 @@ import math
 
 from ....core import ir
 from ....core.ir import For, Op, While
+from ....core.late import LateModule
 from ....runtime import checkpoint as rt
-from . import online, revolve
+from . import revolve
 from .scope import DefaultBudget, applies, shows_twice
+
+# (the checkpointing of while loops, and of for loops with a break or a step: loaded
+# with the first such loop a budget checkpoints)
+online = LateModule(__name__ + ".online")
 
 __all__ = ["DEFAULT_MEMORY", "INLINED", "parse_memory", "applies", "forward", "reverse",
            "rewritten", "is_lazy", "shows_twice"]

@@ -11,10 +11,9 @@ loop stays stored.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .... import errors
 from ....core import ir
+from ....core.record import record
 from ....core.ir import Const, For, If, Op, Push, SetItem, While
 from ..plan import breaks
 
@@ -28,7 +27,7 @@ class DefaultBudget(int):
     only a budget the user gave refuses a loop it cannot checkpoint."""
 
 
-@dataclass
+@record
 class Scope:
     """A loop to checkpoint: the variables its snapshots hold, and what one
     iteration saves (``fixed`` bytes of numbers, ``objects`` arrays or boxed numbers)."""
@@ -36,8 +35,16 @@ class Scope:
     fixed: int
     objects: int
     arrays: list       # the snapshot's array variables (sized at run time)
-    online: bool = False   # a while loop, or a for loop with a break or a step
-    bounds: tuple = None   # such a for loop's (start, step) variables, once written
+    online: bool       # a while loop, or a for loop with a break or a step
+    bounds: tuple      # such a for loop's (start, step) variables, once written
+
+    def __init__(self, snap, fixed, objects, arrays, online=False, bounds=None):
+        self.snap = snap
+        self.fixed = fixed
+        self.objects = objects
+        self.arrays = arrays
+        self.online = online
+        self.bounds = bounds
 
 
 def applies(plan, s, site, saving):
