@@ -172,7 +172,6 @@ KNOWN = {
     "hessian_star_unpacking": "refused",     # lists: sequence_grad
     "hessian_sorted": "refused",
     "hessian_roll_pad": "refused",
-    "hessian_quantile": "refused",
     "hessian_singular_value": "refused",
     "fwd_xlog1py": "refused",                # E202 library functions without rules
     "fwd_entr": "refused",
