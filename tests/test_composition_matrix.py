@@ -333,8 +333,9 @@ _WHY = {
         'a Jacobian of an array-valued function in an array argument called '
         'inside a transformed function: its size is known only when it runs'),
     'JIT_ARRAYS': ('E502',
-        'revsrc.jit compiles functions of floats, ints and bools; these call it '
-        'with an array'),
+        'revsrc.jit compiles functions of floats, ints and bools onto the scalar '
+        'engine, by design; these call it with an array (so does a descent loop over '
+        'an array feeding a derivative back: call the function itself)'),
 }
 
 _REFUSED_BY_REASON = {
