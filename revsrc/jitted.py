@@ -226,6 +226,11 @@ def jit(f: Callable[..., Any], memory: Union[int, str, None] = None) -> Callable
                              "calls; give it to the derivative itself (revsrc.grad(f, "
                              "memory=...))")
         return f   # a derivative made by revsrc runs its compiled programs already
+    if getattr(type(f), "_revsrc_mapped", False):
+        if memory is not None:
+            raise ValueError("memory= on revsrc.jit bounds the derivatives the function "
+                             "calls; give it to the function revsrc.vmap maps")
+        return f   # so does a function mapped by revsrc.vmap, element by element
     jt = Jitted(f, memory)
     d = jt.cache.front = Derivative(jt)   # runs installed engine programs itself
     try:

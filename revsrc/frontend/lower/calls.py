@@ -159,6 +159,16 @@ class CallLowering:
                     return None, self._container_method(sc, v, "__call__", node, out, into, loc)
         return fn, MISSING
 
+    def _maker(self, sc, func, out):
+        """The function known when transforming whose call made the value ``func``
+        calls (``revsrc.vmap(f)(x)``, or ``g = revsrc.vmap(f)`` then ``g(x)``), or None."""
+        if isinstance(func, ast.Call):
+            return self._static_callee(sc, func.func, out)
+        name = sc.env.get(func.id) if isinstance(func, ast.Name) else None
+        made = next((s for s in reversed(out) if isinstance(s, ir.Op) and s.target == name),
+                    None) if isinstance(name, str) else None
+        return made.fn if made is not None else None
+
     def _stored_function(self, base, attr):
         """The function ``G.attr`` holds, where G is a global or closure variable
         holding an object (``CFG.act = np.tanh``; a module-level model whose method
@@ -194,6 +204,10 @@ class CallLowering:
         if isinstance(fn, np.vectorize) and not sc.rule_mode:
             return lower_vectorized(self, sc, node, fn, out, into, loc)
         if fn is None:
+            refuse = getattr(self._maker(sc, node.func, out), "_revsrc_refuse_value_call",
+                             None)
+            if callable(refuse):     # revsrc.vmap(f) made here: refused as one made outside
+                refuse(loc)
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint="call functions by name")
