@@ -43,6 +43,8 @@ cdef extern from "_engine_vm.h" nogil:
         int err_arg
     ctypedef int (*rv_run_fn)(rv_state*) noexcept nogil
     int rv_vm_run(rv_state* st) noexcept nogil
+    void rv_aux_reset(rv_state* st) noexcept nogil
+    void rv_aux_free(rv_state* st) noexcept nogil
     double rv_ufunc1(const rv_uloop* u, double x) noexcept nogil
     double rv_ufunc2(const rv_uloop* u, double x, double y) noexcept nogil
     # the codes the Python side acts on (all codes: _engine_ops.ERRORS)
@@ -252,6 +254,7 @@ cdef class ScalarProgram:
         free(self.out_regs)
         free(self.vm.fdata)
         free(self.vm.idata)
+        rv_aux_free(&self.vm)
 
     cdef int _prologue(self) except -1:
         """Read the globals the program uses; 1 if one has the wrong type (fallback)."""
@@ -273,6 +276,7 @@ cdef class ScalarProgram:
             return RV_E_GLOBAL
         self.vm.fsize = 0
         self.vm.isize = 0
+        rv_aux_reset(&self.vm)
         self.vm.resume = 0
         self.runs += 1
         cdef unsigned long long before = self.vm.iters

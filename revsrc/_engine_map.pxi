@@ -195,6 +195,7 @@ cdef class Mapper:
             free(st.regs)
             free(st.fdata)
             free(st.idata)
+            rv_aux_free(&st)
         if interrupted:
             raise self.interrupt
         return (err_at, code, arg)
@@ -229,6 +230,7 @@ cdef class Mapper:
                 r[self.ins[p].reg] = 1.0 if (<unsigned char*>at)[0] else 0.0
         st.fsize = 0
         st.isize = 0
+        rv_aux_reset(st)
         st.resume = 0
         return self.fn(st)
 

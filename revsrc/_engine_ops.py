@@ -26,6 +26,7 @@ the macros of ``revsrc/_engine_rt.h`` and the two translations:
     ERRARG(k)    the error's argument (an assert message index)
     M1FN(m), M1MODE(m)          MATH1's function and checking mode
     UFUNC1(u, x), UFUNC2(u, x, y)   NumPy's own float64 loop, called as for 0-d operands
+    XPUSH(k, x) / XPOP(k, x)    push on / pop from the other stack k (``st->aux``)
     locals a, b, v (double scratch), fdata/fsize, idata/isize (the stacks)
 
 Flags: ``quiet`` an instruction that stops a run only on a malformed program or out of
@@ -151,7 +152,14 @@ INSTRUCTIONS = (
      " fdata[fsize + 2] = $3; fsize += 3;", Q),
     ("POPF2", "ww", "if (fsize < 2) FAIL(RV_E_POP); $1 = fdata[fsize - 1];"
      " $2 = fdata[fsize - 2]; fsize -= 2;", Q),
+    # the other stacks (a derivative of a derivative's): push on, pop from stack $2
+    ("PUSHX", "rk", "XPUSH($2, $1);", Q),
+    ("POPX", "wk", "XPOP($2, $1);", Q),
 )
+
+# How many stacks the engine holds beside the float and the int one (RV_NAUX in
+# _engine_rt.h, which must agree): a derivative of a derivative saves on more.
+AUX_STACKS = 16
 
 # One-argument libm functions reached through MATH1, with the math module's checks.
 # Mode 0: no check; 1: NaN from a number, or inf from a finite number, is a domain

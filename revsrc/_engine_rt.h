@@ -70,6 +70,17 @@ static inline double rv_ufunc2(const rv_uloop *u, double x, double y)
  * Registers, the stacks of saved values, and where a paused run resumes. The VM and
  * a native program use the same state, so a run paused in one may resume in the
  * other. */
+/* More stacks than the float and the int one: a derivative of a derivative saves on
+ * the stacks of each level (revsrc/passes/reverse/stacks.py names them "f1", "i1",
+ * "f1b"...), whose pushes and pops interleave with level 0's. The lowering numbers
+ * them; each holds doubles (an int stack's values are exact integers there, as in the
+ * registers). They start empty and unallocated (all zero), and grow as the main ones. */
+#define RV_NAUX 16
+typedef struct rv_aux {
+    double *data;
+    intptr_t size, cap;
+} rv_aux;
+
 typedef struct rv_state {
     double *regs;
     const int *code;              /* the VM's instructions */
@@ -82,7 +93,32 @@ typedef struct rv_state {
     unsigned long long tick_mask; /* pause every tick_mask + 1 back edges */
     int resume;                   /* code offset to resume at; 0 starts a run */
     int err_arg;                  /* an error's argument (assert message index) */
+    rv_aux aux[RV_NAUX];          /* the other stacks (zeroed: empty, unallocated) */
 } rv_state;
+
+/* Every other stack emptied for a new run; one a big run grew is given back. */
+static inline void rv_aux_reset(rv_state *st)
+{
+    int k;
+    for (k = 0; k < RV_NAUX; k++) {
+        st->aux[k].size = 0;
+        if (st->aux[k].cap > ((intptr_t)1 << 22)) {
+            free(st->aux[k].data);
+            st->aux[k].data = NULL;
+            st->aux[k].cap = 0;
+        }
+    }
+}
+
+static inline void rv_aux_free(rv_state *st)
+{
+    int k;
+    for (k = 0; k < RV_NAUX; k++) {
+        free(st->aux[k].data);
+        st->aux[k].data = NULL;
+        st->aux[k].size = st->aux[k].cap = 0;
+    }
+}
 
 typedef int (*rv_run_fn)(rv_state *);
 
@@ -113,6 +149,20 @@ static inline void *rv_grow(void *data, intptr_t *cap, intptr_t need, size_t ite
     } while (0)
 #define FRESERVE(n) RV_RESERVE(fdata, fsize, fcap, n, double)
 #define IRESERVE(n) RV_RESERVE(idata, isize, icap, n, int64_t)
+/* a push on / a pop from other stack k (k < RV_NAUX: the lowering checks) */
+#define XPUSH(k, x)                                                                \
+    do {                                                                           \
+        rv_aux *s_ = &st->aux[(k)];                                                \
+        RV_RESERVE(s_->data, s_->size, s_->cap, 1, double);                        \
+        s_->data[s_->size++] = (x);                                                \
+    } while (0)
+#define XPOP(k, x)                                                                 \
+    do {                                                                           \
+        rv_aux *s_ = &st->aux[(k)];                                                \
+        if (s_->size == 0)                                                         \
+            FAIL(RV_E_POP);                                                        \
+        (x) = s_->data[--s_->size];                                                \
+    } while (0)
 
 #define CHECK(call)                                                                \
     do {                                                                           \

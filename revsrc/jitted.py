@@ -112,10 +112,13 @@ class Jitted:
         for i, (k, v) in enumerate(zip(key, values)):
             if kinds.kind_of_signature(k) not in kinds.SCALARS:
                 raise errors.NotCompilable(
-                    f"revsrc.jit compiles functions of floats, ints and bools; argument "
-                    f"{i} ({self.params[i]}) is a {type(v).__name__}", loc=loc,
-                    hint="call the function itself, or map it over an array with "
-                         "revsrc.vmap")
+                    f"revsrc.jit compiles functions of floats, ints and bools onto the "
+                    f"scalar engine, by design; argument {i} ({self.params[i]}) is a "
+                    f"{type(v).__name__}", loc=loc,
+                    hint=f"call {getattr(self.f, '__name__', 'the function')} itself: "
+                         "on arrays the revsrc derivatives it calls run their NumPy "
+                         "programs already (backend='jax' compiles them with XLA); map a "
+                         "scalar function over an array with revsrc.vmap")
         token = checkpoint.INLINED.set(self.memory)
         try:
             prog, select = pipeline.jit_program(self.f, key, _inline_jitted, _outputs)
@@ -222,6 +225,11 @@ def jit(f: Callable[..., Any], memory: Union[int, str, None] = None) -> Callable
                              "calls; give it to the derivative itself (revsrc.grad(f, "
                              "memory=...))")
         return f   # a derivative made by revsrc runs its compiled programs already
+    if getattr(type(f), "_revsrc_mapped", False):
+        if memory is not None:
+            raise ValueError("memory= on revsrc.jit bounds the derivatives the function "
+                             "calls; give it to the function revsrc.vmap maps")
+        return f   # so does a function mapped by revsrc.vmap, element by element
     jt = Jitted(f, memory)
     d = jt.cache.front = Derivative(jt)   # runs installed engine programs itself
     try:

@@ -189,6 +189,9 @@ class Mapped:
     # reads no further than the call, which `_refuse_inside` refuses at its line
     __call__ = api.BoundCall()
     _revsrc_lower_call = staticmethod(lambda site: _refuse_inside(site))
+    # revsrc.jit returns it as it is (its elements run compiled already); the other
+    # transformations refuse it (frontend/callee.py)
+    _revsrc_mapped = True
 
     def _each(self, args, axes):
         """``f`` called on each slice along the first axis of the mapped arguments, the
@@ -385,8 +388,17 @@ def vmap(f: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0,
 
 
 def _refuse_inside(site):
+    _refuse_at(site.loc)
+
+
+def _refuse_at(loc):
     raise errors.HigherOrderNotSupported(
         "a function mapped by revsrc.vmap is called inside a function revsrc transforms: "
-        "its elements run compiled, outside the transformation", loc=site.loc,
+        "its elements run compiled, outside the transformation", loc=loc,
         hint="call the function itself on the array where NumPy broadcasting allows, or "
              "map the derivative instead: revsrc.vmap(revsrc.grad(f))")
+
+
+# revsrc.vmap(f) called inside a function revsrc transforms, and its result called
+# there: refused as a mapped function made outside is (frontend/lower/calls.py)
+vmap._revsrc_refuse_value_call = _refuse_at

@@ -179,7 +179,8 @@ def lower_jacobian(grad_of, jac, site):
 
 def _splice_jvp_items(site, fn, primals, tangents, base):
     key = tuple(site.kind(x) for x in primals)
-    wrt = tuple(i for i, t in enumerate(tangents) if t.value is not None)
+    wrt = tuple(i for i, t in enumerate(tangents)
+                if not (isinstance(t, Const) and t.value is None))
     prog = pipeline.jvp_program(fn, key, wrt, False, compile_python=emit.compile_program)
     args = list(primals) + [tangents[i] for i in wrt]
     return site.splice(prog.params, prog.body, prog.outputs[1], args, base, prog.deps)
@@ -258,3 +259,120 @@ def _item4(f, k):
 
 
 ITEMS = (None, _item1, _item2, _item3, _item4)
+
+
+# ----- The functions revsrc.vjp and revsrc.linearize return, called inside -----
+# ``out, back = revsrc.vjp(f, x)`` then ``back(ct)``: the frontend writes the call of
+# ``back`` as `returned_call` of revsrc.vjp, f and the primals the vjp call took
+# (frontend/lower/calls.py), so the function returned is never a value of the program:
+# the vjp call itself is ``(f(*primals), None)`` (`lower_made`), and the call of what
+# it returned the pullback's program (`lower_returned`).
+
+def returned_call(maker, n, f, *rest):
+    """``maker(f, *rest[:n])[1](*rest[n:])``: the call of the function revsrc.vjp or
+    revsrc.linearize (``maker``) returned for the primals ``rest[:n]``."""
+    return maker(f, *rest[:n])[1](*rest[n:])
+
+
+def _maker_name(site):
+    return getattr(site.op.fn, "__name__", "vjp")
+
+
+@_located
+def lower_made(site):
+    """A call of revsrc.vjp or revsrc.linearize: ``(f(*primals), None)``."""
+    name = _maker_name(site)
+    if any(k == "has_aux" and not (isinstance(v, Const) and v.value is False)
+           for k, v in site.op.kwargs):
+        raise _refusal(f"revsrc.{name} with has_aux=True called inside a transformed "
+                       "function is not supported yet", site,
+                       hint="return the auxiliary value from a separate call")
+    if not site.op.args:
+        raise errors.StaticValueError(f"revsrc.{name}() takes a function", loc=site.loc)
+    fn = _function_arg(site.op.args[0], site, name)
+    primals = list(site.op.args[1:])
+    low = pipeline.lower(fn, tuple(site.kind(a) for a in primals))
+    return site.splice(low.params, low.body, None, primals, f"{name}_", low.deps,
+                       results=[low.result, Const(None)])
+
+
+@_located
+def lower_returned(grad_of, site):
+    """A call of the function revsrc.vjp or revsrc.linearize returned (`returned_call`):
+    the Jacobian-vector product's program (linearize), or the gradient program of the
+    output weighted by the cotangent (vjp: the same adjoint sweep, seeded with it)."""
+    maker, n = site.op.args[0].value, site.op.args[1].value
+    kind = getattr(maker, "_revsrc_returns", "vjp")
+    fn = _function_arg(site.op.args[2], site, kind)
+    primals, rest = list(site.op.args[3:3 + n]), list(site.op.args[3 + n:])
+    if kind == "linearize":
+        if len(rest) != n:
+            raise errors.StaticValueError(
+                f"the function revsrc.linearize returned takes {n} tangent(s), one per "
+                f"primal; {len(rest)} given", loc=site.loc)
+        return _splice_jvp_items(site, fn, primals, rest, "linearized_")
+    if len(rest) != 1:
+        raise errors.StaticValueError(
+            f"the function revsrc.vjp returned takes one cotangent; {len(rest)} given",
+            loc=site.loc)
+    for i, a in enumerate(primals):
+        k = site.kind(a)
+        if not (k == kinds.FLOAT or isinstance(k, tuple)):
+            raise _refusal(f"the function revsrc.vjp returned, called inside a transformed "
+                           f"function, pulls back to float arguments only there; primal "
+                           f"{i} is of kind {k!r}", site,
+                           hint="take the vjp of a function of the float arguments alone")
+    if not 1 <= n < len(_WEIGHTED):
+        raise _refusal("the function revsrc.vjp returned, called inside a transformed "
+                       f"function, is supported for 1 to {len(_WEIGHTED) - 1} primals",
+                       site, hint="pass the primals in a tuple argument")
+    # the function as given: a Jacobian or a jitted function is called through its own
+    # hook inside the weighted one
+    scalar = site.kind(rest[0]) == kinds.FLOAT    # a number's product needs no sum
+    return site.inline(grad_of(_weighted(site.op.args[2].value, n, scalar),
+                               tuple(range(n)), None), primals + rest, "vjp_")
+
+
+def _weighted(f, n, scalar):
+    """The function of ``f``'s n positional arguments and a cotangent ``ct``: f's output
+    times ct (summed, unless ``scalar``), whose gradient is the vjp of f. Made anew for
+    each transformation that meets the call (its program is that transformation's)."""
+    made = _WEIGHTED[n](f, scalar)
+    made.__name__ = made.__qualname__ = f"vjp_{getattr(f, '__name__', 'f')}"
+    return made
+
+
+def _weighted1(f, scalar):
+    if scalar:
+        def weighted_number(a0, ct):
+            return f(a0) * ct
+        return weighted_number
+
+    def weighted_output(a0, ct):
+        return np.sum(f(a0) * ct)
+    return weighted_output
+
+
+def _weighted2(f, scalar):
+    if scalar:
+        def weighted_number(a0, a1, ct):
+            return f(a0, a1) * ct
+        return weighted_number
+
+    def weighted_output(a0, a1, ct):
+        return np.sum(f(a0, a1) * ct)
+    return weighted_output
+
+
+def _weighted3(f, scalar):
+    if scalar:
+        def weighted_number(a0, a1, a2, ct):
+            return f(a0, a1, a2) * ct
+        return weighted_number
+
+    def weighted_output(a0, a1, a2, ct):
+        return np.sum(f(a0, a1, a2) * ct)
+    return weighted_output
+
+
+_WEIGHTED = (None, _weighted1, _weighted2, _weighted3)

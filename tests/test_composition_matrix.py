@@ -322,10 +322,10 @@ def _leaves(v):
 # run of the matrix, grouped by reason.
 
 _WHY = {
-    'VALUE_CALL': ('E101',
-        "vjp's and linearize's functions are values made inside the function; a "
-        'transformed function calls functions by name (use revsrc.grad or '
-        'revsrc.jvp there)'),
+    'ENGINE_NDIM': ('E502',
+        "np.ndim and np.ones_like (which pick the vjp's cotangent here) have no engine "
+        'instruction: revsrc.jit and revsrc.vmap compile a scalar program onto the '
+        'engine'),
     'VMAP_INSIDE': ('E104',
         "a revsrc.vmap'd function runs its elements compiled, outside any "
         'transformation around it (map the derivative instead)'),
@@ -333,54 +333,15 @@ _WHY = {
         'a Jacobian of an array-valued function in an array argument called '
         'inside a transformed function: its size is known only when it runs'),
     'JIT_ARRAYS': ('E502',
-        'revsrc.jit compiles functions of floats, ints and bools; these call it '
-        'with an array'),
+        'revsrc.jit compiles functions of floats, ints and bools onto the scalar '
+        'engine, by design; these call it with an array (so does a descent loop over '
+        'an array feeding a derivative back: call the function itself)'),
 }
 
 _REFUSED_BY_REASON = {
-    'VALUE_CALL': [
-        ('grad', 'vjp', 'scalar'),
-        ('grad', 'linearize', 'scalar'),
-        ('value_and_grad', 'vjp', 'scalar'),
-        ('value_and_grad', 'linearize', 'scalar'),
-        ('jvp', 'vjp', 'scalar'),
-        ('jvp', 'linearize', 'scalar'),
-        ('vjp', 'vjp', 'scalar'),
-        ('vjp', 'linearize', 'scalar'),
-        ('linearize', 'vjp', 'scalar'),
-        ('linearize', 'linearize', 'scalar'),
-        ('jacfwd', 'vjp', 'scalar'),
-        ('jacfwd', 'linearize', 'scalar'),
-        ('jacrev', 'vjp', 'scalar'),
-        ('jacrev', 'linearize', 'scalar'),
-        ('hessian', 'vjp', 'scalar'),
-        ('hessian', 'linearize', 'scalar'),
-        ('hvp', 'vjp', 'scalar'),
-        ('hvp', 'linearize', 'scalar'),
+    'ENGINE_NDIM': [
         ('jit', 'vjp', 'scalar'),
-        ('jit', 'linearize', 'scalar'),
         ('vmap', 'vjp', 'scalar'),
-        ('vmap', 'linearize', 'scalar'),
-        ('grad', 'vjp', 'array'),
-        ('grad', 'linearize', 'array'),
-        ('value_and_grad', 'vjp', 'array'),
-        ('value_and_grad', 'linearize', 'array'),
-        ('jvp', 'vjp', 'array'),
-        ('jvp', 'linearize', 'array'),
-        ('vjp', 'vjp', 'array'),
-        ('vjp', 'linearize', 'array'),
-        ('linearize', 'vjp', 'array'),
-        ('linearize', 'linearize', 'array'),
-        ('jacfwd', 'vjp', 'array'),
-        ('jacfwd', 'linearize', 'array'),
-        ('jacrev', 'vjp', 'array'),
-        ('jacrev', 'linearize', 'array'),
-        ('hessian', 'vjp', 'array'),
-        ('hessian', 'linearize', 'array'),
-        ('hvp', 'vjp', 'array'),
-        ('hvp', 'linearize', 'array'),
-        ('linearize', 'vjp', 'jacfwd', 'scalar'),
-        ('linearize', 'vjp', 'jacfwd', 'array'),
     ],
     'VMAP_INSIDE': [
         ('grad', 'vmap', 'scalar'),

@@ -61,10 +61,7 @@ KNOWN = {
     "obj_method_vmap": "refused-undoc",
     # -- refused, documented --------------------------------------------------------------------
     "grad_of_global_vmap_documented_E104": "refused-doc",   # E104 (docs/batching.md)
-    "grad_of_vmap_documented_E104": "refused-doc",          # E101 (vmap made inside f; docs say E104)
-    "jit_of_vmap_documented": "refused-doc",                # E201 "scal is not a Python function with
-    "jit_of_global_vmap": "refused-doc",                    #   source code": refused as documented,
-                                                            #   but the code and message are misleading
+    "grad_of_vmap_documented_E104": "refused-doc",          # E104 (vmap made inside f), as documented
     "hessian_slogdet_documented_E104": "refused-doc",       # E104 slogdet second derivatives
     "grad_of_hessian_trace_array_documented": "refused-doc",  # E101 hessian made inside f
     "grad_of_global_hessian_trace": "refused-doc",          # E104 grad of hessian, array program

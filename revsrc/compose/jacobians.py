@@ -17,7 +17,7 @@ from .. import api, columns, errors, nested
 from ..core import pytree
 from ..api import Argnums
 from .forward import (_backward, _device, _forward, _forward_text, _grad, _host, _memo,
-                      _value, jvp)
+                      _value, jvp, linearize, vjp)
 
 # ----- Jacobians and Hessians -----
 
@@ -338,3 +338,9 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
 
 jvp._revsrc_lower_call = nested.lower_jvp
 hvp._revsrc_lower_call = functools.partial(nested.lower_hvp, _grad)
+# revsrc.vjp and revsrc.linearize: their value, and a call of the function they return
+# (frontend/lower/calls.py writes it as nested.returned_call)
+vjp._revsrc_lower_call = linearize._revsrc_lower_call = nested.lower_made
+vjp._revsrc_value_call = linearize._revsrc_value_call = nested.returned_call
+vjp._revsrc_returns, linearize._revsrc_returns = "vjp", "linearize"
+nested.returned_call._revsrc_lower_call = functools.partial(nested.lower_returned, _grad)

@@ -70,6 +70,12 @@ def unwrap(f) -> Callee:
         raise errors.NoSource(
             f"{f!r} is a classmethod object taken from its class's __dict__: it has no "
             "class to bind", hint="pass it as Class.method")
+    if getattr(type(f), "_revsrc_mapped", False):
+        raise errors.HigherOrderNotSupported(
+            f"{_name(f)} is a function mapped by revsrc.vmap: its elements run compiled, "
+            "outside any transformation, so it cannot be transformed again",
+            hint="map the transformation instead: revsrc.vmap(revsrc.grad(f)) (revsrc.jit "
+                 "of a mapped function is the function itself)")
     prim = primitives.lookup(f) if not isinstance(f, type) else None
     if prim is not None:
         fn = _primitive_function(f, prim)

@@ -134,8 +134,9 @@ def jit_program(f, key, inline_callees, outputs):
     body, items = cse.scalarize_tuples(body, names.fresh)
     seed = dict(low.kinds)
     for s in ir.walk(body):       # saved values popped by the inlined adjoints
-        if isinstance(s, Pop) and s.target not in seed and s.stack in ("f", "i"):
-            seed[s.target] = kinds.INT if s.stack == "i" else kinds.FLOAT
+        # (of every level: a second derivative's inner one pops from "f1", "i1b"...)
+        if isinstance(s, Pop) and s.target not in seed and s.stack[0] in ("f", "i"):
+            seed[s.target] = kinds.INT if s.stack[0] == "i" else kinds.FLOAT
     nothing = [None] * len(params)
     pkinds = [kinds.kind_of_signature(k) for k in key]   # an int made for its value: int
     found, _ = analysis.infer_kinds(params, pkinds, nothing, body, seed=seed)

@@ -7,7 +7,7 @@ between (revsrc/runtime/grads/quantiles.py), as JAX's does; ``q`` has a derivati
 import numpy as np
 
 from ..core.kinds import ANY, ARRAY, FLOAT, SCALARS
-from .register import primitive
+from .register import jvp_rule, primitive
 from ..runtime.grads import quantiles as _helpers
 
 xp = np  # rebound per alias when a rule is inlined
@@ -32,29 +32,89 @@ def quantile_kind(op, ctx):
 @primitive("quantile", np.quantile, kind=quantile_kind, jax="_jaxgen.quantile")
 def quantile(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
-    d = _helpers.quantile_grads(g, ans, a, q, axis, out, overwrite_input, method, keepdims)
-    return d[0], d[1]
+    return (_helpers.quantile_grad_a(g, ans, a, q, axis, out, overwrite_input, method,
+                                     keepdims),
+            _helpers.quantile_grad_q(g, ans, a, q, axis, out, overwrite_input, method,
+                                     keepdims))
 
 
 @primitive("percentile", np.percentile, kind=quantile_kind, jax="_jaxgen.percentile")
 def percentile(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False):
-    d = _helpers.quantile_grads(g, ans, a, q, axis, out, overwrite_input, method, keepdims,
-                                100.0)
-    return d[0], d[1]
+    return (_helpers.quantile_grad_a(g, ans, a, q, axis, out, overwrite_input, method,
+                                     keepdims, 100.0),
+            _helpers.quantile_grad_q(g, ans, a, q, axis, out, overwrite_input, method,
+                                     keepdims, 100.0))
 
 
 @primitive("nanquantile", np.nanquantile, kind=quantile_kind, jax="_jaxgen.nanquantile")
 def nanquantile(g, ans, a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False):
-    d = _helpers.quantile_grads(g, ans, a, q, axis, out, overwrite_input, method, keepdims,
-                                1.0, True)
-    return d[0], d[1]
+    return (_helpers.quantile_grad_a(g, ans, a, q, axis, out, overwrite_input, method,
+                                     keepdims, 1.0, True),
+            _helpers.quantile_grad_q(g, ans, a, q, axis, out, overwrite_input, method,
+                                     keepdims, 1.0, True))
 
 
 @primitive("nanpercentile", np.nanpercentile, kind=quantile_kind, jax="_jaxgen.nanpercentile")
 def nanpercentile(g, ans, a, q, axis=None, out=None, overwrite_input=False,
                   method="linear", keepdims=False):
-    d = _helpers.quantile_grads(g, ans, a, q, axis, out, overwrite_input, method, keepdims,
-                                100.0, True)
-    return d[0], d[1]
+    return (_helpers.quantile_grad_a(g, ans, a, q, axis, out, overwrite_input, method,
+                                     keepdims, 100.0, True),
+            _helpers.quantile_grad_q(g, ans, a, q, axis, out, overwrite_input, method,
+                                     keepdims, 100.0, True))
+
+
+# ----- Second derivatives: the adjoints have forward rules of their own -----
+# (quantile_grad_a is piecewise constant in a and in the quantile: no term there)
+
+def _like(index):
+    def rule(op, ctx):
+        a = op.args[index]
+        return ctx.kind(a), ctx.ndim(a)
+    rule.__name__ = f"like_argument_{index}"
+    return rule
+
+
+# the mixed second derivative is symmetric: a's adjoint's transpose in q is q's
+# adjoint's tangent along a, and the other way round
+@primitive("quantile_grad_a", _helpers.quantile_grad_a, kind=_like(2))
+def quantile_grad_a_vjp(g, ans, gq, qans, a, q, axis=None, out=None, overwrite_input=False,
+                        method="linear", keepdims=False, scale=1.0, nan=False):
+    return (_helpers.quantile_grad_a_back(g, qans, a, q, axis, out, overwrite_input,
+                                          method, keepdims, scale, nan),
+            None, None,
+            _helpers.quantile_grad_q_da(gq, g, qans, a, q, axis, out, overwrite_input,
+                                        method, keepdims, scale, nan))
+
+
+@primitive("quantile_grad_q", _helpers.quantile_grad_q, kind=_like(3))
+def quantile_grad_q_vjp(g, ans, gq, qans, a, q, axis=None, out=None, overwrite_input=False,
+                        method="linear", keepdims=False, scale=1.0, nan=False):
+    return (_helpers.quantile_grad_q_back(g, qans, a, q, axis, out, overwrite_input,
+                                          method, keepdims, scale, nan),
+            None,
+            _helpers.quantile_grad_a_dq(gq, g, qans, a, q, axis, out, overwrite_input,
+                                        method, keepdims, scale, nan),
+            None)
+
+
+@jvp_rule("quantile_grad_a")
+def quantile_grad_a_jvp(g, ans, gq, qans, a, q, axis=None, out=None, overwrite_input=False,
+                        method="linear", keepdims=False, scale=1.0, nan=False):
+    return (_helpers.quantile_grad_a(g, qans, a, q, axis, out, overwrite_input, method,
+                                     keepdims, scale, nan),
+            None, None,
+            _helpers.quantile_grad_a_dq(gq, g, qans, a, q, axis, out, overwrite_input,
+                                        method, keepdims, scale, nan))
+
+
+@jvp_rule("quantile_grad_q")
+def quantile_grad_q_jvp(g, ans, gq, qans, a, q, axis=None, out=None, overwrite_input=False,
+                        method="linear", keepdims=False, scale=1.0, nan=False):
+    return (_helpers.quantile_grad_q(g, qans, a, q, axis, out, overwrite_input, method,
+                                     keepdims, scale, nan),
+            None,
+            _helpers.quantile_grad_q_da(gq, g, qans, a, q, axis, out, overwrite_input,
+                                        method, keepdims, scale, nan),
+            None)

@@ -64,6 +64,8 @@ def described(fn):
         return f"the derivative of scipy.linalg.{base}"
     if module.endswith(".special"):
         return f"the derivative of scipy.special.{base}"
+    if module.endswith(".mathfuncs") and callable(getattr(math, base.split("_")[0], None)):
+        return f"the derivative of math.{base.split('_')[0]}"   # math.prod, not np.prod
     for space, text in ((np, "np."), (np.linalg, "np.linalg."), (math, "math.")):
         if callable(getattr(space, base, None)):
             return f"the derivative of {text}{base}"

@@ -292,6 +292,16 @@ def _finish(key, program):
         event.set()
 
 
+_AUX = frozenset(("PUSHX", "POPX"))
+
+
+def _other_stacks(program):
+    """Whether ``program`` saves on stacks beside the float and the int one (a
+    derivative of a derivative): each lane has only those two, so it runs one element
+    at a time."""
+    return any(name in _AUX for _, name, _ in _engine_c.decode(program.code_list))
+
+
 def compiled(program):
     """The program's Lanes, or None (not compiled yet, or it cannot be)."""
     return _done.get(_key(program))
@@ -301,7 +311,8 @@ def request(program):
     """Compile ``program``'s lanes function: in a background thread, or in this one
     with REVSRC_NATIVE=sync. Nothing when the tier is off or the program too big."""
     m = mode()
-    if m == "off" or not tier.eligible(program) or native.compiler() is None:
+    if m == "off" or not tier.eligible(program) or native.compiler() is None \
+            or _other_stacks(program):
         return
     key = _key(program)
     with _lock:

@@ -34,7 +34,7 @@ from ...core import ir
 from ... import primitives
 from ...core import kinds as kinds_mod
 from ..._kernels import EngineFallback, ScalarProgram, ufunc_slot
-from .peephole import assemble, peephole
+from .peephole import assemble, listing, peephole
 
 __all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower", "SLOT_NAMES"]
 
@@ -70,33 +70,7 @@ class EngineProgram(ScalarProgram):
 
     def disassemble(self):
         """One instruction per line: offset, opcode, operands by IR variable name."""
-        names = self.reg_names
-        code = self.code_list
-        lines = [f"; {self.name}: {len(names)} registers, {len(code)} code words"]
-        pc = 0
-        while pc < len(code):
-            op, fmt = ENGINE_OPCODES[code[pc]]
-            words = code[pc + 1:pc + 1 + len(fmt)]
-            shown = []
-            for f, w in zip(fmt, words):
-                if f in "wrx":
-                    shown.append(names[w])
-                elif f == "j":
-                    shown.append(f"@{w}")
-                elif f == "m":
-                    shown.append(ENGINE_MATH1[w])
-                elif f == "u":
-                    shown.append("np." + SLOT_NAMES.get(w, "?"))
-                else:
-                    shown.append(str(w))
-            nw = len(fmt) - len(fmt.lstrip("w"))
-            if nw:
-                text = f"{', '.join(shown[:nw])} = {op} " + ", ".join(shown[nw:])
-            else:
-                text = f"{op} " + ", ".join(shown)
-            lines.append(f"{pc:5d}  {text.rstrip()}")
-            pc += 1 + len(fmt)
-        return "\n".join(lines)
+        return listing(self.name, self.code_list, self.reg_names, SLOT_NAMES)
 
 
 # ----- What each IR function lowers to -----
@@ -312,6 +286,7 @@ class _Lowering:
         self.globals = []
         self.messages = []
         self.special = set()    # registers that are never temporaries
+        self.aux = {}           # a stack other than "f" and "i" -> its number (PUSHX)
 
     # registers
 
@@ -416,22 +391,35 @@ class _Lowering:
                 raise NotLowerable("break outside a loop")
             self.emit("JMP", self.loops[-1])
         elif isinstance(s, ir.Push):
-            if s.stack not in ("f", "i"):
-                raise NotLowerable(f"a push on the {s.stack!r} (object) stack")
-            self.emit("PUSHF" if s.stack == "f" else "PUSHI", self.r(s.value))
+            if s.stack in ("f", "i"):
+                self.emit("PUSHF" if s.stack == "f" else "PUSHI", self.r(s.value))
+            else:
+                self.emit("PUSHX", self.r(s.value), self.other_stack(s.stack, "push on"))
         elif isinstance(s, ir.Pop):
-            if s.stack not in ("f", "i"):
-                raise NotLowerable(f"a pop from the {s.stack!r} (object) stack")
+            aux = None if s.stack in ("f", "i") else self.other_stack(s.stack, "pop from")
             if s.target not in self.kinds and s.target not in self.bad_kinds:
-                self.kinds[s.target] = "f" if s.stack == "f" else "i"
+                self.kinds[s.target] = s.stack[0]
             self.kind_of(s.target)
-            self.emit("POPF" if s.stack == "f" else "POPI", self.w(s.target))
+            if aux is None:
+                self.emit("POPF" if s.stack == "f" else "POPI", self.w(s.target))
+            else:
+                self.emit("POPX", self.w(s.target), aux)
         elif isinstance(s, ir.Comment):
             pass
         elif isinstance(s, ir.SetItem):
             raise NotLowerable("an item assignment (arrays are not scalars)")
         else:
             raise NotLowerable(f"the statement {type(s).__name__}")
+
+    def other_stack(self, stack, what):
+        """The number of a derivative's derivative's float or int stack ("f1", "i1b")."""
+        if stack[0] not in "fi":
+            raise NotLowerable(f"a {what} the {stack!r} (object) stack")
+        n = self.aux.setdefault(stack, len(self.aux))
+        if n >= ops.AUX_STACKS:
+            raise NotLowerable(f"more than {ops.AUX_STACKS + 2} stacks (a derivative of "
+                               "too high an order)")
+        return n
 
     def op(self, s):
         fn, args = s.fn, tuple(s.args)

@@ -1,5 +1,5 @@
-"""The engine's last two steps: the peephole pass over the lowered instruction list,
-and assembly into the int32 code array the VM runs.
+"""The engine's last steps: the peephole pass over the lowered instruction list,
+and assembly into the int32 code array the VM runs (and its listing, back to names).
 
 `lower` (revsrc/backends/engine/lower.py) emits one instruction per IR operation, with
 symbolic labels and one register per variable. `peephole` fuses adjacent instructions
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ... import _engine_ops as ops
 
-__all__ = ["peephole", "assemble"]
+__all__ = ["peephole", "assemble", "listing"]
 
 FORMAT = ops.FORMAT
 OPCODE = ops.OPCODE
@@ -77,6 +77,10 @@ def _fuse(a, b, temp):
 # such: they fail only on a malformed program or out of memory).
 _QUIET = ops.QUIET
 _WINDOW = 4   # how far ahead of a temporary's definition its use is looked for
+# Saves and restores are quiet, but never move past one another: a pop moved below a
+# push or a pop of the same stack would take another value
+_STACK = frozenset({"PUSHF", "PUSHI", "POPF", "POPI", "PUSHF2", "PUSHF3", "POPF2", "POPJZ",
+                    "PUSHX", "POPX"})
 
 
 def peephole(items, special):
@@ -118,6 +122,8 @@ def peephole(items, special):
                 if "j" in fmt or b[0] in ("RAISE", "ASSERT", "HALT"):
                     break
                 if a[0] not in _QUIET and b[0] not in _QUIET:
+                    break
+                if a[0] in _STACK and b[0] in _STACK:
                     break
                 if any(f in "wx" and (v in a_reads or v == t) for f, v in zip(fmt, b[1:])):
                     break
@@ -250,3 +256,33 @@ def assemble(items):
         for f, v in zip(FORMAT[it[0]], it[1:]):
             code.append(where[v] if f == "j" else v)
     return code
+
+
+def listing(name, code, names, slot_names):
+    """The disassembly of ``code``: one instruction per line, offset, opcode, operands
+    by IR variable name (``names``: one per register; ``slot_names``: NumPy loops')."""
+    lines = [f"; {name}: {len(names)} registers, {len(code)} code words"]
+    pc = 0
+    while pc < len(code):
+        op, fmt = ops.INSTRUCTIONS[code[pc]][:2]
+        words = code[pc + 1:pc + 1 + len(fmt)]
+        shown = []
+        for f, w in zip(fmt, words):
+            if f in "wrx":
+                shown.append(names[w])
+            elif f == "j":
+                shown.append(f"@{w}")
+            elif f == "m":
+                shown.append(ops.MATH1[w][0])
+            elif f == "u":
+                shown.append("np." + slot_names.get(w, "?"))
+            else:
+                shown.append(str(w))
+        nw = len(fmt) - len(fmt.lstrip("w"))
+        if nw:
+            text = f"{', '.join(shown[:nw])} = {op} " + ", ".join(shown[nw:])
+        else:
+            text = f"{op} " + ", ".join(shown)
+        lines.append(f"{pc:5d}  {text.rstrip()}")
+        pc += 1 + len(fmt)
+    return "\n".join(lines)

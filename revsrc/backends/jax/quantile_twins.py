@@ -72,7 +72,22 @@ def quantile_grads(g, ans, a, q, axis=None, out=None, overwrite_input=False,
     return grad, (q_bar if np.ndim(q) else jnp.reshape(q_bar, ()))
 
 
-TWINS = {"quantile_grads": quantile_grads}
+def quantile_grad_a(g, ans, a, q, axis=None, out=None, overwrite_input=False,
+                    method="linear", keepdims=False, scale=1.0, nan=False):
+    """jnp: the adjoint of ``a`` alone (the rules call the two adjoints apart)."""
+    return quantile_grads(g, ans, a, q, axis, out, overwrite_input, method, keepdims,
+                          scale, nan)[0]
+
+
+def quantile_grad_q(g, ans, a, q, axis=None, out=None, overwrite_input=False,
+                    method="linear", keepdims=False, scale=1.0, nan=False):
+    """jnp: the adjoint of ``q`` alone."""
+    return quantile_grads(g, ans, a, q, axis, out, overwrite_input, method, keepdims,
+                          scale, nan)[1]
+
+
+TWINS = {"quantile_grads": quantile_grads, "quantile_grad_a": quantile_grad_a,
+         "quantile_grad_q": quantile_grad_q}
 
 
 def _forward(jnp_fn):

@@ -194,6 +194,9 @@ class CallLowering:
         if isinstance(fn, np.vectorize) and not sc.rule_mode:
             return lower_vectorized(self, sc, node, fn, out, into, loc)
         if fn is None:
+            done = made_value_call(self, sc, node, out, into, loc)
+            if done is not None:
+                return done
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint="call functions by name")
@@ -460,3 +463,52 @@ def _by_position(fn, args, kwargs):
             for i in range(len(args), last + 1)):
         return args, kwargs
     return list(args) + [named[p] for p in moved], [(k, v) for k, v in kwargs if k not in moved]
+
+
+# ----- A value a function revsrc made called -----
+
+def _maker(lowerer, sc, func, out):
+    """(the function known when transforming whose call made the value ``func`` calls,
+    that call and its index in ``out`` or None, the item of its result called or None):
+    ``revsrc.vmap(f)(x)``, ``g = revsrc.vmap(f)`` then ``g(x)``, ``out, back =
+    revsrc.vjp(f, x)`` then ``back(ct)``."""
+    if isinstance(func, ast.Call):
+        return lowerer._static_callee(sc, func.func, out), None, None
+    name = sc.env.get(func.id) if isinstance(func, ast.Name) else None
+    item = None
+    for k in range(len(out) - 1, -1, -1):
+        s = out[k]
+        if not (isinstance(name, str) and isinstance(s, Op) and s.target == name):
+            continue
+        if s.fn is ir.copy and isinstance(s.args[0], str):
+            name = s.args[0]
+        elif s.fn is operator.getitem and item is None and isinstance(s.args[0], str) \
+                and isinstance(s.args[1], Const) and type(s.args[1].value) is int:
+            name, item = s.args[0], s.args[1].value
+        else:
+            return s.fn, (s, k), item
+    return None, None, None
+
+
+def made_value_call(lowerer, sc, node, out, into, loc):
+    """The call ``node`` of a value a function revsrc made: refused as that function
+    says (``revsrc.vmap(f)``: E104, as a mapped function made outside), or, for the
+    function revsrc.vjp or revsrc.linearize returned (the second item of their result),
+    a call of their ``_revsrc_value_call`` with the maker, the number of primals, the
+    maker's operands and this call's (revsrc/nested.py makes its IR), as long as no
+    operand of the maker was assigned again since. None: neither."""
+    maker, made, item = _maker(lowerer, sc, node.func, out)
+    refuse = getattr(maker, "_revsrc_refuse_value_call", None)
+    if callable(refuse):
+        refuse(loc)
+    call = getattr(maker, "_revsrc_value_call", None)
+    if not callable(call) or made is None or item != 1 or node.keywords or \
+            any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    op, at = made
+    operands = {a for a in op.args if isinstance(a, str)}
+    if any(operands & set(ir.writes(s)) for s in ir.walk(out[at + 1:])):
+        return None
+    args = [lowerer._materialize(lowerer._expr(sc, a, out), out, loc) for a in node.args]
+    return lowerer._emit(out, call, [Const(maker), Const(len(op.args) - 1)] +
+                         list(op.args) + args, into, loc)

@@ -173,8 +173,9 @@ def check(lowerer, sc, key, name, args, kwargs, loc, out=()):
     if not any(v is not None for v in given):
         raise errors.RecursionNotSupported(
             f"{name} calls itself (recursion) with no int argument known when "
-            "transforming; revsrc inlines calls and unrolls only recursion whose depth "
-            "int constants decide", loc=loc, hint=hint)
+            "transforming; revsrc unrolls only recursion whose depth ints decide: "
+            "constants, or int arguments of the function transformed (unrolled for "
+            "each value given), not values computed when it runs", loc=loc, hint=hint)
     caller = getattr(sc, "recursion_ints", None) if sc is not None else None
     if caller == given:
         raise errors.RecursionNotSupported(

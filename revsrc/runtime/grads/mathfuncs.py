@@ -81,11 +81,20 @@ def fsum_grad(g, iterable):
     return pieces([as_input(g, item) for item in iterable])
 
 
-def prod_grads(g, ans, iterable, start=1):
-    """The adjoints of ``math.prod(iterable, start=start)``: each item's is ``g`` times
-    the product of start and every other item (exclusive prefix and suffix products:
-    exact when an item is zero); start's is ``g`` times the items' product."""
-    items = list(iterable)
+def fsum_grad_back(gbar):
+    """The transpose of `fsum_grad` (g to one g per item): the sum of the items of
+    ``gbar`` (reverse over reverse)."""
+    return float(math.fsum(float(v) for v in np.ravel(np.asarray(gbar, dtype=object))))
+
+
+def _items(iterable):
+    return list(iterable)
+
+
+def _prefix_suffix(items, start):
+    """For each k, start times the product of the items before it, and the product
+    of those after it (exclusive prefix and suffix products: exact when an item is
+    zero); and the product of all the items (without start)."""
     n = len(items)
     before, acc = [], start
     for item in items:
@@ -95,9 +104,66 @@ def prod_grads(g, ans, iterable, start=1):
     for k in range(n - 1, -1, -1):
         after[k] = acc
         acc = acc * items[k]
-    grads = [as_input(tensor.unbroadcast(g * before[k] * after[k], items[k]), items[k])
-             for k in range(n)]
-    start_bar = as_input(tensor.unbroadcast(g * acc, start), start)
+    return before, after, acc
+
+
+def _shaped(grads, iterable, items):
     if isinstance(iterable, np.ndarray):
-        return np.array(grads, dtype=float), start_bar
-    return pieces(grads), start_bar
+        return np.array(grads, dtype=float)
+    return pieces([as_input(tensor.unbroadcast(v, items[k]), items[k])
+                   for k, v in enumerate(grads)])
+
+
+def prod_items_grad(g, iterable, start=1):
+    """The adjoint of the items of ``math.prod(iterable, start=start)``: each item's
+    is ``g`` times start times the product of every other item."""
+    items = _items(iterable)
+    before, after, _ = _prefix_suffix(items, start)
+    return _shaped([g * before[k] * after[k] for k in range(len(items))], iterable, items)
+
+
+def prod_start_grad(g, iterable, start=1):
+    """The adjoint of ``start`` in ``math.prod(iterable, start=start)``: ``g`` times
+    the items' product."""
+    _, _, acc = _prefix_suffix(_items(iterable), 1)
+    return as_input(tensor.unbroadcast(g * acc, start), start)
+
+
+def _tangents(t, n):
+    """The items' tangents as a list (a zero where an item has none)."""
+    if t is None:
+        return [0.0] * n
+    out = list(t)
+    return [0.0 if v is None else v for v in out]
+
+
+def prod_items_grad_dx(g, t, iterable, start=1):
+    """The tangent of `prod_items_grad` along the items' tangents ``t``: item k's is
+    g start sum_{m != k} t_m prod_{j != k, m} x_j (the product's second derivatives,
+    exact with zeros)."""
+    items = _items(iterable)
+    n = len(items)
+    ts = _tangents(t, n)
+    out = []
+    for k in range(n):
+        rest = items[:k] + items[k + 1:]
+        rest_t = ts[:k] + ts[k + 1:]
+        before, after, _ = _prefix_suffix(rest, start)
+        acc = 0.0
+        for m in range(n - 1):
+            acc = acc + rest_t[m] * before[m] * after[m]
+        out.append(g * acc)
+    return _shaped(out, iterable, items)
+
+
+def prod_start_grad_dx(g, t, iterable, start=1):
+    """g times the sum over k of t_k times start times the product of every item but
+    the k-th: the tangent of `prod_start_grad` along the items' tangents ``t`` (with
+    start 1), and the transpose of `prod_items_grad` in g (``t`` its cotangent)."""
+    items = _items(iterable)
+    ts = _tangents(t, len(items))
+    before, after, _ = _prefix_suffix(items, start)
+    acc = 0.0
+    for k in range(len(items)):
+        acc = acc + ts[k] * before[k] * after[k]
+    return as_input(tensor.unbroadcast(g * acc, start), start)

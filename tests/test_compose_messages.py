@@ -1,0 +1,127 @@
+"""What the refusals of composed transformations say (issue 23): each names what is
+not supported, with its code, at the user's line.
+
+- revsrc.jit compiles scalar programs by design: an array descent loop feeding a
+  derivative's outputs back in is E502, saying so;
+- revsrc.jit of a function mapped by revsrc.vmap is that function (it runs compiled
+  already); another transformation of it is E104, as a mapped function called inside
+  a transformed function is, wherever the mapped function was made;
+- recursion that no int decides is E103, saying which ints do.
+"""
+import math
+
+import numpy as np
+import pytest
+
+import revsrc
+from revsrc import errors
+
+
+def _loss(x, a):
+    return np.sum((x - a) ** 2) + np.sum(np.sin(x))
+
+
+_vg = revsrc.value_and_grad(_loss)
+
+
+def descend(x, a):
+    for _ in range(5):
+        v, g = _vg(x, a)
+        x = x - 0.1 * g
+    return x
+
+
+X = np.array([0.5, -0.2, 1.0])
+A = np.array([1.0, 0.0, -1.0])
+
+
+def test_jit_of_an_array_descent_loop_says_it_compiles_scalars_by_design():
+    with pytest.raises(errors.NotCompilable) as info:
+        revsrc.jit(descend)(X, A)
+    exc = info.value
+    assert exc.code == "E502"
+    assert "by design" in str(exc) and "argument 0 (x) is a ndarray" in str(exc)
+    assert exc.lineno == descend.__code__.co_firstlineno
+    assert "call descend itself" in exc.hint
+    assert "revsrc/" not in str(exc).split("\n")[0]
+    # the loop itself runs, and its derivative too
+    want = X.copy()
+    for _ in range(5):
+        want = want - 0.1 * (2 * (want - A) + np.cos(want))
+    np.testing.assert_allclose(descend(X, A), want, rtol=1e-15)
+
+
+def test_the_scalar_descent_loop_still_compiles():
+    def loss(x, a):
+        return (x - a) ** 2 + math.sin(x)
+    vg = revsrc.value_and_grad(loss)
+
+    def scalar_descend(x, a):
+        for _ in range(5):
+            v, g = vg(x, a)
+            x = x - 0.1 * g
+        return x
+    assert revsrc.jit(scalar_descend)(0.5, 1.0) == scalar_descend(0.5, 1.0)
+
+
+def f(x):
+    return math.sin(x) * x
+
+
+vf = revsrc.vmap(f)
+
+
+def total_outside(xs):
+    return np.sum(vf(xs))
+
+
+def total_named_inside(xs):
+    g = revsrc.vmap(f)
+    return np.sum(g(xs))
+
+
+def total_called_inside(xs):
+    return np.sum(revsrc.vmap(f)(xs))
+
+
+def test_jit_of_a_mapped_function_is_the_function():
+    assert revsrc.jit(vf) is vf
+    xs = np.array([0.1, 0.2, -1.3])
+    np.testing.assert_array_equal(revsrc.jit(vf)(xs), [f(float(x)) for x in xs])
+    with pytest.raises(ValueError):
+        revsrc.jit(vf, memory="1MB")
+
+
+@pytest.mark.parametrize("make", [revsrc.grad, revsrc.jacfwd, revsrc.jacrev,
+                                  revsrc.hessian])
+def test_a_transformation_of_a_mapped_function_is_refused_as_such(make):
+    with pytest.raises(errors.HigherOrderNotSupported) as info:
+        make(vf)(np.array([0.1, 0.2]))
+    assert info.value.code == "E104"
+    assert "mapped by revsrc.vmap" in str(info.value)
+    assert "revsrc.vmap(revsrc.grad(f))" in info.value.hint
+
+
+@pytest.mark.parametrize("g", [total_outside, total_named_inside, total_called_inside])
+def test_a_mapped_function_called_inside_is_e104_wherever_it_was_made(g):
+    with pytest.raises(errors.HigherOrderNotSupported) as info:
+        revsrc.grad(g)(np.array([0.1, 0.2]))
+    exc = info.value
+    assert exc.code == "E104"
+    assert "a function mapped by revsrc.vmap is called inside" in str(exc)
+    assert exc.lineno == g.__code__.co_firstlineno + (2 if g is total_named_inside else 1)
+
+
+def halve(x):
+    if x < 1.0:
+        return x
+    return halve(x / 2.0)
+
+
+def test_the_recursion_refusal_says_which_ints_decide():
+    with pytest.raises(errors.RecursionNotSupported) as info:
+        revsrc.grad(halve)(5.0)
+    text = str(info.value)
+    assert info.value.code == "E103"
+    assert "int constants decide" not in text
+    assert "int arguments of the function transformed" in text
