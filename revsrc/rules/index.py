@@ -124,9 +124,11 @@ FAMILIES = {
         {
         }),
     'quantiles': (
-        ('nanpercentile', 'nanquantile', 'percentile', 'quantile',),
+        ('nanpercentile', 'nanquantile', 'percentile', 'quantile', 'quantile_grad_a',
+         'quantile_grad_q',),
         (('numpy', 'nanpercentile'), ('numpy', 'nanquantile'), ('numpy', 'percentile'),
-         ('numpy', 'quantile'),),
+         ('numpy', 'quantile'), ('revsrc.runtime.grads.quantiles', 'quantile_grad_a'),
+         ('revsrc.runtime.grads.quantiles', 'quantile_grad_q'),),
         {
         }),
     'reductions': (
