@@ -149,9 +149,6 @@ KNOWN = {
     "list_pop": "refused",                   # E401
     "copy_deepcopy_params": "refused",       # E202 library function
     "lru_cache_helper": "refused",           # E202 (documented: __wrapped__ is not followed)
-    # vjp's pullback called inside f now runs (was E101); the program then raises
-    # Python's own TypeError (back returns a tuple: tuple ** 2), as plain Python does
-    "grad_of_function_calling_vjp": "crashed",
     "grad_has_aux_called_inside": "refused",  # E101 grad(..., has_aux) made inside f
     "index_put_along": "refused",            # E401 np.put_along_axis
     "index_fill_method": "refused",          # E401 A.fill(2.0)

@@ -196,7 +196,7 @@ def _hessian_of_vjp_user():
 
     def g(x):
         y, back = revsrc.vjp(f, x)
-        return np.sum(back(np.ones(2)) ** 2)
+        return np.sum(back(np.ones(2))[0] ** 2)
     x = np.array([0.3, 0.8])
     return revsrc.grad(g)(x), fd_grad(g, (x,), {}, 0)[0]
 
