@@ -281,8 +281,19 @@ def test_checkpointed_loop(memory):
 
 def test_loop_under_backend_jax():
     _jax()
-    assert float(revsrc.grad(sqrt_in_loop, backend="jax")(0.0, 5)) == 0.0
+    for n in (0, 5, 2000):     # 2000: a rolled loop
+        assert float(revsrc.grad(sqrt_in_loop, backend="jax")(0.0, n)) == 0.0
     assert float(revsrc.grad(for_zero_trips, backend="jax")(0.0, 0)) == 3.0
+    assert float(revsrc.grad(while_zero_trips, backend="jax")(0.0, 3.0)) == 3.0
+
+
+def test_backend_jax_mapped_lanes_that_branch_apart():
+    jax = _jax()
+    xs = np.array([0.0, 4.0, 0.0])
+    want = [0.0, 8.75, 0.0]
+    g = revsrc.grad(sqrt_unused, backend="jax")
+    np.testing.assert_allclose(np.asarray(jax.vmap(g)(xs)), want, rtol=1e-14)
+    np.testing.assert_allclose(revsrc.vmap(g)(xs), want, rtol=1e-14)
 
 
 # -- jit, hessian, grad of grad --
