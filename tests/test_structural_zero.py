@@ -34,9 +34,12 @@ def _jax():
 
 
 def _as_jax(f):
-    """``f`` reading jax.numpy as np (its JAX x64 reference)."""
+    """``f`` reading jax.numpy as np, the helpers it calls too (its JAX x64 reference)."""
     glob = dict(f.__globals__, np=_jax().numpy)
-    return types.FunctionType(f.__code__, glob, f.__name__)
+    for k, v in list(glob.items()):
+        if isinstance(v, types.FunctionType) and v.__globals__ is f.__globals__:
+            glob[k] = types.FunctionType(v.__code__, glob, v.__name__, v.__defaults__)
+    return types.FunctionType(f.__code__, glob, f.__name__, f.__defaults__)
 
 
 def central(f, x, h=1e-6):
@@ -389,6 +392,104 @@ def test_gradient_clipping_idiom():
         return jnp.sum((x - 0.1 * g / jnp.sqrt(jnp.sum(g * g))) ** 2)
     np.testing.assert_allclose(revsrc.grad(step)(x), np.asarray(jax.grad(ref)(x)), rtol=1e-12)
     np.testing.assert_array_equal(revsrc.grad(step, backend="jax")(np.zeros(2)), [0.0, 0.0])
+
+
+# -- more control flow: nested branches, break, return in a loop, while, a variable
+# assigned twice (the first value's adjoint killed on one path) --
+
+def root_or_square_np(x):
+    if x >= 0.0:
+        return np.sqrt(x)
+    return x * x
+
+
+def cf_helper_branch(x):
+    r = root_or_square_np(x)
+    y = x
+    if x > 5.0:
+        y = y + r
+    return y
+
+
+def cf_break(x, n):
+    s = x
+    for i in range(n):
+        r = np.sqrt(x)
+        if i == 100:
+            break
+        if i > 200:
+            s = s + r
+        s = s + x
+    return s
+
+
+def cf_return_in_loop(x, n):
+    for i in range(n):
+        r = np.sqrt(x)
+        if i >= 2:
+            return x * 3.0
+        if r > 100.0:
+            return r
+    return x
+
+
+def cf_nested(x):
+    r = np.sqrt(x)
+    y = x
+    if x > -1.0:
+        if x > 1.0:
+            y = y + r
+        else:
+            y = y * 2.0
+    else:
+        y = y + r * r
+    return y
+
+
+def cf_while(x, n):
+    r = np.sqrt(x)
+    s = x
+    k = 0
+    while k < n:
+        if k > 5:
+            s = s + r
+        s = s * 1.5
+        k += 1
+    return s
+
+
+def cf_assigned_twice(x):
+    y = np.sqrt(x)
+    if x < 1.0:
+        y = 2.0 * x
+    return y
+
+
+def cf_copy_then_replaced(x):
+    y = np.sqrt(x)
+    z = y
+    if x < 1.0:
+        z = x * 5.0
+    return z + 0.0 * x
+
+
+CONTROL = [(cf_helper_branch, (0.0,)), (cf_helper_branch, (9.0,)), (cf_break, (0.0, 5)),
+           (cf_break, (0.0, 300)), (cf_return_in_loop, (0.0, 5)), (cf_return_in_loop, (0.0, 1)),
+           (cf_nested, (0.0,)), (cf_nested, (4.0,)), (cf_while, (0.0, 3)), (cf_while, (0.0, 0)),
+           (cf_while, (0.0, 8)), (cf_assigned_twice, (0.0,)), (cf_assigned_twice, (4.0,)),
+           (cf_copy_then_replaced, (0.0,))]
+
+
+@pytest.mark.parametrize("f,args", CONTROL,
+                         ids=[f"{f.__name__}{a}" for f, a in CONTROL])
+def test_control_flow_against_jax(f, args):
+    jax = _jax()
+    ref = float(jax.grad(_as_jax(f))(*args))
+    for backend in BACKENDS + ["jax"]:
+        got = float(revsrc.grad(f, backend=backend)(*args))
+        assert got == ref or (math.isnan(got) and math.isnan(ref)), (backend, got, ref)
+    h, href = float(revsrc.hessian(f)(*args)), float(jax.hessian(_as_jax(f))(*args))
+    assert h == pytest.approx(href, rel=1e-12, abs=1e-12) or (math.isinf(h) and h == href)
 
 
 # -- where nan is the honest answer: the value is used --
