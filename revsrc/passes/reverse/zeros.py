@@ -83,9 +83,12 @@ def fuse_flag_ifs(stmts, flags, keep):
     reads = optimize.use_counts(stmts)
 
     def sets(block, flag, value):
-        return any(isinstance(t, Op) and t.target == flag and t.fn is ir.copy
-                   and t.args[0] == Const(value) and type(t.args[0].value) is bool
-                   for t in block)
+        # the last statement of the block that writes the flag sets it to value
+        for t in reversed(block):
+            if any(flag in ir.writes(u) for u in ir.walk([t])):
+                return isinstance(t, Op) and t.target == flag and t.fn is ir.copy and \
+                    t.args[0] == Const(value) and type(t.args[0].value) is bool
+        return False
 
     def last_comment(block):
         return next((t.text for t in reversed(block) if isinstance(t, Comment)), None)
