@@ -35,25 +35,10 @@ KNOWN = {
     # (fixed before the merge: an item read from an array made by x.copy(), np.copy,
     # np.array, astype, flatten or concatenate followed later writes into that array,
     # as if it were a view: old = y[0]; y[0] = ...; old gave the new value. 31 cases.)
-    # a value whose local derivative is inf (sqrt at 0) that the result does not use
-    # (a branch not taken) turns the gradient into nan (0 * inf) where JAX gives the
-    # derivative: r = np.sqrt(x); y = x * x; if r > 1: y += r; return y -> grad(0.) nan
-    # (JAX 0.); the gradient-clipping idiom gnorm = sqrt(sum(g*g)); if gnorm > 1: ... at 0
-    "edge_grad_unused_sqrt_intermediate": "wrong",
-    "edge_grad_unused_norm_intermediate": "wrong",
-    "edge_hessian_unused_sqrt_intermediate": "wrong",
-    "edge_grad_gradient_clipping_idiom_at_zero": "wrong",
-    "edge_grad_scalar_unused_sqrt_engine": "wrong",    # math.sqrt(abs(x)) on the engine
-    # ... and not only at edges: e = np.exp(x * 1000.0); if x > 0.5: return x * x;
-    # return e -> grad at 0.9 is nan (2 * 0.9 = 1.8): the unused exp overflowed to inf
-    "unused_exp_overflow_branch": "wrong",
-    "unused_safe_normalize_at_zero": "wrong",  # n = sqrt(sum(v*v)); u = v / n if n > 0 else v
-    "unused_log_at_zero_entropy_term": "wrong",  # lx = np.log(x); x * lx if x > 0 else 0 * x
-    "unused_pow_half_at_zero": "wrong",
-    "unused_asin_at_one": "wrong",
-    "unused_norm_hessian_at_zero": "wrong",
-    "unused_sqrt_in_loop_at_zero": "wrong",
-    "student_huber_sqrt_abs_at_zero": "wrong",       # a = np.sqrt(r * r); 0.5 r^2 if a <= 1
+    # (fixed: a value whose local derivative is inf or nan (sqrt at 0, log at 0, an exp
+    # that overflowed) used only on a path not taken turned the gradient into nan
+    # (0 * inf): adjoints now carry structural zeros, revsrc/passes/reverse/zeros.py.
+    # 13 cases; more in tests/test_structural_zero.py.)
     # -- CRASHED (none left) ----------------------------------------------------------------------
     # revsrc.jit(obj.method) / revsrc.vmap(obj.method) after revsrc.grad(obj.method) raised
     # KeyError: 'self'; now refused (E502: jit and vmap compile functions of numbers)

@@ -32,6 +32,7 @@ class Names:
         self.dots = {}          # variable -> its tangent's name (forward mode)
         self.bar_names = set()  # the names of adjoints and tangents (`is_bar`)
         self.adjoints = set()   # the names of adjoints alone (`is_adjoint`)
+        self.fixed = set()      # names claimed by `internal` (results, region flags)
         self.count = 0
 
     def fork(self):
@@ -86,10 +87,17 @@ class Names:
         """Claim the fixed name ``name`` for a variable of the transformation's own
         (a function's result ``_ret``, a control flag named after its region)."""
         self.taken.add(name)
+        self.fixed.add(name)
         self.control.add(name)
         return name
 
     flag = internal
+
+    def is_result_slot(self, name):
+        """Whether ``name`` is a function's result (or an item of it) named by
+        `internal`: each run of its function assigns it once. A namer forked for a
+        derivative of a derivative knows none (its program restores them too)."""
+        return name in self.fixed
 
     def is_generated(self, name):
         """Whether ``name`` was made by the transformation (not one of the user's)."""

@@ -23,6 +23,7 @@ from . import checkpoint, forward
 from .adjoint import Adjoint
 from .plan import Plan
 from .stacks import STACK_KIND, add_companions, shift_stack_var, shift_stacks
+from .zeros import drop_unread_flags, fuse_flag_ifs
 
 __all__ = ["STACK_KIND", "transform"]
 
@@ -65,6 +66,8 @@ def transform(an, *, name, seed=None, memory=None, lazy=False):
     for p in an.wrt:
         b = adj.bar_names.get(p)
         grads.append(Const(0.0) if (b is None or b in adj.zero) else b)
+    rev = fuse_flag_ifs(rev, adj.flags, {g for g in grads if isinstance(g, str)})
+    rev = drop_unread_flags(rev, adj.flags.values())
     rev = optimize.cleanup(rev, fwd, {o for o in [result, aux] + grads if isinstance(o, str)},
                            names)
     if rev:

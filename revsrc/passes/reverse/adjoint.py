@@ -9,6 +9,8 @@ leaves a placeholder (`forward.Restore` and its siblings), settled later.
 It knows which adjoints are zero (``self.zero``: never written since they last
 became zero), so it writes no code for them; a zero is written at run time only
 where control flow joins a path on which it is zero with one on which it is not.
+Such an adjoint is then *maybe* zero (``self.maybe``): the adjoint of the operation
+that reads it runs only if its live flag says a contribution arrived (`zeros`).
 """
 from __future__ import annotations
 
@@ -23,9 +25,10 @@ from . import contributions
 from .forward import Decision, Restore, RestoreItem, ReverseFor
 from .plan import breaks
 from .stacks import adjoint_stack
+from .zeros import ZeroFlow
 
 
-class Adjoint:
+class Adjoint(ZeroFlow):
     def __init__(self, plan, main):
         self.plan = plan
         self.names = plan.names
@@ -35,6 +38,9 @@ class Adjoint:
         self.bar_names = {}
         self.bar_of = {}           # bar -> the variable it is the adjoint of
         self.zero = set()
+        self.maybe = set()         # adjoints zero on some paths only (`zeros`)
+        self.killed = set()        # zero ones whose variable's assignment was reversed
+        self.flags = {}            # adjoint -> its live flag
         self.errstate_tokens = {}  # an errstate's exit token -> the adjoint's enter
 
     def bar(self, v):
@@ -70,19 +76,17 @@ class Adjoint:
         elif isinstance(s, If):
             self._adjoint_if(s, site, out)
         elif isinstance(s, For):
-            if all(isinstance(b, Const) and type(b.value) is int
-                   for b in (s.start, s.stop, s.step)) and s.step.value != 0 \
-                    and not breaks(s.body):
-                trips = len(range(s.start.value, s.stop.value, s.step.value))
+            trips = _static_trips(s)
+            if trips is not None:
                 self.plan.static_trips[site] = Const(trips)
-            body = self._loop_body(s.body, out)
+            body = self._loop_body(s, out)
             n = self.names.fresh("_n")
             k = self.names.fresh("_k")
             out.append(Decision(n, site))
             out.append(ReverseFor(s, site, n, k, body))
             out.append(Restore(s.var, site))
         elif isinstance(s, While):
-            body = self._loop_body(s.body, out)
+            body = self._loop_body(s, out)
             n = self.names.fresh("_n")
             k = self.names.fresh("_k")
             out.append(Decision(n, site))
@@ -97,38 +101,35 @@ class Adjoint:
             raise AssertionError(s)
 
     def _adjoint_if(self, s, site, out):
-        before = set(self.zero)
+        before = self.snapshot()
         body, orelse = [], []
         self.block(s.body, body)
-        z1 = self.zero
-        self.zero = set(before)
+        after_body = self.snapshot()
+        self.restore_flow(before)
         self.block(s.orelse, orelse)
-        z2 = self.zero
-        join = z1 & z2
-        for b in sorted(z1 - join):
-            body.append(self._zero_value(b))
-        for b in sorted(z2 - join):
-            orelse.append(self._zero_value(b))
-        self.zero = join
+        self.merge(body, orelse, after_body, self.snapshot())
         flag = self.names.fresh("_b")
         out.append(Decision(flag, site))
         out.append(If(flag, body, orelse, loc=s.loc))
 
-    def _loop_body(self, stmts, out):
-        """Reverse a loop body; adjoints zero on entry to every iteration stay known
-        zero inside it (the largest such set, found before any code is written)."""
-        entry = set(self.zero)
-        cand = self._zero_fixpoint(stmts, entry)
-        self.zero = set(cand)
+    def _loop_body(self, loop, out):
+        """Reverse a loop body from the state at the head of every iteration (found
+        before any code is written): what differs from it on entry is settled before
+        the loop, what differs at the end of an iteration at that end."""
+        entry = self.snapshot()
+        head = self.loop_flow(loop.body, entry)
+        self.restore_flow(head)
         body = []
-        self.block(stmts, body)
-        end = self.zero
-        for b in sorted(entry - cand):
-            out.append(self._zero_value(b))
-        for b in sorted(end - cand):
-            body.append(self._zero_value(b))
-        self.zero = cand
+        self.block(loop.body, body)
+        end = self.snapshot()
+        out.extend(self.fixups(entry, head))
+        body.extend(self.fixups(end, head))
+        self.restore_flow(self.after_loop(head, end) if self.runs_once(loop) else head)
         return body
+
+    def runs_once(self, loop):
+        """Whether the reversed ``loop`` is known to run at least once."""
+        return isinstance(loop, For) and (_static_trips(loop) or 0) > 0
 
     def _zero_value(self, b):
         """``b = 0``, for adjoint ``b``: 0.0 for a number, float zeros shaped like its
@@ -142,9 +143,6 @@ class Adjoint:
             self.plan.read(v)
             return Op(b, runtime.zero_items, (v,))
         return Op(b, ir.copy, (Const(0.0),))
-
-    # Which adjoints each statement makes nonzero or zero, without writing code: the
-    # loop fixpoint is found this way, then the body is reversed once.
 
     def targets(self, s):
         """The variables the adjoint of ``s`` sends contributions to, in order."""
@@ -162,43 +160,6 @@ class Adjoint:
                    if isinstance(v, str) and v in self.active and k in rule.params
                    and rule.differentiable(rule.params.index(k))]
         return wanted
-
-    def _zero_block(self, stmts, zero):
-        for s in reversed(stmts):
-            zero = self._zero_stmt(s, zero)
-        return zero
-
-    def _zero_stmt(self, s, zero):
-        if isinstance(s, Op):
-            z = s.target
-            if z is None or z not in self.active or self.bar(z) in zero:
-                return zero
-            targets = [a for _, a in self.targets(s)]
-            zero = zero - {self.bar(a) for a in targets if a != z}
-            return zero if z in targets else zero | {self.bar(z)}
-        if isinstance(s, SetItem):
-            if s.target in self.active and self.bar(s.target) not in zero \
-                    and isinstance(s.value, str) and s.value in self.active:
-                return zero - {self.bar(s.value)}
-            return zero
-        if isinstance(s, If):
-            return self._zero_block(s.body, set(zero)) & self._zero_block(s.orelse, set(zero))
-        if isinstance(s, (For, While)):
-            return self._zero_fixpoint(s.body, zero)
-        if isinstance(s, Pop) and self._stack_active(s.stack) and s.target in self.active:
-            return zero | {self.bar(s.target)}
-        if isinstance(s, Push) and self._stack_active(s.stack) \
-                and isinstance(s.value, str) and s.value in self.active:
-            return zero - {self.bar(s.value)}
-        return zero
-
-    def _zero_fixpoint(self, stmts, entry):
-        cand = set(entry)
-        while True:
-            end = self._zero_block(stmts, set(cand))
-            if cand <= end:
-                return cand
-            cand &= end
 
     def _mirror_errstate(self, s, out):
         """An np.errstate block's adjoint runs under its settings too: leaving it (in
@@ -235,7 +196,7 @@ class Adjoint:
                 value = tb
             out.append(Push(value, adjoint_stack(s.stack)))
             if tb is not None:
-                self.zero.add(tb)
+                self._killed(tb)
         out.append(Restore(t, site))
 
     def _adjoint_push(self, s, out):
@@ -246,6 +207,11 @@ class Adjoint:
         if isinstance(s.value, str) and s.value in self.active:
             self.accumulate(s.value, c, out)
 
+    def _killed(self, b):
+        self.zero.add(b)
+        self.killed.add(b)
+        self.maybe.discard(b)
+
     def _adjoint_op(self, s, site, out):
         z = s.target
         zb = self.bar(z)
@@ -253,6 +219,45 @@ class Adjoint:
             out.append(Restore(z, site))
             return
         out.append(Comment(_comment(s.loc, self.main), loc=s.loc))
+        if zb in self.maybe:
+            self._adjoint_op_if_live(s, site, zb, out)
+            return
+        if not self._rule(s, zb, out):
+            # the bar of the value before this assignment starts at zero; known
+            # zero bars are never read, so nothing needs to be written
+            self._killed(zb)
+            out.append(Restore(z, site))
+
+    def _adjoint_op_if_live(self, s, site, zb, out):
+        """The adjoint of ``s`` under ``if zb_live:``: on a path that sent nothing to
+        ``zb`` nothing flows on (0.0 times an infinite derivative would be nan).
+        Values the rule restores are restored on both paths."""
+        before = self.snapshot()
+        self.maybe.discard(zb)
+        inner = []
+        in_args = self._rule(s, zb, inner)
+        if in_args:
+            self.maybe.add(zb)     # its flag still holds
+        else:
+            self._killed(zb)
+        taken = self.snapshot()
+        self.restore_flow(before)
+        if not in_args:
+            self._killed(zb)
+        # an input the target overwrote is restored on both paths: what the rule
+        # does up to that restore (a copy of the target) runs unconditionally
+        cut = max((i + 1 for i, t in enumerate(inner) if isinstance(t, Restore)), default=0)
+        out.extend(inner[:cut])
+        inner, skipped = inner[cut:], []
+        self.merge(inner, skipped, taken, self.snapshot(), slots=False)
+        out.append(If(self.live_flag(zb), inner, skipped, loc=s.loc))
+        if not in_args:
+            out.append(Restore(s.target, site))
+
+    def _rule(self, s, zb, out):
+        """The contributions of ``s``'s rule, accumulated; whether ``s.target`` is
+        among its inputs (then ``zb`` holds what it sends there)."""
+        z = s.target
         contribs = contributions.contributions(self, s, zb, out)
         args = [a for a, _ in contribs]
         in_args = z in args
@@ -270,20 +275,17 @@ class Adjoint:
                     first = False
                 else:
                     out.append(Op(zb, operator.add, (zb, c)))
-        else:
-            # the bar of the value before this assignment starts at zero; known
-            # zero bars are never read, so nothing needs to be written
-            self.zero.add(zb)
-        if not in_args:
-            out.append(Restore(z, site))
+        return in_args
 
     def accumulate(self, a, c, out):
         ab = self.bar(a)
         if ab in self.zero:
             out.append(Op(ab, ir.copy, (c,)))
             self.zero.discard(ab)
+            self.killed.discard(ab)
         else:
             out.append(Op(ab, operator.add, (ab, c)))
+            self.maybe.discard(ab)
 
     def _adjoint_setitem(self, s, site, out):
         tgt = s.target
@@ -295,14 +297,37 @@ class Adjoint:
             tb = self.bar(tgt)
             if tb not in self.zero:
                 out.append(Comment(_comment(s.loc, self.main), loc=s.loc))
-                if isinstance(s.value, str) and s.value in self.active:
-                    c = self.names.temp()
-                    out.append(Op(c, runtime.take_grad, (tb, s.index)))
-                    u = self.names.temp()
-                    out.append(Op(u, runtime.unbroadcast, (c, s.value)))
-                    self.accumulate(s.value, u, out)
-                out.append(Op(tb, runtime.zero_at, (tb, s.index)))
+                if tb not in self.maybe:
+                    self._setitem_rule(s, tb, out)
+                else:
+                    # as an operation's: only what arrived flows on
+                    before, inner = self.snapshot(), []
+                    self.maybe.discard(tb)
+                    self._setitem_rule(s, tb, inner)
+                    self.maybe.add(tb)
+                    taken = self.snapshot()
+                    skipped = []
+                    self.merge(inner, skipped, taken, before, slots=False)
+                    out.append(If(self.live_flag(tb), inner, skipped, loc=s.loc))
         out.append(RestoreItem(s, site))
+
+    def _setitem_rule(self, s, tb, out):
+        if isinstance(s.value, str) and s.value in self.active:
+            c = self.names.temp()
+            out.append(Op(c, runtime.take_grad, (tb, s.index)))
+            u = self.names.temp()
+            out.append(Op(u, runtime.unbroadcast, (c, s.value)))
+            self.accumulate(s.value, u, out)
+        out.append(Op(tb, runtime.zero_at, (tb, s.index)))
+
+
+def _static_trips(loop):
+    """The trip count of a ``for`` over a constant range with no break, else None."""
+    if all(isinstance(b, Const) and type(b.value) is int
+           for b in (loop.start, loop.stop, loop.step)) and loop.step.value != 0 \
+            and not breaks(loop.body):
+        return len(range(loop.start.value, loop.stop.value, loop.step.value))
+    return None
 
 
 def _comment(loc, main=""):

@@ -91,6 +91,8 @@ def mark_sites(plan, rbody):
                 continue
             if isinstance(s, Op):
                 nonempty = True
+            elif isinstance(s, If):      # a live flag's (revsrc/passes/reverse/zeros.py)
+                nonempty = visit(s.body) | visit(s.orelse) or nonempty
             elif isinstance(s, Restore):
                 if plan.saves(s.site, s.var):
                     nonempty = True
@@ -261,6 +263,8 @@ def resolve(plan, stmts):
                 old = plan.names.fresh("_old")
                 out.append(Pop(old, "o"))
                 out.append(SetItem(st.target, st.index, old, loc=st.loc))
+        elif isinstance(s, If):          # a live flag's
+            out.append(If(s.test, resolve(plan, s.body), resolve(plan, s.orelse), loc=s.loc))
         else:
             out.append(s)
         i += 1
