@@ -198,6 +198,7 @@ cdef class ScalarProgram:
     cdef unsigned long long runs
     cdef readonly tuple code_list
     cdef readonly tuple reg_init
+    cdef public bint numpy_scalars  # NumPy's errors fall back to Python (_engine_numpy.pxi)
 
     def __cinit__(self):
         self.vm.fdata = <double*>malloc(_STACK0 * sizeof(double))
@@ -279,6 +280,8 @@ cdef class ScalarProgram:
         err = self.run_fn(&self.vm)
         if err == RV_E_PAUSE:
             err = self._long_run()
+        if err and _reruns(self, err):
+            err = RV_E_FALLBACK
         if self.vm.fcap > (1 << 22) and self.vm.fsize == 0:
             self._shrink()
         self.work += 1 + (self.vm.iters - before)
@@ -353,6 +356,7 @@ cdef class ScalarProgram:
                           self._io[1], self.out_kinds, self.globals_spec, self.messages)
         c.run_fn = self.run_fn
         c._native = self._native
+        c.numpy_scalars = self.numpy_scalars
         return c
 
     cdef void _give_back(self, ScalarProgram c):
