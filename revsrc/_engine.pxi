@@ -1,14 +1,10 @@
-# The compiled scalar engine (included by _kernels.pyx): the Python side.
-#
-# A ScalarProgram is an int32 code array over a flat array of double registers.
-# Each instruction is an opcode followed by its operands (register indices, jump
-# targets as code offsets, or small immediates); revsrc/backends/engine/lower.py
-# lowers an ir.Program into this form. The instruction set, its semantics as C, the
-# libm table and the error codes have one source, revsrc/_engine_ops.py; the build
-# turns it into _engine_vm.h, whose rv_vm_run is the dispatch loop: one C function
-# with no Python work per instruction. Errors set a code that the Python side turns
-# into the exception Python would have raised, after the run. CPython's float
-# algorithms and the stacks are in _engine_rt.h, shared with the native tier.
+# The compiled scalar engine (included by _kernels.pyx): the Python side. A ScalarProgram
+# is an int32 code array (opcode, then operands: registers, jump offsets, immediates) over
+# double registers, lowered by revsrc/backends/engine/lower.py. The instruction set, its C
+# semantics, the libm table and the error codes have one source, revsrc/_engine_ops.py,
+# which the build turns into _engine_vm.h (rv_vm_run: one C dispatch loop, no Python work
+# per instruction). An error sets a code that becomes Python's exception after the run.
+# CPython's float algorithms and the stacks are in _engine_rt.h, shared with the native tier.
 
 cimport cython
 from libc.stdint cimport int64_t, intptr_t
@@ -200,6 +196,7 @@ cdef class ScalarProgram:
     cdef unsigned long long runs
     cdef readonly tuple code_list
     cdef readonly tuple reg_init
+    cdef public bint numpy_scalars  # NumPy's errors fall back to Python (_engine_numpy.pxi)
 
     def __cinit__(self):
         self.vm.fdata = <double*>malloc(_STACK0 * sizeof(double))
@@ -283,6 +280,8 @@ cdef class ScalarProgram:
         err = self.run_fn(&self.vm)
         if err == RV_E_PAUSE:
             err = self._long_run()
+        if err and _reruns(self, err):
+            err = RV_E_FALLBACK
         if self.vm.fcap > (1 << 22) and self.vm.fsize == 0:
             self._shrink()
         self.work += 1 + (self.vm.iters - before)
@@ -357,6 +356,7 @@ cdef class ScalarProgram:
                           self._io[1], self.out_kinds, self.globals_spec, self.messages)
         c.run_fn = self.run_fn
         c._native = self._native
+        c.numpy_scalars = self.numpy_scalars
         return c
 
     cdef void _give_back(self, ScalarProgram c):

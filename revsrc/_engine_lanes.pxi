@@ -274,7 +274,7 @@ cdef class LaneMapper:
         cdef double v
         for l in range(m):
             e = b.err[l]
-            if e == RV_E_FALLBACK or e == RV_E_GLOBAL:
+            if e == RV_E_FALLBACK or e == RV_E_GLOBAL or _reruns(self.prog, e):
                 self.status[at + l] = 1
                 continue
             if e:

@@ -172,7 +172,7 @@ cdef class Mapper:
                             err = self.fn(&st)
                         if err == RV_E_PAUSE:       # cancelled
                             break
-                        if err == RV_E_FALLBACK:
+                        if err == RV_E_FALLBACK or _reruns(self.prog, err):
                             self.status[i] = 1
                         elif err:
                             err_at = i

@@ -217,6 +217,12 @@ ERRORS = (
     ("CHECKPOINT", "checkpoint", "a loop's saves would exceed the memory bound"),
 )
 
+# The errors of Python's float arithmetic where NumPy's float64 gives inf or nan (with
+# a RuntimeWarning, or FloatingPointError under np.errstate): a program that computes
+# on NumPy scalars (`ScalarProgram.numpy_scalars`) and meets one runs on the Python
+# path instead, whose NumPy scalars compute as the plain call does.
+NUMPY_DIFFERS = ("FDIV", "FFLOORDIV", "FMOD", "POW_ZERO", "POW_RANGE", "DOMAIN", "RANGE")
+
 OPCODE = {name: i for i, (name, *_) in enumerate(INSTRUCTIONS)}
 FORMAT = {name: fmt for name, fmt, *_ in INSTRUCTIONS}
 QUIET = frozenset(name for name, _, _, flags in INSTRUCTIONS if "quiet" in flags)

@@ -30,7 +30,6 @@ MODULES = ["user_programs7" + s for s in "abcdefghijklmno"]
 
 _ALIAS = "wrong"     # an array reached through a list changed in place: the change is lost
 _INTDST = "wrong"    # a float stored into an int / bool / uint8 array keeps its derivative
-_NPSCALAR = "crashed"  # NumPy float64 scalar arithmetic on the engine raises Python's errors
 
 KNOWN = {
     # -- WRONG ------------------------------------------------------------------------------------
@@ -72,27 +71,6 @@ KNOWN = {
     "r7_float_into_int_array_backend_python": _INTDST,  # and with backend="python"
     "r7_float_into_int_array_backend_jax": _INTDST,     # and backend="jax"
     # -- CRASHED -----------------------------------------------------------------------------------
-    # C1: NumPy float64 scalars (np.sin(x), np.exp(x), np.float64(x)) divide by zero into
-    # inf/nan and overflow into inf, with a warning; the scalar engine (default backend,
-    # jit, vmap, jvp) runs them with Python float rules and raises ZeroDivisionError /
-    # OverflowError (backend="python" gives NumPy's numbers).
-    # def f(x): return 1.0 / np.sin(x) -> revsrc.grad(f)(0.0) ZeroDivisionError (plain: inf)
-    "r7_exp_underflow_ratio_vs_jax": _NPSCALAR,        # np.exp(-x) / (np.exp(-x) + ...) at 800
-    "r7_np_scalar_div_zero_value_and_grad": _NPSCALAR,  # 1.0 / np.sin(x) at 0
-    "r7_np_scalar_div_zero_nan_grad": _NPSCALAR,       # np.sqrt(x) / np.sqrt(x) at 0
-    "r7_np_scalar_div_zero_jit": _NPSCALAR,            # revsrc.jit(f)(0.0)
-    "r7_np_scalar_div_zero_vmap": _NPSCALAR,           # revsrc.vmap(f)(np.array([0.0, 1.0]))
-    "r7_np_scalar_div_zero_jvp": _NPSCALAR,            # revsrc.jvp(f, (0.0,), (1.0,))
-    "r7_npscalar_pow_overflow_value_and_grad": _NPSCALAR,   # np.exp(x) ** 2.0 at 400: OverflowError
-    "r7_npscalar_pow_overflow_jit": _NPSCALAR,         # revsrc.jit: OverflowError
-    "r7_npscalar_mod_zero_value_and_grad": _NPSCALAR,        # np.float64(x) % 0.0
-    "r7_npscalar_mod_zero_jit": _NPSCALAR,             # ZeroDivisionError: float modulo
-    "r7_npscalar_floordiv_zero_value_and_grad": _NPSCALAR,   # np.sin(x) // 0.0
-    "r7_npscalar_floordiv_zero_jit": _NPSCALAR,        # ZeroDivisionError
-    "r7_npscalar_zero_pow_negative_value_and_grad": _NPSCALAR,  # np.sin(x) ** -1.0 at 0
-    "r7_npscalar_zero_pow_negative_jit": _NPSCALAR,    # ZeroDivisionError
-    "r7_npscalar_div_int_zero_value_and_grad": _NPSCALAR,    # np.sin(x) / 0
-    "r7_npscalar_div_int_zero_jit": _NPSCALAR,         # ZeroDivisionError
     # C2: y = np.zeros(2); y[0] = x * (1 + 1j) -> TypeError "float() argument must be ... not
     # 'complex'" (NumPy stores the real part with a ComplexWarning)
     "r7_complex_into_float_array": "crashed",          # y[0] = x * (1 + 1j): TypeError
@@ -100,10 +78,6 @@ KNOWN = {
     # AssertionError "a scalar adjoint reached an item assignment"
     "r7_zero_d_array_setitem_empty_tuple": "crashed",  # y = np.array(x); y[()] = 2.0 * y
     "r7_zero_d_array_setitem_ellipsis": "crashed",     # y = np.zeros(()); y[...] = x ** 2
-    # C4: revsrc.jit refuses with E502 but its message names internals: def f(n): return
-    # 2 ** (-n) -> "variable '_t2' is of kind 'any', not a scalar"; float(3 ** n) -> '_t1'
-    "r7_jit_int_pow_negative_exponent": "crashed",     # jit(f)(3), f(n) = 2 ** (-n): names _t2
-    "r7_jit_float_of_int_power": "crashed",            # jit(f)(50), f(n) = float(3 ** n): _t1
     # -- refused, documented ----------------------------------------------------------------------------
     "r7_adaptive_simpson_value_recursion_E103": "refused-doc",   # recursion on a float tolerance
     "r7_conv1d_sliding_window_view": "refused-doc",      # E202 library functions with no rule:

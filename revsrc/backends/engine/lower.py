@@ -22,30 +22,20 @@ revsrc/backends/engine/peephole.py).
 """
 from __future__ import annotations
 
+import operator
 import struct
-
-import numpy as np
 
 from ... import _engine_ops as ops
 from ...passes import analysis
-from ... import runtime
+from ...passes.reverse.checkpoint import shows_twice
 from ...runtime import checkpoint as checkpoint_rt, containers
 from ...core import ir
-from ... import primitives
 from ...core import kinds as kinds_mod
-from ..._kernels import EngineFallback, ScalarProgram, ufunc_slot
+from ..._kernels import EngineFallback, ScalarProgram
+from .calls import NotLowerable, SLOT_NAMES, fn_name, intlike, is_numpy, rule_for
 from .peephole import assemble, listing, peephole
 
 __all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower", "SLOT_NAMES"]
-
-
-class NotLowerable(Exception):
-    """The program uses something the scalar engine cannot run exactly; ``loc`` is the
-    user's line of the statement that does (when known)."""
-
-    def __init__(self, message, loc=None):
-        super().__init__(message)
-        self.loc = loc
 
 
 # Formats and flags come from the engine's one source, revsrc/_engine_ops.py.
@@ -53,7 +43,6 @@ ENGINE_OPCODES = tuple((name, fmt) for name, fmt, *_ in ops.INSTRUCTIONS)
 ENGINE_MATH1 = tuple(name for name, _ in ops.MATH1)
 ENGINE_RAISE = {"range_step_zero": ops.ERROR["STEP0"], "range_float": ops.ERROR["RANGE_TYPE"]}
 FORMAT = ops.FORMAT
-_MATH1 = ops.MATH1_INDEX
 
 _TWO53 = 2 ** 53
 
@@ -71,180 +60,6 @@ class EngineProgram(ScalarProgram):
     def disassemble(self):
         """One instruction per line: offset, opcode, operands by IR variable name."""
         return listing(self.name, self.code_list, self.reg_names, SLOT_NAMES)
-
-
-# ----- What each IR function lowers to -----
-# A lowering rule takes (lowering, target, args, arg_kinds) and emits instructions.
-# Kinds are 'b', 'i', 'f'; "intlike" is 'b' or 'i' (bools compute as ints).
-
-
-def _intlike(kinds):
-    return all(k in "bi" for k in kinds)
-
-
-def _op(lw, target, args, kinds, float_op, int_op=None):
-    """One instruction over every argument; ``int_op`` when all are ints or bools."""
-    op = int_op if int_op and _intlike(kinds) else float_op
-    if op == "MOV" and args[0] == target:
-        return
-    lw.nargs(args, len(FORMAT[op]) - 1)
-    lw.emit(op, lw.w(target), *[lw.r(a) for a in args])
-
-
-def _math1(lw, target, args, kinds, name):
-    lw.nargs(args, 1)
-    lw.emit("MATH1", lw.w(target), lw.r(args[0]), _MATH1[name])
-
-
-def _minmax(lw, target, args, kinds, op):
-    if len(args) < 2:
-        raise NotLowerable(f"{op.lower()}() of one iterable argument")
-    if len(args) == 2:
-        lw.emit(op, lw.w(target), lw.r(args[0]), lw.r(args[1]))
-        return
-    acc = lw.hidden(f"{op.lower()}")
-    lw.emit(op, acc, lw.r(args[0]), lw.r(args[1]))
-    for a in args[2:]:
-        lw.emit(op, acc, acc, lw.r(a))
-    lw.emit("MOV", lw.w(target), acc)
-
-
-def _to_int(lw, target, args, kinds, float_op):
-    # int(), round(), math.floor/ceil/trunc: identity on ints, else float -> int
-    lw.nargs(args, 1)
-    if _intlike(kinds):
-        if args[0] != target:
-            lw.emit("MOV", lw.w(target), lw.r(args[0]))
-    else:
-        lw.emit(float_op, lw.w(target), lw.r(args[0]))
-
-
-def _truth(lw, target, args, kinds):
-    lw.nargs(args, 1)
-    if kinds[0] == "b":
-        if args[0] != target:
-            lw.emit("MOV", lw.w(target), lw.r(args[0]))
-    else:
-        lw.emit("TRUTH", lw.w(target), lw.r(args[0]))
-
-
-def _scale(lw, target, args, kinds, factor):
-    # math.degrees and math.radians: one multiplication by CPython's own constant
-    lw.nargs(args, 1)
-    lw.emit("MUL", lw.w(target), lw.r(args[0]), lw.r(ir.Const(factor)))
-
-
-def _first(lw, target, args, kinds):
-    # runtime.finalize_grad on numbers: its first argument (the second gives its form)
-    if args[0] != target:
-        lw.emit("MOV", lw.w(target), lw.r(args[0]))
-
-
-def _log(lw, target, args, kinds):
-    if len(args) == 1:
-        lw.emit("LOG", lw.w(target), lw.r(args[0]))
-    else:
-        lw.nargs(args, 2)
-        lw.emit("LOGB", lw.w(target), lw.r(args[0]), lw.r(args[1]))
-
-
-def _hypot(lw, target, args, kinds):
-    if len(args) != 2:
-        raise NotLowerable("math.hypot with other than two coordinates")
-    lw.emit("HYPOT", lw.w(target), lw.r(args[0]), lw.r(args[1]))
-
-
-def _check_assert(lw, target, args, kinds):
-    lw.nargs(args, 2)
-    if not isinstance(args[1], ir.Const):
-        raise NotLowerable("an assert message computed at run time")
-    lw.messages.append(args[1].value)
-    lw.emit("ASSERT", lw.r(args[0]), len(lw.messages) - 1)
-
-
-def _unpack_check(lw, target, args, kinds):
-    """containers.check_unpack on a sequence the engine would have to read: not lowered
-    (the Python path checks it); a tuple of known length has no check left (cse)."""
-    raise NotLowerable("unpacking a sequence whose length is known only at run time")
-
-
-# A record's engine spec (primitives.Lower) names one of these.
-_LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
-              "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert,
-              "unpack": _unpack_check, "scale": _scale, "first": _first}
-
-
-# ----- NumPy functions on scalars -----
-# Every NumPy ufunc that maps one or two float64 values to one runs through NumPy's
-# own inner loop for float64 (see _engine.pxi): the engine needs no instruction per
-# function and gives NumPy's digits on every CPU, SIMD or not.
-
-# engine slot -> ufunc name, filled as lowering meets ufuncs: disassembly and the
-# native tier's comments name a program's NumPy loops by it
-SLOT_NAMES = {}
-_UFUNC_KINDS = {}         # (ufunc, argument kinds) -> True when NumPy computes in float64
-_SAMPLE = {"i": 3, "f": 0.5}
-
-
-def _computes_in_float64(fn, kinds):
-    """Whether NumPy evaluates ``fn`` on Python values of these kinds in float64
-    (ints may select an integer loop: np.square(3) is an int64)."""
-    key = (fn, kinds)
-    hit = _UFUNC_KINDS.get(key)
-    if hit is None:
-        with np.errstate(all="ignore"):
-            try:
-                out = fn(*[_SAMPLE[k] for k in kinds])
-            except (TypeError, ValueError):
-                out = None
-        hit = _UFUNC_KINDS[key] = type(out) is np.float64
-    return hit
-
-
-def _ufunc_rule(fn):
-    try:
-        slot = ufunc_slot(fn)
-    except ValueError:
-        return None
-    SLOT_NAMES[slot] = fn.__name__
-    op = "NPU1" if fn.nin == 1 else "NPU2"
-
-    def rule(lw, target, args, kinds):
-        lw.nargs(args, fn.nin)
-        if "b" in kinds:
-            raise NotLowerable(f"numpy.{fn.__name__} of a bool (NumPy computes it in "
-                               f"another precision)")
-        if not _computes_in_float64(fn, "".join(kinds)):
-            raise NotLowerable(f"numpy.{fn.__name__} of ints (NumPy computes it in int64)")
-        lw.emit(op, lw.w(target), *[lw.r(a) for a in args], slot)
-    return rule
-
-
-_NP_RULES = {}
-
-
-def _rule_for(fn):
-    """The lowering of a call to ``fn``, from its primitive record; None if none."""
-    prim = primitives.lookup(fn)
-    if prim is None:
-        return None
-    spec = prim.alias(fn).engine
-    if spec is not None:
-        lowering = _LOWERINGS[spec.how]
-        return lambda lw, target, args, kinds: lowering(lw, target, args, kinds, *spec.args)
-    if isinstance(fn, np.ufunc):
-        rule = _NP_RULES.get(fn)
-        if rule is None:
-            rule = _NP_RULES[fn] = _ufunc_rule(fn)
-        return rule
-    return None
-
-
-def _fn_name(fn):
-    if runtime.is_helper(fn):       # what the user wrote, not revsrc's internals
-        return runtime.described(fn)
-    mod = getattr(fn, "__module__", None) or type(fn).__module__
-    return f"{mod}.{getattr(fn, '__name__', repr(fn))}"
 
 
 # ----- Lowering -----
@@ -287,6 +102,15 @@ class _Lowering:
         self.messages = []
         self.special = set()    # registers that are never temporaries
         self.aux = {}           # a stack other than "f" and "i" -> its number (PUSHX)
+        self.numpy = False      # a NumPy function is called (its results are NumPy scalars)
+        # per variable: how many statements assign it, and the user's line of one
+        self.assigned, self.defined_at = {}, {}
+        for s in ir.walk(program.body):
+            for t in (getattr(s, "target", None), getattr(s, "var", None)):
+                if isinstance(t, str):
+                    self.assigned[t] = self.assigned.get(t, 0) + 1
+                    if getattr(s, "loc", None) is not None:
+                        self.defined_at.setdefault(t, s.loc)
 
     # registers
 
@@ -299,11 +123,31 @@ class _Lowering:
         if isinstance(operand, ir.Const):
             return self._const_kind(operand.value)
         if operand in self.bad_kinds:
-            raise NotLowerable(f"variable {operand!r} is of kind {self.bad_kinds[operand]!r}, "
-                               f"not a scalar")
+            what, loc = self._shown(operand)
+            kind = self.bad_kinds[operand]
+            why = " (its type is known only when it runs)" if kind == kinds_mod.ANY else ""
+            raise NotLowerable(f"{what} is of kind {kind!r}{why}, not a float, int or bool",
+                               loc)
         if operand not in self.kinds:
-            raise NotLowerable(f"variable {operand!r} has no known scalar kind")
+            what, loc = self._shown(operand)
+            raise NotLowerable(f"{what} has no known float, int or bool kind", loc)
         return self.kinds[operand]
+
+    def _shown(self, name):
+        """``name`` as a message shows it, and the user's line that assigns it: a
+        variable of the user's by its name; one of revsrc's own (a temporary, an
+        adjoint) as the value computed at that line, since its name means nothing to
+        the user."""
+        names = self.program.names
+        generated = names.is_generated(name) if names is not None else name.startswith("_")
+        if names is not None and not generated and name.startswith("_t") \
+                and name[2:].isdigit():
+            generated = True       # a temporary of a namer this program was not made by
+        loc = self.defined_at.get(name)
+        if not generated:
+            return f"variable {name!r}", loc
+        return "the value of an expression on this line" if loc is not None \
+            else "a value the function computes", loc
 
     @staticmethod
     def _const_kind(value):
@@ -424,30 +268,61 @@ class _Lowering:
     def op(self, s):
         fn, args = s.fn, tuple(s.args)
         if s.kwargs:
-            raise NotLowerable(f"{_fn_name(fn)} called with keyword arguments")
+            raise NotLowerable(f"{fn_name(fn)} called with keyword arguments")
         if fn is ir.load_global or fn is ir.load_cell:
             self.load(s)
             return
         if fn is checkpoint_rt.needs_checkpointing:   # a long loop: build that form
             self.emit("RAISE", ops.ERROR["CHECKPOINT"])
             return
-        rule = _rule_for(fn)
+        rule = rule_for(fn)
         if rule is None:
-            raise NotLowerable(f"{_fn_name(fn)} has no engine instruction")
+            raise NotLowerable(f"{fn_name(fn)} has no engine instruction")
+        if not self.numpy and is_numpy(fn):
+            self.numpy = True
         kinds = [self.kind_of(a) for a in args]
+        if self.bad_kinds.get(s.target) == kinds_mod.ANY and self.assigned.get(s.target) == 1 \
+                and s.target not in self.program.params:
+            self._narrow(s, fn, args, kinds)
         if s.target is not None:
             if s.target not in self.kinds and s.target not in self.bad_kinds:
                 self.kinds[s.target] = self._result_kind(s)
             self.kind_of(s.target)
         elif fn is not ir.check_assert and fn is not containers.check_unpack:
-            raise NotLowerable(f"{_fn_name(fn)} without a target")
+            raise NotLowerable(f"{fn_name(fn)} without a target")
         rule(self, s.target, args, kinds)
+
+    def _narrow(self, s, fn, args, kinds):
+        """A target assigned once, whose kind the analysis could not tell, from its
+        operands' kinds as the engine holds them: ``a ** b`` of ints (`_int_power`),
+        or what follows from one (``2 ** -n + 1`` is an int where ``2 ** -n`` is)."""
+        if fn is operator.pow and intlike(kinds):
+            self._int_power(s.target, args[1])
+            return
+        k, _ = analysis.op_kind(s, _LoweringContext(self))
+        if k in kinds_mod.CODE:
+            del self.bad_kinds[s.target]
+            self.kinds[s.target] = kinds_mod.CODE[k]
+
+    def _int_power(self, target, exponent):
+        """``target = a ** b`` of ints, whose kind the analysis could not tell (Python
+        gives a float for a negative ``b``): an int, held by the engine while ``b`` is
+        not negative (an int beyond 2**53 falls back too, as every int operation does);
+        a negative ``b`` sends the call to the Python path, where 2 ** -3 is 0.125."""
+        del self.bad_kinds[target]
+        self.kinds[target] = "i"
+        negative = self.hidden("negative_exponent")
+        self.emit("LT", negative, self.r(exponent), self.r(ir.Const(0)))
+        ok = self.label()
+        self.emit("JZ", negative, ok)
+        self.emit("RAISE", ops.ERROR["FALLBACK"])
+        self.place(ok)
 
     def _result_kind(self, s):
         """The kind of a target the analysis left without one, from its record."""
         k, _ = analysis.op_kind(s, _LoweringContext(self))
         if k not in kinds_mod.CODE:
-            raise NotLowerable(f"{_fn_name(s.fn)} does not return a float, int or bool")
+            raise NotLowerable(f"{fn_name(s.fn)} does not return a float, int or bool")
         return kinds_mod.CODE[k]
 
     def load(self, s):
@@ -574,9 +449,15 @@ class _Lowering:
             self.special.add(reg)
         self.items = peephole(self.items, self.special)
         code = assemble(self.items)
-        return EngineProgram(code, self.init, param_regs, "".join(param_kinds), out_regs,
-                             "".join(out_kinds), self.globals, self.messages, self.names,
-                             name=p.name)
+        program = EngineProgram(code, self.init, param_regs, "".join(param_kinds), out_regs,
+                                "".join(out_kinds), self.globals, self.messages, self.names,
+                                name=p.name)
+        # NumPy scalars divide by zero and overflow into inf and nan where Python's
+        # floats raise: the engine computes as Python does, so where it would raise,
+        # the call runs on the Python path, which computes as NumPy does. Only where
+        # running the program twice cannot show (`_engine.pxi`: `_reruns`).
+        program.numpy_scalars = self.numpy and not shows_twice(p.body)
+        return program
 
 
 def lower(program: ir.Program) -> EngineProgram:
