@@ -423,8 +423,10 @@ def repeat_grad_vjp(g, ans, grad, a, repeats, axis=None):
 
 
 @primitive("array_grad", _shape.array_grad)
-def array_grad_vjp(g, ans, grad, a):
-    return g, None
+def array_grad_vjp(g, ans, grad, a, dtype=None):
+    # array_grad is its own transpose: g (real for a real adjoint), zero for an
+    # integer or bool dtype (array_grad is then the constant zero)
+    return _shape.array_grad(g, grad, dtype), None, None
 
 
 # ----- The adjoints of NumPy's in-place functions (revsrc/inplace.py) -----
