@@ -29,7 +29,6 @@ from user_programs7_harness import run_case  # noqa: E402
 MODULES = ["user_programs7" + s for s in "abcdefghijklmno"]
 
 _ALIAS = "wrong"     # an array reached through a list changed in place: the change is lost
-_INTDST = "wrong"    # a float stored into an int / bool / uint8 array keeps its derivative
 
 KNOWN = {
     # -- WRONG ------------------------------------------------------------------------------------
@@ -49,27 +48,6 @@ KNOWN = {
     "r7_row_views_in_list_imul": _ALIAS,               # rows = [A[i] for i in ...]; rows[1] *= 5
     "r7_list_shared_array_iadd_backend_python": _ALIAS,  # the same with backend="python"
     "r7_list_shared_array_iadd_backend_jax": _ALIAS,     # and backend="jax"
-    # W2: a float written into an int / bool / uint8 array is truncated by NumPy (the stored
-    # value is piecewise constant: derivative 0), but the gradient flows through as if the
-    # array held the float.  y = np.zeros(3, dtype=int); y[0] = 10.0 * x; return np.sum(y) + x
-    # -> grad 11.0 (should be 1.0); the value is right
-    "r7_float_into_int_array_truncates": _INTDST,      # y[0] = 10.0 * x: grad 11, not 1
-    "r7_float_slice_into_int64_array": _INTDST,        # y[:] = 10.0 * x
-    "r7_float_into_arange_int_array": _INTDST,         # y = np.arange(3); y[1] = 5 * x
-    "r7_float_into_bool_array": _INTDST,               # y = np.zeros(2, bool); y[0] = x
-    "r7_int_array_item_iadd_float": _INTDST,           # y[0] += 4 * x on an int array
-    "r7_float_into_uint8_image": _INTDST,              # img[:] = 100 * x (uint8)
-    "r7_jvp_float_into_int_array": _INTDST,            # jvp: tangent 6.5, should be 3.0
-    "r7_int_literal_array_store": _INTDST,             # v = np.array([1, 2, 3]); v[0] = x
-    "r7_zeros_positional_int_dtype_store": _INTDST,    # np.zeros(3, int)
-    "r7_int8_store": _INTDST,                          # v = np.zeros(2, np.int8); v[0] = x
-    "r7_empty_like_int_labels_store": _INTDST,         # np.empty_like(int_labels); y[:] = x
-    "r7_fancy_index_store_into_int": _INTDST,          # y[[0, 2]] = 3.0 * x
-    "r7_mask_store_into_int": _INTDST,                 # y[mask] = 3.0 * x[0]
-    "r7_eye_int_store": _INTDST,                       # M = np.eye(2, dtype=int); M[0, 1] = 2 x
-    "r7_vmap_grad_float_into_int_array": _INTDST,      # the same under vmap(grad)
-    "r7_float_into_int_array_backend_python": _INTDST,  # and with backend="python"
-    "r7_float_into_int_array_backend_jax": _INTDST,     # and backend="jax"
     # -- CRASHED -----------------------------------------------------------------------------------
     # C2: y = np.zeros(2); y[0] = x * (1 + 1j) -> TypeError "float() argument must be ... not
     # 'complex'" (NumPy stores the real part with a ComplexWarning)

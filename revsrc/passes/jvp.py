@@ -160,6 +160,12 @@ class _Forward:
                 value = self.tangent(s.value)
                 if value is None:
                     value = self.zero(s.value, out)
+                elif self.kinds.get(s.target) not in (kinds.LIST, kinds.TUPLE, kinds.DICT):
+                    # zero at run time when the target is an integer or bool array:
+                    # NumPy truncates what it stores there
+                    cut = self.names.temp()
+                    out.append(Op(cut, runtime.stored_derivative, (value, s.target)))
+                    value = cut
                 out.append(SetItem(self.dot(s.target), s.index, value, loc=s.loc))
         elif isinstance(s, (If, For, While)):
             # a while's test too: its statements carry tangents (and, in a derivative,

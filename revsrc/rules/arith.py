@@ -177,7 +177,7 @@ declare(builtins.min, pure=True, raises_on_scalars=False, int_preserving=True)
 
 @primitive("astype", astype, kind=KR.array_kind, linear=(0,), complex_ok=True)
 def astype_(g, ans, x, dtype, copy=True):
-    return _helpers.astype_grad(g, x), None, None
+    return _helpers.astype_grad(g, x, dtype), None, None
 
 
 declare(astype, view="maybe")   # x.astype(t, copy=False)

@@ -59,6 +59,12 @@ define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
 define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
 
 
+# the derivative of a value stored into an array: zero for an integer or bool array
+@primitive("stored_derivative", runtime.stored_derivative, kind=_like(0), linear=(0,))
+def stored_derivative_vjp(g, ans, d, dest):
+    return runtime.stored_derivative(g, dest), None
+
+
 # x[index] with an index computed in the function, as the forward sweep reads it
 # (runtime.take): getitem's rules.
 @primitive("take_item", runtime.take, kind=KR.getitem_kind, linear=(0,))
@@ -417,8 +423,10 @@ def repeat_grad_vjp(g, ans, grad, a, repeats, axis=None):
 
 
 @primitive("array_grad", _shape.array_grad)
-def array_grad_vjp(g, ans, grad, a):
-    return g, None
+def array_grad_vjp(g, ans, grad, a, dtype=None):
+    # array_grad is its own transpose: g (real for a real adjoint), zero for an
+    # integer or bool dtype (array_grad is then the constant zero)
+    return _shape.array_grad(g, grad, dtype), None, None
 
 
 # ----- The adjoints of NumPy's in-place functions (revsrc/inplace.py) -----

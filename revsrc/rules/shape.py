@@ -288,7 +288,7 @@ def triu(g, ans, m, k=0):
 
 @primitive("array", np.array, np.asarray, np.copy, np.ascontiguousarray, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def array(g, ans, a, dtype=None, copy=None, device=None):   # device="cpu" (NumPy 2)
-    return _helpers.array_grad(g, a)
+    return _helpers.array_grad(g, a, dtype)
 
 
 alias("array", np.ascontiguousarray, jax="jnp.asarray")  # JAX arrays have no layout

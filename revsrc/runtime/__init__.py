@@ -223,6 +223,21 @@ def take_grad(g, index):
     return out
 
 
+def stored_derivative(d, dest):
+    """The derivative ``d`` of a value written into ``dest`` (``dest[i] = v``): ``d``
+    itself, or zero when ``dest`` holds integers or bools. NumPy truncates what it
+    stores there (a step function of ``v``: derivative 0), and reads from such an
+    array carry no derivative either. ``dest`` a float, complex or object array, or a
+    list: ``d`` as it is (one dtype test). The dtype may be known only now (an array
+    from np.empty_like(labels), an int literal), so the test is made here."""
+    dt = getattr(dest, "dtype", None)
+    if dt is None or dt.kind not in "biu":
+        return d
+    if isinstance(d, np.ndarray):
+        return np.zeros_like(d)
+    return 0.0
+
+
 def _fancy(index):
     parts = index if isinstance(index, tuple) else (index,)
     return any(isinstance(p, list) or (isinstance(p, np.ndarray) and p.ndim > 0

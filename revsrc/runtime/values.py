@@ -96,6 +96,18 @@ def per_item(grad, x):
     return grad
 
 
+def exact_dtype(dtype):
+    """Whether ``dtype`` (as x.astype and np.array take it) is an integer, unsigned or
+    bool type: a value converted to it is truncated, so it carries no derivative.
+    False for None and for what is not a dtype (np.copy's ``order``)."""
+    if dtype is None:
+        return False
+    try:
+        return np.dtype(dtype).kind in "biu"
+    except TypeError:
+        return False
+
+
 def zero_like(item):
     """A zero adjoint for ``item``: float zeros of its shape for an array, one zero per
     item for a list or a tuple (`pieces`), 0.0 for a number."""

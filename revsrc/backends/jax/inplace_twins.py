@@ -27,7 +27,7 @@ import numpy as np
 
 from ... import errors, runtime
 
-__all__ = ["TWINS", "view_back", "as_index", "set_at", "take_grad"]
+__all__ = ["TWINS", "view_back", "as_index", "set_at", "take_grad", "stored_derivative"]
 
 
 def _traced(v):
@@ -246,6 +246,16 @@ def take_grad(g, index):
     pos, keep = _last_writes(jnp.shape(g), index)
     out = g[index]
     return out if keep is None else jnp.where(keep, out, jnp.zeros((), out.dtype))
+
+
+def stored_derivative(d, dest):
+    """jnp: the derivative ``d`` of a value stored into ``dest``, zero when ``dest``
+    holds integers or bools (as revsrc.runtime.stored_derivative; a dtype is static
+    under tracing, so this is decided as the function is traced)."""
+    dt = getattr(dest, "dtype", None)
+    if dt is None or np.dtype(dt).kind not in "biu":
+        return d
+    return jnp.zeros_like(d) if jnp.ndim(d) else 0.0
 
 
 def _no_layout(*args, **kwargs):

@@ -498,6 +498,7 @@ _RUNTIME = {f.__name__: f for f in (finalize_grad, zeros_like, zero_tangent, bro
                                     accumulate, jvp_via_vjp, unbroadcast, r_, c_)}
 _RUNTIME["run_pooled"] = lambda fn, args: fn(*args)
 _RUNTIME["view_back"] = inplace_twins.view_back
+_RUNTIME["stored_derivative"] = inplace_twins.stored_derivative
 
 def as_items(g, seq):
     """jnp: ``g`` in the form of the sequence it is the adjoint of; an array's adjoint is

@@ -315,10 +315,21 @@ class Adjoint(ZeroFlow):
         if isinstance(s.value, str) and s.value in self.active:
             c = self.names.temp()
             out.append(Op(c, runtime.take_grad, (tb, s.index)))
+            c = self._cut_by_dtype(c, s.target, out)
             u = self.names.temp()
             out.append(Op(u, runtime.unbroadcast, (c, s.value)))
             self.accumulate(s.value, u, out)
         out.append(Op(tb, runtime.zero_at, (tb, s.index)))
+
+    def _cut_by_dtype(self, c, tgt, out):
+        """The adjoint ``c`` of a value stored into ``tgt``, zero at run time when
+        ``tgt`` is an integer or bool array (NumPy truncates the value)."""
+        if self.kinds.get(tgt) in _NO_DTYPE:
+            return c
+        self.plan.read(tgt)
+        d = self.names.temp()
+        out.append(Op(d, runtime.stored_derivative, (c, tgt)))
+        return d
 
 
 def _static_trips(loop):
@@ -328,6 +339,10 @@ def _static_trips(loop):
             and not breaks(loop.body):
         return len(range(loop.start.value, loop.stop.value, loop.step.value))
     return None
+
+
+# kinds of item-assignment targets that hold no dtype (a list or dict keeps the value)
+_NO_DTYPE = ("list", "tuple", "dict")
 
 
 def _comment(loc, main=""):

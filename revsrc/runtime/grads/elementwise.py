@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tensor
-from ..values import as_adjoint, as_array, float_dtype, is_complex, per_item
+from ..values import (as_adjoint, as_array, exact_dtype, float_dtype, is_complex, per_item,
+                      zero_like)
 from .common import real_only, refuse
 from .reductions import expand_reduced
 from .shape import joined
@@ -66,9 +67,12 @@ def real_grad(g, x):
     return np.real(g) if np.iscomplexobj(g) else g
 
 
-def astype_grad(g, x):
+def astype_grad(g, x, dtype=None):
     """The adjoint of x.astype(dtype): ``g`` in x's dtype (its real part for a real x
-    cast to complex)."""
+    cast to complex); zero for an integer or bool ``dtype`` (truncation), which may be
+    known only at run time (a dtype passed in)."""
+    if exact_dtype(dtype):
+        return zero_like(x)
     return as_adjoint(g, x)
 
 

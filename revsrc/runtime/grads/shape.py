@@ -8,12 +8,18 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tensor
-from ..values import as_adjoint, as_array, as_input, float_dtype, per_item, pieces
+from ..values import (as_adjoint, as_array, as_input, exact_dtype, float_dtype, per_item,
+                      pieces, zero_like)
 from .common import refuse
 from .reductions import median_grad
 
 
-def array_grad(g, a):
+def array_grad(g, a, dtype=None):
+    """The adjoint of np.array(a, dtype) (np.asarray, np.copy): ``g`` per item of
+    ``a``; zero for an integer or bool ``dtype`` (the items are truncated), which may
+    be known only at run time."""
+    if exact_dtype(dtype):
+        return zero_like(a)
     return per_item(g, a)
 
 
