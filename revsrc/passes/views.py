@@ -144,9 +144,10 @@ class _Resolver:
         self.at = {}             # path -> the statement there
         self.loop_bodies = set()  # ids of loop bodies' statement lists
         self.external = set(self.params)
+        self.item_checks = []    # (stmt, path) of the checks of xs[i] op= v
         self._scan(body, ())
         self.plan = {}       # id(write stmt) -> replacement statements
-        if not self.writes:
+        if not self.writes and not self.item_checks:
             return self._apply(body)
         self.parent = {}     # var -> (operand it views, its defining Op, always a view)
         for v, ds in self.defs.items():
@@ -154,6 +155,8 @@ class _Resolver:
                 link = self._view_of(ds[0].stmt)
                 if link is not None:
                     self.parent[v] = link
+        for stmt, path in self.item_checks:
+            self.plan[id(stmt)] = containers.item_check(self, stmt, path, _only_after)
         for stmt, path in self.writes:
             self.plan[id(stmt)] = self._rewrite(stmt, path)
         return self._apply(body)
@@ -168,6 +171,9 @@ class _Resolver:
             for r in ir.reads(s):
                 self.reads.setdefault(r, []).append(here)
             if isinstance(s, Op):
+                if s.fn is inplace.check_item_alone:
+                    self.item_checks.append((s, here))
+                    continue
                 if s.fn in containers.IN_PLACE:
                     self.writes.append((s, here))
                     continue

@@ -109,6 +109,7 @@ define("item_view", inplace.item_view, nondiff=True)
 define("check_apart", inplace.check_apart, nondiff=True)
 define("check_new", inplace.check_new, nondiff=True)
 define("view_positions", inplace.view_positions, nondiff=True)
+define("check_item_alone", inplace.check_item_alone, nondiff=True)
 
 
 @primitive("write_at", inplace.write_at, kind=_like(1), linear=(0, 1))
