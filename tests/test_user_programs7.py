@@ -95,11 +95,9 @@ KNOWN = {
     "r7_npscalar_div_int_zero_jit": _NPSCALAR,         # ZeroDivisionError
     # C2: y = np.zeros(2); y[0] = x * (1 + 1j) -> TypeError "float() argument must be ... not
     # 'complex'" (NumPy stores the real part with a ComplexWarning)
-    "r7_complex_into_float_array": "crashed",          # y[0] = x * (1 + 1j): TypeError
+    "r7_complex_into_float_array": "refused-doc",      # E305 y[0] = x * (1 + 1j) (NumPy: TypeError)
     # C3: y = np.array(x); y[()] = 2.0 * y (or y = np.zeros(()); y[...] = x ** 2) ->
     # AssertionError "a scalar adjoint reached an item assignment"
-    "r7_zero_d_array_setitem_empty_tuple": "crashed",  # y = np.array(x); y[()] = 2.0 * y
-    "r7_zero_d_array_setitem_ellipsis": "crashed",     # y = np.zeros(()); y[...] = x ** 2
     # C4: revsrc.jit refuses with E502 but its message names internals: def f(n): return
     # 2 ** (-n) -> "variable '_t2' is of kind 'any', not a scalar"; float(3 ** n) -> '_t1'
     "r7_jit_int_pow_negative_exponent": "crashed",     # jit(f)(3), f(n) = 2 ** (-n): names _t2

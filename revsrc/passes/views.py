@@ -115,6 +115,22 @@ def _operand_tuple(names, items, loc, out):
     return t
 
 
+def _real_store(found, s):
+    """The check before ``a[i] = v`` into an array of a ``v`` that may be a complex
+    number (its kind not known real): NumPy would refuse it or drop its imaginary
+    part (`runtime.check_real_store`)."""
+    if isinstance(s, SetItem) and found.get(s.target) == kinds.ARRAY and \
+            isinstance(s.value, str) and found.get(s.value) not in kinds.SCALARS + (
+                kinds.ARRAY, kinds.TUPLE, kinds.LIST):
+        return [Op(None, runtime.check_real_store, (s.target, s.value, Const(s.loc)),
+                   loc=s.loc)]
+    if isinstance(s, SetItem) and isinstance(s.value, Const) and \
+            isinstance(s.value.value, (complex, np.complexfloating)):
+        return [Op(None, runtime.check_real_store, (s.target, s.value, Const(s.loc)),
+                   loc=s.loc)]
+    return []
+
+
 def _only_after(at, d, w):
     """Whether the statement at path ``d`` runs only after the one at ``w``: later in
     a statement list holding both, with no loop around them (``at``: path -> statement)."""
@@ -158,7 +174,7 @@ class _Resolver:
         for stmt, path in self.item_checks:
             self.plan[id(stmt)] = containers.item_check(self, stmt, path, _only_after)
         for stmt, path in self.writes:
-            self.plan[id(stmt)] = self._rewrite(stmt, path)
+            self.plan[id(stmt)] = _real_store(self.found, stmt) + self._rewrite(stmt, path)
         return self._apply(body)
 
     def _scan(self, stmts, path):

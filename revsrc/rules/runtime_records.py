@@ -77,6 +77,7 @@ define("check_scalar_output", runtime.check_scalar_output, nondiff=True)
 define("check_aux_pair", runtime.check_aux_pair, nondiff=True)
 define("check_view", runtime.check_view, nondiff=True)
 define("check_immutable", runtime.check_immutable, nondiff=True)
+define("check_real_store", runtime.check_real_store, nondiff=True)
 define("jvp_via_vjp", runtime.jvp_via_vjp, kind=_like(4), linear=(3,))
 
 
