@@ -389,6 +389,7 @@ def check_item_alone(item, base, others, loc=None, names=(), views=True):
     hits, holders, found = item_holders(item, others, names)
     shared = hits > 1
     if not shared and isinstance(item, np.ndarray) and item.size:
-        shared = any(np.shares_memory(item, a) for a in found if a is not item)
+        shared = any(a is not item and np.may_share_memory(item, a) and
+                     np.shares_memory(item, a) for a in found)
     if shared:
         raise shared_item(loc, holders)
