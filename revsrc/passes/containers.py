@@ -25,6 +25,7 @@ from .. import errors, runtime
 from . import analysis
 from ..core import ir, kinds
 from ..core.ir import Const, Op, SetItem
+from ..runtime import inplace
 from ..runtime.containers import (IN_PLACE, append, append_in_place, concat, extend,
                                   extend_in_place, key_at, repeat, repeat_in_place, set_item,
                                   set_item_in_place)
@@ -151,6 +152,120 @@ def needs_specializing(body):
 
 
 _MAYBE = (operator.add, operator.iadd, operator.mul, operator.imul)
+
+
+# ----- xs[i] op= v on an item that may be an array (called by revsrc/passes/views.py) -----
+# Python runs ``xs[i].__iadd__(v)``: on an array, the array itself changes, seen by every
+# name, slot and view holding it. revsrc computes a new array for the one slot, which is
+# the same only when nothing else holds it: inplace.check_item_alone asks that when it
+# runs, given every value the program may still read.
+
+def item_check(r, s, path, only_after):
+    """The statements checking ``xs[i] op= v`` (``s``, at ``path``: the item read into
+    ``s.args[0]`` from ``s.args[1]``), for the resolver ``r``: none on an array's element
+    or a number. ``only_after(at, a, b)``: whether the statement at ``a`` runs only
+    after the one at ``b``."""
+    item, base = s.args[0], s.args[1]
+    if r.found.get(item) in kinds.SCALARS or \
+            isinstance(base, str) and r.found.get(base) == kinds.ARRAY:
+        return []
+    held = [p for p in r.params if p not in r.defs and _may_hold(r, p)]
+    for v, ds in r.defs.items():
+        if v == item or not _may_hold(r, v) or \
+                not any(_read_later(r, ds, path, read, only_after)
+                        for read in r.reads.get(v, ())):
+            continue
+        if _defined(r, v, ds, path):
+            held.append(v)
+        elif any(not only_after(r.at, d.path, path) for d in ds) and _stored(r, v):
+            # it may hold a value from before (a loop's last turn) that may be in a
+            # list, but it is not defined on every way here: the check cannot read it
+            name = r.back.get(v, v)
+            name = "a value" if r.names.is_generated(name) else name
+            raise errors.UnfollowableWrite(
+                f"this changes an item of a list in place (xs[i] op= v), and {name}, "
+                "which may hold the same array, is not assigned on every way to here; "
+                "revsrc cannot follow this write", loc=s.loc,
+                hint="write xs[i] = xs[i] + v to store a new array")
+    if not held:
+        return []
+    held = sorted(set(held))
+    t = r.names.temp()
+    shown = tuple("" if r.names.is_generated(r.back.get(v, v)) else r.back.get(v, v)
+                  for v in held)
+    # whether any value may be a view of an array (an alias is the same object)
+    views = any(r.found.get(parent) in (kinds.ARRAY, kinds.ANY) and
+                r.defs[v][0].stmt.fn is not ir.copy for v, (parent, _) in r.parent.items())
+    return [Op(t, ir.make_tuple, tuple(held), loc=s.loc),
+            Op(None, inplace.check_item_alone,
+               (item, base, t, s.args[3], Const(shown), Const(views)), loc=s.loc)]
+
+
+def _may_hold(r, v):
+    return r.found.get(v) in (kinds.ARRAY, kinds.ANY, kinds.LIST, kinds.DICT, kinds.TUPLE)
+
+
+def _read_later(r, ds, path, read, only_after):
+    """Whether the read at ``read`` may see the value its variable (defined at
+    ``ds``) holds when the statement at ``path`` runs: not when it runs only before
+    it, nor on a later turn of a loop around both that assigns the variable first."""
+    if only_after(r.at, path, read):
+        return False
+    if any(ir.dominates(d.path, read) and ir.dominates(path, d.path) for d in ds):
+        return False          # assigned again between the two
+    k = 0
+    while k < min(len(path), len(read)) and path[k] == read[k]:
+        k += 1
+    if k < min(len(path), len(read)) and path[k][0] == read[k][0] and \
+            read[k][1] > path[k][1]:
+        return True           # later in the same turn
+    loops = [j for j in range(1, k + 1) if isinstance(r.at[path[:j]], (ir.For, ir.While))]
+    if not loops:
+        return True
+    turn = path[:loops[-1]]   # the innermost loop around both
+    return not any(d.path[:len(turn)] == turn and (
+        d.path == turn and isinstance(d.stmt, ir.For) or ir.dominates(d.path, read))
+        for d in ds)
+
+
+def _defined(r, v, ds, path):
+    """Whether ``v`` (defined at ``ds``) has a value whenever the statement at ``path``
+    runs: assigned before it in a statement list around it (in both branches of an
+    if), or the variable of a loop around it."""
+    for d in ds:
+        if isinstance(d.stmt, ir.For) and path[:len(d.path)] == d.path and \
+                len(path) > len(d.path):
+            return True
+    for level in range(len(path)):
+        lst, idx = path[level]
+        for j in range(idx):
+            s = r.at.get(path[:level] + ((lst, j),))
+            if _assigns(s, v):
+                return True
+    return False
+
+
+def _assigns(s, v):
+    if isinstance(s, Op):
+        return s.target == v
+    if isinstance(s, ir.If):
+        return any(_assigns(t, v) for t in s.body) and any(_assigns(t, v) for t in s.orelse)
+    if isinstance(s, ir.Block):
+        return any(_assigns(t, v) for t in s.body)
+    return False
+
+
+_STORES = (ir.make_list, ir.make_tuple, ir.make_dict, list, tuple, dict, append, extend,
+           set_item, concat, repeat)
+
+
+def _stored(r, v):
+    """Whether ``v``'s value may be put into a list, a tuple or a dict."""
+    for path in r.reads.get(v, ()):
+        s = r.at[path]
+        if isinstance(s, Op) and (s.fn in _STORES or s.fn in IN_PLACE):
+            return True
+    return False
 
 
 # ----- Changes to lists and dicts, made new values (called by revsrc/passes/views.py) -----

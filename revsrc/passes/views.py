@@ -115,6 +115,22 @@ def _operand_tuple(names, items, loc, out):
     return t
 
 
+def _real_store(found, s):
+    """The check before ``a[i] = v`` into an array of a ``v`` that may be a complex
+    number (its kind not known real): NumPy would refuse it or drop its imaginary
+    part (`runtime.check_real_store`)."""
+    if isinstance(s, SetItem) and found.get(s.target) == kinds.ARRAY and \
+            isinstance(s.value, str) and found.get(s.value) not in kinds.SCALARS + (
+                kinds.ARRAY, kinds.TUPLE, kinds.LIST):
+        return [Op(None, runtime.check_real_store, (s.target, s.value, Const(s.loc)),
+                   loc=s.loc)]
+    if isinstance(s, SetItem) and isinstance(s.value, Const) and \
+            isinstance(s.value.value, (complex, np.complexfloating)):
+        return [Op(None, runtime.check_real_store, (s.target, s.value, Const(s.loc)),
+                   loc=s.loc)]
+    return []
+
+
 def _only_after(at, d, w):
     """Whether the statement at path ``d`` runs only after the one at ``w``: later in
     a statement list holding both, with no loop around them (``at``: path -> statement)."""
@@ -144,9 +160,10 @@ class _Resolver:
         self.at = {}             # path -> the statement there
         self.loop_bodies = set()  # ids of loop bodies' statement lists
         self.external = set(self.params)
+        self.item_checks = []    # (stmt, path) of the checks of xs[i] op= v
         self._scan(body, ())
         self.plan = {}       # id(write stmt) -> replacement statements
-        if not self.writes:
+        if not self.writes and not self.item_checks:
             return self._apply(body)
         self.parent = {}     # var -> (operand it views, its defining Op, always a view)
         for v, ds in self.defs.items():
@@ -154,8 +171,10 @@ class _Resolver:
                 link = self._view_of(ds[0].stmt)
                 if link is not None:
                     self.parent[v] = link
+        for stmt, path in self.item_checks:
+            self.plan[id(stmt)] = containers.item_check(self, stmt, path, _only_after)
         for stmt, path in self.writes:
-            self.plan[id(stmt)] = self._rewrite(stmt, path)
+            self.plan[id(stmt)] = _real_store(self.found, stmt) + self._rewrite(stmt, path)
         return self._apply(body)
 
     def _scan(self, stmts, path):
@@ -168,6 +187,9 @@ class _Resolver:
             for r in ir.reads(s):
                 self.reads.setdefault(r, []).append(here)
             if isinstance(s, Op):
+                if s.fn is inplace.check_item_alone:
+                    self.item_checks.append((s, here))
+                    continue
                 if s.fn in containers.IN_PLACE:
                     self.writes.append((s, here))
                     continue

@@ -83,6 +83,7 @@ define("check_scalar_output", runtime.check_scalar_output, nondiff=True)
 define("check_aux_pair", runtime.check_aux_pair, nondiff=True)
 define("check_view", runtime.check_view, nondiff=True)
 define("check_immutable", runtime.check_immutable, nondiff=True)
+define("check_real_store", runtime.check_real_store, nondiff=True)
 define("jvp_via_vjp", runtime.jvp_via_vjp, kind=_like(4), linear=(3,))
 
 
@@ -115,6 +116,7 @@ define("item_view", inplace.item_view, nondiff=True)
 define("check_apart", inplace.check_apart, nondiff=True)
 define("check_new", inplace.check_new, nondiff=True)
 define("view_positions", inplace.view_positions, nondiff=True)
+define("check_item_alone", inplace.check_item_alone, nondiff=True)
 
 
 @primitive("write_at", inplace.write_at, kind=_like(1), linear=(0, 1))

@@ -260,12 +260,21 @@ def last_writes(shape, index):
     return None if keep.all() else keep
 
 
+def _check_whole(index):
+    items = index if type(index) is tuple else (index,)
+    if not all(i is Ellipsis for i in items):
+        raise AssertionError("a scalar adjoint reached an item assignment")
+
+
 def zero_at(g, index):
     """A copy of ``g`` with ``g[index] = 0`` (``g`` itself is never changed)."""
     if np.ndim(g) == 0:
         if g == 0:
             return g
-        raise AssertionError("a scalar adjoint reached an item assignment")
+        # a 0-d array written whole (y[()] = v, y[...] = v): nothing of the old value
+        # is left; any other index is refused by NumPy before the adjoint runs
+        _check_whole(index)
+        return g * 0.0
     out = np.array(g, copy=True)
     out[index] = 0
     return out
@@ -344,6 +353,19 @@ def _real_inner(row, t):
     if isinstance(t, (list, tuple)):
         return sum(_real_inner(r, u) for r, u in zip(row, t) if r is not None)
     return np.sum(np.real(np.asarray(row) * np.asarray(t)))
+
+
+def check_real_store(a, value, loc=None):
+    """``a[i] = value`` with a complex number into a real array: NumPy refuses a
+    Python complex (TypeError) and keeps only the real part of a NumPy one (with a
+    ComplexWarning); either way it is not what the code says, and revsrc refuses it."""
+    if isinstance(value, (complex, np.complexfloating)) and \
+            np.asarray(a).dtype.kind not in "cO":
+        raise errors.UnsupportedValue(
+            "this stores a complex number into a real array: NumPy refuses a Python "
+            "complex and keeps only the real part of a NumPy one", loc=loc,
+            hint="store its real part (np.real(v)), or make the array complex "
+                 "(dtype=complex)")
 
 
 def check_immutable(value, loc=None, what=None):

@@ -330,3 +330,66 @@ def write_at_base_grad(g, base, where):
     elif flat.dtype.kind == "c":
         flat[index] = np.real(flat[index])
     return g
+
+
+# ----- An item of a list changed in place ---------------------------------------------
+# ``xs[i] += v`` runs ``xs[i].__iadd__(v)`` and stores the result back: on an array the
+# array itself changes, and every name, list slot or view holding it sees the change.
+# revsrc computes ``xs[i] = xs[i] + v`` (a new array in that one slot), which is the same
+# exactly when nothing else holds that array or shares its memory. ``others`` are the
+# values the program may still read (its names, the list among them); the item must be
+# reached once in them (its own slot), and share memory with nothing else there.
+
+def _reached(value, item, seen, hits, found):
+    """Count in ``hits`` the times ``item`` is ``value`` or inside it (lists, tuples
+    and dicts, each looked into once); append to ``found`` the other arrays."""
+    if value is item:
+        hits[0] += 1
+        return
+    if isinstance(value, (list, tuple, dict)):
+        if id(value) in seen:
+            return
+        seen.add(id(value))
+        for v in value.values() if isinstance(value, dict) else value:
+            _reached(v, item, seen, hits, found)
+    elif isinstance(value, np.ndarray):
+        found.append(value)
+
+
+def item_holders(item, others, names=()):
+    """(how many times ``item`` is reached in ``others``, the names of those that
+    reach it, the other NumPy arrays found there)."""
+    seen, hits, found = set(), [0], []
+    holders = []
+    for name, value in zip(names or ("",) * len(others), others):
+        before = hits[0]
+        _reached(value, item, seen, hits, found)
+        if hits[0] > before and name:
+            holders.append(name)
+    return hits[0], holders, found
+
+
+def shared_item(loc, holders):
+    held = f" (it is also reached through {', '.join(holders)})" if holders else ""
+    return errors.UnfollowableWrite(
+        "this changes an array held in a list in place (xs[i] op= v), and that array "
+        f"is also held by another name, another list slot or a view{held}; revsrc "
+        "cannot follow this write", loc=loc,
+        hint="write xs[i] = xs[i] + v to store a new array, or put a copy in the "
+             "list (.copy())")
+
+
+def check_item_alone(item, base, others, loc=None, names=(), views=True):
+    """Refuse (E404) ``xs[i] op= v`` when the item is an array (or a list, or a dict)
+    that another name, another slot or a view also reaches: the change in place would
+    be seen there, and revsrc writes only the one slot. ``views``: whether the
+    program makes any value that may be a view of an array (JAX's twin reads it)."""
+    if isinstance(base, np.ndarray) or not isinstance(item, (np.ndarray, list, dict)):
+        return          # a write into an array (followed), or a number: op= rebinds it
+    hits, holders, found = item_holders(item, others, names)
+    shared = hits > 1
+    if not shared and isinstance(item, np.ndarray) and item.size:
+        shared = any(a is not item and np.may_share_memory(item, a) and
+                     np.shares_memory(item, a) for a in found)
+    if shared:
+        raise shared_item(loc, holders)

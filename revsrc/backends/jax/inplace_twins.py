@@ -26,6 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ... import errors, runtime
+from ...runtime import inplace
 
 __all__ = ["TWINS", "view_back", "as_index", "set_at", "take_grad", "stored_derivative"]
 
@@ -273,6 +274,24 @@ def item_view(item, base):
     return np.ndim(item) > 0
 
 
+def check_item_alone(item, base, others, loc=None, names=(), views=True):
+    """``xs[i] op= v`` on an array held elsewhere: the same object is found by
+    identity (E404); whether it is a view of another array, where the program makes
+    views at all, JAX cannot say (E603)."""
+    arrays = (jax.Array, jax.core.Tracer, np.ndarray)
+    if isinstance(base, arrays) or not isinstance(item, arrays + (list, dict)):
+        return
+    hits, holders, _ = inplace.item_holders(item, others, names)
+    if hits > 1:
+        raise inplace.shared_item(loc, holders)
+    if views and np.ndim(item) > 0:
+        raise errors.JaxNotLowered(
+            "backend='jax': this changes an array held in a list in place (xs[i] op= v), "
+            "and whether NumPy made that array a view of another one (so that the change "
+            "reaches it) depends on a memory layout JAX arrays do not have", loc=loc,
+            hint="use backend=None for this function, or write xs[i] = xs[i] + v")
+
+
 TWINS = {"add_at": add_at, "add_at_values_grad": add_at_values_grad,
          "spread_like_picked": spread_like_picked,
          "add_at_values_tangent": add_at_values_tangent, "fill_diagonal": fill_diagonal,
@@ -280,4 +299,5 @@ TWINS = {"add_at": add_at, "add_at_values_grad": add_at_values_grad,
          "fill_diagonal_val_grad": fill_diagonal_val_grad,
          "fill_diagonal_val_tangent": fill_diagonal_val_tangent,
          "item_view": item_view, "shares": _no_layout, "check_apart": _no_layout, "check_new": _no_layout,
-         "check_shares": _no_layout, "view_positions": _no_layout}
+         "check_shares": _no_layout, "view_positions": _no_layout,
+         "check_item_alone": check_item_alone}

@@ -298,6 +298,9 @@ def index_concat_grad(g, items, which):
 
 def zero_at(g, index):
     if jnp.ndim(g) == 0:
+        items = index if type(index) is tuple else (index,)
+        if all(i is Ellipsis for i in items):
+            return g * 0.0    # a 0-d array written whole: nothing old is left
         if isinstance(g, Tracer) or g != 0:
             _refuse("a scalar adjoint reaching an item assignment")
         return g

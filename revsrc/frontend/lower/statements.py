@@ -11,7 +11,7 @@ import numpy as np
 
 from ...core.ops import OF_BINARY
 from ... import errors, runtime
-from ...runtime import guards
+from ...runtime import guards, inplace
 from ...core import ir
 from ...core.ir import Const, If, Op, SetItem
 from .dispatch import statement
@@ -57,6 +57,10 @@ class StatementLowering:
             base, index = self._subscript_parts(sc, node.target, out, loc)
             old = self.fresh()
             out.append(Op(old, operator.getitem, (base, index), loc=loc))
+            # on an item of a list holding an array, op= changes that array in place:
+            # revsrc/passes/views.py gives this check what else may hold it
+            out.append(Op(None, inplace.check_item_alone, (old, base, Const(()), Const(loc)),
+                          loc=loc))
             rhs = self._expr(sc, node.value, out)
             new = self.fresh()
             out.append(Op(new, op, (old, rhs), loc=loc))
