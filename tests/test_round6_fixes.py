@@ -88,6 +88,14 @@ def _value_dependent(f, kinds):
     return f.__name__.startswith(("builtins_max", "builtins_min")) and len(set(kinds)) == 2
 
 
+def _huge_power(f, args):
+    """``a ** b`` of ints with ``b`` past 64: the plain call computes an exact int of up to
+    2**52 * 53 bits, which takes longer than any test should (jit, which now computes
+    int powers, is then compared on every sample)."""
+    return "pow" in f.__name__ and len(args) == 2 \
+        and all(type(a) is int for a in args) and args[1] > 64
+
+
 def test_jit_keeps_the_type_python_gives(engine_functions):
     assert len(engine_functions) > 40
     checked, wrong = 0, []
@@ -97,6 +105,8 @@ def test_jit_keeps_the_type_python_gives(engine_functions):
                 continue
             jf = revsrc.jit(f)
             for args in itertools.product(*[_SAMPLES[k] for k in kinds]):
+                if _huge_power(f, args):
+                    continue
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     want = _outcome(f, args)
@@ -220,11 +230,14 @@ def test_jit_of_numpy_scalars_gives_the_plain_call(f, arg):
     _same_as_plain(f, arg)
 
 
-@pytest.mark.parametrize("arg", [2, np.int64(2)])
-def test_jit_int_to_a_negative_power_is_refused(arg):
-    # 2 ** -1 is a float, np.int64(2) ** -1 raises: neither kind is known before the call
-    with pytest.raises(errors.NotCompilable):
-        revsrc.jit(neg_pow)(arg)
+@pytest.mark.parametrize("arg", [2, np.int64(2), 0])
+def test_jit_int_to_a_negative_power_gives_the_plain_call(arg):
+    # 2 ** -1 is the float 0.5, np.int64(2) ** -1 raises ValueError, 0 ** -1
+    # ZeroDivisionError: jit computes an int power while the exponent is not negative and
+    # hands a negative one to the Python path, so each gives what the plain call gives
+    got = _same_as_plain(neg_pow, arg)
+    if type(arg) is int and arg:
+        assert type(got) is float
 
 
 def test_jit_float32_after_float_calls_and_by_keyword():
