@@ -65,6 +65,21 @@ def stored_derivative_vjp(g, ans, d, dest):
     return runtime.stored_derivative(g, dest), None
 
 
+# x op= v on an array (revsrc/passes/views.py): x + v kept in x's dtype, or NumPy's
+# error; the derivative passes (zero when x holds integers or bools: the result's dtype)
+define("array_dtype", inplace.array_dtype, nondiff=True)
+
+
+@primitive("in_place", inplace.in_place, kind=_like(0))
+def in_place_vjp(g, ans, new, dtype, op):
+    return runtime.stored_derivative(g, ans), None, None
+
+
+@jvp_rule("in_place")
+def in_place_jvp(g, ans, new, dtype, op):
+    return runtime.stored_derivative(g, ans), None, None
+
+
 # x[index] with an index computed in the function, as the forward sweep reads it
 # (runtime.take): getitem's rules.
 @primitive("take_item", runtime.take, kind=KR.getitem_kind, linear=(0,))
