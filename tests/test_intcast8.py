@@ -218,3 +218,103 @@ def test_hessian_through_an_in_place_update():
     h = revsrc.hessian(f)(X)
     np.testing.assert_allclose(h, np.diag(6 * X + 2 * np.cos(X) - X * np.sin(X)),
                                rtol=1e-8)
+
+
+# -- forward mode through a conversion whose dtype is a value -----------------------------
+# x.astype(dt), np.array(v, dtype=dt), np.asarray(v, dtype=dt) with dt passed in: an int or
+# bool dtype truncates (a step function: derivative 0), a float one keeps the tangent.
+
+def astype_to(x, dt):
+    return np.sum((x ** 2).astype(dt) * 1.0) + np.sum(np.sin(x))
+
+
+def array_to(x, dt):
+    return np.sum(np.array(x ** 2, dtype=dt) * x)
+
+
+def asarray_to(x, dt):
+    return np.sum(np.asarray(x ** 2, dtype=dt) * x)
+
+
+def asarray_written(x, dt):
+    y = np.asarray(x * 2.0, dtype=dt)    # a new array: written, and x is not changed
+    y[0] = 5.0
+    return np.sum(y * x) + np.sum(x)
+
+
+def astype_no_copy(x, dt):
+    y = (x * 3.0).astype(dt, copy=False)
+    return np.sum(y * y)
+
+
+CONVERSIONS = [astype_to, array_to, asarray_to, asarray_written, astype_no_copy]
+XC = np.array([1.3, 2.6])
+
+
+def _central(f, x, dt, eps=1e-6):
+    return np.array([(f(x + eps * e, dt) - f(x - eps * e, dt)) / (2 * eps)
+                     for e in np.eye(len(x))])
+
+
+def _central_hessian(f, x, dt, eps=1e-4):
+    g = revsrc.grad(f)
+    return np.array([(g(x + eps * e, dt) - g(x - eps * e, dt)) / (2 * eps)
+                     for e in np.eye(len(x))])
+
+
+@pytest.mark.parametrize("f", CONVERSIONS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dt", [int, np.int32, bool, np.uint8, float, np.float64])
+def test_conversion_forward(f, dt):
+    want = _central(f, XC, dt)
+    np.testing.assert_allclose(revsrc.jacfwd(f)(XC, dt), want, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(revsrc.grad(f)(XC, dt), want, rtol=1e-6, atol=1e-6)
+    value, t = revsrc.jvp(lambda x: f(x, dt), (XC,), (np.array([0.7, -0.4]),))
+    assert value == pytest.approx(f(XC, dt))
+    assert t == pytest.approx(want @ [0.7, -0.4], rel=1e-6, abs=1e-6)
+
+
+@pytest.mark.parametrize("f", CONVERSIONS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dt", [int, bool, float])
+def test_conversion_second_order(f, dt):
+    want = _central_hessian(f, XC, dt)
+    np.testing.assert_allclose(revsrc.hessian(f)(XC, dt), want, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(revsrc.jacfwd(revsrc.jacfwd(f))(XC, dt), want,
+                               rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("f", CONVERSIONS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dt", [int, float])
+def test_conversion_vmap_of_jacfwd(f, dt):
+    xs = np.stack([XC, XC + 1.0])
+    got = revsrc.vmap(revsrc.jacfwd(f), in_axes=(0, None))(xs, dt)
+    np.testing.assert_allclose(got, [_central(f, x, dt) for x in xs], rtol=1e-6, atol=1e-6)
+
+
+def test_conversion_known_values():
+    # trunc(x**2) carries no derivative: only sin's remains
+    np.testing.assert_allclose(revsrc.jacfwd(astype_to)(XC, int), np.cos(XC))
+    np.testing.assert_allclose(revsrc.jacfwd(astype_to)(XC, float), 2 * XC + np.cos(XC))
+    np.testing.assert_allclose(revsrc.hessian(array_to)(XC, int), np.zeros((2, 2)))
+
+
+def test_conversion_against_jax():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    jnp = jax.numpy
+
+    def jf(x, dt):
+        return jnp.sum(jnp.asarray(x ** 2, dtype=dt) * x)
+
+    for dt in (int, float):
+        np.testing.assert_allclose(revsrc.jacfwd(asarray_to)(XC, dt),
+                                   jax.jacfwd(jf)(XC, dt), rtol=1e-12)
+        np.testing.assert_allclose(revsrc.hessian(asarray_to)(XC, dt),
+                                   jax.hessian(jf)(XC, dt), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dt", [int, float])
+def test_conversion_forward_on_jax(dt):
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    np.testing.assert_allclose(revsrc.jacfwd(array_to, backend="jax")(XC, dt),
+                               revsrc.jacfwd(array_to)(XC, dt), rtol=1e-12)

@@ -28,7 +28,8 @@ import numpy as np
 from ... import errors, runtime
 from ...runtime import inplace
 
-__all__ = ["TWINS", "view_back", "as_index", "set_at", "take_grad", "stored_derivative"]
+__all__ = ["TWINS", "view_back", "as_index", "set_at", "take_grad", "stored_derivative",
+           "conversion_tangent"]
 
 
 def _traced(v):
@@ -280,6 +281,15 @@ def in_place(new, dtype, op):
     return jnp.asarray(new).astype(dtype)
 
 
+def conversion_tangent(convert, t, dtype, rest=(), options=()):
+    """jnp: the tangent of a conversion to ``dtype`` (as
+    revsrc.runtime.forward_grads.conversion_tangent; the dtype is static under tracing):
+    zero for an integer or bool one, else ``t`` in ``dtype``."""
+    if runtime.values.exact_dtype(dtype):
+        return jnp.zeros(jnp.shape(t)) if jnp.ndim(t) else 0.0
+    return jnp.asarray(t, dtype=dtype)
+
+
 def _no_layout(*args, **kwargs):
     raise errors.JaxNotLowered(
         "backend='jax': whether NumPy makes this value a view of the array it was "
@@ -323,3 +333,5 @@ TWINS = {"add_at": add_at, "add_at_values_grad": add_at_values_grad,
          "check_shares": _no_layout, "view_positions": _no_layout,
          "check_item_alone": check_item_alone, "array_dtype": array_dtype,
          "in_place": in_place}
+# twins of revsrc.runtime.forward_grads kept here (twins.py is at its size budget)
+FORWARD = {"conversion_tangent": conversion_tangent}
