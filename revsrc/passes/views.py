@@ -145,17 +145,23 @@ def _computed(found, names, s, target):
             Op(target, inplace.in_place, (new, dt, Const(s.fn)), loc=s.loc)]
 
 
-def _on_number(s, found, numbers, out):
+def _on_number(s, found, numbers):
     """Whether ``s`` is a dtype test of ``xs[i] op= v`` (frontend/lower/statements.py)
-    on an item known to be a number, which needs none: dropped, or the result kept
-    as it is (into ``out``). ``numbers``: the tests dropped so far."""
+    on an item known to be a number, which needs none: dropped, its result then read
+    as the value it tests (``numbers``: dropped name -> that value, see `_kept`)."""
     if s.fn is inplace.array_dtype and found.get(s.args[0]) in kinds.SCALARS:
-        numbers.add(s.target)
+        numbers[s.target] = None
         return True
     if s.fn is inplace.in_place and s.args[1] in numbers:
-        out.append(Op(s.target, ir.copy, (s.args[0],), loc=s.loc))
+        numbers[s.target] = s.args[0]
         return True
     return False
+
+
+def _kept(out, numbers):
+    """``out`` reading, for each dtype test `_on_number` dropped, the value it tested."""
+    names = {k: v for k, v in numbers.items() if v is not None}
+    return ir.rename(out, lambda n: names.get(n, n)) if names else out
 
 
 def _only_after(at, d, w):
@@ -190,9 +196,9 @@ class _Resolver:
         self.item_checks = []    # (stmt, path) of the checks of xs[i] op= v
         self._scan(body, ())
         self.plan = {}       # id(write stmt) -> replacement statements
-        self.numbers = set()   # array_dtype's results known None (of a number)
+        self.numbers = {}    # dtype tests of xs[i] op= v on a number (`_on_number`)
         if not self.writes and not self.item_checks:
-            return self._apply(body)
+            return _kept(self._apply(body), self.numbers)
         self.parent = {}     # var -> (operand it views, its defining Op, always a view)
         for v, ds in self.defs.items():
             if len(ds) == 1:
@@ -203,7 +209,7 @@ class _Resolver:
             self.plan[id(stmt)] = containers.item_check(self, stmt, path, _only_after)
         for stmt, path in self.writes:
             self.plan[id(stmt)] = _real_store(self.found, stmt) + self._rewrite(stmt, path)
-        return self._apply(body)
+        return _kept(self._apply(body), self.numbers)
 
     def _scan(self, stmts, path):
         for i, s in enumerate(stmts):
@@ -555,7 +561,7 @@ class _Resolver:
             if isinstance(s, Op) and s.fn in INPLACE:   # on a number: x = x op y
                 out.extend(self._computed(s, s.target))
                 continue
-            if isinstance(s, Op) and _on_number(s, self.found, self.numbers, out):
+            if isinstance(s, Op) and _on_number(s, self.found, self.numbers):
                 continue
             # a while's test body too: _scan planned the writes there
             out.append(ir.map_children(s, self._apply))
