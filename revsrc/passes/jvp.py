@@ -29,9 +29,10 @@ from __future__ import annotations
 import inspect
 import operator
 
+import numpy as np
 
 from .. import errors, primitives, runtime
-from ..runtime import forward_grads
+from ..runtime import arith, forward_grads
 from ..core import ir, kinds
 from ..core.names import Names
 from . import optimize, templates, views
@@ -85,6 +86,26 @@ def jvp_positions(op):
         # no forward rule of its own: the tangent comes from the reverse rule
         return [i for i in range(len(op.args)) if prim.differentiable(i)]
     return None
+
+
+# conversions that take a dtype second (np.copy's second is its order)
+_CONVERSIONS = (arith.astype, np.array, np.asarray, np.ascontiguousarray)
+
+
+def _run_time_conversion(s):
+    """(dtype, the other options) of ``s`` when it converts to a dtype that is a value
+    (x.astype(dt), np.asarray(v, dtype=dt)) and its other options are constants; else
+    None (a dtype written in the function is decided by the analysis)."""
+    if s.fn not in _CONVERSIONS or len(s.args) < 2 and not s.kwargs:
+        return None
+    kw = dict(s.kwargs)
+    dtype = s.args[1] if len(s.args) > 1 else kw.pop("dtype", None)
+    rest = s.args[2:]
+    if not isinstance(dtype, str) or \
+            not all(isinstance(a, Const) for a in list(rest) + list(kw.values())):
+        return None
+    return (dtype, Const(tuple(a.value for a in rest)),
+            Const(tuple((k, v.value) for k, v in kw.items())))
 
 
 def _by_reverse_rule(prim):
@@ -243,6 +264,15 @@ class _Forward:
         positions = jvp_positions(s)
         if positions is None:
             _refuse(s)
+        conv = _run_time_conversion(s)
+        if conv is not None:
+            # to a dtype known only when it runs: zero for an int or bool one
+            x = self.tangent(s.args[0])
+            t = self.names.temp()
+            out.append(Op(t, forward_grads.conversion_tangent,
+                          (Const(s.fn), x if x is not None else self.zero(s.args[0], out))
+                          + conv, loc=s.loc))
+            return [t]
         if s.fn in (ir.make_tuple, ir.make_list, ir.make_dict):
             items = []
             for i, a in enumerate(s.args):

@@ -131,6 +131,39 @@ def _real_store(found, s):
     return []
 
 
+def _computed(found, names, s, target):
+    """``x op= v`` (the Op ``s``) computed as ``x op v`` into ``target``; where ``x``
+    may be an array, kept in its dtype or refused as NumPy refuses it
+    (runtime.inplace.in_place: one dtype test; none on a number)."""
+    x = s.args[0]
+    if found.get(x) in kinds.SCALARS:
+        return [Op(target, INPLACE[s.fn], s.args, s.kwargs, s.loc)]
+    # x's old value goes to the check only through its dtype: nothing need keep it
+    new, dt = names.temp(), names.temp()
+    return [Op(dt, inplace.array_dtype, (x,), loc=s.loc),
+            Op(new, INPLACE[s.fn], s.args, s.kwargs, s.loc),
+            Op(target, inplace.in_place, (new, dt, Const(s.fn)), loc=s.loc)]
+
+
+def _on_number(s, found, numbers):
+    """Whether ``s`` is a dtype test of ``xs[i] op= v`` (frontend/lower/statements.py)
+    on an item known to be a number, which needs none: dropped, its result then read
+    as the value it tests (``numbers``: dropped name -> that value, see `_kept`)."""
+    if s.fn is inplace.array_dtype and found.get(s.args[0]) in kinds.SCALARS:
+        numbers[s.target] = None
+        return True
+    if s.fn is inplace.in_place and s.args[1] in numbers:
+        numbers[s.target] = s.args[0]
+        return True
+    return False
+
+
+def _kept(out, numbers):
+    """``out`` reading, for each dtype test `_on_number` dropped, the value it tested."""
+    names = {k: v for k, v in numbers.items() if v is not None}
+    return ir.rename(out, lambda n: names.get(n, n)) if names else out
+
+
 def _only_after(at, d, w):
     """Whether the statement at path ``d`` runs only after the one at ``w``: later in
     a statement list holding both, with no loop around them (``at``: path -> statement)."""
@@ -163,8 +196,9 @@ class _Resolver:
         self.item_checks = []    # (stmt, path) of the checks of xs[i] op= v
         self._scan(body, ())
         self.plan = {}       # id(write stmt) -> replacement statements
+        self.numbers = {}    # dtype tests of xs[i] op= v on a number (`_on_number`)
         if not self.writes and not self.item_checks:
-            return self._apply(body)
+            return _kept(self._apply(body), self.numbers)
         self.parent = {}     # var -> (operand it views, its defining Op, always a view)
         for v, ds in self.defs.items():
             if len(ds) == 1:
@@ -175,7 +209,7 @@ class _Resolver:
             self.plan[id(stmt)] = containers.item_check(self, stmt, path, _only_after)
         for stmt, path in self.writes:
             self.plan[id(stmt)] = _real_store(self.found, stmt) + self._rewrite(stmt, path)
-        return self._apply(body)
+        return _kept(self._apply(body), self.numbers)
 
     def _scan(self, stmts, path):
         for i, s in enumerate(stmts):
@@ -242,7 +276,7 @@ class _Resolver:
         if isinstance(s, Op) and self.found.get(target) == kinds.ANY:
             # a number (rebound) or a shared array (changed in place): known when it runs
             return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),
-                    Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
+                    *self._computed(s, s.target)]
         guards = self._checked_new(target, path, loc)
         if guards is not None:
             return guards + self._plain(s, target, path, guards)
@@ -262,7 +296,7 @@ class _Resolver:
             if isinstance(s, SetItem):
                 return [s]
             # x op= y with no alias: the same values as x = x op y
-            return [Op(s.target, INPLACE[s.fn], s.args, s.kwargs, loc)]
+            return self._computed(s, s.target)
         self._check_members(target, root, members, loc)
         out = self._write_up(s, root, chain)
         before = []         # what the members' guards read, before the write
@@ -275,6 +309,9 @@ class _Resolver:
         plain = self._plain(s, root, path, before)
         return before + [Op(shared, inplace.shares, (target, root), loc=loc),
                          If(shared, out, plain, loc=loc)]
+
+    def _computed(self, s, target):
+        return _computed(self.found, self.names, s, target)
 
     def _checked_new(self, target, path, loc):
         """For ``target`` assigned in more than one place, each time a value that
@@ -319,8 +356,7 @@ class _Resolver:
         """The write ``s`` into its own variable (a new array, no view of ``root``),
         and the views of it made before, derived again."""
         target = s.target
-        out = [s] if isinstance(s, SetItem) else \
-            [Op(target, INPLACE[s.fn], s.args, s.kwargs, s.loc)]
+        out = [s] if isinstance(s, SetItem) else self._computed(s, target)
         mine = [m for m in self._members(root) if m != target and
                 target in [c[1] for c in self._chain(m, root)]]
         self._derive_again(mine, [], s, target, path, out, before)
@@ -381,7 +417,7 @@ class _Resolver:
             return self._write_at(s, root, out)
         if isinstance(s, Op):
             new = self.names.temp()
-            out.append(Op(new, INPLACE[s.fn], s.args, s.kwargs, loc))
+            out += self._computed(s, new)
         elif chain:
             new = self.names.temp()
             out.append(Op(new, np.array, (s.target,), loc=loc))
@@ -416,7 +452,7 @@ class _Resolver:
         out.append(Op(where, inplace.view_positions,
                       (s.target, root, Const(loc), self._shown(s.target, root)), loc=loc))
         if isinstance(s, Op):
-            out.append(Op(new, INPLACE[s.fn], s.args, s.kwargs, loc))
+            out += self._computed(s, new)
         else:
             out.append(Op(new, np.array, (s.target,), loc=loc))
             out.append(SetItem(new, s.index, s.value, loc=loc))
@@ -523,7 +559,10 @@ class _Resolver:
                 out.extend(rep)
                 continue
             if isinstance(s, Op) and s.fn in INPLACE:   # on a number: x = x op y
-                s = Op(s.target, INPLACE[s.fn], s.args, s.kwargs, s.loc)
+                out.extend(self._computed(s, s.target))
+                continue
+            if isinstance(s, Op) and _on_number(s, self.found, self.numbers):
+                continue
             # a while's test body too: _scan planned the writes there
             out.append(ir.map_children(s, self._apply))
         return out

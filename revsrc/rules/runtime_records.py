@@ -65,6 +65,28 @@ def stored_derivative_vjp(g, ans, d, dest):
     return runtime.stored_derivative(g, dest), None
 
 
+# x op= v on an array (revsrc/passes/views.py): x + v kept in x's dtype, or NumPy's
+# error; the derivative passes (zero when x holds integers or bools: the result's dtype)
+define("array_dtype", inplace.array_dtype, nondiff=True)
+
+
+@primitive("in_place", inplace.in_place, kind=_like(0))
+def in_place_vjp(g, ans, new, dtype, op):
+    return runtime.stored_derivative(g, ans), None, None
+
+
+@jvp_rule("in_place")
+def in_place_jvp(g, ans, new, dtype, op):
+    return runtime.stored_derivative(g, ans), None, None
+
+
+# the tangent of a conversion to a dtype given at run time: linear in the tangent,
+# with the conversion's adjoint (zero for an integer or bool dtype) as its transpose
+@primitive("conversion_tangent", _forward.conversion_tangent, kind=_like(1), linear=(1,))
+def conversion_tangent_vjp(g, ans, convert, t, dtype, rest=(), options=()):
+    return None, _shape.array_grad(g, t, dtype), None, None, None
+
+
 # x[index] with an index computed in the function, as the forward sweep reads it
 # (runtime.take): getitem's rules.
 @primitive("take_item", runtime.take, kind=KR.getitem_kind, linear=(0,))
@@ -422,6 +444,13 @@ def tile_grad_vjp(g, ans, grad, A, reps):
 @primitive("repeat_grad", _shape.repeat_grad)
 def repeat_grad_vjp(g, ans, grad, a, repeats, axis=None):
     return _transpose.repeat_back(g, a, repeats, axis), None, None, None
+
+
+# the adjoint of x.astype(dtype) with a dtype given at run time (zero for an integer or
+# bool one): linear in g, its own transpose as array_grad is
+@primitive("astype_grad", _elementwise.astype_grad, kind=_like(1), linear=(0,))
+def astype_grad_vjp(g, ans, grad, x, dtype=None):
+    return _elementwise.astype_grad(g, grad, dtype), None, None
 
 
 @primitive("array_grad", _shape.array_grad)

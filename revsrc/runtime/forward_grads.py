@@ -343,3 +343,19 @@ def select_tangent(fn, x, y, tx, ty):
     elementwise rule's ``g * (y < x)`` would repeat or empty a tuple."""
     second = (y < x) if fn is min else (y > x)
     return ty if second else tx
+
+
+# ----- conversions to a dtype known only when the program runs -----
+# x.astype(dt), np.array(v, dtype=dt) with dt a value: the analysis cuts a dtype written
+# in the function; this one is decided here (the forward twin of astype_grad/array_grad).
+
+def conversion_tangent(convert, t, dtype, rest=(), options=()):
+    """The tangent of ``convert(x, dtype, *rest, **options)`` (x.astype, np.array, np.asarray,
+    np.ascontiguousarray) given ``t``, x's tangent: zero for an integer, unsigned or
+    bool ``dtype`` (NumPy truncates: a step function of x), else the same conversion
+    of ``t`` (a view of it where the value is a view of x, as np.asarray(x) of its own
+    dtype and x.astype(dt, copy=False) may be)."""
+    if values.exact_dtype(dtype):
+        return np.zeros(np.shape(t)) if np.ndim(t) else 0.0
+    return convert(t, dtype, *rest, **dict(options))
+

@@ -12,11 +12,44 @@ revsrc/rules/indexing.py; the adjoints are below.
 """
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from .. import errors
 from .tensor import sum_to_shape
 from .values import as_adjoint
+
+
+def array_dtype(x):
+    """The dtype of ``x`` when it is an array (``x op= v`` changes it in place), else
+    None (a number: ``x op= v`` rebinds it)."""
+    return x.dtype if isinstance(x, np.ndarray) else None
+
+
+def in_place(new, dtype, op):
+    """``x op= v`` given ``new = x op v`` and ``dtype`` (`array_dtype` of ``x``): ``new``
+    in ``x``'s dtype, as NumPy's in-place operator leaves it (a float32 array stays
+    float32), or NumPy's own error where that dtype cannot hold the result under its
+    'same_kind' rule (``y += x`` with ``y`` an int array and ``x`` floats raises in
+    NumPy: the transformation computes ``y = y + x``, which would not). One dtype
+    test; ``x`` a number: ``new`` as it is."""
+    dt = getattr(new, "dtype", None)
+    if dtype is None or dt is None or dt == dtype:
+        return new
+    if not np.can_cast(dt, dtype, "same_kind"):
+        raise_cast_error(op, dtype, dt)
+    return np.asarray(new).astype(dtype)
+
+
+def raise_cast_error(op, target, result):
+    """Raise the error NumPy's in-place ``op`` (operator.iadd, ...) raises when its
+    result's dtype ``result`` cannot be cast to the array's ``target`` under
+    'same_kind': the same operator on one-element arrays of those dtypes."""
+    shape = (1, 1) if op is operator.imatmul else (1,)
+    op(np.ones(shape, target), np.ones(shape, result))
+    raise TypeError(f"Cannot cast {op.__name__} output from dtype('{np.dtype(result)}') "
+                    f"to dtype('{np.dtype(target)}') with casting rule 'same_kind'")
 
 
 def add_at(a, indices, values):

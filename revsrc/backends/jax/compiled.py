@@ -26,6 +26,7 @@ import numpy as np
 
 from ... import errors
 from ...core import kinds
+from ...runtime import inplace
 from . import printer, state
 from .load import ARRAY_TYPE, TRACED_TYPES, loaded, require
 
@@ -121,6 +122,8 @@ class Compiled:
         """Raise ``exc`` from a trace of the generated code as the refusal it means."""
         if _from_read(exc.__traceback__):
             raise exc.with_traceback(None)   # reading the user's object failed: theirs
+        if _from_read(exc.__traceback__, inplace.raise_cast_error):
+            raise exc.with_traceback(None)   # x op= v NumPy refuses: the user's error
         if isinstance(exc, errors.RevsrcError):
             if exc.filename is None:
                 raise self._located(exc) from None
@@ -247,11 +250,12 @@ class Compiled:
             hint="use backend=None for this function")
 
 
-def _from_read(tb):
-    """Whether traceback ``tb`` ends in `state.read`: a read of Python state that failed
-    at the call, raised where the program reads it."""
+def _from_read(tb, fn=None):
+    """Whether traceback ``tb`` ends in `state.read` (or ``fn``): a read of Python state
+    that failed at the call, raised where the program reads it."""
+    code = (fn or state.read).__code__
     while tb is not None:
-        if tb.tb_frame.f_code is state.read.__code__:
+        if tb.tb_frame.f_code is code:
             return True
         tb = tb.tb_next
     return False

@@ -28,7 +28,8 @@ import numpy as np
 from ... import errors, runtime
 from ...runtime import inplace
 
-__all__ = ["TWINS", "view_back", "as_index", "set_at", "take_grad", "stored_derivative"]
+__all__ = ["TWINS", "view_back", "as_index", "set_at", "take_grad", "stored_derivative",
+           "conversion_tangent"]
 
 
 def _traced(v):
@@ -259,6 +260,36 @@ def stored_derivative(d, dest):
     return jnp.zeros_like(d) if jnp.ndim(d) else 0.0
 
 
+def array_dtype(x):
+    """jnp: the dtype of ``x`` when it is an array that ``x op= v`` changes in place (as
+    revsrc.runtime.inplace.array_dtype); a 0-d value counts as a number, since
+    under tracing a number an argument gave looks like one."""
+    if isinstance(x, (np.ndarray, jax.Array)) and np.ndim(x) > 0:
+        return np.dtype(x.dtype)
+    return None
+
+
+def in_place(new, dtype, op):
+    """jnp: ``new`` in the array's ``dtype``, or NumPy's error where its in-place
+    operator refuses the result (as revsrc.runtime.inplace.in_place; dtypes are static
+    under tracing, so this is decided as the function is traced)."""
+    dt = getattr(new, "dtype", None)
+    if dtype is None or dt is None or np.dtype(dt) == dtype:
+        return new
+    if not np.can_cast(np.dtype(dt), dtype, "same_kind"):
+        inplace.raise_cast_error(op, dtype, np.dtype(dt))
+    return jnp.asarray(new).astype(dtype)
+
+
+def conversion_tangent(convert, t, dtype, rest=(), options=()):
+    """jnp: the tangent of a conversion to ``dtype`` (as
+    revsrc.runtime.forward_grads.conversion_tangent; the dtype is static under tracing):
+    zero for an integer or bool one, else ``t`` in ``dtype``."""
+    if runtime.values.exact_dtype(dtype):
+        return jnp.zeros(jnp.shape(t)) if jnp.ndim(t) else 0.0
+    return jnp.asarray(t, dtype=dtype)
+
+
 def _no_layout(*args, **kwargs):
     raise errors.JaxNotLowered(
         "backend='jax': whether NumPy makes this value a view of the array it was "
@@ -300,4 +331,7 @@ TWINS = {"add_at": add_at, "add_at_values_grad": add_at_values_grad,
          "fill_diagonal_val_tangent": fill_diagonal_val_tangent,
          "item_view": item_view, "shares": _no_layout, "check_apart": _no_layout, "check_new": _no_layout,
          "check_shares": _no_layout, "view_positions": _no_layout,
-         "check_item_alone": check_item_alone}
+         "check_item_alone": check_item_alone, "array_dtype": array_dtype,
+         "in_place": in_place}
+# twins of revsrc.runtime.forward_grads kept here (twins.py is at its size budget)
+FORWARD = {"conversion_tangent": conversion_tangent}

@@ -553,7 +553,7 @@ register_twins(ieee, {"div": jnp.divide, "pow": jnp.power, "log": jnp.log, "wher
 # lists, tuples and dicts are Python values under jax.jit too
 register_twins(containers, {"as_items": as_items})
 # jnp arrays are never written in place: a tangent shares nothing to keep apart
-register_twins(forward_grads, {"own_tangent": lambda t, ans: t,
+register_twins(forward_grads, {"own_tangent": lambda t, ans: t, **inplace_twins.FORWARD,
                                "view_tangent": lambda t, ans, base, base_t, loc=None: t})
 register_twins(transpose_grads, {})
 register_twins(arith, {})

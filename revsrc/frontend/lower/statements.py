@@ -62,9 +62,15 @@ class StatementLowering:
             out.append(Op(None, inplace.check_item_alone, (old, base, Const(()), Const(loc)),
                           loc=loc))
             rhs = self._expr(sc, node.value, out)
-            new = self.fresh()
+            new, dt, kept = self.fresh(), self.fresh(), self.fresh()
             out.append(Op(new, op, (old, rhs), loc=loc))
-            out.append(SetItem(base, index, new, loc=loc))
+            # an item that is an array (y[:], y[mask], xs[i]) changes in place: NumPy
+            # refuses a result its dtype cannot hold (y[0] += 1.5 on an int array does
+            # not: the element is a number, rebound, then stored); views.py drops the
+            # test where the item is known to be a number
+            out.append(Op(dt, inplace.array_dtype, (old,), loc=loc))
+            out.append(Op(kept, inplace.in_place, (new, dt, Const(OF_BINARY[op])), loc=loc))
+            out.append(SetItem(base, index, kept, loc=loc))
         else:
             raise errors.SideEffect("writing an attribute is a side effect revsrc refuses",
                                     loc=loc, hint="return the value instead")
