@@ -1,0 +1,84 @@
+"""Runs the user programs of tests/user_programs8*.py against their references.
+
+Corpus 8 (round 7's harness, user_programs7_harness.py): whole small programs as
+scientists and ML engineers write them (MLPs with manual batching and softmax
+cross-entropy, mixtures, attention, k-means, simulations with while loops and early
+exits, heat and wave equations with slice updates, adaptive Runge-Kutta, least
+squares, Sinkhorn, Viterbi, CNNs by einsum, option pricing with a Generator passed in,
+dataclass configs, partials, closures, dict pytrees), NumPy corners (in-place and
+masked writes, views, dtypes, edge values) and compositions (vmap of grad per
+example, jit of grad, hessian, jacfwd/jacrev, linearize, vjp, hvp, memory=,
+backend="jax"). Each case has an independent reference (JAX x64, autograd,
+self-checked central differences or a closed form); every refusal must be a coded
+RevsrcError naming none of revsrc's internals (else it counts as "crashed").
+
+``KNOWN`` records each case that is not "ok" today with its class: "refused-doc",
+"refused-undoc", "wrong" or "crashed".  A KNOWN case must keep that outcome; one that
+starts passing fails the test with a message asking to remove it from KNOWN.
+"""
+import collections
+import importlib
+import os
+import sys
+import warnings
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from user_programs7_harness import run_case  # noqa: E402
+
+MODULES = ["user_programs8" + s for s in "abcdefghijkl"
+           if os.path.exists(os.path.join(os.path.dirname(__file__), "user_programs8" + s + ".py"))]
+
+KNOWN = {
+    # -- refused, documented ------------------------------------------------------------------------
+    # E101 calling an item of a list held by a global object (for layer in self.layers:
+    # x = layer(x)); the table names ACTS[0](x) on a global list
+    "r8_class_model_call_wrt_input": "refused-doc",
+    "r8_horner_jit_scalar": "refused-doc",            # E502 jit of f(x, coeffs) with a list argument
+    "r8_np_polyfit_polyval": "refused-doc",           # E202 np.polyfit has no rule
+    "r8_np_clip_out_same_local_array": "refused-doc",  # E401 np.clip(y, lo, hi, out=y)
+    "r8_np_put_then_take": "refused-doc",             # E401 np.put(y, idx, v)
+    "r8_eigvalsh_sqrt": "refused-doc",                # E202 np.linalg.eigvalsh has no rule
+    "r8_np_piecewise_lambdas": "refused-doc",         # E101 lambdas passed as values to np.piecewise
+    # -- refused, undocumented ----------------------------------------------------------------------
+    # E101 "calling a value computed inside the function" for a derivative made inside the
+    # function (g = revsrc.grad(h)(x) inside f; README: "call one inside a function you
+    # differentiate"); the same derivative made at module level works
+    "r8_grad_through_dict_sgd_with_inner_grad": "refused-undoc",
+    "r8_gradient_penalty_grad_of_grad_norm": "refused-undoc",
+}
+
+
+def _cases():
+    out = []
+    for name in MODULES:
+        out.extend(importlib.import_module(name).CASES)
+    return out
+
+
+CASES = _cases()
+OUTCOME = {"refused-doc": "refused", "refused-undoc": "refused", "wrong": "wrong", "crashed": "crashed"}
+
+
+def test_names_unique():
+    names = [c["name"] for c in CASES]
+    dup = [n for n, k in collections.Counter(names).items() if k > 1]
+    assert not dup, dup
+    assert not set(KNOWN) - set(names), set(KNOWN) - set(names)
+    assert set(KNOWN.values()) <= set(OUTCOME), set(KNOWN.values())
+
+
+@pytest.mark.parametrize("c", CASES, ids=[c["name"] for c in CASES])
+def test_user_program(c):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        outcome, detail = run_case(c)
+    known = KNOWN.get(c["name"])
+    if known is None:
+        assert outcome == "ok", f"{c['name']}: {outcome}: {detail}"
+    elif outcome == "ok":
+        pytest.fail(f"{c['name']} now passes: remove it from KNOWN in {__file__}")
+    else:
+        assert outcome == OUTCOME[known], f"{c['name']}: KNOWN says {known}, got {outcome}: {detail}"
