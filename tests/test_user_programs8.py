@@ -42,12 +42,21 @@ KNOWN = {
     "r8_np_put_then_take": "refused-doc",             # E401 np.put(y, idx, v)
     "r8_eigvalsh_sqrt": "refused-doc",                # E202 np.linalg.eigvalsh has no rule
     "r8_np_piecewise_lambdas": "refused-doc",         # E101 lambdas passed as values to np.piecewise
+    "r8_list_append_insert_pop_extend": "refused-doc",  # E401 xs.insert(0, 1.0) on a local list
     # -- refused, undocumented ----------------------------------------------------------------------
     # E101 "calling a value computed inside the function" for a derivative made inside the
     # function (g = revsrc.grad(h)(x) inside f; README: "call one inside a function you
     # differentiate"); the same derivative made at module level works
     "r8_grad_through_dict_sgd_with_inner_grad": "refused-undoc",
     "r8_gradient_penalty_grad_of_grad_norm": "refused-undoc",
+    # E101 the same message for functools.partial objects made in a loop into a list and
+    # called from a generator (README: partials work)
+    "r8_partials_made_in_loop_called_in_generator": "refused-undoc",
+    # E403 "changes a dict under a condition or in a loop" on a dict the function made
+    # (d = {}; for ...: d[name] = ...); E403 is documented for arguments only
+    "r8_dict_built_in_loop_with_get_default": "refused-undoc",
+    # E202 "zip has no derivative rule" for sorted(zip(x, range(n)))
+    "r8_sorted_zip_tuples_ranked_weights": "refused-undoc",
 }
 
 
