@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from user_programs7_harness import run_case  # noqa: E402
 
-MODULES = ["user_programs8" + s for s in "abcdefghijkl"
+MODULES = ["user_programs8" + s for s in "abcdefghijklmnop"
            if os.path.exists(os.path.join(os.path.dirname(__file__), "user_programs8" + s + ".py"))]
 
 KNOWN = {
@@ -43,6 +43,13 @@ KNOWN = {
     "r8_eigvalsh_sqrt": "refused-doc",                # E202 np.linalg.eigvalsh has no rule
     "r8_np_piecewise_lambdas": "refused-doc",         # E101 lambdas passed as values to np.piecewise
     "r8_list_append_insert_pop_extend": "refused-doc",  # E401 xs.insert(0, 1.0) on a local list
+    "r8_sum_mean_with_where_kwarg": "refused-doc",    # E202 np.mean(x, where=...) keyword
+    "r8_max_initial_keepdims": "refused-doc",         # E202 np.max(x, initial=0.5) keyword
+    "r8_ufunc_reduce_add_max_mul": "refused-doc",     # E202 np.add.reduce / np.maximum.reduce
+    "r8_logaddexp_from_minus_inf_and_reduce": "refused-doc",  # E202 np.logaddexp.reduce
+    "r8_np_vectorize_lambda": "refused-doc",          # E101 np.vectorize(lambda ...) called
+    "r8_histogram_weights": "refused-doc",            # E202 np.histogram
+    "r8_multi_dot": "refused-doc",                    # E202 np.linalg.multi_dot
     # -- refused, undocumented ----------------------------------------------------------------------
     # E101 "calling a value computed inside the function" for a derivative made inside the
     # function (g = revsrc.grad(h)(x) inside f; README: "call one inside a function you
@@ -57,6 +64,10 @@ KNOWN = {
     "r8_dict_built_in_loop_with_get_default": "refused-undoc",
     # E202 "zip has no derivative rule" for sorted(zip(x, range(n)))
     "r8_sorted_zip_tuples_ranked_weights": "refused-undoc",
+    # E304 "lstsq at a rank-deficient matrix has no derivative" for the gradient in the
+    # right-hand side only: A is a constant, c = pinv(A) b is linear in b (the table
+    # says E304 is where the rank changes, which it cannot here)
+    "r8_lstsq_rank_deficient_wrt_rhs": "refused-undoc",
 }
 
 
