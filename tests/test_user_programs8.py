@@ -32,6 +32,16 @@ MODULES = ["user_programs8" + s for s in "abcdefghijklmnop"
            if os.path.exists(os.path.join(os.path.dirname(__file__), "user_programs8" + s + ".py"))]
 
 KNOWN = {
+    # -- CRASHED ------------------------------------------------------------------------------------
+    # C1 a spurious E404 whose message names an internal temporary ("p is also named _t6 ...
+    # hint: copy it where the second name is made: _t6 = list(p)"): a list made by a
+    # comprehension, put in a dict that is rebuilt each iteration; nothing is changed in
+    # place (Python: 3.0). The same with a list literal, a tuple or a list state works.
+    # s = {"pos": [0.0]}
+    # for _ in range(3): p = [s["pos"][k] + x for k in range(1)]; s = {"pos": p}
+    # return s["pos"][0]                                   -> grad at 1.3: E404 naming _t6
+    "r8_dict_of_lists_state_rebuilt": "crashed",
+    "r8_dict_rebuilt_from_comprehension_list_in_loop": "crashed",
     # -- refused, documented ------------------------------------------------------------------------
     # E101 calling an item of a list held by a global object (for layer in self.layers:
     # x = layer(x)); the table names ACTS[0](x) on a global list
@@ -50,6 +60,7 @@ KNOWN = {
     "r8_np_vectorize_lambda": "refused-doc",          # E101 np.vectorize(lambda ...) called
     "r8_histogram_weights": "refused-doc",            # E202 np.histogram
     "r8_multi_dot": "refused-doc",                    # E202 np.linalg.multi_dot
+    "r8_divmod_float": "refused-doc",                 # E202 divmod(t, 1.0)
     # -- refused, undocumented ----------------------------------------------------------------------
     # E101 "calling a value computed inside the function" for a derivative made inside the
     # function (g = revsrc.grad(h)(x) inside f; README: "call one inside a function you
