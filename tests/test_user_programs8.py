@@ -42,6 +42,12 @@ KNOWN = {
     # return s["pos"][0]                                   -> grad at 1.3: E404 naming _t6
     "r8_dict_of_lists_state_rebuilt": "crashed",
     "r8_dict_rebuilt_from_comprehension_list_in_loop": "crashed",
+    # also with q = list(s["v"]); q[0] = q[0] * 2; s = {"v": q}  (Python: 4.0; E404 naming _t7)
+    "r8_dict_rebuilt_from_list_copy_item_write": "crashed",
+    # C2 a refusal naming an internal module: revsrc.tree_leaves (documented for update steps)
+    # called inside a differentiated function: "[E202] revsrc.core.pytree.tree_leaves has no
+    # derivative rule"; sum(np.sum(l ** 2) for l in revsrc.tree_leaves(params))
+    "r8_tree_leaves_inside_loss": "crashed",
     # -- refused, documented ------------------------------------------------------------------------
     # E101 calling an item of a list held by a global object (for layer in self.layers:
     # x = layer(x)); the table names ACTS[0](x) on a global list
@@ -70,9 +76,11 @@ KNOWN = {
     # E101 the same message for functools.partial objects made in a loop into a list and
     # called from a generator (README: partials work)
     "r8_partials_made_in_loop_called_in_generator": "refused-undoc",
+    "r8_partial_of_classmethod_inside": "refused-undoc",  # f = functools.partial(C.m); f(x)
     # E403 "changes a dict under a condition or in a loop" on a dict the function made
     # (d = {}; for ...: d[name] = ...); E403 is documented for arguments only
     "r8_dict_built_in_loop_with_get_default": "refused-undoc",
+    "r8_local_dict_key_rebound_in_loop": "refused-undoc",  # s["v"] = q on a local dict in a loop
     # E202 "zip has no derivative rule" for sorted(zip(x, range(n)))
     "r8_sorted_zip_tuples_ranked_weights": "refused-undoc",
     # E304 "lstsq at a rank-deficient matrix has no derivative" for the gradient in the
