@@ -54,6 +54,8 @@ KNOWN = {
     # u = x.copy(); for _ in range(40): u[0] = u[1]; return np.sum(u)  -> grad(backend="jax")
     "r8_jax_item_write_in_scanned_loop": "crashed",
     "r8_jax_relaxation_slice_and_item_write_40_sweeps": "crashed",  # u[1:-1] = ...; u[0] = u[1]
+    "r8_jax_item_iadd_in_scanned_loop": "crashed",        # u[0] += 0.1 * u[1]  (40 iterations)
+    "r8_jax_item_self_decay_in_scanned_loop": "crashed",  # u[2] = u[2] * 0.9   (40 iterations)
     # -- refused, documented ------------------------------------------------------------------------
     # E101 calling an item of a list held by a global object (for layer in self.layers:
     # x = layer(x)); the table names ACTS[0](x) on a global list

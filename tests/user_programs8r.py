@@ -145,3 +145,47 @@ def while_break_scalar(x):
 
 
 same("r8_jax_while_with_break", while_break_scalar, (0.9,))
+
+
+def item_iadd_40(x):
+    u = x.copy()
+    for _ in range(40):
+        u[0] += 0.1 * u[1]
+    return np.sum(u)
+
+
+same("r8_jax_item_iadd_in_scanned_loop", item_iadd_40, (np.linspace(0, 1, 6) ** 2 + 0.1,),
+     ref=lambda: np.array([1.0, 1.0 + 4.0, 1.0, 1.0, 1.0, 1.0]))
+
+
+def item_decay_40(x):
+    u = x.copy()
+    for _ in range(40):
+        u[2] = u[2] * 0.9
+    return np.sum(u)
+
+
+same("r8_jax_item_self_decay_in_scanned_loop", item_decay_40, (np.linspace(0, 1, 6) ** 2 + 0.1,),
+     ref=lambda: np.array([1.0, 1.0, 0.9 ** 40, 1.0, 1.0, 1.0]))
+
+
+def row_write_40(x):
+    M = np.outer(x, x)
+    for _ in range(40):
+        M[0, :] = M[1, :] * 0.5
+    return np.sum(M)
+
+
+same("r8_jax_row_write_in_scanned_loop", row_write_40, (np.linspace(0, 1, 6) ** 2 + 0.1,))
+
+
+def view_imul_40(x):
+    u = x.copy()
+    v = u[1:3]
+    for _ in range(40):
+        v *= 0.99
+    return np.sum(u)
+
+
+same("r8_jax_view_imul_in_scanned_loop", view_imul_40, (np.linspace(0, 1, 6) ** 2 + 0.1,),
+     ref=lambda: np.array([1.0, 0.99 ** 40, 0.99 ** 40, 1.0, 1.0, 1.0]))
