@@ -56,6 +56,11 @@ KNOWN = {
     "r8_jax_relaxation_slice_and_item_write_40_sweeps": "crashed",  # u[1:-1] = ...; u[0] = u[1]
     "r8_jax_item_iadd_in_scanned_loop": "crashed",        # u[0] += 0.1 * u[1]  (40 iterations)
     "r8_jax_item_self_decay_in_scanned_loop": "crashed",  # u[2] = u[2] * 0.9   (40 iterations)
+    # C4 an uncoded ValueError (a clear message, but no RevsrcError code) for memory= on
+    # revsrc.jit of a derivative; README lists jit among the functions taking memory=
+    # revsrc.jit(revsrc.grad(f), memory=64)(0.7)  -> ValueError "memory= on revsrc.jit bounds
+    # the derivatives the function calls; give it to the derivative itself"
+    "r8_jit_of_grad_with_memory": "crashed",
     # -- refused, documented ------------------------------------------------------------------------
     # E101 calling an item of a list held by a global object (for layer in self.layers:
     # x = layer(x)); the table names ACTS[0](x) on a global list
