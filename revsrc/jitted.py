@@ -221,14 +221,17 @@ def jit(f: Callable[..., Any], memory: Union[int, str, None] = None) -> Callable
     if getattr(f, "_revsrc_derivative", False) or jitted_of(f) is not None or \
             getattr(f, "_revsrc_composed", None) is not None:
         if memory is not None:
-            raise ValueError("memory= on revsrc.jit bounds the derivatives the function "
-                             "calls; give it to the derivative itself (revsrc.grad(f, "
-                             "memory=...))")
+            raise errors.NotCompilable(
+                "memory= on revsrc.jit bounds the derivatives a function calls, and this "
+                "is a derivative made by revsrc", hint="give memory= to the derivative "
+                "itself: revsrc.grad(f, memory=...)")
         return f   # a derivative made by revsrc runs its compiled programs already
     if getattr(type(f), "_revsrc_mapped", False):
         if memory is not None:
-            raise ValueError("memory= on revsrc.jit bounds the derivatives the function "
-                             "calls; give it to the function revsrc.vmap maps")
+            raise errors.NotCompilable(
+                "memory= on revsrc.jit bounds the derivatives a function calls, and this "
+                "is a function mapped by revsrc.vmap", hint="give memory= to the "
+                "derivatives the mapped function calls")
         return f   # so does a function mapped by revsrc.vmap, element by element
     jt = Jitted(f, memory)
     d = jt.cache.front = Derivative(jt)   # runs installed engine programs itself

@@ -540,7 +540,7 @@ def test_jit_gives_its_budget_to_the_derivatives_it_calls():
     notes = [s.text for s in ir.walk(prog.body) if isinstance(s, ir.Comment)]
     assert any("revolve" in t and "units of 2 iterations" in t for t in notes)
     assert revsrc.jit(user, memory=math.inf)(0.3, 37) == want
-    with pytest.raises(ValueError, match="memory"):
+    with pytest.raises(revsrc.errors.NotCompilable, match="memory"):
         revsrc.jit(dg, memory="1MB")
     with pytest.raises(ValueError, match="memory"):
         revsrc.jit(user, memory="lots")

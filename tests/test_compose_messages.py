@@ -88,7 +88,7 @@ def test_jit_of_a_mapped_function_is_the_function():
     assert revsrc.jit(vf) is vf
     xs = np.array([0.1, 0.2, -1.3])
     np.testing.assert_array_equal(revsrc.jit(vf)(xs), [f(float(x)) for x in xs])
-    with pytest.raises(ValueError):
+    with pytest.raises(revsrc.errors.NotCompilable, match="memory"):
         revsrc.jit(vf, memory="1MB")
 
 
@@ -125,3 +125,16 @@ def test_the_recursion_refusal_says_which_ints_decide():
     assert info.value.code == "E103"
     assert "int constants decide" not in text
     assert "int arguments of the function transformed" in text
+
+
+def _leaves_loss(params):
+    return sum(np.sum(leaf ** 2) for leaf in revsrc.tree_leaves(params))
+
+
+def test_revsrc_helper_inside_a_transformed_function_is_named_as_users_know_it():
+    # round 8: the refusal named revsrc.core.pytree.tree_leaves, an internal module
+    with pytest.raises(revsrc.errors.NoRule) as err:
+        revsrc.grad(_leaves_loss)({"a": np.ones(2), "b": np.ones(3)})
+    text = str(err.value)
+    assert err.value.code == "E202" and "revsrc.tree_leaves" in text
+    assert "revsrc.core" not in text and "for leaf in revsrc.tree_leaves" in text

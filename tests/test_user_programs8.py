@@ -43,10 +43,10 @@ KNOWN = {
     "r8_dict_rebuilt_from_comprehension_list_in_loop": "crashed",
     # also with q = list(s["v"]); q[0] = q[0] * 2; s = {"v": q}  (Python: 4.0; E404 naming _t7)
     "r8_dict_rebuilt_from_list_copy_item_write": "crashed",
-    # C2 a refusal naming an internal module: revsrc.tree_leaves (documented for update steps)
+    # C2 (was) a refusal naming an internal module: revsrc.tree_leaves (documented for update steps)
     # called inside a differentiated function: "[E202] revsrc.core.pytree.tree_leaves has no
     # derivative rule"; sum(np.sum(l ** 2) for l in revsrc.tree_leaves(params))
-    "r8_tree_leaves_inside_loss": "crashed",
+    "r8_tree_leaves_inside_loss": "refused-undoc",  # now E202 naming revsrc.tree_leaves
     # C3 backend="jax": IndexError "pop from empty list" (in the adjoint of the scanned loop)
     # for an item write in a loop JAX runs as one lax.scan (>= 32 iterations); 8 iterations
     # (unrolled) work, and so does the default backend
@@ -64,11 +64,9 @@ KNOWN = {
     # (primitives.define(..., jax=...))"
     # s = {"a": x, "b": 0.0}; for _ in range(40): s = {"a": s["a"] * 0.9, "b": s["b"] + np.sum(s["a"])}
     "r8_jax_dict_state_rebuilt_40_steps": "crashed",
-    # C4 an uncoded ValueError (a clear message, but no RevsrcError code) for memory= on
-    # revsrc.jit of a derivative; README lists jit among the functions taking memory=
-    # revsrc.jit(revsrc.grad(f), memory=64)(0.7)  -> ValueError "memory= on revsrc.jit bounds
-    # the derivatives the function calls; give it to the derivative itself"
-    "r8_jit_of_grad_with_memory": "crashed",
+    # C4 (was an uncoded ValueError; now E502 with the same advice): memory= on revsrc.jit
+    # of a derivative: revsrc.jit(revsrc.grad(f), memory=64)(0.7)
+    "r8_jit_of_grad_with_memory": "refused-doc",
     # -- refused, documented ------------------------------------------------------------------------
     # E101 calling an item of a list held by a global object (for layer in self.layers:
     # x = layer(x)); the table names ACTS[0](x) on a global list

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import builtins
+import sys
 from typing import Any, Optional
 
 import numpy as np
@@ -352,12 +353,25 @@ def activity(params, wrt, body, result, kinds, positions=None):
                         hint="differentiate in the other mode (revsrc.hessian and "
                              "revsrc.hvp use forward over reverse), or use a simpler "
                              "formula in the function")
+                if module and module.startswith("revsrc.") and _public(s.fn, name):
+                    # one of revsrc's own helpers (tree_leaves...): named as users know it
+                    raise errors.NoRule(
+                        f"revsrc.{name} is a helper for code around a derivative, and has "
+                        "no derivative rule inside a function revsrc transforms", loc=s.loc,
+                        hint="work on the container itself (list(params.values()) for a "
+                             "dict's leaves, a comprehension over a list)")
                 raise errors.NoRule(
                     f"{full} has no derivative rule and no Python source to transform",
                     loc=s.loc,
                     hint=f"register one: @revsrc.defvjp({name}) def rule(g, ans, *args): "
                          "... or mark it with revsrc.nondiff")
     return active
+
+
+def _public(fn, name):
+    """``fn`` is what ``revsrc.<name>`` gives users (a helper of revsrc's own, exported)."""
+    package = sys.modules.get("revsrc")
+    return package is not None and getattr(package, name, None) is fn
 
 
 def _unknown_keyword(s, active):
