@@ -138,3 +138,24 @@ def test_revsrc_helper_inside_a_transformed_function_is_named_as_users_know_it()
     text = str(err.value)
     assert err.value.code == "E202" and "revsrc.tree_leaves" in text
     assert "revsrc.core" not in text and "for leaf in revsrc.tree_leaves" in text
+
+
+def _dict_state(x):
+    s = {"a": x, "b": 0.0}
+    for _ in range(40):
+        s = {"a": s["a"] * 0.9, "b": s["b"] + np.sum(s["a"])}
+    return s["b"]
+
+
+def test_jax_refusal_of_a_dict_rebuilt_in_a_scanned_loop_names_no_internals():
+    # round 8: E603 said "no jax.numpy lowering for 'make_dict'" and hinted primitives.define
+    pytest.importorskip("jax")
+    with pytest.raises(revsrc.errors.JaxNotLowered) as err:
+        revsrc.grad(_dict_state, backend="jax")(np.ones(3))
+    text = str(err.value)
+    assert err.value.code == "E603" and "a dict built again on every turn" in text
+    assert "make_dict" not in text and "primitives" not in text
+    assert 's = {"a": s["a"] * 0.9' in text
+    # the default backend computes it: d/dx of sum over 40 turns of sum(x * 0.9**k)
+    want = sum(0.9 ** k for k in range(40)) * np.ones(3)
+    np.testing.assert_allclose(revsrc.grad(_dict_state)(np.ones(3)), want, rtol=1e-12)

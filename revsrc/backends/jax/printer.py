@@ -117,6 +117,11 @@ def _is_traced(obj):
 _VALUE_KINDS = {kinds.ARRAY, kinds.FLOAT, kinds.INT, kinds.BOOL}
 
 
+# The containers revsrc builds for a line, as the user wrote them (E603 messages)
+_BUILT = {"make_dict": "a dict built again on every turn", "make_list": "a list built "
+          "again on every turn", "make_node": "a container built again on every turn"}
+
+
 class JnpPrinter(LoopPrinter):
     """The loop printer with jnp twins, list stacks, functional item assignment and
     branches selected by their test. ``line_locs`` maps each printed line to (what,
@@ -195,11 +200,17 @@ class JnpPrinter(LoopPrinter):
         try:
             return super().expr(op)
         except _NoTwin as exc:
+            name = getattr(exc.fn, "__qualname__", exc.fn)
+            if str(getattr(exc.fn, "__module__", "")).startswith("revsrc."):
+                # an operation revsrc wrote for the line: named by what the user wrote
+                raise errors.JaxNotLowered(
+                    "backend='jax' cannot run " + _BUILT.get(name, "an operation revsrc "
+                    "makes for this line") + " inside a loop it compiles", loc=op.loc,
+                    hint="carry a tuple of values through the loop instead, or use "
+                         "backend=None for this function") from None
             raise errors.JaxNotLowered(
-                f"backend='jax' has no jax.numpy lowering for "
-                f"{getattr(exc.fn, '__qualname__', exc.fn)!r}", loc=op.loc,
-                hint="give its record a jnp twin (primitives.define(..., jax=...)), or "
-                     "use backend=None") from None
+                f"backend='jax' has no jax.numpy lowering for {name!r}", loc=op.loc,
+                hint="use backend=None for this function") from None
 
     def _elif_arm(self, stmts):
         return None  # every branch its own `if`, so each line maps to one statement
