@@ -263,9 +263,11 @@ def stored_derivative(d, dest):
 def array_dtype(x):
     """jnp: the dtype of ``x`` when it is an array that ``x op= v`` changes in place (as
     revsrc.runtime.inplace.array_dtype); a 0-d value counts as a number, since
-    under tracing a number an argument gave looks like one."""
+    under tracing a number an argument gave looks like one. The dtype is carried as a
+    0-d zero of it: a loop JAX compiles saves what its body makes, and a dtype object
+    is not a value it can carry."""
     if isinstance(x, (np.ndarray, jax.Array)) and np.ndim(x) > 0:
-        return np.dtype(x.dtype)
+        return jnp.zeros((), x.dtype)
     return None
 
 
@@ -274,6 +276,8 @@ def in_place(new, dtype, op):
     operator refuses the result (as revsrc.runtime.inplace.in_place; dtypes are static
     under tracing, so this is decided as the function is traced)."""
     dt = getattr(new, "dtype", None)
+    if dtype is not None:
+        dtype = np.dtype(getattr(dtype, "dtype", dtype))   # `array_dtype`'s 0-d carrier
     if dtype is None or dt is None or np.dtype(dt) == dtype:
         return new
     if not np.can_cast(np.dtype(dt), dtype, "same_kind"):
