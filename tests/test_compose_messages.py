@@ -159,3 +159,30 @@ def test_jax_refusal_of_a_dict_rebuilt_in_a_scanned_loop_names_no_internals():
     # the default backend computes it: d/dx of sum over 40 turns of sum(x * 0.9**k)
     want = sum(0.9 ** k for k in range(40)) * np.ones(3)
     np.testing.assert_allclose(revsrc.grad(_dict_state)(np.ones(3)), want, rtol=1e-12)
+
+
+def _dict_of_lists(x):
+    s = {"pos": [0.0]}
+    for _ in range(3):
+        p = [s["pos"][k] + x for k in range(1)]
+        s = {"pos": p}
+    return s["pos"][0]
+
+
+def _dict_of_list_copies(x):
+    s = {"pos": [0.0]}
+    for _ in range(3):
+        p = [s["pos"][k] + x for k in range(1)]
+        s = {"pos": list(p)}
+    return s["pos"][0]
+
+
+def test_list_held_by_a_container_refusal_names_the_line_not_a_temporary():
+    # round 8: E404 said "p is also named _t6" and hinted "_t6 = list(p)"
+    with pytest.raises(revsrc.errors.UnfollowableWrite) as err:
+        revsrc.grad(_dict_of_lists)(1.3)
+    text = str(err.value)
+    assert err.value.code == "E404" and "_t" not in text
+    assert "placed in a container at line" in text and "list(p)" in text
+    # the hint's rewrite computes: d/dx of 3x
+    assert revsrc.grad(_dict_of_list_copies)(1.3) == 3.0

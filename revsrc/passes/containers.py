@@ -318,6 +318,15 @@ def rewrite_write(r, s, path):
         d = r.defs[m][0].path
         if _order(d) > _order(path) and _common_loop(r, d, path) is None:
             continue    # named so only after this change
+        if r.names is not None and r.names.is_generated(m):
+            # a name of revsrc's own means nothing to the user: say where it holds base
+            at = r.defs[m][0].stmt.loc
+            where = f" at line {at.lineno}" if at is not None else ""
+            raise errors.UnfollowableWrite(
+                f"{base} is also held where it is placed in a container{where}, and revsrc "
+                "cannot follow a change to both", loc=loc,
+                hint=f"place a copy in the container (list({base}) or tuple({base}) "
+                     "where it is stored)")
         raise errors.UnfollowableWrite(
             f"{base} is also named {m}, and revsrc cannot follow a change to both "
             "names", loc=loc,
