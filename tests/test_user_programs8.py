@@ -47,18 +47,6 @@ KNOWN = {
     # called inside a differentiated function: "[E202] revsrc.core.pytree.tree_leaves has no
     # derivative rule"; sum(np.sum(l ** 2) for l in revsrc.tree_leaves(params))
     "r8_tree_leaves_inside_loss": "refused-undoc",  # now E202 naming revsrc.tree_leaves
-    # C3 backend="jax": IndexError "pop from empty list" (in the adjoint of the scanned loop)
-    # for an item write in a loop JAX runs as one lax.scan (>= 32 iterations); 8 iterations
-    # (unrolled) work, and so does the default backend
-    # u = x.copy(); for _ in range(40): u[0] = u[1]; return np.sum(u)  -> grad(backend="jax")
-    "r8_jax_item_write_in_scanned_loop": "crashed",
-    "r8_jax_relaxation_slice_and_item_write_40_sweeps": "crashed",  # u[1:-1] = ...; u[0] = u[1]
-    "r8_jax_item_iadd_in_scanned_loop": "crashed",        # u[0] += 0.1 * u[1]  (40 iterations)
-    "r8_jax_item_self_decay_in_scanned_loop": "crashed",  # u[2] = u[2] * 0.9   (40 iterations)
-    "r8_jax_while_item_write": "crashed",                 # while u[0] < 5.0: u[0] = u[0] * 1.5 + 0.1
-    "r8_jax_items_by_modulo_40_steps": "crashed",         # u[i % 3] = u[i % 3] * 0.99
-    "r8_jax_fancy_one_item_write_40_steps": "crashed",    # u[np.array([0])] = u[1] * 0.5
-    "r8_jax_item_write_scanned_with_memory": "crashed",   # u[0] = u[1], memory="1KB"
     # C5 (was) backend="jax": a refusal naming internals for a dict rebuilt in a 40-step loop:
     # "[E603] ... no jax.numpy lowering for 'make_dict'", hint "give its record a jnp twin
     # (primitives.define(..., jax=...))"

@@ -117,21 +117,49 @@ class Rows:
     per iteration, a list in push order), the loop's ``site``, whether it stopped at
     its bound with its test still true, and how many iterations ran in Python before
     it (their saves are below it on the stack)."""
-    __slots__ = ("rows", "overflow", "site", "peeled")
+    __slots__ = ("rows", "overflow", "site", "peeled", "consts")
 
     def __init__(self, rows, overflow, site, peeled=0):
         self.rows = rows
         self.overflow = overflow
         self.site = site
         self.peeled = peeled
+        self.consts = {}    # push position -> a Python int every iteration pushed there
 
     def __repr__(self):
         return f"<saves of loop {self.site}>"
 
 
+def _unflatten_rows(aux, c):
+    r = Rows(c[0], c[1], *aux[:2])
+    r.consts = dict(aux[2])
+    return r
+
+
 jax.tree_util.register_pytree_node(
-    Rows, lambda r: ((r.rows, r.overflow), (r.site, r.peeled)),
-    lambda aux, c: Rows(c[0], c[1], *aux))
+    Rows, lambda r: ((r.rows, r.overflow), (r.site, r.peeled, tuple(r.consts.items()))),
+    _unflatten_rows)
+
+
+def _noting(one):
+    """``one`` (an iteration: values -> (values, saves)) that notes, per stack, the
+    Python ints its trace pushed (a static branch's flags): a lax loop traces its body
+    once, so every iteration pushed the same, and the adjoint's loop gets them back as
+    ints (stacked, they would be traced and send it down a traced branch's path)."""
+    noted = []
+
+    def noting(*args):
+        vals, rec = one(*args)
+        noted[:] = [{j: v for j, v in enumerate(r) if type(v) in (bool, int)}
+                    for r in rec]
+        return vals, rec
+    return noting, noted
+
+
+def _consts(stacks, noted):
+    """Give the `Rows` just pushed on ``stacks`` the ints ``noted``."""
+    for stack, c in zip(stacks, noted):
+        stack[-1].consts = dict(c)
 
 
 class Segmented(Rows):
@@ -316,7 +344,7 @@ def while_loop(step, init, test_at, stop_at, stacks, site):
         return None
     held = state.peeled.pop(id(step), None)
     peeled = held[1] if held is not None and held[0] is step else 0
-    one = lambda vals: step(*vals)   # noqa: E731
+    one, noted = _noting(lambda vals: step(*vals))
     if any(v is None or v is _NONE for v in init):
         init = _fill(_shapes(one, _probe(init))[0], init)
     shapes, saves = _shapes(one, init)
@@ -341,6 +369,7 @@ def while_loop(step, init, test_at, stop_at, stacks, site):
     state.overflows.append((site, over))
     for stack, rows in zip(stacks, bufs):
         stack.append(Rows(rows, over, site, peeled))
+    _consts(stacks, noted)
     return _poison(vals, over)
 
 
@@ -359,7 +388,7 @@ def for_break(step, i, start, stop, stride, init, stop_at, stacks, site):
     peeled = len(range(start, i, stride))   # iterations that ran in Python
     n = len(range(i, stop, stride))
     # the body traced once with a static loop variable: its own errors show at its line
-    one = lambda k, vals: step(i + stride * k, *vals)   # noqa: E731
+    one, noted = _noting(lambda k, vals: step(i + stride * k, *vals))
     first = lambda vals: one(0, vals)   # noqa: E731
     if any(v is None or v is _NONE for v in init):
         init = _fill(_shapes(first, _probe(init))[0], init)
@@ -390,6 +419,7 @@ def for_break(step, i, start, stop, stride, init, stop_at, stacks, site):
     never = jnp.asarray(False)   # the range ends the loop: it never stops at a bound
     for stack, rows in zip(stacks, bufs):
         stack.append(Rows(rows, never, site, peeled))
+    _consts(stacks, noted)
     # Python's loop variable: the last iteration's (the one before, if none ran)
     return tuple(vals) + (i + stride * (ran - 1),)
 
@@ -418,7 +448,7 @@ def for_loop(step, start, stop, stride, init, stacks, site):
         return None
     n = len(range(start, stop, stride))
     init = _given(init)
-    one = lambda i, vals: step(i, *vals)   # noqa: E731
+    one, noted = _noting(lambda i, vals: step(i, *vals))
     try:
         i0 = jnp.asarray(start)
         if any(v is None or v is _NONE for v in init):
@@ -430,6 +460,7 @@ def for_loop(step, start, stop, stride, init, stacks, site):
             vals, rows, plan = segments.forward(one, init, start, stride, n, unit)
             for k, (stack, r) in enumerate(zip(stacks, rows)):
                 stack.append(Segmented(r, jnp.asarray(False), site, plan, k))
+            _consts(stacks, noted)
             return vals + (start + (n - 1) * stride,)
         vals, rows = lax.scan(lambda vals, i: one(i, vals), init,
                               start + stride * jnp.arange(n))
@@ -439,6 +470,7 @@ def for_loop(step, start, stop, stride, init, stacks, site):
         return None     # a static use of the loop variable: the Python loop unrolls
     for stack, r in zip(stacks, rows):
         stack.append(Rows(r, jnp.asarray(False), site))
+    _consts(stacks, noted)
     return vals + (start + (n - 1) * stride,)
 
 
@@ -507,10 +539,14 @@ def reverse_while(step, start, stop, stride, stacks, init, site):
     return tuple(vals) + (peeled - 1,)
 
 
-def _adjoint_step(step, site):
-    """One iteration of the adjoint's loop: ``step`` on iteration ``k``'s rows."""
+def _adjoint_step(step, site, consts=()):
+    """One iteration of the adjoint's loop: ``step`` on iteration ``k``'s rows (with
+    the Python ints its forward pushed, ``consts``, given back as ints)."""
     def one(k, row, vals):
         mine = [list(r) for r in row]
+        for m, c in zip(mine, consts):
+            for j, v in c.items():
+                m[j] = v
         out = step(k, *mine, *vals)
         if any(mine):   # pragma: no cover - the adjoint pops what its loop pushed
             raise AssertionError(f"loop {site}'s adjoint left saves unread")
@@ -533,7 +569,7 @@ def _reverse_loop(step, start, stop, stride, stacks, init, site):
         span = jnp.asarray(stop) - start
         n = jnp.maximum(0, (span + stride - jnp.sign(stride)) // stride)
 
-    one = _adjoint_step(step, site)
+    one = _adjoint_step(step, site, [rw.consts for rw in rows])
 
     def row(r):
         return [jax.tree_util.tree_map(lambda b: b[r], rw.rows) for rw in rows]
