@@ -312,25 +312,7 @@ def rewrite_write(r, s, path):
                 f" (through {target})" if root != target else ""), loc=loc,
             hint=f"copy it first: {root} = list({root})  (or dict({root}), "
                  f"[list(row) for row in {root}] for a list of lists)")
-    for m, (base, _) in r.parent.items():
-        if m in seen or base not in seen or r.defs[m][0].stmt.fn is not ir.copy:
-            continue
-        d = r.defs[m][0].path
-        if _order(d) > _order(path) and _common_loop(r, d, path) is None:
-            continue    # named so only after this change
-        if r.names is not None and r.names.is_generated(m):
-            # a name of revsrc's own means nothing to the user: say where it holds base
-            at = r.defs[m][0].stmt.loc
-            where = f" at line {at.lineno}" if at is not None else ""
-            raise errors.UnfollowableWrite(
-                f"{base} is also held where it is placed in a container{where}, and revsrc "
-                "cannot follow a change to both", loc=loc,
-                hint=f"place a copy in the container (list({base}) or tuple({base}) "
-                     "where it is stored)")
-        raise errors.UnfollowableWrite(
-            f"{base} is also named {m}, and revsrc cannot follow a change to both "
-            "names", loc=loc,
-            hint=f"copy it where the second name is made: {m} = list({base})")
+    _check_second_names(r, seen, path, loc)
     # the objects changed: the written list and every list holding it on the way up
     changed = [target] + [base for var, how, base, d in walk if how == "item"][:-1]
     for v in dict.fromkeys(changed):
@@ -357,6 +339,31 @@ def rewrite_write(r, s, path):
             continue
         out.append(Op(var, d.fn, d.args, d.kwargs, loc))
     return out
+
+
+def _check_second_names(r, seen, path, loc):
+    """Refuse a change at ``path`` to a list another name also holds (a copy of a name
+    on the way up, ``seen``, made before the change or in a loop around it): the change
+    would show through both."""
+    for m, (base, _) in r.parent.items():
+        if m in seen or base not in seen or r.defs[m][0].stmt.fn is not ir.copy:
+            continue
+        d = r.defs[m][0].path
+        if _order(d) > _order(path) and _common_loop(r, d, path) is None:
+            continue    # named so only after this change
+        if r.names is not None and r.names.is_generated(m):
+            # a name of revsrc's own means nothing to the user: say where it holds base
+            at = r.defs[m][0].stmt.loc
+            where = f" at line {at.lineno}" if at is not None else ""
+            raise errors.UnfollowableWrite(
+                f"{base} is also held where it is placed in a container{where}, and revsrc "
+                "cannot follow a change to both", loc=loc,
+                hint=f"place a copy in the container (list({base}) or tuple({base}) "
+                     "where it is stored)")
+        raise errors.UnfollowableWrite(
+            f"{base} is also named {m}, and revsrc cannot follow a change to both "
+            "names", loc=loc,
+            hint=f"copy it where the second name is made: {m} = list({base})")
 
 
 def _slice_write(r, s, v, base):
