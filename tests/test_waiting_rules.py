@@ -11,16 +11,20 @@ import subprocess
 import sys
 import textwrap
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import revsrc
+
+# the revsrc this process imported (the installed one, or a checkout built in place),
+# never a source tree's without its compiled kernels
+HOME = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
 
 
 def _run(code, tmp_path):
     """Run ``code`` from a file (the programs it differentiates need their source)."""
     script = tmp_path / "check.py"
     script.write_text(textwrap.dedent(code))
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = dict(os.environ, PYTHONPATH=HOME)
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                       cwd=ROOT, env=env, timeout=300)
+                       cwd=str(tmp_path), env=env, timeout=300)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.strip().splitlines()[-1])
 
