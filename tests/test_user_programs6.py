@@ -12,17 +12,15 @@ RevsrcError naming none of revsrc's internals (else it counts as "crashed").
 or say nothing), "wrong" or "crashed".  A KNOWN case must keep that outcome; one that
 starts passing fails the test with a message asking to remove it from KNOWN.
 """
-import collections
 import importlib
 import os
 import sys
-import warnings
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from user_programs6_harness import run_case  # noqa: E402
+from user_programs6_harness import check_known, check_names  # noqa: E402
 
 MODULES = ["user_programs6a", "user_programs6b", "user_programs6c", "user_programs6d",
            "user_programs6e", "user_programs6f", "user_programs6g", "user_programs6h",
@@ -110,26 +108,12 @@ def _cases():
 
 
 CASES = _cases()
-OUTCOME = {"refused-doc": "refused", "refused-undoc": "refused", "wrong": "wrong", "crashed": "crashed"}
 
 
 def test_names_unique():
-    names = [c["name"] for c in CASES]
-    dup = [n for n, k in collections.Counter(names).items() if k > 1]
-    assert not dup, dup
-    assert not set(KNOWN) - set(names), set(KNOWN) - set(names)
-    assert set(KNOWN.values()) <= set(OUTCOME), set(KNOWN.values())
+    check_names(CASES, KNOWN)
 
 
 @pytest.mark.parametrize("c", CASES, ids=[c["name"] for c in CASES])
 def test_user_program(c):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        outcome, detail = run_case(c)
-    known = KNOWN.get(c["name"])
-    if known is None:
-        assert outcome == "ok", f"{c['name']}: {outcome}: {detail}"
-    elif outcome == "ok":
-        pytest.fail(f"{c['name']} now passes: remove it from KNOWN in {__file__}")
-    else:
-        assert outcome == OUTCOME[known], f"{c['name']}: KNOWN says {known}, got {outcome}: {detail}"
+    check_known(c, KNOWN, __file__)

@@ -13,6 +13,7 @@ import dataclasses
 import math
 import re
 import types
+import warnings
 
 import numpy as np
 
@@ -164,3 +165,34 @@ def _skip_without(err):
     name = (getattr(err, "name", None) or "").split(".")[0]
     if name in _OPTIONAL:
         pytest.skip(f"needs {name}")
+
+
+# What a KNOWN outcome ("refused-doc", "refused-undoc", "wrong", "crashed") must be in
+# run_case's classes: both kinds of refusal are "refused" there.
+OUTCOME = {"refused-doc": "refused", "refused-undoc": "refused", "wrong": "wrong", "crashed": "crashed"}
+
+
+def check_names(cases, known):
+    """A corpus's case names are unique, and its KNOWN names cases it has, with outcomes
+    from OUTCOME."""
+    names = [c["name"] for c in cases]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    assert not dup, dup
+    assert not set(known) - set(names), set(known) - set(names)
+    assert set(known.values()) <= set(OUTCOME), set(known.values())
+
+
+def check_known(c, known, where):
+    """Runs case c: it must be "ok" unless KNOWN (at ``where``) lists it, and then it
+    must keep its KNOWN outcome; a KNOWN case that starts passing fails, asking for its
+    entry to be removed."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        outcome, detail = run_case(c)
+    expect = known.get(c["name"])
+    if expect is None:
+        assert outcome == "ok", f"{c['name']}: {outcome}: {detail}"
+    elif outcome == "ok":
+        pytest.fail(f"{c['name']} now passes: remove it from KNOWN in {where}")
+    else:
+        assert outcome == OUTCOME[expect], f"{c['name']}: KNOWN says {expect}, got {outcome}: {detail}"
