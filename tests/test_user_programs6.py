@@ -12,15 +12,12 @@ RevsrcError naming none of revsrc's internals (else it counts as "crashed").
 or say nothing), "wrong" or "crashed".  A KNOWN case must keep that outcome; one that
 starts passing fails the test with a message asking to remove it from KNOWN.
 """
-import importlib
 import os
 import sys
 
-import pytest
-
 sys.path.insert(0, os.path.dirname(__file__))
 
-from user_programs6_harness import check_known, check_names  # noqa: E402
+from user_programs6_harness import corpus_tests  # noqa: E402
 
 MODULES = ["user_programs6a", "user_programs6b", "user_programs6c", "user_programs6d",
            "user_programs6e", "user_programs6f", "user_programs6g", "user_programs6h",
@@ -99,21 +96,4 @@ KNOWN = {
                                                    # function with source code" for a bound method
 }
 
-
-def _cases():
-    out = []
-    for name in MODULES:
-        out.extend(importlib.import_module(name).CASES)
-    return out
-
-
-CASES = _cases()
-
-
-def test_names_unique():
-    check_names(CASES, KNOWN)
-
-
-@pytest.mark.parametrize("c", CASES, ids=[c["name"] for c in CASES])
-def test_user_program(c):
-    check_known(c, KNOWN, __file__)
+CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -14,15 +14,12 @@ be a coded RevsrcError naming none of revsrc's internals (else it counts as "cra
 "refused-undoc", "wrong" or "crashed".  A KNOWN case must keep that outcome; one that
 starts passing fails the test with a message asking to remove it from KNOWN.
 """
-import importlib
 import os
 import sys
 
-import pytest
-
 sys.path.insert(0, os.path.dirname(__file__))
 
-from user_programs6_harness import check_known, check_names  # noqa: E402
+from user_programs6_harness import corpus_tests  # noqa: E402
 
 MODULES = ["user_programs7" + s for s in "abcdefghijklmno"]
 
@@ -110,21 +107,4 @@ KNOWN = {
     "r7_user_raise_vmap_no_element_raises": "refused-undoc",
 }
 
-
-def _cases():
-    out = []
-    for name in MODULES:
-        out.extend(importlib.import_module(name).CASES)
-    return out
-
-
-CASES = _cases()
-
-
-def test_names_unique():
-    check_names(CASES, KNOWN)
-
-
-@pytest.mark.parametrize("c", CASES, ids=[c["name"] for c in CASES])
-def test_user_program(c):
-    check_known(c, KNOWN, __file__)
+CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

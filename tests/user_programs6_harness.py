@@ -10,6 +10,7 @@
   shim), its helpers in the module rebound too, for references by ``jax.grad`` etc.
 """
 import dataclasses
+import importlib
 import math
 import re
 import types
@@ -196,3 +197,18 @@ def check_known(c, known, where):
         pytest.fail(f"{c['name']} now passes: remove it from KNOWN in {where}")
     else:
         assert outcome == OUTCOME[expect], f"{c['name']}: KNOWN says {expect}, got {outcome}: {detail}"
+
+
+def corpus_tests(modules, known, where):
+    """A corpus test module's cases and its two tests: the cases of ``modules`` (each
+    module's CASES), the names check, and one test per case against ``known``."""
+    cases = [c for name in modules for c in importlib.import_module(name).CASES]
+
+    def test_names_unique():
+        check_names(cases, known)
+
+    @pytest.mark.parametrize("c", cases, ids=[c["name"] for c in cases])
+    def test_user_program(c):
+        check_known(c, known, where)
+
+    return cases, test_names_unique, test_user_program
