@@ -1,6 +1,9 @@
-"""Loop programs shared by the checkpointing tests (tests/test_checkpoint*.py): written
-once here so that the stored and the checkpointed forms of the same program are what
-each file compares."""
+"""Loop programs shared by several test files: the checkpointing tests
+(tests/test_checkpoint*.py), so that the stored and the checkpointed forms of the same
+program are what each file compares, and the higher-order tests (a scalar loop with a
+branch, and its JAX twin)."""
+import math
+
 import numpy as np
 
 
@@ -16,3 +19,23 @@ def rk4(y0, n):
         k4 = np.sin(y + dt * k3) * 0.5 - 0.1 * (y + dt * k3)
         y = y + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
     return np.sum(y * y)
+
+
+def looped(x):
+    """Three turns of a branch on a differentiated value, then a damping factor."""
+    y = x
+    for _ in range(3):
+        if y > 1.0:
+            y = y * 0.5 + math.sin(x)
+        else:
+            y = y * x + 0.3
+    return y * math.exp(-0.1 * x)
+
+
+def looped_jax(x):
+    """``looped`` for JAX: the branch is a select (JAX cannot branch on a traced value)."""
+    import jax.numpy as jnp
+    y = x
+    for _ in range(3):
+        y = jnp.where(y > 1.0, y * 0.5 + jnp.sin(x), y * x + 0.3)
+    return y * jnp.exp(-0.1 * x)

@@ -15,16 +15,7 @@ import numpy as np
 import pytest
 
 import revsrc
-
-
-def looped(x):
-    y = x
-    for _ in range(3):
-        if y > 1.0:
-            y = y * 0.5 + math.sin(x)
-        else:
-            y = y * x + 0.3
-    return y * math.exp(-0.1 * x)
+from loop_programs import looped, looped_jax
 
 
 def until(x):
@@ -105,12 +96,6 @@ def test_mixed_second_derivatives_in_two_arguments():
 def test_against_jax():
     jax = pytest.importorskip("jax")
     jnp = jax.numpy
-
-    def looped_jax(x):
-        y = x
-        for _ in range(3):
-            y = jnp.where(y > 1.0, y * 0.5 + jnp.sin(x), y * x + 0.3)
-        return y * jnp.exp(-0.1 * x)
 
     with jax.enable_x64(True):
         d2 = jax.grad(jax.grad(looped_jax))

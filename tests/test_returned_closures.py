@@ -7,23 +7,13 @@ by ``ct``), ``out`` f's, so the closure is never a value of the program; the sam
 ``linearize``'s ``f_jvp(t)`` (the forward-mode program). Where the primals changed
 between the two calls, or the pullback would reach an int, it is refused at the line.
 """
-import math
 
 import numpy as np
 import pytest
 
 import revsrc
 from revsrc import errors
-
-
-def looped(x):
-    y = x
-    for _ in range(3):
-        if y > 1.0:
-            y = y * 0.5 + math.sin(x)
-        else:
-            y = y * x + 0.3
-    return y * math.exp(-0.1 * x)
+from loop_programs import looped, looped_jax
 
 
 def two(x, w):
@@ -81,12 +71,6 @@ def test_a_pullback_of_two_array_arguments():
 def test_against_jax():
     jax = pytest.importorskip("jax")
     jnp = jax.numpy
-
-    def looped_jax(x):
-        y = x
-        for _ in range(3):
-            y = jnp.where(y > 1.0, y * 0.5 + jnp.sin(x), y * x + 0.3)
-        return y * jnp.exp(-0.1 * x)
 
     def pulled_jax(x):
         out, back = jax.vjp(looped_jax, x)
