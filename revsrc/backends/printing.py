@@ -64,6 +64,13 @@ def range_text(start, stop, step):
     return f"range({start}, {stop}, {step})"
 
 
+
+def _atom(text):
+    """``text`` as an operand that binds tighter than a unary minus: a negative literal
+    in parentheses. ``-1 ** n`` is ``-(1 ** n)`` and ``-1.5.imag`` is ``-(1.5.imag)``,
+    so the base of a power, an item, an attribute or a method must keep its sign."""
+    return f"({text})" if text.startswith("-") else text
+
 class Printer:
     """Prints one program. ``rename`` maps variables to the names they print as;
     ``locs`` maps each line index that begins a statement to the user's line."""
@@ -170,11 +177,12 @@ class Printer:
             return args[0]
         symbol = _operator(fn)
         if symbol is not None and len(args) == 2 and not op.kwargs:
-            return f"{args[0]} {symbol} {args[1]}"
+            left = _atom(args[0]) if symbol == "**" else args[0]
+            return f"{left} {symbol} {args[1]}"
         if symbol is not None and len(args) == 1:
             return f"{symbol} {args[0]}" if symbol.isalpha() else f"{symbol}{args[0]}"
         if fn is operator.getitem:
-            return f"{args[0]}[{self.index(op.args[1])}]"
+            return f"{_atom(args[0])}[{self.index(op.args[1])}]"
         if fn is operator.contains:
             return f"{args[1]} in {args[0]}"
         if fn is ir.make_tuple:
@@ -186,10 +194,10 @@ class Printer:
         if fn is ir.load_cell:
             return f"{self.ref(op.args[0].value, 'cell')}.cell_contents"
         if (fn is getattr or fn is ir.get_attribute) and isinstance(op.args[1], Const):
-            return f"{args[0]}.{op.args[1].value}"
+            return f"{_atom(args[0])}.{op.args[1].value}"
         if fn is ir.call_method and isinstance(op.args[1], Const):
             parts = args[2:] + [f"{k}={self.operand(v)}" for k, v in op.kwargs]
-            return f"{args[0]}.{op.args[1].value}({', '.join(parts)})"
+            return f"{_atom(args[0])}.{op.args[1].value}({', '.join(parts)})"
         return self._raise_or_call(op, fn, args)
 
     def _raise_or_call(self, op, fn, args):
