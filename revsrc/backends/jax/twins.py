@@ -28,6 +28,7 @@ import numpy as np
 
 from ... import errors, runtime
 from . import inplace_twins, quantile_twins, scipy_twins
+from .pieces import pieces
 from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace, tensor,
                         transpose_grads, values)
 from ...runtime.grads import (calculus as _calculus, common as _common,
@@ -357,56 +358,6 @@ def jvp_via_vjp(*args, **kwargs):
 
 
 # ----- Written twins: revsrc/runtime/values.py and revsrc/runtime/grads/ -----
-
-class Pieces:
-    """The adjoint of a list of values, one item each (NumPy's twin is a 1-D object
-    array): indexable like the list, and ``+`` adds item by item."""
-    __slots__ = ("items",)
-    dtype = np.dtype(object)
-    ndim = 1
-
-    def __init__(self, items):
-        self.items = list(items)
-
-    def __setitem__(self, i, value):
-        self.items[i] = value
-
-    @property
-    def shape(self):
-        return (len(self.items),)
-
-    def __len__(self):
-        return len(self.items)
-
-    def __iter__(self):
-        return iter(self.items)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return Pieces(self.items[i])
-        return self.items[i]
-
-    def __add__(self, other):
-        if isinstance(other, Pieces):
-            return Pieces(a + b for a, b in zip(self.items, other.items))
-        if isinstance(other, (list, tuple)):
-            return Pieces(a + b for a, b in zip(self.items, other))
-        return Pieces(a + other for a in self.items)
-
-    __radd__ = __add__
-
-    def __mul__(self, other):
-        return Pieces(a * other for a in self.items)
-
-    __rmul__ = __mul__
-
-    def __neg__(self):
-        return Pieces(-a for a in self.items)
-
-
-def pieces(items):
-    return Pieces(items)
-
 
 def _batched_contraction(g, other, other_last):
     """For a 2-D operand of a batched ``a @ b``: the batch axes and one matrix axis of
