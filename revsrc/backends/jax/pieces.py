@@ -2,6 +2,7 @@
 the adjoint of a list as a 1-D object array, one item per slot; under JAX an object array
 cannot hold traced values, so this small class stands in for it. Imported by
 revsrc/backends/jax/twins.py."""
+import jax
 import numpy as np
 
 
@@ -49,6 +50,12 @@ class Pieces:
 
     def __neg__(self):
         return Pieces(-a for a in self.items)
+
+
+# a pytree whose leaves are its items: a loop JAX compiles carries every variable its
+# body assigns, and an adjoint's loop assigns a list's cotangent on every turn
+jax.tree_util.register_pytree_node(Pieces, lambda p: (p.items, None),
+                                   lambda aux, items: Pieces(items))
 
 
 def pieces(items):
