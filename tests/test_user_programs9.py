@@ -1,0 +1,68 @@
+"""Runs the user programs of tests/user_programs9*.py against their references.
+
+Corpus 9 (round 9, written by a tester who has read neither revsrc's source nor the
+earlier rounds' cases): numerical methods (Horner, Clenshaw, quadrature, root finders
+with tolerance loops, fixed points, continued fractions, series with early stopping,
+Richardson extrapolation), physics and engineering (pair potentials, springs, orbit
+integrators, beams, RC ladders, rotation matrices and quaternions), statistics
+(log densities, HMC steps, logsumexp weights, Kalman and HMM forward passes,
+ARMA/GARCH, Gaussian processes), geometry, finance, a variety of Python styles
+(generators, itertools, recursion, loop ``else``, try/except, NamedTuple/dataclass
+states, Enums, closures, decorators, classes), NumPy idioms and compositions. Each
+case has an independent reference: JAX x64, autograd, self-checked central differences
+or a closed form.
+
+``KNOWN`` records each case that is not "ok" today with its class ("refused-doc",
+"refused-undoc", "wrong" or "crashed"). A KNOWN case must keep that outcome; one that
+starts passing fails, asking for its entry to be removed.
+"""
+import importlib
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from user_programs6_harness import check_known, check_names  # noqa: E402
+
+MODULES = ["user_programs9" + s for s in "abcdefghijklmnop"
+           if os.path.exists(os.path.join(os.path.dirname(__file__), f"user_programs9{s}.py"))]
+
+KNOWN = {
+    # -- WRONG --------------------------------------------------------------------------------------
+    # W1 `(-1) ** n` is computed as -(1 ** n): the value and the gradient are wrong
+    # (n = 2; return (-1) ** n * x -> value_and_grad at 0.3: (-0.3, -1.0), Python (0.3, 1.0))
+    # s += (-1) ** (n + 1) * x ** n / n in a series for log1p: grad -1/(1-x), true 1/(1+x)
+    "r9_log1p_series_for_break": "wrong",
+    # w = (-1.0) ** k * np.sin(...) over k = np.arange(n): barycentric weights all negative
+    "r9_barycentric_chebyshev_interp": "wrong",
+    # -- refused, documented ------------------------------------------------------------------------
+    # E104 hessian of a GP marginal likelihood through cholesky and np.linalg.solve
+    "r9_gp_nll_hessian": "refused-doc",
+    # -- refused, undocumented ----------------------------------------------------------------------
+    # E401 "method .pop() is not supported": a worklist `stack = [(0.0, 1.0)]` made in the
+    # function, `a, b = stack.pop()` in `while stack:` (adaptive Simpson); the table lists
+    # I/O, discarded calls and attribute writes for E401, not a local list's pop
+    "r9_adaptive_simpson_explicit_stack": "refused-undoc",
+}
+
+
+def _cases():
+    out = []
+    for m in MODULES:
+        out.extend(importlib.import_module(m).CASES)
+    return out
+
+
+CASES = _cases()
+
+
+def test_names():
+    check_names(CASES, KNOWN)
+    assert len(CASES) >= 1
+
+
+@pytest.mark.parametrize("c", CASES, ids=[c["name"] for c in CASES])
+def test_case(c):
+    check_known(c, KNOWN, "tests/test_user_programs9.py")
