@@ -45,6 +45,9 @@ KNOWN = {
     # -- refused, documented ------------------------------------------------------------------------
     # E104 hessian of a GP marginal likelihood through cholesky and np.linalg.solve
     "r9_gp_nll_hessian": "refused-doc",
+    # E202 itertools.pairwise over a list of point tuples (a standard-library function
+    # with no rule): sum(math.hypot(...) for a, b in itertools.pairwise(pts))
+    "r9_perimeter_itertools_pairwise": "refused-doc",
     # -- refused, undocumented ----------------------------------------------------------------------
     # E401 "method .pop() is not supported": a worklist `stack = [(0.0, 1.0)]` made in the
     # function, `a, b = stack.pop()` in `while stack:` (adaptive Simpson); the table lists
