@@ -53,6 +53,13 @@ KNOWN = {
     # function, `a, b = stack.pop()` in `while stack:` (adaptive Simpson); the table lists
     # I/O, discarded calls and attribute writes for E401, not a local list's pop
     "r9_adaptive_simpson_explicit_stack": "refused-undoc",
+    # E101 "calling a value computed inside the function": a derivative made inside the
+    # function and called there (composing.md says a derivative may be called inside a
+    # function you differentiate; made outside it works):
+    # dU = revsrc.grad(lifetime_utility); for _ in range(100): s = s + 0.5 * dU(s, 10.0, R)
+    "r9_savings_by_gradient_ascent_grad_inside": "refused-undoc",
+    # s -= diff / revsrc.grad(black_scholes)(s) in a Newton loop for the implied volatility
+    "r9_implied_vol_newton_with_grad_inside": "refused-undoc",
 }
 
 
