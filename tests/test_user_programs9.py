@@ -48,6 +48,12 @@ KNOWN = {
     # E202 itertools.pairwise over a list of point tuples (a standard-library function
     # with no rule): sum(math.hypot(...) for a, b in itertools.pairwise(pts))
     "r9_perimeter_itertools_pairwise": "refused-doc",
+    "r9_itertools_accumulate_sum": "refused-doc",            # E202 itertools.accumulate
+    "r9_itertools_accumulate_lambda_product": "refused-doc", # E202 accumulate(facs, lambda a, b: a * b)
+    "r9_functools_reduce_lambda": "refused-doc",             # E202 functools.reduce (named _functools.reduce)
+    "r9_user_generator_function_sum": "refused-doc",         # E101 yield: sum(gen_terms(x, 15))
+    "r9_while_else_convergence_flag": "refused-doc",         # E102 while ... else
+    "r9_for_else_search": "refused-doc",                     # E102 for ... else
     # -- refused, undocumented ----------------------------------------------------------------------
     # E401 "method .pop() is not supported": a worklist `stack = [(0.0, 1.0)]` made in the
     # function, `a, b = stack.pop()` in `while stack:` (adaptive Simpson); the table lists
@@ -60,6 +66,13 @@ KNOWN = {
     "r9_savings_by_gradient_ascent_grad_inside": "refused-undoc",
     # s -= diff / revsrc.grad(black_scholes)(s) in a Newton loop for the implied volatility
     "r9_implied_vol_newton_with_grad_inside": "refused-undoc",
+    # E101 with a misleading reason ("reads itertools when it is consumed, and the function
+    # changes it in between"; nothing changes it): terms = (x ** k / (k + 1) for k in
+    # itertools.count()); return sum(itertools.islice(terms, 12))
+    "r9_itertools_count_islice": "refused-undoc",
+    # E202 "keyword 'key' of min is not supported by its rule": min(cands, key=abs)
+    # (sorted(pts, key=lambda p: p[0]) works)
+    "r9_min_with_key_abs": "refused-undoc",
 }
 
 
