@@ -54,6 +54,17 @@ KNOWN = {
     "r9_user_generator_function_sum": "refused-doc",         # E101 yield: sum(gen_terms(x, 15))
     "r9_while_else_convergence_flag": "refused-doc",         # E102 while ... else
     "r9_for_else_search": "refused-doc",                     # E102 for ... else
+    # containers.md: an object "made in a loop the program runs ... is refused (E101, E401)";
+    # these come as E202 "attribute .x is used on or with a differentiated value":
+    # for _ in range(100): s = step(s, k, 0.05)   where step returns State(x, v) (a NamedTuple)
+    "r9_namedtuple_state_loop": "refused-doc",
+    "r9_namedtuple_replace_loop": "refused-doc",             # s = s._replace(v=...) in a loop
+    "r9_dataclass_state_rebuilt": "refused-doc",             # p = Particle(p.pos + ..., ...) in a loop
+    "r9_dataclasses_replace": "refused-doc",                 # E202 dataclasses.replace (a library function)
+    # E101 lambda as a value reading the function's variables: scaled(f) returns lambda t: a * f(t)
+    "r9_closure_factory_inside_function": "refused-doc",
+    # E202 a module-level callable object called inside f (containers.md "Not yet")
+    "r9_class_inheritance_super_property_static": "refused-doc",
     # -- refused, undocumented ----------------------------------------------------------------------
     # E401 "method .pop() is not supported": a worklist `stack = [(0.0, 1.0)]` made in the
     # function, `a, b = stack.pop()` in `while stack:` (adaptive Simpson); the table lists
@@ -73,6 +84,21 @@ KNOWN = {
     # E202 "keyword 'key' of min is not supported by its rule": min(cands, key=abs)
     # (sorted(pts, key=lambda p: p[0]) works)
     "r9_min_with_key_abs": "refused-undoc",
+    # E101 "calling a value computed inside the function": rho = LOSSES[kind]; rho(r), where
+    # LOSSES is a global dict of lambdas (the table says a global dict of functions works)
+    "r9_lambdas_in_global_dict_huber": "refused-undoc",
+    "r9_lambdas_in_global_dict_cauchy": "refused-undoc",
+    # E201 "the lambda's source cannot be told apart from the code around it": LOSSES["cauchy"](r)
+    # on a dict with one lambda per line (one of them a conditional expression), and
+    # {"sq": lambda r: r * r, "lc": lambda r: math.log1p(r * r)} on one line
+    "r9_lambdas_in_global_dict_literal_key": "refused-undoc",
+    "r9_two_lambdas_on_one_line_in_dict": "refused-undoc",
+    # E202 "method .__call__() is used on ... a differentiated value": revsrc.grad(obj) where
+    # the class's __call__ calls super().__call__(w, x) (containers.md: an object with a
+    # __call__ method is differentiated; without super() it works)
+    "r9_callable_object_directly": "refused-undoc",
+    # E101 "calling a value computed inside": f = functools.partial(math.pow, x); f(3.0)
+    "r9_partial_of_math_pow_inside": "refused-undoc",
 }
 
 
