@@ -61,6 +61,9 @@ KNOWN = {
     "r9_namedtuple_replace_loop": "refused-doc",             # s = s._replace(v=...) in a loop
     "r9_dataclass_state_rebuilt": "refused-doc",             # p = Particle(p.pos + ..., ...) in a loop
     "r9_dataclasses_replace": "refused-doc",                 # E202 dataclasses.replace (a library function)
+    "r9_bincount_weights": "refused-doc",                    # E202 np.bincount(IDX, weights=w)
+    "r9_ufunc_out_fresh_array": "refused-doc",               # E401 np.multiply(x, x, out=y), y = np.empty_like(x)
+    "r9_np_exp_out_buffer": "refused-doc",                   # E401 np.exp(x, out=buf)
     # E101 lambda as a value reading the function's variables: scaled(f) returns lambda t: a * f(t)
     "r9_closure_factory_inside_function": "refused-doc",
     # E202 a module-level callable object called inside f (containers.md "Not yet")
