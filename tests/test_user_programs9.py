@@ -70,6 +70,8 @@ KNOWN = {
     "r9_np_exp_out_buffer": "refused-doc",                   # E401 np.exp(x, out=buf)
     "r9_qr_logabsdet": "refused-doc",                        # E202 np.linalg.qr
     "r9_grad_at_int_input": "refused-doc",                   # E301 grad(lambda x: x * x)(3)
+    # E104 hessian(argnums=(0, 1)) of np.sum(x ** 2 * y) + np.prod(np.sin(y)): np.prod (listed)
+    "r9_hessian_argnums_tuple_blocks": "refused-doc",
     # E101 lambda as a value reading the function's variables: scaled(f) returns lambda t: a * f(t)
     "r9_closure_factory_inside_function": "refused-doc",
     # E202 a module-level callable object called inside f (containers.md "Not yet")
@@ -86,6 +88,8 @@ KNOWN = {
     "r9_savings_by_gradient_ascent_grad_inside": "refused-undoc",
     # s -= diff / revsrc.grad(black_scholes)(s) in a Newton loop for the implied volatility
     "r9_implied_vol_newton_with_grad_inside": "refused-undoc",
+    # v, g = revsrc.value_and_grad(morse)(x); return v * g   (made inside, differentiated)
+    "r9_value_and_grad_inside_grad": "refused-undoc",
     # E101 with a misleading reason ("reads itertools when it is consumed, and the function
     # changes it in between"; nothing changes it): terms = (x ** k / (k + 1) for k in
     # itertools.count()); return sum(itertools.islice(terms, 12))
