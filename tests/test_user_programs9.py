@@ -53,6 +53,11 @@ KNOWN = {
     # but the gradient is NaN (the NaN entry's zero cotangent times d(data*x)/dx = nan);
     # JAX gives the same NaN, central differences 4.0; nanmean alike
     "r9_nansum_nanmean": "wrong",
+    # -- CRASHED ------------------------------------------------------------------------------------
+    # C1 backend="jax": x = x + 0.01 * np.array([x[1], -k * x[0]]) in a for over range(100)
+    # -> E602 whose reason is false (nothing traced decides the loop) and whose message names
+    # revsrc/backends/jax/loops.py and revsrc.backends.jax.twins.Pieces; range(10) works
+    "r9_backend_jax_for_loop_scan": "crashed",
     # -- refused, documented ------------------------------------------------------------------------
     # E104 hessian of a GP marginal likelihood through cholesky and np.linalg.solve
     "r9_gp_nll_hessian": "refused-doc",
