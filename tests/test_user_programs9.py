@@ -32,7 +32,7 @@ from user_programs6_harness import run_case  # noqa: E402
 # A KNOWN outcome and the class run_case gives it (both kinds of refusal are "refused").
 OUTCOME = {"refused-doc": "refused", "refused-undoc": "refused", "wrong": "wrong", "crashed": "crashed"}
 
-MODULES = ["user_programs9" + s for s in "abcdefghijklmnop"
+MODULES = ["user_programs9" + s for s in "abcdefghijklmnopqrstuvwxyz"
            if os.path.exists(os.path.join(os.path.dirname(__file__), f"user_programs9{s}.py"))]
 
 KNOWN = {
@@ -92,6 +92,10 @@ KNOWN = {
     "r9_append_to_argument_list_refused": "refused-doc",
     # E202 numpy.float32 has no rule: return np.float32(np.sum(x ** 2)) (float, np.float64 have)
     "r9_grad_of_float32_scalar_output": "refused-doc",
+    "r9_inplace_method_sort_copy": "refused-doc",            # E401 y = x.copy(); y.sort()
+    "r9_np_put": "refused-doc",                              # E401 np.put(y, [3, 0], x[:2])
+    # E404 row = np.zeros(2); grid = [row, row]; grid[0][1] = x (an array two items hold)
+    "r9_list_holds_same_array_twice_write": "refused-doc",
     # E101 lambda as a value reading the function's variables: scaled(f) returns lambda t: a * f(t)
     "r9_closure_factory_inside_function": "refused-doc",
     # E202 a module-level callable object called inside f (containers.md "Not yet")
