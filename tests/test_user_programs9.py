@@ -49,6 +49,12 @@ KNOWN = {
     "r9_leibniz_atan_series": "wrong",
     # sum((-1) ** k * x ** (2 * k) / math.factorial(2 * k) for k in range(15)): -1.027 vs -sin(0.9)
     "r9_cos_taylor_series": "wrong",
+    # sum((-1) ** (k % 2) * x for k in range(3)): -3.0 vs 1.0
+    "r9_minus_one_pow_of_modulo": "wrong",
+    # np.sum((-x) ** 2 - (-1.0) ** np.arange(3) * x): [2, 3, 5] vs [0, 3, 3]
+    "r9_np_minus_one_power_arange": "wrong",
+    # sum((-1) ** n * math.cos(n * acos(x)) / n ** 2 for n in range(1, 8)): -1.099 vs -0.653 (JAX)
+    "r9_chebyshev_alternating_cos": "wrong",
     # W2 np.nansum(data * x) with a NaN in a constant `data`: the function is 4x (NaN skipped)
     # but the gradient is NaN (the NaN entry's zero cotangent times d(data*x)/dx = nan);
     # JAX gives the same NaN, central differences 4.0; nanmean alike
