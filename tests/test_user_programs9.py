@@ -103,6 +103,7 @@ KNOWN = {
     # E404 row = np.zeros(2); grid = [row, row]; grid[0][1] = x (an array two items hold)
     "r9_list_holds_same_array_twice_write": "refused-doc",
     "r9_np_corrcoef": "refused-doc",                         # E202 np.corrcoef (np.cov works)
+    "r9_sliding_window_view": "refused-doc",                 # E202 np.lib.stride_tricks.sliding_window_view
     # E101 lambda as a value reading the function's variables: scaled(f) returns lambda t: a * f(t)
     "r9_closure_factory_inside_function": "refused-doc",
     # E202 a module-level callable object called inside f (containers.md "Not yet")
