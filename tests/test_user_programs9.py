@@ -57,6 +57,12 @@ KNOWN = {
     "r9_np_minus_one_power_arange": "wrong",
     # sum((-1) ** n * math.cos(n * acos(x)) / n ** 2 for n in range(1, 8)): -1.099 vs -0.653 (JAX)
     "r9_chebyshev_alternating_cos": "wrong",
+    # the same through every path (user_programs9w): s += (-1) ** k * x ** k, k in range(6)
+    "r9_alt_sign_value_and_grad": "wrong",     # value -1.66 (Python 0.71), grad wrong too
+    "r9_alt_sign_jvp": "wrong",                # forward mode alike
+    "r9_alt_sign_hessian": "wrong",            # -7.6 vs 0.24
+    "r9_alt_sign_vmap_grad": "wrong",          # vmap of its grad (the engine) alike
+    "r9_alt_sign_float_base_genexpr": "wrong", # sum((-1.0) ** k * x ** k for k in range(6))
     # W2 np.nansum(data * x) with a NaN in a constant `data`: the function is 4x (NaN skipped)
     # but the gradient is NaN (the NaN entry's zero cotangent times d(data*x)/dx = nan);
     # JAX gives the same NaN, central differences 4.0; nanmean alike
@@ -125,6 +131,13 @@ KNOWN = {
     "r9_implied_vol_newton_with_grad_inside": "refused-undoc",
     # v, g = revsrc.value_and_grad(morse)(x); return v * g   (made inside, differentiated)
     "r9_value_and_grad_inside_grad": "refused-undoc",
+    # E502 jit / vmap of the alternating series: "variable 's' is of kind 'any'" (s += (-1) ** k
+    # * x ** k; int ** int may be a float, but k is a range index, never negative)
+    "r9_alt_sign_jit": "refused-undoc",
+    "r9_alt_sign_vmap": "refused-undoc",
+    # E404 under backend="jax": "this changes a DynamicJaxprTracer in place, which revsrc could
+    # not follow" for s += (-1) ** k * x ** k (names JAX's tracer class)
+    "r9_alt_sign_backend_jax": "refused-undoc",
     # E101 with a misleading reason ("reads itertools when it is consumed, and the function
     # changes it in between"; nothing changes it): terms = (x ** k / (k + 1) for k in
     # itertools.count()); return sum(itertools.islice(terms, 12))
