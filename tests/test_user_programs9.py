@@ -114,6 +114,7 @@ KNOWN = {
     "r9_sliding_window_view": "refused-doc",                 # E202 np.lib.stride_tricks.sliding_window_view
     "r9_cmath_phase_open_loop": "refused-doc",               # E202 cmath.phase
     "r9_statistics_mean": "refused-doc",                     # E202 statistics.mean
+    "r9_tolist_then_python_sum": "refused-doc",              # E202 x.tolist() on a differentiated array
     # E101 lambda as a value reading the function's variables: scaled(f) returns lambda t: a * f(t)
     "r9_closure_factory_inside_function": "refused-doc",
     # E202 a module-level callable object called inside f (containers.md "Not yet")
@@ -142,6 +143,9 @@ KNOWN = {
     # E101 "calling a value computed inside": f = np.vectorize(lambda t: math.sin(t) * t);
     # np.sum(f(x)) (api.md: np.vectorize(f)(x, ...) has a rule)
     "r9_np_vectorize_lambda": "refused-undoc",
+    # E101 "star-arguments are supported on a tuple ... whose length is known when
+    # transforming": np.ndindex(*M.shape), yet an array's rank is part of its kind
+    "r9_np_ndindex_loop": "refused-undoc",
     # E101 with a misleading reason ("reads itertools when it is consumed, and the function
     # changes it in between"; nothing changes it): terms = (x ** k / (k + 1) for k in
     # itertools.count()); return sum(itertools.islice(terms, 12))
