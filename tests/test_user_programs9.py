@@ -20,7 +20,6 @@ import importlib
 import os
 import re
 import sys
-
 import warnings
 
 import pytest
@@ -172,7 +171,7 @@ KNOWN = {
 
 
 # run_case's list of internal names leaves out revsrc's backends and source paths; a
-# refusal whose first line names them (a class such as revsrc.backends.jax.twins.Pieces,
+# refusal whose text names them (a class such as revsrc.backends.jax.twins.Pieces,
 # or a file under revsrc/) is "crashed" too, as the round's brief counts it.
 _MORE_INTERNAL = re.compile(r"revsrc\.(backends|core|frontend|api|compose)\b|"
                             r"[/\\]revsrc[/\\](backends|core|frontend|passes|runtime|rules|_)")
