@@ -37,40 +37,19 @@ MODULES = ["user_programs9" + s for s in "abcdefghijklmnopqrstuvwxyz"
            if os.path.exists(os.path.join(os.path.dirname(__file__), f"user_programs9{s}.py"))]
 
 KNOWN = {
-    # -- WRONG --------------------------------------------------------------------------------------
-    # W1 `(-1) ** n` is computed as -(1 ** n): the value and the gradient are wrong
-    # (n = 2; return (-1) ** n * x -> value_and_grad at 0.3: (-0.3, -1.0), Python (0.3, 1.0))
-    # s += (-1) ** (n + 1) * x ** n / n in a series for log1p: grad -1/(1-x), true 1/(1+x)
-    "r9_log1p_series_for_break": "wrong",
-    # w = (-1.0) ** k * np.sin(...) over k = np.arange(n): barycentric weights all negative
-    "r9_barycentric_chebyshev_interp": "wrong",
-    # (-1) ** n * x with n an int argument (n = 4): grad -1.0, true 1.0
-    "r9_minus_one_pow_int_argument": "wrong",
-    # 4 * sum((-1) ** k / (2 * k + 1) * x ** (2 * k + 1) for k in range(40)): -5.33 vs 3.2
-    "r9_leibniz_atan_series": "wrong",
-    # sum((-1) ** k * x ** (2 * k) / math.factorial(2 * k) for k in range(15)): -1.027 vs -sin(0.9)
-    "r9_cos_taylor_series": "wrong",
-    # sum((-1) ** (k % 2) * x for k in range(3)): -3.0 vs 1.0
-    "r9_minus_one_pow_of_modulo": "wrong",
-    # np.sum((-x) ** 2 - (-1.0) ** np.arange(3) * x): [2, 3, 5] vs [0, 3, 3]
-    "r9_np_minus_one_power_arange": "wrong",
-    # sum((-1) ** n * math.cos(n * acos(x)) / n ** 2 for n in range(1, 8)): -1.099 vs -0.653 (JAX)
-    "r9_chebyshev_alternating_cos": "wrong",
-    # the same through every path (user_programs9w): s += (-1) ** k * x ** k, k in range(6)
-    "r9_alt_sign_value_and_grad": "wrong",     # value -1.66 (Python 0.71), grad wrong too
-    "r9_alt_sign_jvp": "wrong",                # forward mode alike
-    "r9_alt_sign_hessian": "wrong",            # -7.6 vs 0.24
-    "r9_alt_sign_vmap_grad": "wrong",          # vmap of its grad (the engine) alike
-    "r9_alt_sign_float_base_genexpr": "wrong", # sum((-1.0) ** k * x ** k for k in range(6))
+    # -- WRONG (at the tester's branch point) --------------------------------------------------------
+    # W1, 13 cases, fixed (commit c6fe52a): `(-1) ** n` was printed `-1 ** n`, which Python
+    # reads as -(1 ** n): alternating series had the wrong sign in value and gradient
+    # (r9_log1p_series_for_break, r9_barycentric_chebyshev_interp, r9_minus_one_pow_int_argument,
+    # r9_leibniz_atan_series, r9_cos_taylor_series, r9_minus_one_pow_of_modulo,
+    # r9_np_minus_one_power_arange, r9_chebyshev_alternating_cos, r9_alt_sign_*)
     # W2 np.nansum(data * x) with a NaN in a constant `data`: the function is 4x (NaN skipped)
     # but the gradient is NaN (the NaN entry's zero cotangent times d(data*x)/dx = nan);
     # JAX gives the same NaN, central differences 4.0; nanmean alike
     "r9_nansum_nanmean": "wrong",
-    # -- CRASHED ------------------------------------------------------------------------------------
-    # C1 backend="jax": x = x + 0.01 * np.array([x[1], -k * x[0]]) in a for over range(100)
-    # -> E602 whose reason is false (nothing traced decides the loop) and whose message names
-    # revsrc/backends/jax/loops.py and revsrc.backends.jax.twins.Pieces; range(10) works
-    "r9_backend_jax_for_loop_scan": "crashed",
+    # -- CRASHED (at the tester's branch point) -----------------------------------------------------
+    # C1, fixed (commit 0bdb538): backend="jax", x = x + 0.01 * np.array([x[1], -k * x[0]]) in a
+    # for over range(100) was E602 naming revsrc's classes (a list's cotangent was no pytree)
     # -- refused, documented ------------------------------------------------------------------------
     # E104 hessian of a GP marginal likelihood through cholesky and np.linalg.solve
     "r9_gp_nll_hessian": "refused-doc",
