@@ -26,6 +26,7 @@ cdef extern from *:
     #endif
     """
     int FE_DIVBYZERO, FE_OVERFLOW, FE_UNDERFLOW, FE_INVALID
+    int feraiseexcept(int) nogil
 
 cdef enum:
     SA_WIDTH = 12      # int64 words per instruction
@@ -39,13 +40,23 @@ cdef enum:
     SA_POP = 7         # out: register, a: tape offset in a row, n
     SA_ROW = 8         # sub: base in views; out, a (base), n (row size), loop var, rows
     SA_DOT = 9         # out, a, b: indices into the run's arena views; np.dot's C function
+    SA_LINALG = 10     # sub: SA_INV..; out, a, b, n (matrix order), nrhs: np.linalg's loop
     SA_SIGNALS_EVERY = 256   # iterations between checks for Ctrl-C
     SA_SPREAD = 64     # a scalar operand is spread into a row of up to this many
 
     SA_DIVZERO = 1     # a Python float divided by zero: Python raises, the tier declines
     SA_INDEX = 2       # a row index out of range (or negative): Python's indexing decides
+    SA_SINGULAR = 3    # np.linalg.inv or solve met a singular matrix: Python raises
+
+    # np.linalg's gufuncs (numpy.linalg._umath_linalg), by sub-opcode
+    SA_INV = 0         # inv (m,m)->(m,m)
+    SA_DET = 1         # det (m,m)->()
+    SA_SOLVE1 = 2      # solve1 (m,m),(m)->(m): np.linalg.solve of a vector
+    SA_SOLVE = 3       # solve (m,m),(m,n)->(m,n)
+    SA_NLINALG = 4
 
 cdef _Loop _MATMUL_F64
+cdef _Loop _LINALG_F64[SA_NLINALG]
 cdef bint _matmul_ready = 0
 
 
@@ -55,7 +66,74 @@ cdef int _sa_load() except -1:
     _load_unary()
     if not _matmul_ready:
         _MATMUL_F64 = _find_loop(np.matmul, cnp.NPY_DOUBLE)
+        ul = np.linalg._umath_linalg
+        for k, uf in enumerate((ul.inv, ul.det, ul.solve1, ul.solve)):
+            _LINALG_F64[k] = _find_loop_or_null(uf, cnp.NPY_DOUBLE)
         _matmul_ready = 1
+    return 0
+
+
+def sa_linalg_ready():
+    """Whether np.linalg's float64 loops were found (else the tier takes no loop
+    that calls np.linalg)."""
+    _sa_load()
+    cdef int k
+    for k in range(SA_NLINALG):
+        if _LINALG_F64[k].fn == NULL:
+            return False
+    return True
+
+
+cdef int _sa_linalg(double* R, const int64_t* w) noexcept:
+    # np.linalg.inv, det and solve call these gufunc loops, which copy the matrix into
+    # Fortran order and call LAPACK (gesv, getrf; det is sign * exp(sum of the logs of
+    # |U's diagonal|)): calling the loop on the registers gives NumPy's bits. The loops
+    # clear the floating-point flags; those raised before are kept. inv and solve run
+    # under np.errstate(over, divide, under ignored; invalid: LinAlgError), so only
+    # "invalid" (a singular matrix) counts there, and it makes Python run the loop.
+    cdef char* args[3]
+    cdef cnp.npy_intp dims[3]
+    cdef cnp.npy_intp steps[10]
+    cdef Py_ssize_t n = w[5], nrhs = w[6], j
+    cdef int before = _fp_flags(), got
+    cdef _Loop loop = _LINALG_F64[w[1]]
+    if before:
+        feclearexcept(REVSRC_FE_FLAGS)
+    for j in range(10):
+        steps[j] = 0
+    dims[0] = 1
+    dims[1] = n
+    dims[2] = nrhs
+    args[0] = <char*>(R + w[3])
+    if w[1] == SA_INV or w[1] == SA_DET:
+        args[1] = <char*>(R + w[2])
+        steps[2] = n * 8        # a: rows, columns
+        steps[3] = 8
+        steps[4] = n * 8        # inv's result, likewise
+        steps[5] = 8
+    else:
+        args[1] = <char*>(R + w[4])
+        args[2] = <char*>(R + w[2])
+        steps[3] = n * 8
+        steps[4] = 8
+        if w[1] == SA_SOLVE1:
+            steps[5] = 8
+            steps[6] = 8
+        else:
+            steps[5] = nrhs * 8
+            steps[6] = 8
+            steps[7] = nrhs * 8
+            steps[8] = 8
+    loop.fn(args, dims, steps, loop.data)
+    got = _fp_flags()
+    if w[1] == SA_DET:
+        before |= got
+    elif got & FE_INVALID:
+        return SA_SINGULAR
+    if got:
+        feclearexcept(REVSRC_FE_FLAGS)
+    if before:
+        feraiseexcept(before)
     return 0
 
 
@@ -162,6 +240,10 @@ cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_
             # temporary when it overlaps an operand): its BLAS call, its special cases
             _matrix_product(<object>views[w[3]], <object>views[w[4]],
                             <cnp.PyArrayObject*>views[w[2]])
+        elif w[0] == SA_LINALG:
+            r = _sa_linalg(R, w)
+            if r:
+                return r
     return 0
 
 
@@ -172,7 +254,7 @@ def sa_run(const int64_t[:, ::1] code, double[::1] arena, Py_ssize_t niter,
     ``tape_w`` row by row (iteration order), pops read ``tape_r`` from its last row.
     ``loopvar``: the loop variable's register (-1: none), set to start + i * step.
     Returns the floating-point flags raised, or -1 when a Python float was divided by
-    zero (the caller then lets Python run the loop). ``views``: ndarrays on ``arena``
+    zero or np.linalg met a singular matrix (the caller then lets Python run the loop). ``views``: ndarrays on ``arena``
     for the instructions that call NumPy's C API. Checks for Ctrl-C every
     SA_SIGNALS_EVERY iterations."""
     _sa_load()

@@ -41,8 +41,23 @@ class Layout:
     brow: int                 # doubles per iteration of their stacked operands
 
 
+# Scalars: "f" a Python float, "s" a NumPy float64 scalar (what np.linalg.det and a
+# vector @ a vector return, and NumPy's arithmetic on one), "i" the loop variable.
+_SCALARS = ("f", "s", "i")
+
+
 def _size(shape):
-    return 1 if shape in ("f", "i") else int(np.prod(shape))
+    return 1 if shape in _SCALARS else int(np.prod(shape))
+
+
+def _transposed(shape):
+    """Whether ``shape`` is a transposed alias's: ("T", rows, columns), its logical
+    shape after the tag (np.transpose's view of a register, `_aliases`)."""
+    return type(shape) is tuple and len(shape) == 3 and shape[0] == "T"
+
+
+def _logical(shape):
+    return shape[1:] if _transposed(shape) else shape
 
 
 def _infer(c, sh):
@@ -51,17 +66,28 @@ def _infer(c, sh):
     g = c[5] if len(c) > 5 else None
     A = sh.get(a, None) if a is not None else None
     B = sh.get(b, None) if b is not None else None
+    if kind != "matmul" and any(_transposed(sh.get(r)) for r in c[3:] if r is not None):
+        raise _No       # a transposed view is read by products only (`_aliases`)
+    if kind == "T":
+        if A in _SCALARS or A is None or len(A) != 2:
+            raise _No
+        return ("T", A[1], A[0])
+    if kind in _LINALG:
+        return _infer_linalg(kind, A, B)
     if kind in ("bin", "ubin", "accumulate"):
         if A is None or B is None or A == "i" or B == "i":
             raise _No
-        if A == "f" and B == "f":
-            if kind != "bin":
-                raise _No
-            return "f"
-        if A == "f" or B == "f" or A == B:
+        if A in _SCALARS and B in _SCALARS:
+            if kind == "accumulate" or (kind == "bin" and A == "f" and B == "f"):
+                # (two Python floats: Python's arithmetic, SA_FBIN)
+                if kind != "bin":
+                    raise _No
+                return "f"
+            return "s"      # a NumPy scalar's arithmetic, or a ufunc on two floats
+        if A in _SCALARS or B in _SCALARS or A == B:
             if kind == "accumulate" and A != B:
                 raise _No
-            return B if A == "f" else A
+            return B if A in _SCALARS else A
         if len(A) == 2 and B == A[1:] or len(B) == 2 and A == B[1:]:
             return A if len(A) == 2 else B
         raise _No
@@ -70,7 +96,7 @@ def _infer(c, sh):
             raise _No
         return A
     if kind in ("tanh_vjp", "unbroadcast"):
-        if A is None or A != B or A in ("f", "i"):
+        if A is None or A != B or A in _SCALARS:
             raise _No
         return A
     if kind == "matmul":
@@ -78,7 +104,7 @@ def _infer(c, sh):
     if kind in ("mgrad_a", "mgrad_b"):
         G = sh.get(g, None)
         want = _product_shape(A, B)
-        if G in (None, "f", "i"):
+        if G in (None, "f", "s", "i") or want == "s":
             raise _No
         if G != want:
             raise _No
@@ -86,22 +112,41 @@ def _infer(c, sh):
     if kind in ("dot", "dgrad_a", "dgrad_b"):
         return _infer_dot(kind, A, B, sh.get(g, None))
     if kind == "row":
-        if A in (None, "f", "i") or len(A) < 2:
+        if A in (None, "f", "s", "i") or len(A) < 2:
             raise _No
         return A[1:]
     raise _No
 
 
 def _product_shape(A, B):
-    """a @ b's shape: a matrix times a vector or a matrix, a vector times a matrix."""
-    if A in (None, "f", "i") or B in (None, "f", "i") or A[-1] != B[0] or \
-            (len(A), len(B)) not in ((2, 1), (2, 2), (1, 2)):
+    """a @ b's shape: a matrix times a vector or a matrix, a vector times a matrix or
+    a vector (a NumPy scalar, "s"); either may be a transposed view."""
+    if A in (None, "f", "s", "i") or B in (None, "f", "s", "i"):
         raise _No
-    return A[:-1] + B[1:]
+    A, B = _logical(A), _logical(B)
+    if A[-1] != B[0] or (len(A), len(B)) not in ((2, 1), (2, 2), (1, 2), (1, 1)):
+        raise _No
+    return A[:-1] + B[1:] or "s"
+
+
+# np.linalg's functions the tier runs (their gufunc loops, _smallarr.pxi SA_LINALG)
+_LINALG = ("inv", "det", "solve")
+
+
+def _infer_linalg(kind, A, B):
+    if A in (None, "f", "s", "i") or len(A) != 2 or A[0] != A[1]:
+        raise _No
+    if kind == "inv":
+        return A
+    if kind == "det":
+        return "s"
+    if B in (None, "f", "s", "i") or len(B) not in (1, 2) or B[0] != A[0]:
+        raise _No
+    return B
 
 
 def _infer_dot(kind, A, B, G):
-    if any(s in (None, "f", "i") for s in (A, B)) or len(A) != 2 or len(B) not in (1, 2) \
+    if any(s in (None, "f", "s", "i") or _transposed(s) for s in (A, B)) or len(A) != 2 or len(B) not in (1, 2) \
             or A[1] != B[0]:
         raise _No
     out = (A[0],) if len(B) == 1 else (A[0], B[1])
@@ -173,12 +218,73 @@ def _layout(plan, key, tape):
                 raise _No
             entry[j] = plan.liveins.index(name)
     for k, c in enumerate(plan.code):
-        if c[0] != "push" and first[k] != second[k]:
+        if c[0] != "push" and first[k] != second[k] and not _promoted(first[k], second[k]):
             raise _No
+    if any(c[0] in _LINALG for c in plan.code) and not rt.linalg_ready():
+        raise _No
+    for k, c in enumerate(plan.code):
+        if c[0] in ("push", "pop") and _transposed(end.get(c[3] or c[2])):
+            raise _No
+    aliases = _aliases(plan, end)
     # a pop whose iteration-0 save was no register's value must not be read after it
     if tape is not None:
         _check_pops(plan, pop_slot, tape.entry)
-    return _encode(plan, end, live, entry, pop_slot, tape)
+    return _encode(plan, end, live, entry, pop_slot, tape, aliases)
+
+
+def _promoted(first, second):
+    """Whether an instruction reads a Python float at iteration 0 where later ones read
+    a NumPy scalar (``nll = nll + det``: nll starts 0.0), with the same result: the
+    same register and the same instruction either way."""
+    (ins1, out1), (ins2, out2) = first, second
+    return out1 == out2 and out1 != "f" and len(ins1) == len(ins2) and all(
+        x == y or {x, y} == {"f", "s"} for x, y in zip(ins1, ins2))
+
+
+def _aliases(plan, shapes):
+    """The transposed views (``t = np.transpose(x)``) as aliases of their source's
+    register: {t: x}. NumPy's matmul reads a view with its strides, which choose its
+    BLAS call (gemm transposed, or syrk for x @ x.T), so a product reads x's register
+    with the view's strides and the same call follows. Taken only where that is the
+    view's value: t assigned once and read after that in the body, by products alone,
+    x not assigned after it; and where NumPy's choice of syrk (the two operands one
+    buffer) is known: the other operand x itself, or a value computed in the body
+    that no other name holds."""
+    out = {}
+    code = plan.code
+    for k, c in enumerate(code):
+        if c[0] != "T":
+            continue
+        t, x = c[2], c[3]
+        if t in plan.liveins or sum(d[2] == t for d in code) != 1 or \
+                any(d[2] == x for d in code[k + 1:]) or \
+                any(t in d[3:] for d in code[:k + 1]):
+            raise _No
+        for j, d in enumerate(code[k + 1:], k + 1):
+            if t not in d[3:]:
+                continue
+            if d[0] != "matmul":
+                raise _No
+            other = d[4] if d[3] == t else d[3]
+            if other != x and not (_fresh(code, other, j) or _fresh(code, x, j)):
+                raise _No
+        out[t] = x
+    return out
+
+
+# results that are new arrays: never another name's buffer
+_NEW = ("bin", "ubin", "un", "matmul", "mgrad_a", "mgrad_b", "dot", "dgrad_a",
+        "dgrad_b", "tanh_vjp", "inv", "solve")
+
+
+def _fresh(code, name, before):
+    """Whether ``name``, read by instruction ``before``, holds an array computed earlier
+    in the same iteration by an instruction that makes a new one (and so no other
+    name's buffer, nor given to one)."""
+    writes = [d for d in code[:before] if d[2] == name]
+    return bool(writes) and all(d[0] in _NEW for d in code if d[2] == name) and \
+        not any(d[0] in ("mov", "unbroadcast", "accumulate", "push") and name in d[3:]
+                for d in code)      # (which would give its buffer another name)
 
 
 def _check_pops(plan, pop_slot, entry):
@@ -197,12 +303,12 @@ def _check_pops(plan, pop_slot, entry):
                 break
 
 
-def _encode(plan, shapes, live, entry, pop_slot, tape):
+def _encode(plan, shapes, live, entry, pop_slot, tape, aliases):
     # a live-in read only for its rows (xs[t]) is read where it is, not copied in
     external = {n for n in plan.liveins if n not in plan.outputs and all(
         n not in c[3:] or (c[0] == "row" and c[3] == n and c[4] != n) for c in plan.code)}
     offs, total = {}, 0
-    for name in sorted(set(shapes) - external, key=str):
+    for name in sorted(set(shapes) - external - set(aliases), key=str):
         offs[name] = total
         total += _size(shapes[name])
     # a product whose result overwrites one of its operands (T = T @ A) is computed
@@ -225,8 +331,8 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
                 words.append([rt.OP["push"], 0, boff, offs[name], _size(shapes[name])] +
                              [0] * (_WIDTH - 5))
             continue
-        if kind == "accumulate" and c[2] in batches:
-            continue
+        if kind == "accumulate" and c[2] in batches or kind == "T":
+            continue        # (a transposed view: its products read its source)
         if kind == "push":
             size = _size(shapes[c[3]])
             w[:5] = [rt.OP["push"], 0, row, offs[c[3]], size]
@@ -244,18 +350,20 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
             w[:7] = [rt.OP["row"], 1, offs[c[2]], len(views) - 1, _size(A[1:]),
                      offs[c[4]], A[0]]
         elif kind in _PRODUCTS and c[2] in c[3:]:
-            w = _encode_op(c, shapes, offs)
+            w = _encode_op(c, shapes, offs, aliases)
             w[2] = scratch
             words.append(w)
             w = [rt.OP["mov"], 0, offs[c[2]], scratch, _size(shapes[c[2]])] + [0] * 7
         else:
-            w = _encode_op(c, shapes, offs)
+            w = _encode_op(c, shapes, offs, aliases)
         words.append(w)
     code = np.array(words, np.int64).reshape(-1, _WIDTH)
     # a live-in whose shape is not its register's is only pushed before the body
     # assigns it (a tape's entry object): nothing to copy in
+    # (a Python float enters the register of a NumPy scalar: `_promoted`)
     live_regs = [(offs[n], _size(shapes[n])) if d is not None and n in offs and
-                 d == shapes[n] else (0, 0) for n, d in zip(plan.liveins, live)]
+                 (d == shapes[n] or {d, shapes[n]} == {"f", "s"}) else (0, 0)
+                 for n, d in zip(plan.liveins, live)]
     last = {}
     k_pop = 0
     for c in plan.code:
@@ -264,11 +372,21 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
             k_pop += 1
         elif c[2] is not None:
             last[c[2]] = None
-    outs = [(offs[n], shapes[n], last.get(n), _size(shapes[n])) for n in plan.outputs[1:]]
+    outs = [(offs[n], shapes[n], last.get(n), _size(shapes[n])) if n not in aliases else
+            (None, _source(plan, aliases[n]), None, 0) for n in plan.outputs[1:]]
     read_var = any(c[0] == "row" for c in plan.code)
     return Layout(code, arena, live_regs, outs, slots, entry, row,
                   offs[plan.var] if read_var else -1, views,
                   list(batches.values()), brow)
+
+
+def _source(plan, x):
+    """Where a transposed view's source is found after the loop: ("out", j), the j-th
+    result, or ("live", k), the k-th live-in (the view is of that same array, as in
+    Python)."""
+    if x in plan.outputs[1:]:
+        return ("out", plan.outputs.index(x) - 1)
+    return ("live", plan.liveins.index(x))
 
 
 # The products whose sum over the steps an adjoint loop accumulates into a weight's
@@ -345,22 +463,25 @@ def _batches(plan, shapes, offs):
 _PRODUCTS = ("matmul", "mgrad_a", "mgrad_b")
 
 
-def _encode_op(c, shapes, offs):
+def _encode_op(c, shapes, offs, aliases=None):
     kind, sub, out, a, b = c[:5]
     w = [0] * _WIDTH
     O = offs[out]
     if kind in ("bin", "ubin", "accumulate"):
         sub = "add" if kind == "accumulate" else sub
         A, B = shapes[a], shapes[b]
-        if A == "f" and B == "f":
+        if shapes[out] == "f":
             w[:5] = [rt.OP["fbin"], rt.BINARY[sub], O, offs[a], offs[b]]
             return w
-        big = A if A != "f" and (B == "f" or len(A) >= len(B)) else B
-        with_row = len(big) == 2 and any(s != "f" and len(s) == 1 for s in (A, B))
+        if shapes[out] == "s":      # NumPy's arithmetic on scalars: its loop on one
+            w[:11] = [rt.OP["bin"], rt.BINARY[sub], O, offs[a], offs[b], 1, 1, 1, 1, 1, 1]
+            return w
+        big = A if A not in _SCALARS and (B in _SCALARS or len(A) >= len(B)) else B
+        with_row = len(big) == 2 and any(s not in _SCALARS and len(s) == 1 for s in (A, B))
         rows, cols = (big[0], big[1]) if with_row else (1, _size(big))
 
         def strides(s):
-            if s == "f":
+            if s in _SCALARS:
                 return 0, 0
             if s == big:
                 return 1, cols
@@ -383,14 +504,15 @@ def _encode_op(c, shapes, offs):
         A = shapes[a]
         w[:7] = [rt.OP["row"], 0, O, offs[a], _size(A[1:]), offs[b], A[0]]
         return w
+    if kind in _LINALG:
+        A = shapes[a]
+        sub = "solve1" if kind == "solve" and len(shapes[b]) == 1 else kind
+        nrhs = shapes[b][1] if sub == "solve" else 1
+        w[:7] = [rt.OP["linalg"], rt.LINALG[sub], O, offs[a], offs[b] if b else 0,
+                 A[0], nrhs]
+        return w
     if kind == "matmul":
-        A, B = shapes[a], shapes[b]
-        if len(A) == 1:     # a vector times a matrix: no row dimension (stride 0)
-            k, p = B
-            return _mm(w, O, offs[a], offs[b], 1, k, p, 0, 1, p, 1, 0)
-        m, n = A
-        p = 1 if len(B) == 1 else B[1]
-        return _mm(w, O, offs[a], offs[b], m, n, p, n, 1, p, 1 if len(B) == 2 else 0, p)
+        return _encode_matmul(O, a, b, shapes, offs, aliases or {})
     g, a, b = c[3], c[4], c[5]
     G, A, B = shapes[g], shapes[a], shapes[b]
     if len(A) == 1:
@@ -432,6 +554,24 @@ def _encode_dot(c, shapes, offs, views):
     w = [0] * _WIDTH
     w[:5] = [rt.OP["dot"], 0, view(out), a, b]
     return w
+
+
+def _encode_matmul(O, a, b, shapes, offs, aliases):
+    """a @ b as np.matmul's loop sees it: the strides NumPy gives it (a missing core
+    dimension's 0; a transposed view's, read from its source's register)."""
+    def operand(name, first):
+        shape = shapes[name]
+        if _transposed(shape):      # x.T of x (c, r): rows 1 apart, columns r
+            return offs[aliases[name]], shape[1:], 1, shape[1]
+        if len(shape) == 1:
+            return (offs[name], shape, 0, 1) if first else (offs[name], shape, 1, 0)
+        return offs[name], shape, shape[1], 1
+    ra, A, s1m, s1n = operand(a, True)
+    rb, B, s2n, s2p = operand(b, False)
+    m = A[0] if len(A) == 2 else 1
+    p = B[1] if len(B) == 2 else 1
+    return _mm([0] * _WIDTH, O, ra, rb, m, A[-1], p, s1m, s1n, s2n, s2p,
+               p if len(A) == 2 else 0)
 
 
 def _mm(w, out, a, b, m, n, p, is1_m, is1_n, is2_n, is2_p, os_m):
