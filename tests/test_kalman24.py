@@ -116,6 +116,33 @@ def test_kalman_of_larger_states(monkeypatch):
     assert loops[0].runs == 1 and _same_bits(on, off)
 
 
+def after_the_loop(x, A, u, s):
+    # what the loop leaves is what Python's loop leaves: K.T a view of K (so K.T @ K
+    # is NumPy's syrk after the loop too), acc a NumPy scalar, np.add of floats one
+    acc = 0.0
+    for i in range(6):
+        K = np.linalg.inv(A) * 0.5
+        Kt = K.T
+        acc = acc + np.add(s, 0.5) * np.linalg.det(K)
+        A = A + K @ Kt
+    return x * (u @ (Kt @ K) @ u + acc), acc
+
+
+def test_what_the_loop_leaves(monkeypatch):
+    rng = np.random.default_rng(1)
+    args = (2.0, np.eye(3) + 0.3 * rng.standard_normal((3, 3)), np.ones(3), 1.25)
+    outs = []
+    for on in (True, False):
+        monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1" if on else "0")
+        g = revsrc.grad(after_the_loop, has_aux=True, memory=math.inf)
+        outs.append(g(*args))
+        loops = getattr(api._entry(g, args, {}).fn, "_revsrc_small_loops", [])
+        assert [p.runs for p in loops] == ([1] if on else [])
+    (d_on, acc_on), (d_off, acc_off) = outs
+    assert type(acc_on) is np.float64 and _same_bits(acc_on, acc_off)
+    assert _same_bits(d_on, d_off)
+
+
 def gram(x, A, B, u):
     acc = 0.0
     for i in range(5):
