@@ -40,7 +40,8 @@ cdef enum:
     SA_POP = 7         # out: register, a: tape offset in a row, n
     SA_ROW = 8         # sub: base in views; out, a (base), n (row size), loop var, rows
     SA_DOT = 9         # out, a, b: indices into the run's arena views; np.dot's C function
-    SA_LINALG = 10     # sub: SA_INV..; out, a, b, n (matrix order), nrhs: np.linalg's loop
+    SA_LINALG = 10     # sub: SA_INV..; out, a, b, n (order), nrhs, a's 2 strides, b's 2
+                       # (elements): np.linalg's gufunc loop
     SA_SIGNALS_EVERY = 256   # iterations between checks for Ctrl-C
     SA_SPREAD = 64     # a scalar operand is spread into a row of up to this many
 
@@ -105,23 +106,24 @@ cdef int _sa_linalg(double* R, const int64_t* w) noexcept:
     dims[1] = n
     dims[2] = nrhs
     args[0] = <char*>(R + w[3])
+    # the core strides NumPy passes: the matrix's rows and columns (w[7], w[8]: a
+    # transposed view's in an adjoint), b's and the result's
     if w[1] == SA_INV or w[1] == SA_DET:
         args[1] = <char*>(R + w[2])
-        steps[2] = n * 8        # a: rows, columns
-        steps[3] = 8
-        steps[4] = n * 8        # inv's result, likewise
+        steps[2] = w[7] * 8
+        steps[3] = w[8] * 8
+        steps[4] = n * 8        # inv's result: C order
         steps[5] = 8
     else:
         args[1] = <char*>(R + w[4])
         args[2] = <char*>(R + w[2])
-        steps[3] = n * 8
-        steps[4] = 8
+        steps[3] = w[7] * 8
+        steps[4] = w[8] * 8
+        steps[5] = w[9] * 8
         if w[1] == SA_SOLVE1:
-            steps[5] = 8
             steps[6] = 8
         else:
-            steps[5] = nrhs * 8
-            steps[6] = 8
+            steps[6] = w[10] * 8
             steps[7] = nrhs * 8
             steps[8] = 8
     loop.fn(args, dims, steps, loop.data)

@@ -15,14 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..runtime import smallarr as rt
+from .smallarr_views import No as _No, transposed as _transposed, logical as _logical, \
+    aliases as _aliases, source as _source
 
 __all__ = ["layout"]
 
 _WIDTH = 12
-
-
-class _No(Exception):
-    """These shapes are not the tier's."""
 
 
 @dataclass
@@ -50,16 +48,6 @@ def _size(shape):
     return 1 if shape in _SCALARS else int(np.prod(shape))
 
 
-def _transposed(shape):
-    """Whether ``shape`` is a transposed alias's: ("T", rows, columns), its logical
-    shape after the tag (np.transpose's view of a register, `_aliases`)."""
-    return type(shape) is tuple and len(shape) == 3 and shape[0] == "T"
-
-
-def _logical(shape):
-    return shape[1:] if _transposed(shape) else shape
-
-
 def _infer(c, sh):
     """The shape of instruction ``c``'s result from its operands' shapes ``sh``."""
     kind, sub, out, a, b = c[:5]
@@ -74,6 +62,11 @@ def _infer(c, sh):
         return ("T", A[1], A[0])
     if kind in _LINALG:
         return _infer_linalg(kind, A, B)
+    if kind in ("sgrad_a", "sgrad_b"):       # (g, x, a): x = solve(a, b), x's shape b's
+        M = sh.get(g)
+        if c[2] in c[3:] or A != B or _infer_linalg("solve", M, B) != B:
+            raise _No
+        return M if kind == "sgrad_a" else B
     if kind in ("bin", "ubin", "accumulate"):
         if A is None or B is None or A == "i" or B == "i":
             raise _No
@@ -241,52 +234,6 @@ def _promoted(first, second):
         x == y or {x, y} == {"f", "s"} for x, y in zip(ins1, ins2))
 
 
-def _aliases(plan, shapes):
-    """The transposed views (``t = np.transpose(x)``) as aliases of their source's
-    register: {t: x}. NumPy's matmul reads a view with its strides, which choose its
-    BLAS call (gemm transposed, or syrk for x @ x.T), so a product reads x's register
-    with the view's strides and the same call follows. Taken only where that is the
-    view's value: t assigned once and read after that in the body, by products alone,
-    x not assigned after it; and where NumPy's choice of syrk (the two operands one
-    buffer) is known: the other operand x itself, or a value computed in the body
-    that no other name holds."""
-    out = {}
-    code = plan.code
-    for k, c in enumerate(code):
-        if c[0] != "T":
-            continue
-        t, x = c[2], c[3]
-        if t in plan.liveins or sum(d[2] == t for d in code) != 1 or \
-                any(d[2] == x for d in code[k + 1:]) or \
-                any(t in d[3:] for d in code[:k + 1]):
-            raise _No
-        for j, d in enumerate(code[k + 1:], k + 1):
-            if t not in d[3:]:
-                continue
-            if d[0] != "matmul":
-                raise _No
-            other = d[4] if d[3] == t else d[3]
-            if other != x and not (_fresh(code, other, j) or _fresh(code, x, j)):
-                raise _No
-        out[t] = x
-    return out
-
-
-# results that are new arrays: never another name's buffer
-_NEW = ("bin", "ubin", "un", "matmul", "mgrad_a", "mgrad_b", "dot", "dgrad_a",
-        "dgrad_b", "tanh_vjp", "inv", "solve")
-
-
-def _fresh(code, name, before):
-    """Whether ``name``, read by instruction ``before``, holds an array computed earlier
-    in the same iteration by an instruction that makes a new one (and so no other
-    name's buffer, nor given to one)."""
-    writes = [d for d in code[:before] if d[2] == name]
-    return bool(writes) and all(d[0] in _NEW for d in code if d[2] == name) and \
-        not any(d[0] in ("mov", "unbroadcast", "accumulate", "push") and name in d[3:]
-                for d in code)      # (which would give its buffer another name)
-
-
 def _check_pops(plan, pop_slot, entry):
     k_pop = 0
     for k, c in enumerate(plan.code):
@@ -316,6 +263,8 @@ def _encode(plan, shapes, live, entry, pop_slot, tape, aliases):
     scratch = total
     total += max([_size(shapes[c[2]]) for c in plan.code
                   if c[0] in _PRODUCTS and c[2] in c[3:]] or [0])
+    gb = total      # the adjoint of solve for a: the solve before the product
+    total += max([_size(shapes[c[3]]) for c in plan.code if c[0] == "sgrad_a"] or [0])
     arena = np.zeros(total, np.float64)
     for name, v in plan.consts.items():
         arena[offs[name]] = v
@@ -344,6 +293,9 @@ def _encode(plan, shapes, live, entry, pop_slot, tape, aliases):
             w[:5] = [rt.OP["pop"], 0, offs[c[2]], off, _size(shapes[c[2]])]
         elif kind in ("dot", "dgrad_a", "dgrad_b"):
             w = _encode_dot(c, shapes, offs, views)
+        elif kind in ("sgrad_a", "sgrad_b"):
+            *first, w = _encode_solve_grad(c, shapes, offs, gb)
+            words.extend(first)
         elif kind == "row" and c[3] in external:
             views.append(("live", plan.liveins.index(c[3]), None))
             A = shapes[c[3]]
@@ -361,9 +313,9 @@ def _encode(plan, shapes, live, entry, pop_slot, tape, aliases):
     # a live-in whose shape is not its register's is only pushed before the body
     # assigns it (a tape's entry object): nothing to copy in
     # (a Python float enters the register of a NumPy scalar: `_promoted`)
-    live_regs = [(offs[n], _size(shapes[n])) if d is not None and n in offs and
-                 (d == shapes[n] or {d, shapes[n]} == {"f", "s"}) else (0, 0)
-                 for n, d in zip(plan.liveins, live)]
+    live_regs = [(offs[n], _size(shapes[n])) if d is not None and n in offs and (
+        d == shapes[n] or {d, shapes[n]} == {"f", "s"}) else (0, 0) for n, d in zip(
+        plan.liveins, live)]
     last = {}
     k_pop = 0
     for c in plan.code:
@@ -378,15 +330,6 @@ def _encode(plan, shapes, live, entry, pop_slot, tape, aliases):
     return Layout(code, arena, live_regs, outs, slots, entry, row,
                   offs[plan.var] if read_var else -1, views,
                   list(batches.values()), brow)
-
-
-def _source(plan, x):
-    """Where a transposed view's source is found after the loop: ("out", j), the j-th
-    result, or ("live", k), the k-th live-in (the view is of that same array, as in
-    Python)."""
-    if x in plan.outputs[1:]:
-        return ("out", plan.outputs.index(x) - 1)
-    return ("live", plan.liveins.index(x))
 
 
 # The products whose sum over the steps an adjoint loop accumulates into a weight's
@@ -505,12 +448,11 @@ def _encode_op(c, shapes, offs, aliases=None):
         w[:7] = [rt.OP["row"], 0, O, offs[a], _size(A[1:]), offs[b], A[0]]
         return w
     if kind in _LINALG:
-        A = shapes[a]
+        n = shapes[a][0]
         sub = "solve1" if kind == "solve" and len(shapes[b]) == 1 else kind
         nrhs = shapes[b][1] if sub == "solve" else 1
-        w[:7] = [rt.OP["linalg"], rt.LINALG[sub], O, offs[a], offs[b] if b else 0,
-                 A[0], nrhs]
-        return w
+        return _linalg_word(sub, O, offs[a], offs[b] if b else 0, n, nrhs, (n, 1),
+                            (nrhs, 1))
     if kind == "matmul":
         return _encode_matmul(O, a, b, shapes, offs, aliases or {})
     g, a, b = c[3], c[4], c[5]
@@ -554,6 +496,32 @@ def _encode_dot(c, shapes, offs, views):
     w = [0] * _WIDTH
     w[:5] = [rt.OP["dot"], 0, view(out), a, b]
     return w
+
+
+def _linalg_word(sub, out, a, b, n, nrhs, a_strides, b_strides):
+    return [rt.OP["linalg"], rt.LINALG[sub], out, a, b, n, nrhs, *a_strides,
+            *b_strides, 0]
+
+
+def _encode_solve_grad(c, shapes, offs, scratch):
+    """The adjoints of x = np.linalg.solve(a, b) (runtime/grads/linalg.py), as their
+    NumPy calls see the operands: for b, solve(a.T, g) (a.T a view: a's register with
+    its strides); for a, -(gb @ x.T) with gb = solve(a.T, g), a vector g and x taken
+    as columns (g[:, None], x[:, None]: a new axis of stride 0)."""
+    kind, out, g, x, a = c[0], offs[c[2]], offs[c[3]], offs[c[4]], offs[c[5]]
+    X = shapes[c[4]]
+    n = X[0]
+    k = X[1] if len(X) == 2 else 1
+    if kind == "sgrad_b":
+        sub = "solve1" if len(X) == 1 else "solve"
+        return [_linalg_word(sub, out, a, g, n, k, (1, n), (k, 1))]
+    solve = _linalg_word("solve", scratch, a, g, n, k, (1, n), (1, 0) if len(X) == 1
+                         else (k, 1))
+    # gb (n, k) @ x.T (k, n): x[:, None].T's strides are (0, 1); x.T's (1, k)
+    prod = _mm([0] * _WIDTH, out, scratch, x, n, k, n, k, 1,
+               0 if len(X) == 1 else 1, 1 if len(X) == 1 else k, n)
+    neg = [rt.OP["un"], rt.UNARY["negative"], out, out, n * n] + [0] * (_WIDTH - 5)
+    return [solve, prod, neg]
 
 
 def _encode_matmul(O, a, b, shapes, offs, aliases):

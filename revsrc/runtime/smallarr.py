@@ -82,6 +82,8 @@ class Tape:
         start = i * self.row + off
         if shape == "f":
             return float(self.data[start])
+        if shape == "s":
+            return self.data[start]         # a NumPy float64 scalar
         size = int(np.prod(shape))
         return self.data[start:start + size].reshape(shape).copy()  # not a view of the tape
 
