@@ -10,6 +10,7 @@
 # Python path's.
 
 from cpython.object cimport PyObject
+from libc.string cimport memcmp
 
 cdef extern from "Python.h":
     int PyErr_CheckSignals() except -1
@@ -35,7 +36,8 @@ cdef enum:
     SA_MATMUL = 2      # sub: is2_p; out, a, b, m, n, p, is1_m, is1_n, is2_n, os_m (elements)
     SA_TANHVJP = 3     # out, g, ans, n
     SA_MOV = 4         # out, a, n
-    SA_FBIN = 5        # sub: _ADD..; out, a, b: Python floats (C doubles)
+    SA_FBIN = 5        # sub: _ADD..; out, a, b: Python floats (C doubles); n: 1 for
+                       # NumPy scalars (NumPy's scalar math: / 0 is inf and a flag)
     SA_PUSH = 6        # out: tape offset in a row, a: register, n
     SA_POP = 7         # out: register, a: tape offset in a row, n
     SA_ROW = 8         # sub: base in views; out, a (base), n (row size), loop var, rows
@@ -48,6 +50,7 @@ cdef enum:
     SA_DIVZERO = 1     # a Python float divided by zero: Python raises, the tier declines
     SA_INDEX = 2       # a row index out of range (or negative): Python's indexing decides
     SA_SINGULAR = 3    # np.linalg.inv or solve met a singular matrix: Python raises
+    SA_NANS = 4        # arithmetic on two different NaNs: Python's decides which is kept
 
     # np.linalg's gufuncs (numpy.linalg._umath_linalg), by sub-opcode
     SA_INV = 0         # inv (m,m)->(m,m)
@@ -214,6 +217,10 @@ cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_
         elif w[0] == SA_FBIN:
             x = R[w[3]]
             y = R[w[4]]
+            if x != x and y != y and memcmp(&x, &y, 8):
+                # two NaNs: which one the result keeps is the compiled code's choice
+                # (CPython's and NumPy's scalar math keep the second, this loop need not)
+                return SA_NANS
             if w[1] == _ADD:
                 R[w[2]] = x + y
             elif w[1] == _SUBTRACT:
@@ -221,7 +228,7 @@ cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_
             elif w[1] == _MULTIPLY:
                 R[w[2]] = x * y
             else:
-                if y == 0.0:
+                if y == 0.0 and not w[5]:
                     return SA_DIVZERO
                 R[w[2]] = x / y
         elif w[0] == SA_PUSH:

@@ -288,6 +288,24 @@ def test_solve_gradient_against_jax():
         np.testing.assert_allclose(x, np.asarray(y), rtol=1e-10, atol=1e-12)
 
 
+def nans(x, A, p, q):
+    acc = 0.0
+    for i in range(3):
+        acc = acc + p * np.linalg.det(A) + q
+    return x * acc
+
+
+def test_two_different_nans_keep_pythons_choice(monkeypatch):
+    # which NaN a + b keeps is the compiled code's choice: the tier leaves it to Python
+    A = np.eye(2)
+    for p, q in ((np.float64(np.nan), -np.float64(np.nan)), (float("nan"), -float("nan")),
+                 (1.0, -float("nan"))):
+        with np.errstate(all="ignore"):
+            on, loops, _ = _run(nans, (1.0, A, p, q), True, monkeypatch)
+            off, _, _ = _run(nans, (1.0, A, p, q), False, monkeypatch)
+        assert np.isnan(on) and _same_bits(on, off)
+
+
 def test_a_tape_gives_back_numpy_scalars():
     # what an adjoint loop that cannot run compiled pops, one by one
     from revsrc.runtime import smallarr as rt

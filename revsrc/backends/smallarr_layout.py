@@ -416,7 +416,12 @@ def _encode_op(c, shapes, offs, aliases=None):
         if shapes[out] == "f":
             w[:5] = [rt.OP["fbin"], rt.BINARY[sub], O, offs[a], offs[b]]
             return w
-        if shapes[out] == "s":      # NumPy's arithmetic on scalars: its loop on one
+        if shapes[out] == "s" and kind == "bin":
+            # an operator on a NumPy scalar is NumPy's scalar math, C's arithmetic (a
+            # NaN keeps the operand C keeps, where a ufunc's SIMD loop need not)
+            w[:6] = [rt.OP["fbin"], rt.BINARY[sub], O, offs[a], offs[b], 1]
+            return w
+        if shapes[out] == "s":      # a ufunc on scalars: its loop on one
             w[:11] = [rt.OP["bin"], rt.BINARY[sub], O, offs[a], offs[b], 1, 1, 1, 1, 1, 1]
             return w
         big = A if A not in _SCALARS and (B in _SCALARS or len(A) >= len(B)) else B
