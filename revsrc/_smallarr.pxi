@@ -193,6 +193,7 @@ cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_
     """One iteration of the body; ``row_w``/``row_r``: the tape rows pushed to and
     popped from. Returns 0, or SA_DIVZERO."""
     cdef Py_ssize_t k, r
+    cdef int fl
     cdef const int64_t* w
     cdef _Loop loop
     cdef double x, y
@@ -207,7 +208,12 @@ cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_
                     _run2(loop, R + w[3] + r * w[8], w[7] * 8, R + w[4] + r * w[10],
                           w[9] * 8, R + w[2] + r * w[6], 8, w[6])
         elif w[0] == SA_UNARY:
+            # NumPy's negative and absolute loops clear the flags when done (dropping
+            # their own spurious ones), and so those of the instructions before: kept
+            fl = _fp_flags()
             _run1(_UNARY_F64[w[1]], R + w[3], R + w[2], 8, w[4])
+            if fl:
+                feraiseexcept(fl)
         elif w[0] == SA_MATMUL:
             _sa_matmul(R + w[2], R + w[3], R + w[4], w)
         elif w[0] == SA_TANHVJP:
@@ -263,7 +269,8 @@ def sa_run(const int64_t[:, ::1] code, double[::1] arena, Py_ssize_t niter,
     ``tape_w`` row by row (iteration order), pops read ``tape_r`` from its last row.
     ``loopvar``: the loop variable's register (-1: none), set to start + i * step.
     Returns the floating-point flags raised, or -1 when a Python float was divided by
-    zero or np.linalg met a singular matrix (the caller then lets Python run the loop). ``views``: ndarrays on ``arena``
+    zero, np.linalg met a singular matrix or scalar arithmetic two different NaNs (the
+    caller then lets Python run the loop). ``views``: ndarrays on ``arena``
     for the instructions that call NumPy's C API. Checks for Ctrl-C every
     SA_SIGNALS_EVERY iterations."""
     _sa_load()

@@ -306,6 +306,26 @@ def test_two_different_nans_keep_pythons_choice(monkeypatch):
         assert np.isnan(on) and _same_bits(on, off)
 
 
+def negated(s, A, x0):
+    x = x0
+    for i in range(3):
+        x = np.abs(-(A @ x)) * 0.5
+    return s * (x @ x0)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_flag_raised_before_negative_or_abs_is_kept(on, monkeypatch):
+    # NumPy's negative and absolute loops clear the flags when done: the overflow of
+    # the product before them still counts (np.errstate says raise: Python raises)
+    A, x0 = np.full((2, 2), 1e300), np.array([1e10, 1.0])
+    with np.errstate(over="raise"):
+        with pytest.raises(FloatingPointError):
+            _run(negated, (1.0, A, x0), on, monkeypatch)
+    with np.errstate(over="ignore"):
+        got, loops, _ = _run(negated, (1.0, A, x0), on, monkeypatch)
+    assert got == np.inf and [p.runs for p in loops] == ([1] if on else [])
+
+
 def test_a_tape_gives_back_numpy_scalars():
     # what an adjoint loop that cannot run compiled pops, one by one
     from revsrc.runtime import smallarr as rt
