@@ -252,9 +252,13 @@ cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_
                 memcpy(R + w[2], R + w[3] + r * w[4], w[4] * 8)
         elif w[0] == SA_DOT:
             # what np.dot calls, into the output register's view (NumPy copies through a
-            # temporary when it overlaps an operand): its BLAS call, its special cases
+            # temporary when it overlaps an operand): its BLAS call, its special cases.
+            # It clears the flags first (and reports its own): those before are kept
+            fl = _fp_flags()
             _matrix_product(<object>views[w[3]], <object>views[w[4]],
                             <cnp.PyArrayObject*>views[w[2]])
+            if fl:
+                feraiseexcept(fl)
         elif w[0] == SA_LINALG:
             r = _sa_linalg(R, w)
             if r:

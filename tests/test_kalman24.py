@@ -326,6 +326,25 @@ def test_a_flag_raised_before_negative_or_abs_is_kept(on, monkeypatch):
     assert got == np.inf and [p.runs for p in loops] == ([1] if on else [])
 
 
+def dotted(s, A, W, x0):
+    x = x0
+    for i in range(3):
+        x = np.dot(W, A @ x) * 0.5
+    return s * (x @ x0)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_flag_raised_before_np_dot_is_kept(on, monkeypatch):
+    # np.dot's C function clears the flags before it computes
+    A, W, x0 = np.full((2, 2), 1e300), np.full((2, 2), 0.5), np.array([1e10, 1.0])
+    with np.errstate(over="raise"):
+        with pytest.raises(FloatingPointError):
+            _run(dotted, (1.0, A, W, x0), on, monkeypatch)
+    with np.errstate(over="ignore"):
+        got, loops, _ = _run(dotted, (1.0, A, W, x0), on, monkeypatch)
+    assert got == np.inf and [p.runs for p in loops] == ([1] if on else [])
+
+
 def test_a_tape_gives_back_numpy_scalars():
     # what an adjoint loop that cannot run compiled pops, one by one
     from revsrc.runtime import smallarr as rt
