@@ -12,16 +12,21 @@ Design: the Python back end (`compile_program`) hands each ``for ... in range(..
 loop of a program to `rewrite`, those nested in branches and loops included (the
 checkpointed form of a long loop runs its units there). A loop is taken when its body is
 straight-line code of operations this module maps to instructions (`_FUNCTIONS`):
-``+ - * /`` on arrays, Python floats and a matrix with a row; ``np.tanh exp log sin
-cos sqrt abs``, unary ``-``; ``@`` and the adjoints of ``@`` for a matrix times a
-vector or a matrix; ``np.dot`` of matrices and vectors and its adjoints (the C
+``+ - * /`` on arrays, Python floats, NumPy float64 scalars and a matrix with a row;
+``np.tanh exp log sin cos sqrt abs``, unary ``-``; ``@`` and the adjoints of ``@`` for
+a matrix times a vector or a matrix, ``@`` of two vectors; ``np.transpose`` of a matrix
+read by products (its register read with the view's strides, so BLAS is called as
+NumPy calls it); ``np.linalg.inv``, ``det`` and ``solve`` and the adjoints of
+``solve`` (np.linalg's own gufunc loops, so LAPACK's bits); ``np.dot`` of matrices and vectors and its adjoints (the C
 function np.dot calls, on ndarrays over the registers); the tanh adjoint;
-``unbroadcast`` and ``accumulate`` where no broadcasting was undone; a row of an array indexed by the loop variable; pushes and
-pops of saves. A loop that saves is taken only with the adjoint loop that pops those
-saves (same stacks, reversed), so that no other code ever meets the tape. Not taken
-(the Kalman filter's loop, for one): ``np.linalg``, transposed views (whose strides
-would change BLAS's rounding), NumPy scalars, branches and inner loops. The loop
-becomes::
+``unbroadcast`` and ``accumulate`` where no broadcasting was undone; a row of an array
+indexed by the loop variable; pushes and pops of saves. A loop that saves is taken
+only with the adjoint loop that pops those saves (same stacks, reversed), so that no
+other code ever meets the tape. Not taken: reductions, transposed views read by
+anything but a product or saved, the adjoints of inv and det, branches and inner loops
+(a Kalman filter's forward loop runs here when it does not save; its gradient's does
+not: it saves transposed views, and its adjoint branches on which adjoints are
+live). The loop becomes::
 
     _sa1 = run(start, stop, step, <stacks>, <values the loop reads first>)
     if _sa1 is not None:
@@ -98,6 +103,12 @@ _FUNCTIONS[np.dot] = ("dot", None)
 _FUNCTIONS[_kernels.dot_grad_a] = ("dgrad_a", None)
 _FUNCTIONS[_kernels.dot_grad_b] = ("dgrad_b", None)
 _FUNCTIONS[ir.copy] = ("mov", None)
+_FUNCTIONS[np.transpose] = ("T", None)
+_FUNCTIONS[np.linalg.inv] = ("inv", None)
+_FUNCTIONS[np.linalg.det] = ("det", None)
+_FUNCTIONS[np.linalg.solve] = ("solve", None)
+_FUNCTIONS[_linalg.solve_grad_a] = ("sgrad_a", None)
+_FUNCTIONS[_linalg.solve_grad_b] = ("sgrad_b", None)
 _FUNCTIONS[operator.getitem] = ("row", None)
 
 
@@ -147,7 +158,11 @@ def plan_loop(loop, name="loop"):
             if len(args) != 3:
                 return None
             args = [args[0], args[1], args[2]]
-        elif kind in ("un", "mov"):
+        elif kind in ("sgrad_a", "sgrad_b"):
+            if len(args) != 4:
+                return None
+            args = args[:3]     # (g, x, a): b is read for its shape alone, x's
+        elif kind in ("un", "mov", "T", "inv", "det"):
             if len(args) != 1:
                 return None
         elif len(args) != 2:

@@ -15,14 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..runtime import smallarr as rt
+from .smallarr_views import No as _No, transposed as _transposed, logical as _logical, \
+    aliases as _aliases, source as _source
 
 __all__ = ["layout"]
 
 _WIDTH = 12
-
-
-class _No(Exception):
-    """These shapes are not the tier's."""
 
 
 @dataclass
@@ -41,8 +39,13 @@ class Layout:
     brow: int                 # doubles per iteration of their stacked operands
 
 
+# Scalars: "f" a Python float, "s" a NumPy float64 scalar (what np.linalg.det and a
+# vector @ a vector return, and NumPy's arithmetic on one), "i" the loop variable.
+_SCALARS = ("f", "s", "i")
+
+
 def _size(shape):
-    return 1 if shape in ("f", "i") else int(np.prod(shape))
+    return 1 if shape in _SCALARS else int(np.prod(shape))
 
 
 def _infer(c, sh):
@@ -51,17 +54,33 @@ def _infer(c, sh):
     g = c[5] if len(c) > 5 else None
     A = sh.get(a, None) if a is not None else None
     B = sh.get(b, None) if b is not None else None
+    if kind != "matmul" and any(_transposed(sh.get(r)) for r in c[3:] if r is not None):
+        raise _No       # a transposed view is read by products only (`_aliases`)
+    if kind == "T":
+        if A in _SCALARS or A is None or len(A) != 2:
+            raise _No
+        return ("T", A[1], A[0])
+    if kind in _LINALG:
+        return _infer_linalg(kind, A, B)
+    if kind in ("sgrad_a", "sgrad_b"):       # (g, x, a): x = solve(a, b), x's shape b's
+        M = sh.get(g)
+        if c[2] in c[3:] or A != B or _infer_linalg("solve", M, B) != B:
+            raise _No
+        return M if kind == "sgrad_a" else B
     if kind in ("bin", "ubin", "accumulate"):
         if A is None or B is None or A == "i" or B == "i":
             raise _No
-        if A == "f" and B == "f":
-            if kind != "bin":
-                raise _No
-            return "f"
-        if A == "f" or B == "f" or A == B:
+        if A in _SCALARS and B in _SCALARS:
+            if kind == "accumulate" or (kind == "bin" and A == "f" and B == "f"):
+                # (two Python floats: Python's arithmetic, SA_FBIN)
+                if kind != "bin":
+                    raise _No
+                return "f"
+            return "s"      # a NumPy scalar's arithmetic, or a ufunc on two floats
+        if A in _SCALARS or B in _SCALARS or A == B:
             if kind == "accumulate" and A != B:
                 raise _No
-            return B if A == "f" else A
+            return B if A in _SCALARS else A
         if len(A) == 2 and B == A[1:] or len(B) == 2 and A == B[1:]:
             return A if len(A) == 2 else B
         raise _No
@@ -70,7 +89,7 @@ def _infer(c, sh):
             raise _No
         return A
     if kind in ("tanh_vjp", "unbroadcast"):
-        if A is None or A != B or A in ("f", "i"):
+        if A is None or A != B or A in _SCALARS:
             raise _No
         return A
     if kind == "matmul":
@@ -78,7 +97,7 @@ def _infer(c, sh):
     if kind in ("mgrad_a", "mgrad_b"):
         G = sh.get(g, None)
         want = _product_shape(A, B)
-        if G in (None, "f", "i"):
+        if G in (None, "f", "s", "i") or want == "s":
             raise _No
         if G != want:
             raise _No
@@ -86,22 +105,41 @@ def _infer(c, sh):
     if kind in ("dot", "dgrad_a", "dgrad_b"):
         return _infer_dot(kind, A, B, sh.get(g, None))
     if kind == "row":
-        if A in (None, "f", "i") or len(A) < 2:
+        if A in (None, "f", "s", "i") or len(A) < 2:
             raise _No
         return A[1:]
     raise _No
 
 
 def _product_shape(A, B):
-    """a @ b's shape: a matrix times a vector or a matrix, a vector times a matrix."""
-    if A in (None, "f", "i") or B in (None, "f", "i") or A[-1] != B[0] or \
-            (len(A), len(B)) not in ((2, 1), (2, 2), (1, 2)):
+    """a @ b's shape: a matrix times a vector or a matrix, a vector times a matrix or
+    a vector (a NumPy scalar, "s"); either may be a transposed view."""
+    if A in (None, "f", "s", "i") or B in (None, "f", "s", "i"):
         raise _No
-    return A[:-1] + B[1:]
+    A, B = _logical(A), _logical(B)
+    if A[-1] != B[0] or (len(A), len(B)) not in ((2, 1), (2, 2), (1, 2), (1, 1)):
+        raise _No
+    return A[:-1] + B[1:] or "s"
+
+
+# np.linalg's functions the tier runs (their gufunc loops, _smallarr.pxi SA_LINALG)
+_LINALG = ("inv", "det", "solve")
+
+
+def _infer_linalg(kind, A, B):
+    if A in (None, "f", "s", "i") or len(A) != 2 or A[0] != A[1]:
+        raise _No
+    if kind == "inv":
+        return A
+    if kind == "det":
+        return "s"
+    if B in (None, "f", "s", "i") or len(B) not in (1, 2) or B[0] != A[0]:
+        raise _No
+    return B
 
 
 def _infer_dot(kind, A, B, G):
-    if any(s in (None, "f", "i") for s in (A, B)) or len(A) != 2 or len(B) not in (1, 2) \
+    if any(s in (None, "f", "s", "i") or _transposed(s) for s in (A, B)) or len(A) != 2 or len(B) not in (1, 2) \
             or A[1] != B[0]:
         raise _No
     out = (A[0],) if len(B) == 1 else (A[0], B[1])
@@ -173,12 +211,27 @@ def _layout(plan, key, tape):
                 raise _No
             entry[j] = plan.liveins.index(name)
     for k, c in enumerate(plan.code):
-        if c[0] != "push" and first[k] != second[k]:
+        if c[0] != "push" and first[k] != second[k] and not _promoted(first[k], second[k]):
             raise _No
+    if any(c[0] in _LINALG for c in plan.code) and not rt.linalg_ready():
+        raise _No
+    for k, c in enumerate(plan.code):
+        if c[0] in ("push", "pop") and _transposed(end.get(c[3] or c[2])):
+            raise _No
+    aliases = _aliases(plan, end)
     # a pop whose iteration-0 save was no register's value must not be read after it
     if tape is not None:
         _check_pops(plan, pop_slot, tape.entry)
-    return _encode(plan, end, live, entry, pop_slot, tape)
+    return _encode(plan, end, live, entry, pop_slot, tape, aliases)
+
+
+def _promoted(first, second):
+    """Whether an instruction reads a Python float at iteration 0 where later ones read
+    a NumPy scalar (``nll = nll + det``: nll starts 0.0), with the same result: the
+    same register and the same instruction either way."""
+    (ins1, out1), (ins2, out2) = first, second
+    return out1 == out2 and out1 != "f" and len(ins1) == len(ins2) and all(
+        x == y or {x, y} == {"f", "s"} for x, y in zip(ins1, ins2))
 
 
 def _check_pops(plan, pop_slot, entry):
@@ -197,12 +250,12 @@ def _check_pops(plan, pop_slot, entry):
                 break
 
 
-def _encode(plan, shapes, live, entry, pop_slot, tape):
+def _encode(plan, shapes, live, entry, pop_slot, tape, aliases):
     # a live-in read only for its rows (xs[t]) is read where it is, not copied in
     external = {n for n in plan.liveins if n not in plan.outputs and all(
         n not in c[3:] or (c[0] == "row" and c[3] == n and c[4] != n) for c in plan.code)}
     offs, total = {}, 0
-    for name in sorted(set(shapes) - external, key=str):
+    for name in sorted(set(shapes) - external - set(aliases), key=str):
         offs[name] = total
         total += _size(shapes[name])
     # a product whose result overwrites one of its operands (T = T @ A) is computed
@@ -210,6 +263,8 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
     scratch = total
     total += max([_size(shapes[c[2]]) for c in plan.code
                   if c[0] in _PRODUCTS and c[2] in c[3:]] or [0])
+    gb = total      # the adjoint of solve for a: the solve before the product
+    total += max([_size(shapes[c[3]]) for c in plan.code if c[0] == "sgrad_a"] or [0])
     arena = np.zeros(total, np.float64)
     for name, v in plan.consts.items():
         arena[offs[name]] = v
@@ -225,8 +280,8 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
                 words.append([rt.OP["push"], 0, boff, offs[name], _size(shapes[name])] +
                              [0] * (_WIDTH - 5))
             continue
-        if kind == "accumulate" and c[2] in batches:
-            continue
+        if kind == "accumulate" and c[2] in batches or kind == "T":
+            continue        # (a transposed view: its products read its source)
         if kind == "push":
             size = _size(shapes[c[3]])
             w[:5] = [rt.OP["push"], 0, row, offs[c[3]], size]
@@ -238,24 +293,29 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
             w[:5] = [rt.OP["pop"], 0, offs[c[2]], off, _size(shapes[c[2]])]
         elif kind in ("dot", "dgrad_a", "dgrad_b"):
             w = _encode_dot(c, shapes, offs, views)
+        elif kind in ("sgrad_a", "sgrad_b"):
+            *first, w = _encode_solve_grad(c, shapes, offs, gb)
+            words.extend(first)
         elif kind == "row" and c[3] in external:
             views.append(("live", plan.liveins.index(c[3]), None))
             A = shapes[c[3]]
             w[:7] = [rt.OP["row"], 1, offs[c[2]], len(views) - 1, _size(A[1:]),
                      offs[c[4]], A[0]]
         elif kind in _PRODUCTS and c[2] in c[3:]:
-            w = _encode_op(c, shapes, offs)
+            w = _encode_op(c, shapes, offs, aliases)
             w[2] = scratch
             words.append(w)
             w = [rt.OP["mov"], 0, offs[c[2]], scratch, _size(shapes[c[2]])] + [0] * 7
         else:
-            w = _encode_op(c, shapes, offs)
+            w = _encode_op(c, shapes, offs, aliases)
         words.append(w)
     code = np.array(words, np.int64).reshape(-1, _WIDTH)
     # a live-in whose shape is not its register's is only pushed before the body
     # assigns it (a tape's entry object): nothing to copy in
-    live_regs = [(offs[n], _size(shapes[n])) if d is not None and n in offs and
-                 d == shapes[n] else (0, 0) for n, d in zip(plan.liveins, live)]
+    # (a Python float enters the register of a NumPy scalar: `_promoted`)
+    live_regs = [(offs[n], _size(shapes[n])) if d is not None and n in offs and (
+        d == shapes[n] or {d, shapes[n]} == {"f", "s"}) else (0, 0) for n, d in zip(
+        plan.liveins, live)]
     last = {}
     k_pop = 0
     for c in plan.code:
@@ -264,7 +324,8 @@ def _encode(plan, shapes, live, entry, pop_slot, tape):
             k_pop += 1
         elif c[2] is not None:
             last[c[2]] = None
-    outs = [(offs[n], shapes[n], last.get(n), _size(shapes[n])) for n in plan.outputs[1:]]
+    outs = [(offs[n], shapes[n], last.get(n), _size(shapes[n])) if n not in aliases else
+            (None, _source(plan, aliases[n]), None, 0) for n in plan.outputs[1:]]
     read_var = any(c[0] == "row" for c in plan.code)
     return Layout(code, arena, live_regs, outs, slots, entry, row,
                   offs[plan.var] if read_var else -1, views,
@@ -345,22 +406,30 @@ def _batches(plan, shapes, offs):
 _PRODUCTS = ("matmul", "mgrad_a", "mgrad_b")
 
 
-def _encode_op(c, shapes, offs):
+def _encode_op(c, shapes, offs, aliases=None):
     kind, sub, out, a, b = c[:5]
     w = [0] * _WIDTH
     O = offs[out]
     if kind in ("bin", "ubin", "accumulate"):
         sub = "add" if kind == "accumulate" else sub
         A, B = shapes[a], shapes[b]
-        if A == "f" and B == "f":
+        if shapes[out] == "f":
             w[:5] = [rt.OP["fbin"], rt.BINARY[sub], O, offs[a], offs[b]]
             return w
-        big = A if A != "f" and (B == "f" or len(A) >= len(B)) else B
-        with_row = len(big) == 2 and any(s != "f" and len(s) == 1 for s in (A, B))
+        if shapes[out] == "s" and kind == "bin":
+            # an operator on a NumPy scalar is NumPy's scalar math, C's arithmetic (a
+            # NaN keeps the operand C keeps, where a ufunc's SIMD loop need not)
+            w[:6] = [rt.OP["fbin"], rt.BINARY[sub], O, offs[a], offs[b], 1]
+            return w
+        if shapes[out] == "s":      # a ufunc on scalars: its loop on one
+            w[:11] = [rt.OP["bin"], rt.BINARY[sub], O, offs[a], offs[b], 1, 1, 1, 1, 1, 1]
+            return w
+        big = A if A not in _SCALARS and (B in _SCALARS or len(A) >= len(B)) else B
+        with_row = len(big) == 2 and any(s not in _SCALARS and len(s) == 1 for s in (A, B))
         rows, cols = (big[0], big[1]) if with_row else (1, _size(big))
 
         def strides(s):
-            if s == "f":
+            if s in _SCALARS:
                 return 0, 0
             if s == big:
                 return 1, cols
@@ -383,14 +452,14 @@ def _encode_op(c, shapes, offs):
         A = shapes[a]
         w[:7] = [rt.OP["row"], 0, O, offs[a], _size(A[1:]), offs[b], A[0]]
         return w
+    if kind in _LINALG:
+        n = shapes[a][0]
+        sub = "solve1" if kind == "solve" and len(shapes[b]) == 1 else kind
+        nrhs = shapes[b][1] if sub == "solve" else 1
+        return _linalg_word(sub, O, offs[a], offs[b] if b else 0, n, nrhs, (n, 1),
+                            (nrhs, 1))
     if kind == "matmul":
-        A, B = shapes[a], shapes[b]
-        if len(A) == 1:     # a vector times a matrix: no row dimension (stride 0)
-            k, p = B
-            return _mm(w, O, offs[a], offs[b], 1, k, p, 0, 1, p, 1, 0)
-        m, n = A
-        p = 1 if len(B) == 1 else B[1]
-        return _mm(w, O, offs[a], offs[b], m, n, p, n, 1, p, 1 if len(B) == 2 else 0, p)
+        return _encode_matmul(O, a, b, shapes, offs, aliases or {})
     g, a, b = c[3], c[4], c[5]
     G, A, B = shapes[g], shapes[a], shapes[b]
     if len(A) == 1:
@@ -432,6 +501,50 @@ def _encode_dot(c, shapes, offs, views):
     w = [0] * _WIDTH
     w[:5] = [rt.OP["dot"], 0, view(out), a, b]
     return w
+
+
+def _linalg_word(sub, out, a, b, n, nrhs, a_strides, b_strides):
+    return [rt.OP["linalg"], rt.LINALG[sub], out, a, b, n, nrhs, *a_strides,
+            *b_strides, 0]
+
+
+def _encode_solve_grad(c, shapes, offs, scratch):
+    """The adjoints of x = np.linalg.solve(a, b) (runtime/grads/linalg.py), as their
+    NumPy calls see the operands: for b, solve(a.T, g) (a.T a view: a's register with
+    its strides); for a, -(gb @ x.T) with gb = solve(a.T, g), a vector g and x taken
+    as columns (g[:, None], x[:, None]: a new axis of stride 0)."""
+    kind, out, g, x, a = c[0], offs[c[2]], offs[c[3]], offs[c[4]], offs[c[5]]
+    X = shapes[c[4]]
+    n = X[0]
+    k = X[1] if len(X) == 2 else 1
+    if kind == "sgrad_b":
+        sub = "solve1" if len(X) == 1 else "solve"
+        return [_linalg_word(sub, out, a, g, n, k, (1, n), (k, 1))]
+    solve = _linalg_word("solve", scratch, a, g, n, k, (1, n), (1, 0) if len(X) == 1
+                         else (k, 1))
+    # gb (n, k) @ x.T (k, n): x[:, None].T's strides are (0, 1); x.T's (1, k)
+    prod = _mm([0] * _WIDTH, out, scratch, x, n, k, n, k, 1,
+               0 if len(X) == 1 else 1, 1 if len(X) == 1 else k, n)
+    neg = [rt.OP["un"], rt.UNARY["negative"], out, out, n * n] + [0] * (_WIDTH - 5)
+    return [solve, prod, neg]
+
+
+def _encode_matmul(O, a, b, shapes, offs, aliases):
+    """a @ b as np.matmul's loop sees it: the strides NumPy gives it (a missing core
+    dimension's 0; a transposed view's, read from its source's register)."""
+    def operand(name, first):
+        shape = shapes[name]
+        if _transposed(shape):      # x.T of x (c, r): rows 1 apart, columns r
+            return offs[aliases[name]], shape[1:], 1, shape[1]
+        if len(shape) == 1:
+            return (offs[name], shape, 0, 1) if first else (offs[name], shape, 1, 0)
+        return offs[name], shape, shape[1], 1
+    ra, A, s1m, s1n = operand(a, True)
+    rb, B, s2n, s2p = operand(b, False)
+    m = A[0] if len(A) == 2 else 1
+    p = B[1] if len(B) == 2 else 1
+    return _mm([0] * _WIDTH, O, ra, rb, m, A[-1], p, s1m, s1n, s2n, s2p,
+               p if len(A) == 2 else 0)
 
 
 def _mm(w, out, a, b, m, n, p, is1_m, is1_n, is2_n, is2_p, os_m):

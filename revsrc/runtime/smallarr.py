@@ -33,7 +33,8 @@ BINARY = {"add": 0, "subtract": 1, "multiply": 2, "divide": 3}
 UNARY = {"tanh": 0, "exp": 1, "log": 2, "sin": 3, "cos": 4, "sqrt": 5, "negative": 6,
          "absolute": 7}
 OP = {"bin": 1, "un": 0, "matmul": 2, "tanh_vjp": 3, "mov": 4, "fbin": 5, "push": 6,
-       "pop": 7, "row": 8, "dot": 9}
+       "pop": 7, "row": 8, "dot": 9, "linalg": 10}
+LINALG = {"inv": 0, "det": 1, "solve1": 2, "solve": 3}
 _READY = []
 
 
@@ -43,12 +44,20 @@ def _ready():
     return _READY[0]
 
 
+def linalg_ready():
+    """Whether the tier can call np.linalg's float64 loops (inv, det, solve)."""
+    return _ready() and bool(_kernels.sa_linalg_ready())
+
+
 def _describe(v):
     """A live-in value's shape as the tier sees it: a tuple for a plain float64 array,
-    'f' for a Python float or int constant, None for anything else."""
+    'f' for a Python float or int constant, 's' for a NumPy float64 scalar, None for
+    anything else."""
     t = type(v)
     if t is float:
         return "f"
+    if t is np.float64:
+        return "s"
     # (NumPy's native float64 is one dtype object; a byte-swapped one is another)
     if t is np.ndarray and v.dtype is _F64 and 0 < v.ndim < 4 and v.size:
         flags = v.flags
@@ -73,6 +82,8 @@ class Tape:
         start = i * self.row + off
         if shape == "f":
             return float(self.data[start])
+        if shape == "s":
+            return self.data[start]         # a NumPy float64 scalar
         size = int(np.prod(shape))
         return self.data[start:start + size].reshape(shape).copy()  # not a view of the tape
 
@@ -166,7 +177,7 @@ class SmallLoop:
         arena = lay.arena.copy()
         for (off, size), v in zip(lay.live, vals):
             if size == 1:
-                arena[off] = v if type(v) is float else v.flat[0]
+                arena[off] = v if type(v) is not np.ndarray else v.flat[0]
             elif size:
                 arena[off:off + size] = v.reshape(-1)
         row = lay.row if self.pushes else (tape.row if tape is not None else 0)
@@ -197,12 +208,20 @@ class SmallLoop:
         for off, shape, from_slot, size in lay.outs:
             if from_slot is not None and from_slot in entries:
                 results.append(entries[from_slot])
+            elif off is None:
+                results.append(None)    # a transposed view: of its source's result, below
             elif shape == "f":
                 results.append(float(arena[off]))
+            elif shape == "s":
+                results.append(arena[off])     # a NumPy float64 scalar
             elif small:
                 results.append(arena[off:off + size].reshape(shape))
             else:   # a view would keep the whole arena alive in a returned gradient
                 results.append(arena[off:off + size].reshape(shape).copy())
+        for k, (off, src, _, _) in enumerate(lay.outs):
+            if off is None:     # np.transpose(x) is a view of x's array, as in Python
+                x = results[1 + src[1]] if src[0] == "out" else vals[src[1]]
+                results[1 + k] = np.transpose(x)
         if self.pushes:
             owner = next(st for nm, st in zip(self.stacks, stacks) if nm[0] == "o")
             by_name = dict(zip(self.stacks, stacks))
@@ -264,7 +283,7 @@ def _accumulated(arena, rows, batch):
 
 
 def _size(shape):
-    if shape in ("f", "i"):
+    if shape in ("f", "i", "s"):
         return 1
     n = 1
     for d in shape:
