@@ -153,6 +153,19 @@ def _deep(s, memo=None):
     return reads, writes
 
 
+def _rebuilt(s, fn):
+    """``ir.map_children(s, fn)``, but ``s`` itself where ``fn`` kept every statement
+    of every list: a loop no round changed keeps its counts in `_deep`'s memo, where
+    a copy of it would have them summed again from all its statements."""
+    new = ir.map_children(s, fn)
+    if new is s:
+        return s
+    for a, b in zip(ir.children(s), ir.children(new)):
+        if len(a) != len(b) or any(x is not y for x, y in zip(a, b)):
+            return new
+    return s
+
+
 def substitute(s, old, new):
     """A copy of statement ``s`` reading ``new`` wherever it (or a statement in it, a
     while's test included) read ``old``."""
@@ -170,7 +183,7 @@ def propagate_copies(stmts, uses, defs, keep, names, memo=None):
     last of those reads (the last may write it, since it reads first)."""
     # (an adjoint sweep has no while loops: a while's adjoint is a counted For; a
     # While would be left whole, its test and body unchanged)
-    out = [ir.map_children(s, lambda b: propagate_copies(b, uses, defs, keep, names, memo))
+    out = [_rebuilt(s, lambda b: propagate_copies(b, uses, defs, keep, names, memo))
            if isinstance(s, (If, For)) else s for s in stmts]
     info = [_deep(s, memo) for s in out]
     read_at, write_at = {}, {}
@@ -223,7 +236,7 @@ def coalesce(stmts, uses, names, memo=None):
     touched = {}     # name -> index in out of the last statement reading or writing it
     for s in stmts:
         if isinstance(s, (If, For)):
-            s = ir.map_children(s, lambda b: coalesce(b, uses, names, memo))
+            s = _rebuilt(s, lambda b: coalesce(b, uses, names, memo))
         elif isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
                 and isinstance(s.args[0], str) and s.args[0] in defined \
                 and uses.get(s.args[0], 0) == 1:
@@ -248,7 +261,7 @@ def first_accumulation(stmts, names, memo=None):
     """``x_bar = t`` followed by ``x_bar = x_bar + u`` (nothing reading or writing
     ``x_bar`` or writing ``t`` in between) becomes ``x_bar = t + u``: the adjoint of
     ``d * d`` is one addition, not a copy and an addition."""
-    out = [ir.map_children(s, lambda b: first_accumulation(b, names, memo))
+    out = [_rebuilt(s, lambda b: first_accumulation(b, names, memo))
            if isinstance(s, (If, For)) else s for s in stmts]
     info = [_deep(s, memo) for s in out]
     dropped = set()
@@ -284,7 +297,7 @@ def drop_empty_comments(stmts):
         if isinstance(s, Comment) and s.text.startswith("adjoint") and \
                 (i + 1 == len(stmts) or isinstance(stmts[i + 1], Comment)):
             continue
-        out.append(ir.map_children(s, drop_empty_comments))
+        out.append(_rebuilt(s, drop_empty_comments))
     return out
 
 
