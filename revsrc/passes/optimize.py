@@ -185,6 +185,8 @@ def propagate_copies(stmts, uses, defs, keep, names, memo=None):
     # While would be left whole, its test and body unchanged)
     out = [_rebuilt(s, lambda b: propagate_copies(b, uses, defs, keep, names, memo))
            if isinstance(s, (If, For)) else s for s in stmts]
+    if not any(_copy_to_drop(s, defs, keep, names) for s in out):
+        return out     # (most blocks by the last round: their indexes below not needed)
     info = [_deep(s, memo) for s in out]
     read_at, write_at = {}, {}
     for j, (r, w) in enumerate(info):
@@ -194,10 +196,7 @@ def propagate_copies(stmts, uses, defs, keep, names, memo=None):
             write_at.setdefault(n, []).append(j)
     dropped = set()
     for i, s in enumerate(out):
-        if not (isinstance(s, Op) and s.fn is ir.copy and s.target is not None
-                and isinstance(s.args[0], str) and defs.get(s.target) == 1
-                and s.target not in keep
-                and (names.is_bar(s.target) or names.is_temp(s.target))):
+        if not _copy_to_drop(s, defs, keep, names):
             continue
         a, b = s.target, s.args[0]
         if defs.get(b, 0) < 1:
@@ -226,11 +225,25 @@ def propagate_copies(stmts, uses, defs, keep, names, memo=None):
     return [s for i, s in enumerate(out) if i not in dropped]
 
 
+def _copy_to_drop(s, defs, keep, names):
+    """Whether ``s`` is a copy `propagate_copies` may drop, if its reads allow."""
+    return (isinstance(s, Op) and s.fn is ir.copy and s.target is not None
+            and isinstance(s.args[0], str) and defs.get(s.target) == 1
+            and s.target not in keep
+            and (names.is_bar(s.target) or names.is_temp(s.target)))
+
+
 # ----- Coalescing -----
 
 def coalesce(stmts, uses, names, memo=None):
     """``_t5 = expr; x_bar = _t5`` becomes ``x_bar = expr`` when ``_t5`` has no other
     use and ``x_bar`` is not touched in between."""
+    if not any(isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1
+               and isinstance(s.args[0], str) and uses.get(s.args[0], 0) == 1
+               and names.is_temp(s.args[0]) for s in stmts):
+        # no copy of a temporary used once: only the blocks inside can change
+        return [_rebuilt(s, lambda b: coalesce(b, uses, names, memo))
+                if isinstance(s, (If, For)) else s for s in stmts]
     out = []
     defined = {}     # temp -> index in out of its defining op
     touched = {}     # name -> index in out of the last statement reading or writing it
@@ -263,12 +276,12 @@ def first_accumulation(stmts, names, memo=None):
     ``d * d`` is one addition, not a copy and an addition."""
     out = [_rebuilt(s, lambda b: first_accumulation(b, names, memo))
            if isinstance(s, (If, For)) else s for s in stmts]
+    if not any(_first_copy(s, names) for s in out):
+        return out
     info = [_deep(s, memo) for s in out]
     dropped = set()
     for i, s in enumerate(out):
-        if not (isinstance(s, Op) and s.fn is ir.copy and s.target is not None and
-                names.is_bar(s.target) and len(s.args) == 1 and isinstance(s.args[0], str)
-                and s.args[0] != s.target):
+        if not _first_copy(s, names):
             continue
         a, b = s.target, s.args[0]
         for j in range(i + 1, len(out)):
@@ -286,6 +299,13 @@ def first_accumulation(stmts, names, memo=None):
                 dropped.add(i)
             break
     return [s for i, s in enumerate(out) if i not in dropped]
+
+
+def _first_copy(s, names):
+    """Whether ``s`` is ``x_bar = t``, which `first_accumulation` may merge."""
+    return (isinstance(s, Op) and s.fn is ir.copy and s.target is not None and
+            names.is_bar(s.target) and len(s.args) == 1 and isinstance(s.args[0], str)
+            and s.args[0] != s.target)
 
 
 # ----- Comments -----
