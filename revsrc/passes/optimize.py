@@ -185,19 +185,25 @@ def propagate_copies(stmts, uses, defs, keep, names, memo=None):
     # While would be left whole, its test and body unchanged)
     out = [_rebuilt(s, lambda b: propagate_copies(b, uses, defs, keep, names, memo))
            if isinstance(s, (If, For)) else s for s in stmts]
-    if not any(_copy_to_drop(s, defs, keep, names) for s in out):
+    # (a statement is one of these copies or not whatever this pass substitutes in it)
+    copies = [i for i, s in enumerate(out) if _copy_to_drop(s, defs, keep, names)]
+    if not copies:
         return out     # (most blocks by the last round: their indexes below not needed)
     info = [_deep(s, memo) for s in out]
+    # where the copies' targets are read and their sources written: all that is asked
+    targets = {out[i].target for i in copies}
+    sources = {out[i].args[0] for i in copies}
     read_at, write_at = {}, {}
     for j, (r, w) in enumerate(info):
         for n in r:
-            read_at.setdefault(n, set()).add(j)
+            if n in targets:
+                read_at.setdefault(n, set()).add(j)
         for n in w:
-            write_at.setdefault(n, []).append(j)
+            if n in sources:
+                write_at.setdefault(n, []).append(j)
     dropped = set()
-    for i, s in enumerate(out):
-        if not _copy_to_drop(s, defs, keep, names):
-            continue
+    for i in copies:
+        s = out[i]       # (its source may have been substituted by an earlier copy's)
         a, b = s.target, s.args[0]
         if defs.get(b, 0) < 1:
             continue
