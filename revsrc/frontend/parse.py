@@ -18,7 +18,7 @@ from ..core.source import ast_nodes
 class Parsed:
     """A function's definition node, with line numbers of the user's file. (A plain
     class: a dataclass's generated methods cost the import more than they give.)"""
-    __slots__ = ("node", "filename", "lines", "_locs")
+    __slots__ = ("node", "filename", "lines", "_locs", "fenced")
 
     def __init__(self, node, filename, lines):
         self.node = node            # ast.FunctionDef or ast.Lambda
@@ -28,6 +28,7 @@ class Parsed:
         # again (each expression, then its statement), and every transformation of
         # the function again; a Loc is frozen, so one can be shared
         self._locs = {}
+        self.fenced = False         # frontend/fence.py found nothing to refuse in it
 
     def __repr__(self):
         return f"Parsed({getattr(self.node, 'name', '<lambda>')} in {self.filename})"
