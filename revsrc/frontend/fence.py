@@ -42,7 +42,11 @@ if hasattr(ast, "TryStar"):
 
 
 def check(parsed):
-    """Raise the first refusal found in ``parsed.node``'s body."""
+    """Raise the first refusal found in ``parsed.node``'s body (once per parsed
+    definition: a derivative's creation checks it, and so does each lowering of it,
+    and what the lowering rewrites in it (desugar) adds nothing refused)."""
+    if getattr(parsed, "fenced", False):
+        return
     node = parsed.node
     if isinstance(node, ast.AsyncFunctionDef):
         raise errors.UnsupportedSyntax(
@@ -55,6 +59,7 @@ def check(parsed):
     for stmt in body:
         for sub in ast_nodes(stmt):
             _check_node(parsed, sub)
+    parsed.fenced = True
 
 
 def _check_node(parsed, sub):

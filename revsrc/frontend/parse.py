@@ -18,12 +18,17 @@ from ..core.source import ast_nodes
 class Parsed:
     """A function's definition node, with line numbers of the user's file. (A plain
     class: a dataclass's generated methods cost the import more than they give.)"""
-    __slots__ = ("node", "filename", "lines")
+    __slots__ = ("node", "filename", "lines", "_locs", "fenced")
 
     def __init__(self, node, filename, lines):
         self.node = node            # ast.FunctionDef or ast.Lambda
         self.filename = filename
         self.lines = lines          # the file's lines (1-based access through loc())
+        # (line, column) -> its Loc: the lowering asks for the same places again and
+        # again (each expression, then its statement), and every transformation of
+        # the function again; a Loc is frozen, so one can be shared
+        self._locs = {}
+        self.fenced = False         # frontend/fence.py found nothing to refuse in it
 
     def __repr__(self):
         return f"Parsed({getattr(self.node, 'name', '<lambda>')} in {self.filename})"
@@ -32,9 +37,13 @@ class Parsed:
         lineno = getattr(node, "lineno", None)
         if lineno is None:
             return None
-        text = self.lines[lineno - 1].strip() if 0 < lineno <= len(self.lines) else ""
-        return Loc(self.filename, lineno, getattr(node, "col_offset", 0) + 1, text,
-                   getattr(self.node, "name", "<lambda>"))
+        col = getattr(node, "col_offset", 0)
+        where = self._locs.get((lineno, col))
+        if where is None:
+            text = self.lines[lineno - 1].strip() if 0 < lineno <= len(self.lines) else ""
+            where = self._locs[lineno, col] = Loc(self.filename, lineno, col + 1, text,
+                                                  getattr(self.node, "name", "<lambda>"))
+        return where
 
 
 # Parsed definitions, per code object: an entry goes when its function's code does.

@@ -149,10 +149,25 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
     items = {s.target: s.args for s in stmts
              if isinstance(s, Op) and s.fn is ir.make_tuple and s.target is not None}
     ctx = _Context(kinds, ndims, items)
+    inputs = {id(s): _kind_inputs(s, items) for s in stmts
+              if isinstance(s, Op) and s.target is not None and id(s) not in held}
+    # An operation's kind is a function of its inputs' kinds and ranks, and what it
+    # does to its target's kind and rank (a join; the rank merged where the kind is an
+    # array) is a function of that and of the target's: one asked after its inputs and
+    # its target last changed (the target by another operation) would change nothing.
+    # So a round asks only the others (by the last round, none), in program order,
+    # with the same result as asking all of them.
+    changed_at, asked_at, clock = {}, {}, 0
     for _ in range(50):
         changed = False
         for s in stmts:
             if isinstance(s, Op) and s.target is not None and id(s) not in held:
+                seen = asked_at.get(id(s))
+                if seen is not None and changed_at.get(s.target, -1) <= seen and \
+                        all(changed_at.get(n, -1) < seen for n in inputs[id(s)]):
+                    continue
+                clock += 1
+                asked_at[id(s)] = clock
                 k, nd = op_kind(s, ctx)
                 if k is None:
                     continue
@@ -160,15 +175,19 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
                 if new != kinds.get(s.target):
                     kinds[s.target] = new
                     changed = True
+                    changed_at[s.target] = clock
                 if new == ARRAY:
                     old = ndims.get(s.target, "unset")
                     merged = nd if old == "unset" else (old if old == nd else None)
                     if merged != old:
                         ndims[s.target] = merged
                         changed = True
+                        changed_at[s.target] = clock
             elif isinstance(s, For) and s.var not in kinds:
                 kinds[s.var] = kinds_mod.INT  # range() yields ints
                 changed = True
+                clock += 1
+                changed_at[s.var] = clock
         if not changed:
             break
     for s in stmts:   # a placeholder nothing else assigns keeps its own kind
@@ -178,6 +197,23 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
         for name in ir.writes(s):
             kinds.setdefault(name, ANY)
     return kinds, {k: v for k, v in ndims.items() if v is not None}
+
+
+def _kind_inputs(op, items):
+    """The names whose kinds and ranks ``op``'s kind rule may read: its operands, and
+    the items of a tuple the program built among them (at any depth)."""
+    names = [a for a in op.args if isinstance(a, str)]
+    if op.kwargs:
+        names.extend(v for _, v in op.kwargs if isinstance(v, str))
+    if not any(n in items for n in names):
+        return names
+    found, todo = set(), names
+    while todo:
+        n = todo.pop()
+        if n not in found:
+            found.add(n)
+            todo.extend(a for a in items.get(n, ()) if isinstance(a, str))
+    return found
 
 
 def _diff_args(op):

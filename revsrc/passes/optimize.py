@@ -153,6 +153,19 @@ def _deep(s, memo=None):
     return reads, writes
 
 
+def _rebuilt(s, fn):
+    """``ir.map_children(s, fn)``, but ``s`` itself where ``fn`` kept every statement
+    of every list: a loop no round changed keeps its counts in `_deep`'s memo, where
+    a copy of it would have them summed again from all its statements."""
+    new = ir.map_children(s, fn)
+    if new is s:
+        return s
+    for a, b in zip(ir.children(s), ir.children(new)):
+        if len(a) != len(b) or any(x is not y for x, y in zip(a, b)):
+            return new
+    return s
+
+
 def substitute(s, old, new):
     """A copy of statement ``s`` reading ``new`` wherever it (or a statement in it, a
     while's test included) read ``old``."""
@@ -170,22 +183,27 @@ def propagate_copies(stmts, uses, defs, keep, names, memo=None):
     last of those reads (the last may write it, since it reads first)."""
     # (an adjoint sweep has no while loops: a while's adjoint is a counted For; a
     # While would be left whole, its test and body unchanged)
-    out = [ir.map_children(s, lambda b: propagate_copies(b, uses, defs, keep, names, memo))
+    out = [_rebuilt(s, lambda b: propagate_copies(b, uses, defs, keep, names, memo))
            if isinstance(s, (If, For)) else s for s in stmts]
+    # (a statement is one of these copies or not whatever this pass substitutes in it)
+    copies = [i for i, s in enumerate(out) if _copy_to_drop(s, defs, keep, names)]
+    if not copies:
+        return out     # (most blocks by the last round: their indexes below not needed)
     info = [_deep(s, memo) for s in out]
+    # where the copies' targets are read and their sources written: all that is asked
+    targets = {out[i].target for i in copies}
+    sources = {out[i].args[0] for i in copies}
     read_at, write_at = {}, {}
     for j, (r, w) in enumerate(info):
         for n in r:
-            read_at.setdefault(n, set()).add(j)
+            if n in targets:
+                read_at.setdefault(n, set()).add(j)
         for n in w:
-            write_at.setdefault(n, []).append(j)
+            if n in sources:
+                write_at.setdefault(n, []).append(j)
     dropped = set()
-    for i, s in enumerate(out):
-        if not (isinstance(s, Op) and s.fn is ir.copy and s.target is not None
-                and isinstance(s.args[0], str) and defs.get(s.target) == 1
-                and s.target not in keep
-                and (names.is_bar(s.target) or names.is_temp(s.target))):
-            continue
+    for i in copies:
+        s = out[i]       # (its source may have been substituted by an earlier copy's)
         a, b = s.target, s.args[0]
         if defs.get(b, 0) < 1:
             continue
@@ -213,17 +231,31 @@ def propagate_copies(stmts, uses, defs, keep, names, memo=None):
     return [s for i, s in enumerate(out) if i not in dropped]
 
 
+def _copy_to_drop(s, defs, keep, names):
+    """Whether ``s`` is a copy `propagate_copies` may drop, if its reads allow."""
+    return (isinstance(s, Op) and s.fn is ir.copy and s.target is not None
+            and isinstance(s.args[0], str) and defs.get(s.target) == 1
+            and s.target not in keep
+            and (names.is_bar(s.target) or names.is_temp(s.target)))
+
+
 # ----- Coalescing -----
 
 def coalesce(stmts, uses, names, memo=None):
     """``_t5 = expr; x_bar = _t5`` becomes ``x_bar = expr`` when ``_t5`` has no other
     use and ``x_bar`` is not touched in between."""
+    if not any(isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1
+               and isinstance(s.args[0], str) and uses.get(s.args[0], 0) == 1
+               and names.is_temp(s.args[0]) for s in stmts):
+        # no copy of a temporary used once: only the blocks inside can change
+        return [_rebuilt(s, lambda b: coalesce(b, uses, names, memo))
+                if isinstance(s, (If, For)) else s for s in stmts]
     out = []
     defined = {}     # temp -> index in out of its defining op
     touched = {}     # name -> index in out of the last statement reading or writing it
     for s in stmts:
         if isinstance(s, (If, For)):
-            s = ir.map_children(s, lambda b: coalesce(b, uses, names, memo))
+            s = _rebuilt(s, lambda b: coalesce(b, uses, names, memo))
         elif isinstance(s, Op) and s.fn is ir.copy and len(s.args) == 1 \
                 and isinstance(s.args[0], str) and s.args[0] in defined \
                 and uses.get(s.args[0], 0) == 1:
@@ -248,14 +280,14 @@ def first_accumulation(stmts, names, memo=None):
     """``x_bar = t`` followed by ``x_bar = x_bar + u`` (nothing reading or writing
     ``x_bar`` or writing ``t`` in between) becomes ``x_bar = t + u``: the adjoint of
     ``d * d`` is one addition, not a copy and an addition."""
-    out = [ir.map_children(s, lambda b: first_accumulation(b, names, memo))
+    out = [_rebuilt(s, lambda b: first_accumulation(b, names, memo))
            if isinstance(s, (If, For)) else s for s in stmts]
+    if not any(_first_copy(s, names) for s in out):
+        return out
     info = [_deep(s, memo) for s in out]
     dropped = set()
     for i, s in enumerate(out):
-        if not (isinstance(s, Op) and s.fn is ir.copy and s.target is not None and
-                names.is_bar(s.target) and len(s.args) == 1 and isinstance(s.args[0], str)
-                and s.args[0] != s.target):
+        if not _first_copy(s, names):
             continue
         a, b = s.target, s.args[0]
         for j in range(i + 1, len(out)):
@@ -275,6 +307,13 @@ def first_accumulation(stmts, names, memo=None):
     return [s for i, s in enumerate(out) if i not in dropped]
 
 
+def _first_copy(s, names):
+    """Whether ``s`` is ``x_bar = t``, which `first_accumulation` may merge."""
+    return (isinstance(s, Op) and s.fn is ir.copy and s.target is not None and
+            names.is_bar(s.target) and len(s.args) == 1 and isinstance(s.args[0], str)
+            and s.args[0] != s.target)
+
+
 # ----- Comments -----
 
 def drop_empty_comments(stmts):
@@ -284,7 +323,7 @@ def drop_empty_comments(stmts):
         if isinstance(s, Comment) and s.text.startswith("adjoint") and \
                 (i + 1 == len(stmts) or isinstance(stmts[i + 1], Comment)):
             continue
-        out.append(ir.map_children(s, drop_empty_comments))
+        out.append(_rebuilt(s, drop_empty_comments))
     return out
 
 

@@ -23,15 +23,28 @@ _FUSE_CMP = {"LT": "JNLT", "LE": "JNLE", "GT": "JNGT", "GE": "JNGE", "EQ": "JNEQ
              "NE": "JNNE"}
 
 
+# per operation: the positions (in an instruction, after its name) of the registers
+# it reads and of those it writes, from its format once, not letter by letter per
+# instruction each time a rewrite asks
+_READ_AT = {op: tuple(k + 1 for k, f in enumerate(fmt) if f in "rx")
+            for op, fmt in FORMAT.items()}
+_WRITE_AT = {op: tuple(k + 1 for k, f in enumerate(fmt) if f in "wx")
+             for op, fmt in FORMAT.items()}
+
+
 def _counts(items):
     reads, writes = {}, {}
     for it in items:
         if it[0] == "L":
             continue
-        for f, v in zip(FORMAT[it[0]], it[1:]):
-            if f in "rx":
+        n = len(it)
+        for k in _READ_AT[it[0]]:
+            if k < n:
+                v = it[k]
                 reads[v] = reads.get(v, 0) + 1
-            if f in "wx":
+        for k in _WRITE_AT[it[0]]:
+            if k < n:
+                v = it[k]
                 writes[v] = writes.get(v, 0) + 1
     return reads, writes
 
@@ -104,7 +117,7 @@ def peephole(items, special):
             t = a[1]
             if t in special or reads.get(t) != 1 or writes.get(t) != 1:
                 continue
-            a_reads = {v for f, v in zip(FORMAT[a[0]][1:], a[2:]) if f in "rx"}
+            a_reads = {a[k] for k in _READ_AT[a[0]] if 2 <= k < len(a)}
             for j in range(i, min(i + _WINDOW, len(items))):
                 b = items[j]
                 if b[0] == "L":
@@ -125,7 +138,7 @@ def peephole(items, special):
                     break
                 if a[0] in _STACK and b[0] in _STACK:
                     break
-                if any(f in "wx" and (v in a_reads or v == t) for f, v in zip(fmt, b[1:])):
+                if any(b[k] in a_reads or b[k] == t for k in _WRITE_AT[b[0]] if k < len(b)):
                     break
     return _thread_jumps(_group_saves(_pair_sincos(items)))
 
@@ -157,11 +170,11 @@ def _pair_sincos(items):
 
 
 def _reads(it):
-    return {v for f, v in zip(FORMAT[it[0]], it[1:]) if f in "rx"}
+    return {it[k] for k in _READ_AT[it[0]] if k < len(it)}
 
 
 def _writes(it):
-    return {v for f, v in zip(FORMAT[it[0]], it[1:]) if f in "wx"}
+    return {it[k] for k in _WRITE_AT[it[0]] if k < len(it)}
 
 
 def _straight(it):
@@ -204,8 +217,7 @@ def _group_saves(items):
                     and items[j + 1][0] not in ("PUSHF", "POPF", "PUSHF2", "POPF2",
                                                 "PUSHF3") \
                     and it[1] not in _writes(items[j + 1]) \
-                    and it[1] not in {v for f, v in zip(FORMAT[items[j + 1][0]],
-                                                        items[j + 1][1:]) if f in "rx"}:
+                    and it[1] not in _reads(items[j + 1]):
                 j += 1
             if j + 1 < len(items) and items[j + 1][0] == "POPF" and items[j + 1][1] != it[1]:
                 nxt = items[j + 1]

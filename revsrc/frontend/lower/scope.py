@@ -136,21 +136,37 @@ def assigned_names(body):
             for e in t.elts:
                 target(e)
 
-    for stmt in body:
-        for node in ast_nodes(stmt):
-            if isinstance(node, ast.Assign):
-                for t in node.targets:
-                    target(t)
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-                target(node.target)
-            elif isinstance(node, ast.For):
-                target(node.target)
-            elif isinstance(node, ast.FunctionDef):
-                defs.add(node.name)
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                for alias in node.names:
-                    names.add((alias.asname or alias.name).split(".")[0])
+    for node in _statements(body):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                target(t)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            target(node.target)
+        elif isinstance(node, ast.For):
+            target(node.target)
+        elif isinstance(node, ast.FunctionDef):
+            defs.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                names.add((alias.asname or alias.name).split(".")[0])
     return names, defs
+
+
+def _statements(body):
+    """Every statement in ``body``, at any depth (nested functions' too; the handlers
+    of a try): what `assigned_names` looks for are statements, and no statement is
+    inside an expression, so the expressions' nodes (most of a tree) are not walked."""
+    found = list(body)
+    for n in found:        # (a list iterated while it grows)
+        for name in n._fields:
+            value = getattr(n, name, None)
+            if isinstance(value, list):
+                found.extend(v for v in value if isinstance(v, _HOLDS_STATEMENTS))
+    return found
+
+
+_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler) + \
+    ((ast.match_case,) if hasattr(ast, "match_case") else ())
 
 
 def own_defs(body):
