@@ -130,6 +130,40 @@ def elementwise(fn, mask, *args, **kwargs):
     return fn(*_aligned(args, mask), **kwargs)
 
 
+# The forms the pass picks where it knows which operands are batched (two operands):
+# one rank test, then the operation itself on the operands as they are. The test is
+# `_aligned`'s: nothing needs moving when every batched operand has the same rank and
+# an unbatched one has no more axes than an example. Otherwise `elementwise` aligns.
+_ND = np.ndarray
+
+
+def elementwise_bu(fn, a, b):
+    """`elementwise` of ``fn(a, b)``, ``a`` batched, ``b`` not."""
+    if type(a) is _ND and a.ndim > (b.ndim if type(b) is _ND else np.ndim(b)):
+        return fn(a, b)
+    return elementwise(fn, (True, False), a, b)
+
+
+def elementwise_ub(fn, a, b):
+    """`elementwise` of ``fn(a, b)``, ``b`` batched, ``a`` not."""
+    if type(b) is _ND and b.ndim > (a.ndim if type(a) is _ND else np.ndim(a)):
+        return fn(a, b)
+    return elementwise(fn, (False, True), a, b)
+
+
+def elementwise_bb(fn, a, b):
+    """`elementwise` of ``fn(a, b)``, both batched."""
+    if type(a) is _ND and type(b) is _ND and a.ndim == b.ndim:
+        return fn(a, b)
+    return elementwise(fn, (True, True), a, b)
+
+
+def out_of_place(fn):
+    """The operator an in-place ``fn`` becomes when its first operand is the same for
+    every example (`elementwise`), else ``fn``."""
+    return _OUT_OF_PLACE.get(fn, fn)
+
+
 def elementwise_checked(fn, alt, n, mask, *args):
     """A function that may raise on numbers (``math.log``, ``/`` of floats) through its
     NumPy twin ``alt``; where that twin gives a non-finite value from finite operands,
@@ -152,6 +186,16 @@ def _axis(axis, rank):
         return tuple(_axis(a, rank)[0] for a in axis)
     axis = int(axis)
     return (axis + 1 if axis >= 0 else axis,)
+
+
+_WHOLE = [tuple(range(1, r + 1)) for r in range(33)]   # an example's every axis
+
+
+def reduction_all(fn, n, x):
+    """`reduction` over the whole of each example of a batched ``x`` (no ``axis``)."""
+    if type(x) is _ND:
+        return fn(x, axis=_WHOLE[x.ndim - 1])
+    return reduction(fn, n, (True,), {}, x)
 
 
 def reduction(fn, n, mask, kwmask, *args, **kwargs):
@@ -250,6 +294,8 @@ def unbroadcast(g, x, zg, zx, n):
     g = np.asarray(g)
     xs = np.shape(x)[1:] if zx else np.shape(x)
     gs = g.shape[1:]
+    if gs == xs:      # nothing to sum: what the sums below would give, a view of g
+        return g.view()
     lead = len(gs) - len(xs)
     axes = tuple(range(1, 1 + lead)) + tuple(
         1 + lead + k for k, d in enumerate(xs) if d == 1 and gs[lead + k] != 1)
@@ -424,6 +470,10 @@ def as_float(x):
 def broadcast_like(t, ans, zt, za):
     """``runtime.broadcast_like(t, ans)`` per example: ``t`` in the example shape of
     ``ans``."""
+    if zt and not za and type(t) is _ND and t.shape[1:] == np.shape(ans):
+        out = t.view()     # already of the shape: a read-only view, as broadcast_to's
+        out.flags.writeable = False
+        return out
     n = np.shape(t)[0] if zt else np.shape(ans)[0]
     shape = (n,) + (np.shape(ans)[1:] if za else np.shape(ans))
     t = _aligned([t, np.zeros(shape[1:])], (zt, False))[0] if zt else t
