@@ -77,7 +77,7 @@ def _batched(fw, args, x, tangents_for):
         return None
     fn, zs = found
     n = x.size
-    basis = np.eye(n, dtype=x.dtype).reshape((n,) + x.shape)
+    basis = _basis(x.shape)
     try:
         outs = runtime.run_pooled(fn, tuple(flat) + (basis, n))
     except Exception:      # direction by direction: the same error, if it is one
@@ -103,6 +103,25 @@ def _batched(fw, args, x, tangents_for):
         (out.dtype if isinstance(out, np.ndarray) and out.dtype.kind in "fc" else None)
     # the columns as one array, the direction first (jacfwd moves it last at once)
     return out, aux, np.asarray(t, dtype=dtype)
+
+
+_BASES = {}      # shape -> its directions, read-only (a few, of small arguments)
+
+
+def _basis(shape):
+    """Every unit direction of an array of ``shape``, the direction first: made once
+    for a small argument and kept read-only (a program that wrote into its tangent
+    would raise, and its directions then run one by one)."""
+    n = int(np.prod(shape))
+    if n > 1024:
+        return np.eye(n).reshape((n,) + shape)
+    found = _BASES.get(shape)
+    if found is None:
+        if len(_BASES) > 64:
+            _BASES.clear()
+        found = _BASES[shape] = np.eye(n).reshape((n,) + shape)
+        found.flags.writeable = False
+    return found
 
 
 # ----- the rows of a reverse-mode Jacobian -----
@@ -207,6 +226,7 @@ def _rows_of(outs, zs, flat, groups, n):
     """The gradients among a batched adjoint's outputs, per slot and leaf, each of
     shape (n,) + its leaf's; None if one is not batched as a gradient is."""
     per_slot, k = [], 1
+    seen = {id(v) for v in flat}
     for _, positions in groups:
         leaves = []
         for p in positions:
@@ -216,6 +236,19 @@ def _rows_of(outs, zs, flat, groups, n):
                 return None
             if g is None:
                 g, z = np.zeros(np.shape(x)), False
-            leaves.append(B.finalize(g, x, z, False, n))
+            if z is True and _fresh(g, x, n) and id(g) not in seen:
+                leaves.append(g)      # the program's own new array: no copy
+            else:
+                leaves.append(B.finalize(g, x, z, False, n))
+            seen.add(id(leaves[-1]))
         per_slot.append(leaves)
     return per_slot
+
+
+def _fresh(g, x, n):
+    """Whether the batched gradient ``g`` of ``x`` is as `batched.finalize` would give
+    it and an array of its own (not a view, not read-only; a batched value the program
+    computed, so not a constant it holds): then it needs no copy."""
+    return type(g) is np.ndarray and g.flags.owndata and g.flags.writeable and \
+        g.dtype == (x.dtype if isinstance(x, np.ndarray) else np.float64) and \
+        g.shape == (n,) + np.shape(x)

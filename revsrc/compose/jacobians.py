@@ -57,10 +57,19 @@ def _zero_leaf(o):
     return np.zeros(np.shape(o)) if np.ndim(o) else 0.0
 
 
+def _flat(x):
+    """``pytree.tree_flatten(x)``, at once for an array (a Jacobian's usual argument and
+    output: the walk was a tenth of a small Jacobian's time)."""
+    return ([x], _LEAF) if type(x) is np.ndarray else pytree.tree_flatten(x)
+
+
+_LEAF = pytree.tree_flatten(0.0)[1]
+
+
 def _by_output(out, per_leaf_of_output):
     """Jacobians in JAX's nesting: the output's container outside, one block per output
     leaf (each in the form of the arguments) inside; a plain output gives its block."""
-    leaves, td = pytree.tree_flatten(out)
+    leaves, td = _flat(out)
     blocks = [per_leaf_of_output(m, o) for m, o in enumerate(leaves)]
     return blocks[0] if td.kind == pytree.LEAF else pytree.tree_unflatten(td, blocks)
 
@@ -85,7 +94,7 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         cols = {}      # (argument, its leaf) -> one output tangent per basis direction
         out = aux = None
         for a in nums:
-            leaves, td = pytree.tree_flatten(args[a])
+            leaves, td = _flat(args[a])
             for j, x in enumerate(leaves):
 
                 def tangents_for(e, a=a, j=j, td=td, n=len(leaves)):
@@ -102,7 +111,7 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         def block(m, o):
             jacs = []
             for a in nums:
-                leaves, td = pytree.tree_flatten(args[a])
+                leaves, td = _flat(args[a])
                 per_leaf = [_stacked(cols[a, j], np.shape(_host(o)), _host(x))
                             if isinstance(cols[a, j], np.ndarray) else
                             _assemble([_host(_output_leaf(t, out, m)) for t in cols[a, j]],
@@ -148,7 +157,7 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         aux = None
         if has_aux:
             out, aux = out
-        out_leaves, out_td = pytree.tree_flatten(out)
+        out_leaves, out_td = _flat(out)
         if any(map(np.iscomplexobj, out_leaves)):   # as JAX's (jacfwd: a complex Jacobian)
             raise errors.NonScalarOutput(
                 f"{getattr(f, '__name__', 'the function')} returned complex numbers; jacrev "
@@ -177,9 +186,22 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     return _mark(jacobian_rev, f, nums, many, has_aux, backend)
 
 
+_UNITS = {}      # (lo, hi, size) -> those rows, read-only (a few, of small outputs)
+
+
 def _unit_rows(lo, hi, size):
-    """Rows lo..hi of the identity of order ``size``."""
-    return np.eye(hi - lo, size, k=lo)
+    """Rows lo..hi of the identity of order ``size``: made once for a small output and
+    kept read-only (a program that wrote into its cotangent would raise, and its rows
+    then run one by one)."""
+    if size > 1024:
+        return np.eye(hi - lo, size, k=lo)
+    found = _UNITS.get((lo, hi, size))
+    if found is None:
+        if len(_UNITS) > 64:
+            _UNITS.clear()
+        found = _UNITS[lo, hi, size] = np.eye(hi - lo, size, k=lo)
+        found.flags.writeable = False
+    return found
 
 
 def _row_by_row(tr, args, nums, has_aux, basis, cotangent):
@@ -205,7 +227,7 @@ def _rev_blocks(args, nums, many, stacked, out):
     leaf), in the form of the arguments."""
     jacs = []
     for a, per_arg in zip(nums, stacked):
-        leaves, td = pytree.tree_flatten(args[a])
+        leaves, td = _flat(args[a])
         per_leaf = []
         for x, rows in zip(leaves, per_arg):
             block = rows.reshape(np.shape(out) + np.shape(_host(x)))
