@@ -84,7 +84,18 @@ def lift(x, n):
     if isinstance(x, tuple):
         return tuple(lift(v, n) for v in x)
     a = np.asarray(x)
-    return np.array(np.broadcast_to(a, (n,) + a.shape))
+    return _spread(a, (n,) + a.shape)
+
+
+def _spread(a, shape):
+    """A new array of ``shape`` holding ``a`` broadcast, in the dtype of ``a``: what
+    ``np.array(np.broadcast_to(a, shape))`` gives, without the read-only view between
+    (its setup was most of a small batch's cost)."""
+    if a.ndim > len(shape):       # broadcast_to's refusal, which assignment lacks
+        return np.array(np.broadcast_to(a, shape))
+    out = np.empty(shape, dtype=a.dtype)
+    out[...] = a
+    return out
 
 
 def _aligned(args, mask):
@@ -455,7 +466,7 @@ def reduced_grad(rule, mean, n, mask, g, ans, a, axis=None, keepdims=False):
         g = g / max((a[0].size if n else 1) if za else a.size, 1)
     if zg:
         g = g.reshape(g.shape[:1] + (1,) * (len(shape) - 1))
-    return np.array(np.broadcast_to(g, shape))
+    return _spread(g, shape)
 
 
 def as_float(x):
@@ -488,7 +499,7 @@ def finalize(g, x, zg, zx, n):
     dtype = x.dtype if isinstance(x, np.ndarray) else np.float64
     out = np.asarray(g, dtype=dtype)
     if not zg:
-        return np.array(np.broadcast_to(out, (n,) + xs))
+        return _spread(out, (n,) + xs)
     if out.shape[1:] != xs:
         out = np.broadcast_to(_aligned([out, np.zeros(xs)], (True, False))[0], (n,) + xs)
     return np.array(out) if out is g or not out.flags.writeable else out
