@@ -26,6 +26,7 @@ from .runtime import batched as B
 
 _KEY = "_revsrc_batched"     # on a forward program's cache entry: its batched programs
 _ROWS = "_revsrc_batched_rows"   # on a vjp transformation: its adjoints batched
+_GROUPS = "_revsrc_rows_leaves"   # and its slots' leaves' positions, by argument kinds
 
 
 def enabled():
@@ -191,7 +192,12 @@ def _adjoint(tr, args, example, mask):
         return None
     key, flat, plan = tr.plan(values)
     key = key + (kinds.signature(example),)
-    groups = arguments.slot_leaves(tr.binding, key[:-1], tr.slots)
+    kept = tr.__dict__.setdefault(_ROWS, {})
+    hit = kept.get((key, mask))
+    known = tr.__dict__.setdefault(_GROUPS, {})     # slot_leaves, by key
+    groups = known.get(key)
+    if groups is None:
+        groups = known[key] = arguments.slot_leaves(tr.binding, key[:-1], tr.slots)
     if not all(isinstance(flat[p], float) or (isinstance(flat[p], np.ndarray) and
                                               flat[p].dtype.kind in "fc")
                for _, ps in groups for p in ps):
@@ -203,8 +209,6 @@ def _adjoint(tr, args, example, mask):
         # a long loop's saves are bounded for one call (memory=): a batch would hold
         # as many times more; row by row keeps the bound
         return None
-    kept = tr.__dict__.setdefault(_ROWS, {})
-    hit = kept.get((key, mask))
     found = hit[1] if hit is not None and hit[0] is entry.unpruned else None
     if found is None:
         try:
