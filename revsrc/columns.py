@@ -187,10 +187,19 @@ def rows(tr, args, example, batch, mask, size):
 def _adjoint(tr, args, example, mask):
     """(the batched adjoint, whether each output is batched, the program's
     arguments, the slots' leaves' positions, what marks it as unbatchable), or None."""
-    values, scalars = tr._complex_scalars(tr.bind(tuple(args), {}))
-    if scalars:     # a complex number in argnums: row by row (its gradient is a number)
-        return None
-    key, flat, plan = tr.plan(values)
+    b = tr.binding
+    if b.simple and not b.valued and len(args) == len(tr.params) and \
+            all(type(v) is np.ndarray and v.dtype.kind == "f" for v in args):
+        # float arrays by position (the usual Jacobian): no complex number to
+        # convert, no container to take apart; the key is their signatures, as
+        # `tr.plan` gives it
+        values = flat = tuple(args)
+        key, plan = tuple(map(kinds.signature, values)), None
+    else:
+        values, scalars = tr._complex_scalars(tr.bind(tuple(args), {}))
+        if scalars:   # a complex number in argnums: row by row (its gradient is a number)
+            return None
+        key, flat, plan = tr.plan(values)
     key = key + (kinds.signature(example),)
     kept = tr.__dict__.setdefault(_ROWS, {})
     hit = kept.get((key, mask))

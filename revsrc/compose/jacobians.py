@@ -49,7 +49,8 @@ def _assemble(columns, out_shape, x):
 def _stacked(t, out_shape, x):
     """`_assemble` of columns given as one array ``t`` (the direction first, the
     batched columns of a plain output): the direction axis moved last in one copy."""
-    return np.ascontiguousarray(np.moveaxis(t, 0, -1)).reshape(tuple(out_shape) + x.shape)
+    moved = t.transpose(tuple(range(1, t.ndim)) + (0,))   # np.moveaxis, without its checks
+    return moved.copy().reshape(tuple(out_shape) + x.shape)
 
 
 def _zero_leaf(o):
