@@ -101,7 +101,7 @@ def _spread(a, shape):
 def _aligned(args, mask):
     """The operands with each batched one's example axes moved right, so that NumPy
     broadcasting lines up the examples' axes as it would for one example."""
-    rank = max((np.ndim(a) - (1 if z else 0) for a, z in zip(args, mask)), default=0)
+    rank = max((_ndim(a) - (1 if z else 0) for a, z in zip(args, mask)), default=0)
     out = []
     for a, z in zip(args, mask):
         if z:
@@ -146,6 +146,17 @@ def elementwise(fn, mask, *args, **kwargs):
 # `_aligned`'s: nothing needs moving when every batched operand has the same rank and
 # an unbatched one has no more axes than an example. Otherwise `elementwise` aligns.
 _ND = np.ndarray
+
+
+def _ndim(x):
+    """``np.ndim(x)``, at once for an array (the products' and alignment's rank tests
+    run on every call of a batched program)."""
+    return x.ndim if type(x) is _ND else np.ndim(x)
+
+
+def _swapped(x):
+    """``np.swapaxes(x, -1, -2)``, at once for an array."""
+    return x.swapaxes(-1, -2) if type(x) is _ND else np.swapaxes(x, -1, -2)
 
 
 def elementwise_bu(fn, a, b):
@@ -238,7 +249,7 @@ def result_like(fn, n, mask, *args):
 
 def matmul(a, b, za, zb, n=None):
     """``a @ b`` per example, for examples of rank 1 or 2 (anything else: `loop`)."""
-    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    ra, rb = _ndim(a) - za, _ndim(b) - zb
     if not (1 <= ra <= 2 and 1 <= rb <= 2):
         return loop(np.matmul, n, (za, zb), {}, a, b)
     if za and zb:
@@ -260,28 +271,28 @@ def matmul_grad_a(g, a, b, zg, za, zb, n=None):
     """The adjoint of ``a @ b`` for ``a``, per example (ranks 1 and 2)."""
     if not (zg or zb):      # it does not read ``a``'s values: the same for every example
         return lift(_linalg.matmul_grad_a(g, lane(a, za, 0), b), n)
-    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    ra, rb = _ndim(a) - za, _ndim(b) - zb
     if not (1 <= ra <= 2 and 1 <= rb <= 2):
         return loop(_linalg.matmul_grad_a, n, (zg, za, zb), {}, g, a, b)
     if rb == 1:
         if ra == 1:
             return elementwise(np.multiply, (zg, zb), g, b)
         return _outer(g, b, zg, zb)
-    return matmul(g, np.swapaxes(b, -1, -2), zg, zb, n)
+    return matmul(g, _swapped(b), zg, zb, n)
 
 
 def matmul_grad_b(g, a, b, zg, za, zb, n=None):
     """The adjoint of ``a @ b`` for ``b``, per example (ranks 1 and 2)."""
     if not (zg or za):      # it does not read ``b``'s values: the same for every example
         return lift(_linalg.matmul_grad_b(g, a, lane(b, zb, 0)), n)
-    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    ra, rb = _ndim(a) - za, _ndim(b) - zb
     if not (1 <= ra <= 2 and 1 <= rb <= 2):
         return loop(_linalg.matmul_grad_b, n, (zg, za, zb), {}, g, a, b)
     if ra == 1:
         if rb == 1:
             return elementwise(np.multiply, (zg, za), g, a)
         return _outer(a, g, za, zg)
-    return matmul(np.swapaxes(a, -1, -2), g, za, zg, n)
+    return matmul(_swapped(a), g, za, zg, n)
 
 
 def _outer(u, v, zu, zv):
@@ -443,7 +454,7 @@ def einsum(spec, n, mask, *operands):
 def dot(a, b, za, zb, n=None):
     """``np.dot(a, b)`` per example: a product for a number, `matmul` for ranks 1
     and 2, else `loop`."""
-    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    ra, rb = _ndim(a) - za, _ndim(b) - zb
     if ra == 0 or rb == 0:
         return elementwise(np.multiply, (za, zb), a, b)
     if ra <= 2 and rb <= 2:
