@@ -150,14 +150,16 @@ def cotangent_mask(td, m):
 _CHUNK = 2 ** 20     # a batch's cotangents at most this many numbers (8 MB): in chunks
 
 
-def rows(tr, args, example, batch, mask, size):
+def rows(tr, args, example, batch, mask, size, value=None):
     """The rows of one output leaf's Jacobian from runs of the adjoint program of
     ``tr`` (a vjp transformation) batched over its cotangent: per slot of ``tr``, per
     leaf, an array of shape (``size``,) + the leaf's shape in the dtype the
     derivative gives it; or None (then the caller runs row by row). ``example``: one
     row's cotangent; ``batch(lo, hi)``: those of rows lo..hi, the batch first where
     ``mask`` says. A large output runs in chunks of rows (memory: each intermediate
-    of the adjoint is as many times larger as a chunk has rows)."""
+    of the adjoint is as many times larger as a chunk has rows). ``value``: a list
+    that gets the function's value, for a caller that guessed the output's shape (a
+    failure then is not remembered: the caller goes the ordinary way)."""
     if not enabled() or tr.backend == "jax" or mask is None or size < 2:
         return None
     step = min(size, _CHUNK // size)
@@ -167,6 +169,9 @@ def rows(tr, args, example, batch, mask, size):
     if found is None:
         return None
     fn, zs, flat, groups, forget = found
+    if value is not None:
+        def forget():
+            return None
     parts = []
     for lo in range(0, size, step):
         n = min(size, lo + step) - lo
@@ -177,6 +182,8 @@ def rows(tr, args, example, batch, mask, size):
         part = _rows_of(outs, zs, flat, groups, n)
         if part is None:
             return forget()
+        if value is not None and not parts:
+            value.append(outs[0][0] if zs[0] is True else outs[0])
         parts.append(part)
     if len(parts) == 1:
         return parts[0]
