@@ -26,6 +26,7 @@ from .runtime import batched as B
 
 _KEY = "_revsrc_batched"     # on a forward program's cache entry: its batched programs
 _ROWS = "_revsrc_batched_rows"   # on a vjp transformation: its adjoints batched
+_GROUPS = "_revsrc_rows_leaves"   # and its slots' leaves' positions, by argument kinds
 
 
 def enabled():
@@ -77,7 +78,7 @@ def _batched(fw, args, x, tangents_for):
         return None
     fn, zs = found
     n = x.size
-    basis = np.eye(n, dtype=x.dtype).reshape((n,) + x.shape)
+    basis = _basis(x.shape)
     try:
         outs = runtime.run_pooled(fn, tuple(flat) + (basis, n))
     except Exception:      # direction by direction: the same error, if it is one
@@ -105,6 +106,25 @@ def _batched(fw, args, x, tangents_for):
     return out, aux, np.asarray(t, dtype=dtype)
 
 
+_BASES = {}      # shape -> its directions, read-only (a few, of small arguments)
+
+
+def _basis(shape):
+    """Every unit direction of an array of ``shape``, the direction first: made once
+    for a small argument and kept read-only (a program that wrote into its tangent
+    would raise, and its directions then run one by one)."""
+    n = int(np.prod(shape))
+    if n > 1024:
+        return np.eye(n).reshape((n,) + shape)
+    found = _BASES.get(shape)
+    if found is None:
+        if len(_BASES) > 64:
+            _BASES.clear()
+        found = _BASES[shape] = np.eye(n).reshape((n,) + shape)
+        found.flags.writeable = False
+    return found
+
+
 # ----- the rows of a reverse-mode Jacobian -----
 
 def cotangent_mask(td, m):
@@ -130,14 +150,16 @@ def cotangent_mask(td, m):
 _CHUNK = 2 ** 20     # a batch's cotangents at most this many numbers (8 MB): in chunks
 
 
-def rows(tr, args, example, batch, mask, size):
+def rows(tr, args, example, batch, mask, size, value=None):
     """The rows of one output leaf's Jacobian from runs of the adjoint program of
     ``tr`` (a vjp transformation) batched over its cotangent: per slot of ``tr``, per
     leaf, an array of shape (``size``,) + the leaf's shape in the dtype the
     derivative gives it; or None (then the caller runs row by row). ``example``: one
     row's cotangent; ``batch(lo, hi)``: those of rows lo..hi, the batch first where
     ``mask`` says. A large output runs in chunks of rows (memory: each intermediate
-    of the adjoint is as many times larger as a chunk has rows)."""
+    of the adjoint is as many times larger as a chunk has rows). ``value``: a list
+    that gets the function's value, for a caller that guessed the output's shape (a
+    failure then is not remembered: the caller goes the ordinary way)."""
     if not enabled() or tr.backend == "jax" or mask is None or size < 2:
         return None
     step = min(size, _CHUNK // size)
@@ -147,6 +169,9 @@ def rows(tr, args, example, batch, mask, size):
     if found is None:
         return None
     fn, zs, flat, groups, forget = found
+    if value is not None:
+        def forget():
+            return None
     parts = []
     for lo in range(0, size, step):
         n = min(size, lo + step) - lo
@@ -157,6 +182,8 @@ def rows(tr, args, example, batch, mask, size):
         part = _rows_of(outs, zs, flat, groups, n)
         if part is None:
             return forget()
+        if value is not None and not parts:
+            value.append(outs[0][0] if zs[0] is True else outs[0])
         parts.append(part)
     if len(parts) == 1:
         return parts[0]
@@ -167,12 +194,26 @@ def rows(tr, args, example, batch, mask, size):
 def _adjoint(tr, args, example, mask):
     """(the batched adjoint, whether each output is batched, the program's
     arguments, the slots' leaves' positions, what marks it as unbatchable), or None."""
-    values, scalars = tr._complex_scalars(tr.bind(tuple(args), {}))
-    if scalars:     # a complex number in argnums: row by row (its gradient is a number)
-        return None
-    key, flat, plan = tr.plan(values)
+    b = tr.binding
+    if b.simple and not b.valued and len(args) == len(tr.params) and \
+            all(type(v) is np.ndarray and v.dtype.kind == "f" for v in args):
+        # float arrays by position (the usual Jacobian): no complex number to
+        # convert, no container to take apart; the key is their signatures, as
+        # `tr.plan` gives it
+        values = flat = tuple(args)
+        key, plan = tuple(map(kinds.signature, values)), None
+    else:
+        values, scalars = tr._complex_scalars(tr.bind(tuple(args), {}))
+        if scalars:   # a complex number in argnums: row by row (its gradient is a number)
+            return None
+        key, flat, plan = tr.plan(values)
     key = key + (kinds.signature(example),)
-    groups = arguments.slot_leaves(tr.binding, key[:-1], tr.slots)
+    kept = tr.__dict__.setdefault(_ROWS, {})
+    hit = kept.get((key, mask))
+    known = tr.__dict__.setdefault(_GROUPS, {})     # slot_leaves, by key
+    groups = known.get(key)
+    if groups is None:
+        groups = known[key] = arguments.slot_leaves(tr.binding, key[:-1], tr.slots)
     if not all(isinstance(flat[p], float) or (isinstance(flat[p], np.ndarray) and
                                               flat[p].dtype.kind in "fc")
                for _, ps in groups for p in ps):
@@ -184,8 +225,6 @@ def _adjoint(tr, args, example, mask):
         # a long loop's saves are bounded for one call (memory=): a batch would hold
         # as many times more; row by row keeps the bound
         return None
-    kept = tr.__dict__.setdefault(_ROWS, {})
-    hit = kept.get((key, mask))
     found = hit[1] if hit is not None and hit[0] is entry.unpruned else None
     if found is None:
         try:
@@ -207,6 +246,7 @@ def _rows_of(outs, zs, flat, groups, n):
     """The gradients among a batched adjoint's outputs, per slot and leaf, each of
     shape (n,) + its leaf's; None if one is not batched as a gradient is."""
     per_slot, k = [], 1
+    seen = {id(v) for v in flat}
     for _, positions in groups:
         leaves = []
         for p in positions:
@@ -216,6 +256,19 @@ def _rows_of(outs, zs, flat, groups, n):
                 return None
             if g is None:
                 g, z = np.zeros(np.shape(x)), False
-            leaves.append(B.finalize(g, x, z, False, n))
+            if z is True and _fresh(g, x, n) and id(g) not in seen:
+                leaves.append(g)      # the program's own new array: no copy
+            else:
+                leaves.append(B.finalize(g, x, z, False, n))
+            seen.add(id(leaves[-1]))
         per_slot.append(leaves)
     return per_slot
+
+
+def _fresh(g, x, n):
+    """Whether the batched gradient ``g`` of ``x`` is as `batched.finalize` would give
+    it and an array of its own (not a view, not read-only; a batched value the program
+    computed, so not a constant it holds): then it needs no copy."""
+    return type(g) is np.ndarray and g.flags.owndata and g.flags.writeable and \
+        g.dtype == (x.dtype if isinstance(x, np.ndarray) else np.float64) and \
+        g.shape == (n,) + np.shape(x)

@@ -240,3 +240,30 @@ def test_against_jax(f, shape):
     for g, w in zip(revsrc.tree_flatten(got)[0], jax.tree_util.tree_leaves(want)):
         assert np.shape(g) == np.shape(w)
         np.testing.assert_allclose(g, np.asarray(w), rtol=1e-12, atol=1e-12)
+
+
+def positives(x):
+    return np.sin(x[x > 0]) * x[x > 0]        # the output's shape depends on the values
+
+
+def test_an_output_shape_seen_before_is_checked_against_the_value(monkeypatch):
+    # the second call on arguments of the same shapes runs the batched adjoint for the
+    # output shape the first call had, without calling the function first; the
+    # program's value must have that shape, else the Jacobian is made the ordinary way
+    jac = revsrc.jacrev(positives)
+    xs = [np.array([0.5, -1.0, 2.0, 0.3]), np.array([0.5, 1.0, 2.0, -0.3]),
+          np.array([-0.5, -1.0, 2.0, -0.3]), np.array([0.7, -1.0, 2.5, 0.3])]
+    for x in xs:
+        J = jac(x)
+        assert J.shape == (int(np.sum(x > 0)), 4)
+        _same(J, _row_by_row(monkeypatch, jac, x), exact=True)
+        _central(positives, x, J, J.shape[:1])
+    assert _batched_used(positives)
+    tr = compose._backward(positives, (0,), False, None)
+    assert tr.__dict__["_revsrc_output_shapes"] == {(((4,), np.dtype(np.float64)),): (3,)}
+    # the same shapes, one call after another: the same numbers as the first call's
+    x = RNG.normal(size=6)
+    first = revsrc.jacrev(vector_fn)(x)
+    np.testing.assert_array_equal(revsrc.jacrev(vector_fn)(x), first)
+    np.testing.assert_array_equal(revsrc.jacrev(vector_fn)(x * 1.5),
+                                  _row_by_row(monkeypatch, revsrc.jacrev(vector_fn), x * 1.5))

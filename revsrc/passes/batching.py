@@ -270,7 +270,7 @@ class _Batcher:
                     return self.loop_op(s, zs, zk)
                 return Op(t, B.elementwise_checked, (Const(fn), Const(alt), N, Const(zs))
                           + args, loc=loc)
-            return Op(t, B.elementwise, (Const(alt or fn), Const(zs)) + args, kw, loc=loc)
+            return _elementwise(t, alt or fn, zs, args, kw, loc)
         two = len(args) == 2 and not kw and not structured
         if form in ("matmul", "dot") and two:
             f = B.matmul if form == "matmul" else B.dot
@@ -279,6 +279,8 @@ class _Batcher:
                 and not structured:
             f = B.matmul_grad_a if form == "matmul_grad_a" else B.matmul_grad_b
             return Op(t, f, args + tuple(Const(z) for z in zs) + (N,), loc=loc)
+        if form == "reduction" and zs == (True,) and not kw:   # over all of each example
+            return Op(t, B.reduction_all, (Const(fn), N) + args, loc=loc)
         if form == "reduction" and not structured:
             return Op(t, B.reduction, (Const(fn), N, Const(zs), Const(zk)) + args, kw,
                       loc=loc)
@@ -322,6 +324,28 @@ class _Batcher:
     def loop_op(self, s, zs, zk):
         return Op(s.target, B.loop, (Const(s.fn), N, Const(zs), Const(zk)) + tuple(s.args),
                   s.kwargs, loc=s.loc)
+
+
+_PAIRS = {(True, False): B.elementwise_bu, (False, True): B.elementwise_ub,
+          (True, True): B.elementwise_bb}
+
+
+def _elementwise(t, fn, zs, args, kw, loc):
+    """The statement of an elementwise operation: the operation itself where the
+    batched operands' axes need no moving whatever the ranks (one batched operand, the
+    others numbers written in the program), a form of two operands that tests the
+    ranks once, else `batched.elementwise`."""
+    if not zs[0]:
+        fn = B.out_of_place(fn)     # an in-place operator cannot write into it
+    special = fn in B._LIKE or fn is np.where
+    if not special and sum(zs) == 1 and all(
+            z or (isinstance(a, Const) and np.ndim(a.value) == 0 and
+                  not isinstance(a.value, (list, tuple)))
+            for a, z in zip(args, zs)):
+        return Op(t, fn, args, kw, loc=loc)
+    if not special and not kw and zs in _PAIRS:
+        return Op(t, _PAIRS[zs], (Const(fn),) + args, loc=loc)
+    return Op(t, B.elementwise, (Const(fn), Const(zs)) + args, kw, loc=loc)
 
 
 def _sum_grad(g, ans, x, axis=None, keepdims=False):

@@ -84,13 +84,24 @@ def lift(x, n):
     if isinstance(x, tuple):
         return tuple(lift(v, n) for v in x)
     a = np.asarray(x)
-    return np.array(np.broadcast_to(a, (n,) + a.shape))
+    return _spread(a, (n,) + a.shape)
+
+
+def _spread(a, shape):
+    """A new array of ``shape`` holding ``a`` broadcast, in the dtype of ``a``: what
+    ``np.array(np.broadcast_to(a, shape))`` gives, without the read-only view between
+    (its setup was most of a small batch's cost)."""
+    if a.ndim > len(shape):       # broadcast_to's refusal, which assignment lacks
+        return np.array(np.broadcast_to(a, shape))
+    out = np.empty(shape, dtype=a.dtype)
+    out[...] = a
+    return out
 
 
 def _aligned(args, mask):
     """The operands with each batched one's example axes moved right, so that NumPy
     broadcasting lines up the examples' axes as it would for one example."""
-    rank = max((np.ndim(a) - (1 if z else 0) for a, z in zip(args, mask)), default=0)
+    rank = max((_ndim(a) - (1 if z else 0) for a, z in zip(args, mask)), default=0)
     out = []
     for a, z in zip(args, mask):
         if z:
@@ -130,6 +141,51 @@ def elementwise(fn, mask, *args, **kwargs):
     return fn(*_aligned(args, mask), **kwargs)
 
 
+# The forms the pass picks where it knows which operands are batched (two operands):
+# one rank test, then the operation itself on the operands as they are. The test is
+# `_aligned`'s: nothing needs moving when every batched operand has the same rank and
+# an unbatched one has no more axes than an example. Otherwise `elementwise` aligns.
+_ND = np.ndarray
+
+
+def _ndim(x):
+    """``np.ndim(x)``, at once for an array (the products' and alignment's rank tests
+    run on every call of a batched program)."""
+    return x.ndim if type(x) is _ND else np.ndim(x)
+
+
+def _swapped(x):
+    """``np.swapaxes(x, -1, -2)``, at once for an array."""
+    return x.swapaxes(-1, -2) if type(x) is _ND else np.swapaxes(x, -1, -2)
+
+
+def elementwise_bu(fn, a, b):
+    """`elementwise` of ``fn(a, b)``, ``a`` batched, ``b`` not."""
+    if type(a) is _ND and a.ndim > (b.ndim if type(b) is _ND else np.ndim(b)):
+        return fn(a, b)
+    return elementwise(fn, (True, False), a, b)
+
+
+def elementwise_ub(fn, a, b):
+    """`elementwise` of ``fn(a, b)``, ``b`` batched, ``a`` not."""
+    if type(b) is _ND and b.ndim > (a.ndim if type(a) is _ND else np.ndim(a)):
+        return fn(a, b)
+    return elementwise(fn, (False, True), a, b)
+
+
+def elementwise_bb(fn, a, b):
+    """`elementwise` of ``fn(a, b)``, both batched."""
+    if type(a) is _ND and type(b) is _ND and a.ndim == b.ndim:
+        return fn(a, b)
+    return elementwise(fn, (True, True), a, b)
+
+
+def out_of_place(fn):
+    """The operator an in-place ``fn`` becomes when its first operand is the same for
+    every example (`elementwise`), else ``fn``."""
+    return _OUT_OF_PLACE.get(fn, fn)
+
+
 def elementwise_checked(fn, alt, n, mask, *args):
     """A function that may raise on numbers (``math.log``, ``/`` of floats) through its
     NumPy twin ``alt``; where that twin gives a non-finite value from finite operands,
@@ -152,6 +208,16 @@ def _axis(axis, rank):
         return tuple(_axis(a, rank)[0] for a in axis)
     axis = int(axis)
     return (axis + 1 if axis >= 0 else axis,)
+
+
+_WHOLE = [tuple(range(1, r + 1)) for r in range(33)]   # an example's every axis
+
+
+def reduction_all(fn, n, x):
+    """`reduction` over the whole of each example of a batched ``x`` (no ``axis``)."""
+    if type(x) is _ND:
+        return fn(x, axis=_WHOLE[x.ndim - 1])
+    return reduction(fn, n, (True,), {}, x)
 
 
 def reduction(fn, n, mask, kwmask, *args, **kwargs):
@@ -183,7 +249,7 @@ def result_like(fn, n, mask, *args):
 
 def matmul(a, b, za, zb, n=None):
     """``a @ b`` per example, for examples of rank 1 or 2 (anything else: `loop`)."""
-    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    ra, rb = _ndim(a) - za, _ndim(b) - zb
     if not (1 <= ra <= 2 and 1 <= rb <= 2):
         return loop(np.matmul, n, (za, zb), {}, a, b)
     if za and zb:
@@ -205,28 +271,28 @@ def matmul_grad_a(g, a, b, zg, za, zb, n=None):
     """The adjoint of ``a @ b`` for ``a``, per example (ranks 1 and 2)."""
     if not (zg or zb):      # it does not read ``a``'s values: the same for every example
         return lift(_linalg.matmul_grad_a(g, lane(a, za, 0), b), n)
-    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    ra, rb = _ndim(a) - za, _ndim(b) - zb
     if not (1 <= ra <= 2 and 1 <= rb <= 2):
         return loop(_linalg.matmul_grad_a, n, (zg, za, zb), {}, g, a, b)
     if rb == 1:
         if ra == 1:
             return elementwise(np.multiply, (zg, zb), g, b)
         return _outer(g, b, zg, zb)
-    return matmul(g, np.swapaxes(b, -1, -2), zg, zb, n)
+    return matmul(g, _swapped(b), zg, zb, n)
 
 
 def matmul_grad_b(g, a, b, zg, za, zb, n=None):
     """The adjoint of ``a @ b`` for ``b``, per example (ranks 1 and 2)."""
     if not (zg or za):      # it does not read ``b``'s values: the same for every example
         return lift(_linalg.matmul_grad_b(g, a, lane(b, zb, 0)), n)
-    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    ra, rb = _ndim(a) - za, _ndim(b) - zb
     if not (1 <= ra <= 2 and 1 <= rb <= 2):
         return loop(_linalg.matmul_grad_b, n, (zg, za, zb), {}, g, a, b)
     if ra == 1:
         if rb == 1:
             return elementwise(np.multiply, (zg, za), g, a)
         return _outer(a, g, za, zg)
-    return matmul(np.swapaxes(a, -1, -2), g, za, zg, n)
+    return matmul(_swapped(a), g, za, zg, n)
 
 
 def _outer(u, v, zu, zv):
@@ -250,6 +316,8 @@ def unbroadcast(g, x, zg, zx, n):
     g = np.asarray(g)
     xs = np.shape(x)[1:] if zx else np.shape(x)
     gs = g.shape[1:]
+    if gs == xs:      # nothing to sum: what the sums below would give, a view of g
+        return g.view()
     lead = len(gs) - len(xs)
     axes = tuple(range(1, 1 + lead)) + tuple(
         1 + lead + k for k, d in enumerate(xs) if d == 1 and gs[lead + k] != 1)
@@ -386,7 +454,7 @@ def einsum(spec, n, mask, *operands):
 def dot(a, b, za, zb, n=None):
     """``np.dot(a, b)`` per example: a product for a number, `matmul` for ranks 1
     and 2, else `loop`."""
-    ra, rb = np.ndim(a) - za, np.ndim(b) - zb
+    ra, rb = _ndim(a) - za, _ndim(b) - zb
     if ra == 0 or rb == 0:
         return elementwise(np.multiply, (za, zb), a, b)
     if ra <= 2 and rb <= 2:
@@ -409,7 +477,7 @@ def reduced_grad(rule, mean, n, mask, g, ans, a, axis=None, keepdims=False):
         g = g / max((a[0].size if n else 1) if za else a.size, 1)
     if zg:
         g = g.reshape(g.shape[:1] + (1,) * (len(shape) - 1))
-    return np.array(np.broadcast_to(g, shape))
+    return _spread(g, shape)
 
 
 def as_float(x):
@@ -424,6 +492,10 @@ def as_float(x):
 def broadcast_like(t, ans, zt, za):
     """``runtime.broadcast_like(t, ans)`` per example: ``t`` in the example shape of
     ``ans``."""
+    if zt and not za and type(t) is _ND and t.shape[1:] == np.shape(ans):
+        out = t.view()     # already of the shape: a read-only view, as broadcast_to's
+        out.flags.writeable = False
+        return out
     n = np.shape(t)[0] if zt else np.shape(ans)[0]
     shape = (n,) + (np.shape(ans)[1:] if za else np.shape(ans))
     t = _aligned([t, np.zeros(shape[1:])], (zt, False))[0] if zt else t
@@ -438,7 +510,7 @@ def finalize(g, x, zg, zx, n):
     dtype = x.dtype if isinstance(x, np.ndarray) else np.float64
     out = np.asarray(g, dtype=dtype)
     if not zg:
-        return np.array(np.broadcast_to(out, (n,) + xs))
+        return _spread(out, (n,) + xs)
     if out.shape[1:] != xs:
         out = np.broadcast_to(_aligned([out, np.zeros(xs)], (True, False))[0], (n,) + xs)
     return np.array(out) if out is g or not out.flags.writeable else out
