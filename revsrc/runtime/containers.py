@@ -347,12 +347,14 @@ def repeat_grad(g, seq):
 def set_item_grad(g, xs, index):
     """The adjoint of ``xs`` in ``set_item(xs, index, value)``: ``g`` with a zero at
     ``index`` (the old item there is gone)."""
-    if np.ndim(g) == 0:
-        return g
-    if isinstance(xs, dict):
+    if isinstance(g, dict):
+        # (before the test of a number: NumPy counts a dict 0-dimensional, and the
+        # old item's adjoint would flow on through the key written over)
         out = DictGrad(g)
         out.pop(index, None)
         return out
+    if np.ndim(g) == 0:
+        return g
     out = pieces(list(g))
     if isinstance(index, slice):
         for i in range(*index.indices(len(xs))):
