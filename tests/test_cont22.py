@@ -55,3 +55,76 @@ def test_dict_item_written_over_in_loop(f):
     _check(f, 1.3)
     assert revsrc.grad(dict_item_doubled)(1.0) == pytest.approx(4.0, abs=1e-12)
 
+
+# ----- 1. a list made new on each turn, placed in a dict after it changes -------------
+
+def state_rebuilt(x):
+    state = {"pos": [0.0, 0.0], "vel": [x, 1.0]}
+    for _ in range(5):
+        p = [state["pos"][k] + 0.1 * state["vel"][k] for k in range(2)]
+        v = [state["vel"][0] * 0.99, state["vel"][1] - 0.098 * x]
+        state = {"pos": p, "vel": v}
+    return state["pos"][0] * state["pos"][1]
+
+
+def list_copy_written_then_placed(x):
+    s = {"v": [x, 2.0]}
+    for _ in range(3):
+        q = list(s["v"])
+        q[0] = q[0] * q[1]
+        r = q
+        r.append(x)
+        s = {"v": r[:2]}
+    return s["v"][0]
+
+
+def appended_then_placed_in_list(x):
+    hist = []
+    for i in range(3):
+        row = [x * i]
+        row.append(x ** 2)
+        hist.append(row)
+    return hist[0][1] + hist[2][0] * hist[1][1]
+
+
+@pytest.mark.parametrize("f", [state_rebuilt, list_copy_written_then_placed,
+                               appended_then_placed_in_list])
+def test_list_made_each_turn_then_placed(f):
+    _check(f, 1.3)
+
+
+def placed_before_change(x):
+    s = {"pos": [0.0]}
+    for _ in range(2):
+        p = [x]
+        s = {"pos": p}
+        p.append(x * 2)        # s["pos"] is p: it sees the change
+    return s["pos"][-1] + len(s["pos"])
+
+
+def same_list_each_turn(x):
+    p = [x]
+    s = {"pos": [0.0]}
+    for _ in range(2):
+        p.append(x)            # the one list, placed in the dict on the turn before
+        s = {"pos": p}
+    return s["pos"][-1] * len(s["pos"])
+
+
+def item_of_old_list(x):
+    s = {"v": [[x]]}
+    for _ in range(2):
+        q = list(s["v"])       # a new outer list holding the same inner list
+        q[0].append(x)
+        s = {"v": q}
+    return s["v"][0][-1]
+
+
+@pytest.mark.parametrize("f", [placed_before_change, same_list_each_turn, item_of_old_list])
+def test_list_held_from_an_earlier_turn_refused(f):
+    with pytest.raises(errors.RevsrcError) as e:
+        revsrc.grad(f)(1.3)
+    assert e.value.code == "E404"
+    assert "_t" not in str(e.value).split("hint")[0]
+
+
