@@ -128,3 +128,134 @@ def test_list_held_from_an_earlier_turn_refused(f):
     assert "_t" not in str(e.value).split("hint")[0]
 
 
+# ----- 2. dicts the function makes and fills -------------------------------------------
+
+def filled_in_loop(x):
+    d = {}
+    for i, name in enumerate(["a", "b", "c"]):
+        d[name] = x[i] * (i + 1)
+    return d["a"] * d["c"] + d.get("b", 0.0) + d.get("z", 1.0)
+
+
+def key_rebound_in_loop(x):
+    s = {"v": [x]}
+    for _ in range(2):
+        q = [s["v"][0] * 2]
+        s["v"] = q
+    return s["v"][0]
+
+
+def filled_in_range_loop(x):
+    d = {"acc": 0.0}
+    for i in range(4):
+        d["acc"] = d["acc"] + x * i
+        d[i] = x ** i
+    return d["acc"] * d[3] + len(d)
+
+
+def test_dict_filled_in_loop():
+    _check(filled_in_loop, np.array([1.0, 2.0, 3.0]))
+    np.testing.assert_allclose(revsrc.grad(filled_in_loop)(np.array([1.0, 2.0, 3.0])),
+                               [9.0, 2.0, 3.0])
+    _check(key_rebound_in_loop, 1.0)
+    assert revsrc.grad(key_rebound_in_loop)(1.0) == pytest.approx(4.0)
+    _check(filled_in_range_loop, 0.8)
+
+
+def iadd_array_item(x):
+    a = x * 1.0
+    d = {"p": a}
+    d["p"] += 1.0              # changes a itself
+    return np.sum(a * x)
+
+
+def iadd_array_two_keys(x):
+    a = x * 1.0
+    d = {"p": a, "q": a}
+    d["p"] *= x                # d["q"] is the same array
+    return np.sum(d["q"] * x) + np.sum(d["p"])
+
+
+def iadd_number_item(x):
+    a = x[0] * 1.0
+    d = {"p": a, "q": a}
+    t = d["p"]
+    d["p"] += x[1]             # a number: rebound in the dict alone
+    return a * 3.0 + d["p"] * d["q"] + t
+
+
+def iadd_array_read_before(x):
+    d = {"p": x * 2.0}
+    t = d["p"]
+    d["p"] -= x ** 2           # t is the same array: it sees the change
+    return np.sum(t * x)
+
+
+@pytest.mark.parametrize("f", [iadd_array_item, iadd_array_two_keys, iadd_number_item,
+                               iadd_array_read_before])
+def test_dict_item_augmented(f):
+    _check(f, X)
+
+
+def iadd_into_argument(x):
+    d = {"p": x}
+    d["p"] += 1.0              # x is the caller's array
+    return np.sum(d["p"])
+
+
+def test_dict_item_augmented_into_argument_refused():
+    with pytest.raises(errors.RevsrcError) as e:
+        revsrc.grad(iadd_into_argument)(X.copy())
+    assert e.value.code == "E403"
+
+
+def second_name_for_dict(x):
+    d = {"a": 0.0}
+    e = d
+    for i in range(3):
+        d["a"] = d["a"] + x
+    return e["a"]
+
+
+def dict_in_list(x):
+    d = {"a": 0.0}
+    ds = [d]
+    for i in range(3):
+        d["a"] = d["a"] + x
+    return ds[0]["a"]
+
+
+def placed_in_list_then_set(x):
+    d = {"a": 0.0}
+    ds = [d]
+    d["a"] = x
+    return ds[0]["a"]
+
+
+def placed_in_tuple_then_iadd(x):
+    d = {"a": x * 0.0}
+    ds = (d, 1)
+    d["a"] += x
+    return np.sum(ds[0]["a"])
+
+
+def placed_in_dict_then_set(x):
+    d = {"a": 0.0}
+    ds = {"in": d}             # a dict of constant keys holds d itself: followed
+    d["a"] = x * 3.0
+    return ds["in"]["a"]
+
+
+@pytest.mark.parametrize("f, code", [(second_name_for_dict, "E403"), (dict_in_list, "E404"),
+                                     (placed_in_list_then_set, "E404"),
+                                     (placed_in_tuple_then_iadd, "E404")])
+def test_dict_held_twice_changed_refused(f, code):
+    want = f(1.0)
+    assert want != 0.0
+    with pytest.raises(errors.RevsrcError) as e:
+        revsrc.grad(f)(1.0)
+    assert e.value.code == code
+
+
+def test_dict_held_in_static_dict_changed():
+    _check(placed_in_dict_then_set, 1.3)

@@ -87,10 +87,6 @@ KNOWN = {
     "r7_sorted_and_min_with_key": "refused-undoc",
     # E403 "would change an array the caller owns" for a decorator's closure dict cache
     "r7_decorator_memoize_dict_cache": "refused-undoc",
-    # E403 "changes a dict under a condition or in a loop" with no condition and no loop:
-    # d = {"p": a}; d["p"] += 1.0
-    "r7_dict_two_keys_same_array_iadd": "refused-undoc",
-    "r7_dict_item_iadd_no_loop": "refused-undoc",
     # E404 "follows this change only on a list made in the function" for xs = [a]; xs[0][1] = v
     # on a list made in the function
     "r7_list_item_setitem_made_here": "refused-undoc",

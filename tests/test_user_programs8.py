@@ -82,10 +82,6 @@ KNOWN = {
     # E502 "cannot compile round_digits: expected 1 arguments, got 2" for round(x, 2) under
     # revsrc.jit (jit of grad of the same function runs); the message does not say what
     "r8_jit_round_with_digits": "refused-undoc",
-    # E403 "changes a dict under a condition or in a loop" on a dict the function made
-    # (d = {}; for ...: d[name] = ...); E403 is documented for arguments only
-    "r8_dict_built_in_loop_with_get_default": "refused-undoc",
-    "r8_local_dict_key_rebound_in_loop": "refused-undoc",  # s["v"] = q on a local dict in a loop
     # E202 "zip has no derivative rule" for sorted(zip(x, range(n)))
     "r8_sorted_zip_tuples_ranked_weights": "refused-undoc",
     # E304 "lstsq at a rank-deficient matrix has no derivative" for the gradient in the

@@ -171,11 +171,14 @@ class AssignLowering:
             raise errors.UnsupportedSyntax("only a local array can be assigned into", loc=loc)
         name = node.value.id
         base = self._resolve(sc, name, node, out)
+        if isinstance(base, VDict) and base.owned and base.placed:
+            raise _placed_dict(name, loc)
         if is_static_value(base):
             raise errors.MutatesArgument(
                 f"assigning into {name}[...] changes {describe_static(base)}"
                 + (", which the caller owns" if not getattr(base, "owned", False) else
-                   " under a condition or in a loop"), loc=loc,
+                   " under a condition, or in a loop while another name or container "
+                   "also holds it"), loc=loc,
                 hint="build a new container (a dict literal) instead")
         params = param_names(sc.parsed.node)
         # (an inlined function's parameter is its caller's variable: revsrc/passes/views.py
@@ -237,6 +240,8 @@ class AssignLowering:
         if not (isinstance(base, VDict) and base.owned) or self.cond_depth or \
                 self.loop_depth:
             return False
+        if base.placed:
+            raise _placed_dict(target.value.id, loc)
         key = self._index(sc, target.slice, out, loc)
         if not isinstance(key, Const):
             return False
@@ -249,6 +254,55 @@ class AssignLowering:
         base.keys.append(key.value)
         base.values.append(value)
         return True
+
+    def _static_augmented(self, sc, node, fn, out, loc):
+        """``d[key] op= v`` on a dict made in the function, with a constant key it has,
+        outside branches and loops: Python's ``t = d[key]; t op= v; d[key] = t`` (an
+        array item changes in place, seen wherever else it is held, which
+        revsrc/passes/views.py follows; a number is rebound in the dict alone). True
+        when handled."""
+        target = node.target
+        if not isinstance(target.value, ast.Name) or not isinstance(target.slice, ast.Constant):
+            return False
+        base = sc.env.get(target.value.id)
+        key = target.slice.value
+        if not (isinstance(base, VDict) and base.owned) or self.cond_depth or \
+                self.loop_depth or key not in base.keys:
+            return False
+        if base.placed:
+            raise _placed_dict(target.value.id, loc)
+        at = base.keys.index(key)
+        if is_static_value(base.values[at]):
+            return False          # a container held statically (d["xs"] += [v])
+        item = self._materialize(base.values[at], out, loc)
+        t = self.fresh()
+        out.append(Op(t, ir.copy, (item,), loc=loc))
+        rhs = self._val(sc, node.value, out)
+        out.append(Op(t, fn, (t, rhs), loc=loc))
+        base.values[at] = t
+        return True
+
+    def _dicts_written(self, sc, body_nodes):
+        """The names holding a dict made in the function whose keys the loop
+        ``body_nodes`` assigns (``d[k] = v``, ``d[k] += v``): the loop builds such a
+        dict when it runs, so it is made a value before the loop. Only where that name
+        alone holds the dict in the function being lowered (not a helper it inlines,
+        whose caller may hold it too): another name would keep the old one."""
+        if len(self.inline_stack) != 1:
+            return set()
+        found = set()
+        for n in ast.walk(ast.Module(body=list(body_nodes), type_ignores=[])):
+            targets = n.targets if isinstance(n, ast.Assign) else \
+                [n.target] if isinstance(n, ast.AugAssign) else []
+            for t in targets:
+                if not isinstance(t, ast.Subscript):
+                    continue
+                while isinstance(t, ast.Subscript):
+                    t = t.value
+                v = sc.env.get(t.id) if isinstance(t, ast.Name) else None
+                if isinstance(v, VDict) and v.owned and not v.placed and _held_once(sc, v):
+                    found.add(t.id)
+        return found
 
     def _assign_function(self, sc, target, value, out, loc):
         """``act = lambda z: ...`` or ``act = np.tanh``: the name stands for the function
@@ -279,3 +333,34 @@ class AssignLowering:
                 f"function a call to {name} calls when it transforms the function", loc=loc,
                 hint="give each function its own name, or pick one with if/else at the "
                      "call: (f1(x) if cond else f2(x))")
+
+
+def _held_once(sc, v):
+    """Whether the static value ``v`` is held by one name alone in scope ``sc`` and
+    those around it, counting what static containers and objects there hold."""
+    count = 0
+    stack = []
+    while sc is not None:
+        stack.extend(sc.env.values())
+        sc = sc.enclosing
+    while stack:
+        x = stack.pop()
+        if x is v:
+            count += 1
+        elif isinstance(x, VTuple):
+            stack.extend(x)
+        elif isinstance(x, VDict):
+            stack.extend(x.values)
+        elif isinstance(x, VRecord):
+            stack.extend(x.items)
+            stack.extend(x.items_by_name.values())
+    return count == 1
+
+
+def _placed_dict(name, loc):
+    """The refusal of a change to a dict made in the function after it was built into
+    a value of the program (``ds = [d]``): Python changes it there too."""
+    return errors.UnfollowableWrite(
+        f"{name} is changed here after it was put into a list, a tuple or a call, which "
+        "holds the same dict and would change too; revsrc cannot follow the change there",
+        loc=loc, hint=f"finish {name} before placing it, or place a copy: dict({name})")
