@@ -259,3 +259,117 @@ def test_dict_held_twice_changed_refused(f, code):
 
 def test_dict_held_in_static_dict_changed():
     _check(placed_in_dict_then_set, 1.3)
+
+
+# ----- an array changed in place while a container the program built holds it --------
+# (these gave the old array's derivative: a wrong gradient; refused now, E404)
+
+def held_then_set(x):
+    a = np.zeros(2)
+    xs = [a]
+    a[1] = x[0] * 3
+    return np.sum(xs[0] * x)
+
+
+def held_then_iadd(x):
+    a = x * 1.0
+    xs = [a]
+    a += x ** 2
+    return np.sum(xs[0] * x)
+
+
+def held_view_written(x):
+    a = x * 1.0
+    xs = [a]
+    b = a[:1]
+    b[0] = 2.0 * x[1]
+    return np.sum(xs[0] * x)
+
+
+def held_in_inner_list(x):
+    a = x * 1.0
+    xs = [[a]]
+    a *= x
+    return np.sum(xs[0][0] * x)
+
+
+def appended_then_set(x):
+    a = x * 1.0
+    xs = []
+    xs.append(a)
+    a[1] = x[0] ** 2
+    return np.sum(xs[0] * x)
+
+
+def item_taken_then_set(x):
+    a = x * 1.0
+    xs = [a]
+    t = xs[0]
+    a[1] = x[0] ** 2
+    return np.sum(t * x)
+
+
+def appended_each_turn_then_set(x):
+    a = x * 1.0
+    hist = []
+    for i in range(3):
+        hist.append(a)
+        a[0] = a[0] * x[1]
+    return np.sum(hist[0] * x)
+
+
+@pytest.mark.parametrize("f", [held_then_set, held_then_iadd, held_view_written,
+                               held_in_inner_list, appended_then_set, item_taken_then_set,
+                               appended_each_turn_then_set])
+def test_array_changed_while_held_refused(f):
+    with pytest.raises(errors.RevsrcError) as e:
+        revsrc.grad(f)(X)
+    assert e.value.code == "E404"
+    assert e.value.filename == __file__ and "_t" not in str(e.value)
+
+
+def made_each_turn_then_appended(x):
+    hist = []
+    for i in range(3):
+        a = np.zeros(2)
+        a[0] = x[0] * i
+        a[1] = x[1] ** 2
+        hist.append(a)
+    return np.sum(hist[2] * hist[1])
+
+
+def copy_appended(x):
+    a = x * 1.0
+    hist = []
+    for i in range(3):
+        a[0] = a[0] * x[1]
+        hist.append(a.copy())
+    return np.sum(hist[0] * hist[2])
+
+
+def read_before_change(x):
+    a = x * 1.0
+    xs = [a]
+    s = np.sum(xs[0] ** 2)
+    a[1] = x[0] ** 2
+    return s + np.sum(a)
+
+
+def tuple_of_names(x):
+    a = x * 1.0
+    t = (a, 1)
+    a[0] = 5.0 * x[1]
+    return np.sum(t[0] * x)
+
+
+def static_dict_holds(x):
+    a = x * 1.0
+    d = {"k": a}
+    a[0] = 5.0 * x[1]
+    return np.sum(d["k"] * x)
+
+
+@pytest.mark.parametrize("f", [made_each_turn_then_appended, copy_appended,
+                               read_before_change, tuple_of_names, static_dict_holds])
+def test_array_changed_while_held_followed(f):
+    _check(f, X)
