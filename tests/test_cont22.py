@@ -373,3 +373,41 @@ def static_dict_holds(x):
                                read_before_change, tuple_of_names, static_dict_holds])
 def test_array_changed_while_held_followed(f):
     _check(f, X)
+
+
+# ----- 3. an item assignment into an array held in a list -------------------------------
+
+M3 = np.arange(1.0, 10.0).reshape(3, 3) / 7
+
+
+def rows_written(m):
+    rows = [m[i].copy() for i in range(3)]
+    rows[1][0] = rows[0][0] * rows[2][2]
+    return np.sum(np.stack(rows) ** 2)
+
+
+def list_item_written(x):
+    a = np.zeros(2)
+    xs = [a]
+    xs[0][1] = x[0] * 3.0
+    return np.sum(a * x)
+
+
+@pytest.mark.parametrize("f, arg", [(rows_written, M3), (list_item_written, X)])
+def test_item_assignment_into_array_in_list_refused(f, arg):
+    with pytest.raises(errors.RevsrcError) as e:
+        revsrc.grad(f)(arg)
+    assert e.value.code == "E404"
+    assert e.value.filename == __file__ and "xs[i][j] = v" in str(e.value)
+
+
+def rows_written_as_hinted(m):
+    rows = [m[i].copy() for i in range(3)]
+    row = rows[1].copy()
+    row[0] = rows[0][0] * rows[2][2]
+    rows[1] = row
+    return np.sum(np.stack(rows) ** 2)
+
+
+def test_item_assignment_as_hinted_computes():
+    _check(rows_written_as_hinted, M3)

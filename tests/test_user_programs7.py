@@ -87,9 +87,9 @@ KNOWN = {
     "r7_sorted_and_min_with_key": "refused-undoc",
     # E403 "would change an array the caller owns" for a decorator's closure dict cache
     "r7_decorator_memoize_dict_cache": "refused-undoc",
-    # E404 "follows this change only on a list made in the function" for xs = [a]; xs[0][1] = v
-    # on a list made in the function
-    "r7_list_item_setitem_made_here": "refused-undoc",
+    # E404 xs = [a]; xs[0][1] = v: an item assignment into an array held in a list (the array
+    # changes wherever it is held; docs/refusals.md)
+    "r7_list_item_setitem_made_here": "refused-doc",
     # E202 "zip has no derivative rule" for dict(zip(keys, x)) (zip is followed in loops and
     # in xs, ys = zip(*pairs))
     "r7_dict_of_zip_keys_values": "refused-undoc",
