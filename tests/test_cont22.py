@@ -411,3 +411,29 @@ def rows_written_as_hinted(m):
 
 def test_item_assignment_as_hinted_computes():
     _check(rows_written_as_hinted, M3)
+
+
+# ----- a memoizing decorator's cache ----------------------------------------------------
+
+def _memoize(fn):
+    cache = {}
+
+    def wrapper(x):
+        key = round(float(x), 12)
+        if key not in cache:
+            cache[key] = fn(x)
+        return cache[key]
+    return wrapper
+
+
+@_memoize
+def memoized(x):
+    return np.exp(x) * x
+
+
+def test_memoizing_decorator_cache_refused():
+    with pytest.raises(errors.RevsrcError) as e:
+        revsrc.grad(memoized)(0.5)
+    assert e.value.code == "E403"
+    assert "cache" in str(e.value) and "enclosing function" in str(e.value)
+    assert e.value.filename == __file__

@@ -183,6 +183,14 @@ class AssignLowering:
         params = param_names(sc.parsed.node)
         # (an inlined function's parameter is its caller's variable: revsrc/passes/views.py
         # follows the write there, and refuses it if the caller's caller owns it)
+        if name not in sc.locals and name not in params:
+            # a global's or an enclosing function's value (a memoizing decorator's cache)
+            raise errors.MutatesArgument(
+                f"assigning into {name}[...] changes {name}, a global or a variable of an "
+                "enclosing function (a memoizing decorator's cache, say), which outlives "
+                "this call; revsrc refuses changes to what the function does not own",
+                loc=loc, hint="keep the cache outside the function revsrc transforms "
+                              "(memoize its derivative or its caller), or build a new value")
         if not isinstance(base, str) or name not in sc.locals or (
                 name in params and not sc.prefix and not self._rebound(sc, name)):
             raise errors.MutatesArgument(
