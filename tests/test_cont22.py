@@ -437,3 +437,40 @@ def test_memoizing_decorator_cache_refused():
     assert e.value.code == "E403"
     assert "cache" in str(e.value) and "enclosing function" in str(e.value)
     assert e.value.filename == __file__
+
+
+# ----- a.flat[...] read and written ------------------------------------------------------
+
+def flat_write(m):
+    a = m.copy()
+    a.flat[4] = a.flat[0] ** 2
+    return np.sum(a * m)
+
+
+def flat_reads(m):
+    s = m.flat[-1] * m.flat[1]
+    piece = m.T.flat[2:5]          # a copy: writing it leaves m.T alone
+    piece[0] = 0.0
+    for i in range(3):
+        s = s + m.flat[i] * m.flat[i + 3]
+    return s + np.sum(piece * m.flat[[0, 4, 8]])
+
+
+@pytest.mark.parametrize("f", [flat_write, flat_reads])
+def test_flat_items(f):
+    _check(f, M3)
+
+
+@pytest.mark.parametrize("f", [flat_write, flat_reads])
+def test_flat_items_jvp(f):
+    v = np.ones_like(M3)
+    _, t = revsrc.jvp(f, (M3,), (v,))
+    h = 1e-6
+    assert t == pytest.approx((f(M3 + h * v) - f(M3 - h * v)) / (2 * h), rel=1e-6)
+
+
+def test_flat_reads_on_jax():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    np.testing.assert_allclose(revsrc.grad(flat_reads, backend="jax")(M3),
+                               revsrc.grad(flat_reads)(M3), rtol=1e-12)

@@ -197,8 +197,6 @@ KNOWN = {
     "np2kw_grad_matmul_dunder": "refused",   # E202 KM.__matmul__(v)
     "np2kw_jvp_matmul_dunder": "refused",
     # -- refused although the refusal table says .flat works ---------------------------------
-    "index_flat_assign": "refused",          # E202 A.flat[4] = A.flat[0] ** 2
-    "index_flat_fancy": "refused",           # E202 A.flat[[0, 3, 3]]
     # -- refused, documented (continued) -------------------------------------------------
     "late_binding_nested_defs": "refused",   # E101 nested function as a value
     "late_binding_lambda_listcomp": "refused",  # E101 lambda as a value
