@@ -474,3 +474,65 @@ def test_flat_reads_on_jax():
     jax.config.update("jax_enable_x64", True)
     np.testing.assert_allclose(revsrc.grad(flat_reads, backend="jax")(M3),
                                revsrc.grad(flat_reads)(M3), rtol=1e-12)
+
+
+# ----- 4. the W1 check (xs[i] op= v on an array another value may hold) ----------------
+# It walks what the program may still read each time the line runs; arrays of different
+# owners are told apart by .base, NumPy asked only where the owners match or are unknown.
+
+from revsrc.runtime import inplace  # noqa: E402
+from numpy.lib.stride_tricks import as_strided  # noqa: E402
+
+
+def _shared_cases():
+    a = np.zeros(4)
+    buf = bytearray(32)
+    p, q = np.frombuffer(buf), np.frombuffer(buf)
+    b = np.zeros(4)
+    s = as_strided(b, shape=(2,), strides=(16,))
+    owner = np.zeros(6)
+    return [
+        ("view then owner", [a[:2], a], 0, True),
+        ("owner then view", [a, a[2:]], 0, True),
+        ("view of a view", [a[1:][1:], [a[:3]]], 0, True),
+        ("apart views", [a[:2], a[2:]], 0, False),
+        ("one buffer", [p, q], 0, True),
+        ("strided", [s, (b,)], 0, True),
+        ("reshaped owner", [owner.reshape(2, 3)[0], {"k": owner[2:4]}], 0, True),
+        ("two owners", [np.zeros(2), np.zeros(2)], 0, False),
+        ("same twice", [a, a], 0, True),
+    ]
+
+
+@pytest.mark.parametrize("name, xs, i, shared", _shared_cases(),
+                         ids=[c[0] for c in _shared_cases()])
+def test_item_alone_check(name, xs, i, shared):
+    if shared:
+        with pytest.raises(errors.RevsrcError) as e:
+            inplace.check_item_alone(xs[i], xs, (xs,), None, ("xs",))
+        assert e.value.code == "E404"
+    else:
+        inplace.check_item_alone(xs[i], xs, (xs,), None, ("xs",))
+
+
+def buffers_accumulated(x):
+    bufs = [np.zeros(2) for _ in range(30)]
+    for i in range(30):
+        bufs[i] += x * i
+        bufs[(i * 7) % 30] += x[::-1]
+    return np.sum(bufs[29] * bufs[3]) + np.sum(bufs[0])
+
+
+def buffers_sharing(x):
+    base = np.zeros(4)
+    bufs = [base[:2], base[2:], base[1:3]]
+    for i in range(2):
+        bufs[i] += x
+    return np.sum(bufs[2])
+
+
+def test_item_alone_check_in_loops():
+    _check(buffers_accumulated, X)
+    with pytest.raises(errors.RevsrcError) as e:
+        revsrc.grad(buffers_sharing)(X)
+    assert e.value.code == "E404"
