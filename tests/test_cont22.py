@@ -536,3 +536,57 @@ def test_item_alone_check_in_loops():
     with pytest.raises(errors.RevsrcError) as e:
         revsrc.grad(buffers_sharing)(X)
     assert e.value.code == "E404"
+
+
+# ----- an item of a dict held inside a static container, assigned ---------------------
+# (the write went into a copy built for it: d["in"]["w"] = 3 x read back x, a wrong value)
+
+def inner_dict_set(x):
+    d = {"in": {"w": x}}
+    d["in"]["w"] = x * 3.0
+    return d["in"]["w"]
+
+
+def inner_dict_seen_by_its_name(x):
+    e = {"w": x}
+    d = {"in": e}
+    d["in"]["w"] = x * 3.0
+    d["in"]["v"] = x ** 2
+    return e["w"] * e["v"]
+
+
+def inner_dicts_unrolled(x):
+    d = {}
+    for i in range(3):
+        d[i] = {"w": x * i}
+        d[i]["w"] = d[i]["w"] + 1.0
+    return d[2]["w"] * d[1]["w"]
+
+
+@pytest.mark.parametrize("f", [inner_dict_set, inner_dict_seen_by_its_name,
+                               inner_dicts_unrolled])
+def test_inner_static_dict_item_assigned(f):
+    _check(f, 1.5)
+
+
+def inner_list_set(x):
+    t = ([x, 1.0],)
+    t[0][1] = x * 3.0
+    return t[0][1]
+
+
+def inner_dict_set_in_branch(x):
+    d = {"in": {"w": x}}
+    if x > 0:
+        d["in"]["w"] = x * 3.0
+    return d["in"]["w"]
+
+
+@pytest.mark.parametrize("f", [inner_list_set, inner_dict_set_in_branch])
+def test_inner_static_item_assigned_refused(f):
+    try:
+        value, g = revsrc.value_and_grad(f)(1.5)
+    except errors.RevsrcError as e:
+        assert e.code in ("E403", "E404") and e.filename == __file__
+    else:
+        assert value == pytest.approx(f(1.5)) and g == pytest.approx(3.0)

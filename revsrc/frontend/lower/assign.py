@@ -16,7 +16,8 @@ from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
 from .scope import param_names
-from .values import (Known, NestedDef, VDict, VRecord, VTuple, describe_static, is_static,
+from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple,
+                     describe_static, is_static,
                      is_static_value, lambda_def, made_object)
 from ...core.source import ast_nodes
 
@@ -241,9 +242,10 @@ class AssignLowering:
     def _static_setitem(self, sc, target, value, out, loc):
         """``d[key] = value`` on a dict made in the function, with a constant key,
         outside branches and loops: the static dict changes (every name holding it
-        sees the change, as in Python)."""
+        sees the change, as in Python). ``d[k][key] = value`` too, where ``d`` holds a
+        static container and ``d[k]`` is a static dict."""
         if not isinstance(target.value, ast.Name):
-            return False
+            return self._static_inner_setitem(sc, target, value, out, loc)
         base = sc.env.get(target.value.id)
         if not (isinstance(base, VDict) and base.owned) or self.cond_depth or \
                 self.loop_depth:
@@ -261,6 +263,48 @@ class AssignLowering:
                 return True
         base.keys.append(key.value)
         base.values.append(value)
+        return True
+
+    def _static_inner_setitem(self, sc, target, value, out, loc):
+        """``d[k][key] = value`` (constant ``k``) on a container the lowering holds
+        (a static dict or tuple): the item ``d[k]`` is the static value itself, never a
+        copy built for the write (the change would be lost). A static dict item changes
+        as `_static_setitem` changes one; any other static container item is refused."""
+        root = target.value
+        while isinstance(root, ast.Subscript) and (
+                isinstance(root.slice, ast.Constant) or isinstance(root.slice, ast.Name)
+                and isinstance(sc.env.get(root.slice.id), Const)):
+            root = root.value     # (a name bound to a constant: an unrolled loop's)
+        if not (isinstance(root, ast.Name) and isinstance(sc.env.get(root.id), STATIC_NODES)) \
+                or root.id in param_names(sc.parsed.node) or root.id not in sc.locals:
+            return False         # (the caller's: refused as such, E403)
+        inner = self._expr(sc, target.value, out)
+        if not isinstance(inner, STATIC_NODES):
+            return False         # an operand (an array item): written through as a view
+        shown = ast.unparse(target.value)
+        k, key = target.slice, None
+        if isinstance(k, ast.Constant):
+            key = k.value
+        elif isinstance(k, ast.Name) and isinstance(sc.env.get(k.id), Const):
+            key = sc.env[k.id].value
+        if not (isinstance(inner, VDict) and inner.owned) or key is None:
+            raise errors.UnfollowableWrite(
+                f"assigning into {shown}[...] changes {describe_static(inner)} held inside "
+                f"{root.id}, and revsrc cannot follow that change", loc=loc,
+                hint=f"build the new inner value and assign it whole: {shown} = ...")
+        if inner.placed:
+            raise _placed_dict(shown, loc)
+        if self.cond_depth or self.loop_depth:
+            raise errors.MutatesArgument(
+                f"assigning into {shown}[...] changes a dict under a condition, or in a "
+                "loop", loc=loc, hint="build a new container (a dict literal) instead")
+        if not is_static_value(value):
+            value = self._snapshot(self._materialize(value, out, loc), out, loc)
+        if key in inner.keys:
+            inner.values[inner.keys.index(key)] = value
+        else:
+            inner.keys.append(key)
+            inner.values.append(value)
         return True
 
     def _static_augmented(self, sc, node, fn, out, loc):
