@@ -10,8 +10,12 @@ user's line) where it cannot.
   held): computed (was E403 "under a condition or in a loop").
 - The adjoint of ``d[k] = v`` on a dict the program builds when it runs: the old item's
   adjoint stops at the key written over (it flowed on: a wrong gradient).
+- An array changed in place while a list or dict the program built holds it, read after
+  the change: refused, E404 (it gave the old array's derivative). ``rows[1][0] = v`` into
+  an array a list holds, and a memoizing decorator's cache: refused saying why.
+- ``a.flat[i]`` read; ``d["in"]["w"] = v`` into a dict held inside a static one (the write
+  went into a copy); the W1 check made cheaper without losing a refusal.
 """
-import warnings
 
 import numpy as np
 import pytest
