@@ -112,7 +112,6 @@ KNOWN = {
     "grad_of_lambda_in_dict_literal": "refused",  # E201 a lambda in a multi-line dict literal
     "local_dict_of_lambdas_dispatch": "refused",  # E101 lambdas reading no variables of f
     "dict_unpack_merge_update": "refused",   # E101 {**p, "b": ...}
-    "dict_accumulate_by_key": "refused",     # E101 .get() of a local dict (of an argument works)
     "untaken_arm_missing_attribute": "refused",  # E105 on the arm Python never evaluates
     "dataclass_list_built_inside_method": "refused",  # E202 list of dataclasses in a genexpr
     "super_call_in_method": "refused",       # E202 super().f(x)
@@ -197,8 +196,6 @@ KNOWN = {
     "np2kw_grad_matmul_dunder": "refused",   # E202 KM.__matmul__(v)
     "np2kw_jvp_matmul_dunder": "refused",
     # -- refused although the refusal table says .flat works ---------------------------------
-    "index_flat_assign": "refused",          # E202 A.flat[4] = A.flat[0] ** 2
-    "index_flat_fancy": "refused",           # E202 A.flat[[0, 3, 3]]
     # -- refused, documented (continued) -------------------------------------------------
     "late_binding_nested_defs": "refused",   # E101 nested function as a value
     "late_binding_lambda_listcomp": "refused",  # E101 lambda as a value

@@ -70,8 +70,7 @@ KNOWN = {
     "np2_grad_mean_where": "refused-undoc",        # E202 np.mean(where=) (jvp works)
     "np2_grad_var_mean_kw": "refused-undoc",       # E202 np.var(mean=) (NumPy 2.0 keyword)
     "np2_jvp_var_mean_kw": "refused-undoc",
-    "view_flat_write": "refused-undoc",            # E202 a.flat[4] = ... (the table says .flat works)
-    "view_list_of_rows_write": "refused-undoc",    # E404 rows = [m[i].copy() ...]; rows[1][0] = ...
+    "view_list_of_rows_write": "refused-doc",      # E404 rows = [m[i].copy() ...]; rows[1][0] = ...
     "phys_hessian_spring_chain_kw": "refused-undoc",  # E104 hessian through np.diff
     "phys_hvp_spring_chain": "refused-undoc",      # E104 hvp through np.diff
     # E502 "argument 1 (X) is a ndarray, not an array or a float, int or bool": vmap of

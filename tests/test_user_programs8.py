@@ -27,17 +27,6 @@ MODULES = ["user_programs8" + s for s in "abcdefghijklmnopqrstu"]
 
 KNOWN = {
     # -- CRASHED ------------------------------------------------------------------------------------
-    # C1 (now refused-undoc: the E404 names the line, not the temporary) a spurious E404 whose message named an internal temporary ("p is also named _t6 ...
-    # hint: copy it where the second name is made: _t6 = list(p)"): a list made by a
-    # comprehension, put in a dict that is rebuilt each iteration; nothing is changed in
-    # place (Python: 3.0). The same with a list literal, a tuple or a list state works.
-    # s = {"pos": [0.0]}
-    # for _ in range(3): p = [s["pos"][k] + x for k in range(1)]; s = {"pos": p}
-    # return s["pos"][0]                                   -> grad at 1.3: E404 naming _t6
-    "r8_dict_of_lists_state_rebuilt": "refused-undoc",
-    "r8_dict_rebuilt_from_comprehension_list_in_loop": "refused-undoc",
-    # also with q = list(s["v"]); q[0] = q[0] * 2; s = {"v": q}  (Python: 4.0; E404 naming _t7)
-    "r8_dict_rebuilt_from_list_copy_item_write": "refused-undoc",
     # C2 (was) a refusal naming an internal module: revsrc.tree_leaves (documented for update steps)
     # called inside a differentiated function: "[E202] revsrc.core.pytree.tree_leaves has no
     # derivative rule"; sum(np.sum(l ** 2) for l in revsrc.tree_leaves(params))
@@ -88,10 +77,6 @@ KNOWN = {
     # E502 "cannot compile round_digits: expected 1 arguments, got 2" for round(x, 2) under
     # revsrc.jit (jit of grad of the same function runs); the message does not say what
     "r8_jit_round_with_digits": "refused-undoc",
-    # E403 "changes a dict under a condition or in a loop" on a dict the function made
-    # (d = {}; for ...: d[name] = ...); E403 is documented for arguments only
-    "r8_dict_built_in_loop_with_get_default": "refused-undoc",
-    "r8_local_dict_key_rebound_in_loop": "refused-undoc",  # s["v"] = q on a local dict in a loop
     # E202 "zip has no derivative rule" for sorted(zip(x, range(n)))
     "r8_sorted_zip_tuples_ranked_weights": "refused-undoc",
     # E304 "lstsq at a rank-deficient matrix has no derivative" for the gradient in the

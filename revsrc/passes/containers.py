@@ -312,7 +312,7 @@ def rewrite_write(r, s, path):
                 f" (through {target})" if root != target else ""), loc=loc,
             hint=f"copy it first: {root} = list({root})  (or dict({root}), "
                  f"[list(row) for row in {root}] for a list of lists)")
-    _check_second_names(r, seen, path, loc)
+    _check_second_names(r, seen, _own(r, target), path, loc)
     # the objects changed: the written list and every list holding it on the way up
     changed = [target] + [base for var, how, base, d in walk if how == "item"][:-1]
     for v in dict.fromkeys(changed):
@@ -341,16 +341,21 @@ def rewrite_write(r, s, path):
     return out
 
 
-def _check_second_names(r, seen, path, loc):
+def _check_second_names(r, seen, own, path, loc):
     """Refuse a change at ``path`` to a list another name also holds (a copy of a name
     on the way up, ``seen``, made before the change or in a loop around it): the change
-    would show through both."""
+    would show through both. ``own``: the names holding the changed list itself, from
+    the written name up through its aliases."""
     for m, (base, _) in r.parent.items():
         if m in seen or base not in seen or r.defs[m][0].stmt.fn is not ir.copy:
             continue
         d = r.defs[m][0].path
-        if _order(d) > _order(path) and _common_loop(r, d, path) is None:
-            continue    # named so only after this change
+        if _order(d) > _order(path):
+            loop = _common_loop(r, d, path)
+            if loop is None:
+                continue    # named so only after this change
+            if base in own and _made_in_turn(r, own, base, loop, path):
+                continue    # m holds an earlier turn's list, not the one changed
         if r.names is not None and r.names.is_generated(m):
             # a name of revsrc's own means nothing to the user: say where it holds base
             at = r.defs[m][0].stmt.loc
@@ -364,6 +369,42 @@ def _check_second_names(r, seen, path, loc):
             f"{base} is also named {m}, and revsrc cannot follow a change to both "
             "names", loc=loc,
             hint=f"copy it where the second name is made: {m} = list({base})")
+
+
+def _own(r, target):
+    """``target`` and the names it is an alias of, up to the first that is not an
+    alias (``q = t``): the names that hold the very list a write into ``target``
+    changes."""
+    own = [target]
+    v = target
+    while v in r.parent and r.defs[v][0].stmt.fn is ir.copy and r.parent[v][0] not in own:
+        v = r.parent[v][0]
+        own.append(v)
+    return own
+
+
+# what makes a new list or dict (a copy made by list()/dict() is a new outer object)
+_FRESH = (ir.make_list, ir.make_dict, list, dict, append, extend, set_item, concat, repeat)
+
+
+def _made_in_turn(r, own, base, k, path):
+    """Whether ``base`` (one of ``own``) names, when the change at ``path`` runs, a list
+    made new on the same turn of the loop at level ``k`` before the change: then a copy
+    of ``base`` made later in the turn holds the list of an earlier turn, which this
+    change does not touch (``p = [...]; <change p>; s = {"pos": p}`` in a loop). Every
+    alias from ``base`` up, and the list's making, must be on that turn and always
+    run before the change."""
+    chain = own[own.index(base):]
+    for v in chain[:-1]:
+        if not ir.dominates(r.defs[v][0].path, path) or len(r.defs[v][0].path) <= k:
+            return False
+    top = chain[-1]
+    if top in r.parent:
+        return False          # an item of another list, or may be a view: not new
+    ds = [d for d in r.defs.get(top, []) if len(d.path) > k and d.path[:k] == path[:k]
+          and d.path[k][0] == path[k][0]]
+    return bool(ds) and all(isinstance(d.stmt, Op) and d.stmt.fn in _FRESH for d in ds) \
+        and any(ir.dominates(d.path, path) for d in ds)
 
 
 def _slice_write(r, s, v, base):

@@ -31,7 +31,7 @@ import operator
 
 import numpy as np
 
-from . import containers, versions
+from . import containers, holders, versions
 from .. import errors, runtime
 from ..core import ir, kinds
 from ..core.ir import Const, For, If, Op, SetItem, While, dominates
@@ -273,6 +273,7 @@ class _Resolver:
         target, loc = s.target, s.loc
         if isinstance(s, Op) and s.fn in containers.IN_PLACE:
             return containers.rewrite_write(self, s, path)
+        holders.check_unheld(self, s, path, _only_after)
         if isinstance(s, Op) and self.found.get(target) == kinds.ANY:
             # a number (rebound) or a shared array (changed in place): known when it runs
             return [Op(None, runtime.check_immutable, (target, Const(loc)), loc=loc),

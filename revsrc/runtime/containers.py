@@ -289,6 +289,14 @@ def key_at(d, position):
 
 
 def _check_list(xs, what):
+    if isinstance(xs, np.ndarray) and what == "item assignment":
+        # xs[i][j] = v on a list or dict item that turned out an array: NumPy changes
+        # that array itself, wherever else it is held (a name, another slot)
+        raise errors.UnfollowableWrite(
+            "this item assignment writes into an array held in a list or a dict "
+            "(xs[i][j] = v), which changes that array wherever else it is held; revsrc "
+            "cannot follow that change",
+            hint="give the slot a new array: row = xs[i].copy(); row[j] = v; xs[i] = row")
     if type(xs) is not list:
         raise errors.UnfollowableWrite(
             f"{what} on a {type(xs).__name__}: revsrc follows this change only on a list "
@@ -347,12 +355,14 @@ def repeat_grad(g, seq):
 def set_item_grad(g, xs, index):
     """The adjoint of ``xs`` in ``set_item(xs, index, value)``: ``g`` with a zero at
     ``index`` (the old item there is gone)."""
-    if np.ndim(g) == 0:
-        return g
-    if isinstance(xs, dict):
+    if isinstance(g, dict):
+        # (before the test of a number: NumPy counts a dict 0-dimensional, and the
+        # old item's adjoint would flow on through the key written over)
         out = DictGrad(g)
         out.pop(index, None)
         return out
+    if np.ndim(g) == 0:
+        return g
     out = pieces(list(g))
     if isinstance(index, slice):
         for i in range(*index.indices(len(xs))):

@@ -375,18 +375,56 @@ def write_at_base_grad(g, base, where):
 
 def _reached(value, item, seen, hits, found):
     """Count in ``hits`` the times ``item`` is ``value`` or inside it (lists, tuples
-    and dicts, each looked into once); append to ``found`` the other arrays."""
+    and dicts, each looked into once); append to ``found`` the other arrays. (Items
+    are tested here, not by a call each: a list of n arrays changed on each of n turns
+    is walked n times.)"""
     if value is item:
         hits[0] += 1
         return
-    if isinstance(value, (list, tuple, dict)):
-        if id(value) in seen:
-            return
-        seen.add(id(value))
-        for v in value.values() if isinstance(value, dict) else value:
-            _reached(v, item, seen, hits, found)
-    elif isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray):
         found.append(value)
+        return
+    if not isinstance(value, (list, tuple, dict)) or id(value) in seen:
+        return
+    seen.add(id(value))
+    for v in value.values() if isinstance(value, dict) else value:
+        if v is item:
+            hits[0] += 1
+        elif isinstance(v, np.ndarray):
+            found.append(v)
+        elif isinstance(v, (list, tuple, dict)):
+            _reached(v, item, seen, hits, found)
+
+
+def _owner(a):
+    """The array that owns the memory ``a`` uses (``a`` itself if it owns it), or None
+    where something else stands between (a buffer, np.frombuffer, as_strided): then
+    only np.may_share_memory can tell."""
+    while True:
+        b = a.base
+        if b is None:
+            return a if a.flags.owndata else None
+        if not isinstance(b, np.ndarray):
+            return None
+        a = b
+
+
+def _shares_any(item, found):
+    """Whether an array of ``found`` other than ``item`` shares memory with it. Arrays
+    of different owners cannot, which a look at ``.base`` tells (cheaper than asking
+    NumPy of each); NumPy is asked where the owners match or are not known."""
+    own = _owner(item)
+    for a in found:
+        if a is item:
+            continue
+        if own is not None and (a.base is None and a.flags.owndata and a is not own):
+            continue
+        other = _owner(a) if own is not None else None
+        if other is not None and other is not own:
+            continue
+        if np.may_share_memory(item, a) and np.shares_memory(item, a):
+            return True
+    return False
 
 
 def item_holders(item, others, names=()):
@@ -422,7 +460,6 @@ def check_item_alone(item, base, others, loc=None, names=(), views=True):
     hits, holders, found = item_holders(item, others, names)
     shared = hits > 1
     if not shared and isinstance(item, np.ndarray) and item.size:
-        shared = any(a is not item and np.may_share_memory(item, a) and
-                     np.shares_memory(item, a) for a in found)
+        shared = _shares_any(item, found)
     if shared:
         raise shared_item(loc, holders)

@@ -16,7 +16,8 @@ from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
 from .scope import param_names
-from .values import (Known, NestedDef, VDict, VRecord, VTuple, describe_static, is_static,
+from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple,
+                     describe_static, is_static,
                      is_static_value, lambda_def, made_object)
 from ...core.source import ast_nodes
 
@@ -171,15 +172,26 @@ class AssignLowering:
             raise errors.UnsupportedSyntax("only a local array can be assigned into", loc=loc)
         name = node.value.id
         base = self._resolve(sc, name, node, out)
+        if isinstance(base, VDict) and base.owned and base.placed:
+            raise _placed_dict(name, loc)
         if is_static_value(base):
             raise errors.MutatesArgument(
                 f"assigning into {name}[...] changes {describe_static(base)}"
                 + (", which the caller owns" if not getattr(base, "owned", False) else
-                   " under a condition or in a loop"), loc=loc,
+                   " under a condition, or in a loop while another name or container "
+                   "also holds it"), loc=loc,
                 hint="build a new container (a dict literal) instead")
         params = param_names(sc.parsed.node)
         # (an inlined function's parameter is its caller's variable: revsrc/passes/views.py
         # follows the write there, and refuses it if the caller's caller owns it)
+        if name not in sc.locals and name not in params:
+            # a global's or an enclosing function's value (a memoizing decorator's cache)
+            raise errors.MutatesArgument(
+                f"assigning into {name}[...] changes {name}, a global or a variable of an "
+                "enclosing function (a memoizing decorator's cache, say), which outlives "
+                "this call; revsrc refuses changes to what the function does not own",
+                loc=loc, hint="keep the cache outside the function revsrc transforms "
+                              "(memoize its derivative or its caller), or build a new value")
         if not isinstance(base, str) or name not in sc.locals or (
                 name in params and not sc.prefix and not self._rebound(sc, name)):
             raise errors.MutatesArgument(
@@ -230,13 +242,16 @@ class AssignLowering:
     def _static_setitem(self, sc, target, value, out, loc):
         """``d[key] = value`` on a dict made in the function, with a constant key,
         outside branches and loops: the static dict changes (every name holding it
-        sees the change, as in Python)."""
+        sees the change, as in Python). ``d[k][key] = value`` too, where ``d`` holds a
+        static container and ``d[k]`` is a static dict."""
         if not isinstance(target.value, ast.Name):
-            return False
+            return self._static_inner_setitem(sc, target, value, out, loc)
         base = sc.env.get(target.value.id)
         if not (isinstance(base, VDict) and base.owned) or self.cond_depth or \
                 self.loop_depth:
             return False
+        if base.placed:
+            raise _placed_dict(target.value.id, loc)
         key = self._index(sc, target.slice, out, loc)
         if not isinstance(key, Const):
             return False
@@ -249,6 +264,97 @@ class AssignLowering:
         base.keys.append(key.value)
         base.values.append(value)
         return True
+
+    def _static_inner_setitem(self, sc, target, value, out, loc):
+        """``d[k][key] = value`` (constant ``k``) on a container the lowering holds
+        (a static dict or tuple): the item ``d[k]`` is the static value itself, never a
+        copy built for the write (the change would be lost). A static dict item changes
+        as `_static_setitem` changes one; any other static container item is refused."""
+        root = target.value
+        while isinstance(root, ast.Subscript) and (
+                isinstance(root.slice, ast.Constant) or isinstance(root.slice, ast.Name)
+                and isinstance(sc.env.get(root.slice.id), Const)):
+            root = root.value     # (a name bound to a constant: an unrolled loop's)
+        if not (isinstance(root, ast.Name) and isinstance(sc.env.get(root.id), STATIC_NODES)) \
+                or root.id in param_names(sc.parsed.node) or root.id not in sc.locals:
+            return False         # (the caller's: refused as such, E403)
+        inner = self._expr(sc, target.value, out)
+        if not isinstance(inner, STATIC_NODES):
+            return False         # an operand (an array item): written through as a view
+        shown = ast.unparse(target.value)
+        k, key = target.slice, None
+        if isinstance(k, ast.Constant):
+            key = k.value
+        elif isinstance(k, ast.Name) and isinstance(sc.env.get(k.id), Const):
+            key = sc.env[k.id].value
+        if not (isinstance(inner, VDict) and inner.owned) or key is None:
+            raise errors.UnfollowableWrite(
+                f"assigning into {shown}[...] changes {describe_static(inner)} held inside "
+                f"{root.id}, and revsrc cannot follow that change", loc=loc,
+                hint=f"build the new inner value and assign it whole: {shown} = ...")
+        if inner.placed:
+            raise _placed_dict(shown, loc)
+        if self.cond_depth or self.loop_depth:
+            raise errors.MutatesArgument(
+                f"assigning into {shown}[...] changes a dict under a condition, or in a "
+                "loop", loc=loc, hint="build a new container (a dict literal) instead")
+        if not is_static_value(value):
+            value = self._snapshot(self._materialize(value, out, loc), out, loc)
+        if key in inner.keys:
+            inner.values[inner.keys.index(key)] = value
+        else:
+            inner.keys.append(key)
+            inner.values.append(value)
+        return True
+
+    def _static_augmented(self, sc, node, fn, out, loc):
+        """``d[key] op= v`` on a dict made in the function, with a constant key it has,
+        outside branches and loops: Python's ``t = d[key]; t op= v; d[key] = t`` (an
+        array item changes in place, seen wherever else it is held, which
+        revsrc/passes/views.py follows; a number is rebound in the dict alone). True
+        when handled."""
+        target = node.target
+        if not isinstance(target.value, ast.Name) or not isinstance(target.slice, ast.Constant):
+            return False
+        base = sc.env.get(target.value.id)
+        key = target.slice.value
+        if not (isinstance(base, VDict) and base.owned) or self.cond_depth or \
+                self.loop_depth or key not in base.keys:
+            return False
+        if base.placed:
+            raise _placed_dict(target.value.id, loc)
+        at = base.keys.index(key)
+        if is_static_value(base.values[at]):
+            return False          # a container held statically (d["xs"] += [v])
+        item = self._materialize(base.values[at], out, loc)
+        t = self.fresh()
+        out.append(Op(t, ir.copy, (item,), loc=loc))
+        rhs = self._val(sc, node.value, out)
+        out.append(Op(t, fn, (t, rhs), loc=loc))
+        base.values[at] = t
+        return True
+
+    def _dicts_written(self, sc, body_nodes):
+        """The names holding a dict made in the function whose keys the loop
+        ``body_nodes`` assigns (``d[k] = v``, ``d[k] += v``): the loop builds such a
+        dict when it runs, so it is made a value before the loop. Only where that name
+        alone holds the dict in the function being lowered (not a helper it inlines,
+        whose caller may hold it too): another name would keep the old one."""
+        if len(self.inline_stack) != 1:
+            return set()
+        found = set()
+        for n in ast.walk(ast.Module(body=list(body_nodes), type_ignores=[])):
+            targets = n.targets if isinstance(n, ast.Assign) else \
+                [n.target] if isinstance(n, ast.AugAssign) else []
+            for t in targets:
+                if not isinstance(t, ast.Subscript):
+                    continue
+                while isinstance(t, ast.Subscript):
+                    t = t.value
+                v = sc.env.get(t.id) if isinstance(t, ast.Name) else None
+                if isinstance(v, VDict) and v.owned and not v.placed and _held_once(sc, v):
+                    found.add(t.id)
+        return found
 
     def _assign_function(self, sc, target, value, out, loc):
         """``act = lambda z: ...`` or ``act = np.tanh``: the name stands for the function
@@ -279,3 +385,34 @@ class AssignLowering:
                 f"function a call to {name} calls when it transforms the function", loc=loc,
                 hint="give each function its own name, or pick one with if/else at the "
                      "call: (f1(x) if cond else f2(x))")
+
+
+def _held_once(sc, v):
+    """Whether the static value ``v`` is held by one name alone in scope ``sc`` and
+    those around it, counting what static containers and objects there hold."""
+    count = 0
+    stack = []
+    while sc is not None:
+        stack.extend(sc.env.values())
+        sc = sc.enclosing
+    while stack:
+        x = stack.pop()
+        if x is v:
+            count += 1
+        elif isinstance(x, VTuple):
+            stack.extend(x)
+        elif isinstance(x, VDict):
+            stack.extend(x.values)
+        elif isinstance(x, VRecord):
+            stack.extend(x.items)
+            stack.extend(x.items_by_name.values())
+    return count == 1
+
+
+def _placed_dict(name, loc):
+    """The refusal of a change to a dict made in the function after it was built into
+    a value of the program (``ds = [d]``): Python changes it there too."""
+    return errors.UnfollowableWrite(
+        f"{name} is changed here after it was put into a list, a tuple or a call, which "
+        "holds the same dict and would change too; revsrc cannot follow the change there",
+        loc=loc, hint=f"finish {name} before placing it, or place a copy: dict({name})")

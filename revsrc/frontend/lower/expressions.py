@@ -85,6 +85,8 @@ class ExpressionLowering:
 
     @expression(ast.Subscript)
     def _subscript(self, sc, node, out, into, loc):
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "flat":
+            return self._flat_item(sc, node, out, into, loc)
         base = self._expr(sc, node.value, out)
         if isinstance(base, STATIC_NODES):
             idx = self._index(sc, node.slice, out, loc)
@@ -103,6 +105,17 @@ class ExpressionLowering:
             return self._emit(out, fn, (lst,), into, loc)
         idx = self._index(sc, node.slice, out, loc)
         return self._emit(out, operator.getitem, (base, idx), into, loc)
+
+    def _flat_item(self, sc, node, out, into, loc):
+        """``a.flat[i]``: the item of ``a`` raveled (C order, as ``.flat`` counts); any
+        index but an int gives a copy, as NumPy's flat iterator does, so a later write
+        into it or into ``a`` leaves the other alone."""
+        flat = self._emit(out, np.ravel, (self._val(sc, node.value.value, out),), None, loc)
+        idx = self._index(sc, node.slice, out, loc)
+        if isinstance(idx, Const) and type(idx.value) is int:
+            return self._emit(out, operator.getitem, (flat, idx), into, loc)
+        item = self._emit(out, operator.getitem, (flat, idx), None, loc)
+        return self._emit(out, np.array, (item,), into, loc)
 
     @expression(ast.Dict)
     def _dict(self, sc, node, out, into, loc):

@@ -30,7 +30,7 @@ class LoopLowering:
         """Lower a loop body the program runs (``lower()``): names assigned in it
         that hold static values now become variables first."""
         names, _ = assigned_names(body_nodes)
-        for name in sorted(names):
+        for name in sorted(names | self._dicts_written(sc, body_nodes)):
             cur = sc.env.get(name)
             if isinstance(cur, (STATIC_NODES, Const)):
                 var = self._reserve(sc.prefix + name)

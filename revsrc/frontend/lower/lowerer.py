@@ -302,6 +302,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
             out.append(Op(tmp, ir.make_tuple, items, loc=loc))
             return tmp
         if isinstance(v, VDict):
+            v.placed = True
             items = []
             for k, x in zip(v.keys, v.values):
                 items += [Const(k), self._materialize(x, out, loc)]

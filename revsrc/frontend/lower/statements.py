@@ -54,6 +54,8 @@ class StatementLowering:
             rhs = self._val(sc, node.value, out)
             out.append(Op(var, OF_BINARY[op], (var, rhs), loc=loc))
         elif isinstance(node.target, ast.Subscript):
+            if self._static_augmented(sc, node, OF_BINARY[op], out, loc):
+                return False
             base, index = self._subscript_parts(sc, node.target, out, loc)
             old = self.fresh()
             out.append(Op(old, operator.getitem, (base, index), loc=loc))

@@ -54,12 +54,15 @@ def vtuple(items, seq="tuple", cls=None, probe=None):
 class VDict:
     """A dict whose keys are known at transformation time, and so which value each
     subscript reads (an argument taken apart, or a literal with constant keys).
-    ``owned``: made inside the function (so it may be changed)."""
+    ``owned``: made inside the function (so it may be changed). ``placed``: built as a
+    value of the program (put in a list, passed to a call): that value is the same dict
+    in Python, so a later change made here alone would not reach it."""
 
     def __init__(self, keys, values, owned=False):
         self.keys = list(keys)
         self.values = list(values)
         self.owned = owned
+        self.placed = False
 
     def get(self, key, default=None):
         for k, v in zip(self.keys, self.values):
