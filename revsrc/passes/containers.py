@@ -23,6 +23,7 @@ import operator
 
 from .. import errors, runtime
 from . import analysis
+from .view_links import view_link
 from ..core import ir, kinds
 from ..core.ir import Const, Op, SetItem
 from ..runtime import inplace
@@ -177,9 +178,10 @@ def item_check(r, s, path, only_after):
             continue
         if _defined(r, v, ds, path):
             held.append(v)
-        elif any(not only_after(r.at, d.path, path) for d in ds) and _stored(r, v):
-            # it may hold a value from before (a loop's last turn) that may be in a
-            # list, but it is not defined on every way here: the check cannot read it
+        elif any(not only_after(r.at, d.path, path) for d in ds) and not _new_array(r, v, ds):
+            # it may hold a value from before (a loop's last turn): the same array as
+            # the item, or a list holding it, but it is not defined on every way here,
+            # so the check cannot read it
             name = r.back.get(v, v)
             name = "a value" if r.names.is_generated(name) else name
             raise errors.UnfollowableWrite(
@@ -199,6 +201,25 @@ def item_check(r, s, path, only_after):
     return [Op(t, ir.make_tuple, tuple(held), loc=s.loc),
             Op(None, inplace.check_item_alone,
                (item, base, t, s.args[3], Const(shown), Const(views)), loc=s.loc)]
+
+
+def _new_array(r, v, ds):
+    """Whether every assignment of ``v`` makes a new array (``keep = xs[0].copy()``,
+    ``s = bufs[i] * 2.0``), which cannot be the array an item write changes. Where the
+    kind is not known, ``+`` and ``*`` count only with a float or an array operand: on
+    lists they make a new list of the same items."""
+    kind = r.found.get(v)
+    if kind not in (kinds.ARRAY, kinds.ANY):
+        return False
+    for d in ds:
+        s = d.stmt
+        if not isinstance(s, Op) or view_link(s, r.found, getattr(r, "ndims", None)) is not None:
+            return False
+        if kind == kinds.ANY and s.fn in _MAYBE and not any(
+                r.found.get(a) in (kinds.FLOAT, kinds.ARRAY) if isinstance(a, str)
+                else isinstance(a, Const) and type(a.value) is float for a in s.args):
+            return False
+    return True
 
 
 def _may_hold(r, v):
@@ -252,19 +273,6 @@ def _assigns(s, v):
         return any(_assigns(t, v) for t in s.body) and any(_assigns(t, v) for t in s.orelse)
     if isinstance(s, ir.Block):
         return any(_assigns(t, v) for t in s.body)
-    return False
-
-
-_STORES = (ir.make_list, ir.make_tuple, ir.make_dict, list, tuple, dict, append, extend,
-           set_item, concat, repeat)
-
-
-def _stored(r, v):
-    """Whether ``v``'s value may be put into a list, a tuple or a dict."""
-    for path in r.reads.get(v, ()):
-        s = r.at[path]
-        if isinstance(s, Op) and (s.fn in _STORES or s.fn in IN_PLACE):
-            return True
     return False
 
 
@@ -449,16 +457,18 @@ def _list_slice(r, d, base):
         isinstance(d.args[1], Const) and isinstance(d.args[1].value, slice)
 
 
-_STORES = {ir.make_list: None, ir.make_tuple: None, ir.make_dict: None,
-           append: (1,), append_in_place: (1,), set_item: (2,), set_item_in_place: (2,)}
+# the operations that put an operand itself into a container, and which operands (None:
+# all)
+_PLACING = {ir.make_list: None, ir.make_tuple: None, ir.make_dict: None,
+            append: (1,), append_in_place: (1,), set_item: (2,), set_item_in_place: (2,)}
 
 
 def _stores_of(r, v):
     """Paths of the statements that put ``v`` itself into another container."""
     found = []
     for path, s in r.statements:
-        if isinstance(s, Op) and s.fn in _STORES:
-            positions = _STORES[s.fn]
+        if isinstance(s, Op) and s.fn in _PLACING:
+            positions = _PLACING[s.fn]
             operands = s.args if positions is None else [s.args[i] for i in positions
                                                          if i < len(s.args)]
             if v in operands:
