@@ -48,7 +48,7 @@ KNOWN = {
     "grad_of_global_vmap_documented_E104": "refused-doc",   # E104 (docs/batching.md)
     "grad_of_vmap_documented_E104": "refused-doc",          # E104 (vmap made inside f), as documented
     "hessian_slogdet_documented_E104": "refused-doc",       # E104 slogdet second derivatives
-    "grad_of_hessian_trace_array_documented": "refused-doc",  # E101 hessian made inside f
+    "grad_of_hessian_trace_array_documented": "refused-doc",  # E104 hessian made inside f
     "grad_of_global_hessian_trace": "refused-doc",          # E104 grad of hessian, array program
     "np2_grad_vecdot": "refused-doc",                       # E202: NumPy 2 functions with no rule
     "np2_jvp_vecdot": "refused-doc",

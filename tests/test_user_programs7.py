@@ -76,10 +76,6 @@ KNOWN = {
     "r7_np_block_2x2": "refused-doc",                    # E202 np.block
     "r7_tolist_then_generator": "refused-doc",           # E202 x.tolist() (a method with no rule)
     # -- refused, undocumented --------------------------------------------------------------------------
-    # E101 "calling a value computed inside the function": a derivative made inside f
-    # (d = revsrc.grad(g) in f; the same made at module level works)
-    "r7_jit_newton_with_inner_grad": "refused-undoc",
-    "r7_grad_of_newton_with_inner_grad": "refused-undoc",
     "r7_jvp_gp_nll_slogdet": "refused-undoc",       # E202 np.subtract.outer in jvp (grad works)
     "r7_class_super_override_act": "refused-undoc",  # E202 super().loss(w, x) in a bound method
     # E101 "a lambda used as a value that reads the function's variables" for

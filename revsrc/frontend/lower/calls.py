@@ -123,7 +123,11 @@ class CallLowering:
 
     def _callee(self, sc, node, out, into, loc):
         """(the function ``node`` calls, MISSING), or (None, the call's value) where
-        the call is a method of a value or of a static container, lowered here."""
+        the call is a method of a value or of a static container, lowered here (or a
+        derivative made: `made_derivative`)."""
+        made = made_derivative(self, sc, node, out, loc)
+        if made is not None:
+            return None, made
         func = node.func
         if isinstance(func, ast.Attribute):
             base = self._expr(sc, func.value, out)
@@ -150,6 +154,9 @@ class CallLowering:
                     return None, self._method(sc, node, base, out, into, loc)
         elif isinstance(func, ast.Lambda):    # (lambda v: v * v)(x): inlined there
             return NestedDef(sc, lambda_def(func, "lambda_")), MISSING
+        elif isinstance(func, ast.Call):      # revsrc.grad(h)(x): the derivative called
+            made = made_derivative(self, sc, func, out, loc)
+            return (made.value if made is not None else None), MISSING
         else:
             fn = self._static_callee(sc, func, out)
             if fn is None and isinstance(func, ast.Name):
@@ -512,3 +519,26 @@ def made_value_call(lowerer, sc, node, out, into, loc):
     args = [lowerer._materialize(lowerer._expr(sc, a, out), out, loc) for a in node.args]
     return lowerer._emit(out, call, [Const(maker), Const(len(op.args) - 1)] +
                          list(op.args) + args, into, loc)
+
+
+def made_derivative(lowerer, sc, node, out, loc):
+    """``Known(revsrc.grad(h))`` for the call ``node`` of a transformation that marks
+    itself ``_revsrc_made_when_transforming`` (grad, value_and_grad, the Jacobians,
+    hessian) on a function and options all known when transforming: it is made
+    then, and its calls become the same as those of a derivative made at module
+    level (revsrc/passes/pipeline.py inlines them). None for any other call."""
+    if sc.rule_mode or not getattr(lowerer._static_callee(sc, node.func, []),
+                                   "_revsrc_made_when_transforming", False):
+        return None
+    maker = lowerer._static_callee(sc, node.func, out)
+    scratch = []    # a call on values of the program is not made here: nothing kept
+    args, kwargs = lowerer._call_args(sc, node, scratch, loc)
+    operands = list(args) + [v for _, v in kwargs]
+    if scratch or not all(isinstance(v, Known) or (
+            isinstance(v, Const) and not isinstance(v.value, (np.ndarray, np.generic)))
+            for v in operands):
+        return None
+    try:
+        return Known(maker(*[v.value for v in args], **{k: v.value for k, v in kwargs}))
+    except errors.RevsrcError as exc:
+        raise (exc if exc.filename is not None else errors.located(exc, loc)) from None

@@ -163,6 +163,9 @@ class NameLowering:
             return False
         if isinstance(node, ast.Call):
             func = node.func
+            if getattr(self._static_callee(sc, func, []), "_revsrc_made_when_transforming",
+                       False):
+                return True     # d = revsrc.grad(h): a derivative made when transforming
             if isinstance(func, ast.Attribute):
                 root = func.value
                 while isinstance(root, (ast.Subscript, ast.Attribute)):
