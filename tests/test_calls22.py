@@ -135,3 +135,119 @@ def test_hessian_made_inside_refused_as_made_outside():
         revsrc.grad(hessian_inside)(np.array([1.0, 2.0]))
     assert e.value.code == "E104"
     assert "H(x)" in e.value.line
+
+
+# ----- 5. revsrc.jit and revsrc.vmap of the callables grad accepts -----
+
+import functools  # noqa: E402
+
+XS = np.array([0.1, 0.7, 1.9, -0.4])
+
+
+def damped(x, k, c=0.3):
+    y = 1.0
+    for _ in range(20):
+        y = y + 0.05 * (-k * y - c * x)
+    return y * x
+
+
+class Pendulum:
+    g = 9.81
+
+    def __init__(self, L):
+        self.L = L
+
+    @classmethod
+    def potential(cls, h):
+        return cls.g * h
+
+    def period(self, amp):
+        return 2.0 * math.pi * math.sqrt(self.L / self.g) * (1.0 + amp * amp / 16.0)
+
+    def __call__(self, amp):
+        return self.period(amp) * self.L
+
+
+class Probe:
+    def __init__(self):
+        self._dt = 0.5
+        self.w = np.ones(2)
+
+    @property
+    def dt(self):
+        return self._dt
+
+    def by_property(self, k):
+        return k * self.dt
+
+    def by_array(self, k):
+        return k * self.w[0]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: functools.partial(damped, k=2.0, c=0.5),
+    lambda: functools.partial(damped, 0.0 + 1.5),      # a positional value given first
+    lambda: Pendulum.potential,
+    lambda: Pendulum(1.5).period,
+    lambda: Pendulum(0.8),
+    lambda: math.sin,
+    lambda: np.tanh,
+], ids=["partial_kw", "partial_pos", "classmethod", "bound_method", "object_call",
+        "math_sin", "np_ufunc"])
+def test_jit_and_vmap_of_callables_give_the_plain_digits(make):
+    f = make()
+    if isinstance(f, functools.partial) and f.args:
+        x0, call = 0.7, (lambda v: f(v))
+    else:
+        x0, call = 0.7, f
+    assert revsrc.jit(f)(x0) == call(x0)
+    np.testing.assert_array_equal(revsrc.vmap(f)(XS), np.array([call(v) for v in XS]))
+
+
+def test_jit_of_partial_keywords_still_given_at_the_call():
+    p = functools.partial(damped, k=2.0)
+    jp = revsrc.jit(p)
+    assert jp(0.7) == p(0.7) and jp(0.7, c=0.9) == p(0.7, c=0.9)
+
+
+def test_jit_reads_changed_attributes_again():
+    pend = Pendulum(1.5)
+    jf = revsrc.jit(pend.period)
+    assert jf(0.3) == pend.period(0.3)
+    pend.L = 2.5                       # an instance attribute rebound
+    assert jf(0.3) == pend.period(0.3)
+    jc = revsrc.jit(Pendulum.potential)
+    try:
+        Pendulum.g = 1.62              # a class attribute rebound
+        assert jc(2.0) == 2.0 * 1.62 and jf(0.3) == pend.period(0.3)
+    finally:
+        Pendulum.g = 9.81
+    assert jc(2.0) == 2.0 * 9.81
+    pend.g = 3.0                       # now shadowed by the instance
+    assert jf(0.3) == pend.period(0.3)
+
+
+def test_vmap_of_grad_of_bound_method_against_central_differences():
+    pend = Pendulum(1.5)
+    got = revsrc.vmap(revsrc.grad(pend.period))(XS)
+    h = 1e-6
+    ref = np.array([(pend.period(v + h) - pend.period(v - h)) / (2 * h) for v in XS])
+    np.testing.assert_allclose(got, ref, rtol=1e-7)
+    assert revsrc.grad(pend.period)(0.3) == pytest.approx(
+        2.0 * math.pi * math.sqrt(1.5 / 9.81) * 2 * 0.3 / 16.0, rel=1e-14)
+
+
+@pytest.mark.parametrize("method", ["by_property", "by_array"])
+def test_attribute_that_is_not_a_number_is_refused_at_the_users_line(method):
+    f = getattr(Probe(), method)
+    for run in (lambda: revsrc.jit(f)(0.7), lambda: revsrc.vmap(f)(XS)):
+        with pytest.raises(errors.NotCompilable) as e:
+            run()
+        assert e.value.code == "E502"
+        assert e.value.filename == __file__ and "self." in e.value.line
+
+
+def test_callable_with_no_source_is_still_refused():
+    with pytest.raises(errors.NoSource) as e:
+        revsrc.vmap(math.remainder)(XS, XS)
+    assert e.value.code == "E201"
