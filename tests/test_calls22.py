@@ -251,3 +251,94 @@ def test_callable_with_no_source_is_still_refused():
     with pytest.raises(errors.NoSource) as e:
         revsrc.vmap(math.remainder)(XS, XS)
     assert e.value.code == "E201"
+
+
+# ----- 2. super().method(...) inside a method -----
+
+class Base:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def act(self, z):
+        return np.tanh(z)
+
+    def loss(self, w, x):
+        return self.scale * np.sum(self.act(x @ w) ** 2)
+
+
+class Child(Base):
+    def __init__(self, scale, shift):
+        super().__init__(scale)
+        self.shift = shift
+
+    def act(self, z):
+        return np.sin(z + self.shift)
+
+    def loss(self, w, x):
+        return super().loss(w, x) + self.shift * np.sum(w)
+
+    def loss2(self, w, x):
+        return super(Child, self).loss(w, x) * 2.0
+
+
+class GrandChild(Child):
+    def loss(self, w, x):
+        return super().loss(w, x) ** 2
+
+
+class Small:
+    a = 1.0     # (no __init__ of its own: an object of SmallChild is made inside f)
+
+    def f(self, x):
+        return self.a * x * x
+
+
+class SmallChild(Small):
+    def __init__(self, a):
+        self.a = a
+
+    def f(self, x):
+        return super().f(x) + math.sin(x)
+
+
+def made_inside(x):
+    return SmallChild(x * 0.5).f(x)
+
+
+def bare_super(x):
+    return super().f(x)
+
+
+XC = np.array([[0.5, -1.0], [1.5, 0.2], [-0.3, 0.8]])
+WC = np.array([0.4, -0.7])
+
+
+def test_super_method_in_bound_method_against_jax():
+    jax = _jax()
+    jax.config.update("jax_enable_x64", True)
+    jnp = jax.numpy
+    ch = Child(1.5, 0.3)
+    ref = jax.grad(lambda w: 1.5 * jnp.sum(jnp.sin(XC @ w + 0.3) ** 2) + 0.3 * jnp.sum(w))(WC)
+    np.testing.assert_allclose(revsrc.grad(ch.loss)(WC, XC), ref, rtol=1e-12)
+    check_grads(ch.loss2, (WC, XC))
+    check_grads(GrandChild(0.7, -0.2).loss, (WC, XC))
+    check_grads(made_inside, (0.9,))
+
+
+def test_redefined_base_method_is_seen():
+    ch = Child(1.5, 0.3)
+    dg = revsrc.grad(ch.loss)
+    before = dg(WC, XC)
+    old = Base.loss
+    try:
+        Base.loss = lambda self, w, x: np.sum(w ** 2)
+        np.testing.assert_allclose(dg(WC, XC), 2 * WC + 0.3, rtol=1e-14)
+    finally:
+        Base.loss = old
+    np.testing.assert_array_equal(dg(WC, XC), before)
+
+
+def test_super_outside_a_method_is_refused_at_the_line():
+    with pytest.raises(errors.RevsrcError) as e:
+        revsrc.grad(bare_super)(1.0)
+    assert e.value.code == "E101" and "super()" in e.value.line

@@ -77,7 +77,6 @@ KNOWN = {
     "r7_tolist_then_generator": "refused-doc",           # E202 x.tolist() (a method with no rule)
     # -- refused, undocumented --------------------------------------------------------------------------
     "r7_jvp_gp_nll_slogdet": "refused-undoc",       # E202 np.subtract.outer in jvp (grad works)
-    "r7_class_super_override_act": "refused-undoc",  # E202 super().loss(w, x) in a bound method
     # E101 "a lambda used as a value that reads the function's variables" for
     # sorted(xs, key=lambda v: abs(v)), which reads none
     "r7_sorted_and_min_with_key": "refused-undoc",

@@ -23,7 +23,7 @@ from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict
                      class_of, inlinable, is_library, is_static, lambda_def, sequence, short,
                      spread, user_callable, vtuple)
 from .mapping import lower_map_filter, lower_vectorized, vectorize_of
-from .objects import is_record_class, plain_init_class
+from .objects import is_record_class, is_super_call, plain_init_class, super_method
 
 # Array methods and attributes, mapped to the NumPy function they mean.
 _METHODS = {
@@ -129,6 +129,8 @@ class CallLowering:
         if made is not None:
             return None, made
         func = node.func
+        if isinstance(func, ast.Attribute) and is_super_call(func.value):
+            return super_method(self, sc, func, out, loc), MISSING
         if isinstance(func, ast.Attribute):
             base = self._expr(sc, func.value, out)
             if isinstance(base, STATIC_NODES):
