@@ -342,3 +342,56 @@ def test_super_outside_a_method_is_refused_at_the_line():
     with pytest.raises(errors.RevsrcError) as e:
         revsrc.grad(bare_super)(1.0)
     assert e.value.code == "E101" and "super()" in e.value.line
+
+
+# ----- 4. functools.partial objects made in the function -----
+
+def power(x, k):
+    return x ** k
+
+
+class Potential:
+    scale = 2.0
+
+    @classmethod
+    def energy(cls, x):
+        return cls.scale * np.sum(x ** 4)
+
+
+def partials_by_comprehension(x):
+    fs = [functools.partial(power, k=k) for k in range(1, 4)]
+    return sum(f(x) for f in fs)
+
+
+def partial_called_in_loop(x):
+    s = 0.0
+    for k in range(1, 4):
+        s = s + functools.partial(power, k=k)(x)
+    return s
+
+
+def partial_of_classmethod(x):
+    f = functools.partial(Potential.energy)
+    return f(x) + 1.0
+
+
+def partials_appended(x):
+    fs = []
+    for k in range(1, 4):
+        fs.append(functools.partial(power, k=k))
+    return sum(f(x) for f in fs)
+
+
+def test_partials_made_inside():
+    for f in (partials_by_comprehension, partial_called_in_loop):
+        assert revsrc.grad(f)(1.5) == pytest.approx(1.0 + 2 * 1.5 + 3 * 1.5 ** 2, rel=1e-14)
+        check_grads(f, (0.7,))
+    np.testing.assert_allclose(revsrc.grad(partial_of_classmethod)(np.array([1.0, -0.5])),
+                               8.0 * np.array([1.0, -0.5]) ** 3, rtol=1e-14)
+
+
+def test_partial_appended_to_a_list_is_refused_with_a_hint():
+    with pytest.raises(errors.RevsrcError) as e:
+        revsrc.grad(partials_appended)(1.5)
+    assert e.value.code == "E101" and "f(x) for f in fs" in e.value.line
+    assert "comprehension" in e.value.hint

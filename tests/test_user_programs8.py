@@ -84,11 +84,11 @@ KNOWN = {
     # when it runs), as documented; the derivative is made inside the function
     # (revsrc.grad(h)(p, x)), which now behaves as one made at module level
     "r8_grad_through_dict_sgd_with_inner_grad": "refused-doc",
+    # E101 functools.partial objects appended to a list in a loop, then called from a
+    # generator (docs/refusals.md, E101: a comprehension builds the same list and works;
+    # a partial made and called in the function works)
+    "r8_partials_made_in_loop_called_in_generator": "refused-doc",
     # -- refused, undocumented ----------------------------------------------------------------------
-    # E101 the same message for functools.partial objects made in a loop into a list and
-    # called from a generator (README: partials work)
-    "r8_partials_made_in_loop_called_in_generator": "refused-undoc",
-    "r8_partial_of_classmethod_inside": "refused-undoc",  # f = functools.partial(C.m); f(x)
     # E502 "cannot compile round_digits: expected 1 arguments, got 2" for round(x, 2) under
     # revsrc.jit (jit of grad of the same function runs); the message does not say what
     "r8_jit_round_with_digits": "refused-undoc",

@@ -20,7 +20,8 @@ from ...core.ir import Const, Op
 from ...runtime.arith import astype as _astype
 from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
-                     class_of, inlinable, is_library, is_static, lambda_def, sequence, short,
+                     class_of, inlinable, is_library, is_static, lambda_def,
+                     made_when_transforming, sequence, short,
                      spread, user_callable, vtuple)
 from .mapping import lower_map_filter, lower_vectorized, vectorize_of
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
@@ -38,6 +39,9 @@ _METHODS = {
 }
 
 _VARARG_SHAPE_METHODS = {"reshape", "transpose"}
+_VALUE_CALL_HINT = ("call functions by name; a list of functions made in the function is "
+                    "followed when a comprehension over constants builds it "
+                    "([functools.partial(h, k=k) for k in range(3)]), not append")
 _SIDE_EFFECTS = {print, open, input, exec, eval, setattr, delattr, globals, locals,
                  vars, breakpoint, __import__}
 
@@ -208,7 +212,7 @@ class CallLowering:
                 return done
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
-                hint="call functions by name")
+                hint=_VALUE_CALL_HINT)
         if fn in (map, filter) and not sc.rule_mode:
             return lower_map_filter(self, sc, node, fn, out, into, loc)
         if not sc.rule_mode and (inplace.value_form(fn) is not None or
@@ -523,14 +527,27 @@ def made_value_call(lowerer, sc, node, out, into, loc):
                          list(op.args) + args, into, loc)
 
 
+def calls_maker(lowerer, sc, func):
+    """Whether ``func`` (a call's callee, as written) names ``functools.partial`` or a
+    transformation made while transforming (`made_when_transforming`); names not
+    resolvable here (a comprehension's own variable) are not."""
+    if not isinstance(func, (ast.Name, ast.Attribute)):
+        return False
+    try:
+        return made_when_transforming(lowerer._static_callee(sc, func, []))
+    except errors.RevsrcError:
+        return False
+
+
 def made_derivative(lowerer, sc, node, out, loc):
     """``Known(revsrc.grad(h))`` for the call ``node`` of a transformation that marks
     itself ``_revsrc_made_when_transforming`` (grad, value_and_grad, the Jacobians,
-    hessian) on a function and options all known when transforming: it is made
-    then, and its calls become the same as those of a derivative made at module
-    level (revsrc/passes/pipeline.py inlines them). None for any other call."""
-    if sc.rule_mode or not getattr(lowerer._static_callee(sc, node.func, []),
-                                   "_revsrc_made_when_transforming", False):
+    hessian), or of ``functools.partial``, on a function and values all known when
+    transforming (constants, functions; no arrays, whose items may change): it is
+    made then, and its calls become those of one made at module level (a derivative's
+    are inlined by revsrc/passes/pipeline.py, a partial's here). None for any other
+    call."""
+    if sc.rule_mode or not calls_maker(lowerer, sc, node.func):
         return None
     maker = lowerer._static_callee(sc, node.func, out)
     scratch = []    # a call on values of the program is not made here: nothing kept
