@@ -344,6 +344,84 @@ def test_super_outside_a_method_is_refused_at_the_line():
     assert e.value.code == "E101" and "super()" in e.value.line
 
 
+# ----- 3. builtins over keyed or zipped data -----
+
+def sorted_by_abs(xs):
+    order = sorted(xs, key=lambda v: abs(v))
+    return order[0] * 3.0 + order[-1] ** 2
+
+
+def min_and_max_by_key(xs):
+    near = min(xs, key=lambda v: (v - 0.5) ** 2)
+    far = max(xs, key=lambda v: abs(v))
+    return near * 2.0 + far ** 3
+
+
+def min_of_args_by_key(a, b, c):
+    return min(a, b, c, key=abs) * 5.0
+
+
+def max_of_ties(xs):
+    return max(xs, key=lambda v: round(v)) * 7.0   # Python keeps the first of equal keys
+
+
+def ranked(x):
+    pairs = sorted(zip(x, range(len(x))))
+    return sum(v * (i + 1) for (v, _), i in zip(pairs, range(len(pairs))))
+
+
+def by_name(x):
+    d = dict(zip(["a", "b", "c"], x))
+    return d["a"] * d["c"] + d["b"] ** 2
+
+
+def zipped_arrays(x, y):
+    return sum(a * b for a, b in sorted(zip(x, y)))
+
+
+def zip_kept_in_a_name(x):
+    z = zip(x, x)
+    s1 = sum(a * b for a, b in z)
+    return s1 + sum(a * b for a, b in z)    # Python's zip is empty here
+
+
+@pytest.mark.parametrize("f, args", [
+    (sorted_by_abs, ([0.3, -2.0, 0.7, 1.1],)),
+    (min_and_max_by_key, ([0.2, -2.0, 0.7, 1.1],)),   # (no tie in the keys)
+    (min_of_args_by_key, (0.3, -2.0, 0.25)),
+    (max_of_ties, ([0.6, 1.2, 0.9, -0.2],)),
+    (ranked, (np.array([0.3, -1.0, 2.0]),)),
+    (by_name, (np.array([0.4, -1.3, 2.2]),)),
+    (zipped_arrays, (np.array([0.3, -1.0, 2.0]), np.array([1.5, 0.5, -0.7]))),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_builtins_over_keyed_and_zipped_data(f, args):
+    nums = tuple(range(len(args)))
+    g = revsrc.grad(f, argnums=nums if len(args) > 1 else 0)(*args)
+    if isinstance(args[0], list):    # a list's gradient: a list, against differences
+        xs, h = args[0], 1e-6
+        ref = [(f(xs[:i] + [v + h] + xs[i + 1:]) - f(xs[:i] + [v - h] + xs[i + 1:])) / (2 * h)
+               for i, v in enumerate(xs)]
+        assert isinstance(g, list)
+        np.testing.assert_allclose(g, ref, rtol=1e-6, atol=1e-8)
+    else:
+        check_grads(f, args, argnums=nums if len(args) > 1 else 0)
+    assert revsrc.value_and_grad(f, argnums=nums if len(args) > 1 else 0)(*args)[0] == f(*args)
+
+
+def test_ranked_weights_closed_form():
+    np.testing.assert_array_equal(revsrc.grad(ranked)(np.array([0.3, -1.0, 2.0])), [2.0, 1.0, 3.0])
+    np.testing.assert_array_equal(revsrc.grad(by_name)(np.array([0.4, -1.3, 2.2])),
+                                  [2.2, -2.6, 0.4])
+    # round() gives 1 for 0.6, 1.2 and 0.9: max keeps the first of them, as Python does
+    assert revsrc.grad(max_of_ties)([0.6, 1.2, 0.9, -0.2]) == [7.0, 0.0, 0.0, 0.0]
+
+
+def test_zip_kept_in_a_name_stays_refused():
+    with pytest.raises(errors.RevsrcError) as e:
+        revsrc.grad(zip_kept_in_a_name)(np.array([0.3, -1.0]))
+    assert e.value.code == "E202" and "zip(x, x)" in e.value.line
+
+
 # ----- 4. functools.partial objects made in the function -----
 
 def power(x, k):

@@ -77,9 +77,6 @@ KNOWN = {
     "r7_tolist_then_generator": "refused-doc",           # E202 x.tolist() (a method with no rule)
     # -- refused, undocumented --------------------------------------------------------------------------
     "r7_jvp_gp_nll_slogdet": "refused-undoc",       # E202 np.subtract.outer in jvp (grad works)
-    # E101 "a lambda used as a value that reads the function's variables" for
-    # sorted(xs, key=lambda v: abs(v)), which reads none
-    "r7_sorted_and_min_with_key": "refused-undoc",
     # E403 "would change an array the caller owns" for a decorator's closure dict cache
     "r7_decorator_memoize_dict_cache": "refused-undoc",
     # E403 "changes a dict under a condition or in a loop" with no condition and no loop:
@@ -89,9 +86,6 @@ KNOWN = {
     # E404 "follows this change only on a list made in the function" for xs = [a]; xs[0][1] = v
     # on a list made in the function
     "r7_list_item_setitem_made_here": "refused-undoc",
-    # E202 "zip has no derivative rule" for dict(zip(keys, x)) (zip is followed in loops and
-    # in xs, ys = zip(*pairs))
-    "r7_dict_of_zip_keys_values": "refused-undoc",
     # E201 "sin_times_scalar is not a Python function with source code" for
     # revsrc.jacfwd(revsrc.vmap(f)): f has source; the docs name grad of a function calling
     # a mapped one (E104) and jit of a mapped one, not a Jacobian of it

@@ -96,8 +96,6 @@ KNOWN = {
     # (d = {}; for ...: d[name] = ...); E403 is documented for arguments only
     "r8_dict_built_in_loop_with_get_default": "refused-undoc",
     "r8_local_dict_key_rebound_in_loop": "refused-undoc",  # s["v"] = q on a local dict in a loop
-    # E202 "zip has no derivative rule" for sorted(zip(x, range(n)))
-    "r8_sorted_zip_tuples_ranked_weights": "refused-undoc",
     # E304 "lstsq at a rank-deficient matrix has no derivative" for the gradient in the
     # right-hand side only: A is a constant, c = pinv(A) b is linear in b (the table
     # says E304 is where the rank changes, which it cannot here)
