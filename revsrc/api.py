@@ -485,6 +485,12 @@ def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = 
                  holomorphic=holomorphic, memory=memory)
 
 
+# made inside a function revsrc transforms (``d = revsrc.grad(h)`` in its body), on a
+# function and options known then: frontend/lower/calls.py makes it while transforming,
+# so it is called as one made at module level is
+grad._revsrc_made_when_transforming = value_and_grad._revsrc_made_when_transforming = True
+
+
 def _transformed(df):
     tr = getattr(df, "_revsrc_transformed", None) or getattr(df, "_revsrc_jitted", None)
     if tr is None:

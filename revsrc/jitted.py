@@ -26,8 +26,9 @@ import numpy as np
 
 from .passes import analysis, pipeline
 from .passes.reverse import checkpoint
-from . import errors, primitives
+from . import errors, primitives, runtime
 from .frontend import arguments, fence
+from .frontend import callee as callee_mod
 from .frontend.lower import recursion
 from .core import ir, kinds
 from .backends.engine import lower as engine
@@ -43,16 +44,13 @@ class Jitted:
     keyword arguments, and values the engine defers to Python."""
 
     def __init__(self, f, memory=None):
+        # a bound method, partial, object with __call__ or primitive: a function of
+        # the same parameters that calls it (revsrc/frontend/callee.py), which the
+        # lowering inlines as grad inlines it (a method's object bound statically)
+        f = callee_mod.as_function(f)
         self.f = f
         # the budget of the derivatives it calls (None: theirs)
         self.memory = None if memory is None else (checkpoint.parse_memory(memory),)
-        if inspect.ismethod(f):
-            # its first argument is an object, and jit and vmap compile numbers
-            raise errors.NotCompilable(
-                f"revsrc.jit and revsrc.vmap compile functions of numbers; "
-                f"{f.__qualname__} is a bound method, whose self is an object",
-                hint="differentiate it (revsrc.grad takes bound methods), or jit a "
-                     "function of numbers that takes the object's values as arguments")
         parsed = parse_function(f)
         fence.check(parsed)
         self.parsed = parsed
@@ -121,7 +119,7 @@ class Jitted:
                          "scalar function over an array with revsrc.vmap")
         token = checkpoint.INLINED.set(self.memory)
         try:
-            prog, select = pipeline.jit_program(self.f, key, _inline_jitted, _outputs)
+            prog, select = pipeline.jit_program(self.f, key, _inline_callees, _outputs)
         except recursion.NeedsIntValues as exc:
             if exc.fn is not self.f or exc.params <= self.valued:
                 raise
@@ -194,7 +192,10 @@ def _selected(outs, select):
 def jit(f: Callable[..., Any], memory: Union[int, str, None] = None) -> Callable[..., Any]:
     """``f`` compiled onto the scalar engine, with the digits of calling ``f``.
 
-    ``f`` takes and returns floats, ints and bools (or tuples of them); NumPy scalars
+    ``f`` (a function, or as for ``grad`` a bound method, a ``functools.partial``,
+    an object with ``__call__`` or a primitive such as ``math.sin``, whose objects'
+    number attributes are read as constants, guarded: rebinding one makes the program
+    anew) takes and returns floats, ints and bools (or tuples of them); NumPy scalars
     other than ``np.float64`` (``np.float32``, ``np.int32``, ``np.bool_``...) compute in NumPy's
     arithmetic, and such a call runs ``f`` itself. Plain Python
     helpers it calls are inlined, and so are the revsrc derivatives it calls
@@ -288,6 +289,64 @@ def _check_outputs(prog, f):
 def _def_loc(f):
     parsed = parse_function(f)
     return parsed.loc(parsed.node)
+
+
+def _inline_callees(params, key, body, names, deps):
+    """The jit's stage after lowering: jitted callees inlined (`_inline_jitted`), then
+    the number attributes of objects read as constants (`_attributes_folded`)."""
+    return _attributes_folded(_inline_jitted(params, key, body, names, deps), deps)
+
+
+def _attributes_folded(body, deps):
+    """``body`` with each read of an attribute of an object known when transforming
+    (``self.dt`` of a bound method jitted, ``cls.g`` of a classmethod) that holds a
+    Python float, int or bool made that constant: the engine computes on numbers, and
+    grad reads such attributes when its program runs. The program is then right while
+    the attribute holds that very object: where it was found, and that it stays
+    unbound in the dicts looked at before, are guarded (``deps``), so ``obj.dt = 0.1``
+    makes the program anew. Any other attribute is left as it is (and refused by the
+    engine's lowering, E502)."""
+    if not any(isinstance(s, Op) and s.fn is getattr for s in ir.walk(body)):
+        return body
+
+    def fold(stmts):
+        out = []
+        for s in stmts:
+            found = _held_number(s) if isinstance(s, Op) and s.fn is getattr else None
+            if found is None:
+                out.append(ir.map_children(s, fold))
+                continue
+            value, guards = found
+            deps.extend(guards)
+            out.append(Op(s.target, ir.copy, (Const(value),), loc=s.loc))
+        return out
+    return fold(body)
+
+
+def _held_number(s):
+    """(value, guards) for ``getattr(obj, "name")`` of a Python number held in an
+    instance's or a class's dict, found as Python finds it; None for anything else."""
+    if len(s.args) != 2 or s.kwargs or not all(isinstance(a, Const) for a in s.args):
+        return None
+    obj, name = s.args[0].value, s.args[1].value
+    if type(name) is not str:
+        return None
+    classes = obj.__mro__ if isinstance(obj, type) else type(obj).__mro__
+    own = [] if isinstance(obj, type) else [obj]
+    if own and (type(getattr(obj, "__dict__", None)) is not dict or any(
+            name in vars(k) and hasattr(type(vars(k)[name]), "__get__") for k in classes)):
+        return None     # slots, a property or another descriptor: read when it runs
+    chain = [vars(o) for o in own] + [vars(k) for k in classes]
+    guards = []
+    for holder in chain:
+        if name in holder:
+            value = holder[name]
+            if type(value) not in (float, int, bool):
+                return None
+            guards.append((holder, name, value, None))
+            return value, guards
+        guards.append((holder, name, runtime.UNBOUND, None))
+    return None
 
 
 def _inline_jitted(params, key, body, names, deps):

@@ -120,7 +120,10 @@ class Mapped:
         args, axes, served = self._route(args, kwargs)
         if served is not None:
             return served[0]
-        if _numpy_own(args, axes):
+        if _numpy_own(args, axes) or (isinstance(self.tr, api.Transformed) and
+                                      self.tr.binding.static):
+            # (a derivative of a bound method or an object with __call__: its object
+            # is not a number the engine maps; each element is a call of it, compiled)
             return self._each(args, axes)
         loc = self.tr.parsed.loc(self.tr.parsed.node)
         columns, n = [], None

@@ -16,8 +16,6 @@ KNOWN = {
     'edge_jit_object_attribute_changed': 'refused-undoc: [E101] calling a value computed inside the function is not supported',
     'view_split_piece_inplace': 'refused-undoc: [E404] this changes a ndarray in place, which revsrc could not follow here (its kind was not known before the call)',
     'view_split_piece_inplace_hess_hess': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of a write into an array in place (through an item or a view), which has no rule of its own yet',
-    'jit_function_calling_grad_inside': 'refused-undoc: [E101] calling a value computed inside the function is not supported',
-    'jit_grad_of_function_calling_grad': 'refused-undoc: [E101] calling a value computed inside the function is not supported',
     'jaxb_physics_balls_jax': "refused-undoc: [E602] backend='jax' compiles the derivative with jax.jit, and this is a branch on a value computed from the differentiated arguments that cannot run as a select of both arms (it leaves a loop, raises",
     'edge_list_sort_in_place_of_local': 'refused-undoc: [E401] a call whose result is discarded (vals.sort) can only act through side effects, which revsrc refuses',
     'edge_np_sum_with_where_arg': "refused-undoc: [E202] keyword 'initial' of max is not supported by its rule",

@@ -101,12 +101,10 @@ KNOWN = {
     "function_chosen_by_string_arg_else": "refused",  # E101
     "np_vectorize_assigned_then_called": "refused",   # E101 like m = map(...) kept
     # -- refused, undocumented (look supportable) ---------------------------------------
-    "max_key_abs": "refused",                # E202 max(xs, key=abs); sorted(key=...) works
     "sign_heaviside": "refused",             # E202 np.heaviside
     "mod_and_fmod": "refused",               # E202 math.fmod
     "divmod_builtin": "refused",             # E202 divmod
     "eigvalsh_cubed": "refused",             # E202 np.linalg.eigvalsh (eigh works)
-    "meta_learning_grad_through_grad": "refused",  # E101 revsrc.grad made inside f
     "grad_of_vmap": "refused",               # E104 revsrc.vmap called inside grad
     "inplace_on_array_from_list": "refused",  # E404 h0 = hs[0]; h0 += 1 (the dict version works)
     "grad_of_lambda_in_dict_literal": "refused",  # E201 a lambda in a multi-line dict literal
@@ -114,7 +112,6 @@ KNOWN = {
     "dict_unpack_merge_update": "refused",   # E101 {**p, "b": ...}
     "untaken_arm_missing_attribute": "refused",  # E105 on the arm Python never evaluates
     "dataclass_list_built_inside_method": "refused",  # E202 list of dataclasses in a genexpr
-    "super_call_in_method": "refused",       # E202 super().f(x)
     "custom_getitem_built_inside": "refused",  # E105 __getitem__ of a class made inside
     "reductions_where_initial": "refused",   # E202 np.max(initial=)
     "complex_constructor": "refused",        # E202 complex(x, 2.0)
@@ -148,7 +145,6 @@ KNOWN = {
     "list_pop": "refused",                   # E401
     "copy_deepcopy_params": "refused",       # E202 library function
     "lru_cache_helper": "refused",           # E202 (documented: __wrapped__ is not followed)
-    "grad_has_aux_called_inside": "refused",  # E101 grad(..., has_aux) made inside f
     "index_put_along": "refused",            # E401 np.put_along_axis
     "index_fill_method": "refused",          # E401 A.fill(2.0)
     "index_putmask_": "refused",             # E401 np.putmask

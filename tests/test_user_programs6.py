@@ -35,15 +35,11 @@ KNOWN = {
     # (0 * inf): adjoints now carry structural zeros, revsrc/passes/reverse/zeros.py.
     # 13 cases; more in tests/test_structural_zero.py.)
     # -- CRASHED (none left) ----------------------------------------------------------------------
-    # revsrc.jit(obj.method) / revsrc.vmap(obj.method) after revsrc.grad(obj.method) raised
-    # KeyError: 'self'; now refused (E502: jit and vmap compile functions of numbers)
-    "obj_method_jit": "refused-undoc",
-    "obj_method_vmap": "refused-undoc",
     # -- refused, documented --------------------------------------------------------------------
     "grad_of_global_vmap_documented_E104": "refused-doc",   # E104 (docs/batching.md)
     "grad_of_vmap_documented_E104": "refused-doc",          # E104 (vmap made inside f), as documented
     "hessian_slogdet_documented_E104": "refused-doc",       # E104 slogdet second derivatives
-    "grad_of_hessian_trace_array_documented": "refused-doc",  # E101 hessian made inside f
+    "grad_of_hessian_trace_array_documented": "refused-doc",  # E104 hessian made inside f
     "grad_of_global_hessian_trace": "refused-doc",          # E104 grad of hessian, array program
     "np2_grad_vecdot": "refused-doc",                       # E202: NumPy 2 functions with no rule
     "np2_jvp_vecdot": "refused-doc",
@@ -76,23 +72,6 @@ KNOWN = {
     # E502 "argument 1 (X) is a ndarray, not an array or a float, int or bool": vmap of
     # grad mapping a 1-D array of floats with arrays passed unmapped (in_axes None)
     "stat_vmap_gp_over_lengthscales": "refused-undoc",
-    "obj_method_jit_never_differentiated": "refused-undoc",
-    "ax_vmap_callable_object": "refused-undoc",    # E201 revsrc.vmap(obj) of an object with
-                                                   # __call__ (vmap(grad(obj)) works)
-    # revsrc.jit / revsrc.vmap of callables grad accepts: E201 "... is not a Python
-    # function with source code" for a functools.partial, a classmethod, a bound
-    # method, an object with __call__, math.sin, np.tanh (staticmethods and lambdas work)
-    "callable_jit_partial": "refused-undoc",
-    "callable_vmap_partial": "refused-undoc",
-    "callable_jit_classmethod": "refused-undoc",
-    "callable_vmap_bound_method_fresh": "refused-undoc",
-    "callable_jit_object_with_call": "refused-undoc",
-    "callable_grad_then_jit_object": "refused-undoc",
-    "callable_jit_builtin_rule_function": "refused-undoc",
-    "callable_vmap_np_ufunc": "refused-undoc",
-    # vmap(grad(obj.method)): E502 "argument 0 (self) is a Physics, not an array ..."
-    "callable_vmap_grad_bound_method": "refused-undoc",  # E201 "Stepper.step is not a Python
-                                                   # function with source code" for a bound method
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

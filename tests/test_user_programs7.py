@@ -71,23 +71,12 @@ KNOWN = {
     "r7_np_block_2x2": "refused-doc",                    # E202 np.block
     "r7_tolist_then_generator": "refused-doc",           # E202 x.tolist() (a method with no rule)
     # -- refused, undocumented --------------------------------------------------------------------------
-    # E101 "calling a value computed inside the function": a derivative made inside f
-    # (d = revsrc.grad(g) in f; the same made at module level works)
-    "r7_jit_newton_with_inner_grad": "refused-undoc",
-    "r7_grad_of_newton_with_inner_grad": "refused-undoc",
     "r7_jvp_gp_nll_slogdet": "refused-undoc",       # E202 np.subtract.outer in jvp (grad works)
-    "r7_class_super_override_act": "refused-undoc",  # E202 super().loss(w, x) in a bound method
-    # E101 "a lambda used as a value that reads the function's variables" for
-    # sorted(xs, key=lambda v: abs(v)), which reads none
-    "r7_sorted_and_min_with_key": "refused-undoc",
     # E403 a memoizing decorator's closure dict cache: changing what outlives the call
     "r7_decorator_memoize_dict_cache": "refused-doc",
     # E404 xs = [a]; xs[0][1] = v: an item assignment into an array held in a list (the array
     # changes wherever it is held; docs/refusals.md)
     "r7_list_item_setitem_made_here": "refused-doc",
-    # E202 "zip has no derivative rule" for dict(zip(keys, x)) (zip is followed in loops and
-    # in xs, ys = zip(*pairs))
-    "r7_dict_of_zip_keys_values": "refused-undoc",
     # E201 "sin_times_scalar is not a Python function with source code" for
     # revsrc.jacfwd(revsrc.vmap(f)): f has source; the docs name grad of a function calling
     # a mapped one (E104) and jit of a mapped one, not a Jacobian of it

@@ -64,21 +64,18 @@ KNOWN = {
     # E602 a list appended in a 40-step loop under backend="jax" (a container changing
     # structure; the message also says the trip count is traced, which it is not)
     "r8_jax_list_append_in_40_step_loop": "refused-doc",
+    # E104 a revsrc derivative called on a dict rebuilt in a loop (its kind is known only
+    # when it runs), as documented; the derivative is made inside the function
+    # (revsrc.grad(h)(p, x)), which now behaves as one made at module level
+    "r8_grad_through_dict_sgd_with_inner_grad": "refused-doc",
+    # E101 functools.partial objects appended to a list in a loop, then called from a
+    # generator (docs/refusals.md, E101: a comprehension builds the same list and works;
+    # a partial made and called in the function works)
+    "r8_partials_made_in_loop_called_in_generator": "refused-doc",
     # -- refused, undocumented ----------------------------------------------------------------------
-    # E101 "calling a value computed inside the function" for a derivative made inside the
-    # function (g = revsrc.grad(h)(x) inside f; README: "call one inside a function you
-    # differentiate"); the same derivative made at module level works
-    "r8_grad_through_dict_sgd_with_inner_grad": "refused-undoc",
-    "r8_gradient_penalty_grad_of_grad_norm": "refused-undoc",
-    # E101 the same message for functools.partial objects made in a loop into a list and
-    # called from a generator (README: partials work)
-    "r8_partials_made_in_loop_called_in_generator": "refused-undoc",
-    "r8_partial_of_classmethod_inside": "refused-undoc",  # f = functools.partial(C.m); f(x)
     # E502 "cannot compile round_digits: expected 1 arguments, got 2" for round(x, 2) under
     # revsrc.jit (jit of grad of the same function runs); the message does not say what
     "r8_jit_round_with_digits": "refused-undoc",
-    # E202 "zip has no derivative rule" for sorted(zip(x, range(n)))
-    "r8_sorted_zip_tuples_ranked_weights": "refused-undoc",
     # E304 "lstsq at a rank-deficient matrix has no derivative" for the gradient in the
     # right-hand side only: A is a constant, c = pinv(A) b is linear in b (the table
     # says E304 is where the rank changes, which it cannot here)

@@ -2675,7 +2675,7 @@ def sum_start(x):
 case(sum_start, 0.6)
 def max_key(x):
     return max([x, -2 * x, x * x], key=abs)
-case(max_key, 0.6, expect="refused:E202")
+case(max_key, 0.6)
 def sorted_key(x, y):
     return sorted([x, y, x * y], key=lambda v: -v)[0] * 2
 case(sorted_key, 0.6, 0.3, argnums=(0, 1))
@@ -2995,8 +2995,6 @@ FOUND = {
         "grad [1,1,1,1], should be [0,1,1,1]",
     # ---- CRASH
     # ---- refusals the README does not document
-    "uses_grad_made_inside-grad": "undocumented refusal: a function calling revsrc.grad(g)(x) "
-        "(g a module-level function) is refused with a false E204 'the file was changed'",
     "aux_dict_jax-aux": "undocumented refusal: backend='jax' with has_aux and a dict aux: "
         "E603 no lowering for 'make_dict'",
     "grad_penalty-grad": "undocumented refusal: a function calling revsrc.grad on its own "

@@ -403,3 +403,7 @@ vjp._revsrc_lower_call = linearize._revsrc_lower_call = nested.lower_made
 vjp._revsrc_value_call = linearize._revsrc_value_call = nested.returned_call
 vjp._revsrc_returns, linearize._revsrc_returns = "vjp", "linearize"
 nested.returned_call._revsrc_lower_call = functools.partial(nested.lower_returned, _grad)
+# made inside a function (``H = revsrc.hessian(h)`` in its body): made while
+# transforming, then called as one made at module level (frontend/lower/calls.py)
+for _maker in (jacfwd, jacrev, hessian):
+    _maker._revsrc_made_when_transforming = True

@@ -16,6 +16,7 @@ from __future__ import annotations
 import builtins
 import functools
 import inspect
+import itertools
 import linecache
 import math
 import types
@@ -27,6 +28,7 @@ from .. import errors, primitives
 from ..core.record import FRESH, record
 
 _PRIMITIVE_FUNCTIONS = {}   # primitive callable -> its generated function
+_WRAPPERS = itertools.count(1)
 
 
 @record
@@ -89,6 +91,64 @@ def unwrap(f) -> Callee:
         hint="revsrc differentiates functions defined with def in a .py file, bound "
              "methods, functools.partial objects and objects with a __call__ method; "
              "for compiled functions register a rule with revsrc.defvjp")
+
+
+def as_function(f):
+    """A plain Python function with source that computes ``f(...)``, for the
+    transformations that take one (``revsrc.jit``, ``revsrc.vmap``): ``f`` itself for a
+    function; for a staticmethod or a primitive with a rule (``math.sin``, ``np.tanh``)
+    the function `unwrap` finds; for a bound method, a ``functools.partial`` or an
+    object with ``__call__``, ``def name(<f's parameters>): return callee(...)`` with
+    ``callee`` bound to ``f`` in its globals, so the call is inlined as any call of
+    such a callable (``self`` bound statically, a partial's values given first).
+    E201 where `unwrap` cannot read ``f``."""
+    if isinstance(f, types.FunctionType):
+        return f
+    c = unwrap(f)
+    if not (c.pre or c.pre_kwargs or c.static):
+        return c.fn
+    try:
+        sig = inspect.signature(f)
+    except (TypeError, ValueError):
+        raise errors.NoSource(f"{_name(f)} has no signature revsrc can read",
+                              hint="wrap it in a def") from None
+    P = inspect.Parameter
+    namespace, params, call = {"callee": f}, [], []
+    star = False
+    for i, (n, p) in enumerate(sig.parameters.items()):
+        text = n
+        if p.kind is P.VAR_POSITIONAL:
+            text, star = "*" + n, True
+            call.append("*" + n)
+        elif p.kind is P.VAR_KEYWORD:
+            text = "**" + n
+            call.append("**" + n)
+        elif p.kind is P.KEYWORD_ONLY:
+            if not star:
+                params.append("*")
+                star = True
+            call.append(f"{n}={n}")
+        else:
+            call.append(n)
+        if p.default is not P.empty:
+            namespace[f"_default{i}"] = p.default
+            text += f"=_default{i}"
+        params.append(text)
+    if any(p.kind is P.POSITIONAL_ONLY for p in sig.parameters.values()):
+        last = max(i for i, p in enumerate(sig.parameters.values())
+                   if p.kind is P.POSITIONAL_ONLY)
+        params.insert(last + 1, "/")
+    base = getattr(f, "__name__", None) or getattr(c.fn, "__name__", "f")
+    name = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in base) or "f"
+    if name[0].isdigit() or name == "callee":
+        name = "f_" + name
+    source = f"def {name}({', '.join(params)}):\n    return callee({', '.join(call)})\n"
+    filename = f"<revsrc: {_name(f)} #{next(_WRAPPERS)}>"   # one file per wrapper
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+    fn = namespace[name]
+    fn.__qualname__ = _name(f)
+    return fn
 
 
 def _bind_static(inner, name, value, f):

@@ -1,11 +1,12 @@
 """Calls: which function a call reaches (by name, a module's attribute, a static
 container's method, an array method mapped to its NumPy function), its arguments
-(``*x`` and ``**x`` spread), builtins evaluated on static containers, and where the
-call goes: inlined (inlining.py), an object built (objects.py), or an operation.
+(``*x`` and ``**x`` spread), and where the call goes (builtins: builtin_calls.py):
+inlined (inlining.py), an object built (objects.py), or an operation.
 """
 from __future__ import annotations
 
 import ast
+import builtins
 import inspect
 import operator
 import types
@@ -20,10 +21,11 @@ from ...core.ir import Const, Op
 from ...runtime.arith import astype as _astype
 from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
-                     class_of, inlinable, is_library, is_static, lambda_def, sequence, short,
-                     spread, user_callable, vtuple)
+                     inlinable, is_library, is_static, lambda_def, made_when_transforming,
+                     short, spread, user_callable)
 from .mapping import lower_map_filter, lower_vectorized, vectorize_of
-from .objects import is_record_class, plain_init_class
+from .builtin_calls import READ_ONCE
+from .objects import is_record_class, is_super_call, plain_init_class, super_method
 
 # Array methods and attributes, mapped to the NumPy function they mean.
 _METHODS = {
@@ -38,6 +40,9 @@ _METHODS = {
 }
 
 _VARARG_SHAPE_METHODS = {"reshape", "transpose"}
+_VALUE_CALL_HINT = ("call functions by name; a list of functions made in the function is "
+                    "followed when a comprehension over constants builds it "
+                    "([functools.partial(h, k=k) for k in range(3)]), not append")
 _SIDE_EFFECTS = {print, open, input, exec, eval, setattr, delattr, globals, locals,
                  vars, breakpoint, __import__}
 
@@ -123,8 +128,14 @@ class CallLowering:
 
     def _callee(self, sc, node, out, into, loc):
         """(the function ``node`` calls, MISSING), or (None, the call's value) where
-        the call is a method of a value or of a static container, lowered here."""
+        the call is a method of a value or of a static container, lowered here (or a
+        derivative made: `made_derivative`)."""
+        made = made_derivative(self, sc, node, out, loc)
+        if made is not None:
+            return None, made
         func = node.func
+        if isinstance(func, ast.Attribute) and is_super_call(func.value):
+            return super_method(self, sc, func, out, loc), MISSING
         if isinstance(func, ast.Attribute):
             base = self._expr(sc, func.value, out)
             if isinstance(base, STATIC_NODES):
@@ -150,6 +161,9 @@ class CallLowering:
                     return None, self._method(sc, node, base, out, into, loc)
         elif isinstance(func, ast.Lambda):    # (lambda v: v * v)(x): inlined there
             return NestedDef(sc, lambda_def(func, "lambda_")), MISSING
+        elif isinstance(func, ast.Call):      # revsrc.grad(h)(x): the derivative called
+            made = made_derivative(self, sc, func, out, loc)
+            return (made.value if made is not None else None), MISSING
         else:
             fn = self._static_callee(sc, func, out)
             if fn is None and isinstance(func, ast.Name):
@@ -199,7 +213,7 @@ class CallLowering:
                 return done
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
-                hint="call functions by name")
+                hint=_VALUE_CALL_HINT)
         if fn in (map, filter) and not sc.rule_mode:
             return lower_map_filter(self, sc, node, fn, out, into, loc)
         if not sc.rule_mode and (inplace.value_form(fn) is not None or
@@ -207,6 +221,8 @@ class CallLowering:
             # np.add.at(...) used as a value: the write, then its None
             self._inplace_call(sc, node, fn, out, loc)
             return Const(None)
+        if fn is zip and node in self.zips_consumed:
+            return self._zipped(sc, node, out, into, loc)
         if fn is zip and len(node.args) == 1 and isinstance(node.args[0], ast.Starred) \
                 and not node.keywords:
             # zip(*pairs): a sequence of sequences of a length known only at run time,
@@ -266,7 +282,13 @@ class CallLowering:
 
     def _call_args(self, sc, node, out, loc):
         """The positional and keyword operands of a call; ``*x`` and ``**x`` of a
-        container known when transforming are spread into them."""
+        container known when transforming are spread into them. A ``zip(...)`` given
+        to a builtin that reads it once is marked so (`_zipped`)."""
+        if isinstance(node.func, ast.Name) and node.func.id in READ_ONCE and \
+                self._static_callee(sc, node.func, []) is getattr(builtins, node.func.id):
+            self.zips_consumed.update(
+                a for a in node.args if isinstance(a, ast.Call) and
+                isinstance(a.func, ast.Name) and a.func.id == "zip")
         args = []
         for a in node.args:
             if isinstance(a, ast.Starred):
@@ -292,76 +314,6 @@ class CallLowering:
             else:
                 kwargs.append((k.arg, self._expr(sc, k.value, out)))
         return args, kwargs
-
-    def _static_builtin(self, sc, fn, args, kwargs, out, loc):
-        """Builtins applied to static containers, evaluated when transforming
-        (len, sorted, list, tuple, reversed, isinstance, sum...); None otherwise."""
-        if not args or not isinstance(fn, types.BuiltinFunctionType) and fn not in (
-                list, tuple, dict, reversed, enumerate, zip, sorted):
-            if fn is dict and not args:
-                return VDict([k for k, _ in kwargs],
-                             [self._snapshot_deep(v, out, loc) for _, v in kwargs], owned=True)
-            return None
-        a = args[0]
-        if fn is isinstance and len(args) == 2 and isinstance(a, STATIC_NODES):
-            classes = args[1]
-            classes = classes.value if isinstance(classes, Const) else \
-                classes.value if isinstance(classes, Known) else None
-            if classes is None:
-                return None
-            try:
-                return Const(issubclass(class_of(a), classes))
-            except TypeError:
-                return None
-        if not isinstance(a, STATIC_NODES) or kwargs and fn is not sorted:
-            return None
-        seq = sequence(a)
-        if fn is len and len(args) == 1:
-            return Const(len(seq))
-        if fn in (list, tuple) and len(args) == 1:
-            return vtuple(seq, "list" if fn is list else "tuple")
-        if fn is reversed and len(args) == 1:
-            return vtuple(seq[::-1])
-        if fn is dict and len(args) == 1 and isinstance(a, VDict):
-            return VDict(a.keys, a.values, owned=True)
-        if fn is sorted and len(args) == 1:
-            if not all(isinstance(x, Const) for x in seq):
-                return None
-            order = sorted(range(len(seq)), key=lambda i: seq[i].value,
-                           reverse=bool(dict(kwargs).get("reverse", Const(False)).value))
-            if set(dict(kwargs)) - {"reverse"}:
-                return None
-            return vtuple([seq[i] for i in order], "list")
-        if fn is enumerate and len(args) == 1:
-            return vtuple([VTuple((Const(i), x)) for i, x in enumerate(seq)])
-        if fn is zip and all(isinstance(x, STATIC_NODES) for x in args):
-            return vtuple([VTuple(xs) for xs in zip(*(sequence(x) for x in args))])
-        if fn is sum and len(args) == 1:
-            acc = Const(0)
-            for x in seq:
-                acc = self._emit(out, operator.add, (acc, self._materialize(x, out, loc)),
-                                 None, loc)
-            return acc
-        if fn in (max, min) and len(args) == 1 and seq:
-            acc = self._materialize(seq[0], out, loc)
-            for x in seq[1:]:
-                acc = self._emit(out, fn, (acc, self._materialize(x, out, loc)), None, loc)
-            return acc
-        return None
-
-    def _builtin_call(self, fn, args, kwargs, out, into, loc):
-        if fn in (max, min) and not kwargs:
-            if len(args) == 1:
-                return self._extremum_of_sequence(fn, args[0], out, into, loc)
-            acc = args[0]
-            for i, a in enumerate(args[1:]):
-                acc = self._emit(out, fn, (acc, a), into if i == len(args) - 2 else None, loc)
-            return acc
-        if fn is sum and len(args) == 1 and not kwargs:
-            return None
-        if fn is float and len(args) == 1:
-            return self._emit(out, float, args, into, loc)
-        return None
 
     def _method(self, sc, node, base, out, into, loc):
         func = node.func
@@ -404,33 +356,6 @@ class CallLowering:
         if name == "transpose" and not args:
             return self._emit(out, np.transpose, [base], into, loc)
         return self._emit(out, fn, [base] + args, into, loc, kwargs)
-
-    def _extremum_of_sequence(self, fn, seq, out, into, loc):
-        """``max(seq)``/``min(seq)``: of a list written out, the items one by one (as
-        ``max(a, b, c)``); of any other sequence, the item it picks."""
-        items = self._literal_items(seq, out)
-        if items is not None and len(items) >= 2:
-            # the list was made for this call only: its items are the arguments
-            out[:] = [s for s in out if not (isinstance(s, Op) and s.target == seq)]
-            acc = items[0]
-            for i, a in enumerate(items[1:]):
-                acc = self._emit(out, fn, (acc, a), into if i == len(items) - 2 else None,
-                                 loc)
-            return acc
-        pick = containers.max_of if fn is max else containers.min_of
-        return self._emit(out, pick, (seq,), into, loc)
-
-    def _literal_items(self, operand, out):
-        """The items of ``operand`` when it is a list or a tuple just built (a temporary
-        made by the last statements), else None."""
-        if not (isinstance(operand, str) and self.names.is_temp(operand)):
-            return None
-        for s in reversed(out[-64:]):
-            if isinstance(s, Op) and s.target == operand:
-                if s.fn in (ir.make_list, ir.make_tuple):
-                    return list(s.args)
-                return None
-        return None
 
 
 def _is_numpy_callable(fn):
@@ -512,3 +437,39 @@ def made_value_call(lowerer, sc, node, out, into, loc):
     args = [lowerer._materialize(lowerer._expr(sc, a, out), out, loc) for a in node.args]
     return lowerer._emit(out, call, [Const(maker), Const(len(op.args) - 1)] +
                          list(op.args) + args, into, loc)
+
+
+def calls_maker(lowerer, sc, func):
+    """Whether ``func`` (a call's callee, as written) names ``functools.partial`` or a
+    transformation made while transforming (`made_when_transforming`); names not
+    resolvable here (a comprehension's own variable) are not."""
+    if not isinstance(func, (ast.Name, ast.Attribute)):
+        return False
+    try:
+        return made_when_transforming(lowerer._static_callee(sc, func, []))
+    except errors.RevsrcError:
+        return False
+
+
+def made_derivative(lowerer, sc, node, out, loc):
+    """``Known(revsrc.grad(h))`` for the call ``node`` of a transformation that marks
+    itself ``_revsrc_made_when_transforming`` (grad, value_and_grad, the Jacobians,
+    hessian), or of ``functools.partial``, on a function and values all known when
+    transforming (constants, functions; no arrays, whose items may change): it is
+    made then, and its calls become those of one made at module level (a derivative's
+    are inlined by revsrc/passes/pipeline.py, a partial's here). None for any other
+    call."""
+    if sc.rule_mode or not calls_maker(lowerer, sc, node.func):
+        return None
+    maker = lowerer._static_callee(sc, node.func, out)
+    scratch = []    # a call on values of the program is not made here: nothing kept
+    args, kwargs = lowerer._call_args(sc, node, scratch, loc)
+    operands = list(args) + [v for _, v in kwargs]
+    if scratch or not all(isinstance(v, Known) or (
+            isinstance(v, Const) and not isinstance(v.value, (np.ndarray, np.generic)))
+            for v in operands):
+        return None
+    try:
+        return Known(maker(*[v.value for v in args], **{k: v.value for k, v in kwargs}))
+    except errors.RevsrcError as exc:
+        raise (exc if exc.filename is not None else errors.located(exc, loc)) from None

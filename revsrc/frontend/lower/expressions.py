@@ -6,6 +6,7 @@ calls.py, attributes in objects.py, comprehensions in loops.py.
 from __future__ import annotations
 
 import ast
+import builtins
 import operator
 
 import numpy as np
@@ -272,8 +273,9 @@ class ExpressionLowering:
             for n in names:
                 v = scope.env.get(n)
                 hoisted = isinstance(v, Known) and n not in scope.locals and \
-                    scope.globals is not None and n in scope.globals and \
-                    scope.globals[n] is v.value
+                    scope.globals is not None and (
+                        scope.globals[n] is v.value if n in scope.globals else
+                        getattr(builtins, n, None) is v.value)   # abs, min, len...
                 if n in scope.locals or n in scope.env and not hoisted:
                     return True
             scope = scope.enclosing

@@ -10,6 +10,7 @@ from ... import errors
 from ...core import ir
 from ...core.ir import Const, For, Op, While
 from . import recursion
+from .calls import calls_maker
 from .dispatch import expression, statement
 from .mapping import check_kept_generator
 from .scope import assigned_names, leaves_loop
@@ -107,10 +108,18 @@ class LoopLowering:
         values = range(*(b.value for b in bounds))
         if len(values) > UNROLL_LIMIT or not (
                 self._subscripts_static(sc, node.body, node.target.id) or
-                recursion.calls_recursion_with(sc, node.body, node.target.id)):
+                recursion.calls_recursion_with(sc, node.body, node.target.id) or
+                self._makes_with(sc, node.body, node.target.id)):
             return False
         self._unroll_items(sc, node, [Const(i) for i in values], out, loc)
         return True
+
+    def _makes_with(self, sc, body, name):
+        """Whether ``body`` makes a partial (or a derivative) of the loop variable
+        ``name`` (``fs.append(functools.partial(h, k=k))``): unrolled, each is made
+        while transforming with its constant (calls.py, `made_derivative`)."""
+        return any(isinstance(n, ast.Call) and recursion.reads(n, name) and
+                   calls_maker(self, sc, n.func) for stmt in body for n in ast_nodes(stmt))
 
     def _subscripts_static(self, sc, body, name):
         for stmt in body:
@@ -188,8 +197,10 @@ class LoopLowering:
         if isinstance(node, ast.GeneratorExp):
             check_kept_generator(sc, node, loc)
         cs = sc.child()
-        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and \
-                isinstance(node.elt, ast.Lambda):
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and (
+                isinstance(node.elt, ast.Lambda) or isinstance(node.elt, ast.Call) and
+                calls_maker(self, sc.child(), node.elt.func) and
+                not _binds(node, node.elt.func)):
             made = self._lambda_list(cs, node, out, loc)
             if made is not None:
                 return made if into is None else self._expr_copy(made, into, out, loc)
@@ -260,3 +271,10 @@ class LoopLowering:
         if var in self.taken:
             return self.fresh(var)
         return self._reserve(var)
+
+
+def _binds(node, func):
+    """Whether a comprehension ``node`` binds a name ``func`` (its callee) reads."""
+    targets = {n.id for g in node.generators for n in ast_nodes(g.target)
+               if isinstance(n, ast.Name)}
+    return any(isinstance(n, ast.Name) and n.id in targets for n in ast_nodes(func))

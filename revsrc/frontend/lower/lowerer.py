@@ -32,6 +32,7 @@ from .scope import (RuleSource, Scope, all_names, assigned_names, ends_in_return
                     own_defs, param_names, return_statements)
 from .values import Known, NestedDef, VDict, VRecord, VTuple, inlinable, static_node, vtuple
 from .assign import AssignLowering
+from .builtin_calls import BuiltinLowering
 from .calls import CallLowering
 from .effects import EffectLowering
 from .expressions import ExpressionLowering
@@ -45,7 +46,7 @@ from ...core.source import ast_nodes
 
 
 class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowering,
-               CallLowering, ObjectLowering, EffectLowering, LoopLowering,
+               CallLowering, BuiltinLowering, ObjectLowering, EffectLowering, LoopLowering,
                IterationLowering, InliningLowering):
     """Lowers one top-level function (and everything it inlines) to IR."""
 
@@ -54,6 +55,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         self.loop_count = 0
         self.inline_stack = []
         self.has_aux = has_aux
+        self.zips_consumed = set()   # zip(...) calls a builtin reads once (calls.py)
         # what the IR took from globals and closures as fixed: (dict or cell, name,
         # value, code) per user function, checked before a derivative runs
         # (runtime.deps_current): redefining a helper makes the derivative anew

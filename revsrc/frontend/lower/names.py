@@ -18,6 +18,7 @@ from ...core import ir, kinds
 from ...core.ir import Const, Op
 from .values import (STATIC_NODES, Known, NestedDef, Poisoned, describe_static, is_static,
                      is_static_value, user_callable)
+from .calls import calls_maker
 from .objects import is_record_class, plain_init_class
 
 _CONTAINER_BUILTINS = (dict, list, tuple, sorted, reversed, zip, enumerate)
@@ -149,7 +150,8 @@ class NameLowering:
                        for e in node.elts) or any(isinstance(e, ast.Lambda)
                                                   for e in node.elts)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
-            return isinstance(node.elt, ast.Lambda)   # a list of functions (loops.py)
+            return isinstance(node.elt, ast.Lambda) or (   # a list of functions (loops.py)
+                isinstance(node.elt, ast.Call) and calls_maker(self, sc, node.elt.func))
         if isinstance(node, ast.Name):
             return is_static_value(sc.env.get(node.id)) or node.id in sc.defs
         if isinstance(node, (ast.Subscript, ast.Attribute)):
@@ -163,6 +165,8 @@ class NameLowering:
             return False
         if isinstance(node, ast.Call):
             func = node.func
+            if calls_maker(self, sc, func):
+                return True     # d = revsrc.grad(h), a partial: made when transforming
             if isinstance(func, ast.Attribute):
                 root = func.value
                 while isinstance(root, (ast.Subscript, ast.Attribute)):

@@ -13,7 +13,7 @@ import types
 import numpy as np
 
 from ...runtime import containers
-from ... import errors
+from ... import errors, runtime
 from ...core import ir, kinds, pytree
 from ...core.ir import Const
 from .dispatch import expression
@@ -344,3 +344,62 @@ def _bind_class(cls, fn, args, kwargs, loc):
         elif p.default is not inspect.Parameter.empty:
             out[name] = known_or_const(p.default)
     return out
+
+
+# ----- super() in a method -----
+
+def is_super_call(node):
+    """``super()`` or ``super(C, obj)``, as written (the name ``super`` itself)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id == "super" and not node.keywords and len(node.args) in (0, 2)
+
+
+def super_method(lowerer, sc, func, out, loc):
+    """What ``super().name`` (``func``) is in a method whose object is known when
+    transforming (a bound method's ``self``, an object made in the function): the
+    attribute Python finds in the classes after the method's own class in the
+    object's MRO, bound to the object, so the call is inlined as any method's is.
+    The class that holds it, and that the classes between hold no such name, are
+    guarded (a redefined method makes the program anew)."""
+    call = func.value
+    if call.args:
+        cls = lowerer._expr(sc, call.args[0], out)
+        cls = cls.value if isinstance(cls, Known) and isinstance(cls.value, type) else None
+        obj = lowerer._expr(sc, call.args[1], out)
+    else:
+        cell = sc.cells.get("__class__")
+        cls = cell.cell_contents if cell is not None else None
+        code = sc.fn.__code__ if sc.fn is not None else None
+        first = code.co_varnames[0] if code is not None and code.co_argcount else None
+        scope, obj = sc, None
+        while scope is not None and obj is None and first is not None:
+            obj, scope = scope.env.get(first), scope.enclosing
+    if isinstance(obj, Known):
+        kind = obj.value if isinstance(obj.value, type) else type(obj.value)
+    elif isinstance(obj, VRecord) and obj.td is None:
+        kind = obj.probe
+    else:
+        kind = None
+    if not isinstance(cls, type) or kind is None or cls not in kind.__mro__:
+        raise errors.UnsupportedSyntax(
+            "super() is followed in a method of an object known when transforming (a "
+            "bound method's self, an object made in the function)", loc=loc,
+            hint="call the base class's method by name: Base.method(self, ...)")
+    after = kind.__mro__[kind.__mro__.index(cls) + 1:]
+    for k in after:
+        raw = vars(k).get(func.attr, MISSING)
+        lowerer.deps.append((vars(k), func.attr,
+                             runtime.UNBOUND if raw is MISSING else raw,
+                             getattr(raw, "__code__", None)))
+        if raw is not MISSING:
+            break
+    else:
+        raise errors.StaticValueError(
+            f"super() of {kind.__name__} has no attribute {func.attr!r}", loc=loc)
+    if isinstance(obj, Known):
+        return getattr(super(cls, obj.value), func.attr)
+    if not isinstance(raw, (types.FunctionType, staticmethod, classmethod)):
+        raise errors.UnsupportedSyntax(
+            f"super().{func.attr} is not a method of {kind.__name__}'s classes", loc=loc,
+            hint="call the base class's method by name: Base.method(self, ...)")
+    return BoundMethod(obj, raw)

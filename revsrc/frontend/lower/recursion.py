@@ -236,12 +236,13 @@ def calls_recursion_with(sc, body, name):
     for stmt in body:
         for n in ast_nodes(stmt):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
-                    _reads(n, name) and _recursive(sc, n.func.id):
+                    reads(n, name) and _recursive(sc, n.func.id):
                 return True
     return False
 
 
-def _reads(call, name):
+def reads(call, name):
+    """Whether a call's operands read ``name``."""
     operands = list(call.args) + [k.value for k in call.keywords]
     return any(isinstance(m, ast.Name) and m.id == name
                for a in operands for m in ast_nodes(a))

@@ -162,6 +162,14 @@ def is_static(value):
                               type, np.ufunc)) or callable(value)
 
 
+def made_when_transforming(fn):
+    """Whether a call of ``fn`` on values all known when transforming is made then
+    (frontend/lower/calls.py, `made_derivative`): a ``functools.partial``, or a revsrc
+    transformation that marks itself so (``revsrc.grad``...)."""
+    return fn is functools.partial or \
+        getattr(fn, "_revsrc_made_when_transforming", False) is True
+
+
 def known_or_const(value):
     """``value`` as the lowering holds it: `Known` if static, else a constant."""
     return Known(value) if is_static(value) else Const(value)

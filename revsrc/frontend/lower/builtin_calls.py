@@ -1,0 +1,142 @@
+"""Builtins in calls: those evaluated on static containers while transforming (len,
+sorted, list, tuple, reversed, isinstance, sum...), ``min``/``max`` of items (with
+``key=``: the first item of the sequence sorted by it), and ``zip(...)`` read once
+where it is made (a part of `Lowerer`).
+"""
+from __future__ import annotations
+
+import operator
+import types
+
+from ...runtime import containers
+from ...core import ir
+from ...core.ir import Const, Op
+from .values import STATIC_NODES, Known, VDict, VTuple, class_of, sequence, vtuple
+
+# builtins that read an iterable argument once, through to its end
+READ_ONCE = {"sorted", "dict", "list", "tuple", "sum", "min", "max"}
+
+
+class BuiltinLowering:
+    """Builtins applied to static containers and sequences (a part of `Lowerer`)."""
+
+    def _zipped(self, sc, node, out, into, loc):
+        """``zip(a, b)`` read once where it is made (``sorted(zip(x, r))``, ``dict(zip(
+        keys, x))``), of sequences known only at run time: the tuple of their tuples,
+        whose rule transposes the adjoints back; each is made a list first, so that
+        its adjoint has a place per item (a range's are zeros). A zip kept in a name is
+        not taken: Python's is an iterator, empty once read."""
+        args, kwargs = self._call_args(sc, node, out, loc)
+        static = self._static_builtin(sc, zip, args, kwargs, out, loc)
+        if static is not None or kwargs or not args:
+            return static if static is not None else self._emit(out, zip, [
+                self._materialize(a, out, loc) for a in args], into, loc, kwargs)
+        items = [self._emit(out, list, [self._materialize(a, out, loc)], None, loc)
+                 for a in args]
+        return self._emit(out, containers.unzip,
+                          [self._emit(out, ir.make_list, items, None, loc)], into, loc)
+
+    def _static_builtin(self, sc, fn, args, kwargs, out, loc):
+        """Builtins applied to static containers, evaluated when transforming
+        (len, sorted, list, tuple, reversed, isinstance, sum...); None otherwise."""
+        if not args or not isinstance(fn, types.BuiltinFunctionType) and fn not in (
+                list, tuple, dict, reversed, enumerate, zip, sorted):
+            if fn is dict and not args:
+                return VDict([k for k, _ in kwargs],
+                             [self._snapshot_deep(v, out, loc) for _, v in kwargs], owned=True)
+            return None
+        a = args[0]
+        if fn is isinstance and len(args) == 2 and isinstance(a, STATIC_NODES):
+            classes = args[1]
+            classes = classes.value if isinstance(classes, Const) else \
+                classes.value if isinstance(classes, Known) else None
+            if classes is None:
+                return None
+            try:
+                return Const(issubclass(class_of(a), classes))
+            except TypeError:
+                return None
+        if not isinstance(a, STATIC_NODES) or kwargs and fn is not sorted:
+            return None
+        seq = sequence(a)
+        if fn is len and len(args) == 1:
+            return Const(len(seq))
+        if fn in (list, tuple) and len(args) == 1:
+            return vtuple(seq, "list" if fn is list else "tuple")
+        if fn is reversed and len(args) == 1:
+            return vtuple(seq[::-1])
+        if fn is dict and len(args) == 1 and isinstance(a, VDict):
+            return VDict(a.keys, a.values, owned=True)
+        if fn is sorted and len(args) == 1:
+            if not all(isinstance(x, Const) for x in seq):
+                return None
+            order = sorted(range(len(seq)), key=lambda i: seq[i].value,
+                           reverse=bool(dict(kwargs).get("reverse", Const(False)).value))
+            if set(dict(kwargs)) - {"reverse"}:
+                return None
+            return vtuple([seq[i] for i in order], "list")
+        if fn is enumerate and len(args) == 1:
+            return vtuple([VTuple((Const(i), x)) for i, x in enumerate(seq)])
+        if fn is zip and all(isinstance(x, STATIC_NODES) for x in args):
+            return vtuple([VTuple(xs) for xs in zip(*(sequence(x) for x in args))])
+        if fn is sum and len(args) == 1:
+            acc = Const(0)
+            for x in seq:
+                acc = self._emit(out, operator.add, (acc, self._materialize(x, out, loc)),
+                                 None, loc)
+            return acc
+        if fn in (max, min) and len(args) == 1 and seq:
+            acc = self._materialize(seq[0], out, loc)
+            for x in seq[1:]:
+                acc = self._emit(out, fn, (acc, self._materialize(x, out, loc)), None, loc)
+            return acc
+        return None
+
+    def _builtin_call(self, fn, args, kwargs, out, into, loc):
+        if fn in (max, min) and args and [k for k, _ in kwargs] == ["key"]:
+            # the first item of the sequence sorted by its key, as min and max pick it
+            # (sorted is stable, also reversed: the first of equal keys comes first)
+            seq = args[0] if len(args) == 1 else self._emit(out, ir.make_list, args, None, loc)
+            ordered = self._emit(out, sorted, [seq], None, loc,
+                                 [kwargs[0], ("reverse", Const(fn is max))])
+            return self._emit(out, operator.getitem, [ordered, Const(0)], into, loc)
+        if fn in (max, min) and not kwargs:
+            if len(args) == 1:
+                return self._extremum_of_sequence(fn, args[0], out, into, loc)
+            acc = args[0]
+            for i, a in enumerate(args[1:]):
+                acc = self._emit(out, fn, (acc, a), into if i == len(args) - 2 else None, loc)
+            return acc
+        if fn is sum and len(args) == 1 and not kwargs:
+            return None
+        if fn is float and len(args) == 1:
+            return self._emit(out, float, args, into, loc)
+        return None
+
+    def _extremum_of_sequence(self, fn, seq, out, into, loc):
+        """``max(seq)``/``min(seq)``: of a list written out, the items one by one (as
+        ``max(a, b, c)``); of any other sequence, the item it picks."""
+        items = self._literal_items(seq, out)
+        if items is not None and len(items) >= 2:
+            # the list was made for this call only: its items are the arguments
+            out[:] = [s for s in out if not (isinstance(s, Op) and s.target == seq)]
+            acc = items[0]
+            for i, a in enumerate(items[1:]):
+                acc = self._emit(out, fn, (acc, a), into if i == len(items) - 2 else None,
+                                 loc)
+            return acc
+        pick = containers.max_of if fn is max else containers.min_of
+        return self._emit(out, pick, (seq,), into, loc)
+
+    def _literal_items(self, operand, out):
+        """The items of ``operand`` when it is a list or a tuple just built (a temporary
+        made by the last statements), else None."""
+        if not (isinstance(operand, str) and self.names.is_temp(operand)):
+            return None
+        for s in reversed(out[-64:]):
+            if isinstance(s, Op) and s.target == operand:
+                if s.fn in (ir.make_list, ir.make_tuple):
+                    return list(s.args)
+                return None
+        return None
+
