@@ -16,22 +16,12 @@ or a closed form.
 "refused-undoc", "wrong" or "crashed"). A KNOWN case must keep that outcome; one that
 starts passing fails, asking for its entry to be removed.
 """
-import importlib
 import os
-import re
 import sys
-import warnings
-
-import pytest
-
-import revsrc
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from user_programs6_harness import run_case  # noqa: E402
-
-# A KNOWN outcome and the class run_case gives it (both kinds of refusal are "refused").
-OUTCOME = {"refused-doc": "refused", "refused-undoc": "refused", "wrong": "wrong", "crashed": "crashed"}
+from user_programs6_harness import corpus_tests  # noqa: E402
 
 MODULES = ["user_programs9" + s for s in "abcdefghijklmnopqrstuvwxyz"
            if os.path.exists(os.path.join(os.path.dirname(__file__), f"user_programs9{s}.py"))]
@@ -148,61 +138,4 @@ KNOWN = {
     "r9_partial_of_math_pow_inside": "refused-undoc",
 }
 
-
-# run_case's list of internal names leaves out revsrc's backends and source paths; a
-# refusal whose text names them (a class such as revsrc.backends.jax.twins.Pieces,
-# or a file under revsrc/) is "crashed" too, as the round's brief counts it.
-_MORE_INTERNAL = re.compile(r"revsrc\.(backends|core|frontend|api|compose)\b|"
-                            r"[/\\]revsrc[/\\](backends|core|frontend|passes|runtime|rules|_)")
-
-
-def classify(c):
-    """(outcome, detail) of case c: run_case's, with the stricter internal-name check."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        outcome, detail = run_case(c)
-    if outcome == "refused":
-        text = detail
-        if c.get("t") == "pair":
-            # run_case keeps 200 characters of the first line: run again for the whole text
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    c["f"]()
-            except revsrc.RevsrcError as err:
-                text = str(err)
-        m = _MORE_INTERNAL.search(text)
-        if m:
-            return "crashed", f"refusal names an internal {m.group(0)!r}: " + detail
-    return outcome, detail
-
-
-def _cases():
-    out = []
-    for m in MODULES:
-        out.extend(importlib.import_module(m).CASES)
-    return out
-
-
-CASES = _cases()
-
-
-def test_names():
-    """Case names are unique, KNOWN names only cases that exist, with known classes."""
-    names = [c["name"] for c in CASES]
-    dup = sorted({n for n in names if names.count(n) > 1})
-    assert not dup, dup
-    assert not set(KNOWN) - set(names), set(KNOWN) - set(names)
-    assert set(KNOWN.values()) <= set(OUTCOME), set(KNOWN.values())
-
-
-@pytest.mark.parametrize("c", CASES, ids=[c["name"] for c in CASES])
-def test_case(c):
-    outcome, detail = classify(c)
-    expect = KNOWN.get(c["name"])
-    if expect is None:
-        assert outcome == "ok", f"{c['name']}: {outcome}: {detail}"
-    elif outcome == "ok":
-        pytest.fail(f"{c['name']} now passes: remove it from KNOWN in tests/test_user_programs9.py")
-    else:
-        assert outcome == OUTCOME[expect], f"{c['name']}: KNOWN says {expect}, got {outcome}: {detail}"
+CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

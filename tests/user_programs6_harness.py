@@ -86,7 +86,10 @@ def flat(tree):
 
 
 _INTERNAL = re.compile(r"(?<![A-Za-z0-9])_t\d+|@\d|revsrc\.(runtime|passes|rules|engine|ir|"
-                       r"_[a-z])|_bar\b|__rv|\b_is\b|\b_os\b|_checkpoint|_kernels|<unset>")
+                       r"_[a-z])|_bar\b|__rv|\b_is\b|\b_os\b|_checkpoint|_kernels|<unset>|"
+                       # round 9's stricter check: revsrc's own modules and files
+                       r"revsrc\.(backends|core|frontend|api|compose)\b|"
+                       r"[/\\]revsrc[/\\](backends|core|frontend|passes|runtime|rules|_)")
 
 
 def refusal_ok(err):
