@@ -7,6 +7,9 @@
 cdef enum:
     _STACK_START = 64
 
+# the slot of an int pushed as an object (`IntStack.big`)
+cdef int64_t _BIG_MARK = -9223372036854775807 - 1
+
 
 cdef class _Stack:
     """Storage shared by the typed stacks: 8-byte slots, capacity doubling."""
@@ -109,8 +112,28 @@ cdef class IntStack(_Stack):
         self.size -= 1
         return (<int64_t*>self.slots)[self.size]
 
-    cpdef void push(self, int64_t v):
-        self.cpush(v)
+    # Python ints past 64 bits (``m * m * m`` for a large m): kept as objects, by their
+    # position, with a marker in the slot; the C-level push and pop never meet them
+    cdef dict big
 
-    cpdef int64_t pop(self):
-        return self.cpop()
+    cpdef void push(self, object v):
+        cdef int64_t c
+        try:
+            c = v
+        except OverflowError:
+            if self.big is None:
+                self.big = {}
+            self.big[self.size] = v
+            c = _BIG_MARK
+        self.cpush(c)
+
+    cpdef object pop(self):
+        cdef int64_t c = self.cpop()
+        if c == _BIG_MARK and self.big and self.size in self.big:
+            return self.big.pop(self.size)
+        return c
+
+    def clear(self):
+        """Forget every value; the capacity is kept for reuse."""
+        self.size = 0
+        self.big = None

@@ -218,6 +218,12 @@ class Compiled:
                       J.jax.errors.TracerBoolConversionError,
                       J.jax.errors.TracerIntegerConversionError,
                       J.jax.errors.NonConcreteBooleanIndexError)
+        if isinstance(exc, OverflowError):
+            where = self._where(exc.__traceback__)
+            return errors.JaxNotLowered(
+                "backend='jax' computes ints in 64 bits, and a Python int here does not "
+                "fit in them", loc=where[1] if where else None,
+                hint="use backend=None for this function (Python ints have no limit)")
         if not isinstance(exc, jax_errors + (AttributeError, NotImplementedError, TypeError,
                                              ValueError)):
             return None
