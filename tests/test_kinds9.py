@@ -1,0 +1,106 @@
+"""Round 9's alternating series: ``(-1) ** k`` of a loop counter k (never negative)
+is an int, so the sum it feeds has a known kind. revsrc.jit then compiles it with
+the plain call's digits and backend="jax" differentiates it; a power whose exponent
+may be negative (an int argument), or whose base may outgrow an int64 (3 ** k),
+keeps its unknown kind and is refused or computed as Python does, never wrong."""
+import math
+
+import pytest
+
+import revsrc
+from revsrc import errors
+from revsrc.testing import check_grads
+
+
+def atan_series(x, n):
+    t = 0.0
+    for k in range(n):
+        t += (-1) ** k * x ** (2 * k + 1) / (2 * k + 1)
+    return t
+
+
+def nested_counters(x, n):
+    t = 0.0
+    for i in range(1, n):
+        for k in range(i, n, 2):    # a start that is another counter, a step of 2
+            t += (-1) ** k * x ** k / (i + k)
+    return t
+
+
+def sign_of_argument(x, n):
+    t = 0.0
+    for k in range(3):
+        t += (-1) ** n * x ** (k + 1)    # n may be negative: (-1) ** -1 is -1.0
+    return t
+
+
+def growing_base(x, n):
+    t = 0.0
+    for k in range(n):
+        t += 3 ** k * x     # 3 ** 50 does not fit an int64
+    return t
+
+
+def counter_reassigned(x, n):
+    t = 0.0
+    for k in range(n):
+        k = k - 3           # no longer a counter: (-1) ** -3 is -1.0
+        t += (-1) ** k * x
+    return t
+
+
+def counting_down(x, n):
+    t = 0.0
+    for k in range(n, -3, -1):     # reaches -1 and -2
+        t += (-1) ** k * x
+    return t
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 9, 30])
+def test_jit_alternating_series_has_the_plain_digits(n):
+    for x in (0.5, -0.3, 0.9):
+        assert revsrc.jit(atan_series)(x, n) == atan_series(x, n)
+
+
+def test_jit_nested_counters_have_the_plain_digits():
+    for n in (2, 5, 8):
+        assert revsrc.jit(nested_counters)(0.7, n) == nested_counters(0.7, n)
+
+
+def test_grad_of_the_series_against_central_differences():
+    check_grads(atan_series, (0.5, 9))
+    check_grads(nested_counters, (0.7, 8))
+    # the series of atan: its derivative tends to 1 / (1 + x^2)
+    assert abs(revsrc.grad(atan_series)(0.3, 40) - 1.0 / 1.09) < 1e-12
+
+
+def test_jax_backend_differentiates_the_series():
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    with jax.enable_x64(True):
+        def twin(x):
+            return sum((-1) ** k * x ** (2 * k + 1) / (2 * k + 1) for k in range(9))
+        want = float(jax.grad(twin)(jnp.float64(0.5)))
+        got = float(revsrc.grad(atan_series, backend="jax")(0.5, 9))
+    assert abs(got - want) <= 1e-12 * abs(want)
+    for f, x, n in ((atan_series, 0.5, 9), (nested_counters, 0.7, 8)):
+        got = float(revsrc.grad(f, backend="jax")(x, n))   # a 0-d jax.Array
+        want = (f(x + 1e-6, n) - f(x - 1e-6, n)) / 2e-6
+        assert math.isclose(got, want, rel_tol=1e-7), (f.__name__, got, want)
+
+
+@pytest.mark.parametrize("f", [sign_of_argument, growing_base, counter_reassigned,
+                               counting_down])
+def test_jit_refuses_a_power_that_may_be_a_float_or_outgrow_an_int(f):
+    with pytest.raises(errors.NotCompilable) as info:
+        revsrc.jit(f)(0.5, 50 if f is growing_base else 3)
+    assert info.value.code == "E502" and info.value.lineno is not None
+
+
+@pytest.mark.parametrize("f, n", [(sign_of_argument, -1), (sign_of_argument, 2),
+                                  (growing_base, 50), (counter_reassigned, 5),
+                                  (counting_down, 3)])
+def test_grad_of_those_powers_is_python_s(f, n):
+    check_grads(f, (0.5, n))
+    want = (f(0.5 + 1e-6, n) - f(0.5 - 1e-6, n)) / 2e-6
+    assert math.isclose(revsrc.grad(f)(0.5, n), want, rel_tol=1e-6)
