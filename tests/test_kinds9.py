@@ -104,3 +104,16 @@ def test_grad_of_those_powers_is_python_s(f, n):
     check_grads(f, (0.5, n))
     want = (f(0.5 + 1e-6, n) - f(0.5 - 1e-6, n)) / 2e-6
     assert math.isclose(revsrc.grad(f)(0.5, n), want, rel_tol=1e-6)
+
+
+@pytest.mark.parametrize("n", [2, -1])
+def test_jax_backend_refuses_an_unknown_kind_in_the_user_s_terms(n):
+    # (-1) ** n of an int argument is an int or a float: t's kind is known only when
+    # it runs, where every number is a JAX array; the refusal names no JAX class
+    pytest.importorskip("jax")
+    with pytest.raises(errors.UnfollowableWrite) as info:
+        revsrc.grad(sign_of_argument, backend="jax")(0.5, n)
+    message = str(info.value)
+    assert info.value.code == "E404" and info.value.lineno is not None
+    assert "number or array" in message and "t += (-1) ** n" in message
+    assert "Tracer" not in message and "Array" not in message.split("hint")[0]
