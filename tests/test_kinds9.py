@@ -117,3 +117,16 @@ def test_jax_backend_refuses_an_unknown_kind_in_the_user_s_terms(n):
     assert info.value.code == "E404" and info.value.lineno is not None
     assert "number or array" in message and "t += (-1) ** n" in message
     assert "Tracer" not in message and "Array" not in message.split("hint")[0]
+
+
+def test_lambdas_on_one_line_are_told_apart_by_their_code():
+    import numpy as np
+    xs = np.array([0.1, 0.5, -0.4])
+    a, b = revsrc.vmap(lambda x: atan_series(x, 9))(xs), revsrc.vmap(lambda x: atan_series(x, 3) * 2.0)(xs)
+    assert list(a) == [atan_series(x, 9) for x in xs]
+    assert list(b) == [atan_series(x, 3) * 2.0 for x in xs]
+    g2, g3 = revsrc.grad(lambda x: x * x), revsrc.grad(lambda x: x * x * x)
+    assert (g2(2.0), g3(2.0)) == (4.0, 12.0)
+    # the same lambda twice: either reading is the function
+    c, d = revsrc.grad(lambda x: math.sin(x)), revsrc.grad(lambda x: math.sin(x))
+    assert c(0.3) == d(0.3) == math.cos(0.3)
