@@ -130,3 +130,26 @@ def test_lambdas_on_one_line_are_told_apart_by_their_code():
     # the same lambda twice: either reading is the function
     c, d = revsrc.grad(lambda x: math.sin(x)), revsrc.grad(lambda x: math.sin(x))
     assert c(0.3) == d(0.3) == math.cos(0.3)
+
+
+def log1p_series(x, n):
+    s = 0.0
+    for j in range(1, n):
+        s += (-1) ** (j + 1) * x ** j / j     # a sum of a counter and 1: never negative
+    return s
+
+
+def shifted_down(x, n):
+    s = 0.0
+    for j in range(n):
+        s += (-1) ** (j - 1) * x    # j - 1 is -1 first: (-1) ** -1 is -1.0
+    return s
+
+
+def test_a_sum_of_counters_keeps_the_power_an_int():
+    for n in (1, 2, 30):
+        assert revsrc.jit(log1p_series)(0.4, n) == log1p_series(0.4, n)
+    check_grads(log1p_series, (0.4, 30))
+    with pytest.raises(errors.NotCompilable):
+        revsrc.jit(shifted_down)(0.4, 3)
+    check_grads(shifted_down, (0.4, 3))

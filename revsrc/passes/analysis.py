@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import builtins
+import operator
 import sys
 from typing import Any, Optional
 
@@ -146,25 +147,31 @@ def placeholders(stmts):
 
 
 def counters(params, stmts):
-    """The loop variables that are never negative: each is assigned only by ``for v in
+    """The int variables that are never negative: each is assigned only by ``for v in
     range(start, stop, step)`` loops whose start is a constant >= 0 (or another such
-    variable) and whose step is a constant > 0, and is no parameter. ``(-1) ** k`` of
+    variable) and whose step is a constant > 0, or as a sum or product of such
+    variables and constants, and is no parameter. ``(-1) ** k`` of
     such a k is an int, where ``(-1) ** n`` of any int n may be a float."""
     writers = {}
     for s in stmts:
         for name in ir.writes(s):
             writers.setdefault(name, []).append(s)
-    loops = {name: ws for name, ws in writers.items()
-             if name not in params and all(isinstance(w, For) for w in ws)}
     found = set()
     ctx = _Context({}, {}, {}, found)
+
+    def never_negative(w):
+        if isinstance(w, For):
+            return ctx.nonnegative(w.start) and isinstance(w.step, Const) \
+                and type(w.step.value) is int and w.step.value > 0
+        # n + 1, 2 * k of counters and constants >= 0: (-1) ** (n + 1)
+        return isinstance(w, Op) and w.fn in (operator.add, operator.mul) and \
+            len(w.args) == 2 and all(ctx.nonnegative(a) for a in w.args)
+
     changed = True
     while changed:    # a start may be another counter: range(i, n) inside range(n)
         changed = False
-        for name, ws in loops.items():
-            if name not in found and all(
-                    ctx.nonnegative(w.start) and isinstance(w.step, Const)
-                    and type(w.step.value) is int and w.step.value > 0 for w in ws):
+        for name, ws in writers.items():
+            if name not in found and name not in params and all(map(never_negative, ws)):
                 found.add(name)
                 changed = True
     return frozenset(found)
