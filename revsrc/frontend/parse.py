@@ -313,6 +313,8 @@ def _find_definition(tree, fn):
         argnames = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
         found = [n for n in ast_nodes(tree) if isinstance(n, ast.Lambda)
                  and list(params_of(n).positional) == argnames]
+        if len(found) > 1:   # several on one line: the one whose bytecode is fn's
+            found = [n for n in found if _compiles_to(n, fn.__code__)][:1]
         if len(found) != 1:
             raise errors.NoSource(
                 "the lambda's source cannot be told apart from the code around it",
@@ -326,6 +328,14 @@ def _find_definition(tree, fn):
                     node.name == name:
                 return node
     raise errors.NoSource(f"no definition of {name} found in its source", loc=_where(fn))
+
+
+def _compiles_to(node, code):
+    try:
+        compiled = _compile_alone(node, code, code.co_filename)
+    except Exception:    # a construct that cannot be compiled alone: not told apart
+        return False
+    return compiled is not None and _same_code(compiled, code)
 
 
 def _name(fn):

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import builtins
+import operator
 import sys
 from typing import Any, Optional
 
@@ -24,10 +25,11 @@ from ..core.kinds import ANY, ARRAY, SCALARS, join  # noqa: F401  (SCALARS: re-e
 class _Context:
     """What a kind rule may ask about an operation's operands."""
 
-    def __init__(self, kinds, ndims, items):
+    def __init__(self, kinds, ndims, items, nonnegative=frozenset()):
         self._kinds = kinds
         self._ndims = ndims
         self._items = items
+        self._nonnegative = nonnegative
 
     def kind(self, o):
         if isinstance(o, Const):
@@ -45,6 +47,12 @@ class _Context:
     def items(self, name):
         """The operands of the tuple ``name`` built in the program, if it is one."""
         return self._items.get(name, ())
+
+    def nonnegative(self, o):
+        """Whether ``o`` is an int known never negative (`counters`)."""
+        if isinstance(o, Const):
+            return type(o.value) in (int, bool) and o.value >= 0
+        return o in self._nonnegative
 
 
 @record
@@ -138,6 +146,37 @@ def placeholders(stmts):
     return held
 
 
+def counters(params, stmts):
+    """The int variables that are never negative: each is assigned only by ``for v in
+    range(start, stop, step)`` loops whose start is a constant >= 0 (or another such
+    variable) and whose step is a constant > 0, or as a sum or product of such
+    variables and constants, and is no parameter. ``(-1) ** k`` of
+    such a k is an int, where ``(-1) ** n`` of any int n may be a float."""
+    writers = {}
+    for s in stmts:
+        for name in ir.writes(s):
+            writers.setdefault(name, []).append(s)
+    found = set()
+    ctx = _Context({}, {}, {}, found)
+
+    def never_negative(w):
+        if isinstance(w, For):
+            return ctx.nonnegative(w.start) and isinstance(w.step, Const) \
+                and type(w.step.value) is int and w.step.value > 0
+        # n + 1, 2 * k of counters and constants >= 0: (-1) ** (n + 1)
+        return isinstance(w, Op) and w.fn in (operator.add, operator.mul) and \
+            len(w.args) == 2 and all(ctx.nonnegative(a) for a in w.args)
+
+    changed = True
+    while changed:    # a start may be another counter: range(i, n) inside range(n)
+        changed = False
+        for name, ws in writers.items():
+            if name not in found and name not in params and all(map(never_negative, ws)):
+                found.add(name)
+                changed = True
+    return frozenset(found)
+
+
 def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=None):
     """Per-variable kinds and (where known) array ranks, by fixpoint over the body."""
     kinds = dict(seed or {})
@@ -148,7 +187,7 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
     held = placeholders(stmts)
     items = {s.target: s.args for s in stmts
              if isinstance(s, Op) and s.fn is ir.make_tuple and s.target is not None}
-    ctx = _Context(kinds, ndims, items)
+    ctx = _Context(kinds, ndims, items, counters(set(params), stmts))
     inputs = {id(s): _kind_inputs(s, items) for s in stmts
               if isinstance(s, Op) and s.target is not None and id(s) not in held}
     # An operation's kind is a function of its inputs' kinds and ranks, and what it

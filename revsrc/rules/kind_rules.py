@@ -75,10 +75,15 @@ def truediv_kind(op, ctx):
 def pow_kind(op, ctx):
     k = arith_kind(op, ctx)
     if k == INT:
-        e = op.args[1]
-        if not (getattr(e, "value", None) is not None and type(e.value) is int
-                and e.value >= 0):
-            return ANY if ctx.kind(e) != BOOL else INT  # 2 ** -1 is a float
+        base, e = op.args
+        if ctx.kind(e) == BOOL or (type(getattr(e, "value", None)) is int and e.value >= 0):
+            return k
+        # 2 ** -1 is a float; a loop counter (never negative) keeps (-1) ** k an int,
+        # for a base of magnitude <= 1 only: 3 ** k may outgrow the int64 that compiled
+        # code and saved values hold, where Python's int does not
+        counter = getattr(ctx, "nonnegative", lambda o: False)(e)
+        small = ctx.kind(base) == BOOL or getattr(base, "value", None) in (-1, 0, 1)
+        return INT if counter and small else ANY
     return k
 
 

@@ -332,10 +332,10 @@ def check_scalar_output(value, loc=None, complex_ok=False):
 
 
 def check_immutable(value, loc=None, what=None):
-    if isinstance(value, (jax.Array, np.ndarray, list, dict)):
-        raise errors.UnfollowableWrite(
-            what or f"this changes a {type(value).__name__} in place, which revsrc could "
-            "not follow here (its kind was not known before the call)", loc=loc,
+    if isinstance(value, (jax.Array, np.ndarray, list, dict)):   # a number is a jax.Array here
+        kind = "number or array" if isinstance(value, jax.Array) else type(value).__name__
+        raise errors.UnfollowableWrite(what or f"this changes a {kind} in place, which revsrc "
+            "could not follow here (its kind was not known before the call)", loc=loc,
             hint="write x = x + y (a new value), or make x a local copy")
 
 
