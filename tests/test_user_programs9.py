@@ -86,7 +86,6 @@ KNOWN = {
     # E101 lambda as a value reading the function's variables: scaled(f) returns lambda t: a * f(t)
     "r9_closure_factory_inside_function": "refused-doc",
     # E202 a module-level callable object called inside f (containers.md "Not yet")
-    "r9_class_inheritance_super_property_static": "refused-doc",
     # -- refused, undocumented ----------------------------------------------------------------------
     # E401 "method .pop() is not supported": a worklist `stack = [(0.0, 1.0)]` made in the
     # function, `a, b = stack.pop()` in `while stack:` (adaptive Simpson); the table lists
@@ -96,18 +95,12 @@ KNOWN = {
     # function and called there (composing.md says a derivative may be called inside a
     # function you differentiate; made outside it works):
     # dU = revsrc.grad(lifetime_utility); for _ in range(100): s = s + 0.5 * dU(s, 10.0, R)
-    "r9_savings_by_gradient_ascent_grad_inside": "refused-undoc",
     # s -= diff / revsrc.grad(black_scholes)(s) in a Newton loop for the implied volatility
-    "r9_implied_vol_newton_with_grad_inside": "refused-undoc",
     # v, g = revsrc.value_and_grad(morse)(x); return v * g   (made inside, differentiated)
-    "r9_value_and_grad_inside_grad": "refused-undoc",
     # E502 jit / vmap of the alternating series: "variable 's' is of kind 'any'" (s += (-1) ** k
     # * x ** k; int ** int may be a float, but k is a range index, never negative)
-    "r9_alt_sign_jit": "refused-undoc",
-    "r9_alt_sign_vmap": "refused-undoc",
     # E404 under backend="jax": "this changes a DynamicJaxprTracer in place, which revsrc could
     # not follow" for s += (-1) ** k * x ** k (names JAX's tracer class)
-    "r9_alt_sign_backend_jax": "refused-undoc",
     # E101 "calling a value computed inside": f = np.vectorize(lambda t: math.sin(t) * t);
     # np.sum(f(x)) (api.md: np.vectorize(f)(x, ...) has a rule)
     "r9_np_vectorize_lambda": "refused-undoc",
@@ -120,7 +113,6 @@ KNOWN = {
     "r9_itertools_count_islice": "refused-undoc",
     # E202 "keyword 'key' of min is not supported by its rule": min(cands, key=abs)
     # (sorted(pts, key=lambda p: p[0]) works)
-    "r9_min_with_key_abs": "refused-undoc",
     # E101 "calling a value computed inside the function": rho = LOSSES[kind]; rho(r), where
     # LOSSES is a global dict of lambdas (the table says a global dict of functions works)
     "r9_lambdas_in_global_dict_huber": "refused-undoc",
@@ -129,11 +121,9 @@ KNOWN = {
     # on a dict with one lambda per line (one of them a conditional expression), and
     # {"sq": lambda r: r * r, "lc": lambda r: math.log1p(r * r)} on one line
     "r9_lambdas_in_global_dict_literal_key": "refused-undoc",
-    "r9_two_lambdas_on_one_line_in_dict": "refused-undoc",
     # E202 "method .__call__() is used on ... a differentiated value": revsrc.grad(obj) where
     # the class's __call__ calls super().__call__(w, x) (containers.md: an object with a
     # __call__ method is differentiated; without super() it works)
-    "r9_callable_object_directly": "refused-undoc",
     # E101 "calling a value computed inside": f = functools.partial(math.pow, x); f(3.0)
     "r9_partial_of_math_pow_inside": "refused-undoc",
 }

@@ -113,19 +113,11 @@ def optimal_savings(R):
     return s
 
 
-def _opt_sav_ref():
-    # FOC for gamma=2: (w-s)^-2 = beta R (R s)^-2  ->  R s = sqrt(beta R) (w - s)
-    R, w, beta = 1.04, 10.0, 0.96
-    k = math.sqrt(beta * R) / R
-    s = k * w / (1 + k)
-    h = 1e-6
-    def sR(RR):
-        kk = math.sqrt(beta * RR) / RR
-        return kk * w / (1 + kk)
-    return (sR(R + h) - sR(R - h)) / (2 * h)
-
-
-CASES.append(G("r9_savings_by_gradient_ascent_grad_inside", optimal_savings, (1.04,), ref=_opt_sav_ref, tol=1e-5))
+# The first-order condition's closed form is the derivative of the converged optimum;
+# 100 steps of ascent
+# are not converged in R's derivative (1,000 steps give -1.20144, 100 give -1.30643), so the
+# program's own derivative is checked against self-checked central differences.
+CASES.append(G("r9_savings_by_gradient_ascent_grad_inside", optimal_savings, (1.04,), ref="fd", tol=1e-6))
 
 
 def cobb_douglas_profit(alpha, p=2.0, w=1.0, r=0.5):
