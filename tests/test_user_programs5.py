@@ -136,7 +136,6 @@ KNOWN = {
     "jax_sinkhorn": "refused",
     "jax_math_factorial_of_static_int": "refused",  # math.factorial(k) of the static loop int
     # -- jit, refused-undocumented ----------------------------------------------------------
-    "jit_round_ndigits": "refused",          # E502 "expected 1 arguments, got 2": round(x, 2)
     "jit_three_arg_pow": "refused",          # E502 "expected 2 arguments, got 3": pow(n, 5, 13)
     # -- lists, refused-undocumented ---------------------------------------------------------
     "list_slice_copy_then_iadd": "refused",  # E404

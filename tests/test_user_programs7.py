@@ -101,15 +101,6 @@ KNOWN = {
     # revsrc.jacfwd(revsrc.vmap(f)): f has source; the docs name grad of a function calling
     # a mapped one (E104) and jit of a mapped one, not a Jacobian of it
     "r7_jacfwd_of_vmap": "refused-undoc",
-    # E502 for revsrc.jit / revsrc.vmap of a function with `raise ValueError(...)` or
-    # `assert x > 0.0, "..."` ("a step of the derivative revsrc wrote for this line has no
-    # engine instruction"; "the constant 'x must be positive' is not a float, int or bool"),
-    # though grad follows raise/assert, vmap(grad(f)) of the same f works, and the vmap
-    # docs say an element that raises raises that error
-    "r7_user_raise_through_jit": "refused-undoc",
-    "r7_user_raise_through_vmap": "refused-undoc",
-    "r7_user_assert_through_vmap": "refused-undoc",
-    "r7_user_raise_vmap_no_element_raises": "refused-undoc",
 }
 
 

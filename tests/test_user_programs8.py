@@ -90,9 +90,6 @@ KNOWN = {
     # called from a generator (README: partials work)
     "r8_partials_made_in_loop_called_in_generator": "refused-undoc",
     "r8_partial_of_classmethod_inside": "refused-undoc",  # f = functools.partial(C.m); f(x)
-    # E502 "cannot compile round_digits: expected 1 arguments, got 2" for round(x, 2) under
-    # revsrc.jit (jit of grad of the same function runs); the message does not say what
-    "r8_jit_round_with_digits": "refused-undoc",
     # E403 "changes a dict under a condition or in a loop" on a dict the function made
     # (d = {}; for ...: d[name] = ...); E403 is documented for arguments only
     "r8_dict_built_in_loop_with_get_default": "refused-undoc",

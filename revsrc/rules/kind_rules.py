@@ -123,6 +123,19 @@ def constant(kind):
     return rule
 
 
+def round_kind(op, ctx):
+    """The builtin round(): an int given one operand (or ndigits None); given ndigits,
+    the operand's own kind (round(2.675, 2) is a float, round(1234, -2) an int, and a
+    bool rounds to an int)."""
+    digits = op.args[1] if len(op.args) > 1 else dict(op.kwargs).get("ndigits")
+    if digits is None or _const_is(digits, None):
+        return INT
+    k = ctx.kind(op.args[0])
+    if k == ARRAY:
+        return ARRAY, ctx.ndim(op.args[0])
+    return INT if k == BOOL else k
+
+
 def always_array(op, ctx):
     """Functions that return an array whatever they are given (np.stack of a list)."""
     return ARRAY
