@@ -5,6 +5,13 @@
   raised, for each element under vmap (the engine hands the call to Python there).
 - ``round(x, ndigits)`` under jit: Python's correctly rounded decimal, with Python's
   type; max/min of an int and a float give the winner with its own type.
+- ``np.add.outer``, ``np.subtract.outer``, ``np.multiply.outer``: reverse, forward and
+  second order, against JAX and central differences.
+- NumPy's keywords: ``np.reshape(copy=)``, ``np.sum(where=, initial=)``,
+  ``np.mean(where=)`` computed; ``np.max(initial=, where=)`` and ``np.var(mean=)``
+  refused (E202) at the user's line.
+- Second order through ``np.diff``; ``np.linalg.lstsq`` at a constant rank-deficient
+  matrix, differentiated in b alone; ``jacfwd(vmap(f))`` refused with E104.
 
 (PYTEST_DONT_REWRITE: the users' asserts below must raise Python's own messages.)
 """
@@ -177,3 +184,283 @@ def test_jit_min_keeps_the_winners_type(args):
     want = mixed_min3(*args)
     got = revsrc.jit(mixed_min3)(*args)
     assert type(got) is type(want) and got == want
+
+
+# ----- 3. ufunc.outer -----
+
+def outers(x, y):
+    return np.sum(np.subtract.outer(x, y) ** 2 * np.multiply.outer(x, y)) \
+        + np.sum(np.sin(np.add.outer(x, y)))
+
+
+def outers_jax(x, y):
+    return jnp.sum(jnp.subtract.outer(x, y) ** 2 * jnp.multiply.outer(x, y)) \
+        + jnp.sum(jnp.sin(jnp.add.outer(x, y)))
+
+
+def outers_nd(s, m):
+    return np.sum(np.cos(np.multiply.outer(s, m)) * np.subtract.outer(s, m)) \
+        + np.sum(np.add.outer(m, m[0]) ** 3)
+
+
+def outers_nd_jax(s, m):
+    return jnp.sum(jnp.cos(jnp.multiply.outer(s, m)) * jnp.subtract.outer(s, m)) \
+        + jnp.sum(jnp.add.outer(m, m[0]) ** 3)
+
+
+X = np.array([0.3, -1.2, 2.0])
+Y = np.array([0.5, 1.5])
+S = np.array([0.7, -0.4])
+M = np.array([[0.1, 0.4, -0.3], [0.9, -0.2, 0.5]])
+
+
+@pytest.mark.parametrize("f,fj,args", [(outers, outers_jax, (X, Y)),
+                                       (outers_nd, outers_nd_jax, (S, M)),
+                                       (outers_nd, outers_nd_jax, (0.7, M))])
+def test_outer_gradients_against_jax_and_differences(f, fj, args):
+    check_grads(f, args, argnums=(0, 1))
+    got = revsrc.grad(f, argnums=(0, 1))(*args)
+    want = jax.grad(fj, argnums=(0, 1))(*args)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, np.asarray(w), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("f,fj,args", [(outers, outers_jax, (X, Y)),
+                                       (outers_nd, outers_nd_jax, (S, M))])
+def test_outer_forward_mode(f, fj, args):
+    check_jvp(f, args)
+    tangents = tuple(np.cos(np.arange(np.size(a)) + 1.0).reshape(np.shape(a)) for a in args)
+    got = revsrc.jvp(f, args, tangents)
+    want = jax.jvp(fj, args, tangents)
+    np.testing.assert_allclose(got[1], float(want[1]), rtol=1e-12)
+
+
+@pytest.mark.parametrize("f,fj,args", [(outers, outers_jax, (X, Y)),
+                                       (outers_nd, outers_nd_jax, (S, M))])
+def test_outer_second_order(f, fj, args):
+    for i in (0, 1):
+        want = np.asarray(jax.hessian(fj, argnums=i)(*args))
+        np.testing.assert_allclose(revsrc.hessian(f, argnums=i)(*args), want,
+                                   rtol=1e-10, atol=1e-10)
+        jr = revsrc.jacrev(revsrc.grad(f, argnums=i), argnums=i)(*args)
+        np.testing.assert_allclose(jr, want, rtol=1e-10, atol=1e-10)
+
+
+def test_outer_on_the_jax_backend():
+    got = revsrc.grad(outers, argnums=(0, 1), backend="jax")(X, Y)
+    want = jax.grad(outers_jax, argnums=(0, 1))(X, Y)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-12)
+
+
+def gp_kernel(theta, x):
+    ell, sf = np.exp(theta)
+    K = sf ** 2 * np.exp(-0.5 * np.subtract.outer(x, x) ** 2 / ell ** 2) + 0.1 * np.eye(x.size)
+    return np.linalg.slogdet(K)[1]
+
+
+def test_outer_of_a_constant_in_a_gp_likelihood_forward_and_reverse():
+    theta, x = np.array([0.2, -0.3]), np.array([0.0, 0.4, 1.1, 1.9])
+    check_grads(gp_kernel, (theta, x), argnums=(0, 1))
+    check_jvp(gp_kernel, (theta, x), argnums=(0,))
+
+
+# ----- 4. NumPy keyword variants -----
+
+XK = np.array([0.3, -1.2, 2.0, 0.8, -0.4, 1.5])
+MK = np.array([[-2.0, -1.0, 0.5], [1.0, 2.0, 3.0]])
+MASK = np.array([[True, False, True], [True, True, False]])
+WCOL = np.array([1.0, 2.0, 3.0])
+
+
+def reshape_copy(x):
+    return np.sum(np.reshape(x, (3, 2), copy=True) ** 2 * np.arange(6.0).reshape(3, 2))
+
+
+def reshape_copy_jax(x):
+    return jnp.sum(jnp.reshape(x, (3, 2)) ** 2 * jnp.arange(6.0).reshape(3, 2))
+
+
+def sum_where(x):
+    return np.sum(x ** 2, where=x > 0)
+
+
+def sum_where_jax(x):
+    return jnp.sum(x ** 2, where=x > 0)
+
+
+def sum_axis_where_initial(m, c):
+    return np.sum(np.sum(np.sin(m), axis=0, initial=c, where=MASK) * WCOL)
+
+
+def sum_axis_where_initial_jax(m, c):
+    return jnp.sum(jnp.sum(jnp.sin(m), axis=0, initial=c, where=MASK) * WCOL)
+
+
+def sum_initial(x):
+    return np.sum(x ** 2, initial=5.0)
+
+
+def mean_where(x):
+    return np.mean(x ** 2, where=x < 1.0)
+
+
+def mean_where_jax(x):
+    return jnp.mean(x ** 2, where=x < 1.0)
+
+
+def mean_axis_where(m):
+    return np.sum(np.mean(m ** 3, axis=0, where=MASK, keepdims=True) * WCOL)
+
+
+def mean_axis_where_jax(m):
+    return jnp.sum(jnp.mean(m ** 3, axis=0, where=MASK, keepdims=True) * WCOL)
+
+
+@pytest.mark.parametrize("f,fj,args", [
+    (reshape_copy, reshape_copy_jax, (XK,)), (sum_where, sum_where_jax, (XK,)),
+    (sum_axis_where_initial, sum_axis_where_initial_jax, (MK, 0.5)),
+    (mean_where, mean_where_jax, (XK,)), (mean_axis_where, mean_axis_where_jax, (MK,)),
+])
+def test_keyword_variants_against_jax_and_differences(f, fj, args):
+    argnums = tuple(range(len(args)))
+    check_grads(f, args, argnums=argnums)
+    check_jvp(f, args)
+    got = revsrc.grad(f, argnums=argnums)(*args)
+    want = jax.grad(fj, argnums=argnums)(*args)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, np.asarray(w), rtol=1e-12, atol=1e-14)
+    h = revsrc.hessian(f)(*args)
+    np.testing.assert_allclose(h, np.asarray(jax.hessian(fj)(*args)), rtol=1e-10, atol=1e-12)
+
+
+def test_sum_initial_adds_no_tangent():
+    # (forward mode applied np.sum's initial to the tangent: 7.2 where the truth is 2.2)
+    x = np.array([0.3, -1.2, 2.0])
+    value, tangent = revsrc.jvp(sum_initial, (x,), (np.ones(3),))
+    assert value == sum_initial(x)
+    np.testing.assert_allclose(tangent, 2 * np.sum(x), rtol=1e-14)
+    np.testing.assert_allclose(revsrc.grad(sum_initial)(x), 2 * x, rtol=1e-14)
+
+
+def test_mean_without_where_inlines_as_before():
+    def plain_mean(x):
+        return np.mean(x * x)
+    text = revsrc.source(revsrc.grad(plain_mean, backend="python"), XK)
+    assert "mean_where" not in text and "mean_grad" in text
+
+
+def max_where_initial(x):
+    return np.max(x * 2.0, initial=-10.0, where=x > 0)
+
+
+def var_given_mean(x):
+    mu = np.mean(x)
+    return np.var(x, mean=mu) + mu
+
+
+@pytest.mark.parametrize("f,word", [(max_where_initial, "initial"), (var_given_mean, "mean")])
+@pytest.mark.parametrize("mode", ["grad", "jvp"])
+def test_keywords_without_a_rule_are_refused_at_the_users_line(f, word, mode):
+    with pytest.raises(revsrc.errors.NoRule) as info:
+        if mode == "grad":
+            revsrc.grad(f)(XK)
+        else:
+            revsrc.jvp(f, (XK,), (np.ones(6),))
+    assert info.value.code == "E202" and f"keyword {word!r}" in str(info.value)
+    assert info.value.lineno == f.__code__.co_firstlineno + (2 if f is var_given_mean else 1)
+
+
+# ----- 5. np.diff twice, lstsq in b alone, jacfwd of vmap -----
+
+def spring_chain(x, k=10.0, rest=1.0):
+    d = np.diff(x)
+    return 0.5 * k * np.sum((d - rest) ** 2) + 0.1 * np.sum(x ** 4)
+
+
+def spring_chain_jax(x, k=10.0, rest=1.0):
+    d = jnp.diff(x)
+    return 0.5 * k * jnp.sum((d - rest) ** 2) + 0.1 * jnp.sum(x ** 4)
+
+
+def diff_options(m):
+    d = np.diff(np.sin(m), n=2, axis=0, prepend=0.5, append=m[:1] * 2.0)
+    return np.sum(d ** 3)
+
+
+def diff_options_jax(m):
+    d = jnp.diff(jnp.sin(m), n=2, axis=0, prepend=0.5, append=m[:1] * 2.0)
+    return jnp.sum(d ** 3)
+
+
+XCH = np.array([0.0, 1.1, 1.9, 3.2, 4.0])
+MD = np.array([[0.2, -0.5], [1.1, 0.3], [0.7, 2.0], [-0.4, 0.9]])
+
+
+@pytest.mark.parametrize("f,fj,x", [(spring_chain, spring_chain_jax, XCH),
+                                    (diff_options, diff_options_jax, MD)])
+def test_second_order_through_diff(f, fj, x):
+    want = np.asarray(jax.hessian(fj)(x))
+    np.testing.assert_allclose(revsrc.hessian(f)(x), want, rtol=1e-10, atol=1e-10)
+    rr = revsrc.jacrev(revsrc.grad(f))(x)          # reverse over reverse
+    np.testing.assert_allclose(rr, want, rtol=1e-10, atol=1e-10)
+    v = np.cos(np.arange(x.size) + 0.5).reshape(x.shape)
+    np.testing.assert_allclose(revsrc.hvp(f, (x,), (v,)),
+                               np.asarray(jax.jvp(jax.grad(fj), (x,), (v,))[1]),
+                               rtol=1e-10, atol=1e-10)
+
+
+def test_hessian_of_spring_chain_with_keyword():
+    want = np.asarray(jax.hessian(lambda x: spring_chain_jax(x, k=5.0))(XCH))
+    np.testing.assert_allclose(revsrc.hessian(spring_chain)(XCH, k=5.0), want, rtol=1e-12)
+
+
+A_RANK1 = np.array([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]])
+
+
+def lstsq_rhs(b):
+    c, *_ = np.linalg.lstsq(A_RANK1, b, rcond=None)
+    return np.sum(c * np.array([1.0, -3.0]))
+
+
+def lstsq_rhs_matrix(b):
+    c, *_ = np.linalg.lstsq(A_RANK1, b, rcond=None)
+    return np.sum(np.sin(c))
+
+
+def lstsq_both(a, b):
+    c, *_ = np.linalg.lstsq(a, b, rcond=None)
+    return np.sum(c)
+
+
+@pytest.mark.parametrize("f,b", [(lstsq_rhs, np.array([1.0, 0.5, 2.0])),
+                                 (lstsq_rhs_matrix, np.array([[1.0, 0.2], [0.5, -1.0], [2.0, 0.3]]))])
+def test_lstsq_rank_deficient_matrix_differentiated_in_b(f, b):
+    check_grads(f, (b,))
+    P = np.linalg.pinv(A_RANK1)
+    if f is lstsq_rhs:
+        np.testing.assert_allclose(revsrc.grad(f)(b), P.T @ np.array([1.0, -3.0]), rtol=1e-12)
+    check_jvp(f, (b,))
+
+
+def test_lstsq_rank_deficient_matrix_differentiated_in_the_matrix_is_refused():
+    with pytest.raises(revsrc.errors.RevsrcError) as info:
+        revsrc.grad(lstsq_both)(A_RANK1, np.array([1.0, 0.5, 2.0]))
+    assert info.value.code == "E304"
+    # full rank: both, against differences
+    a = np.array([[1.0, 2.0], [2.0, 4.5], [3.0, 6.0]])
+    check_grads(lstsq_both, (a, np.array([1.0, 0.5, 2.0])), argnums=(0, 1))
+
+
+def sin_times_scalar(x):
+    return math.sin(x) * x
+
+
+def test_jacfwd_of_vmap_is_refused_with_the_documented_code():
+    with pytest.raises(revsrc.errors.RevsrcError) as info:
+        revsrc.jacfwd(revsrc.vmap(sin_times_scalar))(np.array([0.3, 0.5]))
+    assert info.value.code == "E104" and "revsrc.vmap(revsrc.grad(f))" in info.value.hint
+    # the rewrite the hint gives
+    x = np.array([0.3, 0.5])
+    np.testing.assert_allclose(np.diag(revsrc.vmap(revsrc.grad(sin_times_scalar))(x)),
+                               np.diag(np.cos(x) * x + np.sin(x)), rtol=1e-14)

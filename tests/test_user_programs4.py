@@ -23,8 +23,6 @@ KNOWN = {
     'edge_np_sum_with_where_arg': "refused-undoc: [E202] keyword 'initial' of max is not supported by its rule",
     'edge_ternary_in_comprehension_hess': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of reading or writing items of a list or dict, which has no rule of its own yet',
     'ml_gp_nll_cholesky_ell_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array with shape float",
-    'phys_contact_spring_chain_k_hess': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.diff, which has no rule of its own yet',
-    'phys_contact_spring_chain_x0_hvp': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.diff, which has no rule of its own yet',
     'py_dataclass_layers_x_hessian': 'refused-undoc: [E104] forward mode over this derivative goes through reading an attribute, which has no forward rule yet',
     'np_eigvalsh_spectral_loss': 'refused-undoc: [E202] numpy.linalg.eigvalsh has no derivative rule and no Python source to transform',
     'np_eigvalsh_spectral_loss_hess': 'refused-undoc: [E202] numpy.linalg.eigvalsh has no derivative rule and no Python source to transform',

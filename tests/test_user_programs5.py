@@ -178,7 +178,6 @@ KNOWN = {
     "late_grad_heaviside": "refused",
     "late_jvp_vdot": "refused",
     "late_grad_vdot": "refused",
-    "late_grad_np_sum_where": "refused",     # E202 np.sum(where=) (undocumented; jvp works)
     "math_grad_hypot3": "refused",           # E202 math.hypot(x, y, z): the docs list hypot
     "math_jvp_hypot3": "refused",
     "math_grad_dist": "refused",             # E202 math.dist

@@ -80,7 +80,6 @@ KNOWN = {
     # (d = revsrc.grad(g) in f; the same made at module level works)
     "r7_jit_newton_with_inner_grad": "refused-undoc",
     "r7_grad_of_newton_with_inner_grad": "refused-undoc",
-    "r7_jvp_gp_nll_slogdet": "refused-undoc",       # E202 np.subtract.outer in jvp (grad works)
     "r7_class_super_override_act": "refused-undoc",  # E202 super().loss(w, x) in a bound method
     # E101 "a lambda used as a value that reads the function's variables" for
     # sorted(xs, key=lambda v: abs(v)), which reads none
@@ -97,10 +96,9 @@ KNOWN = {
     # E202 "zip has no derivative rule" for dict(zip(keys, x)) (zip is followed in loops and
     # in xs, ys = zip(*pairs))
     "r7_dict_of_zip_keys_values": "refused-undoc",
-    # E201 "sin_times_scalar is not a Python function with source code" for
-    # revsrc.jacfwd(revsrc.vmap(f)): f has source; the docs name grad of a function calling
-    # a mapped one (E104) and jit of a mapped one, not a Jacobian of it
-    "r7_jacfwd_of_vmap": "refused-undoc",
+    # E104 for revsrc.jacfwd(revsrc.vmap(f)): a transformation of a mapped function (the
+    # refusal table's E104 row)
+    "r7_jacfwd_of_vmap": "refused-doc",
 }
 
 

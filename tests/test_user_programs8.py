@@ -66,7 +66,6 @@ KNOWN = {
     "r8_eigvalsh_sqrt": "refused-doc",                # E202 np.linalg.eigvalsh has no rule
     "r8_np_piecewise_lambdas": "refused-doc",         # E101 lambdas passed as values to np.piecewise
     "r8_list_append_insert_pop_extend": "refused-doc",  # E401 xs.insert(0, 1.0) on a local list
-    "r8_sum_mean_with_where_kwarg": "refused-doc",    # E202 np.mean(x, where=...) keyword
     "r8_max_initial_keepdims": "refused-doc",         # E202 np.max(x, initial=0.5) keyword
     "r8_ufunc_reduce_add_max_mul": "refused-doc",     # E202 np.add.reduce / np.maximum.reduce
     "r8_logaddexp_from_minus_inf_and_reduce": "refused-doc",  # E202 np.logaddexp.reduce
@@ -96,10 +95,6 @@ KNOWN = {
     "r8_local_dict_key_rebound_in_loop": "refused-undoc",  # s["v"] = q on a local dict in a loop
     # E202 "zip has no derivative rule" for sorted(zip(x, range(n)))
     "r8_sorted_zip_tuples_ranked_weights": "refused-undoc",
-    # E304 "lstsq at a rank-deficient matrix has no derivative" for the gradient in the
-    # right-hand side only: A is a constant, c = pinv(A) b is linear in b (the table
-    # says E304 is where the rank changes, which it cannot here)
-    "r8_lstsq_rank_deficient_wrt_rhs": "refused-undoc",
 }
 
 

@@ -18,9 +18,12 @@ from ..runtime.grads import reductions as _helpers
 # ----- Sums and means -----
 
 
-@primitive("sum", np.sum, kind=KR.reduction_kind, linear=(0,), complex_ok=True)
-def sum_(g, ans, a, axis=None, dtype=None, keepdims=False):
-    return _helpers.broadcast_reduced(g, a, axis, keepdims)
+# where= masks what is summed (``np.where`` of the constant True folds away: a sum
+# without it inlines as before); initial= is added to every sum.
+@primitive("sum", np.sum, kind=KR.reduction_kind, linear=(0, 4), complex_ok=True)
+def sum_(g, ans, a, axis=None, dtype=None, keepdims=False, initial=None, where=True):
+    return (np.where(where, _helpers.broadcast_reduced(g, a, axis, keepdims), 0), None, None,
+            None, np.sum(g), None)
 
 
 declare(np.sum, effect_free=True)
@@ -31,9 +34,12 @@ def builtin_sum(g, ans, iterable, start=0):
     return _helpers.sum_list_grad(g, iterable), g
 
 
+# (where= given: its own helper; ``where is True`` folds while transforming, so a mean
+# without it inlines mean_grad alone, as before)
 @primitive("mean", np.mean, kind=KR.reduction_kind, linear=(0,), complex_ok=True)
-def mean(g, ans, a, axis=None, dtype=None, keepdims=False):
-    return _helpers.mean_grad(g, ans, a, axis, keepdims)
+def mean(g, ans, a, axis=None, dtype=None, keepdims=False, where=True):
+    return np.where(where is True, _helpers.mean_grad(g, ans, a, axis, keepdims),
+                    _helpers.mean_where_grad(g, ans, a, axis, keepdims, where))
 
 
 declare(np.mean, effect_free=True)

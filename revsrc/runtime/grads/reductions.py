@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import tensor
 from ..values import as_adjoint, as_array, as_input, float_dtype, is_number, per_item, pieces
-from .common import items_of, real_only
+from .common import adjoint_of, items_of, real_only
 from .indexing import take_along_axis_grad
 
 
@@ -56,6 +56,16 @@ def mean_grad(g, ans, a, axis=None, keepdims=False):
         # g / count once, then spread: the same float64 division for every element
         return np.full(a.shape, float(g) / count)
     return per_item(np.asarray(broadcast_reduced(g, np.asarray(a), axis, keepdims)) / count, a)
+
+
+def mean_where_grad(g, ans, a, axis=None, keepdims=False, where=True):
+    """The adjoint of ``np.mean(a, axis, keepdims=keepdims, where=where)``: ``g`` over
+    the count of the elements kept, spread over them (0 elsewhere)."""
+    a = np.asarray(a)
+    kept = np.broadcast_to(where, a.shape)
+    count = np.sum(kept, axis=axis, keepdims=True)
+    share = expand_reduced(g, a, axis, keepdims) / np.maximum(count, 1)
+    return np.where(kept, share, 0).astype(float_dtype(a, g), copy=False)
 
 
 @items_of(2)
@@ -388,3 +398,34 @@ def _norm_ratio(ge, conj_x, anse):
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(anse == 0, 0, ge * conj_x / np.where(anse == 0, 1, anse)).astype(
             np.result_type(conj_x, ge), copy=False)
+
+
+# ----- The ufuncs' outer products (np.add.outer...): a's axes, then b's -----
+
+@adjoint_of(1)
+def multiply_outer_grad_a(g, a, b):
+    """Adjoint of np.multiply.outer(a, b) for a: g contracted with b over b's axes (g
+    has a's axes, then b's)."""
+    if np.ndim(b) == 0:     # (a Python float stays weak: a float32 g stays float32)
+        return np.reshape(g * b, np.shape(a))
+    return np.reshape(np.tensordot(g, b, axes=np.ndim(b)), np.shape(a))
+
+
+@adjoint_of(2)
+def multiply_outer_grad_b(g, a, b):
+    """Adjoint of np.multiply.outer(a, b) for b: a contracted with g over a's axes."""
+    if np.ndim(a) == 0:
+        return np.reshape(a * g, np.shape(b))
+    return np.reshape(np.tensordot(a, g, axes=np.ndim(a)), np.shape(b))
+
+
+@adjoint_of(1)
+def outer_sum_a(g, a, b):
+    """Adjoint of np.add.outer(a, b) for a: g summed over b's axes (its last ones)."""
+    return np.reshape(np.sum(g, axis=tuple(range(np.ndim(a), np.ndim(g)))), np.shape(a))
+
+
+@adjoint_of(2)
+def outer_sum_b(g, a, b):
+    """Adjoint of np.add.outer(a, b) for b: g summed over a's axes (its first ones)."""
+    return np.reshape(np.sum(g, axis=tuple(range(np.ndim(a)))), np.shape(b))
