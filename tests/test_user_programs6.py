@@ -69,8 +69,6 @@ KNOWN = {
     "np2h_std_correction": "refused-doc",          # E104 second derivatives through np.std
     "np2_grad_max_where_initial": "refused-doc",   # E202 np.max(initial=, where=)
     "np2_jvp_max_where_initial": "refused-doc",
-    "np2_grad_var_mean_kw": "refused-doc",         # E202 np.var(mean=) (NumPy 2.0 keyword)
-    "np2_jvp_var_mean_kw": "refused-doc",
     # -- refused, undocumented --------------------------------------------------------------------
     "view_flat_write": "refused-undoc",            # E202 a.flat[4] = ... (the table says .flat works)
     "view_list_of_rows_write": "refused-undoc",    # E404 rows = [m[i].copy() ...]; rows[1][0] = ...

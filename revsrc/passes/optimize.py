@@ -90,7 +90,8 @@ def fold(ops, outs, names):
         if key is not None and temp:
             seen[key] = op.target
         if op.target is not None and not kwargs and all(isinstance(a, Const) for a in args) \
-                and _foldable(fn) and all(isinstance(a.value, (int, float)) for a in args):
+                and _foldable(fn) and all(isinstance(a.value, (int, float, type(None)))
+                                          for a in args):
             try:
                 subst[op.target] = Const(fn(*(a.value for a in args)))
                 continue

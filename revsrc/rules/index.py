@@ -266,7 +266,9 @@ FAMILIES = {
          ('revsrc.runtime.transpose_grads', 'view_forward'),),
         {
             'effect_free':
-            (('revsrc.runtime.grads.reductions', 'mean_where_grad'),),
+            (('revsrc.runtime.forward_grads', 'var_mean_jvp'),
+             ('revsrc.runtime.grads.reductions', 'mean_where_grad'),
+             ('revsrc.runtime.grads.reductions', 'var_mean_grad'),),
             'loop_kernel':
             (('revsrc.runtime', 'accumulate'), ('revsrc.runtime.grads.linalg', 'dot_grad_a'),
              ('revsrc.runtime.grads.linalg', 'dot_grad_b'),

@@ -94,14 +94,21 @@ def median(g, ans, a, axis=None, keepdims=False):
 
 # ----- Moments -----
 
+# mean= (NumPy 2.0): the mean given, an input of its own (``mean is None`` folds while
+# transforming: np.var without it inlines var_grad alone, as before)
 @primitive("var", np.var, kind=KR.reduction_kind, complex_ok=True)
-def var(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
-    return _helpers.var_grad(g, a, axis, ddof, keepdims)
+def var(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False, mean=None):
+    return (np.where(mean is None, _helpers.var_grad(g, a, axis, ddof, keepdims),
+                     _helpers.var_mean_grad(g, a, mean, axis, ddof, keepdims, 0)),
+            None, None, None, None, _helpers.var_mean_grad(g, a, mean, axis, ddof, keepdims, 1))
 
 
 @jvp_rule("var")
-def var_jvp(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
-    return _forward.var_jvp(g, ans, a, axis, ddof, keepdims)
+def var_jvp(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False, mean=None):
+    return (np.where(mean is None, _forward.var_jvp(g, ans, a, axis, ddof, keepdims),
+                     _forward.var_mean_jvp(g, ans, a, mean, axis, ddof, keepdims, 0)),
+            None, None, None, None,
+            _forward.var_mean_jvp(g, ans, a, mean, axis, ddof, keepdims, 1))
 
 
 @primitive("std", np.std, kind=KR.reduction_kind, complex_ok=True)

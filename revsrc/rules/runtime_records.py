@@ -291,6 +291,8 @@ def mean_grad_vjp(g, ans, grad, mean, a, axis=None, keepdims=False):
 declare(_reductions.mean_grad, shape_reads=(1, 2))   # mean and a: their shapes and dtypes alone
 # (np.mean's rule reads it only with where=: unread, the fold drops it)
 declare(_reductions.mean_where_grad, effect_free=True)
+declare(_reductions.var_mean_grad, effect_free=True)   # (np.var's, with mean=)
+declare(_forward.var_mean_jvp, effect_free=True)
 # ... and that transpose, linear in its cotangent (the rest: shapes): forward over
 # reverse over reverse (a Hessian of a gradient penalty through np.mean) goes through it
 @primitive("mean_back", _transpose.mean_back, kind=_like(1), linear=(0,))

@@ -44,6 +44,14 @@ def var_jvp(t, ans, a, axis=None, ddof=0, keepdims=False):
     return _reduce(t * d, a, axis, keepdims)
 
 
+def var_mean_jvp(t, ans, a, mean, axis=None, ddof=0, keepdims=False, part=0):
+    """np.var with its mean given: ``t`` the tangent of ``a`` (``part`` 0) or of the
+    mean (1), which enters as minus ``a``'s."""
+    d = _reductions.var_mean_grad(_ones_like(ans, t), np.asarray(a), mean, axis, ddof,
+                                  keepdims)
+    return _reduce(t * d if part == 0 else -t * d, a, axis, keepdims)
+
+
 def std_jvp(t, ans, a, axis=None, ddof=0, keepdims=False):
     d = _reductions.std_grad(_ones_like(ans, t), ans, np.asarray(a), axis, ddof, keepdims)
     return _reduce(t * d, a, axis, keepdims)

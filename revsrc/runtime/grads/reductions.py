@@ -115,6 +115,18 @@ def var_grad(g, a, axis=None, ddof=0, keepdims=False):
     return expand_reduced(np.real(g), a, axis, keepdims) * centered * (2.0 / (n - ddof))
 
 
+def var_mean_grad(g, a, mean, axis=None, ddof=0, keepdims=False, part=0):
+    """The adjoint of ``np.var(a, axis, ddof=ddof, keepdims=keepdims, mean=mean)`` (the
+    mean given, NumPy 2.0) for ``a`` (``part`` 0): 2 conj(a - mean) / (N - ddof), and
+    for ``mean`` (1): minus that, summed to the mean's shape."""
+    a = np.asarray(a)
+    n = np.size(a) // max(np.size(np.sum(a, axis=axis)), 1)
+    d = expand_reduced(np.real(g), a, axis, keepdims) * np.conj(a - mean) * (2.0 / (n - ddof))
+    if part == 0:
+        return as_input(d, a)
+    return as_input(tensor.sum_to_shape(-d, np.shape(mean)), mean)
+
+
 @items_of(2)
 def std_grad(g, ans, a, axis=None, ddof=0, keepdims=False):
     """d std / d a = conj(a - mean) / ((N - ddof) std); 0 where there is no spread
