@@ -8,8 +8,7 @@
 - ``np.add.outer``, ``np.subtract.outer``, ``np.multiply.outer``: reverse, forward and
   second order, against JAX and central differences.
 - NumPy's keywords: ``np.reshape(copy=)``, ``np.sum(where=, initial=)``,
-  ``np.mean(where=)``, ``np.var(mean=)`` computed; ``np.max(initial=, where=)``
-  refused (E202) at the user's line.
+  ``np.mean(where=)``, ``np.var(mean=)``, ``np.max``/``np.min(initial=, where=)``.
 - Second order through ``np.diff``; ``np.linalg.lstsq`` at a constant rank-deficient
   matrix, differentiated in b alone; ``jacfwd(vmap(f))`` refused with E104.
 
@@ -386,15 +385,49 @@ def test_var_without_mean_inlines_as_before():
     assert "var_mean" not in text and "var_grad" in text
 
 
-@pytest.mark.parametrize("mode", ["grad", "jvp"])
-def test_max_with_initial_or_where_is_refused_at_the_users_line(mode):
-    with pytest.raises(revsrc.errors.NoRule) as info:
-        if mode == "grad":
-            revsrc.grad(max_where_initial)(XK)
-        else:
-            revsrc.jvp(max_where_initial, (XK,), (np.ones(6),))
-    assert info.value.code == "E202" and "keyword 'initial'" in str(info.value)
-    assert info.value.lineno == max_where_initial.__code__.co_firstlineno + 1
+def max_where_initial_jax(x):
+    return jnp.max(x * 2.0, initial=-10.0, where=x > 0)
+
+
+def min_axis_where_initial(m, c):
+    return np.sum(np.min(np.sin(m), axis=0, initial=c, where=MASK) * WCOL)
+
+
+def min_axis_where_initial_jax(m, c):
+    return jnp.sum(jnp.min(jnp.sin(m), axis=0, initial=c, where=MASK) * WCOL)
+
+
+def max_initial(x):
+    return np.max(x * x, initial=3.0)
+
+
+def max_plain(x):
+    return np.max(x * x)
+
+
+@pytest.mark.parametrize("f,fj,args", [
+    (max_where_initial, max_where_initial_jax, (XK,)),
+    (min_axis_where_initial, min_axis_where_initial_jax, (MK, 0.2)),
+    (min_axis_where_initial, min_axis_where_initial_jax, (MK, -0.5)),
+])
+def test_max_and_min_with_initial_and_where(f, fj, args):
+    argnums = tuple(range(len(args)))
+    check_grads(f, args, argnums=argnums)
+    check_jvp(f, args)
+    got = revsrc.grad(f, argnums=argnums)(*args)
+    want = jax.grad(fj, argnums=argnums)(*args)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, np.asarray(w), rtol=1e-12, atol=1e-14)
+    tangents = tuple(np.cos(np.arange(np.size(a)) + 1.0).reshape(np.shape(a)) for a in args)
+    np.testing.assert_allclose(revsrc.jvp(f, args, tangents)[1],
+                               float(jax.jvp(fj, args, tangents)[1]), rtol=1e-12)
+
+
+def test_max_with_initial_alone():
+    np.testing.assert_array_equal(revsrc.grad(max_initial)(XK), 2 * XK * (XK == 2.0))
+    np.testing.assert_array_equal(revsrc.grad(max_initial)(XK * 0.1), np.zeros(6))
+    text = revsrc.source(revsrc.grad(max_plain, backend="python"), XK)
+    assert "extremum_where" not in text and "extremum_grad" in text
 
 
 # ----- 5. np.diff twice, lstsq in b alone, jacfwd of vmap -----

@@ -20,7 +20,6 @@ KNOWN = {
     'jit_grad_of_function_calling_grad': 'refused-undoc: [E101] calling a value computed inside the function is not supported',
     'jaxb_physics_balls_jax': "refused-undoc: [E602] backend='jax' compiles the derivative with jax.jit, and this is a branch on a value computed from the differentiated arguments that cannot run as a select of both arms (it leaves a loop, raises",
     'edge_list_sort_in_place_of_local': 'refused-undoc: [E401] a call whose result is discarded (vals.sort) can only act through side effects, which revsrc refuses',
-    'edge_np_sum_with_where_arg': "refused-undoc: [E202] keyword 'initial' of max is not supported by its rule",
     'edge_ternary_in_comprehension_hess': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of reading or writing items of a list or dict, which has no rule of its own yet',
     'ml_gp_nll_cholesky_ell_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array with shape float",
     'py_dataclass_layers_x_hessian': 'refused-undoc: [E104] forward mode over this derivative goes through reading an attribute, which has no forward rule yet',

@@ -117,7 +117,6 @@ KNOWN = {
     "dataclass_list_built_inside_method": "refused",  # E202 list of dataclasses in a genexpr
     "super_call_in_method": "refused",       # E202 super().f(x)
     "custom_getitem_built_inside": "refused",  # E105 __getitem__ of a class made inside
-    "reductions_where_initial": "refused",   # E202 np.max(initial=)
     "complex_constructor": "refused",        # E202 complex(x, 2.0)
     "except_as_uses_exception": "refused",   # E101 except ValueError as e
     "dunder_method_calls": "refused",        # E202 x.__mul__(x)

@@ -67,8 +67,6 @@ KNOWN = {
     "tup_jit_list_swap_exact": "refused-doc",     # E502 a list inside a jitted function
     "calls_jacfwd_newton_step_documented_E104": "refused-doc",  # E104 hessian called inside
     "np2h_std_correction": "refused-doc",          # E104 second derivatives through np.std
-    "np2_grad_max_where_initial": "refused-doc",   # E202 np.max(initial=, where=)
-    "np2_jvp_max_where_initial": "refused-doc",
     # -- refused, undocumented --------------------------------------------------------------------
     "view_flat_write": "refused-undoc",            # E202 a.flat[4] = ... (the table says .flat works)
     "view_list_of_rows_write": "refused-undoc",    # E404 rows = [m[i].copy() ...]; rows[1][0] = ...

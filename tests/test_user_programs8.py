@@ -66,7 +66,6 @@ KNOWN = {
     "r8_eigvalsh_sqrt": "refused-doc",                # E202 np.linalg.eigvalsh has no rule
     "r8_np_piecewise_lambdas": "refused-doc",         # E101 lambdas passed as values to np.piecewise
     "r8_list_append_insert_pop_extend": "refused-doc",  # E401 xs.insert(0, 1.0) on a local list
-    "r8_max_initial_keepdims": "refused-doc",         # E202 np.max(x, initial=0.5) keyword
     "r8_ufunc_reduce_add_max_mul": "refused-doc",     # E202 np.add.reduce / np.maximum.reduce
     "r8_logaddexp_from_minus_inf_and_reduce": "refused-doc",  # E202 np.logaddexp.reduce
     "r8_np_vectorize_lambda": "refused-doc",          # E101 np.vectorize(lambda ...) called

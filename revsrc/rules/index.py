@@ -266,7 +266,11 @@ FAMILIES = {
          ('revsrc.runtime.transpose_grads', 'view_forward'),),
         {
             'effect_free':
-            (('revsrc.runtime.forward_grads', 'var_mean_jvp'),
+            (('revsrc.runtime.forward_grads', 'extremum_jvp'),
+             ('revsrc.runtime.forward_grads', 'extremum_where_jvp'),
+             ('revsrc.runtime.forward_grads', 'var_mean_jvp'),
+             ('revsrc.runtime.grads.reductions', 'extremum_grad'),
+             ('revsrc.runtime.grads.reductions', 'extremum_where_grad'),
              ('revsrc.runtime.grads.reductions', 'mean_where_grad'),
              ('revsrc.runtime.grads.reductions', 'var_mean_grad'),),
             'loop_kernel':

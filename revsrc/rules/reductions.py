@@ -77,14 +77,24 @@ def average(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
 
 # ----- Extrema and order statistics -----
 
+# initial= and where= (their own helpers): ``(where is True) > (initial is not None)``,
+# true for neither given, folds while transforming, so a plain np.max inlines as before
 @primitive("extremum", np.max, np.amax, np.min, np.amin, kind=KR.reduction_kind)
-def extremum(g, ans, a, axis=None, keepdims=False):
-    return _helpers.extremum_grad(g, ans, a, axis, keepdims)
+def extremum(g, ans, a, axis=None, keepdims=False, initial=None, where=True):
+    return (np.where((where is True) > (initial is not None),
+                     _helpers.extremum_grad(g, ans, a, axis, keepdims),
+                     _helpers.extremum_where_grad(g, ans, a, axis, keepdims, initial, where)),
+            None, None,
+            _helpers.extremum_where_grad(g, ans, a, axis, keepdims, initial, where, 1), None)
 
 
 @jvp_rule("extremum")
-def extremum_jvp(g, ans, a, axis=None, keepdims=False):
-    return _forward.extremum_jvp(g, ans, a, axis, keepdims)
+def extremum_jvp(g, ans, a, axis=None, keepdims=False, initial=None, where=True):
+    return (np.where((where is True) > (initial is not None),
+                     _forward.extremum_jvp(g, ans, a, axis, keepdims),
+                     _forward.extremum_where_jvp(g, ans, a, axis, keepdims, initial, where)),
+            None, None,
+            _forward.extremum_where_jvp(g, ans, a, axis, keepdims, initial, where, 1), None)
 
 
 @primitive("median", np.median, kind=KR.reduction_kind)

@@ -293,6 +293,10 @@ declare(_reductions.mean_grad, shape_reads=(1, 2))   # mean and a: their shapes 
 declare(_reductions.mean_where_grad, effect_free=True)
 declare(_reductions.var_mean_grad, effect_free=True)   # (np.var's, with mean=)
 declare(_forward.var_mean_jvp, effect_free=True)
+# (np.max's rule with initial= or where=: the branch not taken is dropped)
+for _fn in (_reductions.extremum_where_grad, _forward.extremum_where_jvp,
+            _reductions.extremum_grad, _forward.extremum_jvp):
+    declare(_fn, effect_free=True)
 # ... and that transpose, linear in its cotangent (the rest: shapes): forward over
 # reverse over reverse (a Hessian of a gradient penalty through np.mean) goes through it
 @primitive("mean_back", _transpose.mean_back, kind=_like(1), linear=(0,))

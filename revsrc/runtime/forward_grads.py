@@ -39,6 +39,18 @@ def extremum_jvp(t, ans, a, axis=None, keepdims=False):
     return _reduce(t * d, a, axis, keepdims)
 
 
+def extremum_where_jvp(t, ans, a, axis=None, keepdims=False, initial=None, where=True,
+                       part=0):
+    """np.max/np.min with ``initial=`` or ``where=``: ``t`` the tangent of ``a``
+    (``part`` 0) or of ``initial`` (1), shared as the adjoint is."""
+    if part == 1:
+        return t * _reductions.extremum_where_grad(_ones_like(ans, t), ans, a, axis, keepdims,
+                                                   initial, where, 2)
+    d = _reductions.extremum_where_grad(_ones_like(ans, t), ans, np.asarray(a), axis,
+                                        keepdims, initial, where)
+    return _reduce(t * d, a, axis, keepdims)
+
+
 def var_jvp(t, ans, a, axis=None, ddof=0, keepdims=False):
     d = _reductions.var_grad(_ones_like(ans, t), np.asarray(a), axis, ddof, keepdims)
     return _reduce(t * d, a, axis, keepdims)

@@ -103,7 +103,27 @@ def extremum_grad(g, ans, a, axis=None, keepdims=False):
     anse = expand_reduced(ans, a, axis, keepdims)
     hit = a == anse
     count = np.sum(hit, axis=reduced_axes(axis, a.ndim), keepdims=True, dtype=float_dtype(a, g))
-    return expand_reduced(g, a, axis, keepdims) * hit / count
+    with np.errstate(invalid="ignore"):   # (no element is the result: np.max's rule
+        # computes this beside extremum_where_grad where where= is only known when it runs)
+        return expand_reduced(g, a, axis, keepdims) * hit / count
+
+
+def extremum_where_grad(g, ans, a, axis=None, keepdims=False, initial=None, where=True,
+                        part=0):
+    """np.max/np.min with ``initial=`` or ``where=``: ``g`` split equally among the kept
+    elements equal to the result and the initial value, if it equals it too. ``part``
+    0: the adjoint of ``a``; 1: of ``initial`` (summed over the results); 2: the
+    initial value's share of each result (forward mode)."""
+    real_only(a, "np.max and np.min")
+    a = np.asarray(a)
+    hit = np.broadcast_to(where, a.shape) & (a == expand_reduced(ans, a, axis, keepdims))
+    on_initial = 0 if initial is None else expand_reduced(ans, a, axis, keepdims) == initial
+    count = np.sum(hit, axis=reduced_axes(axis, a.ndim), keepdims=True) + on_initial
+    share = expand_reduced(g, a, axis, keepdims) / np.maximum(count, 1)
+    if part == 0:
+        return np.where(hit, share, 0).astype(float_dtype(a, g), copy=False)
+    share = np.reshape(share * on_initial, np.shape(ans))
+    return np.sum(share) if part == 1 else share
 
 
 @items_of(1)
