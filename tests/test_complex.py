@@ -157,6 +157,11 @@ def k_products(a, b):
         + _csum(np.inner(a, b.T)) + _csum(np.outer(a, b)) + _csum(np.tensordot(a, b, 1))
 
 
+def k_ufunc_outer(a, b):
+    return _csum(np.add.outer(a, b)) + _csum(np.subtract.outer(b, a)) \
+        + _csum(np.multiply.outer(a, b))
+
+
 def k_einsum(a, b):
     return _csum(np.einsum("ij,jk->ik", a, b)) + _csum(np.einsum("...j,jk", a, b))
 
@@ -315,6 +320,7 @@ CASES = [
     (k_nan_reductions, (C,), ((3, 4),)), (k_average, (C, "real"), ((3, 4), (4,))),
     (k_cov, (C, "positive"), ((3, 5), (5,))),
     (k_products, (C, C), ((3, 4), (4, 3))), (k_einsum, (C, C), ((3, 4), (4, 2))),
+    (k_ufunc_outer, (C, C), ((3,), (2, 2))),
     (k_trace, (C,), ((3, 3),)), (k_inv, ("cwell",), ((3, 3),)),
     (k_solve, ("cwell", C), ((3, 3), (3, 2))), (k_det, ("cwell",), ((3, 3),)),
     (k_slogdet, ("cwell",), ((3, 3),)), (k_kron, (C, C), ((2, 3), (2, 2))),

@@ -103,8 +103,10 @@ def assert_same_run(program, args):
         assert got_err[0] is EngineFallback     # Python went complex: the engine defers
         return
     if got_err and got_err[0] is EngineFallback:
-        # only where an int result may not fit in a double
-        assert any(type(w) is int and abs(w) >= 2 ** 53 for w in want), (args, want)
+        # only where an int result may not fit in a double, or where max/min may select
+        # an operand of another kind than its result's (Python returns it as it is)
+        assert any(type(w) is int and abs(w) >= 2 ** 53 for w in want) or any(
+            isinstance(st, Op) and st.fn in (max, min) for st in program.body), (args, want)
         return
     assert got_err == want_err, (args, got_err, want_err)
     if want_err is None:
@@ -521,7 +523,7 @@ def test_million_iterations_memory_bounded_by_saved_values():
      "dot"),
     (Program("s", ["x"], [SetItem("x", C(0), C(1.0))], ["x"], {"x": "float"}), "item"),
     (Program("p", ["x"], [Push("x", "o")], ["x"], {"x": "float"}), "object"),
-    (Program("k", ["x"], [Op("y", round, ("x",), (("ndigits", C(2)),))], ["y"],
+    (Program("k", ["x"], [Op("y", max, ("x", "x"), (("key", C(abs)),))], ["y"],
              {"x": "float", "y": "float"}), "keyword"),
     (Program("c", ["x"], [Op("y", o.add, ("x", C("s")))], ["y"], {"x": "float", "y": "float"}),
      "constant"),

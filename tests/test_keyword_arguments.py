@@ -270,15 +270,25 @@ def test_keyword_only_parameter_is_refused_by_jacobians():
         revsrc.vmap(keyword_only)(X, y=3.0)
 
 
+def std_with_mean(v, w):
+    return np.std(v, mean=w) * w
+
+
+def test_differentiated_value_by_unnamed_keyword_is_refused():
+    """np.std's mean= is keyword-only and the rule does not name it: no derivative could
+    reach w, so it is refused rather than taken as constant (both modes)."""
+    with pytest.raises(errors.NoRule, match="keyword 'mean'") as e:
+        revsrc.grad(std_with_mean, argnums=1)(X, 0.5)
+    assert e.value.code == "E202"
+    with pytest.raises(errors.NoRule, match="keyword 'mean'"):
+        revsrc.jvp(std_with_mean, (X, 0.5), (V, 1.0))
+
+
 def sum_with_initial(v, w):
     return np.sum(v, initial=w) * w
 
 
-def test_differentiated_value_by_unnamed_keyword_is_refused():
-    """initial= is keyword-only and the rule does not name it: no derivative could
-    reach w, so it is refused rather than taken as constant (both modes)."""
-    with pytest.raises(errors.NoRule, match="keyword 'initial'") as e:
-        revsrc.grad(sum_with_initial, argnums=1)(X, 0.5)
-    assert e.value.code == "E202"
-    with pytest.raises(errors.NoRule, match="keyword 'initial'"):
-        revsrc.jvp(sum_with_initial, (X, 0.5), (V, 1.0))
+def test_differentiated_value_by_a_keyword_the_rule_names():
+    """np.sum's initial= (keyword-only) is named by its rule: w gets its derivative."""
+    check_grads(sum_with_initial, (X, 0.5), argnums=(0, 1))
+    check_jvp(sum_with_initial, (X, 0.5))

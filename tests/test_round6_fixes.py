@@ -93,7 +93,9 @@ def _huge_power(f, args):
     2**52 * 53 bits, which takes longer than any test should (jit, which now computes
     int powers, is then compared on every sample)."""
     return "pow" in f.__name__ and len(args) == 2 \
-        and all(type(a) is int for a in args) and args[1] > 64
+        and all(type(a) is int for a in args) and args[1] > 64 \
+        or "round" in f.__name__ and len(args) == 2 and isinstance(args[0], int) \
+        and type(args[1]) is int and args[1] < -64   # round(7, -2**52): 10 ** 2**52
 
 
 def test_jit_keeps_the_type_python_gives(engine_functions):
@@ -126,17 +128,20 @@ def test_jit_keeps_the_type_python_gives(engine_functions):
 
 
 def test_jit_max_of_int_and_float_gives_the_winners_type():
-    """Open: max/min of an int and a float return the winner's type, which the engine's
-    static kinds do not give (the value is equal; only past 2**53 do digits differ).
-    The test checks that it is still open, then skips (not xfail: tools that grep the
-    summary for "failed" read "xfailed" as a failure); once fixed it fails, to be
-    turned into a plain assertion."""
+    """max/min of an int and a float return the winner, with its type: where an operand
+    of another kind than the engine's result equals it, the call runs in Python."""
     def mx(n, x):
         return max(n, x)
-    got = revsrc.jit(mx)(7, 2.5)
-    assert got == 7
-    assert type(got) is not int, "fixed: make this test assert type(got) is int"
-    pytest.skip("open: jit(max)(7, 2.5) gives 7.0, Python gives the int 7")
+
+    def mn(x, n, y):
+        return min(x, n, y)
+    jm, jn = revsrc.jit(mx), revsrc.jit(mn)
+    for args in [(7, 2.5), (2, 2.5), (7, 7.0), (True, 0.5), (-3, float("nan"))]:
+        got, want = jm(*args), mx(*args)
+        assert type(got) is type(want) and (got == want or got != got), (args, got, want)
+    for args in [(2.5, 1, 3.0), (0.5, 1, 3.0), (1.0, 1, 0.0), (4.0, 2, 3.0)]:
+        got, want = jn(*args), mn(*args)
+        assert type(got) is type(want) and got == want, (args, got, want)
 
 
 def abs_mod(n):

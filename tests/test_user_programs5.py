@@ -113,7 +113,6 @@ KNOWN = {
     "untaken_arm_missing_attribute": "refused",  # E105 on the arm Python never evaluates
     "dataclass_list_built_inside_method": "refused",  # E202 list of dataclasses in a genexpr
     "custom_getitem_built_inside": "refused",  # E105 __getitem__ of a class made inside
-    "reductions_where_initial": "refused",   # E202 np.max(initial=)
     "complex_constructor": "refused",        # E202 complex(x, 2.0)
     "except_as_uses_exception": "refused",   # E101 except ValueError as e
     "dunder_method_calls": "refused",        # E202 x.__mul__(x)
@@ -132,7 +131,6 @@ KNOWN = {
     "jax_sinkhorn": "refused",
     "jax_math_factorial_of_static_int": "refused",  # math.factorial(k) of the static loop int
     # -- jit, refused-undocumented ----------------------------------------------------------
-    "jit_round_ndigits": "refused",          # E502 "expected 1 arguments, got 2": round(x, 2)
     "jit_three_arg_pow": "refused",          # E502 "expected 2 arguments, got 3": pow(n, 5, 13)
     # -- lists, refused-undocumented ---------------------------------------------------------
     "list_slice_copy_then_iadd": "refused",  # E404
@@ -174,7 +172,6 @@ KNOWN = {
     "late_grad_heaviside": "refused",
     "late_jvp_vdot": "refused",
     "late_grad_vdot": "refused",
-    "late_grad_np_sum_where": "refused",     # E202 np.sum(where=) (undocumented; jvp works)
     "math_grad_hypot3": "refused",           # E202 math.hypot(x, y, z): the docs list hypot
     "math_jvp_hypot3": "refused",
     "math_grad_dist": "refused",             # E202 math.dist

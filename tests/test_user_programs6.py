@@ -59,16 +59,7 @@ KNOWN = {
     "calls_jacfwd_newton_step_documented_E104": "refused-doc",  # E104 hessian called inside
     "np2h_std_correction": "refused-doc",          # E104 second derivatives through np.std
     # -- refused, undocumented --------------------------------------------------------------------
-    "np2_grad_reshape_copy_kw": "refused-undoc",   # E202 np.reshape(x, s, copy=True) (jvp works)
-    "np2_grad_max_where_initial": "refused-undoc",  # E202 np.max(initial=, where=)
-    "np2_jvp_max_where_initial": "refused-undoc",
-    "np2_grad_sum_where": "refused-undoc",         # E202 np.sum(where=) (jvp works)
-    "np2_grad_mean_where": "refused-undoc",        # E202 np.mean(where=) (jvp works)
-    "np2_grad_var_mean_kw": "refused-undoc",       # E202 np.var(mean=) (NumPy 2.0 keyword)
-    "np2_jvp_var_mean_kw": "refused-undoc",
     "view_list_of_rows_write": "refused-doc",      # E404 rows = [m[i].copy() ...]; rows[1][0] = ...
-    "phys_hessian_spring_chain_kw": "refused-undoc",  # E104 hessian through np.diff
-    "phys_hvp_spring_chain": "refused-undoc",      # E104 hvp through np.diff
     # E502 "argument 1 (X) is a ndarray, not an array or a float, int or bool": vmap of
     # grad mapping a 1-D array of floats with arrays passed unmapped (in_axes None)
     "stat_vmap_gp_over_lengthscales": "refused-undoc",

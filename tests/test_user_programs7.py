@@ -71,7 +71,6 @@ KNOWN = {
     "r7_np_block_2x2": "refused-doc",                    # E202 np.block
     "r7_tolist_then_generator": "refused-doc",           # E202 x.tolist() (a method with no rule)
     # -- refused, undocumented --------------------------------------------------------------------------
-    "r7_jvp_gp_nll_slogdet": "refused-undoc",       # E202 np.subtract.outer in jvp (grad works)
     # E403 a memoizing decorator's closure dict cache: changing what outlives the call
     "r7_decorator_memoize_dict_cache": "refused-doc",
     # E404 xs = [a]; xs[0][1] = v: an item assignment into an array held in a list (the array
@@ -80,16 +79,7 @@ KNOWN = {
     # E201 "sin_times_scalar is not a Python function with source code" for
     # revsrc.jacfwd(revsrc.vmap(f)): f has source; the docs name grad of a function calling
     # a mapped one (E104) and jit of a mapped one, not a Jacobian of it
-    "r7_jacfwd_of_vmap": "refused-undoc",
-    # E502 for revsrc.jit / revsrc.vmap of a function with `raise ValueError(...)` or
-    # `assert x > 0.0, "..."` ("a step of the derivative revsrc wrote for this line has no
-    # engine instruction"; "the constant 'x must be positive' is not a float, int or bool"),
-    # though grad follows raise/assert, vmap(grad(f)) of the same f works, and the vmap
-    # docs say an element that raises raises that error
-    "r7_user_raise_through_jit": "refused-undoc",
-    "r7_user_raise_through_vmap": "refused-undoc",
-    "r7_user_assert_through_vmap": "refused-undoc",
-    "r7_user_raise_vmap_no_element_raises": "refused-undoc",
+    "r7_jacfwd_of_vmap": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

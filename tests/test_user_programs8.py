@@ -50,8 +50,6 @@ KNOWN = {
     "r8_eigvalsh_sqrt": "refused-doc",                # E202 np.linalg.eigvalsh has no rule
     "r8_np_piecewise_lambdas": "refused-doc",         # E101 lambdas passed as values to np.piecewise
     "r8_list_append_insert_pop_extend": "refused-doc",  # E401 xs.insert(0, 1.0) on a local list
-    "r8_sum_mean_with_where_kwarg": "refused-doc",    # E202 np.mean(x, where=...) keyword
-    "r8_max_initial_keepdims": "refused-doc",         # E202 np.max(x, initial=0.5) keyword
     "r8_ufunc_reduce_add_max_mul": "refused-doc",     # E202 np.add.reduce / np.maximum.reduce
     "r8_logaddexp_from_minus_inf_and_reduce": "refused-doc",  # E202 np.logaddexp.reduce
     "r8_np_vectorize_lambda": "refused-doc",          # E101 np.vectorize(lambda ...) called
@@ -73,13 +71,6 @@ KNOWN = {
     # a partial made and called in the function works)
     "r8_partials_made_in_loop_called_in_generator": "refused-doc",
     # -- refused, undocumented ----------------------------------------------------------------------
-    # E502 "cannot compile round_digits: expected 1 arguments, got 2" for round(x, 2) under
-    # revsrc.jit (jit of grad of the same function runs); the message does not say what
-    "r8_jit_round_with_digits": "refused-undoc",
-    # E304 "lstsq at a rank-deficient matrix has no derivative" for the gradient in the
-    # right-hand side only: A is a constant, c = pinv(A) b is linear in b (the table
-    # says E304 is where the rank changes, which it cannot here)
-    "r8_lstsq_rank_deficient_wrt_rhs": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

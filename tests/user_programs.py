@@ -2978,7 +2978,6 @@ REFUSED = {
     "modulo_floor-grad": "E202",            # math.fmod has no rule
     "divmod_fn-grad": "E202",               # divmod has no rule
     "split_parts_write-grad": "E404",       # writes through the views np.split returns
-    "where_kwarg_sum-grad": "E202",         # np.sum(..., where=) has no rule
 }
 
 # WRONG numbers, crashes, and refusals the README does not document (each a strict xfail):

@@ -90,7 +90,8 @@ def fold(ops, outs, names):
         if key is not None and temp:
             seen[key] = op.target
         if op.target is not None and not kwargs and all(isinstance(a, Const) for a in args) \
-                and _foldable(fn) and all(isinstance(a.value, (int, float)) for a in args):
+                and _foldable(fn) and all(isinstance(a.value, (int, float, type(None)))
+                                          for a in args):
             try:
                 subst[op.target] = Const(fn(*(a.value for a in args)))
                 continue
@@ -108,7 +109,24 @@ def fold(ops, outs, names):
         elif fn is operator.mul and isinstance(args[0], Const) and args[0].value == -1.0:
             fn, args = operator.neg, (args[1],)
         kept.append(Op(op.target, fn, args, kwargs, op.loc))
-    return kept, [sub(o) for o in outs]
+    outs = [sub(o) for o in outs]
+    return _unread_dropped(kept, outs, names), outs
+
+
+def _unread_dropped(ops, outs, names):
+    """``ops`` without the calls a fold left unread (the branch ``np.where`` of a
+    constant did not take: np.mean's rule without where=), where their records
+    declare them free of effects."""
+    read = {o for o in outs if isinstance(o, str)}
+    out = []
+    for op in reversed(ops):
+        if isinstance(op, Op) and op.target is not None and op.target not in read \
+                and names.is_temp(op.target) and primitives.fact(op.fn, "effect_free"):
+            continue
+        read.update(ir.reads(op))
+        out.append(op)
+    out.reverse()
+    return out
 
 
 # ----- Counting -----

@@ -247,7 +247,7 @@ for _fn in (operator.truth, operator.is_, operator.is_not, operator.and_, operat
     declare(_fn, pure=False, raises_on_scalars=True)
 no_derivative(builtins.len, kind=KR.constant(K.INT))
 no_derivative(builtins.int, kind=KR.constant(K.INT), engine=special("to_int", "FTOI"))
-no_derivative(builtins.round, kind=KR.constant(K.INT), engine=special("to_int", "ROUNDI"))
+no_derivative(builtins.round, kind=KR.round_kind, engine=special("to_int", "ROUNDI"))
 declare(builtins.int, pure=True, raises_on_scalars=True)     # int(inf) raises
 declare(builtins.round, pure=True, raises_on_scalars=True)
 no_derivative(math.floor, kind=KR.constant(K.INT), engine=special("to_int", "FLOORI"))

@@ -17,8 +17,11 @@ from ..runtime.grads import calculus as _helpers
 
 @primitive("diff", np.diff, kind=KR.array_kind, linear=(0, 3, 4), complex_ok=True)
 def diff(g, ans, a, n=1, axis=-1, prepend=None, append=None):
-    d = _helpers.diff_grads(g, a, n, axis, prepend, append)
-    return d[0], None, None, d[1], d[2]
+    # (each adjoint is a helper with rules of its own: a derivative through np.diff
+    # is differentiated again)
+    return (_helpers.diff_grad(g, a, n, axis, prepend, append, 0), None, None,
+            _helpers.diff_grad(g, a, n, axis, prepend, append, 1),
+            _helpers.diff_grad(g, a, n, axis, prepend, append, 2))
 
 
 # np.gradient(f, *spacing, axis=None, edge_order=1): one spacing for every axis or

@@ -128,6 +128,31 @@ def constant(kind):
     return rule
 
 
+def outer_kind(op, ctx):
+    """A ufunc's outer product (np.subtract.outer): an array with a's axes, then b's; a
+    float of two numbers."""
+    ks = ctx.kinds(op.args[:2])
+    if _scalars(ks):
+        return FLOAT
+    if not all(k in SCALARS or k == ARRAY for k in ks):
+        return ANY
+    nds = [0 if k in SCALARS else ctx.ndim(a) for a, k in zip(op.args, ks)]
+    return ARRAY, (sum(nds) if all(n is not None for n in nds) else None)
+
+
+def round_kind(op, ctx):
+    """The builtin round(): an int given one operand (or ndigits None); given ndigits,
+    the operand's own kind (round(2.675, 2) is a float, round(1234, -2) an int, and a
+    bool rounds to an int)."""
+    digits = op.args[1] if len(op.args) > 1 else dict(op.kwargs).get("ndigits")
+    if digits is None or _const_is(digits, None):
+        return INT
+    k = ctx.kind(op.args[0])
+    if k == ARRAY:
+        return ARRAY, ctx.ndim(op.args[0])
+    return INT if k == BOOL else k
+
+
 def always_array(op, ctx):
     """Functions that return an array whatever they are given (np.stack of a list)."""
     return ARRAY

@@ -6,10 +6,10 @@ import numpy as np
 from ..core import kinds as K
 from . import kind_rules as KR
 from .. import _kernels
-from ..primitives import alias, declare
+from ..primitives import NUMPY, alias, declare
 from .register import jvp_rule, primitive
 from ..runtime import forward_grads as _forward
-from ..runtime.grads import linalg as _helpers
+from ..runtime.grads import linalg as _helpers, reductions as _reductions, shape as _shape
 
 # ----- Products -----
 
@@ -42,6 +42,28 @@ def outer(g, ans, a, b):
     return _helpers.outer_grad_a(g, a, b), _helpers.outer_grad_b(g, a, b)
 
 
+# The ufuncs' outer products: the result has a's axes, then b's. The sum and difference
+# are linear in both operands together: each adjoint is g summed over the other
+# operand's axes.
+@primitive("add.outer", np.add.outer, kind=KR.outer_kind, linear=(0, 1), family=NUMPY,
+           complex_ok=True, jax="jnp.add.outer")
+def add_outer(g, ans, a, b):
+    return _reductions.outer_sum_a(g, a, b), _reductions.outer_sum_b(g, a, b)
+
+
+@primitive("subtract.outer", np.subtract.outer, kind=KR.outer_kind, linear=(0, 1),
+           family=NUMPY, complex_ok=True, jax="jnp.subtract.outer")
+def subtract_outer(g, ans, a, b):
+    return _reductions.outer_sum_a(g, a, b), -_reductions.outer_sum_b(g, a, b)
+
+
+@primitive("multiply.outer", np.multiply.outer, kind=KR.outer_kind, multilinear=(0, 1),
+           family=NUMPY, complex_ok=True, jax="jnp.multiply.outer")
+def multiply_outer(g, ans, a, b):
+    return (_reductions.multiply_outer_grad_a(g, a, b),
+            _reductions.multiply_outer_grad_b(g, a, b))
+
+
 @primitive("tensordot", np.tensordot, kind=KR.array_kind, multilinear=(0, 1), complex_ok=True)
 def tensordot(g, ans, a, b, axes=2):
     return _helpers.tensordot_grad_a(g, a, b, axes), _helpers.tensordot_grad_b(g, a, b, axes)
@@ -49,7 +71,7 @@ def tensordot(g, ans, a, b, axes=2):
 
 @primitive("kron", np.kron, kind=KR.array_kind, complex_ok=True)
 def kron(g, ans, a, b):
-    d = _helpers.kron_grads(g, a, b)
+    d = _shape.kron_grads(g, a, b)
     return d[0], d[1]
 
 
@@ -196,5 +218,7 @@ def svd(g, ans, a, full_matrices=True, compute_uv=True, hermitian=False):
 
 @primitive("lstsq", np.linalg.lstsq, kind=KR.constant(K.ANY), complex_ok=True)
 def lstsq(g, ans, a, b, rcond=None):
-    d = _helpers.lstsq_grads(g, ans, a, b, rcond)
-    return d[0], d[1]
+    # (one helper per input: differentiated in b alone, a rank-deficient constant
+    # matrix is no obstacle)
+    return (_helpers.lstsq_grads(g, ans, a, b, rcond)[0],
+            _helpers.lstsq_grads(g, ans, a, b, rcond, False)[1])

@@ -18,9 +18,12 @@ from ..runtime.grads import reductions as _helpers
 # ----- Sums and means -----
 
 
-@primitive("sum", np.sum, kind=KR.reduction_kind, linear=(0,), complex_ok=True)
-def sum_(g, ans, a, axis=None, dtype=None, keepdims=False):
-    return _helpers.broadcast_reduced(g, a, axis, keepdims)
+# where= masks what is summed (``np.where`` of the constant True folds away: a sum
+# without it inlines as before); initial= is added to every sum.
+@primitive("sum", np.sum, kind=KR.reduction_kind, linear=(0, 4), complex_ok=True)
+def sum_(g, ans, a, axis=None, dtype=None, keepdims=False, initial=None, where=True):
+    return (np.where(where, _helpers.broadcast_reduced(g, a, axis, keepdims), 0), None, None,
+            None, np.sum(g), None)
 
 
 declare(np.sum, effect_free=True)
@@ -31,9 +34,12 @@ def builtin_sum(g, ans, iterable, start=0):
     return _helpers.sum_list_grad(g, iterable), g
 
 
+# (where= given: its own helper; ``where is True`` folds while transforming, so a mean
+# without it inlines mean_grad alone, as before)
 @primitive("mean", np.mean, kind=KR.reduction_kind, linear=(0,), complex_ok=True)
-def mean(g, ans, a, axis=None, dtype=None, keepdims=False):
-    return _helpers.mean_grad(g, ans, a, axis, keepdims)
+def mean(g, ans, a, axis=None, dtype=None, keepdims=False, where=True):
+    return np.where(where is True, _helpers.mean_grad(g, ans, a, axis, keepdims),
+                    _helpers.mean_where_grad(g, ans, a, axis, keepdims, where))
 
 
 declare(np.mean, effect_free=True)
@@ -71,14 +77,24 @@ def average(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
 
 # ----- Extrema and order statistics -----
 
+# initial= and where= (their own helpers): ``(where is True) > (initial is not None)``,
+# true for neither given, folds while transforming, so a plain np.max inlines as before
 @primitive("extremum", np.max, np.amax, np.min, np.amin, kind=KR.reduction_kind)
-def extremum(g, ans, a, axis=None, keepdims=False):
-    return _helpers.extremum_grad(g, ans, a, axis, keepdims)
+def extremum(g, ans, a, axis=None, keepdims=False, initial=None, where=True):
+    return (np.where((where is True) > (initial is not None),
+                     _helpers.extremum_grad(g, ans, a, axis, keepdims),
+                     _helpers.extremum_where_grad(g, ans, a, axis, keepdims, initial, where)),
+            None, None,
+            _helpers.extremum_where_grad(g, ans, a, axis, keepdims, initial, where, 1), None)
 
 
 @jvp_rule("extremum")
-def extremum_jvp(g, ans, a, axis=None, keepdims=False):
-    return _forward.extremum_jvp(g, ans, a, axis, keepdims)
+def extremum_jvp(g, ans, a, axis=None, keepdims=False, initial=None, where=True):
+    return (np.where((where is True) > (initial is not None),
+                     _forward.extremum_jvp(g, ans, a, axis, keepdims),
+                     _forward.extremum_where_jvp(g, ans, a, axis, keepdims, initial, where)),
+            None, None,
+            _forward.extremum_where_jvp(g, ans, a, axis, keepdims, initial, where, 1), None)
 
 
 @primitive("median", np.median, kind=KR.reduction_kind)
@@ -88,14 +104,21 @@ def median(g, ans, a, axis=None, keepdims=False):
 
 # ----- Moments -----
 
+# mean= (NumPy 2.0): the mean given, an input of its own (``mean is None`` folds while
+# transforming: np.var without it inlines var_grad alone, as before)
 @primitive("var", np.var, kind=KR.reduction_kind, complex_ok=True)
-def var(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
-    return _helpers.var_grad(g, a, axis, ddof, keepdims)
+def var(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False, mean=None):
+    return (np.where(mean is None, _helpers.var_grad(g, a, axis, ddof, keepdims),
+                     _helpers.var_mean_grad(g, a, mean, axis, ddof, keepdims, 0)),
+            None, None, None, None, _helpers.var_mean_grad(g, a, mean, axis, ddof, keepdims, 1))
 
 
 @jvp_rule("var")
-def var_jvp(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False):
-    return _forward.var_jvp(g, ans, a, axis, ddof, keepdims)
+def var_jvp(g, ans, a, axis=None, dtype=None, ddof=0, keepdims=False, mean=None):
+    return (np.where(mean is None, _forward.var_jvp(g, ans, a, axis, ddof, keepdims),
+                     _forward.var_mean_jvp(g, ans, a, mean, axis, ddof, keepdims, 0)),
+            None, None, None, None,
+            _forward.var_mean_jvp(g, ans, a, mean, axis, ddof, keepdims, 1))
 
 
 @primitive("std", np.std, kind=KR.reduction_kind, complex_ok=True)

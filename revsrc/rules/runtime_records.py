@@ -14,8 +14,9 @@ from .. import _kernels
 from ..primitives import declare, define, special
 from .register import jvp_rule, primitive
 from ..runtime import forward_grads as _forward, transpose_grads as _transpose
-from ..runtime.grads import (elementwise as _elementwise, indexing as _indexing,
-                             linalg as _linalg, reductions as _reductions, shape as _shape)
+from ..runtime.grads import (calculus as _calculus, elementwise as _elementwise,
+                             indexing as _indexing, linalg as _linalg,
+                             reductions as _reductions, shape as _shape)
 
 
 def _like(index):
@@ -186,6 +187,7 @@ def logaddexp_vjp_jvp(g, ans, d, x, y):
 for _fn, _like_arg, _linear in [
     (_reductions.broadcast_reduced, 1, (0,)), (_reductions.sum_list_grad, 1, (0,)),
     (_reductions.mean_grad, 2, (0,)), (_reductions.extremum_grad, 2, (0,)),
+    (_reductions.mean_where_grad, 2, (0,)),
     (_reductions.var_grad, 1, ((0, 1),)), (_reductions.cumsum_grad, 1, (0,)),
     (_elementwise.clip_grad_a, 1, (0,)), (_elementwise.clip_grad_min, 2, (0,)),
     (_elementwise.clip_grad_max, 3, (0,)), (_elementwise.where_grad, 0, (0,)),
@@ -194,6 +196,10 @@ for _fn, _like_arg, _linear in [
     (_linalg.matmul_grad_a, 1, ((0, 2),)), (_linalg.matmul_grad_b, 2, ((0, 1),)),
     (_linalg.inner_grad_a, 1, ((0, 2),)), (_linalg.inner_grad_b, 2, ((0, 1),)),
     (_linalg.outer_grad_a, 1, ((0, 2),)), (_linalg.outer_grad_b, 2, ((0, 1),)),
+    (_reductions.multiply_outer_grad_a, 1, ((0, 2),)),
+    (_reductions.multiply_outer_grad_b, 2, ((0, 1),)),
+    (_reductions.outer_sum_a, 1, (0,)), (_reductions.outer_sum_b, 2, (0,)),
+    (_calculus.diff_grad_back, 1, (0,)),
     (_linalg.tensordot_grad_a, 1, ((0, 2),)), (_linalg.tensordot_grad_b, 2, ((0, 1),)),
     (_linalg.trace_grad, 1, (0,)), (_indexing.getitem_grad, 1, (0,)),
     (_shape.array_grad, 1, (0,)), (_shape.transpose_grad, 0, (0,)),
@@ -283,6 +289,14 @@ def mean_grad_vjp(g, ans, grad, mean, a, axis=None, keepdims=False):
 
 
 declare(_reductions.mean_grad, shape_reads=(1, 2))   # mean and a: their shapes and dtypes alone
+# (np.mean's rule reads it only with where=: unread, the fold drops it)
+declare(_reductions.mean_where_grad, effect_free=True)
+declare(_reductions.var_mean_grad, effect_free=True)   # (np.var's, with mean=)
+declare(_forward.var_mean_jvp, effect_free=True)
+# (np.max's rule with initial= or where=: the branch not taken is dropped)
+for _fn in (_reductions.extremum_where_grad, _forward.extremum_where_jvp,
+            _reductions.extremum_grad, _forward.extremum_jvp):
+    declare(_fn, effect_free=True)
 # ... and that transpose, linear in its cotangent (the rest: shapes): forward over
 # reverse over reverse (a Hessian of a gradient penalty through np.mean) goes through it
 @primitive("mean_back", _transpose.mean_back, kind=_like(1), linear=(0,))
@@ -382,6 +396,51 @@ def outer_grad_a_vjp(g, ans, grad, a, b):
 @primitive("outer_grad_b", _linalg.outer_grad_b)
 def outer_grad_b_vjp(g, ans, grad, a, b):
     return np.outer(a, g), _linalg.outer_grad_a(grad, a, g), None
+
+
+@primitive("multiply_outer_grad_a", _reductions.multiply_outer_grad_a)
+def multiply_outer_grad_a_vjp(g, ans, grad, a, b):
+    return np.multiply.outer(g, b), None, _reductions.multiply_outer_grad_b(grad, g, b)
+
+
+@primitive("multiply_outer_grad_b", _reductions.multiply_outer_grad_b)
+def multiply_outer_grad_b_vjp(g, ans, grad, a, b):
+    return np.multiply.outer(a, g), _reductions.multiply_outer_grad_a(grad, a, g), None
+
+
+# (the transposes of summing over the other operand's axes: spreading along them)
+@primitive("outer_sum_a", _reductions.outer_sum_a)
+def outer_sum_a_vjp(g, ans, grad, a, b):
+    return np.add.outer(g, np.zeros_like(b)), None, None
+
+
+@primitive("outer_sum_b", _reductions.outer_sum_b)
+def outer_sum_b_vjp(g, ans, grad, a, b):
+    return np.add.outer(np.zeros_like(a), g), None, None
+
+
+def _diff_part_kind(op, ctx):
+    """`diff_grad`'s kind: that of the input it is the adjoint of (array, prepend or
+    append, by its ``part``)."""
+    part = op.args[6] if len(op.args) > 6 else None
+    a = op.args[{0: 1, 1: 4, 2: 5}[getattr(part, "value", 0)]]
+    return ctx.kind(a), ctx.ndim(a)
+
+
+define("diff_grad", _calculus.diff_grad, kind=_diff_part_kind, linear=(0,))
+
+
+# np.diff's adjoint for one input and the transpose of that: each other's rule
+@primitive("diff_grad", _calculus.diff_grad)
+def diff_grad_vjp(g, ans, grad, a, n=1, axis=-1, prepend=None, append=None, part=0):
+    return (_calculus.diff_grad_back(g, a, n, axis, prepend, append, part), None, None, None,
+            None, None, None)
+
+
+@primitive("diff_grad_back", _calculus.diff_grad_back)
+def diff_grad_back_vjp(g, ans, c, a, n=1, axis=-1, prepend=None, append=None, part=0):
+    return (_calculus.diff_grad(g, a, n, axis, prepend, append, part), None, None, None,
+            None, None, None)
 
 
 @primitive("tensordot_grad_a", _linalg.tensordot_grad_a)

@@ -18,7 +18,9 @@ from ..runtime.grads import shape as _helpers
 
 
 @primitive("reshape", np.reshape, kind=KR.reshape_kind, linear=(0,), complex_ok=True)
-def reshape(g, ans, a, shape=None, order="C"):
+def reshape(g, ans, a, shape=None, order="C", copy=None):
+    # (copy= says whether NumPy may return a view: the values, and so the adjoint,
+    # are the same either way)
     return np.reshape(g, np.shape(a), order=order)
 
 

@@ -39,9 +39,29 @@ def extremum_jvp(t, ans, a, axis=None, keepdims=False):
     return _reduce(t * d, a, axis, keepdims)
 
 
+def extremum_where_jvp(t, ans, a, axis=None, keepdims=False, initial=None, where=True,
+                       part=0):
+    """np.max/np.min with ``initial=`` or ``where=``: ``t`` the tangent of ``a``
+    (``part`` 0) or of ``initial`` (1), shared as the adjoint is."""
+    if part == 1:
+        return t * _reductions.extremum_where_grad(_ones_like(ans, t), ans, a, axis, keepdims,
+                                                   initial, where, 2)
+    d = _reductions.extremum_where_grad(_ones_like(ans, t), ans, np.asarray(a), axis,
+                                        keepdims, initial, where)
+    return _reduce(t * d, a, axis, keepdims)
+
+
 def var_jvp(t, ans, a, axis=None, ddof=0, keepdims=False):
     d = _reductions.var_grad(_ones_like(ans, t), np.asarray(a), axis, ddof, keepdims)
     return _reduce(t * d, a, axis, keepdims)
+
+
+def var_mean_jvp(t, ans, a, mean, axis=None, ddof=0, keepdims=False, part=0):
+    """np.var with its mean given: ``t`` the tangent of ``a`` (``part`` 0) or of the
+    mean (1), which enters as minus ``a``'s."""
+    d = _reductions.var_mean_grad(_ones_like(ans, t), np.asarray(a), mean, axis, ddof,
+                                  keepdims)
+    return _reduce(t * d if part == 0 else -t * d, a, axis, keepdims)
 
 
 def std_jvp(t, ans, a, axis=None, ddof=0, keepdims=False):

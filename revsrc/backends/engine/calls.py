@@ -58,12 +58,30 @@ def _minmax(lw, target, args, kinds, op):
         raise NotLowerable(f"{op.lower()}() of one iterable argument")
     if len(args) == 2:
         lw.emit(op, lw.w(target), lw.r(args[0]), lw.r(args[1]))
-        return
-    acc = lw.hidden(f"{op.lower()}")
-    lw.emit(op, acc, lw.r(args[0]), lw.r(args[1]))
-    for a in args[2:]:
-        lw.emit(op, acc, acc, lw.r(a))
-    lw.emit("MOV", lw.w(target), acc)
+    else:
+        acc = lw.hidden(f"{op.lower()}")
+        lw.emit(op, acc, lw.r(args[0]), lw.r(args[1]))
+        for a in args[2:]:
+            lw.emit(op, acc, acc, lw.r(a))
+        lw.emit("MOV", lw.w(target), acc)
+    _winner_type(lw, target, args, kinds)
+
+
+def _winner_type(lw, target, args, kinds):
+    """max and min return the operand they select, with its type: max(7, 2.5) is the
+    int 7, where the engine holds a float. Where an operand of another kind than the
+    result's equals the result, it may be the one selected: the call runs in Python
+    (RAISE FALLBACK), which gives the operand itself."""
+    own = lw.kinds.get(target)
+    for a, k in zip(args, kinds):
+        if k == own:
+            continue
+        same = lw.hidden("selected")
+        ok = lw.label()
+        lw.emit("EQ", same, lw.r(a), lw.r(target))
+        lw.emit("JZ", same, ok)
+        lw.emit("RAISE", ops.ERROR["FALLBACK"])
+        lw.place(ok)
 
 
 def _to_int(lw, target, args, kinds, float_op):

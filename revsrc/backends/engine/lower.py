@@ -22,13 +22,14 @@ revsrc/backends/engine/peephole.py).
 """
 from __future__ import annotations
 
+import builtins
 import operator
 import struct
 
 from ... import _engine_ops as ops
 from ...passes import analysis
 from ...passes.reverse.checkpoint import shows_twice
-from ...runtime import checkpoint as checkpoint_rt, containers
+from ...runtime import checkpoint as checkpoint_rt, containers, guards
 from ...core import ir
 from ...core import kinds as kinds_mod
 from ..._kernels import EngineFallback, ScalarProgram
@@ -45,6 +46,11 @@ ENGINE_RAISE = {"range_step_zero": ops.ERROR["STEP0"], "range_float": ops.ERROR[
 FORMAT = ops.FORMAT
 
 _TWO53 = 2 ** 53
+
+# A raise statement, or an assert whose message is computed: the engine hands the call
+# to Python there (RAISE FALLBACK), which runs the function itself and raises the
+# user's own exception, its type and message built as Python builds them.
+_RAISING = (guards.raise_error, guards.raise_error_from, guards.fail_assert)
 
 
 class EngineProgram(ScalarProgram):
@@ -63,6 +69,28 @@ class EngineProgram(ScalarProgram):
 
 
 # ----- Lowering -----
+
+def _raising_at(stmts):
+    """The index of the first statement of ``stmts`` that raises the user's exception
+    (the ones after it never run), or None."""
+    for i, s in enumerate(stmts):
+        if isinstance(s, ir.Op) and s.fn in _RAISING and s.target is None:
+            return i
+    return None
+
+
+def _round_digits(lw, s):
+    """``round(x, ndigits)``: Python rounds to the decimal digits of the exact binary
+    value (round(2.675, 2) is 2.67), which no engine instruction does; the call runs in
+    Python when it gets there (RAISE FALLBACK). ndigits None is the plain round(x)."""
+    digits = s.args[1] if len(s.args) > 1 else dict(s.kwargs).get("ndigits")
+    if isinstance(digits, ir.Const) and digits.value is None:
+        lw.op(ir.replace(s, args=(s.args[0],), kwargs=()))
+        return
+    if s.target is not None and s.target not in lw.kinds and s.target not in lw.bad_kinds:
+        lw.kinds[s.target] = lw._result_kind(s)
+    lw.emit("RAISE", ops.ERROR["FALLBACK"])
+
 
 class _LoweringContext:
     """Operand kinds as the lowering knows them, for the records' kind rules."""
@@ -210,7 +238,14 @@ class _Lowering:
     # statements
 
     def block(self, stmts):
-        for s in stmts:
+        stop = _raising_at(stmts)
+        if stop is not None and all(isinstance(s, (ir.Op, ir.Comment))
+                                    for s in stmts[:stop]):
+            # the block raises whenever it is entered: what it computes first only
+            # builds the exception (an f-string), which Python builds again
+            self.emit("RAISE", ops.ERROR["FALLBACK"])
+            return
+        for s in stmts[:None if stop is None else stop + 1]:
             self.stmt(s)
 
     def stmt(self, s):
@@ -267,6 +302,9 @@ class _Lowering:
 
     def op(self, s):
         fn, args = s.fn, tuple(s.args)
+        if fn is builtins.round and (len(args) > 1 or s.kwargs):
+            _round_digits(self, s)
+            return
         if s.kwargs:
             raise NotLowerable(f"{fn_name(fn)} called with keyword arguments")
         if fn is ir.load_global or fn is ir.load_cell:
@@ -275,12 +313,16 @@ class _Lowering:
         if fn is checkpoint_rt.needs_checkpointing:   # a long loop: build that form
             self.emit("RAISE", ops.ERROR["CHECKPOINT"])
             return
+        if fn in _RAISING and s.target is None:
+            self.emit("RAISE", ops.ERROR["FALLBACK"])
+            return
         rule = rule_for(fn)
         if rule is None:
             raise NotLowerable(f"{fn_name(fn)} has no engine instruction")
         if not self.numpy and is_numpy(fn):
             self.numpy = True
-        kinds = [self.kind_of(a) for a in args]
+        # an assert's message is text the engine keeps aside (calls._check_assert)
+        kinds = [self.kind_of(a) for a in (args[:1] if fn is ir.check_assert else args)]
         if self.bad_kinds.get(s.target) == kinds_mod.ANY and self.assigned.get(s.target) == 1 \
                 and s.target not in self.program.params:
             self._narrow(s, fn, args, kinds)

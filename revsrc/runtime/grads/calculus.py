@@ -39,6 +39,32 @@ def diff_grads(g, a, n=1, axis=-1, prepend=None, append=None):
     return tuple(grads)
 
 
+def diff_grad(g, a, n=1, axis=-1, prepend=None, append=None, part=0):
+    """The adjoint of np.diff for one input (`diff_grads`: ``part`` 0 the array, 1
+    prepend, 2 append): a function of its own, linear in ``g``, so that a derivative
+    through np.diff is differentiated again (its rules: `diff_grad_back`)."""
+    return diff_grads(g, a, n, axis, prepend, append)[part]
+
+
+def diff_grad_back(c, a, n=1, axis=-1, prepend=None, append=None, part=0):
+    """The transpose of `diff_grad` in its adjoint: ``c`` placed at its ``part`` of the
+    array np.diff joins (spread along the axis where prepend or append is a number),
+    zeros elsewhere, and differenced ``n`` times as np.diff does."""
+    x = np.asarray(a)
+    axis = axis % x.ndim
+    slots = []
+    for k, extra in ((1, prepend), (0, a), (2, append)):
+        if extra is None:
+            continue
+        span = x.shape[axis] if k == 0 else (1 if np.ndim(extra) == 0 else np.shape(extra)[axis])
+        shape = x.shape[:axis] + (span,) + x.shape[axis + 1:]
+        slot = np.zeros(shape, dtype=np.result_type(c, float))
+        if k == part:
+            slot[...] = c
+        slots.append(slot)
+    return np.diff(np.concatenate(slots, axis=axis), n=n, axis=axis)
+
+
 def _stencil(n, spacing, edge_order):
     """np.gradient's three-point stencil along an axis of ``n`` points, as coefficient
     rows (before, at, after) for the interior and the two edges."""

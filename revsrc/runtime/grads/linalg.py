@@ -313,22 +313,6 @@ def cholesky_grad(g, ans, a, upper=False):
     return mT(grad) if upper else grad
 
 
-def kron_grads(g, a, b):
-    """(d a, d b) of np.kron: block (i, j) of the result is a_i b_j, so the adjoint
-    viewed as (a0, b0, a1, b1, ...) contracts with b for a and with a for b."""
-    av, bv = np.asarray(a), np.asarray(b)
-    nd = max(av.ndim, bv.ndim)
-    sa = (1,) * (nd - av.ndim) + av.shape
-    sb = (1,) * (nd - bv.ndim) + bv.shape
-    gv = np.reshape(as_array(g, av, bv), [n for pair in zip(sa, sb) for n in pair])
-    gv = np.transpose(gv, list(range(0, 2 * nd, 2)) + list(range(1, 2 * nd, 2)))
-    grad_a = np.tensordot(gv, np.reshape(bv, sb),
-                          axes=(list(range(nd, 2 * nd)), list(range(nd))))
-    grad_b = np.tensordot(np.reshape(av, sa), gv, axes=(list(range(nd)), list(range(nd))))
-    return (as_adjoint(np.reshape(grad_a, av.shape), a),
-            as_adjoint(np.reshape(grad_b, bv.shape), b))
-
-
 def cross_grads(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """(d a, d b) of np.cross. For 3-vectors, c = a x b gives d a = b x g and
     d b = g x a; 2-vectors are 3-vectors with z = 0 (two of them make the z component
@@ -565,7 +549,7 @@ def pinv_grad(g, ans, a, rcond=None, hermitian=False, rtol=None):
     return as_adjoint(_tri_read(grad) if hermitian else grad, a)
 
 
-def lstsq_grads(g, ans, a, b, rcond=None):
+def lstsq_grads(g, ans, a, b, rcond=None, matrix=True):
     """(d a, d b) of np.linalg.lstsq, which returns (x, residuals, rank, s): x = P b
     with P = pinv(A) at full rank, the residuals |A x - b|^2 (A^T r = 0 there, so
     only their explicit terms count) and the singular values."""
@@ -581,13 +565,16 @@ def lstsq_grads(g, ans, a, b, rcond=None):
     grad_a = np.zeros(av.shape, dtype=dt)
     grad_b = np.zeros(b2.shape, dtype=dt)
     if np.any(gx2):
-        if rank < min(av.shape):
-            not_differentiable("np.linalg.lstsq at a rank-deficient matrix has no "
-                               "derivative (its solution jumps when the rank changes)",
-                               "regularize, or solve a full-rank problem")
-        p = np.linalg.pinv(av)
+        # P cut where lstsq cuts (s <= rcond s_max, machine precision for rcond < 0)
+        cut = np.finfo(dt).eps * max(av.shape) if rcond is None else rcond
+        p = np.linalg.pinv(av, cut if cut >= 0 else np.finfo(dt).eps)
         grad_b = grad_b + np.matmul(mT(p), gx2)
-        grad_a = grad_a + _pinv_adjoint(np.matmul(gx2, mT(b2)), av, p)
+        if matrix:   # (without: b alone, in which x = P b is linear at any rank)
+            if rank < min(av.shape):
+                not_differentiable("np.linalg.lstsq at a rank-deficient matrix has no "
+                                   "derivative (its solution jumps when the rank changes)",
+                                   "regularize, or solve a full-rank problem")
+            grad_a = grad_a + _pinv_adjoint(np.matmul(gx2, mT(b2)), av, p)
     gres = np.asarray(as_array(gres, res))
     if res.size and np.any(gres):
         r = np.matmul(av, x2) - b2

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import tensor
 from ..values import as_adjoint, as_array, as_input, float_dtype, is_number, per_item, pieces
-from .common import items_of, real_only
+from .common import adjoint_of, items_of, real_only
 from .indexing import take_along_axis_grad
 
 
@@ -58,6 +58,16 @@ def mean_grad(g, ans, a, axis=None, keepdims=False):
     return per_item(np.asarray(broadcast_reduced(g, np.asarray(a), axis, keepdims)) / count, a)
 
 
+def mean_where_grad(g, ans, a, axis=None, keepdims=False, where=True):
+    """The adjoint of ``np.mean(a, axis, keepdims=keepdims, where=where)``: ``g`` over
+    the count of the elements kept, spread over them (0 elsewhere)."""
+    a = np.asarray(a)
+    kept = np.broadcast_to(where, a.shape)
+    count = np.sum(kept, axis=axis, keepdims=True)
+    share = expand_reduced(g, a, axis, keepdims) / np.maximum(count, 1)
+    return np.where(kept, share, 0).astype(float_dtype(a, g), copy=False)
+
+
 @items_of(2)
 def prod_grad(g, ans, a, axis=None, keepdims=False):
     """d prod / d a_i: the product of every other element, exact when some are zero."""
@@ -93,7 +103,27 @@ def extremum_grad(g, ans, a, axis=None, keepdims=False):
     anse = expand_reduced(ans, a, axis, keepdims)
     hit = a == anse
     count = np.sum(hit, axis=reduced_axes(axis, a.ndim), keepdims=True, dtype=float_dtype(a, g))
-    return expand_reduced(g, a, axis, keepdims) * hit / count
+    with np.errstate(invalid="ignore"):   # (no element is the result: np.max's rule
+        # computes this beside extremum_where_grad where where= is only known when it runs)
+        return expand_reduced(g, a, axis, keepdims) * hit / count
+
+
+def extremum_where_grad(g, ans, a, axis=None, keepdims=False, initial=None, where=True,
+                        part=0):
+    """np.max/np.min with ``initial=`` or ``where=``: ``g`` split equally among the kept
+    elements equal to the result and the initial value, if it equals it too. ``part``
+    0: the adjoint of ``a``; 1: of ``initial`` (summed over the results); 2: the
+    initial value's share of each result (forward mode)."""
+    real_only(a, "np.max and np.min")
+    a = np.asarray(a)
+    hit = np.broadcast_to(where, a.shape) & (a == expand_reduced(ans, a, axis, keepdims))
+    on_initial = 0 if initial is None else expand_reduced(ans, a, axis, keepdims) == initial
+    count = np.sum(hit, axis=reduced_axes(axis, a.ndim), keepdims=True) + on_initial
+    share = expand_reduced(g, a, axis, keepdims) / np.maximum(count, 1)
+    if part == 0:
+        return np.where(hit, share, 0).astype(float_dtype(a, g), copy=False)
+    share = np.reshape(share * on_initial, np.shape(ans))
+    return np.sum(share) if part == 1 else share
 
 
 @items_of(1)
@@ -103,6 +133,18 @@ def var_grad(g, a, axis=None, ddof=0, keepdims=False):
     n = np.size(a) // max(np.size(np.sum(a, axis=axis)), 1)
     centered = np.conj(a - np.mean(a, axis=axis, keepdims=True))
     return expand_reduced(np.real(g), a, axis, keepdims) * centered * (2.0 / (n - ddof))
+
+
+def var_mean_grad(g, a, mean, axis=None, ddof=0, keepdims=False, part=0):
+    """The adjoint of ``np.var(a, axis, ddof=ddof, keepdims=keepdims, mean=mean)`` (the
+    mean given, NumPy 2.0) for ``a`` (``part`` 0): 2 conj(a - mean) / (N - ddof), and
+    for ``mean`` (1): minus that, summed to the mean's shape."""
+    a = np.asarray(a)
+    n = np.size(a) // max(np.size(np.sum(a, axis=axis)), 1)
+    d = expand_reduced(np.real(g), a, axis, keepdims) * np.conj(a - mean) * (2.0 / (n - ddof))
+    if part == 0:
+        return as_input(d, a)
+    return as_input(tensor.sum_to_shape(-d, np.shape(mean)), mean)
 
 
 @items_of(2)
@@ -388,3 +430,34 @@ def _norm_ratio(ge, conj_x, anse):
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(anse == 0, 0, ge * conj_x / np.where(anse == 0, 1, anse)).astype(
             np.result_type(conj_x, ge), copy=False)
+
+
+# ----- The ufuncs' outer products (np.add.outer...): a's axes, then b's -----
+
+@adjoint_of(1)
+def multiply_outer_grad_a(g, a, b):
+    """Adjoint of np.multiply.outer(a, b) for a: g contracted with b over b's axes (g
+    has a's axes, then b's)."""
+    if np.ndim(b) == 0:     # (a Python float stays weak: a float32 g stays float32)
+        return np.reshape(g * b, np.shape(a))
+    return np.reshape(np.tensordot(g, b, axes=np.ndim(b)), np.shape(a))
+
+
+@adjoint_of(2)
+def multiply_outer_grad_b(g, a, b):
+    """Adjoint of np.multiply.outer(a, b) for b: a contracted with g over a's axes."""
+    if np.ndim(a) == 0:
+        return np.reshape(a * g, np.shape(b))
+    return np.reshape(np.tensordot(a, g, axes=np.ndim(a)), np.shape(b))
+
+
+@adjoint_of(1)
+def outer_sum_a(g, a, b):
+    """Adjoint of np.add.outer(a, b) for a: g summed over b's axes (its last ones)."""
+    return np.reshape(np.sum(g, axis=tuple(range(np.ndim(a), np.ndim(g)))), np.shape(a))
+
+
+@adjoint_of(2)
+def outer_sum_b(g, a, b):
+    """Adjoint of np.add.outer(a, b) for b: g summed over a's axes (its first ones)."""
+    return np.reshape(np.sum(g, axis=tuple(range(np.ndim(a)))), np.shape(b))

@@ -342,3 +342,19 @@ def linspace_grad_start(g, start, stop, num=50, endpoint=True, axis=0):
 
 def linspace_grad_stop(g, start, stop, num=50, endpoint=True, axis=0):
     return linspace_grads(g, start, stop, num, endpoint, axis)[1]
+
+
+def kron_grads(g, a, b):
+    """(d a, d b) of np.kron: block (i, j) of the result is a_i b_j, so the adjoint
+    viewed as (a0, b0, a1, b1, ...) contracts with b for a and with a for b."""
+    av, bv = np.asarray(a), np.asarray(b)
+    nd = max(av.ndim, bv.ndim)
+    sa = (1,) * (nd - av.ndim) + av.shape
+    sb = (1,) * (nd - bv.ndim) + bv.shape
+    gv = np.reshape(as_array(g, av, bv), [n for pair in zip(sa, sb) for n in pair])
+    gv = np.transpose(gv, list(range(0, 2 * nd, 2)) + list(range(1, 2 * nd, 2)))
+    grad_a = np.tensordot(gv, np.reshape(bv, sb),
+                          axes=(list(range(nd, 2 * nd)), list(range(nd))))
+    grad_b = np.tensordot(np.reshape(av, sa), gv, axes=(list(range(nd)), list(range(nd))))
+    return (as_adjoint(np.reshape(grad_a, av.shape), a),
+            as_adjoint(np.reshape(grad_b, bv.shape), b))
