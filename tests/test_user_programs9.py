@@ -85,22 +85,13 @@ KNOWN = {
     "r9_tolist_then_python_sum": "refused-doc",              # E202 x.tolist() on a differentiated array
     # E101 lambda as a value reading the function's variables: scaled(f) returns lambda t: a * f(t)
     "r9_closure_factory_inside_function": "refused-doc",
-    # E202 a module-level callable object called inside f (containers.md "Not yet")
+    # (computing since calls22 and kinds9: derivatives made inside the function, min(key=abs),
+    # super().__call__ in a callable object, the alternating series under jit, vmap and JAX)
     # -- refused, undocumented ----------------------------------------------------------------------
     # E401 "method .pop() is not supported": a worklist `stack = [(0.0, 1.0)]` made in the
     # function, `a, b = stack.pop()` in `while stack:` (adaptive Simpson); the table lists
     # I/O, discarded calls and attribute writes for E401, not a local list's pop
     "r9_adaptive_simpson_explicit_stack": "refused-undoc",
-    # E101 "calling a value computed inside the function": a derivative made inside the
-    # function and called there (composing.md says a derivative may be called inside a
-    # function you differentiate; made outside it works):
-    # dU = revsrc.grad(lifetime_utility); for _ in range(100): s = s + 0.5 * dU(s, 10.0, R)
-    # s -= diff / revsrc.grad(black_scholes)(s) in a Newton loop for the implied volatility
-    # v, g = revsrc.value_and_grad(morse)(x); return v * g   (made inside, differentiated)
-    # E502 jit / vmap of the alternating series: "variable 's' is of kind 'any'" (s += (-1) ** k
-    # * x ** k; int ** int may be a float, but k is a range index, never negative)
-    # E404 under backend="jax": "this changes a DynamicJaxprTracer in place, which revsrc could
-    # not follow" for s += (-1) ** k * x ** k (names JAX's tracer class)
     # E101 "calling a value computed inside": f = np.vectorize(lambda t: math.sin(t) * t);
     # np.sum(f(x)) (api.md: np.vectorize(f)(x, ...) has a rule)
     "r9_np_vectorize_lambda": "refused-undoc",
@@ -111,8 +102,6 @@ KNOWN = {
     # changes it in between"; nothing changes it): terms = (x ** k / (k + 1) for k in
     # itertools.count()); return sum(itertools.islice(terms, 12))
     "r9_itertools_count_islice": "refused-undoc",
-    # E202 "keyword 'key' of min is not supported by its rule": min(cands, key=abs)
-    # (sorted(pts, key=lambda p: p[0]) works)
     # E101 "calling a value computed inside the function": rho = LOSSES[kind]; rho(r), where
     # LOSSES is a global dict of lambdas (the table says a global dict of functions works)
     "r9_lambdas_in_global_dict_huber": "refused-undoc",
@@ -121,9 +110,6 @@ KNOWN = {
     # on a dict with one lambda per line (one of them a conditional expression), and
     # {"sq": lambda r: r * r, "lc": lambda r: math.log1p(r * r)} on one line
     "r9_lambdas_in_global_dict_literal_key": "refused-undoc",
-    # E202 "method .__call__() is used on ... a differentiated value": revsrc.grad(obj) where
-    # the class's __call__ calls super().__call__(w, x) (containers.md: an object with a
-    # __call__ method is differentiated; without super() it works)
     # E101 "calling a value computed inside": f = functools.partial(math.pow, x); f(3.0)
     "r9_partial_of_math_pow_inside": "refused-undoc",
 }
