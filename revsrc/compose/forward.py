@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .. import api, errors, executable
-from ..frontend import arguments
+from ..frontend import arguments, bindings
 from ..frontend.lower import recursion
 from ..backends import python as emit
 from ..backends.jax import jaxgen
@@ -274,7 +274,10 @@ def linearize(f: Callable[..., Any], *primals: Any,
     fw = _forward(f, False, backend)
     out = fw(primals, [None] * len(primals))[0]
 
+    snap = bindings.snapshot(f)
+
     def f_jvp(*tangents):
+        _unchanged(snap, "revsrc.linearize")
         return fw(primals, list(tangents))[1]
     f_jvp.__name__ = f"jvp_{getattr(f, '__name__', 'f')}"
     f_jvp._revsrc_source = lambda *args: _forward_text(fw, primals, None)
@@ -336,7 +339,10 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
     if has_aux:
         out, aux = out
 
+    snap = bindings.snapshot(f)
+
     def vjp_fn(ct):
+        _unchanged(snap, "revsrc.vjp")
         grads = tr(*primals, ct)
         if has_aux:
             grads = grads[0]
@@ -344,3 +350,16 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
         return tuple(found.get(i) for i in range(len(primals)))
     vjp_fn.__name__ = f"vjp_{getattr(f, '__name__', 'f')}"
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+
+
+def _unchanged(snap, made_by):
+    """Refuse to run a pullback or a tangent map again once a name its function reads
+    holds another value: its output came from the old one (JAX's keeps what the forward
+    pass computed; revsrc's runs the program again)."""
+    name = bindings.changed(snap)
+    if name is not None:
+        raise errors.StaleSource(
+            f"{name!r}, which the function reads, holds another value than when {made_by} "
+            "was called, so this function would no longer differentiate the function "
+            "that gave its output", hint=f"call {made_by} again after changing {name!r}, or "
+            "pass the value as an argument")

@@ -30,7 +30,7 @@ import types
 
 from .. import runtime
 
-__all__ = ["guards"]
+__all__ = ["guards", "snapshot", "changed"]
 
 # packages whose names are not rebound (the libraries the rules are written for)
 _FIXED_PACKAGES = frozenset(sys.stdlib_module_names) | {"numpy", "scipy", "revsrc"}
@@ -51,13 +51,51 @@ def guards(fn, static=None, known=()):
     return found.items
 
 
-class _Found:
-    """The guards found so far, one per (holder, name), and the functions scanned."""
+def snapshot(fn):
+    """(holder, name, value) for every name the callable ``fn`` (a function, a method, a
+    partial, an object with ``__call__``) and the functions it reaches read, numbers and
+    arrays too: what a pullback (revsrc.vjp, revsrc.linearize) must find unchanged when
+    it runs the program again, since its output was computed with them."""
+    found = _Found((), everything=True)
+    _follow(fn, found)
+    return [(holder, name, value) for holder, name, value, _ in found.items]
 
-    def __init__(self, known):
+
+def changed(snap):
+    """The first name of ``snap`` (from `snapshot`) that holds another value now, or None.
+    A number or a string equal to the one taken counts as the same."""
+    for holder, name, value in snap:
+        now = _current(holder, name)
+        if now is value or type(now) is type(value) and \
+                type(value) in (int, float, bool, complex, str) and now == value:
+            continue
+        return name
+    return None
+
+
+def _current(holder, name):
+    if isinstance(holder, types.CellType):
+        try:
+            return holder.cell_contents
+        except ValueError:
+            return runtime.UNBOUND
+    if isinstance(holder, (dict, types.MappingProxyType)):
+        return holder.get(name, runtime.UNBOUND)
+    try:
+        return getattr(holder, name)
+    except Exception:   # noqa: BLE001 - whatever the attribute raises now, it changed
+        return runtime.UNBOUND
+
+
+class _Found:
+    """The guards found so far, one per (holder, name), and the functions scanned;
+    ``everything``: names holding numbers and arrays too (a `snapshot`)."""
+
+    def __init__(self, known, everything=False):
         self.items = []
         self.taken = {(id(d[0]), d[1]) for d in known}
         self.scanned = set()
+        self.everything = everything
 
     def add(self, holder, name, value):
         if (id(holder), name) in self.taken:
@@ -99,12 +137,12 @@ def _scan(fn, static, found):
                 value = cell.cell_contents
             except (AttributeError, ValueError):   # not a cell of fn's; not bound yet
                 continue
-            if not _known_now(value):
+            if not (found.everything or _known_now(value)):
                 continue
             found.add(cell, name, value)
         else:
             value = globals_.get(name, runtime.UNBOUND)
-            if value is runtime.UNBOUND or not _known_now(value):
+            if value is runtime.UNBOUND or not (found.everything or _known_now(value)):
                 continue      # a builtin; a global read when the program runs
             if not (isinstance(value, types.ModuleType) and _fixed(value)):
                 found.add(globals_, name, value)
@@ -191,7 +229,7 @@ def _attribute(base, attr, found):
     where it is found: the module's dict, the instance's dict, its class's."""
     if isinstance(base, types.ModuleType):
         value = vars(base).get(attr, runtime.UNBOUND)
-        if value is runtime.UNBOUND or not _known_now(value):
+        if value is runtime.UNBOUND or not (found.everything or _known_now(value)):
             return None     # read when the program runs; a module's __getattr__
         if not _fixed(base):
             found.add(vars(base), attr, value)
@@ -200,7 +238,7 @@ def _attribute(base, attr, found):
         value = getattr(base, attr)
     except Exception:   # the lowering refuses it, with the user's line
         return None
-    if not _known_now(value):
+    if not (found.everything or _known_now(value)):
         return None
     own = getattr(base, "__dict__", None)
     own = own if type(own) is dict else None     # a class's is a mapping proxy
