@@ -114,3 +114,23 @@ def test_arrays_the_function_reads():
         return np.sum(weights * x)
     _, back = revsrc.vjp(weighted, np.array([1.0, 1.0]))
     np.testing.assert_array_equal(back(1.0)[0], weights)
+
+
+@pytest.mark.parametrize("make", ["vjp", "linearize"])
+def test_item_of_a_dict_argument_changed(make):
+    def f(p):
+        return p["w"] ** 3 * math.sin(p["b"])
+    p = {"w": 1.0, "b": 0.5}
+    if make == "vjp":
+        _, back = revsrc.vjp(f, p)
+        call = lambda: back(1.0)[0]["w"]                     # noqa: E731
+    else:
+        _, back = revsrc.linearize(f, p)
+        call = lambda: back({"w": 1.0, "b": 0.0})            # noqa: E731
+    assert call() == pytest.approx(3.0 * math.sin(0.5), rel=1e-15)
+    p["w"] = 5.0
+    with pytest.raises(errors.StaleSource) as info:
+        call()
+    assert info.value.code == "E204"
+    p["w"] = 1.0
+    assert call() == pytest.approx(3.0 * math.sin(0.5), rel=1e-15)

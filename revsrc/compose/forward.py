@@ -274,10 +274,10 @@ def linearize(f: Callable[..., Any], *primals: Any,
     fw = _forward(f, False, backend)
     out = fw(primals, [None] * len(primals))[0]
 
-    snap = bindings.snapshot(f)
+    taken = _taken(f, primals)
 
     def f_jvp(*tangents):
-        _unchanged(snap, "revsrc.linearize")
+        _unchanged(taken, "revsrc.linearize")
         return fw(primals, list(tangents))[1]
     f_jvp.__name__ = f"jvp_{getattr(f, '__name__', 'f')}"
     f_jvp._revsrc_source = lambda *args: _forward_text(fw, primals, None)
@@ -339,10 +339,10 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
     if has_aux:
         out, aux = out
 
-    snap = bindings.snapshot(f)
+    taken = _taken(f, primals)
 
     def vjp_fn(ct):
-        _unchanged(snap, "revsrc.vjp")
+        _unchanged(taken, "revsrc.vjp")
         grads = tr(*primals, ct)
         if has_aux:
             grads = grads[0]
@@ -352,10 +352,18 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 
 
-def _unchanged(snap, made_by):
-    """Refuse to run a pullback or a tangent map again once a name its function reads
-    holds another value: its output came from the old one (JAX's keeps what the forward
-    pass computed; revsrc's runs the program again)."""
+def _taken(f, primals):
+    """What a pullback or a tangent map must find unchanged when it runs the program
+    again: the names ``f`` reads, and the leaves of its arguments' containers."""
+    return bindings.snapshot(f), primals, pytree.tree_leaves(primals)
+
+
+def _unchanged(taken, made_by):
+    """Refuse to run a pullback or a tangent map again once a name its function reads,
+    or an item of a container it was given, holds another value: its output came from
+    the old one (JAX's keeps what the forward pass computed; revsrc's runs the program
+    again)."""
+    snap, primals, leaves = taken
     name = bindings.changed(snap)
     if name is not None:
         raise errors.StaleSource(
@@ -363,3 +371,9 @@ def _unchanged(snap, made_by):
             "was called, so this function would no longer differentiate the function "
             "that gave its output", hint=f"call {made_by} again after changing {name!r}, or "
             "pass the value as an argument")
+    now = pytree.tree_leaves(primals)
+    if len(now) != len(leaves) or not all(map(bindings.same, now, leaves)):
+        raise errors.StaleSource(
+            f"an item of a container given to {made_by} was changed since, so this "
+            "function would no longer differentiate at the point that gave its output",
+            hint=f"call {made_by} again after the change, or give it a copy")

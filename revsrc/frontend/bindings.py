@@ -30,7 +30,7 @@ import types
 
 from .. import runtime
 
-__all__ = ["guards", "snapshot", "changed"]
+__all__ = ["guards", "snapshot", "changed", "same"]
 
 # packages whose names are not rebound (the libraries the rules are written for)
 _FIXED_PACKAGES = frozenset(sys.stdlib_module_names) | {"numpy", "scipy", "revsrc"}
@@ -65,12 +65,15 @@ def changed(snap):
     """The first name of ``snap`` (from `snapshot`) that holds another value now, or None.
     A number or a string equal to the one taken counts as the same."""
     for holder, name, value in snap:
-        now = _current(holder, name)
-        if now is value or type(now) is type(value) and \
-                type(value) in (int, float, bool, complex, str) and now == value:
-            continue
-        return name
+        if not same(_current(holder, name), value):
+            return name
     return None
+
+
+def same(now, value):
+    """Whether ``now`` is still ``value``: the same object, or an equal number or string."""
+    return now is value or type(now) is type(value) and \
+        type(value) in (int, float, bool, complex, str) and now == value
 
 
 def _current(holder, name):
