@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 import revsrc
+from loop_programs import looped, looped_jax
 
 try:
     import jax
@@ -35,27 +36,13 @@ X_ARRAY = np.array([0.4, -0.7, 1.1])
 C = np.array([1.0, 0.5, -0.3])          # scales x into a batch of three for vmap
 
 
-# ----- The two programs -----
+# ----- The two programs (the scalar one, a loop with a branch, is tests/loop_programs.py's) -----
 
-def scalar_np(x):
-    y = x
-    for _ in range(3):
-        if y > 1.0:
-            y = y * 0.5 + math.sin(x)
-        else:
-            y = y * x + 0.3
-    return y * math.exp(-0.1 * x)
+scalar_np, scalar_jax = looped, looped_jax
 
 
 def array_np(x):
     return np.sum(np.sin(x) * x * x) + x[0] * x[1] - np.tanh(x[2]) * x[1]
-
-
-def scalar_jax(x):
-    y = x
-    for _ in range(3):
-        y = jnp.where(y > 1.0, y * 0.5 + jnp.sin(x), y * x + 0.3)
-    return y * jnp.exp(-0.1 * x)
 
 
 def array_jax(x):
