@@ -65,9 +65,12 @@ def test_stack_pop_empty_raises(cls):
         s.pop()
 
 
-def test_int_stack_rejects_out_of_range():
-    with pytest.raises(OverflowError):
-        _kernels.IntStack().push(2**63)
+def test_int_stack_keeps_ints_past_64_bits():
+    # a Python int that does not fit is kept as it is (tests/test_big_ints.py)
+    s = _kernels.IntStack()
+    s.push(2**63)
+    s.push(-1)
+    assert (s.pop(), s.pop()) == (-1, 2**63)
 
 
 # ----- scatter_add_rows -----

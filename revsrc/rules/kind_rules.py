@@ -75,6 +75,8 @@ def truediv_kind(op, ctx):
 def pow_kind(op, ctx):
     k = arith_kind(op, ctx)
     if k == INT:
+        if len(op.args) > 2:
+            return k        # pow(a, b, m): an int (a negative b takes an inverse mod m)
         base, e = op.args
         if ctx.kind(e) == BOOL or (type(getattr(e, "value", None)) is int and e.value >= 0):
             return k
