@@ -38,6 +38,12 @@ KNOWN = {
     # E202 "zip has no derivative rule": sum(x * y for x, y in zip(a, b, strict=True))
     # (zip without strict= works in loops and generator expressions)
     "r10_zip_strict": "refused-undoc",
+    # E104 "differentiating a derivative again goes through the derivative of np.diff":
+    # revsrc.hvp / revsrc.hessian of np.sum(np.sqrt(np.diff(u) ** 2 + 1e-2)) (refusals.md lists
+    # other functions, not np.diff, and recommends hessian/hvp as the way out; the same
+    # program with u[1:] - u[:-1] works)
+    "r10_hvp_total_variation": "refused-undoc",
+    "r10_hessian_total_variation_diff": "refused-undoc",
     # -- REFUSED, documented --------------------------------------------------------------------------
     # NamedTuple/dataclass states made in a loop (containers.md "Objects built inside the
     # function": made in a loop, refused), though the code is E202 "attribute .s ... has no
