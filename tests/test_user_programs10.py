@@ -44,6 +44,15 @@ KNOWN = {
     # program with u[1:] - u[:-1] works)
     "r10_hvp_total_variation": "refused-undoc",
     "r10_hessian_total_variation_diff": "refused-undoc",
+    # E101 "a nested function can only be called, not passed as a value":
+    # np.piecewise(x, conds, [0.0, lambda t: t, 6.0]) (the lambda reads none of the function's
+    # variables, which is what refusals.md's E101 row describes)
+    "r10_np_piecewise_relu6": "refused-undoc",
+    # E101 "calling a value computed inside": f = np.vectorize(lambda t: ...); f(x)
+    "r10_np_vectorize_lambda": "refused-undoc",
+    # E202 "keyword 'where' of sum is not supported by its rule": np.mean(x ** 2, where=x > 0)
+    # + np.sum(x, where=x < 0)
+    "r10_mean_sum_where_keyword": "refused-undoc",
     # -- REFUSED, documented --------------------------------------------------------------------------
     # NamedTuple/dataclass states made in a loop (containers.md "Objects built inside the
     # function": made in a loop, refused), though the code is E202 "attribute .s ... has no
@@ -76,6 +85,14 @@ KNOWN = {
     "r10_ufunc_out_in_place": "refused-doc",
     # E301 an integer array differentiated (the case checks the refusal itself)
     "r10_integer_array_refused_code": "refused-doc",
+    # E202 NumPy/standard-library functions with no rule (refusals.md's E202 row):
+    # np.linalg.qr, np.linalg.eigvals, statistics.fmean, divmod, math.dist, w.tolist()
+    "r10_qr_logabsdet": "refused-doc",
+    "r10_eigvals_nonsymmetric_radius": "refused-doc",
+    "r10_statistics_fmean_pvariance": "refused-doc",
+    "r10_divmod_phase": "refused-doc",
+    "r10_math_fsum_prod_dist": "refused-doc",
+    "r10_item_and_tolist": "refused-doc",
     # E101 := in a generator expression
     "r10_walrus_in_comprehension": "refused-doc",
 }
