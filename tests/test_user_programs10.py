@@ -53,6 +53,9 @@ KNOWN = {
     # E202 "keyword 'where' of sum is not supported by its rule": np.mean(x ** 2, where=x > 0)
     # + np.sum(x, where=x < 0)
     "r10_mean_sum_where_keyword": "refused-undoc",
+    # E101 "a generator expression kept for later reads s when it is consumed":
+    # g = (v * s for v in xs); s = x; return sum(g) (refusals.md names map(...) kept for later)
+    "r10_generator_reads_later_binding": "refused-undoc",
     # -- REFUSED, documented --------------------------------------------------------------------------
     # NamedTuple/dataclass states made in a loop (containers.md "Objects built inside the
     # function": made in a loop, refused), though the code is E202 "attribute .s ... has no
@@ -93,6 +96,12 @@ KNOWN = {
     "r10_divmod_phase": "refused-doc",
     "r10_math_fsum_prod_dist": "refused-doc",
     "r10_item_and_tolist": "refused-doc",
+    # E101 a list of lambdas reading the loop variable (late binding); E404 the same array held
+    # twice in a list, changed in place; E401 y.fill(x); E202 np.heaviside
+    "r10_late_binding_lambdas": "refused-doc",
+    "r10_list_of_same_array_iadd": "refused-doc",
+    "r10_ndarray_fill_scalar": "refused-doc",
+    "r10_heaviside_sign_products": "refused-doc",
     # E101 := in a generator expression
     "r10_walrus_in_comprehension": "refused-doc",
 }
