@@ -108,6 +108,8 @@ KNOWN = {
     # E603 backend="jax" with max() of traced floats (guide/jax.md lists max()/min())
     "r10_grad_jax_backend_sS": "refused-doc",
     "r10_grad_jax_backend_lindley": "refused-doc",
+    # E104 revsrc.hessian through np.linalg.solve/cholesky (refusals.md: "in either order")
+    "r10_hessian_gp_lengthscale": "refused-doc",
     # E101 := in a generator expression
     "r10_walrus_in_comprehension": "refused-doc",
 }
