@@ -26,6 +26,13 @@ MODULES = ["user_programs10_" + s for s in "abcdefghijklmnopqrstuvwxyz"
            if os.path.exists(os.path.join(os.path.dirname(__file__), f"user_programs10_{s}.py"))]
 
 KNOWN = {
+    # -- WRONG (at the tester's branch point) --------------------------------------------------------
+    # a revsrc.vjp pullback / revsrc.linearize tangent map re-reads a global rebound after it
+    # was made: SCALE = 2.0; out, fn = revsrc.vjp(lambda x: SCALE * math.sin(x), 0.3);
+    # SCALE = 5.0; fn(1.0) gives 5 cos(0.3) = 4.777, while out is SCALE=2's value; JAX and
+    # autograd give 2 cos(0.3) = 1.911 (round10_findings.md)
+    "r10_vjp_pullback_keeps_old_global": "wrong",
+    "r10_linearize_keeps_old_global": "wrong",
     # -- REFUSED, undocumented -----------------------------------------------------------------------
     # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
     # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);
