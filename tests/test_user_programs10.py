@@ -66,6 +66,13 @@ KNOWN = {
     # E502 "revsrc.jit cannot compile round_ndigits: expected 1 arguments, got 2": jit of
     # round(x, 1) (round(x) compiles, with Python's half-to-even)
     "r10_jit_round_ndigits": "refused-undoc",
+    # E502 "revsrc.jit cannot compile poly: the global 'COEFS' is not a float, int or bool":
+    # revsrc.jit / revsrc.vmap of a function reading a global list or dict of floats
+    # (sum(c * x ** i for i, c in enumerate(COEFS)); 0.5 * CFG["k"] * x ** CFG["order"]);
+    # refusals.md's E502 row names attributes of objects, not globals; vmap's message says jit
+    "r10_jit_global_list_appended": "refused-undoc",
+    "r10_jit_global_dict_changed": "refused-undoc",
+    "r10_vmap_global_list_appended": "refused-undoc",
     # -- REFUSED, documented --------------------------------------------------------------------------
     # NamedTuple/dataclass states made in a loop (containers.md "Objects built inside the
     # function": made in a loop, refused), though the code is E202 "attribute .s ... has no
