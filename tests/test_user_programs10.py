@@ -33,6 +33,13 @@ KNOWN = {
     # autograd give 2 cos(0.3) = 1.911 (round10_findings.md)
     "r10_vjp_pullback_keeps_old_global": "wrong",
     "r10_linearize_keeps_old_global": "wrong",
+    # the same through a closure cell (rate = 0.5; decay reads rate; vjp; rate = 1.5; fn(1.0)),
+    # an object attribute (linearize(cell.rate, 1.5); cell.k = 7.0) and a global function
+    # rebound (CALC = helper_b after vjp): revsrc -0.0747, 21.0, 12.0; JAX and autograd
+    # -0.1839, 6.0, 4.0
+    "r10_vjp_pullback_closure_cell_rebound": "wrong",
+    "r10_linearize_bound_method_attribute_changed": "wrong",
+    "r10_vjp_pullback_global_function_rebound": "wrong",
     # -- REFUSED, undocumented -----------------------------------------------------------------------
     # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
     # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);

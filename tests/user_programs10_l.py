@@ -241,3 +241,52 @@ CASES.append(pair("r10_linearize_keeps_old_global", linearize_rebound,
                   lambda: jax().linearize(jaxify(scaled), 0.3)[0:1] + (jax().linearize(jaxify(scaled), 0.3)[1](1.0),),
                   tol=1e-12))
 
+
+
+def vjp_closure_rebound():
+    rate = 0.5
+
+    def decay(t):
+        return math.exp(-rate * t)
+    out, fn = revsrc.vjp(decay, 2.0)
+    rate = 1.5
+    return out, fn(1.0)
+
+
+CASES.append(pair("r10_vjp_pullback_closure_cell_rebound", vjp_closure_rebound,
+                  lambda: (math.exp(-1.0), (-0.5 * math.exp(-1.0),)), tol=1e-12))
+
+
+class Cell:
+    def __init__(self, k):
+        self.k = k
+
+    def rate(self, c):
+        return self.k * c * c
+
+
+def linearize_attribute_changed():
+    cell = Cell(2.0)
+    y, f_jvp = revsrc.linearize(cell.rate, 1.5)
+    cell.k = 7.0
+    return y, f_jvp(1.0)
+
+
+CASES.append(pair("r10_linearize_bound_method_attribute_changed", linearize_attribute_changed,
+                  lambda: (4.5, 6.0), tol=1e-12))
+
+
+def vjp_function_rebound():
+    global CALC
+    out, fn = revsrc.vjp(uses_calc, 2.0)
+    old = CALC
+    CALC = helper_b
+    try:
+        late = fn(1.0)
+    finally:
+        CALC = old
+    return out, late
+
+
+CASES.append(pair("r10_vjp_pullback_global_function_rebound", vjp_function_rebound,
+                  lambda: (5.0, (4.0,)), tol=1e-12))
