@@ -84,6 +84,16 @@ KNOWN = {
     # functools.lru_cache-decorated helper called on a differentiated float (it has source;
     # the same decorator on an int-only helper works)
     "r10_lru_cache_on_differentiated": "refused-undoc",
+    # E502 "variable 's' is of kind 'any'": revsrc.jit / revsrc.vmap of a series whose terms
+    # carry (-1) ** k with k a loop counter (s += (-1) ** (k + 1) * x ** k / k; Bessel J0's
+    # (-1) ** m / math.factorial(m) ** 2 ...); grad of the same programs works
+    "r10_jit_alternating_series": "refused-undoc",
+    "r10_vmap_alternating_series": "refused-undoc",
+    "r10_jit_bessel_j0": "refused-undoc",
+    # E502 "a list built in the function has no engine instruction": jit of
+    # sum(k ** -s for k in range(1, n + 1)) and of 4 * sum((-1) ** k / (2 * k + 1) for k in range(n))
+    "r10_jit_zeta_partial_int_base": "refused-undoc",
+    "r10_jit_leibniz_int_only": "refused-undoc",
     # -- REFUSED, documented --------------------------------------------------------------------------
     # NamedTuple/dataclass states made in a loop (containers.md "Objects built inside the
     # function": made in a loop, refused), though the code is E202 "attribute .s ... has no
