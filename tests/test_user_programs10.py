@@ -40,6 +40,11 @@ KNOWN = {
     "r10_vjp_pullback_closure_cell_rebound": "wrong",
     "r10_linearize_bound_method_attribute_changed": "wrong",
     "r10_vjp_pullback_global_function_rebound": "wrong",
+    # the stable softplus np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x))) at x = 0: revsrc 1.0
+    # (np.maximum's tie all to x, abs'(0) = 0); the smooth function's derivative is 0.5
+    # (central differences, autograd)
+    "r10_softplus_stable_large": "wrong",
+    "r10_softplus_stable_at_zero_fd": "wrong",
     # -- REFUSED, undocumented -----------------------------------------------------------------------
     # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
     # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);
