@@ -45,6 +45,10 @@ KNOWN = {
     # (central differences, autograd)
     "r10_softplus_stable_large": "wrong",
     "r10_softplus_stable_at_zero_fd": "wrong",
+    # identities broken by the same tie rule at x = 0: np.maximum(x, 0) - np.maximum(-x, 0) and
+    # np.minimum(x, 0) + np.maximum(x, 0) are both x; revsrc's gradient at 0 is 2 (JAX, autograd: 1)
+    "r10_relu_difference_identity_at_zero": "wrong",
+    "r10_min_plus_max_identity_at_zero": "wrong",
     # -- REFUSED, undocumented -----------------------------------------------------------------------
     # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
     # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);

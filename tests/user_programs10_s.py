@@ -151,3 +151,24 @@ def huge_times_tiny(x):
 
 
 CASES.append(G("r10_huge_times_tiny_scaling", huge_times_tiny, (2.0,), ref=lambda: 1.0, tol=1e-12))
+
+
+def relu(z):
+    return np.maximum(z, 0.0)
+
+
+def relu_odd_part(x):
+    # relu(x) - relu(-x) == x everywhere
+    return np.sum(relu(x) - relu(-x))
+
+
+XZ = np.array([0.0, 1.5, -2.0])
+CASES.append(G("r10_relu_difference_identity_at_zero", relu_odd_part, (XZ,), ref="ag"))
+
+
+def min_plus_max(x):
+    # np.minimum(x, 0) + np.maximum(x, 0) == x everywhere
+    return np.sum(np.minimum(x, 0.0) + np.maximum(x, 0.0))
+
+
+CASES.append(G("r10_min_plus_max_identity_at_zero", min_plus_max, (XZ,), ref=lambda: np.ones(3)))
