@@ -49,6 +49,13 @@ KNOWN = {
     # np.minimum(x, 0) + np.maximum(x, 0) are both x; revsrc's gradient at 0 is 2 (JAX, autograd: 1)
     "r10_relu_difference_identity_at_zero": "wrong",
     "r10_min_plus_max_identity_at_zero": "wrong",
+    # the same at kinks of smooth functions: clip(x, 0, 1) + clip(x, 1, 2) at x = 1 (2, true 1),
+    # np.fmax(x, 0) + np.fmin(x, 0) at 0 (2, true 1), a tax bracket with equal rates at the
+    # edge (0.6, true 0.3), relu(z) - relu(-z) in a layer with a zero pre-activation
+    "r10_clip_chain_at_shared_bound": "wrong",
+    "r10_fmax_fmin_identity_at_zero": "wrong",
+    "r10_tax_bracket_equal_rates_at_edge": "wrong",
+    "r10_relu_pair_exact_zero_preactivation": "wrong",
     # -- REFUSED, undocumented -----------------------------------------------------------------------
     # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
     # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);
