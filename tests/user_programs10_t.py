@@ -97,3 +97,27 @@ def where_tie(x):
 
 
 CASES.append(G("r10_where_split_identity_at_zero", where_tie, (np.array([0.0, -1.0]),), ref=lambda: np.ones(2)))
+
+
+def range_plus_floor(v):
+    # max + min of two entries is their sum, ties or not
+    return np.max(v[:2]) + np.min(v[:2]) + v[2]
+
+
+CASES.append(G("r10_max_plus_min_of_tied_pair", range_plus_floor, (np.array([1.0, 1.0, 0.5]),),
+               ref=lambda: np.ones(3)))
+
+
+def builtin_max_min_list(a, b):
+    return max([a, b]) + min([a, b])
+
+
+CASES.append(G("r10_builtin_max_plus_min_tied", builtin_max_min_list, (0.7, 0.7), argnums=(0, 1), ref=lambda: (1.0, 1.0)))
+
+
+def amax_axis_ties(M):
+    return np.sum(np.max(M, axis=1) + np.min(M, axis=1))
+
+
+MT = np.array([[2.0, 2.0], [1.0, 3.0]])
+CASES.append(G("r10_max_min_axis_row_tie", amax_axis_ties, (MT,), ref=lambda: np.ones((2, 2))))
