@@ -40,6 +40,10 @@ KNOWN = {
     "r10_vjp_pullback_closure_cell_rebound": "wrong",
     "r10_linearize_bound_method_attribute_changed": "wrong",
     "r10_vjp_pullback_global_function_rebound": "wrong",
+    # p = {"w": 1.0, "b": 0.5}; out, fn = revsrc.vjp(f, p); p["w"] = 5.0; fn(1.0) gives the
+    # derivative at w = 5 (35.96), silently; JAX and autograd 3 sin(0.5) = 1.438 (refusals.md
+    # promises E101 for primals assigned again)
+    "r10_vjp_dict_primal_item_changed_after": "wrong",
     # the stable softplus np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x))) at x = 0: revsrc 1.0
     # (np.maximum's tie all to x, abs'(0) = 0); the smooth function's derivative is 0.5
     # (central differences, autograd)

@@ -290,3 +290,26 @@ def vjp_function_rebound():
 
 CASES.append(pair("r10_vjp_pullback_global_function_rebound", vjp_function_rebound,
                   lambda: (5.0, (4.0,)), tol=1e-12))
+
+
+def cubic_sin(p):
+    return p["w"] ** 3 * math.sin(p["b"])
+
+
+def vjp_dict_primal_item_changed():
+    p = {"w": 1.0, "b": 0.5}
+    out, fn = revsrc.vjp(cubic_sin, p)
+    p["w"] = 5.0
+    return out, fn(1.0)
+
+
+def vjp_dict_ref():
+    p = {"w": 1.0, "b": 0.5}
+    out, fn = jax().vjp(jaxify(cubic_sin), p)
+    p["w"] = 5.0
+    return out, fn(1.0)
+
+
+# the pullback is the derivative where the forward ran (JAX and autograd: w' = 3 sin 0.5);
+# refusals.md says a pullback called after its primals were assigned again is refused (E101)
+CASES.append(pair("r10_vjp_dict_primal_item_changed_after", vjp_dict_primal_item_changed, vjp_dict_ref, tol=1e-12))
