@@ -44,6 +44,7 @@ KNOWN = {
     # derivative at w = 5 (35.96), silently; JAX and autograd 3 sin(0.5) = 1.438 (refusals.md
     # promises E101 for primals assigned again)
     "r10_vjp_dict_primal_item_changed_after": "wrong",
+    "r10_linearize_dict_primal_item_changed_after": "wrong",
     # the stable softplus np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x))) at x = 0: revsrc 1.0
     # (np.maximum's tie all to x, abs'(0) = 0); the smooth function's derivative is 0.5
     # (central differences, autograd)

@@ -313,3 +313,14 @@ def vjp_dict_ref():
 # the pullback is the derivative where the forward ran (JAX and autograd: w' = 3 sin 0.5);
 # refusals.md says a pullback called after its primals were assigned again is refused (E101)
 CASES.append(pair("r10_vjp_dict_primal_item_changed_after", vjp_dict_primal_item_changed, vjp_dict_ref, tol=1e-12))
+
+
+def linearize_dict_primal_item_changed():
+    p = {"w": 1.0, "b": 0.5}
+    y, f_jvp = revsrc.linearize(cubic_sin, p)
+    p["w"] = 5.0
+    return y, f_jvp({"w": 1.0, "b": 0.0})
+
+
+CASES.append(pair("r10_linearize_dict_primal_item_changed_after", linearize_dict_primal_item_changed,
+                  lambda: (math.sin(0.5), 3 * math.sin(0.5)), tol=1e-12))
