@@ -115,6 +115,12 @@ KNOWN = {
     # sum(k ** -s for k in range(1, n + 1)) and of 4 * sum((-1) ** k / (2 * k + 1) for k in range(n))
     "r10_jit_zeta_partial_int_base": "refused-undoc",
     "r10_jit_leibniz_int_only": "refused-undoc",
+    # E501 backend="engine": sum(5.0 / (1 + y) ** t for t in range(1, 21)) ("a list built in the
+    # function has no engine instruction"), and a loop over a constant tuple of tuples,
+    # for Ea, A in ((40e3, 1e6), ...): "the constant None is not a float, int or bool" (the
+    # program has no None: the message misleads)
+    "r10_same_bond_price_engine_vs_python_bits": "refused-undoc",
+    "r10_same_arrhenius_mix_engine_vs_python_bits": "refused-undoc",
     # -- REFUSED, documented --------------------------------------------------------------------------
     # NamedTuple/dataclass states made in a loop (containers.md "Objects built inside the
     # function": made in a loop, refused), though the code is E202 "attribute .s ... has no
