@@ -146,3 +146,68 @@ def boolean_mask_iadd(v):
 
 
 CASES.append(G("r10_boolean_mask_imul_iadd", boolean_mask_iadd, (V,)))
+
+
+def tail_view(a):
+    return a[1:]
+
+
+def helper_returns_view(v):
+    y = v.copy()
+    t = tail_view(y)
+    t *= 2.0
+    return np.sum(y * np.arange(6.0))
+
+
+CASES.append(G("r10_helper_returns_view_written", helper_returns_view, (V,),
+               ref=lambda: np.arange(6.0) * np.array([1.0, 2, 2, 2, 2, 2])))
+
+
+def asarray_alias(v):
+    y = v.copy()
+    z = np.asarray(y)
+    z[0] = z[0] ** 2
+    return np.sum(y ** 2)
+
+
+CASES.append(G("r10_asarray_alias_written", asarray_alias, (V,), ref=lambda: np.concatenate([[4 * V[0] ** 3], 2 * V[1:]])))
+
+
+def reshape_of_transpose_copies(A, x):
+    B = A.copy()
+    r = B.T.reshape(-1)      # B.T is not contiguous: reshape copies, B is unchanged
+    r[0] = x
+    return np.sum(B ** 2) + np.sum(r)
+
+
+CASES.append(G("r10_reshape_of_transpose_is_copy", reshape_of_transpose_copies, (M, 0.5), argnums=(0, 1)))
+
+
+def swapaxes_view_write(A, c):
+    B = A.copy()
+    S = np.swapaxes(B, 0, 1)
+    S[0, :] = c
+    return np.sum(B * np.arange(9.0).reshape(3, 3))
+
+
+CASES.append(G("r10_swapaxes_view_write", swapaxes_view_write, (M, np.array([1.0, 2.0, 3.0])), argnums=(0, 1)))
+
+
+def squeeze_newaxis_view(v, s):
+    y = v.copy()[None, :]
+    z = np.squeeze(y)
+    z[2] = s
+    return np.sum(y ** 2)
+
+
+CASES.append(G("r10_squeeze_of_newaxis_view_write", squeeze_newaxis_view, (V, 0.3), argnums=(0, 1)))
+
+
+def contiguous_copy(A, x):
+    B = A.copy()
+    C = np.ascontiguousarray(B.T)
+    C[0, 0] = x
+    return np.sum(B) + 10 * np.sum(C)
+
+
+CASES.append(G("r10_ascontiguousarray_copy_not_view", contiguous_copy, (M, 0.5), argnums=(0, 1)))
