@@ -260,3 +260,31 @@ def vmap_pk():
 
 CASES.append(pair("r10_vmap_pk_curve", vmap_pk,
                   lambda: np.array([1.2 / 1.05 * (math.exp(-0.15 * t) - math.exp(-1.2 * t)) for t in TOBS]), tol=0.0))
+
+
+def transfer(s, zeta=0.3, wn=2.0):
+    return 1.0 / (s * s + 2 * zeta * wn * s + wn * wn)
+
+
+S0 = 0.5 + 1.7j
+CASES.append(pair("r10_holomorphic_transfer_function",
+                  lambda: revsrc.grad(transfer, holomorphic=True)(S0),
+                  lambda: jax().grad(jaxify(transfer), holomorphic=True)(S0), tol=1e-12))
+
+
+def impedance_mag(params, w=3.0):
+    R, L, C = params
+    Z = R + 1j * w * L + 1.0 / (1j * w * C)
+    return abs(Z) ** 2 + np.angle(Z)
+
+
+CASES.append(G("r10_rlc_impedance_complex_intermediate", impedance_mag, (np.array([10.0, 0.5, 0.01]),), ref="jax"))
+
+
+def bode_gain_db(zeta, wn, w=np.logspace(-1, 1, 9)):
+    s = 1j * w
+    H = wn ** 2 / (s ** 2 + 2 * zeta * wn * s + wn ** 2)
+    return np.sum(20 * np.log10(np.abs(H)))
+
+
+CASES.append(G("r10_bode_gain_sum", bode_gain_db, (0.4, 1.5), argnums=(0, 1), ref="jax"))
