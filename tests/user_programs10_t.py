@@ -121,3 +121,32 @@ def amax_axis_ties(M):
 
 MT = np.array([[2.0, 2.0], [1.0, 3.0]])
 CASES.append(G("r10_max_min_axis_row_tie", amax_axis_ties, (MT,), ref=lambda: np.ones((2, 2))))
+
+
+def relu_identity_jax_backend():
+    import revsrc
+    f = lambda x: np.sum(np.maximum(x, 0.0) - np.maximum(-x, 0.0))  # noqa: E731
+    return revsrc.grad(f, backend="jax")(np.array([0.0, 1.5, -2.0]))
+
+
+CASES.append(pair("r10_relu_identity_at_zero_jax_backend", relu_identity_jax_backend, lambda: np.ones(3), tol=1e-12))
+
+
+def clip_chain_jax_backend():
+    import revsrc
+    return revsrc.grad(clip_chain, backend="jax")(np.array([1.0, 0.5, 1.5]))
+
+
+CASES.append(pair("r10_clip_chain_at_shared_bound_jax_backend", clip_chain_jax_backend, lambda: np.ones(3), tol=1e-12))
+
+
+def scalar_relu_pair(x):
+    return float(np.maximum(x, 0.0) - np.maximum(-x, 0.0))
+
+
+def scalar_relu_engine():
+    import revsrc
+    return revsrc.grad(scalar_relu_pair, backend="engine")(0.0)
+
+
+CASES.append(pair("r10_scalar_np_maximum_identity_engine", scalar_relu_engine, lambda: 1.0, tol=1e-12))
