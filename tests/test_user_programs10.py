@@ -65,6 +65,11 @@ KNOWN = {
     "r10_relu_identity_at_zero_jax_backend": "wrong",
     "r10_clip_chain_at_shared_bound_jax_backend": "wrong",
     "r10_scalar_np_maximum_identity_engine": "wrong",
+    # -- CRASHED (at the tester's branch point) ----------------------------------------------------------
+    # an uncoded OverflowError from JAX: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where
+    # taylor_term builds p = 25! as a Python int (current main refuses it with E603, as
+    # refusals.md documents: after merging, this becomes "refused-doc")
+    "r10_grad_jax_backend_factorial_past_int64": "crashed",
     # -- REFUSED, undocumented -----------------------------------------------------------------------
     # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
     # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);

@@ -222,3 +222,49 @@ def expm1_small(x):
 
 
 same("r10_jit_expm1_log1p_tiny", expm1_small, 1e-12)
+
+
+def taylor_term(x, n):
+    p = 1
+    for k in range(1, n + 1):
+        p *= k
+    return x ** n / p
+
+
+same("r10_jit_factorial_past_int64", taylor_term, 2.0, 25)
+CASES.append(pair("r10_vmap_factorial_past_int64", lambda: revsrc.vmap(taylor_term, in_axes=(0, None))(np.array([1.0, 2.0]), 25),
+                  lambda: np.array([taylor_term(1.0, 25), taylor_term(2.0, 25)]), tol=0.0))
+CASES.append(G("r10_grad_factorial_past_int64", taylor_term, (2.0, 25), ref=lambda: 25 * 2.0 ** 24 / math.factorial(25)))
+
+
+def big_int_power(x, n):
+    return x * (2 ** n) - x * (2 ** n - 1)
+
+
+same("r10_jit_big_int_power_cancel", big_int_power, 1.5, 70)
+
+
+def comb_ratio(p, n):
+    c = 1
+    for k in range(n // 2):
+        c = c * (n - k) // (k + 1)
+    return c * p ** (n // 2) * (1 - p) ** (n - n // 2)
+
+
+same("r10_jit_binomial_coefficient_int_loop", comb_ratio, 0.5, 80)
+
+
+def int_mul_overflow_mod(x, n):
+    h = 1
+    for k in range(n):
+        h = (h * 1103515245 + 12345) % 2 ** 31
+    return x * h / 2 ** 31
+
+
+same("r10_jit_lcg_hash_int_arith", int_mul_overflow_mod, 1.0, 50)
+CASES.append(pair("r10_grad_jax_backend_factorial_past_int64",
+                  lambda: revsrc.grad(taylor_term, backend="jax")(2.0, 25),
+                  lambda: 25 * 2.0 ** 24 / math.factorial(25), tol=1e-12))
+CASES.append(pair("r10_grad_jax_backend_factorial_20",
+                  lambda: revsrc.grad(taylor_term, backend="jax")(2.0, 20),
+                  lambda: 20 * 2.0 ** 19 / math.factorial(20), tol=1e-12))
