@@ -295,3 +295,107 @@ def tv_slices(u):
 
 CASES.append(pair("r10_hvp_total_variation_slices", lambda: revsrc.hvp(tv_slices, (SIG,), (np.cos(np.arange(16.0)),)),
                   lambda: jax().jvp(jax().grad(jaxify(tv_slices)), (SIG,), (np.cos(np.arange(16.0)),))[1]))
+
+
+# -- backend="jax" on the new domains' programs (the reference: JAX itself, or the default backend) --
+
+def jax_backend(name, f, args, argnums=0, ref=None, tol=1e-9):
+    CASES.append(pair(name, lambda: revsrc.grad(f, argnums=argnums, backend="jax")(*args),
+                      ref if ref is not None else (lambda: revsrc.grad(f, argnums=argnums)(*args)), tol=tol))
+
+
+def jb_comb_series(p, n):
+    return sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) * k for k in range(n + 1))
+
+
+jax_backend("r10_jax_backend_math_comb", jb_comb_series, (0.3, 12), ref=lambda: 12.0, tol=1e-9)
+
+
+def jb_dict_mode(params, mode):
+    if mode == "sir":
+        return params["beta"] / params["gamma"]
+    return params["beta"] * params["gamma"]
+
+
+jax_backend("r10_jax_backend_dict_str_mode", jb_dict_mode, ({"beta": 0.4, "gamma": 0.1}, "sir"),
+            ref=lambda: {"beta": 10.0, "gamma": -40.0})
+
+
+def jb_list_append(a, n):
+    xs = []
+    y = 1.0
+    for _ in range(n):
+        y = a * y + 1.0
+        xs.append(y)
+    return np.sum(np.array(xs) ** 2)
+
+
+jax_backend("r10_jax_backend_list_append_loop", jb_list_append, (0.7, 10))
+
+
+def jb_inplace_index(k, n=8):
+    u = np.zeros(n)
+    u[0] = 1.0
+    for i in range(1, n):
+        u[i] = u[i - 1] * k + 0.1 * i
+    return np.sum(u ** 2)
+
+
+jax_backend("r10_jax_backend_inplace_index_loop", jb_inplace_index, (0.9,))
+
+
+def jb_while_newton(c):
+    x = 1.0
+    while abs(x * x * x - c) > 1e-13:
+        x = x - (x * x * x - c) / (3 * x * x)
+    return x
+
+
+jax_backend("r10_jax_backend_while_cuberoot", jb_while_newton, (5.0,), ref=lambda: (1 / 3) * 5.0 ** (-2 / 3), tol=1e-8)
+
+
+def jb_float32(w, x):
+    return np.sum(np.tanh(x @ w))
+
+
+X32 = np.asarray(rng.normal(size=(4, 3)), dtype=np.float32)
+W32 = np.asarray(rng.normal(size=3), dtype=np.float32)
+jax_backend("r10_jax_backend_float32", jb_float32, (W32, X32), tol=1e-5)
+
+
+def jb_add_at(w, idx):
+    b = np.zeros(3)
+    np.add.at(b, idx, w)
+    return np.sum(b ** 2)
+
+
+jax_backend("r10_jax_backend_add_at", jb_add_at, (np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 2, 0, 1])))
+
+
+def jb_recursion(n, x):
+    if n == 0:
+        return 1.0
+    return x * jb_recursion(n - 1, x) + 1.0
+
+
+jax_backend("r10_jax_backend_int_recursion", jb_recursion, (6, 0.8), argnums=1)
+
+
+def jb_try_domain(x):
+    try:
+        return math.log(x - 1.0)
+    except ValueError:
+        return 0.0
+
+
+jax_backend("r10_jax_backend_try_math_domain", jb_try_domain, (3.0,), ref=lambda: 0.5)
+
+
+def jb_int_div_zero(x, n):
+    return x / n
+
+
+# guide/jax.md: under backend="jax" JAX's semantics apply where they differ from Python's:
+# 1.0 / 0 is inf there (Python raises ZeroDivisionError)
+CASES.append(pair("r10_jax_backend_division_by_int_zero",
+                  lambda: revsrc.grad(jb_int_div_zero, backend="jax")(1.0, 0), lambda: math.inf, tol=0.0))
