@@ -65,6 +65,9 @@ KNOWN = {
     "r10_relu_identity_at_zero_jax_backend": "wrong",
     "r10_clip_chain_at_shared_bound_jax_backend": "wrong",
     "r10_scalar_np_maximum_identity_engine": "wrong",
+    # and in forward mode: jvp of the relu pair at 0 and of the clip chain at 1 (2, true 1)
+    "r10_jvp_relu_identity_at_zero": "wrong",
+    "r10_jvp_clip_chain_at_bound": "wrong",
     # -- CRASHED (at the tester's branch point) ----------------------------------------------------------
     # an uncoded OverflowError from JAX: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where
     # taylor_term builds p = 25! as a Python int (current main refuses it with E603, as

@@ -150,3 +150,26 @@ def scalar_relu_engine():
 
 
 CASES.append(pair("r10_scalar_np_maximum_identity_engine", scalar_relu_engine, lambda: 1.0, tol=1e-12))
+
+
+def relu_pair_scalar(x):
+    return np.maximum(x, 0.0) - np.maximum(-x, 0.0)
+
+
+# forward mode at the tie: the tangent of x (an identity) is 1
+CASES.append(JV("r10_jvp_relu_identity_at_zero", relu_pair_scalar, (0.0,), (1.0,), ref=lambda: (0.0, 1.0)))
+
+
+def clip_chain_scalar(x):
+    return np.clip(x, 0.0, 1.0) + np.clip(x, 1.0, 2.0)
+
+
+CASES.append(JV("r10_jvp_clip_chain_at_bound", clip_chain_scalar, (1.0,), (1.0,), ref=lambda: (1.0, 1.0)))
+
+
+def smooth_through_relu_sq(x):
+    # relu(x)^2 - relu(-x)^2 == x |x|: derivative 2|x| = 0 at 0, second derivative undefined
+    return np.maximum(x, 0.0) ** 2 + np.maximum(-x, 0.0) ** 2
+
+
+CASES.append(G("r10_relu_squares_sum_at_zero", smooth_through_relu_sq, (0.0,), ref=lambda: 0.0))
