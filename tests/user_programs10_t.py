@@ -164,7 +164,7 @@ def clip_chain_scalar(x):
     return np.clip(x, 0.0, 1.0) + np.clip(x, 1.0, 2.0)
 
 
-CASES.append(JV("r10_jvp_clip_chain_at_bound", clip_chain_scalar, (1.0,), (1.0,), ref=lambda: (1.0, 1.0)))
+CASES.append(JV("r10_jvp_clip_chain_at_bound", clip_chain_scalar, (1.0,), (1.0,), ref=lambda: (2.0, 1.0)))
 
 
 def smooth_through_relu_sq(x):
