@@ -365,3 +365,92 @@ def namedtuple_rebound_once(b):
 
 
 CASES.append(G("r10_namedtuple_rebound_no_loop", namedtuple_rebound_once, (1.5,), ref=lambda: 2.0))
+
+
+# -- documented refusals met in applied code: each must be a coded refusal whose message
+# names none of revsrc's internals (run_case checks) --
+
+def _helper_with_global(x):
+    global _COUNTER
+    _COUNTER = x
+    return x * 2
+
+
+_COUNTER = 0.0
+
+
+def calls_global_writer(x):
+    return _helper_with_global(x) + 1.0
+
+
+CASES.append(G("r10_refused_global_write_in_helper", calls_global_writer, (1.0,), ref=lambda: 2.0))
+
+
+def set_literal_tags(x):
+    tags = {1, 2, 3}
+    return x * len(tags)
+
+
+CASES.append(G("r10_refused_set_literal", set_literal_tags, (1.0,), ref=lambda: 3.0))
+
+
+def match_mode(x, mode):
+    match mode:
+        case "a":
+            return x * 2
+        case _:
+            return x
+
+
+CASES.append(G("r10_refused_match_statement", match_mode, (1.0, "a"), ref=lambda: 2.0))
+
+
+def del_temp(x):
+    t = x * x
+    y = t + 1.0
+    del t
+    return y
+
+
+CASES.append(G("r10_refused_del_statement", del_temp, (1.5,), ref=lambda: 3.0))
+
+
+def writes_log(x):
+    with open("/dev/null", "w") as fh:
+        fh.write(str(x))
+    return x * x
+
+
+CASES.append(G("r10_refused_file_write", writes_log, (1.5,), ref=lambda: 3.0))
+
+
+def helper_generator(x):
+    def gen():
+        yield x
+        yield x * x
+    return sum(gen())
+
+
+CASES.append(G("r10_refused_nested_generator", helper_generator, (1.5,), ref=lambda: 4.0))
+
+
+def mutates_argument(x):
+    x[0] = 0.0
+    return np.sum(x ** 2)
+
+
+CASES.append(G("r10_refused_argument_mutated", mutates_argument, (np.array([1.0, 2.0]),), ref=lambda: np.array([0.0, 4.0])))
+
+
+def nonlocal_counter(x):
+    n = 0.0
+
+    def bump(v):
+        nonlocal n
+        n = n + v
+    bump(x)
+    bump(x * x)
+    return n
+
+
+CASES.append(G("r10_refused_nonlocal", nonlocal_counter, (1.5,), ref=lambda: 4.0))
