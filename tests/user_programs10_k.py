@@ -196,3 +196,40 @@ def lin_then_vmap():
 
 CASES.append(pair("r10_linearize_inplace_many_tangents", lin_then_vmap,
                   lambda: fd_checked(diffusion_inplace, (0.8, U0)) * np.array([1.0, 2.0, -0.5]), tol=1e-6))
+
+
+def two_arg_energy(q, p):
+    return np.sum(0.5 * p ** 2 + 1 - np.cos(q)) + 0.1 * np.sum(q * p)
+
+
+QQ = np.array([0.3, -0.4])
+PP = np.array([0.1, 0.7])
+
+
+def hvp_argnums_tuple():
+    return revsrc.hvp(two_arg_energy, (QQ, PP), (np.ones(2), np.array([1.0, -1.0])), argnums=(0, 1))
+
+
+def hvp_argnums_ref():
+    def g(q, p):
+        return jax().grad(jaxify(two_arg_energy), argnums=(0, 1))(q, p)
+    return jax().jvp(g, (QQ, PP), (np.ones(2), np.array([1.0, -1.0])))[1]
+
+
+CASES.append(pair("r10_hvp_argnums_tuple_hamiltonian", hvp_argnums_tuple, hvp_argnums_ref, tol=1e-12))
+
+
+def jac_of_grad():
+    return revsrc.jacfwd(revsrc.grad(two_arg_energy, argnums=1), argnums=0)(QQ, PP)
+
+
+CASES.append(pair("r10_jacfwd_of_grad_mixed_partials", jac_of_grad,
+                  lambda: jax().jacfwd(jax().grad(jaxify(two_arg_energy), argnums=1), argnums=0)(QQ, PP), tol=1e-12))
+
+
+def jacobian_generic():
+    return revsrc.jacobian(lambda q: np.array([np.sum(np.sin(q)), np.prod(q), q[0] / q[1]]))(QQ)
+
+
+CASES.append(pair("r10_jacobian_mixed_rows", jacobian_generic,
+                  lambda: np.array([np.cos(QQ), [QQ[1], QQ[0]], [1 / QQ[1], -QQ[0] / QQ[1] ** 2]]), tol=1e-12))
