@@ -223,3 +223,95 @@ def tuple_vs_list():
 
 CASES.append(pair("r10_grad_tuple_vs_list_container", tuple_vs_list,
                   lambda: (1.0, 1.0, (4.0, 4.0), [4.0, 4.0]), tol=1e-12))
+
+
+# -- results the caller changes in place must not be buffers a later call reuses --
+
+def _loss(w):
+    return np.sum(np.sin(w) * w)
+
+
+W5 = np.linspace(-1.0, 1.0, 5)
+
+
+def mutate_grad_result():
+    g = revsrc.grad(_loss)
+    a = g(W5)
+    a[:] = 999.0
+    b = g(W5)
+    return b
+
+
+CASES.append(pair("r10_grad_result_mutated_then_called_again", mutate_grad_result,
+                  lambda: np.sin(W5) + W5 * np.cos(W5), tol=1e-14))
+
+
+def mutate_vmap_result():
+    f = revsrc.vmap(lambda x: x * x + 1.0)
+    xs = np.array([1.0, 2.0, 3.0])
+    a = f(xs)
+    a *= 0.0
+    return f(xs)
+
+
+CASES.append(pair("r10_vmap_result_mutated_then_called_again", mutate_vmap_result, lambda: np.array([2.0, 5.0, 10.0]), tol=0.0))
+
+
+def mutate_pullback_result():
+    out, fn = revsrc.vjp(lambda w: np.sin(w) * w, W5)
+    a = fn(np.ones(5))[0]
+    a[:] = -1.0
+    return fn(np.ones(5))[0]
+
+
+CASES.append(pair("r10_pullback_result_mutated_then_called_again", mutate_pullback_result,
+                  lambda: np.sin(W5) + W5 * np.cos(W5), tol=1e-14))
+
+
+def _loss_aux(w):
+    z = np.tanh(w)
+    return np.sum(z * z), z
+
+
+def mutate_aux():
+    vg = revsrc.value_and_grad(_loss_aux, has_aux=True)
+    (v, z), g = vg(W5)
+    z[:] = 0.0
+    g[:] = 0.0
+    (v2, z2), g2 = vg(W5)
+    return v2, z2, g2
+
+
+CASES.append(pair("r10_aux_and_grad_mutated_then_called_again", mutate_aux,
+                  lambda: (np.sum(np.tanh(W5) ** 2), np.tanh(W5), 2 * np.tanh(W5) * (1 - np.tanh(W5) ** 2)), tol=1e-14))
+
+
+def input_mutated_after_grad():
+    g = revsrc.grad(_loss)
+    x = W5.copy()
+    a = g(x)
+    x[:] = 0.0
+    return a
+
+
+CASES.append(pair("r10_grad_result_independent_of_input_buffer", input_mutated_after_grad,
+                  lambda: np.sin(W5) + W5 * np.cos(W5), tol=1e-14))
+
+
+def hessian_result_mutated():
+    h = revsrc.hessian(_loss)
+    a = h(W5)
+    a[:] = 7.0
+    return h(W5)
+
+
+CASES.append(pair("r10_hessian_result_mutated_then_called_again", hessian_result_mutated,
+                  lambda: np.diag(2 * np.cos(W5) - W5 * np.sin(W5)), tol=1e-14))
+
+
+def jit_scalar_list_result():
+    f = revsrc.jit(lambda x: x * 2.0)
+    return [f(v) for v in (1.0, 2.0, 3.0)]
+
+
+CASES.append(pair("r10_jit_repeated_calls_fresh", jit_scalar_list_result, lambda: [2.0, 4.0, 6.0], tol=0.0))
