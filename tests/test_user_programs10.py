@@ -68,6 +68,8 @@ KNOWN = {
     # and in forward mode: jvp of the relu pair at 0 and of the clip chain at 1 (2, true 1)
     "r10_jvp_relu_identity_at_zero": "wrong",
     "r10_jvp_clip_chain_at_bound": "wrong",
+    # np.maximum(x, y) + np.minimum(x, y) (== x + y) at x == y: revsrc (2, 0), JAX and the closed form (1, 1)
+    "r10_maximum_plus_minimum_both_args_tied": "wrong",
     # -- CRASHED (at the tester's branch point) ----------------------------------------------------------
     # an uncoded OverflowError from JAX: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where
     # taylor_term builds p = 25! as a Python int (current main refuses it with E603, as

@@ -173,3 +173,12 @@ def smooth_through_relu_sq(x):
 
 
 CASES.append(G("r10_relu_squares_sum_at_zero", smooth_through_relu_sq, (0.0,), ref=lambda: 0.0))
+
+
+def max_plus_min_two_args(x, y):
+    # np.maximum(x, y) + np.minimum(x, y) == x + y, ties included
+    return np.sum(np.maximum(x, y) + np.minimum(x, y))
+
+
+CASES.append(G("r10_maximum_plus_minimum_both_args_tied", max_plus_min_two_args,
+               (np.array([0.5, 1.0]), np.array([0.5, -1.0])), argnums=(0, 1), ref=lambda: (np.ones(2), np.ones(2))))
