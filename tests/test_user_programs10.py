@@ -1,0 +1,212 @@
+"""Runs the user programs of tests/user_programs10_*.py against their references.
+
+Corpus 10 (round 10, written by a tester who has read neither revsrc's source nor the
+earlier rounds' cases), leaning on domains earlier rounds did not: signal processing
+(convolution by loops, IIR filters, spectral sums), image processing (blur, gradients,
+total variation), optimisation inner loops (line searches, trust regions, projected
+gradient), chemistry (kinetics, Arrhenius, equilibrium), epidemiology and population
+dynamics, queueing and inventory models, machine learning beyond MLPs (EM steps, factor
+models, matrix factorisation, ranking and contrastive losses, layer norms, a small
+transformer block), plus Python styles, NumPy idioms, compositions and edge values.
+Each case has an independent reference: JAX x64, autograd, self-checked central
+differences or a closed form.
+
+``KNOWN`` records each case that is not "ok" today with its class ("refused-doc",
+"refused-undoc", "wrong" or "crashed"). A KNOWN case must keep that outcome; one that
+starts passing fails, asking for its entry to be removed.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from user_programs6_harness import corpus_tests  # noqa: E402
+
+MODULES = ["user_programs10_" + s for s in "abcdefghijklmnopqrstuvwxyz"
+           if os.path.exists(os.path.join(os.path.dirname(__file__), f"user_programs10_{s}.py"))]
+
+KNOWN = {
+    # -- WRONG (at the tester's branch point) --------------------------------------------------------
+    # a revsrc.vjp pullback / revsrc.linearize tangent map re-reads a global rebound after it
+    # was made: SCALE = 2.0; out, fn = revsrc.vjp(lambda x: SCALE * math.sin(x), 0.3);
+    # SCALE = 5.0; fn(1.0) gives 5 cos(0.3) = 4.777, while out is SCALE=2's value; JAX and
+    # autograd give 2 cos(0.3) = 1.911 (round10_findings.md)
+    "r10_vjp_pullback_keeps_old_global": "wrong",
+    "r10_linearize_keeps_old_global": "wrong",
+    # the same through a closure cell (rate = 0.5; decay reads rate; vjp; rate = 1.5; fn(1.0)),
+    # an object attribute (linearize(cell.rate, 1.5); cell.k = 7.0) and a global function
+    # rebound (CALC = helper_b after vjp): revsrc -0.0747, 21.0, 12.0; JAX and autograd
+    # -0.1839, 6.0, 4.0
+    "r10_vjp_pullback_closure_cell_rebound": "wrong",
+    "r10_linearize_bound_method_attribute_changed": "wrong",
+    "r10_vjp_pullback_global_function_rebound": "wrong",
+    # p = {"w": 1.0, "b": 0.5}; out, fn = revsrc.vjp(f, p); p["w"] = 5.0; fn(1.0) gives the
+    # derivative at w = 5 (35.96), silently; JAX and autograd 3 sin(0.5) = 1.438 (refusals.md
+    # promises E101 for primals assigned again)
+    "r10_vjp_dict_primal_item_changed_after": "wrong",
+    "r10_linearize_dict_primal_item_changed_after": "wrong",
+    # the stable softplus np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x))) at x = 0: revsrc 1.0
+    # (np.maximum's tie all to x, abs'(0) = 0); the smooth function's derivative is 0.5
+    # (central differences, autograd)
+    "r10_softplus_stable_large": "wrong",
+    "r10_softplus_stable_at_zero_fd": "wrong",
+    # identities broken by the same tie rule at x = 0: np.maximum(x, 0) - np.maximum(-x, 0) and
+    # np.minimum(x, 0) + np.maximum(x, 0) are both x; revsrc's gradient at 0 is 2 (JAX, autograd: 1)
+    "r10_relu_difference_identity_at_zero": "wrong",
+    "r10_min_plus_max_identity_at_zero": "wrong",
+    # the same at kinks of smooth functions: clip(x, 0, 1) + clip(x, 1, 2) at x = 1 (2, true 1),
+    # np.fmax(x, 0) + np.fmin(x, 0) at 0 (2, true 1), a tax bracket with equal rates at the
+    # edge (0.6, true 0.3), relu(z) - relu(-z) in a layer with a zero pre-activation
+    "r10_clip_chain_at_shared_bound": "wrong",
+    "r10_fmax_fmin_identity_at_zero": "wrong",
+    "r10_tax_bracket_equal_rates_at_edge": "wrong",
+    "r10_relu_pair_exact_zero_preactivation": "wrong",
+    # the same tie rule under backend="jax" and backend="engine" (2, true 1)
+    "r10_relu_identity_at_zero_jax_backend": "wrong",
+    "r10_clip_chain_at_shared_bound_jax_backend": "wrong",
+    "r10_scalar_np_maximum_identity_engine": "wrong",
+    # and in forward mode: jvp of the relu pair at 0 and of the clip chain at 1 (2, true 1)
+    "r10_jvp_relu_identity_at_zero": "wrong",
+    "r10_jvp_clip_chain_at_bound": "wrong",
+    # np.maximum(x, y) + np.minimum(x, y) (== x + y) at x == y: revsrc (2, 0), JAX and the closed form (1, 1)
+    "r10_maximum_plus_minimum_both_args_tied": "wrong",
+    # -- CRASHED (at the tester's branch point) ----------------------------------------------------------
+    # an uncoded OverflowError from JAX: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where
+    # taylor_term builds p = 25! as a Python int (current main refuses it with E603, as
+    # refusals.md documents: after merging, this becomes "refused-doc")
+    "r10_grad_jax_backend_factorial_past_int64": "crashed",
+    # -- REFUSED, undocumented -----------------------------------------------------------------------
+    # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
+    # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);
+    # st = nt_step(st, b); return st.s * st.i (S(b, 2.0).s without rebinding works)
+    "r10_namedtuple_rebound_no_loop": "refused-undoc",
+    # E101 "calling a value computed inside the function": sum(ACTIVATIONS[n](z) for n in names)
+    # with ACTIVATIONS a global dict of lambdas and names a tuple argument of str (the refusal
+    # table says a global dict of functions works)
+    "r10_lambdas_in_dict_activations": "refused-undoc",
+    # E202 "zip has no derivative rule": sum(x * y for x, y in zip(a, b, strict=True))
+    # (zip without strict= works in loops and generator expressions)
+    "r10_zip_strict": "refused-undoc",
+    # E104 "differentiating a derivative again goes through the derivative of np.diff":
+    # revsrc.hvp / revsrc.hessian of np.sum(np.sqrt(np.diff(u) ** 2 + 1e-2)) (refusals.md lists
+    # other functions, not np.diff, and recommends hessian/hvp as the way out; the same
+    # program with u[1:] - u[:-1] works)
+    "r10_hvp_total_variation": "refused-undoc",
+    "r10_hessian_total_variation_diff": "refused-undoc",
+    # E101 "a nested function can only be called, not passed as a value":
+    # np.piecewise(x, conds, [0.0, lambda t: t, 6.0]) (the lambda reads none of the function's
+    # variables, which is what refusals.md's E101 row describes)
+    "r10_np_piecewise_relu6": "refused-undoc",
+    # E101 "calling a value computed inside": f = np.vectorize(lambda t: ...); f(x)
+    "r10_np_vectorize_lambda": "refused-undoc",
+    # E202 "keyword 'where' of sum is not supported by its rule": np.mean(x ** 2, where=x > 0)
+    # + np.sum(x, where=x < 0)
+    "r10_mean_sum_where_keyword": "refused-undoc",
+    # E101 "a generator expression kept for later reads s when it is consumed":
+    # g = (v * s for v in xs); s = x; return sum(g) (refusals.md names map(...) kept for later)
+    "r10_generator_reads_later_binding": "refused-undoc",
+    # E502 "revsrc.jit cannot compile round_ndigits: expected 1 arguments, got 2": jit of
+    # round(x, 1) (round(x) compiles, with Python's half-to-even)
+    "r10_jit_round_ndigits": "refused-undoc",
+    # E502 "revsrc.jit cannot compile poly: the global 'COEFS' is not a float, int or bool":
+    # revsrc.jit / revsrc.vmap of a function reading a global list or dict of floats
+    # (sum(c * x ** i for i, c in enumerate(COEFS)); 0.5 * CFG["k"] * x ** CFG["order"]);
+    # refusals.md's E502 row names attributes of objects, not globals; vmap's message says jit
+    "r10_jit_global_list_appended": "refused-undoc",
+    "r10_jit_global_dict_changed": "refused-undoc",
+    "r10_vmap_global_list_appended": "refused-undoc",
+    # E202 "cached_sq has no derivative rule and no Python source to transform": a
+    # functools.lru_cache-decorated helper called on a differentiated float (it has source;
+    # the same decorator on an int-only helper works)
+    "r10_lru_cache_on_differentiated": "refused-undoc",
+    # E502 "variable 's' is of kind 'any'": revsrc.jit / revsrc.vmap of a series whose terms
+    # carry (-1) ** k with k a loop counter (s += (-1) ** (k + 1) * x ** k / k; Bessel J0's
+    # (-1) ** m / math.factorial(m) ** 2 ...); grad of the same programs works
+    "r10_jit_alternating_series": "refused-undoc",
+    "r10_vmap_alternating_series": "refused-undoc",
+    "r10_jit_bessel_j0": "refused-undoc",
+    # E502 "a list built in the function has no engine instruction": jit of
+    # sum(k ** -s for k in range(1, n + 1)) and of 4 * sum((-1) ** k / (2 * k + 1) for k in range(n))
+    "r10_jit_zeta_partial_int_base": "refused-undoc",
+    "r10_jit_leibniz_int_only": "refused-undoc",
+    # E501 backend="engine": sum(5.0 / (1 + y) ** t for t in range(1, 21)) ("a list built in the
+    # function has no engine instruction"), and a loop over a constant tuple of tuples,
+    # for Ea, A in ((40e3, 1e6), ...): "the constant None is not a float, int or bool" (the
+    # program has no None: the message misleads)
+    "r10_same_bond_price_engine_vs_python_bits": "refused-undoc",
+    "r10_same_arrhenius_mix_engine_vs_python_bits": "refused-undoc",
+    # E603 "backend='jax' cannot run an operation revsrc makes for this line inside a loop it
+    # compiles": try: return math.log(x - 1.0) except ValueError: return 0.0 (there is no loop)
+    "r10_jax_backend_try_math_domain": "refused-undoc",
+    # -- REFUSED, documented --------------------------------------------------------------------------
+    # NamedTuple/dataclass states made in a loop (containers.md "Objects built inside the
+    # function": made in a loop, refused), though the code is E202 "attribute .s ... has no
+    # derivative rule" / E101 "static field m of Particle gets a value computed in the
+    # function" rather than the E101/E401 the guide names
+    "r10_sir_namedtuple_state": "refused-doc",
+    "r10_sir_jvp_beta_gamma": "refused-doc",
+    "r10_dataclass_particle_leapfrog": "refused-doc",
+    # E101 yield: a generator helper (ema_gen; an infinite series generator under islice)
+    "r10_generator_ema": "refused-doc",
+    "r10_islice_infinite_generator_exp": "refused-doc",
+    # E202 standard-library C functions with no rule: itertools.accumulate, functools.reduce,
+    # itertools.pairwise(zip(...)) and itertools.starmap(lambda, zip(...)) (these two name zip,
+    # not the itertools function, in the message)
+    "r10_accumulate_wealth_drawdown": "refused-doc",
+    "r10_reduce_operator_mul": "refused-doc",
+    "r10_pairwise_polyline_length": "refused-doc",
+    "r10_starmap_arrhenius": "refused-doc",
+    # E102 while/else and for/else
+    "r10_while_else_bisection_cuberoot": "refused-doc",
+    "r10_for_else_break": "refused-doc",
+    # E101 calling an item of a global list of closures: sum(s(xi) for s, xi in zip(SPRINGS, x))
+    "r10_closure_factory_table": "refused-doc",
+    # E202 "Circle has no derivative rule and no Python source": objects of a class whose
+    # __init__ calls super().__init__ made inside the function (containers.md follows only
+    # __init__s that store attributes; the message's "no Python source" misleads)
+    "r10_class_hierarchy_property": "refused-doc",
+    # E202 np.bincount(idx, weights=w) (a NumPy function with no rule); E401 np.multiply(x, x, out=y)
+    "r10_bincount_weights_segment_mean": "refused-doc",
+    "r10_ufunc_out_in_place": "refused-doc",
+    # E301 an integer array differentiated (the case checks the refusal itself)
+    "r10_integer_array_refused_code": "refused-doc",
+    # E202 NumPy/standard-library functions with no rule (refusals.md's E202 row):
+    # np.linalg.qr, np.linalg.eigvals, statistics.fmean, divmod, math.dist, w.tolist()
+    "r10_qr_logabsdet": "refused-doc",
+    "r10_eigvals_nonsymmetric_radius": "refused-doc",
+    "r10_statistics_fmean_pvariance": "refused-doc",
+    "r10_divmod_phase": "refused-doc",
+    "r10_math_fsum_prod_dist": "refused-doc",
+    "r10_item_and_tolist": "refused-doc",
+    # E101 a list of lambdas reading the loop variable (late binding); E404 the same array held
+    # twice in a list, changed in place; E401 y.fill(x); E202 np.heaviside
+    "r10_late_binding_lambdas": "refused-doc",
+    "r10_list_of_same_array_iadd": "refused-doc",
+    "r10_ndarray_fill_scalar": "refused-doc",
+    "r10_heaviside_sign_products": "refused-doc",
+    # E603 backend="jax" with max() of traced floats (guide/jax.md lists max()/min())
+    "r10_grad_jax_backend_sS": "refused-doc",
+    "r10_grad_jax_backend_lindley": "refused-doc",
+    # E104 revsrc.hessian through np.linalg.solve/cholesky (refusals.md: "in either order")
+    "r10_hessian_gp_lengthscale": "refused-doc",
+    # E202 scipy.stats.gamma.cdf (a library method with no rule); E401 y.sort() on a local copy
+    "r10_scipy_stats_gamma_cdf_shape": "refused-doc",
+    "r10_inplace_sort_local_copy": "refused-doc",
+    # E603 backend="jax": math.comb has no jax.numpy lowering (of ints only)
+    "r10_jax_backend_math_comb": "refused-doc",
+    # documented refusals met in applied code, each coded with a clean message: E402 global in a
+    # helper, E101 set literal, match, del, with open(...), a nested generator, E403 x[0] = 0.0
+    # on the argument, E402 nonlocal
+    "r10_refused_global_write_in_helper": "refused-doc",
+    "r10_refused_set_literal": "refused-doc",
+    "r10_refused_match_statement": "refused-doc",
+    "r10_refused_del_statement": "refused-doc",
+    "r10_refused_file_write": "refused-doc",
+    "r10_refused_nested_generator": "refused-doc",
+    "r10_refused_argument_mutated": "refused-doc",
+    "r10_refused_nonlocal": "refused-doc",
+    # E101 := in a generator expression
+    "r10_walrus_in_comprehension": "refused-doc",
+}
+
+CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
