@@ -31,20 +31,20 @@ KNOWN = {
     # was made: SCALE = 2.0; out, fn = revsrc.vjp(lambda x: SCALE * math.sin(x), 0.3);
     # SCALE = 5.0; fn(1.0) gives 5 cos(0.3) = 4.777, while out is SCALE=2's value; JAX and
     # autograd give 2 cos(0.3) = 1.911 (round10_findings.md)
-    "r10_vjp_pullback_keeps_old_global": "wrong",
-    "r10_linearize_keeps_old_global": "wrong",
+    "r10_vjp_pullback_keeps_old_global": "refused-doc",
+    "r10_linearize_keeps_old_global": "refused-doc",
     # the same through a closure cell (rate = 0.5; decay reads rate; vjp; rate = 1.5; fn(1.0)),
     # an object attribute (linearize(cell.rate, 1.5); cell.k = 7.0) and a global function
     # rebound (CALC = helper_b after vjp): revsrc -0.0747, 21.0, 12.0; JAX and autograd
     # -0.1839, 6.0, 4.0
-    "r10_vjp_pullback_closure_cell_rebound": "wrong",
-    "r10_linearize_bound_method_attribute_changed": "wrong",
-    "r10_vjp_pullback_global_function_rebound": "wrong",
+    "r10_vjp_pullback_closure_cell_rebound": "refused-doc",
+    "r10_linearize_bound_method_attribute_changed": "refused-doc",
+    "r10_vjp_pullback_global_function_rebound": "refused-doc",
     # p = {"w": 1.0, "b": 0.5}; out, fn = revsrc.vjp(f, p); p["w"] = 5.0; fn(1.0) gives the
     # derivative at w = 5 (35.96), silently; JAX and autograd 3 sin(0.5) = 1.438 (refusals.md
     # promises E101 for primals assigned again)
-    "r10_vjp_dict_primal_item_changed_after": "wrong",
-    "r10_linearize_dict_primal_item_changed_after": "wrong",
+    "r10_vjp_dict_primal_item_changed_after": "refused-doc",
+    "r10_linearize_dict_primal_item_changed_after": "refused-doc",
     # the stable softplus np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x))) at x = 0: revsrc 1.0
     # (np.maximum's tie all to x, abs'(0) = 0); the smooth function's derivative is 0.5
     # (central differences, autograd)
@@ -74,7 +74,7 @@ KNOWN = {
     # an uncoded OverflowError from JAX: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where
     # taylor_term builds p = 25! as a Python int (current main refuses it with E603, as
     # refusals.md documents: after merging, this becomes "refused-doc")
-    "r10_grad_jax_backend_factorial_past_int64": "crashed",
+    "r10_grad_jax_backend_factorial_past_int64": "refused-doc",
     # -- REFUSED, undocumented -----------------------------------------------------------------------
     # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
     # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);
@@ -91,8 +91,6 @@ KNOWN = {
     # revsrc.hvp / revsrc.hessian of np.sum(np.sqrt(np.diff(u) ** 2 + 1e-2)) (refusals.md lists
     # other functions, not np.diff, and recommends hessian/hvp as the way out; the same
     # program with u[1:] - u[:-1] works)
-    "r10_hvp_total_variation": "refused-undoc",
-    "r10_hessian_total_variation_diff": "refused-undoc",
     # E101 "a nested function can only be called, not passed as a value":
     # np.piecewise(x, conds, [0.0, lambda t: t, 6.0]) (the lambda reads none of the function's
     # variables, which is what refusals.md's E101 row describes)
@@ -101,13 +99,11 @@ KNOWN = {
     "r10_np_vectorize_lambda": "refused-undoc",
     # E202 "keyword 'where' of sum is not supported by its rule": np.mean(x ** 2, where=x > 0)
     # + np.sum(x, where=x < 0)
-    "r10_mean_sum_where_keyword": "refused-undoc",
     # E101 "a generator expression kept for later reads s when it is consumed":
     # g = (v * s for v in xs); s = x; return sum(g) (refusals.md names map(...) kept for later)
     "r10_generator_reads_later_binding": "refused-undoc",
     # E502 "revsrc.jit cannot compile round_ndigits: expected 1 arguments, got 2": jit of
     # round(x, 1) (round(x) compiles, with Python's half-to-even)
-    "r10_jit_round_ndigits": "refused-undoc",
     # E502 "revsrc.jit cannot compile poly: the global 'COEFS' is not a float, int or bool":
     # revsrc.jit / revsrc.vmap of a function reading a global list or dict of floats
     # (sum(c * x ** i for i, c in enumerate(COEFS)); 0.5 * CFG["k"] * x ** CFG["order"]);
@@ -122,8 +118,6 @@ KNOWN = {
     # E502 "variable 's' is of kind 'any'": revsrc.jit / revsrc.vmap of a series whose terms
     # carry (-1) ** k with k a loop counter (s += (-1) ** (k + 1) * x ** k / k; Bessel J0's
     # (-1) ** m / math.factorial(m) ** 2 ...); grad of the same programs works
-    "r10_jit_alternating_series": "refused-undoc",
-    "r10_vmap_alternating_series": "refused-undoc",
     "r10_jit_bessel_j0": "refused-undoc",
     # E502 "a list built in the function has no engine instruction": jit of
     # sum(k ** -s for k in range(1, n + 1)) and of 4 * sum((-1) ** k / (2 * k + 1) for k in range(n))
