@@ -177,12 +177,10 @@ def _dict_of_list_copies(x):
     return s["pos"][0]
 
 
-def test_list_held_by_a_container_refusal_names_the_line_not_a_temporary():
-    # round 8: E404 said "p is also named _t6" and hinted "_t6 = list(p)"
-    with pytest.raises(revsrc.errors.UnfollowableWrite) as err:
-        revsrc.grad(_dict_of_lists)(1.3)
-    text = str(err.value)
-    assert err.value.code == "E404" and "_t" not in text
-    assert "placed in a container at line" in text and "list(p)" in text
-    # the hint's rewrite computes: d/dx of 3x
+def test_list_made_each_turn_and_placed_in_a_dict_computes():
+    # round 8: a false E404 whose message named a temporary ("p is also named _t6");
+    # cont22: nothing changes the list after it is placed, so it computes: d/dx of 3x
+    assert revsrc.grad(_dict_of_lists)(1.3) == 3.0
     assert revsrc.grad(_dict_of_list_copies)(1.3) == 3.0
+
+
