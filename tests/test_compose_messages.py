@@ -182,5 +182,3 @@ def test_list_made_each_turn_and_placed_in_a_dict_computes():
     # cont22: nothing changes the list after it is placed, so it computes: d/dx of 3x
     assert revsrc.grad(_dict_of_lists)(1.3) == 3.0
     assert revsrc.grad(_dict_of_list_copies)(1.3) == 3.0
-
-
