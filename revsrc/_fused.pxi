@@ -25,12 +25,13 @@ cdef void _relu_vjp(Py_ssize_t n,
                     const floating* x,  # IN
                     floating* out       # OUT
                     ) noexcept nogil:
-    """out = g if x >= 0 else 0 (ties go to x, as in np.maximum's rule)"""
-    cdef floating zero = 0, gi
+    """out = g where x > 0, g / 2 where x == 0 (a tie, split as in np.maximum's
+    rule), else 0"""
+    cdef floating zero = 0, half = 0.5, gi
     cdef Py_ssize_t i
     for i in range(n):
-        gi = g[i]  # loaded unconditionally so the select vectorizes without branches
-        out[i] = gi if x[i] >= zero else zero
+        gi = g[i]  # loaded unconditionally so the selects vectorize without branches
+        out[i] = gi if x[i] > zero else (gi * half if x[i] == zero else zero)
 
 
 cdef void _sigmoid_vjp(Py_ssize_t n,
@@ -332,7 +333,8 @@ def tanh_vjp(g, ans):
 
 
 def relu_vjp(g, x):
-    """g where x >= 0 else 0 (adjoint of np.maximum(x, 0.0)); same rules as tanh_vjp."""
+    """g where x > 0, g / 2 where x == 0, else 0 (adjoint of np.maximum(x, 0.0)); same
+    rules as tanh_vjp."""
     return _fused_or_raise(_RELU, g, x)
 
 

@@ -287,10 +287,13 @@ def copysign(g, ans, x, y):
     return g * xp.sign(x) * xp.sign(ans), None
 
 
+# At a tie (x == y) each operand gets half of g, as in JAX and autograd: a sum of
+# pieces that is smooth there gets its derivative (np.maximum(x, 0) - np.maximum(-x, 0)
+# is x, and its derivative at 0 is 1; the whole tie to x gave 2). Elsewhere exactly g.
 @elementwise("maximum", np.maximum,
              fused=Fused(tensor.relu_vjp, ("g", "x"), when=lambda o: _zero(o.args[1])))
 def maximum(g, ans, x, y):
-    return g * (x >= y), g * (x < y)
+    return xp.where(x == y, g * 0.5, g * (x > y)), xp.where(x == y, g * 0.5, g * (x < y))
 
 
 declare(np.maximum, loop_kernel=(_kernels.maximum, 2))
@@ -298,21 +301,23 @@ declare(np.maximum, loop_kernel=(_kernels.maximum, 2))
 
 @elementwise("minimum", np.minimum)
 def minimum(g, ans, x, y):
-    return g * (x <= y), g * (x > y)
+    return xp.where(x == y, g * 0.5, g * (x < y)), xp.where(x == y, g * 0.5, g * (x > y))
 
 
 # np.fmax and np.fmin return the operand that is not NaN: the derivative goes to it
-# (to x when both are NaN, or at a tie, as np.maximum's). The two tests of each
-# operand never hold together (x >= y is False where y is NaN), so their sum is their
+# (to x when both are NaN), and a tie is split as np.maximum's. The two tests of each
+# operand never hold together (x > y is False where y is NaN), so their sum is their
 # "or", kept a bool so that g keeps its dtype (v != v: v is NaN).
 @elementwise("fmax", np.fmax)
 def fmax(g, ans, x, y):
-    return g * ((x >= y) + (y != y)), g * ((x < y) + ((x != x) > (y != y)))
+    return (xp.where(x == y, g * 0.5, g * ((x > y) + (y != y))),
+            xp.where(x == y, g * 0.5, g * ((x < y) + ((x != x) > (y != y)))))
 
 
 @elementwise("fmin", np.fmin)
 def fmin(g, ans, x, y):
-    return g * ((x <= y) + (y != y)), g * ((x > y) + ((x != x) > (y != y)))
+    return (xp.where(x == y, g * 0.5, g * ((x < y) + (y != y))),
+            xp.where(x == y, g * 0.5, g * ((x > y) + ((x != x) > (y != y)))))
 
 
 declare(np.minimum, loop_kernel=(_kernels.minimum, 2))

@@ -217,11 +217,12 @@ def tanh_vjp(g, ans):
 
 
 def relu_vjp(g, x):
-    """g where x >= 0 else 0, the adjoint of ``np.maximum(x, 0.0)`` for `x`
-    (a tie goes to `x`, as in the rule for np.maximum)."""
+    """g where x > 0, g / 2 where x == 0, else 0: the adjoint of ``np.maximum(x, 0.0)``
+    for `x` (a tie is split, as in the rule for np.maximum)."""
     out = _fused(_kernels.RELU, g, x)
     if out is None:
-        out = np.where(np.greater_equal(x, 0), g, np.zeros_like(g))
+        zero = np.zeros_like(g)
+        out = np.where(np.greater(x, 0), g, np.where(np.equal(x, 0), g * 0.5, zero))
     return out
 
 

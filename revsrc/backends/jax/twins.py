@@ -212,7 +212,7 @@ def tanh_vjp(g, ans):
 
 
 def relu_vjp(g, x):
-    return jnp.where(jnp.greater_equal(x, 0), g, jnp.zeros_like(g))
+    return jnp.where(jnp.greater(x, 0), g, jnp.where(jnp.equal(x, 0), g * 0.5, jnp.zeros_like(g)))
 
 
 def sigmoid_vjp(g, ans):

@@ -23,16 +23,24 @@ def sinc_grad(g, x):
 
 def clip_grads(g, a, a_min, a_max):
     """(d a, d a_min, d a_max) of np.clip, which is minimum(maximum(a, a_min), a_max):
-    ``g`` goes to whichever value was chosen (ties to ``a``)."""
+    ``g`` goes to whichever value was chosen, and a tie is split as np.maximum's and
+    np.minimum's rules split it (half each)."""
     real_only(a, "np.clip")
     zero = np.zeros((), dtype=float_dtype(g))
     lifted = a if a_min is None else np.maximum(a, a_min)
-    kept = np.ones(np.shape(g), dtype=bool) if a_max is None else \
-        np.broadcast_to(np.less_equal(lifted, a_max), np.shape(g))
-    from_a = kept if a_min is None else kept & np.greater_equal(a, a_min)
-    return (np.where(from_a, g, zero),
-            None if a_min is None else np.where(kept & np.less(a, a_min), g, zero),
-            None if a_max is None else np.where(~kept, g, zero))
+    if a_max is None:
+        kept, d_max = np.array(g, dtype=float_dtype(g)), None
+    else:
+        tie = np.where(np.equal(lifted, a_max), g * 0.5, zero)
+        kept = np.where(np.less(lifted, a_max), g, zero) + tie
+        # not g - kept: an infinite g would leave NaN where nothing reaches a_max
+        d_max = np.where(np.less(lifted, a_max) | np.equal(lifted, a_max), zero, g) + tie
+    if a_min is None:
+        return kept, None, d_max
+    tie = np.where(np.equal(a, a_min), kept * 0.5, zero)
+    d_a = np.where(np.greater(a, a_min), kept, zero) + tie
+    d_min = np.where(np.less(a, a_min), kept, zero) + tie
+    return d_a, d_min, d_max
 
 
 def clip_grad_a(g, a, a_min, a_max):
