@@ -48,28 +48,14 @@ KNOWN = {
     # the stable softplus np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x))) at x = 0: revsrc 1.0
     # (np.maximum's tie all to x, abs'(0) = 0); the smooth function's derivative is 0.5
     # (central differences, autograd)
-    "r10_softplus_stable_large": "wrong",
-    "r10_softplus_stable_at_zero_fd": "wrong",
     # identities broken by the same tie rule at x = 0: np.maximum(x, 0) - np.maximum(-x, 0) and
     # np.minimum(x, 0) + np.maximum(x, 0) are both x; revsrc's gradient at 0 is 2 (JAX, autograd: 1)
-    "r10_relu_difference_identity_at_zero": "wrong",
-    "r10_min_plus_max_identity_at_zero": "wrong",
     # the same at kinks of smooth functions: clip(x, 0, 1) + clip(x, 1, 2) at x = 1 (2, true 1),
     # np.fmax(x, 0) + np.fmin(x, 0) at 0 (2, true 1), a tax bracket with equal rates at the
     # edge (0.6, true 0.3), relu(z) - relu(-z) in a layer with a zero pre-activation
-    "r10_clip_chain_at_shared_bound": "wrong",
-    "r10_fmax_fmin_identity_at_zero": "wrong",
-    "r10_tax_bracket_equal_rates_at_edge": "wrong",
-    "r10_relu_pair_exact_zero_preactivation": "wrong",
     # the same tie rule under backend="jax" and backend="engine" (2, true 1)
-    "r10_relu_identity_at_zero_jax_backend": "wrong",
-    "r10_clip_chain_at_shared_bound_jax_backend": "wrong",
-    "r10_scalar_np_maximum_identity_engine": "wrong",
     # and in forward mode: jvp of the relu pair at 0 and of the clip chain at 1 (2, true 1)
-    "r10_jvp_relu_identity_at_zero": "wrong",
-    "r10_jvp_clip_chain_at_bound": "wrong",
     # np.maximum(x, y) + np.minimum(x, y) (== x + y) at x == y: revsrc (2, 0), JAX and the closed form (1, 1)
-    "r10_maximum_plus_minimum_both_args_tied": "wrong",
     # -- CRASHED (at the tester's branch point) ----------------------------------------------------------
     # an uncoded OverflowError from JAX: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where
     # taylor_term builds p = 25! as a Python int (current main refuses it with E603, as

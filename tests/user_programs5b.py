@@ -41,16 +41,19 @@ def maximum_tie(x):
     return np.sum(np.maximum(x, 1.0) * np.arange(1.0, 4.0))
 
 
-# At a tie revsrc takes a one-sided derivative (JAX splits it: [0.5, 0, 3]); both are valid.
-add("np_maximum_tie", maximum_tie, (np.array([1.0, 0.5, 2.0]),), ref=lambda: [np.array([1.0, 0.0, 3.0])])
+# At a tie revsrc splits the derivative between the operands, as JAX and autograd do:
+# half of 1 * 1 at x[0] == 1.0 (a one-sided derivative summed over pieces that are smooth
+# together gave derivatives they do not have, round 10).
+add("np_maximum_tie", maximum_tie, (np.array([1.0, 0.5, 2.0]),), ref=lambda: [np.array([0.5, 0.0, 3.0])])
 
 
 def clip_tie(x):
     return np.sum(np.clip(x, 0.0, 1.0) ** 2)
 
 
-# JAX gives 1.0 at the upper bound (half of the left derivative); revsrc the left derivative 2.0.
-add("np_clip_at_bounds", clip_tie, (np.array([0.0, 1.0, 0.5, 2.0]),), ref=lambda: [np.array([0.0, 2.0, 1.0, 0.0])])
+# A tie at a bound is split too, as JAX does: half of the left derivative 2.0 at the upper
+# bound, half of 0 at the lower one.
+add("np_clip_at_bounds", clip_tie, (np.array([0.0, 1.0, 0.5, 2.0]),), ref=lambda: [np.array([0.0, 1.0, 1.0, 0.0])])
 
 
 def abs_zero(x):
