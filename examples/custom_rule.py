@@ -6,8 +6,9 @@ Two ways of writing it differentiate badly:
 - np.where(x > 30, x, np.log1p(np.exp(x))) has the right value, but at x = 800 the
   branch not taken overflows, and its zero weight times an infinite derivative is NaN
   (the same happens in every AD system);
-- max(x, 0) + log1p(exp(-|x|)) is stable, but at x = 0 the derivatives of max and |x|
-  are conventions and the gradient comes out 1, not 0.5.
+- max(x, 0) + log1p(exp(-|x|)) is stable, and right at x = 0 only because of two
+  conventions at kinks: np.maximum splits a tie between its operands (1/2) and |x|'s
+  derivative at 0 is 0, which together give sigmoid(0) = 0.5 (JAX's |x|'(0) = 1 gives 0).
 
 revsrc.defvjp attaches the rule by hand: the derivative is 1 - exp(-softplus(x)),
 computed from the output `ans` with expm1, exact from -800 to 800. The rule is
@@ -65,7 +66,7 @@ def main():
         print(f"{name:13s}", g)
     print("sigmoid(x)   ", sigmoid)
     check(np.isnan(rows["where"][-1]), "np.where: NaN at x = 800")
-    check(rows["max + log1p"][2] == 1.0, "max + log1p: 1 at x = 0")
+    check(rows["max + log1p"][2] == 0.5, "max + log1p: 0.5 at x = 0 (the tie split)")
     check(np.allclose(rows["defvjp rule"], sigmoid, rtol=1e-15, atol=0), "the rule: sigmoid(x) everywhere")
 
     xs = np.linspace(-3.0, 3.0, 7)
@@ -86,7 +87,7 @@ def main():
             grid = np.linspace(-4.0, 4.0, 401)
             ax.plot(grid, revsrc.grad(total, argnums=1)(softplus, grid), label="defvjp rule")
             ax.plot(grid, revsrc.grad(total, argnums=1)(softplus_max, grid), "--",
-                    label="max + log1p (1 at 0)")
+                    label="max + log1p")
             ax.plot([0.0], [revsrc.grad(total, argnums=1)(softplus_max, np.zeros(1))[0]], "ro")
             ax.plot(grid, softplus(grid) / 4, ":", label="softplus(x) / 4")
             ax.set_title("d softplus / dx")
