@@ -97,6 +97,8 @@ def index_add(g, shape, dtype, index):
     array([2., 0., 1., 0.])
     """
     out = np.zeros(shape, dtype)
+    if out.dtype.kind != "c" and (isinstance(g, complex) or getattr(g, "dtype", _F64).kind == "c"):
+        g = np.real(g)    # a real array's adjoint takes a complex cotangent's real part
     key = index if isinstance(index, tuple) else (index,)
     if _is_basic(key):
         # Basic indexing selects each element at most once: plain assignment is exact.

@@ -38,7 +38,10 @@ def broadcast_reduced(g, x, axis=None, keepdims=False):
         return np.full(x.shape, g, dtype=x.dtype)  # the whole-array sum: one pass
     shape = np.shape(x)
     out = np.broadcast_to(expand_reduced(g, x, axis, keepdims), shape)
-    out = np.array(out, dtype=float_dtype(x, g))
+    dtype = float_dtype(x, g)
+    if dtype.kind != "c" and out.dtype.kind == "c":
+        out = out.real    # a real array's adjoint takes a complex cotangent's real part
+    out = np.array(out, dtype=dtype)
     return per_item(as_input(out, x), x)
 
 
