@@ -49,7 +49,7 @@ def _ints_only(index, found):
 _NEW_METHODS = frozenset({
     "copy", "sum", "mean", "std", "var", "prod", "max", "min", "argmax", "argmin",
     "cumsum", "cumprod", "dot", "round", "clip", "flatten", "repeat", "take", "trace",
-    "all", "any", "conj", "conjugate", "nonzero", "argsort", "tolist", "item",
+    "all", "any", "nonzero", "argsort", "tolist", "item",
     "__copy__", "__deepcopy__"})
 # bijective layouts `runtime.view_back` lays back out (any other view is written back
 # where NumPy says its elements are, `inplace.view_positions`)

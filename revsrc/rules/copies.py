@@ -22,7 +22,7 @@ _NEW = (
     np.all, np.any, np.amax, np.amin, np.max, np.min, np.argmax, np.argmin, np.sum,
     np.prod, np.mean, np.average, np.median, np.std, np.var, np.nansum, np.nanmean,
     np.cumsum, np.cumprod, np.count_nonzero, np.allclose, np.array_equal, np.isclose,
-    np.trace, np.cov, np.diff, np.gradient, np.trapezoid, np.interp, np.polyval,
+    np.trace, np.cov, np.gradient, np.trapezoid, np.interp, np.polyval,
     np.convolve,
     # products
     np.dot, np.inner, np.outer, np.tensordot, np.kron, np.cross,
@@ -39,9 +39,10 @@ _NEW = (
     np.ravel_multi_index,
     # linear algebra and transforms
     np.linalg.cholesky, np.linalg.det, np.linalg.eig, np.linalg.eigh, np.linalg.inv,
-    np.linalg.lstsq, np.linalg.matrix_power, np.linalg.norm, np.linalg.pinv,
+    np.linalg.lstsq, np.linalg.norm, np.linalg.pinv,
     np.linalg.slogdet, np.linalg.solve, np.linalg.svd,
     # (np.fft's transforms: declared with their rules, revsrc/rules/fft.py)
+    # Not here: np.diff(a, n=0) and np.linalg.matrix_power(a, 1) return ``a`` itself
 )
 if hasattr(np, "row_stack"):
     _NEW += (np.row_stack,)

@@ -19,6 +19,7 @@ import numpy as np
 from . import kind_rules as KR
 from .. import _kernels
 from ..runtime import ieee, tensor
+from ..runtime.arith import conj_method
 from ..primitives import MATH, Fused, alias, declare, math1, op, special
 from .register import elementwise, jvp_rule, primitive
 from ..runtime import forward_grads as _forward
@@ -404,6 +405,11 @@ declare(np.imag, view="always")
 @elementwise("conjugate", np.conjugate, complex_ok=True)
 def conjugate(g, ans, x):
     return np.conjugate(g)
+
+
+# the methods x.conj() and x.conjugate(): on an array that is not complex, x itself
+alias("conjugate", conj_method)
+declare(conj_method, view="maybe")
 
 
 @primitive("angle", np.angle, kind=KR.elementwise_kind, complex_ok=True)

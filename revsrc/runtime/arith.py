@@ -16,6 +16,15 @@ def astype(x, dtype, copy=True):
     return np.asarray(x).astype(dtype, copy=copy)
 
 
+def conj_method(x):
+    """``x.conj()`` (and ``x.conjugate()``) as a function the rule table can key on: NumPy's
+    method returns an array that is not complex itself, not a copy, so a write through the
+    result reaches ``x`` (revsrc/passes/views.py follows it as a view)."""
+    if isinstance(x, np.ndarray) and x.dtype.kind != "c":
+        return x
+    return np.conjugate(x)
+
+
 _T = TypeVar("_T")
 
 

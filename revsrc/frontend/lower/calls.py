@@ -18,7 +18,7 @@ from ... import errors, primitives
 from ...runtime import inplace, tensor
 from ...core import ir
 from ...core.ir import Const, Op
-from ...runtime.arith import astype as _astype
+from ...runtime.arith import astype as _astype, conj_method as _conj
 from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
                      inlinable, is_library, is_static, lambda_def, made_when_transforming,
@@ -34,9 +34,9 @@ _METHODS = {
     "transpose": np.transpose, "ravel": np.ravel, "flatten": tensor.flatten,
     "squeeze": np.squeeze, "cumsum": np.cumsum, "cumprod": np.cumprod,
     "clip": np.clip, "argmax": np.argmax, "argmin": np.argmin, "copy": np.copy,
-    "swapaxes": np.swapaxes, "astype": None, "item": None, "conj": np.conj,
+    "swapaxes": np.swapaxes, "astype": None, "item": None, "conj": _conj,
     "trace": np.trace, "all": np.all, "any": np.any, "diagonal": np.diagonal,
-    "conjugate": np.conj, "view": None,
+    "conjugate": _conj, "view": None,
 }
 
 _VARARG_SHAPE_METHODS = {"reshape", "transpose"}
