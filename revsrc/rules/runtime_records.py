@@ -207,7 +207,7 @@ for _fn, _like_arg, _linear in [
     (_shape.hstack_grad, None, (0,)), (_shape.vstack_grad, None, (0,)),
     (_shape.split_grad, 2, (0,)), (_shape.tile_grad, 1, (0,)),
     (_shape.repeat_grad, 1, (0,)), (_shape.diag_grad, 1, (0,)),
-    (_shape.diagonal_grad, 1, (0,)), (_shape.linspace_grad_start, 1, (0,)),
+    (_shape.diagonal_grad, 1, (0,)), (_shape.triangle_grad, 1, (0,)), (_shape.linspace_grad_start, 1, (0,)),
     (_shape.linspace_grad_stop, 2, (0,)), (_indexing.sort_grad, 1, (0,)),
     (_indexing.take_along_axis_grad, 1, (0,)), (_reductions.norm_grad, 2, ()),
     (_reductions.std_grad, 2, ()), (_reductions.prod_grad, 2, ()),

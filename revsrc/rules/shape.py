@@ -278,12 +278,12 @@ declare(np.diagonal, view="always")
 
 @primitive("tril", np.tril, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def tril(g, ans, m, k=0):
-    return np.tril(g, k)
+    return _helpers.triangle_grad(np.tril(g, k), m)
 
 
 @primitive("triu", np.triu, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
 def triu(g, ans, m, k=0):
-    return np.triu(g, k)
+    return _helpers.triangle_grad(np.triu(g, k), m)
 
 
 # ----- Copies and construction from values -----

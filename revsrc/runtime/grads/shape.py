@@ -322,6 +322,12 @@ def diagonal_grad(g, a, offset=0, axis1=0, axis2=1):
     return out
 
 
+def triangle_grad(gt, m):
+    """The adjoint of ``np.tril``/``np.triu`` of ``m`` from the masked cotangent ``gt``:
+    a 1-D ``m`` is each row of the square result, so its rows are summed."""
+    return np.sum(gt, axis=-2) if np.ndim(m) == 1 else gt
+
+
 def linspace_grads(g, start, stop, num=50, endpoint=True, axis=0):
     """(d start, d stop) of np.linspace: sample k is start + t_k (stop - start)."""
     div = (num - 1) if endpoint else num
