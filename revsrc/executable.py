@@ -19,6 +19,7 @@ import contextlib
 import operator
 import sys
 import types
+import warnings
 
 import numpy as np
 
@@ -333,7 +334,9 @@ def _real_const(v):
 
 def _complex_dtype(v):
     try:
-        return np.dtype(v).kind in "cO"
+        with warnings.catch_warnings():   # a string such as "a" is a deprecated alias
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return np.dtype(v).kind in "cO"
     except (TypeError, ValueError):   # not a dtype: a subscripts string, a class
         return False
 
