@@ -35,7 +35,7 @@ import numpy as np
 from jax import lax
 
 from ... import errors
-from . import segments
+from . import int_growth, segments
 
 Tracer = jax.core.Tracer
 
@@ -455,6 +455,8 @@ def for_loop(step, start, stop, stride, init, stacks, site):
             init = _fill(_shapes(one, i0, _probe(init))[0], init)
         shapes, saves = _shapes(one, i0, init)
         init = _matched(init, shapes, broadcast=False)
+        if int_growth.carries_growing_ints(one, i0, init):
+            return None     # an int that may outgrow 64 bits: Python's loop, exact ints
         unit = _unit(n, init, saves) if stacks else None
         if unit is not None:
             vals, rows, plan = segments.forward(one, init, start, stride, n, unit)

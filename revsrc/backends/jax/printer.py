@@ -89,6 +89,19 @@ _VALUES = (numbers.Number, np.ndarray, np.generic, np.dtype, str, bytes, list, t
 _OWN_ITERATORS = tuple(type(iter(x)) for x in ([], (), range(0), {}, "", {}.items()))
 
 
+def wide_int(v):
+    """``v`` as Python's mixed arithmetic takes it beside a float: an int past 64 bits
+    (a factorial, a power of 3 in an unrolled loop) as the float Python converts it to
+    (JAX would refuse to parse it); any other value as it is."""
+    if type(v) is int and not -2 ** 63 <= v < 2 ** 63:
+        return float(v)
+    return v
+
+
+# arithmetic records whose int operand Python converts to float beside a float one
+_MIXED = frozenset({"add", "sub", "mul", "truediv", "pow"})
+
+
 def stateless(obj, method):
     """``obj``, the receiver of a call of ``method`` (None: of ``next``) in a traced program,
     unless it is a Python object whose method may change it (a Generator, a counter, an
@@ -182,7 +195,23 @@ class JnpPrinter(LoopPrinter):
             if name not in self.J.helpers.SEQUENCES:
                 # jnp takes arrays where NumPy also takes the list they stand for
                 return self._with_name(first, f"jnp.asarray({self.name(first)})", op)
+        wide = self._wide_ints(op)
+        if wide:
+            return self._with_name(wide, f"{self.ref(wide_int, 'wide_int')}({self.name(wide)})", op)
         return self.expr_of(op)
+
+    def _wide_ints(self, op):
+        """The int operand of float arithmetic ``op`` (float op int), which `wide_int`
+        converts as Python does when it outgrows 64 bits; else None."""
+        if len(op.args) != 2 or op.kwargs or not all(isinstance(a, str) for a in op.args):
+            return None
+        rec = primitives.lookup(op.fn)
+        if rec is None or rec.name not in _MIXED:
+            return None
+        ks = [self.program.kinds.get(a) for a in op.args]
+        if ks.count(kinds.INT) != 1 or not set(ks) & {kinds.FLOAT, kinds.ARRAY}:
+            return None
+        return op.args[ks.index(kinds.INT)]
 
     def _with_name(self, var, text, op):
         """``op`` printed with ``text`` where it reads ``var``."""
