@@ -27,7 +27,7 @@ import numpy as np
 from . import api, errors
 from .core import kinds
 from .executable import EngineFallback, plain
-from . import vmapped
+from . import mapped_calls, vmapped
 from . import jitted
 from .jitted import Jitted, jitted_of
 from ._kernels import LaneMapper, Mapper
@@ -191,7 +191,13 @@ class Mapped:
     # not a plain method: a function revsrc transforms that calls a mapped function
     # reads no further than the call, which `_refuse_inside` refuses at its line
     __call__ = api.BoundCall()
-    _revsrc_lower_call = staticmethod(lambda site: _refuse_inside(site))
+    # (since issue 25: differentiated through, revsrc/mapped_calls.py, where it can be)
+    _revsrc_lower_call = staticmethod(lambda site: mapped_calls.lower_call(site, _refuse_at))
+    def per_example_derivative(self, diff, per_output):
+        """For the reverse rule of a call inside a differentiated function
+        (revsrc/runtime/vmap_grads.py): the derivative per example, mapped alike."""
+        return mapped_calls.per_example_derivative(self, diff, per_output)
+
     # revsrc.jit returns it as it is (its elements run compiled already); the other
     # transformations refuse it (frontend/callee.py)
     _revsrc_mapped = True
@@ -405,3 +411,6 @@ def _refuse_at(loc):
 # revsrc.vmap(f) called inside a function revsrc transforms, and its result called
 # there: refused as a mapped function made outside is (frontend/lower/calls.py)
 vmap._revsrc_refuse_value_call = _refuse_at
+# revsrc.vmap(f, in_axes=...) on values known when transforming is made then, and its
+# calls go through Mapped._revsrc_lower_call (frontend/lower/calls.py, made_derivative)
+vmap._revsrc_made_when_transforming = True

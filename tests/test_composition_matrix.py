@@ -313,9 +313,12 @@ _WHY = {
         "np.ndim and np.ones_like (which pick the vjp's cotangent here) have no engine "
         'instruction: revsrc.jit and revsrc.vmap compile a scalar program onto the '
         'engine'),
-    'VMAP_INSIDE': ('E104',
-        "a revsrc.vmap'd function runs its elements compiled, outside any "
-        'transformation around it (map the derivative instead)'),
+    'VMAP_SECOND_ORDER': ('E104',
+        "a second derivative through a revsrc.vmap'd function called inside: the rule "
+        'of its call (the per-example derivative, mapped) has no rule of its own yet'),
+    'ENGINE_ARRAY_INSIDE': ('E502',
+        'revsrc.jit and revsrc.vmap compile a scalar program onto the engine, and this '
+        'one maps a function over an array it makes inside'),
     'JACOBIAN_INSIDE': ('E104',
         'a Jacobian of an array-valued function in an array argument called '
         'inside a transformed function: its size is known only when it runs'),
@@ -330,27 +333,15 @@ _REFUSED_BY_REASON = {
         ('jit', 'vjp', 'scalar'),
         ('vmap', 'vjp', 'scalar'),
     ],
-    'VMAP_INSIDE': [
-        ('grad', 'vmap', 'scalar'),
-        ('value_and_grad', 'vmap', 'scalar'),
-        ('jvp', 'vmap', 'scalar'),
-        ('vjp', 'vmap', 'scalar'),
-        ('linearize', 'vmap', 'scalar'),
-        ('jacfwd', 'vmap', 'scalar'),
-        ('jacrev', 'vmap', 'scalar'),
+    'VMAP_SECOND_ORDER': [
         ('hessian', 'vmap', 'scalar'),
         ('hvp', 'vmap', 'scalar'),
-        ('jit', 'vmap', 'scalar'),
-        ('vmap', 'vmap', 'scalar'),
-        ('jvp', 'vmap', 'array'),
-        ('grad', 'vmap', 'array'),
-        ('value_and_grad', 'vmap', 'array'),
-        ('vjp', 'vmap', 'array'),
-        ('jacrev', 'vmap', 'array'),
         ('hessian', 'vmap', 'array'),
         ('hvp', 'vmap', 'array'),
-        ('linearize', 'vmap', 'array'),
-        ('jacfwd', 'vmap', 'array'),
+    ],
+    'ENGINE_ARRAY_INSIDE': [
+        ('jit', 'vmap', 'scalar'),
+        ('vmap', 'vmap', 'scalar'),
     ],
     'JACOBIAN_INSIDE': [
         ('grad', 'hessian', 'array'),

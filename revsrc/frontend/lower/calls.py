@@ -451,6 +451,20 @@ def calls_maker(lowerer, sc, func):
         return False
 
 
+def _known_when_transforming(v):
+    """Whether the operand ``v`` is a value known when transforming: a function, a
+    constant that is not an array, or a tuple of them written in the call
+    (``in_axes=(None, 0)``, ``argnums=(0, 1)``)."""
+    if isinstance(v, tuple):
+        return all(_known_when_transforming(x) for x in v)
+    return isinstance(v, Known) or (
+        isinstance(v, Const) and not isinstance(v.value, (np.ndarray, np.generic)))
+
+
+def _static(v):
+    return tuple(_static(x) for x in v) if isinstance(v, tuple) else v.value
+
+
 def made_derivative(lowerer, sc, node, out, loc):
     """``Known(revsrc.grad(h))`` for the call ``node`` of a transformation that marks
     itself ``_revsrc_made_when_transforming`` (grad, value_and_grad, the Jacobians,
@@ -465,11 +479,9 @@ def made_derivative(lowerer, sc, node, out, loc):
     scratch = []    # a call on values of the program is not made here: nothing kept
     args, kwargs = lowerer._call_args(sc, node, scratch, loc)
     operands = list(args) + [v for _, v in kwargs]
-    if scratch or not all(isinstance(v, Known) or (
-            isinstance(v, Const) and not isinstance(v.value, (np.ndarray, np.generic)))
-            for v in operands):
+    if scratch or not all(_known_when_transforming(v) for v in operands):
         return None
     try:
-        return Known(maker(*[v.value for v in args], **{k: v.value for k, v in kwargs}))
+        return Known(maker(*[_static(v) for v in args], **{k: _static(v) for k, v in kwargs}))
     except errors.RevsrcError as exc:
         raise (exc if exc.filename is not None else errors.located(exc, loc)) from None
