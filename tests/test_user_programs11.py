@@ -49,6 +49,13 @@ KNOWN = {
     "r11_for_else": "refused-doc",  # for ... else: E102, documented
     "r11_global_counter": "refused-doc",  # global: E402, documented
     "r11_augassign_attribute": "refused-doc",  # a.total += ...: E401 writing an attribute, documented
+    # -- part f
+    # grad of a function calling revsrc.jacfwd of an array-valued flow map (FTLE): E104,
+    # documented (a Jacobian of an array-valued function called inside a transformed one)
+    "r11_grad_through_jacfwd_ftle": "refused-doc",
+    # -- part g
+    # hessian of a neo-Hookean energy through np.linalg.det: E104, documented for det
+    "r11_neo_hookean_tangent_moduli": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
