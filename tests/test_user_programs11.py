@@ -56,6 +56,30 @@ KNOWN = {
     # -- part g
     # hessian of a neo-Hookean energy through np.linalg.det: E104, documented for det
     "r11_neo_hookean_tangent_moduli": "refused-doc",
+    # -- part h: a differentiated list/tuple/dict argument rebound in the function to a new
+    # container crashes with UnboundLocalError (one root cause, many everyday spellings)
+    # w = np.asarray(w, dtype=float) on a list argument; reference 2X^T(Xw-y)+0.2w
+    "r11_asarray_list_argument": "crashed",
+    "r11_asarray_tuple_argument": "crashed",  # the same on a tuple argument
+    "r11_list_comprehension_rebinds_arg": "crashed",  # ws = [w / sum(ws) for w in ws]
+    "r11_jvp_list_argument_rebound": "crashed",  # the same under revsrc.jvp
+    "r11_list_concat_rebinds_tuple_arg": "crashed",  # coeffs = list(coeffs) + [0.0]
+    "r11_list_plus_rebinds_list_arg": "crashed",  # coeffs = coeffs + [0.0]
+    "r11_tuple_literal_rebinds_arg": "crashed",  # pt = (pt[1], pt[0]); expected (0.01, 0.18)
+    "r11_helper_tuple_rebinds_tuple_args": "crashed",  # a = to_unit(a) (helper returns a tuple)
+    "r11_dict_comprehension_rebinds_arg": "crashed",  # p = {k: 2.0 * v for k, v in p.items()}
+    "r11_dict_merge_or_operator": "crashed",  # p = {"a": 1.0} | p
+    "r11_list_of_tuples_arg_rebuilt": "crashed",  # layers = [(W * 1.0, b) for W, b in layers]
+    # q = {"a": 1.0, "b": 0.0}; q.update(p): E401 (a discarded call, documented)
+    "r11_dict_update_from_arg": "refused-doc",
+    # p = {**{"a": 1.0}, **p}: E101 "** in a dict literal is not supported", not documented;
+    # the gradient is {"b": e^0.1}
+    "r11_dict_merge_double_star": "refused-undoc",
+    # builtin max(a, b, c) at a three-way tie: revsrc (0.25, 0.25, 0.5) (pairwise splits;
+    # np.max of the same values gives 1/3 each), JAX's max of the stacked values 1/3 each
+    "r11_builtin_max_three_ties": "wrong",
+    # np.logaddexp.accumulate: E202 (a NumPy function with no rule, documented)
+    "r11_logaddexp_accumulate": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
