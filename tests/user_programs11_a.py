@@ -29,8 +29,8 @@ def reach_cost(q, target=(1.2, 0.7), lengths=(1.0, 0.8, 0.5)):
 
 
 Q3 = [0.3, -0.4, 0.9]
-add(G("r11_fk_planar_list", reach_cost, (Q3,), ref="jax"))
-add(G("r11_fk_planar_tuple", reach_cost, (tuple(Q3),), ref="jax"))
+add(G("r11_fk_planar_list", reach_cost, (Q3,), ref="ag"))
+add(G("r11_fk_planar_tuple", reach_cost, (tuple(Q3),), ref="ag"))
 
 
 def fk_np(q, L):
@@ -46,13 +46,13 @@ def reach_np(q, L, tgt):
 QA = np.array([0.3, -0.4, 0.9, 0.2])
 LA = np.array([1.0, 0.8, 0.5, 0.3])
 TG = np.array([1.1, 1.3])
-add(G("r11_fk_cumsum", reach_np, (QA, LA, TG), ref="jax"))
-add(G("r11_fk_cumsum_lengths", reach_np, (QA, LA, TG), argnums=1, ref="jax"))
+add(G("r11_fk_cumsum", reach_np, (QA, LA, TG), ref="ag"))
+add(G("r11_fk_cumsum_lengths", reach_np, (QA, LA, TG), argnums=1, ref="ag"))
 add(pair("r11_fk_jacfwd", lambda: revsrc.jacfwd(fk_np)(QA, LA),
          lambda: jax().jacfwd(jaxify(fk_np))(QA, LA)))
 add(pair("r11_fk_jacrev", lambda: revsrc.jacrev(fk_np)(QA, LA),
          lambda: jax().jacrev(jaxify(fk_np))(QA, LA)))
-add(H("r11_fk_hessian", reach_np, (QA, LA, TG), ref="jax", tol=1e-9))
+add(H("r11_fk_hessian", reach_np, (QA, LA, TG), ref="ag", tol=1e-9))
 
 
 # manipulability: sqrt(det(J J^T)) with J from the closed-form planar Jacobian
@@ -70,7 +70,7 @@ def manipulability(q, L):
     return np.sqrt(np.linalg.det(J @ J.T))
 
 
-add(G("r11_manipulability", manipulability, (QA, LA), ref="jax"))
+add(G("r11_manipulability", manipulability, (QA, LA), ref="ag"))
 
 
 # -- damped least-squares IK, a few iterations, differentiated w.r.t. the target ----------
@@ -85,8 +85,8 @@ def ik_dls(target, q0, L, iters=5, lam=0.1):
     return np.sum(np.sin(q))
 
 
-add(G("r11_ik_dls_target", ik_dls, (TG, QA, LA), ref="jax"))
-add(G("r11_ik_dls_q0", ik_dls, (TG, QA, LA), argnums=1, ref="jax"))
+add(G("r11_ik_dls_target", ik_dls, (TG, QA, LA), ref="ag"))
+add(G("r11_ik_dls_q0", ik_dls, (TG, QA, LA), argnums=1, ref="ag"))
 
 
 # -- 3D: rotation matrices and DH chains -----------------------------------------------
@@ -183,8 +183,8 @@ def quat_align_loss(q, v=(1.0, 0.0, 0.0), target=(0.0, 0.6, 0.8)):
 
 
 QQ = (0.9, 0.1, -0.3, 0.2)
-add(G("r11_quat_rotate_tuple", quat_align_loss, (QQ,), ref="jax"))
-add(H("r11_quat_rotate_hessian_list", quat_align_loss, (np.array(QQ),), ref="jax", tol=1e-8))
+add(G("r11_quat_rotate_tuple", quat_align_loss, (QQ,), ref="ag"))
+add(H("r11_quat_rotate_hessian_list", quat_align_loss, (np.array(QQ),), ref="ag", tol=1e-8))
 
 
 def quat_to_matrix(q):
@@ -202,7 +202,7 @@ def rot_geodesic(q, Rt):
 
 
 RT = quat_to_matrix(np.array([0.8, 0.3, 0.1, -0.4]))
-add(G("r11_quat_matrix_geodesic", rot_geodesic, (np.array(QQ), RT), ref="jax"))
+add(G("r11_quat_matrix_geodesic", rot_geodesic, (np.array(QQ), RT), ref="ag"))
 
 
 def slerp_energy(t, q0=np.array([1.0, 0.0, 0.0, 0.0]), q1=np.array([0.6, 0.8, 0.0, 0.0])):
@@ -211,7 +211,7 @@ def slerp_energy(t, q0=np.array([1.0, 0.0, 0.0, 0.0]), q1=np.array([0.6, 0.8, 0.
     return q[1] ** 2 + 0.5 * q[0]
 
 
-add(G("r11_slerp_t", slerp_energy, (0.37,), ref="jax"))
+add(G("r11_slerp_t", slerp_energy, (0.37,), ref="ag"))
 add(JV("r11_slerp_jvp", slerp_energy, (0.37,), (1.0,), ref="jax"))
 
 
@@ -280,7 +280,7 @@ def cross_torque(F, r=np.array([0.2, -0.1, 0.5])):
     return np.dot(tau, tau) + np.linalg.norm(F)
 
 
-add(G("r11_np_cross_torque", cross_torque, (np.array([1.0, 2.0, -0.5]),), ref="jax"))
+add(G("r11_np_cross_torque", cross_torque, (np.array([1.0, 2.0, -0.5]),), ref="ag"))
 
 
 # -- the skew-symmetric matrix and Rodrigues' formula ---------------------------------
@@ -301,6 +301,6 @@ def rodrigues_loss(w):
 
 
 W3 = np.array([0.3, -0.2, 0.5])
-add(G("r11_rodrigues", rodrigues_loss, (W3,), ref="jax"))
+add(G("r11_rodrigues", rodrigues_loss, (W3,), ref="ag"))
 add(pair("r11_rodrigues_jacobian", lambda: revsrc.jacobian(rodrigues)(W3),
          lambda: jax().jacrev(jaxify(rodrigues))(W3)))

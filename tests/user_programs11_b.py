@@ -27,8 +27,8 @@ def burgers(u0, nu=0.05, dt=0.002, steps=30):
     return np.sum(u ** 2) * dx
 
 
-add(G("r11_burgers_roll_u0", burgers, (U0,), ref="jax"))
-add(G("r11_burgers_roll_nu", burgers, (U0, 0.05), argnums=1, ref="jax"))
+add(G("r11_burgers_roll_u0", burgers, (U0,), ref="ag"))
+add(G("r11_burgers_roll_nu", burgers, (U0, 0.05), argnums=1, ref="ag"))
 
 
 # -- advection with upwinding: a branch on the velocity's sign per cell ----------------
@@ -64,7 +64,7 @@ def upwind_vec(u0, c, steps=20, dt=0.01):
     return np.sum(u * XG[:u.size])
 
 
-add(G("r11_upwind_where_c", upwind_vec, (U8, 0.7), argnums=1, ref="jax"))
+add(G("r11_upwind_where_c", upwind_vec, (U8, 0.7), argnums=1, ref="ag"))
 
 
 # flux limiter (minmod) with np.minimum / np.maximum / np.sign
@@ -84,7 +84,7 @@ def muscl(u0):
     return np.sum(u ** 3)
 
 
-add(G("r11_muscl_minmod", muscl, (U0,), ref="jax"))
+add(G("r11_muscl_minmod", muscl, (U0,), ref="ag"))
 
 
 # -- the wave equation, leapfrog ------------------------------------------------------
@@ -124,9 +124,9 @@ def crank_nicolson(kappa, u0, steps=8, dt=0.01):
 
 
 UI = np.sin(np.pi * np.linspace(0.1, 0.9, 9))
-add(G("r11_crank_nicolson_kappa", crank_nicolson, (0.3, UI), ref="jax"))
-add(G("r11_crank_nicolson_u0", crank_nicolson, (0.3, UI), argnums=1, ref="jax"))
-add(H("r11_crank_nicolson_hess_kappa", crank_nicolson, (0.3, UI), ref="jax", tol=1e-7))
+add(G("r11_crank_nicolson_kappa", crank_nicolson, (0.3, UI), ref="ag"))
+add(G("r11_crank_nicolson_u0", crank_nicolson, (0.3, UI), argnums=1, ref="ag"))
+add(H("r11_crank_nicolson_hess_kappa", crank_nicolson, (0.3, UI), ref="ag", tol=1e-7))
 
 
 # -- Poisson -u'' = f with Dirichlet BCs, loss on the solution --------------------------
@@ -141,7 +141,7 @@ def poisson_fit(fvals, target):
 
 FV = np.cos(np.linspace(0, 3, 9))
 TGT = 0.01 * np.linspace(0, 1, 9)
-add(G("r11_poisson_source", poisson_fit, (FV, TGT), ref="jax"))
+add(G("r11_poisson_source", poisson_fit, (FV, TGT), ref="ag"))
 
 
 # -- tridiagonal (Thomas) solver written by hand --------------------------------------
@@ -277,4 +277,4 @@ def shallow(state):
 
 
 SW = {"h": 1.0 + 0.1 * np.sin(2 * np.pi * XG), "hu": 0.05 * np.cos(2 * np.pi * XG)}
-add(G("r11_shallow_water_dict", shallow, (SW,), ref="jax"))
+add(G("r11_shallow_water_dict", shallow, (SW,), ref="ag"))

@@ -36,7 +36,7 @@ def pr_loss(W):
 
 
 WE = ADJ * (1.0 + 0.1 * np.arange(25).reshape(5, 5) % 3)
-add(G("r11_pagerank_weights", pr_loss, (WE,), ref="jax"))
+add(G("r11_pagerank_weights", pr_loss, (WE,), ref="ag"))
 add(G("r11_pagerank_damping", lambda d: pagerank(WE, d)[2], (0.85,), ref="fd"))
 
 
@@ -71,9 +71,9 @@ def dirichlet_energy(x, W):
 
 XS = np.array([0.3, -1.2, 0.8, 2.0, -0.1])
 WS = 0.5 * (WE + WE.T)
-add(G("r11_laplacian_energy_x", dirichlet_energy, (XS, WS), ref="jax"))
-add(G("r11_laplacian_energy_W", dirichlet_energy, (XS, WS), argnums=1, ref="jax"))
-add(H("r11_laplacian_energy_hess", dirichlet_energy, (XS, WS), ref="jax", tol=1e-9))
+add(G("r11_laplacian_energy_x", dirichlet_energy, (XS, WS), ref="ag"))
+add(G("r11_laplacian_energy_W", dirichlet_energy, (XS, WS), argnums=1, ref="ag"))
+add(H("r11_laplacian_energy_hess", dirichlet_energy, (XS, WS), ref="ag", tol=1e-9))
 
 
 def edge_energy(x, edges):
@@ -81,7 +81,7 @@ def edge_energy(x, edges):
 
 
 EDGES = {(0, 1): 1.0, (1, 2): 0.5, (2, 3): 2.0, (3, 4): 0.3, (0, 4): 1.5}
-add(G("r11_edge_dict_items_tuple_keys", edge_energy, (XS, EDGES), ref="jax"))
+add(G("r11_edge_dict_items_tuple_keys", edge_energy, (XS, EDGES), ref="ag"))
 
 
 def fiedler(W):
@@ -129,7 +129,7 @@ def soft_bf_np(C, gamma=0.5):
     return dist[-1]
 
 
-add(G("r11_soft_bellman_ford_np_inf", soft_bf_np, (np.array(COST),), ref="jax"))
+add(G("r11_soft_bellman_ford_np_inf", soft_bf_np, (np.array(COST),), ref="ag"))
 
 
 # -- soft Needleman-Wunsch (global alignment) with logsumexp ---------------------------
@@ -207,8 +207,8 @@ A = np.log(np.array([[0.7, 0.2, 0.1], [0.3, 0.5, 0.2], [0.2, 0.3, 0.5]]))
 B = np.log(np.array([[0.5, 0.4, 0.1], [0.1, 0.3, 0.6], [0.3, 0.3, 0.4]]))
 PI = np.log(np.array([0.5, 0.3, 0.2]))
 OBS = [0, 2, 1, 2, 2, 0, 1]
-add(G("r11_hmm_forward_logA", hmm_loglik, (A, B, PI, OBS), ref="jax"))
-add(G("r11_hmm_forward_all", hmm_loglik, (A, B, PI, OBS), argnums=(0, 1, 2), ref="jax"))
+add(G("r11_hmm_forward_logA", hmm_loglik, (A, B, PI, OBS), ref="ag"))
+add(G("r11_hmm_forward_all", hmm_loglik, (A, B, PI, OBS), argnums=(0, 1, 2), ref="ag"))
 
 
 def hmm_scaled(A, B, pi, obs):
@@ -224,7 +224,7 @@ def hmm_scaled(A, B, pi, obs):
     return ll
 
 
-add(G("r11_hmm_scaled_inplace_div", hmm_scaled, (np.exp(A), np.exp(B), np.exp(PI), OBS), ref="jax"))
+add(G("r11_hmm_scaled_inplace_div", hmm_scaled, (np.exp(A), np.exp(B), np.exp(PI), OBS), ref="ag"))
 
 
 # -- phylogenetics: Jukes-Cantor pruning on a 3-leaf tree ------------------------------
@@ -281,4 +281,4 @@ def label_prop(Y0, W, alpha=0.8, sweeps=10):
 
 
 Y0 = np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.5, 0.5]])
-add(G("r11_label_propagation_W", label_prop, (Y0, WS), argnums=1, ref="jax"))
+add(G("r11_label_propagation_W", label_prop, (Y0, WS), argnums=1, ref="ag"))

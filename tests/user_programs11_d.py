@@ -32,7 +32,7 @@ ST = rng.normal(size=(12, 4))
 AC = rng.integers(0, 3, size=12)
 RET = rng.normal(size=12)
 TH = 0.1 * rng.normal(size=(4, 3))
-add(G("r11_reinforce_fancy_index", reinforce, (TH, ST, AC, RET), ref="jax"))
+add(G("r11_reinforce_fancy_index", reinforce, (TH, ST, AC, RET), ref="ag"))
 add(H("r11_reinforce_hessian", lambda th: reinforce(th, ST, AC, RET), (TH,), ref="fd", tol=1e-5))
 
 
@@ -43,7 +43,7 @@ def ppo_clip(theta, states, actions, adv, old_logp, eps=0.2):
 
 
 OLD = log_softmax(ST @ (TH + 0.3 * rng.normal(size=TH.shape)))[np.arange(12), AC]
-add(G("r11_ppo_clip_minimum", ppo_clip, (TH, ST, AC, RET, OLD), ref="jax"))
+add(G("r11_ppo_clip_minimum", ppo_clip, (TH, ST, AC, RET, OLD), ref="ag"))
 
 
 # -- soft value iteration on a small MDP ----------------------------------------------
@@ -60,9 +60,9 @@ def soft_vi(R, P, gamma=0.9, alpha=0.5, iters=40):
 Rm = rng.normal(size=(4, 2))
 Pm = rng.random(size=(4, 2, 4))
 Pm = Pm / Pm.sum(axis=2, keepdims=True)
-add(G("r11_soft_value_iteration_R", soft_vi, (Rm, Pm), ref="jax"))
-add(G("r11_soft_value_iteration_P", soft_vi, (Rm, Pm), argnums=1, ref="jax"))
-add(G("r11_soft_value_iteration_alpha", soft_vi, (Rm, Pm, 0.9, 0.5), argnums=3, ref="jax"))
+add(G("r11_soft_value_iteration_R", soft_vi, (Rm, Pm), ref="ag"))
+add(G("r11_soft_value_iteration_P", soft_vi, (Rm, Pm), argnums=1, ref="ag"))
+add(G("r11_soft_value_iteration_alpha", soft_vi, (Rm, Pm, 0.9, 0.5), argnums=3, ref="ag"))
 
 
 # -- GAE with a reversed loop ------------------------------------------------------------
@@ -82,8 +82,8 @@ def gae(values, rewards, dones, gamma=0.99, lam=0.95):
 VAL = list(rng.normal(size=9))
 REW = list(rng.normal(size=8))
 DONE = [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
-add(G("r11_gae_reversed_values", gae, (VAL, REW, DONE), ref="jax"))
-add(G("r11_gae_lambda", gae, (VAL, REW, DONE, 0.99, 0.95), argnums=4, ref="jax"))
+add(G("r11_gae_reversed_values", gae, (VAL, REW, DONE), ref="ag"))
+add(G("r11_gae_lambda", gae, (VAL, REW, DONE, 0.99, 0.95), argnums=4, ref="ag"))
 
 
 # -- scaled dot-product attention, multi-head with reshape/transposes --------------------
@@ -123,8 +123,8 @@ def ln_loss(params, x):
 
 
 LNP = {"g": 1.0 + 0.1 * rng.normal(size=4), "b": 0.1 * rng.normal(size=4)}
-add(G("r11_layer_norm_dict", ln_loss, (LNP, XA), ref="jax"))
-add(G("r11_layer_norm_input", ln_loss, (LNP, XA), argnums=1, ref="jax"))
+add(G("r11_layer_norm_dict", ln_loss, (LNP, XA), ref="ag"))
+add(G("r11_layer_norm_input", ln_loss, (LNP, XA), argnums=1, ref="ag"))
 
 
 def rope(x, base=10000.0):
@@ -141,7 +141,7 @@ def rope_score(x):
     return np.sum((r @ r.T) ** 2) / 100.0
 
 
-add(G("r11_rotary_embedding", rope_score, (XA,), ref="jax"))
+add(G("r11_rotary_embedding", rope_score, (XA,), ref="ag"))
 
 
 # -- normalizing flows -----------------------------------------------------------------
@@ -161,7 +161,7 @@ def planar_flow(params, z):
 
 PF = [0.3 * rng.normal(size=(3, 2)), 0.5 * rng.normal(size=(3, 2)), 0.1 * rng.normal(size=3)]
 ZS = rng.normal(size=(6, 2))
-add(G("r11_planar_flow_list_params", planar_flow, (PF, ZS), ref="jax"))
+add(G("r11_planar_flow_list_params", planar_flow, (PF, ZS), ref="ag"))
 
 
 def radial_flow(z, z0, alpha, beta):
@@ -174,8 +174,9 @@ def radial_flow(z, z0, alpha, beta):
     return np.sum(y ** 2) - np.sum(logdet)
 
 
-add(G("r11_radial_flow_beta", radial_flow, (ZS, np.array([0.1, -0.2]), 0.7, 0.4), argnums=3, ref="jax"))
+add(G("r11_radial_flow_beta", radial_flow, (ZS, np.array([0.1, -0.2]), 0.7, 0.4), argnums=3, ref="ag"))
 add(G("r11_radial_flow_z0", radial_flow, (ZS, np.array([0.1, -0.2]), 0.7, 0.4), argnums=1, ref="jax"))
+add(G("r11_radial_flow_z0_fd", radial_flow, (ZS, np.array([0.1, -0.2]), 0.7, 0.4), argnums=1, ref="fd"))
 
 
 def affine_coupling(params, x):
@@ -189,7 +190,7 @@ def affine_coupling(params, x):
 
 
 CP = (0.4 * rng.normal(size=(2, 1, 1)), 0.1 * rng.normal(size=(2, 1)))
-add(G("r11_realnvp_coupling_tuple", affine_coupling, (CP, ZS), ref="jax"))
+add(G("r11_realnvp_coupling_tuple", affine_coupling, (CP, ZS), ref="ag"))
 
 
 def flow_logdet_slogdet(A, z):
@@ -198,7 +199,7 @@ def flow_logdet_slogdet(A, z):
     return np.mean(0.5 * np.sum(y ** 2, axis=1)) - ld
 
 
-add(G("r11_linear_flow_slogdet", flow_logdet_slogdet, (np.array([[1.2, 0.3], [-0.4, 0.9]]), ZS), ref="jax"))
+add(G("r11_linear_flow_slogdet", flow_logdet_slogdet, (np.array([[1.2, 0.3], [-0.4, 0.9]]), ZS), ref="ag"))
 
 
 # -- recommender losses -------------------------------------------------------------------
@@ -212,7 +213,7 @@ def bpr(U, V, triples, reg=0.01):
 UF = 0.3 * rng.normal(size=(4, 3))
 VF = 0.3 * rng.normal(size=(6, 3))
 TR = np.array([[0, 1, 2], [1, 3, 0], [2, 5, 4], [3, 1, 1], [0, 4, 2], [0, 1, 3]])
-add(G("r11_bpr_repeated_gather", bpr, (UF, VF, TR), argnums=(0, 1), ref="jax"))
+add(G("r11_bpr_repeated_gather", bpr, (UF, VF, TR), argnums=(0, 1), ref="ag"))
 
 
 def mf_loop(U, V, ratings):
@@ -224,7 +225,7 @@ def mf_loop(U, V, ratings):
 
 
 RAT = {(0, 1): 4.0, (1, 2): 3.5, (2, 0): 1.0, (3, 5): 5.0, (0, 5): 2.0}
-add(G("r11_matrix_factorization_dict", mf_loop, (UF, VF, RAT), argnums=(0, 1), ref="jax"))
+add(G("r11_matrix_factorization_dict", mf_loop, (UF, VF, RAT), argnums=(0, 1), ref="ag"))
 
 
 def softmax_xent_sampled(U, V, users, pos):
@@ -233,7 +234,7 @@ def softmax_xent_sampled(U, V, users, pos):
 
 
 add(G("r11_sampled_softmax_rec", softmax_xent_sampled, (UF, VF, np.array([0, 1, 1, 3]), np.array([1, 2, 5, 0])),
-      argnums=(0, 1), ref="jax"))
+      argnums=(0, 1), ref="ag"))
 
 
 # -- per-example gradients of a logistic model with vmap(grad) -------------------------

@@ -32,8 +32,8 @@ def gp_nll(log_hyp, X, y):
 XG = rng.uniform(-2, 2, size=(8, 1))
 YG = np.sin(2 * XG[:, 0]) + 0.1 * rng.normal(size=8)
 HYP = np.array([-0.2, 0.1, -1.5])
-add(G("r11_gp_nll_cholesky", gp_nll, (HYP, XG, YG), ref="jax"))
-add(G("r11_gp_nll_inputs", gp_nll, (HYP, XG, YG), argnums=1, ref="jax"))
+add(G("r11_gp_nll_cholesky", gp_nll, (HYP, XG, YG), ref="ag"))
+add(G("r11_gp_nll_inputs", gp_nll, (HYP, XG, YG), argnums=1, ref="ag"))
 
 
 def gp_nll_slogdet(log_hyp, X, y):
@@ -43,7 +43,7 @@ def gp_nll_slogdet(log_hyp, X, y):
     return 0.5 * y @ np.linalg.solve(K, y) + 0.5 * logdet
 
 
-add(G("r11_gp_nll_slogdet", gp_nll_slogdet, (HYP, XG, YG), ref="jax"))
+add(G("r11_gp_nll_slogdet", gp_nll_slogdet, (HYP, XG, YG), ref="ag"))
 
 
 def gp_posterior_mean(xs, X, y, log_hyp=HYP):
@@ -53,7 +53,7 @@ def gp_posterior_mean(xs, X, y, log_hyp=HYP):
     return np.sum(ks @ np.linalg.solve(K, y))
 
 
-add(G("r11_gp_posterior_mean_test_points", gp_posterior_mean, (np.array([[0.3], [-1.1]]), XG, YG), ref="jax"))
+add(G("r11_gp_posterior_mean_test_points", gp_posterior_mean, (np.array([[0.3], [-1.1]]), XG, YG), ref="ag"))
 
 
 def scipy_cho(log_hyp, X, y):
@@ -115,7 +115,7 @@ def acquisition_argmax_soft(x, X, y, beta=2.0):
     return mu + beta * np.sqrt(var)
 
 
-add(G("r11_ucb_inv_sqrt_var", acquisition_argmax_soft, (np.array([0.4]), XG, YG), ref="jax"))
+add(G("r11_ucb_inv_sqrt_var", acquisition_argmax_soft, (np.array([0.4]), XG, YG), ref="ag"))
 
 
 # -- hyperelastic materials -----------------------------------------------------------------
@@ -168,7 +168,7 @@ def von_mises(sig):
 
 
 SIG = np.array([[100.0, 20.0, 0.0], [20.0, -50.0, 10.0], [0.0, 10.0, 30.0]])
-add(G("r11_von_mises_flow_direction", von_mises, (SIG,), ref="jax"))
+add(G("r11_von_mises_flow_direction", von_mises, (SIG,), ref="ag"))
 
 
 # -- astronomy ------------------------------------------------------------------------------
@@ -226,7 +226,7 @@ def lomb_power(freq, t, y):
 
 
 YLS = np.sin(2 * np.pi * 0.09 * TRV) + 0.2 * np.cos(TRV)
-add(G("r11_lomb_scargle_freq", lomb_power, (0.1, TRV, YLS), ref="jax"))
+add(G("r11_lomb_scargle_freq", lomb_power, (0.1, TRV, YLS), ref="ag"))
 
 
 def magnitude(flux, zp=25.0):
@@ -250,7 +250,7 @@ def tikhonov(img, sino, lam=0.1):
 
 IMG = rng.random((5, 5))
 SINO = radon_2angles(rng.random((5, 5)))
-add(G("r11_tomography_tv_diff", tikhonov, (IMG, SINO), ref="jax"))
+add(G("r11_tomography_tv_diff", tikhonov, (IMG, SINO), ref="ag"))
 
 
 def landweber(b, A, steps=15, omega=0.1):
@@ -261,8 +261,8 @@ def landweber(b, A, steps=15, omega=0.1):
 
 
 AT = rng.normal(size=(6, 4))
-add(G("r11_landweber_data", landweber, (rng.normal(size=6), AT), ref="jax"))
-add(G("r11_landweber_operator", landweber, (rng.normal(size=6), AT), argnums=1, ref="jax"))
+add(G("r11_landweber_data", landweber, (rng.normal(size=6), AT), ref="ag"))
+add(G("r11_landweber_operator", landweber, (rng.normal(size=6), AT), argnums=1, ref="ag"))
 
 
 # -- operations research ---------------------------------------------------------------------
@@ -287,7 +287,7 @@ def smoothed_knapsack(x, values, weights, cap, t=0.1):
 
 VAL = np.array([6.0, 10.0, 12.0, 3.0])
 WT = np.array([1.0, 2.0, 3.0, 0.5])
-add(G("r11_smoothed_knapsack", smoothed_knapsack, (np.array([0.1, -0.2, 0.05, 0.3]), VAL, WT, 4.0), ref="jax"))
+add(G("r11_smoothed_knapsack", smoothed_knapsack, (np.array([0.1, -0.2, 0.05, 0.3]), VAL, WT, 4.0), ref="ag"))
 
 
 def sinkhorn_assign(C, eps=0.1, iters=50):
