@@ -80,6 +80,11 @@ KNOWN = {
     "r11_builtin_max_three_ties": "wrong",
     # np.logaddexp.accumulate: E202 (a NumPy function with no rule, documented)
     "r11_logaddexp_accumulate": "refused-doc",
+    # -- part i
+    # revsrc.jit of a scalar two-box climate model that appends each year's temperature to
+    # a list: E502 "a list built in the function has no engine instruction"; the docs name
+    # arrays and calls without an engine instruction, not lists of floats
+    "r11_two_box_jit": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
