@@ -111,6 +111,15 @@ KNOWN = {
     # `if isinstance(x, (list, tuple)): x = np.array(x)`: E105, documented (a container read
     # after the if that chose it)
     "r11_isinstance_normalise_list": "refused-doc",
+    # -- part k: an array assigned into a slice or index of itself (`a[::-1] = a`, `a[perm] = a`,
+    # `a[:] = a`, `A[:, ::-1] = A`) has a zero gradient in reverse mode (NumPy copies the
+    # overlapping right-hand side first); forward mode (jvp, jacfwd) gets it right
+    "r11_reverse_in_place_write_view": "wrong",  # revsrc [0 0 0 0], expected W[::-1] = [4 3 2 1]
+    "r11_reverse_in_place_write_view_fd": "wrong",  # the same against central differences
+    "r11_permutation_scatter_self": "wrong",  # a[[3,2,1,0]] = a: revsrc 0, expected [4 3 2 1]
+    "r11_self_assign_full_slice": "wrong",  # a = tanh(x); a[:] = a: revsrc 0, expected W*(1-tanh^2)
+    "r11_flip_columns_self": "wrong",  # A[:, ::-1] = A: revsrc 0, FD [19.5 12 4.5 4.5]
+    "r11_reverse_in_place_write_backend_jax": "wrong",  # backend="jax": 0 too
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
