@@ -139,6 +139,10 @@ KNOWN = {
     "r11_dict_computed_string_keys_loop": "refused-undoc",
     "r11_dict_fstring_keys_loop": "refused-undoc",
     "r11_list_sort_method": "refused-doc",  # xs.sort(): E401, a discarded call (documented)
+    # -- part m
+    # revsrc.hessian(loss, argnums=(0, 1))(params_dict, x_array): E301 "a value of kind 'any'";
+    # each argnum alone works, as do dict hessians; JAX gives the 2x2 blocks
+    "r11_hessian_argnums_dict_and_array": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
