@@ -112,7 +112,7 @@ add(pair("r11_jacrev_rk4_flow_map", lambda: revsrc.jacrev(rk4_flow)(Z0), lambda:
 
 def ftle(z0):
     J = revsrc.jacfwd(rk4_flow)(z0)
-    return np.log(np.linalg.norm(J, 2)) if False else np.log(np.trace(J.T @ J))
+    return np.log(np.trace(J.T @ J))
 
 
 def ftle_ref(z0):

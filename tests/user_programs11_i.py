@@ -94,7 +94,6 @@ add(G("r11_cloth_add_at_force", cloth_pull, (np.array([0.5, 0.5, -1.0]),), ref="
 # -- vmap of array programs with in_axes / out_axes -------------------------------------
 
 def stft_frame_energy(frame, window):
-    spec = np.abs(np.fft.rfft(frame * window)) if False else None
     X = frame * window
     return np.array([np.sum(X ** 2), np.max(np.abs(X))])
 
