@@ -106,9 +106,10 @@ def attention(Wq, Wk, Wv, X, heads=2):
 
 XA = rng.normal(size=(5, 4))
 WQ, WK, WV = (0.5 * rng.normal(size=(4, 4)) for _ in range(3))
-add(G("r11_attention_causal_Wq", attention, (WQ, WK, WV, XA), ref="jax"))
-add(G("r11_attention_causal_all", attention, (WQ, WK, WV, XA), argnums=(0, 1, 2), ref="jax"))
-add(G("r11_attention_input", attention, (WQ, WK, WV, XA), argnums=3, ref="jax"))
+add(G("r11_attention_causal_Wq", attention, (WQ, WK, WV, XA), ref="fd"))
+add(G("r11_attention_causal_all", attention, (WQ, WK, WV, XA), argnums=(0, 1, 2),
+      ref=lambda: jax().jit(jax().grad(jaxify(attention), argnums=(0, 1, 2)))(WQ, WK, WV, XA)))
+add(G("r11_attention_input", attention, (WQ, WK, WV, XA), argnums=3, ref="fd"))
 
 
 def layer_norm(x, gamma, beta, eps=1e-5):
@@ -175,7 +176,8 @@ def radial_flow(z, z0, alpha, beta):
 
 
 add(G("r11_radial_flow_beta", radial_flow, (ZS, np.array([0.1, -0.2]), 0.7, 0.4), argnums=3, ref="ag"))
-add(G("r11_radial_flow_z0", radial_flow, (ZS, np.array([0.1, -0.2]), 0.7, 0.4), argnums=1, ref="jax"))
+add(G("r11_radial_flow_z0", radial_flow, (ZS, np.array([0.1, -0.2]), 0.7, 0.4), argnums=1,
+      ref=lambda: jax().jit(jax().grad(jaxify(radial_flow), argnums=1))(ZS, np.array([0.1, -0.2]), 0.7, 0.4)))
 add(G("r11_radial_flow_z0_fd", radial_flow, (ZS, np.array([0.1, -0.2]), 0.7, 0.4), argnums=1, ref="fd"))
 
 
