@@ -1,0 +1,162 @@
+"""Round 11 of user programs (tests/user_programs11_*.py): new domains and Python styles,
+each checked against JAX with x64, autograd, central differences or a closed form."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from user_programs6_harness import corpus_tests  # noqa: E402
+
+MODULES = ["user_programs11_" + s for s in "abcdefghijklmnopqrstuvwxyz"
+           if os.path.exists(os.path.join(os.path.dirname(__file__), f"user_programs11_{s}.py"))]
+
+KNOWN = {
+    # -- part a
+    # grad(f)((0.9, 0.1, -0.3, 0.2)) where f does `q = qnormalize(q)` (a helper returning a tuple
+    # rebinding the tuple argument): UnboundLocalError 'qrotate_q'; JAX: the gradient
+    "r11_quat_rotate_tuple": "crashed",
+    # hessian of a function of an array that builds `tuple(c / n for c in q)`: E104 "reading or
+    # writing items of a list or dict has no rule"; JAX's hessian computes it
+    "r11_quat_rotate_hessian_list": "refused-undoc",
+    # -- part b
+    # hessian through np.linalg.solve (Crank-Nicolson in kappa): E104, documented for solve
+    "r11_crank_nicolson_hess_kappa": "refused-doc",
+    # -- part c
+    # np.linalg.eigvalsh has no rule: E202 (a library function with no rule, documented)
+    "r11_fiedler_eigvalsh": "refused-doc",
+    # functools.reduce(step, games, 0.0) with a nested def: E101 "a nested function can only be
+    # called, not passed as a value" (documented for a lambda used as a value)
+    "r11_bradley_terry_reduce": "refused-doc",
+    # -- part e
+    "r11_match_strings": "refused-doc",  # match: E101, documented
+    "r11_walrus_while": "refused-doc",  # `:=`: E101, documented
+    "r11_walrus_comprehension": "refused-doc",  # `:=`: E101, documented
+    # functools.reduce(operator.mul, xs, 1.0): E202 (standard library function with no rule)
+    "r11_reduce_operator_mul": "refused-doc",
+    "r11_reduce_lambda": "refused-doc",  # functools.reduce(lambda ...): E202, as above
+    # operator.itemgetter("w")(params): E101 "calling a value computed inside the function";
+    # nothing documents refusing it; the gradient is {"w": 3.0, "b": 1.0}
+    "r11_operator_itemgetter": "refused-undoc",
+    # statistics.mean / pvariance / fmean: E202 (standard library function with no rule)
+    "r11_statistics_mean_pvariance": "refused-doc",
+    "r11_statistics_fmean": "refused-doc",
+    # a subclass's method calling super().forward(x) (also Base.forward(self, x)) on an object
+    # built in the function: E202 "method .forward() ... has no derivative rule"; the docs say
+    # objects built in the function have their methods inlined; the reference is JAX's
+    "r11_inheritance_super": "refused-undoc",
+    # an object with __getitem__/__len__ built in the function, indexed t[i]: E105 "a Table is
+    # not a sequence"; the gradient is 2 (1 + 2x + e^x)
+    "r11_getitem_container": "refused-undoc",
+    "r11_for_else": "refused-doc",  # for ... else: E102, documented
+    "r11_global_counter": "refused-doc",  # global: E402, documented
+    "r11_augassign_attribute": "refused-doc",  # a.total += ...: E401 writing an attribute, documented
+    # -- part f
+    # grad of a function calling revsrc.jacfwd of an array-valued flow map (FTLE): E104,
+    # documented (a Jacobian of an array-valued function called inside a transformed one)
+    "r11_grad_through_jacfwd_ftle": "refused-doc",
+    # -- part g
+    # hessian of a neo-Hookean energy through np.linalg.det: E104, documented for det
+    "r11_neo_hookean_tangent_moduli": "refused-doc",
+    # -- part h: a differentiated list/tuple/dict argument rebound in the function to a new
+    # container crashes with UnboundLocalError (one root cause, many everyday spellings)
+    # w = np.asarray(w, dtype=float) on a list argument; reference 2X^T(Xw-y)+0.2w
+    "r11_asarray_list_argument": "crashed",
+    "r11_asarray_tuple_argument": "crashed",  # the same on a tuple argument
+    "r11_list_comprehension_rebinds_arg": "crashed",  # ws = [w / sum(ws) for w in ws]
+    "r11_jvp_list_argument_rebound": "crashed",  # the same under revsrc.jvp
+    "r11_list_concat_rebinds_tuple_arg": "crashed",  # coeffs = list(coeffs) + [0.0]
+    "r11_list_plus_rebinds_list_arg": "crashed",  # coeffs = coeffs + [0.0]
+    "r11_tuple_literal_rebinds_arg": "crashed",  # pt = (pt[1], pt[0]); expected (0.01, 0.18)
+    "r11_helper_tuple_rebinds_tuple_args": "crashed",  # a = to_unit(a) (helper returns a tuple)
+    "r11_dict_comprehension_rebinds_arg": "crashed",  # p = {k: 2.0 * v for k, v in p.items()}
+    "r11_dict_merge_or_operator": "crashed",  # p = {"a": 1.0} | p
+    "r11_list_of_tuples_arg_rebuilt": "crashed",  # layers = [(W * 1.0, b) for W, b in layers]
+    # q = {"a": 1.0, "b": 0.0}; q.update(p): E401 (a discarded call, documented)
+    "r11_dict_update_from_arg": "refused-doc",
+    # p = {**{"a": 1.0}, **p}: E101 "** in a dict literal is not supported", not documented;
+    # the gradient is {"b": e^0.1}
+    "r11_dict_merge_double_star": "refused-undoc",
+    # builtin max(a, b, c) at a three-way tie: revsrc (0.25, 0.25, 0.5) (pairwise splits;
+    # np.max of the same values gives 1/3 each), JAX's max of the stacked values 1/3 each
+    "r11_builtin_max_three_ties": "wrong",
+    # np.logaddexp.accumulate: E202 (a NumPy function with no rule, documented)
+    "r11_logaddexp_accumulate": "refused-doc",
+    # -- part i
+    # revsrc.jit of a scalar two-box climate model that appends each year's temperature to
+    # a list: E502 "a list built in the function has no engine instruction"; the docs name
+    # arrays and calls without an engine instruction, not lists of floats
+    "r11_two_box_jit": "refused-undoc",
+    # -- part j
+    # NumPy / standard-library functions with no rule: E202, documented for a library
+    # function with no rule (np.meshgrid, np.unique, np.linalg.qr, math.dist, complex(),
+    # itertools.pairwise / accumulate)
+    "r11_meshgrid": "refused-doc",
+    "r11_unique_values": "refused-doc",
+    "r11_qr_log_abs_det": "refused-doc",
+    "r11_math_dist": "refused-doc",
+    "r11_abs_of_complex_builtin": "refused-doc",
+    "r11_itertools_pairwise": "refused-doc",
+    "r11_itertools_accumulate": "refused-doc",
+    # math.hypot(vx, vy, vz) (three arguments, Python 3.8+): E202 "hypot called with more
+    # arguments than its rule knows"; the docs list hypot among the rules; expected (1/3, 2/3, 2/3)
+    "r11_math_hypot_three_args": "refused-undoc",
+    # min(xs, default=0.0) and zip(xs, ys, strict=True): E202, a keyword the rule does not
+    # take (documented kind; zip's message says "zip has no derivative rule")
+    "r11_min_with_default": "refused-doc",
+    "r11_zip_strict": "refused-doc",
+    # a helper decorated with functools.cache (a C wrapper): E202, no source (documented)
+    "r11_functools_cache_on_differentiated": "refused-doc",
+    # Vec2.__add__ returning a new Vec2: E101, documented (an object made in the function
+    # and returned)
+    "r11_vec2_operator_overloading": "refused-doc",
+    # `if isinstance(x, (list, tuple)): x = np.array(x)`: E105, documented (a container read
+    # after the if that chose it)
+    "r11_isinstance_normalise_list": "refused-doc",
+    # -- part k: an array assigned into a slice or index of itself (`a[::-1] = a`, `a[perm] = a`,
+    # `a[:] = a`, `A[:, ::-1] = A`) has a zero gradient in reverse mode (NumPy copies the
+    # overlapping right-hand side first); forward mode (jvp, jacfwd) gets it right
+    "r11_reverse_in_place_write_view": "wrong",  # revsrc [0 0 0 0], expected W[::-1] = [4 3 2 1]
+    "r11_reverse_in_place_write_view_fd": "wrong",  # the same against central differences
+    "r11_permutation_scatter_self": "wrong",  # a[[3,2,1,0]] = a: revsrc 0, expected [4 3 2 1]
+    "r11_self_assign_full_slice": "wrong",  # a = tanh(x); a[:] = a: revsrc 0, expected W*(1-tanh^2)
+    "r11_flip_columns_self": "wrong",  # A[:, ::-1] = A: revsrc 0, FD [19.5 12 4.5 4.5]
+    "r11_reverse_in_place_write_backend_jax": "wrong",  # backend="jax": 0 too
+    # -- part l
+    # [lambda v: v * k for k in range(3)] called later: E101, documented (a lambda used as a value)
+    "r11_lambdas_late_binding": "refused-doc",
+    # functools.partial(h, k=2) of a nested def h (one partial, or a comprehension of them):
+    # TypeError "the first argument must be callable"; of a module-level function it works
+    "r11_partials_of_nested_function": "crashed",
+    "r11_single_partial_of_nested_function": "crashed",
+    # a nested def writing state["acc"] of the enclosing function: E403, documented
+    "r11_closure_writes_enclosing_dict": "refused-doc",
+    # g = (x * k for k in range(3)); sum(g) + sum(g): E101 "a generator expression kept for
+    # later is read more than once"; the docs name map(...) kept for later, not generators;
+    # Python's value is 3.0 (the second sum is empty)
+    "r11_generator_read_twice": "refused-undoc",
+    # d = {}; for name in (...): d[name + "_w"] = ... (and f"h{i}" keys): E403 "changes a dict
+    # under a condition, or in a loop while another name also holds it" -- nothing else holds d,
+    # and constant string or int keys in the same loop work
+    "r11_dict_computed_string_keys_loop": "refused-undoc",
+    "r11_dict_fstring_keys_loop": "refused-undoc",
+    "r11_list_sort_method": "refused-doc",  # xs.sort(): E401, a discarded call (documented)
+    # -- part m
+    # revsrc.hessian(loss, argnums=(0, 1))(params_dict, x_array): E301 "a value of kind 'any'";
+    # each argnum alone works, as do dict hessians; JAX gives the 2x2 blocks
+    "r11_hessian_argnums_dict_and_array": "refused-undoc",
+    # -- part n
+    # y = x; loop: y = y * 0.9; y += A @ y * 0.1: E404 (a name assigned in several places, one an
+    # alias), documented -- though at the += y always holds a fresh array
+    "r11_loop_augassign_after_rebind": "refused-doc",
+    # -- part o
+    # for col in A.T: col /= np.sum(col) (columns as views, normalised in place): E404 "its kind
+    # was not known before the call"; `for row in A: row *= 2.0` and row normalisation work, and
+    # nothing documents refusing column iteration; the reference is central differences
+    "r11_for_column_in_transpose_divide": "refused-undoc",
+    # rows = list(A); rows[0] *= 3.0: E404, documented (xs[i] op= v on a list item another view holds)
+    "r11_list_of_row_views_scaled": "refused-doc",
+    # -- part q
+    # grad of a function that calls revsrc.vmap(f): E104, documented
+    "r11_grad_of_function_calling_vmap": "refused-doc",
+}
+
+CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
