@@ -24,10 +24,9 @@ function with a rule of its own. Its record says, for every pass:
 - ``engine``: how the scalar engine computes it, per alias (NumPy ufuncs always run
   NumPy's own float64 loop, so they need no entry);
 - ``infix``: how generated Python source prints it, when not as a call;
-- ``jax``: its ``jax.numpy`` twin for ``backend="jax"`` (revsrc/backends/jax/printer.py), a dotted
-  name such as ``"jnp.linalg.inv"``, per alias; when not given, a NumPy function
-  lowers to jnp's function of the same name, a ``math`` function to jnp's function of
-  NumPy's name, and a runtime helper to its twin in revsrc/backends/jax/twins.py;
+- ``jax``: its ``jax.numpy`` twin for ``backend="jax"`` (backends/jax/printer.py), a dotted
+  name such as ``"jnp.linalg.inv"``, per alias; by default a NumPy function's jnp namesake,
+  a ``math`` function's of NumPy's name, a runtime helper's twin in backends/jax/twins.py;
 - ``fused``: fusion facts, e.g. the compiled kernel that computes the whole vjp in
   one pass for arrays, and ``companion``: a function of the same argument the vjp
   reads, which loops compute in the forward sweep beside the value;
@@ -41,7 +40,6 @@ Records are registered with `define`, `alias` and `declare`, from the modules in
 from __future__ import annotations
 
 import contextlib
-import copy
 import math
 import types
 from typing import Any, Callable, Optional
@@ -556,8 +554,14 @@ def remove(fn):
 def snapshot():
     """The registry's state, for `restore` (tests register temporary rules)."""
     load_waiting()   # (restore could not undo a registration run since)
-    return ({name: copy.copy(p) for name, p in _BY_NAME.items()},
+    return ({name: _copied(p) for name, p in _BY_NAME.items()},
             {key: p.name for key, p in _BY_FN.items()}, list(_DEFERRED))
+
+
+def _copied(prim):     # (copy.copy's copy: the copy module costs the import a 100th)
+    new = object.__new__(Primitive)
+    new.__dict__.update(prim.__dict__)
+    return new
 
 
 def restore(state):
@@ -565,7 +569,7 @@ def restore(state):
     # (loads deferred then are deferred again: one run since is undone with its records)
     _DEFERRED[:] = deferred
     _BY_NAME.clear()
-    _BY_NAME.update({name: copy.copy(p) for name, p in prims.items()})
+    _BY_NAME.update({name: _copied(p) for name, p in prims.items()})
     _BY_FN.clear()
     _BY_FN.update({key: _BY_NAME[name] for key, name in names.items()})
     _DERIVED.clear()

@@ -143,8 +143,7 @@ def _check_current(fn, node, filename):
 
 
 def _compile_alone(node, code, filename):
-    import copy
-    node = copy.copy(node)   # shallow: only the decorators are dropped; compile reads
+    node = type(node)(**vars(node))   # a shallow copy: only its decorators are dropped
     if isinstance(node, ast.Lambda):
         target = ast.Return(value=node)
     else:

@@ -37,7 +37,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import analysis, containers, inline, keywords, reverse
+from . import analysis, inline, keywords, reverse
 from ..frontend import arguments, bindings
 from .. import errors, runtime
 from ..core import ir, kinds, ops
@@ -45,20 +45,22 @@ from ..frontend import callee as callee_mod
 from ..core.ir import Const, Op, Pop, SetItem
 from ..core.late import LateModule
 from ..core.record import FRESH, record
+from ..runtime.containers import IN_PLACE as _IN_PLACE
 from ..core.names import function_name
 from ..frontend.lower import recursion
 from ..frontend.lower.lowerer import Lowerer
 
 # Passes only some programs need load when one first does: forward mode (jvp), the
-# shared-work pass of jit's programs (cse), writes through views (versions, aliases)
-# and containers of gradients (gradient_trees). A derivative of arithmetic on numbers
-# and arrays never reads them.
+# shared-work pass of jit's programs (cse), writes through views (versions, aliases),
+# containers of gradients (gradient_trees) and those a program builds (containers).
+# A derivative of arithmetic on numbers and arrays never reads them.
 jvp = LateModule(__package__ + ".jvp")
 cse = LateModule(__package__ + ".cse")
 versions = LateModule(__package__ + ".versions")
 aliases = LateModule(__package__ + ".views")
 gradient_trees = LateModule(__package__ + ".gradient_trees")
 prune = LateModule(__package__ + ".prune")      # (array programs' Python path)
+containers = LateModule(__package__ + ".containers")
 
 
 @record
@@ -261,7 +263,7 @@ _CONTAINER_OPS = (ir.make_list, ir.make_tuple, ir.make_dict, list, tuple, dict)
 def _specialize_containers(params, key, body, names):
     """``body`` with operators and item assignment on lists, tuples and dicts made
     the operations of revsrc/containers.py, where the program builds any."""
-    if not any(isinstance(s, Op) and (s.fn in _CONTAINER_OPS or s.fn in containers.IN_PLACE)
+    if not any(isinstance(s, Op) and (s.fn in _CONTAINER_OPS or s.fn in _IN_PLACE)
                for s in ir.walk(body)):
         return body
     return containers.specialize(params, analysis.param_kinds(key)[0], body, names)
@@ -270,7 +272,7 @@ def _specialize_containers(params, key, body, names):
 def _follow_writes(params, key, body, names):
     """``body`` with writes through views and aliases explicit (revsrc/aliases.py)."""
     if not any(isinstance(s, SetItem) or (isinstance(s, Op) and (
-            s.fn in ops.INPLACE or s.fn in containers.IN_PLACE)) for s in ir.walk(body)):
+            s.fn in ops.INPLACE or s.fn in _IN_PLACE)) for s in ir.walk(body)):
         return body
     body, back = versions.versions(params, body)   # one name per assignment, for now
     found, ndims = analysis.infer_kinds(params, *analysis.param_kinds(key), body)

@@ -46,7 +46,7 @@ import numpy as np
 from . import kind_rules  # noqa: F401
 # Importing a family's module registers its records: the families a program on
 # numbers calls into register now, the others when first needed (`WAITING` below).
-from . import arith, effects, elementwise, fft, language, mathfuncs  # noqa: F401
+from . import arith, effects, elementwise, language, mathfuncs  # noqa: F401
 from . import index
 from .. import primitives
 from ..core.waiting import name_key
@@ -99,10 +99,16 @@ _OPTIONAL = (("scipy.special", _load_scipy_special), ("scipy.stats", _load_scipy
              ("scipy.linalg", _load_scipy_linalg))
 
 
+def _register_fft():
+    """The rules of numpy.fft's transforms (revsrc/rules/fft.py, loaded with them)."""
+    importlib.import_module(f"{__name__}.fft").register()
+
+
 # Modules that load late: their rules register when a program first calls one of
 # their functions (the program has imported it by then). SciPy is optional and slow
-# to import; NumPy loads numpy.fft when np.fft is first read (revsrc/rules/fft.py).
-_LATE = _OPTIONAL + ((fft.MODULE, fft.register),)
+# to import; NumPy loads numpy.fft when np.fft is first read (revsrc/rules/fft.py,
+# itself loaded then).
+_LATE = _OPTIONAL + (("numpy.fft", _register_fft),)
 
 
 def _register_optional_rules():

@@ -23,9 +23,12 @@ from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
                      inlinable, is_library, is_static, lambda_def, made_when_transforming,
                      short, spread, user_callable)
-from .mapping import lower_map_filter, lower_vectorized, vectorize_of
 from .builtin_calls import READ_ONCE
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
+from ...core.late import LateModule
+
+# map, filter, np.vectorize and iterators kept for later (mapping.py): loaded when met
+mapping = LateModule(__package__ + ".mapping")
 
 # Array methods and attributes, mapped to the NumPy function they mean.
 _METHODS = {
@@ -204,9 +207,9 @@ class CallLowering:
         if done is not MISSING:
             return done
         if fn is None and not sc.rule_mode:
-            fn = vectorize_of(self, sc, node.func, out)
+            fn = mapping.vectorize_of(self, sc, node.func, out)
         if isinstance(fn, np.vectorize) and not sc.rule_mode:
-            return lower_vectorized(self, sc, node, fn, out, into, loc)
+            return mapping.lower_vectorized(self, sc, node, fn, out, into, loc)
         if fn is None:
             done = made_value_call(self, sc, node, out, into, loc)
             if done is not None:
@@ -215,7 +218,7 @@ class CallLowering:
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint=_VALUE_CALL_HINT)
         if fn in (map, filter) and not sc.rule_mode:
-            return lower_map_filter(self, sc, node, fn, out, into, loc)
+            return mapping.lower_map_filter(self, sc, node, fn, out, into, loc)
         if not sc.rule_mode and (inplace.value_form(fn) is not None or
                                  inplace.writes_into(fn)):
             # np.add.at(...) used as a value: the write, then its None

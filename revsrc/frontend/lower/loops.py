@@ -12,10 +12,13 @@ from ...core.ir import Const, For, Op, While
 from . import recursion
 from .calls import calls_maker
 from .dispatch import expression, statement
-from .mapping import check_kept_generator
 from .scope import assigned_names, leaves_loop
 from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, vtuple
 from ...core.source import ast_nodes
+from ...core.late import LateModule
+
+# map, filter, np.vectorize and iterators kept for later (mapping.py): loaded when met
+mapping = LateModule(__package__ + ".mapping")
 
 _ITERATORS = (zip, reversed, map, filter, iter, enumerate)
 
@@ -195,7 +198,7 @@ class LoopLowering:
             raise errors.UnsupportedSyntax("an async comprehension", loc=loc,
                                            hint="use a plain comprehension")
         if isinstance(node, ast.GeneratorExp):
-            check_kept_generator(sc, node, loc)
+            mapping.check_kept_generator(sc, node, loc)
         cs = sc.child()
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and (
                 isinstance(node.elt, ast.Lambda) or isinstance(node.elt, ast.Call) and

@@ -17,6 +17,7 @@ each a mixin class of `Lowerer`.
 from __future__ import annotations
 
 import ast
+import importlib
 import types
 
 from .. import control, fence
@@ -43,6 +44,11 @@ from .names import NameLowering
 from .objects import ObjectLowering
 from .statements import StatementLowering
 from ...core.source import ast_nodes
+
+
+# Handlers in modules of their own, loaded when a function first has such a node (a
+# node type -> the module that registers its handler in dispatch.py's tables).
+_LATE = {ast.Try: __package__ + ".trying"}
 
 
 class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowering,
@@ -259,6 +265,9 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
 
     def _stmt(self, sc, node, out):
         handler = STATEMENTS.get(type(node))
+        if handler is None and type(node) in _LATE:
+            importlib.import_module(_LATE[type(node)])
+            handler = STATEMENTS.get(type(node))
         if handler is None:
             raise errors.UnsupportedSyntax(
                 f"{type(node).__name__} statements are not supported", loc=sc.parsed.loc(node))

@@ -17,11 +17,14 @@ from ... import errors, runtime
 from ...core import ir, kinds, pytree
 from ...core.ir import Const
 from .dispatch import expression
-from .mapping import check_kept_dict_view
 from .scope import params_of
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, Slot, VDict, VRecord,
                      VTuple, class_of, describe_static, is_library, is_static,
                      known_or_const, mentions_slot, short, static_node, vtuple)
+from ...core.late import LateModule
+
+# map, filter, np.vectorize and iterators kept for later (mapping.py): loaded when met
+mapping = LateModule(__package__ + ".mapping")
 
 _ATTRS_NONDIFF = {"shape", "ndim", "size", "dtype"}
 _ATTRS_FN = {"T": np.transpose, "real": np.real, "imag": np.imag}
@@ -193,7 +196,7 @@ class ObjectLowering:
         args, kwargs = self._call_args(sc, node, out, loc)
         if isinstance(base, VDict):
             if name in ("items", "keys", "values") and not args and not kwargs:
-                check_kept_dict_view(sc, node, name, loc)
+                mapping.check_kept_dict_view(sc, node, name, loc)
                 if name == "keys":
                     return vtuple([Const(k) for k in base.keys], "list")
                 if name == "values":

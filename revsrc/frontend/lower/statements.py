@@ -16,7 +16,7 @@ from ...core import ir
 from ...core.ir import Const, If, Op, SetItem
 from .dispatch import statement
 from .effect_calls import effect_statement
-from . import recursion, trying  # noqa: F401  (trying: the try statement's handler)
+from . import recursion
 from .scope import params_of
 from .values import Known, NestedDef, VDict, VRecord, VTuple, is_static_value, vtuple
 from .expressions import BINOPS
