@@ -29,7 +29,8 @@ LAYERS = [
     ("frontend",),
     ("passes",),
     ("backends",),
-    ("api", "compose", "jitted", "mapped", "vmapped", "columns", "nested", "custom", "executable"),
+    ("api", "compose", "jitted", "mapped", "mapped_calls", "vmapped", "columns", "nested", "custom",
+     "executable"),
     ("", "testing"),   # revsrc/__init__.py, and check_grads, built on the public names
 ]
 
