@@ -115,9 +115,10 @@ KNOWN = {
     # program has no None: the message misleads)
     "r10_same_bond_price_engine_vs_python_bits": "refused-undoc",
     "r10_same_arrhenius_mix_engine_vs_python_bits": "refused-undoc",
-    # E603 "backend='jax' cannot run an operation revsrc makes for this line inside a loop it
-    # compiles": try: return math.log(x - 1.0) except ValueError: return 0.0 (there is no loop)
-    "r10_jax_backend_try_math_domain": "refused-undoc",
+    # E603: try: return math.log(x - 1.0) except ValueError: return 0.0 under backend="jax"
+    # (JAX's log does not raise, so the except clause would never run; refusals.md's E603
+    # row says so and recommends an if)
+    "r10_jax_backend_try_math_domain": "refused-doc",
     # -- REFUSED, documented --------------------------------------------------------------------------
     # NamedTuple/dataclass states made in a loop (containers.md "Objects built inside the
     # function": made in a loop, refused), though the code is E202 "attribute .s ... has no
