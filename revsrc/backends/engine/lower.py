@@ -35,6 +35,7 @@ from ...core import kinds as kinds_mod
 from ..._kernels import EngineFallback, ScalarProgram
 from .calls import NotLowerable, SLOT_NAMES, fn_name, intlike, is_numpy, rule_for
 from .peephole import assemble, listing, peephole
+from . import sums
 
 __all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower", "SLOT_NAMES"]
 
@@ -133,6 +134,11 @@ class _Lowering:
         self.numpy = False      # a NumPy function is called (its results are NumPy scalars)
         # per variable: how many statements assign it, and the user's line of one
         self.assigned, self.defined_at = {}, {}
+        # what the program reads: a global it loads and never reads is not loaded (a
+        # generator expression's variable named as a global is: `k` of `... for k in`)
+        self.read = {o for o in program.outputs if isinstance(o, str)}
+        for s in ir.walk(program.body):
+            self.read.update(ir.reads(s))
         for s in ir.walk(program.body):
             for t in (getattr(s, "target", None), getattr(s, "var", None)):
                 if isinstance(t, str):
@@ -370,6 +376,8 @@ class _Lowering:
     def load(self, s):
         if not all(isinstance(a, ir.Const) for a in s.args) or s.target is None:
             raise NotLowerable("a global read with a computed name")
+        if s.target not in self.read:
+            return
         if s.fn is ir.load_global:
             namespace, key = s.args[0].value, s.args[1].value
             value = namespace.get(key) if isinstance(namespace, dict) else None
@@ -504,4 +512,4 @@ class _Lowering:
 
 def lower(program: ir.Program) -> EngineProgram:
     """Lower ``program`` for the scalar engine, or raise NotLowerable saying why."""
-    return _Lowering(program).run()
+    return _Lowering(sums.numbers_updated(sums.running_totals(program))).run()
