@@ -322,6 +322,9 @@ class _Lowering:
         if fn in _RAISING and s.target is None:
             self.emit("RAISE", ops.ERROR["FALLBACK"])
             return
+        if s.target in self.bad_kinds and any(isinstance(a, ir.Const) and a.value is None
+                                              for a in args):
+            self.kind_of(s.target)   # (None: a variable saved before it has a value)
         rule = rule_for(fn)
         if rule is None:
             raise NotLowerable(f"{fn_name(fn)} has no engine instruction")
