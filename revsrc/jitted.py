@@ -29,7 +29,7 @@ from .passes.reverse import checkpoint
 from . import errors, primitives, runtime
 from .frontend import arguments, fence
 from .frontend import callee as callee_mod
-from .frontend.lower import recursion
+from .frontend.lower import numbers, recursion
 from .core import ir, kinds
 from .backends.engine import lower as engine
 from .executable import Compiled, EngineFallback, ProgramCache
@@ -118,6 +118,7 @@ class Jitted:
                          "programs already (backend='jax' compiles them with XLA); map a "
                          "scalar function over an array with revsrc.vmap")
         token = checkpoint.INLINED.set(self.memory)
+        folding = numbers.FOLD.set(True)      # global containers of numbers: constants
         try:
             prog, select = pipeline.jit_program(self.f, key, _inline_callees, _outputs)
         except recursion.NeedsIntValues as exc:
@@ -126,6 +127,7 @@ class Jitted:
             self.valued |= exc.params
             return self._compile(self._valued_key(key, values), values)
         finally:
+            numbers.FOLD.reset(folding)
             checkpoint.INLINED.reset(token)
         _check_outputs(prog, self.f)
         self.bool_arithmetic[key] = bool_arithmetic(prog)

@@ -389,19 +389,13 @@ class _Lowering:
             namespace, key = s.args[0].value, None
             value = namespace.cell_contents
             where = "closure cell"
-        kind = self.kinds.get(s.target) or self._value_kind(value, where)
+        kind = self.kinds.get(s.target) or _global_kind(value, where)
         self.kinds.setdefault(s.target, kind)
         self.kind_of(s.target)
         reg = self.hidden(f"global:{where}:")
         self.names[reg] = f"%{where}"
         self.globals.append((reg, namespace, key, ord(kind)))
         self.emit("MOV", self.w(s.target), reg)
-
-    def _value_kind(self, value, where):
-        try:
-            return self._const_kind(value)
-        except NotLowerable:
-            raise NotLowerable(f"the global {where!r} is not a float, int or bool") from None
 
     def if_(self, s):
         if isinstance(s.test, ir.Const):
@@ -511,6 +505,19 @@ class _Lowering:
         # running the program twice cannot show (`_engine.pxi`: `_reruns`).
         program.numpy_scalars = self.numpy and not shows_twice(p.body)
         return program
+
+
+def _global_kind(value, where):
+    """The register kind of a global's ``value``, or why the engine cannot hold it."""
+    try:
+        return _Lowering._const_kind(value)
+    except NotLowerable:
+        if type(value) in (list, tuple, dict):
+            raise NotLowerable(
+                f"the global {where!r} is a {type(value).__name__} whose items are not all "
+                "numbers, or too many (revsrc.jit reads a global list, tuple or dict of at "
+                "most 256 Python floats, ints and bools as constants)") from None
+        raise NotLowerable(f"the global {where!r} is not a float, int or bool") from None
 
 
 def lower(program: ir.Program) -> EngineProgram:

@@ -63,7 +63,10 @@ def _candidates(program):
 
 
 def _item_kind(items, found):
-    """The one kind of every item (float, or int for ints and bools), or None."""
+    """The one kind of every item (float, or int for ints and bools; int for none, as
+    the sum of nothing is the int 0), or None."""
+    if not items:
+        return kinds.INT
     ks = {kinds.of_value(a.value) if isinstance(a, Const) else found.get(a) for a in items}
     ks = {kinds.INT if k == kinds.BOOL else k for k in ks}
     if len(ks) == 1 and ks <= {kinds.INT, kinds.FLOAT}:
