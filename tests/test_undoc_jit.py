@@ -360,3 +360,55 @@ def test_sum_order_is_left_to_right():
     def spread(x):
         return sum(v * x for v in (1e16, 1.0, 1.0, -1e16))
     assert _same(revsrc.jit(spread)(1.0), spread(1.0)) and spread(1.0) == 0.0
+
+
+# ----- an item of a constant list or tuple at an index known when the program runs -----
+
+TABLE_F = [1.0, 2.0, 3.0, -4.5, 0.25]
+TABLE_I = (3, 1, 4, 1, 5, 9, 2, 6)
+
+
+def table_item(x, i):
+    return TABLE_F[i] * x
+
+
+def int_table_item(i):
+    return TABLE_I[i] + 1
+
+
+def table_loop(x, n):
+    s = 0.0
+    for k in range(n):
+        s += TABLE_F[k % 5] * x ** (k % 3)
+    return s
+
+
+def literal_item(i):
+    return [0.5, 1.5, 2.5][i]
+
+
+def test_jit_table_at_run_time_index():
+    fast = revsrc.jit(table_item)
+    for i in list(range(-5, 5)) + [True, False]:
+        assert _same(fast(1.5, i), table_item(1.5, i))
+    for i in (5, -6, 100):
+        with pytest.raises(IndexError):
+            fast(1.0, i)
+    ints = revsrc.jit(int_table_item)
+    for i in range(-8, 8):
+        assert _same(ints(i), int_table_item(i))
+    assert _same(revsrc.jit(table_loop)(0.7, 50), table_loop(0.7, 50))
+    for i in range(-3, 3):
+        assert _same(revsrc.jit(literal_item)(i), literal_item(i))
+
+
+def test_vmap_table_read_afresh():
+    saved = list(TABLE_F)
+    try:
+        mapped = revsrc.vmap(table_item, in_axes=(None, 0))
+        idx = np.arange(-5, 5)
+        assert np.array_equal(mapped(1.5, idx), [table_item(1.5, int(i)) for i in idx])
+        TABLE_F[2] = 30.0
+        assert np.array_equal(mapped(1.5, idx), [table_item(1.5, int(i)) for i in idx])
+    finally:
+        TABLE_F[:] = saved

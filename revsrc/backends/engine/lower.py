@@ -35,7 +35,7 @@ from ...core import kinds as kinds_mod
 from ..._kernels import EngineFallback, ScalarProgram
 from .calls import NotLowerable, SLOT_NAMES, fn_name, intlike, is_numpy, rule_for
 from .peephole import assemble, listing, peephole
-from . import sums
+from . import sums, tables
 
 __all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower", "SLOT_NAMES"]
 
@@ -522,4 +522,5 @@ def _global_kind(value, where):
 
 def lower(program: ir.Program) -> EngineProgram:
     """Lower ``program`` for the scalar engine, or raise NotLowerable saying why."""
-    return _Lowering(sums.numbers_updated(sums.running_totals(program))).run()
+    program = tables.lookups(sums.running_totals(program))
+    return _Lowering(sums.numbers_updated(program)).run()

@@ -123,10 +123,10 @@ def running_totals(program):
         return out
     forward = rewrite(program.body[:program.forward_len])
     body = forward + rewrite(program.body[program.forward_len:])
-    return _with_kinds(program, body, len(forward), set(lists) | set(flags) | spread)
+    return with_kinds(program, body, len(forward), set(lists) | set(flags) | spread)
 
 
-def _with_kinds(program, body, forward_len, changed):
+def with_kinds(program, body, forward_len, changed):
     """``program`` with ``body``, the kinds of ``changed`` and of every variable
     computed from them inferred again (the others kept)."""
     dirty = set(changed)
