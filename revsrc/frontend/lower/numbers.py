@@ -7,19 +7,20 @@ Python floats, ints and bools (at most `LIMIT` of them; a dict's keys strings, i
 bools) is taken as the container of those constants, as a literal written in the
 function would be: ``sum(c * x ** i for i, c in enumerate(COEFS))`` is unrolled,
 ``CFG["k"]`` is the number. The program is then right while the name holds that very
-container with those very items, which its guards check on every call (`guards`): the
+container with those very items, which its guards check on every call (in C: the
+items compared by identity, revsrc/_guards.pxi): the
 name rebound, an item assigned, appended or removed, a key added, and the program is
 made anew from the new items, as Python would read them.
 """
 from __future__ import annotations
 
 import contextvars
-import operator
 
+from ..._kernels import CONTENTS
 from ...core.ir import Const
 from .values import VDict, vtuple
 
-__all__ = ["FOLD", "LIMIT", "Contents", "folded"]
+__all__ = ["FOLD", "LIMIT", "folded"]
 
 FOLD = contextvars.ContextVar("revsrc_fold_numbers", default=False)
 
@@ -30,34 +31,9 @@ _NUMBERS = (float, int, bool)
 _KEYS = (str, int, bool)
 
 
-class Contents:
-    """A guard's view of a list or dict a program took the items of: ``items`` is the
-    snapshot taken while the container holds the same objects in the same order
-    (for a dict, equal keys in the same order too), else None, so that the guard,
-    which compares ``items`` by identity, fails at the first change."""
-
-    __slots__ = ("container", "snapshot", "keys", "values")
-
-    def __init__(self, container):
-        self.container = container
-        if type(container) is dict:
-            self.keys, self.values = tuple(container), tuple(container.values())
-            self.snapshot = tuple(container.items())
-        else:
-            self.keys, self.values = None, tuple(container)
-            self.snapshot = self.values
-
-    @property
-    def items(self):
-        now = self.container
-        if len(now) != len(self.values):
-            return None
-        if self.keys is None:
-            same = all(map(operator.is_, now, self.values))
-        else:
-            same = all(map(operator.is_, now.values(), self.values)) and \
-                all(map(operator.eq, now, self.keys))
-        return self.snapshot if same else None
+def _snapshot(container):
+    """What the guard on ``container``'s items compares (`_kernels.CONTENTS`)."""
+    return tuple(container.items()) if type(container) is dict else tuple(container)
 
 
 def folded(holder, name, value):
@@ -76,7 +52,6 @@ def folded(holder, name, value):
                         else "tuple")
     guards = [(holder, name, value, None)]
     if type(value) is not tuple:         # a tuple's items never change
-        contents = Contents(value)
-        guards.append((contents, "items", contents.snapshot, None))
+        guards.append((value, CONTENTS, _snapshot(value), None))
     return static, guards
 
