@@ -62,6 +62,7 @@ class Jitted:
         # NumPy's bools do otherwise (`bool_arithmetic`)
         self.bool_arithmetic = {}
         self.valued = frozenset()     # int parameters a recursion's depth is decided by
+        self.caller = "revsrc.jit"     # what its refusals name (revsrc.vmap's own: that)
 
     def bind(self, args, kwargs):
         if not kwargs and len(args) == len(self.params):
@@ -134,7 +135,7 @@ class Jitted:
         try:
             program = engine.lower(prog)
         except engine.NotLowerable as exc:
-            raise errors.NotCompilable(f"revsrc.jit cannot compile {self.f.__name__}: {exc}",
+            raise errors.NotCompilable(f"{self.caller} cannot compile {self.f.__name__}: {exc}",
                                        loc=exc.loc or loc) from None
         from .backends.engine import native   # loaded late: start-up time
         native.attach(program, eager=True)

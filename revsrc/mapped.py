@@ -64,7 +64,10 @@ class Mapped:
             functools.update_wrapper(self, f, updated=())
             return
         else:
-            self.tr = jitted_of(f) or Jitted(f)
+            self.tr = jitted_of(f)
+            if self.tr is None:
+                self.tr = Jitted(f)
+                self.tr.caller = "revsrc.vmap"
         self.params = self.tr.params
         functools.update_wrapper(self, f, updated=())
 

@@ -414,3 +414,9 @@ def test_vmap_table_read_afresh():
         assert np.array_equal(mapped(1.5, idx), [table_item(1.5, int(i)) for i in idx])
     finally:
         TABLE_F[:] = saved
+
+
+def test_vmap_refusal_names_vmap():
+    with pytest.raises(errors.NotCompilable) as info:
+        revsrc.vmap(big_sum)(np.array([1.0, 2.0]))
+    assert info.value.code == "E502" and str(info.value).startswith("[E502] revsrc.vmap cannot")
