@@ -11,7 +11,7 @@
 # and such a guard costs one comparison of integers. Elsewhere it is a lookup.
 
 cimport cython
-from cpython.dict cimport PyDict_GetItem
+from cpython.dict cimport PyDict_GetItem, PyDict_Next
 
 cdef extern from *:
     """
@@ -39,12 +39,18 @@ cdef extern from *:
     PyObject* PyCell_GET(PyObject*)
     bint PyFunction_Check(object)
     PyObject* PyFunction_GET_CODE(PyObject*)
+    Py_ssize_t PyList_GET_SIZE(object)
+    PyObject* PyList_GET_ITEM(object, Py_ssize_t)
+    Py_ssize_t PyTuple_GET_SIZE(object)
+    PyObject* PyTuple_GET_ITEM(object, Py_ssize_t)
+    Py_ssize_t PyDict_GET_SIZE(object)
 
 cdef enum:
     _IN_DICT = 0      # a globals dict, a module's, an instance's __dict__
     _IN_CELL = 1      # a closure cell
     _ELSEWHERE = 2    # a class's mapping proxy, an object's slot
     _KIND = 3         # a global read when the program runs: only its kind is fixed
+    _CONTENTS = 4     # a list or dict whose items a program took as constants
 
 cdef struct _Guard:
     PyObject* holder      # borrowed: `Guards.deps` keeps each alive
@@ -58,6 +64,37 @@ cdef object _UNBOUND = object()
 # what a guard expects of a name that must stay unbound: an instance attribute that
 # would hide the class attribute a program was made with
 UNBOUND = _UNBOUND
+
+cdef object _CONTENTS_OF = object()
+# the "name" of a guard on a list's or dict's items (revsrc/frontend/lower/numbers.py):
+# (container, CONTENTS, snapshot, None), the snapshot a tuple of its items (of a
+# dict's (key, value) pairs), each compared by identity, in order
+CONTENTS = _CONTENTS_OF
+
+
+cdef bint _same_contents(object container, object snapshot):
+    """Whether the list or dict ``container`` holds the objects of ``snapshot``."""
+    cdef Py_ssize_t i, n = PyTuple_GET_SIZE(snapshot)
+    cdef Py_ssize_t pos = 0
+    cdef PyObject* k
+    cdef PyObject* v
+    cdef PyObject* pair
+    if type(container) is list:
+        if PyList_GET_SIZE(container) != n:
+            return False
+        for i in range(n):
+            if PyList_GET_ITEM(container, i) != PyTuple_GET_ITEM(snapshot, i):
+                return False
+        return True
+    if PyDict_GET_SIZE(container) != n:
+        return False
+    i = 0
+    while PyDict_Next(container, &pos, &k, &v):
+        pair = PyTuple_GET_ITEM(snapshot, i)
+        if k != PyTuple_GET_ITEM(<object>pair, 0) or v != PyTuple_GET_ITEM(<object>pair, 1):
+            return False
+        i += 1
+    return True
 
 _MappingProxy = type(type.__dict__)
 
@@ -86,7 +123,8 @@ cdef class Guards:
     ``__code__`` (None for any other value). Or (holder, name, "kind", kind
     signature): a global the program reads when it runs, whose kind is the program's,
     checked when a ``signature`` function (kinds.signature) is given (the engine
-    checks it itself as it loads the global).
+    checks it itself as it loads the global). Or (container, CONTENTS, snapshot,
+    None): a list or dict that still holds the items (the keys) of ``snapshot``.
     """
     cdef readonly tuple deps
     cdef readonly Py_ssize_t n
@@ -108,7 +146,9 @@ cdef class Guards:
             g.value = <PyObject*>value
             g.seen = 0
             g.code = NULL
-            if type(value) is str:
+            if name is _CONTENTS_OF:
+                g.how = _CONTENTS
+            elif type(value) is str:
                 g.how = _KIND
                 g.code = <PyObject*>code
             else:
@@ -140,6 +180,12 @@ cdef class Guards:
                 p = PyCell_GET(g.holder)
                 if p != g.value:
                     return False
+            elif g.how == _CONTENTS:
+                version = rv_dict_version(g.holder) if type(<object>g.holder) is dict else 0
+                if version == 0 or version != g.seen:   # a dict not written: unchanged
+                    if not _same_contents(<object>g.holder, <object>g.value):
+                        return False
+                    g.seen = version
             elif g.how == _ELSEWHERE:
                 if _held(<object>g.holder, <object>g.name) is not <object>g.value:
                     return False

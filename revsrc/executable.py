@@ -195,7 +195,7 @@ def try_engine(prog, required):
         if required:
             raise errors.EngineUnavailable(
                 f"this function cannot run on the compiled scalar engine: {exc}",
-                hint="use backend=None (automatic) or backend='python'")
+                loc=exc.loc, hint="use backend=None (automatic) or backend='python'")
         return None
     tier.attach(program, _compile_hot)
     return program

@@ -29,7 +29,7 @@ from .passes.reverse import checkpoint
 from . import errors, primitives, runtime
 from .frontend import arguments, fence
 from .frontend import callee as callee_mod
-from .frontend.lower import recursion
+from .frontend.lower import numbers, recursion
 from .core import ir, kinds
 from .backends.engine import lower as engine
 from .executable import Compiled, EngineFallback, ProgramCache
@@ -62,6 +62,7 @@ class Jitted:
         # NumPy's bools do otherwise (`bool_arithmetic`)
         self.bool_arithmetic = {}
         self.valued = frozenset()     # int parameters a recursion's depth is decided by
+        self.caller = "revsrc.jit"     # what its refusals name (revsrc.vmap's own: that)
 
     def bind(self, args, kwargs):
         if not kwargs and len(args) == len(self.params):
@@ -118,6 +119,7 @@ class Jitted:
                          "programs already (backend='jax' compiles them with XLA); map a "
                          "scalar function over an array with revsrc.vmap")
         token = checkpoint.INLINED.set(self.memory)
+        folding = numbers.FOLD.set(True)      # global containers of numbers: constants
         try:
             prog, select = pipeline.jit_program(self.f, key, _inline_callees, _outputs)
         except recursion.NeedsIntValues as exc:
@@ -126,13 +128,14 @@ class Jitted:
             self.valued |= exc.params
             return self._compile(self._valued_key(key, values), values)
         finally:
+            numbers.FOLD.reset(folding)
             checkpoint.INLINED.reset(token)
         _check_outputs(prog, self.f)
         self.bool_arithmetic[key] = bool_arithmetic(prog)
         try:
             program = engine.lower(prog)
         except engine.NotLowerable as exc:
-            raise errors.NotCompilable(f"revsrc.jit cannot compile {self.f.__name__}: {exc}",
+            raise errors.NotCompilable(f"{self.caller} cannot compile {self.f.__name__}: {exc}",
                                        loc=exc.loc or loc) from None
         from .backends.engine import native   # loaded late: start-up time
         native.attach(program, eager=True)

@@ -64,7 +64,10 @@ class Mapped:
             functools.update_wrapper(self, f, updated=())
             return
         else:
-            self.tr = jitted_of(f) or Jitted(f)
+            self.tr = jitted_of(f)
+            if self.tr is None:
+                self.tr = Jitted(f)
+                self.tr.caller = "revsrc.vmap"
         self.params = self.tr.params
         functools.update_wrapper(self, f, updated=())
 
@@ -111,8 +114,9 @@ class Mapped:
                 return args, axes, (self._each(args, axes),)
         elif not self.plain_axes or self.tr is None or any(
                 not isinstance(a, (np.ndarray, float, int)) or np.ndim(a) > 1 or
-                (np.ndim(a) == 0 and ax is not None) for a, ax in
+                (np.ndim(a) == 0) != (ax is None) for a, ax in
                 zip(args, self._axes(len(args)) if _plain_axes(self.in_axes) else ())):
+            # (an array passed unmapped, in_axes None: the function takes it whole)
             return args, None, (self.arrays(args),)
         return args, axes or self._axes(len(args)), None
 

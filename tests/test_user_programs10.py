@@ -88,36 +88,14 @@ KNOWN = {
     # E101 "a generator expression kept for later reads s when it is consumed":
     # g = (v * s for v in xs); s = x; return sum(g) (refusals.md names map(...) kept for later)
     "r10_generator_reads_later_binding": "refused-undoc",
-    # E502 "revsrc.jit cannot compile round_ndigits: expected 1 arguments, got 2": jit of
-    # round(x, 1) (round(x) compiles, with Python's half-to-even)
-    # E502 "revsrc.jit cannot compile poly: the global 'COEFS' is not a float, int or bool":
-    # revsrc.jit / revsrc.vmap of a function reading a global list or dict of floats
-    # (sum(c * x ** i for i, c in enumerate(COEFS)); 0.5 * CFG["k"] * x ** CFG["order"]);
-    # refusals.md's E502 row names attributes of objects, not globals; vmap's message says jit
-    "r10_jit_global_list_appended": "refused-undoc",
-    "r10_jit_global_dict_changed": "refused-undoc",
-    "r10_vmap_global_list_appended": "refused-undoc",
     # E202 "cached_sq has no derivative rule and no Python source to transform": a
     # functools.lru_cache-decorated helper called on a differentiated float (it has source;
     # the same decorator on an int-only helper works)
     "r10_lru_cache_on_differentiated": "refused-undoc",
-    # E502 "variable 's' is of kind 'any'": revsrc.jit / revsrc.vmap of a series whose terms
-    # carry (-1) ** k with k a loop counter (s += (-1) ** (k + 1) * x ** k / k; Bessel J0's
-    # (-1) ** m / math.factorial(m) ** 2 ...); grad of the same programs works
-    "r10_jit_bessel_j0": "refused-undoc",
-    # E502 "a list built in the function has no engine instruction": jit of
-    # sum(k ** -s for k in range(1, n + 1)) and of 4 * sum((-1) ** k / (2 * k + 1) for k in range(n))
-    "r10_jit_zeta_partial_int_base": "refused-undoc",
-    "r10_jit_leibniz_int_only": "refused-undoc",
-    # E501 backend="engine": sum(5.0 / (1 + y) ** t for t in range(1, 21)) ("a list built in the
-    # function has no engine instruction"), and a loop over a constant tuple of tuples,
-    # for Ea, A in ((40e3, 1e6), ...): "the constant None is not a float, int or bool" (the
-    # program has no None: the message misleads)
-    "r10_same_bond_price_engine_vs_python_bits": "refused-undoc",
-    "r10_same_arrhenius_mix_engine_vs_python_bits": "refused-undoc",
-    # E603 "backend='jax' cannot run an operation revsrc makes for this line inside a loop it
-    # compiles": try: return math.log(x - 1.0) except ValueError: return 0.0 (there is no loop)
-    "r10_jax_backend_try_math_domain": "refused-undoc",
+    # E603: try: return math.log(x - 1.0) except ValueError: return 0.0 under backend="jax"
+    # (JAX's log does not raise, so the except clause would never run; refusals.md's E603
+    # row says so and recommends an if)
+    "r10_jax_backend_try_math_domain": "refused-doc",
     # -- REFUSED, documented --------------------------------------------------------------------------
     # NamedTuple/dataclass states made in a loop (containers.md "Objects built inside the
     # function": made in a loop, refused), though the code is E202 "attribute .s ... has no

@@ -60,9 +60,6 @@ KNOWN = {
     "np2h_std_correction": "refused-doc",          # E104 second derivatives through np.std
     # -- refused, undocumented --------------------------------------------------------------------
     "view_list_of_rows_write": "refused-doc",      # E404 rows = [m[i].copy() ...]; rows[1][0] = ...
-    # E502 "argument 1 (X) is a ndarray, not an array or a float, int or bool": vmap of
-    # grad mapping a 1-D array of floats with arrays passed unmapped (in_axes None)
-    "stat_vmap_gp_over_lengthscales": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -254,5 +254,8 @@ no_derivative(math.floor, kind=KR.constant(K.INT), engine=special("to_int", "FLO
 no_derivative(math.ceil, kind=KR.constant(K.INT), engine=special("to_int", "CEILI"))
 no_derivative(math.trunc, kind=KR.constant(K.INT), engine=special("to_int", "FTOI"))
 no_derivative(math.isnan, math.isinf, math.isfinite, kind=KR.constant(K.BOOL))
+# math.factorial(n): an int (of a float, Python raises); the engine multiplies 2..n,
+# exact while the product stays below 2**53, and defers to Python past it
+no_derivative(math.factorial, kind=KR.constant(K.INT), engine=special("factorial"))
 no_derivative(builtins.range, builtins.slice, builtins.type, builtins.str)
 no_derivative(builtins.getattr, kind=KR.getattr_kind)

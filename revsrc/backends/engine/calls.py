@@ -143,10 +143,36 @@ def _unpack_check(lw, target, args, kinds):
     raise NotLowerable("unpacking a sequence whose length is known only at run time")
 
 
+def _factorial(lw, target, args, kinds):
+    """math.factorial(n): 2 * 3 * ... * n in ints (IMUL defers to Python past 2**53);
+    a negative n (ValueError) or a float (TypeError) defers to Python, which raises."""
+    lw.nargs(args, 1)
+    if not intlike(kinds):
+        lw.emit("RAISE", ops.ERROR["FALLBACK"])
+        return
+    n, one = lw.r(args[0]), lw.r(ir.Const(1))
+    negative, ok = lw.hidden("negative"), lw.label()
+    lw.emit("LT", negative, n, lw.r(ir.Const(0)))
+    lw.emit("JZ", negative, ok)
+    lw.emit("RAISE", ops.ERROR["FALLBACK"])
+    lw.place(ok)
+    product, k, stop = lw.hidden("factorial"), lw.hidden("k"), lw.hidden("stop")
+    top, end = lw.label(), lw.label()
+    lw.emit("MOV", product, one)
+    lw.emit("IADD", stop, n, one)
+    lw.emit("FORPREPUP", k, lw.r(ir.Const(2)), stop, one, end)
+    lw.place(top)
+    lw.emit("IMUL", product, product, k)
+    lw.emit("FORUP", k, stop, one, top)
+    lw.place(end)
+    lw.emit("MOV", lw.w(target), product)
+
+
 # A record's engine spec (primitives.Lower) names one of these.
 _LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
               "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert,
-              "unpack": _unpack_check, "scale": _scale, "first": _first}
+              "unpack": _unpack_check, "scale": _scale, "first": _first,
+              "factorial": _factorial}
 
 
 # ----- NumPy functions on scalars -----

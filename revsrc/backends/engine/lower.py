@@ -35,6 +35,7 @@ from ...core import kinds as kinds_mod
 from ..._kernels import EngineFallback, ScalarProgram
 from .calls import NotLowerable, SLOT_NAMES, fn_name, intlike, is_numpy, rule_for
 from .peephole import assemble, listing, peephole
+from . import sums, tables
 
 __all__ = ["NotLowerable", "EngineFallback", "EngineProgram", "lower", "SLOT_NAMES"]
 
@@ -133,6 +134,11 @@ class _Lowering:
         self.numpy = False      # a NumPy function is called (its results are NumPy scalars)
         # per variable: how many statements assign it, and the user's line of one
         self.assigned, self.defined_at = {}, {}
+        # what the program reads: a global it loads and never reads is not loaded (a
+        # generator expression's variable named as a global is: `k` of `... for k in`)
+        self.read = {o for o in program.outputs if isinstance(o, str)}
+        for s in ir.walk(program.body):
+            self.read.update(ir.reads(s))
         for s in ir.walk(program.body):
             for t in (getattr(s, "target", None), getattr(s, "var", None)):
                 if isinstance(t, str):
@@ -316,6 +322,9 @@ class _Lowering:
         if fn in _RAISING and s.target is None:
             self.emit("RAISE", ops.ERROR["FALLBACK"])
             return
+        if s.target in self.bad_kinds and any(isinstance(a, ir.Const) and a.value is None
+                                              for a in args):
+            self.kind_of(s.target)   # (None: a variable saved before it has a value)
         rule = rule_for(fn)
         if rule is None:
             raise NotLowerable(f"{fn_name(fn)} has no engine instruction")
@@ -370,6 +379,8 @@ class _Lowering:
     def load(self, s):
         if not all(isinstance(a, ir.Const) for a in s.args) or s.target is None:
             raise NotLowerable("a global read with a computed name")
+        if s.target not in self.read:
+            return
         if s.fn is ir.load_global:
             namespace, key = s.args[0].value, s.args[1].value
             value = namespace.get(key) if isinstance(namespace, dict) else None
@@ -378,19 +389,13 @@ class _Lowering:
             namespace, key = s.args[0].value, None
             value = namespace.cell_contents
             where = "closure cell"
-        kind = self.kinds.get(s.target) or self._value_kind(value, where)
+        kind = self.kinds.get(s.target) or _global_kind(value, where)
         self.kinds.setdefault(s.target, kind)
         self.kind_of(s.target)
         reg = self.hidden(f"global:{where}:")
         self.names[reg] = f"%{where}"
         self.globals.append((reg, namespace, key, ord(kind)))
         self.emit("MOV", self.w(s.target), reg)
-
-    def _value_kind(self, value, where):
-        try:
-            return self._const_kind(value)
-        except NotLowerable:
-            raise NotLowerable(f"the global {where!r} is not a float, int or bool") from None
 
     def if_(self, s):
         if isinstance(s.test, ir.Const):
@@ -502,6 +507,20 @@ class _Lowering:
         return program
 
 
+def _global_kind(value, where):
+    """The register kind of a global's ``value``, or why the engine cannot hold it."""
+    try:
+        return _Lowering._const_kind(value)
+    except NotLowerable:
+        if type(value) in (list, tuple, dict):
+            raise NotLowerable(
+                f"the global {where!r} is a {type(value).__name__} whose items are not all "
+                "numbers, or too many (revsrc.jit reads a global list, tuple or dict of at "
+                "most 256 Python floats, ints and bools as constants)") from None
+        raise NotLowerable(f"the global {where!r} is not a float, int or bool") from None
+
+
 def lower(program: ir.Program) -> EngineProgram:
     """Lower ``program`` for the scalar engine, or raise NotLowerable saying why."""
-    return _Lowering(program).run()
+    program = tables.lookups(sums.running_totals(program))
+    return _Lowering(sums.numbers_updated(program)).run()

@@ -34,7 +34,7 @@ from ..python import renumber
 from ... import errors, primitives, runtime
 from ...core import ir, kinds
 from ...core.ir import Const, Op, Pop, Push, SetItem, While
-from ...runtime import guards
+from ...runtime import attempts, guards
 from . import state
 from .load import require
 from .loops_print import LoopPrinter
@@ -230,13 +230,24 @@ class JnpPrinter(LoopPrinter):
             return super().expr(op)
         except _NoTwin as exc:
             name = getattr(exc.fn, "__qualname__", exc.fn)
+            if exc.fn is attempts.attempt:
+                # try/except around a call: JAX computes without raising
+                raise errors.JaxNotLowered(
+                    "backend='jax' cannot run a try statement that catches an error of "
+                    "this line: JAX's functions do not raise (math.log of a negative "
+                    "number is nan there), so the except clause would never run",
+                    loc=op.loc, hint="test the value with an if instead (if x > 1.0: ...), "
+                    "or use backend=None for this function") from None
+            if name in _BUILT:
+                raise errors.JaxNotLowered(
+                    f"backend='jax' cannot run {_BUILT[name]} inside a loop it compiles",
+                    loc=op.loc, hint="carry a tuple of values through the loop instead, or "
+                    "use backend=None for this function") from None
             if str(getattr(exc.fn, "__module__", "")).startswith("revsrc."):
                 # an operation revsrc wrote for the line: named by what the user wrote
                 raise errors.JaxNotLowered(
-                    "backend='jax' cannot run " + _BUILT.get(name, "an operation revsrc "
-                    "makes for this line") + " inside a loop it compiles", loc=op.loc,
-                    hint="carry a tuple of values through the loop instead, or use "
-                         "backend=None for this function") from None
+                    "backend='jax' cannot run an operation revsrc makes for this line",
+                    loc=op.loc, hint="use backend=None for this function") from None
             raise errors.JaxNotLowered(
                 f"backend='jax' has no jax.numpy lowering for {name!r}", loc=op.loc,
                 hint="use backend=None for this function") from None

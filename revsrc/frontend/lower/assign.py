@@ -86,6 +86,9 @@ class AssignLowering:
                     f"cannot unpack {describe_static(value)}", loc=loc)
             if any(isinstance(e, ast.Starred) for e in target.elts):
                 return self._starred_targets(sc, target, value, out, loc)
+            if isinstance(value, Const) and type(value.value) is tuple and \
+                    len(value.value) == n:
+                value = VTuple(Const(v) for v in value.value)   # a constant's items
             if isinstance(value, VTuple):
                 if len(value) != n:
                     raise errors.StaticValueError(

@@ -19,6 +19,7 @@ from ...core.ir import Const, Op
 from .values import (STATIC_NODES, Known, NestedDef, Poisoned, describe_static, is_static,
                      is_static_value, user_callable)
 from .calls import calls_maker
+from . import numbers
 from .objects import is_record_class, plain_init_class
 
 _CONTAINER_BUILTINS = (dict, list, tuple, sorted, reversed, zip, enumerate)
@@ -75,6 +76,11 @@ class NameLowering:
                 # a rule's module constants (_LN2...) are fixed: inlined as constants,
                 # so every output of a rule template stands alone
                 sc.env[name] = Const(value)
+                return sc.env[name]
+            found = numbers.folded(sc.globals, name, value)   # revsrc.jit's constants
+            if found is not None:
+                sc.env[name], guards = found
+                self.deps.extend(guards)
                 return sc.env[name]
             var = self._reserve(sc.prefix + name)
             out.append(Op(var, ir.load_global, (Const(sc.globals), Const(name)),
