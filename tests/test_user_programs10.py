@@ -66,10 +66,8 @@ KNOWN = {
     # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);
     # st = nt_step(st, b); return st.s * st.i (S(b, 2.0).s without rebinding works)
     "r10_namedtuple_rebound_no_loop": "refused-undoc",
-    # E101 "calling a value computed inside the function": sum(ACTIVATIONS[n](z) for n in names)
-    # with ACTIVATIONS a global dict of lambdas and names a tuple argument of str (the refusal
-    # table says a global dict of functions works)
-    "r10_lambdas_in_dict_activations": "refused-undoc",
+    # (computing since undoccalls: sum(ACTIVATIONS[n](z) for n in names), a global dict of
+    # lambdas called by a key known when the program runs)
     # E202 "zip has no derivative rule": sum(x * y for x, y in zip(a, b, strict=True))
     # (zip without strict= works in loops and generator expressions)
     "r10_zip_strict": "refused-undoc",

@@ -102,14 +102,8 @@ KNOWN = {
     # changes it in between"; nothing changes it): terms = (x ** k / (k + 1) for k in
     # itertools.count()); return sum(itertools.islice(terms, 12))
     "r9_itertools_count_islice": "refused-undoc",
-    # E101 "calling a value computed inside the function": rho = LOSSES[kind]; rho(r), where
-    # LOSSES is a global dict of lambdas (the table says a global dict of functions works)
-    "r9_lambdas_in_global_dict_huber": "refused-undoc",
-    "r9_lambdas_in_global_dict_cauchy": "refused-undoc",
-    # E201 "the lambda's source cannot be told apart from the code around it": LOSSES["cauchy"](r)
-    # on a dict with one lambda per line (one of them a conditional expression), and
-    # {"sq": lambda r: r * r, "lc": lambda r: math.log1p(r * r)} on one line
-    "r9_lambdas_in_global_dict_literal_key": "refused-undoc",
+    # (computing since undoccalls: rho = LOSSES[kind]; rho(r) and LOSSES["cauchy"](r) on a
+    # global dict of lambdas, one per line or several on one line)
     # E101 "calling a value computed inside": f = functools.partial(math.pow, x); f(3.0)
     "r9_partial_of_math_pow_inside": "refused-undoc",
 }

@@ -25,6 +25,7 @@ from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict
                      short, spread, user_callable)
 from .mapping import lower_map_filter, lower_vectorized, vectorize_of
 from .builtin_calls import READ_ONCE
+from .chosen import chosen_call
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
 
 # Array methods and attributes, mapped to the NumPy function they mean.
@@ -209,6 +210,8 @@ class CallLowering:
             return lower_vectorized(self, sc, node, fn, out, into, loc)
         if fn is None:
             done = made_value_call(self, sc, node, out, into, loc)
+            if done is None:
+                done = chosen_call(self, sc, node, out, into, loc)
             if done is not None:
                 return done
             raise errors.UnsupportedSyntax(
@@ -235,6 +238,11 @@ class CallLowering:
         else:
             args, kwargs = self._call_args(sc, node, out, loc)
             fn = _new_array_call(fn, node)
+        return self._call_with(sc, fn, args, kwargs, out, into, loc)
+
+    def _call_with(self, sc, fn, args, kwargs, out, into, loc):
+        """The call of ``fn``, known when transforming, on operands ``args`` and
+        ``kwargs`` (evaluated already): inlined, an object built, or an operation."""
         if isinstance(fn, BoundMethod):
             obj, found = fn.obj, fn.fn
             if isinstance(found, staticmethod):

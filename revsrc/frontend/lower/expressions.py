@@ -15,6 +15,7 @@ from ... import errors, runtime
 from ...runtime import guards
 from ...core import ir
 from ...core.ir import Const, If
+from .chosen import note_item
 from .dispatch import expression
 from .scope import param_names
 from .values import (STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
@@ -105,7 +106,9 @@ class ExpressionLowering:
             fn = runtime.r_ if base.value is np.r_ else runtime.c_
             return self._emit(out, fn, (lst,), into, loc)
         idx = self._index(sc, node.slice, out, loc)
-        return self._emit(out, operator.getitem, (base, idx), into, loc)
+        item = self._emit(out, operator.getitem, (base, idx), into, loc)
+        note_item(self, base, item)
+        return item
 
     def _flat_item(self, sc, node, out, into, loc):
         """``a.flat[i]``: the item of ``a`` raveled (C order, as ``.flat`` counts); any

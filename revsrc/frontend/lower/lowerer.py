@@ -63,6 +63,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         # operand -> (holder, name, value) for a global or closure variable the
         # program loads when it runs (an object: its stored functions may be folded)
         self.loaded = {}
+        self.choices = {}    # an item of a global table of functions (chosen.py)
         self.cond_depth = 0   # inside a branch (a static dict may not change there)
         self.loop_depth = 0   # inside a loop the program runs
 
