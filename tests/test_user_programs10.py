@@ -79,8 +79,7 @@ KNOWN = {
     # np.piecewise(x, conds, [0.0, lambda t: t, 6.0]) (the lambda reads none of the function's
     # variables, which is what refusals.md's E101 row describes)
     "r10_np_piecewise_relu6": "refused-undoc",
-    # E101 "calling a value computed inside": f = np.vectorize(lambda t: ...); f(x)
-    "r10_np_vectorize_lambda": "refused-undoc",
+    # (computing since undoccalls: f = np.vectorize(lambda t: ...); f(x))
     # E202 "keyword 'where' of sum is not supported by its rule": np.mean(x ** 2, where=x > 0)
     # + np.sum(x, where=x < 0)
     # E101 "a generator expression kept for later reads s when it is consumed":

@@ -92,9 +92,7 @@ KNOWN = {
     # function, `a, b = stack.pop()` in `while stack:` (adaptive Simpson); the table lists
     # I/O, discarded calls and attribute writes for E401, not a local list's pop
     "r9_adaptive_simpson_explicit_stack": "refused-undoc",
-    # E101 "calling a value computed inside": f = np.vectorize(lambda t: math.sin(t) * t);
-    # np.sum(f(x)) (api.md: np.vectorize(f)(x, ...) has a rule)
-    "r9_np_vectorize_lambda": "refused-undoc",
+    # (computing since undoccalls: f = np.vectorize(lambda t: math.sin(t) * t); np.sum(f(x)))
     # E101 "star-arguments are supported on a tuple ... whose length is known when
     # transforming": np.ndindex(*M.shape), yet an array's rank is part of its kind
     "r9_np_ndindex_loop": "refused-undoc",

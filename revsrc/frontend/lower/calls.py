@@ -206,6 +206,10 @@ class CallLowering:
             return done
         if fn is None and not sc.rule_mode:
             fn = vectorize_of(self, sc, node.func, out)
+        if fn is np.vectorize and not sc.rule_mode:    # v = np.vectorize(f): made now
+            vec = vectorize_of(self, sc, node, out)
+            if vec is not None:
+                return Known(vec)
         if isinstance(fn, np.vectorize) and not sc.rule_mode:
             return lower_vectorized(self, sc, node, fn, out, into, loc)
         if fn is None:
@@ -455,6 +459,17 @@ def calls_maker(lowerer, sc, func):
         return False
     try:
         return made_when_transforming(lowerer._static_callee(sc, func, []))
+    except errors.RevsrcError:
+        return False
+
+
+def calls_vectorize(lowerer, sc, func):
+    """Whether ``func`` (a call's callee, as written) names ``np.vectorize``, whose call
+    on a function or lambda is made when transforming (mapping.py, `vectorize_of`)."""
+    if not isinstance(func, (ast.Name, ast.Attribute)):
+        return False
+    try:
+        return lowerer._static_callee(sc, func, []) is np.vectorize
     except errors.RevsrcError:
         return False
 

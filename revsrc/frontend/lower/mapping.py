@@ -26,7 +26,7 @@ from ... import errors
 from ...core.ir import Const, Op
 from ...runtime import vectorized
 from ...runtime.arith import astype
-from .values import Known, NestedDef
+from .values import Known, NestedDef, lambda_def
 from ...core.source import ast_nodes
 
 # Functions that read an iterable argument once, through to its end.
@@ -219,8 +219,9 @@ def _parent(root, node):
 # ----- np.vectorize -----
 
 def vectorize_of(lowerer, sc, func, out):
-    """``np.vectorize(f)`` written in the call (``np.vectorize(f)(x)``), made while
-    transforming when ``f`` is a function known then; else None."""
+    """``np.vectorize(f)`` written in the call (``np.vectorize(f)(x)``, or the call
+    ``func`` itself: ``v = np.vectorize(f)``), made while transforming when ``f`` is a
+    function known then or a lambda; else None."""
     if not isinstance(func, ast.Call):
         return None
     maker = lowerer._static_callee(sc, func.func, out)
@@ -229,6 +230,8 @@ def vectorize_of(lowerer, sc, func, out):
         return None
     pyfunc = lowerer._static_callee(sc, func.args[0], out) \
         if isinstance(func.args[0], (ast.Name, ast.Attribute)) else None
+    if isinstance(func.args[0], ast.Lambda):    # np.vectorize(lambda t: ...)
+        pyfunc = NestedDef(sc, lambda_def(func.args[0], "lambda_"))
     if pyfunc is None:
         return None
     kw = {}
