@@ -75,10 +75,7 @@ KNOWN = {
     # revsrc.hvp / revsrc.hessian of np.sum(np.sqrt(np.diff(u) ** 2 + 1e-2)) (refusals.md lists
     # other functions, not np.diff, and recommends hessian/hvp as the way out; the same
     # program with u[1:] - u[:-1] works)
-    # E101 "a nested function can only be called, not passed as a value":
-    # np.piecewise(x, conds, [0.0, lambda t: t, 6.0]) (the lambda reads none of the function's
-    # variables, which is what refusals.md's E101 row describes)
-    "r10_np_piecewise_relu6": "refused-undoc",
+    # (computing since undoccalls: np.piecewise(x, conds, [0.0, lambda t: t, 6.0]))
     # (computing since undoccalls: f = np.vectorize(lambda t: ...); f(x))
     # E202 "keyword 'where' of sum is not supported by its rule": np.mean(x ** 2, where=x > 0)
     # + np.sum(x, where=x < 0)

@@ -23,7 +23,7 @@ from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
                      inlinable, is_library, is_static, lambda_def, made_when_transforming,
                      short, spread, user_callable)
-from .mapping import lower_map_filter, lower_vectorized, vectorize_of
+from .mapping import lower_map_filter, lower_piecewise, lower_vectorized, vectorize_of
 from .builtin_calls import READ_ONCE
 from .chosen import chosen_call
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
@@ -221,6 +221,10 @@ class CallLowering:
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint=_VALUE_CALL_HINT)
+        if fn is np.piecewise and not sc.rule_mode:
+            done = lower_piecewise(self, sc, node, out, into, loc)
+            if done is not None:
+                return done
         if fn in (map, filter) and not sc.rule_mode:
             return lower_map_filter(self, sc, node, fn, out, into, loc)
         if not sc.rule_mode and (inplace.value_form(fn) is not None or

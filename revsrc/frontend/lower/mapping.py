@@ -19,11 +19,13 @@ scalar code, its branches run per element), gathered with ``np.array`` and resha
 from __future__ import annotations
 
 import ast
+import operator
 
 import numpy as np
 
 from ... import errors
-from ...core.ir import Const, Op
+from ...core import ir
+from ...core.ir import Const, Op, SetItem
 from ...runtime import vectorized
 from ...runtime.arith import astype
 from .values import Known, NestedDef, lambda_def
@@ -316,3 +318,41 @@ def _vectorized_comprehension(node, fname, ravel, zipname, anames):
                                      keywords=[]), node)
     gen = ast.comprehension(target=target, iter=iterable, ifs=[], is_async=0)
     return ast.copy_location(ast.ListComp(elt=elt, generators=[gen]), node)
+
+
+def lower_piecewise(lowerer, sc, node, out, into, loc):
+    """``np.piecewise(x, [c0, c1...], [f0, f1...])`` with both lists written in the
+    call, as NumPy computes it: ``y = np.zeros_like(x)``, then for each condition in
+    order ``y[c] = f(x[c])`` (a function: a lambda, a def or a module function,
+    applied to the selected elements only) or ``y[c] = v`` (a value); one function
+    more than conditions is applied where none holds. None for any other form."""
+    if len(node.args) != 3 or node.keywords or \
+            not all(isinstance(a, (ast.List, ast.Tuple)) for a in node.args[1:]):
+        return None
+    conds_ast, funcs_ast = node.args[1].elts, node.args[2].elts
+    if len(funcs_ast) not in (len(conds_ast), len(conds_ast) + 1) or not conds_ast:
+        return None
+    x = lowerer._val(sc, node.args[0], out)
+    x = lowerer._emit(out, np.asarray, (x,), None, loc)
+    conds = [lowerer._val(sc, c, out) for c in conds_ast]
+    if len(funcs_ast) > len(conds):    # the otherwise case: where no condition holds
+        anyc = conds[0]
+        for c in conds[1:]:
+            anyc = lowerer._emit(out, np.logical_or, (anyc, c), None, loc)
+        conds.append(lowerer._emit(out, np.logical_not, (anyc,), None, loc))
+    y = lowerer._emit(out, np.zeros_like, (x,), None, loc)
+    for c, f in zip(conds, funcs_ast):
+        if isinstance(f, ast.Lambda):
+            fn = NestedDef(sc, lambda_def(f, "lambda_"))
+        elif isinstance(f, (ast.Name, ast.Attribute)):
+            fn = lowerer._static_callee(sc, f, out)
+        else:
+            fn = None
+        if fn is None or not callable(fn) and not isinstance(fn, NestedDef):
+            value = lowerer._val(sc, f, out)
+        else:
+            picked = lowerer._emit(out, operator.getitem, (x, c), None, loc)
+            value = lowerer.fresh()
+            lowerer._call_with(sc, fn, [picked], [], out, value, loc)
+        out.append(SetItem(y, c, value, loc=loc))
+    return lowerer._emit(out, ir.copy, (y,), into, loc)
