@@ -68,9 +68,7 @@ KNOWN = {
     "r10_namedtuple_rebound_no_loop": "refused-undoc",
     # (computing since undoccalls: sum(ACTIVATIONS[n](z) for n in names), a global dict of
     # lambdas called by a key known when the program runs)
-    # E202 "zip has no derivative rule": sum(x * y for x, y in zip(a, b, strict=True))
-    # (zip without strict= works in loops and generator expressions)
-    "r10_zip_strict": "refused-undoc",
+    # (computing since undoccalls: sum(x * y for x, y in zip(a, b, strict=True)))
     # E104 "differentiating a derivative again goes through the derivative of np.diff":
     # revsrc.hvp / revsrc.hessian of np.sum(np.sqrt(np.diff(u) ** 2 + 1e-2)) (refusals.md lists
     # other functions, not np.diff, and recommends hessian/hvp as the way out; the same
