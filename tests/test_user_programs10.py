@@ -89,10 +89,8 @@ KNOWN = {
     "r10_jit_global_list_appended": "refused-undoc",
     "r10_jit_global_dict_changed": "refused-undoc",
     "r10_vmap_global_list_appended": "refused-undoc",
-    # E202 "cached_sq has no derivative rule and no Python source to transform": a
-    # functools.lru_cache-decorated helper called on a differentiated float (it has source;
-    # the same decorator on an int-only helper works)
-    "r10_lru_cache_on_differentiated": "refused-undoc",
+    # (computing since undoccalls: an lru_cache-decorated helper called on a differentiated
+    # float: the function it wraps is inlined)
     # E502 "variable 's' is of kind 'any'": revsrc.jit / revsrc.vmap of a series whose terms
     # carry (-1) ** k with k a loop counter (s += (-1) ** (k + 1) * x ** k / k; Bessel J0's
     # (-1) ** m / math.factorial(m) ** 2 ...); grad of the same programs works

@@ -142,7 +142,6 @@ KNOWN = {
     "list_reverse_insert_pop": "refused",    # E401 discarded call
     "list_pop": "refused",                   # E401
     "copy_deepcopy_params": "refused",       # E202 library function
-    "lru_cache_helper": "refused",           # E202 (documented: __wrapped__ is not followed)
     "index_put_along": "refused",            # E401 np.put_along_axis
     "index_fill_method": "refused",          # E401 A.fill(2.0)
     "index_putmask_": "refused",             # E401 np.putmask

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import inspect
 import operator
 import types
@@ -251,6 +252,21 @@ class CallLowering:
     def _call_with(self, sc, fn, args, kwargs, out, into, loc):
         """The call of ``fn``, known when transforming, on operands ``args`` and
         ``kwargs`` (evaluated already): inlined, an object built, or an operation."""
+        wrapped = cache_wrapped(fn) if not sc.rule_mode else None
+        if wrapped is not None and any(self._runs_with(a) for a in
+                                       list(args) + [v for _, v in kwargs]):
+            # a functools.lru_cache/cache helper called on a value known only when the
+            # program runs: its cache cannot hold derivatives, so the function it wraps
+            # is inlined (what Python computes, for a pure helper); where that is
+            # refused, the cached call runs as it is (an int-only helper, say)
+            scratch = []
+            try:
+                done = self._inline_function(sc, wrapped, args, kwargs, scratch, into, loc)
+            except errors.RevsrcError:
+                pass
+            else:
+                out.extend(scratch)
+                return done
         if isinstance(fn, BoundMethod):
             obj, found = fn.obj, fn.fn
             if isinstance(found, staticmethod):
@@ -372,6 +388,14 @@ class CallLowering:
         if name == "transpose" and not args:
             return self._emit(out, np.transpose, [base], into, loc)
         return self._emit(out, fn, [base] + args, into, loc, kwargs)
+
+
+def cache_wrapped(fn):
+    """The user's function a ``functools.lru_cache``/``functools.cache`` wrapper
+    ``fn`` calls, or None."""
+    wrapped = getattr(fn, "__wrapped__", None) \
+        if isinstance(fn, functools._lru_cache_wrapper) else None
+    return wrapped if isinstance(wrapped, types.FunctionType) and inlinable(wrapped) else None
 
 
 def _is_numpy_callable(fn):

@@ -77,6 +77,13 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
     def _reserve(self, name):
         return self.names.reserve(name)
 
+    def _runs_with(self, operand):
+        """Whether ``operand`` is a value known only when the program runs, other than
+        an int argument of the function transformed (recursion.py)."""
+        if isinstance(operand, str):
+            return operand not in getattr(self, "run_time_ints", {})
+        return not isinstance(operand, (Const, Known))
+
     def _depend(self, holder, name, value):
         if isinstance(value, types.FunctionType) and inlinable(value):
             dep = (holder, name, value, value.__code__)
