@@ -102,8 +102,7 @@ KNOWN = {
     "r9_itertools_count_islice": "refused-undoc",
     # (computing since undoccalls: rho = LOSSES[kind]; rho(r) and LOSSES["cauchy"](r) on a
     # global dict of lambdas, one per line or several on one line)
-    # E101 "calling a value computed inside": f = functools.partial(math.pow, x); f(3.0)
-    "r9_partial_of_math_pow_inside": "refused-undoc",
+    # (computing since undoccalls: f = functools.partial(math.pow, x); f(3.0))
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -21,7 +21,7 @@ from ...core import ir
 from ...core.ir import Const, Op
 from ...runtime.arith import astype as _astype
 from .dispatch import expression
-from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
+from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, Partial, VDict, VTuple,
                      inlinable, is_library, is_static, lambda_def, made_when_transforming,
                      short, spread, user_callable)
 from .mapping import lower_map_filter, lower_piecewise, lower_vectorized, vectorize_of
@@ -267,6 +267,11 @@ class CallLowering:
             else:
                 out.extend(scratch)
                 return done
+        if isinstance(fn, Partial):
+            given = dict(kwargs)
+            return self._call_with(sc, fn.fn, fn.args + list(args),
+                                   [(k, v) for k, v in fn.kwargs if k not in given] +
+                                   list(kwargs), out, into, loc)
         if isinstance(fn, BoundMethod):
             obj, found = fn.obj, fn.fn
             if isinstance(found, staticmethod):
@@ -519,8 +524,23 @@ def made_derivative(lowerer, sc, node, out, loc):
     if scratch or not all(isinstance(v, Known) or (
             isinstance(v, Const) and not isinstance(v.value, (np.ndarray, np.generic)))
             for v in operands):
-        return None
+        return _partial_of_values(lowerer, sc, node, maker, args, out, loc)
     try:
         return Known(maker(*[v.value for v in args], **{k: v.value for k, v in kwargs}))
     except errors.RevsrcError as exc:
         raise (exc if exc.filename is not None else errors.located(exc, loc)) from None
+
+
+def _partial_of_values(lowerer, sc, node, maker, scratch_args, out, loc):
+    """``functools.partial(f, ...)`` on values known only when the program runs, ``f``
+    a function known now: a `Partial` of the operands, evaluated here once (as Python
+    binds them when the partial is made). None for anything else."""
+    if maker is not functools.partial or not scratch_args or \
+            not isinstance(scratch_args[0], Known) or \
+            any(isinstance(a, ast.Starred) for a in node.args) or \
+            any(k.arg is None for k in node.keywords):
+        return None
+    args, kwargs = lowerer._call_args(sc, node, out, loc)
+    taken = [lowerer._snapshot_deep(a, out, loc) for a in args[1:]]
+    kw = [(k, lowerer._snapshot_deep(v, out, loc)) for k, v in kwargs]
+    return Known(Partial(args[0].value, taken, kw))

@@ -17,6 +17,7 @@ each a mixin class of `Lowerer`.
 from __future__ import annotations
 
 import ast
+import functools
 import types
 
 from .. import control, fence
@@ -30,7 +31,7 @@ from . import recursion
 from .dispatch import EXPRESSIONS, STATEMENTS
 from .scope import (RuleSource, Scope, all_names, assigned_names, ends_in_return,
                     own_defs, param_names, return_statements)
-from .values import Known, NestedDef, VDict, VRecord, VTuple, inlinable, static_node, vtuple
+from .values import Known, NestedDef, Partial, VDict, VRecord, VTuple, inlinable, static_node, vtuple
 from .assign import AssignLowering
 from .builtin_calls import BuiltinLowering
 from .calls import CallLowering
@@ -332,6 +333,11 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
             if isinstance(value, NestedDef):
                 raise errors.UnsupportedSyntax(
                     "a nested function can only be called, not passed as a value", loc=loc)
+            if isinstance(value, Partial):    # the partial Python makes, made when it runs
+                return self._emit(out, functools.partial, [
+                    self._materialize(Known(value.fn), out, loc)] +
+                    [self._materialize(a, out, loc) for a in value.args], None, loc,
+                    [(k, self._materialize(v, out, loc)) for k, v in value.kwargs])
             return Const(value)
         return v
 
