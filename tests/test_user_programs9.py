@@ -96,10 +96,8 @@ KNOWN = {
     # E101 "star-arguments are supported on a tuple ... whose length is known when
     # transforming": np.ndindex(*M.shape), yet an array's rank is part of its kind
     "r9_np_ndindex_loop": "refused-undoc",
-    # E101 with a misleading reason ("reads itertools when it is consumed, and the function
-    # changes it in between"; nothing changes it): terms = (x ** k / (k + 1) for k in
-    # itertools.count()); return sum(itertools.islice(terms, 12))
-    "r9_itertools_count_islice": "refused-undoc",
+    # (computing since undoccalls: terms = (x ** k / (k + 1) for k in itertools.count());
+    # return sum(itertools.islice(terms, 12)))
     # (computing since undoccalls: rho = LOSSES[kind]; rho(r) and LOSSES["cauchy"](r) on a
     # global dict of lambdas, one per line or several on one line)
     # (computing since undoccalls: f = functools.partial(math.pow, x); f(3.0))

@@ -9,6 +9,7 @@ import ast
 import builtins
 import functools
 import inspect
+import itertools
 import operator
 import types
 
@@ -24,7 +25,7 @@ from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, Partial, VDict, VTuple,
                      inlinable, is_library, is_static, lambda_def, made_when_transforming,
                      short, spread, user_callable)
-from .mapping import lower_map_filter, lower_piecewise, lower_vectorized, vectorize_of
+from .mapping import lower_islice, lower_map_filter, lower_piecewise, lower_vectorized, vectorize_of
 from .builtin_calls import READ_ONCE
 from .chosen import chosen_call
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
@@ -222,6 +223,10 @@ class CallLowering:
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint=_VALUE_CALL_HINT)
+        if fn is itertools.islice and not sc.rule_mode:
+            done = lower_islice(self, sc, node, out, into, loc)
+            if done is not None:
+                return done
         if fn is np.piecewise and not sc.rule_mode:
             done = lower_piecewise(self, sc, node, out, into, loc)
             if done is not None:

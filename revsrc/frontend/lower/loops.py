@@ -5,6 +5,7 @@ and comprehensions (written out as loops in a scope of their own).
 from __future__ import annotations
 
 import ast
+import copy
 
 from ... import errors
 from ...core import ir
@@ -12,7 +13,7 @@ from ...core.ir import Const, For, Op, While
 from . import recursion
 from .calls import calls_maker
 from .dispatch import expression, statement
-from .mapping import check_kept_generator
+from .mapping import check_kept_generator, counted_range
 from .scope import assigned_names, leaves_loop
 from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, vtuple
 from ...core.source import ast_nodes
@@ -196,6 +197,12 @@ class LoopLowering:
                                            hint="use a plain comprehension")
         if isinstance(node, ast.GeneratorExp):
             check_kept_generator(sc, node, loc)
+            bounded = counted_range(sc, node)
+            if bounded is not None:    # over itertools.count(), read by islice
+                first = copy.copy(node.generators[0])
+                first.iter = bounded
+                node = copy.copy(node)
+                node.generators = [first] + node.generators[1:]
         cs = sc.child()
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and (
                 isinstance(node.elt, ast.Lambda) or isinstance(node.elt, ast.Call) and

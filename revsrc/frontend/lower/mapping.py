@@ -19,7 +19,9 @@ scalar code, its branches run per element), gathered with ``np.array`` and resha
 from __future__ import annotations
 
 import ast
+import itertools
 import operator
+import types
 
 import numpy as np
 
@@ -34,7 +36,7 @@ from ...core.source import ast_nodes
 # Functions that read an iterable argument once, through to its end.
 _CONSUMER_NAMES = {"list", "tuple", "sum", "sorted", "max", "min", "any", "all", "dict"}
 # Iterators over iterators: read at once when they are.
-_PASSING_NAMES = {"enumerate", "zip", "map", "filter"}
+_PASSING_NAMES = {"enumerate", "zip", "map", "filter", "islice"}
 _CONSUMER_ATTRS = {"array", "asarray", "stack", "hstack", "vstack", "concatenate",
                    "fsum", "prod", "fromiter", "column_stack"}
 
@@ -128,6 +130,8 @@ def _consumed_at_once(root, node):
                 return not (f.id in ("map", "filter") and parent.args[0] is node) \
                     and _consumed_at_once(root, parent)
             return f.id in _CONSUMER_NAMES
+        if isinstance(f, ast.Attribute) and f.attr == "islice":   # itertools.islice
+            return parent.args[0] is node and _consumed_at_once(root, parent)
         return isinstance(f, ast.Attribute) and f.attr in _CONSUMER_ATTRS
     return False
 
@@ -193,7 +197,11 @@ def check_kept_generator(sc, node, loc):
                  for n in ast.walk(part) if isinstance(n, ast.Name)} - own
     reads = late_read | {n.id for n in ast.walk(first) if isinstance(n, ast.Name)}
     stores, changed = _writes(root)
-    late = sorted(r for r in reads if r in changed or r in late_read and stores.get(r, 0) > 1)
+    modules = {r for r in reads if r not in stores and
+               isinstance(sc.globals.get(r) if sc.globals is not None else None,
+                          types.ModuleType)}     # itertools.islice(...) changes no module
+    late = sorted(r for r in reads - modules
+                  if r in changed or r in late_read and stores.get(r, 0) > 1)
     parent = _parent(root, node)
     kept = parent.targets[0].id if isinstance(parent, ast.Assign) and \
         len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) else None
@@ -356,3 +364,86 @@ def lower_piecewise(lowerer, sc, node, out, into, loc):
             lowerer._call_with(sc, fn, [picked], [], out, value, loc)
         out.append(SetItem(y, c, value, loc=loc))
     return lowerer._emit(out, ir.copy, (y,), into, loc)
+
+
+# ----- itertools.count and itertools.islice -----
+
+def counted_range(sc, node):
+    """For a generator expression ``node`` whose first loop is over
+    ``itertools.count(start, step)`` (int constants) and whose items are all taken by
+    ``itertools.islice(gen, ..., stop[, step])`` (the generator itself, or a name kept
+    for it read there alone), with ``stop`` an int constant or a name the function never
+    assigns: ``range(start, start + stop * step, step)``, the items islice reads, as an
+    ast. None for anything else."""
+    first = node.generators[0].iter
+    if not (isinstance(first, ast.Call) and _names_count(sc, first.func)) or first.keywords \
+            or not all(isinstance(a, ast.Constant) and type(a.value) is int for a in first.args):
+        return None
+    start, step = ([a.value for a in first.args] + [0, 1][len(first.args):])[:2] \
+        if len(first.args) <= 2 else (None, None)
+    if start is None or step == 0:
+        return None
+    root = sc.parsed.node
+    user = _parent(root, node)
+    if isinstance(user, ast.Assign) and len(user.targets) == 1 and \
+            isinstance(user.targets[0], ast.Name):
+        name = user.targets[0].id
+        loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and
+                 isinstance(n.ctx, ast.Load)]
+        user = _parent(root, loads[0]) if len(loads) == 1 else None
+        node = loads[0] if len(loads) == 1 else None
+    if not (isinstance(user, ast.Call) and _names_islice(sc, user.func) and
+            len(user.args) in (2, 3, 4) and user.args[0] is node and not user.keywords):
+        return None
+    stop = user.args[1] if len(user.args) == 2 else user.args[2]
+    stores, changed = _writes(root)
+    if not (isinstance(stop, ast.Constant) and type(stop.value) is int or
+            isinstance(stop, ast.Name) and stop.id not in stores and stop.id not in changed):
+        return None
+    count = ast.BinOp(left=ast.Constant(start), op=ast.Add(), right=ast.BinOp(
+        left=stop, op=ast.Mult(), right=ast.Constant(step)))
+    made = ast.Call(func=ast.Name(id="range", ctx=ast.Load()),
+                    args=[ast.Constant(start), count, ast.Constant(step)], keywords=[])
+    for n in ast.walk(made):
+        ast.copy_location(n, first)
+    return made
+
+
+def _names_count(sc, func):
+    return _global_attr(sc, func) is itertools.count
+
+
+def _names_islice(sc, func):
+    return _global_attr(sc, func) is itertools.islice
+
+
+def _global_attr(sc, func):
+    """What ``itertools.count`` or ``count`` (a global name, or a module's attribute)
+    names, or None."""
+    g = sc.globals or {}
+    if isinstance(func, ast.Name):
+        return g.get(func.id)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            isinstance(g.get(func.value.id), types.ModuleType):
+        return getattr(g[func.value.id], func.attr, None)
+    return None
+
+
+def lower_islice(lowerer, sc, node, out, into, loc):
+    """``itertools.islice(seq, [start,] stop[, step])`` read at once (by sum, a for
+    loop...): the items ``seq[start:stop:step]``, a list (a generator expression is one
+    here); None where it is kept for later or takes keywords."""
+    if node.keywords or not 2 <= len(node.args) <= 4 or \
+            any(isinstance(a, ast.Starred) for a in node.args) or \
+            not _consumed_at_once(sc.parsed.node, node):
+        return None
+    seq = lowerer._val(sc, node.args[0], out)
+    bounds = [lowerer._val(sc, a, out) for a in node.args[1:]]
+    start, stop, step = ([Const(None)] + bounds + [Const(None)])[:3] \
+        if len(bounds) == 1 else (bounds + [Const(None)])[:3]
+    if all(isinstance(b, Const) for b in (start, stop, step)):
+        index = Const(slice(start.value, stop.value, step.value))
+    else:
+        index = lowerer._emit(out, slice, (start, stop, step), None, loc)
+    items = lowerer._emit(out, list, (seq,), None, loc)
+    return lowerer._emit(out, operator.getitem, (items, index), into, loc)
