@@ -29,8 +29,8 @@ KNOWN = {
     # -- CRASHED ------------------------------------------------------------------------------------
     # C2 (was) a refusal naming an internal module: revsrc.tree_leaves (documented for update steps)
     # called inside a differentiated function: "[E202] revsrc.core.pytree.tree_leaves has no
-    # derivative rule"; sum(np.sum(l ** 2) for l in revsrc.tree_leaves(params))
-    "r8_tree_leaves_inside_loss": "refused-undoc",  # now E202 naming revsrc.tree_leaves
+    # derivative rule"; sum(np.sum(l ** 2) for l in revsrc.tree_leaves(params)) (computing since
+    # undoccalls: the leaves of an argument taken apart are known when transforming)
     # C5 (was) backend="jax": a refusal naming internals for a dict rebuilt in a 40-step loop:
     # "[E603] ... no jax.numpy lowering for 'make_dict'", hint "give its record a jnp twin
     # (primitives.define(..., jax=...))"

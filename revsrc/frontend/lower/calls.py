@@ -18,14 +18,15 @@ import numpy as np
 from ...runtime import containers
 from ... import errors, primitives
 from ...runtime import inplace, tensor
-from ...core import ir
+from ...core import ir, pytree
 from ...core.ir import Const, Op
 from ...runtime.arith import astype as _astype
 from .dispatch import expression
-from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, Partial, VDict, VTuple,
-                     inlinable, is_library, is_static, lambda_def, made_when_transforming,
-                     short, spread, user_callable)
-from .mapping import lower_islice, lower_map_filter, lower_piecewise, lower_vectorized, vectorize_of
+from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, Partial, VDict,
+                     VTuple, inlinable, is_library, is_static, lambda_def,
+                     made_when_transforming, short, spread, user_callable, vtuple)
+from .mapping import (lower_islice, lower_map_filter, lower_piecewise, lower_vectorized,
+                      vectorize_of)
 from .builtin_calls import READ_ONCE
 from .chosen import chosen_call
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
@@ -223,6 +224,11 @@ class CallLowering:
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint=_VALUE_CALL_HINT)
+        if fn is pytree.tree_leaves and not sc.rule_mode and len(node.args) == 1 and \
+                not node.keywords and not isinstance(node.args[0], ast.Starred):
+            leaves = static_leaves(self, self._expr(sc, node.args[0], out))
+            if leaves is not None:     # of an argument taken apart: known now
+                return vtuple(leaves, "list")
         if fn is itertools.islice and not sc.rule_mode:
             done = lower_islice(self, sc, node, out, into, loc)
             if done is not None:
@@ -549,3 +555,24 @@ def _partial_of_values(lowerer, sc, node, maker, scratch_args, out, loc):
     taken = [lowerer._snapshot_deep(a, out, loc) for a in args[1:]]
     kw = [(k, lowerer._snapshot_deep(v, out, loc)) for k, v in kwargs]
     return Known(Partial(args[0].value, taken, kw))
+
+
+def static_leaves(lowerer, v):
+    """The leaves of ``v`` in `pytree.tree_flatten`'s order, where ``v`` is a leaf of an
+    argument taken apart (``revsrc.tree_leaves(params)``), or a tuple, list or dict
+    known when transforming of those and constants; else None."""
+    if isinstance(v, (VTuple, VDict)):     # a namedtuple's fields in order too
+        out = []
+        for item in (v if isinstance(v, VTuple) else v.values):
+            got = static_leaves(lowerer, item)
+            if got is None:
+                return None
+            out += got
+        return out
+    if isinstance(v, Const) and v.value is None:
+        return []
+    if isinstance(v, Const) and isinstance(v.value, (bool, int, float, complex, str)):
+        return [v]
+    if isinstance(v, str) and v in lowerer.tree_leaf_params:
+        return [v]
+    return None

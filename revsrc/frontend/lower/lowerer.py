@@ -65,6 +65,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         # program loads when it runs (an object: its stored functions may be folded)
         self.loaded = {}
         self.choices = {}    # an item of a global table of functions (chosen.py)
+        self.tree_leaf_params = set()
         self.cond_depth = 0   # inside a branch (a static dict may not change there)
         self.loop_depth = 0   # inside a loop the program runs
 
@@ -123,6 +124,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
                 leaves = []
                 sc.env[p] = self._tree_param(p, trees[p], used, leaves, functions.get(p))
                 params.extend(leaves)
+                self.tree_leaf_params.update(leaves)   # each a leaf when it runs
             else:
                 sc.env[p] = self._reserve(p)
                 params.append(p)
