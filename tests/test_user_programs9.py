@@ -93,9 +93,7 @@ KNOWN = {
     # I/O, discarded calls and attribute writes for E401, not a local list's pop
     "r9_adaptive_simpson_explicit_stack": "refused-undoc",
     # (computing since undoccalls: f = np.vectorize(lambda t: math.sin(t) * t); np.sum(f(x)))
-    # E101 "star-arguments are supported on a tuple ... whose length is known when
-    # transforming": np.ndindex(*M.shape), yet an array's rank is part of its kind
-    "r9_np_ndindex_loop": "refused-undoc",
+    # (computing since undoccalls: for i, j in np.ndindex(*M.shape))
     # (computing since undoccalls: terms = (x ** k / (k + 1) for k in itertools.count());
     # return sum(itertools.islice(terms, 12)))
     # (computing since undoccalls: rho = LOSSES[kind]; rho(r) and LOSSES["cauchy"](r) on a

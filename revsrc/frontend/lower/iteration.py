@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 import operator
 
+import numpy as np
+
 from ... import errors
 from ...core import ir
 from ...core.ir import Const, For, If, Op
@@ -67,6 +69,8 @@ class IterationLowering:
         the sequences are evaluated here, once, before the loop."""
         call = it if isinstance(it, ast.Call) else None
         fn = self._static_callee(sc, call.func, out) if call is not None else None
+        if fn is np.ndindex and not call.keywords:
+            return ("seq", self._ndindex(sc, call, out, loc), False)
         if fn is not None and any(isinstance(a, ast.Starred) for a in call.args):
             fn = None
         if fn is enumerate and call.args and len(call.args) + len(call.keywords) <= 2:
@@ -97,6 +101,21 @@ class IterationLowering:
         # unrolled; see _materialize_plan)
         return ("seq", self._expr(sc, it, out),
                 isinstance(it, ast.Name) and it.id in assigned)
+
+    def _ndindex(self, sc, call, out, loc):
+        """The index tuples ``np.ndindex(*shape)`` or ``np.ndindex(shape)`` walks, as a
+        list made before the loop (ints: they carry no gradient)."""
+        if len(call.args) == 1 and isinstance(call.args[0], ast.Starred):
+            shape = self._emit(out, tuple, (self._val(sc, call.args[0].value, out),), None, loc)
+            args = (shape,)
+        elif any(isinstance(a, ast.Starred) for a in call.args):
+            raise errors.UnsupportedSyntax(
+                "np.ndindex with several star-arguments is not supported", loc=loc,
+                hint="pass the shape as one tuple: np.ndindex(M.shape)")
+        else:
+            args = tuple(self._val(sc, a, out) for a in call.args)
+        walk = self._emit(out, np.ndindex, args, None, loc)
+        return self._emit(out, list, (walk,), None, loc)
 
     def _static_plan_items(self, plan, top=True):
         """The items of a loop over containers known when transforming (``for W, b in
