@@ -62,10 +62,7 @@ KNOWN = {
     # refusals.md documents: after merging, this becomes "refused-doc")
     "r10_grad_jax_backend_factorial_past_int64": "refused-doc",
     # -- REFUSED, undocumented -----------------------------------------------------------------------
-    # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
-    # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);
-    # st = nt_step(st, b); return st.s * st.i (S(b, 2.0).s without rebinding works)
-    "r10_namedtuple_rebound_no_loop": "refused-undoc",
+    # (computing since undoccalls: st = Pt(1.0, 2.0); st = nt_step(st, b); return st.s * st.i)
     # (computing since undoccalls: sum(ACTIVATIONS[n](z) for n in names), a global dict of
     # lambdas called by a key known when the program runs)
     # (computing since undoccalls: sum(x * y for x, y in zip(a, b, strict=True)))

@@ -140,7 +140,6 @@ KNOWN = {
     # -- lists, refused-documented -----------------------------------------------------------
     "list_iadd_through_alias": "refused",    # E404 alias
     "list_reverse_insert_pop": "refused",    # E401 discarded call
-    "list_pop": "refused",                   # E401
     "copy_deepcopy_params": "refused",       # E202 library function
     "index_put_along": "refused",            # E401 np.put_along_axis
     "index_fill_method": "refused",          # E401 A.fill(2.0)

@@ -88,10 +88,8 @@ KNOWN = {
     # (computing since calls22 and kinds9: derivatives made inside the function, min(key=abs),
     # super().__call__ in a callable object, the alternating series under jit, vmap and JAX)
     # -- refused, undocumented ----------------------------------------------------------------------
-    # E401 "method .pop() is not supported": a worklist `stack = [(0.0, 1.0)]` made in the
-    # function, `a, b = stack.pop()` in `while stack:` (adaptive Simpson); the table lists
-    # I/O, discarded calls and attribute writes for E401, not a local list's pop
-    "r9_adaptive_simpson_explicit_stack": "refused-undoc",
+    # (computing since undoccalls: a worklist stack = [(0.0, 1.0)] made in the function,
+    # a, b = stack.pop() in while stack: (adaptive Simpson))
     # (computing since undoccalls: f = np.vectorize(lambda t: math.sin(t) * t); np.sum(f(x)))
     # (computing since undoccalls: for i, j in np.ndindex(*M.shape))
     # (computing since undoccalls: terms = (x ** k / (k + 1) for k in itertools.count());

@@ -372,6 +372,14 @@ class CallLowering:
         kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
         if name in containers.DICT_METHODS and not kwargs:   # d.items(), d.get(k)...
             return self._emit(out, containers.DICT_METHODS[name], [base] + args, into, loc)
+        if name == "pop" and not isinstance(base, Const):
+            raise errors.SideEffect(
+                ".pop() is followed as `item = xs.pop()` (or pop(0), pop(-1)) on a list "
+                "the function makes, read elsewhere only by pop, append, items, len(), "
+                "sum(), np.array() and such, or the test of a while or if; here the list "
+                "may be held elsewhere too",
+                loc=loc, hint="take the item and the rest by index: item = xs[-1]; "
+                              "xs = xs[:-1] (or pop from a copy of its own: work = list(xs))")
         if name in ("append", "extend", "insert", "pop", "update", "fill", "sort",
                     "resize", "setdefault", "clear", "remove", "popitem", "add",
                     "discard", "put", "itemset", "partition", "setflags"):
