@@ -74,9 +74,7 @@ KNOWN = {
     # (computing since undoccalls: f = np.vectorize(lambda t: ...); f(x))
     # E202 "keyword 'where' of sum is not supported by its rule": np.mean(x ** 2, where=x > 0)
     # + np.sum(x, where=x < 0)
-    # E101 "a generator expression kept for later reads s when it is consumed":
-    # g = (v * s for v in xs); s = x; return sum(g) (refusals.md names map(...) kept for later)
-    "r10_generator_reads_later_binding": "refused-undoc",
+    # (computing since undoccalls: g = (v * s for v in xs); s = x; return sum(g) reads s = x)
     # E502 "revsrc.jit cannot compile round_ndigits: expected 1 arguments, got 2": jit of
     # round(x, 1) (round(x) compiles, with Python's half-to-even)
     # E502 "revsrc.jit cannot compile poly: the global 'COEFS' is not a float, int or bool":

@@ -15,6 +15,7 @@ from ...runtime import containers
 from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
+from .mapping import kept_generator_use
 from .scope import param_names
 from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple, inlinable,
                      describe_static, is_static,
@@ -36,6 +37,14 @@ class AssignLowering:
 
     def _assign(self, sc, target, value, out, loc):
         if self._assign_function(sc, target, value, out, loc):
+            return
+        use = kept_generator_use(sc, value) if isinstance(target, ast.Name) and \
+            isinstance(value, ast.GeneratorExp) else None
+        if use is not None:
+            # g = (... for v in xs) read once, later: lowered where it is consumed, as
+            # Python runs it then; its first iterable is evaluated here, as in Python
+            first = self._snapshot(self._val(sc, value.generators[0].iter, out), out, loc)
+            self.deferred_generators[id(use)] = (value, first)
             return
         popped = popped_list(sc, value)
         if popped is not None:

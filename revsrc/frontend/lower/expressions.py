@@ -6,6 +6,7 @@ calls.py, attributes in objects.py, comprehensions in loops.py.
 from __future__ import annotations
 
 import ast
+import copy
 import builtins
 import operator
 
@@ -49,6 +50,9 @@ _COMPARE = {
 _CONVERSIONS = {ord("s"): "!s", ord("r"): "!r", ord("a"): "!a"}
 
 
+# the name a kept generator's first iterable, evaluated where it was written, has
+_KEPT_FIRST = ".kept_first"
+
 class ExpressionLowering:
     """The expression handlers (a part of `Lowerer`)."""
 
@@ -58,6 +62,19 @@ class ExpressionLowering:
 
     @expression(ast.Name)
     def _name(self, sc, node, out, into, loc):
+        kept = self.deferred_generators.pop(id(node), None)
+        if kept is not None:   # a generator expression kept for here (assign.py)
+            gen, first = kept
+            made = copy.copy(gen)
+            made.generators = [copy.copy(gen.generators[0])] + gen.generators[1:]
+            made.generators[0].iter = ast.copy_location(
+                ast.Name(id=_KEPT_FIRST, ctx=ast.Load()), gen.generators[0].iter)
+            sc.env[_KEPT_FIRST] = first
+            self.consumed_here.add(id(made))
+            try:
+                return self._expr(sc, made, out, into)
+            finally:
+                del sc.env[_KEPT_FIRST]
         return self._resolve(sc, node.id, node, out)
 
     @expression(ast.BinOp)

@@ -196,7 +196,8 @@ class LoopLowering:
             raise errors.UnsupportedSyntax("an async comprehension", loc=loc,
                                            hint="use a plain comprehension")
         if isinstance(node, ast.GeneratorExp):
-            check_kept_generator(sc, node, loc)
+            if id(node) not in self.consumed_here:
+                check_kept_generator(sc, node, loc)
             bounded = counted_range(sc, node)
             if bounded is not None:    # over itertools.count(), read by islice
                 first = copy.copy(node.generators[0])

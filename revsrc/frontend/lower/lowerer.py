@@ -66,6 +66,8 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         self.loaded = {}
         self.choices = {}    # an item of a global table of functions (chosen.py)
         self.tree_leaf_params = set()
+        self.deferred_generators = {}   # a Name read -> a generator kept for it
+        self.consumed_here = set()      # generators lowered where they are consumed
         self.cond_depth = 0   # inside a branch (a static dict may not change there)
         self.loop_depth = 0   # inside a loop the program runs
 

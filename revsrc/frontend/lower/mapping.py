@@ -218,6 +218,48 @@ def check_kept_generator(sc, node, loc):
                  "it is written: sum(v * k for v in xs)")
 
 
+def kept_generator_use(sc, node):
+    """For ``g = (... for v in xs)`` (the generator expression ``node``), the one
+    place ``g`` is read, where lowering the generator there computes what Python does
+    (it reads its variables when it is consumed): ``g`` is assigned once and read once,
+    consumed at once (``sum(g)``, ``for t in g``), by a later statement of the same
+    block and outside any loop, function or comprehension there; the names its first
+    iterable reads (evaluated where it is written) are not changed in place. Else None."""
+    root = sc.parsed.node
+    stmt = _parent(root, node)
+    if counted_range(sc, node) is not None:   # over itertools.count(): made a range
+        return None
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and
+            isinstance(stmt.targets[0], ast.Name)):
+        return None
+    name = stmt.targets[0].id
+    stores, changed = _writes(root)
+    loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and
+             isinstance(n.ctx, ast.Load)]
+    first = {n.id for n in ast.walk(node.generators[0].iter) if isinstance(n, ast.Name)}
+    if stores.get(name, 0) != 1 or len(loads) != 1 or first & changed or \
+            not _consumed_at_once(root, loads[0]):
+        return None
+    block = next((b for n in ast.walk(root) for f in ("body", "orelse", "finalbody")
+                  for b in [getattr(n, f, None)] if isinstance(b, list) and
+                  any(x is stmt for x in b)), None)
+    if block is None:
+        return None
+    later = block[next(i for i, x in enumerate(block) if x is stmt) + 1:]
+    for x in later:
+        if any(n is loads[0] for n in ast.walk(x)):
+            between = [n for n in ast.walk(x) if isinstance(n, _OWN_SCOPES + _LOOPS) and
+                       any(m is loads[0] for m in ast.walk(n))]
+            return loads[0] if not between or between == [x] and \
+                getattr(x, "iter", None) is loads[0] else None
+    return None
+
+
+_OWN_SCOPES = (ast.FunctionDef, ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.DictComp,
+               ast.SetComp)
+_LOOPS = (ast.For, ast.While)
+
+
 def _parent(root, node):
     for p in ast_nodes(root):
         for child in ast.iter_child_nodes(p):
