@@ -100,6 +100,7 @@ def test_dict_of_functions_rebound_entry_makes_the_program_anew():
         with pytest.raises(revsrc.RevsrcError) as info:
             d(0.3, "c")
         assert info.value.code == "E101" and "TABLE[kind]" in info.value.line
+        assert info.value.lineno == from_table.__code__.co_firstlineno + 1
         assert "make the derivative again" in info.value.hint
         assert revsrc.grad(from_table)(0.3, "c") == pytest.approx(-2.0 * math.sin(0.6),
                                                                    rel=1e-14)
