@@ -31,7 +31,8 @@ from . import recursion
 from .dispatch import EXPRESSIONS, STATEMENTS
 from .scope import (RuleSource, Scope, all_names, assigned_names, ends_in_return,
                     own_defs, param_names, return_statements)
-from .values import Known, NestedDef, Partial, VDict, VRecord, VTuple, inlinable, static_node, vtuple
+from .values import (Known, NestedDef, Partial, VDict, VRecord, VTuple, inlinable, static_node,
+                     vtuple)
 from .assign import AssignLowering
 from .builtin_calls import BuiltinLowering
 from .calls import CallLowering
