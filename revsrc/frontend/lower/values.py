@@ -127,6 +127,19 @@ class BoundMethod:
         self.fn = fn
 
 
+class Partial:
+    """``functools.partial(fn, *args, **kwargs)`` made in the function on values known
+    only when the program runs: ``args`` and ``kwargs`` are operands (taken when the
+    partial was made, as Python binds them); a call of it calls ``fn`` on them and its
+    own arguments."""
+    __slots__ = ("fn", "args", "kwargs")
+
+    def __init__(self, fn, args, kwargs):
+        self.fn = fn
+        self.args = list(args)
+        self.kwargs = list(kwargs)
+
+
 class Slot:
     """Stands for item ``i`` of a static container inside its probe instance."""
     __slots__ = ("i",)
