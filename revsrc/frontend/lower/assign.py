@@ -15,12 +15,15 @@ from ...runtime import containers
 from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
-from .mapping import kept_generator_use
 from .scope import param_names
 from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple, inlinable,
                      describe_static, is_static,
                      is_static_value, lambda_def, made_object)
 from ...core.source import ast_nodes
+from ...core.late import LateModule
+
+# generators kept for later (mapping.py): loaded when met
+mapping = LateModule(__package__ + ".mapping")
 
 
 def _is_function_value(fn):
@@ -38,7 +41,7 @@ class AssignLowering:
     def _assign(self, sc, target, value, out, loc):
         if self._assign_function(sc, target, value, out, loc):
             return
-        use = kept_generator_use(sc, value) if isinstance(target, ast.Name) and \
+        use = mapping.kept_generator_use(sc, value) if isinstance(target, ast.Name) and \
             isinstance(value, ast.GeneratorExp) else None
         if use is not None:
             # g = (... for v in xs) read once, later: lowered where it is consumed, as
