@@ -57,10 +57,9 @@ KNOWN = {
     # and in forward mode: jvp of the relu pair at 0 and of the clip chain at 1 (2, true 1)
     # np.maximum(x, y) + np.minimum(x, y) (== x + y) at x == y: revsrc (2, 0), JAX and the closed form (1, 1)
     # -- CRASHED (at the tester's branch point) ----------------------------------------------------------
-    # an uncoded OverflowError from JAX: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where
-    # taylor_term builds p = 25! as a Python int (current main refuses it with E603, as
-    # refusals.md documents: after merging, this becomes "refused-doc")
-    "r10_grad_jax_backend_factorial_past_int64": "refused-doc",
+    # (computing since backend="jax" converts an int past 64 bits beside a float as Python
+    # does: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where taylor_term builds
+    # p = 25! as a Python int; it was an uncoded OverflowError, then E603)
     # -- REFUSED, undocumented -----------------------------------------------------------------------
     # (computing since undoccalls: st = Pt(1.0, 2.0); st = nt_step(st, b); return st.s * st.i)
     # (computing since undoccalls: sum(ACTIVATIONS[n](z) for n in names), a global dict of

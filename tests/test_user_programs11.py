@@ -13,7 +13,6 @@ KNOWN = {
     # -- part a
     # grad(f)((0.9, 0.1, -0.3, 0.2)) where f does `q = qnormalize(q)` (a helper returning a tuple
     # rebinding the tuple argument): UnboundLocalError 'qrotate_q'; JAX: the gradient
-    "r11_quat_rotate_tuple": "crashed",
     # hessian of a function of an array that builds `tuple(c / n for c in q)`: E104 "reading or
     # writing items of a list or dict has no rule"; JAX's hessian computes it
     "r11_quat_rotate_hessian_list": "refused-undoc",
@@ -66,7 +65,6 @@ KNOWN = {
     "r11_list_concat_rebinds_tuple_arg": "crashed",  # coeffs = list(coeffs) + [0.0]
     "r11_list_plus_rebinds_list_arg": "crashed",  # coeffs = coeffs + [0.0]
     "r11_tuple_literal_rebinds_arg": "crashed",  # pt = (pt[1], pt[0]); expected (0.01, 0.18)
-    "r11_helper_tuple_rebinds_tuple_args": "crashed",  # a = to_unit(a) (helper returns a tuple)
     "r11_dict_comprehension_rebinds_arg": "crashed",  # p = {k: 2.0 * v for k, v in p.items()}
     "r11_dict_merge_or_operator": "crashed",  # p = {"a": 1.0} | p
     "r11_list_of_tuples_arg_rebuilt": "crashed",  # layers = [(W * 1.0, b) for W, b in layers]
@@ -102,9 +100,7 @@ KNOWN = {
     # min(xs, default=0.0) and zip(xs, ys, strict=True): E202, a keyword the rule does not
     # take (documented kind; zip's message says "zip has no derivative rule")
     "r11_min_with_default": "refused-doc",
-    "r11_zip_strict": "refused-doc",
     # a helper decorated with functools.cache (a C wrapper): E202, no source (documented)
-    "r11_functools_cache_on_differentiated": "refused-doc",
     # Vec2.__add__ returning a new Vec2: E101, documented (an object made in the function
     # and returned)
     "r11_vec2_operator_overloading": "refused-doc",
@@ -156,7 +152,6 @@ KNOWN = {
     "r11_list_of_row_views_scaled": "refused-doc",
     # -- part q
     # grad of a function that calls revsrc.vmap(f): E104, documented
-    "r11_grad_of_function_calling_vmap": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
