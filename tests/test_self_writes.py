@@ -321,3 +321,19 @@ def test_the_argument_is_not_changed():
     revsrc.grad(reversed_self)(x)
     revsrc.grad(permuted_self, backend="jax")(x)
     np.testing.assert_array_equal(x, X)
+
+
+def long_loop_of_self_writes(x):
+    a = x * 1.0
+    for i in range(200):
+        a[::-1] = a
+        a[PERM] = a * 0.999 + 0.001 * np.sin(a)
+    return np.sum(a * W)
+
+
+def test_checkpointed_loop_matches_the_stored_gradient():
+    # memory= recomputes the loop's turns from checkpoints: the same adjoint rule
+    stored = revsrc.grad(long_loop_of_self_writes)(X)
+    check_grads(long_loop_of_self_writes, (X,))
+    bounded = revsrc.grad(long_loop_of_self_writes, memory=2000)(X)
+    np.testing.assert_array_equal(bounded, stored)
