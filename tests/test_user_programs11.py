@@ -142,9 +142,6 @@ KNOWN = {
     "r11_for_column_in_transpose_divide": "refused-undoc",
     # rows = list(A); rows[0] *= 3.0: E404, documented (xs[i] op= v on a list item another view holds)
     "r11_list_of_row_views_scaled": "refused-doc",
-    # -- part q
-    # grad of a function that calls revsrc.vmap(f): E104, documented
-    "r11_grad_of_function_calling_vmap": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
