@@ -73,9 +73,6 @@ KNOWN = {
     # p = {**{"a": 1.0}, **p}: E101 "** in a dict literal is not supported", not documented;
     # the gradient is {"b": e^0.1}
     "r11_dict_merge_double_star": "refused-undoc",
-    # builtin max(a, b, c) at a three-way tie: revsrc (0.25, 0.25, 0.5) (pairwise splits;
-    # np.max of the same values gives 1/3 each), JAX's max of the stacked values 1/3 each
-    "r11_builtin_max_three_ties": "wrong",
     # np.logaddexp.accumulate: E202 (a NumPy function with no rule, documented)
     "r11_logaddexp_accumulate": "refused-doc",
     # -- part i
@@ -107,15 +104,6 @@ KNOWN = {
     # `if isinstance(x, (list, tuple)): x = np.array(x)`: E105, documented (a container read
     # after the if that chose it)
     "r11_isinstance_normalise_list": "refused-doc",
-    # -- part k: an array assigned into a slice or index of itself (`a[::-1] = a`, `a[perm] = a`,
-    # `a[:] = a`, `A[:, ::-1] = A`) has a zero gradient in reverse mode (NumPy copies the
-    # overlapping right-hand side first); forward mode (jvp, jacfwd) gets it right
-    "r11_reverse_in_place_write_view": "wrong",  # revsrc [0 0 0 0], expected W[::-1] = [4 3 2 1]
-    "r11_reverse_in_place_write_view_fd": "wrong",  # the same against central differences
-    "r11_permutation_scatter_self": "wrong",  # a[[3,2,1,0]] = a: revsrc 0, expected [4 3 2 1]
-    "r11_self_assign_full_slice": "wrong",  # a = tanh(x); a[:] = a: revsrc 0, expected W*(1-tanh^2)
-    "r11_flip_columns_self": "wrong",  # A[:, ::-1] = A: revsrc 0, FD [19.5 12 4.5 4.5]
-    "r11_reverse_in_place_write_backend_jax": "wrong",  # backend="jax": 0 too
     # -- part l
     # [lambda v: v * k for k in range(3)] called later: E101, documented (a lambda used as a value)
     "r11_lambdas_late_binding": "refused-doc",
@@ -150,8 +138,6 @@ KNOWN = {
     "r11_for_column_in_transpose_divide": "refused-undoc",
     # rows = list(A); rows[0] *= 3.0: E404, documented (xs[i] op= v on a list item another view holds)
     "r11_list_of_row_views_scaled": "refused-doc",
-    # -- part q
-    # grad of a function that calls revsrc.vmap(f): E104, documented
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
