@@ -16,6 +16,7 @@ from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
 from .scope import param_names
+from .rebind import augmented_static, placed_dict as _placed_dict, rebind_static
 from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple,
                      describe_static, is_static,
                      is_static_value, lambda_def, made_object)
@@ -54,6 +55,11 @@ class AssignLowering:
                 return
             var = self._store_name(sc, target.id, target)
             out.append(Op(var, ir.copy, (self._materialize(v, out, loc),), loc=loc))
+        elif isinstance(target, ast.Name) and self._holds_static(sc, target.id):
+            # the name stands for a static container now (a differentiated list, tuple
+            # or dict argument taken apart, one built earlier): the right side reads
+            # that container, so it is evaluated before the name becomes a variable
+            rebind_static(self, sc, target, self._expr(sc, value, out), out, loc)
         elif isinstance(target, ast.Name):
             var = self._store_name(sc, target.id, target)
             self._expr(sc, value, out, into=var)
@@ -68,6 +74,14 @@ class AssignLowering:
                 self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
         else:
             self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
+
+    @staticmethod
+    def _holds_static(sc, name):
+        cur = sc.env.get(name)
+        return cur is not None and not isinstance(cur, str)
+
+    def _augmented_static(self, sc, node, op, out, loc):
+        augmented_static(self, sc, node, op, out, loc)
 
     def _assign_operand(self, sc, target, value, out, loc):
         if isinstance(target, ast.Name):
@@ -407,12 +421,3 @@ def _held_once(sc, v):
             stack.extend(x.items)
             stack.extend(x.items_by_name.values())
     return count == 1
-
-
-def _placed_dict(name, loc):
-    """The refusal of a change to a dict made in the function after it was built into
-    a value of the program (``ds = [d]``): Python changes it there too."""
-    return errors.UnfollowableWrite(
-        f"{name} is changed here after it was put into a list, a tuple or a call, which "
-        "holds the same dict and would change too; revsrc cannot follow the change there",
-        loc=loc, hint=f"finish {name} before placing it, or place a copy: dict({name})")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import inspect
 import operator
 import types
@@ -20,7 +21,8 @@ from ...core import ir
 from ...core.ir import Const, Op
 from ...runtime.arith import astype as _astype, conj_method as _conj
 from .dispatch import expression
-from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
+from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, NestedPartial,
+                     VDict, VTuple,
                      inlinable, is_library, is_static, lambda_def, made_when_transforming,
                      short, spread, user_callable)
 from .builtin_calls import READ_ONCE
@@ -247,8 +249,8 @@ class CallLowering:
                 return self._inline_callable(sc, found.__func__, [Known(cls)] + args,
                                              kwargs, out, into, loc)
             return self._inline_callable(sc, found, [obj] + args, kwargs, out, into, loc)
-        if isinstance(fn, NestedDef):
-            return self._inline_def(sc, fn.scope, fn.node, args, kwargs, out, into, loc)
+        if isinstance(fn, (NestedDef, NestedPartial)):
+            return self._call_nested(sc, fn, args, kwargs, out, into, loc)
         if fn in _SIDE_EFFECTS:
             raise errors.SideEffect(
                 f"calling {getattr(fn, '__name__', fn)}() is a side effect revsrc refuses",
@@ -282,6 +284,16 @@ class CallLowering:
             return special
         args, kwargs = _by_position(fn, args, kwargs)
         return self._emit(out, fn, args, into, loc, kwargs)
+
+    def _call_nested(self, sc, fn, args, kwargs, out, into, loc):
+        """A call of a nested def, or of a partial of one (inlined, what the partial
+        holds given first; a keyword given at the call replaces the partial's)."""
+        if isinstance(fn, NestedPartial):
+            given = {k for k, _ in kwargs}
+            args = fn.args + list(args)
+            kwargs = [kv for kv in fn.kwargs if kv[0] not in given] + list(kwargs)
+            fn = fn.nested
+        return self._inline_def(sc, fn.scope, fn.node, args, kwargs, out, into, loc)
 
     def _call_args(self, sc, node, out, loc):
         """The positional and keyword operands of a call; ``*x`` and ``**x`` of a
@@ -479,6 +491,10 @@ def made_derivative(lowerer, sc, node, out, loc):
     if sc.rule_mode or not calls_maker(lowerer, sc, node.func):
         return None
     maker = lowerer._static_callee(sc, node.func, out)
+    if maker is functools.partial and node.args and not isinstance(node.args[0], ast.Starred):
+        nested = _nested_partial(lowerer, sc, node, out, loc)
+        if nested is not None:
+            return nested
     scratch = []    # a call on values of the program is not made here: nothing kept
     args, kwargs = lowerer._call_args(sc, node, scratch, loc)
     operands = list(args) + [v for _, v in kwargs]
@@ -488,3 +504,37 @@ def made_derivative(lowerer, sc, node, out, loc):
         return Known(maker(*[_static(v) for v in args], **{k: _static(v) for k, v in kwargs}))
     except errors.RevsrcError as exc:
         raise (exc if exc.filename is not None else errors.located(exc, loc)) from None
+
+
+def _nested_partial(lowerer, sc, node, out, loc):
+    """``functools.partial(h, ...)`` of a def made in the function (or of such a
+    partial): a `NestedPartial`, whose calls inline the def with what the partials hold
+    given first (the values the arguments have here, copied); None for any other."""
+    first = node.args[0]
+    if isinstance(first, ast.Name) and _bound_here(sc, first.id):
+        inner = lowerer._resolve(sc, first.id, first, [])   # (a name bound here: no code)
+    elif isinstance(first, ast.Call):
+        inner = made_derivative(lowerer, sc, first, out, loc)
+    else:
+        return None
+    if not (isinstance(inner, Known) and isinstance(inner.value, (NestedDef, NestedPartial))):
+        return None
+    inner = inner.value
+    args, kwargs = lowerer._call_args(sc, node, out, loc)
+    args = [lowerer._snapshot(a, out, loc) for a in args[1:]]
+    kwargs = [(k, lowerer._snapshot(v, out, loc)) for k, v in kwargs]
+    if isinstance(inner, NestedDef):
+        return Known(NestedPartial(inner, args, kwargs))
+    given = {k for k, _ in kwargs}
+    return Known(NestedPartial(inner.nested, inner.args + args,
+                               [kv for kv in inner.kwargs if kv[0] not in given] + kwargs))
+
+
+def _bound_here(sc, name):
+    """Whether ``name`` is bound in the function or an enclosing one (so resolving it
+    emits no code), not a global or closure variable."""
+    while sc is not None:
+        if name in sc.env or name in sc.defs:
+            return True
+        sc = sc.enclosing
+    return False
