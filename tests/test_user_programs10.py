@@ -57,15 +57,7 @@ KNOWN = {
     # and in forward mode: jvp of the relu pair at 0 and of the clip chain at 1 (2, true 1)
     # np.maximum(x, y) + np.minimum(x, y) (== x + y) at x == y: revsrc (2, 0), JAX and the closed form (1, 1)
     # -- CRASHED (at the tester's branch point) ----------------------------------------------------------
-    # an uncoded OverflowError from JAX: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where
-    # taylor_term builds p = 25! as a Python int (current main refuses it with E603, as
-    # refusals.md documents: after merging, this becomes "refused-doc")
-    "r10_grad_jax_backend_factorial_past_int64": "refused-doc",
     # -- REFUSED, undocumented -----------------------------------------------------------------------
-    # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
-    # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);
-    # st = nt_step(st, b); return st.s * st.i (S(b, 2.0).s without rebinding works)
-    "r10_namedtuple_rebound_no_loop": "refused-undoc",
     # E101 "calling a value computed inside the function": sum(ACTIVATIONS[n](z) for n in names)
     # with ACTIVATIONS a global dict of lambdas and names a tuple argument of str (the refusal
     # table says a global dict of functions works)
