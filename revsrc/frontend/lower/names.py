@@ -216,7 +216,7 @@ class NameLowering:
             if isinstance(cur, (VTuple, VDict)) and plain_static(cur) \
                     and not sc.branch_vars & {name}:
                 value = self._materialize(cur, out, loc)
-                var = self._store_name(sc, name, None)
+                var = self._store_name(sc, name, stmts[0])
                 out.append(Op(var, ir.copy, (value,), loc=loc))
                 made.add(name)
         return made
