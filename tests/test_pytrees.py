@@ -227,13 +227,29 @@ def test_assigning_into_a_parameter_container_is_refused():
 
 def test_a_container_chosen_by_a_branch_is_refused_after_it():
     def f(params, flag):
-        layer = params["a"]
         if flag:
             layer = params["b"]
+        else:
+            layer = params["a"]
         return layer["W"] * 2.0
     with pytest.raises(errors.StaticValueError) as info:
         revsrc.grad(f)({"a": {"W": 1.0}, "b": {"W": 2.0}}, True)
     assert info.value.code == "E105" and "if statement" in str(info.value)
+
+
+def test_a_container_reassigned_in_a_branch_is_read_after_it():
+    # (refused, E105, before a name holding a container before the if was made a
+    # variable there: issue 22)
+    def f(params, flag):
+        layer = params["a"]
+        if flag:
+            layer = params["b"]
+        return layer["W"] * 2.0 + layer["W"] ** 2
+    p = {"a": {"W": 1.0}, "b": {"W": 2.0}}
+    assert revsrc.grad(f)(p, True) == {"a": {"W": 0.0}, "b": {"W": 2.0 + 2 * 2.0}}
+    assert revsrc.grad(f)(p, False) == {"a": {"W": 2.0 + 2 * 1.0}, "b": {"W": 0.0}}
+    check_grads(f, (p, True))
+    check_grads(f, (p, False))
 
 
 def test_a_container_chosen_by_a_branch_can_be_read_inside_it():

@@ -11,8 +11,6 @@ MODULES = ["user_programs11_" + s for s in "abcdefghijklmnopqrstuvwxyz"
 
 KNOWN = {
     # -- part a
-    # grad(f)((0.9, 0.1, -0.3, 0.2)) where f does `q = qnormalize(q)` (a helper returning a tuple
-    # rebinding the tuple argument): UnboundLocalError 'qrotate_q'; JAX: the gradient
     # hessian of a function of an array that builds `tuple(c / n for c in q)`: E104 "reading or
     # writing items of a list or dict has no rule"; JAX's hessian computes it
     "r11_quat_rotate_hessian_list": "refused-undoc",
@@ -55,19 +53,7 @@ KNOWN = {
     # -- part g
     # hessian of a neo-Hookean energy through np.linalg.det: E104, documented for det
     "r11_neo_hookean_tangent_moduli": "refused-doc",
-    # -- part h: a differentiated list/tuple/dict argument rebound in the function to a new
-    # container crashes with UnboundLocalError (one root cause, many everyday spellings)
-    # w = np.asarray(w, dtype=float) on a list argument; reference 2X^T(Xw-y)+0.2w
-    "r11_asarray_list_argument": "crashed",
-    "r11_asarray_tuple_argument": "crashed",  # the same on a tuple argument
-    "r11_list_comprehension_rebinds_arg": "crashed",  # ws = [w / sum(ws) for w in ws]
-    "r11_jvp_list_argument_rebound": "crashed",  # the same under revsrc.jvp
-    "r11_list_concat_rebinds_tuple_arg": "crashed",  # coeffs = list(coeffs) + [0.0]
-    "r11_list_plus_rebinds_list_arg": "crashed",  # coeffs = coeffs + [0.0]
-    "r11_tuple_literal_rebinds_arg": "crashed",  # pt = (pt[1], pt[0]); expected (0.01, 0.18)
-    "r11_dict_comprehension_rebinds_arg": "crashed",  # p = {k: 2.0 * v for k, v in p.items()}
-    "r11_dict_merge_or_operator": "crashed",  # p = {"a": 1.0} | p
-    "r11_list_of_tuples_arg_rebuilt": "crashed",  # layers = [(W * 1.0, b) for W, b in layers]
+    # -- part h
     # q = {"a": 1.0, "b": 0.0}; q.update(p): E401 (a discarded call, documented)
     "r11_dict_update_from_arg": "refused-doc",
     # p = {**{"a": 1.0}, **p}: E101 "** in a dict literal is not supported", not documented;
@@ -101,16 +87,9 @@ KNOWN = {
     # Vec2.__add__ returning a new Vec2: E101, documented (an object made in the function
     # and returned)
     "r11_vec2_operator_overloading": "refused-doc",
-    # `if isinstance(x, (list, tuple)): x = np.array(x)`: E105, documented (a container read
-    # after the if that chose it)
-    "r11_isinstance_normalise_list": "refused-doc",
     # -- part l
     # [lambda v: v * k for k in range(3)] called later: E101, documented (a lambda used as a value)
     "r11_lambdas_late_binding": "refused-doc",
-    # functools.partial(h, k=2) of a nested def h (one partial, or a comprehension of them):
-    # TypeError "the first argument must be callable"; of a module-level function it works
-    "r11_partials_of_nested_function": "crashed",
-    "r11_single_partial_of_nested_function": "crashed",
     # a nested def writing state["acc"] of the enclosing function: E403, documented
     "r11_closure_writes_enclosing_dict": "refused-doc",
     # g = (x * k for k in range(3)); sum(g) + sum(g): E101 "a generator expression kept for

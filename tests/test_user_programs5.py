@@ -104,7 +104,6 @@ KNOWN = {
     "mod_and_fmod": "refused",               # E202 math.fmod
     "divmod_builtin": "refused",             # E202 divmod
     "eigvalsh_cubed": "refused",             # E202 np.linalg.eigvalsh (eigh works)
-    "grad_of_vmap": "refused",               # E104 revsrc.vmap called inside grad
     "inplace_on_array_from_list": "refused",  # E404 h0 = hs[0]; h0 += 1 (the dict version works)
     "local_dict_of_lambdas_dispatch": "refused",  # E101 lambdas reading no variables of f
     "dict_unpack_merge_update": "refused",   # E101 {**p, "b": ...}

@@ -10,6 +10,7 @@ operations of revsrc/runtime/containers.py (what runs):
     xs += ys          ->  xs = containers.extend(xs, ys)
     M[i] = v          ->  M = containers.set_item(M, i, v)
     xs + ys, xs * n   ->  containers.concat(xs, ys), containers.repeat(xs, n)
+    d | e, d |= e     ->  containers.dict_merge(d, e), d = containers.dict_merge(d, e)
 
 A list, once made, is never changed, so saving it costs one reference. This is right
 only where nothing else holds the list that changes (Python would change that one
@@ -27,9 +28,9 @@ from .view_links import view_link
 from ..core import ir, kinds
 from ..core.ir import Const, Op, SetItem
 from ..runtime import inplace
-from ..runtime.containers import (IN_PLACE, append, append_in_place, concat, extend,
-                                  extend_in_place, key_at, repeat, repeat_in_place, set_item,
-                                  set_item_in_place)
+from ..runtime.containers import (IN_PLACE, append, append_in_place, concat, dict_merge,
+                                  extend, extend_in_place, key_at, merge_in_place, repeat,
+                                  repeat_in_place, set_item, set_item_in_place)
 
 
 # ----- Kind-directed rewriting -------------------------------------------------------------
@@ -129,6 +130,11 @@ class _Specializer:
             return Op(s.target, extend_in_place, s.args, loc=s.loc)
         if s.fn is operator.imul and ka == kinds.LIST:
             return Op(s.target, repeat_in_place, s.args, loc=s.loc)
+        if s.fn is operator.ior and ka == kinds.DICT:
+            return Op(s.target, merge_in_place, s.args, loc=s.loc)
+        if s.fn in (operator.or_, operator.ior) and kinds.DICT in (ka, kb):
+            # d | e: a new dict whose items carry their adjoints (operator.or_ has none)
+            return Op(s.target, dict_merge, s.args, loc=s.loc)
         if s.fn is operator.iadd and ka == kinds.TUPLE:
             return Op(s.target, concat, s.args, loc=s.loc)
         if s.fn in (operator.mul, operator.imul) and ka in _SEQ:
@@ -152,7 +158,7 @@ def needs_specializing(body):
                for s in ir.walk(body))
 
 
-_MAYBE = (operator.add, operator.iadd, operator.mul, operator.imul)
+_MAYBE = (operator.add, operator.iadd, operator.mul, operator.imul, operator.or_, operator.ior)
 
 
 # ----- xs[i] op= v on an item that may be an array (called by revsrc/passes/views.py) -----

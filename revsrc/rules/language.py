@@ -150,6 +150,11 @@ def dict_get(g, ans, d, key, default=None):
     return containers.get_grad(g, d, key), None, containers.get_default_grad(g, d, key)
 
 
+@primitive("dict_merge", containers.dict_merge, kind=KR.constant(K.DICT), linear=(0, 1))
+def dict_merge(g, ans, a, b):
+    return containers.merge_left_grad(g, a, b), containers.merge_right_grad(g, b)
+
+
 no_derivative(containers.dict_keys, kind=KR.constant(K.LIST))
 no_derivative(guards.errstate_enter, guards.errstate_exit)
 

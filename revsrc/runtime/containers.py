@@ -149,6 +149,28 @@ def dict_get(d, key, default=None):
     return d.get(key, default)
 
 
+def dict_merge(a, b):
+    """``a | b`` of two dicts (b's value wins at a key both have)."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return a | b
+    return {**a, **b}
+
+
+def merge_left_grad(g, a, b):
+    """The adjoint of ``a`` in ``a | b``: each key's adjoint where the result holds
+    a's value, a zero where b's replaced it."""
+    if np.ndim(g) == 0 and not isinstance(g, dict):
+        return g
+    return DictGrad({k: zero_like(v) if k in b else g.get(k, 0.0) for k, v in a.items()})
+
+
+def merge_right_grad(g, b):
+    """The adjoint of ``b`` in ``a | b``: each of its keys' adjoint."""
+    if np.ndim(g) == 0 and not isinstance(g, dict):
+        return g
+    return DictGrad({k: g.get(k, 0.0) for k in b})
+
+
 DICT_METHODS = {"items": dict_items, "values": dict_values, "keys": dict_keys,
                 "get": dict_get}
 
@@ -408,3 +430,4 @@ append_in_place = _in_place(append)
 extend_in_place = _in_place(extend)
 repeat_in_place = _in_place(repeat)    # xs *= n on a list: every name of xs sees it
 set_item_in_place = _in_place(set_item)
+merge_in_place = _in_place(dict_merge)  # d |= e on a dict: every name of d sees it

@@ -16,6 +16,7 @@ from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
 from .scope import param_names
+from .rebind import augmented_static, placed_dict as _placed_dict, rebind_static
 from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple, inlinable,
                      describe_static, is_static,
                      is_static_value, lambda_def, made_object)
@@ -24,6 +25,19 @@ from ...core.late import LateModule
 
 # generators kept for later (mapping.py): loaded when met
 mapping = LateModule(__package__ + ".mapping")
+
+
+def calls_user_function(sc, node):
+    """Whether ``node`` calls a function of the user's by name, inlined here: it
+    may return a container known when transforming (``st = step(st, b)`` giving a
+    namedtuple), which the name then stands for."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        return False
+    v = sc.env.get(node.func.id)
+    if v is None and node.func.id not in sc.locals:
+        v = Known(sc.globals.get(node.func.id)) if sc.globals is not None else None
+    return isinstance(v, Known) and (isinstance(v.value, NestedDef) or isinstance(
+        v.value, types.FunctionType) and inlinable(v.value))
 
 
 def _is_function_value(fn):
@@ -77,13 +91,18 @@ class AssignLowering:
             sc.env[target.id] = VTuple(items)
             return
         if isinstance(target, ast.Name) and (self._maybe_static(sc, value) or
-                                             self._calls_user_function(sc, value)):
+                                             calls_user_function(sc, value)):
             v = self._expr(sc, value, out)
             if is_static_value(v):
                 self._bind_static(sc, target.id, v, out, loc, target)
                 return
             var = self._store_name(sc, target.id, target)
             out.append(Op(var, ir.copy, (self._materialize(v, out, loc),), loc=loc))
+        elif isinstance(target, ast.Name) and self._holds_static(sc, target.id):
+            # the name stands for a static container now (a differentiated list, tuple
+            # or dict argument taken apart, one built earlier): the right side reads
+            # that container, so it is evaluated before the name becomes a variable
+            rebind_static(self, sc, target, self._expr(sc, value, out), out, loc)
         elif isinstance(target, ast.Name):
             var = self._store_name(sc, target.id, target)
             self._expr(sc, value, out, into=var)
@@ -99,17 +118,13 @@ class AssignLowering:
         else:
             self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
 
-    def _calls_user_function(self, sc, node):
-        """Whether ``node`` calls a function of the user's by name, inlined here: it
-        may return a container known when transforming (``st = step(st, b)`` giving a
-        namedtuple), which the name then stands for."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
-            return False
-        v = sc.env.get(node.func.id)
-        if v is None and node.func.id not in sc.locals:
-            v = Known(sc.globals.get(node.func.id)) if sc.globals is not None else None
-        return isinstance(v, Known) and (isinstance(v.value, NestedDef) or isinstance(
-            v.value, types.FunctionType) and inlinable(v.value))
+    @staticmethod
+    def _holds_static(sc, name):
+        cur = sc.env.get(name)
+        return cur is not None and not isinstance(cur, str)
+
+    def _augmented_static(self, sc, node, op, out, loc):
+        augmented_static(self, sc, node, op, out, loc)
 
     def _assign_operand(self, sc, target, value, out, loc):
         if isinstance(target, ast.Name):
@@ -452,15 +467,6 @@ def _held_once(sc, v):
             stack.extend(x.items)
             stack.extend(x.items_by_name.values())
     return count == 1
-
-
-def _placed_dict(name, loc):
-    """The refusal of a change to a dict made in the function after it was built into
-    a value of the program (``ds = [d]``): Python changes it there too."""
-    return errors.UnfollowableWrite(
-        f"{name} is changed here after it was put into a list, a tuple or a call, which "
-        "holds the same dict and would change too; revsrc cannot follow the change there",
-        loc=loc, hint=f"finish {name} before placing it, or place a copy: dict({name})")
 
 
 # calls that read a list's items then and keep no hold of the list

@@ -22,10 +22,12 @@ from ...core import ir, pytree
 from ...core.ir import Const, Op
 from ...runtime.arith import astype as _astype, conj_method as _conj
 from .dispatch import expression
-from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, Partial, VDict,
-                     VTuple, inlinable, is_library, is_static, lambda_def,
+from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, NestedPartial,
+                     Partial, VDict, VTuple, inlinable, is_library, is_static, lambda_def,
                      made_when_transforming, short, spread, user_callable, vtuple)
 from .builtin_calls import READ_ONCE
+from .partials import (bound_here, known_when_transforming, partial_of_values, static_leaves,
+                       static_value)
 from .chosen import chosen_call
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
 from ...core.late import LateModule
@@ -294,8 +296,8 @@ class CallLowering:
                 return self._inline_callable(sc, found.__func__, [Known(cls)] + args,
                                              kwargs, out, into, loc)
             return self._inline_callable(sc, found, [obj] + args, kwargs, out, into, loc)
-        if isinstance(fn, NestedDef):
-            return self._inline_def(sc, fn.scope, fn.node, args, kwargs, out, into, loc)
+        if isinstance(fn, (NestedDef, NestedPartial)):
+            return self._call_nested(sc, fn, args, kwargs, out, into, loc)
         if fn in _SIDE_EFFECTS:
             raise errors.SideEffect(
                 f"calling {getattr(fn, '__name__', fn)}() is a side effect revsrc refuses",
@@ -329,6 +331,16 @@ class CallLowering:
             return special
         args, kwargs = _by_position(fn, args, kwargs)
         return self._emit(out, fn, args, into, loc, kwargs)
+
+    def _call_nested(self, sc, fn, args, kwargs, out, into, loc):
+        """A call of a nested def, or of a partial of one (inlined, what the partial
+        holds given first; a keyword given at the call replaces the partial's)."""
+        if isinstance(fn, NestedPartial):
+            given = {k for k, _ in kwargs}
+            args = fn.args + list(args)
+            kwargs = [kv for kv in fn.kwargs if kv[0] not in given] + list(kwargs)
+            fn = fn.nested
+        return self._inline_def(sc, fn.scope, fn.node, args, kwargs, out, into, loc)
 
     def _call_args(self, sc, node, out, loc):
         """The positional and keyword operands of a call; ``*x`` and ``**x`` of a
@@ -517,20 +529,6 @@ def calls_maker(lowerer, sc, func):
         return False
 
 
-def _known_when_transforming(v):
-    """Whether the operand ``v`` is a value known when transforming: a function, a
-    constant that is not an array, or a tuple of them written in the call
-    (``in_axes=(None, 0)``, ``argnums=(0, 1)``)."""
-    if isinstance(v, tuple):
-        return all(_known_when_transforming(x) for x in v)
-    return isinstance(v, Known) or (
-        isinstance(v, Const) and not isinstance(v.value, (np.ndarray, np.generic)))
-
-
-def _static(v):
-    return tuple(_static(x) for x in v) if isinstance(v, tuple) else v.value
-
-
 def calls_vectorize(lowerer, sc, func):
     """Whether ``func`` (a call's callee, as written) names ``np.vectorize``, whose call
     on a function or lambda is made when transforming (mapping.py, `vectorize_of`)."""
@@ -553,48 +551,41 @@ def made_derivative(lowerer, sc, node, out, loc):
     if sc.rule_mode or not calls_maker(lowerer, sc, node.func):
         return None
     maker = lowerer._static_callee(sc, node.func, out)
+    if maker is functools.partial and node.args and not isinstance(node.args[0], ast.Starred):
+        nested = _nested_partial(lowerer, sc, node, out, loc)
+        if nested is not None:
+            return nested
     scratch = []    # a call on values of the program is not made here: nothing kept
     args, kwargs = lowerer._call_args(sc, node, scratch, loc)
     operands = list(args) + [v for _, v in kwargs]
-    if scratch or not all(_known_when_transforming(v) for v in operands):
-        return _partial_of_values(lowerer, sc, node, maker, args, out, loc)
+    if scratch or not all(known_when_transforming(v) for v in operands):
+        return partial_of_values(lowerer, sc, node, maker, args, out, loc)
     try:
-        return Known(maker(*[_static(v) for v in args], **{k: _static(v) for k, v in kwargs}))
+        return Known(maker(*[static_value(v) for v in args],
+                           **{k: static_value(v) for k, v in kwargs}))
     except errors.RevsrcError as exc:
         raise (exc if exc.filename is not None else errors.located(exc, loc)) from None
 
 
-def _partial_of_values(lowerer, sc, node, maker, scratch_args, out, loc):
-    """``functools.partial(f, ...)`` on values known only when the program runs, ``f``
-    a function known now: a `Partial` of the operands, evaluated here once (as Python
-    binds them when the partial is made). None for anything else."""
-    if maker is not functools.partial or not scratch_args or \
-            not isinstance(scratch_args[0], Known) or \
-            any(isinstance(a, ast.Starred) for a in node.args) or \
-            any(k.arg is None for k in node.keywords):
+def _nested_partial(lowerer, sc, node, out, loc):
+    """``functools.partial(h, ...)`` of a def made in the function (or of such a
+    partial): a `NestedPartial`, whose calls inline the def with what the partials hold
+    given first (the values the arguments have here, copied); None for any other."""
+    first = node.args[0]
+    if isinstance(first, ast.Name) and bound_here(sc, first.id):
+        inner = lowerer._resolve(sc, first.id, first, [])   # (a name bound here: no code)
+    elif isinstance(first, ast.Call):
+        inner = made_derivative(lowerer, sc, first, out, loc)
+    else:
         return None
+    if not (isinstance(inner, Known) and isinstance(inner.value, (NestedDef, NestedPartial))):
+        return None
+    inner = inner.value
     args, kwargs = lowerer._call_args(sc, node, out, loc)
-    taken = [lowerer._snapshot_deep(a, out, loc) for a in args[1:]]
-    kw = [(k, lowerer._snapshot_deep(v, out, loc)) for k, v in kwargs]
-    return Known(Partial(args[0].value, taken, kw))
-
-
-def static_leaves(lowerer, v):
-    """The leaves of ``v`` in `pytree.tree_flatten`'s order, where ``v`` is a leaf of an
-    argument taken apart (``revsrc.tree_leaves(params)``), or a tuple, list or dict
-    known when transforming of those and constants; else None."""
-    if isinstance(v, (VTuple, VDict)):     # a namedtuple's fields in order too
-        out = []
-        for item in (v if isinstance(v, VTuple) else v.values):
-            got = static_leaves(lowerer, item)
-            if got is None:
-                return None
-            out += got
-        return out
-    if isinstance(v, Const) and v.value is None:
-        return []
-    if isinstance(v, Const) and isinstance(v.value, (bool, int, float, complex, str)):
-        return [v]
-    if isinstance(v, str) and v in lowerer.tree_leaf_params:
-        return [v]
-    return None
+    args = [lowerer._snapshot(a, out, loc) for a in args[1:]]
+    kwargs = [(k, lowerer._snapshot(v, out, loc)) for k, v in kwargs]
+    if isinstance(inner, NestedDef):
+        return Known(NestedPartial(inner, args, kwargs))
+    given = {k for k, _ in kwargs}
+    return Known(NestedPartial(inner.nested, inner.args + args,
+                               [kv for kv in inner.kwargs if kv[0] not in given] + kwargs))

@@ -17,9 +17,10 @@ from ...core import ir
 from ...core.ir import Const, If
 from .chosen import note_item
 from .dispatch import expression
+from .rebind import merge_dicts
 from .scope import param_names
 from .values import (STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
-                     lambda_def, made_object, vtuple)
+                     lambda_def, made_object, spread, vtuple)
 from ...core.source import ast_nodes, shallow_copy
 
 BINOPS = {
@@ -79,8 +80,16 @@ class ExpressionLowering:
     @expression(ast.BinOp)
     def _binop(self, sc, node, out, into, loc):
         fn = BINOPS.get(type(node.op))
-        a = self._val(sc, node.left, out)
-        b = self._val(sc, node.right, out)
+        if fn is operator.or_:
+            a = self._expr(sc, node.left, out)
+            b = self._expr(sc, node.right, out)
+            merged = merge_dicts(a, b)
+            if merged is not None:
+                return merged
+            a, b = self._materialize(a, out, loc), self._materialize(b, out, loc)
+        else:
+            a = self._val(sc, node.left, out)
+            b = self._val(sc, node.right, out)
         return self._emit(out, fn, (a, b), into, loc)
 
     @expression(ast.UnaryOp)
@@ -168,6 +177,8 @@ class ExpressionLowering:
 
     @expression(ast.Tuple, ast.List)
     def _sequence_literal(self, sc, node, out, into, loc):
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return self._starred_literal(sc, node, out, into, loc)
         values = [self._expr(sc, e, out) if not _plain_lambda(e) else
                   Known(NestedDef(sc, lambda_def(e, "lambda_"))) for e in node.elts]
         if any(made_object(v) for v in values) or any(
@@ -184,6 +195,40 @@ class ExpressionLowering:
         if isinstance(node, ast.List):
             return self._emit(out, ir.make_list, items, into, loc)
         return VTuple(items)
+
+    def _starred_literal(self, sc, node, out, into, loc):
+        """``[*xs, v]``, ``(a, *rest)``: a container known now is spread item by item;
+        one known only when the function runs is added as a list or tuple of its items
+        (``list(xs) + [v]``: its items carry their adjoints through the sum)."""
+        seq = list if isinstance(node, ast.List) else tuple
+        pieces, run = [], []
+        for e in node.elts:
+            if not isinstance(e, ast.Starred):
+                run.append(self._val(sc, e, out))
+                continue
+            v = self._expr(sc, e.value, out)
+            items = spread(v)
+            if items is not None:
+                run.extend(self._materialize(i, out, loc) for i in items)
+                continue
+            if run:
+                pieces.append(run)
+                run = []
+            pieces.append(self._emit(out, seq, (self._materialize(v, out, loc),), None, loc))
+        if run or not pieces:
+            pieces.append(run)
+        if len(pieces) == 1 and isinstance(pieces[0], list):
+            make = ir.make_list if seq is list else ir.make_tuple
+            if seq is tuple:
+                return VTuple(pieces[0])
+            return self._emit(out, make, pieces[0], into, loc)
+        made = [p if isinstance(p, str) else self._emit(
+            out, ir.make_list if seq is list else ir.make_tuple, p, None, loc) for p in pieces]
+        total = made[0]
+        for i, p in enumerate(made[1:]):
+            total = self._emit(out, operator.add, (total, p),
+                               into if i == len(made) - 2 else None, loc)
+        return total
 
     def _index(self, sc, node, out, loc):
         if isinstance(node, ast.Slice):

@@ -151,7 +151,7 @@ class InliningLowering:
             if is_static_value(value):
                 # a function, module or container known when transforming: the
                 # parameter stands for it
-                callee.env[p] = value
+                callee.env[p] = callee.given[p] = value
                 continue
             if p in assigned:
                 var = self._reserve(callee.prefix + p)

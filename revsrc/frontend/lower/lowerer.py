@@ -131,7 +131,8 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
                 sc.env[p] = Known(static[p])
             elif p in trees:
                 leaves = []
-                sc.env[p] = self._tree_param(p, trees[p], used, leaves, functions.get(p))
+                sc.env[p] = sc.given[p] = self._tree_param(p, trees[p], used, leaves,
+                                                            functions.get(p))
                 params.extend(leaves)
                 self.tree_leaf_params.update(leaves)   # each a leaf when it runs
             else:

@@ -16,8 +16,9 @@ import types
 from ... import errors
 from ...core import ir, kinds
 from ...core.ir import Const, Op
-from .values import (STATIC_NODES, Known, NestedDef, Poisoned, describe_static, is_static,
-                     is_static_value, user_callable)
+from .scope import assigned_names
+from .values import (STATIC_NODES, Known, NestedDef, Poisoned, VDict, VTuple, describe_static,
+                     is_static, is_static_value, plain_static, user_callable)
 from .calls import calls_maker, calls_vectorize
 from . import numbers
 from .objects import is_record_class, plain_init_class
@@ -135,7 +136,7 @@ class NameLowering:
     def _bind_static(self, sc, name, value, out, loc, node):
         """``name = value`` for a static ``value``: the name stands for it (outside
         loops the program runs: there, the container is built as a value)."""
-        if not sc.no_static:
+        if not sc.no_static and (name not in sc.branch_vars or isinstance(value, Known)):
             sc.env[name] = value
             return
         var = self._store_name(sc, name, node)
@@ -198,9 +199,35 @@ class NameLowering:
     # function). Where the program's control flow decides what a name holds, that
     # cannot be: a name made static in one branch of an `if` is unusable after it,
     # and inside a loop the program runs, containers are built as values.
-    def _branches(self, sc, pairs):
+    def _branches(self, sc, pairs, out=None, loc=None):
         """Lower the branches of an `if` (``pairs`` of ast statements and their
-        output list), each from the same static bindings."""
+        output list), each from the same static bindings. With ``out``: a name that
+        holds a container known now (a list, tuple or dict argument taken apart) and
+        that a branch assigns is made a variable first, into ``out`` (before the `if`),
+        and stays one in every branch: after the `if` it holds what the branch that ran
+        gave it (``if flag: w = [2 * v for v in w]``)."""
+        made = self._variables_before(sc, [s for stmts, _ in pairs for s in stmts], out,
+                                      loc) if out is not None else set()
+        sc.branch_vars |= made
+        try:
+            self._lower_branches(sc, pairs)
+        finally:
+            sc.branch_vars -= made
+
+    def _variables_before(self, sc, stmts, out, loc):
+        names, _ = assigned_names(stmts)
+        made = set()
+        for name in sorted(names):
+            cur = sc.env.get(name)
+            if isinstance(cur, (VTuple, VDict)) and plain_static(cur) \
+                    and not sc.branch_vars & {name}:
+                value = self._materialize(cur, out, loc)
+                var = self._store_name(sc, name, stmts[0])
+                out.append(Op(var, ir.copy, (value,), loc=loc))
+                made.add(name)
+        return made
+
+    def _lower_branches(self, sc, pairs):
         before = dict(sc.env)
         changed = set()
         self.cond_depth += 1

@@ -92,6 +92,8 @@ class Scope:
         self.ret_skeleton = None  # a helper's static container result (see _return)
         self.ret_plain = False    # a helper returned a plain value somewhere
         self.store_counts = {}
+        self.given = {}   # parameter -> the static container the caller gave it
+        self.branch_vars = set()   # names an `if` made variables (names.py, _branches)
         self.no_static = 0  # > 0 inside a loop the program runs: no static bindings
 
     def child(self):

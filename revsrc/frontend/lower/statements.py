@@ -48,7 +48,9 @@ class StatementLowering:
         if op is None:
             raise errors.UnsupportedSyntax("this augmented assignment is not supported",
                                            loc=loc)
-        if isinstance(node.target, ast.Name):
+        if isinstance(node.target, ast.Name) and self._holds_static(sc, node.target.id):
+            self._augmented_static(sc, node, op, out, loc)
+        elif isinstance(node.target, ast.Name):
             # Python's x op= y: in place on an array (revsrc/passes/views.py follows it)
             var = self._store_name(sc, node.target.id, node)
             rhs = self._val(sc, node.value, out)
@@ -91,7 +93,7 @@ class StatementLowering:
             # only the branch that runs is lowered
             return self._block(sc, node.body if test.value else node.orelse, out)
         body, orelse = [], []
-        self._branches(sc, [(node.body, body), (node.orelse, orelse)])
+        self._branches(sc, [(node.body, body), (node.orelse, orelse)], out, loc)
         if isinstance(test, Const):
             out.extend(body if test.value else orelse)
         else:

@@ -107,6 +107,28 @@ class NestedDef:
         self.node = node
 
 
+class NestedPartial:
+    """``functools.partial(h, ...)`` of a nested def ``h`` (a `NestedDef`) on values
+    known when transforming (``args`` and ``kwargs`` operands): a call to it is
+    ``h``'s, inlined, with those given first."""
+    __slots__ = ("nested", "args", "kwargs")
+
+    def __init__(self, nested, args, kwargs):
+        self.nested = nested
+        self.args = list(args)
+        self.kwargs = list(kwargs)
+
+
+def plain_static(v):
+    """Whether the static value ``v`` is a tuple, list or dict (nested ones too) of
+    operands: one the program can build as a value whose items carry their adjoints."""
+    if isinstance(v, VTuple):
+        return v.cls is None and all(plain_static(i) for i in v)
+    if isinstance(v, VDict):
+        return all(plain_static(i) for i in v.values)
+    return isinstance(v, (str, Const))
+
+
 def lambda_def(node, name):
     """The ``def`` named ``name`` that the lambda ``node`` stands for."""
     fdef = ast.FunctionDef(name=name, args=node.args, body=[ast.Return(value=node.body)],
