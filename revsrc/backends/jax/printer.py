@@ -34,10 +34,11 @@ from ..python import renumber
 from ... import errors, primitives, runtime
 from ...core import ir, kinds
 from ...core.ir import Const, Op, Pop, Push, SetItem, While
-from ...runtime import attempts, guards
+from ...runtime import attempts, guards, inplace
 from . import state
 from .load import require
 from .loops_print import LoopPrinter
+from .python_values import ARRAY_MAKERS, MIXED, array_dtype_of_array, wide_int
 
 # ----- Which jnp function a primitive lowers to -----
 
@@ -87,19 +88,6 @@ _VALUES = (numbers.Number, np.ndarray, np.generic, np.dtype, str, bytes, list, t
            set, frozenset, slice, range, type(None), type, types.ModuleType)
 # iterators a function makes for itself (over a list, a range): new at each trace
 _OWN_ITERATORS = tuple(type(iter(x)) for x in ([], (), range(0), {}, "", {}.items()))
-
-
-def wide_int(v):
-    """``v`` as Python's mixed arithmetic takes it beside a float: an int past 64 bits
-    (a factorial, a power of 3 in an unrolled loop) as the float Python converts it to
-    (JAX would refuse to parse it); any other value as it is."""
-    if type(v) is int and not -2 ** 63 <= v < 2 ** 63:
-        return float(v)
-    return v
-
-
-# arithmetic records whose int operand Python converts to float beside a float one
-_MIXED = frozenset({"add", "sub", "mul", "truediv", "pow"})
 
 
 def stateless(obj, method):
@@ -195,10 +183,26 @@ class JnpPrinter(LoopPrinter):
             if name not in self.J.helpers.SEQUENCES:
                 # jnp takes arrays where NumPy also takes the list they stand for
                 return self._with_name(first, f"jnp.asarray({self.name(first)})", op)
+        if op.fn is inplace.array_dtype and isinstance(first, str) and \
+                self._made_array(first):
+            return f"{self.ref(array_dtype_of_array, 'array_dtype_of_array')}({self.name(first)})"
         wide = self._wide_ints(op)
         if wide:
             return self._with_name(wide, f"{self.ref(wide_int, 'wide_int')}({self.name(wide)})", op)
         return self.expr_of(op)
+
+    def _made_array(self, name):
+        """Whether every assignment of ``name`` makes a NumPy array (``np.array(3)``, an
+        in-place operator's result on one): an array whatever its rank, where a traced
+        0-d value would look like a number (``np.argmax``'s int scalar is not one)."""
+        found = self.__dict__.get("_assigned")
+        if found is None:
+            found = self._assigned = {}
+            for s in ir.walk(self.program.body):
+                if isinstance(s, Op) and s.target is not None:
+                    found.setdefault(s.target, set()).add(s.fn)
+        fns = found.get(name)
+        return bool(fns) and all(fn in ARRAY_MAKERS or fn is inplace.in_place for fn in fns)
 
     def _wide_ints(self, op):
         """The int operand of float arithmetic ``op`` (float op int), which `wide_int`
@@ -206,7 +210,7 @@ class JnpPrinter(LoopPrinter):
         if len(op.args) != 2 or op.kwargs or not all(isinstance(a, str) for a in op.args):
             return None
         rec = primitives.lookup(op.fn)
-        if rec is None or rec.name not in _MIXED:
+        if rec is None or rec.name not in MIXED:
             return None
         ks = [self.program.kinds.get(a) for a in op.args]
         if ks.count(kinds.INT) != 1 or not set(ks) & {kinds.FLOAT, kinds.ARRAY}:
