@@ -173,3 +173,13 @@ def dict_(g, ans, source=()):
 def dict_jvp(g, ans, source=()):
     return containers.dict_tangent(g, source)
 no_derivative(containers.key_at)
+
+
+@primitive("dict_merge", containers.merge, kind=KR.constant(K.DICT))
+def dict_merge(g, ans, a, b):
+    return containers.merge_grad(g, a, b, 0), containers.merge_grad(g, a, b, 1)
+
+
+@jvp_rule("dict_merge")
+def dict_merge_jvp(g, ans, a, b):
+    return containers.merge_tangent(g, a, b, 0), containers.merge_tangent(g, a, b, 1)

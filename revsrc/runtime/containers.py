@@ -144,6 +144,33 @@ def dict_get(d, key, default=None):
     return d.get(key, default)
 
 
+def merge(a, b):
+    """``{**a, **b}``: ``b``'s entries over ``a``'s."""
+    return {**a, **b}
+
+
+def merge_grad(g, a, b, side):
+    """The adjoint of ``a`` (``side`` 0) or ``b`` (1) in ``merge(a, b)``: each of its
+    keys' adjoint in ``g``, zero for a key of ``a`` that ``b`` replaced."""
+    if not isinstance(g, dict):
+        return g
+    mine, over = (a, b) if side == 0 else (b, {})
+    return DictGrad({k: zero_like(v) if k in over else g.get(k, zero_like(v))
+                     for k, v in mine.items()})
+
+
+def merge_tangent(t, a, b, side):
+    """The tangent of ``merge(a, b)`` when ``t`` is that of ``a`` (``side`` 0) or of
+    ``b`` (1): its keys' tangents where they are kept, zeros elsewhere."""
+    mine = a if side == 0 else b
+    t = t if isinstance(t, dict) else zero_like(mine)
+    out = DictGrad({k: zero_like(v) for k, v in {**a, **b}.items()})
+    for k in mine:
+        if side == 1 or k not in b:
+            out[k] = t.get(k, out[k])
+    return out
+
+
 DICT_METHODS = {"items": dict_items, "values": dict_values, "keys": dict_keys,
                 "get": dict_get}
 

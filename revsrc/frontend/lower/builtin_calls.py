@@ -5,10 +5,14 @@ where it is made (a part of `Lowerer`).
 """
 from __future__ import annotations
 
+import ast
+import math
 import operator
 import types
 
+from ... import errors
 from ...runtime import containers
+from ...runtime.grads import elementwise as elementwise_grads
 from ...core import ir
 from ...core.ir import Const, Op
 from .values import STATIC_NODES, Known, VDict, VTuple, class_of, sequence, vtuple
@@ -107,6 +111,10 @@ class BuiltinLowering:
             for i, a in enumerate(args[1:]):
                 acc = self._emit(out, fn, (acc, a), into if i == len(args) - 2 else None, loc)
             return acc
+        if fn is math.hypot and len(args) != 2 and not kwargs:
+            # of other than two coordinates: one call on their tuple
+            coords = self._emit(out, ir.make_tuple, args, None, loc)
+            return self._emit(out, elementwise_grads.hypot_of, [coords], into, loc)
         if fn is sum and len(args) == 1 and not kwargs:
             return None
         if fn is float and len(args) == 1:
@@ -140,3 +148,28 @@ class BuiltinLowering:
                 return None
         return None
 
+
+
+def getter_access(getter, node, loc):
+    """The expression ``operator.itemgetter(k1, k2...)(obj)`` or ``attrgetter("a.b")(obj)``
+    (``node``, its call) reads, as written out: ``obj[k1]``, ``(obj[k1], obj[k2])``,
+    ``obj.a.b``; the getter was made when transforming, from constants."""
+    if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
+        raise errors.StaticValueError(
+            f"{type(getter).__name__} takes exactly one argument, the object to read",
+            loc=loc)
+    keys = getter.__reduce__()[1]
+    reads = []
+    for key in keys:
+        if isinstance(getter, operator.itemgetter):
+            read = ast.Subscript(value=node.args[0], slice=ast.Constant(key), ctx=ast.Load())
+        else:
+            read = node.args[0]
+            for attr in key.split("."):
+                read = ast.Attribute(value=read, attr=attr, ctx=ast.Load())
+        reads.append(read)
+    made = reads[0] if len(reads) == 1 else ast.Tuple(elts=reads, ctx=ast.Load())
+    for n in ast.walk(made):
+        if not hasattr(n, "lineno"):
+            ast.copy_location(n, node)
+    return made

@@ -23,7 +23,7 @@ from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
                      inlinable, is_library, is_static, lambda_def, made_when_transforming,
                      short, spread, user_callable)
-from .builtin_calls import READ_ONCE
+from .builtin_calls import READ_ONCE, getter_access
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
 from ...core.late import LateModule
 
@@ -217,6 +217,8 @@ class CallLowering:
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint=_VALUE_CALL_HINT)
+        if isinstance(fn, (operator.itemgetter, operator.attrgetter)) and not sc.rule_mode:
+            return self._expr(sc, getter_access(fn, node, loc), out, into)
         if fn in (map, filter) and not sc.rule_mode:
             return mapping.lower_map_filter(self, sc, node, fn, out, into, loc)
         if not sc.rule_mode and (inplace.value_form(fn) is not None or

@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from ... import errors, runtime
-from ...runtime import guards
+from ...runtime import containers, guards
 from ...core import ir
 from ...core.ir import Const, If
 from .dispatch import expression
@@ -120,26 +120,53 @@ class ExpressionLowering:
 
     @expression(ast.Dict)
     def _dict(self, sc, node, out, into, loc):
-        if all(isinstance(k, ast.Constant) for k in node.keys):
-            # constant keys: a static dict (each subscript reads its value)
+        spread = [self._expr(sc, v, out) if k is None else None
+                  for k, v in zip(node.keys, node.values)]
+        if all(isinstance(k, ast.Constant) or k is None and isinstance(s, VDict)
+               for k, s in zip(node.keys, spread)):
+            # constant keys, and ``**d`` of dicts whose keys are known: a static dict
+            # (each subscript reads its value), later entries replacing earlier ones
             d = VDict([], [], owned=True)
-            for k, v in zip(node.keys, node.values):
-                value = self._snapshot_deep(self._expr(sc, v, out), out, loc)
-                if isinstance(value, Known):
-                    value = self._materialize(value, out, loc)
-                if k.value in d.keys:
-                    d.values[d.keys.index(k.value)] = value
-                else:
-                    d.keys.append(k.value)
-                    d.values.append(value)
+            for k, v, s in zip(node.keys, node.values, spread):
+                entries = zip(s.keys, s.values) if k is None else \
+                    [(k.value, self._snapshot_deep(self._expr(sc, v, out), out, loc))]
+                for key, value in entries:
+                    if isinstance(value, Known):
+                        value = self._materialize(value, out, loc)
+                    if key in d.keys:
+                        d.values[d.keys.index(key)] = value
+                    else:
+                        d.keys.append(key)
+                        d.values.append(value)
             return d
         if any(k is None for k in node.keys):
-            raise errors.UnsupportedSyntax("** in a dict literal is not supported", loc=loc,
-                                           hint="list the keys")
+            return self._merged_dict(sc, node, spread, out, into, loc)
         items = []
         for k, v in zip(node.keys, node.values):
             items += [self._val(sc, k, out), self._val(sc, v, out)]
         return self._emit(out, ir.make_dict, items, into, loc)
+
+    def _merged_dict(self, sc, node, spread, out, into, loc):
+        """``{**a, "k": v, **b}`` of dicts known only at run time: the runs of
+        ``key: value`` entries made dicts, merged left to right (later keys win)."""
+        parts, run = [], []
+        for k, v, s in zip(node.keys, node.values, spread):
+            if k is not None:
+                run += [self._val(sc, k, out), self._val(sc, v, out)]
+                continue
+            if run:
+                parts.append(self._emit(out, ir.make_dict, run, None, loc))
+                run = []
+            parts.append(self._materialize(s, out, loc))
+        if run:
+            parts.append(self._emit(out, ir.make_dict, run, None, loc))
+        if len(parts) == 1:
+            return self._emit(out, dict, parts, into, loc)
+        acc = parts[0]
+        for i, part in enumerate(parts[1:]):
+            acc = self._emit(out, containers.merge, [acc, part],
+                             into if i == len(parts) - 2 else None, loc)
+        return acc
 
     @expression(ast.Starred)
     def _starred(self, sc, node, out, into, loc):
