@@ -424,10 +424,8 @@ def activity(params, wrt, body, result, kinds, positions=None):
                     raise errors.HigherOrderNotSupported(
                         "differentiating a derivative again goes through "
                         f"{runtime.described(s.fn)}, which has no rule of its own yet",
-                        loc=s.loc,
-                        hint="differentiate in the other mode (revsrc.hessian and "
-                             "revsrc.hvp use forward over reverse), or use a simpler "
-                             "formula in the function")
+                        loc=s.loc, hint=_second_order_hint(s.fn, forward=positions
+                                                            is not _diff_args))
                 if module and module.startswith("revsrc.") and _public(s.fn, name):
                     # one of revsrc's own helpers (tree_leaves...): named as users know it
                     raise errors.NoRule(
@@ -441,6 +439,19 @@ def activity(params, wrt, body, result, kinds, positions=None):
                     hint=f"register one: @revsrc.defvjp({name}) def rule(g, ans, *args): "
                          "... or mark it with revsrc.nondiff")
     return active
+
+
+def _second_order_hint(fn, forward):
+    """The hint of a second derivative refused at a step of a first one: the other
+    mode where this one is reverse (revsrc.hessian is forward over reverse), not
+    where it is forward already; a list or tuple built item by item from values."""
+    rewrite = "write the list or tuple out item by item ((q[0] * 2.0, q[1] * 2.0)), or " \
+        "use an array (q * 2.0)" if runtime.described(fn).endswith("list or dict") \
+        else "use a simpler formula in the function (arrays and NumPy functions)"
+    if forward:
+        return rewrite
+    return ("differentiate in the other mode (revsrc.hessian and revsrc.hvp use "
+            f"forward over reverse), or {rewrite}")
 
 
 def _public(fn, name):

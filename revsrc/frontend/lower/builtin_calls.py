@@ -117,6 +117,9 @@ class BuiltinLowering:
             return self._emit(out, elementwise_grads.hypot_of, [coords], into, loc)
         if fn is sum and len(args) == 1 and not kwargs:
             return None
+        if fn is str and len(args) == 1 and not kwargs and isinstance(args[0], Const) and \
+                type(args[0].value) in (str, int, bool):
+            return Const(str(args[0].value))    # a key made of a constant: "h" + str(i)
         if fn is float and len(args) == 1:
             return self._emit(out, float, args, into, loc)
         return None

@@ -64,7 +64,8 @@ class ExpressionLowering:
         fn = BINOPS.get(type(node.op))
         a = self._val(sc, node.left, out)
         b = self._val(sc, node.right, out)
-        return self._emit(out, fn, (a, b), into, loc)
+        folded = _folded_text(fn, a, b)
+        return folded if folded is not None else self._emit(out, fn, (a, b), into, loc)
 
     @expression(ast.UnaryOp)
     def _unaryop(self, sc, node, out, into, loc):
@@ -253,6 +254,9 @@ class ExpressionLowering:
         """An f-string, as its ``str.format`` template and its values."""
         values = []
         template = self._template(sc, node, values, out)
+        if all(isinstance(v, Const) and type(v.value) in _TEXT_PARTS for v in values):
+            # of constants (a key made in a loop over constants: f"h{i}"): a constant
+            return Const(guards.fstring(template, *[v.value for v in values]))
         return self._emit(out, guards.fstring, [Const(template)] + values, into, loc)
 
     def _template(self, sc, node, values, out):
@@ -337,3 +341,19 @@ class ExpressionLowering:
                              kwonlyargs=a.kwonlyargs, kw_defaults=kw_defaults,
                              kwarg=a.kwarg, defaults=defaults)
         return ast.copy_location(ast.Lambda(args=args, body=node.body), node), given
+
+
+_TEXT_PARTS = (str, int, bool)
+
+
+def _folded_text(fn, a, b):
+    """``a op b`` of two constants when it makes text ("a" + "_w", "h%d" % 2: a key
+    made in a loop over constants), as a constant; None otherwise."""
+    if not (isinstance(a, Const) and isinstance(b, Const) and str in (type(a.value),
+            type(b.value)) and all(type(v.value) in _TEXT_PARTS + (tuple,) for v in (a, b))):
+        return None
+    try:
+        value = fn(a.value, b.value)
+    except Exception:    # the program raises it where it runs
+        return None
+    return Const(value) if type(value) is str else None
