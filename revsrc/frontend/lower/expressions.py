@@ -57,7 +57,13 @@ class ExpressionLowering:
 
     @expression(ast.Name)
     def _name(self, sc, node, out, into, loc):
-        return self._resolve(sc, node.id, node, out)
+        value = self._resolve(sc, node.id, node, out)
+        if id(node) in self.drained:
+            # a kept generator read to its end: empty for any later read
+            value = self._snapshot(value, out, loc)
+            empty = self._emit(out, ir.make_list, [], None, loc)
+            self._assign_operand(sc, ast.Name(id=node.id, ctx=ast.Store()), empty, out, loc)
+        return value
 
     @expression(ast.BinOp)
     def _binop(self, sc, node, out, into, loc):

@@ -198,7 +198,8 @@ class LoopLowering:
             raise errors.UnsupportedSyntax("an async comprehension", loc=loc,
                                            hint="use a plain comprehension")
         if isinstance(node, ast.GeneratorExp):
-            mapping.check_kept_generator(sc, node, loc)
+            self.drained.update(id(n) for n in mapping.check_kept_generator(sc, node, loc)
+                                or ())
         cs = sc.child()
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and (
                 isinstance(node.elt, ast.Lambda) or isinstance(node.elt, ast.Call) and
