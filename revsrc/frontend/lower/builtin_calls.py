@@ -17,6 +17,9 @@ from ...core import ir
 from ...core.ir import Const, Op
 from .values import STATIC_NODES, Known, VDict, VTuple, class_of, sequence, vtuple
 
+# str methods folded on constants: pure, and their results are text
+TEXT_METHODS = {"format", "upper", "lower", "strip", "lstrip", "rstrip", "replace", "join",
+                 "title", "capitalize", "zfill", "ljust", "rjust", "center"}
 # builtins that read an iterable argument once, through to its end
 READ_ONCE = {"sorted", "dict", "list", "tuple", "sum", "min", "max"}
 
@@ -117,6 +120,12 @@ class BuiltinLowering:
             return self._emit(out, elementwise_grads.hypot_of, [coords], into, loc)
         if fn is sum and len(args) == 1 and not kwargs:
             return None
+        if type(getattr(fn, "__self__", None)) is str and fn.__name__ in TEXT_METHODS and \
+                all(isinstance(v, Const) for v in args + [v for _, v in kwargs]):
+            # text of constants ("{}_{}".format(name, i) in a loop over constants)
+            return Const(fn(*[a.value for a in args], **{k: v.value for k, v in kwargs}))
+        if fn is slice and not kwargs and all(isinstance(a, Const) for a in args):
+            return Const(slice(*[a.value for a in args]))    # of constants: a constant
         if fn is str and len(args) == 1 and not kwargs and isinstance(args[0], Const) and \
                 type(args[0].value) in (str, int, bool):
             return Const(str(args[0].value))    # a key made of a constant: "h" + str(i)

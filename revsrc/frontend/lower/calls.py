@@ -23,7 +23,7 @@ from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
                      inlinable, is_library, is_static, lambda_def, made_when_transforming,
                      short, spread, user_callable)
-from .builtin_calls import READ_ONCE, getter_access
+from .builtin_calls import READ_ONCE, TEXT_METHODS, getter_access
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
 from ...core.late import LateModule
 
@@ -327,6 +327,11 @@ class CallLowering:
         args, kwargs = self._call_args(sc, node, out, loc)
         args = [self._materialize(a, out, loc) for a in args]
         kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
+        if isinstance(base, Const) and type(base.value) is str and name in TEXT_METHODS \
+                and all(isinstance(v, Const) for v in args + [v for _, v in kwargs]):
+            # text of constants ("{}_{}".format(name, i) in a loop over constants)
+            return Const(getattr(base.value, name)(*[a.value for a in args],
+                                                   **{k: v.value for k, v in kwargs}))
         if name in containers.DICT_METHODS and not kwargs:   # d.items(), d.get(k)...
             return self._emit(out, containers.DICT_METHODS[name], [base] + args, into, loc)
         if name in ("append", "extend", "insert", "pop", "update", "fill", "sort",
