@@ -166,7 +166,7 @@ class CallLowering:
             return NestedDef(sc, lambda_def(func, "lambda_")), MISSING
         elif isinstance(func, ast.Call):      # revsrc.grad(h)(x): the derivative called
             made = made_derivative(self, sc, func, out, loc)
-            return (made.value if made is not None else None), MISSING
+            fn = made.value if made is not None else None
         else:
             fn = self._static_callee(sc, func, out)
             if fn is None and isinstance(func, ast.Name):
@@ -174,6 +174,8 @@ class CallLowering:
                 if isinstance(v, STATIC_NODES) and not isinstance(v, VDict):
                     # an object made from parameters, called: its class's __call__
                     return None, self._container_method(sc, v, "__call__", node, out, into, loc)
+        if isinstance(fn, (operator.itemgetter, operator.attrgetter)) and not sc.rule_mode:
+            return None, self._expr(sc, getter_access(fn, node, loc), out, into)
         return fn, MISSING
 
     def _stored_function(self, base, attr):
@@ -217,8 +219,6 @@ class CallLowering:
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint=_VALUE_CALL_HINT)
-        if isinstance(fn, (operator.itemgetter, operator.attrgetter)) and not sc.rule_mode:
-            return self._expr(sc, getter_access(fn, node, loc), out, into)
         if fn in (map, filter) and not sc.rule_mode:
             return mapping.lower_map_filter(self, sc, node, fn, out, into, loc)
         if not sc.rule_mode and (inplace.value_form(fn) is not None or
