@@ -353,3 +353,85 @@ def test_hessian_of_dict_and_array():
     close(h[1][1], hj[2][2], 1e-12)
     # the mixed block alone, as jacfwd of a gradient in the dict
     close(revsrc.jacfwd(revsrc.grad(dict_array_loss, 0), 1)(p, x)["w"], hj[0][2], 1e-12)
+
+
+# ----- methods of base classes; __getitem__ and __len__ of objects made in the function -----
+
+class Layer:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def forward(self, x):
+        return math.tanh(self.scale * x)
+
+
+class Residual(Layer):
+    def forward(self, x):
+        return x + super().forward(x)
+
+
+class ResidualByName(Layer):
+    def forward(self, x):
+        return x + Layer.forward(self, x)
+
+
+class Deeper(Residual):
+    def forward(self, x):
+        return 2.0 * super(Deeper, self).forward(x) * self.scale
+
+
+class OwnInit(Layer):
+    def __init__(self, scale, shift):
+        self.scale = scale
+        self.shift = shift
+
+    def forward(self, x):
+        return super().forward(x) + self.shift * x
+
+
+def stack_of_layers(x):
+    layers = [Residual(0.5), Layer(2.0), ResidualByName(-1.0), Deeper(0.7), OwnInit(0.3, 1.5)]
+    for layer in layers:
+        x = layer.forward(x)
+    return x
+
+
+class Table:
+    def __init__(self, values):
+        self.values = values
+
+    def __getitem__(self, i):
+        return self.values[i] * 2.0
+
+    def __len__(self):
+        return len(self.values)
+
+
+def table_sum(x):
+    t = Table([x, x * x, math.exp(x)])
+    return sum(t[i] for i in range(len(t)))
+
+
+def table_items(x):
+    t = Table([x, x * x, np.sin(x)])
+    return np.sum(t[1] * t[2]) + len(t) * np.sum(t[0])
+
+
+def test_base_class_methods():
+    for x in (0.4, -0.9):
+        v, g = revsrc.value_and_grad(stack_of_layers)(x)
+        assert v == stack_of_layers(x)
+        close(g, fd(stack_of_layers, (x,), 0))
+        close(revsrc.jacfwd(stack_of_layers)(x), g, 1e-12)
+    close(revsrc.hessian(stack_of_layers)(0.4),
+          fd(lambda v: fd(stack_of_layers, (v,), 0, 1e-5), (0.4,), 0, 1e-4), 1e-4)
+
+
+def test_getitem_and_len_of_an_object():
+    close(revsrc.grad(table_sum)(0.5), 2.0 * (1 + 2 * 0.5 + math.exp(0.5)), 1e-12)
+    x = np.array([0.3, -0.8])
+    want = jax.grad(lambda v: jnp.sum(2 * v * v * 2 * jnp.sin(v)) + 3 * jnp.sum(2 * v))(x)
+    close(revsrc.grad(table_items)(x), want, 1e-12)
+    close(revsrc.grad(table_items, backend="jax")(x), want, 1e-12)
+    close(revsrc.hessian(table_items)(x), jax.hessian(
+        lambda v: jnp.sum(2 * v * v * 2 * jnp.sin(v)) + 3 * jnp.sum(2 * v))(x), 1e-10)

@@ -37,13 +37,6 @@ KNOWN = {
     # statistics.mean / pvariance / fmean: E202 (standard library function with no rule)
     "r11_statistics_mean_pvariance": "refused-doc",
     "r11_statistics_fmean": "refused-doc",
-    # a subclass's method calling super().forward(x) (also Base.forward(self, x)) on an object
-    # built in the function: E202 "method .forward() ... has no derivative rule"; the docs say
-    # objects built in the function have their methods inlined; the reference is JAX's
-    "r11_inheritance_super": "refused-undoc",
-    # an object with __getitem__/__len__ built in the function, indexed t[i]: E105 "a Table is
-    # not a sequence"; the gradient is 2 (1 + 2x + e^x)
-    "r11_getitem_container": "refused-undoc",
     "r11_for_else": "refused-doc",  # for ... else: E102, documented
     "r11_global_counter": "refused-doc",  # global: E402, documented
     "r11_augassign_attribute": "refused-doc",  # a.total += ...: E401 writing an attribute, documented

@@ -65,6 +65,10 @@ class BuiltinLowering:
                 return None
         if not isinstance(a, STATIC_NODES) or kwargs and fn is not sorted:
             return None
+        if fn is len and len(args) == 1:
+            got = self._dunder_call(sc, a, "__len__", [], out, None, loc)
+            if got is not None:     # an object of the user's class with __len__
+                return got
         seq = sequence(a)
         if fn is len and len(args) == 1:
             return Const(len(seq))

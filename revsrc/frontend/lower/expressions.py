@@ -98,6 +98,9 @@ class ExpressionLowering:
         base = self._expr(sc, node.value, out)
         if isinstance(base, STATIC_NODES):
             idx = self._index(sc, node.slice, out, loc)
+            got = self._dunder_call(sc, base, "__getitem__", [idx], out, into, loc)
+            if got is not None:     # an object of the user's class with __getitem__
+                return got
             got = self._static_item(sc, node.value, base, idx, loc)
             if got is not None:
                 return got
