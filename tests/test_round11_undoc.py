@@ -435,3 +435,55 @@ def test_getitem_and_len_of_an_object():
     close(revsrc.grad(table_items, backend="jax")(x), want, 1e-12)
     close(revsrc.hessian(table_items)(x), jax.hessian(
         lambda v: jnp.sum(2 * v * v * 2 * jnp.sin(v)) + 3 * jnp.sum(2 * v))(x), 1e-10)
+
+
+# ----- writes through the columns of A.T -----
+
+MC = np.array([[1.0, -2.0], [0.3, 0.7]])
+
+
+def cols_divide(x):
+    A = np.outer(x[:2], x[1:])
+    for col in A.T:
+        col /= np.sum(col)
+    return np.sum(A * MC)
+
+
+def cols_named_scale(x):
+    A = np.outer(x[:2], x[1:]) + 1.0
+    At = A.T
+    for j, col in enumerate(At):
+        col *= (j + 1.0) * x[0]
+    return np.sum(np.sin(A) * MC)
+
+
+def cols_slice_write(x):
+    A = np.outer(x[:2], x[1:])
+    for col in np.transpose(A):
+        col[:] = col - np.mean(col)
+    return np.sum(A * A * MC)
+
+
+def _cols_jax(kind):
+    def f(x):
+        A = jnp.outer(x[:2], x[1:])
+        if kind == "divide":
+            return jnp.sum(A / jnp.sum(A, axis=0) * MC)
+        if kind == "scale":
+            A = (A + 1.0) * (jnp.arange(2) + 1.0) * x[0]
+            return jnp.sum(jnp.sin(A) * MC)
+        A = A - jnp.mean(A, axis=0)
+        return jnp.sum(A * A * MC)
+    return f
+
+
+@pytest.mark.parametrize("f,kind", [(cols_divide, "divide"), (cols_named_scale, "scale"),
+                                    (cols_slice_write, "slice")])
+def test_writes_through_transposed_columns(f, kind):
+    x = np.array([0.5, 1.2, -0.7])
+    ref = _cols_jax(kind)
+    v, g = revsrc.value_and_grad(f)(x)
+    close(v, ref(x), 1e-12)
+    close(g, jax.grad(ref)(x), 1e-10)
+    close(revsrc.jacfwd(f)(x), jax.grad(ref)(x), 1e-10)
+    close(revsrc.hessian(f)(x), jax.hessian(ref)(x), 1e-8)

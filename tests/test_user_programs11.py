@@ -125,10 +125,6 @@ KNOWN = {
     # alias), documented -- though at the += y always holds a fresh array
     "r11_loop_augassign_after_rebind": "refused-doc",
     # -- part o
-    # for col in A.T: col /= np.sum(col) (columns as views, normalised in place): E404 "its kind
-    # was not known before the call"; `for row in A: row *= 2.0` and row normalisation work, and
-    # nothing documents refusing column iteration; the reference is central differences
-    "r11_for_column_in_transpose_divide": "refused-undoc",
     # rows = list(A); rows[0] *= 3.0: E404, documented (xs[i] op= v on a list item another view holds)
     "r11_list_of_row_views_scaled": "refused-doc",
 }
