@@ -487,3 +487,32 @@ def test_writes_through_transposed_columns(f, kind):
     close(g, jax.grad(ref)(x), 1e-10)
     close(revsrc.jacfwd(f)(x), jax.grad(ref)(x), 1e-10)
     close(revsrc.hessian(f)(x), jax.hessian(ref)(x), 1e-8)
+
+
+# ----- revsrc.jit of a function building a list of floats: a documented refusal -----
+
+def two_box(lam, forcing=3.7, C=8.0, years=20):
+    T = 0.0
+    traj = []
+    for _ in range(years):
+        T = T + (forcing - lam * T) / C
+        traj.append(T)
+    return traj[-1] + 0.1 * sum(traj) / len(traj)
+
+
+def two_box_running(lam, forcing=3.7, C=8.0, years=20):
+    T, total = 0.0, 0.0
+    for _ in range(years):
+        T = T + (forcing - lam * T) / C
+        total += T
+    return T + 0.1 * total / years
+
+
+def test_jit_of_a_list_of_floats_refused_with_the_rewrite():
+    with pytest.raises(revsrc.errors.NotCompilable) as e:
+        revsrc.jit(two_box)(1.2)
+    assert e.value.code == "E502" and "reads other than by sum" in str(e.value)
+    assert "accumulate" in e.value.hint and e.value.lineno is not None
+    # the rewrite the hint names compiles, with Python's value
+    assert revsrc.jit(two_box_running)(1.2) == two_box_running(1.2)
+    assert two_box_running(1.2) == pytest.approx(two_box(1.2), rel=1e-12)

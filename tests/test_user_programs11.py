@@ -74,9 +74,9 @@ KNOWN = {
     "r11_logaddexp_accumulate": "refused-doc",
     # -- part i
     # revsrc.jit of a scalar two-box climate model that appends each year's temperature to
-    # a list: E502 "a list built in the function has no engine instruction"; the docs name
-    # arrays and calls without an engine instruction, not lists of floats
-    "r11_two_box_jit": "refused-undoc",
+    # a list and reads traj[-1] and len(traj): E502, documented (a list the function builds
+    # and reads other than by sum), its message now saying so, with the rewrite as its hint
+    "r11_two_box_jit": "refused-doc",
     # -- part j
     # NumPy / standard-library functions with no rule: E202, documented for a library
     # function with no rule (np.meshgrid, np.unique, np.linalg.qr, math.dist, complex(),
