@@ -516,3 +516,23 @@ def test_jit_of_a_list_of_floats_refused_with_the_rewrite():
     # the rewrite the hint names compiles, with Python's value
     assert revsrc.jit(two_box_running)(1.2) == two_box_running(1.2)
     assert two_box_running(1.2) == pytest.approx(two_box(1.2), rel=1e-12)
+
+
+# ----- a | b of dicts: the same merge (its adjoint was zero before) -----
+
+def union_literal(p):
+    r = {"a": 1.0} | p
+    return r["a"] * math.exp(r["b"])
+
+
+def union_two(p):
+    q = {"a": p["b"] * 2, "b": 5.0}
+    r = q | p
+    return r["a"] * math.exp(r["b"])
+
+
+def test_dict_union_operator():
+    for f in (union_literal, union_two):
+        p = {"b": 0.1}
+        close(revsrc.grad(f)(p), fd(f, (p,), 0))
+        close(revsrc.jacfwd(f)(p), fd(f, (p,), 0))

@@ -13,6 +13,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import errors, primitives, runtime
+from ..runtime import containers
 from ..core import ir
 from ..core import kinds as kinds_mod
 from ..core.ir import Const, For, Op, Pop, Push, SetItem
@@ -104,10 +105,20 @@ def analyze(low, flat_key, positions, rule_inputs=None):
     ``positions`` (the reverse rules' by default)."""
     pkinds, pndims = param_kinds(flat_key)
     found, ndims = infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
+    _dict_unions(low.body, found)
     wrt = [low.params[a] for a in positions]
     active = activity(low.params, wrt, low.body, low.result, found, positions=rule_inputs)
     return Analyzed(low.names, low.params, low.body, low.result, low.aux, low.deps,
                     pkinds, pndims, found, ndims, wrt, active)
+
+
+def _dict_unions(body, found):
+    """``a | b`` of two dicts is their merge (runtime/containers.py), whose rule gives
+    each its adjoint; ``|`` of numbers carries none."""
+    for s in ir.walk(body):
+        if isinstance(s, Op) and s.fn is operator.or_ and all(
+                isinstance(a, str) and found.get(a) == kinds_mod.DICT for a in s.args):
+            s.fn = containers.merge
 
 
 def op_kind(op, ctx):
