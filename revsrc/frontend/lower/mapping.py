@@ -130,6 +130,23 @@ def _consumed_at_once(root, node):
     return False
 
 
+def _repeated(root, load, gen):
+    """Whether ``load`` is inside a loop that does not hold the generator ``gen``."""
+    path = _path_to(root, load)
+    return any(isinstance(p, (ast.For, ast.While)) and not any(n is gen for n in ast.walk(p))
+               for p in path)
+
+
+def _path_to(root, target):
+    if root is target:
+        return [root]
+    for child in ast.iter_child_nodes(root):
+        found = _path_to(child, target)
+        if found:
+            return [root] + found
+    return []
+
+
 def _read_through(root, name):
     """Whether the load ``name`` is an argument a consumer reads to its end (any and
     all stop early: not those)."""
@@ -215,7 +232,9 @@ def check_kept_generator(sc, node, loc):
              and isinstance(n.ctx, ast.Load)]
     if not late and kept is not None and stores.get(kept) == 1 and kept not in changed \
             and loads and all(_read_through(root, n) for n in loads):
-        return loads    # each read takes all its items: the name is empty after it
+        # each read takes all its items: the name is empty after it (a single read
+        # that runs once needs nothing)
+        return loads if len(loads) > 1 or _repeated(root, loads[0], node) else []
     if late or kept is None or len(loads) > 1:
         why = (f"reads {', '.join(late)} when it is consumed, and the function changes "
                "it in between or elsewhere" if late else
