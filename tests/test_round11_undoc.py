@@ -536,3 +536,13 @@ def test_dict_union_operator():
         p = {"b": 0.1}
         close(revsrc.grad(f)(p), fd(f, (p,), 0))
         close(revsrc.jacfwd(f)(p), fd(f, (p,), 0))
+
+
+def gen_once(x):
+    g = (x * k for k in range(3))
+    return sum(g)
+
+
+def test_generator_read_once_still_compiles_under_jit():
+    assert revsrc.jit(gen_once)(1.5) == gen_once(1.5)
+    assert revsrc.grad(gen_once)(1.5) == 3.0
