@@ -175,3 +175,10 @@ def _scaled(v, factor):
 
 def calls_a_helper_without_an_argument(x):
     return _scaled(x)  # refuse: E105
+
+
+def pops_a_list_held_twice(x):
+    xs = [x, 2.0 * x]
+    ys = xs
+    v = xs.pop()  # refuse: E401
+    return v + len(ys)

@@ -135,13 +135,13 @@ def _leaves_loss(params):
     return sum(np.sum(leaf ** 2) for leaf in revsrc.tree_leaves(params))
 
 
-def test_revsrc_helper_inside_a_transformed_function_is_named_as_users_know_it():
-    # round 8: the refusal named revsrc.core.pytree.tree_leaves, an internal module
-    with pytest.raises(revsrc.errors.NoRule) as err:
-        revsrc.grad(_leaves_loss)({"a": np.ones(2), "b": np.ones(3)})
-    text = str(err.value)
-    assert err.value.code == "E202" and "revsrc.tree_leaves" in text
-    assert "revsrc.core" not in text and "for leaf in revsrc.tree_leaves" in text
+def test_revsrc_tree_leaves_inside_a_transformed_function():
+    # round 8: the refusal named revsrc.core.pytree.tree_leaves, an internal module; since
+    # undoccalls the leaves of an argument taken apart are known when transforming
+    params = {"a": np.array([1.0, -2.0]), "b": np.array([0.5, 3.0, 4.0])}
+    got = revsrc.grad(_leaves_loss)(params)
+    np.testing.assert_allclose(got["a"], 2 * params["a"], rtol=1e-15)
+    np.testing.assert_allclose(got["b"], 2 * params["b"], rtol=1e-15)
 
 
 def _dict_state(x):

@@ -46,6 +46,7 @@ CASES = [
     (refusals.reads_an_undefined_name, (1.0,), errors.UndefinedName, "E106"),
     (refusals.unpacks_three_from_two, (1.0,), errors.StaticValueError, "E105"),
     (refusals.calls_a_helper_without_an_argument, (1.0,), errors.StaticValueError, "E105"),
+    (refusals.pops_a_list_held_twice, (1.0,), errors.SideEffect, "E401"),
 ]
 
 

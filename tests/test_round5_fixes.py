@@ -234,7 +234,16 @@ def genexpr_list_item_written(x):
     return sum(gen)
 
 
-@pytest.mark.parametrize("f", [genexpr_var_rebound, genexpr_list_appended,
+def test_kept_generator_reads_a_rebound_name_as_python_does():
+    # consumed once, later in the same block: lowered there (since undoccalls), k = 10
+    v, g = revsrc.value_and_grad(genexpr_var_rebound)(1.5)
+    assert v == genexpr_var_rebound(1.5) == 45.0
+    h = 1e-6
+    assert g == pytest.approx((genexpr_var_rebound(1.5 + h) - genexpr_var_rebound(1.5 - h))
+                              / (2 * h), rel=1e-8)
+
+
+@pytest.mark.parametrize("f", [genexpr_list_appended,
                                genexpr_read_twice, genexpr_list_item_written],
                          ids=lambda f: f.__name__)
 def test_kept_generator_that_would_read_late_is_refused(f):

@@ -57,41 +57,26 @@ KNOWN = {
     # and in forward mode: jvp of the relu pair at 0 and of the clip chain at 1 (2, true 1)
     # np.maximum(x, y) + np.minimum(x, y) (== x + y) at x == y: revsrc (2, 0), JAX and the closed form (1, 1)
     # -- CRASHED (at the tester's branch point) ----------------------------------------------------------
-    # an uncoded OverflowError from JAX: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where
-    # taylor_term builds p = 25! as a Python int (current main refuses it with E603, as
-    # refusals.md documents: after merging, this becomes "refused-doc")
-    "r10_grad_jax_backend_factorial_past_int64": "refused-doc",
+    # (computing since backend="jax" converts an int past 64 bits beside a float as Python
+    # does: revsrc.grad(taylor_term, backend="jax")(2.0, 25), where taylor_term builds
+    # p = 25! as a Python int; it was an uncoded OverflowError, then E603)
     # -- REFUSED, undocumented -----------------------------------------------------------------------
-    # E202 "attribute .s is used on or with a differentiated value": a NamedTuple state rebound
-    # to one holding differentiated fields, with no loop: st = Pt(1.0, 2.0);
-    # st = nt_step(st, b); return st.s * st.i (S(b, 2.0).s without rebinding works)
-    "r10_namedtuple_rebound_no_loop": "refused-undoc",
-    # E101 "calling a value computed inside the function": sum(ACTIVATIONS[n](z) for n in names)
-    # with ACTIVATIONS a global dict of lambdas and names a tuple argument of str (the refusal
-    # table says a global dict of functions works)
-    "r10_lambdas_in_dict_activations": "refused-undoc",
-    # E202 "zip has no derivative rule": sum(x * y for x, y in zip(a, b, strict=True))
-    # (zip without strict= works in loops and generator expressions)
-    "r10_zip_strict": "refused-undoc",
+    # (computing since undoccalls: st = Pt(1.0, 2.0); st = nt_step(st, b); return st.s * st.i)
+    # (computing since undoccalls: sum(ACTIVATIONS[n](z) for n in names), a global dict of
+    # lambdas called by a key known when the program runs)
+    # (computing since undoccalls: sum(x * y for x, y in zip(a, b, strict=True)))
     # E104 "differentiating a derivative again goes through the derivative of np.diff":
     # revsrc.hvp / revsrc.hessian of np.sum(np.sqrt(np.diff(u) ** 2 + 1e-2)) (refusals.md lists
     # other functions, not np.diff, and recommends hessian/hvp as the way out; the same
     # program with u[1:] - u[:-1] works)
-    # E101 "a nested function can only be called, not passed as a value":
-    # np.piecewise(x, conds, [0.0, lambda t: t, 6.0]) (the lambda reads none of the function's
-    # variables, which is what refusals.md's E101 row describes)
-    "r10_np_piecewise_relu6": "refused-undoc",
-    # E101 "calling a value computed inside": f = np.vectorize(lambda t: ...); f(x)
-    "r10_np_vectorize_lambda": "refused-undoc",
+    # (computing since undoccalls: np.piecewise(x, conds, [0.0, lambda t: t, 6.0]))
+    # (computing since undoccalls: f = np.vectorize(lambda t: ...); f(x))
     # E202 "keyword 'where' of sum is not supported by its rule": np.mean(x ** 2, where=x > 0)
     # + np.sum(x, where=x < 0)
-    # E101 "a generator expression kept for later reads s when it is consumed":
-    # g = (v * s for v in xs); s = x; return sum(g) (refusals.md names map(...) kept for later)
-    "r10_generator_reads_later_binding": "refused-undoc",
-    # E202 "cached_sq has no derivative rule and no Python source to transform": a
-    # functools.lru_cache-decorated helper called on a differentiated float (it has source;
-    # the same decorator on an int-only helper works)
-    "r10_lru_cache_on_differentiated": "refused-undoc",
+    # (computing since undoccalls: g = (v * s for v in xs); s = x; return sum(g) reads s = x;
+    # an lru_cache-decorated helper called on a differentiated float: the function it wraps
+    # is inlined; and since undocjit: jit/vmap of global lists and dicts of numbers, of
+    # (-1) ** k series with factorials, of sum() of generators, backend="engine" of those)
     # E603: try: return math.log(x - 1.0) except ValueError: return 0.0 under backend="jax"
     # (JAX's log does not raise, so the except clause would never run; refusals.md's E603
     # row says so and recommends an if)

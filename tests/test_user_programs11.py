@@ -13,7 +13,6 @@ KNOWN = {
     # -- part a
     # grad(f)((0.9, 0.1, -0.3, 0.2)) where f does `q = qnormalize(q)` (a helper returning a tuple
     # rebinding the tuple argument): UnboundLocalError 'qrotate_q'; JAX: the gradient
-    "r11_quat_rotate_tuple": "crashed",
     # hessian of a function of an array that builds `tuple(c / n for c in q)`: E104, documented
     # (a second derivative through a list or tuple a comprehension builds), its hint now the
     # rewrite that works (the items written out, or an array); JAX's hessian computes it
@@ -57,19 +56,15 @@ KNOWN = {
     "r11_list_concat_rebinds_tuple_arg": "crashed",  # coeffs = list(coeffs) + [0.0]
     "r11_list_plus_rebinds_list_arg": "crashed",  # coeffs = coeffs + [0.0]
     "r11_tuple_literal_rebinds_arg": "crashed",  # pt = (pt[1], pt[0]); expected (0.01, 0.18)
-    "r11_helper_tuple_rebinds_tuple_args": "crashed",  # a = to_unit(a) (helper returns a tuple)
     "r11_dict_comprehension_rebinds_arg": "crashed",  # p = {k: 2.0 * v for k, v in p.items()}
     "r11_dict_merge_or_operator": "crashed",  # p = {"a": 1.0} | p
     "r11_list_of_tuples_arg_rebuilt": "crashed",  # layers = [(W * 1.0, b) for W, b in layers]
     # q = {"a": 1.0, "b": 0.0}; q.update(p): E401 (a discarded call, documented)
     "r11_dict_update_from_arg": "refused-doc",
     # p = {**{"a": 1.0}, **p}: ** in a dict literal now merges (tests/test_round11_undoc.py),
-    # but the dict argument p rebound crashes: UnboundLocalError (the C1 family, as
-    # r11_quat_rotate_tuple); the gradient is {"b": e^0.1}
+    # but the dict argument p rebound crashes: UnboundLocalError (the C1 family); the
+    # gradient is {"b": e^0.1}
     "r11_dict_merge_double_star": "crashed",
-    # builtin max(a, b, c) at a three-way tie: revsrc (0.25, 0.25, 0.5) (pairwise splits;
-    # np.max of the same values gives 1/3 each), JAX's max of the stacked values 1/3 each
-    "r11_builtin_max_three_ties": "wrong",
     # np.logaddexp.accumulate: E202 (a NumPy function with no rule, documented)
     "r11_logaddexp_accumulate": "refused-doc",
     # -- part i
@@ -91,24 +86,13 @@ KNOWN = {
     # min(xs, default=0.0) and zip(xs, ys, strict=True): E202, a keyword the rule does not
     # take (documented kind; zip's message says "zip has no derivative rule")
     "r11_min_with_default": "refused-doc",
-    "r11_zip_strict": "refused-doc",
     # a helper decorated with functools.cache (a C wrapper): E202, no source (documented)
-    "r11_functools_cache_on_differentiated": "refused-doc",
     # Vec2.__add__ returning a new Vec2: E101, documented (an object made in the function
     # and returned)
     "r11_vec2_operator_overloading": "refused-doc",
     # `if isinstance(x, (list, tuple)): x = np.array(x)`: E105, documented (a container read
     # after the if that chose it)
     "r11_isinstance_normalise_list": "refused-doc",
-    # -- part k: an array assigned into a slice or index of itself (`a[::-1] = a`, `a[perm] = a`,
-    # `a[:] = a`, `A[:, ::-1] = A`) has a zero gradient in reverse mode (NumPy copies the
-    # overlapping right-hand side first); forward mode (jvp, jacfwd) gets it right
-    "r11_reverse_in_place_write_view": "wrong",  # revsrc [0 0 0 0], expected W[::-1] = [4 3 2 1]
-    "r11_reverse_in_place_write_view_fd": "wrong",  # the same against central differences
-    "r11_permutation_scatter_self": "wrong",  # a[[3,2,1,0]] = a: revsrc 0, expected [4 3 2 1]
-    "r11_self_assign_full_slice": "wrong",  # a = tanh(x); a[:] = a: revsrc 0, expected W*(1-tanh^2)
-    "r11_flip_columns_self": "wrong",  # A[:, ::-1] = A: revsrc 0, FD [19.5 12 4.5 4.5]
-    "r11_reverse_in_place_write_backend_jax": "wrong",  # backend="jax": 0 too
     # -- part l
     # [lambda v: v * k for k in range(3)] called later: E101, documented (a lambda used as a value)
     "r11_lambdas_late_binding": "refused-doc",

@@ -10,7 +10,6 @@ from corpus_harness import corpus_tests  # noqa: E402
 KNOWN = {
     'uq_polynomial_chaos_hermite_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'factorial'",
     'edge_int_division_of_float': 'refused-undoc: [E202] divmod has no derivative rule and no Python source to transform',
-    'edge_closure_rebinding_after_def': 'refused-undoc: [E101] calling a value computed inside the function is not supported',
     'edge_nested_closure_loop_variable': 'refused-undoc: [E101] a nested function can only be called, not passed as a value',
     'edge_object_argument_attribute_changed': 'refused-undoc: [E101] calling a value computed inside the function is not supported',
     'edge_jit_object_attribute_changed': 'refused-undoc: [E101] calling a value computed inside the function is not supported',

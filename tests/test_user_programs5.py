@@ -37,10 +37,10 @@ KNOWN = {
     "memory_loop_np_random_draws": "refused",
     # -- WRONG --------------------------------------------------------------------------
     # A generator expression reads its free variables and its list when consumed:
-    # gen = (v * k for v in ...); k = 10.0; sum(gen) -> revsrc uses k = 1.0.
-    "genexpr_reads_var_lazily": "refused",  # E101 (was wrong)
+    # gen = (v * k for v in ...); k = 10.0; sum(gen) -> revsrc used k = 1.0 (then E101;
+    # computing since undoccalls, the generator lowered where it is consumed); a list
+    # appended to after the generator is made is still refused:
     "genexpr_sees_later_append": "refused",  # E101 (was wrong)
-    "genexpr_lazy_vag_value": "refused",  # E101 (was wrong: 4.5, plain Python 45.0)
     # float(str(x)) * x: str keeps every digit, so this is x * x (2x): was wrong (the
     # str taken as constant); now E202 where str() of a differentiated value is used
     "float_of_str_roundtrip": "refused",
@@ -99,7 +99,6 @@ KNOWN = {
     "ndarray_tolist": "refused",             # E202 method without rule
     "function_chosen_by_string_arg": "refused",       # E101 a name bound to different functions
     "function_chosen_by_string_arg_else": "refused",  # E101
-    "np_vectorize_assigned_then_called": "refused",   # E101 like m = map(...) kept
     # -- refused, undocumented (look supportable) ---------------------------------------
     "sign_heaviside": "refused",             # E202 np.heaviside
     "mod_and_fmod": "refused",               # E202 math.fmod
@@ -107,7 +106,6 @@ KNOWN = {
     "eigvalsh_cubed": "refused",             # E202 np.linalg.eigvalsh (eigh works)
     "grad_of_vmap": "refused",               # E104 revsrc.vmap called inside grad
     "inplace_on_array_from_list": "refused",  # E404 h0 = hs[0]; h0 += 1 (the dict version works)
-    "grad_of_lambda_in_dict_literal": "refused",  # E201 a lambda in a multi-line dict literal
     "local_dict_of_lambdas_dispatch": "refused",  # E101 lambdas reading no variables of f
     "dict_unpack_merge_update": "refused",   # E101 {**p, "b": ...}
     "untaken_arm_missing_attribute": "refused",  # E105 on the arm Python never evaluates
@@ -140,9 +138,7 @@ KNOWN = {
     # -- lists, refused-documented -----------------------------------------------------------
     "list_iadd_through_alias": "refused",    # E404 alias
     "list_reverse_insert_pop": "refused",    # E401 discarded call
-    "list_pop": "refused",                   # E401
     "copy_deepcopy_params": "refused",       # E202 library function
-    "lru_cache_helper": "refused",           # E202 (documented: __wrapped__ is not followed)
     "index_put_along": "refused",            # E401 np.put_along_axis
     "index_fill_method": "refused",          # E401 A.fill(2.0)
     "index_putmask_": "refused",             # E401 np.putmask
@@ -241,8 +237,6 @@ KNOWN = {
     # -- corpus 5ad: partial / **kwargs ----------------------------------------------------
     "partial_grad_p2": "refused",            # E105 "unexpected keyword argument 'a_min'" for
     "partial_jvp_p2": "refused",             #   functools.partial(np.clip, a_min=.3, a_max=.6)
-    "partial_grad_p4": "refused",            # E101 a partial made inside f
-    "partial_jvp_p4": "refused",
 }
 
 

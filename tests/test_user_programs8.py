@@ -29,8 +29,8 @@ KNOWN = {
     # -- CRASHED ------------------------------------------------------------------------------------
     # C2 (was) a refusal naming an internal module: revsrc.tree_leaves (documented for update steps)
     # called inside a differentiated function: "[E202] revsrc.core.pytree.tree_leaves has no
-    # derivative rule"; sum(np.sum(l ** 2) for l in revsrc.tree_leaves(params))
-    "r8_tree_leaves_inside_loss": "refused-undoc",  # now E202 naming revsrc.tree_leaves
+    # derivative rule"; sum(np.sum(l ** 2) for l in revsrc.tree_leaves(params)) (computing since
+    # undoccalls: the leaves of an argument taken apart are known when transforming)
     # C5 (was) backend="jax": a refusal naming internals for a dict rebuilt in a 40-step loop:
     # "[E603] ... no jax.numpy lowering for 'make_dict'", hint "give its record a jnp twin
     # (primitives.define(..., jax=...))"
@@ -48,11 +48,9 @@ KNOWN = {
     "r8_np_clip_out_same_local_array": "refused-doc",  # E401 np.clip(y, lo, hi, out=y)
     "r8_np_put_then_take": "refused-doc",             # E401 np.put(y, idx, v)
     "r8_eigvalsh_sqrt": "refused-doc",                # E202 np.linalg.eigvalsh has no rule
-    "r8_np_piecewise_lambdas": "refused-doc",         # E101 lambdas passed as values to np.piecewise
     "r8_list_append_insert_pop_extend": "refused-doc",  # E401 xs.insert(0, 1.0) on a local list
     "r8_ufunc_reduce_add_max_mul": "refused-doc",     # E202 np.add.reduce / np.maximum.reduce
     "r8_logaddexp_from_minus_inf_and_reduce": "refused-doc",  # E202 np.logaddexp.reduce
-    "r8_np_vectorize_lambda": "refused-doc",          # E101 np.vectorize(lambda ...) called
     "r8_histogram_weights": "refused-doc",            # E202 np.histogram
     "r8_multi_dot": "refused-doc",                    # E202 np.linalg.multi_dot
     "r8_divmod_float": "refused-doc",                 # E202 divmod(t, 1.0)

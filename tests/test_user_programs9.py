@@ -88,30 +88,15 @@ KNOWN = {
     # (computing since calls22 and kinds9: derivatives made inside the function, min(key=abs),
     # super().__call__ in a callable object, the alternating series under jit, vmap and JAX)
     # -- refused, undocumented ----------------------------------------------------------------------
-    # E401 "method .pop() is not supported": a worklist `stack = [(0.0, 1.0)]` made in the
-    # function, `a, b = stack.pop()` in `while stack:` (adaptive Simpson); the table lists
-    # I/O, discarded calls and attribute writes for E401, not a local list's pop
-    "r9_adaptive_simpson_explicit_stack": "refused-undoc",
-    # E101 "calling a value computed inside": f = np.vectorize(lambda t: math.sin(t) * t);
-    # np.sum(f(x)) (api.md: np.vectorize(f)(x, ...) has a rule)
-    "r9_np_vectorize_lambda": "refused-undoc",
-    # E101 "star-arguments are supported on a tuple ... whose length is known when
-    # transforming": np.ndindex(*M.shape), yet an array's rank is part of its kind
-    "r9_np_ndindex_loop": "refused-undoc",
-    # E101 with a misleading reason ("reads itertools when it is consumed, and the function
-    # changes it in between"; nothing changes it): terms = (x ** k / (k + 1) for k in
-    # itertools.count()); return sum(itertools.islice(terms, 12))
-    "r9_itertools_count_islice": "refused-undoc",
-    # E101 "calling a value computed inside the function": rho = LOSSES[kind]; rho(r), where
-    # LOSSES is a global dict of lambdas (the table says a global dict of functions works)
-    "r9_lambdas_in_global_dict_huber": "refused-undoc",
-    "r9_lambdas_in_global_dict_cauchy": "refused-undoc",
-    # E201 "the lambda's source cannot be told apart from the code around it": LOSSES["cauchy"](r)
-    # on a dict with one lambda per line (one of them a conditional expression), and
-    # {"sq": lambda r: r * r, "lc": lambda r: math.log1p(r * r)} on one line
-    "r9_lambdas_in_global_dict_literal_key": "refused-undoc",
-    # E101 "calling a value computed inside": f = functools.partial(math.pow, x); f(3.0)
-    "r9_partial_of_math_pow_inside": "refused-undoc",
+    # (computing since undoccalls: a worklist stack = [(0.0, 1.0)] made in the function,
+    # a, b = stack.pop() in while stack: (adaptive Simpson))
+    # (computing since undoccalls: f = np.vectorize(lambda t: math.sin(t) * t); np.sum(f(x)))
+    # (computing since undoccalls: for i, j in np.ndindex(*M.shape))
+    # (computing since undoccalls: terms = (x ** k / (k + 1) for k in itertools.count());
+    # return sum(itertools.islice(terms, 12)))
+    # (computing since undoccalls: rho = LOSSES[kind]; rho(r) and LOSSES["cauchy"](r) on a
+    # global dict of lambdas, one per line or several on one line)
+    # (computing since undoccalls: f = functools.partial(math.pow, x); f(3.0))
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -118,6 +118,14 @@ def parameters(fn):
     return names, defaults
 
 
+def shallow_copy(node):
+    """A new ``ast`` node of ``node``'s type with the same fields and position (what
+    ``copy.copy`` gives, without importing the copy module at start-up)."""
+    new = type(node).__new__(type(node))
+    new.__dict__.update(node.__dict__)
+    return new
+
+
 def ast_nodes(node):
     """Every node of the tree under ``node`` (itself first), in ``ast.walk``'s order
     (breadth first, children in field order): the same nodes, a list, three times

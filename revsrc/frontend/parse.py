@@ -117,7 +117,11 @@ def _read(fn, code):
             return src.numbered(lines, first)
         except (OSError, TypeError, SyntaxError):
             pass
-    # A lambda in the middle of an expression: parse the line as a fragment.
+    # A lambda in the middle of an expression: read where its code's positions are,
+    # else parse the line as a fragment.
+    alone = _lambda_at_positions(fn)
+    if alone is not None:
+        return alone
     tree = _parse_fragment(textwrap.dedent("".join(lines)), fn)
     ast.increment_lineno(tree, first - 1)
     return tree
@@ -312,7 +316,7 @@ def _find_definition(tree, fn):
         argnames = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
         found = [n for n in ast_nodes(tree) if isinstance(n, ast.Lambda)
                  and list(params_of(n).positional) == argnames]
-        if len(found) > 1:   # several on one line: the one whose bytecode is fn's
+        if len(found) > 1:   # else the one whose bytecode is fn's
             found = [n for n in found if _compiles_to(n, fn.__code__)][:1]
         if len(found) != 1:
             raise errors.NoSource(
@@ -327,6 +331,56 @@ def _find_definition(tree, fn):
                     node.name == name:
                 return node
     raise errors.NoSource(f"no definition of {name} found in its source", loc=_where(fn))
+
+
+def _body_span(fn):
+    """((line, column), (end line, end column)) the positions of fn's instructions
+    span in its file (columns in UTF-8 bytes): a lambda's body; None if unknown."""
+    spans = [p for p in fn.__code__.co_positions()
+             if None not in p and not (p[2] == 0 and p[3] == 0)]
+    if not spans:
+        return None
+    return min((p[0], p[2]) for p in spans), max((p[1], p[3]) for p in spans)
+
+
+def _lambda_at_positions(fn):
+    """A module holding the lambda ``fn`` alone, read where the positions of its
+    instructions are (from the last ``lambda`` before its body to the body's end),
+    numbered as its file is; None where that does not parse to a lambda with fn's
+    parameters. Several lambdas on a line, or one per line in a dict literal, are so
+    told apart."""
+    code = fn.__code__
+    span = _body_span(fn)
+    lines = _file_lines(code.co_filename, fn.__globals__)
+    if span is None or not 0 < span[0][0] <= span[1][0] <= len(lines):
+        return None
+    (l0, c0), (l1, c1) = span
+    raw = [ln.encode("utf-8") for ln in lines]
+    first, col = l0, raw[l0 - 1].rfind(b"lambda", 0, c0)
+    while col < 0 and first > max(1, l0 - 5):
+        first -= 1
+        col = raw[first - 1].rfind(b"lambda")
+    if col < 0:
+        return None
+    text = raw[first - 1][col:] if first < l1 else raw[first - 1][col:c1]
+    if first < l1:
+        text = b"\n".join([text] + raw[first:l1 - 1] + [raw[l1 - 1][:c1]])
+    try:
+        node = ast.parse("(" + text.decode("utf-8") + "\n)", mode="eval").body
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+    argnames = list(code.co_varnames[:code.co_argcount])
+    if not isinstance(node, ast.Lambda) or list(params_of(node).positional) != argnames:
+        return None
+    for n in ast.walk(node):
+        if hasattr(n, "lineno"):
+            if n.lineno == 1:
+                n.col_offset += col - 1
+            if getattr(n, "end_lineno", None) == 1:
+                n.end_col_offset += col - 1
+            n.lineno += first - 1
+            n.end_lineno = (n.end_lineno or 1) + first - 1
+    return ast.Module(body=[ast.Expr(value=node)], type_ignores=[])
 
 
 def _compiles_to(node, code):

@@ -11,7 +11,7 @@ from ..core import ir
 from ..core import kinds as K
 from . import kind_rules as KR
 from ..runtime import containers, ieee
-from ..runtime.arith import astype, stop_gradient
+from ..runtime.arith import astype, max_ties, max_tied, min_ties, min_tied, stop_gradient
 from .. import _kernels
 from ..primitives import PYTHON, alias, declare, define, op, special
 from .register import no_derivative, primitive
@@ -173,6 +173,31 @@ def min_(g, ans, x, y):
 
 
 declare(builtins.min, pure=True, raises_on_scalars=False, int_preserving=True)
+
+
+# max(a, b, c, ...) folded two at a time (revsrc/runtime/arith.py): where y ties x, and
+# ``ties`` items before y equal x, y gets 1/(ties + 1) and x the rest, which it passes
+# on to its own tied items; so each of n tied items gets 1/n (1/2 for two, as above).
+@primitive("max_tied", max_tied, kind=KR.select_of_two_kind,
+           engine=special("minmax_tied", "MAX"), jvp="elementwise")
+def max_tied_(g, ans, x, y, ties):
+    share = (y == x) / (ties + 1)
+    return g * (1 - (y > x) - share), g * ((y > x) + share), None
+
+
+@primitive("min_tied", min_tied, kind=KR.select_of_two_kind,
+           engine=special("minmax_tied", "MIN"), jvp="elementwise")
+def min_tied_(g, ans, x, y, ties):
+    share = (y == x) / (ties + 1)
+    return g * (1 - (y < x) - share), g * ((y < x) + share), None
+
+
+no_derivative(max_ties, kind=KR.constant(K.FLOAT), engine=special("ties", "GT"))
+no_derivative(min_ties, kind=KR.constant(K.FLOAT), engine=special("ties", "LT"))
+for _fn in (max_tied, min_tied):
+    declare(_fn, pure=True, raises_on_scalars=False, int_preserving=True)
+for _fn in (max_ties, min_ties):
+    declare(_fn, pure=True, raises_on_scalars=False)
 
 
 @primitive("astype", astype, kind=KR.array_kind, linear=(0,), complex_ok=True)

@@ -21,9 +21,9 @@ def _scalars(ks):
     return all(k in SCALARS for k in ks)
 
 
-def _max_ndim(op, ctx):
+def _max_ndim(op, ctx, args=None):
     nds = []
-    for a in op.args:
+    for a in op.args if args is None else args:
         k = ctx.kind(a)
         nds.append(0 if k in SCALARS else ctx.ndim(a))
     return max(nds) if nds and all(n is not None for n in nds) else None
@@ -97,17 +97,24 @@ def select_of_branches(op, ctx):
     return FLOAT if _scalars(ks) else ANY
 
 
-def select_kind(op, ctx):
+def select_kind(op, ctx, args=None):
     """max and min keep their operands' kind (max(True, False) is a bool)."""
-    ks = ctx.kinds(op.args)
+    args = op.args if args is None else args
+    ks = ctx.kinds(args)
     if ARRAY in ks:
-        return ARRAY, _max_ndim(op, ctx)
+        return ARRAY, _max_ndim(op, ctx, args)
     if not _scalars(ks):
         return ANY
     k = BOOL
     for x in ks:
         k = join(k, x)
     return k
+
+
+def select_of_two_kind(op, ctx):
+    """runtime.arith.max_tied and min_tied: the kind max and min give their first two
+    operands (the third, a count of ties, is not a candidate)."""
+    return select_kind(op, ctx, op.args[:2])
 
 
 def compare_kind(op, ctx):

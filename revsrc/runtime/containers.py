@@ -103,16 +103,21 @@ def sorted_grad(g, iterable, key=None, reverse=False):
     return as_items(out, iterable)
 
 
-def _picked_index(seq, ans):
-    for i, item in enumerate(seq):
-        if item is ans:
-            return i
-    return next(k for k, item in enumerate(seq) if item == ans)
+def _picked_indices(seq, ans):
+    """The items of ``seq`` equal to ``max(seq)``/``min(seq)`` (``ans``), among which the
+    derivative is split equally, as the two-argument max's and np.max's are; where
+    none is (``ans`` is a NaN, which max keeps only as the first item), the first."""
+    tied = [i for i, item in enumerate(seq) if item == ans]
+    return tied or [0]
 
 
 def picked_tangent(t, seq, ans):
-    """The tangent of ``max(seq)``/``min(seq)``: that of the item picked."""
-    return t[_picked_index(seq, ans)]
+    """The tangent of ``max(seq)``/``min(seq)``: the mean of the tied items' (of the
+    item picked, when there is no tie)."""
+    tied = _picked_indices(seq, ans)
+    if len(tied) == 1:
+        return t[tied[0]]
+    return sum(t[i] for i in tied) / len(tied)
 
 
 def sorted_tangent(t, iterable, key=None, reverse=False):
@@ -298,10 +303,12 @@ def min_of(seq):
 
 def picked_grad(g, seq, ans):
     """The adjoint of ``seq`` in ``max(seq)``/``min(seq)``: ``g`` at the item Python
-    picked (the first extreme one), zero at the others."""
+    picked, zero at the others; at a tie, ``g`` split equally among the tied items."""
     out = pieces([zero_like(item) for item in seq])
-    i = _picked_index(seq, ans)
-    out[i] = out[i] + g
+    tied = _picked_indices(seq, ans)
+    share = g if len(tied) == 1 else g / len(tied)
+    for i in tied:
+        out[i] = out[i] + share
     if isinstance(seq, np.ndarray):
         return np.array(out.tolist(), dtype=float).reshape(np.shape(seq))
     return out

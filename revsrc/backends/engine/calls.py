@@ -68,6 +68,23 @@ def _minmax(lw, target, args, kinds, op):
     _winner_type(lw, target, args, kinds)
 
 
+def _minmax_tied(lw, target, args, kinds, op):
+    # runtime.arith.max_tied/min_tied: max or min of the first two (the third counts ties)
+    lw.nargs(args, 3)
+    _minmax(lw, target, args[:2], kinds[:2], op)
+
+
+def _ties(lw, target, args, kinds, beyond_op):
+    # runtime.arith.max_ties/min_ties: 1 where y is beyond x, ties + 1 where equal, else ties
+    lw.nargs(args, 3)
+    x, y, ties = (lw.r(a) for a in args)
+    beyond, same = lw.hidden("beyond"), lw.hidden("same")
+    lw.emit(beyond_op, beyond, y, x)
+    lw.emit("EQ", same, y, x)
+    lw.emit("ADD", same, ties, same)
+    lw.emit("SELECT", lw.w(target), beyond, lw.r(ir.Const(1.0)), same)
+
+
 def _winner_type(lw, target, args, kinds):
     """max and min return the operand they select, with its type: max(7, 2.5) is the
     int 7, where the engine holds a float. Where an operand of another kind than the
@@ -170,7 +187,8 @@ def _factorial(lw, target, args, kinds):
 
 
 # A record's engine spec (primitives.Lower) names one of these.
-_LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "to_int": _to_int,
+_LOWERINGS = {"op": _op, "math1": _math1, "minmax": _minmax, "minmax_tied": _minmax_tied,
+              "ties": _ties, "to_int": _to_int,
               "truth": _truth, "log": _log, "hypot": _hypot, "assert": _check_assert,
               "unpack": _unpack_check, "scale": _scale, "first": _first,
               "factorial": _factorial}

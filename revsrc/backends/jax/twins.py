@@ -34,7 +34,7 @@ from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace,
 from ...runtime.grads import (calculus as _calculus, common as _common,
                               elementwise as _elementwise, fft as _fft, indexing as _indexing,
                               linalg as _linalg, reductions as _reductions, shape as _shape)
-from ...runtime import attempts, batched, smallarr, vectorized
+from ...runtime import attempts, batched, smallarr, vectorized, vmap_grads
 from ...runtime import checkpoint as _checkpoint
 from ...runtime.grads import (mathfuncs as _mathfuncs, quantiles as _quantiles,
                               scipy_linalg as _scipy_linalg)
@@ -533,6 +533,9 @@ register_twins(_scipy_linalg, scipy_twins.TWINS)
 register_twins(_checkpoint, None)
 # small-array loops run compiled: only the Python back end's programs call it
 register_twins(smallarr, None)
+# a revsrc.vmap'd function called inside: its adjoint maps revsrc's own derivative (no
+# jnp lowering: backend="jax" refuses the call, E603)
+register_twins(vmap_grads, None)
 
 
 def _original(module, name):

@@ -16,10 +16,14 @@ from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
 from .scope import param_names
-from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple,
+from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple, inlinable,
                      describe_static, is_static,
                      is_static_value, lambda_def, made_object)
 from ...core.source import ast_nodes
+from ...core.late import LateModule
+
+# generators kept for later (mapping.py): loaded when met
+mapping = LateModule(__package__ + ".mapping")
 
 
 def _is_function_value(fn):
@@ -37,6 +41,31 @@ class AssignLowering:
     def _assign(self, sc, target, value, out, loc):
         if self._assign_function(sc, target, value, out, loc):
             return
+        use = mapping.kept_generator_use(sc, value) if isinstance(target, ast.Name) and \
+            isinstance(value, ast.GeneratorExp) else None
+        if use is not None:
+            # g = (... for v in xs) read once, later: lowered where it is consumed, as
+            # Python runs it then; its first iterable is evaluated here, as in Python
+            first = self._snapshot(self._val(sc, value.generators[0].iter, out), out, loc)
+            self.deferred_generators[id(use)] = (value, first)
+            return
+        popped = popped_list(sc, value)
+        if popped is not None:
+            # item = xs.pop(): xs a list the function made and holds under that name
+            # alone: the item, then xs without it (as a new list: nothing else holds xs)
+            xs = ast.Name(id=popped, ctx=ast.Load())
+            where = ast.Constant(-1) if not value.args else value.args[0]
+            first = where.value == 0
+            rest = ast.Slice(lower=ast.Constant(1), upper=None, step=None) if first else \
+                ast.Slice(lower=None, upper=ast.Constant(-1), step=None)
+            item = ast.Subscript(value=xs, slice=ast.Constant(where.value), ctx=ast.Load())
+            kept = ast.Subscript(value=xs, slice=rest, ctx=ast.Load())
+            for n in (xs, item, kept) + tuple(ast.walk(rest)):
+                ast.copy_location(n, value)
+            self._assign(sc, target, item, out, loc)
+            self._assign(sc, ast.copy_location(ast.Name(id=popped, ctx=ast.Store()), value),
+                         kept, out, loc)
+            return
         if isinstance(target, ast.Name) and isinstance(value, ast.Tuple) \
                 and sc.store_counts.get(target.id) == 1 and target.id not in sc.env:
             # a tuple assigned once stays a tuple of operands, never built
@@ -47,7 +76,8 @@ class AssignLowering:
                              self._snapshot(self._materialize(e, out, loc), out, loc))
             sc.env[target.id] = VTuple(items)
             return
-        if isinstance(target, ast.Name) and self._maybe_static(sc, value):
+        if isinstance(target, ast.Name) and (self._maybe_static(sc, value) or
+                                             self._calls_user_function(sc, value)):
             v = self._expr(sc, value, out)
             if is_static_value(v):
                 self._bind_static(sc, target.id, v, out, loc, target)
@@ -68,6 +98,18 @@ class AssignLowering:
                 self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
         else:
             self._assign_operand(sc, target, self._expr(sc, value, out), out, loc)
+
+    def _calls_user_function(self, sc, node):
+        """Whether ``node`` calls a function of the user's by name, inlined here: it
+        may return a container known when transforming (``st = step(st, b)`` giving a
+        namedtuple), which the name then stands for."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            return False
+        v = sc.env.get(node.func.id)
+        if v is None and node.func.id not in sc.locals:
+            v = Known(sc.globals.get(node.func.id)) if sc.globals is not None else None
+        return isinstance(v, Known) and (isinstance(v.value, NestedDef) or isinstance(
+            v.value, types.FunctionType) and inlinable(v.value))
 
     def _assign_operand(self, sc, target, value, out, loc):
         if isinstance(target, ast.Name):
@@ -419,3 +461,54 @@ def _placed_dict(name, loc):
         f"{name} is changed here after it was put into a list, a tuple or a call, which "
         "holds the same dict and would change too; revsrc cannot follow the change there",
         loc=loc, hint=f"finish {name} before placing it, or place a copy: dict({name})")
+
+
+# calls that read a list's items then and keep no hold of the list
+_READS_LIST = frozenset({"len", "sum", "min", "max", "any", "all", "list", "tuple", "sorted"})
+_COPIES_LIST = frozenset({"array", "asarray", "stack", "hstack", "vstack", "concatenate",
+                          "sum", "mean"})
+
+
+def popped_list(sc, value):
+    """The name ``xs`` where ``value`` is ``xs.pop()``, ``xs.pop(0)`` or ``xs.pop(-1)``,
+    ``xs`` a list the function makes (assigned a list literal or comprehension), and
+    read elsewhere only by its methods ``pop`` and ``append``, items, calls that read
+    its items then (``len``, ``sum``, ``np.array``...), or as the test of a ``while``
+    or ``if``: no other name, container or call holds it, so
+    giving the name the list without the item is what Python's pop leaves. Else None."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and
+            value.func.attr == "pop" and isinstance(value.func.value, ast.Name) and
+            not value.keywords and (not value.args or len(value.args) == 1 and
+                                    isinstance(value.args[0], ast.Constant) and
+                                    type(value.args[0].value) is int and
+                                    value.args[0].value in (0, -1))):
+        return None
+    name = value.func.value.id
+    root = sc.parsed.node
+    if name in param_names(root) or name not in sc.locals:
+        return None
+    allowed = set()
+    for n in ast.walk(root):
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                             for t in n.targets):
+            if len(n.targets) != 1 or not isinstance(n.value, (ast.List, ast.ListComp)):
+                return None
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension)) and \
+                any(isinstance(t, ast.Name) and t.id == name for t in ast.walk(n.target)):
+            return None
+        if isinstance(n, ast.Attribute) and n.attr in ("pop", "append"):
+            allowed.add(id(n.value))
+        elif isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load):
+            allowed.add(id(n.value))
+        elif isinstance(n, ast.Call) and (
+                isinstance(n.func, ast.Name) and n.func.id in _READS_LIST or
+                isinstance(n.func, ast.Attribute) and n.func.attr in _COPIES_LIST and
+                isinstance(n.func.value, ast.Name) and n.func.value.id in ("np", "numpy")):
+            allowed.update(id(a) for a in n.args)
+        elif isinstance(n, (ast.While, ast.If)):
+            allowed.add(id(n.test))
+        elif isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            allowed.add(id(n.operand))
+    uses = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and
+            isinstance(n.ctx, ast.Load)]
+    return name if all(id(n) in allowed for n in uses) else None

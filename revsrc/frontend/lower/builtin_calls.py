@@ -12,6 +12,7 @@ import types
 
 from ... import errors
 from ...runtime import containers
+from ...runtime.arith import max_ties, max_tied, min_ties, min_tied
 from ...runtime.grads import elementwise as elementwise_grads
 from ...core import ir
 from ...core.ir import Const, Op
@@ -97,10 +98,8 @@ class BuiltinLowering:
                                  None, loc)
             return acc
         if fn in (max, min) and len(args) == 1 and seq:
-            acc = self._materialize(seq[0], out, loc)
-            for x in seq[1:]:
-                acc = self._emit(out, fn, (acc, self._materialize(x, out, loc)), None, loc)
-            return acc
+            return self._extremum(fn, [self._materialize(x, out, loc) for x in seq], out,
+                                  None, loc)
         return None
 
     def _builtin_call(self, fn, args, kwargs, out, into, loc):
@@ -114,10 +113,7 @@ class BuiltinLowering:
         if fn in (max, min) and not kwargs:
             if len(args) == 1:
                 return self._extremum_of_sequence(fn, args[0], out, into, loc)
-            acc = args[0]
-            for i, a in enumerate(args[1:]):
-                acc = self._emit(out, fn, (acc, a), into if i == len(args) - 2 else None, loc)
-            return acc
+            return self._extremum(fn, args, out, into, loc)
         if fn is math.hypot and len(args) != 2 and not kwargs:
             # of other than two coordinates: one call on their tuple
             coords = self._emit(out, ir.make_tuple, args, None, loc)
@@ -144,13 +140,29 @@ class BuiltinLowering:
         if items is not None and len(items) >= 2:
             # the list was made for this call only: its items are the arguments
             out[:] = [s for s in out if not (isinstance(s, Op) and s.target == seq)]
-            acc = items[0]
-            for i, a in enumerate(items[1:]):
-                acc = self._emit(out, fn, (acc, a), into if i == len(items) - 2 else None,
-                                 loc)
-            return acc
+            return self._extremum(fn, items, out, into, loc)
         pick = containers.max_of if fn is max else containers.min_of
         return self._emit(out, pick, (seq,), into, loc)
+
+    def _extremum(self, fn, items, out, into, loc):
+        """``max(a, b, c, ...)``/``min(...)`` of the items written out, two at a time as
+        Python compares them (the first of equal items, x where a NaN is compared): from
+        the third item on by `max_tied`, which counts the items tied with the greatest so
+        far, so that a tie's derivative is split equally among all of them."""
+        if len(items) == 1:
+            return items[0]
+        tied, count = (max_tied, max_ties) if fn is max else (min_tied, min_ties)
+        n = len(items)
+        acc = self._emit(out, fn, tuple(items[:2]), into if n == 2 else None, loc)
+        ties = Const(1.0)      # the items before the second equal to the first: itself
+        for j in range(1, n - 1):
+            # (the items up to j equal to acc, the greatest of them)
+            ties = self._emit(out, count, (items[0] if j == 1 else prev, items[j], ties),
+                              None, loc)
+            prev = acc
+            acc = self._emit(out, tied, (acc, items[j + 1], ties),
+                             into if j == n - 2 else None, loc)
+        return acc
 
     def _literal_items(self, operand, out):
         """The items of ``operand`` when it is a list or a tuple just built (a temporary

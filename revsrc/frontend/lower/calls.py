@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import inspect
+import itertools
 import operator
 import types
 
@@ -16,14 +18,16 @@ import numpy as np
 from ...runtime import containers
 from ... import errors, primitives
 from ...runtime import inplace, tensor
-from ...core import ir
+from ...core import ir, pytree
 from ...core.ir import Const, Op
 from ...runtime.arith import astype as _astype, conj_method as _conj
 from .dispatch import expression
-from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
-                     inlinable, is_library, is_static, lambda_def, made_when_transforming,
-                     short, spread, user_callable)
-from .builtin_calls import READ_ONCE, TEXT_METHODS, getter_access
+from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, Partial, VDict,
+                     VTuple, inlinable, is_library, is_static, lambda_def,
+                     made_when_transforming, short, spread, user_callable, vtuple,
+                     known_when_transforming, static_value)
+from .builtin_calls import READ_ONCE, getter_access
+from .chosen import chosen_call
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
 from ...core.late import LateModule
 
@@ -210,15 +214,34 @@ class CallLowering:
             return done
         if fn is None and not sc.rule_mode:
             fn = mapping.vectorize_of(self, sc, node.func, out)
+        if fn is np.vectorize and not sc.rule_mode:    # v = np.vectorize(f): made now
+            vec = mapping.vectorize_of(self, sc, node, out)
+            if vec is not None:
+                return Known(vec)
         if isinstance(fn, np.vectorize) and not sc.rule_mode:
             return mapping.lower_vectorized(self, sc, node, fn, out, into, loc)
         if fn is None:
             done = made_value_call(self, sc, node, out, into, loc)
+            if done is None:
+                done = chosen_call(self, sc, node, out, into, loc)
             if done is not None:
                 return done
             raise errors.UnsupportedSyntax(
                 "calling a value computed inside the function is not supported", loc=loc,
                 hint=_VALUE_CALL_HINT)
+        if fn is pytree.tree_leaves and not sc.rule_mode and len(node.args) == 1 and \
+                not node.keywords and not isinstance(node.args[0], ast.Starred):
+            leaves = static_leaves(self, self._expr(sc, node.args[0], out))
+            if leaves is not None:     # of an argument taken apart: known now
+                return vtuple(leaves, "list")
+        if fn is itertools.islice and not sc.rule_mode:
+            done = mapping.lower_islice(self, sc, node, out, into, loc)
+            if done is not None:
+                return done
+        if fn is np.piecewise and not sc.rule_mode:
+            done = mapping.lower_piecewise(self, sc, node, out, into, loc)
+            if done is not None:
+                return done
         if fn in (map, filter) and not sc.rule_mode:
             return mapping.lower_map_filter(self, sc, node, fn, out, into, loc)
         if not sc.rule_mode and (inplace.value_form(fn) is not None or
@@ -240,6 +263,31 @@ class CallLowering:
         else:
             args, kwargs = self._call_args(sc, node, out, loc)
             fn = _new_array_call(fn, node)
+        return self._call_with(sc, fn, args, kwargs, out, into, loc)
+
+    def _call_with(self, sc, fn, args, kwargs, out, into, loc):
+        """The call of ``fn``, known when transforming, on operands ``args`` and
+        ``kwargs`` (evaluated already): inlined, an object built, or an operation."""
+        wrapped = cache_wrapped(fn) if not sc.rule_mode else None
+        if wrapped is not None and any(self._runs_with(a) for a in
+                                       list(args) + [v for _, v in kwargs]):
+            # a functools.lru_cache/cache helper called on a value known only when the
+            # program runs: its cache cannot hold derivatives, so the function it wraps
+            # is inlined (what Python computes, for a pure helper); where that is
+            # refused, the cached call runs as it is (an int-only helper, say)
+            scratch = []
+            try:
+                done = self._inline_function(sc, wrapped, args, kwargs, scratch, into, loc)
+            except errors.RevsrcError:
+                pass
+            else:
+                out.extend(scratch)
+                return done
+        if isinstance(fn, Partial):
+            given = dict(kwargs)
+            return self._call_with(sc, fn.fn, fn.args + list(args),
+                                   [(k, v) for k, v in fn.kwargs if k not in given] +
+                                   list(kwargs), out, into, loc)
         if isinstance(fn, BoundMethod):
             obj, found = fn.obj, fn.fn
             if isinstance(found, staticmethod):
@@ -327,13 +375,20 @@ class CallLowering:
         args, kwargs = self._call_args(sc, node, out, loc)
         args = [self._materialize(a, out, loc) for a in args]
         kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
-        if isinstance(base, Const) and type(base.value) is str and name in TEXT_METHODS \
-                and all(isinstance(v, Const) for v in args + [v for _, v in kwargs]):
-            # text of constants ("{}_{}".format(name, i) in a loop over constants)
-            return Const(getattr(base.value, name)(*[a.value for a in args],
-                                                   **{k: v.value for k, v in kwargs}))
+        if isinstance(base, Const) and type(base.value) is str:   # "h{}".format(i)...
+            got = self._builtin_call(getattr(base.value, name, None), args, kwargs, out, into, loc)
+            return got if got is not None else \
+                self._emit(out, ir.call_method, [base, Const(name)] + args, into, loc, kwargs)
         if name in containers.DICT_METHODS and not kwargs:   # d.items(), d.get(k)...
             return self._emit(out, containers.DICT_METHODS[name], [base] + args, into, loc)
+        if name == "pop" and not isinstance(base, Const):
+            raise errors.SideEffect(
+                ".pop() is followed as `item = xs.pop()` (or pop(0), pop(-1)) on a list "
+                "the function makes, read elsewhere only by pop, append, items, len(), "
+                "sum(), np.array() and such, or the test of a while or if; here the list "
+                "may be held elsewhere too",
+                loc=loc, hint="take the item and the rest by index: item = xs[-1]; "
+                              "xs = xs[:-1] (or pop from a copy of its own: work = list(xs))")
         if name in ("append", "extend", "insert", "pop", "update", "fill", "sort",
                     "resize", "setdefault", "clear", "remove", "popitem", "add",
                     "discard", "put", "itemset", "partition", "setflags"):
@@ -366,6 +421,14 @@ class CallLowering:
         if name == "transpose" and not args:
             return self._emit(out, np.transpose, [base], into, loc)
         return self._emit(out, fn, [base] + args, into, loc, kwargs)
+
+
+def cache_wrapped(fn):
+    """The user's function a ``functools.lru_cache``/``functools.cache`` wrapper
+    ``fn`` calls, or None."""
+    wrapped = getattr(fn, "__wrapped__", None) \
+        if isinstance(fn, functools._lru_cache_wrapper) else None
+    return wrapped if isinstance(wrapped, types.FunctionType) and inlinable(wrapped) else None
 
 
 def _is_numpy_callable(fn):
@@ -461,18 +524,15 @@ def calls_maker(lowerer, sc, func):
         return False
 
 
-def _known_when_transforming(v):
-    """Whether the operand ``v`` is a value known when transforming: a function, a
-    constant that is not an array, or a tuple of them written in the call
-    (``in_axes=(None, 0)``, ``argnums=(0, 1)``)."""
-    if isinstance(v, tuple):
-        return all(_known_when_transforming(x) for x in v)
-    return isinstance(v, Known) or (
-        isinstance(v, Const) and not isinstance(v.value, (np.ndarray, np.generic)))
-
-
-def _static(v):
-    return tuple(_static(x) for x in v) if isinstance(v, tuple) else v.value
+def calls_vectorize(lowerer, sc, func):
+    """Whether ``func`` (a call's callee, as written) names ``np.vectorize``, whose call
+    on a function or lambda is made when transforming (mapping.py, `vectorize_of`)."""
+    if not isinstance(func, (ast.Name, ast.Attribute)):
+        return False
+    try:
+        return lowerer._static_callee(sc, func, []) is np.vectorize
+    except errors.RevsrcError:
+        return False
 
 
 def made_derivative(lowerer, sc, node, out, loc):
@@ -489,9 +549,46 @@ def made_derivative(lowerer, sc, node, out, loc):
     scratch = []    # a call on values of the program is not made here: nothing kept
     args, kwargs = lowerer._call_args(sc, node, scratch, loc)
     operands = list(args) + [v for _, v in kwargs]
-    if scratch or not all(_known_when_transforming(v) for v in operands):
-        return None
+    if scratch or not all(known_when_transforming(v) for v in operands):
+        return _partial_of_values(lowerer, sc, node, maker, args, out, loc)
     try:
-        return Known(maker(*[_static(v) for v in args], **{k: _static(v) for k, v in kwargs}))
+        return Known(maker(*[static_value(v) for v in args],
+                           **{k: static_value(v) for k, v in kwargs}))
     except errors.RevsrcError as exc:
         raise (exc if exc.filename is not None else errors.located(exc, loc)) from None
+
+
+def _partial_of_values(lowerer, sc, node, maker, scratch_args, out, loc):
+    """``functools.partial(f, ...)`` on values known only when the program runs, ``f``
+    a function known now: a `Partial` of the operands, evaluated here once (as Python
+    binds them when the partial is made). None for anything else."""
+    if maker is not functools.partial or not scratch_args or \
+            not isinstance(scratch_args[0], Known) or \
+            any(isinstance(a, ast.Starred) for a in node.args) or \
+            any(k.arg is None for k in node.keywords):
+        return None
+    args, kwargs = lowerer._call_args(sc, node, out, loc)
+    taken = [lowerer._snapshot_deep(a, out, loc) for a in args[1:]]
+    kw = [(k, lowerer._snapshot_deep(v, out, loc)) for k, v in kwargs]
+    return Known(Partial(args[0].value, taken, kw))
+
+
+def static_leaves(lowerer, v):
+    """The leaves of ``v`` in `pytree.tree_flatten`'s order, where ``v`` is a leaf of an
+    argument taken apart (``revsrc.tree_leaves(params)``), or a tuple, list or dict
+    known when transforming of those and constants; else None."""
+    if isinstance(v, (VTuple, VDict)):     # a namedtuple's fields in order too
+        out = []
+        for item in (v if isinstance(v, VTuple) else v.values):
+            got = static_leaves(lowerer, item)
+            if got is None:
+                return None
+            out += got
+        return out
+    if isinstance(v, Const) and v.value is None:
+        return []
+    if isinstance(v, Const) and isinstance(v.value, (bool, int, float, complex, str)):
+        return [v]
+    if isinstance(v, str) and v in lowerer.tree_leaf_params:
+        return [v]
+    return None

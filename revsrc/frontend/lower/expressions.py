@@ -15,11 +15,12 @@ from ... import errors, runtime
 from ...runtime import containers, guards
 from ...core import ir
 from ...core.ir import Const, If
+from .chosen import note_item
 from .dispatch import expression
 from .scope import param_names
 from .values import (STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
                      lambda_def, made_object, vtuple)
-from ...core.source import ast_nodes
+from ...core.source import ast_nodes, shallow_copy
 
 BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -48,6 +49,9 @@ _COMPARE = {
 _CONVERSIONS = {ord("s"): "!s", ord("r"): "!r", ord("a"): "!a"}
 
 
+# the name a kept generator's first iterable, evaluated where it was written, has
+_KEPT_FIRST = ".kept_first"
+
 class ExpressionLowering:
     """The expression handlers (a part of `Lowerer`)."""
 
@@ -57,6 +61,19 @@ class ExpressionLowering:
 
     @expression(ast.Name)
     def _name(self, sc, node, out, into, loc):
+        kept = self.deferred_generators.pop(id(node), None)
+        if kept is not None:   # a generator expression kept for here (assign.py)
+            gen, first = kept
+            made = shallow_copy(gen)
+            made.generators = [shallow_copy(gen.generators[0])] + gen.generators[1:]
+            made.generators[0].iter = ast.copy_location(
+                ast.Name(id=_KEPT_FIRST, ctx=ast.Load()), gen.generators[0].iter)
+            sc.env[_KEPT_FIRST] = first
+            self.consumed_here.add(id(made))
+            try:
+                return self._expr(sc, made, out, into)
+            finally:
+                del sc.env[_KEPT_FIRST]
         value = self._resolve(sc, node.id, node, out)
         if id(node) in self.drained:
             # a kept generator read to its end: empty for any later read
@@ -115,7 +132,9 @@ class ExpressionLowering:
             fn = runtime.r_ if base.value is np.r_ else runtime.c_
             return self._emit(out, fn, (lst,), into, loc)
         idx = self._index(sc, node.slice, out, loc)
-        return self._emit(out, operator.getitem, (base, idx), into, loc)
+        item = self._emit(out, operator.getitem, (base, idx), into, loc)
+        note_item(self, base, item)
+        return item
 
     def _flat_item(self, sc, node, out, into, loc):
         """``a.flat[i]``: the item of ``a`` raveled (C order, as ``.flat`` counts); any

@@ -7,9 +7,12 @@ from __future__ import annotations
 import ast
 import operator
 
+import numpy as np
+
 from ... import errors
 from ...core import ir
-from ...core.ir import Const, For
+from ...core.ir import Const, For, If, Op
+from ...runtime import guards
 from .scope import assigned_names
 from .values import UNROLL_LIMIT, VDict, VTuple
 
@@ -66,6 +69,8 @@ class IterationLowering:
         the sequences are evaluated here, once, before the loop."""
         call = it if isinstance(it, ast.Call) else None
         fn = self._static_callee(sc, call.func, out) if call is not None else None
+        if fn is np.ndindex and not call.keywords:
+            return ("seq", self._ndindex(sc, call, out, loc), False)
         if fn is not None and any(isinstance(a, ast.Starred) for a in call.args):
             fn = None
         if fn is enumerate and call.args and len(call.args) + len(call.keywords) <= 2:
@@ -78,8 +83,11 @@ class IterationLowering:
                                                    loc=loc)
                 start = self._val(sc, k.value, out)
             return ("enumerate", self._iteration(sc, call.args[0], out, loc, assigned), start)
-        if fn is zip and call.args and not call.keywords:
-            return ("zip", [self._iteration(sc, a, out, loc, assigned) for a in call.args])
+        if fn is zip and call.args and all(k.arg == "strict" for k in call.keywords):
+            strict = self._val(sc, call.keywords[0].value, out) if call.keywords else Const(False)
+            if isinstance(strict, Const):
+                plans = [self._iteration(sc, a, out, loc, assigned) for a in call.args]
+                return ("zip", plans) + (("strict",) if strict.value else ())
         if fn is reversed and len(call.args) == 1 and not call.keywords:
             return ("reversed", self._iteration(sc, call.args[0], out, loc, assigned))
         if fn is range and 1 <= len(call.args) <= 3 and not call.keywords:
@@ -93,6 +101,21 @@ class IterationLowering:
         # unrolled; see _materialize_plan)
         return ("seq", self._expr(sc, it, out),
                 isinstance(it, ast.Name) and it.id in assigned)
+
+    def _ndindex(self, sc, call, out, loc):
+        """The index tuples ``np.ndindex(*shape)`` or ``np.ndindex(shape)`` walks, as a
+        list made before the loop (ints: they carry no gradient)."""
+        if len(call.args) == 1 and isinstance(call.args[0], ast.Starred):
+            shape = self._emit(out, tuple, (self._val(sc, call.args[0].value, out),), None, loc)
+            args = (shape,)
+        elif any(isinstance(a, ast.Starred) for a in call.args):
+            raise errors.UnsupportedSyntax(
+                "np.ndindex with several star-arguments is not supported", loc=loc,
+                hint="pass the shape as one tuple: np.ndindex(M.shape)")
+        else:
+            args = tuple(self._val(sc, a, out) for a in call.args)
+        walk = self._emit(out, np.ndindex, args, None, loc)
+        return self._emit(out, list, (walk,), None, loc)
 
     def _static_plan_items(self, plan, top=True):
         """The items of a loop over containers known when transforming (``for W, b in
@@ -119,6 +142,10 @@ class IterationLowering:
             if any(x is None for x in seqs) or not any(
                     _static_container(p) for p in plan[1]):
                 return None
+            if len(plan) > 2 and len({len(x) for x in seqs}) > 1:
+                raise errors.StaticValueError(
+                    f"zip(strict=True) of sequences of lengths {[len(x) for x in seqs]}",
+                    loc=None)
             return [VTuple(xs) for xs in zip(*seqs)]
         if kind == "reversed":
             inner = self._static_plan_items(plan[1], False)
@@ -142,7 +169,7 @@ class IterationLowering:
         if kind in ("enumerate", "reversed"):
             return (kind, self._materialize_plan(plan[1], out, loc)) + tuple(plan[2:])
         if kind == "zip":
-            return ("zip", [self._materialize_plan(p, out, loc) for p in plan[1]])
+            return ("zip", [self._materialize_plan(p, out, loc) for p in plan[1]]) + plan[2:]
         return ("range",) + tuple(self._materialize(b, out, loc) for b in plan[1:])
 
     def _iteration_count(self, plan, out, loc):
@@ -158,6 +185,12 @@ class IterationLowering:
         if kind in ("enumerate", "reversed"):
             return self._iteration_count(plan[1], out, loc)
         counts = [self._iteration_count(p, out, loc) for p in plan[1]]
+        if len(plan) > 2:    # zip(..., strict=True): lengths that differ raise, as in Python
+            for k, c in enumerate(counts[1:], 2):
+                test = self._emit_control(out, operator.ne, (c, counts[0]), loc)
+                out.append(If(test, [Op(None, guards.raise_error, (
+                    Const(ValueError), Const(f"zip() argument {k} has a length other "
+                                             "than argument 1's")), loc=loc)], [], loc=loc))
         if len(counts) == 1:
             return counts[0]
         return self._emit_control(out, min, tuple(counts), loc)

@@ -14,7 +14,7 @@ from .calls import calls_maker
 from .dispatch import expression, statement
 from .scope import assigned_names, leaves_loop
 from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, VTuple, vtuple
-from ...core.source import ast_nodes
+from ...core.source import ast_nodes, shallow_copy
 from ...core.late import LateModule
 
 # map, filter, np.vectorize and iterators kept for later (mapping.py): loaded when met
@@ -214,8 +214,15 @@ class LoopLowering:
             raise errors.UnsupportedSyntax("an async comprehension", loc=loc,
                                            hint="use a plain comprehension")
         if isinstance(node, ast.GeneratorExp):
-            self.drained.update(id(n) for n in mapping.check_kept_generator(sc, node, loc)
-                                or ())
+            if id(node) not in self.consumed_here:
+                self.drained.update(id(n) for n in
+                                    mapping.check_kept_generator(sc, node, loc) or ())
+            bounded = mapping.counted_range(sc, node)
+            if bounded is not None:    # over itertools.count(), read by islice
+                first = shallow_copy(node.generators[0])
+                first.iter = bounded
+                node = shallow_copy(node)
+                node.generators = [first] + node.generators[1:]
         cs = sc.child()
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and (
                 isinstance(node.elt, ast.Lambda) or isinstance(node.elt, ast.Call) and

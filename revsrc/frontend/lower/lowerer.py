@@ -17,6 +17,7 @@ each a mixin class of `Lowerer`.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import types
 
@@ -31,7 +32,8 @@ from . import recursion
 from .dispatch import EXPRESSIONS, STATEMENTS
 from .scope import (RuleSource, Scope, all_names, assigned_names, ends_in_return,
                     own_defs, param_names, return_statements)
-from .values import Known, NestedDef, VDict, VRecord, VTuple, inlinable, static_node, vtuple
+from .values import (Known, NestedDef, Partial, VDict, VRecord, VTuple, inlinable, static_node,
+                     vtuple)
 from .assign import AssignLowering
 from .builtin_calls import BuiltinLowering
 from .calls import CallLowering
@@ -70,6 +72,10 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         # operand -> (holder, name, value) for a global or closure variable the
         # program loads when it runs (an object: its stored functions may be folded)
         self.loaded = {}
+        self.choices = {}    # an item of a global table of functions (chosen.py)
+        self.tree_leaf_params = set()
+        self.deferred_generators = {}   # a Name read -> a generator kept for it
+        self.consumed_here = set()      # generators lowered where they are consumed
         self.cond_depth = 0   # inside a branch (a static dict may not change there)
         self.loop_depth = 0   # inside a loop the program runs
 
@@ -82,6 +88,13 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
 
     def _reserve(self, name):
         return self.names.reserve(name)
+
+    def _runs_with(self, operand):
+        """Whether ``operand`` is a value known only when the program runs, other than
+        an int argument of the function transformed (recursion.py)."""
+        if isinstance(operand, str):
+            return operand not in getattr(self, "run_time_ints", {})
+        return not isinstance(operand, (Const, Known))
 
     def _depend(self, holder, name, value):
         if isinstance(value, types.FunctionType) and inlinable(value):
@@ -121,6 +134,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
                 leaves = []
                 sc.env[p] = self._tree_param(p, trees[p], used, leaves, functions.get(p))
                 params.extend(leaves)
+                self.tree_leaf_params.update(leaves)   # each a leaf when it runs
             else:
                 sc.env[p] = self._reserve(p)
                 params.append(p)
@@ -334,6 +348,11 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
             if isinstance(value, NestedDef):
                 raise errors.UnsupportedSyntax(
                     "a nested function can only be called, not passed as a value", loc=loc)
+            if isinstance(value, Partial):    # the partial Python makes, made when it runs
+                return self._emit(out, functools.partial, [
+                    self._materialize(Known(value.fn), out, loc)] +
+                    [self._materialize(a, out, loc) for a in value.args], None, loc,
+                    [(k, self._materialize(v, out, loc)) for k, v in value.kwargs])
             return Const(value)
         return v
 

@@ -19,20 +19,24 @@ scalar code, its branches run per element), gathered with ``np.array`` and resha
 from __future__ import annotations
 
 import ast
+import itertools
+import operator
+import types
 
 import numpy as np
 
 from ... import errors
-from ...core.ir import Const, Op
+from ...core import ir
+from ...core.ir import Const, Op, SetItem
 from ...runtime import vectorized
 from ...runtime.arith import astype
-from .values import Known, NestedDef
+from .values import Known, NestedDef, lambda_def
 from ...core.source import ast_nodes
 
 # Functions that read an iterable argument once, through to its end.
 _CONSUMER_NAMES = {"list", "tuple", "sum", "sorted", "max", "min", "any", "all", "dict"}
 # Iterators over iterators: read at once when they are.
-_PASSING_NAMES = {"enumerate", "zip", "map", "filter"}
+_PASSING_NAMES = {"enumerate", "zip", "map", "filter", "islice"}
 _CONSUMER_ATTRS = {"array", "asarray", "stack", "hstack", "vstack", "concatenate",
                    "fsum", "prod", "fromiter", "column_stack"}
 
@@ -126,6 +130,8 @@ def _consumed_at_once(root, node):
                 return not (f.id in ("map", "filter") and parent.args[0] is node) \
                     and _consumed_at_once(root, parent)
             return f.id in _CONSUMER_NAMES
+        if isinstance(f, ast.Attribute) and f.attr == "islice":   # itertools.islice
+            return parent.args[0] is node and _consumed_at_once(root, parent)
         return isinstance(f, ast.Attribute) and f.attr in _CONSUMER_ATTRS
     return False
 
@@ -221,10 +227,13 @@ def check_kept_generator(sc, node, loc):
                  for n in ast.walk(part) if isinstance(n, ast.Name)} - own
     reads = late_read | {n.id for n in ast.walk(first) if isinstance(n, ast.Name)}
     stores, changed = _writes(root)
+    modules = {r for r in reads if r not in stores and
+               isinstance(sc.globals.get(r) if sc.globals is not None else None,
+                          types.ModuleType)}     # itertools.islice(...) changes no module
     # (a method called on a global, np.sin(...), does not change a value the function has)
     own_names = set(stores) | {a.arg for a in ast.walk(root.args) if isinstance(a, ast.arg)}
-    late = sorted(r for r in reads if r in changed & own_names or
-                  r in late_read and stores.get(r, 0) > 1)
+    late = sorted(r for r in reads - modules
+                  if r in changed & own_names or r in late_read and stores.get(r, 0) > 1)
     parent = _parent(root, node)
     kept = parent.targets[0].id if isinstance(parent, ast.Assign) and \
         len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) else None
@@ -246,6 +255,48 @@ def check_kept_generator(sc, node, loc):
                  "it is written: sum(v * k for v in xs)")
 
 
+def kept_generator_use(sc, node):
+    """For ``g = (... for v in xs)`` (the generator expression ``node``), the one
+    place ``g`` is read, where lowering the generator there computes what Python does
+    (it reads its variables when it is consumed): ``g`` is assigned once and read once,
+    consumed at once (``sum(g)``, ``for t in g``), by a later statement of the same
+    block and outside any loop, function or comprehension there; the names its first
+    iterable reads (evaluated where it is written) are not changed in place. Else None."""
+    root = sc.parsed.node
+    stmt = _parent(root, node)
+    if counted_range(sc, node) is not None:   # over itertools.count(): made a range
+        return None
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and
+            isinstance(stmt.targets[0], ast.Name)):
+        return None
+    name = stmt.targets[0].id
+    stores, changed = _writes(root)
+    loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and
+             isinstance(n.ctx, ast.Load)]
+    first = {n.id for n in ast.walk(node.generators[0].iter) if isinstance(n, ast.Name)}
+    if stores.get(name, 0) != 1 or len(loads) != 1 or first & changed or \
+            not _consumed_at_once(root, loads[0]):
+        return None
+    block = next((b for n in ast.walk(root) for f in ("body", "orelse", "finalbody")
+                  for b in [getattr(n, f, None)] if isinstance(b, list) and
+                  any(x is stmt for x in b)), None)
+    if block is None:
+        return None
+    later = block[next(i for i, x in enumerate(block) if x is stmt) + 1:]
+    for x in later:
+        if any(n is loads[0] for n in ast.walk(x)):
+            between = [n for n in ast.walk(x) if isinstance(n, _OWN_SCOPES + _LOOPS) and
+                       any(m is loads[0] for m in ast.walk(n))]
+            return loads[0] if not between or between == [x] and \
+                getattr(x, "iter", None) is loads[0] else None
+    return None
+
+
+_OWN_SCOPES = (ast.FunctionDef, ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.DictComp,
+               ast.SetComp)
+_LOOPS = (ast.For, ast.While)
+
+
 def _parent(root, node):
     for p in ast_nodes(root):
         for child in ast.iter_child_nodes(p):
@@ -257,8 +308,9 @@ def _parent(root, node):
 # ----- np.vectorize -----
 
 def vectorize_of(lowerer, sc, func, out):
-    """``np.vectorize(f)`` written in the call (``np.vectorize(f)(x)``), made while
-    transforming when ``f`` is a function known then; else None."""
+    """``np.vectorize(f)`` written in the call (``np.vectorize(f)(x)``, or the call
+    ``func`` itself: ``v = np.vectorize(f)``), made while transforming when ``f`` is a
+    function known then or a lambda; else None."""
     if not isinstance(func, ast.Call):
         return None
     maker = lowerer._static_callee(sc, func.func, out)
@@ -267,6 +319,8 @@ def vectorize_of(lowerer, sc, func, out):
         return None
     pyfunc = lowerer._static_callee(sc, func.args[0], out) \
         if isinstance(func.args[0], (ast.Name, ast.Attribute)) else None
+    if isinstance(func.args[0], ast.Lambda):    # np.vectorize(lambda t: ...)
+        pyfunc = NestedDef(sc, lambda_def(func.args[0], "lambda_"))
     if pyfunc is None:
         return None
     kw = {}
@@ -351,3 +405,124 @@ def _vectorized_comprehension(node, fname, ravel, zipname, anames):
                                      keywords=[]), node)
     gen = ast.comprehension(target=target, iter=iterable, ifs=[], is_async=0)
     return ast.copy_location(ast.ListComp(elt=elt, generators=[gen]), node)
+
+
+def lower_piecewise(lowerer, sc, node, out, into, loc):
+    """``np.piecewise(x, [c0, c1...], [f0, f1...])`` with both lists written in the
+    call, as NumPy computes it: ``y = np.zeros_like(x)``, then for each condition in
+    order ``y[c] = f(x[c])`` (a function: a lambda, a def or a module function,
+    applied to the selected elements only) or ``y[c] = v`` (a value); one function
+    more than conditions is applied where none holds. None for any other form."""
+    if len(node.args) != 3 or node.keywords or \
+            not all(isinstance(a, (ast.List, ast.Tuple)) for a in node.args[1:]):
+        return None
+    conds_ast, funcs_ast = node.args[1].elts, node.args[2].elts
+    if len(funcs_ast) not in (len(conds_ast), len(conds_ast) + 1) or not conds_ast:
+        return None
+    x = lowerer._val(sc, node.args[0], out)
+    x = lowerer._emit(out, np.asarray, (x,), None, loc)
+    conds = [lowerer._val(sc, c, out) for c in conds_ast]
+    if len(funcs_ast) > len(conds):    # the otherwise case: where no condition holds
+        anyc = conds[0]
+        for c in conds[1:]:
+            anyc = lowerer._emit(out, np.logical_or, (anyc, c), None, loc)
+        conds.append(lowerer._emit(out, np.logical_not, (anyc,), None, loc))
+    y = lowerer._emit(out, np.zeros_like, (x,), None, loc)
+    for c, f in zip(conds, funcs_ast):
+        if isinstance(f, ast.Lambda):
+            fn = NestedDef(sc, lambda_def(f, "lambda_"))
+        elif isinstance(f, (ast.Name, ast.Attribute)):
+            fn = lowerer._static_callee(sc, f, out)
+        else:
+            fn = None
+        if fn is None or not callable(fn) and not isinstance(fn, NestedDef):
+            value = lowerer._val(sc, f, out)
+        else:
+            picked = lowerer._emit(out, operator.getitem, (x, c), None, loc)
+            value = lowerer.fresh()
+            lowerer._call_with(sc, fn, [picked], [], out, value, loc)
+        out.append(SetItem(y, c, value, loc=loc))
+    return lowerer._emit(out, ir.copy, (y,), into, loc)
+
+
+# ----- itertools.count and itertools.islice -----
+
+def counted_range(sc, node):
+    """For a generator expression ``node`` whose first loop is over
+    ``itertools.count(start, step)`` (int constants) and whose items are all taken by
+    ``itertools.islice(gen, ..., stop[, step])`` (the generator itself, or a name kept
+    for it read there alone), with ``stop`` an int constant or a name the function never
+    assigns: ``range(start, start + stop * step, step)``, the items islice reads, as an
+    ast. None for anything else."""
+    first = node.generators[0].iter
+    if not (isinstance(first, ast.Call) and _names_count(sc, first.func)) or first.keywords \
+            or not all(isinstance(a, ast.Constant) and type(a.value) is int for a in first.args):
+        return None
+    start, step = ([a.value for a in first.args] + [0, 1][len(first.args):])[:2] \
+        if len(first.args) <= 2 else (None, None)
+    if start is None or step == 0:
+        return None
+    root = sc.parsed.node
+    user = _parent(root, node)
+    if isinstance(user, ast.Assign) and len(user.targets) == 1 and \
+            isinstance(user.targets[0], ast.Name):
+        name = user.targets[0].id
+        loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and
+                 isinstance(n.ctx, ast.Load)]
+        user = _parent(root, loads[0]) if len(loads) == 1 else None
+        node = loads[0] if len(loads) == 1 else None
+    if not (isinstance(user, ast.Call) and _names_islice(sc, user.func) and
+            len(user.args) in (2, 3, 4) and user.args[0] is node and not user.keywords):
+        return None
+    stop = user.args[1] if len(user.args) == 2 else user.args[2]
+    stores, changed = _writes(root)
+    if not (isinstance(stop, ast.Constant) and type(stop.value) is int or
+            isinstance(stop, ast.Name) and stop.id not in stores and stop.id not in changed):
+        return None
+    count = ast.BinOp(left=ast.Constant(start), op=ast.Add(), right=ast.BinOp(
+        left=stop, op=ast.Mult(), right=ast.Constant(step)))
+    made = ast.Call(func=ast.Name(id="range", ctx=ast.Load()),
+                    args=[ast.Constant(start), count, ast.Constant(step)], keywords=[])
+    for n in ast.walk(made):
+        ast.copy_location(n, first)
+    return made
+
+
+def _names_count(sc, func):
+    return _global_attr(sc, func) is itertools.count
+
+
+def _names_islice(sc, func):
+    return _global_attr(sc, func) is itertools.islice
+
+
+def _global_attr(sc, func):
+    """What ``itertools.count`` or ``count`` (a global name, or a module's attribute)
+    names, or None."""
+    g = sc.globals or {}
+    if isinstance(func, ast.Name):
+        return g.get(func.id)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            isinstance(g.get(func.value.id), types.ModuleType):
+        return getattr(g[func.value.id], func.attr, None)
+    return None
+
+
+def lower_islice(lowerer, sc, node, out, into, loc):
+    """``itertools.islice(seq, [start,] stop[, step])`` read at once (by sum, a for
+    loop...): the items ``seq[start:stop:step]``, a list (a generator expression is one
+    here); None where it is kept for later or takes keywords."""
+    if node.keywords or not 2 <= len(node.args) <= 4 or \
+            any(isinstance(a, ast.Starred) for a in node.args) or \
+            not _consumed_at_once(sc.parsed.node, node):
+        return None
+    seq = lowerer._val(sc, node.args[0], out)
+    bounds = [lowerer._val(sc, a, out) for a in node.args[1:]]
+    start, stop, step = ([Const(None)] + bounds + [Const(None)])[:3] \
+        if len(bounds) == 1 else (bounds + [Const(None)])[:3]
+    if all(isinstance(b, Const) for b in (start, stop, step)):
+        index = Const(slice(start.value, stop.value, step.value))
+    else:
+        index = lowerer._emit(out, slice, (start, stop, step), None, loc)
+    items = lowerer._emit(out, list, (seq,), None, loc)
+    return lowerer._emit(out, operator.getitem, (items, index), into, loc)

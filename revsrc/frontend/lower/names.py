@@ -18,7 +18,7 @@ from ...core import ir, kinds
 from ...core.ir import Const, Op
 from .values import (STATIC_NODES, Known, NestedDef, Poisoned, describe_static, is_static,
                      is_static_value, user_callable)
-from .calls import calls_maker
+from .calls import calls_maker, calls_vectorize
 from . import numbers
 from .objects import is_record_class, plain_init_class
 
@@ -171,7 +171,7 @@ class NameLowering:
             return False
         if isinstance(node, ast.Call):
             func = node.func
-            if calls_maker(self, sc, func):
+            if calls_maker(self, sc, func) or calls_vectorize(self, sc, func):
                 return True     # d = revsrc.grad(h), a partial: made when transforming
             if isinstance(func, ast.Attribute):
                 root = func.value

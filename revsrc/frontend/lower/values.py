@@ -128,6 +128,19 @@ class BoundMethod:
         self.fn = fn
 
 
+class Partial:
+    """``functools.partial(fn, *args, **kwargs)`` made in the function on values known
+    only when the program runs: ``args`` and ``kwargs`` are operands (taken when the
+    partial was made, as Python binds them); a call of it calls ``fn`` on them and its
+    own arguments."""
+    __slots__ = ("fn", "args", "kwargs")
+
+    def __init__(self, fn, args, kwargs):
+        self.fn = fn
+        self.args = list(args)
+        self.kwargs = list(kwargs)
+
+
 class Slot:
     """Stands for item ``i`` of a static container inside its probe instance."""
     __slots__ = ("i",)
@@ -170,6 +183,21 @@ def made_when_transforming(fn):
     transformation that marks itself so (``revsrc.grad``...)."""
     return fn in (functools.partial, operator.itemgetter, operator.attrgetter) or \
         getattr(fn, "_revsrc_made_when_transforming", False) is True
+
+
+def known_when_transforming(v):
+    """Whether the operand ``v`` is a value known when transforming: a function, a
+    constant that is not an array, or a tuple of them written in the call
+    (``in_axes=(None, 0)``, ``argnums=(0, 1)``)."""
+    if isinstance(v, tuple):
+        return all(known_when_transforming(x) for x in v)
+    return isinstance(v, Known) or (
+        isinstance(v, Const) and not isinstance(v.value, (np.ndarray, np.generic)))
+
+
+def static_value(v):
+    """The value of operand ``v`` known when transforming (tuples item by item)."""
+    return tuple(static_value(x) for x in v) if isinstance(v, tuple) else v.value
 
 
 def known_or_const(value):

@@ -312,14 +312,20 @@ class Adjoint(ZeroFlow):
         out.append(RestoreItem(s, site))
 
     def _setitem_rule(self, s, tb, out):
+        """``x[index] = value``: the value gets ``x``'s adjoint at ``index``, then the
+        overwritten places of ``x`` get none. The value's share is added after the
+        zeroing: when the value is ``x`` itself (``a[::-1] = a``; NumPy reads the whole
+        right-hand side before writing) it lands on ``x``'s adjoint, past the write."""
+        u = None
         if isinstance(s.value, str) and s.value in self.active:
             c = self.names.temp()
             out.append(Op(c, runtime.take_grad, (tb, s.index)))
             c = self._cut_by_dtype(c, s.target, out)
             u = self.names.temp()
             out.append(Op(u, runtime.unbroadcast, (c, s.value)))
-            self.accumulate(s.value, u, out)
         out.append(Op(tb, runtime.zero_at, (tb, s.index)))
+        if u is not None:
+            self.accumulate(s.value, u, out)
 
     def _cut_by_dtype(self, c, tgt, out):
         """The adjoint ``c`` of a value stored into ``tgt``, zero at run time when
