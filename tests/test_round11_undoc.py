@@ -511,7 +511,7 @@ def two_box_running(lam, forcing=3.7, C=8.0, years=20):
 def test_jit_of_a_list_of_floats_refused_with_the_rewrite():
     with pytest.raises(revsrc.errors.NotCompilable) as e:
         revsrc.jit(two_box)(1.2)
-    assert e.value.code == "E502" and "reads other than by sum" in str(e.value)
+    assert e.value.code == "E502" and "read other than by sum" in str(e.value)
     assert "accumulate" in e.value.hint and e.value.lineno is not None
     # the rewrite the hint names compiles, with Python's value
     assert revsrc.jit(two_box_running)(1.2) == two_box_running(1.2)

@@ -328,7 +328,7 @@ class _Lowering:
         rule = rule_for(fn)
         if rule is None and fn in (ir.make_list, containers.append, containers.extend):
             raise NotLowerable(
-                "a list the function builds and reads other than by sum(...) (an item, "
+                "a list built in the function and read other than by sum(...) (an item, "
                 "its length) has no engine instruction", hint="accumulate in variables "
                 "(total += T, last = T) rather than a list, or call the function itself")
         if rule is None:
