@@ -136,7 +136,7 @@ class Jitted:
             program = engine.lower(prog)
         except engine.NotLowerable as exc:
             raise errors.NotCompilable(f"{self.caller} cannot compile {self.f.__name__}: {exc}",
-                                       loc=exc.loc or loc) from None
+                                       loc=exc.loc or loc, hint=exc.hint) from None
         from .backends.engine import native   # loaded late: start-up time
         native.attach(program, eager=True)
         # where the engine defers, the function itself runs (`__call__`)

@@ -11,9 +11,10 @@ MODULES = ["user_programs11_" + s for s in "abcdefghijklmnopqrstuvwxyz"
 
 KNOWN = {
     # -- part a
-    # hessian of a function of an array that builds `tuple(c / n for c in q)`: E104 "reading or
-    # writing items of a list or dict has no rule"; JAX's hessian computes it
-    "r11_quat_rotate_hessian_list": "refused-undoc",
+    # hessian of a function of an array that builds `tuple(c / n for c in q)`: E104, documented
+    # (a second derivative through a list or tuple a comprehension builds), its hint now the
+    # rewrite that works (the items written out, or an array); JAX's hessian computes it
+    "r11_quat_rotate_hessian_list": "refused-doc",
     # -- part b
     # hessian through np.linalg.solve (Crank-Nicolson in kappa): E104, documented for solve
     "r11_crank_nicolson_hess_kappa": "refused-doc",
@@ -30,19 +31,9 @@ KNOWN = {
     # functools.reduce(operator.mul, xs, 1.0): E202 (standard library function with no rule)
     "r11_reduce_operator_mul": "refused-doc",
     "r11_reduce_lambda": "refused-doc",  # functools.reduce(lambda ...): E202, as above
-    # operator.itemgetter("w")(params): E101 "calling a value computed inside the function";
-    # nothing documents refusing it; the gradient is {"w": 3.0, "b": 1.0}
-    "r11_operator_itemgetter": "refused-undoc",
     # statistics.mean / pvariance / fmean: E202 (standard library function with no rule)
     "r11_statistics_mean_pvariance": "refused-doc",
     "r11_statistics_fmean": "refused-doc",
-    # a subclass's method calling super().forward(x) (also Base.forward(self, x)) on an object
-    # built in the function: E202 "method .forward() ... has no derivative rule"; the docs say
-    # objects built in the function have their methods inlined; the reference is JAX's
-    "r11_inheritance_super": "refused-undoc",
-    # an object with __getitem__/__len__ built in the function, indexed t[i]: E105 "a Table is
-    # not a sequence"; the gradient is 2 (1 + 2x + e^x)
-    "r11_getitem_container": "refused-undoc",
     "r11_for_else": "refused-doc",  # for ... else: E102, documented
     "r11_global_counter": "refused-doc",  # global: E402, documented
     "r11_augassign_attribute": "refused-doc",  # a.total += ...: E401 writing an attribute, documented
@@ -56,16 +47,17 @@ KNOWN = {
     # -- part h
     # q = {"a": 1.0, "b": 0.0}; q.update(p): E401 (a discarded call, documented)
     "r11_dict_update_from_arg": "refused-doc",
-    # p = {**{"a": 1.0}, **p}: E101 "** in a dict literal is not supported", not documented;
-    # the gradient is {"b": e^0.1}
-    "r11_dict_merge_double_star": "refused-undoc",
+    # p = {**{"a": 1.0}, **p}: ** in a dict literal now merges (tests/test_round11_undoc.py),
+    # but the dict argument p rebound crashes: UnboundLocalError (the C1 family); the
+    # gradient is {"b": e^0.1}
+    "r11_dict_merge_double_star": "crashed",
     # np.logaddexp.accumulate: E202 (a NumPy function with no rule, documented)
     "r11_logaddexp_accumulate": "refused-doc",
     # -- part i
     # revsrc.jit of a scalar two-box climate model that appends each year's temperature to
-    # a list: E502 "a list built in the function has no engine instruction"; the docs name
-    # arrays and calls without an engine instruction, not lists of floats
-    "r11_two_box_jit": "refused-undoc",
+    # a list and reads traj[-1] and len(traj): E502, documented (a list the function builds
+    # and reads other than by sum), its message now saying so, with the rewrite as its hint
+    "r11_two_box_jit": "refused-doc",
     # -- part j
     # NumPy / standard-library functions with no rule: E202, documented for a library
     # function with no rule (np.meshgrid, np.unique, np.linalg.qr, math.dist, complex(),
@@ -77,9 +69,6 @@ KNOWN = {
     "r11_abs_of_complex_builtin": "refused-doc",
     "r11_itertools_pairwise": "refused-doc",
     "r11_itertools_accumulate": "refused-doc",
-    # math.hypot(vx, vy, vz) (three arguments, Python 3.8+): E202 "hypot called with more
-    # arguments than its rule knows"; the docs list hypot among the rules; expected (1/3, 2/3, 2/3)
-    "r11_math_hypot_three_args": "refused-undoc",
     # min(xs, default=0.0) and zip(xs, ys, strict=True): E202, a keyword the rule does not
     # take (documented kind; zip's message says "zip has no derivative rule")
     "r11_min_with_default": "refused-doc",
@@ -92,29 +81,13 @@ KNOWN = {
     "r11_lambdas_late_binding": "refused-doc",
     # a nested def writing state["acc"] of the enclosing function: E403, documented
     "r11_closure_writes_enclosing_dict": "refused-doc",
-    # g = (x * k for k in range(3)); sum(g) + sum(g): E101 "a generator expression kept for
-    # later is read more than once"; the docs name map(...) kept for later, not generators;
-    # Python's value is 3.0 (the second sum is empty)
-    "r11_generator_read_twice": "refused-undoc",
-    # d = {}; for name in (...): d[name + "_w"] = ... (and f"h{i}" keys): E403 "changes a dict
-    # under a condition, or in a loop while another name also holds it" -- nothing else holds d,
-    # and constant string or int keys in the same loop work
-    "r11_dict_computed_string_keys_loop": "refused-undoc",
-    "r11_dict_fstring_keys_loop": "refused-undoc",
     "r11_list_sort_method": "refused-doc",  # xs.sort(): E401, a discarded call (documented)
     # -- part m
-    # revsrc.hessian(loss, argnums=(0, 1))(params_dict, x_array): E301 "a value of kind 'any'";
-    # each argnum alone works, as do dict hessians; JAX gives the 2x2 blocks
-    "r11_hessian_argnums_dict_and_array": "refused-undoc",
     # -- part n
     # y = x; loop: y = y * 0.9; y += A @ y * 0.1: E404 (a name assigned in several places, one an
     # alias), documented -- though at the += y always holds a fresh array
     "r11_loop_augassign_after_rebind": "refused-doc",
     # -- part o
-    # for col in A.T: col /= np.sum(col) (columns as views, normalised in place): E404 "its kind
-    # was not known before the call"; `for row in A: row *= 2.0` and row normalisation work, and
-    # nothing documents refusing column iteration; the reference is central differences
-    "r11_for_column_in_transpose_divide": "refused-undoc",
     # rows = list(A); rows[0] *= 3.0: E404, documented (xs[i] op= v on a list item another view holds)
     "r11_list_of_row_views_scaled": "refused-doc",
 }

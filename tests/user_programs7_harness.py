@@ -76,6 +76,21 @@ def fd_checked(f, args, kw=None, argnums=0, h=1e-5, check=1e-4):
     return b
 
 
+def _as_trees(leaves, args, argnums):
+    """Central differences (a list of leaves in revsrc.tree_flatten's order) put back
+    in the differentiated arguments' containers where one holds a dict, so that `flat`
+    orders them as it orders the gradient (a dict's keys sorted)."""
+    nums = argnums if isinstance(argnums, tuple) else (argnums,)
+    if not any(isinstance(args[i], dict) for i in nums):
+        return leaves
+    trees, at = [], 0
+    for i in nums:
+        own, tdef = revsrc.tree_flatten(args[i])
+        trees.append(revsrc.tree_unflatten(tdef, leaves[at:at + len(own)]))
+        at += len(own)
+    return tuple(trees) if isinstance(argnums, tuple) else trees[0]
+
+
 def fd_hess_checked(f, args, argnums=0, h=1e-4, check=1e-3):
     a = fd_hess(f, args, {}, argnums, h)
     b = fd_hess(f, args, {}, argnums, h / 2.0)
@@ -118,7 +133,7 @@ def _ref(f, args, argnums, ref, h, kw, check):
     if callable(ref):
         return ref
     if ref == "fd":
-        return lambda: fd_checked(f, args, kw, argnums, h, check)
+        return lambda: _as_trees(fd_checked(f, args, kw, argnums, h, check), args, argnums)
     if ref == "jax":
         return lambda: jax().grad(jaxify(f), argnums=argnums)(*args, **kw)
     if ref == "ag":

@@ -116,7 +116,11 @@ class _Forward:
         nums = [i for i, t in enumerate(tangents) if t is not None]
         loc = self.parsed.loc(self.parsed.node)
         slots = self.binding.slots(nums, loc=loc)
-        plan = arguments.Plan(self.binding, values, slots, loc=loc,
+        # a revsrc derivative differentiates its own argnums: a container among them
+        # is taken apart (as that derivative's program is made) with or without tangents
+        inner = getattr(getattr(self.f, "_revsrc_transformed", None), "slots", ())
+        apart = [sl for sl in inner if sl[0] not in nums]
+        plan = arguments.Plan(self.binding, values, slots + apart, loc=loc,
                               signature=self._signature)
         flat = plan.flat_values()
         wrt, flat_tangents = [], []

@@ -301,9 +301,11 @@ def hessian(f: Callable[..., Any], argnums: Argnums = 0,
         return h
 
     def hessian_blocks(*args, **kwargs):
-        # block (i, j): the Jacobian in argument j of the gradient in argument i
-        return tuple(tuple(jacfwd(_grad(f, i, backend, memory), j, backend=backend)(*args, **kwargs)
-                           for j in nums) for i in nums)
+        # entry i: the Jacobian in all the arguments of the gradient in argument i, laid
+        # out as jacfwd lays it out (as JAX does): a tuple over them at each leaf of that
+        # gradient (block (i, j) for array arguments)
+        return tuple(jacfwd(_grad(f, i, backend, memory), nums, backend=backend)(*args, **kwargs)
+                     for i in nums)
     hessian_blocks.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
     return _mark(hessian_blocks, None, nums, many, False, backend)
 

@@ -13,6 +13,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import errors, primitives, runtime
+from ..runtime import containers
 from ..core import ir
 from ..core import kinds as kinds_mod
 from ..core.ir import Const, For, Op, Pop, Push, SetItem
@@ -104,10 +105,20 @@ def analyze(low, flat_key, positions, rule_inputs=None):
     ``positions`` (the reverse rules' by default)."""
     pkinds, pndims = param_kinds(flat_key)
     found, ndims = infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
+    _dict_unions(low.body, found)
     wrt = [low.params[a] for a in positions]
     active = activity(low.params, wrt, low.body, low.result, found, positions=rule_inputs)
     return Analyzed(low.names, low.params, low.body, low.result, low.aux, low.deps,
                     pkinds, pndims, found, ndims, wrt, active)
+
+
+def _dict_unions(body, found):
+    """``a | b`` of two dicts is their merge (runtime/containers.py), whose rule gives
+    each its adjoint; ``|`` of numbers carries none."""
+    for s in ir.walk(body):
+        if isinstance(s, Op) and s.fn is operator.or_ and all(
+                isinstance(a, str) and found.get(a) == kinds_mod.DICT for a in s.args):
+            s.fn = containers.merge
 
 
 def op_kind(op, ctx):
@@ -424,10 +435,8 @@ def activity(params, wrt, body, result, kinds, positions=None):
                     raise errors.HigherOrderNotSupported(
                         "differentiating a derivative again goes through "
                         f"{runtime.described(s.fn)}, which has no rule of its own yet",
-                        loc=s.loc,
-                        hint="differentiate in the other mode (revsrc.hessian and "
-                             "revsrc.hvp use forward over reverse), or use a simpler "
-                             "formula in the function")
+                        loc=s.loc, hint=_second_order_hint(s.fn, forward=positions
+                                                            is not _diff_args))
                 if module and module.startswith("revsrc.") and _public(s.fn, name):
                     # one of revsrc's own helpers (tree_leaves...): named as users know it
                     raise errors.NoRule(
@@ -441,6 +450,19 @@ def activity(params, wrt, body, result, kinds, positions=None):
                     hint=f"register one: @revsrc.defvjp({name}) def rule(g, ans, *args): "
                          "... or mark it with revsrc.nondiff")
     return active
+
+
+def _second_order_hint(fn, forward):
+    """The hint of a second derivative refused at a step of a first one: the other
+    mode where this one is reverse (revsrc.hessian is forward over reverse), not
+    where it is forward already; a list or tuple built item by item from values."""
+    rewrite = "write the list or tuple out item by item ((q[0] * 2.0, q[1] * 2.0)), or " \
+        "use an array (q * 2.0)" if runtime.described(fn).endswith("list or dict") \
+        else "use a simpler formula in the function (arrays and NumPy functions)"
+    if forward:
+        return rewrite
+    return ("differentiate in the other mode (revsrc.hessian and revsrc.hvp use "
+            f"forward over reverse), or {rewrite}")
 
 
 def _public(fn, name):

@@ -17,6 +17,7 @@ import operator
 import numpy as np
 
 from . import kind_rules as KR
+from ..core import kinds as K
 from .. import _kernels
 from ..runtime import ieee, tensor
 from ..runtime.arith import conj_method
@@ -254,6 +255,18 @@ def hypot(g, ans, x, y):
     # x / ans is at most 1 in magnitude: dividing first keeps hypot's promise of no
     # overflow where x is huge (g * x would overflow first, in forward mode above all)
     return g * (x / ans), g * (y / ans)
+
+
+# math.hypot of other than two coordinates: one call on their tuple (its value stays
+# math.hypot's own), each coordinate's adjoint g * x / ans
+@primitive("hypot_of", _helpers.hypot_of, kind=KR.constant(K.FLOAT), complex_ok=False)
+def hypot_of(g, ans, xs):
+    return _helpers.hypot_of_grad(g, xs, ans)
+
+
+@jvp_rule("hypot_of")
+def hypot_of_jvp(g, ans, xs):
+    return _helpers.hypot_of_tangent(g, xs, ans)
 
 
 # ----- Sign and magnitude -----

@@ -170,6 +170,12 @@ def always_array(op, ctx):
 ALWAYS_ARRAY = always_array
 
 
+def same_rank_array(op, ctx):
+    """np.transpose and its kin: an array of its operand's rank (0-d of a number)."""
+    k = ctx.kind(op.args[0])
+    return ARRAY, (0 if k in SCALARS else ctx.ndim(op.args[0]) if k == ARRAY else None)
+
+
 def array_of_shape(op, ctx):
     """np.zeros(shape) and its kin: an array, of rank len(shape) when it is known."""
     return _of_shape(op.args[0] if op.args else dict(op.kwargs).get("shape"), ctx)

@@ -150,11 +150,6 @@ def dict_get(g, ans, d, key, default=None):
     return containers.get_grad(g, d, key), None, containers.get_default_grad(g, d, key)
 
 
-@primitive("dict_merge", containers.dict_merge, kind=KR.constant(K.DICT), linear=(0, 1))
-def dict_merge(g, ans, a, b):
-    return containers.merge_left_grad(g, a, b), containers.merge_right_grad(g, b)
-
-
 no_derivative(containers.dict_keys, kind=KR.constant(K.LIST))
 no_derivative(guards.errstate_enter, guards.errstate_exit)
 
@@ -178,3 +173,14 @@ def dict_(g, ans, source=()):
 def dict_jvp(g, ans, source=()):
     return containers.dict_tangent(g, source)
 no_derivative(containers.key_at)
+
+
+# {**a, **b} (merge), and a | b of dicts (dict_merge: a | b of anything else)
+@primitive("dict_merge", containers.merge, containers.dict_merge, kind=KR.constant(K.DICT))
+def dict_merge(g, ans, a, b):
+    return containers.merge_grad(g, a, b, 0), containers.merge_grad(g, a, b, 1)
+
+
+@jvp_rule("dict_merge")
+def dict_merge_jvp(g, ans, a, b):
+    return containers.merge_tangent(g, a, b, 0), containers.merge_tangent(g, a, b, 1)

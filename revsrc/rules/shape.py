@@ -62,7 +62,7 @@ declare(np.broadcast_to, view="always")
 
 # ----- Axis order -----
 
-@primitive("transpose", np.transpose, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
+@primitive("transpose", np.transpose, kind=KR.same_rank_array, linear=(0,), complex_ok=True)
 def transpose(g, ans, a, axes=None):
     return _helpers.transpose_grad(g, axes)
 

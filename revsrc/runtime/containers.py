@@ -156,19 +156,31 @@ def dict_merge(a, b):
     return {**a, **b}
 
 
-def merge_left_grad(g, a, b):
-    """The adjoint of ``a`` in ``a | b``: each key's adjoint where the result holds
-    a's value, a zero where b's replaced it."""
-    if np.ndim(g) == 0 and not isinstance(g, dict):
-        return g
-    return DictGrad({k: zero_like(v) if k in b else g.get(k, 0.0) for k, v in a.items()})
+def merge(a, b):
+    """``{**a, **b}``: ``b``'s entries over ``a``'s."""
+    return {**a, **b}
 
 
-def merge_right_grad(g, b):
-    """The adjoint of ``b`` in ``a | b``: each of its keys' adjoint."""
-    if np.ndim(g) == 0 and not isinstance(g, dict):
+def merge_grad(g, a, b, side):
+    """The adjoint of ``a`` (``side`` 0) or ``b`` (1) in ``merge(a, b)``: each of its
+    keys' adjoint in ``g``, zero for a key of ``a`` that ``b`` replaced."""
+    if not isinstance(g, dict):
         return g
-    return DictGrad({k: g.get(k, 0.0) for k in b})
+    mine, over = (a, b) if side == 0 else (b, {})
+    return DictGrad({k: zero_like(v) if k in over else g.get(k, zero_like(v))
+                     for k, v in mine.items()})
+
+
+def merge_tangent(t, a, b, side):
+    """The tangent of ``merge(a, b)`` when ``t`` is that of ``a`` (``side`` 0) or of
+    ``b`` (1): its keys' tangents where they are kept, zeros elsewhere."""
+    mine = a if side == 0 else b
+    t = t if isinstance(t, dict) else zero_like(mine)
+    out = DictGrad({k: zero_like(v) for k, v in {**a, **b}.items()})
+    for k in mine:
+        if side == 1 or k not in b:
+            out[k] = t.get(k, out[k])
+    return out
 
 
 DICT_METHODS = {"items": dict_items, "values": dict_values, "keys": dict_keys,

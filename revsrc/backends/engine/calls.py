@@ -25,9 +25,10 @@ class NotLowerable(Exception):
     """The program uses something the scalar engine cannot run exactly; ``loc`` is the
     user's line of the statement that does (when known)."""
 
-    def __init__(self, message, loc=None):
+    def __init__(self, message, loc=None, hint=None):
         super().__init__(message)
         self.loc = loc
+        self.hint = hint
 
 
 # ----- What each IR function lowers to -----

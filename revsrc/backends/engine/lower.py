@@ -326,6 +326,11 @@ class _Lowering:
                                               for a in args):
             self.kind_of(s.target)   # (None: a variable saved before it has a value)
         rule = rule_for(fn)
+        if rule is None and fn in (ir.make_list, containers.append, containers.extend):
+            raise NotLowerable(
+                "a list built in the function and read other than by sum(...) (an item, "
+                "its length) has no engine instruction", hint="accumulate in variables "
+                "(total += T, last = T) rather than a list, or call the function itself")
         if rule is None:
             raise NotLowerable(f"{fn_name(fn)} has no engine instruction")
         if not self.numpy and is_numpy(fn):

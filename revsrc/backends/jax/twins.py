@@ -493,7 +493,12 @@ register_twins(runtime, _RUNTIME)
 register_twins(values, {"pieces": pieces})
 register_twins(_common, {})
 register_twins(_reductions, {"prod_grad": prod_grad})
-register_twins(_elementwise, {})
+# math.hypot of other than two coordinates: jnp's (the Python back end keeps math's digits)
+register_twins(_elementwise, {
+    "hypot_of": lambda xs: jnp.sqrt(sum(jnp.square(x) for x in xs)) if len(xs) else 0.0,
+    "hypot_of_grad": lambda g, xs, ans: pieces([g * (x / ans) for x in xs]),
+    "hypot_of_tangent": lambda t, xs, ans: 0.0 * t if np.ndim(t) == 0 and not isinstance(
+        t, (list, tuple, np.ndarray)) else sum(ti * (x / ans) for ti, x in zip(t, xs))})
 register_twins(_calculus, {})
 register_twins(_fft, {})
 register_twins(_linalg, {"matmul_grad_a": matmul_grad_a, "matmul_grad_b": matmul_grad_b})

@@ -5,15 +5,22 @@ where it is made (a part of `Lowerer`).
 """
 from __future__ import annotations
 
+import ast
+import math
 import operator
 import types
 
+from ... import errors
 from ...runtime import containers
 from ...runtime.arith import max_ties, max_tied, min_ties, min_tied
+from ...runtime.grads import elementwise as elementwise_grads
 from ...core import ir
 from ...core.ir import Const, Op
 from .values import STATIC_NODES, Known, VDict, VTuple, class_of, sequence, vtuple
 
+# str methods folded on constants: pure, and their results are text
+TEXT_METHODS = {"format", "upper", "lower", "strip", "lstrip", "rstrip", "replace", "join",
+                 "title", "capitalize", "zfill", "ljust", "rjust", "center"}
 # builtins that read an iterable argument once, through to its end
 READ_ONCE = {"sorted", "dict", "list", "tuple", "sum", "min", "max"}
 
@@ -59,6 +66,10 @@ class BuiltinLowering:
                 return None
         if not isinstance(a, STATIC_NODES) or kwargs and fn is not sorted:
             return None
+        if fn is len and len(args) == 1:
+            got = self._dunder_call(sc, a, "__len__", [], out, None, loc)
+            if got is not None:     # an object of the user's class with __len__
+                return got
         seq = sequence(a)
         if fn is len and len(args) == 1:
             return Const(len(seq))
@@ -103,8 +114,21 @@ class BuiltinLowering:
             if len(args) == 1:
                 return self._extremum_of_sequence(fn, args[0], out, into, loc)
             return self._extremum(fn, args, out, into, loc)
+        if fn is math.hypot and len(args) != 2 and not kwargs:
+            # of other than two coordinates: one call on their tuple
+            coords = self._emit(out, ir.make_tuple, args, None, loc)
+            return self._emit(out, elementwise_grads.hypot_of, [coords], into, loc)
         if fn is sum and len(args) == 1 and not kwargs:
             return None
+        if type(getattr(fn, "__self__", None)) is str and fn.__name__ in TEXT_METHODS and \
+                all(isinstance(v, Const) for v in args + [v for _, v in kwargs]):
+            # text of constants ("{}_{}".format(name, i) in a loop over constants)
+            return Const(fn(*[a.value for a in args], **{k: v.value for k, v in kwargs}))
+        if fn is slice and not kwargs and all(isinstance(a, Const) for a in args):
+            return Const(slice(*[a.value for a in args]))    # of constants: a constant
+        if fn is str and len(args) == 1 and not kwargs and isinstance(args[0], Const) and \
+                type(args[0].value) in (str, int, bool):
+            return Const(str(args[0].value))    # a key made of a constant: "h" + str(i)
         if fn is float and len(args) == 1:
             return self._emit(out, float, args, into, loc)
         return None
@@ -152,3 +176,28 @@ class BuiltinLowering:
                 return None
         return None
 
+
+
+def getter_access(getter, node, loc):
+    """The expression ``operator.itemgetter(k1, k2...)(obj)`` or ``attrgetter("a.b")(obj)``
+    (``node``, its call) reads, as written out: ``obj[k1]``, ``(obj[k1], obj[k2])``,
+    ``obj.a.b``; the getter was made when transforming, from constants."""
+    if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
+        raise errors.StaticValueError(
+            f"{type(getter).__name__} takes exactly one argument, the object to read",
+            loc=loc)
+    keys = getter.__reduce__()[1]
+    reads = []
+    for key in keys:
+        if isinstance(getter, operator.itemgetter):
+            read = ast.Subscript(value=node.args[0], slice=ast.Constant(key), ctx=ast.Load())
+        else:
+            read = node.args[0]
+            for attr in key.split("."):
+                read = ast.Attribute(value=read, attr=attr, ctx=ast.Load())
+        reads.append(read)
+    made = reads[0] if len(reads) == 1 else ast.Tuple(elts=reads, ctx=ast.Load())
+    for n in ast.walk(made):
+        if not hasattr(n, "lineno"):
+            ast.copy_location(n, node)
+    return made

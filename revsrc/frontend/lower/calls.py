@@ -25,7 +25,7 @@ from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, NestedPartial,
                      Partial, VDict, VTuple, inlinable, is_library, is_static, lambda_def,
                      made_when_transforming, short, spread, user_callable, vtuple)
-from .builtin_calls import READ_ONCE
+from .builtin_calls import READ_ONCE, getter_access
 from .partials import (bound_here, known_when_transforming, partial_of_values, static_leaves,
                        static_value)
 from .chosen import chosen_call
@@ -171,7 +171,7 @@ class CallLowering:
             return NestedDef(sc, lambda_def(func, "lambda_")), MISSING
         elif isinstance(func, ast.Call):      # revsrc.grad(h)(x): the derivative called
             made = made_derivative(self, sc, func, out, loc)
-            return (made.value if made is not None else None), MISSING
+            fn = made.value if made is not None else None
         else:
             fn = self._static_callee(sc, func, out)
             if fn is None and isinstance(func, ast.Name):
@@ -179,6 +179,8 @@ class CallLowering:
                 if isinstance(v, STATIC_NODES) and not isinstance(v, VDict):
                     # an object made from parameters, called: its class's __call__
                     return None, self._container_method(sc, v, "__call__", node, out, into, loc)
+        if isinstance(fn, (operator.itemgetter, operator.attrgetter)) and not sc.rule_mode:
+            return None, self._expr(sc, getter_access(fn, node, loc), out, into)
         return fn, MISSING
 
     def _stored_function(self, base, attr):
@@ -384,6 +386,10 @@ class CallLowering:
         args, kwargs = self._call_args(sc, node, out, loc)
         args = [self._materialize(a, out, loc) for a in args]
         kwargs = [(k, self._materialize(v, out, loc)) for k, v in kwargs]
+        if isinstance(base, Const) and type(base.value) is str:   # "h{}".format(i)...
+            got = self._builtin_call(getattr(base.value, name, None), args, kwargs, out, into, loc)
+            return got if got is not None else \
+                self._emit(out, ir.call_method, [base, Const(name)] + args, into, loc, kwargs)
         if name in containers.DICT_METHODS and not kwargs:   # d.items(), d.get(k)...
             return self._emit(out, containers.DICT_METHODS[name], [base] + args, into, loc)
         if name == "pop" and not isinstance(base, Const):

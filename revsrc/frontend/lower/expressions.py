@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from ... import errors, runtime
-from ...runtime import guards
+from ...runtime import containers, guards
 from ...core import ir
 from ...core.ir import Const, If
 from .chosen import note_item
@@ -75,7 +75,13 @@ class ExpressionLowering:
                 return self._expr(sc, made, out, into)
             finally:
                 del sc.env[_KEPT_FIRST]
-        return self._resolve(sc, node.id, node, out)
+        value = self._resolve(sc, node.id, node, out)
+        if id(node) in self.drained:
+            # a kept generator read to its end: empty for any later read
+            value = self._snapshot(value, out, loc)
+            empty = self._emit(out, ir.make_list, [], None, loc)
+            self._assign_operand(sc, ast.Name(id=node.id, ctx=ast.Store()), empty, out, loc)
+        return value
 
     @expression(ast.BinOp)
     def _binop(self, sc, node, out, into, loc):
@@ -90,6 +96,9 @@ class ExpressionLowering:
         else:
             a = self._val(sc, node.left, out)
             b = self._val(sc, node.right, out)
+            folded = _folded_text(fn, a, b)
+            if folded is not None:
+                return folded
         return self._emit(out, fn, (a, b), into, loc)
 
     @expression(ast.UnaryOp)
@@ -117,6 +126,9 @@ class ExpressionLowering:
         base = self._expr(sc, node.value, out)
         if isinstance(base, STATIC_NODES):
             idx = self._index(sc, node.slice, out, loc)
+            got = self._dunder_call(sc, base, "__getitem__", [idx], out, into, loc)
+            if got is not None:     # an object of the user's class with __getitem__
+                return got
             got = self._static_item(sc, node.value, base, idx, loc)
             if got is not None:
                 return got
@@ -148,26 +160,53 @@ class ExpressionLowering:
 
     @expression(ast.Dict)
     def _dict(self, sc, node, out, into, loc):
-        if all(isinstance(k, ast.Constant) for k in node.keys):
-            # constant keys: a static dict (each subscript reads its value)
+        spread = [self._expr(sc, v, out) if k is None else None
+                  for k, v in zip(node.keys, node.values)]
+        if all(isinstance(k, ast.Constant) or k is None and isinstance(s, VDict)
+               for k, s in zip(node.keys, spread)):
+            # constant keys, and ``**d`` of dicts whose keys are known: a static dict
+            # (each subscript reads its value), later entries replacing earlier ones
             d = VDict([], [], owned=True)
-            for k, v in zip(node.keys, node.values):
-                value = self._snapshot_deep(self._expr(sc, v, out), out, loc)
-                if isinstance(value, Known):
-                    value = self._materialize(value, out, loc)
-                if k.value in d.keys:
-                    d.values[d.keys.index(k.value)] = value
-                else:
-                    d.keys.append(k.value)
-                    d.values.append(value)
+            for k, v, s in zip(node.keys, node.values, spread):
+                entries = zip(s.keys, s.values) if k is None else \
+                    [(k.value, self._snapshot_deep(self._expr(sc, v, out), out, loc))]
+                for key, value in entries:
+                    if isinstance(value, Known):
+                        value = self._materialize(value, out, loc)
+                    if key in d.keys:
+                        d.values[d.keys.index(key)] = value
+                    else:
+                        d.keys.append(key)
+                        d.values.append(value)
             return d
         if any(k is None for k in node.keys):
-            raise errors.UnsupportedSyntax("** in a dict literal is not supported", loc=loc,
-                                           hint="list the keys")
+            return self._merged_dict(sc, node, spread, out, into, loc)
         items = []
         for k, v in zip(node.keys, node.values):
             items += [self._val(sc, k, out), self._val(sc, v, out)]
         return self._emit(out, ir.make_dict, items, into, loc)
+
+    def _merged_dict(self, sc, node, spread, out, into, loc):
+        """``{**a, "k": v, **b}`` of dicts known only at run time: the runs of
+        ``key: value`` entries made dicts, merged left to right (later keys win)."""
+        parts, run = [], []
+        for k, v, s in zip(node.keys, node.values, spread):
+            if k is not None:
+                run += [self._val(sc, k, out), self._val(sc, v, out)]
+                continue
+            if run:
+                parts.append(self._emit(out, ir.make_dict, run, None, loc))
+                run = []
+            parts.append(self._materialize(s, out, loc))
+        if run:
+            parts.append(self._emit(out, ir.make_dict, run, None, loc))
+        if len(parts) == 1:
+            return self._emit(out, dict, parts, into, loc)
+        acc = parts[0]
+        for i, part in enumerate(parts[1:]):
+            acc = self._emit(out, containers.merge, [acc, part],
+                             into if i == len(parts) - 2 else None, loc)
+        return acc
 
     @expression(ast.Starred)
     def _starred(self, sc, node, out, into, loc):
@@ -290,6 +329,9 @@ class ExpressionLowering:
         """An f-string, as its ``str.format`` template and its values."""
         values = []
         template = self._template(sc, node, values, out)
+        if all(isinstance(v, Const) and type(v.value) in _TEXT_PARTS for v in values):
+            # of constants (a key made in a loop over constants: f"h{i}"): a constant
+            return Const(guards.fstring(template, *[v.value for v in values]))
         return self._emit(out, guards.fstring, [Const(template)] + values, into, loc)
 
     def _template(self, sc, node, values, out):
@@ -374,3 +416,19 @@ class ExpressionLowering:
                              kwonlyargs=a.kwonlyargs, kw_defaults=kw_defaults,
                              kwarg=a.kwarg, defaults=defaults)
         return ast.copy_location(ast.Lambda(args=args, body=node.body), node), given
+
+
+_TEXT_PARTS = (str, int, bool)
+
+
+def _folded_text(fn, a, b):
+    """``a op b`` of two constants when it makes text ("a" + "_w", "h%d" % 2: a key
+    made in a loop over constants), as a constant; None otherwise."""
+    if not (isinstance(a, Const) and isinstance(b, Const) and str in (type(a.value),
+            type(b.value)) and all(type(v.value) in _TEXT_PARTS + (tuple,) for v in (a, b))):
+        return None
+    try:
+        value = fn(a.value, b.value)
+    except Exception:    # the program raises it where it runs
+        return None
+    return Const(value) if type(value) is str else None

@@ -13,7 +13,7 @@ from . import recursion
 from .calls import calls_maker
 from .dispatch import expression, statement
 from .scope import assigned_names, leaves_loop
-from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, vtuple
+from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, VTuple, vtuple
 from ...core.source import ast_nodes, shallow_copy
 from ...core.late import LateModule
 
@@ -87,9 +87,16 @@ class LoopLowering:
                               lambda: self._loop_body(sc, labels, node.body, body))
             out.append(For(var, start, stop, step, body, loc=loc, label=labels[1]))
             return False
-        if isinstance(it, (ast.Tuple, ast.List)) and len(it.elts) <= 16 \
-                and not any(isinstance(e, ast.Starred) for e in it.elts):
+        if _literal(it):
             return self._unroll(sc, node, it, out, loc)
+        if fn in (enumerate, zip) and call.args and all(_literal(a) for a in call.args) \
+                and not call.keywords:
+            # enumerate or zip of literals: unrolled too, its tuples' parts plain operands
+            cols = [[self._snapshot(self._val(sc, e, out), out, loc) for e in a.elts]
+                    for a in call.args]
+            if fn is enumerate:
+                cols = [[Const(i) for i in range(len(cols[0]))]] + cols
+            return self._unroll_items(sc, node, [VTuple(t) for t in zip(*cols)], out, loc)
         return self._for_sequence(sc, node, out, loc)
 
     def _as_sequence(self, operand, out, loc):
@@ -142,6 +149,19 @@ class LoopLowering:
         items = [self._snapshot(self._val(sc, e, out), out, loc) for e in it.elts]
         return self._unroll_items(sc, node, items, out, loc)
 
+    def _bind_unrolled(self, sc, target, item, copy, loc):
+        """An unrolled loop's target bound to its item: a constant where it is one
+        (the name stands for it in this copy), part by part for a tuple target."""
+        if isinstance(item, Const) and isinstance(target, ast.Name) and not sc.no_static:
+            sc.env[target.id] = item   # a constant in this copy
+        elif isinstance(item, VTuple) and isinstance(target, ast.Tuple) and \
+                len(item) == len(target.elts) and \
+                not any(isinstance(e, ast.Starred) for e in target.elts):
+            for t, part in zip(target.elts, item):
+                self._bind_unrolled(sc, t, part, copy, loc)
+        else:
+            self._assign_operand(sc, target, item, copy, loc)
+
     def _unroll_items(self, sc, node, items, out, loc):
         """A loop over items known when transforming, unrolled: a `Block` that
         ``break`` leaves, holding one ``continue`` block per item. A body that may
@@ -153,11 +173,7 @@ class LoopLowering:
         copies = []
         for item in items:
             copy = []
-            if isinstance(item, Const) and isinstance(node.target, ast.Name) and \
-                    not sc.no_static:
-                sc.env[node.target.id] = item   # a constant in this copy
-            else:
-                self._assign_operand(sc, node.target, item, copy, loc)
+            self._bind_unrolled(sc, node.target, item, copy, loc)
             sc.loops.append((cont, brk))
             if leaves:
                 self._loop_region(sc, node.body, copy,
@@ -199,7 +215,8 @@ class LoopLowering:
                                            hint="use a plain comprehension")
         if isinstance(node, ast.GeneratorExp):
             if id(node) not in self.consumed_here:
-                mapping.check_kept_generator(sc, node, loc)
+                self.drained.update(id(n) for n in
+                                    mapping.check_kept_generator(sc, node, loc) or ())
             bounded = mapping.counted_range(sc, node)
             if bounded is not None:    # over itertools.count(), read by islice
                 first = shallow_copy(node.generators[0])
@@ -288,3 +305,10 @@ def _binds(node, func):
     targets = {n.id for g in node.generators for n in ast_nodes(g.target)
                if isinstance(n, ast.Name)}
     return any(isinstance(n, ast.Name) and n.id in targets for n in ast_nodes(func))
+
+
+def _literal(node):
+    """A tuple or list written out (up to 16 items, none starred): a loop over it is
+    unrolled."""
+    return isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) <= 16 and \
+        not any(isinstance(e, ast.Starred) for e in node.elts)

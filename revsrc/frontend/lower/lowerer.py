@@ -64,6 +64,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         self.inline_stack = []
         self.has_aux = has_aux
         self.zips_consumed = set()   # zip(...) calls a builtin reads once (calls.py)
+        self.drained = set()    # loads of a kept generator a consumer reads through (ids)
         # what the IR took from globals and closures as fixed: (dict or cell, name,
         # value, code) per user function, checked before a derivative runs
         # (runtime.deps_current): redefining a helper makes the derivative anew

@@ -136,6 +136,34 @@ def _consumed_at_once(root, node):
     return False
 
 
+def _repeated(root, load, gen):
+    """Whether ``load`` is inside a loop that does not hold the generator ``gen``."""
+    path = _path_to(root, load)
+    return any(isinstance(p, (ast.For, ast.While)) and not any(n is gen for n in ast.walk(p))
+               for p in path)
+
+
+def _path_to(root, target):
+    if root is target:
+        return [root]
+    for child in ast.iter_child_nodes(root):
+        found = _path_to(child, target)
+        if found:
+            return [root] + found
+    return []
+
+
+def _read_through(root, name):
+    """Whether the load ``name`` is an argument a consumer reads to its end (any and
+    all stop early: not those)."""
+    parent = _parent(root, name)
+    if not (isinstance(parent, ast.Call) and any(a is name for a in parent.args)):
+        return False
+    f = parent.func
+    return f.id in _CONSUMER_NAMES - {"any", "all"} if isinstance(f, ast.Name) else \
+        isinstance(f, ast.Attribute) and f.attr in _CONSUMER_ATTRS
+
+
 def _writes(root):
     """(how many times each name is assigned, the names changed in place or that
     have a method called on them) in the function ``root``."""
@@ -183,8 +211,10 @@ def check_kept_generator(sc, node, loc):
     """A generator expression kept in a variable (``gen = (v * k for v in xs)``) reads
     its variables, and its list's items, when it is consumed; revsrc builds its list
     where it is written. The two agree unless the function assigns or changes a
-    name the generator reads, or reads the generator twice (empty the second time):
-    those are refused."""
+    name the generator reads, or reads the generator twice: refused, unless each read
+    is one a consumer reads to its end (``sum(gen)``, ``list(gen)``), whose loads are
+    returned: after each, the name holds an empty list (a second ``sum(gen)`` is 0,
+    as in Python)."""
     root = sc.parsed.node
     if _consumed_at_once(root, node):
         return
@@ -200,14 +230,21 @@ def check_kept_generator(sc, node, loc):
     modules = {r for r in reads if r not in stores and
                isinstance(sc.globals.get(r) if sc.globals is not None else None,
                           types.ModuleType)}     # itertools.islice(...) changes no module
+    # (a method called on a global, np.sin(...), does not change a value the function has)
+    own_names = set(stores) | {a.arg for a in ast.walk(root.args) if isinstance(a, ast.arg)}
     late = sorted(r for r in reads - modules
-                  if r in changed or r in late_read and stores.get(r, 0) > 1)
+                  if r in changed & own_names or r in late_read and stores.get(r, 0) > 1)
     parent = _parent(root, node)
     kept = parent.targets[0].id if isinstance(parent, ast.Assign) and \
         len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) else None
-    loads = sum(1 for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == kept
-                and isinstance(n.ctx, ast.Load))
-    if late or kept is None or loads > 1:
+    loads = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == kept
+             and isinstance(n.ctx, ast.Load)]
+    if not late and kept is not None and stores.get(kept) == 1 and kept not in changed \
+            and loads and all(_read_through(root, n) for n in loads):
+        # each read takes all its items: the name is empty after it (a single read
+        # that runs once needs nothing)
+        return loads if len(loads) > 1 or _repeated(root, loads[0], node) else []
+    if late or kept is None or len(loads) > 1:
         why = (f"reads {', '.join(late)} when it is consumed, and the function changes "
                "it in between or elsewhere" if late else
                "is read more than once (it is empty the second time)" if kept else

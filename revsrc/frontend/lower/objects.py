@@ -189,6 +189,19 @@ class ObjectLowering:
         raise errors.StaticValueError(f"{describe_static(base)} cannot be subscripted",
                                        loc=loc)
 
+    def _dunder_call(self, sc, base, name, args, out, into, loc):
+        """``base[i]`` (``name`` ``__getitem__``), ``len(base)`` (``__len__``) on an
+        object whose class is the user's and defines that method: the method inlined
+        with ``self`` the object; None where it defines none."""
+        if not isinstance(base, VRecord) or not isinstance(
+                inspect.getattr_static(class_of(base), name, None), types.FunctionType):
+            return None
+        found = self._static_attribute(sc, base, name, out, None, loc)
+        if not (isinstance(found, Known) and isinstance(found.value, BoundMethod)):
+            return None
+        return self._inline_callable(sc, found.value.fn, [found.value.obj] + list(args), [],
+                                     out, into, loc)
+
     def _container_method(self, sc, base, name, node, out, into, loc):
         """``base.name(...)`` on a static container: dict views, namedtuple helpers,
         and methods of a namedtuple's, dataclass's or registered class's own class
@@ -298,11 +311,14 @@ def plain_init_class(cls):
     """A user's class whose ``__init__`` only sets attributes of ``self`` (``self.W, self.b
     = W, b``), with no ``__new__``, ``__setattr__``, slots or properties among them:
     an instance made in the function is a static object (`VRecord` with no td)."""
-    init = cls.__dict__.get("__init__") if isinstance(cls.__dict__, types.MappingProxyType) \
-        else None
+    # the __init__ it runs may be a base class's (class R(L) with L's __init__); one
+    # calling a base's __init__ sets no attributes only: not followed
+    owners = [b for b in cls.__mro__ if b is not object and "__init__" in b.__dict__]
+    init = owners[0].__dict__["__init__"] if owners and isinstance(
+        owners[0].__dict__, types.MappingProxyType) else None
     if not isinstance(init, types.FunctionType) or is_library(init) or \
-            any(k in cls.__dict__ for k in ("__new__", "__setattr__", "__slots__")) or \
-            any(b is not object and "__init__" in b.__dict__ for b in cls.__mro__[1:]) or \
+            any(k in b.__dict__ for b in cls.__mro__ if b is not object
+                for k in ("__new__", "__setattr__", "__slots__")) or \
             type(cls) is not type:
         return False
     try:

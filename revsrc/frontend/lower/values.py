@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import operator
 import inspect
 import os
 import types
@@ -199,9 +200,10 @@ def is_static(value):
 
 def made_when_transforming(fn):
     """Whether a call of ``fn`` on values all known when transforming is made then
-    (frontend/lower/calls.py, `made_derivative`): a ``functools.partial``, or a revsrc
+    (frontend/lower/calls.py, `made_derivative`): a ``functools.partial``, an
+    ``operator.itemgetter`` or ``attrgetter`` (its calls are subscripts), or a revsrc
     transformation that marks itself so (``revsrc.grad``...)."""
-    return fn is functools.partial or \
+    return fn in (functools.partial, operator.itemgetter, operator.attrgetter) or \
         getattr(fn, "_revsrc_made_when_transforming", False) is True
 
 

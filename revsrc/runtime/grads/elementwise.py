@@ -3,11 +3,13 @@ sinc, clip, where, the real and imaginary parts, nan_to_num, select, xlogy and
 logsumexp."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import tensor
 from ..values import (as_adjoint, as_array, exact_dtype, float_dtype, is_complex, per_item,
-                      zero_like)
+                      pieces, zero_like)
 from .common import real_only, refuse
 from .reductions import expand_reduced
 from .shape import joined
@@ -161,3 +163,27 @@ def logsumexp_grads(g, ans, a, axis=None, b=None, keepdims=False, return_sign=Fa
     grad_b = None if b is None else \
         per_item(as_adjoint(tensor.sum_to_shape(ge * scale, np.shape(b)), b), b)
     return per_item(as_adjoint(grad_a, a), a), grad_b
+
+
+def hypot_of(xs):
+    """``math.hypot(*xs)`` of any number of coordinates (its own digits)."""
+    return math.hypot(*xs)
+
+
+def _ratios(xs, ans):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return [float(np.float64(x) / np.float64(ans)) for x in xs]
+
+
+def hypot_of_grad(g, xs, ans):
+    """The adjoint of the coordinates ``xs`` in ``math.hypot(*xs)``: ``g * x / ans``
+    each (dividing first, as for two coordinates; nan at the origin, as there)."""
+    return pieces([g * r for r in _ratios(xs, ans)])
+
+
+def hypot_of_tangent(t, xs, ans):
+    """The tangent of ``math.hypot(*xs)`` for the coordinates' tangents ``t`` (a
+    number zero: none)."""
+    if np.ndim(t) == 0:
+        return 0.0 * t
+    return sum(ti * r for ti, r in zip(t, _ratios(xs, ans)))
