@@ -50,7 +50,6 @@ KNOWN = {
     # p = {**{"a": 1.0}, **p}: ** in a dict literal now merges (tests/test_round11_undoc.py),
     # but the dict argument p rebound crashes: UnboundLocalError (the C1 family); the
     # gradient is {"b": e^0.1}
-    "r11_dict_merge_double_star": "crashed",
     # np.logaddexp.accumulate: E202 (a NumPy function with no rule, documented)
     "r11_logaddexp_accumulate": "refused-doc",
     # -- part i
