@@ -40,7 +40,6 @@ KNOWN = {
     'np_average_weights_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.average, which has no rule of its own yet',
     'py_generator_expr_with_filter_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of reading or writing items of a list or dict, which has no rule of its own yet',
     'py_first_star_rest_unpack_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of reading or writing items of a list or dict, which has no rule of its own yet',
-    'py_math_hypot_three_args': 'refused-undoc: [E202] hypot called with more arguments than its rule knows',
 }
 
 

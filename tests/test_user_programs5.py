@@ -109,7 +109,6 @@ KNOWN = {
     "dict_unpack_merge_update": "refused",   # E101 {**p, "b": ...}
     "untaken_arm_missing_attribute": "refused",  # E105 on the arm Python never evaluates
     "dataclass_list_built_inside_method": "refused",  # E202 list of dataclasses in a genexpr
-    "custom_getitem_built_inside": "refused",  # E105 __getitem__ of a class made inside
     "complex_constructor": "refused",        # E202 complex(x, 2.0)
     "except_as_uses_exception": "refused",   # E101 except ValueError as e
     "dunder_method_calls": "refused",        # E202 x.__mul__(x)
@@ -167,8 +166,6 @@ KNOWN = {
     "late_grad_heaviside": "refused",
     "late_jvp_vdot": "refused",
     "late_grad_vdot": "refused",
-    "math_grad_hypot3": "refused",           # E202 math.hypot(x, y, z): the docs list hypot
-    "math_jvp_hypot3": "refused",
     "math_grad_dist": "refused",             # E202 math.dist
     "math_jvp_dist": "refused",
     "math_grad_cbrt": "refused",             # E202 math.exp2 (Python 3.11)
