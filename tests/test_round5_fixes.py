@@ -243,8 +243,14 @@ def test_kept_generator_reads_a_rebound_name_as_python_does():
                               / (2 * h), rel=1e-8)
 
 
-@pytest.mark.parametrize("f", [genexpr_list_appended,
-                               genexpr_read_twice, genexpr_list_item_written],
+def test_generator_read_twice_is_empty_the_second_time():
+    # (refused until undoc11: the second sum reads an exhausted generator, 0, as Python)
+    h = 1e-6
+    assert revsrc.grad(genexpr_read_twice)(1.5) == pytest.approx(
+        (genexpr_read_twice(1.5 + h) - genexpr_read_twice(1.5 - h)) / (2 * h), rel=1e-7)
+
+
+@pytest.mark.parametrize("f", [genexpr_list_appended, genexpr_list_item_written],
                          ids=lambda f: f.__name__)
 def test_kept_generator_that_would_read_late_is_refused(f):
     with pytest.raises(errors.UnsupportedSyntax) as err:
