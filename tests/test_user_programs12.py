@@ -1,0 +1,84 @@
+"""Round 12 of user programs (tests/user_programs12_*.py): new domains and Python styles
+(orbital mechanics, finance, molecular dynamics, graphics, econometrics, audio, traffic and
+games, in-place NumPy writes, rebinding between calls, compositions, edge values, pytrees,
+checkpointed loops), each checked against JAX with x64, autograd, central differences or
+a closed form."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from user_programs6_harness import corpus_tests  # noqa: E402
+
+MODULES = ["user_programs12_" + s for s in "abcdefghijklmnopqrstuvwxyz"
+           if os.path.exists(os.path.join(os.path.dirname(__file__), f"user_programs12_{s}.py"))]
+
+KNOWN = {
+    # -- part e
+    # np.logaddexp.accumulate in the untaken arm of `a if stable else b` (stable=False):
+    # E202 (a NumPy function with no rule, documented), refused while transforming although
+    # this call never runs it; the taken arm alone (r12_cox_partial_cumsum) is right
+    "r12_cox_untaken_accumulate": "refused-doc",
+    # -- part h
+    # z.real = x[:3] on a complex array made in the function: E401 writing an attribute
+    # (documented); z.real[:] = x[:3] works (r12_real_imag_slice_write)
+    "r12_real_imag_setattr": "refused-doc",
+    # np.multiply(x, x, out=y), discarded: E401 (documented: out=)
+    "r12_ufunc_out_kwarg_discarded": "refused-doc",
+    # y = np.exp(x, out=y): E401 "out= makes exp write its result into an existing array"
+    # (documented: out=); the gradient is exp(x)
+    "r12_ufunc_out_kwarg_assigned": "refused-doc",
+    # -- part i
+    # f.__defaults__ = (3.0,) after df = revsrc.grad(f): df keeps using the old default
+    # p=2.0 and returns 3.0; f(1.5) now is 1.5**3, whose derivative is 6.75
+    "r12_defaults_tuple_replaced": "wrong",
+    # the same with a keyword-only default, f.__kwdefaults__ = {"p": 3.0}: 3.0, right 6.75
+    "r12_kwdefaults_replaced": "wrong",
+    # revsrc.jit(f) then f.__defaults__ = (4.0,): the compiled value is 2.25 (old p=2), while
+    # f(1.5) is 5.0625 -- a wrong VALUE, not only a derivative
+    "r12_defaults_replaced_jit_value": "wrong",
+    # value_and_grad made before f.__defaults__ changes: (2.25, 3.0), right (3.375, 6.75)
+    "r12_defaults_replaced_value_and_grad": "wrong",
+    # linearize's f_jvp called after a global the function reads is rebound: E204, documented
+    "r12_linearize_after_global_rebound": "refused-doc",
+    # -- part j
+    # f = revsrc.jit(helper) made inside the differentiated function, then f(x, 2x): E101
+    # "calling a value computed inside the function"; the docs say partials and derivatives
+    # made and called in the function work (revsrc.grad made inside does), and a jit made
+    # at module level and called inside works (r12_grad_of_module_jit_called_inside);
+    # a jit made inside is not among E101's examples. Right answer: 7.896211940972
+    "r12_grad_of_jit_called_inside": "refused-undoc",
+    # np.random.default_rng(0) made inside a backend="jax" function: E603 (no jax.numpy
+    # lowering, documented); the default backend computes it (r12_rng_inside_default_backend)
+    "r12_rng_inside_jax_backend": "refused-doc",
+    # rng.normal() of a Generator argument with backend="jax": E603, documented
+    "r12_rng_argument_jax_backend": "refused-doc",
+    # -- part k
+    # revsrc.grad(lambda x: x * x)(3): E301 an int argument, documented (JAX refuses too)
+    "r12_int_argument_to_float_only_grad": "refused-doc",
+    # -- part l
+    # hessian with respect to a NamedTuple: E104, documented
+    "r12_namedtuple_hessian_refused": "refused-doc",
+    # grad with respect to {"w": 1.5, "n": 3}: E301 an int leaf, documented
+    "r12_dict_with_int_leaf": "refused-doc",
+    # -- part m
+    # divmod(theta, 1.0): E202, a builtin with no rule (documented kind); `%` alone works
+    "r12_mod_and_divmod": "refused-doc",
+    # a local dict {"relu": lambda v: max(v, 0.0), "tanh": math.tanh, ...} called by a
+    # run-time key: E101 "calling a value computed inside the function"; E101's docs name
+    # lambdas used as values that read the function's variables (these read none) and say
+    # a global dict of functions works (r12_global_dict_dispatch_runtime_key does).
+    # Right answers: 1.0, 1 - tanh(0.4)^2, sigmoid(0.4)
+    "r12_dict_of_lambdas_local_dispatch": "refused-undoc",
+    # fs = (math.sin, math.cos); fs[0](x) + fs[1](x), a local tuple by constant index:
+    # E101 as above; the docs refuse items of a global list only (a global tuple works).
+    # Right answer cos(0.3) - sin(0.3)
+    "r12_local_tuple_of_functions": "refused-undoc",
+    # table = {"sq": lambda v: v * v, "cube": lambda v: v ** 3}; table[kind](x): E101, as
+    # above (the lambdas capture nothing); right answer 3 * 1.5^2 = 6.75
+    "r12_local_dict_of_lambdas_no_capture": "refused-undoc",
+    # pos = filter(...) kept in a name, then sum(map(..., pos)): E101, documented (an iterator
+    # kept for later); inline it works (r12_map_filter_inline)
+    "r12_map_filter_lambdas": "refused-doc",
+}
+
+CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

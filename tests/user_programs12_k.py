@@ -1,0 +1,106 @@
+"""Round 12, part k: edge values and types -- zeros, inf/nan inputs, ints vs floats,
+float32, 0-d arrays, empty arrays, huge and subnormal values, complex numbers."""
+import math
+
+import numpy as np
+
+import revsrc
+from user_programs7_harness import G, H, JV, GD, pair, jax, jaxify, fd_checked, agify, ag  # noqa: F401
+from user_programs12_util import VG, fdj
+
+CASES = []
+add = CASES.append
+
+
+def pnorm(x, p=2.0):
+    return np.sum(np.abs(x) ** p) ** (1.0 / p)
+
+
+def dtype_of(v):
+    return str(np.asarray(v).dtype)
+
+
+# grad of sqrt-based norm at zero: JAX gives nan; |x|^p with p=3 at 0 has gradient 0 (0^2 * sign)
+add(pair("r12_abs_cubed_at_zero", lambda: revsrc.grad(lambda x: np.sum(np.abs(x) ** 3))(np.array([0.0, -1.0])),
+         lambda: np.array([0.0, -3.0]), tol=0.0))
+add(pair("r12_relu_at_zero_like_jax", lambda: revsrc.grad(lambda x: np.sum(np.maximum(x, 0.0)))(np.array([0.0, 1.0, -1.0])),
+         lambda: np.asarray(jax().grad(lambda x: jax().numpy.sum(jax().numpy.maximum(x, 0.0)))(np.array([0.0, 1.0, -1.0]))), tol=0.0))
+# |x| at 0: any subgradient in [-1, 1] is right (JAX says 1, autograd 0)
+add(pair("r12_abs_at_zero_subgradient", lambda: -1.0 <= revsrc.grad(lambda x: abs(x))(0.0) <= 1.0, lambda: True, tol=0.0))
+add(pair("r12_np_abs_at_zero_subgradient", lambda: bool(np.all(np.abs(revsrc.grad(lambda x: np.sum(np.abs(x)))(np.zeros(2))) <= 1.0)),
+         lambda: True, tol=0.0))
+add(pair("r12_int_input_value_and_grad", lambda: revsrc.grad(lambda x, n: x ** n, argnums=0)(2.0, 3), lambda: 12.0, tol=0.0))
+add(pair("r12_float_power_int_exponent_neg_base", lambda: revsrc.grad(lambda x: x ** 3)(-2.0), lambda: 12.0, tol=0.0))
+add(pair("r12_float32_grad_dtype", lambda: dtype_of(revsrc.grad(lambda x: np.sum(np.sin(x) * x))(np.array([0.5, 1.0], dtype=np.float32))),
+         lambda: "float32", tol=0.0))
+add(pair("r12_float32_grad_value", lambda: revsrc.grad(lambda x: np.sum(np.sin(x) * x))(np.array([0.5, 1.0], dtype=np.float32)),
+         lambda: (np.sin(np.float32([0.5, 1.0])) + np.float32([0.5, 1.0]) * np.cos(np.float32([0.5, 1.0]))), tol=1e-6))
+add(pair("r12_float32_scalar_np_float32", lambda: dtype_of(revsrc.grad(lambda x: x * x)(np.float32(1.5))), lambda: "float32", tol=0.0))
+add(pair("r12_zero_d_array_input", lambda: revsrc.grad(lambda x: np.sin(x) * x)(np.array(0.7)),
+         lambda: np.array(math.sin(0.7) + 0.7 * math.cos(0.7)), tol=1e-15))
+add(pair("r12_zero_d_array_shape", lambda: np.shape(revsrc.grad(lambda x: np.sin(x) * x)(np.array(0.7))), lambda: (), tol=0.0))
+add(pair("r12_empty_array_sum", lambda: revsrc.grad(lambda x: np.sum(x ** 2) + 1.0)(np.zeros(0)), lambda: np.zeros(0), tol=0.0))
+add(pair("r12_empty_array_shape", lambda: revsrc.grad(lambda x: np.sum(x ** 2))(np.zeros((0, 3))).shape, lambda: (0, 3), tol=0.0))
+add(pair("r12_empty_loop_returns_arg", lambda: revsrc.grad(lambda x, n: sum(x * k for k in range(n)) + x)(2.0, 0), lambda: 1.0, tol=0.0))
+add(pair("r12_inf_input_exp_neg", lambda: revsrc.grad(lambda x: math.exp(-x))(math.inf), lambda: 0.0 if False else -0.0, tol=0.0))
+add(pair("r12_nan_propagates", lambda: revsrc.grad(lambda x: np.sum(x * x))(np.array([np.nan, 1.0])), lambda: np.array([np.nan, 2.0]), tol=0.0))
+
+
+def safe_log(x):
+    return np.log(np.where(x > 0, x, 1.0))
+
+
+add(pair("r12_where_safe_log_zero", lambda: revsrc.grad(lambda x: np.sum(safe_log(x)))(np.array([0.0, 2.0])),
+         lambda: np.array([0.0, 0.5]), tol=0.0))
+
+
+def where_unsafe(x):
+    return np.sum(np.where(x > 0, np.sqrt(np.abs(x)), 0.0))
+
+
+add(pair("r12_where_sqrt_at_zero_like_jax", lambda: revsrc.grad(where_unsafe)(np.array([0.0, 4.0])),
+         lambda: np.asarray(jax().grad(jaxify(where_unsafe))(np.array([0.0, 4.0]))), tol=0.0))
+add(pair("r12_huge_value_logaddexp", lambda: revsrc.grad(lambda x: np.logaddexp(x, 0.0))(800.0), lambda: 1.0, tol=0.0))
+add(pair("r12_subnormal_input", lambda: revsrc.grad(lambda x: x * x * 1e300)(5e-324), lambda: 2 * 5e-324 * 1e300, tol=1e-12))
+add(pair("r12_hypot_huge", lambda: revsrc.grad(math.hypot, argnums=(0, 1))(3e300, 4e300), lambda: (0.6, 0.8), tol=1e-15))
+add(pair("r12_bool_mask_arith", lambda: revsrc.grad(lambda x: np.sum(x * (x > 0)))(np.array([-1.0, 2.0])), lambda: np.array([0.0, 1.0]), tol=0.0))
+add(pair("r12_int_array_argument_refused_or_ok", lambda: revsrc.grad(lambda x, i: x[i] ** 2)(np.array([1.0, 2.0, 3.0]), np.int64(2)),
+         lambda: np.array([0.0, 0.0, 6.0]), tol=0.0))
+
+
+def complex_holo(z):
+    return np.sum(z ** 2 + 1j * z)
+
+
+add(pair("r12_complex_holomorphic", lambda: revsrc.grad(complex_holo, holomorphic=True)(np.array([1.0 + 2.0j, 0.5 - 1.0j])),
+         lambda: 2 * np.array([1.0 + 2.0j, 0.5 - 1.0j]) + 1j, tol=1e-15))
+
+
+def complex_inside_real_out(x):
+    z = x[0] + 1j * x[1]
+    w = np.exp(z) * np.conj(z)
+    return np.abs(w) ** 2
+
+
+add(G("r12_complex_intermediate_real_loss", complex_inside_real_out, (np.array([0.3, -0.7]),), ref="fd", tol=1e-7))
+
+
+def complex_real_grad_jax_convention(z):
+    return np.real(z * np.conj(z)) + np.imag(z)
+
+
+add(pair("r12_complex_input_real_loss_vs_jax", lambda: revsrc.grad(complex_real_grad_jax_convention)(np.complex128(1.0 + 2.0j)),
+         lambda: complex(jax().grad(jaxify(complex_real_grad_jax_convention))(np.complex128(1.0 + 2.0j))), tol=1e-15))
+add(pair("r12_int_promoted_division", lambda: revsrc.grad(lambda x, n: x / n + n / x, argnums=0)(2.0, 3), lambda: 1 / 3 - 3 / 4, tol=1e-15))
+add(pair("r12_int_argument_to_float_only_grad", lambda: revsrc.grad(lambda x: x * x)(3), lambda: 6.0, tol=0.0))
+add(pair("r12_max_with_nan", lambda: revsrc.grad(lambda x: np.max(x))(np.array([1.0, np.nan, 0.5])),
+         lambda: np.asarray(jax().grad(lambda x: jax().numpy.max(x))(np.array([1.0, np.nan, 0.5]))), tol=0.0))
+add(pair("r12_sqrt_zero_inf_like_jax", lambda: revsrc.grad(lambda x: np.sum(np.sqrt(x)))(np.array([0.0, 1.0])),
+         lambda: np.array([np.inf, 0.5]), tol=0.0))
+add(pair("r12_vmap_float32_input", lambda: revsrc.vmap(lambda x: x * x + 1.0)(np.array([1.5, 2.0], dtype=np.float32)),
+         lambda: np.array([3.25, 5.0], dtype=np.float32), tol=0.0))
+add(pair("r12_vmap_float32_dtype", lambda: dtype_of(revsrc.vmap(lambda x: x * x + 1.0)(np.array([1.5, 2.0], dtype=np.float32))),
+         lambda: "float32", tol=0.0))
+add(pair("r12_vmap_empty_batch", lambda: revsrc.vmap(revsrc.grad(lambda x: x ** 3))(np.zeros(0)), lambda: np.zeros(0), tol=0.0))
+add(pair("r12_jit_int_inputs_int_result", lambda: revsrc.jit(lambda a, b: a * b + 1)(2 ** 40, 3), lambda: 3 * 2 ** 40 + 1, tol=0.0))
+add(pair("r12_jit_int_overflow_bigint", lambda: revsrc.jit(lambda a: a * a * a)(2 ** 30) == 2 ** 90, lambda: True, tol=0.0))
