@@ -79,6 +79,44 @@ KNOWN = {
     # pos = filter(...) kept in a name, then sum(map(..., pos)): E101, documented (an iterator
     # kept for later); inline it works (r12_map_filter_inline)
     "r12_map_filter_lambdas": "refused-doc",
+    # -- part o
+    # f.__code__ = g.__code__ after df = revsrc.grad(f): df still differentiates the old body
+    # (4.0 for x*x at 2), while f now computes x**3 (right: 12.0); a new revsrc.grad(f) is right
+    "r12_function_code_replaced": "wrong",
+    # p = functools.partial(f, a=2.0); df = revsrc.grad(p); p.keywords["a"] = 5.0 (p(1.0) is
+    # now 5.0): df(1.0) stays 4.0, right 10.0
+    "r12_partial_keywords_mutated": "wrong",
+    # -- part p
+    # np.heaviside: E202 (a NumPy function with no rule, documented)
+    "r12_heaviside_times_x": "refused-doc",
+    # grad of np.sum(np.hypot(x, 0.0)) at x = [0, -3]: [nan, -1]; hypot(x, 0) = |x|, whose
+    # subgradients at 0 are [-1, 1] (np.linalg.norm at 0 gives 0 in revsrc; JAX gives 0.5).
+    # A NaN at a kink of a Lipschitz function, not a number off by a factor
+    "r12_np_hypot_at_origin_subgradient": "wrong",
+    # the same for math.hypot(x, 0.0) at 0: nan, right a value in [-1, 1] (0 as for norm)
+    "r12_math_hypot_at_origin_subgradient": "wrong",
+    # -- part q
+    # revsrc.jit of `math.sqrt(x) if x >= 0 else float("nan")`: E502 "the constant 'nan' is
+    # not a float, int or bool" -- float("nan") of a str constant is not among E502's
+    # documented kinds; jit(grad(f)) of such code works. Right value: nan
+    "r12_jit_float_nan_string": "refused-undoc",
+    # revsrc.jit / revsrc.vmap of a running minimum starting at best = float("inf"): E502
+    # "the constant 'inf' is not a float, int or bool" (math.inf works, and so does
+    # revsrc.jit(revsrc.grad(f)) of the same f). Right: 0.09 at 1.3, [0.09, 0.04]
+    "r12_jit_float_inf_string_running_min": "refused-undoc",
+    "r12_vmap_float_inf_string_running_min": "refused-undoc",
+    # -- part r
+    # getattr(math, name)(x) with name a str argument: E101 "calling a value computed inside
+    # the function" (not among E101's examples). Right: cos(0.3), -sin(0.3), exp(0.3)
+    "r12_getattr_module_function_by_name": "refused-undoc",
+    # globals()["GK"] * x: E401 "calling globals() is a side effect" (globals() is not among
+    # E401's examples). Right: 2.0 then 7.0 after GK is rebound
+    "r12_globals_dict_lookup": "refused-undoc",
+    # df = revsrc.grad(s) of a callable object, then Scaler.__call__ replaced on the class
+    # (s(1.0) now 5.0): df(1.0) stays 4.0 (old 2x^2), right 10.0; a new grad is right
+    "r12_dunder_call_replaced_on_class": "wrong",
+    # revsrc.jit(s) then Scaler2.__call__ replaced by 7x: jf(1.0) returns 2.0, s(1.0) is 7.0
+    "r12_dunder_call_replaced_on_class_jit_value": "wrong",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
