@@ -117,6 +117,20 @@ KNOWN = {
     "r12_dunder_call_replaced_on_class": "wrong",
     # revsrc.jit(s) then Scaler2.__call__ replaced by 7x: jf(1.0) returns 2.0, s(1.0) is 7.0
     "r12_dunder_call_replaced_on_class_jit_value": "wrong",
+    # -- part u
+    # calls_helper(x) = helper_p(x) + x; df made, then helper_p.__defaults__ = (3.0,): df(1.5)
+    # stays 4.0 (old p=2), right 3 * 1.5^2 + 1 = 7.75
+    "r12_helper_defaults_replaced": "wrong",
+    # df = revsrc.grad(lambda-free two_sin = 2 sin x); math.sin = math.cos (monkeypatched):
+    # df(0.5) stays 2 cos(0.5) = 1.755, right -2 sin(0.5) = -0.959 (a new grad is right);
+    # docs/architecture.md says module attributes taken as fixed are guarded by identity
+    "r12_monkeypatched_math_sin": "wrong",
+    # np.tanh = np.sin with a derivative made before: 0.770 = 1 - sin(0.5)^2 -- the new
+    # function's value through tanh's old rule; right cos(0.5) = 0.878
+    "r12_monkeypatched_np_tanh": "wrong",
+    # revsrc.jit(two_sin) then math.sin = math.cos: jf(0.5) = 0.959 (old sin), the plain
+    # call gives 2 cos(0.5) = 1.755: a wrong value
+    "r12_monkeypatched_math_sin_jit_value": "wrong",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
