@@ -121,7 +121,7 @@ KNOWN = {
     # calls_helper(x) = helper_p(x) + x; df made, then helper_p.__defaults__ = (3.0,): df(1.5)
     # stays 4.0 (old p=2), right 3 * 1.5^2 + 1 = 7.75
     "r12_helper_defaults_replaced": "wrong",
-    # df = revsrc.grad(lambda-free two_sin = 2 sin x); math.sin = math.cos (monkeypatched):
+    # df = revsrc.grad(two_sin), two_sin(x) = 2 sin x; math.sin = math.cos (monkeypatched):
     # df(0.5) stays 2 cos(0.5) = 1.755, right -2 sin(0.5) = -0.959 (a new grad is right);
     # docs/architecture.md says module attributes taken as fixed are guarded by identity
     "r12_monkeypatched_math_sin": "wrong",
@@ -131,6 +131,34 @@ KNOWN = {
     # revsrc.jit(two_sin) then math.sin = math.cos: jf(0.5) = 0.959 (old sin), the plain
     # call gives 2 cos(0.5) = 1.755: a wrong value
     "r12_monkeypatched_math_sin_jit_value": "wrong",
+    # -- part v
+    # x.round(1) (the method; np.round works): E202, a method with no rule (documented kind)
+    "r12_round_conj_astype_methods": "refused-doc",
+    # x.tolist() of a differentiated array: E202, a method with no rule (documented kind)
+    "r12_tolist_python_loop": "refused-doc",
+    "r12_sorted_tolist": "refused-doc",
+    # out.fill(0.5) on an array made in the function: E401, a discarded call (documented)
+    "r12_fill_method_then_write": "refused-doc",
+    # for v in A.flat: E202, an attribute with no rule used on a differentiated value (documented kind)
+    "r12_flat_iterator_loop": "refused-doc",
+    # for (i, j), v in np.ndenumerate(A): E202, a NumPy function with no rule (documented kind)
+    "r12_ndenumerate_loop": "refused-doc",
+    # -- part w
+    # Osc.run calls self.step(x) whose default dt=0.1; Osc.step.__defaults__ = (0.2,) after
+    # df = revsrc.grad(o.run): df(1.0) stays 0.4211 (dt=0.1), right 0.1745 (dt=0.2)
+    "r12_method_defaults_replaced_on_class": "wrong",
+    # -- part x
+    # README: "itertools.islice (of itertools.count() too)" works; the gradient (and jvp,
+    # jit(grad)) of `for k in itertools.islice(itertools.count(1), 5): s += x**k / k` builds
+    # list(itertools.count(1)) -- an endless list: MemoryError under a 1 GB cap (uncapped the
+    # process is OOM-killed). Right: sum 0.5^(k-1), k=1..5 = 1.9375
+    "r12_islice_count_start_series": "crashed",
+    # the same with itertools.count() (no start): right 10.0
+    "r12_islice_count_default_start": "crashed",
+    # for k, v in zip(itertools.count(), xs): the same endless list; right [0, 4, 12]
+    "r12_zip_with_count": "crashed",
+    # for k in itertools.count(): if k >= 5: break: the same; right 10.0
+    "r12_count_loop_with_break": "crashed",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
