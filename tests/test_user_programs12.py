@@ -159,6 +159,33 @@ KNOWN = {
     "r12_zip_with_count": "crashed",
     # for k in itertools.count(): if k >= 5: break: the same; right 10.0
     "r12_count_loop_with_break": "crashed",
+    # -- part m, continued
+    # `np.trapezoid(...) if hasattr(np, "trapezoid") else np.trapz(...)` (NumPy-version
+    # compatibility; this NumPy has no np.trapz, and that arm never runs): E105 "module numpy
+    # has no attribute 'trapz'", while transforming, its hint saying "Python would fail when
+    # the line runs" -- it never runs. Right: [-0.05, 0.6, 0.04] (np.trapezoid alone works)
+    "r12_version_compat_ternary_hasattr": "refused-undoc",
+    # the same written `if hasattr(np, "trapezoid"): return np.trapezoid(...)` then
+    # `return np.trapz(...)`: E105 at the unreachable line
+    "r12_version_compat_if_hasattr": "refused-undoc",
+    # -- part p, continued: library functions with no rule, E202 (documented kind)
+    "r12_norule_scipy_erfinv": "refused-doc",
+    "r12_norule_eigvals": "refused-doc",
+    "r12_norule_correlate": "refused-doc",
+    "r12_norule_corrcoef": "refused-doc",
+    "r12_norule_ptp": "refused-doc",
+    "r12_norule_multi_dot": "refused-doc",
+    "r12_norule_block": "refused-doc",
+    # -- part s, continued: writes into the caller's array (E403: through an alias b = x, an
+    # np.asarray alias, a slice x[:], a reshape view), a name that is a copy in one arm and
+    # the argument in the other (E404), np.negative(x, out=x) and x.sort() (E401): documented
+    "r12_alias_iadd_argument": "refused-doc",
+    "r12_asarray_alias_write_argument": "refused-doc",
+    "r12_slice_alias_imul_argument": "refused-doc",
+    "r12_reshape_alias_write_argument": "refused-doc",
+    "r12_conditional_copy_or_alias_write": "refused-doc",
+    "r12_ufunc_out_is_argument": "refused-doc",
+    "r12_sort_in_place_argument": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -304,3 +304,25 @@ def map_filter(xs):
 
 
 add(pair("r12_map_filter_lambdas", lambda: revsrc.grad(map_filter)([1.0, -2.0, 3.0]), lambda: [2.0, 0.0, 6.0], tol=0.0))
+
+
+# -- version-compatibility code: the arm for another NumPy version never runs here
+def trapz_compat_ternary(x):
+    return np.trapezoid(x ** 2, dx=0.1) if hasattr(np, "trapezoid") else np.trapz(x ** 2, dx=0.1)
+
+
+def trapz_compat_if(x):
+    if hasattr(np, "trapezoid"):
+        return np.trapezoid(x ** 2, dx=0.1)
+    return np.trapz(x ** 2, dx=0.1)
+
+
+def trapz_only(x):
+    return np.trapezoid(x ** 2, dx=0.1)
+
+
+XT = np.array([-0.5, 3.0, 0.4])
+TRAP_REF = np.array([-0.05, 0.6, 0.04])
+add(pair("r12_trapezoid", lambda: revsrc.grad(trapz_only)(XT), lambda: TRAP_REF, tol=1e-15))
+add(pair("r12_version_compat_ternary_hasattr", lambda: revsrc.grad(trapz_compat_ternary)(XT), lambda: TRAP_REF, tol=1e-15))
+add(pair("r12_version_compat_if_hasattr", lambda: revsrc.grad(trapz_compat_if)(XT), lambda: TRAP_REF, tol=1e-15))

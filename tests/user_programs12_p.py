@@ -4,7 +4,7 @@ the references are closed forms (JAX's answers where they are defined)."""
 import math
 
 import numpy as np
-from scipy.special import logsumexp
+from scipy.special import erfinv, logsumexp
 
 import revsrc
 from user_programs7_harness import G, H, JV, GD, pair, jax, jaxify, fd_checked, agify, ag  # noqa: F401
@@ -225,3 +225,25 @@ def math_hypot_zero(x):
 
 
 add(pair("r12_math_hypot_at_origin_subgradient", lambda: abs(revsrc.grad(math_hypot_zero)(0.0)) <= 1.0, lambda: True, tol=0.0))
+
+
+def select_(x):
+    return np.sum(np.select([x < 0, x > 1], [x ** 2, np.sqrt(np.abs(x))], default=x))
+
+
+P("r12_np_select_three_way", select_, np.array([-0.5, 3.0, 0.4]), np.array([-1.0, 0.5 / math.sqrt(3.0), 1.0]))
+
+
+def _no_rule(name, f, x):
+    add(pair(name, lambda: revsrc.grad(f)(x), lambda: None, tol=0.0))
+
+
+# library functions with no rule (E202, documented kind): the users' calls as written
+_M = np.array([[0.3, 0.1], [-0.2, 0.4]])
+_no_rule("r12_norule_scipy_erfinv", lambda x: np.sum(erfinv(x)), np.array([0.1, 0.5]))
+_no_rule("r12_norule_eigvals", lambda A: np.sum(np.linalg.eigvals(A).real), _M)
+_no_rule("r12_norule_correlate", lambda x: np.sum(np.correlate(x, np.array([1.0, -2.0]), "valid") ** 2), np.array([0.5, 2.5, -1.0]))
+_no_rule("r12_norule_corrcoef", lambda X: np.corrcoef(X)[0, 1], np.array([[0.5, 2.5, -1.0], [0.3, 0.1, 0.7]]))
+_no_rule("r12_norule_ptp", lambda x: np.ptp(x), np.array([0.5, 2.5, -1.0]))
+_no_rule("r12_norule_multi_dot", lambda A: np.sum(np.linalg.multi_dot([A, A, A])), _M)
+_no_rule("r12_norule_block", lambda A: np.sum(np.block([[A, A], [A.T, np.eye(2)]]) ** 2), _M)

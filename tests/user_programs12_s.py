@@ -189,3 +189,54 @@ def imag_of_real_readonly(x):
 
 
 C("r12_imag_of_real_array_read", imag_of_real_readonly, np.array([0.5, 1.5, -1.0]))
+
+
+# -- writes into the caller's array through aliases and views (E403/E404/E401, documented)
+XA = np.array([1.0, 2.0, 3.0, 4.0])
+
+
+def alias_iadd(x):
+    b = x
+    b += 1.0
+    return np.sum(b * b)
+
+
+def asarray_alias_write(x):
+    y = np.asarray(x)
+    y[0] = 5.0
+    return np.sum(y * x)
+
+
+def slice_alias_imul(x):
+    y = x[:]
+    y *= 2.0
+    return np.sum(y ** 2)
+
+
+def reshape_alias_write(x):
+    y = x.reshape(2, 2)
+    y[0, 0] = 0.0
+    return np.sum(x ** 2)
+
+
+def conditional_copy_or_alias(x):
+    z = x.copy() if x[0] > 100 else x
+    z[1] = 0.0
+    return np.sum(z * z)
+
+
+def ufunc_out_is_argument(x):
+    np.negative(x, out=x)
+    return np.sum(x)
+
+
+def sort_in_place_argument(x):
+    x.sort()
+    return x[0] * 2 + x[-1]
+
+
+for _n, _f in (("r12_alias_iadd_argument", alias_iadd), ("r12_asarray_alias_write_argument", asarray_alias_write),
+               ("r12_slice_alias_imul_argument", slice_alias_imul), ("r12_reshape_alias_write_argument", reshape_alias_write),
+               ("r12_conditional_copy_or_alias_write", conditional_copy_or_alias),
+               ("r12_ufunc_out_is_argument", ufunc_out_is_argument), ("r12_sort_in_place_argument", sort_in_place_argument)):
+    add(pair(_n, (lambda f: lambda: revsrc.grad(f)(XA.copy()))(_f), lambda: None, tol=0.0))
