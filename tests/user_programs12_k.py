@@ -104,3 +104,28 @@ add(pair("r12_vmap_float32_dtype", lambda: dtype_of(revsrc.vmap(lambda x: x * x 
 add(pair("r12_vmap_empty_batch", lambda: revsrc.vmap(revsrc.grad(lambda x: x ** 3))(np.zeros(0)), lambda: np.zeros(0), tol=0.0))
 add(pair("r12_jit_int_inputs_int_result", lambda: revsrc.jit(lambda a, b: a * b + 1)(2 ** 40, 3), lambda: 3 * 2 ** 40 + 1, tol=0.0))
 add(pair("r12_jit_int_overflow_bigint", lambda: revsrc.jit(lambda a: a * a * a)(2 ** 30) == 2 ** 90, lambda: True, tol=0.0))
+
+
+# -- NumPy float32 / float16 scalars: the value must be the plain call's (NumPy's arithmetic)
+def affine(x):
+    return x * 3 + 0.1
+
+
+def affine_loop(x):
+    y = x
+    for _ in range(5):
+        y = y * 1.1 + 0.01
+    return y
+
+
+F32 = np.float32(0.1)
+add(pair("r12_value_and_grad_float32_scalar_value", lambda: revsrc.value_and_grad(affine)(F32)[0], lambda: affine(F32), tol=0.0))
+add(pair("r12_value_and_grad_float32_scalar_loop_value", lambda: revsrc.value_and_grad(affine_loop)(F32)[0], lambda: affine_loop(F32), tol=0.0))
+add(pair("r12_value_and_grad_float16_scalar_value", lambda: revsrc.value_and_grad(affine)(np.float16(0.1))[0],
+         lambda: affine(np.float16(0.1)), tol=0.0))
+add(pair("r12_jvp_float32_scalar_primal_out", lambda: revsrc.jvp(affine, (F32,), (np.float32(1.0),))[0], lambda: affine(F32), tol=0.0))
+add(pair("r12_vjp_float32_scalar_primal_out", lambda: revsrc.vjp(affine, F32)[0], lambda: affine(F32), tol=0.0))
+add(pair("r12_grad_float32_scalar_loop", lambda: revsrc.grad(affine_loop)(F32), lambda: np.float32(1.1) ** 5, tol=1e-7))
+add(pair("r12_jit_float32_scalar_value", lambda: revsrc.jit(affine_loop)(F32), lambda: affine_loop(F32), tol=0.0))
+add(pair("r12_value_and_grad_float32_array_value", lambda: revsrc.value_and_grad(lambda x: np.sum(x * 3 + 0.1))(np.array([0.1, 0.2], dtype=np.float32))[0],
+         lambda: np.sum(np.array([0.1, 0.2], dtype=np.float32) * 3 + 0.1), tol=0.0))
