@@ -129,3 +129,40 @@ add(pair("r12_grad_float32_scalar_loop", lambda: revsrc.grad(affine_loop)(F32), 
 add(pair("r12_jit_float32_scalar_value", lambda: revsrc.jit(affine_loop)(F32), lambda: affine_loop(F32), tol=0.0))
 add(pair("r12_value_and_grad_float32_array_value", lambda: revsrc.value_and_grad(lambda x: np.sum(x * 3 + 0.1))(np.array([0.1, 0.2], dtype=np.float32))[0],
          lambda: np.sum(np.array([0.1, 0.2], dtype=np.float32) * 3 + 0.1), tol=0.0))
+
+
+# -- real losses of complex arrays, JAX's convention (d/d re - i d/d im)
+ZC = np.array([1.0 + 2.0j, -0.5 + 0.3j])
+HM = np.array([[2.0, 1j], [-1j, 3.0]])
+SM = np.array([[2.0, 1j], [0.5, 1.0]])
+
+
+def cx_angle(z):
+    return np.sum(np.angle(z))
+
+
+def cx_hermitian_form(z):
+    return np.real(np.conj(z) @ HM @ z)
+
+
+def cx_fft_power(z):
+    return np.sum(np.abs(np.fft.fft(z)) ** 2)
+
+
+def cx_solve(z):
+    return np.sum(np.abs(np.linalg.solve(SM, z)) ** 2)
+
+
+def cx_abs_sqrt(z):
+    return np.sum(np.abs(np.sqrt(z)))
+
+
+def cx_vdot(z):
+    return np.real(np.vdot(z, z * 2j + 1))
+
+
+for _n, _f in (("r12_complex_angle_sum", cx_angle), ("r12_complex_hermitian_form", cx_hermitian_form),
+               ("r12_complex_fft_power", cx_fft_power), ("r12_complex_linalg_solve", cx_solve),
+               ("r12_complex_abs_sqrt", cx_abs_sqrt), ("r12_complex_vdot", cx_vdot)):
+    add(pair(_n, (lambda f: lambda: revsrc.grad(f)(ZC))(_f),
+             (lambda f: lambda: np.asarray(jax().grad(jaxify(f))(ZC)))(_f), tol=1e-10))

@@ -99,3 +99,29 @@ add(pair("r12_vmap_jacfwd_small_array_loop", lambda: revsrc.vmap(revsrc.jacfwd(d
          tol=1e-7))
 add(pair("r12_vmap_jacrev_small_array_loop", lambda: revsrc.vmap(revsrc.jacrev(damped_spring_state))(PS),
          lambda: revsrc.vmap(revsrc.jacfwd(damped_spring_state))(PS), tol=1e-13))
+
+
+# -- second derivatives of array loops whose step is scaled by an int sign the loop index picks
+def alt_sign_int(x):
+    for k in range(30):
+        sgn = 1 if k % 3 else -1
+        x = x + 0.01 * np.tanh(x) * sgn
+    return np.sum(x ** 2)
+
+
+def alt_sign_float(x):
+    for k in range(30):
+        sgn = 1.0 if k % 3 else -1.0
+        x = x + 0.01 * np.tanh(x) * sgn
+    return np.sum(x ** 2)
+
+
+X3 = np.array([0.3, -0.2, 0.1])
+add(pair("r12_hessian_float_sign_array_loop", lambda: revsrc.hessian(alt_sign_float)(X3),
+         lambda: ag()[0].hessian(agify(alt_sign_float))(X3), tol=1e-10))
+add(pair("r12_hessian_int_sign_array_loop", lambda: revsrc.hessian(alt_sign_int)(X3),
+         lambda: ag()[0].hessian(agify(alt_sign_float))(X3), tol=1e-10))
+add(pair("r12_grad_int_sign_array_loop", lambda: revsrc.grad(alt_sign_int)(X3),
+         lambda: ag()[0].grad(agify(alt_sign_float))(X3), tol=1e-12))
+add(pair("r12_hvp_int_sign_array_loop", lambda: revsrc.hvp(alt_sign_int, (X3,), (np.ones(3),)),
+         lambda: ag()[0].hessian(agify(alt_sign_float))(X3) @ np.ones(3), tol=1e-10))
