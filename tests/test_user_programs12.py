@@ -209,6 +209,10 @@ KNOWN = {
     "r12_hessian_int_sign_array_loop": "refused-undoc",
     # hvp of the same: E104 as above
     "r12_hvp_int_sign_array_loop": "refused-undoc",
+    # the same family: `y = np.tanh(y) * (-1) ** k` and `* max(k, 1)` in a loop: E104 for
+    # revsrc.hessian (`* (k + 1)` works: r12_hessian_int_plus_one_scale_array_loop)
+    "r12_hessian_pow_int_sign_array_loop": "refused-undoc",
+    "r12_hessian_int_max_scale_array_loop": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

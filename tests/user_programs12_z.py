@@ -125,3 +125,29 @@ add(pair("r12_grad_int_sign_array_loop", lambda: revsrc.grad(alt_sign_int)(X3),
          lambda: ag()[0].grad(agify(alt_sign_float))(X3), tol=1e-12))
 add(pair("r12_hvp_int_sign_array_loop", lambda: revsrc.hvp(alt_sign_int, (X3,), (np.ones(3),)),
          lambda: ag()[0].hessian(agify(alt_sign_float))(X3) @ np.ones(3), tol=1e-10))
+
+
+def alt_series_pow_sign(x):
+    y = x
+    for k in range(3):
+        y = np.tanh(y) * (-1) ** k
+    return np.sum(y ** 2)
+
+
+def scale_by_int_max(x):
+    y = x
+    for k in range(3):
+        y = np.tanh(y) * max(k, 1)
+    return np.sum(y ** 2)
+
+
+def scale_by_int_plus_one(x):
+    y = x
+    for k in range(3):
+        y = np.tanh(y) * (k + 1)
+    return np.sum(y ** 2)
+
+
+for _n, _f in (("r12_hessian_pow_int_sign_array_loop", alt_series_pow_sign), ("r12_hessian_int_max_scale_array_loop", scale_by_int_max),
+               ("r12_hessian_int_plus_one_scale_array_loop", scale_by_int_plus_one)):
+    add(pair(_n, (lambda f: lambda: revsrc.hessian(f)(X3))(_f), (lambda f: lambda: ag()[0].hessian(agify(f))(X3))(_f), tol=1e-10))
