@@ -213,6 +213,20 @@ KNOWN = {
     # revsrc.hessian (`* (k + 1)` works: r12_hessian_int_plus_one_scale_array_loop)
     "r12_hessian_pow_int_sign_array_loop": "refused-undoc",
     "r12_hessian_int_max_scale_array_loop": "refused-undoc",
+    # -- part k, continued: second derivatives through abs() of a complex intermediate
+    # f(a) = abs(a + 0.5j) ** 2 = a^2 + 0.25: revsrc.hessian(f)(0.3) = 0.5294, right 2.0
+    # (the first derivative, 0.6, is right; (z * conj(z)).real and real(exp(z)) are right)
+    "r12_hessian_abs_complex_sq_scalar": "wrong",
+    # revsrc.grad(revsrc.grad(f))(0.3) = -0.9412, right 2.0
+    "r12_grad_grad_abs_complex_sq_scalar": "wrong",
+    # np.sum(np.abs(x[:2] + 1j * x[2:]) ** 2) = sum x^2: Hessian diag [0.247, 0.529, 1.753,
+    # 1.471] with off-diagonal terms, right 2 I
+    "r12_hessian_np_abs_complex_sq_array": "wrong",
+    # hvp of the same along ones: [0.904, -0.353, 2.411, 0.588], right [2, 2, 2, 2]
+    "r12_hvp_np_abs_complex_sq_array": "wrong",
+    # np.sum(np.abs(x[:2] + 1j * x[2:])): Hessian all zeros, right the modulus' Hessian
+    # [[b^2, -ab], [-ab, a^2]] / r^3 per pair
+    "r12_hessian_np_abs_complex_modulus": "wrong",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

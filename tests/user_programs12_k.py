@@ -166,3 +166,50 @@ for _n, _f in (("r12_complex_angle_sum", cx_angle), ("r12_complex_hermitian_form
                ("r12_complex_abs_sqrt", cx_abs_sqrt), ("r12_complex_vdot", cx_vdot)):
     add(pair(_n, (lambda f: lambda: revsrc.grad(f)(ZC))(_f),
              (lambda f: lambda: np.asarray(jax().grad(jaxify(f))(ZC)))(_f), tol=1e-10))
+
+
+# -- second derivatives through the modulus of a complex intermediate
+def modsq_scalar(a):
+    return abs(a + 0.5j) ** 2            # = a^2 + 0.25: second derivative 2
+
+
+def modsq_array(x):
+    return np.sum(np.abs(x[:2] + 1j * x[2:]) ** 2)      # = sum x^2: Hessian 2 I
+
+
+def modulus_array(x):
+    return np.sum(np.abs(x[:2] + 1j * x[2:]))
+
+
+def conj_product_array(x):
+    z = x[:2] + 1j * x[2:]
+    return np.sum((z * np.conj(z)).real)
+
+
+def real_exp_array(x):
+    return np.sum(np.real(np.exp(x[:2] + 1j * x[2:])))
+
+
+X4 = np.array([0.3, -1.2, 0.8, 2.0])
+
+
+def _modulus_hessian():
+    a, b = X4[:2], X4[2:]
+    r = np.hypot(a, b)
+    return np.block([[np.diag(b * b / r ** 3), np.diag(-a * b / r ** 3)], [np.diag(-a * b / r ** 3), np.diag(a * a / r ** 3)]])
+
+
+def _real_exp_hessian():
+    a, b = X4[:2], X4[2:]
+    e = np.exp(a)
+    return np.block([[np.diag(e * np.cos(b)), np.diag(-e * np.sin(b))], [np.diag(-e * np.sin(b)), np.diag(-e * np.cos(b))]])
+
+
+add(pair("r12_grad_abs_complex_sq_scalar", lambda: revsrc.grad(modsq_scalar)(0.3), lambda: 0.6, tol=1e-14))
+add(pair("r12_hessian_abs_complex_sq_scalar", lambda: revsrc.hessian(modsq_scalar)(0.3), lambda: 2.0, tol=1e-12))
+add(pair("r12_grad_grad_abs_complex_sq_scalar", lambda: revsrc.grad(revsrc.grad(modsq_scalar))(0.3), lambda: 2.0, tol=1e-12))
+add(pair("r12_hessian_np_abs_complex_sq_array", lambda: revsrc.hessian(modsq_array)(X4), lambda: 2 * np.eye(4), tol=1e-12))
+add(pair("r12_hvp_np_abs_complex_sq_array", lambda: revsrc.hvp(modsq_array, (X4,), (np.ones(4),)), lambda: 2 * np.ones(4), tol=1e-12))
+add(pair("r12_hessian_np_abs_complex_modulus", lambda: revsrc.hessian(modulus_array)(X4), _modulus_hessian, tol=1e-12))
+add(pair("r12_hessian_complex_conj_product", lambda: revsrc.hessian(conj_product_array)(X4), lambda: 2 * np.eye(4), tol=1e-12))
+add(pair("r12_hessian_real_exp_complex", lambda: revsrc.hessian(real_exp_array)(X4), _real_exp_hessian, tol=1e-12))
