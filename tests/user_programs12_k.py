@@ -213,3 +213,37 @@ add(pair("r12_hvp_np_abs_complex_sq_array", lambda: revsrc.hvp(modsq_array, (X4,
 add(pair("r12_hessian_np_abs_complex_modulus", lambda: revsrc.hessian(modulus_array)(X4), _modulus_hessian, tol=1e-12))
 add(pair("r12_hessian_complex_conj_product", lambda: revsrc.hessian(conj_product_array)(X4), lambda: 2 * np.eye(4), tol=1e-12))
 add(pair("r12_hessian_real_exp_complex", lambda: revsrc.hessian(real_exp_array)(X4), _real_exp_hessian, tol=1e-12))
+
+
+def abs_z_squared_product(x):
+    z = x[:2] + 1j * x[2:]
+    return np.sum(np.abs(z * z))           # = sum |z|^2: Hessian 2 I
+
+
+def abs_exp_z(x):
+    z = x[:2] + 1j * x[2:]
+    return np.sum(np.abs(np.exp(z)))       # = sum exp(re z): Hessian diag(e^a, 0)
+
+
+def norm_complex(x):
+    return np.linalg.norm(x[:2] + 1j * x[2:])
+
+
+def angle_sum(x):
+    return np.sum(np.angle(x[:2] + 1j * x[2:]))
+
+
+def fft_power_real_args(x):
+    return np.sum(np.abs(np.fft.fft(x[:2] + 1j * x[2:])) ** 2)      # Parseval: 2 sum x^2
+
+
+add(pair("r12_hessian_abs_of_z_times_z", lambda: revsrc.hessian(abs_z_squared_product)(X4), lambda: 2 * np.eye(4), tol=1e-12))
+add(pair("r12_hessian_abs_of_exp_z", lambda: revsrc.hessian(abs_exp_z)(X4),
+         lambda: np.diag(np.concatenate([np.exp(X4[:2]), np.zeros(2)])), tol=1e-12))
+add(pair("r12_hessian_norm_of_complex", lambda: revsrc.hessian(norm_complex)(X4),
+         lambda: (np.eye(4) - np.outer(X4, X4) / (X4 @ X4)) / np.sqrt(X4 @ X4), tol=1e-12))
+add(pair("r12_hessian_angle_of_complex", lambda: revsrc.hessian(angle_sum)(X4),
+         lambda: (lambda a, b, r2: np.block([[np.diag(2 * a * b / r2 ** 2), np.diag((b * b - a * a) / r2 ** 2)],
+                                             [np.diag((b * b - a * a) / r2 ** 2), np.diag(-2 * a * b / r2 ** 2)]]))(X4[:2], X4[2:], X4[:2] ** 2 + X4[2:] ** 2),
+         tol=1e-12))
+add(pair("r12_hessian_fft_power_parseval", lambda: revsrc.hessian(fft_power_real_args)(X4), lambda: 4 * np.eye(4), tol=1e-12))
