@@ -187,7 +187,8 @@ def batching_table(batch, lanes):
     lines = ["## Batching (issue 25)", "",
              "bench/test_batching_bench.py and bench/test_lanes_bench.py: each row's value is "
              "checked first (against the first row of its workload to 1e-9; the revsrc lanes "
-             "bit for bit against calling the Python `newton` per start, the C lanes to 1e-13), "
+             "bit for bit against calling the Python `newton` per start, the other lanes' roots "
+             "to 1e-9, revsrc.jit's mean equal to the plain Python program's), "
              "then all rows of a file are timed in interleaved rounds in one process (best of "
              "5 rounds). Compile+first: built and called once (the lanes' native tier compiled "
              "synchronously, REVSRC_NATIVE=sync, with the native cache as it is).", "",

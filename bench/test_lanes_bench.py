@@ -167,9 +167,23 @@ RATIOS = {
 }
 
 
+def _check_others(rows, xs):
+    """The rows with digits of their own: the same roots to 1e-9 (NumPy's and JAX's own
+    exp and cos), and jit(newton_all) equal to the plain Python program's mean."""
+    roots = rows["revsrc.vmap(newton) 2 threads"][0](xs)
+    for name in ("batched C 2 threads", "revsrc.vmap(newton_np) 2 threads", "numpy eager",
+                 "jax.jit(jax.vmap(newton))"):
+        fn, arg, _ = rows[name]
+        assert np.allclose(np.asarray(fn(arg)), roots, rtol=1e-9, atol=0), name
+    _, newton_all = wl.newton_program(wl.g, revsrc.grad(wl.g))
+    mean = rows["revsrc.jit(newton_all)"][0](wl.JIT_STARTS)
+    assert mean == newton_all(wl.JIT_STARTS)
+    assert np.isclose(rows["fused one-lane C"][0](wl.JIT_STARTS), mean, rtol=1e-12, atol=0)
+
+
 def measure_ratios(rounds=5):
-    """{row: best seconds}: every row checked against the exact digits first (the C
-    programs to a few ulps), then all timed in interleaved rounds."""
+    """{row: best seconds}: every row checked first (revsrc's lanes against the exact
+    digits, the others as _check_others says), then all timed in interleaved rounds."""
     rows = _rows()
     for name, (fn, arg, ref) in rows.items():
         if ref is not None:                        # the digits of calling newton
@@ -179,6 +193,7 @@ def measure_ratios(rounds=5):
     xs = wl.jit_starts()
     assert np.allclose(rows["batched C 1 thread"][0](xs),
                        rows["revsrc.vmap(newton) 1 thread"][0](xs), rtol=1e-13, atol=0)
+    _check_others(rows, xs)
     best = {name: float("inf") for name in rows}
     for _ in range(rounds):                        # interleaved rounds
         for name, (fn, arg, _) in rows.items():
