@@ -28,8 +28,10 @@ from pathlib import Path
 import numpy as np
 
 try:  # run as `python bench/vs_frameworks.py` (bench/ on sys.path) or imported as bench.frameworks
+    import by_hand
     import workloads as wl
 except ImportError:  # pragma: no cover
+    from bench import by_hand
     from bench import workloads as wl
 
 FRAMEWORKS = (
@@ -43,6 +45,7 @@ FRAMEWORKS = (
     "autograd",
     "central_diff",
     "handwritten",
+    "numpy_by_hand",
     "c_handwritten",
     "plain",
 )
@@ -58,6 +61,7 @@ FRAMEWORK_LABELS = {
     "autograd": "autograd (HIPS)",
     "central_diff": "central differences (numpy)",
     "handwritten": "hand-written derivative (python)",
+    "numpy_by_hand": "hand-written NumPy gradient",
     "c_handwritten": "c_handwritten (gcc -O2)",
     "plain": "g(0.3) plain python",
 }
@@ -231,6 +235,20 @@ def make_plain_call(data):
 @register("call", "handwritten")
 def make_handwritten_call(data):
     return case(lambda: wl.dg_by_hand(*data), note="g' written out by hand in Python")
+
+
+def _make_numpy_by_hand(workload):
+    gradient = by_hand.GRADIENTS[workload]
+
+    def make(data):
+        return case(lambda: gradient(*data), note="bench/by_hand.py: the gradient written out "
+                                                  "in NumPy, the limit of a NumPy back end")
+
+    return make
+
+
+for _w in by_hand.GRADIENTS:
+    register(_w, "numpy_by_hand")(_make_numpy_by_hand(_w))
 
 
 # ----- generic JAX / torch / autograd drivers for array workloads -----
@@ -1137,12 +1155,27 @@ def check(workload, framework, result, data, ref=None, revsrc_result=None):
             err = np.max(np.abs(sampled - fd))
             raise GradientMismatch(f"{where}: differs from central differences at sampled entries "
                                    f"(max abs err {err:.3g}, |grad| up to {scale:.3g})")
+    if framework == "numpy_by_hand":    # written by hand: held to revsrc's gradient closely
+        _check_by_hand(workload, got, data, revsrc_result)
     if revsrc_result is not None and framework not in ("revsrc", "plain") and kind != "newton":
         other = to_numpy(revsrc_result)
         scale = np.max(np.abs(other)) + 1e-300
         if not np.allclose(got, other, rtol=1e-7, atol=1e-10 * scale):
             err = np.max(np.abs(np.asarray(got) - other))
             raise GradientMismatch(f"{where}: differs from revsrc's gradient (max abs err {err:.3g})")
+
+
+def _check_by_hand(workload, got, data, revsrc_result):
+    """A gradient written by hand equals revsrc's to 1e-10 (relative to its largest entry);
+    revsrc's is computed here when the caller has none."""
+    f, _, argnum, _ = wl.WORKLOADS[workload]
+    want = to_numpy(revsrc_result if revsrc_result is not None
+                    else _revsrc()(f, argnums=argnum)(*data))
+    scale = np.max(np.abs(want)) + 1e-300
+    err = np.max(np.abs(np.asarray(got) - want))
+    if np.shape(got) != np.shape(want) or err > 1e-10 * scale:
+        raise GradientMismatch(f"numpy_by_hand on {workload}: differs from revsrc's gradient "
+                               f"(max abs err {err:.3g}, |grad| up to {scale:.3g})")
 
 
 # ----- 6. Newton compiled whole: revsrc.jit and revsrc.vmap against C, NumPy, JAX -----

@@ -161,9 +161,9 @@ def _best(fn, seconds=0.05, at_least=3):
     return best
 
 
-def test_ratios():
-    if jax is None:
-        pytest.skip("JAX is not installed")
+def measure_ratios(rounds=5):
+    """({row key: best seconds}, {row key: compile+first seconds}): every row's value
+    checked first, then all timed in interleaved rounds."""
     first = {}
     for key, fn in CASES.items():                  # compile+first, then the same values
         t = time.perf_counter()
@@ -171,9 +171,16 @@ def test_ratios():
         first[key] = time.perf_counter() - t
         _check(key[0], value)
     best = {key: float("inf") for key in CASES}
-    for _ in range(5):                             # interleaved rounds
+    for _ in range(rounds):                        # interleaved rounds
         for key, fn in CASES.items():
             best[key] = min(best[key], _best(fn))
+    return best, first
+
+
+def test_ratios():
+    if jax is None:
+        pytest.skip("JAX is not installed")
+    best, first = measure_ratios()
     print()
     for key in sorted(CASES):
         print(f"{'/'.join(key):50s} {best[key] * 1e3:9.3f} ms   compile+first "

@@ -104,6 +104,19 @@ def _jax_vmap():
         pytest.skip(f"JAX unavailable: {exc}")
 
 
+# row -> compile+first (ms): built (the native tier compiled, REVSRC_NATIVE=sync), then
+# called once on the whole batch; filled by _rows
+FIRST_MS = {}
+
+
+def _first(name, make, *args):
+    t = time.perf_counter()
+    fn = make()
+    fn(*args)
+    FIRST_MS[name] = (time.perf_counter() - t) * 1e3
+    return fn
+
+
 @functools.lru_cache(maxsize=None)
 def _rows():
     """{name: (callable, argument, reference or None)} of the vmap and jit workloads."""
@@ -112,18 +125,20 @@ def _rows():
     exact = {k: newton(xs[k].item()) for k in range(0, len(xs), 97)}   # Python's digits
     batched = _batched_c()
     rows = {
-        "revsrc.vmap(newton) 1 thread": (_revsrc_vmap(False, 1), xs, exact),
-        "revsrc.vmap(newton) 2 threads": (_revsrc_vmap(False, 2), xs, exact),
+        "revsrc.vmap(newton) 1 thread":
+            (_first("revsrc.vmap(newton) 1 thread", lambda: _revsrc_vmap(False, 1), xs), xs, exact),
+        "revsrc.vmap(newton) 2 threads":
+            (_first("revsrc.vmap(newton) 2 threads", lambda: _revsrc_vmap(False, 2), xs), xs, exact),
         "batched C 1 thread": (batched(1), xs, None),
         "batched C 2 threads": (batched(2), xs, None),
-        "revsrc.vmap(newton_np) 2 threads": (_revsrc_vmap(True, 2), xs, None),
+        "revsrc.vmap(newton_np) 2 threads":
+            (_first("revsrc.vmap(newton_np) 2 threads", lambda: _revsrc_vmap(True, 2), xs), xs, None),
         "numpy eager": (wl.numpy_newton, xs, None),
     }
-    jx = _jax_vmap()
+    jx = _first("jax.jit(jax.vmap(newton))", _jax_vmap)
     rows["jax.jit(jax.vmap(newton))"] = (lambda x: jx(), xs, None)
     _, newton_all = wl.newton_program(wl.g, revsrc.grad(wl.g))
-    jitted = revsrc.jit(newton_all)
-    jitted(10)
+    jitted = _first("revsrc.jit(newton_all)", lambda: revsrc.jit(newton_all), wl.JIT_STARTS)
     lib = fw.newton_c_library()
     rows["revsrc.jit(newton_all)"] = (jitted, wl.JIT_STARTS, None)
     rows["fused one-lane C"] = (lib.revsrc_newton_all_fused, wl.JIT_STARTS, None)
@@ -139,7 +154,36 @@ def _best(fn, arg, repeat):
     return best
 
 
-def test_ratios():
+# issue 25's targets: label -> (revsrc's row, the row it is measured against, target)
+RATIOS = {
+    "vmap(newton) 2 threads / jax.jit(vmap)": ("revsrc.vmap(newton) 2 threads",
+                                               "jax.jit(jax.vmap(newton))", 1.0),
+    "vmap(newton) 1 thread / batched C 1 thread": ("revsrc.vmap(newton) 1 thread",
+                                                   "batched C 1 thread", 1.1),
+    "vmap(newton) 2 threads / batched C 2 threads": ("revsrc.vmap(newton) 2 threads",
+                                                     "batched C 2 threads", 1.1),
+    "vmap(newton_np) / numpy eager": ("revsrc.vmap(newton_np) 2 threads", "numpy eager", 0.5),
+    "jit(newton_all) / fused one-lane C": ("revsrc.jit(newton_all)", "fused one-lane C", 1.05),
+}
+
+
+def _check_others(rows, xs):
+    """The rows with digits of their own: the same roots to 1e-9 (NumPy's and JAX's own
+    exp and cos), and jit(newton_all) equal to the plain Python program's mean."""
+    roots = rows["revsrc.vmap(newton) 2 threads"][0](xs)
+    for name in ("batched C 2 threads", "revsrc.vmap(newton_np) 2 threads", "numpy eager",
+                 "jax.jit(jax.vmap(newton))"):
+        fn, arg, _ = rows[name]
+        assert np.allclose(np.asarray(fn(arg)), roots, rtol=1e-9, atol=0), name
+    _, newton_all = wl.newton_program(wl.g, revsrc.grad(wl.g))
+    mean = rows["revsrc.jit(newton_all)"][0](wl.JIT_STARTS)
+    assert mean == newton_all(wl.JIT_STARTS)
+    assert np.isclose(rows["fused one-lane C"][0](wl.JIT_STARTS), mean, rtol=1e-12, atol=0)
+
+
+def measure_ratios(rounds=5):
+    """{row: best seconds}: every row checked first (revsrc's lanes against the exact
+    digits, the others as _check_others says), then all timed in interleaved rounds."""
     rows = _rows()
     for name, (fn, arg, ref) in rows.items():
         if ref is not None:                        # the digits of calling newton
@@ -149,26 +193,20 @@ def test_ratios():
     xs = wl.jit_starts()
     assert np.allclose(rows["batched C 1 thread"][0](xs),
                        rows["revsrc.vmap(newton) 1 thread"][0](xs), rtol=1e-13, atol=0)
+    _check_others(rows, xs)
     best = {name: float("inf") for name in rows}
-    for _ in range(5):                             # interleaved rounds
+    for _ in range(rounds):                        # interleaved rounds
         for name, (fn, arg, _) in rows.items():
             best[name] = min(best[name], _best(fn, arg, 2))
+    return best
+
+
+def test_ratios():
+    best = measure_ratios()
     print()
     for name, t in best.items():
         print(f"{name:36s} {t * 1e3:8.2f} ms")
-    ratios = {
-        "vmap(newton) 2 threads / jax.jit(vmap)": ("revsrc.vmap(newton) 2 threads",
-                                                   "jax.jit(jax.vmap(newton))", 1.0),
-        "vmap(newton) 1 thread / batched C 1 thread": ("revsrc.vmap(newton) 1 thread",
-                                                       "batched C 1 thread", 1.1),
-        "vmap(newton) 2 threads / batched C 2 threads": ("revsrc.vmap(newton) 2 threads",
-                                                         "batched C 2 threads", 1.1),
-        "vmap(newton_np) / numpy eager": ("revsrc.vmap(newton_np) 2 threads", "numpy eager",
-                                          0.5),
-        "jit(newton_all) / fused one-lane C": ("revsrc.jit(newton_all)", "fused one-lane C",
-                                               1.05),
-    }
-    for label, (a, b, target) in ratios.items():
+    for label, (a, b, target) in RATIOS.items():
         r = best[a] / best[b]
         print(f"{label:48s} {r:6.2f}x  (target <= {target}x{'' if r <= target else ', missed'})")
 

@@ -29,6 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import workloads as wl  # noqa: E402
+from by_hand import rnn_by_hand  # noqa: E402 - the hand-written row (bench/by_hand.py)
 
 import revsrc  # noqa: E402
 
@@ -86,22 +87,6 @@ def rnn_jax(W, U, b, xs, target):
         h = jnp.tanh(jnp.dot(h, W) + jnp.dot(xs[t], U) + b)
     d = h - target
     return jnp.sum(d * d) / 16.0
-
-
-def rnn_by_hand(W, U, b, xs, target):
-    """d/dW of wl.rnn_loss written out: the states kept, the adjoint run back, and the
-    weight gradient as one GEMM over all steps."""
-    hs = np.empty((41, 16, 32))
-    hs[0] = 0.0
-    for t in range(40):
-        hs[t + 1] = np.tanh(hs[t] @ W + xs[t] @ U + b)
-    g = 2.0 * (hs[40] - target) / 16.0
-    gs = np.empty((40, 16, 32))
-    for t in range(39, -1, -1):
-        gz = g * (1.0 - hs[t + 1] * hs[t + 1])
-        gs[t] = gz
-        g = gz @ W.T
-    return hs[:40].reshape(-1, 32).T @ gs.reshape(-1, 32)
 
 
 # ----- Kalman filter -----
@@ -197,36 +182,69 @@ def _check(ours, theirs, rtol=1e-9):
     np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=rtol, atol=1e-12)
 
 
-def test_rk4(benchmark):
-    args = rk4_data()
-    g = revsrc.grad(rk4_loss)
-    off = _python_path(rk4_loss, args)
-    gj = jax.jit(jax.grad(rk4_jax))
+def _made(first, key, make):
+    """``make()`` builds a derivative and calls it once: compile+first, kept in ms."""
+    t = time.perf_counter()
+    fn = make()
+    first[key] = (time.perf_counter() - t) * 1e3
+    return fn
+
+
+def _called(fn, args):
+    np.asarray(fn(*args))      # a JAX result is waited for
+    return fn
+
+
+def rk4_rows():
+    """({row: zero-argument callable}, {row: compile+first ms}) for RK4, each row checked
+    against jax.jit's gradient (the tier off: the same bits as on)."""
+    args, first = rk4_data(), {}
+    g = _made(first, "revsrc", lambda: _called(revsrc.grad(rk4_loss), args))
+    off = _made(first, "revsrc_python", lambda: _python_path(rk4_loss, args))
+    gj = _made(first, "jax_jit", lambda: _called(jax.jit(jax.grad(rk4_jax)), args))
     _check(g(*args), gj(*args))
     assert np.array_equal(g(*args), off(*args))
-    _report(benchmark, "rk4", {"revsrc": lambda: g(*args),
-                               "revsrc_python": lambda: off(*args),
-                               "jax_jit": lambda: gj(*args).block_until_ready()})
+    return {"revsrc": lambda: g(*args), "revsrc_python": lambda: off(*args),
+            "jax_jit": lambda: gj(*args).block_until_ready()}, first
 
 
-def test_rnn(benchmark):
-    args = wl.rnn_data()
-    g = revsrc.grad(wl.rnn_loss)
-    off = _python_path(wl.rnn_loss, args)
-    gj = jax.jit(jax.grad(rnn_jax))
+def rnn_rows():
+    """The same for the RNN, with the gradient written by hand in NumPy."""
+    args, first = wl.rnn_data(), {}
+    g = _made(first, "revsrc", lambda: _called(revsrc.grad(wl.rnn_loss), args))
+    off = _made(first, "revsrc_python", lambda: _python_path(wl.rnn_loss, args))
+    gj = _made(first, "jax_jit", lambda: _called(jax.jit(jax.grad(rnn_jax)), args))
     _check(g(*args), gj(*args))
     _check(rnn_by_hand(*args), gj(*args))
     assert np.array_equal(g(*args), off(*args))
-    _report(benchmark, "rnn", {"revsrc": lambda: g(*args),
-                               "revsrc_python": lambda: off(*args),
-                               "numpy_by_hand": lambda: rnn_by_hand(*args),
-                               "jax_jit": lambda: gj(*args).block_until_ready()})
+    return {"revsrc": lambda: g(*args), "revsrc_python": lambda: off(*args),
+            "numpy_by_hand": lambda: rnn_by_hand(*args),
+            "jax_jit": lambda: gj(*args).block_until_ready()}, first
+
+
+def kalman_rows():
+    """The same for the Kalman filter."""
+    args, first = kalman_data(), {}
+    g = _made(first, "revsrc", lambda: _called(revsrc.grad(kalman_nll), args))
+    off = _made(first, "revsrc_python", lambda: _python_path(kalman_nll, args))
+    gj = _made(first, "jax_jit", lambda: _called(jax.jit(jax.grad(kalman_jax)), args))
+    _check(g(*args), gj(*args))
+    _check(off(*args), gj(*args))
+    return {"revsrc": lambda: g(*args), "revsrc_python": lambda: off(*args),
+            "jax_jit": lambda: gj(*args).block_until_ready()}, first
+
+
+# workload -> its rows' builder (bench/loop_tables.py times them for BENCHMARKS.md)
+ROWS = {"rk4": rk4_rows, "rnn": rnn_rows, "kalman": kalman_rows}
+
+
+def test_rk4(benchmark):
+    _report(benchmark, "rk4", rk4_rows()[0])
+
+
+def test_rnn(benchmark):
+    _report(benchmark, "rnn", rnn_rows()[0])
 
 
 def test_kalman(benchmark):
-    args = kalman_data()
-    g = revsrc.grad(kalman_nll)
-    gj = jax.jit(jax.grad(kalman_jax))
-    _check(g(*args), gj(*args))
-    _report(benchmark, "kalman", {"revsrc": lambda: g(*args),
-                                  "jax_jit": lambda: gj(*args).block_until_ready()})
+    _report(benchmark, "kalman", kalman_rows()[0])

@@ -3,13 +3,16 @@
     python bench/vs_frameworks.py            # measure everything, print the tables
     python bench/vs_frameworks.py --emit     # ... write BENCHMARKS.md and bench/ratios.svg
     python bench/vs_frameworks.py --only mlp --quick
+    python bench/vs_frameworks.py --sections-only   # only bench/sections.py's (~1-2 min)
 
 Per (workload, framework) cell: compile + first call (fresh function objects: a fresh
 `revsrc.grad(f)`, a fresh `jax.jit(...)` trace and compile, an eager framework's first
 call), then steady-state time as best-of-N and median over ~0.5 s of repeats. Every
 gradient is checked before it is timed; a mismatch stops the run. Each framework runs
 in a process of its own (its threads, allocator and compiler alone in it), each pass
-in fresh ones.
+in fresh ones. After the framework tables come bench/sections.py's: loops over small
+arrays, first calls in fresh processes, batching and long loops' memory (issues 24-26),
+from the pytest-benchmark files' own workloads and checks.
 
 On machines that pin an OpenBLAS core type, unset it for this command only, so NumPy
 runs its own BLAS kernel (BENCHMARKS.md says which ran):
@@ -43,13 +46,15 @@ if importlib.util.find_spec("revsrc") is None:  # a checkout that is not pip-ins
 import numpy as np  # noqa: E402
 
 import frameworks as fw  # noqa: E402
+import sections  # noqa: E402
+from report_format import fmt_ms, fmt_ratio  # noqa: E402
 import workloads as wl  # noqa: E402
 
 ROW_ORDER = (
     "revsrc", "revsrc_nopool", "revsrc_jax", "revsrc_1core", "revsrc_vm", "c_newton_json", "c_program",
     "c_program_fused", "numpy", "jax.jit", "jax.jit[cond]", "jax.grad", "torch.autograd", "torch.func",
     "autograd",
-    "handwritten", "c_handwritten", "central_diff", "plain",
+    "handwritten", "numpy_by_hand", "c_handwritten", "central_diff", "plain",
 )
 
 ROW_LABELS = dict(fw.FRAMEWORK_LABELS)
@@ -93,26 +98,6 @@ class Cell:
         self.samples += samples
         self.best_ms = min(self.samples) * 1e3
         self.median_ms = statistics.median(self.samples) * 1e3
-
-
-def fmt_ms(x):
-    if x is None:
-        return "—"
-    if x >= 100:
-        return f"{x:,.0f}"
-    if x >= 10:
-        return f"{x:.1f}"
-    if x >= 1:
-        return f"{x:.2f}"
-    if x >= 0.01:
-        return f"{x:.3f}"
-    return f"{x:.5f}"
-
-
-def fmt_ratio(x):
-    if x is None:
-        return "—"
-    return f"{x:.2f}x" if x < 10 else f"{x:,.0f}x"
 
 
 def time_steady(fn, budget, scale=1.0):
@@ -784,7 +769,9 @@ def run_pairs(workloads, quick, log):
             return {k: tuple(v) for k, v in json.load(fh).items()}
 
 
-def targets(results, paired=None):
+def targets(results, paired=None, extra=()):
+    """The "Targets" table: the framework tables' goals, then ``extra`` rows (goal,
+    measured, met) from bench/sections.py."""
     paired = paired or {}
 
     def best(workload, framework):
@@ -855,20 +842,24 @@ def targets(results, paired=None):
                best("mlp", "jax.jit"), 1.1, "jax.jit", pair="mlp_jax")
     ratio_goal("conv: revsrc backend='jax' steady <= 1.1x jax.jit", best("conv", "revsrc_jax"),
                best("conv", "jax.jit"), 1.1, "jax.jit", pair="conv_jax")
-    for workload in ("mlp", "conv", "rnn", "logreg"):
-        a, b = first(workload, "revsrc_jax"), first(workload, "jax.jit")
-        if a is not None and b is not None:
-            rows.append((f"{workload}: compile+first, revsrc backend='jax' vs jax.jit (reported)",
-                         f"{fmt_ms(a)} ms vs {fmt_ms(b)} ms", "—"))
-    for workload in ("mlp", "conv", "rnn", "logreg"):
-        a, b = first(workload, "revsrc"), first(workload, "jax.jit")
-        if a is not None and b is not None:
-            rows.append((f"{workload}: compile+first, revsrc vs jax.jit (reported)",
-                         f"{fmt_ms(a)} ms vs {fmt_ms(b)} ms", "—"))
+    rows += _reported_firsts(first)
+    rows = (rows if results else []) + list(extra)   # --sections-only: theirs alone
     lines = ["## Targets", "", "Steady-state comparisons use best-of-N.", "",
              "| goal | measured | met |", "|---|---|---|"]
     lines += [f"| {g} | {m} | {ok} |" for g, m, ok in rows]
     return "\n".join(lines)
+
+
+def _reported_firsts(first):
+    """Compile+first of revsrc (NumPy and backend='jax') beside jax.jit's: reported, no goal."""
+    rows = []
+    for framework, name in (("revsrc_jax", "revsrc backend='jax'"), ("revsrc", "revsrc")):
+        for workload in ("mlp", "conv", "rnn", "logreg"):
+            a, b = first(workload, framework), first(workload, "jax.jit")
+            if a is not None and b is not None:
+                rows.append((f"{workload}: compile+first, {name} vs jax.jit (reported)",
+                             f"{fmt_ms(a)} ms vs {fmt_ms(b)} ms", "—"))
+    return rows
 
 
 HOW_TO_READ = """## How to read this
@@ -987,12 +978,17 @@ def memory_table(rows):
     return "\n".join(lines)
 
 
-def main(argv=None):
+def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--emit", action="store_true", help="write BENCHMARKS.md at the repo root")
     ap.add_argument("--only", action="append", choices=list(wl.WORKLOADS), help="only this workload (repeatable)")
     ap.add_argument("--quick", action="store_true", help="0.1 s per cell, Newton on 20,000 starts, no memory section")
     ap.add_argument("--no-memory", action="store_true", help="skip the memory section")
+    ap.add_argument("--sections-only", action="store_true",
+                    help="only the sections of bench/sections.py (small arrays in loops, first calls, "
+                         "batching, long loops' memory), no framework tables: a partial run")
+    ap.add_argument("--no-sections", action="store_true",
+                    help="skip the sections of bench/sections.py (so does --only)")
     ap.add_argument("--passes", type=int, default=None, help="timing passes over all cells (default 2, --quick 1)")
     ap.add_argument("--threads", type=int, default=None,
                     help="threads for every framework's math library (BLAS, XLA, torch); "
@@ -1005,28 +1001,16 @@ def main(argv=None):
     ap.add_argument("--budget", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--grads", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
-    args = ap.parse_args(argv)
-    if args.memory_child:
-        memory_child(args.memory_child[0], int(args.memory_child[1]))
-        return 0
-    workloads = args.only or list(wl.WORKLOADS)
-    budget = args.budget or (0.1 if args.quick else 0.5)
-    if args.threads:
-        set_threads(args.threads)  # before any framework is imported (children inherit it)
-    if args.child:
-        return child_main(args.child, workloads, budget, args.quick, args.grads, args.out)
-    if args.pairs_child:
-        return pairs_child(workloads, args.quick, args.out)
-    warnings.filterwarnings("ignore")
+    return ap.parse_args(argv)
 
-    def log(msg):
-        print(msg, file=sys.stderr, flush=True)
 
+def measure_frameworks(args, workloads, budget, log):
+    """(results, failures, paired) of the framework tables."""
     if args.passes is None:
         args.passes = 1 if args.quick else 2
-    load_before = load_average()
-    results = {}
-    failures = []
+    results, failures = {}, []
+    if not workloads:
+        return results, failures, {}
     if not args.same_process:
         results = run_isolated(workloads, budget, args.quick, args.passes, log)
         failures = [c for w in workloads for c in results[w] if c.status == "failed"]
@@ -1056,11 +1040,16 @@ def main(argv=None):
         paired = paired_ratios(results, log, seconds=1.0 if args.quick else 3.0)
     else:
         paired = run_pairs(workloads, args.quick, log)
-    mem = [] if (args.quick or args.no_memory) else memory_cells(log)
+    return results, failures, paired
 
+
+def header(args, load_before):
+    """The report's title, environment and the run's kind."""
     partial = []
     if args.only:
         partial.append("--only " + " ".join(args.only))
+    if args.sections_only:
+        partial.append("--sections-only")
     if args.quick:
         partial.append("--quick")
     isolation = ("each framework in its own process (`--same-process` to share one)"
@@ -1068,24 +1057,60 @@ def main(argv=None):
     isolation += (f"; {args.threads} thread(s) for every framework's math library "
                   "(`--threads`: OpenBLAS, XLA's Eigen pool, torch)" if args.threads
                   else "; each math library's own thread count")
-    out = ["# Benchmarks: revsrc against JAX, PyTorch, autograd, central differences and C", "",
-           "Generated by `python bench/vs_frameworks.py --emit`; never edit this file by hand."
-           + (f" (partial run: {', '.join(partial)})" if partial else ""), "",
-           f"Environment: {environment()}", "",
-           f"- BLAS (threadpoolctl): {blas_kernel()}",
-           f"- CPU features NumPy dispatches to: {cpu_features()}",
-           f"- Processes: {isolation}; machine {load_before} at the start, "
-           f"{load_average()} at the end", "",
-           "All times in milliseconds per gradient (per program run in the jit and vmap tables).", ""]
+    return ["# Benchmarks: revsrc against JAX, PyTorch, autograd, central differences and C", "",
+            "Generated by `python bench/vs_frameworks.py --emit`; never edit this file by hand."
+            + (f" (partial run: {', '.join(partial)})" if partial else ""), "",
+            f"Environment: {environment()}", "",
+            f"- BLAS (threadpoolctl): {blas_kernel()}",
+            f"- CPU features NumPy dispatches to: {cpu_features()}",
+            f"- Processes: {isolation}; machine {load_before} at the start, "
+            f"{load_average()} at the end", "",
+            "All times in milliseconds per gradient (per program run in the jit and vmap tables).", ""]
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if args.memory_child:
+        memory_child(args.memory_child[0], int(args.memory_child[1]))
+        return 0
+    workloads = [] if args.sections_only else (args.only or list(wl.WORKLOADS))
+    budget = args.budget or (0.1 if args.quick else 0.5)
+    if args.threads:
+        set_threads(args.threads)  # before any framework is imported (children inherit it)
+    if args.child:
+        return child_main(args.child, workloads, budget, args.quick, args.grads, args.out)
+    if args.pairs_child:
+        return pairs_child(workloads, args.quick, args.out)
+    warnings.filterwarnings("ignore")
+
+    def log(msg):
+        print(msg, file=sys.stderr, flush=True)
+
+    load_before = load_average()
+    started = time.perf_counter()
+    results, failures, paired = measure_frameworks(args, workloads, budget, log)
+    memory = not (args.quick or args.no_memory)
+    mem = memory_cells(log) if (memory and workloads) else []
+    sec_text, extra = "", []
+    if not args.no_sections and (args.sections_only or not args.only):
+        sec_text, extra = sections.tables(sections.measure(args.quick, log))
+        if memory:
+            ck_rows, ck_targets = sections.checkpoint_memory(log)
+            mem, extra = mem + ck_rows, extra + ck_targets
+    extra = sections.framework_targets(results) + extra if workloads else extra
+    out = header(args, load_before)
     if args.emit and chart(results, CHART):
         out += [f"![steady best relative to jax.jit(jax.grad), per workload]({CHART})", "",
                 f"`{CHART}`: each bar is a framework's steady best divided by jax.jit(jax.grad)'s "
                 "(log scale, left is faster); the dashed mark is revsrc's target.", ""]
     for workload in workloads:
         out += [table(workload, results[workload]), ""]
+    summary = sections.by_hand_summary(results)
+    out += [summary, ""] if summary else []
+    out += [sec_text, ""] if sec_text else []
     if mem:
         out += [memory_table(mem), ""]
-    out += [targets(results, paired), "", HOW_TO_READ]
+    out += [targets(results, paired, extra), "", HOW_TO_READ]
     if failures:
         out += ["## Failures", ""]
         for c in failures:
@@ -1093,6 +1118,7 @@ def main(argv=None):
                     "  ```", ""]
     text = "\n".join(out).rstrip() + "\n"
     print(text)
+    log(f"measured and written in {time.perf_counter() - started:.0f} s")
     if args.emit:
         (ROOT / "BENCHMARKS.md").write_text(text)
         log(f"wrote {ROOT / 'BENCHMARKS.md'}")
