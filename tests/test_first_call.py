@@ -172,6 +172,24 @@ def test_an_edited_file_is_read_again_and_refused(tmp_path):
     assert info.value.code == "E204"
 
 
+def test_the_same_function_in_another_file_is_read_from_its_own(tmp_path):
+    # code objects compare equal across files (the same text at the same line): the parse
+    # made for one file must not stand for the other, whose file was edited since
+    text = "def f(x):\n    return x * x\n"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    one, _ = _module(tmp_path / "a", "first_call_twin_a", text)
+    two, path = _module(tmp_path / "b", "first_call_twin_b", text)
+    assert one.f.__code__ == two.f.__code__
+    assert revsrc.grad(one.f)(1.0) == 2.0
+    path.write_text("def f(x):\n    return x + x + 1.0\n")
+    os.utime(path, (os.path.getmtime(path) + 5, os.path.getmtime(path) + 5))
+    with pytest.raises(errors.StaleSource) as info:
+        revsrc.grad(two.f)(1.0)
+    assert info.value.code == "E204"
+    assert "first_call_twin_b" in str(info.value)
+
+
 CHILD = textwrap.dedent('''
     import sys
     sys.path.insert(0, sys.argv[1])

@@ -46,7 +46,8 @@ class Parsed:
         return where
 
 
-# Parsed definitions, per code object: an entry goes when its function's code does.
+# Parsed definitions, per code object: an entry goes when its function's code does
+# (an equal code object of another file replaces it: `parse_function`).
 _cache = weakref.WeakKeyDictionary()
 _by_function = {}     # functions without a __code__ (rare): a few, then forgotten
 # The lines of the files read (revsrc/core/source.py keeps them)
@@ -66,7 +67,9 @@ def parse_function(fn):
     """The ``Parsed`` definition of ``fn``; raises ``NoSource`` when there is none."""
     code = getattr(fn, "__code__", None)
     hit = _cache.get(code) if code is not None else _by_function.get(fn)
-    if hit is not None:
+    # code objects compare equal across files (the same text at the same line, another
+    # file): a hit counts only for the file this code came from
+    if hit is not None and (code is None or hit.filename == code.co_filename):
         return hit
     if getattr(fn, "_revsrc_derivative", False) or \
             getattr(fn, "_revsrc_composed", None) is not None:   # a Jacobian, a Hessian
