@@ -3,9 +3,11 @@
 softplus(x) = log(1 + exp(x)) is everywhere in ML, and its derivative is the sigmoid.
 Two ways of writing it differentiate badly:
 
-- np.where(x > 30, x, np.log1p(np.exp(x))) has the right value, but at x = 800 the
-  branch not taken overflows, and its zero weight times an infinite derivative is NaN
-  (the same happens in every AD system);
+- np.where(x > 30, x, np.log1p(np.exp(x))) has the right value; at x = 800 the
+  branch not taken overflows, and its zero weight times an infinite derivative would
+  be NaN (JAX, PyTorch and autograd give NaN). revsrc keeps the branch not taken's
+  adjoint an exact 0, so its gradient is 1.0 there, but the overflow warns, and the
+  value beyond x = 30 is x itself, not softplus;
 - max(x, 0) + log1p(exp(-|x|)) is stable, and right at x = 0 only because of two
   conventions at kinks: np.maximum splits a tie between its operands (1/2) and |x|'s
   derivative at 0 is 0, which together give sigmoid(0) = 0.5 (JAX's |x|'(0) = 1 gives 0).
@@ -65,7 +67,7 @@ def main():
     for name, g in rows.items():
         print(f"{name:13s}", g)
     print("sigmoid(x)   ", sigmoid)
-    check(np.isnan(rows["where"][-1]), "np.where: NaN at x = 800")
+    check(rows["where"][-1] == 1.0, "np.where: 1.0 at x = 800 (the branch not taken stays 0)")
     check(rows["max + log1p"][2] == 0.5, "max + log1p: 0.5 at x = 0 (the tie split)")
     check(np.allclose(rows["defvjp rule"], sigmoid, rtol=1e-15, atol=0), "the rule: sigmoid(x) everywhere")
 

@@ -33,10 +33,9 @@ KNOWN = {
     # (r9_log1p_series_for_break, r9_barycentric_chebyshev_interp, r9_minus_one_pow_int_argument,
     # r9_leibniz_atan_series, r9_cos_taylor_series, r9_minus_one_pow_of_modulo,
     # r9_np_minus_one_power_arange, r9_chebyshev_alternating_cos, r9_alt_sign_*)
-    # W2 np.nansum(data * x) with a NaN in a constant `data`: the function is 4x (NaN skipped)
-    # but the gradient is NaN (the NaN entry's zero cotangent times d(data*x)/dx = nan);
-    # JAX gives the same NaN, central differences 4.0; nanmean alike
-    "r9_nansum_nanmean": "wrong",
+    # W2, fixed: np.nansum(data * x) with a NaN in a constant `data` had a NaN gradient (the
+    # skipped entry's zero adjoint times d(data*x)/dx = nan; JAX gives the same NaN): the
+    # skipped entries' adjoints are structural zeros now (revsrc/runtime/dropped.py)
     # -- CRASHED (at the tester's branch point) -----------------------------------------------------
     # C1, fixed (commit 0bdb538): backend="jax", x = x + 0.01 * np.array([x[1], -k * x[0]]) in a
     # for over range(100) was E602 naming revsrc's classes (a list's cotangent was no pytree)

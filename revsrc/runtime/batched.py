@@ -22,6 +22,7 @@ import operator
 import numpy as np
 
 from . import result_like as _result_like, tensor
+from .dropped import Dropped, dropped
 from .grads import linalg as _linalg
 
 _ALL = slice(None)
@@ -313,11 +314,11 @@ def unbroadcast(g, x, zg, zx, n):
         # (an unbatched result would read as a batch whenever its first axis happens
         # to be the batch's size, and give every example the wrong number)
         return lift(one(g, np.zeros(np.shape(x)[1:]) if zx else x), n)
-    g = np.asarray(g)
+    g = np.asanyarray(g)
     xs = np.shape(x)[1:] if zx else np.shape(x)
     gs = g.shape[1:]
     if gs == xs:      # nothing to sum: what the sums below would give, a view of g
-        return g.view()
+        return dropped(g.view(np.ndarray), g.zeros) if isinstance(g, Dropped) else g.view()
     lead = len(gs) - len(xs)
     axes = tuple(range(1, 1 + lead)) + tuple(
         1 + lead + k for k, d in enumerate(xs) if d == 1 and gs[lead + k] != 1)

@@ -34,7 +34,7 @@ from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace,
 from ...runtime.grads import (calculus as _calculus, common as _common,
                               elementwise as _elementwise, fft as _fft, indexing as _indexing,
                               linalg as _linalg, reductions as _reductions, shape as _shape)
-from ...runtime import attempts, batched, smallarr, vectorized, vmap_grads
+from ...runtime import attempts, batched, dropped, smallarr, vectorized, vmap_grads
 from ...runtime import checkpoint as _checkpoint
 from ...runtime.grads import (mathfuncs as _mathfuncs, quantiles as _quantiles,
                               scipy_linalg as _scipy_linalg)
@@ -536,6 +536,9 @@ register_twins(smallarr, None)
 # a revsrc.vmap'd function called inside: its adjoint maps revsrc's own derivative (no
 # jnp lowering: backend="jax" refuses the call, E603)
 register_twins(vmap_grads, None)
+# adjoints marked with their structural zeros (the branch np.where did not choose):
+# generated code never calls it; under jax.jit the zero times a nan is nan, as in JAX
+register_twins(dropped, None)
 
 
 def _original(module, name):

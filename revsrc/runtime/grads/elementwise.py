@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .. import tensor
+from ..dropped import dropped
 from ..values import (as_adjoint, as_array, exact_dtype, float_dtype, is_complex, per_item,
                       pieces, zero_like)
 from .common import real_only, refuse
@@ -61,7 +62,8 @@ def where_grad(g, condition, branch):
     """The adjoint of one branch of np.where: ``g`` where it was chosen, else 0."""
     zero = np.zeros((), dtype=float_dtype(g))
     cond = condition if branch else np.logical_not(condition)
-    return np.where(cond, g, zero)
+    # the elements of the branch not chosen are structural zeros (runtime/dropped.py)
+    return dropped(np.where(cond, g, zero), np.logical_not(cond))
 
 
 def imag_grad(g, x):

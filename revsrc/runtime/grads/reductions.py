@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tensor
+from ..dropped import dropped
 from ..values import as_adjoint, as_array, as_input, float_dtype, is_number, per_item, pieces
 from .common import adjoint_of, items_of, real_only
 from .indexing import take_along_axis_grad
@@ -247,8 +248,9 @@ def nansum_grad(g, a, axis=None, keepdims=False):
     """The adjoint of np.nansum: ``g`` for every element but the nans."""
     a = np.asarray(a)
     ge = expand_reduced(g, a, axis, keepdims)
-    return np.where(np.isnan(a), 0, ge).astype(np.result_type(float_dtype(a, g), ge),
-                                               copy=False)
+    skipped = np.isnan(a)
+    return dropped(np.where(skipped, 0, ge).astype(np.result_type(float_dtype(a, g), ge),
+                                                   copy=False), skipped)
 
 
 @items_of(1)
@@ -260,7 +262,8 @@ def nanmean_grad(g, a, axis=None, keepdims=False):
     count = np.sum(keep, axis=reduced_axes(axis, a.ndim), keepdims=True, dtype=dtype)
     ge = expand_reduced(g, a, axis, keepdims)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(keep, ge / count, 0).astype(np.result_type(dtype, ge), copy=False)
+        out = np.where(keep, ge / count, 0).astype(np.result_type(dtype, ge), copy=False)
+    return dropped(out, ~keep)
 
 
 def average_grads(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
