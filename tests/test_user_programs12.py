@@ -201,18 +201,10 @@ KNOWN = {
     # np.vdot of a complex array: E202, a NumPy function with no rule (documented kind)
     "r12_complex_vdot": "refused-doc",
     # -- part z, continued
-    # revsrc.hessian of an array loop scaled by an int the loop index picks through a
-    # conditional expression, `sgn = 1 if k % 3 else -1; x = x + 0.01 * np.tanh(x) * sgn`:
-    # E104 "a step of the derivative revsrc wrote for this line has no rule of its own yet"
-    # at the `for` line (not among E104's documented rules); with 1.0 / -1.0 it works
-    # (r12_hessian_float_sign_array_loop), and so does grad. Right: autograd's Hessian
-    "r12_hessian_int_sign_array_loop": "refused-undoc",
-    # hvp of the same: E104 as above
-    "r12_hvp_int_sign_array_loop": "refused-undoc",
-    # the same family: `y = np.tanh(y) * (-1) ** k` and `* max(k, 1)` in a loop: E104 for
-    # revsrc.hessian (`* (k + 1)` works: r12_hessian_int_plus_one_scale_array_loop)
-    "r12_hessian_pow_int_sign_array_loop": "refused-undoc",
-    "r12_hessian_int_max_scale_array_loop": "refused-undoc",
+    # (fixed: the hessian and hvp of an array loop scaled by an int the loop picks per step,
+    # `1 if k % 3 else -1`, `(-1) ** k`, `max(k, 1)`, were E104 at the `for` line: the inner
+    # derivative's checkpointed loop sizes its segments from the loop's state, and that
+    # size had no record; tests/test_hessian_int_loops.py)
     # -- part k, continued: second derivatives through abs() of a complex intermediate
     # f(a) = abs(a + 0.5j) ** 2 = a^2 + 0.25: revsrc.hessian(f)(0.3) = 0.5294, right 2.0
     # (the first derivative, 0.6, is right; (z * conj(z)).real and real(exp(z)) are right)

@@ -7,7 +7,8 @@ rules of its own, so that a derivative can be transformed again.
 import numpy as np
 
 from . import kind_rules as KR
-from ..runtime import containers
+from ..core import kinds as _kinds
+from ..runtime import checkpoint as _checkpoint, containers
 from ..runtime import inplace, tensor
 from .. import runtime
 from .. import _kernels
@@ -34,6 +35,11 @@ declare(tensor.unbroadcast, loop_kernel=(_kernels.unbroadcast, 2), shape_reads=(
 # (no record: the zero adjoint of a value, shaped like it; prune reads this)
 declare(runtime.expand_zero, shape_reads=(1,))
 define("zeros_like", runtime.zeros_like, kind=_like(0), nondiff=True)
+# a checkpointed loop's segment length and snapshot count: ints from the sizes of the
+# loop's state, with no derivative (a Hessian of a long loop differentiates them again)
+define("unit_length", _checkpoint.unit_length, kind=KR.constant(_kinds.INT), nondiff=True)
+define("snapshot_count", _checkpoint.snapshot_count, kind=KR.constant(_kinds.INT),
+       nondiff=True)
 # on numbers it is float(g): a copy on the engine
 @primitive("finalize_grad", runtime.finalize_grad, kind=_like(1), linear=(0,),
            engine=special("first"))
