@@ -146,3 +146,18 @@ def test_the_mark_itself():
     # nothing to mark: the array itself
     plain = np.ones(3)
     assert dropped(plain, np.zeros(3, bool)) is plain
+
+
+def scalar_where(x):
+    return np.where(x > 0, np.sqrt(x), 0.0) * 2.0 + x
+
+
+def test_a_where_on_python_floats():
+    for x, want in ((-1.0, 1.0), (4.0, 1.5), (0.0, 1.0)):
+        g = revsrc.grad(scalar_where)(x)
+        assert type(g) is float and g == want
+        assert revsrc.jit(revsrc.grad(scalar_where))(x) == want
+    np.testing.assert_array_equal(revsrc.vmap(revsrc.grad(scalar_where))(np.array([-1.0, 4.0])),
+                                  [1.0, 1.5])
+    assert revsrc.hessian(scalar_where)(-1.0) == 0.0
+    assert revsrc.hessian(scalar_where)(4.0) == pytest.approx(-0.5 * 4.0 ** -1.5, rel=1e-15)

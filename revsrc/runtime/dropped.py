@@ -43,7 +43,13 @@ class Dropped(np.ndarray):
                     o.zeros = None   # written in place: its mark no longer holds
             return out[0] if len(out) == 1 else out
         result = getattr(ufunc, method)(*plain, **kwargs)
-        if method != "__call__" or type(result) is not _ND or result.dtype.kind not in "fc":
+        if method != "__call__":
+            return result
+        if isinstance(result, np.generic) and ufunc in _LINEAR:
+            number, result = result, np.asarray(result)     # a 0-d adjoint's product
+        else:
+            number = None
+        if type(result) is not _ND or result.dtype.kind not in "fc":
             return result
         if ufunc in _LINEAR:
             zeros, adjoints = None, []
@@ -55,7 +61,7 @@ class Dropped(np.ndarray):
                         zeros = mark if zeros is None else zeros | mark
                         adjoints.append(plain[i])
             if zeros is None:
-                return result
+                return result if number is None else number
             total = _SUM(result, axis=None)
             if total != total:      # a nan in it (or infinities of both signs)
                 _restore_zeros(result, adjoints, zeros)
@@ -123,7 +129,7 @@ def dropped(adjoint, zeros):
     """``adjoint`` marked with its structural zeros ``zeros`` (a bool array of its
     shape, or one that broadcasts to it: a batch of adjoints); the array itself where
     nothing is marked."""
-    if not isinstance(adjoint, np.ndarray) or adjoint.ndim == 0 or not np.any(zeros):
+    if not isinstance(adjoint, np.ndarray) or not np.any(zeros):
         return adjoint
     zeros = np.asarray(zeros, dtype=bool)
     if zeros.shape != adjoint.shape:
