@@ -61,7 +61,10 @@ def clip_grad_max(g, a, a_min, a_max):
 def where_grad(g, condition, branch):
     """The adjoint of one branch of np.where: ``g`` where it was chosen, else 0."""
     zero = np.zeros((), dtype=float_dtype(g))
-    cond = condition if branch else np.logical_not(condition)
+    if branch is True or branch is False:
+        cond = condition if branch else np.logical_not(condition)
+    else:    # elementwise in every operand (the batching rule's table calls it so)
+        cond = np.logical_not(np.logical_xor(condition, branch))
     # the elements of the branch not chosen are structural zeros (runtime/dropped.py)
     return dropped(np.where(cond, g, zero), np.logical_not(cond))
 
