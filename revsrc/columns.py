@@ -226,8 +226,12 @@ def _adjoint(tr, args, example, mask):
     """(the batched adjoint, whether each output is batched, the program's
     arguments, the slots' leaves' positions, what marks it as unbatchable), or None."""
     b = tr.binding
-    if b.simple and not b.valued and len(args) == len(tr.params) and \
-            all(type(v) is np.ndarray and v.dtype.kind == "f" for v in args):
+    arrays = b.simple and not b.valued and len(args) == len(tr.params)
+    for v in args if arrays else ():
+        if type(v) is not np.ndarray or v.dtype.kind != "f":
+            arrays = False
+            break
+    if arrays:
         # float arrays by position (the usual Jacobian): no complex number to
         # convert, no container to take apart; the key is their signatures, as
         # `tr.plan` gives it
@@ -245,9 +249,9 @@ def _adjoint(tr, args, example, mask):
     groups = known.get(key)
     if groups is None:
         groups = known[key] = arguments.slot_leaves(tr.binding, key[:-1], tr.slots)
-    if not all(isinstance(flat[p], float) or (isinstance(flat[p], np.ndarray) and
-                                              flat[p].dtype.kind in "fc")
-               for _, ps in groups for p in ps):
+    if not arrays and not all(isinstance(flat[p], float) or (
+            isinstance(flat[p], np.ndarray) and flat[p].dtype.kind in "fc")
+            for _, ps in groups for p in ps):
         return None   # np.float32 and the like: row by row, in their own dtype
     entry = tr.cache.current(key)
     if entry is None:     # as a call makes it
@@ -277,20 +281,26 @@ def _rows_of(outs, zs, flat, groups, n):
     """The gradients among a batched adjoint's outputs, per slot and leaf, each of
     shape (n,) + its leaf's; None if one is not batched as a gradient is."""
     per_slot, k = [], 1
-    seen = {id(v) for v in flat}
+    seen = None
     for _, positions in groups:
         leaves = []
         for p in positions:
             g, z, x = outs[k], zs[k], flat[p]
             k += 1
+            if z is True and _fresh(g, x, n):
+                if seen is None:
+                    seen = {id(v) for v in flat}
+                if id(g) not in seen:
+                    leaves.append(g)      # the program's own new array: no copy
+                    seen.add(id(g))
+                    continue
             if isinstance(z, tuple) or (z and np.shape(g)[:1] != (n,)):
                 return None
             if g is None:
                 g, z = np.zeros(np.shape(x)), False
-            if z is True and _fresh(g, x, n) and id(g) not in seen:
-                leaves.append(g)      # the program's own new array: no copy
-            else:
-                leaves.append(B.finalize(g, x, z, False, n))
+            leaves.append(B.finalize(g, x, z, False, n))
+            if seen is None:
+                seen = {id(v) for v in flat}
             seen.add(id(leaves[-1]))
         per_slot.append(leaves)
     return per_slot
@@ -300,6 +310,8 @@ def _fresh(g, x, n):
     """Whether the batched gradient ``g`` of ``x`` is as `batched.finalize` would give
     it and an array of its own (not a view, not read-only; a batched value the program
     computed, so not a constant it holds): then it needs no copy."""
-    return type(g) is np.ndarray and g.flags.owndata and g.flags.writeable and \
-        g.dtype == (x.dtype if isinstance(x, np.ndarray) else np.float64) and \
-        g.shape == (n,) + np.shape(x)
+    if type(g) is not np.ndarray or not g.flags.owndata or not g.flags.writeable:
+        return False
+    if type(x) is np.ndarray:
+        return g.dtype == x.dtype and g.shape[:1] == (n,) and g.shape[1:] == x.shape
+    return g.dtype == np.float64 and g.shape == (n,) + np.shape(x)
