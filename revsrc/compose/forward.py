@@ -78,8 +78,10 @@ class _Forward:
         if self.backend in (None, "engine"):
             engine = executable.try_engine(prog, required=self.backend == "engine")
         if engine is None:
+            # without what nothing reads (the tangent of a gradient's function value);
             # loop bodies on arrays through the kernels (the forward-over-reverse of an
             # RNN's loss steps through its loop); the program as made stays for reuse
+            prog = prune.drop_unread(prog)
             hit = Compiled(prune.loop_kernels(prog), None, prog)
             hit.fn  # compile now, so errors surface at the first call
         else:
