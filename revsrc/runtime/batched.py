@@ -317,15 +317,19 @@ def unbroadcast(g, x, zg, zx, n):
         # (an unbatched result would read as a batch whenever its first axis happens
         # to be the batch's size, and give every example the wrong number)
         return lift(one(g, np.zeros(np.shape(x)[1:]) if zx else x), n)
-    g = np.asanyarray(g)
-    xs = np.shape(x)[1:] if zx else np.shape(x)
+    if not isinstance(g, np.ndarray):     # np.asanyarray: a Dropped adjoint stays one
+        g = np.asanyarray(g)
+    xs = x.shape if type(x) is _ND else np.shape(x)
+    if zx:
+        xs = xs[1:]
     gs = g.shape[1:]
     if gs == xs:      # nothing to sum: what the sums below would give, a view of g
         return dropped(g.view(np.ndarray), g.zeros) if isinstance(g, Dropped) else g.view()
     lead = len(gs) - len(xs)
     axes = tuple(range(1, 1 + lead)) + tuple(
         1 + lead + k for k, d in enumerate(xs) if d == 1 and gs[lead + k] != 1)
-    out = g.sum(axis=axes, keepdims=True) if axes else g
+    # g.sum(axis=axes, keepdims=True), which is this reduce, without its wrappers
+    out = _add_reduce(g, axis=axes, keepdims=True) if axes else g
     return out.reshape(g.shape[:1] + tuple(xs))
 
 
