@@ -46,6 +46,20 @@ cdef void _sigmoid_vjp(Py_ssize_t n,
         out[i] = g[i] * ans[i] * (one - ans[i])
 
 
+cdef void _tanh_vjp_jvp(Py_ssize_t n,
+                        const floating* g,    # IN
+                        const floating* y,    # IN
+                        const floating* t,    # IN
+                        floating* out         # OUT
+                        ) noexcept nogil:
+    """out = -2 * g * y * t (left to right, as NumPy evaluates it): the tangent of
+    tanh_vjp(g, y) for y's tangent t"""
+    cdef floating m2 = -2
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = m2 * g[i] * y[i] * t[i]
+
+
 # NumPy's own inner loops, looked up once: a fused kernel that needs exp runs NumPy's
 # loops on L1-sized blocks of its operands, so it gets NumPy's SIMD speed and NumPy's
 # bits, and touches main memory once instead of once per operation.
@@ -177,11 +191,12 @@ cdef enum:
     _RELU = 1
     _SIGMOID = 2
     _LOGADDEXP = 3
+    _TANH_VJP_JVP = 4
 
 _F64 = np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
 _NAMES = {_TANH: "tanh_vjp", _RELU: "relu_vjp", _SIGMOID: "sigmoid_vjp",
-          _LOGADDEXP: "logaddexp_vjp"}
+          _LOGADDEXP: "logaddexp_vjp", _TANH_VJP_JVP: "tanh_vjp_jvp"}
 
 
 cdef inline bint _plain_float_array(object a, int typenum, int nd,
@@ -248,6 +263,10 @@ cdef object _fused(int which, object g, object a, object b):
                                    (stride_b == 0 and <double>sb32 != sb64)):
             return None  # a float that float32 cannot hold: NumPy decides the dtype
         _load_loops()
+    elif which == _TANH_VJP_JVP:
+        if not _plain_float_array(b, t, nd, dims):
+            return None
+        pb = cnp.PyArray_DATA(<cnp.ndarray>b)
     cdef cnp.ndarray out = cnp.PyArray_EMPTY(nd, dims, t, 0)
     cdef Py_ssize_t n = cnp.PyArray_SIZE(ga)
     cdef void* pg = cnp.PyArray_DATA(ga)
@@ -260,6 +279,8 @@ cdef object _fused(int which, object g, object a, object b):
                 _relu_vjp(n, <double*>pg, <double*>pa, <double*>po)
             elif which == _SIGMOID:
                 _sigmoid_vjp(n, <double*>pg, <double*>pa, <double*>po)
+            elif which == _TANH_VJP_JVP:
+                _tanh_vjp_jvp(n, <double*>pg, <double*>pa, <double*>pb, <double*>po)
             else:
                 _logaddexp_vjp(n, <double*>pg, <double*>pa, <double*>pb, <double*>po,
                                &_LOOPS_F64, stride_a, stride_b)
@@ -270,6 +291,8 @@ cdef object _fused(int which, object g, object a, object b):
                 _relu_vjp(n, <float*>pg, <float*>pa, <float*>po)
             elif which == _SIGMOID:
                 _sigmoid_vjp(n, <float*>pg, <float*>pa, <float*>po)
+            elif which == _TANH_VJP_JVP:
+                _tanh_vjp_jvp(n, <float*>pg, <float*>pa, <float*>pb, <float*>po)
             else:
                 _logaddexp_vjp(n, <float*>pg, <float*>pa, <float*>pb, <float*>po,
                                &_LOOPS_F32, stride_a, stride_b)
@@ -281,7 +304,7 @@ cdef object _fused_or_raise(int which, object g, object a, object b=None):
     if out is not None:
         return out
     name = _NAMES[which]
-    operands = (g, a) if which != _LOGADDEXP else (g, a, b)
+    operands = (g, a) if which not in (_LOGADDEXP, _TANH_VJP_JVP) else (g, a, b)
     if not all(isinstance(o, np.ndarray) for o in operands):
         raise TypeError(f"{name}: every argument must be an ndarray")
     dt = g.dtype
@@ -294,14 +317,16 @@ cdef object _fused_or_raise(int which, object g, object a, object b=None):
 
 
 def elementwise_or_none(int which, g, a, b=None):
-    """Kernel ``which`` (TANH, RELU, SIGMOID, LOGADDEXP) on ``g, a[, b]``, or None when
-    they are not arrays it can take directly (the caller then runs NumPy)."""
-    if which < _TANH or which > _LOGADDEXP:
+    """Kernel ``which`` (TANH, RELU, SIGMOID, LOGADDEXP, TANH_VJP_JVP) on ``g, a[, b]``,
+    or None when they are not arrays it can take directly (the caller then runs
+    NumPy)."""
+    if which < _TANH or which > _TANH_VJP_JVP:
         raise ValueError(f"no elementwise kernel {which}")
     return _fused(which, g, a, b)
 
 
-TANH, RELU, SIGMOID, LOGADDEXP = _TANH, _RELU, _SIGMOID, _LOGADDEXP
+TANH, RELU, SIGMOID, LOGADDEXP, TANH_VJP_JVP = _TANH, _RELU, _SIGMOID, _LOGADDEXP, \
+    _TANH_VJP_JVP
 
 
 def add_into(acc, t):
@@ -341,6 +366,12 @@ def relu_vjp(g, x):
 def sigmoid_vjp(g, ans):
     """g * ans * (1 - ans); same rules as tanh_vjp."""
     return _fused_or_raise(_SIGMOID, g, ans)
+
+
+def tanh_vjp_jvp(g, y, t):
+    """-2 * g * y * t, the tangent of tanh_vjp(g, y) for y's tangent t; same rules as
+    tanh_vjp."""
+    return _fused_or_raise(_TANH_VJP_JVP, g, y, t)
 
 
 def logaddexp_vjp(g, x, y):

@@ -13,6 +13,7 @@ the batched columns and rows off.
 """
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -41,7 +42,7 @@ def columns(fw, args, a, j, td, leaves, x, has_aux, basis, tangents_for):
     # REVSRC_BATCHED_COLUMNS=0 turns it off: direction by direction, as before
     if enabled() and fw.backend != "jax" and \
             isinstance(x, np.ndarray) and x.dtype == np.float64 and x.size > 1:
-        found = _batched(fw, args, x, tangents_for)
+        found = _batched(fw, args, a, x, tangents_for)
         if found is not None:
             return found
     out = aux = None
@@ -54,12 +55,33 @@ def columns(fw, args, a, j, td, leaves, x, has_aux, basis, tangents_for):
     return out, aux, cols
 
 
-def _batched(fw, args, x, tangents_for):
-    """The columns from one run of the batched forward program, or None."""
-    one = np.zeros(x.shape, dtype=x.dtype)
-    key, flat, wrt, flat_tangents = fw._check(args, tangents_for(one))
-    if len(flat_tangents) != 1:
+def at_once(fw, args, a):
+    """(output, its columns for argument ``a``, the direction first) for the usual
+    Jacobian: a float64 array of two or more numbers in ``a``, every argument a float
+    array by position, an array or a number out; else None (a computed output of
+    another form is computed again by `columns`, which handles every form)."""
+    x = args[a] if 0 <= a < len(args) else None
+    if type(x) is not np.ndarray or x.dtype != np.float64 or x.size < 2 or \
+            fw.backend is not None or fw.has_aux or fw.array_key(args) is None or \
+            not enabled():
         return None
+    found = _batched(fw, args, a, x, None)
+    if found is None or not (type(found[0]) is np.ndarray or
+                             isinstance(found[0], (float, np.floating))):
+        return None
+    return found[0], found[2]
+
+
+def _batched(fw, args, a, x, tangents_for):
+    """The columns from one run of the batched forward program, or None."""
+    key = fw.array_key(args) if args[a] is x else None
+    if key is not None:     # float arrays by position: what `_check` would give, at once
+        flat, wrt = tuple(args), (a,)
+    else:
+        one = np.zeros(x.shape, dtype=x.dtype)
+        key, flat, wrt, flat_tangents = fw._check(args, tangents_for(one))
+        if len(flat_tangents) != 1:
+            return None
     entry = fw._entry(key, flat, wrt)
     kept = fw.__dict__.setdefault(_KEY, {})
     hit = kept.get((key, wrt))
@@ -78,9 +100,8 @@ def _batched(fw, args, x, tangents_for):
         return None
     fn, zs = found
     n = x.size
-    basis = _basis(x.shape)
     try:
-        outs = runtime.run_pooled(fn, tuple(flat) + (basis, n))
+        outs = runtime.run_pooled(fn, flat + (_basis(x.shape), n))
     except Exception:      # direction by direction: the same error, if it is one
         kept[key, wrt] = (entry, False)
         return None
@@ -90,6 +111,16 @@ def _batched(fw, args, x, tangents_for):
     aux = None
     if len(outs) > 2:
         aux = outs[2][0] if zs[2] is True else outs[2]
+    if zs[1] is True and type(t) is np.ndarray and type(out) is np.ndarray and \
+            t.dtype == out.dtype and t.dtype.kind in "fc" and t.shape[1:] == out.shape \
+            and t.shape[:1] == (n,):
+        return out, aux, t          # the usual: every column already as below
+    return _shaped(kept, key, wrt, entry, out, aux, t, zs, n)
+
+
+def _shaped(kept, key, wrt, entry, out, aux, t, zs, n):
+    """(out, aux, the columns ``t`` as one array of the output's dtype and shape, the
+    direction first), or None (remembered) where ``t`` has no direction axis."""
     if not zs[1]:                      # the same tangent for every direction
         t = np.broadcast_to(np.asarray(t), (n,) + np.shape(t))
     t = np.asarray(t)
@@ -113,11 +144,11 @@ def _basis(shape):
     """Every unit direction of an array of ``shape``, the direction first: made once
     for a small argument and kept read-only (a program that wrote into its tangent
     would raise, and its directions then run one by one)."""
-    n = int(np.prod(shape))
-    if n > 1024:
-        return np.eye(n).reshape((n,) + shape)
     found = _BASES.get(shape)
     if found is None:
+        n = math.prod(shape)
+        if n > 1024:
+            return np.eye(n).reshape((n,) + shape)
         if len(_BASES) > 64:
             _BASES.clear()
         found = _BASES[shape] = np.eye(n).reshape((n,) + shape)
@@ -195,8 +226,12 @@ def _adjoint(tr, args, example, mask):
     """(the batched adjoint, whether each output is batched, the program's
     arguments, the slots' leaves' positions, what marks it as unbatchable), or None."""
     b = tr.binding
-    if b.simple and not b.valued and len(args) == len(tr.params) and \
-            all(type(v) is np.ndarray and v.dtype.kind == "f" for v in args):
+    arrays = b.simple and not b.valued and len(args) == len(tr.params)
+    for v in args if arrays else ():
+        if type(v) is not np.ndarray or v.dtype.kind != "f":
+            arrays = False
+            break
+    if arrays:
         # float arrays by position (the usual Jacobian): no complex number to
         # convert, no container to take apart; the key is their signatures, as
         # `tr.plan` gives it
@@ -214,9 +249,9 @@ def _adjoint(tr, args, example, mask):
     groups = known.get(key)
     if groups is None:
         groups = known[key] = arguments.slot_leaves(tr.binding, key[:-1], tr.slots)
-    if not all(isinstance(flat[p], float) or (isinstance(flat[p], np.ndarray) and
-                                              flat[p].dtype.kind in "fc")
-               for _, ps in groups for p in ps):
+    if not arrays and not all(isinstance(flat[p], float) or (
+            isinstance(flat[p], np.ndarray) and flat[p].dtype.kind in "fc")
+            for _, ps in groups for p in ps):
         return None   # np.float32 and the like: row by row, in their own dtype
     entry = tr.cache.current(key)
     if entry is None:     # as a call makes it
@@ -246,20 +281,26 @@ def _rows_of(outs, zs, flat, groups, n):
     """The gradients among a batched adjoint's outputs, per slot and leaf, each of
     shape (n,) + its leaf's; None if one is not batched as a gradient is."""
     per_slot, k = [], 1
-    seen = {id(v) for v in flat}
+    seen = None
     for _, positions in groups:
         leaves = []
         for p in positions:
             g, z, x = outs[k], zs[k], flat[p]
             k += 1
+            if z is True and _fresh(g, x, n):
+                if seen is None:
+                    seen = {id(v) for v in flat}
+                if id(g) not in seen:
+                    leaves.append(g)      # the program's own new array: no copy
+                    seen.add(id(g))
+                    continue
             if isinstance(z, tuple) or (z and np.shape(g)[:1] != (n,)):
                 return None
             if g is None:
                 g, z = np.zeros(np.shape(x)), False
-            if z is True and _fresh(g, x, n) and id(g) not in seen:
-                leaves.append(g)      # the program's own new array: no copy
-            else:
-                leaves.append(B.finalize(g, x, z, False, n))
+            leaves.append(B.finalize(g, x, z, False, n))
+            if seen is None:
+                seen = {id(v) for v in flat}
             seen.add(id(leaves[-1]))
         per_slot.append(leaves)
     return per_slot
@@ -269,6 +310,8 @@ def _fresh(g, x, n):
     """Whether the batched gradient ``g`` of ``x`` is as `batched.finalize` would give
     it and an array of its own (not a view, not read-only; a batched value the program
     computed, so not a constant it holds): then it needs no copy."""
-    return type(g) is np.ndarray and g.flags.owndata and g.flags.writeable and \
-        g.dtype == (x.dtype if isinstance(x, np.ndarray) else np.float64) and \
-        g.shape == (n,) + np.shape(x)
+    if type(g) is not np.ndarray or not g.flags.owndata or not g.flags.writeable:
+        return False
+    if type(x) is np.ndarray:
+        return g.dtype == x.dtype and g.shape[:1] == (n,) and g.shape[1:] == x.shape
+    return g.dtype == np.float64 and g.shape == (n,) + np.shape(x)

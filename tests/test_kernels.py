@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from revsrc import _kernels
-from revsrc.runtime import tensor
+from revsrc.runtime import forward_grads, tensor
 
 DTYPES = [np.float64, np.float32]
 RTOL = {np.float64: 1e-12, np.float32: 1e-6}
@@ -736,3 +736,34 @@ def test_unbroadcast_of_a_bias_row_is_numpys_sum_bit_for_bit():
             want = np.sum(g, axis=0)
             assert got.dtype == want.dtype and got.shape == (cols,)
             assert np.array_equal(got, want)
+
+
+# ----- tanh_vjp_jvp: -2 * g * y * t, the forward-over-reverse term of tanh -----
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_tanh_vjp_jvp_matches_numpy(dtype, shape):
+    r = rng(4)
+    g, y, t = (np.asarray(r.standard_normal(shape), dtype) for _ in range(3))
+    got = _kernels.tanh_vjp_jvp(g, y, t)
+    want = -2.0 * g * y * t
+    assert got.shape == want.shape and got.dtype == want.dtype == dtype
+    assert got.tobytes() == want.tobytes()     # the same products in the same order
+
+
+def test_tanh_vjp_jvp_edges_and_fallback():
+    v = np.array([np.inf, -np.inf, -0.0, 0.0, np.nan, 1e308, -1e-320, 5e-324, 1.5])
+    g, y, t = (a.ravel() for a in np.meshgrid(v, v, v))
+    with np.errstate(all="ignore"):
+        want = -2.0 * g * y * t
+        assert _kernels.tanh_vjp_jvp(g, y, t).tobytes() == want.tobytes()
+        # what the kernel cannot take runs the NumPy expression: broadcasting, views,
+        # mixed dtypes, numbers
+        for args in [(t[:9], g[:9], 0.5), (t[::2], g[::2], y[::2]),
+                     (t[:4].reshape(2, 2), g[:2], y[:2].astype(np.float32))]:
+            np.testing.assert_array_equal(forward_grads.tanh_vjp_jvp(*args),
+                                          -2.0 * args[1] * args[2] * args[0])
+    with pytest.raises(ValueError):
+        _kernels.tanh_vjp_jvp(g, y, t[:3])
+    with pytest.raises(TypeError):
+        _kernels.tanh_vjp_jvp(g[:3], y[:3], np.ones(3, np.float32))

@@ -78,8 +78,10 @@ class _Forward:
         if self.backend in (None, "engine"):
             engine = executable.try_engine(prog, required=self.backend == "engine")
         if engine is None:
+            # without what nothing reads (the tangent of a gradient's function value);
             # loop bodies on arrays through the kernels (the forward-over-reverse of an
             # RNN's loss steps through its loop); the program as made stays for reuse
+            prog = prune.drop_unread(prog)
             hit = Compiled(prune.loop_kernels(prog), None, prog)
             hit.fn  # compile now, so errors surface at the first call
         else:
@@ -159,10 +161,8 @@ class _Forward:
         taken by position and every tangent is of its shape: the key is the
         arguments' signatures, the values and positions are the arguments' (a
         Jacobian's columns ask this on every call). None: `_check` works it out."""
-        b = self.binding
-        if self.backend == "jax" or not b.simple or b.valued or \
-                not len(primals) == len(self.params) == len(b.positional) or \
-                any(type(x) is not np.ndarray or x.dtype.kind != "f" for x in primals):
+        key = self.array_key(primals)
+        if key is None:
             return None
         wrt, flat_tangents = [], []
         for p, (x, t) in enumerate(zip(primals, tangents)):
@@ -172,7 +172,19 @@ class _Forward:
                 return None     # _check's error
             wrt.append(p)
             flat_tangents.append(np.asarray(t, dtype=x.dtype))
-        return tuple(map(kinds.signature, primals)), primals, tuple(wrt), flat_tangents
+        return key, primals, tuple(wrt), flat_tangents
+
+    def array_key(self, primals):
+        """The key of `_check_arrays`'s case (every argument a float array, NumPy's own
+        type, taken by position): the arguments' signatures; else None."""
+        b = self.binding
+        if self.backend == "jax" or not b.simple or b.valued or \
+                not len(primals) == len(self.params) == len(b.positional):
+            return None
+        for x in primals:
+            if type(x) is not np.ndarray or x.dtype.kind != "f":
+                return None
+        return tuple(map(kinds.signature, primals))
 
 
 def _signature(v, backend):

@@ -9,6 +9,7 @@ call of one inside a function revsrc transforms).
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
@@ -92,6 +93,10 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
 
     def jacobian_fwd(*args, **kwargs):
         args, fw = api.positional(f, args, kwargs), _forward(f, has_aux, backend)
+        if not many and not has_aux:
+            jac = _at_once(fw, args, nums[0])
+            if jac is not None:
+                return jac
         cols = {}      # (argument, its leaf) -> one output tangent per basis direction
         out = aux = None
         for a in nums:
@@ -125,6 +130,17 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         return (jac, aux) if has_aux else jac
     jacobian_fwd.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return _mark(jacobian_fwd, f, nums, many, has_aux, backend)
+
+
+def _at_once(fw, args, a):
+    """The usual forward-mode Jacobian (a float64 array argument and output, the
+    arguments float arrays by position) from the batched program's columns, without
+    the walk over containers that `jacfwd` makes for the others; else None."""
+    found = columns.at_once(fw, args, a)
+    if found is None:
+        return None
+    out, t = found
+    return _stacked(t, np.shape(out), args[a])
 
 
 def _output_leaf(t, out, m):
@@ -212,7 +228,7 @@ def _rows_as_before(tr, args, nums, many, fp):
     shape = tr.__dict__.get(_SHAPES, {}).get(fp)
     if shape is None or tr.backend == "jax":
         return None
-    size, value = int(np.prod(shape)), []
+    size, value = math.prod(shape), []
     stacked = columns.rows(tr, args, np.zeros(shape), lambda lo, hi: _unit_rows(
         lo, hi, size).reshape((hi - lo,) + shape), True, size, value)
     if stacked is None or not value:
@@ -262,6 +278,9 @@ def _row_by_row(tr, args, nums, has_aux, basis, cotangent):
 def _rev_blocks(args, nums, many, stacked, out):
     """One output leaf's Jacobian from its rows stacked (per argument in ``nums``, per
     leaf), in the form of the arguments."""
+    if not many and type(args[nums[0]]) is np.ndarray and type(out) is np.ndarray:
+        x = args[nums[0]]       # the usual: one array argument, an array out
+        return stacked[0][0].reshape(out.shape + x.shape)
     jacs = []
     for a, per_arg in zip(nums, stacked):
         leaves, td = _flat(args[a])

@@ -359,12 +359,22 @@ class _Forward:
         rule.load()
         tpl = templates.for_call(rule, s, self.kinds)
         shaped = _reads_g_shape(tpl)
-        terms = []
+        terms, tangents, made = [], {}, []
         for i, operand, _ in wanted:
             env = templates.bind(rule, s, ans)
-            env["g"] = self._tangent_for_rule(s, operand, ans, prim, shaped, out)
+            if not isinstance(operand, str):
+                env["g"] = self._tangent_for_rule(s, operand, ans, prim, shaped, out)
+            else:
+                if operand not in tangents:
+                    tangents[operand] = self._tangent_for_rule(s, operand, ans, prim,
+                                                               shaped, out)
+                env["g"] = tangents[operand]
             ops, outs = templates.instantiate(tpl, env, [i], self.names, s.loc)
             ops, outs = optimize.fold(ops, outs, self.names)
+            same = _computed_as(ops, outs, made)
+            if same is not None:      # x * x: both inputs' terms are x_dot * x
+                terms.append(same)
+                continue
             out.extend(ops)
             terms.append(outs[0])
         return terms
@@ -399,6 +409,54 @@ class _Forward:
             out.append(Op(b, runtime.broadcast_like, (t, ans), loc=s.loc))
             return b
         return t
+
+
+def _computed_as(ops, outs, made):
+    """The result of an earlier term in ``made`` computed by the same pure operations
+    on the same operands as ``ops`` (up to their own temporaries' names), so of the
+    same value; else None, and ``ops`` joins ``made``. Only operands that are names
+    or plain constants are compared (no array constants)."""
+    shape = _shape_of(ops, outs)
+    if shape is None:
+        return None
+    for seen, result in made:
+        if seen == shape:
+            return result
+    made.append((shape, outs[0]))
+    return None
+
+
+_PLAIN = (int, float, bool, str, type(None))
+
+
+def _shape_of(ops, outs):
+    """``ops`` with their temporaries numbered in order, or None where one is not a
+    pure operation of names and plain constants."""
+    local = {}
+
+    def operand(a):
+        if isinstance(a, str):
+            return ("t", local[a]) if a in local else ("n", a)
+        if isinstance(a, Const) and type(a.value) in _PLAIN:
+            return ("c", type(a.value), repr(a.value))    # -0.0 is not 0.0
+        raise _NotPlain
+    try:
+        out = []
+        for o in ops:
+            if not isinstance(o, Op) or o.target is None or \
+                    not primitives.fact(o.fn, "pure"):
+                return None
+            out.append((o.fn, tuple(map(operand, o.args)),
+                        tuple((k, operand(v)) for k, v in o.kwargs)))
+            local[o.target] = len(local)
+        out.append(operand(outs[0]))
+    except _NotPlain:
+        return None
+    return out
+
+
+class _NotPlain(Exception):
+    pass
 
 
 _ROWS = {}

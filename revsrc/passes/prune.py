@@ -57,7 +57,18 @@ def _shape_only(op, name):
 
 def drop_value(prog: Program) -> Program:
     """``prog`` for a caller that does not read ``outputs[0]`` (see the module)."""
-    outputs = [Const(None)] + list(prog.outputs[1:])
+    return _unread_dropped(prog, [Const(None)] + list(prog.outputs[1:]),
+                           "grad does not return the value")
+
+
+def drop_unread(prog: Program) -> Program:
+    """``prog`` without the top-level operations of its forward sweep that nothing
+    reads (as `drop_value`, every output kept): a forward-mode program of a gradient
+    computes the tangent of the function's value, which nothing returns."""
+    return _unread_dropped(prog, list(prog.outputs), "nothing reads it")
+
+
+def _unread_dropped(prog, outputs, why):
     body = list(prog.body)
     fwd = prog.forward_len
     writes = {}
@@ -80,7 +91,7 @@ def drop_value(prog: Program) -> Program:
         who = readers(s.target)
         if not who and primitives.fact(s.fn, "effect_free"):
             what = getattr(s.fn, "__name__", "this value")
-            body[i] = Comment(f"({what}: not computed, grad does not return the value)")
+            body[i] = Comment(f"({what}: not computed, {why})")
             changed = True
         elif who and None not in who and all(_shape_only(r, s.target) for r in who) \
                 and prog.kinds.get(s.target) in ("array", "float") \

@@ -152,6 +152,10 @@ def broadcast_like(t, ans):
         out = t.view()      # already of the shape: broadcast_to's view, without its setup
         out.flags.writeable = False
         return out
+    if type(t) is np.ndarray and type(ans) is np.ndarray and t.ndim <= ans.ndim:
+        if t.ndim < ans.ndim:
+            t = t.reshape((1,) * (ans.ndim - t.ndim) + t.shape)
+        return tensor.broadcast_view(t, ans.shape)
     return np.broadcast_to(t, np.shape(ans))
 
 

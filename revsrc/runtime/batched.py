@@ -212,11 +212,14 @@ def _axis(axis, rank):
 
 
 _WHOLE = [tuple(range(1, r + 1)) for r in range(33)]   # an example's every axis
+_add_reduce = np.add.reduce
 
 
 def reduction_all(fn, n, x):
     """`reduction` over the whole of each example of a batched ``x`` (no ``axis``)."""
     if type(x) is _ND:
+        if fn is np.sum:    # np.sum of an ndarray is this reduce, without its wrappers
+            return _add_reduce(x, _WHOLE[x.ndim - 1])
         return fn(x, axis=_WHOLE[x.ndim - 1])
     return reduction(fn, n, (True,), {}, x)
 
@@ -314,15 +317,19 @@ def unbroadcast(g, x, zg, zx, n):
         # (an unbatched result would read as a batch whenever its first axis happens
         # to be the batch's size, and give every example the wrong number)
         return lift(one(g, np.zeros(np.shape(x)[1:]) if zx else x), n)
-    g = np.asanyarray(g)
-    xs = np.shape(x)[1:] if zx else np.shape(x)
+    if not isinstance(g, np.ndarray):     # np.asanyarray: a Dropped adjoint stays one
+        g = np.asanyarray(g)
+    xs = x.shape if type(x) is _ND else np.shape(x)
+    if zx:
+        xs = xs[1:]
     gs = g.shape[1:]
     if gs == xs:      # nothing to sum: what the sums below would give, a view of g
         return dropped(g.view(np.ndarray), g.zeros) if isinstance(g, Dropped) else g.view()
     lead = len(gs) - len(xs)
     axes = tuple(range(1, 1 + lead)) + tuple(
         1 + lead + k for k, d in enumerate(xs) if d == 1 and gs[lead + k] != 1)
-    out = g.sum(axis=axes, keepdims=True) if axes else g
+    # g.sum(axis=axes, keepdims=True), which is this reduce, without its wrappers
+    out = _add_reduce(g, axis=axes, keepdims=True) if axes else g
     return out.reshape(g.shape[:1] + tuple(xs))
 
 
@@ -497,8 +504,15 @@ def broadcast_like(t, ans, zt, za):
         out = t.view()     # already of the shape: a read-only view, as broadcast_to's
         out.flags.writeable = False
         return out
-    n = np.shape(t)[0] if zt else np.shape(ans)[0]
-    shape = (n,) + (np.shape(ans)[1:] if za else np.shape(ans))
+    if zt and not za and type(t) is _ND and type(ans) is _ND:
+        shape = t.shape[:1] + ans.shape
+    else:
+        n = np.shape(t)[0] if zt else np.shape(ans)[0]
+        shape = (n,) + (np.shape(ans)[1:] if za else np.shape(ans))
+    if zt and type(t) is _ND and t.ndim <= len(shape):
+        if t.ndim < len(shape):      # `_aligned`'s move of the example's axes right
+            t = t.reshape(t.shape[:1] + (1,) * (len(shape) - t.ndim) + t.shape[1:])
+        return tensor.broadcast_view(t, shape)
     t = _aligned([t, np.zeros(shape[1:])], (zt, False))[0] if zt else t
     return np.broadcast_to(t, shape)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors, runtime
+from .. import _kernels, errors, runtime
 from ..core.late import LateModule
 from . import values
 from .grads import reductions as _reductions, shape as _shape
@@ -142,8 +142,13 @@ def cholesky_jvp(t, ans, a, upper=False):
 
 
 def tanh_vjp_jvp(t, g, y):
-    """The tangent of g * (1 - y * y) for y's tangent ``t``."""
-    return -2.0 * g * y * t
+    """The tangent of g * (1 - y * y) for y's tangent ``t``: one pass of the compiled
+    kernel for plain float arrays of one shape and dtype (the same products in the
+    same order), else the NumPy expression."""
+    out = _kernels.elementwise_or_none(_kernels.TANH_VJP_JVP, g, y, t)
+    if out is None:
+        out = -2.0 * g * y * t
+    return out
 
 
 def logaddexp_vjp_partial(w, x, y):

@@ -34,6 +34,30 @@ def flatten(a, order="C"):
 
 # ----- Broadcasting -----
 
+_VIEWABLE = frozenset("fc")
+
+
+def broadcast_view(a, shape):
+    """``np.broadcast_to(a, shape)`` (a read-only view) for a C-contiguous float array
+    ``a`` of as many axes as ``shape``, each of its length or 1: the view made at
+    once (broadcast_to's setup was most of a small tangent's cost); anything else
+    through broadcast_to."""
+    if type(a) is np.ndarray and a.dtype.kind in _VIEWABLE and a.ndim == len(shape) and \
+            a.flags.c_contiguous and a.size:
+        strides = []
+        for n, m, st in zip(a.shape, shape, a.strides):
+            if n == m:
+                strides.append(st)
+            elif n == 1:
+                strides.append(0)
+            else:
+                return np.broadcast_to(a, shape)   # its error
+        out = np.ndarray(shape, a.dtype, a, 0, tuple(strides))
+        out.flags.writeable = False
+        return out
+    return np.broadcast_to(a, shape)
+
+
 def sum_to_shape(g, shape):
     """Sum `g` back to `shape`: the adjoint of broadcasting an array of `shape`.
 

@@ -59,6 +59,11 @@ def dot_grad_b(g, a, b):
 @adjoint_of(1)
 def matmul_grad_a(g, a, b):
     """Adjoint of a @ b for a: g @ b^T, with 1-D promotion and batch broadcasting undone."""
+    if type(g) is _ndarray and type(a) is _ndarray and type(b) is _ndarray \
+            and g.ndim == 2 and a.ndim == 2 and b.ndim == 2:
+        ga = np.matmul(g, b.T)   # matrices: the product below, without its bookkeeping
+        if ga.shape == a.shape:
+            return ga
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     g = as_array(g, a, b)
     if b_nd == 1:
@@ -74,6 +79,11 @@ def matmul_grad_a(g, a, b):
 @adjoint_of(2)
 def matmul_grad_b(g, a, b):
     """Adjoint of a @ b for b: a^T @ g."""
+    if type(g) is _ndarray and type(a) is _ndarray and type(b) is _ndarray \
+            and g.ndim == 2 and a.ndim == 2 and b.ndim == 2:
+        gb = np.matmul(a.T, g)   # matrices: the product below, without its bookkeeping
+        if gb.shape == b.shape:
+            return gb
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     g = as_array(g, a, b)
     if a_nd == 1:
