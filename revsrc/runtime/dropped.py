@@ -34,7 +34,13 @@ class Dropped(np.ndarray):
         self.zeros = self.plain = None   # a view or a copy: a plain array that looks like one
 
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
-        plain = [_plain(x) if type(x) is Dropped else x for x in inputs]
+        if out is None and method == "__call__" and len(inputs) == 2:
+            a, b = inputs        # the usual step: a product or quotient of two operands
+            pa = _plain(a) if type(a) is Dropped else a
+            pb = _plain(b) if type(b) is Dropped else b
+            plain = (pa, pb)
+        else:
+            plain = [_plain(x) if type(x) is Dropped else x for x in inputs]
         if out is not None:
             kwargs["out"] = tuple(o.view(_ND) if type(o) is Dropped else o for o in out)
             getattr(ufunc, method)(*plain, **kwargs)
@@ -129,9 +135,12 @@ def dropped(adjoint, zeros):
     """``adjoint`` marked with its structural zeros ``zeros`` (a bool array of its
     shape, or one that broadcasts to it: a batch of adjoints); the array itself where
     nothing is marked."""
-    if not isinstance(adjoint, np.ndarray) or not np.any(zeros):
+    if not isinstance(adjoint, np.ndarray):
         return adjoint
-    zeros = np.asarray(zeros, dtype=bool)
+    if type(zeros) is not _ND or zeros.dtype != np.bool_:
+        zeros = np.asarray(zeros, dtype=bool)
+    if not zeros.any():
+        return adjoint
     if zeros.shape != adjoint.shape:
         try:
             zeros = np.broadcast_to(zeros, adjoint.shape)
