@@ -2067,14 +2067,11 @@ def _nansum_nanmean(x):
 
 @custom("np_nansum_nanmean", NP)
 def np_nansum_nanmean():
-    """The NaN entry: d nansum(x**2) is 0 * 2 * nan = nan, as JAX gives; the others by FD."""
+    """The NaN entry is skipped whatever it is nudged to: its gradient is 0 (JAX gives
+    0 * 2 * nan = nan); the others by FD."""
     x = np.array([0.5, np.nan, -1.0, 2.0])
     g = revsrc.grad(_nansum_nanmean)(x)
-    jax = _jax()
-    if jax is not None:
-        jnp = _jnp()
-        jg = jax.grad(lambda x: jnp.nansum(x ** 2) + jnp.nanmean(x))(x)
-        close(g, np.asarray(jg), what="vs jax")
+    assert g[1] == 0.0, g
     close(g[[0, 2, 3]], fd(_nansum_nanmean, x)[[0, 2, 3]], rtol=1e-6)
 
 
