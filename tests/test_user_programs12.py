@@ -148,17 +148,6 @@ KNOWN = {
     # df = revsrc.grad(o.run): df(1.0) stays 0.4211 (dt=0.1), right 0.1745 (dt=0.2)
     "r12_method_defaults_replaced_on_class": "wrong",
     # -- part x
-    # README: "itertools.islice (of itertools.count() too)" works; the gradient (and jvp,
-    # jit(grad)) of `for k in itertools.islice(itertools.count(1), 5): s += x**k / k` builds
-    # list(itertools.count(1)) -- an endless list: MemoryError under a 1 GB cap (uncapped the
-    # process is OOM-killed). Right: sum 0.5^(k-1), k=1..5 = 1.9375
-    "r12_islice_count_start_series": "crashed",
-    # the same with itertools.count() (no start): right 10.0
-    "r12_islice_count_default_start": "crashed",
-    # for k, v in zip(itertools.count(), xs): the same endless list; right [0, 4, 12]
-    "r12_zip_with_count": "crashed",
-    # for k in itertools.count(): if k >= 5: break: the same; right 10.0
-    "r12_count_loop_with_break": "crashed",
     # -- part m, continued
     # `np.trapezoid(...) if hasattr(np, "trapezoid") else np.trapz(...)` (NumPy-version
     # compatibility; this NumPy has no np.trapz, and that arm never runs): E105 "module numpy
@@ -186,18 +175,6 @@ KNOWN = {
     "r12_conditional_copy_or_alias_write": "refused-doc",
     "r12_ufunc_out_is_argument": "refused-doc",
     "r12_sort_in_place_argument": "refused-doc",
-    # -- part k, continued: NumPy float32/float16 SCALAR arguments
-    # value_and_grad(affine)(np.float32(0.1)), affine(x) = x * 3 + 0.1: the value is a Python
-    # float computed in float64 from the float32 input, 0.40000000447034834; the plain call is
-    # np.float32(0.4) = 0.4000000059604645 (NumPy's float32 arithmetic). The gradient is
-    # float32 3.0 (right); jit(affine_loop)(np.float32) and float32 arrays give the plain bits
-    "r12_value_and_grad_float32_scalar_value": "wrong",
-    # the same through a 5-step loop: 0.22210200239984704 vs np.float32(0.22210206)
-    "r12_value_and_grad_float32_scalar_loop_value": "wrong",
-    # np.float16(0.1): 0.3999267578125 vs np.float16(0.4) = 0.39990234375 (6e-5 relative)
-    "r12_value_and_grad_float16_scalar_value": "wrong",
-    # jvp's primal output for np.float32(0.1): 0.40000000447 (float), right np.float32(0.4)
-    "r12_jvp_float32_scalar_primal_out": "wrong",
     # np.vdot of a complex array: E202, a NumPy function with no rule (documented kind)
     "r12_complex_vdot": "refused-doc",
     # -- part z, continued

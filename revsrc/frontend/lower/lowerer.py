@@ -37,6 +37,7 @@ from .values import (Known, NestedDef, Partial, VDict, VRecord, VTuple, inlinabl
 from .assign import AssignLowering
 from .builtin_calls import BuiltinLowering
 from .calls import CallLowering
+from .counting import CountLowering
 from .effects import EffectLowering
 from .expressions import ExpressionLowering
 from .inlining import InliningLowering
@@ -55,7 +56,7 @@ _LATE = {ast.Try: __package__ + ".trying"}
 
 class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowering,
                CallLowering, BuiltinLowering, ObjectLowering, EffectLowering, LoopLowering,
-               IterationLowering, InliningLowering):
+               IterationLowering, CountLowering, InliningLowering):
     """Lowers one top-level function (and everything it inlines) to IR."""
 
     def __init__(self, has_aux=False, names=None):

@@ -1,0 +1,230 @@
+"""Round 12's findings of the misc family (issue misc12): NumPy float32/float16 scalar
+arguments compute in their own precision on every path; loops over itertools.count
+bounded by islice, zip or a break (never an endless list); constants and branches
+known when transforming. Values against the plain call, gradients against central
+differences."""
+import itertools
+import math
+from itertools import count, islice
+
+import numpy as np
+import pytest
+
+import revsrc
+
+
+def fd(f, x, *rest, h=1e-6):
+    if np.ndim(x) == 0:
+        return (f(x + h, *rest) - f(x - h, *rest)) / (2 * h)
+    g = np.zeros(np.shape(x))
+    for i in np.ndindex(np.shape(x)):
+        e = np.zeros(np.shape(x))
+        e[i] = h
+        g[i] = (f(x + e, *rest) - f(x - e, *rest)) / (2 * h)
+    return g
+
+
+# ----- NumPy float32 / float16 scalars: NumPy's arithmetic, as the plain call -----
+
+def affine(x):
+    return x * 3 + 0.1
+
+
+def affine_loop(x):
+    y = x
+    for _ in range(5):
+        y = y * 1.1 + 0.01
+    return y
+
+
+def powered(x, n):
+    s = x
+    for _ in range(n):
+        s = s * x - 0.3 * math.sin(0.1)
+    return s
+
+
+SCALARS = [np.float32(0.1), np.float16(0.1), np.float32(-2.7), np.float16(1.5)]
+
+
+@pytest.mark.parametrize("f", [affine, affine_loop])
+@pytest.mark.parametrize("x", SCALARS, ids=lambda v: f"{type(v).__name__}({v})")
+def test_low_precision_scalar_value_is_the_plain_calls(f, x):
+    want = f(x)
+    for value in (revsrc.value_and_grad(f)(x)[0], revsrc.jvp(f, (x,), (type(x)(1),))[0],
+                  revsrc.vjp(f, x)[0], revsrc.jit(f)(x)):
+        assert type(value) is type(want) and value == want
+    # the gradient follows the argument's type, within its precision
+    g = revsrc.grad(f)(x)
+    assert type(g) is type(x)
+    assert abs(float(g) - revsrc.grad(f)(float(x))) <= 4 * np.finfo(type(x)).eps * abs(float(g))
+    assert type(revsrc.jvp(f, (x,), (type(x)(1),))[1]) is type(x)
+
+
+def test_low_precision_scalar_repeated_calls_and_int_argument():
+    vg = revsrc.value_and_grad(powered)
+    for _ in range(3):       # a call after the engine program is installed too
+        assert vg(1.3, 4)[0] == powered(1.3, 4)
+        v, g = vg(np.float32(1.3), 4)
+        assert type(v) is np.float32 and v == powered(np.float32(1.3), 4)
+        assert abs(g - fd(powered, 1.3, 4)) < 1e-4 * abs(g)
+    # np.float64 keeps running on the engine, with Python's digits
+    v, g = vg(np.float64(1.3), 4)
+    assert v == powered(1.3, 4) and g == vg(1.3, 4)[1]
+
+
+# ----- itertools.count, bounded where it is read -----
+
+def islice_series(x):
+    s = 0.0
+    for k in itertools.islice(itertools.count(1), 5):
+        s += x ** k / k
+    return s
+
+
+def islice_stride(x, n=4):
+    s = 0.0
+    for k in islice(count(1, 2), n):
+        s += x * k
+    return s
+
+
+def islice_start_step(x):
+    return sum([x * k for k in islice(count(), 2, 8, 2)])
+
+
+def islice_summed(x):
+    return sum(islice(count(2, 3), 4)) * x
+
+
+def islice_float_count(x):
+    return sum(list(islice(count(0.5, 0.1), 4))) * x
+
+
+def zip_with_count(xs):
+    s = 0.0
+    for k, v in zip(itertools.count(), xs):
+        s += k * v * v
+    return s
+
+
+def zip_count_static(x):
+    s = 0.0
+    for k, w in zip(count(1), (1.0, 2.0, 3.0)):
+        s += w * x ** k
+    return s
+
+
+def zip_count_down(x):
+    s = 0.0
+    for i, (k, v) in enumerate(zip(count(10, -1), [x, 2 * x, 3 * x])):
+        s += i * k * v
+    return s
+
+
+def count_break(x):
+    s = 0.0
+    for k in itertools.count():
+        if k >= 5:
+            break
+        s += x * k
+    return s
+
+
+def count_float_break(x):
+    s = 0.0
+    for t in count(0.5, 0.1):
+        if t > 1.2:
+            break
+        s += x * t
+    return s
+
+
+def count_return(x):
+    s = x
+    for k in count(1):
+        s = s * 0.5 + math.sin(s)
+        if k == 6:
+            return s
+    return 0.0
+
+
+def count_continue(x):
+    s = 0.0
+    for k in count():
+        if k % 2:
+            continue
+        if k > 6:
+            break
+        s = s + x * k
+    return s
+
+
+@pytest.mark.parametrize("f", [islice_series, islice_stride, islice_start_step, islice_summed,
+                               islice_float_count, zip_count_static, zip_count_down,
+                               count_break, count_float_break, count_return, count_continue])
+def test_count_loops(f):
+    x = 0.7
+    value, g = revsrc.value_and_grad(f)(x)
+    assert value == f(x)
+    assert abs(g - fd(f, x)) < 1e-6 * max(1.0, abs(g))
+    assert revsrc.jvp(f, (x,), (1.0,)) == pytest.approx((f(x), g), rel=1e-12)
+    h = revsrc.hessian(f)(x)
+    assert abs(h - fd(revsrc.grad(f), x)) < 1e-5 * max(1.0, abs(h))
+
+
+@pytest.mark.parametrize("f", [islice_series, islice_stride, islice_start_step,
+                               zip_count_static, count_break, count_float_break,
+                               count_return, count_continue])
+def test_count_loops_compile(f):
+    assert revsrc.jit(f)(0.7) == f(0.7)
+    assert revsrc.jit(revsrc.grad(f))(0.7) == revsrc.grad(f)(0.7)
+
+
+def test_zip_with_count_array():
+    xs = np.array([1.0, 2.0, 3.0])
+    assert np.array_equal(revsrc.grad(zip_with_count)(xs), [0.0, 4.0, 12.0])
+    assert np.array_equal(revsrc.grad(zip_with_count)(xs[:0]), np.zeros(0))
+
+
+def test_islice_count_negative_stop_raises_as_python():
+    with pytest.raises(ValueError):
+        islice_stride(0.7, -1)
+    with pytest.raises(ValueError, match="Stop argument for islice"):
+        revsrc.grad(islice_stride)(0.7, -1)
+    assert revsrc.grad(islice_stride)(0.7, 0) == 0.0
+
+
+def enumerate_count(x):
+    s = 0.0
+    for i, k in enumerate(count()):
+        if i > 3:
+            break
+        s += x * k
+    return s
+
+
+def zip_float_count(xs):
+    return sum(k * v for k, v in zip(count(0.5), xs))
+
+
+def cycle_loop(xs):
+    s = 0.0
+    for v in itertools.cycle(xs):
+        s = s + v
+        if s > 10:
+            break
+    return s
+
+
+def zip_strict_count(xs):
+    return sum(k * v for k, v in zip(count(), xs, strict=True))
+
+
+@pytest.mark.parametrize("f, arg", [(enumerate_count, 0.7), (zip_float_count, np.ones(3)),
+                                    (cycle_loop, np.ones(3)), (zip_strict_count, np.ones(3))])
+def test_endless_iterators_refused_before_running(f, arg):
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.grad(f)(arg)
+    assert info.value.code == "E101"
+    assert "count" in str(info.value) or "cycle" in str(info.value)
