@@ -228,3 +228,166 @@ def test_endless_iterators_refused_before_running(f, arg):
         revsrc.grad(f)(arg)
     assert info.value.code == "E101"
     assert "count" in str(info.value) or "cycle" in str(info.value)
+
+
+# ----- values known when transforming: branches, attributes, constants, tables -----
+
+def trapz_compat_ternary(x):
+    return np.trapezoid(x ** 2, dx=0.1) if hasattr(np, "trapezoid") else np.trapz(x ** 2, dx=0.1)
+
+
+def trapz_compat_if(x):
+    if hasattr(np, "trapezoid"):
+        return np.trapezoid(x ** 2, dx=0.1)
+    return np.trapz(x ** 2, dx=0.1)
+
+
+def untaken_ternary_arm(x):
+    # the arm not taken would fail if it ran (no such attribute)
+    return math.sin(x) if not hasattr(math, "no_such_function") else math.no_such_function(x)
+
+
+def getattr_constant(x):
+    f = getattr(math, "cos")
+    g = getattr(math, "no_such", math.exp)
+    return f(x) + g(x) + getattr(math, "sin")(x) * getattr(math, "pi")
+
+
+@pytest.mark.parametrize("f", [trapz_compat_ternary, trapz_compat_if])
+def test_version_compat_branches(f):
+    xt = np.array([-0.5, 3.0, 0.4])
+    g = revsrc.grad(f)(xt)
+    np.testing.assert_allclose(g, fd(f, xt), rtol=1e-6)
+    np.testing.assert_allclose(g, [-0.05, 0.6, 0.04], rtol=1e-14)
+
+
+@pytest.mark.parametrize("f", [untaken_ternary_arm, getattr_constant])
+def test_attributes_known_when_transforming(f):
+    value, g = revsrc.value_and_grad(f)(0.3)
+    assert value == f(0.3)
+    assert abs(g - fd(f, 0.3)) < 1e-8
+    assert revsrc.jit(f)(0.3) == f(0.3)
+
+
+def getattr_by_name(x, name):
+    return getattr(math, name)(x)
+
+
+def test_getattr_by_run_time_name_refused_with_the_rewrite():
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.grad(getattr_by_name)(0.3, "sin")
+    assert info.value.code == "E101" and "getattr" in str(info.value)
+    assert "dict of functions" in str(info.value)
+
+
+def local_tuple_of_functions(x):
+    fs = (math.sin, math.cos)
+    return fs[0](x) + fs[1](x) * fs[-1](2 * x)
+
+
+def local_dict_constant_key(x):
+    table = {"sq": lambda v: v * v, "tanh": math.tanh}
+    return table["sq"](x) + table["tanh"](x)
+
+
+def local_dict_run_time_key(x, kind):
+    table = {"relu": lambda v: max(v, 0.0), "tanh": math.tanh,
+             "soft": lambda v: math.log1p(math.exp(v)), "cube": lambda v: v * v * v}
+    return table[kind](x) * 2.0
+
+
+def test_local_tables_of_functions():
+    for f in (local_tuple_of_functions, local_dict_constant_key):
+        value, g = revsrc.value_and_grad(f)(0.4)
+        assert value == f(0.4) and abs(g - fd(f, 0.4)) < 1e-8
+    for kind in ("relu", "tanh", "soft", "cube"):
+        value, g = revsrc.value_and_grad(local_dict_run_time_key)(0.4, kind)
+        assert value == local_dict_run_time_key(0.4, kind)
+        assert abs(g - fd(local_dict_run_time_key, 0.4, kind)) < 1e-8
+        assert revsrc.hessian(local_dict_run_time_key)(0.4, kind) == pytest.approx(
+            fd(revsrc.grad(local_dict_run_time_key), 0.4, kind), abs=1e-6)
+    with pytest.raises(KeyError):
+        revsrc.grad(local_dict_run_time_key)(0.4, "gelu")
+
+
+def inf_start_running_min(x):
+    best = float("inf")
+    for k in range(3):
+        v = (x - k) ** 2
+        if v < best:
+            best = v
+    return best
+
+
+def nan_literal(x):
+    return math.sqrt(x) if x >= 0 else float("nan") + float("-inf") * 0.0
+
+
+def test_float_of_string_constants():
+    xs = np.array([1.3, 0.2, 2.6])
+    assert revsrc.jit(inf_start_running_min)(1.3) == inf_start_running_min(1.3)
+    np.testing.assert_array_equal(revsrc.vmap(inf_start_running_min)(xs),
+                                  [inf_start_running_min(v) for v in xs])
+    assert abs(revsrc.grad(inf_start_running_min)(1.3) - 0.6) < 1e-12
+    assert math.isnan(revsrc.jit(nan_literal)(-1.0))
+    assert revsrc.jit(nan_literal)(4.0) == 2.0
+
+
+GK = 2.0
+
+
+def globals_lookup(x):
+    GK = 10.0     # a local of the same name: globals()["GK"] is still the global
+    return globals()["GK"] * x + GK * 0.0
+
+
+def test_globals_constant_key_is_a_global_read():
+    global GK
+    df = revsrc.grad(globals_lookup)
+    assert df(1.0) == 2.0
+    GK = 7.0
+    try:
+        assert df(1.0) == 7.0
+    finally:
+        GK = 2.0
+
+
+def jit_inner(a, b):
+    return math.exp(a) * math.sin(b) + a * b
+
+
+def uses_jit_inside(x):
+    f = revsrc.jit(jit_inner)
+    return f(x, 2 * x) ** 2
+
+
+def test_jit_made_inside():
+    g = revsrc.grad(uses_jit_inside)(0.3)
+    assert abs(g - fd(uses_jit_inside, 0.3)) < 1e-7
+    assert abs(g - 7.896211940972) < 1e-9
+
+
+def jit_of_nested_def(x):
+    def h(a):
+        return a * x + math.sin(a)
+    f = revsrc.jit(h)
+    return f(x) * 2.0
+
+
+def grad_of_nested_def(x):
+    def h(a):
+        return a * x
+    return revsrc.grad(h)(x)
+
+
+def test_jit_of_a_def_made_inside_is_the_def():
+    g = revsrc.grad(jit_of_nested_def)(0.7)
+    assert abs(g - fd(jit_of_nested_def, 0.7)) < 1e-7
+    assert revsrc.jit(jit_of_nested_def)(0.7) == jit_of_nested_def(0.7)
+
+
+def test_grad_of_a_def_made_inside_refused_without_internal_names():
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.grad(grad_of_nested_def)(0.7)
+    assert info.value.code == "E101" and "defined inside" in str(info.value)
+    assert "NestedDef" not in str(info.value) and "object at" not in str(info.value)

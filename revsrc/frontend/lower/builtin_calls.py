@@ -47,6 +47,12 @@ class BuiltinLowering:
     def _static_builtin(self, sc, fn, args, kwargs, out, loc):
         """Builtins applied to static containers, evaluated when transforming
         (len, sorted, list, tuple, reversed, isinstance, sum...); None otherwise."""
+        if fn in (float, int) and len(args) == 1 and not kwargs and \
+                isinstance(args[0], Const) and type(args[0].value) is str:
+            try:     # float("inf"), float("nan"): a constant (a bad one raises as it runs)
+                return Const(fn(args[0].value))
+            except ValueError:
+                return None
         if not args or not isinstance(fn, types.BuiltinFunctionType) and fn not in (
                 list, tuple, dict, reversed, enumerate, zip, sorted):
             if fn is dict and not args:
@@ -64,6 +70,16 @@ class BuiltinLowering:
                 return Const(issubclass(class_of(a), classes))
             except TypeError:
                 return None
+        if fn in (getattr, hasattr) and isinstance(a, Known) and 2 <= len(args) <= 3 and \
+                not kwargs and isinstance(args[1], Const) and type(args[1].value) is str:
+            # a module's (class's, function's) attribute by a constant name: known now
+            # (version-compatibility code: hasattr(np, "trapezoid"))
+            name = args[1].value
+            if fn is hasattr:
+                return Const(hasattr(a.value, name)) if len(args) == 2 else None
+            if len(args) == 3 and not hasattr(a.value, name):
+                return args[2]
+            return self._known_attribute(a.value, name, out, None, loc)
         if not isinstance(a, STATIC_NODES) or kwargs and fn is not sorted:
             return None
         if fn is len and len(args) == 1:
