@@ -391,3 +391,45 @@ def test_grad_of_a_def_made_inside_refused_without_internal_names():
         revsrc.grad(grad_of_nested_def)(0.7)
     assert info.value.code == "E101" and "defined inside" in str(info.value)
     assert "NestedDef" not in str(info.value) and "object at" not in str(info.value)
+
+
+def zip_count_read_once(xs):
+    pairs = list(zip(count(), xs))
+    return sum(k * v * v for k, v in pairs)
+
+
+def sorted_zip_count(xs):
+    s = 0.0
+    for k, v in sorted(zip(count(1), xs)):
+        s += k * v
+    return s
+
+
+def test_zip_with_count_read_at_once():
+    xs = np.array([1.0, 2.0, 3.0])
+    for f in (zip_count_read_once, sorted_zip_count):
+        value, g = revsrc.value_and_grad(f)(xs)
+        assert value == f(xs)
+        np.testing.assert_allclose(g, fd(f, xs), rtol=1e-7)
+
+
+def count_kept_in_a_name(x):
+    c = count(1)
+    s = 0.0
+    for k in c:
+        if k > 3:
+            break
+        s += x * k
+    return s
+
+
+def count_made_a_list(x):
+    ks = list(itertools.islice(itertools.count(), 3)) + list(itertools.count())
+    return x * len(ks)
+
+
+@pytest.mark.parametrize("f", [count_kept_in_a_name, count_made_a_list])
+def test_endless_count_never_materialized(f):
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.grad(f)(0.5)
+    assert info.value.code == "E101" and "count" in str(info.value)

@@ -6,6 +6,7 @@ where it is made (a part of `Lowerer`).
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import operator
 import types
@@ -39,8 +40,17 @@ class BuiltinLowering:
         if static is not None or kwargs or not args:
             return static if static is not None else self._emit(out, zip, [
                 self._materialize(a, out, loc) for a in args], into, loc, kwargs)
-        items = [self._emit(out, list, [self._materialize(a, out, loc)], None, loc)
-                 for a in args]
+        args = [self._materialize(a, out, loc) for a in args]
+        counts = [isinstance(a, str) and a in self.endless for a in args]
+        items = [None if c else self._emit(out, list, [a], None, loc)
+                 for a, c in zip(args, counts)]
+        if any(counts) and not all(counts):
+            # zip(count(), xs): as many of the count's items as the shortest other has
+            lengths = [self._emit(out, len, [i], None, loc) for i in items if i is not None]
+            n = lengths[0] if len(lengths) == 1 else self._emit(out, min, lengths, None, loc)
+            items = [self._emit(out, list, [self._emit(out, itertools.islice, [a, n], None,
+                                                       loc)], None, loc) if i is None else i
+                     for a, i in zip(args, items)]
         return self._emit(out, containers.unzip,
                           [self._emit(out, ir.make_list, items, None, loc)], into, loc)
 

@@ -20,12 +20,20 @@ import ast
 import itertools
 import operator
 
+import numpy as np
+
 from ... import errors
 from ...core import ir
 from ...core.ir import Const, If, Op, While
 from ...runtime import guards
 
 COUNT = "count"
+
+# iterators that never end (itertools.repeat(x) too, with no count), and what reads an
+# iterable to its end: such a read of one is refused while transforming
+ENDLESS = (itertools.count, itertools.cycle)
+READ_TO_THE_END = (list, tuple, sorted, sum, min, max, dict, set, frozenset, len,
+                   np.array, np.asarray, np.fromiter)
 
 _ENDLESS_HINT = ("bound it where it is read: itertools.islice(itertools.count(a, s), n), "
                  "zip(itertools.count(a, s), xs), enumerate(xs, a), or a loop "
@@ -177,3 +185,14 @@ def _has_count(plan):
     if plan[0] == "zip":
         return any(_has_count(p) for p in plan[1])
     return False
+
+
+def check_finite(endless, args, loc):
+    """Refuse reading to its end one of ``args`` that holds a count or a cycle
+    (``endless``: operand -> the function that made it): list(zip(count(), xs)) is
+    read by zip, not this."""
+    for a in args:
+        made = endless.get(a) if isinstance(a, str) else None
+        if made is not None:
+            raise _refuse(f"reading itertools.{made.__name__}() to its end (it never ends: "
+                          "Python would fill the memory)", loc)
