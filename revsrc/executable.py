@@ -38,7 +38,7 @@ from .passes import pipeline
 emit = LateModule("revsrc.backends.python")
 
 __all__ = ["BACKENDS", "Compiled", "EngineFallback", "ProgramCache", "deep_recursion",
-           "for_jax", "may_be_complex", "output_checked", "plain", "try_engine"]
+           "engine_args", "for_jax", "may_be_complex", "output_checked", "plain", "try_engine"]
 
 BACKENDS = (None, "python", "engine", "jax")
 
@@ -88,8 +88,7 @@ class Compiled:
         """The program's outputs for ``args``: on the engine, else in Python."""
         if self.engine is not None:
             try:
-                return self.engine.run(tuple([v.item() if isinstance(v, np.generic) else v
-                                              for v in args]))
+                return self.engine.run(engine_args(args))
             except EngineFallback:  # a value the engine cannot represent exactly
                 if not self.python:
                     raise
@@ -119,6 +118,26 @@ def plain(v):
     if isinstance(v, np.generic):
         return v.item()
     return v
+
+
+def engine_args(args):
+    """``args`` as the engine takes them: np.float64 as the float it rounds like. Any
+    other NumPy scalar computes in NumPy's own arithmetic (a float32 rounds in float32,
+    an int32 wraps, np.bool_ + np.bool_ is a bool), which only the generated Python
+    reproduces: EngineFallback sends the call there, so the value is the plain call's."""
+    for v in args:
+        if isinstance(v, np.generic):
+            break
+    else:
+        return args
+    out = []
+    for v in args:
+        if isinstance(v, np.generic):
+            if type(v) is not np.float64:
+                raise EngineFallback(f"a NumPy {type(v).__name__} computes in its own arithmetic")
+            v = v.item()
+        out.append(v)
+    return tuple(out)
 
 
 class ProgramCache(dict):

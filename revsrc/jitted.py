@@ -478,3 +478,11 @@ def _numbered(shape, counter):
     if shape == 0:
         return next(counter)
     return tuple(_numbered(x, counter) for x in shape)
+
+
+# revsrc.jit(h) made inside a function revsrc transforms, on a function known then:
+# made while transforming (frontend/lower/calls.py), and called as one made at module
+# level is (`_lower_call`: h's own IR, the same digits)
+jit._revsrc_made_when_transforming = True
+# and of a def made in that function, it is that def (it computes what the def does)
+jit._revsrc_computes_as_given = True

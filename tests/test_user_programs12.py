@@ -41,12 +41,6 @@ KNOWN = {
     # linearize's f_jvp called after a global the function reads is rebound: E204, documented
     "r12_linearize_after_global_rebound": "refused-doc",
     # -- part j
-    # f = revsrc.jit(helper) made inside the differentiated function, then f(x, 2x): E101
-    # "calling a value computed inside the function"; the docs say partials and derivatives
-    # made and called in the function work (revsrc.grad made inside does), and a jit made
-    # at module level and called inside works (r12_grad_of_module_jit_called_inside);
-    # a jit made inside is not among E101's examples. Right answer: 7.896211940972
-    "r12_grad_of_jit_called_inside": "refused-undoc",
     # np.random.default_rng(0) made inside a backend="jax" function: E603 (no jax.numpy
     # lowering, documented); the default backend computes it (r12_rng_inside_default_backend)
     "r12_rng_inside_jax_backend": "refused-doc",
@@ -63,19 +57,6 @@ KNOWN = {
     # -- part m
     # divmod(theta, 1.0): E202, a builtin with no rule (documented kind); `%` alone works
     "r12_mod_and_divmod": "refused-doc",
-    # a local dict {"relu": lambda v: max(v, 0.0), "tanh": math.tanh, ...} called by a
-    # run-time key: E101 "calling a value computed inside the function"; E101's docs name
-    # lambdas used as values that read the function's variables (these read none) and say
-    # a global dict of functions works (r12_global_dict_dispatch_runtime_key does).
-    # Right answers: 1.0, 1 - tanh(0.4)^2, sigmoid(0.4)
-    "r12_dict_of_lambdas_local_dispatch": "refused-undoc",
-    # fs = (math.sin, math.cos); fs[0](x) + fs[1](x), a local tuple by constant index:
-    # E101 as above; the docs refuse items of a global list only (a global tuple works).
-    # Right answer cos(0.3) - sin(0.3)
-    "r12_local_tuple_of_functions": "refused-undoc",
-    # table = {"sq": lambda v: v * v, "cube": lambda v: v ** 3}; table[kind](x): E101, as
-    # above (the lambdas capture nothing); right answer 3 * 1.5^2 = 6.75
-    "r12_local_dict_of_lambdas_no_capture": "refused-undoc",
     # pos = filter(...) kept in a name, then sum(map(..., pos)): E101, documented (an iterator
     # kept for later); inline it works (r12_map_filter_inline)
     "r12_map_filter_lambdas": "refused-doc",
@@ -96,22 +77,12 @@ KNOWN = {
     # the same for math.hypot(x, 0.0) at 0: nan, right a value in [-1, 1] (0 as for norm)
     "r12_math_hypot_at_origin_subgradient": "wrong",
     # -- part q
-    # revsrc.jit of `math.sqrt(x) if x >= 0 else float("nan")`: E502 "the constant 'nan' is
-    # not a float, int or bool" -- float("nan") of a str constant is not among E502's
-    # documented kinds; jit(grad(f)) of such code works. Right value: nan
-    "r12_jit_float_nan_string": "refused-undoc",
-    # revsrc.jit / revsrc.vmap of a running minimum starting at best = float("inf"): E502
-    # "the constant 'inf' is not a float, int or bool" (math.inf works, and so does
-    # revsrc.jit(revsrc.grad(f)) of the same f). Right: 0.09 at 1.3, [0.09, 0.04]
-    "r12_jit_float_inf_string_running_min": "refused-undoc",
-    "r12_vmap_float_inf_string_running_min": "refused-undoc",
     # -- part r
-    # getattr(math, name)(x) with name a str argument: E101 "calling a value computed inside
-    # the function" (not among E101's examples). Right: cos(0.3), -sin(0.3), exp(0.3)
-    "r12_getattr_module_function_by_name": "refused-undoc",
-    # globals()["GK"] * x: E401 "calling globals() is a side effect" (globals() is not among
-    # E401's examples). Right: 2.0 then 7.0 after GK is rebound
-    "r12_globals_dict_lookup": "refused-undoc",
+    # getattr(math, name)(x) with name a str argument known only when it runs: E101 "calling
+    # getattr(obj, name) whose name is known only when the function runs", documented, with
+    # the rewrites (pass the function, or a dict of functions by the name, which works);
+    # getattr(math, "cos") with a constant name works
+    "r12_getattr_module_function_by_name": "refused-doc",
     # df = revsrc.grad(s) of a callable object, then Scaler.__call__ replaced on the class
     # (s(1.0) now 5.0): df(1.0) stays 4.0 (old 2x^2), right 10.0; a new grad is right
     "r12_dunder_call_replaced_on_class": "wrong",
@@ -148,26 +119,7 @@ KNOWN = {
     # df = revsrc.grad(o.run): df(1.0) stays 0.4211 (dt=0.1), right 0.1745 (dt=0.2)
     "r12_method_defaults_replaced_on_class": "wrong",
     # -- part x
-    # README: "itertools.islice (of itertools.count() too)" works; the gradient (and jvp,
-    # jit(grad)) of `for k in itertools.islice(itertools.count(1), 5): s += x**k / k` builds
-    # list(itertools.count(1)) -- an endless list: MemoryError under a 1 GB cap (uncapped the
-    # process is OOM-killed). Right: sum 0.5^(k-1), k=1..5 = 1.9375
-    "r12_islice_count_start_series": "crashed",
-    # the same with itertools.count() (no start): right 10.0
-    "r12_islice_count_default_start": "crashed",
-    # for k, v in zip(itertools.count(), xs): the same endless list; right [0, 4, 12]
-    "r12_zip_with_count": "crashed",
-    # for k in itertools.count(): if k >= 5: break: the same; right 10.0
-    "r12_count_loop_with_break": "crashed",
     # -- part m, continued
-    # `np.trapezoid(...) if hasattr(np, "trapezoid") else np.trapz(...)` (NumPy-version
-    # compatibility; this NumPy has no np.trapz, and that arm never runs): E105 "module numpy
-    # has no attribute 'trapz'", while transforming, its hint saying "Python would fail when
-    # the line runs" -- it never runs. Right: [-0.05, 0.6, 0.04] (np.trapezoid alone works)
-    "r12_version_compat_ternary_hasattr": "refused-undoc",
-    # the same written `if hasattr(np, "trapezoid"): return np.trapezoid(...)` then
-    # `return np.trapz(...)`: E105 at the unreachable line
-    "r12_version_compat_if_hasattr": "refused-undoc",
     # -- part p, continued: library functions with no rule, E202 (documented kind)
     "r12_norule_scipy_erfinv": "refused-doc",
     "r12_norule_eigvals": "refused-doc",
@@ -186,18 +138,6 @@ KNOWN = {
     "r12_conditional_copy_or_alias_write": "refused-doc",
     "r12_ufunc_out_is_argument": "refused-doc",
     "r12_sort_in_place_argument": "refused-doc",
-    # -- part k, continued: NumPy float32/float16 SCALAR arguments
-    # value_and_grad(affine)(np.float32(0.1)), affine(x) = x * 3 + 0.1: the value is a Python
-    # float computed in float64 from the float32 input, 0.40000000447034834; the plain call is
-    # np.float32(0.4) = 0.4000000059604645 (NumPy's float32 arithmetic). The gradient is
-    # float32 3.0 (right); jit(affine_loop)(np.float32) and float32 arrays give the plain bits
-    "r12_value_and_grad_float32_scalar_value": "wrong",
-    # the same through a 5-step loop: 0.22210200239984704 vs np.float32(0.22210206)
-    "r12_value_and_grad_float32_scalar_loop_value": "wrong",
-    # np.float16(0.1): 0.3999267578125 vs np.float16(0.4) = 0.39990234375 (6e-5 relative)
-    "r12_value_and_grad_float16_scalar_value": "wrong",
-    # jvp's primal output for np.float32(0.1): 0.40000000447 (float), right np.float32(0.4)
-    "r12_jvp_float32_scalar_primal_out": "wrong",
     # np.vdot of a complex array: E202, a NumPy function with no rule (documented kind)
     "r12_complex_vdot": "refused-doc",
     # -- part z, continued

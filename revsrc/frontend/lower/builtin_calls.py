@@ -6,6 +6,7 @@ where it is made (a part of `Lowerer`).
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import operator
 import types
@@ -39,14 +40,29 @@ class BuiltinLowering:
         if static is not None or kwargs or not args:
             return static if static is not None else self._emit(out, zip, [
                 self._materialize(a, out, loc) for a in args], into, loc, kwargs)
-        items = [self._emit(out, list, [self._materialize(a, out, loc)], None, loc)
-                 for a in args]
+        args = [self._materialize(a, out, loc) for a in args]
+        counts = [isinstance(a, str) and a in self.endless for a in args]
+        items = [None if c else self._emit(out, list, [a], None, loc)
+                 for a, c in zip(args, counts)]
+        if any(counts) and not all(counts):
+            # zip(count(), xs): as many of the count's items as the shortest other has
+            lengths = [self._emit(out, len, [i], None, loc) for i in items if i is not None]
+            n = lengths[0] if len(lengths) == 1 else self._emit(out, min, lengths, None, loc)
+            items = [self._emit(out, list, [self._emit(out, itertools.islice, [a, n], None,
+                                                       loc)], None, loc) if i is None else i
+                     for a, i in zip(args, items)]
         return self._emit(out, containers.unzip,
                           [self._emit(out, ir.make_list, items, None, loc)], into, loc)
 
     def _static_builtin(self, sc, fn, args, kwargs, out, loc):
         """Builtins applied to static containers, evaluated when transforming
         (len, sorted, list, tuple, reversed, isinstance, sum...); None otherwise."""
+        if fn in (float, int) and len(args) == 1 and not kwargs and \
+                isinstance(args[0], Const) and type(args[0].value) is str:
+            try:     # float("inf"), float("nan"): a constant (a bad one raises as it runs)
+                return Const(fn(args[0].value))
+            except ValueError:
+                return None
         if not args or not isinstance(fn, types.BuiltinFunctionType) and fn not in (
                 list, tuple, dict, reversed, enumerate, zip, sorted):
             if fn is dict and not args:
@@ -64,6 +80,16 @@ class BuiltinLowering:
                 return Const(issubclass(class_of(a), classes))
             except TypeError:
                 return None
+        if fn in (getattr, hasattr) and isinstance(a, Known) and 2 <= len(args) <= 3 and \
+                not kwargs and isinstance(args[1], Const) and type(args[1].value) is str:
+            # a module's (class's, function's) attribute by a constant name: known now
+            # (version-compatibility code: hasattr(np, "trapezoid"))
+            name = args[1].value
+            if fn is hasattr:
+                return Const(hasattr(a.value, name)) if len(args) == 2 else None
+            if len(args) == 3 and not hasattr(a.value, name):
+                return args[2]
+            return self._known_attribute(a.value, name, out, None, loc)
         if not isinstance(a, STATIC_NODES) or kwargs and fn is not sorted:
             return None
         if fn is len and len(args) == 1:

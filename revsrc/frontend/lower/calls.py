@@ -23,11 +23,12 @@ from ...core.ir import Const, Op
 from ...runtime.arith import astype as _astype, conj_method as _conj
 from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, NestedPartial,
-                     Partial, VDict, VTuple, inlinable, is_library, is_static, lambda_def,
-                     made_when_transforming, short, spread, user_callable, vtuple)
+                     Partial, VDict, VTuple, constant_key, inlinable, is_library, is_static,
+                     lambda_def, made_when_transforming, short, spread, static_item,
+                     user_callable, vtuple)
 from .builtin_calls import READ_ONCE, getter_access
-from .partials import (bound_here, known_when_transforming, partial_of_values, static_leaves,
-                       static_value)
+from .partials import (bound_here, known_when_transforming, made_now, partial_of_values,
+                       static_leaves)
 from .chosen import chosen_call
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
 from ...core.late import LateModule
@@ -98,15 +99,15 @@ class CallLowering:
         entry is taken as fixed, as a global function is, and guarded (the program is
         made anew when the entry, or the global, is rebound). None for anything else;
         a global list's item is refused (a list's items cannot be watched)."""
-        if not (isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant)):
+        key, name = constant_key(node.slice), getattr(node.value, "id", None)
+        if not isinstance(node.value, ast.Name) or key is MISSING:
             return None
-        name, key = node.value.id, node.slice.value
         scope = sc
         while scope is not None:
             v = scope.env.get(name)
-            if isinstance(v, VTuple) and type(key) is int and -len(v) <= key < len(v):
-                item = v[key]     # acts[0] of a list of lambdas made in the function
-                return item.value if isinstance(item, Known) else None
+            item = static_item(v, key)   # acts[0], table["sq"] of functions made here
+            if item is not MISSING:
+                return item
             if name in scope.locals or name in scope.defs or \
                     (scope.enclosing is None and name in scope.cells):
                 return None
@@ -171,7 +172,9 @@ class CallLowering:
             return NestedDef(sc, lambda_def(func, "lambda_")), MISSING
         elif isinstance(func, ast.Call):      # revsrc.grad(h)(x): the derivative called
             made = made_derivative(self, sc, func, out, loc)
-            fn = made.value if made is not None else None
+            if made is None and self._static_callee(sc, func.func, out) is getattr:
+                made = self._expr(sc, func, out)     # getattr(math, "sin")(x)
+            fn = made.value if isinstance(made, Known) else None
         else:
             fn = self._static_callee(sc, func, out)
             if fn is None and isinstance(func, ast.Name):
@@ -566,11 +569,7 @@ def made_derivative(lowerer, sc, node, out, loc):
     operands = list(args) + [v for _, v in kwargs]
     if scratch or not all(known_when_transforming(v) for v in operands):
         return partial_of_values(lowerer, sc, node, maker, args, out, loc)
-    try:
-        return Known(maker(*[static_value(v) for v in args],
-                           **{k: static_value(v) for k, v in kwargs}))
-    except errors.RevsrcError as exc:
-        raise (exc if exc.filename is not None else errors.located(exc, loc)) from None
+    return made_now(maker, args, kwargs, loc)
 
 
 def _nested_partial(lowerer, sc, node, out, loc):

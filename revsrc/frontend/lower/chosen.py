@@ -21,6 +21,7 @@ import numpy as np
 from ... import errors
 from ...core.ir import Const, If, Op
 from ...runtime import guards
+from .values import MISSING, VDict, static_item
 
 # a table of more functions than this is not unrolled into a choice
 MAX_CHOICES = 16
@@ -43,10 +44,22 @@ def note_item(lowerer, base, target):
 
 
 def chosen_call(lowerer, sc, node, out, into, loc):
-    """The call ``node`` of an item of a global table of functions (`note_item`),
-    lowered as a choice among them; None where the callee is no such item."""
+    """The call ``node`` of an item of a global table of functions (`note_item`), or
+    of a dict of functions made in the function (`local_table_call`), lowered as a
+    choice among them; None where the callee is no such item."""
+    if isinstance(node.func, ast.Call) and not sc.rule_mode and \
+            lowerer._static_callee(sc, node.func.func, []) is getattr:
+        raise errors.UnsupportedSyntax(
+            "calling getattr(obj, name) whose name is known only when the function runs "
+            "(revsrc inlines the function a call reaches while transforming)", loc=loc,
+            hint="pass the function itself as an argument (revsrc.grad(f)(x, math.sin)), "
+                 "or choose it from a dict of functions by the name: "
+                 "{\"sin\": math.sin, \"cos\": math.cos}[name](x)")
     if not isinstance(node.func, (ast.Name, ast.Subscript)) or sc.rule_mode:
         return None
+    done = local_table_call(lowerer, sc, node, out, into, loc)
+    if done is not None:
+        return done
     callee = lowerer._expr(sc, node.func, out)
     held = lowerer.choices.get(callee) if isinstance(callee, str) else None
     if held is None:
@@ -79,4 +92,34 @@ def chosen_call(lowerer, sc, node, out, into, loc):
               "was made (an entry added since)")),
         (("loc", Const(loc)), ("hint", Const(f"make the derivative again after changing {name}"))),
         loc=loc))
+    return target
+
+
+def local_table_call(lowerer, sc, node, out, into, loc):
+    """``table[kind](x)`` where ``table`` is a dict of functions the function makes
+    with constant keys (``{"sq": lambda v: v * v, "tanh": math.tanh}``, lambdas that
+    read only their parameters) and ``kind`` is known only when the program runs: a
+    choice by key, ``if kind == "sq": <lambda inlined> elif ...``, and a key the dict
+    does not hold raises KeyError, as Python does. None for any other call."""
+    func = node.func
+    if not isinstance(func, ast.Subscript):
+        return None
+    scratch = []
+    table = lowerer._expr(sc, func.value, scratch)
+    if scratch or not isinstance(table, VDict) or not 0 < len(table.keys) <= MAX_CHOICES:
+        return None
+    fns = [static_item(table, k) for k in table.keys]
+    if any(f is MISSING for f in fns):
+        return None
+    key = lowerer._val(sc, func.slice, out)
+    args, kwargs = lowerer._call_args(sc, node, out, loc)
+    target = into if into is not None else lowerer.fresh()
+    cur = out
+    for k, f in zip(table.keys, fns):
+        test = lowerer._emit(cur, operator.eq, (key, Const(k)), None, loc)
+        body, orelse = [], []
+        lowerer._call_with(sc, f, list(args), list(kwargs), body, target, loc)
+        cur.append(If(test, body, orelse, loc=loc))
+        cur = orelse
+    cur.append(Op(None, guards.raise_error, (Const(KeyError), key), loc=loc))
     return target

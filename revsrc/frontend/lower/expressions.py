@@ -14,7 +14,7 @@ import numpy as np
 from ... import errors, runtime
 from ...runtime import containers, guards
 from ...core import ir
-from ...core.ir import Const, If
+from ...core.ir import Const, If, Op
 from .chosen import note_item
 from .dispatch import expression
 from .rebind import merge_dicts
@@ -52,6 +52,10 @@ _CONVERSIONS = {ord("s"): "!s", ord("r"): "!r", ord("a"): "!a"}
 
 # the name a kept generator's first iterable, evaluated where it was written, has
 _KEPT_FIRST = ".kept_first"
+
+# constants a boolean operator decides on while transforming
+_FOLDED_TESTS = (bool, int, float, str, type(None))
+
 
 class ExpressionLowering:
     """The expression handlers (a part of `Lowerer`)."""
@@ -107,11 +111,17 @@ class ExpressionLowering:
         a = self._val(sc, node.operand, out)
         if isinstance(a, Const) and fn is operator.neg and isinstance(a.value, (int, float)):
             return Const(-a.value)
+        if isinstance(a, Const) and fn is operator.not_ and type(a.value) is bool:
+            return Const(not a.value)    # not hasattr(np, "trapz"): known now
         return self._emit(out, fn, (a,), into, loc)
 
     @expression(ast.IfExp)
     def _ifexp(self, sc, node, out, into, loc):
         test = self._condition(sc, node.test, out)
+        if isinstance(test, Const) and type(test.value) in _FOLDED_TESTS:
+            # known when transforming (hasattr(np, "trapezoid")): only the arm that
+            # runs is lowered, as for an `if` statement
+            return self._expr(sc, node.body if test.value else node.orelse, out, into)
         target = into if into is not None else self.fresh()
         body, orelse = [], []
         self._expr(sc, node.body, body, into=target)
@@ -123,6 +133,9 @@ class ExpressionLowering:
     def _subscript(self, sc, node, out, into, loc):
         if isinstance(node.value, ast.Attribute) and node.value.attr == "flat":
             return self._flat_item(sc, node, out, into, loc)
+        found = self._globals_item(sc, node, out)
+        if found is not None:     # globals()["K"]: the global K
+            return found
         base = self._expr(sc, node.value, out)
         if isinstance(base, STATIC_NODES):
             idx = self._index(sc, node.slice, out, loc)
@@ -311,12 +324,27 @@ class ExpressionLowering:
 
     @expression(ast.BoolOp)
     def _boolop(self, sc, node, out, into, loc):
-        target = into if into is not None else self.fresh()
         is_and = isinstance(node.op, ast.And)
+        values = list(node.values)
+        first = None
+        while len(values) > 1:
+            # operands known when transforming (hasattr(np, "trapezoid")) decide it now:
+            # the operands after the one that decides it are never evaluated
+            first = self._expr(sc, values[0], out)
+            if not (isinstance(first, Const) and type(first.value) in _FOLDED_TESTS):
+                break
+            if bool(first.value) != is_and:
+                return first
+            values, first = values[1:], None
+        if len(values) == 1:
+            return self._expr(sc, values[0], out, into)
+        target = into if into is not None else self.fresh()
         cur = out
-        values = node.values
         for i, v in enumerate(values):
-            self._expr(sc, v, cur, into=target)
+            if i == 0 and first is not None:
+                out.append(Op(target, ir.copy, (self._materialize(first, out, loc),), loc=loc))
+            else:
+                self._expr(sc, v, cur, into=target)
             if i < len(values) - 1:
                 nxt = []
                 cur.append(If(target, nxt, [], loc=loc) if is_and else

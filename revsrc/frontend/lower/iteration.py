@@ -13,6 +13,7 @@ from ... import errors
 from ...core import ir
 from ...core.ir import Const, For, If, Op
 from ...runtime import guards
+from .counting import COUNT, check_bounded, endless
 from .scope import assigned_names
 from .values import UNROLL_LIMIT, VDict, VTuple
 
@@ -35,6 +36,7 @@ class IterationLowering:
         """``for target in it`` over sequences, ranges, and enumerate, zip and reversed
         of them (nested in any order): a loop over positions 0 .. n-1."""
         plan = self._iteration(sc, node.iter, out, loc, assigned_names(node.body)[0])
+        check_bounded(plan, loc)
         items = self._static_plan_items(plan)
         if items is not None and len(items) <= UNROLL_LIMIT:
             return self._unroll_items(sc, node, items, out, loc)
@@ -90,6 +92,9 @@ class IterationLowering:
                 return ("zip", plans) + (("strict",) if strict.value else ())
         if fn is reversed and len(call.args) == 1 and not call.keywords:
             return ("reversed", self._iteration(sc, call.args[0], out, loc, assigned))
+        counted = self._counted_plan(sc, call, fn, out, loc) if fn is not None else None
+        if counted is not None:    # itertools.count, bounded where it is read
+            return counted
         if fn is range and 1 <= len(call.args) <= 3 and not call.keywords:
             args = [self._val(sc, a, out) for a in call.args]
             if len(args) == 1:
@@ -138,7 +143,13 @@ class IterationLowering:
                 return None
             return [VTuple((Const(i + plan[2].value), x)) for i, x in enumerate(inner)]
         if kind == "zip":
-            seqs = [self._static_plan_items(p, False) for p in plan[1]]
+            seqs = [None if p[0] == COUNT else self._static_plan_items(p, False)
+                    for p in plan[1]]
+            if all(x is None for x in seqs):
+                return None
+            n = min(len(x) for x in seqs if x is not None)
+            seqs = [[Const(p[1].value + i * p[2].value) for i in range(n)]
+                    if p[0] == COUNT else x for p, x in zip(plan[1], seqs)]
             if any(x is None for x in seqs) or not any(
                     _static_container(p) for p in plan[1]):
                 return None
@@ -150,6 +161,8 @@ class IterationLowering:
         if kind == "reversed":
             inner = self._static_plan_items(plan[1], False)
             return None if inner is None else inner[::-1]
+        if kind == COUNT:
+            return None
         # range: constant bounds make constants (inside a zip with a container)
         if not top and all(isinstance(b, Const) and type(b.value) is int for b in plan[1:]) \
                 and plan[3].value != 0:
@@ -170,7 +183,7 @@ class IterationLowering:
             return (kind, self._materialize_plan(plan[1], out, loc)) + tuple(plan[2:])
         if kind == "zip":
             return ("zip", [self._materialize_plan(p, out, loc) for p in plan[1]]) + plan[2:]
-        return ("range",) + tuple(self._materialize(b, out, loc) for b in plan[1:])
+        return plan[:1] + tuple(self._materialize(b, out, loc) for b in plan[1:])
 
     def _iteration_count(self, plan, out, loc):
         """The number of items ``plan`` yields (computed before the loop)."""
@@ -184,7 +197,7 @@ class IterationLowering:
             return self._emit_control(out, len, (r,), loc)
         if kind in ("enumerate", "reversed"):
             return self._iteration_count(plan[1], out, loc)
-        counts = [self._iteration_count(p, out, loc) for p in plan[1]]
+        counts = [self._iteration_count(p, out, loc) for p in plan[1] if not endless(p)]
         if len(plan) > 2:    # zip(..., strict=True): lengths that differ raise, as in Python
             for k, c in enumerate(counts[1:], 2):
                 test = self._emit_control(out, operator.ne, (c, counts[0]), loc)
@@ -218,8 +231,8 @@ class IterationLowering:
         kind = plan[0]
         if kind == "seq":
             return self._emit(body, _getitem, (plan[1], position), None, loc)
-        if kind == "range":
-            start, _, step = plan[1:]
+        if kind in ("range", COUNT):
+            start, step = plan[1], plan[-1]
             value = position
             if step != Const(1):
                 value = self._emit(body, _mul_int, (value, step), None, loc)

@@ -5,11 +5,12 @@ and comprehensions (written out as loops in a scope of their own).
 from __future__ import annotations
 
 import ast
+import itertools
 
 from ... import errors
 from ...core import ir
 from ...core.ir import Const, For, Op, While
-from . import recursion
+from . import counting, recursion
 from .calls import calls_maker
 from .dispatch import expression, statement
 from .scope import assigned_names, leaves_loop
@@ -21,6 +22,8 @@ from ...core.late import LateModule
 mapping = LateModule(__package__ + ".mapping")
 
 _ITERATORS = (zip, reversed, map, filter, iter, enumerate)
+# iterators with no end: made a list, they would fill the memory
+_ENDLESS = (itertools.count, itertools.cycle)
 
 # names of a comprehension's own (not valid identifiers: no user name is one)
 _ACC = ".acc"
@@ -76,17 +79,11 @@ class LoopLowering:
                 start, stop, step = args[0], args[1], Const(1)
             else:
                 start, stop, step = args
-            if not isinstance(target, ast.Name):
-                raise errors.UnsupportedSyntax("unpacking a range item", loc=loc)
-            if self._unroll_range(sc, node, (start, stop, step), out, loc):
-                return False
-            var = self._store_name(sc, target.id, target)
-            labels = self._loop_labels(sc)
-            body = []
-            self._loop_region(sc, node.body, out,
-                              lambda: self._loop_body(sc, labels, node.body, body))
-            out.append(For(var, start, stop, step, body, loc=loc, label=labels[1]))
-            return False
+            return self._for_range(sc, node, (start, stop, step), out, loc)
+        counted = self._counted_plan(sc, call, fn, out, loc) \
+            if fn is itertools.islice and isinstance(target, ast.Name) else None
+        if counted is not None and counted[0] == "range":   # islice(count(a, s), n)
+            return self._for_range(sc, node, counted[1:], out, loc)
         if _literal(it):
             return self._unroll(sc, node, it, out, loc)
         if fn in (enumerate, zip) and call.args and all(_literal(a) for a in call.args) \
@@ -97,13 +94,34 @@ class LoopLowering:
             if fn is enumerate:
                 cols = [[Const(i) for i in range(len(cols[0]))]] + cols
             return self._unroll_items(sc, node, [VTuple(t) for t in zip(*cols)], out, loc)
+        if fn is itertools.count:
+            return self._for_count(sc, node, call, out, loc)
         return self._for_sequence(sc, node, out, loc)
+
+    def _for_range(self, sc, node, bounds, out, loc):
+        """``for i in range(start, stop, step)``: one `For` (unrolled where its body
+        subscripts a static container with ``i``)."""
+        if not isinstance(node.target, ast.Name):
+            raise errors.UnsupportedSyntax("unpacking a range item", loc=loc)
+        if self._unroll_range(sc, node, bounds, out, loc):
+            return False
+        var = self._store_name(sc, node.target.id, node.target)
+        labels = self._loop_labels(sc)
+        body = []
+        self._loop_region(sc, node.body, out,
+                          lambda: self._loop_body(sc, labels, node.body, body))
+        out.append(For(var, *bounds, body, loc=loc, label=labels[1]))
+        return False
 
     def _as_sequence(self, operand, out, loc):
         """A loop runs over its sequence by index: an iterator (``d.items()``,
         ``zip(...)``, ``itertools.product(...)``) is made a list first."""
         made = next((o for o in reversed(out) if isinstance(o, Op) and o.target == operand),
                     None)
+        if made is not None and made.fn in _ENDLESS:
+            raise errors.UnsupportedSyntax(
+                f"a loop over itertools.{made.fn.__name__}(), which never ends, where "
+                "revsrc cannot see what bounds it", loc=loc, hint=counting._ENDLESS_HINT)
         if made is not None and (made.fn is ir.call_method or made.fn in _ITERATORS or
                                  getattr(made.fn, "__module__", None) == "itertools"):
             return self._emit(out, list, (operand,), None, loc)

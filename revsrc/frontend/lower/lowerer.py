@@ -28,7 +28,7 @@ from ...core.names import Names
 from ...core.ir import Const, Op
 from ..desugar import desugar
 from ..parse import parse_function
-from . import recursion
+from . import counting, recursion
 from .dispatch import EXPRESSIONS, STATEMENTS
 from .scope import (RuleSource, Scope, all_names, assigned_names, ends_in_return,
                     own_defs, param_names, return_statements)
@@ -37,6 +37,7 @@ from .values import (Known, NestedDef, Partial, VDict, VRecord, VTuple, inlinabl
 from .assign import AssignLowering
 from .builtin_calls import BuiltinLowering
 from .calls import CallLowering
+from .counting import CountLowering
 from .effects import EffectLowering
 from .expressions import ExpressionLowering
 from .inlining import InliningLowering
@@ -55,7 +56,7 @@ _LATE = {ast.Try: __package__ + ".trying"}
 
 class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowering,
                CallLowering, BuiltinLowering, ObjectLowering, EffectLowering, LoopLowering,
-               IterationLowering, InliningLowering):
+               IterationLowering, CountLowering, InliningLowering):
     """Lowers one top-level function (and everything it inlines) to IR."""
 
     def __init__(self, has_aux=False, names=None):
@@ -73,6 +74,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         # program loads when it runs (an object: its stored functions may be folded)
         self.loaded = {}
         self.choices = {}    # an item of a global table of functions (chosen.py)
+        self.endless = {}    # operands holding itertools.count(...)/cycle(...) (counting.py)
         self.tree_leaf_params = set()
         self.deferred_generators = {}   # a Name read -> a generator kept for it
         self.consumed_here = set()      # generators lowered where they are consumed
@@ -294,9 +296,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         loc = sc.parsed.loc(node)
         v = self._expr_value(sc, node, out, into, loc)
         if into is not None and v != into:
-            v = self._materialize(v, out, loc)
-            out.append(Op(into, ir.copy, (v,), loc=loc))
-            return into
+            return self._emit(out, ir.copy, (self._materialize(v, out, loc),), into, loc)
         return v
 
     def _expr_value(self, sc, node, out, into, loc):
@@ -378,7 +378,12 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
 
     def _emit(self, out, fn, args, into, loc, kwargs=()):
         target = into if into is not None else self.fresh()
+        if self.endless and fn in counting.READ_TO_THE_END:
+            counting.check_finite(self.endless, args, loc)
         out.append(Op(target, fn, tuple(args), tuple(kwargs), loc=loc))
+        if fn in counting.ENDLESS or (fn is ir.copy and isinstance(args[0], str) and
+                                      args[0] in self.endless):
+            self.endless[target] = self.endless[args[0]] if fn is ir.copy else fn
         return target
 
     def _emit_control(self, out, fn, args, loc):

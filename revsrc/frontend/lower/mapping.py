@@ -520,6 +520,10 @@ def lower_islice(lowerer, sc, node, out, into, loc):
     bounds = [lowerer._val(sc, a, out) for a in node.args[1:]]
     start, stop, step = ([Const(None)] + bounds + [Const(None)])[:3] \
         if len(bounds) == 1 else (bounds + [Const(None)])[:3]
+    if isinstance(seq, str) and seq in lowerer.endless:
+        # an endless iterator (count, cycle): only the items islice reads, never list()
+        part = lowerer._emit(out, itertools.islice, (seq, start, stop, step), None, loc)
+        return lowerer._emit(out, list, (part,), into, loc)
     if all(isinstance(b, Const) for b in (start, stop, step)):
         index = Const(slice(start.value, stop.value, step.value))
     else:

@@ -67,31 +67,8 @@ class NameLowering:
             sc.env[name] = var
             return var
         if name in sc.globals:
-            value = sc.globals[name]
-            if is_static(value):
-                if not sc.rule_mode:
-                    self._depend(sc.globals, name, value)
-                sc.env[name] = Known(value)
-                return sc.env[name]
-            if sc.rule_mode:
-                # a rule's module constants (_LN2...) are fixed: inlined as constants,
-                # so every output of a rule template stands alone
-                sc.env[name] = Const(value)
-                return sc.env[name]
-            found = numbers.folded(sc.globals, name, value)   # revsrc.jit's constants
-            if found is not None:
-                sc.env[name], guards = found
-                self.deps.extend(guards)
-                return sc.env[name]
-            var = self._reserve(sc.prefix + name)
-            out.append(Op(var, ir.load_global, (Const(sc.globals), Const(name)),
-                          loc=sc.parsed.loc(node)))
-            # read when it runs, but its kind (float, array of rank 2...) is the
-            # program's: a global that changes kind makes the derivative anew
-            self.deps.append((sc.globals, name, "kind", kinds.signature(value)))
-            self.loaded[var] = (sc.globals, name, value)
-            sc.env[name] = var
-            return var
+            sc.env[name] = self._global(sc, name, node, out, self._reserve(sc.prefix + name))
+            return sc.env[name]
         if hasattr(builtins, name):
             value = getattr(builtins, name)
             sc.env[name] = Known(value)
@@ -100,6 +77,47 @@ class NameLowering:
             return None
         raise errors.UndefinedName(f"name {name!r} is not defined",
                                        loc=sc.parsed.loc(node))
+
+    def _global(self, sc, name, node, out, var):
+        """The global ``name`` of ``sc``'s module (it has one): a static value, a
+        constant, or read into ``var`` when the program runs."""
+        value = sc.globals[name]
+        if is_static(value):
+            if not sc.rule_mode:
+                self._depend(sc.globals, name, value)
+            return Known(value)
+        if sc.rule_mode:
+            # a rule's module constants (_LN2...) are fixed: inlined as constants,
+            # so every output of a rule template stands alone
+            return Const(value)
+        found = numbers.folded(sc.globals, name, value)   # revsrc.jit's constants
+        if found is not None:
+            self.deps.extend(found[1])
+            return found[0]
+        out.append(Op(var, ir.load_global, (Const(sc.globals), Const(name)),
+                      loc=sc.parsed.loc(node)))
+        # read when it runs, but its kind (float, array of rank 2...) is the
+        # program's: a global that changes kind makes the derivative anew
+        self.deps.append((sc.globals, name, "kind", kinds.signature(value)))
+        self.loaded[var] = (sc.globals, name, value)
+        return var
+
+    def _globals_item(self, sc, node, out):
+        """``globals()["NAME"]`` with a constant key: the global NAME of the function's
+        module, read as the name is (even where a local variable shadows it); None for
+        any other subscript."""
+        call = node.value
+        if not (isinstance(call, ast.Call) and not call.args and not call.keywords and
+                isinstance(call.func, ast.Name) and
+                self._static_callee(sc, call.func, out) is globals):
+            return None
+        key = self._val(sc, node.slice, out)
+        if not (isinstance(key, Const) and type(key.value) is str):
+            return None
+        if key.value not in sc.globals:
+            raise errors.StaticValueError(f"globals() has no key {key.value!r}",
+                                          loc=sc.parsed.loc(node))
+        return self._global(sc, key.value, node, out, self.fresh(sc.prefix + key.value))
 
     def _import(self, sc, node, loc):
         for alias in node.names:
@@ -190,7 +208,7 @@ class NameLowering:
                 fn = v.value
                 if isinstance(fn, NestedDef):
                     return True
-                return user_callable(fn) or fn in _CONTAINER_BUILTINS or (
+                return user_callable(fn) or fn in _CONTAINER_BUILTINS or fn is getattr or (
                     isinstance(fn, type) and (is_record_class(fn) or plain_init_class(fn)))
             return False
         return False

@@ -39,23 +39,7 @@ class ObjectLowering:
         if isinstance(base, STATIC_NODES):
             return self._static_attribute(sc, base, node.attr, out, into, loc)
         if isinstance(base, Known):
-            value = base.value
-            try:
-                attr = getattr(value, node.attr)
-            except AttributeError:
-                raise errors.StaticValueError(
-                    f"{short(value)} has no attribute {node.attr!r}", loc=loc) from None
-            if is_static(attr):
-                if isinstance(value, types.ModuleType):
-                    self._depend(vars(value), node.attr, attr)
-                return Known(attr)
-            if isinstance(value, types.ModuleType):
-                # NumPy's and math's constants are fixed; a user module's may be rebound
-                if value in (math, np) or attr is None:
-                    return Const(attr)
-                return self._emit(out, ir.load_global, (Const(vars(value)), Const(node.attr)),
-                                  into, loc)
-            return self._emit(out, getattr, (Const(value), Const(node.attr)), into, loc)
+            return self._known_attribute(base.value, node.attr, out, into, loc)
         stored = self._stored_number(base, node.attr, out, into, loc)
         if stored is not None:
             return stored
@@ -72,6 +56,26 @@ class ObjectLowering:
         # argument not differentiated): read when the program runs; refused where a
         # differentiated value reaches it (revsrc/passes/analysis.py)
         return self._emit(out, ir.get_attribute, (base, Const(node.attr)), into, loc)
+
+    def _known_attribute(self, value, name, out, into, loc):
+        """``value.name`` (also ``getattr(value, "name")``) of a module, class or
+        function known when transforming."""
+        try:
+            attr = getattr(value, name)
+        except AttributeError:
+            raise errors.StaticValueError(
+                f"{short(value)} has no attribute {name!r}", loc=loc) from None
+        if is_static(attr):
+            if isinstance(value, types.ModuleType):
+                self._depend(vars(value), name, attr)
+            return Known(attr)
+        if isinstance(value, types.ModuleType):
+            # NumPy's and math's constants are fixed; a user module's may be rebound
+            if value in (math, np) or attr is None:
+                return Const(attr)
+            return self._emit(out, ir.load_global, (Const(vars(value)), Const(name)),
+                              into, loc)
+        return self._emit(out, getattr, (Const(value), Const(name)), into, loc)
 
     def _stored_number(self, base, attr, out, into, loc):
         """``G.attr`` where G is a global or closure variable holding an object and

@@ -8,11 +8,12 @@ import functools
 
 import numpy as np
 
+from ... import errors
 from ...core.ir import Const
-from .values import Known, Partial, VDict, VTuple
+from .values import Known, NestedDef, NestedPartial, Partial, VDict, VTuple
 
-__all__ = ["bound_here", "known_when_transforming", "partial_of_values", "static_leaves",
-           "static_value"]
+__all__ = ["bound_here", "known_when_transforming", "made_now", "partial_of_values",
+           "static_leaves", "static_value"]
 
 
 def known_when_transforming(v):
@@ -27,6 +28,28 @@ def known_when_transforming(v):
 
 def static_value(v):
     return tuple(static_value(x) for x in v) if isinstance(v, tuple) else v.value
+
+
+def made_now(maker, args, kwargs, loc):
+    """``Known(maker(...))``, a transformation made while transforming on operands
+    known then. Of a def made in the function: ``revsrc.jit(h)`` is ``h`` itself (it
+    computes what ``h`` does, with its digits: `_revsrc_computes_as_given`); any
+    other transformation of one is refused (E101)."""
+    if any(isinstance(v, Known) and isinstance(v.value, (NestedDef, NestedPartial))
+           for v in list(args) + [v for _, v in kwargs]):
+        if getattr(maker, "_revsrc_computes_as_given", False) and len(args) == 1 and \
+                not kwargs:
+            return args[0]
+        raise errors.UnsupportedSyntax(
+            f"{getattr(maker, '__name__', 'a transformation')}() of a function defined "
+            "inside the function being transformed", loc=loc,
+            hint="define that function at module level, passing what it reads from "
+                 "the enclosing function as arguments")
+    try:
+        return Known(maker(*[static_value(v) for v in args],
+                           **{k: static_value(v) for k, v in kwargs}))
+    except errors.RevsrcError as exc:
+        raise (exc if exc.filename is not None else errors.located(exc, loc)) from None
 
 
 def partial_of_values(lowerer, sc, node, maker, scratch_args, out, loc):

@@ -207,6 +207,35 @@ def made_when_transforming(fn):
         getattr(fn, "_revsrc_made_when_transforming", False) is True
 
 
+def constant_key(node):
+    """The value of a subscript's key written as a constant (``"sq"``, ``0``, ``-1``),
+    or MISSING."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and \
+            isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
+        return -node.operand.value
+    return MISSING
+
+
+def static_item(v, key):
+    """The function at constant ``key`` of a tuple, list or dict made in the function
+    (``fs = (math.sin, math.cos); fs[0]``, ``{"sq": lambda v: v * v}["sq"]``), or
+    MISSING where ``v`` is no such container or that item no function."""
+    if isinstance(v, VTuple) and type(key) is int and -len(v) <= key < len(v):
+        item = v[key]
+    elif isinstance(v, VDict) and isinstance(key, (str, int)) and key in v.keys:
+        item = v.values[v.keys.index(key)]
+    else:
+        return MISSING
+    if isinstance(item, Known):
+        return item.value
+    if isinstance(item, Const) and is_static(item.value) and \
+            not isinstance(item.value, types.ModuleType):
+        return item.value
+    return MISSING
+
+
 def known_or_const(value):
     """``value`` as the lowering holds it: `Known` if static, else a constant."""
     return Known(value) if is_static(value) else Const(value)
