@@ -183,6 +183,9 @@ def _scan(fn, static, found):
     if key in found.scanned:
         return
     found.scanned.add(key)
+    if found.everything:      # its body and defaults gave the output too
+        for attr in ("__code__", "__defaults__", "__kwdefaults__"):
+            found.add(fn, attr, getattr(fn, attr))
     cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
     globals_ = fn.__globals__
     for how, name, attributes in _loads(code, frozenset()):
