@@ -39,10 +39,12 @@ cdef extern from *:
     static inline PyObject* rv_proxy_mapping(PyObject *p) { return ((rv_proxy *)p)->mapping; }
     /* A function's __defaults__ and __kwdefaults__ as Python reads them (None for none). */
     static inline PyObject* rv_or_none(PyObject *p) { return p == NULL ? Py_None : p; }
+    static inline PyObject* rv_type_of(PyObject *o) { return (PyObject *)Py_TYPE(o); }
     """
     unsigned long long rv_dict_version(PyObject* d)
     PyObject* rv_proxy_mapping(PyObject* p)
     PyObject* rv_or_none(PyObject* p)
+    PyObject* rv_type_of(PyObject* o)
     PyObject* PyFunction_GET_DEFAULTS(PyObject*)
     PyObject* PyFunction_GET_KW_DEFAULTS(PyObject*)
     bint PyCell_Check(object)
@@ -62,6 +64,7 @@ cdef enum:
     _KIND = 3         # a global read when the program runs: only its kind is fixed
     _CONTENTS = 4     # a list or dict whose items a program took as constants
     _FUNCTION = 5     # a function whose body and defaults a program took as fixed
+    _CLASS = 6        # an object whose class (its methods, its __call__) a program took
 
 cdef struct _Guard:
     PyObject* holder      # borrowed: `Guards.deps` keeps each alive
@@ -173,6 +176,9 @@ cdef class Guards:
             elif type(value) is str:
                 g.how = _KIND
                 g.code = <PyObject*>code
+            elif type(name) is str and name == "__class__" and not PyCell_Check(holder) \
+                    and type(holder) not in (dict, _MappingProxy):
+                g.how = _CLASS    # (obj, "__class__", its class, None): Py_TYPE compared
             else:
                 if type(holder) is _MappingProxy and \
                         type(<object>rv_proxy_mapping(<PyObject*>holder)) is dict:
@@ -221,6 +227,9 @@ cdef class Guards:
                         PyTuple_GET_ITEM(<object>g.value, 2):
                     return False
                 continue
+            elif g.how == _CLASS:
+                if rv_type_of(g.holder) != g.value:
+                    return False
             elif g.how == _ELSEWHERE:
                 if _held(<object>g.holder, <object>g.name) is not <object>g.value:
                     return False

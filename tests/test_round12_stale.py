@@ -206,6 +206,23 @@ def test_method_defaults_and_method_replaced_on_class(backend):
     assert close(df(1.0), cd(o.run, 1.0))
 
 
+class Fast(Stepper):
+    def step(self, x, dt=0.3):
+        return x - dt * x
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_instance_class_reassigned(backend):
+    # the methods of self were found through its class: another class, other methods
+    o = Stepper()
+    df, jf = revsrc.grad(o.run, backend=backend), revsrc.jit(o.run)
+    assert close(df(1.0), cd(o.run, 1.0)) and jf(1.0) == o.run(1.0)
+    o.__class__ = Fast
+    assert close(df(1.0), 0.7 ** 3) and jf(1.0) == o.run(1.0) == Fast().run(1.0)
+    o.__class__ = Stepper
+    assert close(df(1.0), cd(o.run, 1.0)) and jf(1.0) == o.run(1.0)
+
+
 # ----- what the derivative was made of: partials, callable objects --------------------
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -252,6 +269,8 @@ def test_dunder_call_replaced_on_class_and_base(backend):
         assert df(1.0) == 7.0 and jf(1.0) == 7.0 and np.array_equal(vf(xs), 7 * xs)
         s.__call__ = lambda x: 0.0          # an instance attribute: Python ignores it
         assert df(1.0) == 7.0 and jf(1.0) == s(1.0) == 7.0
+        s.__class__ = Base                  # its class replaced
+        assert df(1.0) == 10.0 and jf(1.0) == s(1.0) == 5.0
     finally:
         del Derived.__call__
         Base.__call__ = _BASE_CALL

@@ -90,7 +90,7 @@ def callee_guards(f):
         return out + callee_guards(f.func)
     if isinstance(f, (type, types.ModuleType, types.BuiltinFunctionType)) or _fixed(f):
         return []
-    out = []
+    out = [(f, "__class__", type(f), None)]
     for klass in type(f).__mro__:            # where f(...) finds __call__
         raw = vars(klass).get("__call__", runtime.UNBOUND)
         out.append((vars(klass), "__call__", raw, None))
@@ -300,6 +300,8 @@ def _attribute(base, attr, found):
         return None
     if not (found.everything or _known_now(value)):
         return None
+    if not isinstance(base, type):      # its class found it (o.__class__ = B rebinds)
+        found.add(base, "__class__", type(base))
     own = getattr(base, "__dict__", None)
     own = own if type(own) is dict else None     # a class's is a mapping proxy
     home = None
