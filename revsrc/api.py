@@ -113,8 +113,9 @@ class Transformed:
         self.argnums = tuple(i for i, _ in self.slots)
 
     def current(self):
-        """Read the function anew if it changed since (`executable.made_anew`)."""
-        if executable.made_anew(self):
+        """Read the function anew if it changed since (`executable.read_anew`)."""
+        if not self.made_with.current():
+            executable.read_anew(self)
             self.lazy.clear()
 
     # ----- calling ---------------------------------------------------------

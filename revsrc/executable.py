@@ -38,7 +38,7 @@ from .passes import pipeline
 emit = LateModule("revsrc.backends.python")
 
 __all__ = ["BACKENDS", "Compiled", "EngineFallback", "ProgramCache", "deep_recursion",
-           "for_jax", "made_anew", "may_be_complex", "output_checked", "plain", "try_engine"]
+           "for_jax", "read_anew", "may_be_complex", "output_checked", "plain", "try_engine"]
 
 BACKENDS = (None, "python", "engine", "jax")
 
@@ -173,19 +173,16 @@ class ProgramCache(dict):
         front.deps = deps
 
 
-def made_anew(owner):
-    """Whether what ``owner`` (an api.Transformed, a jitted.Jitted) read of its function
-    when it was made has changed since (its ``made_with`` guards: ``f.__code__``,
-    ``f.__defaults__`` or a partial's keywords replaced, an object's class given
-    another ``__call__``); if so it reads the function anew (``owner._describe()``) and
-    forgets every program, as a rebound name makes them anew."""
-    if not owner.made_with.n or owner.made_with.current():
-        return False
+def read_anew(owner):
+    """``owner`` (an api.Transformed, a jitted.Jitted, a forward-mode front) after what
+    it read of its function when it was made changed (its ``made_with`` guards failed:
+    ``f.__code__``, ``f.__defaults__`` or a partial's keywords replaced, an object's
+    class given another ``__call__``): it reads the function anew (``owner._describe()``)
+    and forgets every program, as a rebound name makes them anew."""
     owner._describe()
     owner.cache.clear()
     if owner.cache.front is not None:
         owner.cache.front.clear()
-    return True
 
 
 @contextlib.contextmanager

@@ -32,7 +32,7 @@ from .frontend import callee as callee_mod
 from .frontend.lower import numbers, recursion
 from .core import ir, kinds
 from .backends.engine import lower as engine
-from .executable import Compiled, EngineFallback, ProgramCache, made_anew
+from .executable import Compiled, EngineFallback, ProgramCache, read_anew
 from ._kernels import Derivative, Guards
 from .core.ir import Const, Op
 from .core.names import function_name
@@ -72,8 +72,9 @@ class Jitted:
         self.valued = frozenset()     # int parameters a recursion's depth is decided by
 
     def current(self):
-        """Read the function anew if it changed since (`executable.made_anew`)."""
-        made_anew(self)
+        """Read the function anew if it changed since (`executable.read_anew`)."""
+        if not self.made_with.current():
+            read_anew(self)
 
     def bind(self, args, kwargs):
         self.current()

@@ -47,8 +47,9 @@ class _Forward:
         self.params = self.binding.params
 
     def current(self):
-        """Read the function anew if it changed since (`executable.made_anew`)."""
-        executable.made_anew(self)
+        """Read the function anew if it changed since (`executable.read_anew`)."""
+        if not self.made_with.current():
+            executable.read_anew(self)
 
     def _signature(self, v):
         return _signature(v, self.backend)
