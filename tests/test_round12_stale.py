@@ -412,3 +412,15 @@ def test_pullback_refuses_after_defaults_or_code_replaced():
     with pytest.raises(revsrc.RevsrcError) as e:
         fj(1.0)
     assert e.value.code == "E204"
+
+
+def test_jax_backend_sees_defaults_replaced():
+    pytest.importorskip("jax")
+
+    def f(w, scale=1.0):
+        return scale * np.sum(np.tanh(w) ** 2)
+    w = np.array([0.3, -0.7])
+    df = revsrc.grad(f, backend="jax")
+    assert close(np.asarray(df(w)), cd(f, w))
+    f.__defaults__ = (3.0,)
+    assert close(np.asarray(df(w)), cd(f, w))
