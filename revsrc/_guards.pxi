@@ -33,8 +33,20 @@ cdef extern from *:
     #else
     static inline unsigned long long rv_dict_version(PyObject *d) { (void)d; return 0; }
     #endif
+    /* The mapping behind a mapping proxy (a class's __dict__): its only field, the
+       same in every CPython since 3.3. A class's own dict has a version. */
+    typedef struct { PyObject_HEAD PyObject *mapping; } rv_proxy;
+    static inline PyObject* rv_proxy_mapping(PyObject *p) { return ((rv_proxy *)p)->mapping; }
+    /* A function's __defaults__ and __kwdefaults__ as Python reads them (None for none). */
+    static inline PyObject* rv_or_none(PyObject *p) { return p == NULL ? Py_None : p; }
+    static inline PyObject* rv_type_of(PyObject *o) { return (PyObject *)Py_TYPE(o); }
     """
     unsigned long long rv_dict_version(PyObject* d)
+    PyObject* rv_proxy_mapping(PyObject* p)
+    PyObject* rv_or_none(PyObject* p)
+    PyObject* rv_type_of(PyObject* o)
+    PyObject* PyFunction_GET_DEFAULTS(PyObject*)
+    PyObject* PyFunction_GET_KW_DEFAULTS(PyObject*)
     bint PyCell_Check(object)
     PyObject* PyCell_GET(PyObject*)
     bint PyFunction_Check(object)
@@ -51,6 +63,8 @@ cdef enum:
     _ELSEWHERE = 2    # a class's mapping proxy, an object's slot
     _KIND = 3         # a global read when the program runs: only its kind is fixed
     _CONTENTS = 4     # a list or dict whose items a program took as constants
+    _FUNCTION = 5     # a function whose body and defaults a program took as fixed
+    _CLASS = 6        # an object whose class (its methods, its __call__) a program took
 
 cdef struct _Guard:
     PyObject* holder      # borrowed: `Guards.deps` keeps each alive
@@ -70,6 +84,12 @@ cdef object _CONTENTS_OF = object()
 # (container, CONTENTS, snapshot, None), the snapshot a tuple of its items (of a
 # dict's (key, value) pairs), each compared by identity, in order
 CONTENTS = _CONTENTS_OF
+
+cdef object _FUNCTION_OF = object()
+# the "name" of a guard on what a function a program was lowered from holds
+# (revsrc/frontend/bindings.py, `function_guards`): (function, FUNCTION, (__code__,
+# __defaults__, __kwdefaults__), None), each compared by identity
+FUNCTION = _FUNCTION_OF
 
 
 cdef bint _same_contents(object container, object snapshot):
@@ -148,11 +168,24 @@ cdef class Guards:
             g.code = NULL
             if name is _CONTENTS_OF:
                 g.how = _CONTENTS
+            elif name is _FUNCTION_OF:
+                if not PyFunction_Check(holder) or type(value) is not tuple or len(value) != 3:
+                    raise TypeError("a FUNCTION guard is (function, FUNCTION, (code, "
+                                    "defaults, kwdefaults), None)")
+                g.how = _FUNCTION
             elif type(value) is str:
                 g.how = _KIND
                 g.code = <PyObject*>code
+            elif type(name) is str and name == "__class__" and not PyCell_Check(holder) \
+                    and type(holder) not in (dict, _MappingProxy):
+                g.how = _CLASS    # (obj, "__class__", its class, None): Py_TYPE compared
             else:
-                g.how = _IN_DICT if type(holder) is dict else \
+                if type(holder) is _MappingProxy and \
+                        type(<object>rv_proxy_mapping(<PyObject*>holder)) is dict:
+                    # a class's __dict__: its own dict, which has a version (the proxy,
+                    # kept by `deps`, keeps the dict alive)
+                    g.holder = rv_proxy_mapping(<PyObject*>holder)
+                g.how = _IN_DICT if type(<object>g.holder) is dict else \
                     _IN_CELL if PyCell_Check(holder) else _ELSEWHERE
                 if code is not None and PyFunction_Check(value):
                     g.code = <PyObject*>code
@@ -186,6 +219,17 @@ cdef class Guards:
                     if not _same_contents(<object>g.holder, <object>g.value):
                         return False
                     g.seen = version
+            elif g.how == _FUNCTION:
+                if PyFunction_GET_CODE(g.holder) != PyTuple_GET_ITEM(<object>g.value, 0) or \
+                        rv_or_none(PyFunction_GET_DEFAULTS(g.holder)) != \
+                        PyTuple_GET_ITEM(<object>g.value, 1) or \
+                        rv_or_none(PyFunction_GET_KW_DEFAULTS(g.holder)) != \
+                        PyTuple_GET_ITEM(<object>g.value, 2):
+                    return False
+                continue
+            elif g.how == _CLASS:
+                if rv_type_of(g.holder) != g.value:
+                    return False
             elif g.how == _ELSEWHERE:
                 if _held(<object>g.holder, <object>g.name) is not <object>g.value:
                     return False

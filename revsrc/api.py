@@ -4,7 +4,6 @@ from __future__ import annotations
 import math
 
 import functools
-import inspect
 import operator
 from typing import Any, Callable, Optional, Sequence, Union
 
@@ -12,13 +11,13 @@ import numpy as np
 
 from .passes import pipeline
 from .passes.reverse import checkpoint
-from .frontend import arguments, fence
+from .frontend import arguments, bindings, fence
 from .frontend.lower import recursion
 from . import errors, executable, runtime
 from .core import kinds, pytree
 from .backends.jax import jaxgen
 from .frontend import callee as callee_mod
-from ._kernels import Derivative, EngineCheckpoint
+from ._kernels import Derivative, EngineCheckpoint, Guards
 from .executable import Compiled, ProgramCache, deep_recursion
 from .frontend.parse import parse_function
 
@@ -36,6 +35,8 @@ def unjitted(f):
     by revsrc/compose.py (which its IR replaces by their programs), else ``f``."""
     jt = getattr(f, "_revsrc_jitted", None)
     if jt is not None and hasattr(jt, "f"):
+        if hasattr(jt, "current"):
+            jt.current()
         return jt.f
     as_function = getattr(f, "_revsrc_as_function", None)
     return as_function() if callable(as_function) else f
@@ -46,6 +47,7 @@ def describe(f):
     derivative has those of its function."""
     inner = pipeline.transformed_of(f)
     if inner is not None:
+        inner.current()
         return inner.parsed, inner.binding
     c = callee_mod.unwrap(f)
     parsed = parse_function(c.fn)
@@ -88,24 +90,37 @@ class Transformed:
         self.backend = backend
         self.with_value = with_value
         self.cotangent = cotangent  # takes the output's cotangent as a last argument
-        self.parsed, self.binding = describe(f)
-        self.callee = self.binding.callee
-        self.params = self.binding.params
-        self.signature = self.binding.sig
         self.argnums_given = argnums   # as the user gave them (pickling makes it anew)
         self.tuple_argnums = isinstance(argnums, (tuple, list))
-        nums = tuple(argnums) if self.tuple_argnums else (argnums,)
-        self.slots = self.binding.slots(nums, loc=self.parsed.loc(self.parsed.node))
-        # the parameter of each slot (its only leaf, unless it is a container)
-        self.argnums = tuple(i for i, _ in self.slots)
+        self._describe()
         self.cache = ProgramCache(_CACHE_LIMIT)
         # keys whose cached program was built lazily (long loops stored behind a
         # test): only a call runs it; transforming it again takes the full form
         self.lazy = set()
         self.derivative = None  # the user-facing object, set by _make
 
+    def _describe(self):
+        """Read the function as it is now (source, parameters, defaults; a partial's
+        arguments, an object's ``__call__``), guarding what was read (`made_with`)."""
+        self.made_with = Guards(bindings.callee_guards(self.f))
+        self.parsed, self.binding = describe(self.f)
+        self.callee = self.binding.callee
+        self.params = self.binding.params
+        self.signature = self.binding.sig
+        nums = tuple(self.argnums_given) if self.tuple_argnums else (self.argnums_given,)
+        self.slots = self.binding.slots(nums, loc=self.parsed.loc(self.parsed.node))
+        # the parameter of each slot (its only leaf, unless it is a container)
+        self.argnums = tuple(i for i, _ in self.slots)
+
+    def current(self):
+        """Read the function anew if it changed since (`executable.read_anew`)."""
+        if not self.made_with.current():
+            executable.read_anew(self)
+            self.lazy.clear()
+
     # ----- calling ---------------------------------------------------------
     def bind(self, args, kwargs):
+        self.current()
         return self.binding.bind(args, kwargs)
 
     def plan(self, values):
@@ -122,7 +137,9 @@ class Transformed:
                         values))
         return arguments.valued_key(self.binding, key, values)
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args, **kwargs):   # (else self.bind makes it current)
+        if self.backend == "jax":
+            self.current()
         if self.backend == "jax" and not kwargs and not self.cotangent and \
                 self.binding.simple and len(args) == len(self.params):
             # every argument an array (NumPy's or JAX's): no container to take apart, no
@@ -189,6 +206,7 @@ class Transformed:
     def compiled_for(self, key, values=None, plan=None):
         """The `executable.Compiled` entry for argument kinds ``key``: made before
         (and still valid), or now for arguments ``values`` (None: their kinds alone)."""
+        self.current()
         entry = self.cache.current(key)
         if entry is None or key in self.lazy:
             entry = self._compile(key, values, plan)
@@ -565,25 +583,3 @@ def disassemble(df: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
             "this derivative does not run on the scalar engine for these arguments",
             hint="the engine runs functions whose values are all floats, ints and bools")
     return entry.engine.disassemble()
-
-
-def positional(f: Callable[..., Any], args: tuple, kwargs: dict) -> tuple:
-    """The arguments of a call ``f(*args, **kwargs)`` all by position, as `grad` binds
-    them (defaults filled in before a keyword's position): the Jacobians and `vmap`
-    call their programs with positions alone. A keyword with no position (a
-    keyword-only parameter, ``**kwargs``) is refused with E105."""
-    if not kwargs:
-        return args
-    name = getattr(f, "__name__", "the function")
-    try:
-        ba = inspect.signature(f).bind(*args, **kwargs)
-    except (TypeError, ValueError) as exc:
-        raise errors.StaticValueError(f"call to {name}: {exc}",
-                                      hint="pass the arguments by position") from None
-    ba.apply_defaults()
-    if ba.kwargs:
-        raise errors.StaticValueError(
-            f"{name} takes {', '.join(map(repr, ba.kwargs))} by keyword only, which "
-            "this derivative cannot pass", hint="make it a positional parameter, or "
-            "bind it with functools.partial")
-    return ba.args

@@ -38,7 +38,8 @@ from .passes import pipeline
 emit = LateModule("revsrc.backends.python")
 
 __all__ = ["BACKENDS", "Compiled", "EngineFallback", "ProgramCache", "deep_recursion",
-           "engine_args", "for_jax", "may_be_complex", "output_checked", "plain", "try_engine"]
+           "engine_args", "for_jax", "read_anew", "may_be_complex", "output_checked", "plain",
+           "try_engine"]
 
 BACKENDS = (None, "python", "engine", "jax")
 
@@ -190,6 +191,18 @@ class ProgramCache(dict):
                 held.add((id(d[0]), d[1], id(d[2])))
                 deps.append(d)
         front.deps = deps
+
+
+def read_anew(owner):
+    """``owner`` (an api.Transformed, a jitted.Jitted, a forward-mode front) after what
+    it read of its function when it was made changed (its ``made_with`` guards failed:
+    ``f.__code__``, ``f.__defaults__`` or a partial's keywords replaced, an object's
+    class given another ``__call__``): it reads the function anew (``owner._describe()``)
+    and forgets every program, as a rebound name makes them anew."""
+    owner._describe()
+    owner.cache.clear()
+    if owner.cache.front is not None:
+        owner.cache.front.clear()
 
 
 @contextlib.contextmanager

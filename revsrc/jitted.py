@@ -27,13 +27,13 @@ import numpy as np
 from .passes import analysis, pipeline
 from .passes.reverse import checkpoint
 from . import errors, primitives, runtime
-from .frontend import arguments, fence
+from .frontend import arguments, bindings, fence
 from .frontend import callee as callee_mod
 from .frontend.lower import numbers, recursion
 from .core import ir, kinds
 from .backends.engine import lower as engine
-from .executable import Compiled, EngineFallback, ProgramCache
-from ._kernels import Derivative
+from .executable import Compiled, EngineFallback, ProgramCache, read_anew
+from ._kernels import Derivative, Guards
 from .core.ir import Const, Op
 from .core.names import function_name
 from .frontend.parse import parse_function
@@ -47,24 +47,37 @@ class Jitted:
         # a bound method, partial, object with __call__ or primitive: a function of
         # the same parameters that calls it (revsrc/frontend/callee.py), which the
         # lowering inlines as grad inlines it (a method's object bound statically)
-        f = callee_mod.as_function(f)
-        self.f = f
+        self.given = f
         # the budget of the derivatives it calls (None: theirs)
         self.memory = None if memory is None else (checkpoint.parse_memory(memory),)
+        self.cache = ProgramCache()   # its `front`: the user-facing object, set by `jit`
+        self._describe()
+        self.caller = "revsrc.jit"     # what its refusals name (revsrc.vmap's own: that)
+
+    def _describe(self):
+        """Read the function as it is now (its source, parameters and defaults), and
+        guard what was read (`made_with`)."""
+        self.made_with = Guards(bindings.callee_guards(self.given))
+        f = callee_mod.as_function(self.given)
+        self.f = f
         parsed = parse_function(f)
         fence.check(parsed)
         self.parsed = parsed
         node = parsed.node
         self.signature = inspect.signature(f)
         self.params = [a.arg for a in node.args.args + node.args.kwonlyargs]
-        self.cache = ProgramCache()   # its `front`: the user-facing object, set by `jit`
         # per signature: whether its program does arithmetic on bools alone, which
         # NumPy's bools do otherwise (`bool_arithmetic`)
         self.bool_arithmetic = {}
         self.valued = frozenset()     # int parameters a recursion's depth is decided by
-        self.caller = "revsrc.jit"     # what its refusals name (revsrc.vmap's own: that)
+
+    def current(self):
+        """Read the function anew if it changed since (`executable.read_anew`)."""
+        if not self.made_with.current():
+            read_anew(self)
 
     def bind(self, args, kwargs):
+        self.current()
         if not kwargs and len(args) == len(self.params):
             return tuple(args)
         try:
@@ -104,6 +117,7 @@ class Jitted:
     def compiled_for(self, key, values):
         """The `executable.Compiled` entry for argument kinds ``key``: made before (and
         still valid), or now for arguments ``values``."""
+        self.current()
         return self.cache.current(key) or self._compile(key, values)
 
     def _compile(self, key, values):

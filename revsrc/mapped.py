@@ -26,6 +26,7 @@ import numpy as np
 
 from . import api, errors
 from .core import kinds
+from .frontend import arguments
 from .executable import EngineFallback, plain
 from . import mapped_calls, vmapped
 from . import jitted
@@ -105,7 +106,7 @@ class Mapped:
                 raise TypeError("revsrc.vmap: with in_axes other than 0 and None, pass "
                                 "the arguments by position")
             n = len(args)   # in_axes is the positional arguments'; keywords are not mapped
-            args = api.positional(self.f, args, kwargs)
+            args = arguments.positional(self.f, args, kwargs)
             axes = self._axes(n) + (None,) * (len(args) - n)
             if self.tr is None or any(
                     not isinstance(a, (np.ndarray, float, int)) or np.ndim(a) > 1 or

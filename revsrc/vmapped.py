@@ -16,7 +16,8 @@ import numpy as np
 
 from . import api, errors, runtime
 from .backends import python as emit
-from .core import ir, pytree
+from ._kernels import Guards
+from .core import ir, kinds, pytree
 from .frontend import arguments
 from .passes import batching, pipeline
 from .runtime import batched as B
@@ -31,6 +32,7 @@ class ArrayMap:
         self.out_axes = out_axes
         self.axis_size = axis_size
         self.cache = {}
+        self.made = {}    # what each function's program took as fixed (its Guards)
 
     def __call__(self, args):
         flat_axes = self._axes(args)
@@ -146,7 +148,10 @@ class ArrayMap:
         flat_b = arguments.Plan(binding, binding.bind(tuple(moved), {}), slots).flat_values()
         mask = tuple(b is not e for b, e in zip(flat_b, flat_e))
         key = plan.key
-        if (key, mask) not in self.cache:
+        made = self.made.get((key, mask))
+        if made is None or (made.n and not made.current(kinds.signature)):
+            # (made anew when a name its program took as fixed was rebound)
+            self.cache.pop((key, mask), None)
             try:
                 low = pipeline.lower(f, key)
             except errors.RevsrcError as exc:  # not ours to read: plain Python per example
@@ -156,6 +161,7 @@ class ArrayMap:
             prog = ir.Program(pipeline.name_of(f), list(low.params), low.body,
                               [low.result], dict(low.kinds), names=low.names)
             self._compiled(key, prog, mask)
+            self.made[key, mask] = Guards(low.deps)
         fn, zs = self.cache[key, mask][1:]
         out = runtime.run_pooled(fn, tuple(flat_b) + (n,))
         return _tree_lifted(out[0], zs[0], n), True

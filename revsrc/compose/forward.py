@@ -19,6 +19,7 @@ from ..backends import python as emit
 from ..backends.jax import jaxgen
 from ..core import kinds, pytree
 from ..passes import pipeline, prune
+from .._kernels import Guards
 from ..executable import Compiled, ProgramCache
 
 _FORWARD = weakref.WeakKeyDictionary()   # function -> {what: its transformation}
@@ -33,12 +34,22 @@ class _Forward:
                              f"not {backend!r}")
         if backend == "jax":
             jaxgen.require()
-        self.f = f = api.unjitted(f)
-        self.parsed, self.binding = api.describe(f)
-        self.params = self.binding.params
+        self.f = api.unjitted(f)
         self.has_aux = has_aux
         self.backend = backend
         self.cache = ProgramCache()     # by (key, positions with tangents)
+        self._describe()
+
+    def _describe(self):
+        """Read the function as it is now, guarding what was read (`made_with`)."""
+        self.made_with = Guards(bindings.callee_guards(self.f))
+        self.parsed, self.binding = api.describe(self.f)
+        self.params = self.binding.params
+
+    def current(self):
+        """Read the function anew if it changed since (`executable.read_anew`)."""
+        if not self.made_with.current():
+            executable.read_anew(self)
 
     def _signature(self, v):
         return _signature(v, self.backend)
@@ -46,6 +57,7 @@ class _Forward:
     def entry(self, primals, wrt):
         """The program for arguments like ``primals`` (plain values: no containers
         taken apart), with tangents at positions ``wrt``."""
+        self.current()
         values = self.binding.bind(tuple(primals), {})
         plan = arguments.Plan(self.binding, values, [],
                               signature=self._signature)
@@ -109,6 +121,7 @@ class _Forward:
             raise TypeError("jvp takes primals and tangents as tuples (or lists), "
                             "one entry per positional argument")
         primals, tangents = tuple(primals), list(tangents)
+        self.current()
         if len(tangents) != len(primals):
             raise TypeError(f"{len(primals)} primals but {len(tangents)} tangents")
         found = self._check_arrays(primals, tangents)

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import api, columns, errors, nested
 from ..core import pytree
+from ..frontend import arguments
 from ..api import Argnums
 from .forward import (_backward, _device, _forward, _forward_text, _grad, _host, _memo,
                       _value, jvp, linearize, vjp)
@@ -92,7 +93,7 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         return _second(f, nums, many, has_aux, backend)
 
     def jacobian_fwd(*args, **kwargs):
-        args, fw = api.positional(f, args, kwargs), _forward(f, has_aux, backend)
+        args, fw = arguments.positional(f, args, kwargs), _forward(f, has_aux, backend)
         if not many and not has_aux:
             jac = _at_once(fw, args, nums[0])
             if jac is not None:
@@ -169,7 +170,7 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
         return _second(f, nums, many, has_aux, backend)
 
     def jacobian_rev(*args, **kwargs):
-        args, tr = api.positional(f, args, kwargs), _backward(f, nums, has_aux, backend)
+        args, tr = arguments.positional(f, args, kwargs), _backward(f, nums, has_aux, backend)
         fp = None if has_aux else _fingerprint(args)
         if fp is not None:
             found = _rows_as_before(tr, args, nums, many, fp)

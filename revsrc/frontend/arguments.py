@@ -286,3 +286,25 @@ def check_leaf(name, v, loc):
         "gradients (and containers of them: tuples, lists, dicts, namedtuples, "
         "dataclasses)", loc=loc,
         hint=f"pass a float (e.g. float({name})) or exclude it from argnums")
+
+
+def positional(f, args, kwargs):
+    """The arguments of a call ``f(*args, **kwargs)`` all by position, as `grad` binds
+    them (defaults filled in before a keyword's position): the Jacobians and `vmap`
+    call their programs with positions alone. A keyword with no position (a
+    keyword-only parameter, ``**kwargs``) is refused with E105."""
+    if not kwargs:
+        return args
+    name = getattr(f, "__name__", "the function")
+    try:
+        ba = inspect.signature(f).bind(*args, **kwargs)
+    except (TypeError, ValueError) as exc:
+        raise errors.StaticValueError(f"call to {name}: {exc}",
+                                      hint="pass the arguments by position") from None
+    ba.apply_defaults()
+    if ba.kwargs:
+        raise errors.StaticValueError(
+            f"{name} takes {', '.join(map(repr, ba.kwargs))} by keyword only, which "
+            "this derivative cannot pass", hint="make it a positional parameter, or "
+            "bind it with functools.partial")
+    return ba.args

@@ -16,10 +16,17 @@ of what is fixed: a module or anything callable. What is not (a number, an array
 tuple) the program reads when it runs, and is not guarded. A name guarded that the
 program did not use costs a check per call, never a wrong number.
 
-The standard library's modules, NumPy's, SciPy's and revsrc's are taken as fixed,
-and so are their attributes: nobody rebinds ``np.tanh``, a guard on it would cost
-every call, and their functions are what the rules describe. A user's name bound to
-one of their functions (``ACT = np.tanh``) is guarded like any other.
+The attributes of the standard library's modules, NumPy's and SciPy's are guarded as
+the user's are: a test or a notebook may monkeypatch ``math.sin`` or ``np.tanh``, and a
+program made before must not keep the old function's rule. A module's dict has a
+version (PEP 509), so such a guard costs one comparison of integers while the module
+is not written to. Their functions are not scanned further: their source is not the
+program's.
+
+A function's body and defaults are taken as fixed too (`function_guards`), and so is
+what `callee.unwrap` reads of the callable a derivative is made of (`callee_guards`):
+a partial's function, arguments and keywords, the class attribute ``__call__`` of an
+object.
 """
 from __future__ import annotations
 
@@ -29,10 +36,12 @@ import sys
 import types
 
 from .. import runtime
+from .._kernels import CONTENTS, FUNCTION
 
-__all__ = ["guards", "snapshot", "changed", "same"]
+__all__ = ["guards", "snapshot", "changed", "same", "function_guards", "callee_guards",
+           "merged"]
 
-# packages whose names are not rebound (the libraries the rules are written for)
+# the libraries the rules are written for: their functions are not scanned
 _FIXED_PACKAGES = frozenset(sys.stdlib_module_names) | {"numpy", "scipy", "revsrc"}
 
 _GLOBAL, _FREE, _LOCAL = "global", "free", "local"
@@ -49,6 +58,53 @@ def guards(fn, static=None, known=()):
     found = _Found(known)
     _scan(fn, static or {}, found)
     return found.items
+
+
+def function_guards(fn):
+    """The guards on what the lowering reads of the function ``fn`` itself: its
+    ``__code__`` (its body), ``__defaults__`` and ``__kwdefaults__`` (a dict: its
+    items too), each by identity (`_kernels.FUNCTION`)."""
+    kw = fn.__kwdefaults__
+    out = [(fn, FUNCTION, (fn.__code__, fn.__defaults__, kw), None)]
+    if type(kw) is dict:
+        out.append((kw, CONTENTS, tuple(kw.items()), None))
+    return out
+
+
+def callee_guards(f):
+    """The guards on what `callee.unwrap` takes of the callable ``f`` (a function, a
+    bound method, a partial, an object with ``__call__``, a derivative or a jitted
+    function made by revsrc: their function's), down to the function it reads."""
+    made = getattr(f, "_revsrc_transformed", None) or getattr(f, "_revsrc_jitted", None)
+    if made is not None and hasattr(made, "f"):
+        return callee_guards(made.f)
+    if isinstance(f, types.FunctionType):
+        return function_guards(f)
+    if isinstance(f, (types.MethodType, staticmethod)):
+        return callee_guards(f.__func__)     # (a bound method's are read-only)
+    if isinstance(f, functools.partial):
+        out = [(f, "func", f.func, None), (f, "args", f.args, None),
+               (f, "keywords", f.keywords, None)]
+        if type(f.keywords) is dict:
+            out.append((f.keywords, CONTENTS, tuple(f.keywords.items()), None))
+        return out + callee_guards(f.func)
+    if isinstance(f, (type, types.ModuleType, types.BuiltinFunctionType)) or _fixed(f):
+        return []
+    out = [(f, "__class__", type(f), None)]
+    for klass in type(f).__mro__:            # where f(...) finds __call__
+        raw = vars(klass).get("__call__", runtime.UNBOUND)
+        out.append((vars(klass), "__call__", raw, None))
+        if raw is not runtime.UNBOUND:
+            if isinstance(raw, types.FunctionType):
+                out += function_guards(raw)
+            break
+    return out
+
+
+def merged(deps, more):
+    """``deps`` and the guards of ``more`` on a (holder, name) not guarded in it."""
+    taken = {(id(d[0]), d[1]) for d in deps}
+    return list(deps) + [d for d in more if (id(d[0]), d[1]) not in taken]
 
 
 def snapshot(fn):
@@ -127,6 +183,9 @@ def _scan(fn, static, found):
     if key in found.scanned:
         return
     found.scanned.add(key)
+    if found.everything:      # its body and defaults gave the output too
+        for attr in ("__code__", "__defaults__", "__kwdefaults__"):
+            found.add(fn, attr, getattr(fn, attr))
     cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
     globals_ = fn.__globals__
     for how, name, attributes in _loads(code, frozenset()):
@@ -147,8 +206,7 @@ def _scan(fn, static, found):
             value = globals_.get(name, runtime.UNBOUND)
             if value is runtime.UNBOUND or not (found.everything or _known_now(value)):
                 continue      # a builtin; a global read when the program runs
-            if not (isinstance(value, types.ModuleType) and _fixed(value)):
-                found.add(globals_, name, value)
+            found.add(globals_, name, value)
         _follow(value, found)
         for attr in attributes:
             value = _attribute(value, attr, found)
@@ -234,8 +292,7 @@ def _attribute(base, attr, found):
         value = vars(base).get(attr, runtime.UNBOUND)
         if value is runtime.UNBOUND or not (found.everything or _known_now(value)):
             return None     # read when the program runs; a module's __getattr__
-        if not _fixed(base):
-            found.add(vars(base), attr, value)
+        found.add(vars(base), attr, value)   # np.tanh too: it may be monkeypatched
         return value
     try:
         value = getattr(base, attr)
@@ -243,6 +300,8 @@ def _attribute(base, attr, found):
         return None
     if not (found.everything or _known_now(value)):
         return None
+    if not isinstance(base, type):      # its class found it (o.__class__ = B rebinds)
+        found.add(base, "__class__", type(base))
     own = getattr(base, "__dict__", None)
     own = own if type(own) is dict else None     # a class's is a mapping proxy
     home = None

@@ -231,7 +231,7 @@ def lower(f, key, has_aux=False):
     body = _follow_writes(params, flat, body, nz.names)
     # what the lowering took as fixed: the functions it inlined (its own deps), and
     # every other name it resolved then (revsrc/frontend/bindings.py)
-    deps = list(nz.deps)
+    deps = bindings.merged(nz.deps, bindings.callee_guards(f))   # (what unwrap read of f)
     deps += bindings.guards(c.fn, c.static, known=deps)
     if any(_is_derivative_call(s) for s in ir.walk(body)):
         token = recursion.LOWERING.set((c.fn, getattr(nz, "run_time_ints", {})))

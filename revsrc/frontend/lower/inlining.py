@@ -8,7 +8,7 @@ import ast
 import inspect
 import types
 
-from .. import callee as callee_mod, fence
+from .. import bindings, callee as callee_mod, fence
 from . import recursion
 from ... import errors
 from ...core import ir
@@ -34,6 +34,8 @@ class InliningLowering:
                                               for k, v in kwargs])
             return self._inline_function(sc, fn, args, kwargs, out, into, loc)
         c = callee_mod.unwrap(fn)
+        # what unwrap read: a partial's arguments, the class's __call__
+        self.deps.extend(bindings.callee_guards(fn))
         pre = []
         for p, v in zip(positional_names(c.fn), c.pre):
             pre.append(Known(v) if p in c.static else known_or_const(v))
@@ -56,6 +58,7 @@ class InliningLowering:
             raise errors.RecursionNotSupported("calls nested deeper than 50 levels", loc=loc)
         parsed = parse_function(fn)
         fence.check(parsed)
+        self._read_function(fn)
         node = desugar(parsed.node)
         names, _ = assigned_names(node.body if not isinstance(node, ast.Lambda) else [])
         params = param_names(node)

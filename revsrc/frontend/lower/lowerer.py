@@ -21,7 +21,7 @@ import functools
 import importlib
 import types
 
-from .. import control, fence
+from .. import bindings, control, fence
 from ... import errors
 from ...core import ir, pytree
 from ...core.names import Names
@@ -70,6 +70,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         # value, code) per user function, checked before a derivative runs
         # (runtime.deps_current): redefining a helper makes the derivative anew
         self.deps = []
+        self.functions_read = set()   # ids of the functions whose guards are in deps
         # operand -> (holder, name, value) for a global or closure variable the
         # program loads when it runs (an object: its stored functions may be folded)
         self.loaded = {}
@@ -104,6 +105,13 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
             if not any(d[0] is holder and d[1] == name for d in self.deps):
                 self.deps.append(dep)
 
+    def _read_function(self, fn):
+        """Guard what the lowering reads of function ``fn`` (its body, its defaults):
+        replacing its ``__code__`` or ``__defaults__`` makes the program anew."""
+        if id(fn) not in self.functions_read:
+            self.functions_read.add(id(fn))
+            self.deps.extend(bindings.function_guards(fn))
+
     def choose_prefix(self, base, names):
         return self.names.prefix(base, names)
 
@@ -122,6 +130,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         """
         parsed = parse_function(fn)
         fence.check(parsed)
+        self._read_function(fn)
         node = desugar(parsed.node)
         sc = self._make_scope(parsed, fn, prefix="")
         trees = trees or {}
