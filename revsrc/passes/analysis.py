@@ -319,7 +319,8 @@ def _varied(stmts, wrt, kinds, positions):
                     ins = [a for a in s.args] + [v for _, v in s.kwargs]
                 else:
                     ins = [s.args[i] for i in pos] + [v for k, v in s.kwargs if k in kws]
-                if any(isinstance(a, str) and a in varied for a in ins):
+                if any(isinstance(a, str) and a in varied for a in ins) \
+                        and not _flat_here(s, kinds):
                     varied.add(s.target)
                     changed = True
             elif isinstance(s, SetItem) and s.target not in varied:
@@ -336,6 +337,15 @@ def _varied(stmts, wrt, kinds, positions):
                 varied.add(s.target)
                 changed = True
     return varied
+
+
+def _flat_here(op, kinds):
+    """Whether ``op`` calls a function piecewise constant on real numbers (np.sign, whose
+    rules are for complex inputs) on real numbers alone: its derivative is zero there,
+    known from the kinds, so the program (one the scalar engine runs too) has none."""
+    return bool(primitives.fact(op.fn, "flat_on_reals")) and all(
+        kinds.get(a) in SCALARS if isinstance(a, str) else isinstance(a.value, (int, float))
+        for a in op.args)
 
 
 def _casts_to_integers(op):

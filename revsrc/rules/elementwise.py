@@ -272,10 +272,12 @@ def hypot_of_jvp(g, ans, xs):
 # ----- Sign and magnitude -----
 
 # abs() of a number, math.fabs, np.abs: the subgradient at 0 is 0 (as autograd and
-# PyTorch choose). Of a complex z, |z|'s adjoint is g conj(z) / |z|.
+# PyTorch choose). Of a complex z, |z|'s adjoint is Re(g) conj(z) / |z|: |z| is real, so
+# only the real part of g is its adjoint (g is complex where |z| multiplies a complex
+# number, and in a derivative of a derivative); np.sign's own rules differentiate this.
 @elementwise("absolute", abs, math.fabs, np.absolute, np.fabs, complex_ok=True)
 def absolute(g, ans, x):
-    return g * xp.conjugate(xp.sign(x))
+    return _helpers.real_grad(g, x) * xp.conjugate(xp.sign(x))
 
 
 # Forward rules of the functions that are not complex-differentiable (the reverse rule
@@ -294,6 +296,22 @@ declare(abs, pure=True, raises_on_scalars=False, int_preserving=True)
 declare(np.absolute, loop_kernel=(_kernels.absolute, 1))
 # operator.abs has no record (``abs(x)`` calls the builtin), but the passes may meet it
 declare(operator.abs, pure=True, raises_on_scalars=False)
+
+
+# np.sign is piecewise constant on real numbers: where its input is a real number (by
+# its kind) the analysis gives it no derivative, and on a real array its rules give 0.
+# Of a complex z it is z / |z| (NumPy 2), smooth but at 0: the rule abs() takes.
+@elementwise("sign", np.sign, complex_ok=True)
+def sign(g, ans, x):
+    return _helpers.sign_grad(g, ans, x)
+
+
+@jvp_rule("sign")
+def sign_jvp(g, ans, x):
+    return _forward.sign_jvp(g, ans, x)
+
+
+declare(np.sign, flat_on_reals=True)
 
 
 @elementwise("copysign", math.copysign, np.copysign, engine=op("COPYSIGN"))

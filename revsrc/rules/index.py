@@ -99,8 +99,8 @@ FAMILIES = {
          'numpy.logical_or', 'numpy.logical_xor', 'numpy.ndim', 'numpy.nonzero',
          'numpy.not_equal', 'numpy.ones', 'numpy.ones_like', 'numpy.ravel_multi_index',
          'numpy.result_type', 'numpy.right_shift', 'numpy.rint', 'numpy.round',
-         'numpy.searchsorted', 'numpy.shape', 'numpy.sign', 'numpy.signbit', 'numpy.size',
-         'numpy.tri', 'numpy.trunc', 'numpy.unravel_index', 'numpy.zeros', 'numpy.zeros_like',),
+         'numpy.searchsorted', 'numpy.shape', 'numpy.signbit', 'numpy.size', 'numpy.tri',
+         'numpy.trunc', 'numpy.unravel_index', 'numpy.zeros', 'numpy.zeros_like',),
         (('numpy', 'all'), ('numpy', 'allclose'), ('numpy', 'any'), ('numpy', 'arange'),
          ('numpy', 'argmax'), ('numpy', 'argmin'), ('numpy', 'argsort'), ('numpy', 'argwhere'),
          ('numpy', 'around'), ('numpy', 'array_equal'), ('numpy', 'bitwise_and'),
@@ -118,9 +118,8 @@ FAMILIES = {
          ('numpy', 'not_equal'), ('numpy', 'ones'), ('numpy', 'ones_like'),
          ('numpy', 'ravel_multi_index'), ('numpy', 'result_type'), ('numpy', 'right_shift'),
          ('numpy', 'rint'), ('numpy', 'round'), ('numpy', 'searchsorted'), ('numpy', 'shape'),
-         ('numpy', 'sign'), ('numpy', 'signbit'), ('numpy', 'size'), ('numpy', 'tri'),
-         ('numpy', 'trunc'), ('numpy', 'unravel_index'), ('numpy', 'zeros'),
-         ('numpy', 'zeros_like'),),
+         ('numpy', 'signbit'), ('numpy', 'size'), ('numpy', 'tri'), ('numpy', 'trunc'),
+         ('numpy', 'unravel_index'), ('numpy', 'zeros'), ('numpy', 'zeros_like'),),
         {
         }),
     'quantiles': (

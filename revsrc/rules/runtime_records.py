@@ -344,9 +344,14 @@ def where_grad_vjp(g, ans, grad, condition, branch):
     return _elementwise.where_grad(g, condition, branch), None, None
 
 
-@primitive("real_grad", _elementwise.real_grad)
+# (np.real's adjoint, and abs()'s real part of its own: on numbers, all the scalar
+# engine has, it is g)
+@primitive("real_grad", _elementwise.real_grad, engine=special("first"))
 def real_grad_vjp(g, ans, grad, x):
     return g, None
+
+
+declare(_elementwise.real_grad, pure=True, raises_on_scalars=False)
 
 
 # A bilinear product B(a, b): grad_a(g, a, b) is linear in g and in b, with transposes

@@ -312,6 +312,15 @@ def abs_jvp(t, x):
     return np.sign(x) * t
 
 
+def sign_jvp(t, ans, x):
+    """d sign(z) = (dz - s Re(conj(s) dz)) / |z| for complex z, s = sign z (0 at 0);
+    0 for real x, where sign is piecewise constant."""
+    if not values.is_complex(x):
+        return np.zeros(np.shape(ans), dtype=values.float_dtype(x, t)) if np.ndim(ans) else 0.0
+    r = np.abs(x)
+    return (t - ans * np.real(np.conj(ans) * t)) / np.where(r == 0, np.inf, r)
+
+
 def angle_jvp(t, z, deg=False):
     """d angle(z) = Im(dz / z) for complex z (angle is Im log z); 0 for real z."""
     scale = 57.29577951308232 if deg else 1.0

@@ -1,5 +1,5 @@
 """Adjoints of elementwise functions whose rule needs more than one expression:
-sinc, clip, where, the real and imaginary parts, nan_to_num, select, xlogy and
+sinc, clip, where, sign, the real and imaginary parts, nan_to_num, select, xlogy and
 logsumexp."""
 from __future__ import annotations
 
@@ -72,9 +72,19 @@ def imag_grad(g, x):
     return np.zeros_like(g) if isinstance(g, np.ndarray) else 0.0 * g
 
 
+def sign_grad(g, ans, x):
+    """The adjoint of np.sign: 0 for real ``x``, where it is piecewise constant; of
+    complex z, sign z = s = z / |z| and z_bar = (g - Re(g s) conj(s)) / |z|, 0 at z = 0
+    (where sign is 0, as for a real x)."""
+    if not is_complex(x):
+        return np.zeros(np.shape(ans), dtype=float_dtype(x, g)) if np.ndim(ans) else 0.0
+    r = np.abs(x)
+    return (g - np.real(g * ans) * np.conj(ans)) / np.where(r == 0, np.inf, r)
+
+
 def real_grad(g, x):
     """The adjoint of np.real: ``g`` itself (real, as np.real's result is)."""
-    return np.real(g) if np.iscomplexobj(g) else g
+    return np.real(g) if is_complex(g) else g
 
 
 def astype_grad(g, x, dtype=None):
