@@ -299,16 +299,21 @@ declare(operator.abs, pure=True, raises_on_scalars=False)
 
 
 # np.sign is piecewise constant on real numbers: where its input is a real number (by
-# its kind) the analysis gives it no derivative, and on a real array its rules give 0.
-# Of a complex z it is z / |z| (NumPy 2), smooth but at 0: the rule abs() takes.
+# its kind) the analysis gives it no derivative. Of a complex z it is s = z / |z| (NumPy
+# 2), smooth but at 0, and abs()'s rule reads it: z_bar = (g - Re(g s) conj(s)) / |z|,
+# dz -> (dz - s Re(conj(s) dz)) / |z|, 0 at z = 0. On a real array these are exactly 0
+# (s * s is 1, or s is 0 and |z| counts as inf); written with functions that have rules,
+# so that they are differentiated again at any order.
 @elementwise("sign", np.sign, complex_ok=True)
 def sign(g, ans, x):
-    return _helpers.sign_grad(g, ans, x)
+    r = xp.absolute(x)
+    return (g - xp.real(g * ans) * xp.conjugate(ans)) / xp.where(r == 0, xp.inf, r)
 
 
 @jvp_rule("sign")
 def sign_jvp(g, ans, x):
-    return _forward.sign_jvp(g, ans, x)
+    r = xp.absolute(x)
+    return (g - ans * xp.real(xp.conjugate(ans) * g)) / xp.where(r == 0, xp.inf, r)
 
 
 declare(np.sign, flat_on_reals=True)

@@ -312,20 +312,19 @@ def abs_jvp(t, x):
     return np.sign(x) * t
 
 
-def sign_jvp(t, ans, x):
-    """d sign(z) = (dz - s Re(conj(s) dz)) / |z| for complex z, s = sign z (0 at 0);
-    0 for real x, where sign is piecewise constant."""
-    if not values.is_complex(x):
-        return np.zeros(np.shape(ans), dtype=values.float_dtype(x, t)) if np.ndim(ans) else 0.0
-    r = np.abs(x)
-    return (t - ans * np.real(np.conj(ans) * t)) / np.where(r == 0, np.inf, r)
-
-
 def angle_jvp(t, z, deg=False):
     """d angle(z) = Im(dz / z) for complex z (angle is Im log z); 0 for real z."""
     scale = 57.29577951308232 if deg else 1.0
     if np.iscomplexobj(z):
         return np.imag(t / z) * scale
+    return np.zeros(np.shape(z)) * np.real(t)
+
+
+def angle_jvp_dz(t, tz, z, deg=False):
+    """`angle_jvp(tz, z)`'s tangent along a tangent ``t`` of z: Im(-tz t / z**2)."""
+    scale = 57.29577951308232 if deg else 1.0
+    if np.iscomplexobj(z):
+        return np.imag(-tz * t / (z * z)) * scale
     return np.zeros(np.shape(z)) * np.real(t)
 
 

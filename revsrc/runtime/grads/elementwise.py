@@ -1,5 +1,5 @@
 """Adjoints of elementwise functions whose rule needs more than one expression:
-sinc, clip, where, sign, the real and imaginary parts, nan_to_num, select, xlogy and
+sinc, clip, where, the real and imaginary parts, nan_to_num, select, xlogy and
 logsumexp."""
 from __future__ import annotations
 
@@ -72,14 +72,11 @@ def imag_grad(g, x):
     return np.zeros_like(g) if isinstance(g, np.ndarray) else 0.0 * g
 
 
-def sign_grad(g, ans, x):
-    """The adjoint of np.sign: 0 for real ``x``, where it is piecewise constant; of
-    complex z, sign z = s = z / |z| and z_bar = (g - Re(g s) conj(s)) / |z|, 0 at z = 0
-    (where sign is 0, as for a real x)."""
-    if not is_complex(x):
-        return np.zeros(np.shape(ans), dtype=float_dtype(x, g)) if np.ndim(ans) else 0.0
-    r = np.abs(x)
-    return (g - np.real(g * ans) * np.conj(ans)) / np.where(r == 0, np.inf, r)
+def imag_grad_back(w, x):
+    """The transpose of `imag_grad` in g: Re(-1j w) = Im(w) for complex ``x``, else 0."""
+    if is_complex(x):
+        return np.imag(w)
+    return np.zeros_like(w, dtype=float_dtype(w)) if isinstance(w, np.ndarray) else 0.0 * w
 
 
 def real_grad(g, x):
@@ -103,6 +100,25 @@ def angle_grad(g, z, deg=False):
     if is_complex(z):
         return np.real(g) * (-1j * scale) / z
     return as_adjoint(np.zeros(np.shape(z)) * g, z)
+
+
+def angle_grad_dz(w, g, z, deg=False):
+    """``angle_grad(g, z)``'s derivative in z along ``w``: d(-1j Re(g) / z) / dz = 1j Re(g)
+    / z**2 (holomorphic in z; for real z, 0); its adjoint for z too (w the adjoint),
+    and that of `forward_grads.angle_jvp`'s z (with w its tangent, g its adjoint)."""
+    scale = 57.29577951308232 if deg else 1.0
+    if is_complex(z):
+        return w * np.real(g) * (1j * scale) / (z * z)
+    return as_adjoint(np.zeros(np.shape(z)) * np.real(w), z)
+
+
+def angle_grad_back(w, z, deg=False):
+    """The transpose of ``angle_grad(g, z)`` in g: Re(w * -1j / z) (real: angle_grad
+    reads the real part of g); for real z, 0."""
+    scale = 57.29577951308232 if deg else 1.0
+    if is_complex(z):
+        return np.real(w * (-1j * scale) / z)
+    return np.zeros(np.shape(z)) * np.real(w)
 
 
 def real_if_close_grad(g, a):
