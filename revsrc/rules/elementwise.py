@@ -253,8 +253,12 @@ def reciprocal(g, ans, x):
 @elementwise("hypot", math.hypot, np.hypot, engine=special("hypot"))
 def hypot(g, ans, x, y):
     # x / ans is at most 1 in magnitude: dividing first keeps hypot's promise of no
-    # overflow where x is huge (g * x would overflow first, in forward mode above all)
-    return g * (x / ans), g * (y / ans)
+    # overflow where x is huge (g * x would overflow first, in forward mode above all).
+    # At the origin, a kink, the subgradient 0 (np.linalg.norm's there), and so is its
+    # derivative: the adjoint is 0 wherever ans is, not 0 / 0.
+    safe = xp.where(ans == 0, 1.0, ans)
+    return (xp.where(ans == 0, 0.0, g * (x / safe)),
+            xp.where(ans == 0, 0.0, g * (y / safe)))
 
 
 # math.hypot of other than two coordinates: one call on their tuple (its value stays

@@ -197,13 +197,17 @@ def hypot_of(xs):
 
 
 def _ratios(xs, ans):
+    """x / ans per coordinate: 0 at the origin (a kink: the subgradient 0, as for two
+    coordinates and np.linalg.norm)."""
+    if ans == 0:
+        return [0.0 for _ in xs]
     with np.errstate(invalid="ignore", divide="ignore"):
         return [float(np.float64(x) / np.float64(ans)) for x in xs]
 
 
 def hypot_of_grad(g, xs, ans):
     """The adjoint of the coordinates ``xs`` in ``math.hypot(*xs)``: ``g * x / ans``
-    each (dividing first, as for two coordinates; nan at the origin, as there)."""
+    each (dividing first, as for two coordinates; 0 at the origin, as there)."""
     return pieces([g * r for r in _ratios(xs, ans)])
 
 
