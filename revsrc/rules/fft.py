@@ -80,4 +80,4 @@ def register():
         declare(fn, view="never")
     for rule, like in ((fft_grad, 1), (fft_grad_back, 0), (rfft_grad, 1), (irfft_grad, 1)):
         primitive(rule.__name__, getattr(_helpers, rule.__name__), kind=_like(like),
-                  linear=(0,), complex_ok=True)(rule)
+                  linear=(0,))(rule)
