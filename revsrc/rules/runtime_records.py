@@ -348,7 +348,9 @@ def where_grad_vjp(g, ans, grad, condition, branch):
 # engine has, it is g)
 @primitive("real_grad", _elementwise.real_grad, engine=special("first"))
 def real_grad_vjp(g, ans, grad, x):
-    return g, None
+    # Re's transpose is Re again: in a derivative of a derivative the adjoint of a real
+    # value may carry an imaginary part that no real change of it meets
+    return _elementwise.real_grad(g, x), None
 
 
 declare(_elementwise.real_grad, pure=True, raises_on_scalars=False)

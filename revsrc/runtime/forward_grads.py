@@ -305,13 +305,6 @@ def pad_jvp_fill(t, array, pad_width, mode, which):
     return np.pad(zeros, pad_width)
 
 
-def abs_jvp(t, x):
-    """d|x| = sign(x) dx for real x; Re(conj(z) dz) / |z| for complex z (0 at 0)."""
-    if np.iscomplexobj(x):
-        return np.real(np.conj(np.sign(x)) * t)
-    return np.sign(x) * t
-
-
 def angle_jvp(t, z, deg=False):
     """d angle(z) = Im(dz / z) for complex z (angle is Im log z); 0 for real z."""
     scale = 57.29577951308232 if deg else 1.0
