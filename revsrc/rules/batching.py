@@ -30,7 +30,8 @@ from .. import runtime
 from ..core import ir
 from ..primitives import declare
 from ..runtime import forward_grads, ieee, tensor
-from ..runtime.grads import linalg as _linalg, reductions as _reductions
+from ..runtime.grads import elementwise as _elementwise, linalg as _linalg, \
+    reductions as _reductions
 
 _FORMS = {
     "elementwise": [operator.neg, operator.pos, np.negative, np.positive, abs,
@@ -41,7 +42,8 @@ _FORMS = {
                     np.logical_and, np.logical_or, np.logical_not, np.logical_xor,
                     np.floor_divide, np.zeros_like, np.ones_like, np.full_like,
                     tensor.tanh_vjp, tensor.relu_vjp, ieee.where,
-                    forward_grads.tanh_vjp_jvp],
+                    forward_grads.tanh_vjp_jvp, _elementwise.where_grad,
+                    _elementwise.real_grad],
     "reduction": [np.sum, np.mean, np.prod, np.nansum, np.nanmean, np.max, np.amax,
                   np.min, np.amin, np.var, np.std, np.any, np.all],
     "matmul": [operator.matmul, np.matmul],

@@ -31,6 +31,7 @@ xp = np  # rebound per alias when a rule is inlined
 _LN2 = 0.6931471805599453
 _LN10 = 2.302585092994046
 _TWO_OVER_SQRT_PI = 1.1283791670955126
+_INF = math.inf
 
 
 def _zero(o):
@@ -254,11 +255,10 @@ def reciprocal(g, ans, x):
 def hypot(g, ans, x, y):
     # x / ans is at most 1 in magnitude: dividing first keeps hypot's promise of no
     # overflow where x is huge (g * x would overflow first, in forward mode above all).
-    # At the origin, a kink, the subgradient 0 (np.linalg.norm's there), and so is its
-    # derivative: the adjoint is 0 wherever ans is, not 0 / 0.
-    safe = xp.where(ans == 0, 1.0, ans)
-    return (xp.where(ans == 0, 0.0, g * (x / safe)),
-            xp.where(ans == 0, 0.0, g * (y / safe)))
+    # At the origin, a kink, the subgradient 0 (np.linalg.norm's there), not 0 / 0:
+    # x / inf is 0 there, and so is its derivative (x and the inf's are 0 there).
+    safe = xp.where(ans == 0, _INF, ans)
+    return g * (x / safe), g * (y / safe)
 
 
 # math.hypot of other than two coordinates: one call on their tuple (its value stays
@@ -313,13 +313,13 @@ declare(operator.abs, pure=True, raises_on_scalars=False)
 @elementwise("sign", np.sign, complex_ok=True)
 def sign(g, ans, x):
     r = xp.absolute(x)
-    return (g - xp.real(g * ans) * xp.conjugate(ans)) / xp.where(r == 0, xp.inf, r)
+    return (g - xp.real(g * ans) * xp.conjugate(ans)) / xp.where(r == 0, _INF, r)
 
 
 @jvp_rule("sign")
 def sign_jvp(g, ans, x):
     r = xp.absolute(x)
-    return (g - ans * xp.real(xp.conjugate(ans) * g)) / xp.where(r == 0, xp.inf, r)
+    return (g - ans * xp.real(xp.conjugate(ans) * g)) / xp.where(r == 0, _INF, r)
 
 
 declare(np.sign, flat_on_reals=True)

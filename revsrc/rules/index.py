@@ -354,6 +354,8 @@ FAMILIES = {
              ('revsrc.runtime', 'broadcast_like'), ('revsrc.runtime', 'finalize_grad'),
              ('revsrc.runtime', 'result_like'),
              ('revsrc.runtime.forward_grads', 'tanh_vjp_jvp'),
+             ('revsrc.runtime.grads.elementwise', 'real_grad'),
+             ('revsrc.runtime.grads.elementwise', 'where_grad'),
              ('revsrc.runtime.grads.linalg', 'matmul_grad_a'),
              ('revsrc.runtime.grads.linalg', 'matmul_grad_b'),
              ('revsrc.runtime.grads.reductions', 'broadcast_reduced'),
