@@ -261,3 +261,34 @@ def test_hypot_at_the_origin_with_jax():
     pytest.importorskip("jax")
     x = np.array([0.0, -3.0])
     np.testing.assert_array_equal(revsrc.grad(np_hypot_zero, backend="jax")(x), [0.0, -1.0])
+
+
+# ----- Which values are known real (revsrc/passes/realness.py) -----
+
+def sign_made_complex(x):
+    y = x * 1.0
+    for _ in range(2):
+        y = y * 1j          # complex from the first turn on: not known real
+    return np.sum(np.real(np.sign(y + 0.5) * y))
+
+
+def test_sign_of_a_value_made_complex_in_a_loop_is_differentiated():
+    x = np.array([0.3, -1.2])
+    np.testing.assert_allclose(revsrc.grad(sign_made_complex)(x), _fd(sign_made_complex, x),
+                               rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(revsrc.hessian(sign_made_complex)(x),
+                               _fd_of_grad(sign_made_complex, x), rtol=1e-6, atol=1e-6)
+
+
+def test_sign_of_real_arrays_writes_no_rule():
+    # a real array argument: np.sign there has no derivative, so none is written
+    x = np.array([0.5, -1.0])
+    assert "_INF" not in revsrc.source(revsrc.grad(sign_real_array), x)
+    assert "np.real(" not in revsrc.source(revsrc.grad(sign_real_array), x)
+    # a complex one: the rule runs
+    text = revsrc.source(revsrc.grad(sign_of_complex_argument), x + 1j)
+    assert "np.real(" in text
+
+
+def sign_of_complex_argument(z):
+    return np.sum(np.real(np.sign(z) * z))
