@@ -15,7 +15,8 @@ statement itself):
 - ``unbroadcast``, ``sum_grad``, ``mean_grad``, ``result_like``, ``float``,
   ``broadcast_like``, ``finalize``: the run-time helpers the reverse and forward
   sweeps call, per example;
-- ``copy``, ``pack``: a name for the same value, a tuple or list of values.
+- ``copy``, ``pack``: a name for the same value, a tuple or list of values;
+- ``real_part``: ``real_grad(g, x)``, Re(g) (``x`` gives only its kind), of a batched g.
 
 A primitive with none runs once per example (`runtime.batched.loop`): exact, slower.
 """
@@ -42,8 +43,7 @@ _FORMS = {
                     np.logical_and, np.logical_or, np.logical_not, np.logical_xor,
                     np.floor_divide, np.zeros_like, np.ones_like, np.full_like,
                     tensor.tanh_vjp, tensor.relu_vjp, ieee.where,
-                    forward_grads.tanh_vjp_jvp, _elementwise.where_grad,
-                    _elementwise.real_grad],
+                    forward_grads.tanh_vjp_jvp, _elementwise.where_grad],
     "reduction": [np.sum, np.mean, np.prod, np.nansum, np.nanmean, np.max, np.amax,
                   np.min, np.amin, np.var, np.std, np.any, np.all],
     "matmul": [operator.matmul, np.matmul],
@@ -56,6 +56,7 @@ _FORMS = {
     "joined": [np.concatenate, np.stack],
     "einsum": [np.einsum],
     "unbroadcast": [tensor.unbroadcast],
+    "real_part": [_elementwise.real_grad],
     "sum_grad": [_reductions.broadcast_reduced],
     "mean_grad": [_reductions.mean_grad],
     "result_like": [runtime.result_like],

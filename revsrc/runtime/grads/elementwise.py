@@ -58,9 +58,13 @@ def clip_grad_max(g, a, a_min, a_max):
 
 
 def where_grad(g, condition, branch):
-    """The adjoint of one branch of np.where: ``g`` where it was chosen, else 0."""
+    """The adjoint of one branch of np.where: ``g`` where it was chosen, else 0.
+    Elementwise in all three (``branch`` is a bool in the rules; batched, an array)."""
     zero = np.zeros((), dtype=float_dtype(g))
-    cond = condition if branch else np.logical_not(condition)
+    if type(branch) is bool:
+        cond = condition if branch else np.logical_not(condition)
+    else:
+        cond = np.logical_xor(condition, np.logical_not(branch))
     return np.where(cond, g, zero)
 
 
