@@ -200,21 +200,21 @@ class Alias:
     numpy_name = None    # a math function's NumPy name, where it differs
     shape_reads = None   # arguments read for shape, dtype, rank alone
     batch = None         # how it maps over a batch axis (rules/batching.py)
+    flat_on_reals = None  # no derivative where every input is a real number (np.sign)
 
     def __init__(self, fn, family, engine=None, infix=None, companion=None, kind=None,
                  jax=None):
         self.fn = fn
         self.family = family
-        given = {"engine": engine, "infix": infix, "companion": companion, "kind": kind,
-                 "jax": jax}
+        given = {"engine": engine, "infix": infix, "companion": companion, "kind": kind, "jax": jax}
         self.__dict__.update({k: v for k, v in given.items() if v is not None}, **_natural(fn))
 
     def __repr__(self):
         return f"Alias({self.fn!r}, {self.family!r})"
 
 
-FACTS = ("pure", "raises_on_scalars", "effect_free", "foldable", "cheap", "int_preserving",
-         "view", "array_ufunc", "loop_kernel", "numpy_name", "shape_reads", "batch")
+FACTS = ("pure", "raises_on_scalars", "effect_free", "foldable", "cheap", "int_preserving", "view",
+         "array_ufunc", "loop_kernel", "numpy_name", "shape_reads", "batch", "flat_on_reals")
 _FACT_NAMES = frozenset(FACTS)
 
 

@@ -27,7 +27,7 @@ from revsrc.core import ir
 from revsrc.core.ir import Const, Op
 from revsrc.passes import batching
 from revsrc.runtime import tensor
-from revsrc.runtime.grads import linalg, reductions
+from revsrc.runtime.grads import elementwise, linalg, reductions
 
 N = 3                        # the batch; also the first axis of most examples (the trap)
 RNG = np.random.default_rng(25)
@@ -301,6 +301,14 @@ def _sweep_rows():
         yield runtime.finalize_grad, [floats(sg), floats(sx)], {}
     yield ir.copy, [floats((N,))], {}
     yield ir.make_tuple, [floats((N,)), floats(())], {}
+    for sg, sx in [((N, 4), (N, 4)), ((N, 4), (4,)), ((N,), ())]:
+        # Re(g) (abs()'s rule): x gives only the kind
+        yield elementwise.real_grad, [floats(sg), floats(sx)], {}
+        yield elementwise.real_grad, [_complexes(sg), floats(sx)], {}
+
+
+def _complexes(shape):
+    return Data(lambda r: r.uniform(0.2, 0.8, size=shape) + 1j * r.uniform(size=shape))
 
 
 ROWS = list(_reduction_rows()) + list(_product_rows()) + list(_index_rows()) + \

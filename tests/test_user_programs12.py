@@ -53,12 +53,6 @@ KNOWN = {
     # -- part p
     # np.heaviside: E202 (a NumPy function with no rule, documented)
     "r12_heaviside_times_x": "refused-doc",
-    # grad of np.sum(np.hypot(x, 0.0)) at x = [0, -3]: [nan, -1]; hypot(x, 0) = |x|, whose
-    # subgradients at 0 are [-1, 1] (np.linalg.norm at 0 gives 0 in revsrc; JAX gives 0.5).
-    # A NaN at a kink of a Lipschitz function, not a number off by a factor
-    "r12_np_hypot_at_origin_subgradient": "wrong",
-    # the same for math.hypot(x, 0.0) at 0: nan, right a value in [-1, 1] (0 as for norm)
-    "r12_math_hypot_at_origin_subgradient": "wrong",
     # -- part q
     # -- part r
     # getattr(math, name)(x) with name a str argument known only when it runs: E101 "calling
@@ -105,33 +99,6 @@ KNOWN = {
     # `1 if k % 3 else -1`, `(-1) ** k`, `max(k, 1)`, were E104 at the `for` line: the inner
     # derivative's checkpointed loop sizes its segments from the loop's state, and that
     # size had no record; tests/test_hessian_int_loops.py)
-    # -- part k, continued: second derivatives through abs() of a complex intermediate
-    # f(a) = abs(a + 0.5j) ** 2 = a^2 + 0.25: revsrc.hessian(f)(0.3) = 0.5294, right 2.0
-    # (the first derivative, 0.6, is right; (z * conj(z)).real and real(exp(z)) are right)
-    "r12_hessian_abs_complex_sq_scalar": "wrong",
-    # revsrc.grad(revsrc.grad(f))(0.3) = -0.9412, right 2.0
-    "r12_grad_grad_abs_complex_sq_scalar": "wrong",
-    # np.sum(np.abs(x[:2] + 1j * x[2:]) ** 2) = sum x^2: Hessian diag [0.247, 0.529, 1.753,
-    # 1.471] with off-diagonal terms, right 2 I
-    "r12_hessian_np_abs_complex_sq_array": "wrong",
-    # hvp of the same along ones: [0.904, -0.353, 2.411, 0.588], right [2, 2, 2, 2]
-    "r12_hvp_np_abs_complex_sq_array": "wrong",
-    # np.sum(np.abs(x[:2] + 1j * x[2:])): Hessian all zeros, right the modulus' Hessian
-    # [[b^2, -ab], [-ab, a^2]] / r^3 per pair
-    "r12_hessian_np_abs_complex_modulus": "wrong",
-    # np.sum(np.abs(z * z)) with z = x[:2] + 1j * x[2:] (= sum |z|^2): Hessian diag
-    # [-1.507, -0.941, 1.507, 0.941], right 2 I (the abs-of-complex family above)
-    "r12_hessian_abs_of_z_times_z": "wrong",
-    # np.sum(np.abs(np.exp(z))) = sum e^a: Hessian diag [1.350, 0.301, -1.350, -0.301],
-    # right diag(e^a, 0)
-    "r12_hessian_abs_of_exp_z": "wrong",
-    # hessian through np.angle of a complex intermediate: E104 "the derivative of np.angle
-    # has no rule of its own yet" -- np.angle is not in E104's documented list. Right: the
-    # Hessian of atan2(b, a), [[2ab, b^2 - a^2], [b^2 - a^2, -2ab]] / r^4 per pair
-    "r12_hessian_angle_of_complex": "refused-undoc",
-    # hessian of np.sum(np.abs(np.fft.fft(z)) ** 2): E104 "a step of the derivative revsrc
-    # wrote for this line" (np.fft / abs of complex are not in E104's list); right 4 I (Parseval)
-    "r12_hessian_fft_power_parseval": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

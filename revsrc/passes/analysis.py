@@ -13,6 +13,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import errors, primitives, runtime
+from . import realness
 from ..runtime import containers
 from ..core import ir
 from ..core import kinds as kinds_mod
@@ -107,7 +108,9 @@ def analyze(low, flat_key, positions, rule_inputs=None):
     found, ndims = infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
     _dict_unions(low.body, found)
     wrt = [low.params[a] for a in positions]
-    active = activity(low.params, wrt, low.body, low.result, found, positions=rule_inputs)
+    real = realness.real_variables(low.params, flat_key, low.body)
+    active = activity(low.params, wrt, low.body, low.result, found, positions=rule_inputs,
+                      real=real)
     return Analyzed(low.names, low.params, low.body, low.result, low.aux, low.deps,
                     pkinds, pndims, found, ndims, wrt, active)
 
@@ -300,7 +303,7 @@ _DIFFERENTIABLE = (kinds_mod.FLOAT, ARRAY, ANY, kinds_mod.TUPLE, kinds_mod.LIST,
                    kinds_mod.DICT)
 
 
-def _varied(stmts, wrt, kinds, positions):
+def _varied(stmts, wrt, kinds, positions, real):
     """The variables a ``wrt`` argument reaches through differentiated inputs."""
     varied = set(wrt)
     selected = {}   # id(op) -> positions(op), asked once
@@ -319,7 +322,8 @@ def _varied(stmts, wrt, kinds, positions):
                     ins = [a for a in s.args] + [v for _, v in s.kwargs]
                 else:
                     ins = [s.args[i] for i in pos] + [v for k, v in s.kwargs if k in kws]
-                if any(isinstance(a, str) and a in varied for a in ins):
+                if any(isinstance(a, str) and a in varied for a in ins) \
+                        and not _flat_here(s, kinds, real):
                     varied.add(s.target)
                     changed = True
             elif isinstance(s, SetItem) and s.target not in varied:
@@ -336,6 +340,16 @@ def _varied(stmts, wrt, kinds, positions):
                 varied.add(s.target)
                 changed = True
     return varied
+
+
+def _flat_here(op, kinds, real):
+    """Whether ``op`` calls a function piecewise constant on real numbers (np.sign, whose
+    rules are for complex inputs) on real values alone (real numbers by their kinds,
+    real arrays by `realness`): its derivative is zero there, so the program (one the
+    scalar engine runs too) has none."""
+    return bool(primitives.fact(op.fn, "flat_on_reals")) and all(
+        kinds.get(a) in SCALARS or a in real if isinstance(a, str)
+        else realness.real_constant(a.value) for a in op.args)
 
 
 def _casts_to_integers(op):
@@ -384,15 +398,16 @@ def _useful(stmts, result):
     return useful
 
 
-def activity(params, wrt, body, result, kinds, positions=None):
-    """The active variables: varied by a ``wrt`` argument and useful to ``result``.
+def activity(params, wrt, body, result, kinds, positions=None, real=frozenset()):
+    """The active variables: varied by a ``wrt`` argument and useful to ``result``
+    (``real``: the variables known to hold real values, `realness`).
 
     ``positions(op)`` gives the inputs of ``op`` its rule differentiates, as
     (positional indices, keyword names), or (None, None) when it has no rule: by
     default those of the reverse rules; forward mode passes its own."""
     positions = positions or _diff_args
     stmts = list(ir.walk(body))
-    varied = _varied(stmts, wrt, kinds, positions)
+    varied = _varied(stmts, wrt, kinds, positions, real)
     useful = _useful(stmts, result)
     active = varied & useful
     for s in stmts:

@@ -286,6 +286,9 @@ class _Batcher:
                       loc=loc)
         if form in ("sum_grad", "mean_grad") and not structured and not kw:
             return self.reduced_grad(s, form, zs)
+        if form == "real_part" and two and zs[0] is True:
+            # Re of the adjoint, read from it alone: the batched adjoint's own
+            return Op(t, fn, args, loc=loc)
         if form == "unbroadcast" and two:
             return Op(t, B.unbroadcast, args + (Const(zs[0]), Const(zs[1]), N), loc=loc)
         if form in ("broadcast_like", "finalize") and two:

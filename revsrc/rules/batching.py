@@ -15,7 +15,8 @@ statement itself):
 - ``unbroadcast``, ``sum_grad``, ``mean_grad``, ``result_like``, ``float``,
   ``broadcast_like``, ``finalize``: the run-time helpers the reverse and forward
   sweeps call, per example;
-- ``copy``, ``pack``: a name for the same value, a tuple or list of values.
+- ``copy``, ``pack``: a name for the same value, a tuple or list of values;
+- ``real_part``: ``real_grad(g, x)``, Re(g) (``x`` gives only its kind), of a batched g.
 
 A primitive with none runs once per example (`runtime.batched.loop`): exact, slower.
 """
@@ -55,6 +56,7 @@ _FORMS = {
     "joined": [np.concatenate, np.stack],
     "einsum": [np.einsum],
     "unbroadcast": [tensor.unbroadcast],
+    "real_part": [_elementwise.real_grad],
     "sum_grad": [_reductions.broadcast_reduced],
     "mean_grad": [_reductions.mean_grad],
     "result_like": [runtime.result_like],

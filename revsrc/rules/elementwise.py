@@ -31,6 +31,7 @@ xp = np  # rebound per alias when a rule is inlined
 _LN2 = 0.6931471805599453
 _LN10 = 2.302585092994046
 _TWO_OVER_SQRT_PI = 1.1283791670955126
+_INF = math.inf
 
 
 def _zero(o):
@@ -253,8 +254,11 @@ def reciprocal(g, ans, x):
 @elementwise("hypot", math.hypot, np.hypot, engine=special("hypot"))
 def hypot(g, ans, x, y):
     # x / ans is at most 1 in magnitude: dividing first keeps hypot's promise of no
-    # overflow where x is huge (g * x would overflow first, in forward mode above all)
-    return g * (x / ans), g * (y / ans)
+    # overflow where x is huge (g * x would overflow first, in forward mode above all).
+    # At the origin, a kink, the subgradient 0 (np.linalg.norm's there), not 0 / 0:
+    # x / inf is 0 there, and so is its derivative (x and the inf's are 0 there).
+    safe = xp.where(ans == 0, _INF, ans)
+    return g * (x / safe), g * (y / safe)
 
 
 # math.hypot of other than two coordinates: one call on their tuple (its value stays
@@ -272,17 +276,21 @@ def hypot_of_jvp(g, ans, xs):
 # ----- Sign and magnitude -----
 
 # abs() of a number, math.fabs, np.abs: the subgradient at 0 is 0 (as autograd and
-# PyTorch choose). Of a complex z, |z|'s adjoint is g conj(z) / |z|.
+# PyTorch choose). Of a complex z, |z|'s adjoint is Re(g) conj(z) / |z|: |z| is real, so
+# only the real part of g is its adjoint (g is complex where |z| multiplies a complex
+# number, and in a derivative of a derivative); np.sign's own rules differentiate this.
 @elementwise("absolute", abs, math.fabs, np.absolute, np.fabs, complex_ok=True)
 def absolute(g, ans, x):
-    return g * xp.conjugate(xp.sign(x))
+    return _helpers.real_grad(g, x) * xp.conjugate(xp.sign(x))
 
 
 # Forward rules of the functions that are not complex-differentiable (the reverse rule
 # read as a forward one would be conjugated): for real inputs these are g * partial.
+# d|z| = Re(conj(sign z) dz), written with functions that have rules (derivatives of
+# any order) and that the scalar engine runs (real_grad is its argument there).
 @jvp_rule("absolute")
 def absolute_jvp(g, ans, x):
-    return _forward.abs_jvp(g, x)
+    return _helpers.real_grad(xp.conjugate(xp.sign(x)) * g, x)
 
 
 # the builtin keeps an int an int: abs(-7) is 7, exact beyond 2**53 too
@@ -294,6 +302,27 @@ declare(abs, pure=True, raises_on_scalars=False, int_preserving=True)
 declare(np.absolute, loop_kernel=(_kernels.absolute, 1))
 # operator.abs has no record (``abs(x)`` calls the builtin), but the passes may meet it
 declare(operator.abs, pure=True, raises_on_scalars=False)
+
+
+# np.sign is piecewise constant on real numbers: where its input is a real number (by
+# its kind) the analysis gives it no derivative. Of a complex z it is s = z / |z| (NumPy
+# 2), smooth but at 0, and abs()'s rule reads it: z_bar = (g - Re(g s) conj(s)) / |z|,
+# dz -> (dz - s Re(conj(s) dz)) / |z|, 0 at z = 0. On a real array these are exactly 0
+# (s * s is 1, or s is 0 and |z| counts as inf); written with functions that have rules,
+# so that they are differentiated again at any order.
+@elementwise("sign", np.sign, complex_ok=True)
+def sign(g, ans, x):
+    r = xp.absolute(x)
+    return (g - xp.real(g * ans) * xp.conjugate(ans)) / xp.where(r == 0, _INF, r)
+
+
+@jvp_rule("sign")
+def sign_jvp(g, ans, x):
+    r = xp.absolute(x)
+    return (g - ans * xp.real(xp.conjugate(ans) * g)) / xp.where(r == 0, _INF, r)
+
+
+declare(np.sign, flat_on_reals=True)
 
 
 @elementwise("copysign", math.copysign, np.copysign, engine=op("COPYSIGN"))

@@ -11,6 +11,8 @@ functions), so that ``import revsrc`` does not import it.
 """
 import sys
 
+import numpy as np
+
 from . import kind_rules as KR
 from ..primitives import declare
 from .register import primitive
@@ -39,6 +41,35 @@ def irfft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.irfft_grad(g, a, n, axis, norm)
 
 
+# ----- The adjoints' own rules (derivatives of derivatives) -----
+# Each adjoint is linear in ``g``, so its tangent is itself of the tangent, and its
+# transpose is the transform it is the adjoint of (the pairing Re(sum(a * b)) is
+# symmetric, so the adjoint's adjoint is the map itself).
+
+def fft_grad(g, ans, grad, a, n=None, axis=-1, norm=None, inverse=False):
+    return _helpers.fft_grad_back(g, n, axis, norm, inverse), None, None, None, None, None
+
+
+def fft_grad_back(g, ans, w, n=None, axis=-1, norm=None, inverse=False):
+    return _helpers.fft_grad(g, w, n, axis, norm, inverse), None, None, None, None
+
+
+def rfft_grad(g, ans, grad, a, n=None, axis=-1, norm=None):
+    return np.fft.rfft(g, n, axis, norm), None, None, None, None
+
+
+def irfft_grad(g, ans, grad, a, n=None, axis=-1, norm=None):
+    return np.fft.irfft(g, n, axis, norm), None, None, None, None
+
+
+def _like(index):
+    """The kind and rank of argument ``index``."""
+    def rule(op, ctx):
+        return ctx.kind(op.args[index]), ctx.ndim(op.args[index])
+    rule.__name__ = f"like_argument_{index}"
+    return rule
+
+
 def register():
     """Record the rules above for numpy.fft's functions (loaded by now); each returns
     a new array (the ``view`` fact, revsrc/rules/copies.py)."""
@@ -47,3 +78,6 @@ def register():
         fn = getattr(npfft, rule.__name__)
         primitive(rule.__name__, fn, kind=KR.array_kind, linear=(0,), complex_ok=True)(rule)
         declare(fn, view="never")
+    for rule, like in ((fft_grad, 1), (fft_grad_back, 0), (rfft_grad, 1), (irfft_grad, 1)):
+        primitive(rule.__name__, getattr(_helpers, rule.__name__), kind=_like(like),
+                  linear=(0,))(rule)

@@ -350,9 +350,50 @@ def where_grad_vjp(g, ans, grad, condition, branch):
     return _elementwise.where_grad(g, condition, branch), None, None
 
 
-@primitive("real_grad", _elementwise.real_grad)
+# (np.real's adjoint, and abs()'s real part of its own: on numbers, all the scalar
+# engine has, it is g)
+@primitive("real_grad", _elementwise.real_grad, engine=special("first"))
 def real_grad_vjp(g, ans, grad, x):
-    return g, None
+    # Re's transpose is Re again: in a derivative of a derivative the adjoint of a real
+    # value may carry an imaginary part that no real change of it meets
+    return _elementwise.real_grad(g, x), None
+
+
+declare(_elementwise.real_grad, pure=True, raises_on_scalars=False)
+
+
+# np.imag's adjoint -1j Re(g) and its transpose Im(w): each other's reverse rules
+@primitive("imag_grad", _elementwise.imag_grad)
+def imag_grad_vjp(g, ans, grad, x):
+    return _elementwise.imag_grad_back(g, x), None
+
+
+@primitive("imag_grad_back", _elementwise.imag_grad_back, kind=_like(1), linear=(0,))
+def imag_grad_back_vjp(g, ans, w, x):
+    return _elementwise.imag_grad(g, x), None
+
+
+# np.angle's adjoint -1j Re(g) / z and tangent Im(t / z): linear in g (in t), and
+# holomorphic in z (derivatives of derivatives; 0 for real z)
+@primitive("angle_grad", _elementwise.angle_grad, kind=_like(1))
+def angle_grad_vjp(g, ans, grad, z, deg=False):
+    return (_elementwise.angle_grad_back(g, z, deg),
+            _elementwise.angle_grad_dz(g, grad, z, deg), None)
+
+
+@jvp_rule("angle_grad")
+def angle_grad_jvp(g, ans, grad, z, deg=False):
+    return _elementwise.angle_grad(g, z, deg), _elementwise.angle_grad_dz(g, grad, z, deg), None
+
+
+@primitive("angle_jvp", _forward.angle_jvp, kind=_like(1))
+def angle_jvp_vjp(g, ans, t, z, deg=False):
+    return _elementwise.angle_grad(g, z, deg), _elementwise.angle_grad_dz(t, g, z, deg), None
+
+
+@jvp_rule("angle_jvp")
+def angle_jvp_jvp(g, ans, t, z, deg=False):
+    return _forward.angle_jvp(g, z, deg), _forward.angle_jvp_dz(g, t, z, deg), None
 
 
 # A bilinear product B(a, b): grad_a(g, a, b) is linear in g and in b, with transposes

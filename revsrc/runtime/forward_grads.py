@@ -310,18 +310,19 @@ def pad_jvp_fill(t, array, pad_width, mode, which):
     return np.pad(zeros, pad_width)
 
 
-def abs_jvp(t, x):
-    """d|x| = sign(x) dx for real x; Re(conj(z) dz) / |z| for complex z (0 at 0)."""
-    if np.iscomplexobj(x):
-        return np.real(np.conj(np.sign(x)) * t)
-    return np.sign(x) * t
-
-
 def angle_jvp(t, z, deg=False):
     """d angle(z) = Im(dz / z) for complex z (angle is Im log z); 0 for real z."""
     scale = 57.29577951308232 if deg else 1.0
     if np.iscomplexobj(z):
         return np.imag(t / z) * scale
+    return np.zeros(np.shape(z)) * np.real(t)
+
+
+def angle_jvp_dz(t, tz, z, deg=False):
+    """`angle_jvp(tz, z)`'s tangent along a tangent ``t`` of z: Im(-tz t / z**2)."""
+    scale = 57.29577951308232 if deg else 1.0
+    if np.iscomplexobj(z):
+        return np.imag(-tz * t / (z * z)) * scale
     return np.zeros(np.shape(z)) * np.real(t)
 
 

@@ -59,7 +59,8 @@ def clip_grad_max(g, a, a_min, a_max):
 
 
 def where_grad(g, condition, branch):
-    """The adjoint of one branch of np.where: ``g`` where it was chosen, else 0."""
+    """The adjoint of one branch of np.where: ``g`` where it was chosen, else 0.
+    Elementwise in all three (``branch`` is a bool in the rules; batched, an array)."""
     zero = np.zeros((), dtype=float_dtype(g))
     if branch is True or branch is False:
         cond = condition if branch else np.logical_not(condition)
@@ -77,9 +78,16 @@ def imag_grad(g, x):
     return np.zeros_like(g) if isinstance(g, np.ndarray) else 0.0 * g
 
 
+def imag_grad_back(w, x):
+    """The transpose of `imag_grad` in g: Re(-1j w) = Im(w) for complex ``x``, else 0."""
+    if is_complex(x):
+        return np.imag(w)
+    return np.zeros_like(w, dtype=float_dtype(w)) if isinstance(w, np.ndarray) else 0.0 * w
+
+
 def real_grad(g, x):
     """The adjoint of np.real: ``g`` itself (real, as np.real's result is)."""
-    return np.real(g) if np.iscomplexobj(g) else g
+    return np.real(g) if is_complex(g) else g
 
 
 def astype_grad(g, x, dtype=None):
@@ -98,6 +106,25 @@ def angle_grad(g, z, deg=False):
     if is_complex(z):
         return np.real(g) * (-1j * scale) / z
     return as_adjoint(np.zeros(np.shape(z)) * g, z)
+
+
+def angle_grad_dz(w, g, z, deg=False):
+    """``angle_grad(g, z)``'s derivative in z along ``w``: d(-1j Re(g) / z) / dz = 1j Re(g)
+    / z**2 (holomorphic in z; for real z, 0); its adjoint for z too (w the adjoint),
+    and that of `forward_grads.angle_jvp`'s z (with w its tangent, g its adjoint)."""
+    scale = 57.29577951308232 if deg else 1.0
+    if is_complex(z):
+        return w * np.real(g) * (1j * scale) / (z * z)
+    return as_adjoint(np.zeros(np.shape(z)) * np.real(w), z)
+
+
+def angle_grad_back(w, z, deg=False):
+    """The transpose of ``angle_grad(g, z)`` in g: Re(w * -1j / z) (real: angle_grad
+    reads the real part of g); for real z, 0."""
+    scale = 57.29577951308232 if deg else 1.0
+    if is_complex(z):
+        return np.real(w * (-1j * scale) / z)
+    return np.zeros(np.shape(z)) * np.real(w)
 
 
 def real_if_close_grad(g, a):
@@ -176,13 +203,17 @@ def hypot_of(xs):
 
 
 def _ratios(xs, ans):
+    """x / ans per coordinate: 0 at the origin (a kink: the subgradient 0, as for two
+    coordinates and np.linalg.norm)."""
+    if ans == 0:
+        return [0.0 for _ in xs]
     with np.errstate(invalid="ignore", divide="ignore"):
         return [float(np.float64(x) / np.float64(ans)) for x in xs]
 
 
 def hypot_of_grad(g, xs, ans):
     """The adjoint of the coordinates ``xs`` in ``math.hypot(*xs)``: ``g * x / ans``
-    each (dividing first, as for two coordinates; nan at the origin, as there)."""
+    each (dividing first, as for two coordinates; 0 at the origin, as there)."""
     return pieces([g * r for r in _ratios(xs, ans)])
 
 

@@ -59,3 +59,11 @@ def irfft_grad(g, a, n=None, axis=-1, norm=None):
     shape[axis] = -1
     half = half * weight.reshape(shape)
     return as_adjoint(_fit(half, x.shape[axis], axis), a)
+
+
+def fft_grad_back(w, n=None, axis=-1, norm=None, inverse=False):
+    """The transpose of `fft_grad` in its adjoint: the transform itself (ifft with
+    ``inverse``), which pads or cuts ``w`` to ``n`` as it does (derivatives of
+    derivatives)."""
+    transform = np.fft.ifft if inverse else np.fft.fft
+    return transform(w, n, axis, norm)
