@@ -424,3 +424,43 @@ def test_jax_backend_sees_defaults_replaced():
     assert close(np.asarray(df(w)), cd(f, w))
     f.__defaults__ = (3.0,)
     assert close(np.asarray(df(w)), cd(f, w))
+
+
+class _Twice:
+    def scale(self, x):
+        return 2.0 * x
+
+
+class _Thrice:
+    def scale(self, x):
+        return 3.0 * x
+
+
+HELD = _Twice()
+
+
+def _through_held(x):
+    return HELD.scale(x) * x
+
+
+def test_a_global_objects_class_switched_or_method_shadowed():
+    # found in review: the method of a global object was guarded in its class's dict,
+    # not the object's class nor its own dict
+    x = np.array([1.0, -2.4, 4.0])
+    makers = [revsrc.grad(_through_held), revsrc.jit(revsrc.grad(_through_held))]
+    jac = revsrc.jacfwd(lambda v: HELD.scale(v) * v)
+    try:
+        assert [m(1.5) for m in makers] == [6.0, 6.0]
+        np.testing.assert_allclose(jac(x), np.diag(4.0 * x))
+        HELD.__class__ = _Thrice
+        assert [m(1.5) for m in makers] == [9.0, 9.0]
+        np.testing.assert_allclose(jac(x), np.diag(6.0 * x))
+        HELD.__class__ = _Twice
+        HELD.scale = lambda v: 10.0 * v      # set on the instance: hides the class's
+        assert [m(1.5) for m in makers] == [30.0, 30.0]
+        np.testing.assert_allclose(jac(x), np.diag(20.0 * x))
+        del HELD.scale
+        assert [m(1.5) for m in makers] == [6.0, 6.0]
+    finally:
+        HELD.__class__ = _Twice
+        HELD.__dict__.pop("scale", None)

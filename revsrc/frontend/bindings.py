@@ -39,7 +39,7 @@ from .. import runtime
 from .._kernels import CONTENTS, FUNCTION
 
 __all__ = ["guards", "snapshot", "changed", "same", "function_guards", "callee_guards",
-           "merged"]
+           "attribute_guards", "merged"]
 
 # the libraries the rules are written for: their functions are not scanned
 _FIXED_PACKAGES = frozenset(sys.stdlib_module_names) | {"numpy", "scipy", "revsrc"}
@@ -99,6 +99,15 @@ def callee_guards(f):
                 out += function_guards(raw)
             break
     return out
+
+
+def attribute_guards(base, attr):
+    """The guards on ``base.attr`` as the lowering took it (an object's method or a
+    class's attribute): the object's class (``o.__class__ = B``), the instance's own
+    dict (an attribute set there later hides the class's), the class dict it came from."""
+    found = _Found((), everything=True)
+    _attribute(base, attr, found)
+    return found.items
 
 
 def merged(deps, more):
@@ -169,6 +178,9 @@ def _fixed(value):
     module = value.__name__ if isinstance(value, types.ModuleType) else \
         getattr(value, "__module__", None)
     return isinstance(module, str) and module.partition(".")[0] in _FIXED_PACKAGES
+
+
+is_fixed = _fixed     # (the lowering asks it of the objects it reads attributes of)
 
 
 def _known_now(value):

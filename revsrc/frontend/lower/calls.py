@@ -20,6 +20,7 @@ from ... import errors, primitives
 from ...runtime import inplace, tensor
 from ...core import ir, pytree
 from ...core.ir import Const, Op
+from .. import bindings
 from ...runtime.arith import astype as _astype, conj_method as _conj
 from .dispatch import expression
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, NestedDef, NestedPartial,
@@ -162,8 +163,7 @@ class CallLowering:
                 except AttributeError:
                     raise errors.StaticValueError(
                         f"{short(base.value)} has no attribute {func.attr!r}", loc=loc) from None
-                if isinstance(base.value, types.ModuleType):
-                    self._depend(vars(base.value), func.attr, fn)
+                self._depend_attribute(base.value, func.attr, fn)
             else:
                 fn = self._stored_function(base, func.attr)
                 if fn is None:
@@ -209,6 +209,9 @@ class CallLowering:
         raw = home[attr]
         self.deps.append((holder, name, obj, None))
         self.deps.append((home, attr, raw, getattr(raw, "__code__", None)))
+        # G's class (G.__class__ = B) and, for a method found on the class, G's own dict
+        # (G.attr set there later would hide it)
+        self.deps.extend(bindings.attribute_guards(obj, attr))
         return fn
 
     @expression(ast.Call)

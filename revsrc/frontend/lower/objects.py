@@ -16,6 +16,7 @@ from ...runtime import containers
 from ... import errors, runtime
 from ...core import ir, kinds, pytree
 from ...core.ir import Const
+from .. import bindings
 from .dispatch import expression
 from .scope import params_of
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, Slot, VDict, VRecord,
@@ -66,8 +67,7 @@ class ObjectLowering:
             raise errors.StaticValueError(
                 f"{short(value)} has no attribute {name!r}", loc=loc) from None
         if is_static(attr):
-            if isinstance(value, types.ModuleType):
-                self._depend(vars(value), name, attr)
+            self._depend_attribute(value, name, attr)
             return Known(attr)
         if isinstance(value, types.ModuleType):
             # NumPy's and math's constants are fixed; a user module's may be rebound
@@ -76,6 +76,15 @@ class ObjectLowering:
             return self._emit(out, ir.load_global, (Const(vars(value)), Const(name)),
                               into, loc)
         return self._emit(out, getattr, (Const(value), Const(name)), into, loc)
+
+    def _depend_attribute(self, value, name, attr):
+        """Guard ``value.name`` (``attr``), taken as fixed: a module's entry; for an
+        object's method or a class's attribute, the object's class, the instance's own
+        dict and the class dict it came from (rebinding any makes the program anew)."""
+        if isinstance(value, types.ModuleType):
+            self._depend(vars(value), name, attr)
+        elif not bindings.is_fixed(value):
+            self.deps.extend(bindings.attribute_guards(value, name))
 
     def _stored_number(self, base, attr, out, into, loc):
         """``G.attr`` where G is a global or closure variable holding an object and
