@@ -248,7 +248,7 @@ def test_every_declared_form_is_known_to_the_pass():
     assert forms <= {"elementwise", "reduction", "matmul", "dot", "matmul_grad_a",
                      "matmul_grad_b", "getitem", "reshape", "transpose", "joined", "einsum",
                      "unbroadcast", "sum_grad", "mean_grad", "result_like", "float", "copy",
-                     "pack", "broadcast_like", "finalize"}
+                     "pack", "broadcast_like", "finalize", "real_part"}
     assert batching.form_of(np.sin) == "elementwise"       # derived for the family
     assert batching.form_of(operator.matmul) == "matmul"
 

@@ -90,10 +90,13 @@ class _Forward:
         if self.backend in (None, "engine"):
             engine = executable.try_engine(prog, required=self.backend == "engine")
         if engine is None:
-            # without what nothing reads (the tangent of a gradient's function value);
+            # without what nothing reads (the tangent of a gradient's function value) on
+            # arrays, where no engine runs the same program (on numbers the engine's
+            # program computes it, and both paths show the same NumPy warnings);
             # loop bodies on arrays through the kernels (the forward-over-reverse of an
             # RNN's loss steps through its loop); the program as made stays for reuse
-            prog = prune.drop_unread(prog)
+            if kinds.ARRAY in prog.kinds.values():
+                prog = prune.drop_unread(prog)
             hit = Compiled(prune.loop_kernels(prog), None, prog)
             hit.fn  # compile now, so errors surface at the first call
         else:
