@@ -67,6 +67,14 @@ def _new_array_call(fn, node):
     return fn
 
 
+
+# the special methods that change their object, called by name (y.__setitem__(0, v)):
+# the statement they stand for is followed, the call is refused (E401)
+_IN_PLACE_DUNDERS = frozenset(
+    ["__setitem__", "__delitem__", "__setattr__", "__delattr__", "__setstate__"] +
+    [f"__i{op}__" for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod",
+                             "pow", "lshift", "rshift", "and", "xor", "or")])
+
 class CallLowering:
     """Calls and their arguments (a part of `Lowerer`)."""
 
@@ -406,6 +414,12 @@ class CallLowering:
                 "may be held elsewhere too",
                 loc=loc, hint="take the item and the rest by index: item = xs[-1]; "
                               "xs = xs[:-1] (or pop from a copy of its own: work = list(xs))")
+        if name in _IN_PLACE_DUNDERS:
+            raise errors.SideEffect(
+                f"method .{name}() called by name changes its object in place, which "
+                "revsrc follows only as the statement itself", loc=loc,
+                hint="write the statement: y[i] = v for y.__setitem__(i, v), y += x for "
+                     "y.__iadd__(x)")
         if name in ("append", "extend", "insert", "pop", "update", "fill", "sort",
                     "resize", "setdefault", "clear", "remove", "popitem", "add",
                     "discard", "put", "itemset", "partition", "setflags"):
