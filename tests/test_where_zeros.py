@@ -161,3 +161,23 @@ def test_a_where_on_python_floats():
                                   [1.0, 1.5])
     assert revsrc.hessian(scalar_where)(-1.0) == 0.0
     assert revsrc.hessian(scalar_where)(4.0) == pytest.approx(-0.5 * 4.0 ** -1.5, rel=1e-15)
+
+
+def test_forward_mode_of_nansum_and_nanmean_skips_the_nans():
+    data = np.array([1.0, np.nan, 3.0])
+
+    def f(w):
+        return np.nansum(data * w * w) + np.nanmean(data * w)
+    w = np.array([0.5, 2.0, -1.0])
+    want = np.where(np.isnan(data), 0.0, 2 * data * w + data / 2.0)
+    np.testing.assert_allclose(revsrc.jacfwd(f)(w), want, rtol=1e-14)
+    np.testing.assert_allclose(revsrc.grad(f)(w), want, rtol=1e-14)
+    np.testing.assert_allclose(fd(f, w), want, rtol=1e-6)
+    v = np.array([1.0, 0.5, -2.0])
+    assert revsrc.jvp(f, (w,), (v,))[1] == pytest.approx(want @ v, rel=1e-14)
+
+    def mean_rows(m):
+        return np.sum(np.nanmean(m * np.array([[1.0, np.nan], [2.0, 3.0]]), axis=1) ** 2)
+    m = np.array([[0.4, 0.7], [1.1, -0.3]])
+    np.testing.assert_allclose(revsrc.jacfwd(mean_rows)(m), revsrc.grad(mean_rows)(m),
+                               rtol=1e-13)

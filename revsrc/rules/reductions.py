@@ -68,6 +68,20 @@ def nanmean(g, ans, a, axis=None, dtype=None, keepdims=False):
     return _helpers.nanmean_grad(g, a, axis, keepdims)
 
 
+# Forward mode: the nans skipped are skipped in the tangent too (their tangent, nan
+# times a partial, would make the sum nan); a nan tangent of a kept element stays.
+@jvp_rule("nansum")
+def nansum_jvp(g, ans, a, axis=None, dtype=None, keepdims=False):
+    return np.sum(np.where(np.isnan(a), 0.0, g), axis=axis, keepdims=keepdims)
+
+
+@jvp_rule("nanmean")
+def nanmean_jvp(g, ans, a, axis=None, dtype=None, keepdims=False):
+    kept = np.logical_not(np.isnan(a))
+    return np.sum(np.where(kept, g, 0.0), axis=axis, keepdims=keepdims) / \
+        np.sum(kept, axis=axis, keepdims=keepdims)
+
+
 # With ``returned`` the result is (average, sum of weights), and ``g`` a pair.
 @primitive("average", np.average, kind=KR.average_kind, complex_ok=True)
 def average(g, ans, a, axis=None, weights=None, returned=False, keepdims=False):
