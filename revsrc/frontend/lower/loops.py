@@ -116,8 +116,11 @@ class LoopLowering:
     def _as_sequence(self, operand, out, loc):
         """A loop runs over its sequence by index: an iterator (``d.items()``,
         ``zip(...)``, ``itertools.product(...)``) is made a list first."""
-        made = next((o for o in reversed(out) if isinstance(o, Op) and o.target == operand),
-                    None)
+        made, seen = _maker(out, operand), 0
+        while made is not None and made.fn is ir.copy and len(made.args) == 1 and \
+                isinstance(made.args[0], str) and seen < 8:
+            # `it = zip(xs, ys)` then `for a, b in it`: the name holds what made it
+            made, seen = _maker(out, made.args[0]), seen + 1
         if made is not None and made.fn in _ENDLESS:
             raise errors.UnsupportedSyntax(
                 f"a loop over itertools.{made.fn.__name__}(), which never ends, where "
@@ -330,3 +333,8 @@ def _literal(node):
     unrolled."""
     return isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) <= 16 and \
         not any(isinstance(e, ast.Starred) for e in node.elts)
+
+
+def _maker(out, name):
+    """The last operation of ``out`` that assigns ``name`` (None: none does)."""
+    return next((o for o in reversed(out) if isinstance(o, Op) and o.target == name), None)
