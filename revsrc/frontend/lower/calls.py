@@ -31,6 +31,7 @@ from .builtin_calls import READ_ONCE, getter_access
 from .partials import (bound_here, known_when_transforming, made_now, partial_of_values,
                        static_leaves)
 from .chosen import chosen_call
+from .effect_calls import refuse_changing_method
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
 from ...core.late import LateModule
 
@@ -66,14 +67,6 @@ def _new_array_call(fn, node):
         return np.array
     return fn
 
-
-
-# the special methods that change their object, called by name (y.__setitem__(0, v)):
-# the statement they stand for is followed, the call is refused (E401)
-_IN_PLACE_DUNDERS = frozenset(
-    ["__setitem__", "__delitem__", "__setattr__", "__delattr__", "__setstate__"] +
-    [f"__i{op}__" for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod",
-                             "pow", "lshift", "rshift", "and", "xor", "or")])
 
 class CallLowering:
     """Calls and their arguments (a part of `Lowerer`)."""
@@ -414,18 +407,7 @@ class CallLowering:
                 "may be held elsewhere too",
                 loc=loc, hint="take the item and the rest by index: item = xs[-1]; "
                               "xs = xs[:-1] (or pop from a copy of its own: work = list(xs))")
-        if name in _IN_PLACE_DUNDERS:
-            raise errors.SideEffect(
-                f"method .{name}() called by name changes its object in place, which "
-                "revsrc follows only as the statement itself", loc=loc,
-                hint="write the statement: y[i] = v for y.__setitem__(i, v), y += x for "
-                     "y.__iadd__(x)")
-        if name in ("append", "extend", "insert", "pop", "update", "fill", "sort",
-                    "resize", "setdefault", "clear", "remove", "popitem", "add",
-                    "discard", "put", "itemset", "partition", "setflags"):
-            raise errors.SideEffect(
-                f"method .{name}() is not supported (it may change its object in place)",
-                loc=loc, hint="use the NumPy function, e.g. np.sum(x) for x.sum()")
+        refuse_changing_method(name, loc)
         if name not in _METHODS or (isinstance(base, Const) and
                                     not isinstance(base.value, (np.ndarray, np.generic))):
             # a method of a value that carries no gradient (rng.normal(...),

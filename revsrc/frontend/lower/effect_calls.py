@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import sys
 
+from ... import errors
 from ...core import ir
 from ...core.ir import Const, Op
 from ...rules import effects
@@ -59,3 +60,28 @@ def _is_logger(value):
     # no logger exists before the logging module is loaded (revsrc does not load it)
     logging = sys.modules.get("logging")
     return logging is not None and isinstance(value, logging.Logger)
+
+
+# the special methods that change their object, called by name (y.__setitem__(0, v)):
+# the statement they stand for is followed, the call is refused (E401)
+_IN_PLACE_DUNDERS = frozenset(
+    ["__setitem__", "__delitem__", "__setattr__", "__delattr__", "__setstate__"] +
+    [f"__i{op}__" for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod",
+                             "pow", "lshift", "rshift", "and", "xor", "or")])
+_CHANGING = frozenset(("append", "extend", "insert", "pop", "update", "fill", "sort",
+                       "resize", "setdefault", "clear", "remove", "popitem", "add",
+                       "discard", "put", "itemset", "partition", "setflags"))
+
+
+def refuse_changing_method(name, loc):
+    """Refuse (E401) a call of method ``name`` that changes its object in place."""
+    if name in _IN_PLACE_DUNDERS:
+        raise errors.SideEffect(
+            f"method .{name}() called by name changes its object in place, which "
+            "revsrc follows only as the statement itself", loc=loc,
+            hint="write the statement: y[i] = v for y.__setitem__(i, v), y += x for "
+                 "y.__iadd__(x)")
+    if name in _CHANGING:
+        raise errors.SideEffect(
+            f"method .{name}() is not supported (it may change its object in place)",
+            loc=loc, hint="use the NumPy function, e.g. np.sum(x) for x.sum()")
