@@ -11,7 +11,6 @@ KNOWN = {
     'poly_chebval_numpy_polynomial': 'refused-undoc: [E202] numpy.polynomial.chebyshev.chebval has no derivative rule and no Python source to transform',
     'stat_corrcoef_loss': 'refused-undoc: [E202] numpy.corrcoef has no derivative rule and no Python source to transform',
     'py_closure_mutates_cell_list': 'refused-undoc: [E101] a nested function can only be called, not passed as a value',
-    'py_kwargs_getattr_np': 'refused-undoc: [E101] calling a value computed inside the function is not supported',
     'py_list_pop_reverse': 'refused-undoc: [E401] method .pop() is not supported (it may change its object in place)',
     'np_linalg_qr': 'refused-undoc: [E202] numpy.linalg.qr has no derivative rule and no Python source to transform',
     'np_nanmax': 'refused-undoc: [E202] numpy.nanmax has no derivative rule and no Python source to transform',

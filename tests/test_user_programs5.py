@@ -105,9 +105,7 @@ KNOWN = {
     "divmod_builtin": "refused",             # E202 divmod
     "eigvalsh_cubed": "refused",             # E202 np.linalg.eigvalsh (eigh works)
     "inplace_on_array_from_list": "refused",  # E404 h0 = hs[0]; h0 += 1 (the dict version works)
-    "local_dict_of_lambdas_dispatch": "refused",  # E101 lambdas reading no variables of f
     "dict_unpack_merge_update": "refused",   # E101 {**p, "b": ...}
-    "untaken_arm_missing_attribute": "refused",  # E105 on the arm Python never evaluates
     "dataclass_list_built_inside_method": "refused",  # E202 list of dataclasses in a genexpr
     "complex_constructor": "refused",        # E202 complex(x, 2.0)
     "except_as_uses_exception": "refused",   # E101 except ValueError as e

@@ -40,7 +40,9 @@ def run_limited(src, mem_mb=1024, timeout=60):
     import sys
 
     here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(here)
+    # the folder of the revsrc this process imported (the installed one under CI, whose
+    # compiled kernels the source tree lacks), not the checkout's root
+    root = os.path.dirname(os.path.dirname(os.path.abspath(revsrc.__file__)))
 
     def cap():
         lim = mem_mb * 1024 * 1024
