@@ -13,6 +13,20 @@ from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_FromDouble
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+
+cdef extern from "Python.h":
+    # PEP 590: a Derivative is called without building an argument tuple
+    ctypedef PyObject* (*vectorcallfunc)(PyObject*, PyObject* const*, size_t, PyObject*)
+    Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
+    unsigned long Py_TPFLAGS_HAVE_VECTORCALL
+    ctypedef struct PyTupleObject:
+        PyObject* ob_item[1]
+    ctypedef struct _VectorcallType "PyTypeObject":
+        Py_ssize_t tp_vectorcall_offset
+        unsigned long tp_flags
 
 import builtins as _builtins
 import errno as _errno
@@ -460,6 +474,11 @@ cdef class Derivative:
     # what the installed programs took as fixed when they were made (`deps`); a
     # rebound name sends every call to ``slow``, which makes the derivative anew
     cdef Guards _guards
+    # the vectorcall slot (PEP 590), set for every instance: `_derivative_vectorcall`
+    cdef vectorcallfunc _vectorcall
+
+    def __cinit__(self, *args, **kwargs):
+        self._vectorcall = <vectorcallfunc>_derivative_vectorcall
 
     def __init__(self, slow):
         self.slow = slow
@@ -504,40 +523,80 @@ cdef class Derivative:
         return [(i.kinds.decode(), i.prog, i.select) for i in self._installs]
 
     def __call__(self, *args, **kwargs):
-        cdef _Install inst
-        cdef ScalarProgram prog
-        cdef Py_ssize_t n = len(args), i
-        cdef int err
-        cdef bint ok
+        # calls through a tuple (PyObject_Call, functools.partial, ...); Python's own
+        # calls take `_derivative_vectorcall`
         if kwargs:
             return self.slow(*args, **kwargs)
-        if self._guards.n and not self._guards.check(None):
-            self.clear()
-            return self.slow(*args)
-        for inst in self._installs:
-            prog = inst.prog
-            if prog.nparams != n:
+        return _derivative_run(self, <PyObject**>&(<PyTupleObject*>args).ob_item[0],
+                               len(args))
+
+
+cdef object _derivative_run(Derivative self, PyObject** args, Py_ssize_t n):
+    """The engine when the arguments match an installed program, else ``slow``."""
+    cdef _Install inst
+    cdef ScalarProgram prog
+    cdef Py_ssize_t i
+    cdef int err
+    cdef bint ok
+    if self._guards.n and not self._guards.check(None):
+        self.clear()
+        return self.slow(*_args_tuple(args, n))
+    for inst in self._installs:
+        prog = inst.prog
+        if prog.nparams != n:
+            continue
+        if prog.busy:           # running in another thread, without the GIL
+            out = _call_copy(inst, _args_tuple(args, n), self.slow)
+            if out is _NO_MATCH:
                 continue
-            if prog.busy:           # running in another thread, without the GIL
-                out = _call_copy(inst, args, self.slow)
-                if out is _NO_MATCH:
-                    continue
-                return out
-            ok = 1
-            for i in range(n):
-                if not _store_scalar(prog.regs, prog.param_regs[i], args[i],
-                                     inst.kinds[i]):
-                    ok = 0
-                    break
-            if not ok:
-                continue
-            err = prog._execute()
-            if err:
-                if err == RV_E_FALLBACK or err == RV_E_GLOBAL or err == RV_E_CHECKPOINT:
-                    return self.slow(*args)
-                prog._raise(err)
-            return _select(prog, inst.select)
-        return self.slow(*args)
+            return out
+        ok = 1
+        for i in range(n):
+            if not _store_scalar(prog.regs, prog.param_regs[i], <object>args[i],
+                                 inst.kinds[i]):
+                ok = 0
+                break
+        if not ok:
+            continue
+        err = prog._execute()
+        if err:
+            if err == RV_E_FALLBACK or err == RV_E_GLOBAL or err == RV_E_CHECKPOINT:
+                return self.slow(*_args_tuple(args, n))
+            prog._raise(err)
+        return _select(prog, inst.select)
+    return self.slow(*_args_tuple(args, n))
+
+
+cdef tuple _args_tuple(PyObject** args, Py_ssize_t n):
+    cdef tuple out = PyTuple_New(n)
+    cdef Py_ssize_t i
+    for i in range(n):
+        Py_INCREF(<object>args[i])
+        PyTuple_SET_ITEM(out, i, <object>args[i])
+    return out
+
+
+cdef object _derivative_vectorcall(object self, PyObject** args, size_t nargsf,
+                                   PyObject* kwnames):
+    cdef Py_ssize_t n = PyVectorcall_NARGS(nargsf), i
+    cdef dict kwargs
+    if kwnames is not NULL and len(<tuple>kwnames):
+        kwargs = {}
+        for i in range(len(<tuple>kwnames)):
+            kwargs[(<tuple>kwnames)[i]] = <object>args[n + i]
+        return (<Derivative>self).slow(*_args_tuple(args, n), **kwargs)
+    return _derivative_run(<Derivative>self, args, n)
+
+
+cdef _vectorcall_ready():
+    # every instance holds `_derivative_vectorcall` at the same offset: tell the type
+    cdef Derivative probe = Derivative.__new__(Derivative)
+    cdef _VectorcallType* t = <_VectorcallType*>Derivative
+    t.tp_vectorcall_offset = <Py_ssize_t>(<char*>&probe._vectorcall - <char*><PyObject*>probe)
+    t.tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL
+
+
+_vectorcall_ready()
 
 
 _NO_MATCH = object()
@@ -564,13 +623,16 @@ cdef object _call_copy(_Install inst, tuple args, object slow):
 
 cdef object _select(ScalarProgram prog, object select):
     cdef Py_ssize_t i, n
+    cdef tuple out
     if type(select) is int:
         return prog._out(select)
-    n = len(select)
-    out = [None] * n
+    n = len(<tuple>select)
+    out = PyTuple_New(n)
     for i in range(n):
-        out[i] = _select(prog, select[i])
-    return tuple(out)
+        item = _select(prog, (<tuple>select)[i])
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(out, i, item)
+    return out
 
 
 cdef _check_select(object select, int nout):

@@ -14,8 +14,6 @@ from libc.string cimport memcmp
 
 cdef extern from "Python.h":
     int PyErr_CheckSignals() except -1
-    ctypedef struct PyTupleObject:
-        PyObject* ob_item[1]
 
 cdef extern from *:
     """
