@@ -133,6 +133,8 @@ class Printer:
             return v.__name__
         if callable(v) and getattr(np, getattr(v, "__name__", ""), None) is v:
             return f"np.{v.__name__}"  # a NumPy function passed as a value
+        if isinstance(v, ir.Defaults):
+            return self.ref(v, f"{v.owner}_defaults")
         name = getattr(v, "__name__", None) if callable(v) else None
         return self.ref(v, name if isinstance(name, str) else type(v).__name__.lower())
 
@@ -190,7 +192,9 @@ class Printer:
         if fn is ir.make_list:
             return "[" + ", ".join(args) + "]"
         if fn is ir.load_global:
-            return f"{self.ref(op.args[0].value, 'globals')}[{op.args[1].value!r}]"
+            ns = op.args[0].value
+            hint = f"{ns.owner}_defaults" if isinstance(ns, ir.Defaults) else "globals"
+            return f"{self.ref(ns, hint)}[{op.args[1].value!r}]"
         if fn is ir.load_cell:
             return f"{self.ref(op.args[0].value, 'cell')}.cell_contents"
         if (fn is getattr or fn is ir.get_attribute) and isinstance(op.args[1], Const):

@@ -287,6 +287,17 @@ def load_global(namespace, key):
     return namespace[key]
 
 
+class Defaults(dict):
+    """What a called function, partial or class was given ahead of the call and holds
+    as data that may change in place (an array default, ``def fk(q, L=L0)``), by
+    parameter name: a program reads it with `load_global` when it runs, as a module's
+    global, and prints it as ``_<name>_defaults['L']``."""
+
+    def __init__(self, owner, items):
+        super().__init__(items)
+        self.owner = owner
+
+
 def load_cell(cell):
     return cell.cell_contents
 

@@ -394,7 +394,9 @@ class _Lowering:
             namespace, key = s.args[0].value, None
             value = namespace.cell_contents
             where = "closure cell"
-        kind = self.kinds.get(s.target) or _global_kind(value, where)
+        what = f"the default {key!r} of {namespace.owner}" if \
+            isinstance(namespace, ir.Defaults) else f"the global {where!r}"
+        kind = self.kinds.get(s.target) or _global_kind(value, what)
         self.kinds.setdefault(s.target, kind)
         self.kind_of(s.target)
         reg = self.hidden(f"global:{where}:")
@@ -512,17 +514,18 @@ class _Lowering:
         return program
 
 
-def _global_kind(value, where):
-    """The register kind of a global's ``value``, or why the engine cannot hold it."""
+def _global_kind(value, what):
+    """The register kind of a global's ``value`` (``what``: "the global 'K'"), or why
+    the engine cannot hold it."""
     try:
         return _Lowering._const_kind(value)
     except NotLowerable:
         if type(value) in (list, tuple, dict):
             raise NotLowerable(
-                f"the global {where!r} is a {type(value).__name__} whose items are not all "
+                f"{what} is a {type(value).__name__} whose items are not all "
                 "numbers, or too many (revsrc.jit reads a global list, tuple or dict of at "
                 "most 256 Python floats, ints and bools as constants)") from None
-        raise NotLowerable(f"the global {where!r} is not a float, int or bool") from None
+        raise NotLowerable(f"{what} is not a float, int or bool") from None
 
 
 def lower(program: ir.Program) -> EngineProgram:

@@ -8,11 +8,13 @@ import ast
 import inspect
 import types
 
+import numpy as np
+
 from .. import bindings, callee as callee_mod, fence
-from . import recursion
+from . import numbers, recursion
 from ... import errors
 from ...core import ir
-from ...core.ir import Op
+from ...core.ir import Const, Op
 from ..desugar import desugar
 from ..parse import parse_function
 from .scope import Scope, assigned_names, param_names, params_of, positional_names
@@ -37,9 +39,10 @@ class InliningLowering:
         # what unwrap read: a partial's arguments, the class's __call__
         self.deps.extend(bindings.callee_guards(fn))
         pre = []
+        owner = getattr(c.fn, "__name__", "callee")
         for p, v in zip(positional_names(c.fn), c.pre):
-            pre.append(Known(v) if p in c.static else known_or_const(v))
-        pre_kwargs = [(k, known_or_const(v))
+            pre.append(Known(v) if p in c.static else self._given(owner, p, v, out, loc))
+        pre_kwargs = [(k, self._given(owner, k, v, out, loc))
                       for k, v in c.pre_kwargs.items()]
         given = dict(kwargs)
         return self._inline_function(sc, c.fn, pre + list(args),
@@ -67,7 +70,7 @@ class InliningLowering:
         callee = Scope(parsed, prefix, fn.__globals__,
                        dict(zip(fn.__code__.co_freevars, fn.__closure__ or ())), fn=fn)
         callee.recursion_ints = recursion.int_constants(args, kwargs)
-        bound = self._bind(fn, params, args, kwargs, loc)
+        bound = self._bind(fn, params, args, kwargs, out, loc)
         return self._inline_body(callee, fn, node, params, names, bound, out, into, loc)
 
     def _inline_body(self, callee, key, node, params, names, bound, out, into, loc):
@@ -121,7 +124,7 @@ class InliningLowering:
                 bound[p] = taken[p] if p in taken else self._val(def_scope, a.defaults[p], out)
         return bound
 
-    def _bind(self, fn, params, args, kwargs, loc):
+    def _bind(self, fn, params, args, kwargs, out, loc):
         # the function's own signature, never what functools.wraps says it wraps
         sig = inspect.signature(fn, follow_wrapped=False)
         try:
@@ -144,9 +147,24 @@ class InliningLowering:
             elif p in ba.arguments:
                 bound[p] = value(ba.arguments[p])
             else:
-                default = sig.parameters[p].default
-                bound[p] = known_or_const(default)
+                bound[p] = self._given(fn.__name__, p, sig.parameters[p].default, out, loc)
         return bound
+
+    def _given(self, owner, name, value, out, loc):
+        """A value the callee was given ahead of the call (a default, a partial's
+        argument): static, a constant, or, for an array (data the caller may change in
+        place, and no constant a pass could fold or compare) or a list or dict, read when
+        the program runs."""
+        if not _read_when_run(value):
+            return known_or_const(value)
+        owner = owner.strip("<>")
+        holder = ir.Defaults(owner, {name: value})
+        found = numbers.folded(holder, name, value)   # revsrc.jit's constants
+        if found is not None:
+            self.deps.extend(found[1])
+            return found[0]
+        into = self.fresh(f"{owner}_{name}")
+        return self._emit(out, ir.load_global, (Const(holder), Const(name)), into, loc)
 
     def _bind_params(self, callee, params, assigned, bound, out, loc):
         for p in params:
@@ -175,3 +193,17 @@ class InliningLowering:
             "source)", loc=loc,
             hint=f"register a rule: @revsrc.defvjp({fn.__name__}) def rule(g, ans, "
                  "*args): ..., or mark it with revsrc.nondiff")
+
+
+def _read_when_run(value):
+    """An array, a list or a dict, or a tuple holding one: data, unhashable (a pass
+    cannot hold it as a constant), read when the program runs."""
+    if isinstance(value, (np.ndarray, list, dict)):
+        return True
+    if type(value) is not tuple:
+        return False
+    try:
+        hash(value)
+    except TypeError:
+        return True
+    return False

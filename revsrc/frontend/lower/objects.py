@@ -21,7 +21,7 @@ from .dispatch import expression
 from .scope import params_of
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, Slot, VDict, VRecord,
                      VTuple, class_of, describe_static, is_library, is_static,
-                     known_or_const, mentions_slot, short, static_node, vtuple)
+                     mentions_slot, short, static_node, vtuple)
 from ...core.late import LateModule
 
 # map, filter, np.vectorize and iterators kept for later (mapping.py): loaded when met
@@ -267,11 +267,15 @@ class ObjectLowering:
                  "namedtuples: ._replace(...), ._asdict(); and the methods of your own "
                  "classes")
 
+    def _given_to(self, cls, out, loc):
+        """How ``cls``'s defaults are bound (`InliningLowering._given`)."""
+        return lambda name, value: self._given(cls.__name__, name, value, out, loc)
+
     def _construct(self, sc, cls, args, kwargs, out, loc):
         """``Cls(...)`` for a namedtuple, a dataclass or a class whose ``__init__``
         only stores its arguments: a static container of the operands."""
         if pytree.node_of_class(cls) == "namedtuple":
-            bound = _bind_class(cls, cls, args, kwargs, loc)
+            bound = _bind_class(cls, cls, args, kwargs, loc, self._given_to(cls, out, loc))
             items = [self._snapshot_deep(bound[f], out, loc) for f in cls._fields]
             return vtuple(items, cls=cls, probe=cls._make([Slot(i) for i in range(len(items))]))
         if pytree.node_of_class(cls) == "dataclass":
@@ -281,7 +285,7 @@ class ObjectLowering:
                     f"{cls.__name__} has __post_init__ or fields set outside __init__: "
                     "revsrc builds dataclasses only from their fields", loc=loc,
                     hint="build it outside the function and pass it in")
-            bound = _bind_class(cls, cls, args, kwargs, loc)
+            bound = _bind_class(cls, cls, args, kwargs, loc, self._given_to(cls, out, loc))
             fields = pytree.dataclass_fields(cls)
             static = [f for f in fields if f.metadata.get("static", False)]
             fixed = []
@@ -361,7 +365,7 @@ def plain_init_class(cls):
     return True
 
 
-def _bind_class(cls, fn, args, kwargs, loc):
+def _bind_class(cls, fn, args, kwargs, loc, given):
     try:
         sig = inspect.signature(fn)
         ba = sig.bind(*range(len(args)), **{k: ("kw", k) for k, _ in kwargs})
@@ -374,7 +378,7 @@ def _bind_class(cls, fn, args, kwargs, loc):
             m = ba.arguments[name]
             out[name] = kw[m[1]] if isinstance(m, tuple) else args[m]
         elif p.default is not inspect.Parameter.empty:
-            out[name] = known_or_const(p.default)
+            out[name] = given(name, p.default)
     return out
 
 
