@@ -78,8 +78,8 @@ def kron(g, ans, a, b):
 # Vectors of 2 or 3 components along axisa, axisb; the result's along axisc.
 @primitive("cross", np.cross, kind=KR.array_kind, complex_ok=True)
 def cross(g, ans, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    d = _helpers.cross_grads(g, a, b, axisa, axisb, axisc, axis)
-    return d[0], d[1]
+    return (_helpers.cross_grad_a(g, a, b, axisa, axisb, axisc, axis),
+            _helpers.cross_grad_b(g, a, b, axisa, axisb, axisc, axis))
 
 
 # Subscripts and operands, or operands and sublists (np.einsum(x, [0, 1], [1, 0])),

@@ -62,6 +62,9 @@ define("zero_items", runtime.zero_items, nondiff=True)
 for _fn in (containers.item_grad, containers.head_grad, containers.tail_grad,
             containers.value_grad, containers.set_item_grad):
     define(_fn.__name__, _fn, linear=(0,))
+# list(x) and tuple(x)'s adjoint: the items' adjoints laid out as x (an array's
+# adjoint an array), linear in them
+define("sequence_grad", containers.sequence_grad, kind=_like(1), linear=(0,))
 define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
 define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
 
@@ -207,6 +210,7 @@ for _fn, _like_arg, _linear in [
     (_reductions.outer_sum_a, 1, (0,)), (_reductions.outer_sum_b, 2, (0,)),
     (_calculus.diff_grad_back, 1, (0,)),
     (_linalg.tensordot_grad_a, 1, ((0, 2),)), (_linalg.tensordot_grad_b, 2, ((0, 1),)),
+    (_linalg.cross_grad_a, 1, ((0, 2),)), (_linalg.cross_grad_b, 2, ((0, 1),)),
     (_linalg.trace_grad, 1, (0,)), (_indexing.getitem_grad, 1, (0,)),
     (_shape.array_grad, 1, (0,)), (_shape.transpose_grad, 0, (0,)),
     (_shape.concatenate_grad, None, (0,)), (_shape.stack_grad, None, (0,)),

@@ -323,10 +323,19 @@ def cholesky_grad(g, ans, a, upper=False):
     return mT(grad) if upper else grad
 
 
-def cross_grads(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """(d a, d b) of np.cross. For 3-vectors, c = a x b gives d a = b x g and
-    d b = g x a; 2-vectors are 3-vectors with z = 0 (two of them make the z component
-    alone, with no axis of its own)."""
+def cross_grad_a(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """d a of np.cross. For 3-vectors, c = a x b gives d a = b x g (linear in g and in
+    b: a second derivative differentiates it as such); 2-vectors are 3-vectors with
+    z = 0 (two of them make the z component alone, with no axis of its own)."""
+    return _cross_adjoint(g, a, b, axisa, axisb, axisc, axis, 0)
+
+
+def cross_grad_b(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """d b of np.cross: g x a (linear in g and in a)."""
+    return _cross_adjoint(g, a, b, axisa, axisb, axisc, axis, 1)
+
+
+def _cross_adjoint(g, a, b, axisa, axisb, axisc, axis, which):
     if axis is not None:
         axisa = axisb = axisc = axis
     am = np.moveaxis(np.asarray(a), axisa, -1)
@@ -343,11 +352,11 @@ def cross_grads(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         g3 = np.stack([zero, zero, gv], axis=-1)
     else:
         g3 = np.moveaxis(gv, axisc, -1)
-    grad_a = np.cross(to3(bm), g3)[..., :na]
-    grad_b = np.cross(g3, to3(am))[..., :nb]
-    grad_a = np.moveaxis(tensor.sum_to_shape(grad_a, am.shape), -1, axisa)
-    grad_b = np.moveaxis(tensor.sum_to_shape(grad_b, bm.shape), -1, axisb)
-    return as_adjoint(grad_a, a), as_adjoint(grad_b, b)
+    if which == 0:
+        grad = np.cross(to3(bm), g3)[..., :na]
+        return as_adjoint(np.moveaxis(tensor.sum_to_shape(grad, am.shape), -1, axisa), a)
+    grad = np.cross(g3, to3(am))[..., :nb]
+    return as_adjoint(np.moveaxis(tensor.sum_to_shape(grad, bm.shape), -1, axisb), b)
 
 
 def matrix_power_grad(g, a, n):
