@@ -176,6 +176,8 @@ class CallLowering:
             if made is None and self._static_callee(sc, func.func, out) is getattr:
                 made = self._expr(sc, func, out)     # getattr(math, "sin")(x)
             fn = made.value if isinstance(made, Known) else None
+            if made is None:     # Layer(0.7)(x), make(k)(x): what the call gives, called
+                return self._called_value(sc, func, node, out, into, loc)
         else:
             fn = self._static_callee(sc, func, out)
             if fn is None and isinstance(func, ast.Name):
@@ -183,9 +185,26 @@ class CallLowering:
                 if isinstance(v, STATIC_NODES) and not isinstance(v, VDict):
                     # an object made from parameters, called: its class's __call__
                     return None, self._container_method(sc, v, "__call__", node, out, into, loc)
+            elif fn is None and isinstance(func, ast.Subscript):   # revsrc.vjp(f, q)[1](t)
+                return self._called_value(sc, func, node, out, into, loc)
         if isinstance(fn, (operator.itemgetter, operator.attrgetter)) and not sc.rule_mode:
             return None, self._expr(sc, getter_access(fn, node, loc), out, into)
         return fn, MISSING
+
+    def _called_value(self, sc, func, node, out, into, loc):
+        """(fn, MISSING) or (None, the call's value) for ``func(...)`` where ``func`` is
+        an expression whose value is known when transforming: a function (`Known`), or an
+        object made in the function (its class's ``__call__``). Else (None, MISSING): the
+        call is refused where such calls are."""
+        tried = []
+        v = self._expr(sc, func, tried)
+        if isinstance(v, Known):
+            out.extend(tried)
+            return v.value, MISSING
+        if isinstance(v, STATIC_NODES) and not isinstance(v, VDict):
+            out.extend(tried)
+            return None, self._container_method(sc, v, "__call__", node, out, into, loc)
+        return None, MISSING
 
     def _stored_function(self, base, attr):
         """The function ``G.attr`` holds, where G is a global or closure variable
@@ -482,11 +501,15 @@ def _maker(lowerer, sc, func, out):
     """(the function known when transforming whose call made the value ``func`` calls,
     that call and its index in ``out`` or None, the item of its result called or None):
     ``revsrc.vmap(f)(x)``, ``g = revsrc.vmap(f)`` then ``g(x)``, ``out, back =
-    revsrc.vjp(f, x)`` then ``back(ct)``."""
+    revsrc.vjp(f, x)`` then ``back(ct)``, ``revsrc.vjp(f, x)[1](ct)``."""
     if isinstance(func, ast.Call):
         return lowerer._static_callee(sc, func.func, out), None, None
     name = sc.env.get(func.id) if isinstance(func, ast.Name) else None
     item = None
+    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Call) and \
+            type(constant_key(func.slice)) is int:
+        # revsrc.vjp(f, x)[1](ct): the maker's call lowered here, its item called
+        name, item = lowerer._expr(sc, func.value, out), constant_key(func.slice)
     for k in range(len(out) - 1, -1, -1):
         s = out[k]
         if not (isinstance(name, str) and isinstance(s, Op) and s.target == name):

@@ -15,6 +15,7 @@ from ... import errors, runtime
 from ...runtime import containers, guards
 from ...core import ir
 from ...core.ir import Const, If, Op
+from . import recursion
 from .chosen import note_item
 from .dispatch import expression
 from .rebind import merge_dicts
@@ -117,10 +118,11 @@ class ExpressionLowering:
 
     @expression(ast.IfExp)
     def _ifexp(self, sc, node, out, into, loc):
-        test = self._condition(sc, node.test, out)
+        test = recursion.fold_condition(self, sc, out, self._condition(sc, node.test, out))
         if isinstance(test, Const) and type(test.value) in _FOLDED_TESTS:
-            # known when transforming (hasattr(np, "trapezoid")): only the arm that
-            # runs is lowered, as for an `if` statement
+            # known when transforming (hasattr(np, "trapezoid"), the base case of a
+            # recursion on an int, n == 0): only the arm that runs is lowered, as for an
+            # `if` statement
             return self._expr(sc, node.body if test.value else node.orelse, out, into)
         target = into if into is not None else self.fresh()
         body, orelse = [], []

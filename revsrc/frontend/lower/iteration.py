@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import types
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from ...core.ir import Const, For, If, Op
 from ...runtime import guards
 from .counting import COUNT, check_bounded, endless
 from .scope import assigned_names
-from .values import UNROLL_LIMIT, VDict, VTuple
+from .values import UNROLL_LIMIT, Known, VDict, VTuple, is_static
 
 _getitem = operator.getitem
 _add_int = operator.add
@@ -132,6 +133,13 @@ class IterationLowering:
                 return list(v)
             if isinstance(v, VDict):
                 return [Const(k) for k in v.keys]
+            held = self.loaded.get(v) if isinstance(v, str) else None
+            if held is not None and _functions(held[2]):
+                # a global tuple of functions (FT = (f, g, h)): each call's function
+                # taken as fixed, as FT[0](x)'s is; the tuple's items never change,
+                # the global holding it is guarded
+                self.deps.append((held[0], held[1], held[2], None))
+                return [Known(f) for f in held[2]]
             if top and isinstance(v, Const) and isinstance(v.value, (tuple, list)) and \
                     len(v.value) <= UNROLL_LIMIT and \
                     all(isinstance(x, (str, int, type(None))) for x in v.value):
@@ -264,3 +272,9 @@ class IterationLowering:
         elif plan[0] == "zip":
             for p in plan[1]:
                 self._reversed_counts(p, out, loc, counts)
+
+
+def _functions(value):
+    """A tuple of (at most UNROLL_LIMIT) functions or other callables, no module."""
+    return type(value) is tuple and 0 < len(value) <= UNROLL_LIMIT and all(
+        is_static(f) and not isinstance(f, types.ModuleType) for f in value)

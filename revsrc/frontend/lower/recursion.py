@@ -105,6 +105,9 @@ def bind_int_param(lowerer, sc, param, value):
     may ask for its value."""
     if value is not None:
         sc.env[param] = Const(value)
+        # its tests are decided now too (`fold_condition`): pe(x, 0)'s base case is
+        # picked in the function transformed itself, as in the calls it unrolls
+        sc.recursion_ints = tuple(getattr(sc, "recursion_ints", None) or ()) + (value,)
         return
     if not hasattr(lowerer, "run_time_ints"):
         lowerer.run_time_ints = {}
