@@ -58,13 +58,10 @@ define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
 define("own_tangent", _forward.own_tangent, kind=_like(1), nondiff=True)
 define("view_tangent", _forward.view_tangent, kind=_like(1), nondiff=True)
 define("zero_items", runtime.zero_items, nondiff=True)
-# the pieces of the adjoints of lists and dicts (revsrc/runtime/containers.py): linear in g
+# the pieces of the adjoints of lists and dicts, and list(x)'s (x's layout): linear in g
 for _fn in (containers.item_grad, containers.head_grad, containers.tail_grad,
-            containers.value_grad, containers.set_item_grad):
+            containers.value_grad, containers.set_item_grad, containers.sequence_grad):
     define(_fn.__name__, _fn, linear=(0,))
-# list(x) and tuple(x)'s adjoint: the items' adjoints laid out as x (an array's
-# adjoint an array), linear in them
-define("sequence_grad", containers.sequence_grad, kind=_like(1), linear=(0,))
 define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
 define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
 

@@ -324,18 +324,16 @@ def cholesky_grad(g, ans, a, upper=False):
 
 
 def cross_grad_a(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """d a of np.cross. For 3-vectors, c = a x b gives d a = b x g (linear in g and in
-    b: a second derivative differentiates it as such); 2-vectors are 3-vectors with
-    z = 0 (two of them make the z component alone, with no axis of its own)."""
+    """d a of np.cross, c = a x b: b x g, linear in g and in b (cross_grad_b: g x a)."""
     return _cross_adjoint(g, a, b, axisa, axisb, axisc, axis, 0)
 
 
 def cross_grad_b(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """d b of np.cross: g x a (linear in g and in a)."""
     return _cross_adjoint(g, a, b, axisa, axisb, axisc, axis, 1)
 
 
 def _cross_adjoint(g, a, b, axisa, axisb, axisc, axis, which):
+    # 2-vectors are 3-vectors with z = 0 (two make the z component alone, no axis)
     if axis is not None:
         axisa = axisb = axisc = axis
     am = np.moveaxis(np.asarray(a), axisa, -1)
@@ -343,15 +341,10 @@ def _cross_adjoint(g, a, b, axisa, axisb, axisc, axis, which):
     na, nb = am.shape[-1], bm.shape[-1]
 
     def to3(v):
-        if v.shape[-1] == 3:
-            return v
-        return np.concatenate([v, np.zeros(v.shape[:-1] + (1,), dtype=v.dtype)], axis=-1)
+        return np.pad(v, [(0, 0)] * (v.ndim - 1) + [(0, 3 - v.shape[-1])])
     gv = np.asarray(as_array(g, am, bm))
-    if na == 2 and nb == 2:
-        zero = np.zeros_like(gv)
-        g3 = np.stack([zero, zero, gv], axis=-1)
-    else:
-        g3 = np.moveaxis(gv, axisc, -1)
+    g3 = np.stack([np.zeros_like(gv)] * 2 + [gv], axis=-1) if na == nb == 2 else \
+        np.moveaxis(gv, axisc, -1)
     if which == 0:
         grad = np.cross(to3(bm), g3)[..., :na]
         return as_adjoint(np.moveaxis(tensor.sum_to_shape(grad, am.shape), -1, axisa), a)
