@@ -11,7 +11,7 @@ from ... import errors
 from ...core import ir
 from ...core.ir import Const, For, Op, While
 from . import counting, recursion
-from .calls import calls_maker
+from .made import calls_maker
 from .dispatch import expression, statement
 from .scope import assigned_names, leaves_loop
 from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, VTuple, vtuple

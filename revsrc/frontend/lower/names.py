@@ -19,7 +19,7 @@ from ...core.ir import Const, Op
 from .scope import assigned_names
 from .values import (STATIC_NODES, Known, NestedDef, Poisoned, VDict, VTuple, describe_static,
                      is_static, is_static_value, plain_static, user_callable)
-from .calls import calls_maker, calls_vectorize
+from .made import calls_maker, calls_vectorize
 from . import numbers
 from .objects import is_record_class, plain_init_class
 
