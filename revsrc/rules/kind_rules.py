@@ -384,6 +384,14 @@ def index_drop(index, ndim):
     return drop - add if drop - add < ndim else None
 
 
+def _index_part(operand, ctx):
+    """An index tuple's item as `index_drop` reads it: its value where constant, 0 for
+    an int computed when the program runs, else a marker that is no basic index."""
+    if not isinstance(operand, str):     # a constant
+        return operand.value
+    return 0 if ctx.kind(operand) == INT else object()
+
+
 def getitem_kind(op, ctx):
     base, idx = op.args[0], op.args[1]
     if ctx.kind(base) != ARRAY:
@@ -396,6 +404,11 @@ def getitem_kind(op, ctx):
             return FLOAT if drop == nd else (ARRAY, nd - drop)
     if nd is not None and isinstance(idx, str) and ctx.kind(idx) == INT:
         return (FLOAT, None) if nd == 1 else (ARRAY, nd - 1)
+    parts = ctx.items(idx) if isinstance(idx, str) else ()
+    if nd is not None and parts:       # A[:, j], a tuple made in the program
+        drop = index_drop(tuple(_index_part(p, ctx) for p in parts), nd)
+        if drop is not None:
+            return FLOAT if drop == nd else (ARRAY, nd - drop)
     if isinstance(idx, str) and (ctx.kind(idx) in (ARRAY, LIST) or
                                  ARRAY in ctx.kinds(ctx.items(idx))):
         return ARRAY  # advanced indexing (an array or a list index) always makes an array

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import functools
 import inspect
 import itertools
@@ -190,6 +191,26 @@ class CallLowering:
             return None, self._expr(sc, getter_access(fn, node, loc), out, into)
         return fn, MISSING
 
+    def _plain_call(self, sc, node):
+        """``node`` as the call Python makes, where its callee is an expression that
+        says which function: ``(f if c else g)(x)`` is ``f(x) if c else g(x)``, and
+        ``getattr(obj, "name")(x)`` is ``obj.name(x)``; else None."""
+        func = node.func
+        if isinstance(func, ast.IfExp):
+            new = ast.IfExp(test=func.test, body=_called(func.body, node),
+                            orelse=_called(func.orelse, node))
+        elif isinstance(func, ast.Call) and len(func.args) == 2 and not func.keywords and \
+                isinstance(func.args[1], ast.Constant) and \
+                isinstance(func.args[1].value, str) and func.args[1].value.isidentifier() and \
+                not isinstance(func.args[0], ast.Starred) and not sc.rule_mode and \
+                self._static_callee(sc, func.func, []) is getattr:
+            attr = ast.copy_location(ast.Attribute(value=func.args[0],
+                                                   attr=func.args[1].value, ctx=ast.Load()), func)
+            return _called(attr, node)
+        else:
+            return None
+        return ast.copy_location(new, node)
+
     def _called_value(self, sc, func, node, out, into, loc):
         """(fn, MISSING) or (None, the call's value) for ``func(...)`` where ``func`` is
         an expression whose value is known when transforming: a function (`Known`), or an
@@ -235,6 +256,9 @@ class CallLowering:
 
     @expression(ast.Call)
     def _call(self, sc, node, out, into, loc):
+        plain = self._plain_call(sc, node)
+        if plain is not None:
+            return self._expr(sc, plain, out, into)
         fn, done = self._callee(sc, node, out, into, loc)
         if done is not MISSING:
             return done
@@ -495,3 +519,10 @@ def _by_position(fn, args, kwargs):
 
 
 # ----- A value a function revsrc made called -----
+
+
+def _called(func, call):
+    """The call ``call`` with ``func`` as its callee (its arguments copied)."""
+    new = ast.Call(func=func, args=copy.deepcopy(call.args),
+                   keywords=copy.deepcopy(call.keywords))
+    return ast.fix_missing_locations(ast.copy_location(new, call))

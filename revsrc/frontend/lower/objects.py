@@ -309,6 +309,10 @@ class ObjectLowering:
         ``__init__`` inlined on a static object that records them; its methods are
         inlined with ``self`` that object, its attributes read what was stored."""
         obj = VRecord(None, [], cls)
+        if cls.__init__ is object.__init__:       # no __init__ of its own
+            if args or kwargs:
+                raise errors.StaticValueError(f"{cls.__name__}() takes no arguments", loc=loc)
+            return obj
         obj.building = True
         try:
             self._inline_callable(sc, cls.__init__, [obj] + list(args), kwargs, out, None,
@@ -333,10 +337,12 @@ def plain_init_class(cls):
     owners = [b for b in cls.__mro__ if b is not object and "__init__" in b.__dict__]
     init = owners[0].__dict__["__init__"] if owners and isinstance(
         owners[0].__dict__, types.MappingProxyType) else None
-    if not isinstance(init, types.FunctionType) or is_library(init) or \
-            any(k in b.__dict__ for b in cls.__mro__ if b is not object
-                for k in ("__new__", "__setattr__", "__slots__")) or \
-            type(cls) is not type:
+    if any(k in b.__dict__ for b in cls.__mro__ if b is not object
+           for k in ("__new__", "__setattr__", "__slots__")) or type(cls) is not type:
+        return False
+    if not owners:       # no __init__ of its own (class Cfg: def apply(...)): no attributes
+        return not any(is_library(b) for b in cls.__mro__ if b is not object)
+    if not isinstance(init, types.FunctionType) or is_library(init):
         return False
     try:
         node = ast.parse(textwrap.dedent(inspect.getsource(init))).body[0]
