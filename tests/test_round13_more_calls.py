@@ -130,3 +130,26 @@ def test_a_view_written_with_an_augmented_assignment_in_a_loop(f):
     np.testing.assert_allclose(g, _fd(f, x), rtol=1e-7, atol=1e-9)
     if f is columns_in_loop:
         np.testing.assert_allclose(g, np.arange(9).reshape(3, 3) @ [1.0, 2.0, 3.0])
+
+
+def bubble(y0):
+    y = y0.copy()
+    for i in range(3):
+        swapped = False
+        for j in range(2):
+            if y[j] > y[j + 1]:
+                y[j], y[j + 1] = y[j + 1], y[j]
+                swapped = True
+        if not swapped:
+            break
+    return np.sum(y * np.array([1.0, 2.0, 3.0]))
+
+
+def test_jax_backend_names_a_traced_flag_that_ends_a_loop_E602():
+    pytest.importorskip("jax")
+    y = np.array([3.0, 1.0, 2.0])
+    np.testing.assert_array_equal(revsrc.grad(bubble)(y), [3.0, 1.0, 2.0])
+    with pytest.raises(errors.JaxDataDependent, match="decides control flow") as info:
+        revsrc.grad(bubble, backend="jax")(y)
+    assert info.value.code == "E602"
+    assert "if not swapped" in str(info.value)
