@@ -153,3 +153,30 @@ def test_jax_backend_names_a_traced_flag_that_ends_a_loop_E602():
         revsrc.grad(bubble, backend="jax")(y)
     assert info.value.code == "E602"
     assert "if not swapped" in str(info.value)
+
+
+def method_named(x):
+    fn = PH.force
+    return fn(2.0, x)
+
+
+def method_by_getattr_named(x):
+    fn = getattr(PH, "force")
+    return fn(2.0, x) * x
+
+
+@pytest.mark.parametrize("f", [method_named, method_by_getattr_named])
+def test_a_global_objects_method_kept_in_a_name(f):
+    x = 0.8
+    assert revsrc.grad(f)(x) == pytest.approx(_fd(f, x), rel=1e-8)
+
+
+def test_a_method_kept_in_a_name_sees_the_method_rebound():
+    g = revsrc.grad(method_named)
+    assert g(0.8) == pytest.approx(-0.8, rel=1e-14)
+    saved = Physics.force
+    try:
+        Physics.force = lambda self, m, v: m * v * v
+        assert g(0.8) == pytest.approx(2 * 2.0 * 0.8, rel=1e-14)
+    finally:
+        Physics.force = saved

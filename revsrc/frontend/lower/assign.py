@@ -429,8 +429,14 @@ class AssignLowering:
             sc.defs[target.id] = node
             sc.env[target.id] = Known(NestedDef(sc, node))
             return True
+        value = self._getattr_written(sc, value)   # f = getattr(PH, "force")
         if isinstance(value, (ast.Name, ast.Attribute)):
             fn = self._static_callee(sc, value, out)
+            if fn is None and isinstance(value, ast.Attribute):
+                # a method of a global object (f = PH.force): what its calls reach
+                tried = []
+                found = self._expr(sc, value, tried)
+                fn = found.value if isinstance(found, Known) else None
             if fn is None or not _is_function_value(fn):
                 return False
             self._check_single_binding(sc, target.id, "a function", loc)

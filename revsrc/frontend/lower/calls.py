@@ -199,17 +199,23 @@ class CallLowering:
         if isinstance(func, ast.IfExp):
             new = ast.IfExp(test=func.test, body=_called(func.body, node),
                             orelse=_called(func.orelse, node))
-        elif isinstance(func, ast.Call) and len(func.args) == 2 and not func.keywords and \
-                isinstance(func.args[1], ast.Constant) and \
-                isinstance(func.args[1].value, str) and func.args[1].value.isidentifier() and \
-                not isinstance(func.args[0], ast.Starred) and not sc.rule_mode and \
-                self._static_callee(sc, func.func, []) is getattr:
-            attr = ast.copy_location(ast.Attribute(value=func.args[0],
-                                                   attr=func.args[1].value, ctx=ast.Load()), func)
-            return _called(attr, node)
+        elif isinstance(func, ast.Call) and self._getattr_written(sc, func) is not func:
+            return _called(self._getattr_written(sc, func), node)
         else:
             return None
         return ast.copy_location(new, node)
+
+    def _getattr_written(self, sc, node):
+        """``getattr(obj, "name")`` with a constant name (and no default) as the
+        attribute it reads, ``obj.name``; any other node itself."""
+        if isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords and \
+                isinstance(node.args[1], ast.Constant) and \
+                isinstance(node.args[1].value, str) and node.args[1].value.isidentifier() and \
+                not isinstance(node.args[0], ast.Starred) and not sc.rule_mode and \
+                self._static_callee(sc, node.func, []) is getattr:
+            return ast.copy_location(ast.Attribute(value=node.args[0], attr=node.args[1].value,
+                                                   ctx=ast.Load()), node)
+        return node
 
     def _called_value(self, sc, func, node, out, into, loc):
         """(fn, MISSING) or (None, the call's value) for ``func(...)`` where ``func`` is

@@ -44,6 +44,9 @@ class ObjectLowering:
         stored = self._stored_number(base, node.attr, out, into, loc)
         if stored is not None:
             return stored
+        method = self._stored_function(base, node.attr)
+        if method is not None:    # f = PH.force, PH a global object: as PH.force(...) calls
+            return Known(method)
         base = self._materialize(base, out, loc)
         if node.attr in _ATTRS_NONDIFF:
             return self._emit(out, getattr, (base, Const(node.attr)), into, loc)
