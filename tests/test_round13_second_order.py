@@ -76,3 +76,44 @@ def test_hessian_through_tuple_and_list_of_an_array(f, p):
     if f is unpack_tuple:
         a, b = p
         np.testing.assert_allclose(H, [[2 * b, 2 * a], [2 * a, 0.0]], rtol=1e-15)
+
+
+S3 = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 5.0]])
+
+
+def spectrum(s):
+    w = np.linalg.eigvalsh(s.reshape(3, 3))
+    wu = np.linalg.eigvalsh(s.reshape(3, 3), UPLO="U")
+    return w[-1] + 0.3 * np.sum(wu ** 2)
+
+
+def spectra(s):
+    return np.sum(np.linalg.eigvalsh(s) ** 3)
+
+
+def test_eigvalsh_has_a_gradient():
+    # it had no rule (E202); the value is NumPy's own eigvalsh
+    x = S3.ravel() + 0.01 * np.arange(9.0)     # not symmetric: one triangle is read
+    value, g = revsrc.value_and_grad(spectrum)(x)
+    assert value == spectrum(x)
+    h = 1e-6
+    fd = [(spectrum(x + h * e) - spectrum(x - h * e)) / (2 * h) for e in np.eye(9)]
+    np.testing.assert_allclose(g, fd, rtol=1e-7, atol=1e-8)
+
+
+def test_eigvalsh_of_a_stack():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((2, 3, 3))
+    a = a + np.swapaxes(a, 1, 2)
+    g = revsrc.grad(spectra)(a)
+    d = rng.standard_normal(a.shape)
+    h = 1e-6
+    fd = (spectra(a + h * d) - spectra(a - h * d)) / (2 * h)
+    np.testing.assert_allclose(np.sum(g * d), fd, rtol=1e-6)
+
+
+def test_eigvalsh_under_jax_matches():
+    pytest.importorskip("jax")
+    x = S3.ravel()
+    np.testing.assert_allclose(revsrc.grad(spectrum, backend="jax")(x),
+                               revsrc.grad(spectrum)(x), rtol=1e-12, atol=1e-13)

@@ -9,7 +9,8 @@ from .. import _kernels
 from ..primitives import NUMPY, alias, declare
 from .register import jvp_rule, primitive
 from ..runtime import forward_grads as _forward
-from ..runtime.grads import linalg as _helpers, reductions as _reductions, shape as _shape
+from ..runtime.grads import (linalg as _helpers, reductions as _reductions, shape as _shape,
+                             spectral as _spectral)
 
 # ----- Products -----
 
@@ -204,6 +205,11 @@ def pinv(g, ans, a, rcond=None, hermitian=False, rtol=None):
 @primitive("eigh", np.linalg.eigh, kind=KR.constant(K.ANY))
 def eigh(g, ans, a, UPLO="L"):
     return _helpers.eigh_grad(g, ans, a, UPLO)
+
+
+@primitive("eigvalsh", np.linalg.eigvalsh, kind=KR.array_kind)
+def eigvalsh(g, ans, a, UPLO="L"):
+    return _spectral.eigvalsh_grad(g, ans, a, UPLO)
 
 
 @primitive("eig", np.linalg.eig, kind=KR.constant(K.ANY), complex_ok=True)

@@ -37,7 +37,7 @@ from ...runtime.grads import (calculus as _calculus, common as _common,
 from ...runtime import attempts, batched, dropped, smallarr, vectorized, vmap_grads
 from ...runtime import checkpoint as _checkpoint
 from ...runtime.grads import (mathfuncs as _mathfuncs, quantiles as _quantiles,
-                              scipy_linalg as _scipy_linalg)
+                              scipy_linalg as _scipy_linalg, spectral as _spectral)
 
 Tracer = jax.core.Tracer
 
@@ -502,6 +502,7 @@ register_twins(_elementwise, {
 register_twins(_calculus, {})
 register_twins(_fft, {})
 register_twins(_linalg, {"matmul_grad_a": matmul_grad_a, "matmul_grad_b": matmul_grad_b})
+register_twins(_spectral, {})
 register_twins(_shape, {"index_concat_grad": index_concat_grad})
 register_twins(_indexing, {"sort_grad": sort_grad})
 # IEEE derivative code on numbers: jnp's operations are IEEE already
