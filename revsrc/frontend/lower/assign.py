@@ -15,6 +15,7 @@ from ...runtime import containers
 from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
+from .callee_forms import getattr_written
 from .scope import param_names
 from .rebind import augmented_static, placed_dict as _placed_dict, rebind_static
 from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple, inlinable,
@@ -429,14 +430,9 @@ class AssignLowering:
             sc.defs[target.id] = node
             sc.env[target.id] = Known(NestedDef(sc, node))
             return True
-        value = self._getattr_written(sc, value)   # f = getattr(PH, "force")
+        value = getattr_written(self, sc, value)   # f = getattr(PH, "force")
         if isinstance(value, (ast.Name, ast.Attribute)):
-            fn = self._static_callee(sc, value, out)
-            if fn is None and isinstance(value, ast.Attribute):
-                # a method of a global object (f = PH.force): what its calls reach
-                tried = []
-                found = self._expr(sc, value, tried)
-                fn = found.value if isinstance(found, Known) else None
+            fn = _function_value(self, sc, value, out)
             if fn is None or not _is_function_value(fn):
                 return False
             self._check_single_binding(sc, target.id, "a function", loc)
@@ -524,3 +520,13 @@ def popped_list(sc, value):
     uses = [n for n in ast.walk(root) if isinstance(n, ast.Name) and n.id == name and
             isinstance(n.ctx, ast.Load)]
     return name if all(id(n) in allowed for n in uses) else None
+
+
+def _function_value(lowerer, sc, value, out):
+    """The function the name or attribute ``value`` holds when transforming, or None;
+    a method of a global object (``f = PH.force``) is the one its calls reach."""
+    fn = lowerer._static_callee(sc, value, out)
+    if fn is None and isinstance(value, ast.Attribute):
+        found = lowerer._expr(sc, value, [])
+        fn = found.value if isinstance(found, Known) else None
+    return fn

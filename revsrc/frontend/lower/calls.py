@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import copy
 import functools
 import inspect
 import itertools
@@ -31,6 +30,7 @@ from .builtin_calls import READ_ONCE, getter_access
 from .partials import static_leaves
 from .chosen import chosen_call
 from .made import made_derivative, made_value_call
+from .callee_forms import plain_call
 from .effect_calls import refuse_changing_method
 from .objects import is_record_class, is_super_call, plain_init_class, super_method
 from ...core.late import LateModule
@@ -191,32 +191,6 @@ class CallLowering:
             return None, self._expr(sc, getter_access(fn, node, loc), out, into)
         return fn, MISSING
 
-    def _plain_call(self, sc, node):
-        """``node`` as the call Python makes, where its callee is an expression that
-        says which function: ``(f if c else g)(x)`` is ``f(x) if c else g(x)``, and
-        ``getattr(obj, "name")(x)`` is ``obj.name(x)``; else None."""
-        func = node.func
-        if isinstance(func, ast.IfExp):
-            new = ast.IfExp(test=func.test, body=_called(func.body, node),
-                            orelse=_called(func.orelse, node))
-        elif isinstance(func, ast.Call) and self._getattr_written(sc, func) is not func:
-            return _called(self._getattr_written(sc, func), node)
-        else:
-            return None
-        return ast.copy_location(new, node)
-
-    def _getattr_written(self, sc, node):
-        """``getattr(obj, "name")`` with a constant name (and no default) as the
-        attribute it reads, ``obj.name``; any other node itself."""
-        if isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords and \
-                isinstance(node.args[1], ast.Constant) and \
-                isinstance(node.args[1].value, str) and node.args[1].value.isidentifier() and \
-                not isinstance(node.args[0], ast.Starred) and not sc.rule_mode and \
-                self._static_callee(sc, node.func, []) is getattr:
-            return ast.copy_location(ast.Attribute(value=node.args[0], attr=node.args[1].value,
-                                                   ctx=ast.Load()), node)
-        return node
-
     def _called_value(self, sc, func, node, out, into, loc):
         """(fn, MISSING) or (None, the call's value) for ``func(...)`` where ``func`` is
         an expression whose value is known when transforming: a function (`Known`), or an
@@ -262,7 +236,7 @@ class CallLowering:
 
     @expression(ast.Call)
     def _call(self, sc, node, out, into, loc):
-        plain = self._plain_call(sc, node)
+        plain = plain_call(self, sc, node)
         if plain is not None:
             return self._expr(sc, plain, out, into)
         fn, done = self._callee(sc, node, out, into, loc)
@@ -525,10 +499,3 @@ def _by_position(fn, args, kwargs):
 
 
 # ----- A value a function revsrc made called -----
-
-
-def _called(func, call):
-    """The call ``call`` with ``func`` as its callee (its arguments copied)."""
-    new = ast.Call(func=func, args=copy.deepcopy(call.args),
-                   keywords=copy.deepcopy(call.keywords))
-    return ast.fix_missing_locations(ast.copy_location(new, call))
