@@ -94,12 +94,14 @@ class UnsupportedControlFlow(RevsrcError):
 
 
 class RecursionNotSupported(RevsrcError):
-    """A function that calls itself: revsrc inlines calls, so write it as a loop.
+    """A function that calls itself where no int decides how deep: revsrc inlines
+    calls (a recursion on an int argument, ``power(x, n - 1)``, is unrolled for its
+    value), so write it as a loop.
 
     >>> import revsrc
-    >>> def power(x, n):
-    ...     return 1.0 if n == 0 else x * power(x, n - 1)
-    >>> revsrc.grad(power)(2.0, 3)
+    >>> def halve(x):
+    ...     return x if x < 1.0 else halve(x / 2.0)
+    >>> revsrc.grad(halve)(5.0)
     Traceback (most recent call last):
         ...
     revsrc.errors.RecursionNotSupported: [E103] ...

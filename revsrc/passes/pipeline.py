@@ -37,7 +37,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import analysis, inline, keywords, reverse
+from . import analysis, call_kinds, inline, keywords, reverse
 from ..frontend import arguments, bindings
 from .. import errors, runtime
 from ..core import ir, kinds, ops
@@ -307,7 +307,7 @@ def _inline_derivatives(params, key, body, names, deps):
     pk = analysis.param_kinds(key)
     guesses = {}
     for round_ in range(30):
-        found, ndims = _kinds(params, pk, body, names)
+        found, ndims = call_kinds.kinds_of(params, pk, body, names)
         for a, k in guesses.items():
             if found.get(a) in (None, kinds.ANY):
                 found[a] = k
@@ -322,29 +322,23 @@ def _inline_derivatives(params, key, body, names, deps):
                 break
             guesses.update((a, kinds.FLOAT) for a in unknown)
     if guesses:
-        found, _ = _kinds(params, pk, body, names)
+        found, _ = call_kinds.kinds_of(params, pk, body, names)
         for a, k in guesses.items():
-            if found.get(a) != k:
-                loc = next((s.loc for s in ir.walk(body) if isinstance(s, Op) and
-                            a in ir.reads(s) and s.loc is not None), None)
+            loc = next((s.loc for s in ir.walk(body) if isinstance(s, Op) and
+                        a in ir.reads(s) and s.loc is not None), None)
+            if found.get(a) in (None, kinds.ANY) and call_kinds.set_by_operations(
+                    params, body, a):
+                # a kind the program cannot tell (an item of a global list): checked
+                # where it is set, when the program runs
+                body = call_kinds.checked_where_set(body, a, loc, names)
+            elif found.get(a) != k:
+                what = f"with {a}" if not a.startswith("_") else "here"
                 raise errors.HigherOrderNotSupported(
-                    f"a revsrc derivative called with {a}, whose kind only the call's own "
+                    f"a revsrc derivative called {what}, whose kind only the call's own "
                     "results decide, is not a float there", loc=loc,
                     hint="pass floats or float arrays whose kind is known before the loop")
-    return _unread_globals_dropped(body)
-
-
-def _kinds(params, pk, body, names):
-    """Kinds and ranks of ``body``'s variables, reading the items of tuples the body
-    builds (a derivative's ``(value, grad)``) as the items' own."""
-    found, ndims = analysis.infer_kinds(params, *pk, body)
-    if any(k in (None, kinds.ANY) for k in found.values()):
-        flat, _ = cse.scalarize_tuples(body, names.fresh)
-        more, more_ndims = analysis.infer_kinds(params, *pk, flat)
-        for n, k in found.items():
-            if k in (None, kinds.ANY) and more.get(n) not in (None, kinds.ANY):
-                found[n], ndims[n] = more[n], more_ndims.get(n)
-    return found, ndims
+    body = call_kinds.numbers_unchecked(params, pk, body, names)
+    return call_kinds.unread_globals_dropped(body)
 
 
 class _UnknownKind(errors.HigherOrderNotSupported):
@@ -386,47 +380,7 @@ def _expand_calls(body, found, ndims, names, deps, final):
             out.extend(new)
         return out
     body = expand(body)
-    return (_items_read(body, tuples) if tuples else body), pending, progress[0]
-
-
-def _items_read(body, tuples):
-    """``body`` with ``t[i]`` of a tuple a spliced call made (``_, t = jvp(...)``)
-    reading the item itself, written once, so no tuple need exist at run time."""
-    written = {}
-    for s in ir.walk(body):
-        for w in ir.writes(s):
-            written[w] = written.get(w, 0) + 1
-    tuples = {t: items for t, items in tuples.items() if written.get(t) == 1 and
-              all(not isinstance(i, str) or written.get(i) == 1 for i in items)}
-
-    def read(stmts):
-        out = []
-        for s in stmts:
-            if isinstance(s, Op) and s.args and isinstance(s.args[0], str) and \
-                    s.args[0] in tuples and len(s.args) == 2 and \
-                    isinstance(s.args[1], Const) and not s.kwargs:
-                items, i = tuples[s.args[0]], s.args[1].value
-                if s.fn is runtime.containers.check_unpack and i == len(items):
-                    continue
-                if s.fn is operator.getitem and isinstance(i, int) and \
-                        -len(items) <= i < len(items):
-                    out.append(Op(s.target, ir.copy, (items[i],), loc=s.loc))
-                    continue
-            out.append(ir.map_children(s, read))
-        return out
-    return read(body)
-
-
-def _unread_globals_dropped(body):
-    """``body`` without the reads of globals nothing uses any more (a call's option,
-    ``backend=be``, that went with the call replaced)."""
-    used = {n for s in ir.walk(body) for n in ir.reads(s)}
-
-    def keep(stmts):
-        return [ir.map_children(s, keep) for s in stmts
-                if not (isinstance(s, Op) and s.fn in (ir.load_global, ir.load_cell)
-                         and s.target not in used)]
-    return keep(body)
+    return (call_kinds.items_read(body, tuples) if tuples else body), pending, progress[0]
 
 
 class CallSite:

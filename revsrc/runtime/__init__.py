@@ -376,6 +376,18 @@ def check_real_store(a, value, loc=None):
                  "(dtype=complex)")
 
 
+def float_argument(value, loc=None):
+    """``value``, which a revsrc derivative called inside was inlined for as a float
+    though the program could not tell its kind (an item of a global list): a Python or
+    NumPy float64 when it runs, else refused here."""
+    if type(value) is not float and type(value) is not np.float64:
+        raise errors.HigherOrderNotSupported(
+            "a revsrc derivative called inside was made for a float here, and this value "
+            f"is a {type(value).__name__}", loc=loc,
+            hint="pass floats (float(v)) or float arrays")
+    return value
+
+
 def check_immutable(value, loc=None, what=None):
     """``x op= y`` on a value of unknown kind runs as ``x = x op y``: right for a
     number, but an array (or a list) would be changed in place, where others see it."""

@@ -339,6 +339,14 @@ def check_immutable(value, loc=None, what=None):
             hint="write x = x + y (a new value), or make x a local copy")
 
 
+def float_argument(value, loc=None):
+    # a traced float64 number is what a float is under jax.jit
+    if isinstance(value, (jax.Array, Tracer)) and jnp.ndim(value) == 0 and \
+            jnp.result_type(value) == jnp.float64:
+        return value
+    return runtime.float_argument(value, loc)
+
+
 def check_view(view, base, loc=None):
     _refuse("a write through a view (reshape/ravel view or copy, which JAX arrays "
             "cannot tell)", loc=loc, hint="write into the source array directly")
@@ -449,6 +457,7 @@ _TENSOR = {f.__name__: f for f in (sum_to_shape, unbroadcast, index_add, tanh_vj
 _RUNTIME = {f.__name__: f for f in (finalize_grad, zeros_like, zero_tangent, broadcast_like,
                                     expand_zero, take_grad, zero_at, copy_item,
                                     check_scalar_output, check_immutable, check_view, take,
+                                    float_argument,
                                     accumulate, jvp_via_vjp, unbroadcast, r_, c_)}
 _RUNTIME["run_pooled"] = lambda fn, args: fn(*args)
 _RUNTIME["view_back"] = inplace_twins.view_back
