@@ -328,14 +328,66 @@ def _kalman(Q, F, H, R, ys, m0, P0):
     return nll
 
 
-def test_a_loop_with_linalg_is_not_taken_and_runs_as_before(monkeypatch):
-    rng = np.random.default_rng(5)
-    args = (np.diag([0.01, 0.02]), np.array([[1.0, 0.1], [0.0, 1.0]]),
-            np.array([[1.0, 0.0]]), np.array([[0.25]]),
-            np.cumsum(rng.standard_normal((30, 1)) * 0.3, axis=0), np.zeros(2), np.eye(2))
-    on, loops = _grad(_kalman, args, (0, 3), True, monkeypatch)
-    off, _ = _grad(_kalman, args, (0, 3), False, monkeypatch)
-    assert not loops and _same_bits(on, off)
+def _kalman_args(obs=1, seed=5):
+    """1 observation (S is 1x1) or 2 (S is 2x2: det's adjoint an F-order array, inv's
+    adjoint of a 2x2 matrix)."""
+    rng = np.random.default_rng(seed)
+    H = np.array([[1.0, 0.0]]) if obs == 1 else np.array([[1.0, 0.0], [0.3, 1.0]])
+    R = np.array([[0.25]]) if obs == 1 else np.array([[0.25, 0.05], [0.05, 0.3]])
+    return (np.diag([0.01, 0.02]), np.array([[1.0, 0.1], [0.0, 1.0]]), H, R,
+            np.cumsum(rng.standard_normal((30, obs)) * 0.3, axis=0), np.zeros(2), np.eye(2))
+
+
+@pytest.mark.parametrize("obs", [1, 2])
+def test_a_kalman_filters_gradient_is_taken_with_the_python_paths_bits(obs, monkeypatch):
+    """Both loops of the gradient run in the tier: the forward loop saves transposed
+    views, the adjoint loop's first iteration runs its liveness flags' other branches
+    (its adjoints start at zero) and the later ones read transposes, inv's, det's and
+    solve's adjoints."""
+    args = _kalman_args(obs)
+    on, loops = _grad(_kalman, args, (0, 1, 3), True, monkeypatch)
+    off, none = _grad(_kalman, args, (0, 1, 3), False, monkeypatch)
+    assert len(loops) == 2 and not none and all(p.runs == 1 for p in loops)
+    assert loops[0].pushes and loops[1].first is not None and loops[1].flags_in
+    assert _same_bits(on, off)
+    monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
+    check_grads(_kalman, args, argnums=(0, 1, 3))
+
+
+@pytest.mark.parametrize("case", ["singular", "nan", "nan ignored", "raise"])
+def test_a_kalman_filter_that_the_tier_declines_runs_as_before(case, monkeypatch):
+    """A singular S (np.linalg raises), a NaN observation (NumPy warns), errstate
+    raise: the tier hands the loops to Python, which raises or warns as before; with
+    errstate(all="ignore") the NaNs flow to the same bits."""
+    Q, F, H, R, ys, m0, P0 = _kalman_args(2)
+    if case == "singular":
+        Q, R, P0 = np.zeros((2, 2)), np.zeros((2, 2)), np.zeros((2, 2))
+    else:
+        ys = ys.copy()
+        ys[20, 1] = np.nan
+    args = (Q, F, H, R, ys, m0, P0)
+    got = []
+    for on in (True, False):
+        monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1" if on else "0")
+        g = revsrc.grad(_kalman, argnums=(0, 3), memory=math.inf)
+        mode = {"nan ignored": "ignore", "raise": "raise"}.get(case, "warn")
+        with np.errstate(all=mode), warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                out = g(*args)
+            except (np.linalg.LinAlgError, FloatingPointError) as e:
+                out = type(e)
+        loops = getattr(api._entry(g, args, {}).fn, "_revsrc_small_loops", [])
+        got.append((out, sorted(str(x.message) for x in w), [p.runs for p in loops]))
+    (on, warned_on, runs), (off, warned_off, _) = got
+    assert warned_on == warned_off
+    if isinstance(on, type):
+        assert on is off and on is {"singular": np.linalg.LinAlgError,
+                                    "raise": FloatingPointError}[case]
+    else:
+        assert _same_bits(on, off) and np.isnan(on[0]).any()
+    if case != "nan ignored":   # (ignored: the tier may run the loops, NaN flowing)
+        assert runs == [0, 0]
 
 
 @pytest.mark.parametrize("how", ["jvp", "hvp", "value_and_grad"])

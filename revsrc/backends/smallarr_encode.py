@@ -51,14 +51,15 @@ def _operand(name, shapes, offs, aliases, flip=False):
 PRODUCTS = _PRODUCTS = ("matmul", "mgrad_a", "mgrad_b")
 
 
-def encode_op(c, shapes, offs, aliases=None):
-    """The word of instruction ``c`` (not a push, pop, dot or adjoint of solve)."""
+def encode_op(c, shapes, offs, aliases=None, out_shape=None):
+    """The word of instruction ``c`` (not a push, pop, dot or adjoint of solve) that
+    reads ``shapes`` and writes ``out_shape`` (else its register's)."""
     kind, sub, out, a, b = c[:5]
     aliases = aliases or {}
     w = [0] * _WIDTH
     O = offs[out]
     if kind in ("bin", "ubin", "accumulate"):
-        return _encode_bin(c, shapes, offs)
+        return _encode_bin(c, shapes, offs, shapes[out] if out_shape is None else out_shape)
     if kind == "un":
         w[:5] = [rt.OP["un"], rt.UNARY[sub], O, offs[a], _size(shapes[a])]
         return w
@@ -84,12 +85,12 @@ def encode_op(c, shapes, offs, aliases=None):
     return _encode_matmul_grad(c, shapes, offs, aliases)
 
 
-def _encode_bin(c, shapes, offs):
+def _encode_bin(c, shapes, offs, OUT):
     kind, sub, out, a, b = c[:5]
     w = [0] * _WIDTH
     O = offs[out]
     sub = "add" if kind == "accumulate" else sub
-    A, B, OUT = shapes[a], shapes[b], shapes[out]
+    A, B = shapes[a], shapes[b]
     if OUT == "f":
         w[:5] = [rt.OP["fbin"], rt.BINARY[sub], O, offs[a], offs[b]]
         return w

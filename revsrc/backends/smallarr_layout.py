@@ -44,7 +44,7 @@ class Layout:
 # What reads a transposed matrix (its strides): products, and elementwise operations
 # (the same bits whatever the strides)
 _READS_TRANSPOSED = ("matmul", "mgrad_a", "mgrad_b", "bin", "ubin", "un", "mov",
-                     "unbroadcast", "T", "zeros")
+                     "unbroadcast", "T", "zeros", "accumulate")
 
 
 def _infer(c, sh):
@@ -135,6 +135,10 @@ def _infer_elementwise(kind, A, B):
         if kind == "unbroadcast" and _logical(A) != _logical(B):
             raise _No
         return A        # the same array
+    if kind == "accumulate":    # into acc in place, or acc + t: C either way
+        if _transposed(A) or B in _SCALARS or _logical(A) != _logical(B):
+            raise _No
+        return A
     arrays = [s for s in (A, B) if s is not None and s not in _SCALARS]
     if kind in ("bin", "ubin") and (A is None or B is None):
         raise _No
@@ -219,21 +223,29 @@ def _passes(plan, sh, pop_shapes):
     the first iteration they run, at every later one)], and the shapes the body
     leaves, every register's. With a first iteration apart, its code is checked
     against the registers' shapes, and the body from what it leaves."""
-    def walk(code, start):
+    def walk(code, start, snaps=None):
         got, shapes = {}, dict(start)
-        _walk(code, shapes, pop_shapes, lambda k, ins, out: got.__setitem__(k, (ins, out)))
+
+        def record(k, ins, out):
+            got[k] = (ins, out)
+            if snaps is not None:   # (the shapes it reads, the shape it writes)
+                snaps.append((dict(shapes), out))
+        _walk(code, shapes, pop_shapes, record)
         shapes.update({c: "f" for c in plan.consts})
         shapes[plan.var] = "i"
         return got, shapes
     if plan.first is None:
         first, end = walk(plan.code, sh)
-        return [(plan.code, first, walk(plan.code, end)[0])], end
+        snaps = []
+        return [(plan.code, first, walk(plan.code, end, snaps)[0], snaps)], end
     first0, after = walk(plan.first, sh)
     first1, end = walk(plan.code, after)
-    second1, again = walk(plan.code, end)
+    snaps0, snaps1 = [], []
+    second1, again = walk(plan.code, end, snaps1)
     if again != end:
         raise _No
-    return [(plan.first, first0, walk(plan.first, end)[0]), (plan.code, first1, second1)], end
+    return [(plan.first, first0, walk(plan.first, end, snaps0)[0], snaps0),
+            (plan.code, first1, second1, snaps1)], end
 
 
 def _layout(plan, key, tape):
@@ -252,7 +264,7 @@ def _layout(plan, key, tape):
             pop_slot.append(j)
     passes, end = _passes(plan, sh, pop_shapes)
     entry = {}
-    code, first, second = passes[-1]
+    code, first, second, _ = passes[-1]
     pushes = [k for k, c in enumerate(code) if c[0] == "push"]
     if pushes and plan.first is not None:
         raise _No
@@ -264,7 +276,11 @@ def _layout(plan, key, tape):
             if name not in plan.liveins:
                 raise _No
             entry[j] = plan.liveins.index(name)
-    for code, first, second in passes:
+    for code, first, second, snaps in passes:
+        # a name's register keeps its size; its layout may change (x.T, then x.T + y)
+        if any(_size(v) != _size(end[n]) for snap, _ in snaps for n, v in snap.items()
+               if n in end and v is not None and end[n] is not None):
+            raise _No
         for k, c in enumerate(code):
             if c[0] != "push" and first[k] != second[k] and \
                     not _promoted(first[k], second[k]):
@@ -273,13 +289,13 @@ def _layout(plan, key, tape):
     if any(c[0] in _LINALG + ("detgrad",) for c in every) and not rt.linalg_ready():
         raise _No
     aliases = _aliases(plan, end) if plan.first is None else {}
-    for code in (plan.first, plan.code):
-        if code is not None:
-            _check_products(code, end, aliases)
+    for code, _, _, snaps in passes:
+        _check_products(code, snaps, aliases)
     # a pop whose iteration-0 save was no register's value must not be read after it
     if tape is not None:
         _check_pops(plan, pop_slot, tape.entry)
-    return _encode(plan, end, live, entry, pop_slot, tape, aliases)
+    return _encode(plan, end, live, entry, pop_slot, tape, aliases,
+                   [snaps for _, _, _, snaps in passes])
 
 
 def _promoted(first, second):
@@ -323,12 +339,15 @@ class _Emitter:
         self.slots, self.row, self.views = [], 0, []
         self.batches, self.hidden, self.brow = {}, {}, 0
 
-    def words(self, code):
+    def words(self, code, snaps):
+        """The words of ``code``; ``snaps[k]``: the shapes before instruction k."""
         out = []
         k_pop = 0
-        shapes, offs = self.shapes, self.offs
+        offs = self.offs
         for k, c in enumerate(code):
             kind = c[0]
+            self.shapes, self.out = snaps[k]
+            shapes = self.shapes
             if k in self.hidden:
                 # an accumulated product's operands, stacked for one GEMM after the loop
                 for boff, name in self.hidden[k]:
@@ -373,12 +392,14 @@ class _Emitter:
             w[:7] = [rt.OP["row"], 1, offs[c[2]], len(self.views) - 1, _size(A[1:]),
                      offs[c[4]], A[0]]
             return [w]
-        if kind in _PRODUCTS and c[2] in c[3:]:
-            w = _encode_op(c, shapes, offs, self.aliases)
+        if c[2] in c[3:] and (kind in _PRODUCTS or kind in ("bin", "ubin", "accumulate") and
+                              any(_transposed(shapes.get(r)) for r in c[3:5])):
+            # (an elementwise result into an operand read with other strides, too)
+            w = _encode_op(c, shapes, offs, self.aliases, self.out)
             w[2] = self.scratch
             return [w, [rt.OP["mov"], 0, offs[c[2]], self.scratch, _size(shapes[c[2]])] +
                     [0] * 7]
-        return [_encode_op(c, shapes, offs, self.aliases)]
+        return [_encode_op(c, shapes, offs, self.aliases, self.out)]
 
 
 def _spare(code, shapes, total):
@@ -387,7 +408,8 @@ def _spare(code, shapes, total):
     goes here first), the solve before the product in solve's adjoint for a, det's
     adjoint's inverse and factor, the zeros zeros_like copies; and the new total."""
     out = []
-    for sizes in ([_size(shapes[c[2]]) for c in code if c[0] in _PRODUCTS and c[2] in c[3:]],
+    for sizes in ([_size(shapes[c[2]]) for c in code if c[2] in c[3:] and c[0] in
+                   _PRODUCTS + ("bin", "ubin", "accumulate")],
                   [_size(shapes[c[3]]) for c in code if c[0] == "sgrad_a"],
                   [_size(shapes[c[5]]) + 1 for c in code if c[0] == "detgrad"],
                   [_size(shapes[c[2]]) for c in code if c[0] == "zeros"]):
@@ -396,7 +418,7 @@ def _spare(code, shapes, total):
     return out, total
 
 
-def _encode(plan, shapes, live, entry, pop_slot, tape, aliases):
+def _encode(plan, shapes, live, entry, pop_slot, tape, aliases, snaps):
     every = (plan.first or []) + plan.code
     # a live-in read only for its rows (xs[t]) is read where it is, not copied in
     external = {n for n in plan.liveins if n not in plan.outputs and all(
@@ -412,8 +434,8 @@ def _encode(plan, shapes, live, entry, pop_slot, tape, aliases):
     em = _Emitter(plan, shapes, offs, aliases, tape, pop_slot, external, spare)
     if plan.first is None:
         em.batches, em.hidden, em.brow = _batches(plan, shapes, offs)
-    first = em.words(plan.first) if plan.first is not None else []
-    words = first + em.words(plan.code)
+    first = em.words(plan.first, snaps[0]) if plan.first is not None else []
+    words = first + em.words(plan.code, snaps[-1])
     code = np.array(words, np.int64).reshape(-1, _WIDTH)
     # a live-in whose shape is not its register's is only pushed before the body
     # assigns it (a tape's entry object): nothing to copy in

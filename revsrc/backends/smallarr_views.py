@@ -91,16 +91,19 @@ def _read(c, shapes):
     return []
 
 
-def check_products(code, shapes, aliases):
-    """Refuse (`No`) a product whose two matrices, one read transposed, could be one
-    buffer in Python (NumPy then calls syrk) but are two registers here: unless one
-    of them is an array made earlier in the iteration whose buffer no other name got
-    (mov and unbroadcast pass a buffer on; a live-in or a pop is any buffer)."""
+def check_products(code, snaps, aliases):
+    """Refuse (`No`) a product of a transposed matrix's copy (a register of its own)
+    and a matrix that could be its source's buffer in Python (NumPy then calls syrk,
+    the tier gemm): unless one of them is an array made earlier in the iteration
+    whose buffer no other name got (mov and unbroadcast pass a buffer on; a live-in
+    or a pop is any buffer)."""
     buf = {}
     for k, c in enumerate(code):
+        shapes = snaps[k][0]
         ops = [(n, flip ^ transposed(shapes.get(n))) for n, flip in _read(c, shapes)
                if shapes.get(n) not in (None, "f", "s", "i") and len(logical(shapes[n])) == 2]
-        if len(ops) == 2 and ops[0][1] != ops[1][1]:
+        copies = [n for n, _ in ops if transposed(shapes.get(n)) and n not in aliases]
+        if len(ops) == 2 and ops[0][1] != ops[1][1] and copies:
             (p, _), (q, _) = ops
             same_register = aliases.get(p, p) == aliases.get(q, q)
             bp, bq = buf.get(p, ("any",)), buf.get(q, ("any",))
