@@ -14,28 +14,34 @@ checkpointed form of a long loop runs its units there). A loop is taken when its
 straight-line code of operations this module maps to instructions (`_FUNCTIONS`):
 ``+ - * /`` on arrays, Python floats, NumPy float64 scalars and a matrix with a row;
 ``np.tanh exp log sin cos sqrt abs``, unary ``-``; ``@`` and the adjoints of ``@`` for
-a matrix times a vector or a matrix, ``@`` of two vectors; ``np.transpose`` of a matrix
-read by products (its register read with the view's strides, so BLAS is called as
-NumPy calls it); ``np.linalg.inv``, ``det`` and ``solve`` and the adjoints of
-``solve`` (np.linalg's own gufunc loops, so LAPACK's bits); ``np.dot`` of matrices and vectors and its adjoints (the C
-function np.dot calls, on ndarrays over the registers); the tanh adjoint;
-``unbroadcast`` and ``accumulate`` where no broadcasting was undone; a row of an array
-indexed by the loop variable; pushes and pops of saves. A loop that saves is taken
-only with the adjoint loop that pops those saves (same stacks, reversed), so that no
-other code ever meets the tape. Not taken: reductions, transposed views read by
-anything but a product or saved, the adjoints of inv and det, branches and inner loops
-(a Kalman filter's forward loop runs here when it does not save; its gradient's does
-not: it saves transposed views, and its adjoint branches on which adjoints are
-live). The loop becomes::
+a matrix times a vector or a matrix, ``@`` of two vectors and its adjoints;
+``np.transpose``, ``np.swapaxes(x, -1, -2)`` and transpose_grad of a matrix (kept as
+its source's data and read with the view's strides, so that BLAS is called as NumPy
+calls it: by products, elementwise, saved and popped; smallarr_views);
+``np.linalg.inv``, ``det`` and ``solve``, the adjoints of ``solve`` and ``det``, and
+so inv's (np.linalg's own gufunc loops, so LAPACK's bits); ``np.dot`` of matrices
+and vectors and its adjoints (the C function np.dot calls, on ndarrays over the
+registers); the tanh adjoint; zeros_like; ``unbroadcast`` and ``accumulate`` where no
+broadcasting was undone; a row of an array indexed by the loop variable; pushes and
+pops of saves. Branches on liveness flags (``if P_bar_live:``, which the reverse
+sweep writes) are resolved by carrying the flags' constants through the body: the
+first iteration apart, where its adjoints start at zero, then the same body for
+every later one (smallarr_branches). A loop that saves is taken only with the
+adjoint loop that pops those saves (same stacks, reversed), so that no other code
+ever meets the tape. So a Kalman filter's gradient runs here, both loops. Not
+taken: reductions, other branches, inner loops, a transposed matrix read by np.dot,
+np.linalg, the tanh adjoint or a broadcast, a product of a transposed copy with an
+array that might be its source (NumPy would call syrk). The loop becomes::
 
-    _sa1 = run(start, stop, step, <stacks>, <values the loop reads first>)
+    _sa1 = run(start, stop, step, <stacks>, <values the loop reads first>, <flags>)
     if _sa1 is not None:
         i, x, ... = _sa1[0], _sa1[1], ...
     else:
         for i in range(...): ...          # the loop as before
 
 and ``run`` decides from the values (their shapes and dtypes), once per combination
-of shapes: every value a plain float64 array or Python float, every instruction
+of shapes: every value a plain float64 array (C strides, or a transposed matrix's)
+or Python float, the flags what the plan assumed, every instruction
 taking those shapes, shapes the same from one iteration to the next. Anything else,
 and a floating-point exception np.errstate does not ignore, runs the Python loop.
 Where the loop saves, the whole tier is `_pairs`' decision, statement by statement,

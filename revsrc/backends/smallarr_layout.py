@@ -320,10 +320,9 @@ def _check_pops(plan, pop_slot, entry):
         if slot not in entry:
             continue
         for d in plan.code[k + 1:]:
-            if d[0] != "pop" and c[2] in d[3:] and not (
-                    (d[0] == "unbroadcast" and c[2] not in (d[3], d[5] if len(d) > 5
-                                                            else None)) or
-                    (d[0] == "zeros" and d[3] == c[2])):
+            if d[0] != "pop" and c[2] in d[3:] and \
+                    not (d[0] in ("unbroadcast", "zeros") and d[3:].index(c[2]) == 1 -
+                         (d[0] == "zeros")):
                 raise _No
             if d[2] == c[2]:
                 break
