@@ -28,7 +28,7 @@ __all__ = ["layout"]
 class Layout:
     code: np.ndarray          # int64 (k, 12)
     arena: np.ndarray         # the registers, constants filled in
-    live: list                # (offset, size) per live-in (size 0: not a register)
+    live: list                # (offset, size, transposed) per live-in (size 0: none)
     outs: list                # (offset, shape, slot popped last or None, size) per output
     slots: list               # (offset in a tape row, shape) per push
     entry: dict               # push slot -> live-in index: iteration 0 pushes that object
@@ -439,9 +439,9 @@ def _encode(plan, shapes, live, entry, pop_slot, tape, aliases, snaps):
     # a live-in whose shape is not its register's is only pushed before the body
     # assigns it (a tape's entry object): nothing to copy in
     # (a Python float enters the register of a NumPy scalar: `_promoted`)
-    live_regs = [(offs[n], _size(shapes[n])) if d is not None and n in offs and (
-        d == shapes[n] or {d, shapes[n]} == {"f", "s"}) else (0, 0) for n, d in zip(
-        plan.liveins, live)]
+    live_regs = [(offs[n], _size(shapes[n]), _transposed(d)) if d is not None and n in offs
+                 and (d == shapes[n] or {d, shapes[n]} == {"f", "s"}) else (0, 0, False)
+                 for n, d in zip(plan.liveins, live)]
     last = {}
     k_pop = 0
     for c in plan.code:

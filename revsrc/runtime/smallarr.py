@@ -62,12 +62,13 @@ def _describe(v):
         return "s"
     # (NumPy's native float64 is one dtype object; a byte-swapped one is another)
     if t is np.ndarray and v.dtype is _F64 and 0 < v.ndim < 4 and v.size:
-        if not v.flags.aligned:
+        flags = v.flags
+        if not flags.aligned:
             return None
-        shape, strides = v.shape, v.strides
-        if strides == _c_strides(shape):
+        shape = v.shape
+        if flags.c_contiguous and (1 not in shape or v.strides == _c_strides(shape)):
             return shape
-        if len(shape) == 2 and strides == (8, 8 * shape[0]):
+        if len(shape) == 2 and v.strides == (8, 8 * shape[0]):
             return ("T", shape[0], shape[1])
     return None
 
@@ -214,11 +215,11 @@ class SmallLoop:
 
     def _execute(self, lay, start, step, n, stacks, vals, tape):
         arena = lay.arena.copy()
-        for (off, size), v in zip(lay.live, vals):
+        for (off, size, tr), v in zip(lay.live, vals):
             if size == 1:
                 arena[off] = v if type(v) is not np.ndarray else v.flat[0]
             elif size:
-                arena[off:off + size] = (v.T if transposed(_describe(v)) else v).reshape(-1)
+                arena[off:off + size] = (v.T if tr else v).reshape(-1)
         row = lay.row if self.pushes else (tape.row if tape is not None else 0)
         row_w = lay.row if self.pushes else lay.brow
         try:
@@ -254,10 +255,13 @@ class SmallLoop:
                 results.append(float(arena[off]))
             elif shape == "s":
                 results.append(arena[off])     # a NumPy float64 scalar
+            elif shape[0] == "T":
+                results.append(as_value(arena[off:off + size] if small else
+                                        arena[off:off + size].copy(), shape))
             elif small:
-                results.append(as_value(arena[off:off + size], shape))
+                results.append(arena[off:off + size].reshape(shape))
             else:   # a view would keep the whole arena alive in a returned gradient
-                results.append(as_value(arena[off:off + size].copy(), shape))
+                results.append(arena[off:off + size].reshape(shape).copy())
         for k, (off, src, _, _) in enumerate(lay.outs):
             if off is None:     # np.transpose(x) is a view of x's array, as in Python
                 x = results[1 + src[1]] if src[0] == "out" else vals[src[1]]
