@@ -232,7 +232,8 @@ import sys; sys.path[:0] = [{root!r}, {here!r}]
 import math, os, numpy as np, revsrc, test_small_arrays as t
 assert revsrc.__file__ == {file!r}
 out = []
-for f, args in ((t.rk4, t._args()), (t.rnn, t._rnn_args()), (t.rnn_dot, t._rnn_dot_args())):
+for f, args in ((t.rk4, t._args()), (t.rnn, t._rnn_args()), (t.rnn_dot, t._rnn_dot_args()),
+                (t._kalman, t._kalman_args(2))):
     os.environ["REVSRC_SMALL_ARRAYS"] = "1"
     on = revsrc.grad(f, argnums=(0, 1), memory=math.inf)(*args)
     os.environ["REVSRC_SMALL_ARRAYS"] = "0"
@@ -253,7 +254,7 @@ def test_same_bits_under_other_simd_targets(disabled):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.strip().splitlines()[-1] == "[True, True, True]", out.stdout
+    assert out.stdout.strip().splitlines()[-1] == "[True, True, True, True]", out.stdout
 
 
 def two_loops(A, x0):
