@@ -1,8 +1,8 @@
 """The small-array tier runs np.linalg.inv, det and solve, transposed views in products
 and NumPy scalars (revsrc/backends/smallarr_layout.py): a Kalman filter's loop runs
 compiled where it does not save, with the Python path's bits (also under other NumPy
-SIMD targets); what the tier cannot take (a syrk it cannot place, a singular matrix,
-the Kalman gradient's saving loop) runs in Python and stays right."""
+SIMD targets); what the tier cannot take (a syrk it cannot place, a singular matrix)
+runs in Python and stays right. (The Kalman gradient's loops: tests/test_small_arrays.py.)"""
 import math
 import os
 import subprocess
@@ -206,7 +206,7 @@ def test_det_of_singular_matrix_is_zero_as_in_numpy(monkeypatch):
 
 
 def test_kalman_gradient_against_jax_and_differences():
-    # the gradient's own loop saves and its adjoint branches: Python runs it
+    # the gradient's own loops (the tier's: tests/test_small_arrays.py)
     jax = pytest.importorskip("jax")
     jax.config.update("jax_enable_x64", True)
     jnp = jax.numpy

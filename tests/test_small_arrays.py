@@ -355,6 +355,25 @@ def test_a_kalman_filters_gradient_is_taken_with_the_python_paths_bits(obs, monk
     check_grads(_kalman, args, argnums=(0, 1, 3))
 
 
+def _dets(x, A):
+    acc = 0.0
+    for i in range(3):
+        acc = acc + np.linalg.det(A) + 1.0
+        A = A * 2.0
+    return x * acc
+
+
+def test_dets_adjoint_of_a_singular_matrix_runs_in_python(monkeypatch):
+    """det's adjoint calls np.linalg.inv, which raises for a singular matrix and the
+    adjoint takes the cofactors: the adjoint loop hands its tape back to Python."""
+    for A, runs in ((np.array([[1.0, 0.5], [0.2, 3.0]]), [1, 1]),
+                    (np.array([[1.0, 2.0], [2.0, 4.0]]), [1, 0])):
+        on, loops = _grad(_dets, (3.0, A), (0, 1), True, monkeypatch)
+        off, _ = _grad(_dets, (3.0, A), (0, 1), False, monkeypatch)
+        assert [p.runs for p in loops] == runs and _same_bits(on, off)
+    assert np.allclose(on[1], 3.0 * 21.0 * np.array([[4.0, -2.0], [-2.0, 1.0]]))  # cofactors
+
+
 @pytest.mark.parametrize("case", ["singular", "nan", "nan ignored", "raise"])
 def test_a_kalman_filter_that_the_tier_declines_runs_as_before(case, monkeypatch):
     """A singular S (np.linalg raises), a NaN observation (NumPy warns), errstate
