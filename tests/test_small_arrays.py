@@ -135,13 +135,15 @@ def test_a_shape_that_changes_in_the_loop_runs_in_python(monkeypatch):
     assert _same_bits(on, off)
 
 
-def test_an_adjoint_that_declines_puts_the_saves_back(monkeypatch):
+@pytest.mark.parametrize("f", ["rk4", "kalman"])
+def test_an_adjoint_that_declines_puts_the_saves_back(f, monkeypatch):
     """The forward loop ran compiled; the adjoint's layout is refused: the tape's
-    values go back on the stacks and Python's adjoint loop pops them."""
-    args = _args()
-    off, _ = _grad(rk4, args, 0, False, monkeypatch)
+    values go back on the stacks (transposed views with their strides) and Python's
+    adjoint loop pops them."""
+    f, args = (rk4, _args()) if f == "rk4" else (_kalman, _kalman_args(2))
+    off, _ = _grad(f, args, 0, False, monkeypatch)
     monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
-    g = revsrc.grad(rk4, memory=math.inf)
+    g = revsrc.grad(f, memory=math.inf)
     g(*args)
     fwd, adj = api._entry(g, args, {}).fn._revsrc_small_loops
     adj._cache.clear()

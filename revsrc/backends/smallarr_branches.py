@@ -74,13 +74,14 @@ def _flatten(stmts, env, assigned, flags, out, read):
 
 
 def _run(body, start, flags):
-    """(the statements, the flags after, the flags read first) of one iteration that
-    starts with the flags ``start``; None where a branch is not resolved."""
+    """(the statements, the flags after, the flags read first, the flags assigned) of
+    one iteration that starts with the flags ``start``; None where a branch is not
+    resolved."""
     env = dict(start)
-    out, read = [], {}
-    if not _flatten(body, env, set(), flags, out, read):
+    out, read, assigned = [], {}, set()
+    if not _flatten(body, env, assigned, flags, out, read):
         return None
-    return out, env, read
+    return out, env, read, assigned
 
 
 def _before(stmts, flags):
@@ -123,12 +124,13 @@ def resolve(loop, before=()):
         if first is None or not _steady(first, guess):
             return False
         return Resolved(None, first[0], tuple(sorted(first[2].items())),
-                        tuple(sorted(first[1].items())))
-    body0, after, read0 = first
+                        tuple(sorted((f, first[1][f]) for f in first[3])))
+    body0, after, read0, assigned0 = first
     later = _run(loop.body, after, flags)
     if later is None or not _steady(later, after):
         return False
-    body1, final, _ = later
+    body1, final, _, assigned1 = later
     same = len(body0) == len(body1) and all(a is b for a, b in zip(body0, body1))
+    # (the flags after the loop: those it assigns; the others keep their values)
     return Resolved(None if same else body0, body1, tuple(sorted(read0.items())),
-                    tuple(sorted(final.items())))
+                    tuple(sorted((f, final[f]) for f in assigned0 | assigned1)))
