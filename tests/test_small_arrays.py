@@ -357,6 +357,37 @@ def test_a_kalman_filters_gradient_is_taken_with_the_python_paths_bits(obs, monk
     check_grads(_kalman, args, argnums=(0, 1, 3))
 
 
+def _transposes(A, B, x0):
+    x = x0
+    for i in range(6):
+        C = A.T @ B + B.T * 0.5           # a transposed copy read by a product and added
+        x = np.tanh(C @ x) + (A @ B.T) @ x * 0.1
+    return np.sum(x * x)
+
+
+def _gram_of_saved(A, B, x0):
+    x = x0
+    for i in range(5):
+        K = B @ A.T
+        # K.T is saved, so it is a copy: K @ K.T still reads one register (syrk)
+        x = x + (K @ K.T) @ x * 0.01 + np.swapaxes(K, 0, 1).T @ x * 0.02
+    return np.sum(x * x)
+
+
+@pytest.mark.parametrize("f, shape", [(_transposes, (3, 3)), (_transposes, (2, 2)),
+                                      (_gram_of_saved, (3, 3)), (_gram_of_saved, (2, 3)),
+                                      (_gram_of_saved, (1, 3)), (_gram_of_saved, (3, 1))])
+def test_transposed_copies_keep_numpys_strides(f, shape, monkeypatch):
+    rng = np.random.default_rng(1)
+    args = (rng.standard_normal(shape) * 0.5, rng.standard_normal(shape) * 0.5,
+            rng.standard_normal(shape[0]))
+    on, loops = _grad(f, args, (0, 1), True, monkeypatch)
+    off, _ = _grad(f, args, (0, 1), False, monkeypatch)
+    assert [p.runs for p in loops] == [1, 1] and _same_bits(on, off)
+    monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
+    check_grads(f, args, argnums=(0, 1))
+
+
 def _dets(x, A):
     acc = 0.0
     for i in range(3):

@@ -39,6 +39,7 @@ class Layout:
     batches: list             # accumulations done after the loop (`_batches`)
     brow: int                 # doubles per iteration of their stacked operands
     peel: int                 # words of the first iteration's code (0: none apart)
+    distinct: list = ()       # (live-in, live-in) that must not share memory
 
 
 # What reads a transposed matrix (its strides): products, and elementwise operations
@@ -289,13 +290,20 @@ def _layout(plan, key, tape):
     if any(c[0] in _LINALG + ("detgrad",) for c in every) and not rt.linalg_ready():
         raise _No
     aliases = _aliases(plan, end) if plan.first is None else {}
+    assigned = {c[2] for c in every}
+    invariant = [n for n in plan.liveins if n not in assigned]
+    distinct, same = set(), []
     for code, _, _, snaps in passes:
-        _check_products(code, snaps, aliases)
+        pairs, one = _check_products(code, snaps, aliases, invariant)
+        distinct |= pairs
+        same.append(one)
     # a pop whose iteration-0 save was no register's value must not be read after it
     if tape is not None:
         _check_pops(plan, pop_slot, tape.entry)
-    return _encode(plan, end, live, entry, pop_slot, tape, aliases,
-                   [snaps for _, _, _, snaps in passes])
+    lay = _encode(plan, end, live, entry, pop_slot, tape, aliases,
+                  [snaps for _, _, _, snaps in passes], same)
+    lay.distinct = sorted((plan.liveins.index(a), plan.liveins.index(b)) for a, b in distinct)
+    return lay
 
 
 def _promoted(first, second):
@@ -333,13 +341,15 @@ class _Emitter:
 
     def __init__(self, plan, shapes, offs, aliases, tape, pop_slot, external, spare):
         self.plan, self.shapes, self.offs, self.aliases = plan, shapes, offs, aliases
+        self.base = aliases
         self.tape, self.pop_slot, self.external = tape, pop_slot, external
         self.scratch, self.gb, self.dg, self.zero = spare
         self.slots, self.row, self.views = [], 0, []
         self.batches, self.hidden, self.brow = {}, {}, 0
 
-    def words(self, code, snaps):
-        """The words of ``code``; ``snaps[k]``: the shapes before instruction k."""
+    def words(self, code, snaps, same):
+        """The words of ``code``; ``snaps[k]``: the shapes before instruction k;
+        ``same[k]``: (a transposed copy, the operand whose register it reads)."""
         out = []
         k_pop = 0
         offs = self.offs
@@ -347,13 +357,14 @@ class _Emitter:
             kind = c[0]
             self.shapes, self.out = snaps[k]
             shapes = self.shapes
+            self.aliases = dict(self.base, **dict([same[k]])) if k in same else self.base
             if k in self.hidden:
                 # an accumulated product's operands, stacked for one GEMM after the loop
                 for boff, name in self.hidden[k]:
                     out.append([rt.OP["push"], 0, boff, offs[name], _size(shapes[name])] +
                                [0] * (_WIDTH - 5))
                 continue
-            if kind == "accumulate" and c[2] in self.batches or c[2] in self.aliases:
+            if kind == "accumulate" and c[2] in self.batches or c[2] in self.base:
                 continue        # (a transposed view: its products read its source)
             if kind == "pop":
                 k_pop += 1
@@ -417,7 +428,7 @@ def _spare(code, shapes, total):
     return out, total
 
 
-def _encode(plan, shapes, live, entry, pop_slot, tape, aliases, snaps):
+def _encode(plan, shapes, live, entry, pop_slot, tape, aliases, snaps, same):
     every = (plan.first or []) + plan.code
     # a live-in read only for its rows (xs[t]) is read where it is, not copied in
     external = {n for n in plan.liveins if n not in plan.outputs and all(
@@ -433,8 +444,8 @@ def _encode(plan, shapes, live, entry, pop_slot, tape, aliases, snaps):
     em = _Emitter(plan, shapes, offs, aliases, tape, pop_slot, external, spare)
     if plan.first is None:
         em.batches, em.hidden, em.brow = _batches(plan, shapes, offs)
-    first = em.words(plan.first, snaps[0]) if plan.first is not None else []
-    words = first + em.words(plan.code, snaps[-1])
+    first = em.words(plan.first, snaps[0], same[0]) if plan.first is not None else []
+    words = first + em.words(plan.code, snaps[-1], same[-1])
     code = np.array(words, np.int64).reshape(-1, _WIDTH)
     # a live-in whose shape is not its register's is only pushed before the body
     # assigns it (a tape's entry object): nothing to copy in

@@ -91,33 +91,43 @@ def _read(c, shapes):
     return []
 
 
-def check_products(code, snaps, aliases):
-    """Refuse (`No`) a product of a transposed matrix's copy (a register of its own)
-    and a matrix that could be its source's buffer in Python (NumPy then calls syrk,
-    the tier gemm): unless one of them is an array made earlier in the iteration
-    whose buffer no other name got (mov and unbroadcast pass a buffer on; a live-in
-    or a pop is any buffer)."""
-    buf = {}
+def check_products(code, snaps, aliases, invariant=()):
+    """For the products of a transposed matrix's copy (a register of its own) to be
+    NumPy's: where Python hands np.matmul one buffer read two ways (``x @ x.T``),
+    NumPy calls syrk, so the tier must pass one register. An operand made earlier in
+    the iteration is a buffer no other name has (but what mov, unbroadcast and a
+    transpose pass on); a live-in the loop never assigns (``invariant``) is its own
+    buffer; anything else (a pop, a value from the iteration before) could be any
+    buffer, and the product is refused (`No`). Returns (the pairs of live-ins that
+    must be two buffers, checked at run time; {instruction: (the copy, the operand
+    whose register it reads there)} where the two are one buffer)."""
+    buf = {n: ("live", n) for n in invariant}
+    distinct, same = set(), {}
     for k, c in enumerate(code):
         shapes = snaps[k][0]
         ops = [(n, flip ^ transposed(shapes.get(n))) for n, flip in _read(c, shapes)
                if shapes.get(n) not in (None, "f", "s", "i") and len(logical(shapes[n])) == 2]
         copies = [n for n, _ in ops if transposed(shapes.get(n)) and n not in aliases]
-        if len(ops) == 2 and ops[0][1] != ops[1][1] and copies:
-            (p, _), (q, _) = ops
-            same_register = aliases.get(p, p) == aliases.get(q, q)
-            bp, bq = buf.get(p, ("any",)), buf.get(q, ("any",))
-            if not same_register and (bp == bq or (bp[0] == "any" and bq[0] == "any")):
+        if len(ops) == 2 and ops[0][1] != ops[1][1] and copies and \
+                aliases.get(ops[0][0], ops[0][0]) != aliases.get(ops[1][0], ops[1][0]):
+            bp, bq = (buf.get(n, ("any",)) for n, _ in ops)
+            if bp == bq and bp[0] != "any":     # one buffer: one register, as NumPy
+                t = copies[0]
+                same[k] = (t, ops[1][0] if ops[0][0] == t else ops[0][0])
+                continue
+            if bp == bq or "any" in (bp[0], bq[0]) and "new" not in (bp[0], bq[0]):
                 raise No
-        if c[0] in ("mov", "unbroadcast", "T"):
+            if bp[0] == bq[0] == "live":
+                distinct.add(tuple(sorted((bp[1], bq[1]))))
+        if c[0] in ("mov", "unbroadcast", "T"):      # (the same bytes, too)
             buf[c[2]] = buf.get(c[3], ("any",))
-        elif c[0] in ("accumulate",):
-            buf[c[2]] = buf.get(c[3], ("any",))
+        elif c[0] == "accumulate":     # (into a buffer other names may hold)
+            buf[c[2]] = ("any",)
         elif c[0] == "pop" or c[2] is None:
             buf.pop(c[2], None)
         else:
             buf[c[2]] = ("new", k)
-    return True
+    return distinct, same
 
 
 def source(plan, x):

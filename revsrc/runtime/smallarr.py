@@ -214,6 +214,10 @@ class SmallLoop:
         return self._execute(lay, start, step, n, stacks, vals, tape)
 
     def _execute(self, lay, start, step, n, stacks, vals, tape):
+        for i, j in lay.distinct:
+            # one buffer read two ways: NumPy's matmul would call syrk (layout)
+            if np.may_share_memory(vals[i], vals[j]):
+                return None
         arena = lay.arena.copy()
         for (off, size, tr), v in zip(lay.live, vals):
             if size == 1:
