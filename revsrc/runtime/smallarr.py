@@ -169,16 +169,18 @@ class SmallLoop:
     def run(self, start, stop, step, *values):
         """The loop's results (one per output), or None: Python runs the loop."""
         tape = None
-        ns, nf = len(self.stacks), len(self.flags_in)
-        stacks, vals = values[:ns], values[ns:len(values) - nf]
-        flags = values[len(values) - nf:]
+        ns = len(self.stacks)
+        stacks, vals = values[:ns], values[ns:]
+        if self.flags_in:
+            nf = len(self.flags_in)
+            vals, flags = vals[:-nf], vals[-nf:]
+            if not all(f is v for f, (_, v) in zip(flags, self.flags_in)):
+                vals = None     # not the flags the plan resolved its branches with
         if self.pops:
             tape = self._tape_on(stacks)
             if tape is None:
                 return None
-        out = None
-        if all(f is v for f, (_, v) in zip(flags, self.flags_in)):
-            out = self._run(start, stop, step, stacks, vals, tape)
+        out = None if vals is None else self._run(start, stop, step, stacks, vals, tape)
         if out is None and tape is not None:
             tape.expand()
         return out
