@@ -299,7 +299,7 @@ def _layout(plan, key, tape):
         same.append(one)
     # a pop whose iteration-0 save was no register's value must not be read after it
     if tape is not None:
-        _check_pops(plan, pop_slot, tape.entry)
+        _check_pops(plan, pop_slot, tape.entry, tape)
     lay = _encode(plan, end, live, entry, pop_slot, tape, aliases,
                   [snaps for _, _, _, snaps in passes], same)
     lay.distinct = sorted((plan.liveins.index(a), plan.liveins.index(b)) for a, b in distinct)
@@ -315,10 +315,11 @@ def _promoted(first, second):
         x == y or {x, y} == {"f", "s"} for x, y in zip(ins1, ins2))
 
 
-def _check_pops(plan, pop_slot, entry):
+def _check_pops(plan, pop_slot, entry, tape):
     """A pop of an object iteration 0 saved that no register held (a tape's entry)
-    leaves its register undefined: it must not be read after it but for its shape
-    (``unbroadcast(g, x)`` and ``zeros_like(x)`` read x's type and shape alone)."""
+    leaves its register undefined: it must not be read after it, but by
+    ``unbroadcast(g, x)`` where x is a scalar either way (a Python float first, NumPy
+    scalars after: ``nll = 0.0``), which returns the scalar g whatever x is."""
     k_pop = 0
     for k, c in enumerate(plan.code):
         if c[0] != "pop":
@@ -327,10 +328,10 @@ def _check_pops(plan, pop_slot, entry):
         k_pop += 1
         if slot not in entry:
             continue
+        scalar = type(entry[slot]) in (float, np.float64) and tape.slots[slot][2] in _SCALARS
         for d in plan.code[k + 1:]:
-            if d[0] != "pop" and c[2] in d[3:] and \
-                    not (d[0] in ("unbroadcast", "zeros") and d[3:].index(c[2]) == 1 -
-                         (d[0] == "zeros")):
+            if d[0] != "pop" and c[2] in d[3:] and not (
+                    scalar and d[0] == "unbroadcast" and d[3] != c[2]):
                 raise _No
             if d[2] == c[2]:
                 break
