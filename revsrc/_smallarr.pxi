@@ -266,7 +266,8 @@ cdef int _sa_step(const int64_t* code, Py_ssize_t ncode, double* R, double* row_
 
 def sa_run(const int64_t[:, ::1] code, double[::1] arena, Py_ssize_t niter,
            double[::1] tape_w, double[::1] tape_r, Py_ssize_t row, Py_ssize_t loopvar,
-           double start, double step, tuple views=(), Py_ssize_t row_w=-1):
+           double start, double step, tuple views=(), Py_ssize_t row_w=-1,
+           Py_ssize_t peel=0):
     """Run ``niter`` iterations of ``code`` on the registers in ``arena``: pushes fill
     ``tape_w`` row by row (iteration order), pops read ``tape_r`` from its last row.
     ``loopvar``: the loop variable's register (-1: none), set to start + i * step.
@@ -274,14 +275,17 @@ def sa_run(const int64_t[:, ::1] code, double[::1] arena, Py_ssize_t niter,
     zero, np.linalg met a singular matrix or scalar arithmetic two different NaNs (the
     caller then lets Python run the loop). ``views``: ndarrays on ``arena``
     for the instructions that call NumPy's C API. Checks for Ctrl-C every
-    SA_SIGNALS_EVERY iterations."""
+    SA_SIGNALS_EVERY iterations. ``peel``: the first ``peel`` instructions are the
+    first iteration's body, the rest every later one's (an adjoint loop whose branches
+    on liveness flags resolve one way at the first iteration and another after it)."""
     _sa_load()
     cdef double* R = &arena[0]
     cdef double* tw = &tape_w[0] if tape_w.shape[0] else NULL
     cdef double* tr = &tape_r[0] if tape_r.shape[0] else NULL
     cdef Py_ssize_t ntr = tape_r.shape[0] // row if row else 0
-    cdef Py_ssize_t i, ncode = code.shape[0]
-    cdef const int64_t* c = &code[0, 0] if ncode else NULL
+    cdef Py_ssize_t i, ncode = code.shape[0] - peel
+    cdef const int64_t* c0 = &code[0, 0] if code.shape[0] else NULL
+    cdef const int64_t* c = c0 + peel * SA_WIDTH if c0 != NULL else NULL
     cdef int rc
     if row_w < 0:
         row_w = row
@@ -289,7 +293,8 @@ def sa_run(const int64_t[:, ::1] code, double[::1] arena, Py_ssize_t niter,
     for i in range(niter):
         if loopvar >= 0:
             R[loopvar] = start + i * step
-        rc = _sa_step(c, ncode, R, tw + i * row_w if tw != NULL else NULL,
+        rc = _sa_step(c0 if i == 0 and peel else c, peel if i == 0 and peel else ncode,
+                      R, tw + i * row_w if tw != NULL else NULL,
                       tr + (ntr - 1 - i) * row if tr != NULL else NULL,
                       <PyObject**>&(<PyTupleObject*>views).ob_item[0] if views else NULL)
         if rc:

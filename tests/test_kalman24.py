@@ -1,8 +1,8 @@
 """The small-array tier runs np.linalg.inv, det and solve, transposed views in products
 and NumPy scalars (revsrc/backends/smallarr_layout.py): a Kalman filter's loop runs
 compiled where it does not save, with the Python path's bits (also under other NumPy
-SIMD targets); what the tier cannot take (a syrk it cannot place, a singular matrix,
-the Kalman gradient's saving loop) runs in Python and stays right."""
+SIMD targets); what the tier cannot take (a syrk it cannot place, a singular matrix)
+runs in Python and stays right. (The Kalman gradient's loops: tests/test_small_arrays.py.)"""
 import math
 import os
 import subprocess
@@ -151,15 +151,16 @@ def gram(x, A, B, u):
 
 
 def test_syrk_the_tier_cannot_place_runs_in_python(monkeypatch):
-    # A @ B.T with A and B one array: NumPy calls syrk; the tier cannot know that the
-    # two live-ins are one, so it leaves the loop to Python
+    # A @ B.T with A and B one array: NumPy calls syrk; the tier sees that the two
+    # live-ins are one buffer at run time and leaves the loop to Python; two arrays:
+    # gemm, the tier's
     rng = np.random.default_rng(0)
     A = rng.standard_normal((3, 3))
     u = np.ones(3)
-    for args in ((2.0, A, A, u), (2.0, A, A.copy(), u)):
+    for args, runs in (((2.0, A, A, u), [0]), ((2.0, A, A.copy(), u), [1])):
         on, loops, _ = _run(gram, args, True, monkeypatch)
         off, _, _ = _run(gram, args, False, monkeypatch)
-        assert [p.runs for p in loops] == [0] and _same_bits(on, off)
+        assert [p.runs for p in loops] == runs and _same_bits(on, off)
         acc = 0.0
         for i in range(5):
             acc = acc + u @ (args[1] @ args[2].T) @ u
@@ -206,7 +207,7 @@ def test_det_of_singular_matrix_is_zero_as_in_numpy(monkeypatch):
 
 
 def test_kalman_gradient_against_jax_and_differences():
-    # the gradient's own loop saves and its adjoint branches: Python runs it
+    # the gradient's own loops (the tier's: tests/test_small_arrays.py)
     jax = pytest.importorskip("jax")
     jax.config.update("jax_enable_x64", True)
     jnp = jax.numpy

@@ -135,13 +135,15 @@ def test_a_shape_that_changes_in_the_loop_runs_in_python(monkeypatch):
     assert _same_bits(on, off)
 
 
-def test_an_adjoint_that_declines_puts_the_saves_back(monkeypatch):
+@pytest.mark.parametrize("f", ["rk4", "kalman"])
+def test_an_adjoint_that_declines_puts_the_saves_back(f, monkeypatch):
     """The forward loop ran compiled; the adjoint's layout is refused: the tape's
-    values go back on the stacks and Python's adjoint loop pops them."""
-    args = _args()
-    off, _ = _grad(rk4, args, 0, False, monkeypatch)
+    values go back on the stacks (transposed views with their strides) and Python's
+    adjoint loop pops them."""
+    f, args = (rk4, _args()) if f == "rk4" else (_kalman, _kalman_args(2))
+    off, _ = _grad(f, args, 0, False, monkeypatch)
     monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
-    g = revsrc.grad(rk4, memory=math.inf)
+    g = revsrc.grad(f, memory=math.inf)
     g(*args)
     fwd, adj = api._entry(g, args, {}).fn._revsrc_small_loops
     adj._cache.clear()
@@ -232,7 +234,8 @@ import sys; sys.path[:0] = [{root!r}, {here!r}]
 import math, os, numpy as np, revsrc, test_small_arrays as t
 assert revsrc.__file__ == {file!r}
 out = []
-for f, args in ((t.rk4, t._args()), (t.rnn, t._rnn_args()), (t.rnn_dot, t._rnn_dot_args())):
+for f, args in ((t.rk4, t._args()), (t.rnn, t._rnn_args()), (t.rnn_dot, t._rnn_dot_args()),
+                (t._kalman, t._kalman_args(2))):
     os.environ["REVSRC_SMALL_ARRAYS"] = "1"
     on = revsrc.grad(f, argnums=(0, 1), memory=math.inf)(*args)
     os.environ["REVSRC_SMALL_ARRAYS"] = "0"
@@ -253,7 +256,7 @@ def test_same_bits_under_other_simd_targets(disabled):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert out.stdout.strip().splitlines()[-1] == "[True, True, True]", out.stdout
+    assert out.stdout.strip().splitlines()[-1] == "[True, True, True, True]", out.stdout
 
 
 def two_loops(A, x0):
@@ -328,14 +331,116 @@ def _kalman(Q, F, H, R, ys, m0, P0):
     return nll
 
 
-def test_a_loop_with_linalg_is_not_taken_and_runs_as_before(monkeypatch):
-    rng = np.random.default_rng(5)
-    args = (np.diag([0.01, 0.02]), np.array([[1.0, 0.1], [0.0, 1.0]]),
-            np.array([[1.0, 0.0]]), np.array([[0.25]]),
-            np.cumsum(rng.standard_normal((30, 1)) * 0.3, axis=0), np.zeros(2), np.eye(2))
-    on, loops = _grad(_kalman, args, (0, 3), True, monkeypatch)
-    off, _ = _grad(_kalman, args, (0, 3), False, monkeypatch)
-    assert not loops and _same_bits(on, off)
+def _kalman_args(obs=1, seed=5):
+    """1 observation (S is 1x1) or 2 (S is 2x2: det's adjoint an F-order array, inv's
+    adjoint of a 2x2 matrix)."""
+    rng = np.random.default_rng(seed)
+    H = np.array([[1.0, 0.0]]) if obs == 1 else np.array([[1.0, 0.0], [0.3, 1.0]])
+    R = np.array([[0.25]]) if obs == 1 else np.array([[0.25, 0.05], [0.05, 0.3]])
+    return (np.diag([0.01, 0.02]), np.array([[1.0, 0.1], [0.0, 1.0]]), H, R,
+            np.cumsum(rng.standard_normal((30, obs)) * 0.3, axis=0), np.zeros(2), np.eye(2))
+
+
+@pytest.mark.parametrize("obs", [1, 2])
+def test_a_kalman_filters_gradient_is_taken_with_the_python_paths_bits(obs, monkeypatch):
+    """Both loops of the gradient run in the tier: the forward loop saves transposed
+    views, the adjoint loop's first iteration runs its liveness flags' other branches
+    (its adjoints start at zero) and the later ones read transposes, inv's, det's and
+    solve's adjoints."""
+    args = _kalman_args(obs)
+    on, loops = _grad(_kalman, args, (0, 1, 3), True, monkeypatch)
+    off, none = _grad(_kalman, args, (0, 1, 3), False, monkeypatch)
+    assert len(loops) == 2 and not none and all(p.runs == 1 for p in loops)
+    assert loops[0].pushes and loops[1].first is not None and loops[1].flags_in
+    assert _same_bits(on, off)
+    monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
+    check_grads(_kalman, args, argnums=(0, 1, 3))
+
+
+def _transposes(A, B, x0):
+    x = x0
+    for i in range(6):
+        C = A.T @ B + B.T * 0.5           # a transposed copy read by a product and added
+        x = np.tanh(C @ x) + (A @ B.T) @ x * 0.1
+    return np.sum(x * x)
+
+
+def _gram_of_saved(A, B, x0):
+    x = x0
+    for i in range(5):
+        K = B @ A.T
+        # K.T is saved, so it is a copy: K @ K.T still reads one register (syrk)
+        x = x + (K @ K.T) @ x * 0.01 + np.swapaxes(K, 0, 1).T @ x * 0.02
+    return np.sum(x * x)
+
+
+@pytest.mark.parametrize("f, shape", [(_transposes, (3, 3)), (_transposes, (2, 2)),
+                                      (_gram_of_saved, (3, 3)), (_gram_of_saved, (2, 3)),
+                                      (_gram_of_saved, (1, 3)), (_gram_of_saved, (3, 1))])
+def test_transposed_copies_keep_numpys_strides(f, shape, monkeypatch):
+    rng = np.random.default_rng(1)
+    args = (rng.standard_normal(shape) * 0.5, rng.standard_normal(shape) * 0.5,
+            rng.standard_normal(shape[0]))
+    on, loops = _grad(f, args, (0, 1), True, monkeypatch)
+    off, _ = _grad(f, args, (0, 1), False, monkeypatch)
+    assert [p.runs for p in loops] == [1, 1] and _same_bits(on, off)
+    monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1")
+    check_grads(f, args, argnums=(0, 1))
+
+
+def _dets(x, A):
+    acc = 0.0
+    for i in range(3):
+        acc = acc + np.linalg.det(A) + 1.0
+        A = A * 2.0
+    return x * acc
+
+
+def test_dets_adjoint_of_a_singular_matrix_runs_in_python(monkeypatch):
+    """det's adjoint calls np.linalg.inv, which raises for a singular matrix and the
+    adjoint takes the cofactors: the adjoint loop hands its tape back to Python."""
+    for A, runs in ((np.array([[1.0, 0.5], [0.2, 3.0]]), [1, 1]),
+                    (np.array([[1.0, 2.0], [2.0, 4.0]]), [1, 0])):
+        on, loops = _grad(_dets, (3.0, A), (0, 1), True, monkeypatch)
+        off, _ = _grad(_dets, (3.0, A), (0, 1), False, monkeypatch)
+        assert [p.runs for p in loops] == runs and _same_bits(on, off)
+    assert np.allclose(on[1], 3.0 * 21.0 * np.array([[4.0, -2.0], [-2.0, 1.0]]))  # cofactors
+
+
+@pytest.mark.parametrize("case", ["singular", "nan", "nan ignored", "raise"])
+def test_a_kalman_filter_that_the_tier_declines_runs_as_before(case, monkeypatch):
+    """A singular S (np.linalg raises), a NaN observation (NumPy warns), errstate
+    raise: the tier hands the loops to Python, which raises or warns as before; with
+    errstate(all="ignore") the NaNs flow to the same bits."""
+    Q, F, H, R, ys, m0, P0 = _kalman_args(2)
+    if case == "singular":
+        Q, R, P0 = np.zeros((2, 2)), np.zeros((2, 2)), np.zeros((2, 2))
+    else:
+        ys = ys.copy()
+        ys[20, 1] = np.nan
+    args = (Q, F, H, R, ys, m0, P0)
+    got = []
+    for on in (True, False):
+        monkeypatch.setenv("REVSRC_SMALL_ARRAYS", "1" if on else "0")
+        g = revsrc.grad(_kalman, argnums=(0, 3), memory=math.inf)
+        mode = {"nan ignored": "ignore", "raise": "raise"}.get(case, "warn")
+        with np.errstate(all=mode), warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                out = g(*args)
+            except (np.linalg.LinAlgError, FloatingPointError) as e:
+                out = type(e)
+        loops = getattr(api._entry(g, args, {}).fn, "_revsrc_small_loops", [])
+        got.append((out, sorted(str(x.message) for x in w), [p.runs for p in loops]))
+    (on, warned_on, runs), (off, warned_off, _) = got
+    assert warned_on == warned_off
+    if isinstance(on, type):
+        assert on is off and on is {"singular": np.linalg.LinAlgError,
+                                    "raise": FloatingPointError}[case]
+    else:
+        assert _same_bits(on, off) and np.isnan(on[0]).any()
+    if case != "nan ignored":   # (ignored: the tier may run the loops, NaN flowing)
+        assert runs == [0, 0]
 
 
 @pytest.mark.parametrize("how", ["jvp", "hvp", "value_and_grad"])

@@ -14,28 +14,34 @@ checkpointed form of a long loop runs its units there). A loop is taken when its
 straight-line code of operations this module maps to instructions (`_FUNCTIONS`):
 ``+ - * /`` on arrays, Python floats, NumPy float64 scalars and a matrix with a row;
 ``np.tanh exp log sin cos sqrt abs``, unary ``-``; ``@`` and the adjoints of ``@`` for
-a matrix times a vector or a matrix, ``@`` of two vectors; ``np.transpose`` of a matrix
-read by products (its register read with the view's strides, so BLAS is called as
-NumPy calls it); ``np.linalg.inv``, ``det`` and ``solve`` and the adjoints of
-``solve`` (np.linalg's own gufunc loops, so LAPACK's bits); ``np.dot`` of matrices and vectors and its adjoints (the C
-function np.dot calls, on ndarrays over the registers); the tanh adjoint;
-``unbroadcast`` and ``accumulate`` where no broadcasting was undone; a row of an array
-indexed by the loop variable; pushes and pops of saves. A loop that saves is taken
-only with the adjoint loop that pops those saves (same stacks, reversed), so that no
-other code ever meets the tape. Not taken: reductions, transposed views read by
-anything but a product or saved, the adjoints of inv and det, branches and inner loops
-(a Kalman filter's forward loop runs here when it does not save; its gradient's does
-not: it saves transposed views, and its adjoint branches on which adjoints are
-live). The loop becomes::
+a matrix times a vector or a matrix, ``@`` of two vectors and its adjoints;
+``np.transpose``, ``np.swapaxes(x, -1, -2)`` and transpose_grad of a matrix (kept as
+its source's data and read with the view's strides, so that BLAS is called as NumPy
+calls it: by products, elementwise, saved and popped; smallarr_views);
+``np.linalg.inv``, ``det`` and ``solve``, the adjoints of ``solve`` and ``det``, and
+so inv's (np.linalg's own gufunc loops, so LAPACK's bits); ``np.dot`` of matrices
+and vectors and its adjoints (the C function np.dot calls, on ndarrays over the
+registers); the tanh adjoint; zeros_like; ``unbroadcast`` and ``accumulate`` where no
+broadcasting was undone; a row of an array indexed by the loop variable; pushes and
+pops of saves. Branches on liveness flags (``if P_bar_live:``, which the reverse
+sweep writes) are resolved by carrying the flags' constants through the body: the
+first iteration apart, where its adjoints start at zero, then the same body for
+every later one (smallarr_branches). A loop that saves is taken only with the
+adjoint loop that pops those saves (same stacks, reversed), so that no other code
+ever meets the tape. So a Kalman filter's gradient runs here, both loops. Not
+taken: reductions, other branches, inner loops, a transposed matrix read by np.dot,
+np.linalg, the tanh adjoint or a broadcast, a product of a transposed copy with an
+array that might be its source (NumPy would call syrk). The loop becomes::
 
-    _sa1 = run(start, stop, step, <stacks>, <values the loop reads first>)
+    _sa1 = run(start, stop, step, <stacks>, <values the loop reads first>, <flags>)
     if _sa1 is not None:
         i, x, ... = _sa1[0], _sa1[1], ...
     else:
         for i in range(...): ...          # the loop as before
 
 and ``run`` decides from the values (their shapes and dtypes), once per combination
-of shapes: every value a plain float64 array or Python float, every instruction
+of shapes: every value a plain float64 array (C strides, or a transposed matrix's)
+or Python float, the flags what the plan assumed, every instruction
 taking those shapes, shapes the same from one iteration to the next. Anything else,
 and a floating-point exception np.errstate does not ignore, runs the Python loop.
 Where the loop saves, the whole tier is `_pairs`' decision, statement by statement,
@@ -62,7 +68,10 @@ from .. import _kernels
 from ..core import ir
 from ..runtime import smallarr as rt
 from ..runtime import tensor
+from .. import runtime as _runtime
 from ..runtime.grads import linalg as _linalg
+from ..runtime.grads import shape as _shape
+from . import smallarr_branches
 from .printing import stack_name
 from ..core.late import LateModule
 from ..core.record import record
@@ -104,6 +113,10 @@ _FUNCTIONS[_kernels.dot_grad_a] = ("dgrad_a", None)
 _FUNCTIONS[_kernels.dot_grad_b] = ("dgrad_b", None)
 _FUNCTIONS[ir.copy] = ("mov", None)
 _FUNCTIONS[np.transpose] = ("T", None)
+_FUNCTIONS[np.swapaxes] = ("swap", None)
+_FUNCTIONS[_shape.transpose_grad] = ("tgrad", None)
+_FUNCTIONS[_runtime.zeros_like] = ("zeros", None)
+_FUNCTIONS[_linalg.det_grad] = ("detgrad", None)
 _FUNCTIONS[np.linalg.inv] = ("inv", None)
 _FUNCTIONS[np.linalg.det] = ("det", None)
 _FUNCTIONS[np.linalg.solve] = ("solve", None)
@@ -123,70 +136,111 @@ def _reg(arg, consts):
     return arg
 
 
-def plan_loop(loop, name="loop"):
-    """A `rt.SmallLoop` for ``loop`` (an ir.For), or None when its body has something
-    the tier does not run."""
-    code, consts = [], {}
-    for s in loop.body:
-        if isinstance(s, ir.Comment):
-            continue
-        if isinstance(s, ir.Push):
-            a = _reg(s.value, consts)
-            if a is None:
-                return None
-            code.append(("push", s.stack, None, a, None))
-            continue
-        if isinstance(s, ir.Pop):
-            code.append(("pop", s.stack, s.target, None, None))
-            continue
-        if not isinstance(s, ir.Op) or s.target is None or s.kwargs:
-            return None
-        try:
-            spec = _FUNCTIONS.get(s.fn)
-        except TypeError:       # an unhashable callable
-            return None
-        if spec is None:
-            return None
-        kind, sub = spec
-        args = [_reg(a, consts) for a in s.args]
-        if any(a is None for a in args) or s.target == loop.var or \
-                all(isinstance(a, ir.Const) for a in s.args):
-            return None     # (constants alone: Python's int arithmetic is not this tier's)
-        if kind == "row" and (len(args) != 2 or args[1] != loop.var):
-            return None
-        if kind in ("mgrad_a", "mgrad_b", "dgrad_a", "dgrad_b"):
-            if len(args) != 3:
-                return None
-            args = [args[0], args[1], args[2]]
-        elif kind in ("sgrad_a", "sgrad_b"):
-            if len(args) != 4:
-                return None
-            args = args[:3]     # (g, x, a): b is read for its shape alone, x's
-        elif kind in ("un", "mov", "T", "inv", "det"):
-            if len(args) != 1:
-                return None
-        elif len(args) != 2:
-            return None
-        code.append((kind, sub, s.target, *args, *([None] * (3 - len(args))))[:6])
-    if any(c[3] == loop.var or c[4] == loop.var for c in code if c[0] != "row"):
+def _transpose_args(kind, s, args):
+    """The operand of a transpose (np.transpose(x), np.swapaxes(x, -1, -2),
+    transpose_grad(g, None)), or None for other axes."""
+    extra = s.args[1:]
+    if kind == "swap":
+        axes = {a.value for a in extra if isinstance(a, ir.Const) and type(a.value) is int}
+        return args[:1] if len(extra) == 2 and axes in ({-1, -2}, {0, 1}) else None
+    if kind == "tgrad":
+        return args[:1] if len(extra) == 1 and isinstance(extra[0], ir.Const) and \
+            extra[0].value is None else None
+    return args if len(args) == 1 else None
+
+
+def _instruction(s, loop, consts):
+    """The instruction of statement ``s`` (a tuple), False for a comment, None when
+    the tier does not run it."""
+    if isinstance(s, ir.Comment):
+        return False
+    if isinstance(s, ir.Push):
+        a = _reg(s.value, consts)
+        return None if a is None else ("push", s.stack, None, a, None)
+    if isinstance(s, ir.Pop):
+        return ("pop", s.stack, s.target, None, None)
+    if not isinstance(s, ir.Op) or s.target is None or s.kwargs:
         return None
-    pushes = any(c[0] == "push" for c in code)
-    pops = any(c[0] == "pop" for c in code)
+    try:
+        spec = _FUNCTIONS.get(s.fn)
+    except TypeError:       # an unhashable callable
+        return None
+    if spec is None:
+        return None
+    kind, sub = spec
+    if kind in ("swap", "tgrad"):
+        args = _transpose_args(kind, s, [_reg(s.args[0], consts)] if s.args else [])
+        kind = "T"
+    else:
+        args = [_reg(a, consts) for a in s.args]
+    if args is None or any(a is None for a in args) or s.target == loop.var or \
+            all(isinstance(a, ir.Const) for a in s.args):
+        return None     # (constants alone: Python's int arithmetic is not this tier's)
+    if kind == "row" and (len(args) != 2 or args[1] != loop.var):
+        return None
+    if kind in ("mgrad_a", "mgrad_b", "dgrad_a", "dgrad_b", "detgrad"):
+        if len(args) != 3:
+            return None
+    elif kind in ("sgrad_a", "sgrad_b"):
+        if len(args) != 4:
+            return None
+        args = args[:3]     # (g, x, a): b is read for its shape alone, x's
+    elif kind in ("un", "mov", "T", "inv", "det", "zeros"):
+        if len(args) != 1:
+            return None
+    elif len(args) != 2:
+        return None
+    return (kind, sub, s.target, *args, *([None] * (3 - len(args))))[:6]
+
+
+def _code(stmts, loop, consts):
+    code = []
+    for s in stmts:
+        c = _instruction(s, loop, consts)
+        if c is None:
+            return None
+        if c:
+            code.append(c)
+    return code
+
+
+def plan_loop(loop, name="loop", before=()):
+    """A `rt.SmallLoop` for ``loop`` (an ir.For), or None when its body has something
+    the tier does not run. ``before``: the statements before it in its block (where
+    its branches' flags get their first values, smallarr_branches)."""
+    res = smallarr_branches.resolve(loop, before)
+    if res is False:
+        return None
+    consts = {}
+    code = _code(loop.body if res is None else res.body, loop, consts)
+    first = None if res is None or res.first is None else _code(res.first, loop, consts)
+    if code is None or (res is not None and res.first is not None and first is None):
+        return None
+    both = (first or []) + code
+    if any(c[3] == loop.var or c[4] == loop.var for c in both if c[0] != "row"):
+        return None
+    pushes = any(c[0] == "push" for c in both)
+    pops = any(c[0] == "pop" for c in both)
     if pushes and pops:
         return None
+    if first is not None and [c for c in first if c[0] in ("push", "pop")] != \
+            [c for c in code if c[0] in ("push", "pop")]:
+        return None     # (every iteration saves or pops the same)
     stacks = sorted({c[1] for c in code if c[0] in ("push", "pop")})
     if stacks and not any(st[0] == "o" for st in stacks):
         return None
     written, liveins = [], []
-    for c in code:
+    for c in both:
         for r in c[3:]:
             if r is not None and r not in written and r not in liveins and r not in consts \
                     and r != loop.var:
                 liveins.append(r)
         if c[2] is not None and c[2] not in written:
             written.append(c[2])
+    flags_in, flags_out = (res.entry, res.final) if res is not None else ((), ())
+    flags_out = tuple((n, v) for n, v in flags_out if n not in written)
     return rt.SmallLoop(name, code, loop.var, stacks, liveins, [loop.var] + written,
-                        consts, smallarr_layout.layout)
+                        consts, smallarr_layout.layout, first=first, flags=(flags_in, flags_out))
 
 
 @record
@@ -265,7 +319,7 @@ def _parts(stmts, taken, seen, marked):
     for k, s in enumerate(stmts):
         if isinstance(s, ir.For) and id(s) not in marked:
             seen[0] += 1
-            plan = plan_loop(s, f"loop{seen[0]}")
+            plan = plan_loop(s, f"loop{seen[0]}", stmts[:k])
             if plan is not None:
                 found.append(_Pair(k, plan, tuple((c[1], c[3]) for c in plan.code if c[0] == "push"),
                                    tuple((c[1], c[2]) for c in plan.code if c[0] == "pop")))
@@ -345,9 +399,9 @@ def _wrap(loop, plan, n):
     res = f"_sa{n}"
     ok = f"_saok{n}"
     args = (ir.Const(plan), loop.start, loop.stop, loop.step, *[stack_name(st) for st in plan.stacks],
-            *plan.liveins)
+            *plan.liveins, *[n for n, _ in plan.flags_in])
     unpack = [ir.Op(name, operator.getitem, (res, ir.Const(k)))
-              for k, name in enumerate(plan.outputs)]
+              for k, name in enumerate(plan.outputs + [n for n, _ in plan.flags_out])]
     return [ir.Op(res, rt.run_loop, args, loc=loop.loc),
             ir.Op(ok, operator.is_not, (res, ir.Const(None))),
             ir.If(ok, unpack, [loop], loc=None)]

@@ -16,18 +16,19 @@ import numpy as np
 
 from ..runtime import smallarr as rt
 from .smallarr_views import No as _No, transposed as _transposed, logical as _logical, \
-    aliases as _aliases, source as _source
+    aliases as _aliases, source as _source, check_products as _check_products
+from .smallarr_encode import WIDTH as _WIDTH, SCALARS as _SCALARS, PRODUCTS as _PRODUCTS, \
+    size as _size, encode_op as _encode_op, encode_dot as _encode_dot, \
+    encode_solve_grad as _encode_solve_grad, encode_det_grad as _encode_det_grad
 
 __all__ = ["layout"]
-
-_WIDTH = 12
 
 
 @dataclass
 class Layout:
     code: np.ndarray          # int64 (k, 12)
     arena: np.ndarray         # the registers, constants filled in
-    live: list                # (offset, size) per live-in (size 0: not a register)
+    live: list                # (offset, size, transposed) per live-in (size 0: none)
     outs: list                # (offset, shape, slot popped last or None, size) per output
     slots: list               # (offset in a tape row, shape) per push
     entry: dict               # push slot -> live-in index: iteration 0 pushes that object
@@ -37,15 +38,14 @@ class Layout:
                               # ("live", k, None): the k-th live-in itself
     batches: list             # accumulations done after the loop (`_batches`)
     brow: int                 # doubles per iteration of their stacked operands
+    peel: int                 # words of the first iteration's code (0: none apart)
+    distinct: list = ()       # (live-in, live-in) that must not share memory
 
 
-# Scalars: "f" a Python float, "s" a NumPy float64 scalar (what np.linalg.det and a
-# vector @ a vector return, and NumPy's arithmetic on one), "i" the loop variable.
-_SCALARS = ("f", "s", "i")
-
-
-def _size(shape):
-    return 1 if shape in _SCALARS else int(np.prod(shape))
+# What reads a transposed matrix (its strides): products, and elementwise operations
+# (the same bits whatever the strides)
+_READS_TRANSPOSED = ("matmul", "mgrad_a", "mgrad_b", "bin", "ubin", "un", "mov",
+                     "unbroadcast", "T", "zeros", "accumulate")
 
 
 def _infer(c, sh):
@@ -54,12 +54,26 @@ def _infer(c, sh):
     g = c[5] if len(c) > 5 else None
     A = sh.get(a, None) if a is not None else None
     B = sh.get(b, None) if b is not None else None
-    if kind != "matmul" and any(_transposed(sh.get(r)) for r in c[3:] if r is not None):
-        raise _No       # a transposed view is read by products only (`_aliases`)
+    tagged = [r for r in c[3:] if r is not None and _transposed(sh.get(r))]
+    if tagged and kind not in _READS_TRANSPOSED:
+        raise _No
     if kind == "T":
+        if _transposed(A):
+            return (A[2], A[1])
         if A in _SCALARS or A is None or len(A) != 2:
             raise _No
-        return ("T", A[1], A[0])
+        return A if A == (1, 1) else ("T", A[1], A[0])
+    if kind == "zeros":     # np.zeros of the shape: C order
+        if A in _SCALARS or A is None:
+            raise _No
+        return _logical(A)
+    if kind == "detgrad":   # (g, ans, a)
+        M = sh.get(g)
+        if A not in ("f", "s") or B != "s" or _infer_linalg("det", M, None) != "s":
+            raise _No
+        return ("T", M[0], M[0]) if M[0] > 1 else M
+    if tagged and kind not in _PRODUCTS:
+        return _infer_elementwise(kind, A, B)
     if kind in _LINALG:
         return _infer_linalg(kind, A, B)
     if kind in ("sgrad_a", "sgrad_b"):       # (g, x, a): x = solve(a, b), x's shape b's
@@ -88,6 +102,8 @@ def _infer(c, sh):
         if A is None or A == "i" or (kind == "un" and A == "f"):
             raise _No
         return A
+    if kind == "unbroadcast" and A in ("f", "s") and B in ("f", "s"):
+        return A        # (unbroadcast returns a scalar adjoint itself)
     if kind in ("tanh_vjp", "unbroadcast"):
         if A is None or A != B or A in _SCALARS:
             raise _No
@@ -97,11 +113,12 @@ def _infer(c, sh):
     if kind in ("mgrad_a", "mgrad_b"):
         G = sh.get(g, None)
         want = _product_shape(A, B)
-        if G in (None, "f", "s", "i") or want == "s":
+        if want == "s":     # v @ w: g * w and g * v, g a scalar
+            if G not in ("f", "s"):
+                raise _No
+        elif G in (None, "f", "s", "i") or _logical(G) != want:
             raise _No
-        if G != want:
-            raise _No
-        return A if kind == "mgrad_a" else B
+        return _logical(A) if kind == "mgrad_a" else _logical(B)
     if kind in ("dot", "dgrad_a", "dgrad_b"):
         return _infer_dot(kind, A, B, sh.get(g, None))
     if kind == "row":
@@ -109,6 +126,29 @@ def _infer(c, sh):
             raise _No
         return A[1:]
     raise _No
+
+
+def _infer_elementwise(kind, A, B):
+    """The shape of an elementwise result with a transposed operand: NumPy's order
+    for it, F (transposed) where every operand is (its two axes longer than 1), else C
+    (an operand with an axis of length 1 is C- and F-contiguous at once: C)."""
+    if kind in ("mov", "unbroadcast"):
+        if kind == "unbroadcast" and _logical(A) != _logical(B):
+            raise _No
+        return A        # the same array
+    if kind == "accumulate":    # into acc in place, or acc + t: C either way
+        if _transposed(A) or B in _SCALARS or _logical(A) != _logical(B):
+            raise _No
+        return A
+    arrays = [s for s in (A, B) if s is not None and s not in _SCALARS]
+    if kind in ("bin", "ubin") and (A is None or B is None):
+        raise _No
+    if "i" in (A, B) or len({_logical(s) for s in arrays}) != 1:
+        raise _No
+    L = _logical(arrays[0])
+    if len(L) == 2 and min(L) > 1 and all(_transposed(s) for s in arrays):
+        return ("T",) + L
+    return L
 
 
 def _product_shape(A, B):
@@ -150,11 +190,11 @@ def _infer_dot(kind, A, B, G):
     return A if kind == "dgrad_a" else B
 
 
-def _walk(plan, sh, pop_shapes, record):
-    """One pass over the body; ``record`` gets (instruction index, operand shapes,
-    result shape). Pushes of undefined registers record None."""
+def _walk(code, sh, pop_shapes, record):
+    """One pass over the body ``code``; ``record`` gets (instruction index, operand
+    shapes, result shape). Pushes of undefined registers record None."""
     k_pop = 0
-    for k, c in enumerate(plan.code):
+    for k, c in enumerate(code):
         if c[0] == "push":
             record(k, (sh.get(c[3]),), sh.get(c[3]))
             continue
@@ -179,6 +219,36 @@ def layout(plan, key, tape):
         return False
 
 
+def _passes(plan, sh, pop_shapes):
+    """The shapes over the body: [(code, its instructions' (operand shapes, result) at
+    the first iteration they run, at every later one)], and the shapes the body
+    leaves, every register's. With a first iteration apart, its code is checked
+    against the registers' shapes, and the body from what it leaves."""
+    def walk(code, start, snaps=None):
+        got, shapes = {}, dict(start)
+
+        def record(k, ins, out):
+            got[k] = (ins, out)
+            if snaps is not None:   # (the shapes it reads, the shape it writes)
+                snaps.append((dict(shapes), out))
+        _walk(code, shapes, pop_shapes, record)
+        shapes.update({c: "f" for c in plan.consts})
+        shapes[plan.var] = "i"
+        return got, shapes
+    if plan.first is None:
+        first, end = walk(plan.code, sh)
+        snaps = []
+        return [(plan.code, first, walk(plan.code, end, snaps)[0], snaps)], end
+    first0, after = walk(plan.first, sh)
+    first1, end = walk(plan.code, after)
+    snaps0, snaps1 = [], []
+    second1, again = walk(plan.code, end, snaps1)
+    if again != end:
+        raise _No
+    return [(plan.first, first0, walk(plan.first, end, snaps0)[0], snaps0),
+            (plan.code, first1, second1, snaps1)], end
+
+
 def _layout(plan, key, tape):
     live = key[:len(plan.liveins)]
     sh = {n: d for n, d in zip(plan.liveins, live) if d is not None}
@@ -193,36 +263,47 @@ def _layout(plan, key, tape):
             j = len(pops) - 1 - i
             pop_shapes.append(tape.slots[j][2])
             pop_slot.append(j)
-    first, second = {}, {}
-    _walk(plan, dict(sh), pop_shapes, lambda k, ins, out: first.__setitem__(k, (ins, out)))
-    end = dict(sh)
-    _walk(plan, end, pop_shapes, lambda k, ins, out: None)
-    end.update({c: "f" for c in plan.consts})
-    end[plan.var] = "i"
-    _walk(plan, dict(end), pop_shapes, lambda k, ins, out: second.__setitem__(k, (ins, out)))
+    passes, end = _passes(plan, sh, pop_shapes)
     entry = {}
-    pushes = [k for k, c in enumerate(plan.code) if c[0] == "push"]
+    code, first, second, _ = passes[-1]
+    pushes = [k for k, c in enumerate(code) if c[0] == "push"]
+    if pushes and plan.first is not None:
+        raise _No
     for j, k in enumerate(pushes):
         if second[k][1] is None:
             raise _No
         if first[k] != second[k]:
-            name = plan.code[k][3]
+            name = code[k][3]
             if name not in plan.liveins:
                 raise _No
             entry[j] = plan.liveins.index(name)
-    for k, c in enumerate(plan.code):
-        if c[0] != "push" and first[k] != second[k] and not _promoted(first[k], second[k]):
+    for code, first, second, snaps in passes:
+        # a name's register keeps its size; its layout may change (x.T, then x.T + y)
+        if any(_size(v) != _size(end[n]) for snap, _ in snaps for n, v in snap.items()
+               if n in end and v is not None and end[n] is not None):
             raise _No
-    if any(c[0] in _LINALG for c in plan.code) and not rt.linalg_ready():
+        for k, c in enumerate(code):
+            if c[0] != "push" and first[k] != second[k] and \
+                    not _promoted(first[k], second[k]):
+                raise _No
+    every = (plan.first or []) + plan.code
+    if any(c[0] in _LINALG + ("detgrad",) for c in every) and not rt.linalg_ready():
         raise _No
-    for k, c in enumerate(plan.code):
-        if c[0] in ("push", "pop") and _transposed(end.get(c[3] or c[2])):
-            raise _No
-    aliases = _aliases(plan, end)
+    aliases = _aliases(plan, end) if plan.first is None else {}
+    assigned = {c[2] for c in every}
+    invariant = [n for n in plan.liveins if n not in assigned]
+    distinct, same = set(), []
+    for code, _, _, snaps in passes:
+        pairs, one = _check_products(code, snaps, aliases, invariant)
+        distinct |= pairs
+        same.append(one)
     # a pop whose iteration-0 save was no register's value must not be read after it
     if tape is not None:
-        _check_pops(plan, pop_slot, tape.entry)
-    return _encode(plan, end, live, entry, pop_slot, tape, aliases)
+        _check_pops(plan, pop_slot, tape.entry, tape)
+    lay = _encode(plan, end, live, entry, pop_slot, tape, aliases,
+                  [snaps for _, _, _, snaps in passes], same)
+    lay.distinct = sorted((plan.liveins.index(a), plan.liveins.index(b)) for a, b in distinct)
+    return lay
 
 
 def _promoted(first, second):
@@ -234,7 +315,11 @@ def _promoted(first, second):
         x == y or {x, y} == {"f", "s"} for x, y in zip(ins1, ins2))
 
 
-def _check_pops(plan, pop_slot, entry):
+def _check_pops(plan, pop_slot, entry, tape):
+    """A pop of an object iteration 0 saved that no register held (a tape's entry)
+    leaves its register undefined: it must not be read after it, but by
+    ``unbroadcast(g, x)`` where x is a scalar either way (a Python float first, NumPy
+    scalars after: ``nll = 0.0``), which returns the scalar g whatever x is."""
     k_pop = 0
     for k, c in enumerate(plan.code):
         if c[0] != "pop":
@@ -243,79 +328,132 @@ def _check_pops(plan, pop_slot, entry):
         k_pop += 1
         if slot not in entry:
             continue
+        scalar = type(entry[slot]) in (float, np.float64) and tape.slots[slot][2] in _SCALARS
         for d in plan.code[k + 1:]:
-            if d[0] != "pop" and c[2] in d[3:]:
+            if d[0] != "pop" and c[2] in d[3:] and not (
+                    scalar and d[0] == "unbroadcast" and d[3] != c[2]):
                 raise _No
             if d[2] == c[2]:
                 break
 
 
-def _encode(plan, shapes, live, entry, pop_slot, tape, aliases):
+class _Emitter:
+    """Encodes instructions (`words`) over one register layout."""
+
+    def __init__(self, plan, shapes, offs, aliases, tape, pop_slot, external, spare):
+        self.plan, self.shapes, self.offs, self.aliases = plan, shapes, offs, aliases
+        self.base = aliases
+        self.tape, self.pop_slot, self.external = tape, pop_slot, external
+        self.scratch, self.gb, self.dg, self.zero = spare
+        self.slots, self.row, self.views = [], 0, []
+        self.batches, self.hidden, self.brow = {}, {}, 0
+
+    def words(self, code, snaps, same):
+        """The words of ``code``; ``snaps[k]``: the shapes before instruction k;
+        ``same[k]``: (a transposed copy, the operand whose register it reads)."""
+        out = []
+        k_pop = 0
+        offs = self.offs
+        for k, c in enumerate(code):
+            kind = c[0]
+            self.shapes, self.out = snaps[k]
+            shapes = self.shapes
+            self.aliases = dict(self.base, **dict([same[k]])) if k in same else self.base
+            if k in self.hidden:
+                # an accumulated product's operands, stacked for one GEMM after the loop
+                for boff, name in self.hidden[k]:
+                    out.append([rt.OP["push"], 0, boff, offs[name], _size(shapes[name])] +
+                               [0] * (_WIDTH - 5))
+                continue
+            if kind == "accumulate" and c[2] in self.batches or c[2] in self.base:
+                continue        # (a transposed view: its products read its source)
+            if kind == "pop":
+                k_pop += 1
+                out.append(self._pop(c, self.pop_slot[k_pop - 1]))
+            else:
+                out.extend(self._op(c))
+        return out
+
+    def _pop(self, c, slot):
+        off = self.tape.slots[slot][1]
+        return [rt.OP["pop"], 0, self.offs[c[2]], off, _size(self.shapes[c[2]])] + \
+            [0] * (_WIDTH - 5)
+
+    def _op(self, c):
+        kind, shapes, offs = c[0], self.shapes, self.offs
+        w = [0] * _WIDTH
+        if kind == "push":
+            size = _size(shapes[c[3]])
+            w[:5] = [rt.OP["push"], 0, self.row, offs[c[3]], size]
+            self.slots.append((self.row, shapes[c[3]]))
+            self.row += size
+            return [w]
+        if kind == "zeros":     # (a region of the arena nothing writes)
+            w[:5] = [rt.OP["mov"], 0, offs[c[2]], self.zero, _size(shapes[c[2]])]
+            return [w]
+        if kind in ("dot", "dgrad_a", "dgrad_b"):
+            return [_encode_dot(c, shapes, offs, self.views)]
+        if kind in ("sgrad_a", "sgrad_b"):
+            return _encode_solve_grad(c, shapes, offs, self.gb)
+        if kind == "detgrad":
+            return _encode_det_grad(c, shapes, offs, self.dg)
+        if kind == "row" and c[3] in self.external:
+            self.views.append(("live", self.plan.liveins.index(c[3]), None))
+            A = shapes[c[3]]
+            w[:7] = [rt.OP["row"], 1, offs[c[2]], len(self.views) - 1, _size(A[1:]),
+                     offs[c[4]], A[0]]
+            return [w]
+        if c[2] in c[3:] and (kind in _PRODUCTS or kind in ("bin", "ubin", "accumulate") and
+                              any(_transposed(shapes.get(r)) for r in c[3:5])):
+            # (an elementwise result into an operand read with other strides, too)
+            w = _encode_op(c, shapes, offs, self.aliases, self.out)
+            w[2] = self.scratch
+            return [w, [rt.OP["mov"], 0, offs[c[2]], self.scratch, _size(shapes[c[2]])] +
+                    [0] * 7]
+        return [_encode_op(c, shapes, offs, self.aliases, self.out)]
+
+
+def _spare(code, shapes, total):
+    """Offsets of the scratch registers after ``total``: a product into one of its
+    operands (T = T @ A: NumPy's loops read the operand while writing, so the result
+    goes here first), the solve before the product in solve's adjoint for a, det's
+    adjoint's inverse and factor, the zeros zeros_like copies; and the new total."""
+    out = []
+    for sizes in ([_size(shapes[c[2]]) for c in code if c[2] in c[3:] and c[0] in
+                   _PRODUCTS + ("bin", "ubin", "accumulate")],
+                  [_size(shapes[c[3]]) for c in code if c[0] == "sgrad_a"],
+                  [_size(shapes[c[5]]) + 1 for c in code if c[0] == "detgrad"],
+                  [_size(shapes[c[2]]) for c in code if c[0] == "zeros"]):
+        out.append(total)
+        total += max(sizes or [0])
+    return out, total
+
+
+def _encode(plan, shapes, live, entry, pop_slot, tape, aliases, snaps, same):
+    every = (plan.first or []) + plan.code
     # a live-in read only for its rows (xs[t]) is read where it is, not copied in
     external = {n for n in plan.liveins if n not in plan.outputs and all(
-        n not in c[3:] or (c[0] == "row" and c[3] == n and c[4] != n) for c in plan.code)}
+        n not in c[3:] or (c[0] == "row" and c[3] == n and c[4] != n) for c in every)}
     offs, total = {}, 0
     for name in sorted(set(shapes) - external - set(aliases), key=str):
         offs[name] = total
         total += _size(shapes[name])
-    # a product whose result overwrites one of its operands (T = T @ A) is computed
-    # into a scratch register first: NumPy's loops read the operand while writing
-    scratch = total
-    total += max([_size(shapes[c[2]]) for c in plan.code
-                  if c[0] in _PRODUCTS and c[2] in c[3:]] or [0])
-    gb = total      # the adjoint of solve for a: the solve before the product
-    total += max([_size(shapes[c[3]]) for c in plan.code if c[0] == "sgrad_a"] or [0])
+    spare, total = _spare(every, shapes, total)
     arena = np.zeros(total, np.float64)
     for name, v in plan.consts.items():
         arena[offs[name]] = v
-    words, slots, row, views = [], [], 0, []
-    batches, hidden, brow = _batches(plan, shapes, offs)
-    k_pop = 0
-    for k, c in enumerate(plan.code):
-        w = [0] * _WIDTH
-        kind = c[0]
-        if k in hidden:
-            # an accumulated product's operands, stacked for one GEMM after the loop
-            for boff, name in hidden[k]:
-                words.append([rt.OP["push"], 0, boff, offs[name], _size(shapes[name])] +
-                             [0] * (_WIDTH - 5))
-            continue
-        if kind == "accumulate" and c[2] in batches or kind == "T":
-            continue        # (a transposed view: its products read its source)
-        if kind == "push":
-            size = _size(shapes[c[3]])
-            w[:5] = [rt.OP["push"], 0, row, offs[c[3]], size]
-            slots.append((row, shapes[c[3]]))
-            row += size
-        elif kind == "pop":
-            off = tape.slots[pop_slot[k_pop]][1]
-            k_pop += 1
-            w[:5] = [rt.OP["pop"], 0, offs[c[2]], off, _size(shapes[c[2]])]
-        elif kind in ("dot", "dgrad_a", "dgrad_b"):
-            w = _encode_dot(c, shapes, offs, views)
-        elif kind in ("sgrad_a", "sgrad_b"):
-            *first, w = _encode_solve_grad(c, shapes, offs, gb)
-            words.extend(first)
-        elif kind == "row" and c[3] in external:
-            views.append(("live", plan.liveins.index(c[3]), None))
-            A = shapes[c[3]]
-            w[:7] = [rt.OP["row"], 1, offs[c[2]], len(views) - 1, _size(A[1:]),
-                     offs[c[4]], A[0]]
-        elif kind in _PRODUCTS and c[2] in c[3:]:
-            w = _encode_op(c, shapes, offs, aliases)
-            w[2] = scratch
-            words.append(w)
-            w = [rt.OP["mov"], 0, offs[c[2]], scratch, _size(shapes[c[2]])] + [0] * 7
-        else:
-            w = _encode_op(c, shapes, offs, aliases)
-        words.append(w)
+    em = _Emitter(plan, shapes, offs, aliases, tape, pop_slot, external, spare)
+    if plan.first is None:
+        em.batches, em.hidden, em.brow = _batches(plan, shapes, offs)
+    first = em.words(plan.first, snaps[0], same[0]) if plan.first is not None else []
+    words = first + em.words(plan.code, snaps[-1], same[-1])
     code = np.array(words, np.int64).reshape(-1, _WIDTH)
     # a live-in whose shape is not its register's is only pushed before the body
     # assigns it (a tape's entry object): nothing to copy in
     # (a Python float enters the register of a NumPy scalar: `_promoted`)
-    live_regs = [(offs[n], _size(shapes[n])) if d is not None and n in offs and (
-        d == shapes[n] or {d, shapes[n]} == {"f", "s"}) else (0, 0) for n, d in zip(
-        plan.liveins, live)]
+    live_regs = [(offs[n], _size(shapes[n]), _transposed(d)) if d is not None and n in offs
+                 and (d == shapes[n] or {d, shapes[n]} == {"f", "s"}) else (0, 0, False)
+                 for n, d in zip(plan.liveins, live)]
     last = {}
     k_pop = 0
     for c in plan.code:
@@ -326,10 +464,10 @@ def _encode(plan, shapes, live, entry, pop_slot, tape, aliases):
             last[c[2]] = None
     outs = [(offs[n], shapes[n], last.get(n), _size(shapes[n])) if n not in aliases else
             (None, _source(plan, aliases[n]), None, 0) for n in plan.outputs[1:]]
-    read_var = any(c[0] == "row" for c in plan.code)
-    return Layout(code, arena, live_regs, outs, slots, entry, row,
-                  offs[plan.var] if read_var else -1, views,
-                  list(batches.values()), brow)
+    read_var = any(c[0] == "row" for c in every)
+    return Layout(code, arena, live_regs, outs, em.slots, entry, em.row,
+                  offs[plan.var] if read_var else -1, em.views,
+                  list(em.batches.values()), em.brow, len(first))
 
 
 # The products whose sum over the steps an adjoint loop accumulates into a weight's
@@ -401,152 +539,3 @@ def _batches(plan, shapes, offs):
         brow = roff
         batches[W] = (offs[W], shapes[W], start, lsize, roff - start - lsize, lw, rw, parts)
     return batches, hidden, brow
-
-
-_PRODUCTS = ("matmul", "mgrad_a", "mgrad_b")
-
-
-def _encode_op(c, shapes, offs, aliases=None):
-    kind, sub, out, a, b = c[:5]
-    w = [0] * _WIDTH
-    O = offs[out]
-    if kind in ("bin", "ubin", "accumulate"):
-        sub = "add" if kind == "accumulate" else sub
-        A, B = shapes[a], shapes[b]
-        if shapes[out] == "f":
-            w[:5] = [rt.OP["fbin"], rt.BINARY[sub], O, offs[a], offs[b]]
-            return w
-        if shapes[out] == "s" and kind == "bin":
-            # an operator on a NumPy scalar is NumPy's scalar math, C's arithmetic (a
-            # NaN keeps the operand C keeps, where a ufunc's SIMD loop need not)
-            w[:6] = [rt.OP["fbin"], rt.BINARY[sub], O, offs[a], offs[b], 1]
-            return w
-        if shapes[out] == "s":      # a ufunc on scalars: its loop on one
-            w[:11] = [rt.OP["bin"], rt.BINARY[sub], O, offs[a], offs[b], 1, 1, 1, 1, 1, 1]
-            return w
-        big = A if A not in _SCALARS and (B in _SCALARS or len(A) >= len(B)) else B
-        with_row = len(big) == 2 and any(s not in _SCALARS and len(s) == 1 for s in (A, B))
-        rows, cols = (big[0], big[1]) if with_row else (1, _size(big))
-
-        def strides(s):
-            if s in _SCALARS:
-                return 0, 0
-            if s == big:
-                return 1, cols
-            return 1, 0          # a row, the same for every row of the matrix
-        sa, ra = strides(A)
-        sb, rb = strides(B)
-        w[:11] = [rt.OP["bin"], rt.BINARY[sub], O, offs[a], offs[b], rows, cols,
-                  sa, ra, sb, rb]
-        return w
-    if kind == "un":
-        w[:5] = [rt.OP["un"], rt.UNARY[sub], O, offs[a], _size(shapes[a])]
-        return w
-    if kind in ("mov", "unbroadcast"):
-        w[:5] = [rt.OP["mov"], 0, O, offs[a], _size(shapes[a])]
-        return w
-    if kind == "tanh_vjp":
-        w[:6] = [rt.OP["tanh_vjp"], 0, O, offs[a], offs[b], _size(shapes[a])]
-        return w
-    if kind == "row":
-        A = shapes[a]
-        w[:7] = [rt.OP["row"], 0, O, offs[a], _size(A[1:]), offs[b], A[0]]
-        return w
-    if kind in _LINALG:
-        n = shapes[a][0]
-        sub = "solve1" if kind == "solve" and len(shapes[b]) == 1 else kind
-        nrhs = shapes[b][1] if sub == "solve" else 1
-        return _linalg_word(sub, O, offs[a], offs[b] if b else 0, n, nrhs, (n, 1),
-                            (nrhs, 1))
-    if kind == "matmul":
-        return _encode_matmul(O, a, b, shapes, offs, aliases or {})
-    g, a, b = c[3], c[4], c[5]
-    G, A, B = shapes[g], shapes[a], shapes[b]
-    if len(A) == 1:
-        k, n = B
-        if kind == "mgrad_a":
-            # np.matmul(g[None, :], b.T)[0]: one row (a new axis: stride 0) times b.T
-            return _mm(w, O, offs[g], offs[b], 1, n, k, 0, 1, 1, n, k)
-        # np.multiply.outer(a, g)
-        w[:11] = [rt.OP["bin"], rt.BINARY["multiply"], O, offs[a], offs[g], k, n,
-                  0, 1, 1, 0]
-        return w
-    if kind == "mgrad_a":
-        m, k = A
-        if len(B) == 1:
-            # np.multiply.outer(g, b): g[i] times the row b, row by row
-            w[:11] = [rt.OP["bin"], rt.BINARY["multiply"], O, offs[g], offs[b], m, k,
-                      0, 1, 1, 0]
-            return w
-        n = B[1]    # g (m, n) @ b.T (n, k)
-        return _mm(w, O, offs[g], offs[b], m, n, k, n, 1, 1, n, k)
-    m, k = A        # mgrad_b: a.T (k, m) @ g (m, p)
-    p = 1 if len(B) == 1 else B[1]
-    return _mm(w, O, offs[a], offs[g], k, m, p, 1, k, p, 1 if len(B) == 2 else 0, p)
-
-
-def _encode_dot(c, shapes, offs, views):
-    """np.dot(a, b); its adjoints np.dot(g, b.T) and np.dot(a.T, g) (as the loop
-    kernels compute them), on views of the registers."""
-    def view(name, transposed=False):
-        views.append((offs[name], shapes[name], transposed))
-        return len(views) - 1
-    kind, out = c[0], c[2]
-    if kind == "dot":
-        a, b = view(c[3]), view(c[4])
-    elif kind == "dgrad_a":
-        a, b = view(c[3]), view(c[5], True)
-    else:
-        a, b = view(c[4], True), view(c[3])
-    w = [0] * _WIDTH
-    w[:5] = [rt.OP["dot"], 0, view(out), a, b]
-    return w
-
-
-def _linalg_word(sub, out, a, b, n, nrhs, a_strides, b_strides):
-    return [rt.OP["linalg"], rt.LINALG[sub], out, a, b, n, nrhs, *a_strides,
-            *b_strides, 0]
-
-
-def _encode_solve_grad(c, shapes, offs, scratch):
-    """The adjoints of x = np.linalg.solve(a, b) (runtime/grads/linalg.py), as their
-    NumPy calls see the operands: for b, solve(a.T, g) (a.T a view: a's register with
-    its strides); for a, -(gb @ x.T) with gb = solve(a.T, g), a vector g and x taken
-    as columns (g[:, None], x[:, None]: a new axis of stride 0)."""
-    kind, out, g, x, a = c[0], offs[c[2]], offs[c[3]], offs[c[4]], offs[c[5]]
-    X = shapes[c[4]]
-    n = X[0]
-    k = X[1] if len(X) == 2 else 1
-    if kind == "sgrad_b":
-        sub = "solve1" if len(X) == 1 else "solve"
-        return [_linalg_word(sub, out, a, g, n, k, (1, n), (k, 1))]
-    solve = _linalg_word("solve", scratch, a, g, n, k, (1, n), (1, 0) if len(X) == 1
-                         else (k, 1))
-    # gb (n, k) @ x.T (k, n): x[:, None].T's strides are (0, 1); x.T's (1, k)
-    prod = _mm([0] * _WIDTH, out, scratch, x, n, k, n, k, 1,
-               0 if len(X) == 1 else 1, 1 if len(X) == 1 else k, n)
-    neg = [rt.OP["un"], rt.UNARY["negative"], out, out, n * n] + [0] * (_WIDTH - 5)
-    return [solve, prod, neg]
-
-
-def _encode_matmul(O, a, b, shapes, offs, aliases):
-    """a @ b as np.matmul's loop sees it: the strides NumPy gives it (a missing core
-    dimension's 0; a transposed view's, read from its source's register)."""
-    def operand(name, first):
-        shape = shapes[name]
-        if _transposed(shape):      # x.T of x (c, r): rows 1 apart, columns r
-            return offs[aliases[name]], shape[1:], 1, shape[1]
-        if len(shape) == 1:
-            return (offs[name], shape, 0, 1) if first else (offs[name], shape, 1, 0)
-        return offs[name], shape, shape[1], 1
-    ra, A, s1m, s1n = operand(a, True)
-    rb, B, s2n, s2p = operand(b, False)
-    m = A[0] if len(A) == 2 else 1
-    p = B[1] if len(B) == 2 else 1
-    return _mm([0] * _WIDTH, O, ra, rb, m, A[-1], p, s1m, s1n, s2n, s2p,
-               p if len(A) == 2 else 0)
-
-
-def _mm(w, out, a, b, m, n, p, is1_m, is1_n, is2_n, is2_p, os_m):
-    w[:12] = [rt.OP["matmul"], is2_p, out, a, b, m, n, p, is1_m, is1_n, is2_n, os_m]
-    return w

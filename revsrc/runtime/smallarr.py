@@ -50,7 +50,9 @@ def linalg_ready():
 
 
 def _describe(v):
-    """A live-in value's shape as the tier sees it: a tuple for a plain float64 array,
+    """A live-in value's shape as the tier sees it: a tuple for a plain float64 array
+    (NumPy's C strides exactly: a length-1 axis's stride, too, chooses np.matmul's
+    BLAS call), ("T", r, c) for a matrix with a transposed matrix's strides (``x.T``),
     'f' for a Python float or int constant, 's' for a NumPy float64 scalar, None for
     anything else."""
     t = type(v)
@@ -61,9 +63,35 @@ def _describe(v):
     # (NumPy's native float64 is one dtype object; a byte-swapped one is another)
     if t is np.ndarray and v.dtype is _F64 and 0 < v.ndim < 4 and v.size:
         flags = v.flags
-        if flags.c_contiguous and flags.aligned:
-            return v.shape
+        if not flags.aligned:
+            return None
+        shape = v.shape
+        if flags.c_contiguous and (1 not in shape or v.strides == _c_strides(shape)):
+            return shape
+        if len(shape) == 2 and v.strides == (8, 8 * shape[0]):
+            return ("T", shape[0], shape[1])
     return None
+
+
+def _c_strides(shape):
+    out, step = [], 8
+    for d in reversed(shape):
+        out.append(step)
+        step *= d
+    return tuple(reversed(out))
+
+
+def transposed(shape):
+    """Whether ``shape`` is a transposed matrix's: ("T", r, c), its data a (c, r)
+    C-order array's (NumPy's view x.T of that array, or an F-order result)."""
+    return type(shape) is tuple and len(shape) == 3 and shape[0] == "T"
+
+
+def as_value(data, shape):
+    """The array of a register (or tape row) ``data`` holding ``shape``."""
+    if transposed(shape):
+        return data.reshape(shape[2], shape[1]).T
+    return data.reshape(shape)
 
 
 class Tape:
@@ -84,8 +112,9 @@ class Tape:
             return float(self.data[start])
         if shape == "s":
             return self.data[start]         # a NumPy float64 scalar
-        size = int(np.prod(shape))
-        return self.data[start:start + size].reshape(shape).copy()  # not a view of the tape
+        size = _size(shape)
+        # (a copy: not a view of the tape)
+        return as_value(self.data[start:start + size].copy(), shape)
 
     def expand(self):
         """Put the saves back on their stacks one by one (the tape was on top)."""
@@ -106,11 +135,16 @@ class SmallLoop:
     first, in this order), ``liveins`` the names read before the body assigns them,
     ``outputs`` those it assigns (the loop variable first)."""
 
-    def __init__(self, name, code, var, stacks, liveins, outputs, consts, layout):
+    def __init__(self, name, code, var, stacks, liveins, outputs, consts, layout,
+                 first=None, flags=((), ())):
         self.name, self.code, self.var = name, code, var
         self.stacks, self.liveins, self.outputs = stacks, liveins, outputs
         self.consts = consts            # register name -> float value
         self.layout = layout            # the shape rules (backends/smallarr.py)
+        self.first = first              # the first iteration's code (None: ``code``)
+        # (flag, value) the first iteration assumes, passed after the live-ins and
+        # checked; (flag, value) after the loop, returned after the outputs
+        self.flags_in, self.flags_out = list(flags[0]), list(flags[1])
         self.pushes = [c for c in code if c[0] == "push"]
         self.pops = [c for c in code if c[0] == "pop"]
         self._cache = {}
@@ -120,7 +154,9 @@ class SmallLoop:
     def disassemble(self):
         lines = [f"; small-array loop {self.name}: for {self.var} in range(...), "
                  f"{len(self.code)} instructions"]
-        for op, sub, out, *operands in self.code:
+        if self.first is not None:
+            lines.append(f"; the first iteration: {len(self.first)} instructions, then")
+        for op, sub, out, *operands in (self.first or []) + self.code:
             args = ", ".join(str(x).lstrip("=") for x in operands if x is not None)
             if op == "push":
                 lines.append(f"  push {sub} {args}")
@@ -135,11 +171,16 @@ class SmallLoop:
         tape = None
         ns = len(self.stacks)
         stacks, vals = values[:ns], values[ns:]
+        if self.flags_in:
+            nf = len(self.flags_in)
+            vals, flags = vals[:-nf], vals[-nf:]
+            if not all(f is v for f, (_, v) in zip(flags, self.flags_in)):
+                vals = None     # not the flags the plan resolved its branches with
         if self.pops:
             tape = self._tape_on(stacks)
             if tape is None:
                 return None
-        out = self._run(start, stop, step, stacks, vals, tape)
+        out = None if vals is None else self._run(start, stop, step, stacks, vals, tape)
         if out is None and tape is not None:
             tape.expand()
         return out
@@ -158,8 +199,9 @@ class SmallLoop:
                 step == 0 or not _ready():
             return None
         n = len(range(start, stop, step))
-        if n == 0 or (tape is not None and tape.n != n):
-            return None
+        if n == 0 or (tape is not None and tape.n != n) or \
+                (self.first is not None and n < 2):
+            return None     # (a first iteration apart: what only later ones assign)
         key = tuple(_describe(v) for v in vals)
         if tape is not None:
             key += tuple(s[2] for s in tape.slots) + tuple(sorted(tape.entry))
@@ -174,12 +216,16 @@ class SmallLoop:
         return self._execute(lay, start, step, n, stacks, vals, tape)
 
     def _execute(self, lay, start, step, n, stacks, vals, tape):
+        for i, j in lay.distinct:
+            # one buffer read two ways: NumPy's matmul would call syrk (layout)
+            if np.may_share_memory(vals[i], vals[j]):
+                return None
         arena = lay.arena.copy()
-        for (off, size), v in zip(lay.live, vals):
+        for (off, size, tr), v in zip(lay.live, vals):
             if size == 1:
                 arena[off] = v if type(v) is not np.ndarray else v.flat[0]
             elif size:
-                arena[off:off + size] = v.reshape(-1)
+                arena[off:off + size] = (v.T if tr else v).reshape(-1)
         row = lay.row if self.pushes else (tape.row if tape is not None else 0)
         row_w = lay.row if self.pushes else lay.brow
         try:
@@ -189,7 +235,8 @@ class SmallLoop:
         tape_r = tape.data if tape is not None else _EMPTY
         views = tuple(vals[v[1]] if v[0] == "live" else _view(arena, *v) for v in lay.views)
         flags = _kernels.sa_run(lay.code, arena, n, tape_w, tape_r, row,
-                                lay.loopvar, float(start), float(step), views, row_w)
+                                lay.loopvar, float(start), float(step), views, row_w,
+                                lay.peel)
         if flags < 0:
             return None
         if lay.batches:
@@ -214,6 +261,9 @@ class SmallLoop:
                 results.append(float(arena[off]))
             elif shape == "s":
                 results.append(arena[off])     # a NumPy float64 scalar
+            elif shape[0] == "T":
+                results.append(as_value(arena[off:off + size] if small else
+                                        arena[off:off + size].copy(), shape))
             elif small:
                 results.append(arena[off:off + size].reshape(shape))
             else:   # a view would keep the whole arena alive in a returned gradient
@@ -236,6 +286,7 @@ class SmallLoop:
                 # nothing else holds the consumed tape's rows: the next forward run
                 # writes its own there (fresh pages cost ~50 us per half megabyte)
                 tape.spare.append(tape.data)
+        results.extend(v for _, v in self.flags_out)
         self.runs += 1
         return tuple(results)
 
@@ -286,7 +337,7 @@ def _size(shape):
     if shape in ("f", "i", "s"):
         return 1
     n = 1
-    for d in shape:
+    for d in (shape[1:] if transposed(shape) else shape):
         n *= d
     return n
 
