@@ -1,0 +1,98 @@
+"""Round 13 of user programs (tests/user_programs13_*.py): new domains and Python styles
+(robotics, epidemiology and ecology, NumPy ML layers, signal processing, geometry and
+meshes, PDEs and physics, probability, optimisation inside the loss, NumPy idioms and
+views, Python styles, compositions, edge values and types, checkpointed loops), each
+checked against JAX with x64, autograd, central differences or a closed form."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from user_programs6_harness import corpus_tests  # noqa: E402
+
+MODULES = ["user_programs13_" + s for s in "abcdefghijklmnopqrstuvwxyz"
+           if os.path.exists(os.path.join(os.path.dirname(__file__), f"user_programs13_{s}.py"))]
+
+KNOWN = {
+    # -- part a
+    # a helper with an ndarray default argument (`def fk_planar(q, L=LINKS)`, `q0=np.array(..)`)
+    # called without it inside the differentiated function: TypeError "unhashable type:
+    # 'numpy.ndarray'" or ValueError "truth value of an array ... is ambiguous" while
+    # transforming; passing the array explicitly works (r13_default_array_arg_passed), the
+    # right answers are autograd's / central differences' (L0 for the minimal case)
+    "r13_reach_loss_vg": "crashed",
+    "r13_reach_loss_hessian": "crashed",
+    "r13_reach_loss_hvp": "crashed",
+    "r13_reach_vmap_grad_batch": "crashed",
+    "r13_reach_jax_backend": "crashed",
+    "r13_ik_dls_cost": "crashed",
+    "r13_ik_dls_value": "crashed",
+    "r13_default_array_arg_helper": "crashed",
+    # arm.tip(q) on an object argument: E202, documented (guide/containers.md "Not yet": a
+    # method called with a differentiated value on an argument object)
+    "r13_arm_class_property": "refused-doc",
+    # revsrc.jacfwd of an array function called inside grad: E104, documented (README's
+    # composition notes: a Jacobian in an array argument called inside)
+    "r13_manipulability_via_jacfwd": "refused-doc",
+    # -- part e
+    # revsrc.hessian through np.cross: E104 "the derivative of np.cross has no rule of its own
+    # yet"; np.cross is not in refusals.md's E104 list; right: 2(|c|^2 I - c c^T) for |u x c|^2
+    "r13_mesh_area_hessian": "refused-undoc",
+    "r13_cross_hessian_minimal": "refused-undoc",
+    # -- part f
+    # revsrc.grad(spring_energy)(x, EDGES, REST) called inside grad with list arguments: E104
+    # (a derivative called on a value whose kind is known only at run time, documented kind);
+    # with the lists as globals it works (r13_verlet_grad_inside_globals)
+    "r13_verlet_grad_inside": "refused-doc",
+    # -- part g
+    # the default-array crash again (`xs=DATA` default of the helper, left out)
+    "r13_mixture_loglik_hessian": "crashed",
+    # hessian through `tuple(p)` of an array then unpacking: E104 "reading or writing items of
+    # a list or dict"; `a, b = p` works; undocumented (refusals.md names comprehension-built
+    # tuples only); right: central differences' Hessian
+    "r13_mixture_loglik_hessian_data_passed": "refused-undoc",
+    # -- part h
+    # revsrc.grad(lambda z: ... theta ...) inside the function: E101, documented (a lambda
+    # used as a value that reads the function's variables)
+    "r13_inner_gd_with_revsrc_grad_lambda": "refused-doc",
+    # -- part i
+    # np.multiply(x, x, out=y) discarded: E401, documented (out=)
+    "r13_ufunc_out_discarded": "refused-doc",
+    # -- part j
+    # int-decided recursion written `x if n == 0 else ...f(x, n - 1)...`: E103 "deeper than 40
+    # levels" at depth 3; the `if` statement form works (r13_recursion_int_if_statement), right:
+    # 1.16628593 (central differences)
+    "r13_recursion_int_second_arg": "refused-undoc",
+    # `Layer(0.7)(w, x)`, calling an object constructed in the expression: E101 "calling a value
+    # computed inside the function"; `m = Layer(0.7); m(w, x)` works
+    # (r13_construct_name_then_call); undocumented
+    "r13_inheritance_base": "refused-undoc",
+    # s.energy(...) of a dataclass in a list argument: E202, documented (method on an argument
+    # object, guide/containers.md)
+    "r13_dataclass_method_zip": "refused-doc",
+    # grad with respect to a list of dataclasses whose methods are called: E202 "a container
+    # built as a value", documented (guide/containers.md)
+    "r13_dataclass_wrt_fields": "refused-doc",
+    # functools.reduce with a lambda reading x: E101 (documented: a lambda used as a value)
+    "r13_reduce_horner": "refused-doc",
+    # functools.reduce(operator.mul, xs): E202, documented kind (a standard-library function
+    # with no rule and no source)
+    "r13_reduce_operator_mul": "refused-doc",
+    # a generator helper with yield: E101, documented (yield)
+    "r13_generator_function_yield": "refused-doc",
+    # CLOS[0](x) of a global list: E101, documented
+    "r13_closures_made_in_loop_list": "refused-doc",
+    # `sum(f(x) for f in FT)` over a global TUPLE of functions: E101 "calling a value computed
+    # inside the function"; FT[i](x) works (r13_closures_tuple_by_index); docs say a global
+    # tuple of functions works; right: 5.25
+    "r13_closures_made_in_loop_tuple": "refused-undoc",
+    # -- part k
+    # revsrc.vjp(f, q)[1](ct) called straight from the subscript inside grad: E101 "calling a
+    # value computed inside the function"; the named form works (r13_k_grad_of_vjp_named) and
+    # README's table says grad of vjp is ok; right: jax.grad of jax.vjp
+    "r13_k_grad_of_vjp": "refused-undoc",
+    # -- part l
+    # grad of an int argument: E301, documented
+    "r13_l_int_arg_refused": "refused-doc",
+}
+
+CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
