@@ -93,6 +93,22 @@ KNOWN = {
     # -- part l
     # grad of an int argument: E301, documented
     "r13_l_int_arg_refused": "refused-doc",
+    # -- part n
+    # `c = A[:, j]; c += v` in a for loop (a fresh column view each turn): E404 "its kind was
+    # not known before the call"; `c[j] = v` in the loop works (r13_n_column_view_item_loop),
+    # and so does `A[:, j] += v`; undocumented; right: W @ [1, 2, 3] (closed form)
+    "r13_n_column_view_in_loop": "refused-undoc",
+    "r13_n_column_view_iadd_loop_minimal": "refused-undoc",
+    # the default-argument crash with a dict default (unhashable type: 'dict'), a list
+    # default ('list'), an array default of a bound method and an array keyword-only default
+    # (truth value ambiguous); tuple, np.float32 and 0-d array defaults work; right answers:
+    # closed forms 4.0, 2.0, 0.5*[1, 2, 3], 2*w*x
+    "r13_n_helper_dict_default": "crashed",
+    "r13_n_helper_list_default": "crashed",
+    "r13_n_method_array_default": "crashed",
+    "r13_n_kwonly_array_default": "crashed",
+    # np.cumsum(x, out=y[1:]) discarded: E401, documented (out=)
+    "r13_n_cumsum_out_view": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
