@@ -210,4 +210,15 @@ def hamiltonian_flow(q, p, dt=0.05, n=20):
 
 
 Q2, P2 = np.array([0.5, -0.2]), np.array([0.1, 0.3])
-add(G("r13_hamiltonian_grad_in_loop", hamiltonian_flow, (Q2, P2), argnums=(0, 1), ref="fd"))
+def hamiltonian_flow_ref(q, p, dt=0.05, n=20, m=np.array([1.0, 2.0])):
+    def dVdq(q):
+        return np.array([(q[0] - q[1]) + 0.4 * q[0] ** 3, -(q[0] - q[1])])
+    for _ in range(n):
+        p = p - 0.5 * dt * dVdq(q)
+        q = q + dt * p / m
+        p = p - 0.5 * dt * dVdq(q)
+    return q[0] + 0.3 * p[1]
+
+
+add(G("r13_hamiltonian_grad_in_loop", hamiltonian_flow, (Q2, P2), argnums=(0, 1),
+      ref=lambda: fd_checked(hamiltonian_flow_ref, (Q2, P2), argnums=(0, 1))))

@@ -184,8 +184,18 @@ def gru_unroll(params, xs):
     return np.sum(h)
 
 
+def _gru_flat(wz, wh):
+    return gru_unroll({"Wz": wz.reshape(2, 3), "Wh": wh.reshape(2, 3)}, [0.5, -0.3, 0.9])
+
+
+def _hess_block_ref():
+    agr, _ = ag()
+    g_wz = agr.grad(agify(_gru_flat), 0)
+    return agr.jacobian(lambda wh: g_wz(GP["Wz"].ravel(), wh))(GP["Wh"].ravel()).reshape(2, 3, 2, 3)
+
+
 add(pair("r13_p_hessian_dict_params_block", lambda: revsrc.hessian(gru_unroll)(GP, [0.5, -0.3, 0.9])["Wz"]["Wh"],
-         lambda: jax().hessian(jaxify(gru_unroll))(GP, [0.5, -0.3, 0.9])["Wz"]["Wh"], tol=1e-10))
+         _hess_block_ref, tol=1e-10))
 add(pair("r13_p_tree_map_sgd_step", lambda: revsrc.tree_map(lambda p, g: p - 0.1 * g, GP, revsrc.grad(gru_unroll)(GP, [0.5, -0.3, 0.9]))["Wh"],
          lambda: GP["Wh"] - 0.1 * np.asarray(jax().grad(jaxify(gru_unroll))(GP, [0.5, -0.3, 0.9])["Wh"]), tol=1e-12))
 
