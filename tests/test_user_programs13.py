@@ -173,6 +173,14 @@ KNOWN = {
     "r13_u_jax_dict_accumulator": "refused-doc",
     # y[m] with a traced boolean mask: E603, no jax.numpy lowering (documented kind)
     "r13_u_jax_masked_update": "refused-doc",
+    # -- part y
+    # a module-level functools.partial binding an ndarray (keyword or positional), or a
+    # module-level lambda with an ndarray default, called inside: ValueError "truth value of
+    # an array ... ambiguous" (the default-argument crash again); right: 2*W*x
+    "r13_y_partial_kw_array_called_inside": "crashed",
+    "r13_y_partial_pos_array_called_inside": "crashed",
+    "r13_y_lambda_array_default_inside": "crashed",
+    "r13_y_partial_kw_array_vmap_grad": "crashed",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
