@@ -196,6 +196,21 @@ KNOWN = {
     # cfg.loss(x) on an object that is a keyword default of the helper: E202, documented kind
     # (a method on an object revsrc only sees when the function runs, guide/containers.md)
     "r13_za_object_default_method": "refused-doc",
+    # -- part zb
+    # a module-level revsrc derivative called inside on the items of a global list or tuple of
+    # floats in a loop: E104 "called with x, whose kind only the call's own results decide, is
+    # not a float there"; over np.array(XS) it works (r13_zb_pinn_over_global_array), and so
+    # do calls with constants; undocumented; right: the closed form pinn_ref
+    "r13_zb_pinn_grad_inside": "refused-undoc",
+    "r13_zb_pinn_hessian": "refused-undoc",
+    "r13_zb_pinn_over_global_tuple": "refused-undoc",
+    # the same with du_dx(XS[i], th): the E104 message names an internal temporary `_t2`
+    "r13_zb_pinn_indexed_global_list": "crashed",
+    # revsrc.hessian of an array function called inside grad: E104, documented (README)
+    "r13_zb_hessian_inside_grad": "refused-doc",
+    # revsrc.jvp(lambda x: u(x, th), ...) inside: E101, documented (a lambda used as a value
+    # that reads the function's variables)
+    "r13_zb_jvp_inside_grad": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
