@@ -217,6 +217,16 @@ KNOWN = {
     "r13_zc_derivative_over_list_argument": "refused-undoc",
     "r13_zc_derivative_over_local_list": "refused-undoc",
     "r13_zc_derivative_over_linspace": "refused-undoc",
+    # -- part ze
+    # np.subtract.at, np.multiply.at, np.put into a local array: E401, documented (a discarded
+    # call revsrc does not inline; the message names np.add.at / fill_diagonal / copyto as
+    # followed)
+    "r13_ze_subtract_at_jacrev": "refused-doc",
+    "r13_ze_subtract_at_jacfwd": "refused-doc",
+    "r13_ze_multiply_at_repeats_jacrev": "refused-doc",
+    "r13_ze_multiply_at_repeats_jacfwd": "refused-doc",
+    "r13_ze_np_put_jacrev": "refused-doc",
+    "r13_ze_np_put_jacfwd": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
