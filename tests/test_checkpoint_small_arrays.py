@@ -10,7 +10,7 @@ import pytest
 
 import revsrc
 from loop_programs import rk4
-from revsrc import api
+from revsrc import api, primitives
 from revsrc.runtime import checkpoint as ck_rt
 from revsrc.testing import compare_grads
 
@@ -35,6 +35,10 @@ def _sizes(monkeypatch):
         return c
 
     _unit_length, _snapshot_count = ck_rt.unit_length, ck_rt.snapshot_count
+    # their rule family registers them by the module's attributes: loaded before the
+    # patch (a family that waits would otherwise register the patched functions)
+    assert primitives.lookup(_unit_length) is not None
+    assert primitives.lookup(_snapshot_count) is not None
     monkeypatch.setattr(ck_rt, "unit_length", unit_length)
     monkeypatch.setattr(ck_rt, "snapshot_count", snapshot_count)
     return seen
