@@ -155,6 +155,10 @@ class Mapped:
         extra = len(values) - len(args)          # parameters left to their defaults
         columns += [None] * extra
         key = tuple(kinds.signature(v) for v in values)
+        if any(k not in kinds.SCALARS for k in key[len(args):]):
+            # a default or a partial's argument that is an array (coeffs=C): the
+            # function takes it whole, as an argument passed unmapped
+            return self.arrays(args)
         for i, (k, c) in enumerate(zip(key, columns)):
             if k not in kinds.SCALARS:
                 raise errors.NotCompilable(

@@ -459,7 +459,9 @@ def _inline_one(site, tr):
         args = tr.bind(tuple(s.args), dict(s.kwargs))
     except TypeError as exc:
         raise errors.StaticValueError(str(exc), loc=s.loc) from None
-    args = [a if isinstance(a, (str, Const)) else Const(a) for a in args]  # defaults
+    pre = []     # an array default: read when the program runs (ir.Defaults), as inlined
+    args = [a if isinstance(a, (str, Const)) else _default_operand(site, tr, p, a, pre)
+            for p, a in zip(tr.params, args)]
     static = tr.binding.static
     sig = []
     for p, a in zip(tr.params, args):
@@ -492,8 +494,21 @@ def _inline_one(site, tr):
             continue
         given.extend(gradient_trees.container_argument(site, a)[1]
                      if arguments.is_tree(e) else [a])
-    return site.splice(low.params, low.body, low.result, given,
-                       f"{function_name(tr.f)}_d", low.deps)
+    return pre + site.splice(low.params, low.body, low.result, given,
+                             f"{function_name(tr.f)}_d", low.deps)
+
+
+def _default_operand(site, tr, param, value, pre):
+    """A default the call leaves out: a constant, or for an array (no constant a pass
+    can hold) a read of it when the program runs, as a called function's default."""
+    if not isinstance(value, np.ndarray):
+        return Const(value)
+    owner = function_name(tr.f)
+    var = site.names.fresh(f"{owner}_{param}")
+    pre.append(Op(var, ir.load_global, (Const(ir.Defaults(owner, {param: value})),
+                                        Const(param)), loc=site.loc))
+    site.found[var], site.ndims[var] = kinds.ARRAY, value.ndim
+    return var
 
 
 def _derivative(tr, key, has_aux):

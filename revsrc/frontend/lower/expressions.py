@@ -412,6 +412,9 @@ class ExpressionLowering:
                     scope.globals is not None and (
                         scope.globals[n] is v.value if n in scope.globals else
                         getattr(builtins, n, None) is v.value)   # abs, min, len...
+                held = self.loaded.get(v) if isinstance(v, str) else None
+                hoisted = hoisted or (held is not None and held[0] is scope.globals and
+                                      held[1] == n and n not in scope.locals)  # PARAMS
                 if n in scope.locals or n in scope.env and not hoisted:
                     return True
             scope = scope.enclosing
