@@ -1323,6 +1323,10 @@ def f_eigh_upper(a):
     return _wsum(w * w) + _wsum(np.abs(v))
 
 
+def f_eigvalsh(a):
+    return _wsum(np.linalg.eigvalsh(a) ** 2) + _wsum(np.linalg.eigvalsh(a, UPLO="U"))
+
+
 def f_eig(a):
     w, v = np.linalg.eig(a)
     return _wsum(np.real(w)) + _wsum(np.imag(w)) + _wsum(np.abs(v))
@@ -1812,6 +1816,7 @@ ROWS = [
     R(f_lstsq, ("wellcond", "real"), [((5, 3), (5,)), ((5, 3), (5, 2)), ((3, 5), (3,))],
       tol32=2e-2),
     R(f_eigh, "spd", SQ, tol32=2e-2), R(f_eigh_upper, "spd", [(4, 4)], tol32=2e-2),
+    R(f_eigvalsh, "spd", SQ, tol32=2e-2),
     R(f_eig, "wellcond", SQ, tol32=2e-2), R(f_eig_vectors, "wellcond", SQ, tol32=2e-2),
     R(f_svd, "wellcond", [(4, 3), (3, 5), (3, 3), (2, 4, 3)], tol32=2e-2),
     # forward mode would need the tangent of every extra singular vector, which have

@@ -11,16 +11,10 @@ MODULES = ["user_programs11_" + s for s in "abcdefghijklmnopqrstuvwxyz"
 
 KNOWN = {
     # -- part a
-    # hessian of a function of an array that builds `tuple(c / n for c in q)`: E104, documented
-    # (a second derivative through a list or tuple a comprehension builds), its hint now the
-    # rewrite that works (the items written out, or an array); JAX's hessian computes it
-    "r11_quat_rotate_hessian_list": "refused-doc",
     # -- part b
     # hessian through np.linalg.solve (Crank-Nicolson in kappa): E104, documented for solve
     "r11_crank_nicolson_hess_kappa": "refused-doc",
     # -- part c
-    # np.linalg.eigvalsh has no rule: E202 (a library function with no rule, documented)
-    "r11_fiedler_eigvalsh": "refused-doc",
     # functools.reduce(step, games, 0.0) with a nested def: E101 "a nested function can only be
     # called, not passed as a value" (documented for a lambda used as a value)
     "r11_bradley_terry_reduce": "refused-doc",

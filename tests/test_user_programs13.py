@@ -91,10 +91,10 @@ KNOWN = {
     "r13_t_insertion_sort_list_insert": "refused-doc",
     # -- part u (backend="jax" against the default backend)
     # backend="jax": an early return on a traced test, then a for with a traced break (E602);
-    # a `swapped` flag set in a traced if and `if not swapped: break` (E602 naming the line
-    # since round 13, was an E603 wrapping TracerBoolConversionError); nested fors with
-    # continue and a traced early return writing acc[j] (E602). All three shapes are listed
-    # in refusals.md's E602 row since round 13; right: the default backend's numbers
+    # nested fors with continue and a traced early return writing acc[j] (E602): both listed
+    # in refusals.md's E602 row since round 13; a `swapped` flag set in a traced if and
+    # `if not swapped: break` (E603 wrapping TracerBoolConversionError, at the line: listed in
+    # the E603 row since round 13); right: the default backend's numbers
     "r13_u_jax_final_size_break": "refused-doc",
     "r13_u_jax_final_size_subcritical": "refused-doc",
     "r13_u_jax_bubble_sort": "refused-doc",

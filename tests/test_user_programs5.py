@@ -103,7 +103,6 @@ KNOWN = {
     "sign_heaviside": "refused",             # E202 np.heaviside
     "mod_and_fmod": "refused",               # E202 math.fmod
     "divmod_builtin": "refused",             # E202 divmod
-    "eigvalsh_cubed": "refused",             # E202 np.linalg.eigvalsh (eigh works)
     "inplace_on_array_from_list": "refused",  # E404 h0 = hs[0]; h0 += 1 (the dict version works)
     "dict_unpack_merge_update": "refused",   # E101 {**p, "b": ...}
     "dataclass_list_built_inside_method": "refused",  # E202 list of dataclasses in a genexpr
@@ -153,7 +152,6 @@ KNOWN = {
     "np_multi_dot": "refused",
     # hessian (forward over reverse) refused with E104 through rules the docs do not
     # list, and with a hint to use revsrc.hessian, which is what was called:
-    "hessian_star_unpacking": "refused",     # lists: sequence_grad
     "hessian_sorted": "refused",
     "hessian_roll_pad": "refused",
     "hessian_singular_value": "refused",

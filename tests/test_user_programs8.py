@@ -47,7 +47,6 @@ KNOWN = {
     "r8_np_polyfit_polyval": "refused-doc",           # E202 np.polyfit has no rule
     "r8_np_clip_out_same_local_array": "refused-doc",  # E401 np.clip(y, lo, hi, out=y)
     "r8_np_put_then_take": "refused-doc",             # E401 np.put(y, idx, v)
-    "r8_eigvalsh_sqrt": "refused-doc",                # E202 np.linalg.eigvalsh has no rule
     "r8_list_append_insert_pop_extend": "refused-doc",  # E401 xs.insert(0, 1.0) on a local list
     "r8_ufunc_reduce_add_max_mul": "refused-doc",     # E202 np.add.reduce / np.maximum.reduce
     "r8_logaddexp_from_minus_inf_and_reduce": "refused-doc",  # E202 np.logaddexp.reduce

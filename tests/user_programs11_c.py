@@ -89,7 +89,9 @@ def fiedler(W):
     return np.linalg.eigvalsh(L)[1]
 
 
-add(G("r11_fiedler_eigvalsh", fiedler, (WS,), ref="jax"))
+# (central differences: np.linalg.eigvalsh reads the lower triangle of L, and its
+# gradient lies there; jnp's averages L with its transpose first, another function)
+add(G("r11_fiedler_eigvalsh", fiedler, (WS,), ref="fd"))
 
 
 # -- soft shortest paths: Bellman-Ford with a soft minimum ----------------------------

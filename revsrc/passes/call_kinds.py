@@ -12,7 +12,11 @@ import operator
 from .. import runtime
 from ..core import ir, kinds
 from ..core.ir import Const, Op
-from . import analysis, cse
+from . import analysis
+from ..core.late import LateModule
+
+# (only programs that call a derivative inside need it: loaded when met)
+cse = LateModule(__package__ + ".cse")
 
 
 def kinds_of(params, pk, body, names):

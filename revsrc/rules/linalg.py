@@ -202,12 +202,12 @@ def pinv(g, ans, a, rcond=None, hermitian=False, rtol=None):
 # eigh, and svd and pinv with hermitian=True, read one triangle of ``a``: the gradient
 # is that of the function NumPy computes, so it lies on that triangle.
 
-@primitive("eigh", np.linalg.eigh, kind=KR.constant(K.ANY))
+@primitive("eigh", np.linalg.eigh, kind=KR.constant(K.ANY), jax="_jaxgen.eigh")
 def eigh(g, ans, a, UPLO="L"):
     return _helpers.eigh_grad(g, ans, a, UPLO)
 
 
-@primitive("eigvalsh", np.linalg.eigvalsh, kind=KR.array_kind)
+@primitive("eigvalsh", np.linalg.eigvalsh, kind=KR.array_kind, jax="_jaxgen.eigvalsh")
 def eigvalsh(g, ans, a, UPLO="L"):
     return _spectral.eigvalsh_grad(g, ans, a, UPLO)
 

@@ -250,14 +250,6 @@ class Compiled:
                 f"{(str(exc).strip().splitlines() or [''])[0][:160]})", loc=loc,
                 hint="use backend=None for this function")
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        if isinstance(exc, jax_errors[:4]):
-            # a traced value where Python needs a bool or an int: control flow (a flag
-            # set in a traced branch that ends a loop, ...) revsrc did not make a select
-            return errors.JaxDataDependent(
-                "backend='jax' compiles the derivative with jax.jit, and here a value "
-                "computed from the differentiated arguments decides control flow that "
-                f"cannot run as a select or a lax loop ({type(exc).__name__})", loc=loc,
-                hint="use backend=None for this function")
         return errors.JaxNotLowered(
             f"backend='jax': this operation has no jax.numpy lowering for these "
             f"values ({type(exc).__name__}: {first[:160]})", loc=loc,

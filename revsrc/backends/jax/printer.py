@@ -424,9 +424,21 @@ def _runtime_ns():
     ``_jaxgen``."""
     J = require()
     ns = types.ModuleType("revsrc.jaxgen_runtime")
-    for f in list(_value_fns(J)) + list(_branch_fns(J)) + J.helpers.quantile_twins.FORWARD:
+    for f in list(_value_fns(J)) + list(_branch_fns(J)) + J.helpers.quantile_twins.FORWARD \
+            + list(_triangle_fns(J)):
         setattr(ns, f.__name__, f)
     return ns
+
+
+def _triangle_fns(J):
+    """np.linalg.eigh and eigvalsh read one triangle of their argument (UPLO); jnp's
+    average it with its transpose first, unless told not to."""
+    def eigh(a, UPLO="L"):
+        return J.jnp.linalg.eigh(a, UPLO=UPLO, symmetrize_input=False)
+
+    def eigvalsh(a, UPLO="L"):
+        return J.jnp.linalg.eigvalsh(a, UPLO=UPLO, symmetrize_input=False)
+    return eigh, eigvalsh
 
 
 def _value_fns(J):

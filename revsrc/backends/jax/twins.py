@@ -18,6 +18,7 @@ Two kinds of twin:
 from __future__ import annotations
 
 import contextlib
+import functools
 import numbers
 import sys
 import types
@@ -105,6 +106,10 @@ def _np_like():
     ns.ndarray = (np.ndarray, jax.Array)   # for isinstance: either is an array
     ns.errstate = lambda **kw: contextlib.nullcontext()
     ns.linalg = _either_namespace(np.linalg, jnp.linalg, "revsrc.np_or_jnp.linalg")
+    # eigh and eigvalsh read one triangle (UPLO), as NumPy's do (jnp's would average)
+    for name in ("eigh", "eigvalsh"):
+        setattr(ns.linalg, name, _Either(getattr(np.linalg, name), functools.partial(
+            getattr(jnp.linalg, name), symmetrize_input=False)))
     ns.fft = _either_namespace(np.fft, jnp.fft, "revsrc.np_or_jnp.fft")
     return ns
 

@@ -526,7 +526,8 @@ def _function_value(lowerer, sc, value, out):
     """The function the name or attribute ``value`` holds when transforming, or None;
     a method of a global object (``f = PH.force``) is the one its calls reach."""
     fn = lowerer._static_callee(sc, value, out)
-    if fn is None and isinstance(value, ast.Attribute):
+    if fn is None and isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+        # (a name's attribute: reading it changes nothing, so it may be read twice)
         found = lowerer._expr(sc, value, [])
         fn = found.value if isinstance(found, Known) else None
     return fn

@@ -185,8 +185,6 @@ class CallLowering:
                 if isinstance(v, STATIC_NODES) and not isinstance(v, VDict):
                     # an object made from parameters, called: its class's __call__
                     return None, self._container_method(sc, v, "__call__", node, out, into, loc)
-            elif fn is None and isinstance(func, ast.Subscript):   # revsrc.vjp(f, q)[1](t)
-                return self._called_value(sc, func, node, out, into, loc)
         if isinstance(fn, (operator.itemgetter, operator.attrgetter)) and not sc.rule_mode:
             return None, self._expr(sc, getter_access(fn, node, loc), out, into)
         return fn, MISSING
@@ -196,13 +194,10 @@ class CallLowering:
         an expression whose value is known when transforming: a function (`Known`), or an
         object made in the function (its class's ``__call__``). Else (None, MISSING): the
         call is refused where such calls are."""
-        tried = []
-        v = self._expr(sc, func, tried)
+        v = self._expr(sc, func, out)     # once: lowering it may change what it reads
         if isinstance(v, Known):
-            out.extend(tried)
             return v.value, MISSING
         if isinstance(v, STATIC_NODES) and not isinstance(v, VDict):
-            out.extend(tried)
             return None, self._container_method(sc, v, "__call__", node, out, into, loc)
         return None, MISSING
 

@@ -13,7 +13,7 @@ import numpy as np
 from .. import bindings, callee as callee_mod, fence
 from . import numbers, recursion
 from ... import errors
-from ...core import ir
+from ...core import ir, kinds
 from ...core.ir import Const, Op
 from ..desugar import desugar
 from ..parse import parse_function
@@ -163,7 +163,10 @@ class InliningLowering:
         if found is not None:
             self.deps.extend(found[1])
             return found[0]
-        into = self.fresh(f"{owner}_{name}")
+        into = self.fresh(name)
+        # read when it runs, but its kind (an array of rank 1...) is the program's, as a
+        # global's is (an array reshaped in place makes the derivative anew)
+        self.deps.append((holder, name, "kind", kinds.signature(value)))
         return self._emit(out, ir.load_global, (Const(holder), Const(name)), into, loc)
 
     def _bind_params(self, callee, params, assigned, bound, out, loc):

@@ -271,7 +271,12 @@ class ObjectLowering:
                  "classes")
 
     def _given_to(self, cls, out, loc):
-        """How ``cls``'s defaults are bound (`InliningLowering._given`)."""
+        """How ``cls``'s defaults are bound (`InliningLowering._given`): what its
+        constructor holds (a namedtuple's __new__, a dataclass's __init__) is guarded,
+        so defaults rebound make the program anew."""
+        made = cls.__new__ if pytree.node_of_class(cls) == "namedtuple" else cls.__init__
+        if isinstance(made, types.FunctionType):
+            self.deps.extend(bindings.function_guards(made))
         return lambda name, value: self._given(cls.__name__, name, value, out, loc)
 
     def _construct(self, sc, cls, args, kwargs, out, loc):

@@ -131,6 +131,8 @@ def _folded(lowerer, out, operand, depth):
     if not (isinstance(operand, str) and lowerer.names.is_temp(operand)) or depth == 0:
         return operand
     for s in reversed(out[-64:]):
+        if ir.children(s) and any(operand in ir.writes(w) for w in ir.walk([s])):
+            return operand    # set again in a branch (a < b < c: the next link's test)
         if isinstance(s, Op) and s.target == operand:
             fn = _INT_OPS.get(s.fn)
             if fn is None or s.kwargs:
