@@ -38,7 +38,6 @@ KNOWN = {
     'np_select_conditions_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.select, which has no rule of its own yet',
     'np_average_weights_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.average, which has no rule of its own yet',
     'py_generator_expr_with_filter_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of reading or writing items of a list or dict, which has no rule of its own yet',
-    'py_first_star_rest_unpack_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of reading or writing items of a list or dict, which has no rule of its own yet',
 }
 
 

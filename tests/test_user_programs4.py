@@ -20,9 +20,7 @@ KNOWN = {
     'edge_ternary_in_comprehension_hess': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of reading or writing items of a list or dict, which has no rule of its own yet',
     'ml_gp_nll_cholesky_ell_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array with shape float",
     'py_dataclass_layers_x_hessian': 'refused-undoc: [E104] forward mode over this derivative goes through reading an attribute, which has no forward rule yet',
-    'np_eigvalsh_spectral_loss': 'refused-undoc: [E202] numpy.linalg.eigvalsh has no derivative rule and no Python source to transform',
-    'np_eigvalsh_spectral_loss_hess': 'refused-undoc: [E202] numpy.linalg.eigvalsh has no derivative rule and no Python source to transform',
-    'np_eigvalsh_spectral_loss_jax': 'refused-undoc: [E202] numpy.linalg.eigvalsh has no derivative rule and no Python source to transform',
+    'np_eigvalsh_spectral_loss_hess': 'refused-doc: [E104] differentiating a derivative again goes through the derivative of np.linalg.eigvalsh',
     'np_sort_quantile_loss_hess': 'refused-undoc: [E202] numpy.quantile has no derivative rule and no Python source to transform',
     'py_complex_cmath_holomorphic': 'refused-undoc: [E202] cmath.exp has no derivative rule and no Python source to transform',
 }
