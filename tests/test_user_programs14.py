@@ -79,6 +79,63 @@ KNOWN = {
     # a float from the start (a literal tuple, or nll = nll + ..., works): undocumented;
     # right: the default backend's hessian
     "r14_n_jax_backend_ekf_hessian": "refused-undoc",
+    # -- part o
+    # `getattr(np, "trapezoid", None) or np.trapz`: E105 "module numpy has no attribute
+    # 'trapz'", on the side of `or` Python never evaluates: undocumented (refusals.md's E105
+    # says Python would fail on that line; it does not); right: central differences
+    "r14_o_trapezoid_dx": "refused-undoc",
+    # `t = np.trapezoid if ... else np.trapz; t(...)`: E101, documented (a name bound to
+    # different functions, as r13_q_conditional_callee_named)
+    "r14_o_trapezoid_ifexp_callee": "refused-doc",
+    # math.dist and divmod: E202, documented kind (a builtin / standard-library function with
+    # no rule); the same programs without them work (r14_o_mod_*, r14_o_math_fsum_prod_hypot)
+    "r14_o_math_fsum_prod_dist": "refused-doc",
+    "r14_o_divmod_mod_round_floordiv": "refused-doc",
+    "r14_o_divmod_negative": "refused-doc",
+    "r14_o_divmod_wrt_period": "refused-doc",
+    # y.sort() discarded: E401, documented (a discarded call revsrc does not inline)
+    "r14_o_method_sort_inplace": "refused-doc",
+    # sorted(d, key=lambda k: d[k]): E101, documented (a lambda reading the function's variables)
+    "r14_o_dict_comprehension_sorted_by_value": "refused-doc",
+    # `for f, w in ((math.sin, 1.0), ...): f(x)`: E101, documented (a name bound to different
+    # functions); right: cos(.4) - 2 sin(.4) - sech^2(.4)
+    "r14_o_tuple_of_functions_loop": "refused-doc",
+    # -- part r
+    # complex(x, 0.5) of a differentiated float: E202, documented kind (a C builtin with no
+    # rule); `x + 0.5j` works (r14_r_cmath_loop_imag_literal)
+    "r14_r_cmath_loop_real_out": "refused-doc",
+    # cmath.exp of a differentiated complex: E202, documented kind (a C function with no rule;
+    # cmath appears nowhere in the docs); with np.exp it works (r14_r_np_complex_loop)
+    "r14_r_cmath_loop_imag_literal": "refused-doc",
+    "r14_r_cmath_loop_hessian": "refused-doc",
+    # -- part s
+    # nested defs appended to a list then called: E101, documented (a function kept in a
+    # list built by append); right: late binding gives every f k = 2, so d/dx = 3 * 2 = 6.0
+    "r14_s_late_binding_closures_in_loop": "refused-doc",
+    # [lambda z: z ** k for k in ...]: E101, documented (a lambda reading the function's
+    # variables); right: late binding, every lambda has k = 3: 6 x**2 = 13.5
+    "r14_s_late_binding_lambda_comprehension": "refused-doc",
+    # list.index / list.count: E101 "method .index() of a list is not supported", not in
+    # refusals.md; right: f -> [0, 2, 0] and g -> [1, 0, 0, 2] (central differences agree)
+    "r14_s_list_index_count_reverse": "refused-undoc",
+    "r14_s_list_index_of_max": "refused-undoc",
+    "r14_s_list_count_reverse": "refused-undoc",
+    # [[0.0, 0.0]] * 2 then rows[0][0] = x: E404, documented (an inner list its outer list
+    # may share); right: 3.0 (both rows are one list)
+    "r14_s_list_times_aliases_rows": "refused-doc",
+    # d.setdefault(...) discarded: E401, documented (a discarded call)
+    "r14_s_dict_get_setdefault_update_pop": "refused-doc",
+    # -- part t
+    # backend="jax": `out += x[2] ** 2` (out = 0.0) in a loop whose body calls
+    # np.linalg.solve: E404, undocumented (out is a float from the start; `out = out + ...`
+    # works); right: autograd's gradient, which the default backend matches
+    "r14_t_jax_kf_solve": "refused-undoc",
+    # backend="jax": max() of traced floats (E602), documented in guide/jax.md
+    "r14_t_jax_binomial_inplace": "refused-doc",
+    # backend="jax": a mask from the values (E603) and int(np.argmax(y)) (E602), documented
+    # in guide/jax.md (masks computed from the values; a concrete int from traced values)
+    "r14_t_jax_mask_assign": "refused-doc",
+    "r14_t_jax_argmax_relax": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
