@@ -140,6 +140,14 @@ KNOWN = {
     # np.put_along_axis into a local copy: E401, documented (a discarded call revsrc does
     # not inline; the message names the ones it follows)
     "r14_u_put_along_axis_zero_max": "refused-doc",
+    # -- part w
+    # `for row in A: row *= 2.0` on a local copy: E404, documented (a view assigned in a
+    # loop, refusals.md's E404 row); right: central differences
+    "r14_w_loop_rows_are_views": "refused-doc",
+    # grad of an item of revsrc.grad(f) where f has an ndarray default and builds
+    # np.array([x[1], x[0]]): TypeError unhashable ndarray (as r14_shooting_unrolled_gd_grad);
+    # right: [2, 0] (closed form; revsrc.hessian gives 2 I)
+    "r14_w_grad_of_inner_grad_item_ndarray_default": "crashed",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
