@@ -148,6 +148,16 @@ KNOWN = {
     # np.array([x[1], x[0]]): TypeError unhashable ndarray (as r14_shooting_unrolled_gd_grad);
     # right: [2, 0] (closed form; revsrc.hessian gives 2 I)
     "r14_w_grad_of_inner_grad_item_ndarray_default": "crashed",
+    # -- part x
+    # vmap(grad(f), in_axes=(0, None)) with a NumPy Generator unmapped: one draw shared by
+    # every element (and the generator advanced once), silently; docs/guide/vmap.md says vmap
+    # gives the digits of calling f on each element yourself, whose draws differ. Right: the
+    # per-element loop's numbers (or a refusal)
+    "r14_x_vmap_grad_unmapped_generator": "wrong",
+    "r14_x_vmap_unmapped_generator_per_element": "wrong",
+    # vmap of an array function drawing from the legacy global np.random state: the same
+    # draw for every element; right: the per-element loop's [4.5745, 2.6727]
+    "r14_x_vmap_legacy_global_random": "wrong",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
