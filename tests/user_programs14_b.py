@@ -164,5 +164,5 @@ def ode_conc_3species(k, y0):
 
 add(VG("r14_dict_state_consecutive", ode_conc_3species, (np.array([1.5, 0.7]), np.array([1.0, 0.0, 0.0])), ref="ag", tol=1e-10))
 add(G("r14_dict_state_wrt_y0", ode_conc_3species, (np.array([1.5, 0.7]), np.array([1.0, 0.2, 0.0])), argnums=1, ref="ag", tol=1e-10))
-add(pair("r14_rk4_jax_backend", lambda: revsrc.grad(lambda k: rk4(k, C0)[3], backend="jax")(KR),
-         lambda: ag()[0].grad(lambda k: agify(rk4)(k, C0)[3])(KR), tol=1e-9))
+add(pair("r14_rk4_jax_backend", lambda: revsrc.grad(lambda k: rk4(k, C0, 0.2, 4)[3], backend="jax")(KR),
+         lambda: ag()[0].grad(lambda k: agify(rk4)(k, C0, 0.2, 4)[3])(KR), tol=1e-9))

@@ -36,6 +36,10 @@ PROGS = [
     ("ring_buffer", M.ring_buffer, (np.array([0.3, -0.2, 0.5]),), lambda: fd_checked(M.ring_buffer, (np.array([0.3, -0.2, 0.5]),))[0], 1e-7),
 ]
 
+# backend="jax" compiles with XLA (seconds for long unrolled loops): only the programs it
+# compiles quickly, or refuses, are run through it
+SLOW_JAX = {"binomial_put", "rk4_yield", "euler_inplace", "ekf", "pendulum"}
 for nm, f, args, ref, tol in PROGS:
     add(pair("r14_t_memory3_" + nm, (lambda f=f, args=args: revsrc.grad(f, memory=3)(*args)), ref, tol=tol))
-    add(pair("r14_t_jax_" + nm, (lambda f=f, args=args: revsrc.grad(f, backend="jax")(*args)), ref, tol=tol))
+    if nm not in SLOW_JAX:
+        add(pair("r14_t_jax_" + nm, (lambda f=f, args=args: revsrc.grad(f, backend="jax")(*args)), ref, tol=tol))
