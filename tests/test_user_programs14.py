@@ -158,6 +158,9 @@ KNOWN = {
     # vmap of an array function drawing from the legacy global np.random state: the same
     # draw for every element; right: the per-element loop's [4.5745, 2.6727]
     "r14_x_vmap_legacy_global_random": "wrong",
+    # vmap of a scalar loop drawing rng.normal() from an unmapped Generator: the same draws
+    # for every element; right: the per-element loop's [-0.7927, 2.5977]
+    "r14_x_vmap_scalar_loop_unmapped_generator": "wrong",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

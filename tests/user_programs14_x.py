@@ -188,3 +188,42 @@ def _loop_legacy():
 
 
 add(pair("r14_x_vmap_legacy_global_random", _vmap_legacy, _loop_legacy, tol=0.0))
+
+
+def scalar_ar(th, rng):
+    x = 1.0
+    for _ in range(5):
+        x = x * th + rng.normal()
+    return x
+
+
+def _vmap_scalar_ar():
+    rng = np.random.default_rng(3)
+    return revsrc.vmap(scalar_ar, in_axes=(0, None))(np.array([0.5, 0.5]), rng)
+
+
+def _loop_scalar_ar():
+    rng = np.random.default_rng(3)
+    return np.array([scalar_ar(0.5, rng), scalar_ar(0.5, rng)])
+
+
+add(pair("r14_x_vmap_scalar_loop_unmapped_generator", _vmap_scalar_ar, _loop_scalar_ar, tol=0.0))
+
+
+def _grad_twice_same_rng():
+    rng = np.random.default_rng(3)
+    j = revsrc.jit(revsrc.grad(scalar_ar))
+    return j(0.5, rng), j(0.5, rng)
+
+
+def _grad_twice_same_rng_ref():
+    rng = np.random.default_rng(3)
+    out = []
+    for _ in range(2):
+        e = rng.normal(size=5)
+        # x5 = th^5 + sum_k e_k th^(4-k): derivative 5 th^4 + sum_k (4-k) e_k th^(3-k)
+        out.append(5 * 0.5 ** 4 + sum((4 - k) * e[k] * 0.5 ** (3 - k) for k in range(4)))
+    return tuple(out)
+
+
+add(pair("r14_x_jit_grad_generator_two_calls", _grad_twice_same_rng, _grad_twice_same_rng_ref, tol=1e-13))
