@@ -161,6 +161,9 @@ KNOWN = {
     # vmap of a scalar loop drawing rng.normal() from an unmapped Generator: the same draws
     # for every element; right: the per-element loop's [-0.7927, 2.5977]
     "r14_x_vmap_scalar_loop_unmapped_generator": "wrong",
+    # the same with an unmapped itertools.count: next(c) is 1 for every element; right:
+    # [1, 2, 3] as calling f on each element gives
+    "r14_x_vmap_unmapped_itertools_count": "wrong",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -227,3 +227,15 @@ def _grad_twice_same_rng_ref():
 
 
 add(pair("r14_x_jit_grad_generator_two_calls", _grad_twice_same_rng, _grad_twice_same_rng_ref, tol=1e-13))
+
+
+def times_next(x, c):
+    return x * next(c)
+
+
+def _vmap_count():
+    import itertools
+    return revsrc.vmap(times_next, in_axes=(0, None))(np.array([1.0, 1.0, 1.0]), itertools.count(1))
+
+
+add(pair("r14_x_vmap_unmapped_itertools_count", _vmap_count, lambda: np.array([1.0, 2.0, 3.0]), tol=0.0))
