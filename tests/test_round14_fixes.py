@@ -9,6 +9,7 @@
   globals only (PARAMS, a tuple of arrays) is that function (E101 said it read the
   function's variables)."""
 import functools
+import itertools
 
 import numpy as np
 import pytest
@@ -78,3 +79,39 @@ def test_a_lambda_reading_globals_mapped_inside():
     d = np.random.default_rng(0).standard_normal(xs.shape)
     fd = (mapped_by_def(xs + h * d) - mapped_by_def(xs - h * d)) / (2 * h)
     np.testing.assert_allclose(np.tensordot(J, d, axes=2), fd, rtol=1e-7, atol=1e-9)
+
+
+def draws(mu, rng):
+    eps = rng.normal(size=3)
+    return np.sum((mu + eps) ** 2)
+
+
+def draws_global(mu):
+    return np.sum((mu + np.random.normal(size=3)) ** 2)
+
+
+def times_next(x, c):
+    return x * next(c)
+
+
+MUS = np.stack([np.array([0.2, -0.4, 1.0])] * 3)
+
+
+def test_vmap_draws_for_each_example_as_a_loop_does():
+    # an operation with no mapped operand (a draw) ran once for the whole batch
+    a = revsrc.vmap(draws, in_axes=(0, None))(MUS, np.random.default_rng(7))
+    rng = np.random.default_rng(7)
+    np.testing.assert_array_equal(a, [draws(m, rng) for m in MUS])
+    ga = revsrc.vmap(revsrc.grad(draws), in_axes=(0, None))(MUS, np.random.default_rng(7))
+    rng = np.random.default_rng(7)
+    np.testing.assert_array_equal(ga, [revsrc.grad(draws)(m, rng) for m in MUS])
+    np.random.seed(1)
+    b = revsrc.vmap(draws_global)(MUS)
+    np.random.seed(1)
+    np.testing.assert_array_equal(b, [draws_global(m) for m in MUS])
+    assert len(set(b.tolist())) == 3
+
+
+def test_vmap_advances_an_iterator_for_each_example():
+    got = revsrc.vmap(times_next, in_axes=(0, None))(np.ones(3), itertools.count(1))
+    np.testing.assert_array_equal(got, [1.0, 2.0, 3.0])

@@ -16,10 +16,6 @@ MODULES = ["user_programs14_" + s for s in _PARTS
 
 KNOWN = {
     # -- part a
-    # grad of a function calling revsrc.grad(shoot) inside, shoot having ndarray default
-    # arguments: TypeError unhashable ndarray (in revsrc's CSE pass); right: autograd's
-    # gradient of the same unrolled descent
-    "r14_shooting_unrolled_gd_grad": "crashed",
     # -- part c
     # revsrc.hessian of an array function called inside grad: E104, documented (README, as
     # r13_zb_hessian_inside_grad); right: -9.81*[4,3,2,1]/k**2
@@ -35,18 +31,10 @@ KNOWN = {
     # dataclasses.replace on a differentiated field: E202, documented kind (a standard-library
     # function with no rule); right: d/dd of the shifted Gaussian's log-likelihood
     "r14_frozen_dataclass_replace_method": "refused-doc",
-    # vmap(grad(partial(poly_eval, coeffs=array))): E502 "argument 1 (coeffs) is a ndarray, not
-    # an array", undocumented for a partial's bound array (a lambda or in_axes=(0, None) works);
-    # right: -2 + x + 0.75 x**2
-    "r14_partial_vmap": "refused-undoc",
     # -- part i
     # np.multiply(x, x, out=y) discarded: E401, documented (out=)
     "r14_ufunc_out_returned_ignored": "refused-doc",
     # -- part j
-    # jacrev of a function calling revsrc.vmap(lambda x: mlp(PARAMS, x)): E101 "a lambda used
-    # as a value that reads the function's variables", but it reads only globals: not what
-    # refusals.md documents (a def, or `lambda x: mg(x)`, works); right: central differences
-    "r14_jacrev_of_vmap": "refused-undoc",
     # -- part k
     # np.nanmax of a differentiated array: E202, documented kind (a NumPy function with no
     # rule); right: [3, 0, -4] (np.nansum's 2x plus nanmax's 1 at the largest)
@@ -66,24 +54,19 @@ KNOWN = {
     # when it runs); right: [0, 0, 3, 0, 3] (the default backend's)
     "r14_selection_topk_jax_backend": "refused-doc",
     # -- part n
-    # vmap of a scalar function with an unused-at-the-call tuple default argument: E502
-    # "argument 2 (zs) is a tuple", though revsrc.jit(revsrc.grad(ekf_scalar)) of the same
-    # function compiles and a global tuple of numbers is read as constants (refusals.md):
-    # not documented for a default; right: the plain calls' values
-    "r14_n_vmap_ekf_in_axes_none": "refused-undoc",
     # vmap(binomial_scalar): E502 "variable 'total' is of kind 'any'" (revsrc.jit refuses it
-    # too), though vmap(grad(binomial_scalar)) and jit(grad(...)) compile it: undocumented;
+    # too), though vmap(grad(binomial_scalar)) and jit(grad(...)) compile it: documented since round 14 (E502 row);
     # right: the plain calls' values
-    "r14_n_vmap_binomial_comb_value": "refused-undoc",
+    "r14_n_vmap_binomial_comb_value": "refused-doc",
     # backend="jax": `nll += ...` in a loop over a tuple default argument: E404, though nll is
-    # a float from the start (a literal tuple, or nll = nll + ..., works): undocumented;
+    # a float from the start (a literal tuple, or nll = nll + ..., works): documented since round 14 (E404 row);
     # right: the default backend's hessian
-    "r14_n_jax_backend_ekf_hessian": "refused-undoc",
+    "r14_n_jax_backend_ekf_hessian": "refused-doc",
     # -- part o
     # `getattr(np, "trapezoid", None) or np.trapz`: E105 "module numpy has no attribute
-    # 'trapz'", on the side of `or` Python never evaluates: undocumented (refusals.md's E105
+    # 'trapz'", on the side of `or` Python never evaluates: documented since round 14 in refusals.md's E105 row (it
     # says Python would fail on that line; it does not); right: central differences
-    "r14_o_trapezoid_dx": "refused-undoc",
+    "r14_o_trapezoid_dx": "refused-doc",
     # `t = np.trapezoid if ... else np.trapz; t(...)`: E101, documented (a name bound to
     # different functions, as r13_q_conditional_callee_named)
     "r14_o_trapezoid_ifexp_callee": "refused-doc",
@@ -115,11 +98,11 @@ KNOWN = {
     # [lambda z: z ** k for k in ...]: E101, documented (a lambda reading the function's
     # variables); right: late binding, every lambda has k = 3: 6 x**2 = 13.5
     "r14_s_late_binding_lambda_comprehension": "refused-doc",
-    # list.index / list.count: E101 "method .index() of a list is not supported", not in
+    # list.index / list.count: E101 "method .index() of a list is not supported", in
     # refusals.md; right: f -> [0, 2, 0] and g -> [1, 0, 0, 2] (central differences agree)
-    "r14_s_list_index_count_reverse": "refused-undoc",
-    "r14_s_list_index_of_max": "refused-undoc",
-    "r14_s_list_count_reverse": "refused-undoc",
+    "r14_s_list_index_count_reverse": "refused-doc",
+    "r14_s_list_index_of_max": "refused-doc",
+    "r14_s_list_count_reverse": "refused-doc",
     # [[0.0, 0.0]] * 2 then rows[0][0] = x: E404, documented (an inner list its outer list
     # may share); right: 3.0 (both rows are one list)
     "r14_s_list_times_aliases_rows": "refused-doc",
@@ -127,9 +110,9 @@ KNOWN = {
     "r14_s_dict_get_setdefault_update_pop": "refused-doc",
     # -- part t
     # backend="jax": `out += x[2] ** 2` (out = 0.0) in a loop whose body calls
-    # np.linalg.solve: E404, undocumented (out is a float from the start; `out = out + ...`
+    # np.linalg.solve: E404, documented since round 14 (out is a float from the start; `out = out + ...`
     # works); right: autograd's gradient, which the default backend matches
-    "r14_t_jax_kf_solve": "refused-undoc",
+    "r14_t_jax_kf_solve": "refused-doc",
     # backend="jax": max() of traced floats (E602), documented in guide/jax.md
     "r14_t_jax_binomial_inplace": "refused-doc",
     # backend="jax": a mask from the values (E603) and int(np.argmax(y)) (E602), documented
@@ -144,26 +127,7 @@ KNOWN = {
     # `for row in A: row *= 2.0` on a local copy: E404, documented (a view assigned in a
     # loop, refusals.md's E404 row); right: central differences
     "r14_w_loop_rows_are_views": "refused-doc",
-    # grad of an item of revsrc.grad(f) where f has an ndarray default and builds
-    # np.array([x[1], x[0]]): TypeError unhashable ndarray (as r14_shooting_unrolled_gd_grad);
-    # right: [2, 0] (closed form; revsrc.hessian gives 2 I)
-    "r14_w_grad_of_inner_grad_item_ndarray_default": "crashed",
     # -- part x
-    # vmap(grad(f), in_axes=(0, None)) with a NumPy Generator unmapped: one draw shared by
-    # every element (and the generator advanced once), silently; docs/guide/vmap.md says vmap
-    # gives the digits of calling f on each element yourself, whose draws differ. Right: the
-    # per-element loop's numbers (or a refusal)
-    "r14_x_vmap_grad_unmapped_generator": "wrong",
-    "r14_x_vmap_unmapped_generator_per_element": "wrong",
-    # vmap of an array function drawing from the legacy global np.random state: the same
-    # draw for every element; right: the per-element loop's [4.5745, 2.6727]
-    "r14_x_vmap_legacy_global_random": "wrong",
-    # vmap of a scalar loop drawing rng.normal() from an unmapped Generator: the same draws
-    # for every element; right: the per-element loop's [-0.7927, 2.5977]
-    "r14_x_vmap_scalar_loop_unmapped_generator": "wrong",
-    # the same with an unmapped itertools.count: next(c) is 1 for every element; right:
-    # [1, 2, 3] as calling f on each element gives
-    "r14_x_vmap_unmapped_itertools_count": "wrong",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -26,6 +26,7 @@ from ..core import ir
 from ..core.ir import Const, For, If, Op, Pop, Push, SetItem, While
 from ..runtime import batched as B, ieee
 from ..runtime.grads.reductions import broadcast_reduced
+from .reverse.checkpoint.scope import shows_twice
 
 N = "_vmap_n"     # the program's parameter holding the batch size
 
@@ -42,6 +43,12 @@ def batch_program(prog, mapped):
         # writes into arrays through views the program follows, lists and dicts as
         # values: per example (exact)
         raise PerLane("an item assignment or a container")
+    if shows_twice(prog.body) or any(isinstance(s, Op) and s.fn is next
+                                     for s in ir.walk(prog.body)):
+        # a random draw, next(it), a method call, a print, a clock: an operation with no batched
+        # operand would run once for the whole batch, where a loop over the examples
+        # runs it once for each (each example draws its own numbers): per example
+        raise PerLane("a random draw or another effect")
     stacks = {}
     for _ in range(20):     # until the stacks that hold batched values are all known
         # a tuple parameter: whether each item is batched (a tuple per tuple)
