@@ -63,14 +63,14 @@ def numbers_unchecked(params, pk, body, names):
     (`runtime.check_immutable`, written while x's kind was not known: the result of a
     derivative called inside) where x proves to be a number once the calls are
     inlined."""
+    if not any(isinstance(s, Op) and s.fn is runtime.check_immutable for s in ir.walk(body)):
+        return body     # (most programs: no kinds inferred again)
     found, _ = kinds_of(params, pk, body, names)
 
     def keep(stmts):
         return [ir.map_children(s, keep) for s in stmts
                 if not (isinstance(s, Op) and s.fn is runtime.check_immutable and
                         isinstance(s.args[0], str) and found.get(s.args[0]) in kinds.SCALARS)]
-    if not any(isinstance(s, Op) and s.fn is runtime.check_immutable for s in ir.walk(body)):
-        return body
     return keep(body)
 
 

@@ -491,6 +491,3 @@ def _by_position(fn, args, kwargs):
             for i in range(len(args), last + 1)):
         return args, kwargs
     return list(args) + [named[p] for p in moved], [(k, v) for k, v in kwargs if k not in moved]
-
-
-# ----- A value a function revsrc made called -----
