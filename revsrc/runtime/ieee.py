@@ -34,7 +34,12 @@ def div(a, b):
 
 def pow(a, b):  # noqa: A001 (the name derivative code reads: _ieee.pow)
     """a ** b, with C's pow where Python raises or gives a complex: inf for 0 to a
-    negative power or an overflow, nan for a negative number to a fractional one."""
+    negative power or an overflow, nan for a negative number to a fractional one.
+    A NumPy float64 is taken as the Python float it equals (the same C pow), so that
+    a side a rule computes and then discards (``where(k == 0, 0.0, k * x ** (k - 1))``
+    at x = 0) raises no NumPy warning the user's own program would not."""
+    if type(a) is np.float64:
+        a = float(a)
     try:
         out = a ** b
     except (ZeroDivisionError, OverflowError):
