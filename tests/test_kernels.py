@@ -170,6 +170,29 @@ def test_relu_vjp_edges():
     np.testing.assert_array_equal(tensor.relu_vjp(g[::-1], x[::-1]), want[::-1])
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_relu_vjp_bits_match_numpys_form(dtype):
+    """The kernel computes every side and selects (no branches): its bits, signed zeros
+    and NaNs included, are those of NumPy's np.where form, x at random signs, ties
+    and NaNs, g with negatives, zeros of both signs, infinities and NaNs."""
+    r = rng(3)
+    x = r.standard_normal(4099)
+    x[::7] = 0.0
+    x[1::11] = -0.0
+    x[2::13] = np.nan
+    g = r.standard_normal(4099)
+    g[::5] = -0.0
+    g[1::17] = np.inf
+    g[2::19] = -np.inf
+    g[3::23] = np.nan
+    x, g = x.astype(dtype), g.astype(dtype)
+    want = np.where(np.greater(x, 0), g, np.where(np.equal(x, 0), g * dtype(0.5),
+                                                  np.zeros_like(g)))
+    got = _kernels.relu_vjp(g, x)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.view(f"u{got.itemsize}"), want.view(f"u{want.itemsize}"))
+
+
 @pytest.mark.parametrize("name", ELEMENTWISE)
 def test_elementwise_kernel_refuses_what_it_cannot_take(name):
     kernel = getattr(_kernels, name)
