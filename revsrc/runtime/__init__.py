@@ -184,6 +184,9 @@ def run_pooled(fn, args):
             guards.restore_errstate()
 
 
+_RESULTS_LIKE = {}      # (ufunc, operand dtypes, shapes) -> result_like's array
+
+
 def result_like(fn, *args):
     """A read-only array of the shape and dtype ``fn(*args)`` has, without computing it:
     ``fn`` is a one-output ufunc, or np.sum / np.mean over a whole array (what
@@ -191,9 +194,16 @@ def result_like(fn, *args):
     if isinstance(fn, np.ufunc):
         dtypes = tuple(a.dtype if isinstance(a, (np.ndarray, np.generic)) else type(a)
                        for a in args)
-        dtype = fn.resolve_dtypes(dtypes + (None,))[-1]
-        shape = np.broadcast_shapes(*(np.shape(a) for a in args))
-        return np.broadcast_to(np.zeros((), dtype), shape)
+        shapes = tuple(np.shape(a) for a in args)
+        key = (fn, dtypes, shapes)
+        out = _RESULTS_LIKE.get(key)
+        if out is None:      # (a read-only view of one zero: shared by every call)
+            dtype = fn.resolve_dtypes(dtypes + (None,))[-1]
+            out = np.broadcast_to(np.zeros((), dtype), np.broadcast_shapes(*shapes))
+            if len(_RESULTS_LIKE) >= 256:
+                _RESULTS_LIKE.clear()
+            _RESULTS_LIKE[key] = out
+        return out
     x = np.asarray(args[0])
     out = np.asarray(fn(np.zeros(1, dtype=x.dtype)))
     out.flags.writeable = False
