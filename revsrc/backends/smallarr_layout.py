@@ -279,7 +279,10 @@ def _layout(plan, key, tape):
             entry[j] = plan.liveins.index(name)
     for code, first, second, snaps in passes:
         # a name's register keeps its size; its layout may change (x.T, then x.T + y)
-        if any(_size(v) != _size(end[n]) for snap, _ in snaps for n, v in snap.items()
+        seen = set()     # (each (name, shape) once: the snapshots repeat most of them)
+        for snap, _ in snaps:
+            seen.update(snap.items())
+        if any(_size(v) != _size(end[n]) for n, v in seen
                if n in end and v is not None and end[n] is not None):
             raise _No
         for k, c in enumerate(code):

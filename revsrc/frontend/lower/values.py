@@ -257,9 +257,15 @@ def is_library(fn):
     except TypeError:
         return False
     path = os.path.realpath(path)
-    roots = {os.path.realpath(_sysconfig.get_paths()[k]) for k in ("stdlib", "purelib",
-                                                                    "platlib")}
-    return any(path.startswith(r + os.sep) for r in roots)
+    return any(path.startswith(r + os.sep) for r in _library_roots())
+
+
+@functools.lru_cache(maxsize=1)
+def _library_roots():
+    """The standard library's and the installed packages' folders (sysconfig's paths
+    expand their templates on every call: ~0.2 ms each)."""
+    paths = _sysconfig.get_paths()
+    return frozenset(os.path.realpath(paths[k]) for k in ("stdlib", "purelib", "platlib"))
 
 
 def user_callable(fn):
