@@ -12,8 +12,6 @@ MODULES = ["user_programs11_" + s for s in "abcdefghijklmnopqrstuvwxyz"
 KNOWN = {
     # -- part a
     # -- part b
-    # hessian through np.linalg.solve (Crank-Nicolson in kappa): E104, documented for solve
-    "r11_crank_nicolson_hess_kappa": "refused-doc",
     # -- part c
     # functools.reduce(step, games, 0.0) with a nested def: E101 "a nested function can only be
     # called, not passed as a value" (documented for a lambda used as a value)
@@ -36,8 +34,6 @@ KNOWN = {
     # documented (a Jacobian of an array-valued function called inside a transformed one)
     "r11_grad_through_jacfwd_ftle": "refused-doc",
     # -- part g
-    # hessian of a neo-Hookean energy through np.linalg.det: E104, documented for det
-    "r11_neo_hookean_tangent_moduli": "refused-doc",
     # -- part h
     # q = {"a": 1.0, "b": 0.0}; q.update(p): E401 (a discarded call, documented)
     "r11_dict_update_from_arg": "refused-doc",

@@ -80,8 +80,6 @@ KNOWN = {
     # -- part s
     # np.linalg.qr: E202, a NumPy function with no rule (documented kind)
     "r13_s_qr": "refused-doc",
-    # hessian through np.linalg.det: E104, documented (det in either order)
-    "r13_s_inv_det_hessian": "refused-doc",
     # hessian of an eigenvalue of np.linalg.eigh: E104, documented since round 13 (refusals.md's
     # E104 row names eigh, eigvalsh and eig); right: central differences' Hessian
     "r13_s_eigh_value_hessian": "refused-doc",

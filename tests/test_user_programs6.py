@@ -36,7 +36,6 @@ KNOWN = {
     # 13 cases; more in tests/test_structural_zero.py.)
     # -- CRASHED (none left) ----------------------------------------------------------------------
     # -- refused, documented --------------------------------------------------------------------
-    "hessian_slogdet_documented_E104": "refused-doc",       # E104 slogdet second derivatives
     "grad_of_hessian_trace_array_documented": "refused-doc",  # E104 hessian made inside f
     "grad_of_global_hessian_trace": "refused-doc",          # E104 grad of hessian, array program
     "np2_grad_vecdot": "refused-doc",                       # E202: NumPy 2 functions with no rule

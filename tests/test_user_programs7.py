@@ -57,8 +57,6 @@ KNOWN = {
     "r7_functools_reduce_function_list": "refused-doc",  #   complex(x, 1.0)
     "r7_nanmax_nanmin_with_nan": "refused-doc",
     "r7_builtin_complex_constructor": "refused-doc",
-    "r7_gp_nll_slogdet_hessian": "refused-doc",          # E104 second derivatives through solve
-    "r7_vmap_hessian_slogdet_E104": "refused-doc",       # E104 ... through slogdet
     "r7_closures_in_loop_default_capture": "refused-doc",  # E101 lambda v, k=k: ... appended
     "r7_for_item_imul_changes_list_arrays": "refused-doc",  # E404 for v in vs: v *= 3.0
     "r7_list_item_read_then_iadd": "refused-doc",        # E404 a = xs[0]; a += x

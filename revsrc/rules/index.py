@@ -64,9 +64,10 @@ FAMILIES = {
             (('_operator', 'getitem'),),
         }),
     'linalg': (
-        ('add.outer', 'cholesky', 'cross', 'det', 'dot', 'eig', 'eigh', 'eigvalsh', 'einsum',
-         'inner', 'inv', 'kron', 'lstsq', 'matmul', 'matrix_power', 'multiply.outer', 'outer',
-         'pinv', 'slogdet', 'solve', 'subtract.outer', 'svd', 'tensordot', 'trace',),
+        ('add.outer', 'cholesky', 'cross', 'det', 'det_grad', 'dot', 'eig', 'eigh', 'eigvalsh',
+         'einsum', 'inner', 'inv', 'kron', 'lstsq', 'matmul', 'matrix_power', 'multiply.outer',
+         'outer', 'pinv', 'slogdet', 'slogdet_grad', 'solve', 'solve_grad_a', 'solve_grad_b',
+         'subtract.outer', 'svd', 'tensordot', 'trace',),
         (('_operator', 'imatmul'), ('_operator', 'matmul'), ('numpy', 'cross'),
          ('numpy', 'dot'), ('numpy', 'einsum'), ('numpy', 'inner'), ('numpy', 'kron'),
          ('numpy', 'matmul'), ('numpy', 'outer'), ('numpy', 'tensordot'), ('numpy', 'trace'),

@@ -155,6 +155,32 @@ def solve_jvp(g, ans, a, b):
     return _forward.solve_jvp_a(g, ans, a, b), np.linalg.solve(a, g)
 
 
+# solve's adjoints differentiated again (a Hessian through np.linalg.solve): each
+# is linear in the cotangent; the rest is the derivative of solve(a^T, .)
+@jvp_rule("solve_grad_b")
+def solve_grad_b_jvp(g, ans, ct, x, a, b):
+    return (_helpers.solve_grad_b(g, x, a, b), None, _forward.solve_grad_b_jvp_a(g, ct, a, b),
+            None)
+
+
+@jvp_rule("solve_grad_a")
+def solve_grad_a_jvp(g, ans, ct, x, a, b):
+    return (_helpers.solve_grad_a(g, x, a, b), _forward.solve_grad_a_jvp_x(g, ct, a, b),
+            _forward.solve_grad_a_jvp_a(g, ct, x, a, b), None)
+
+
+@jvp_rule("det_grad")
+def det_grad_jvp(g, ans, ct, d, a):
+    return (_helpers.det_grad(g, d, a), _helpers.det_grad(ct, g, a),
+            _forward.det_grad_jvp_a(g, ct, d, a))
+
+
+@jvp_rule("slogdet_grad")
+def slogdet_grad_jvp(g, ans, ct, sl, a):
+    return (_helpers.slogdet_grad(g, sl, a), None,
+            _forward.slogdet_grad_jvp_a(g, ct, sl[0], a))
+
+
 @primitive("det", np.linalg.det, kind=KR.array_kind, complex_ok=True)
 def det(g, ans, a):
     return _helpers.det_grad(g, ans, a)

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _kernels, errors, runtime
 from ..core.late import LateModule
-from . import values
+from . import tensor, values
 from .grads import reductions as _reductions, shape as _shape
 from .grads.reductions import reduced_axes
 
@@ -108,6 +108,72 @@ def solve_jvp_a(t, ans, a, b):
     if np.ndim(b) == 1:
         return -np.linalg.solve(a, np.matmul(t, ans[..., None]))[..., 0]
     return -np.linalg.solve(a, np.matmul(t, ans))
+
+
+def _as_matrix(v, b):
+    """``v`` with a trailing axis of one when ``b`` (solve's right side) is a vector."""
+    return v[..., None] if np.ndim(b) == 1 else v
+
+
+def _solved_back(a, ct, b):
+    """solve(a^T, ct): the adjoint solve_grad_a and solve_grad_b both make (matrix
+    form)."""
+    return np.linalg.solve(np.swapaxes(a, -1, -2), _as_matrix(ct, b))
+
+
+def solve_grad_b_jvp_a(t, ct, a, b):
+    """The tangent of solve_grad_b(ct, x, a, b) = solve(a^T, ct) for a's tangent t:
+    -solve(a^T, t^T solve(a^T, ct))."""
+    gb = _solved_back(a, ct, b)
+    out = -np.linalg.solve(np.swapaxes(a, -1, -2), np.matmul(np.swapaxes(t, -1, -2), gb))
+    if np.ndim(b) == 1:
+        return out[..., 0]
+    return tensor.sum_to_shape(out, np.shape(b))
+
+
+def solve_grad_a_jvp_x(t, ct, a, b):
+    """The tangent of solve_grad_a(ct, x, a, b) = -solve(a^T, ct) x^T for x's tangent
+    t (x: solve's answer)."""
+    gb = _solved_back(a, ct, b)
+    out = -np.matmul(gb, np.swapaxes(_as_matrix(t, b), -1, -2))
+    return tensor.sum_to_shape(out, np.shape(a))
+
+
+def solve_grad_a_jvp_a(t, ct, x, a, b):
+    """The tangent of solve_grad_a(ct, x, a, b) = -solve(a^T, ct) x^T for a's tangent
+    t: solve(a^T, t^T solve(a^T, ct)) x^T."""
+    gb = _solved_back(a, ct, b)
+    dgb = np.linalg.solve(np.swapaxes(a, -1, -2), np.matmul(np.swapaxes(t, -1, -2), gb))
+    out = np.matmul(dgb, np.swapaxes(_as_matrix(x, b), -1, -2))
+    return tensor.sum_to_shape(out, np.shape(a))
+
+
+def det_grad_jvp_a(t, ct, d, a):
+    """The tangent of det_grad(ct, d, a) = (ct d) inv(a)^T for a's tangent t:
+    -(ct d) (inv(a) t inv(a))^T. At a singular ``a`` (where det_grad takes the
+    cofactors) the second derivative is refused."""
+    try:
+        inv = np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        raise errors.HigherOrderNotSupported(
+            "the second derivative of np.linalg.det at a singular matrix is not "
+            "supported", hint="differentiate np.linalg.slogdet, or move the point "
+            "off the singular matrix") from None
+    w = np.asarray(ct * d)[..., None, None]
+    return -(w * np.swapaxes(np.matmul(np.matmul(inv, t), inv), -1, -2))
+
+
+def slogdet_grad_jvp_a(t, ct, sign, a):
+    """The tangent of slogdet_grad(ct, (sign, logdet), a) = ct[1] inv(a)^T (a real
+    ``a``: the sign is piecewise constant) for a's tangent t: -ct[1] (inv(a) t
+    inv(a))^T. A complex ``a`` is refused."""
+    if np.iscomplexobj(sign) or np.iscomplexobj(a) or np.iscomplexobj(t):
+        raise errors.HigherOrderNotSupported(
+            "the second derivative of np.linalg.slogdet of a complex matrix is not "
+            "supported", hint="differentiate the real and imaginary parts apart")
+    w = np.asarray(ct[1])[..., None, None]
+    inv = np.linalg.inv(a)
+    return -(w * np.swapaxes(np.matmul(np.matmul(inv, t), inv), -1, -2))
 
 
 def _trace(m):
