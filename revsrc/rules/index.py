@@ -75,7 +75,10 @@ FAMILIES = {
          ('numpy.linalg', 'eigh'), ('numpy.linalg', 'eigvalsh'), ('numpy.linalg', 'inv'),
          ('numpy.linalg', 'lstsq'), ('numpy.linalg', 'matrix_power'), ('numpy.linalg', 'pinv'),
          ('numpy.linalg', 'slogdet'), ('numpy.linalg', 'solve'), ('numpy.linalg', 'svd'),
-         (None, 'outer'),),
+         ('revsrc.runtime.grads.linalg', 'det_grad'),
+         ('revsrc.runtime.grads.linalg', 'slogdet_grad'),
+         ('revsrc.runtime.grads.linalg', 'solve_grad_a'),
+         ('revsrc.runtime.grads.linalg', 'solve_grad_b'), (None, 'outer'),),
         {
             'effect_free':
             (('numpy', 'dot'), ('numpy', 'matmul'),),

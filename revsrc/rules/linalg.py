@@ -8,7 +8,7 @@ from . import kind_rules as KR
 from .. import _kernels
 from ..primitives import NUMPY, alias, declare
 from .register import jvp_rule, primitive
-from ..runtime import forward_grads as _forward
+from ..runtime import forward_grads as _forward, transpose_grads as _transpose
 from ..runtime.grads import (linalg as _helpers, reductions as _reductions, shape as _shape,
                              spectral as _spectral)
 
@@ -179,6 +179,31 @@ def det_grad_jvp(g, ans, ct, d, a):
 def slogdet_grad_jvp(g, ans, ct, sl, a):
     return (_helpers.slogdet_grad(g, sl, a), None,
             _forward.slogdet_grad_jvp_a(g, ct, sl[0], a))
+
+
+# ... and in reverse (reverse over reverse: jacrev(grad(f)), grad of a gradient's sum)
+@primitive("solve_grad_b", _helpers.solve_grad_b)
+def solve_grad_b_vjp(g, ans, ct, x, a, b):
+    back = _transpose.solve_grad_b_back(g, ct, a, b)
+    return back[0], None, back[1], None
+
+
+@primitive("solve_grad_a", _helpers.solve_grad_a)
+def solve_grad_a_vjp(g, ans, ct, x, a, b):
+    back = _transpose.solve_grad_a_back(g, ct, x, a, b)
+    return back[0], back[1], back[2], None
+
+
+@primitive("det_grad", _helpers.det_grad)
+def det_grad_vjp(g, ans, ct, d, a):
+    back = _transpose.det_grad_back(g, ct, d, a)
+    return back[0], back[1], back[2]
+
+
+@primitive("slogdet_grad", _helpers.slogdet_grad)
+def slogdet_grad_vjp(g, ans, ct, sl, a):
+    back = _transpose.slogdet_grad_back(g, ct, sl, a)
+    return back[0], None, back[1]
 
 
 @primitive("det", np.linalg.det, kind=KR.array_kind, complex_ok=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import runtime
+from .. import errors, runtime
 from . import inplace, tensor
 from .grads import reductions as _reductions
 from .grads.reductions import reduced_axes
@@ -82,3 +82,81 @@ def write_at_back(gbar, base, where):
     lies, zeros elsewhere (in the real or the imaginary parts it wrote)."""
     dtype = np.result_type(np.asarray(base).dtype, np.result_type(gbar), np.float64)
     return inplace.write_at(gbar, np.zeros(np.shape(base), dtype), where)
+
+
+# ----- solve's, det's and slogdet's adjoints, differentiated in reverse -----
+# (each output adjoint ``gbar`` has the shape of the helper's output; the helpers'
+# forms are in revsrc/runtime/grads/linalg.py)
+
+def _mT(a):
+    return np.swapaxes(a, -1, -2)
+
+
+def _vector_rhs(b):
+    return np.ndim(b) == 1
+
+
+def _full(gbar, like):
+    """``gbar`` (summed to an operand's shape by the helper) spread back over the
+    shape of the helper's unsummed result ``like``."""
+    return np.broadcast_to(gbar, np.shape(like))
+
+
+def solve_grad_b_back(gbar, ct, a, b):
+    """(ct's adjoint, a's adjoint) of y = solve(a^T, ct) (summed to b's shape): with
+    u = solve(a, gbar), ct's is u and a's is -y u^T."""
+    vec = _vector_rhs(b)
+    y = np.linalg.solve(_mT(a), ct[..., None] if vec else ct)
+    G = _full(gbar[..., None] if vec else gbar, y)
+    u = np.linalg.solve(a, G)
+    a_bar = tensor.sum_to_shape(-np.matmul(y, _mT(u)), np.shape(a))
+    return (u[..., 0] if vec else tensor.sum_to_shape(u, np.shape(ct))), a_bar
+
+
+def solve_grad_a_back(gbar, ct, x, a, b):
+    """(ct's, x's, a's adjoints) of out = -gb x^T (summed to a's shape), gb =
+    solve(a^T, ct): with U = solve(a, gbar x), ct's is -U, x's -gbar^T gb and a's
+    gb U^T."""
+    vec = _vector_rhs(b)
+    gb = np.linalg.solve(_mT(a), ct[..., None] if vec else ct)
+    X = x[..., None] if vec else x
+    G = _full(gbar, np.matmul(gb, _mT(X)))
+    U = np.linalg.solve(a, np.matmul(G, X))
+    x_bar = -np.matmul(_mT(G), gb)
+    ct_bar = -U
+    a_bar = tensor.sum_to_shape(np.matmul(gb, _mT(U)), np.shape(a))
+    if vec:
+        return ct_bar[..., 0], x_bar[..., 0], a_bar
+    return (tensor.sum_to_shape(ct_bar, np.shape(ct)), tensor.sum_to_shape(x_bar, np.shape(x)),
+            a_bar)
+
+
+def _inv_T(a, what):
+    try:
+        return _mT(np.linalg.inv(a))
+    except np.linalg.LinAlgError:
+        raise errors.HigherOrderNotSupported(
+            f"the second derivative of {what} at a singular matrix is not supported",
+            hint="move the point off the singular matrix") from None
+
+
+def det_grad_back(gbar, ct, d, a):
+    """(ct's, d's, a's adjoints) of out = (ct d) M, M = inv(a)^T: with s = <gbar, M>
+    over the matrix axes, ct's is d s, d's ct s, and a's -(ct d) M gbar^T M."""
+    M = _inv_T(a, "np.linalg.det")
+    s = np.sum(gbar * M, axis=(-2, -1))
+    w = np.asarray(ct * d)[..., None, None]
+    return d * s, ct * s, -(w * np.matmul(np.matmul(M, _mT(gbar)), M))
+
+
+def slogdet_grad_back(gbar, ct, sl, a):
+    """(ct's, a's adjoints) of out = ct[1] M, M = inv(a)^T (a real ``a``): ct's is
+    (0, <gbar, M>) and a's -ct[1] M gbar^T M."""
+    if np.iscomplexobj(a) or np.iscomplexobj(sl[0]) or np.iscomplexobj(gbar):
+        raise errors.HigherOrderNotSupported(
+            "the second derivative of np.linalg.slogdet of a complex matrix is not "
+            "supported", hint="differentiate the real and imaginary parts apart")
+    M = _inv_T(a, "np.linalg.slogdet")
+    s = np.sum(gbar * M, axis=(-2, -1))
+    w = np.asarray(ct[1])[..., None, None]
+    return (np.zeros_like(s), s), -(w * np.matmul(np.matmul(M, _mT(gbar)), M))
