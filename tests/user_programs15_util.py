@@ -4,7 +4,7 @@ checks two calls of a transformation give the same bits."""
 import numpy as np
 
 import revsrc
-from user_programs7_harness import _ref, pair
+from user_programs7_harness import _ref, jax, pair
 
 
 def VG(name, f, args, argnums=0, ref="fd", tol=1e-7, h=1e-5, check=1e-4, kw=None, **opts):
@@ -44,3 +44,17 @@ def SAME(name, thunk):
 def EXACT(name, got, ref):
     """got() equals ref() bit for bit."""
     return pair(name, got, ref, tol=0.0)
+
+
+def x64_off(thunk):
+    """thunk run with JAX's default of 32-bit floats (jax_enable_x64 off), as a user who
+    never changed it runs it; the setting is restored after."""
+    def run():
+        j = jax()
+        old = j.config.read("jax_enable_x64")
+        j.config.update("jax_enable_x64", False)
+        try:
+            return thunk()
+        finally:
+            j.config.update("jax_enable_x64", old)
+    return run
