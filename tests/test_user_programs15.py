@@ -1,0 +1,98 @@
+"""Round 15 of user programs (tests/user_programs15_*.py): neuroscience and biology,
+climate and hydrology, optics, audio and DSP, ML layers, Gaussian processes, robotics,
+Python styles, NumPy idioms, compositions, small-array loops, and edge values, types and
+state between calls, each checked against autograd, JAX with x64, central differences or
+a closed form."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from user_programs6_harness import corpus_tests  # noqa: E402
+
+_PARTS = list("abcdefghijklmnopqrstuvwxyz")
+MODULES = ["user_programs15_" + s for s in _PARTS
+           if os.path.exists(os.path.join(os.path.dirname(__file__), f"user_programs15_{s}.py"))]
+
+KNOWN = {
+    # -- part a
+    # backend="jax": a list grown by append in `for _ in range(50)` (a constant trip count):
+    # E602 "its test, trip count or break is a traced value ... (ValueError: pytree structure
+    # error ...)"; the docs list a growing list only for a `while`; right: autograd's gradient,
+    # which the default backend matches
+    "r15_lv_grad_z0_backend_jax": "refused-undoc",
+    # np.linalg.eigvals: E202, documented kind (a NumPy function with no rule); right: central
+    # differences of the spectral radius
+    "r15_leslie_dominant_eigvals": "refused-doc",
+    # -- part b
+    # backend="jax": max() of traced floats: E603, documented in guide/jax.md
+    "r15_degree_day_grad_backend_jax": "refused-doc",
+    # -- part c
+    # np.unwrap, complex(), np.vdot: E202, documented kind (functions with no rule); right:
+    # central differences
+    "r15_np_unwrap_angle": "refused-doc",
+    "r15_fabry_perot_complex_builtin": "refused-doc",
+    "r15_jones_polarizer_chain_vdot": "refused-doc",
+    # -- part f
+    # hessian / grad of grad through np.linalg.solve / cholesky: E104, documented (refusals.md
+    # E104 row); right: central differences / autograd
+    "r15_gp_nlml_hessian_cholesky": "refused-doc",
+    "r15_gp_unrolled_descent_grad_through_grad": "refused-doc",
+    # np.block: E202, documented kind (a NumPy function with no rule)
+    "r15_ordinary_kriging_block_solve": "refused-doc",
+    # vmap of a function of a float that builds an array inside: E502, documented (an array
+    # inside the function; README's table); the message names revsrc.jit, not vmap
+    "r15_gp_vmap_array_program_over_ells": "refused-doc",
+    # backend="jax": np.diag of a matrix: E603, documented in guide/jax.md
+    "r15_gp_nlml_backend_jax": "refused-doc",
+    # -- part g
+    # jacfwd of an array function called inside grad: E104, documented (README)
+    "r15_arm3d_manipulability_det": "refused-doc",
+    # -- part h
+    # a method called with a differentiated value on an object argument: E202, documented
+    # (guide/containers.md "Not yet")
+    "r15_abc_lennard_jones_method": "refused-doc",
+    "r15_abc_morse_method": "refused-doc",
+    # an object of an abc.ABC subclass whose __init__ only stores attributes, built inside:
+    # E202 "has no ... Python source"; containers.md says such objects are followed (the same
+    # class without the ABC base works); right: central differences
+    "r15_abc_constructed_inside": "refused-undoc",
+    # the same with a class that has __slots__: E202; without __slots__ it works
+    # (r15_plain_objects_in_generator); right: 1.5 * 36 = 54
+    "r15_slots_objects_in_comprehension": "refused-undoc",
+    # match, :=, nonlocal: E101 / E402, documented
+    "r15_match_statement": "refused-doc",
+    "r15_walrus_in_if": "refused-doc",
+    "r15_nonlocal_accumulator": "refused-doc",
+    # itertools.accumulate, functools.reduce: E202, documented kind (standard-library
+    # functions with no rule)
+    "r15_itertools_accumulate_product": "refused-doc",
+    "r15_fsum_generator_reduce_product": "refused-doc",
+    # cache[key] = v / counter[0] += 1 on a global: E403, documented
+    "r15_module_cache_helper": "refused-doc",
+    "r15_global_counter_list_item": "refused-doc",
+    # -- part i
+    # hessian (forward over reverse) through np.trapezoid: E104 "no rule of its own yet";
+    # np.trapezoid is not in refusals.md's E104 list; right: 2 V^T diag(w) V, V the
+    # Vandermonde matrix of x and w the trapezoid weights (central differences agree)
+    "r15_polyval_trapezoid_hessian": "refused-undoc",
+    # np.linalg.qr: E202, documented kind (a NumPy function with no rule)
+    "r15_pinv_and_qr": "refused-doc",
+    # np.multiply(x, x, out=y): E401, documented (out=)
+    "r15_ufunc_out_used": "refused-doc",
+    # -- part j
+    # revsrc.grad of a lambda made inside the function transformed: E101, documented; the
+    # module-level rewrites work (r15_grad_through_inner_newton_module_level,
+    # r15_grad_of_force_norm_module_level)
+    "r15_grad_through_inner_newton_with_grad": "refused-doc",
+    "r15_grad_of_force_norm_grad_inside": "refused-doc",
+    # vmap(grad(f, backend="jax")) with JAX's default x64 off: JaxRuntimeError
+    # RuntimeProgramInputMismatch (f32 executable, f64 buffers); with x64 on it works
+    # (r15_vmap_grad_backend_jax_x64_on); right: the per-example gradients (autograd)
+    "r15_vmap_grad_backend_jax_per_example": "crashed",
+    # -- part l
+    # grad wrt a bool array / an int: E301, documented
+    "r15_bool_array_mask_wrt_bool_refused": "refused-doc",
+    "r15_grad_int_argument_refused": "refused-doc",
+}
+
+CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
