@@ -93,6 +93,29 @@ KNOWN = {
     # grad wrt a bool array / an int: E301, documented
     "r15_bool_array_mask_wrt_bool_refused": "refused-doc",
     "r15_grad_int_argument_refused": "refused-doc",
+    # -- part n
+    # list(enumerate(x)) (also reversed(list(enumerate(x)))): E202 "enumerate has no derivative
+    # rule"; `for i, v in enumerate(x)` and list(zip(...)) work, the docs say nothing of it;
+    # right: 2 v / (i + 1) (r15_list_of_enumerate: [2, -2, 1/3, 1.5])
+    "r15_reversed_enumerate_both_orders": "refused-undoc",
+    "r15_list_of_enumerate": "refused-undoc",
+    # -- part o
+    # math.fmod: E202, documented kind (a C function with no rule, like math.remainder);
+    # right: 14.6 x - 4 at x = 0.77
+    "r15_math_fmod_grad": "refused-doc",
+    # -- part p
+    # max_steps=2 on a while that needs more: E604, documented
+    "r15_jax_while_max_steps_exceeded": "refused-doc",
+    # hessian(backend="jax") of a 40-step loop (a lax loop) with an np.where reset: E602 "a
+    # variable that is None before it gets a value in it" -- there is none in the program
+    # (grad works; without np.where or with < 32 steps the hessian works); right: the
+    # default backend's hessian
+    "r15_jax_hessian_scan_x64_on": "refused-undoc",
+    "r15_jax_hessian_x64_off": "refused-undoc",
+    # value_and_grad(has_aux=True, backend="jax") with a dict aux and no loop: E603 "a dict
+    # built again on every turn inside a loop"; a tuple aux works
+    # (r15_jax_value_and_grad_has_aux_tuple); right: ((25, {"norm": 5}), [6, 8])
+    "r15_jax_value_and_grad_has_aux": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
