@@ -154,7 +154,6 @@ add(VG("r15_leslie_row_assign_vg", leslie_growth, (FEC, SURV), argnums=(0, 1), r
 
 def leslie_power(fec, surv):
     L = np.diag(surv, -1)
-    L = np.vstack([fec[None, :], L[1:, :]]) if False else L
     L[0, :] = fec
     M = np.linalg.matrix_power(L, 10)
     return np.sum(M @ np.ones(4))
