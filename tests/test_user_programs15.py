@@ -93,6 +93,13 @@ KNOWN = {
     # grad wrt a bool array / an int: E301, documented
     "r15_bool_array_mask_wrt_bool_refused": "refused-doc",
     "r15_grad_int_argument_refused": "refused-doc",
+    # vjp's function given a cotangent of the wrong shape: ValueError "sum_to_shape: cannot sum
+    # shape (4,) to (3,)", an internal's name; right: a coded refusal naming both shapes
+    "r15_vjp_cotangent_wrong_shape": "crashed",
+    # vmap with no mapped argument and no axis_size / mapped lengths 3 and 4: plain
+    # ValueErrors with clear messages (JAX raises ValueError too), not coded refusals
+    "r15_vmap_in_axes_none_without_axis_size": "crashed",
+    "r15_vmap_mapped_lengths_differ": "crashed",
     # -- part n
     # list(enumerate(x)) (also reversed(list(enumerate(x)))): E202 "enumerate has no derivative
     # rule"; `for i, v in enumerate(x)` and list(zip(...)) work, the docs say nothing of it;

@@ -374,3 +374,19 @@ def arr_global_fn(x):
 
 add(pair("r15_global_array_mutated_between_calls", _array_global_change,
          lambda: (np.array([2.0, 4.0]), np.array([10.0, 4.0])), tol=0.0))
+
+
+def _vjp_bad_cotangent():
+    out, back = revsrc.vjp(lambda x: x * 2.0, np.ones(3))
+    return back(np.ones(4))
+
+
+# a user's mistake: a cotangent of the wrong shape; the answer is a coded refusal (JAX
+# raises a ValueError naming both shapes), not an error from revsrc's internals
+add(pair("r15_vjp_cotangent_wrong_shape", _vjp_bad_cotangent, lambda: None, tol=0.0))
+add(pair("r15_vmap_in_axes_none_without_axis_size", lambda: revsrc.vmap(lambda p: p * 2.0, in_axes=None)(1.0), lambda: None, tol=0.0))
+add(pair("r15_vmap_mapped_lengths_differ", lambda: revsrc.vmap(lambda a, b: a * b)(np.ones(3), np.ones(4)), lambda: None, tol=0.0))
+add(pair("r15_grad_argnums_negative", lambda: revsrc.grad(int_arith, argnums=-1)(1.5, 3.0), lambda: 1.5 ** 3 * math.log(1.5) + 1.5, tol=1e-13))
+add(pair("r15_grad_complex_argument_real_output", lambda: revsrc.grad(lambda z: abs(z) ** 2)(1.0 + 2.0j), lambda: 2.0 - 4.0j, tol=1e-14))
+add(pair("r15_grad_of_zero_d_array_output", lambda: revsrc.grad(lambda x: np.array(x * 2.0))(1.0), lambda: 2.0, tol=0.0))
+add(pair("r15_jvp_int_tangent", lambda: revsrc.jvp(int_arith, (1.5, 3.0), (1, 0)), lambda: (int_arith(1.5, 3.0), 3 * 1.5 ** 2 + 3.0 + 2 * 1.5), tol=1e-13))
