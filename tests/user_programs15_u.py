@@ -205,3 +205,89 @@ def self_shift(x):
 
 
 add(G("r15_overlapping_self_shift", self_shift, (X4,), ref="fd", tol=1e-8))
+
+
+def def_in_loop_called(x):
+    s = 0.0
+    for k in range(3):
+        def g(z):
+            return z * k
+        s = s + g(x)
+    return s
+
+
+add(G("r15_def_in_loop_called_at_once", def_in_loop_called, (1.5,), ref=lambda: 3.0, tol=0.0))
+
+
+def overlap_iadd(x):
+    a = x.copy()
+    a[1:] += a[:-1]
+    return np.sum(a * np.arange(1.0, 5.0))
+
+
+XA = np.array([1.0, 2.0, 3.0, 4.0])
+add(G("r15_overlapping_slices_iadd", overlap_iadd, (XA,), ref=lambda: np.array([3.0, 5.0, 7.0, 4.0]), tol=0.0))
+
+
+def chained_alias(x):
+    a = b = np.zeros(3)
+    a[0] = x
+    return b[0] * 3.0
+
+
+add(G("r15_chained_assignment_alias", chained_alias, (1.5,), ref=lambda: 3.0, tol=0.0))
+
+
+def targets_left_to_right(x):
+    a = np.zeros(3)
+    i = 0
+    a[i], i = x[0], 2
+    a[i] = x[1] * 5.0
+    b = x.copy()
+    b[0], b[1] = b[1] * 2.0, b[0]
+    return a[0] + a[2] + b[0] * 10.0 + b[1]
+
+
+add(G("r15_assignment_targets_left_to_right", targets_left_to_right, (XA,), ref=lambda: np.array([2.0, 25.0, 0.0, 0.0]), tol=0.0))
+
+
+def strided_view_inplace(x):
+    a = x.copy()
+    b = a[::2]
+    b += 1.0
+    b *= a[1::2]
+    return np.sum(a * np.arange(4.0))
+
+
+add(G("r15_strided_view_inplace_ops", strided_view_inplace, (XA,), ref=lambda: np.array([0.0, 1.0, 8.0, 11.0]), tol=1e-14))
+
+
+def closure_late_binding(x):
+    k = 2
+
+    def inner(z):
+        return z * k
+    k = 5
+    return inner(x)
+
+
+add(G("r15_closure_sees_later_rebinding", closure_late_binding, (1.5,), ref=lambda: 5.0, tol=0.0))
+
+
+def alias_mix(x):
+    d = {"a": x}
+    e = d
+    e["a"] = e["a"] * 3.0
+    xs = [x]
+    ys = xs
+    ys.append(2 * x)
+    a = np.array([x, 2 * x])
+    b = a
+    a *= 3.0
+    c = np.array([x, 1.0])
+    v = c[:]
+    v[0] = 5.0 * x
+    return d["a"] + sum(xs) + b[0] + c[0]
+
+
+add(G("r15_aliases_dict_list_array_views", alias_mix, (1.5,), ref=lambda: 3.0 + 3.0 + 3.0 + 5.0, tol=0.0))
