@@ -123,6 +123,10 @@ KNOWN = {
     # built again on every turn inside a loop"; a tuple aux works
     # (r15_jax_value_and_grad_has_aux_tuple); right: ((25, {"norm": 5}), [6, 8])
     "r15_jax_value_and_grad_has_aux": "refused-undoc",
+    # vmap(value_and_grad(f, backend="jax")) with x64 off: the JaxRuntimeError of
+    # r15_vmap_grad_backend_jax_per_example (f32 executable, f64 buffers); right: the
+    # default backend's values and gradients
+    "r15_jax_vmap_value_and_grad_x64_off": "crashed",
     # -- part t
     # dataclass objects made in a list comprehension, then iterated: documented refusal
     # (containers.md: an object made in a loop the program runs), though the code is E202

@@ -161,3 +161,30 @@ def leaky_plain(p, I):
         v = v + 0.1 * (-v + p * I[t])
         acc = acc + v * v
     return acc
+
+
+XV = np.array([[0.1, 0.5], [1.0, -0.3], [0.7, 0.2]])
+
+
+def s2(x):
+    return np.sum(np.sin(x) ** 2) + x[0] * x[1]
+
+
+def vec2(x):
+    return np.array([x[0] * x[1], np.sin(x[0])])
+
+
+def sc1(x):
+    return math.sin(x) * x
+
+
+add(pair("r15_jax_vmap_value_and_grad_x64_off", x64_off(lambda: revsrc.vmap(revsrc.value_and_grad(s2, backend="jax"))(XV)),
+         lambda: revsrc.vmap(revsrc.value_and_grad(s2))(XV), tol=1e-12))
+add(pair("r15_jax_vmap_jacfwd_x64_off", x64_off(lambda: revsrc.vmap(revsrc.jacfwd(vec2, backend="jax"))(XV)),
+         lambda: revsrc.vmap(revsrc.jacfwd(vec2))(XV), tol=1e-12))
+add(pair("r15_jax_vmap_hessian_x64_off", x64_off(lambda: revsrc.vmap(revsrc.hessian(s2, backend="jax"))(XV)),
+         lambda: revsrc.vmap(revsrc.hessian(s2))(XV), tol=1e-12))
+add(pair("r15_jax_jit_grad_scalar", lambda: revsrc.jit(revsrc.grad(sc1, backend="jax"))(0.1), lambda: math.cos(0.1) * 0.1 + math.sin(0.1), tol=1e-14))
+add(pair("r15_jax_grad_of_grad_scalar", lambda: revsrc.grad(revsrc.grad(sc1, backend="jax"))(0.1), lambda: 2 * math.cos(0.1) - 0.1 * math.sin(0.1), tol=1e-14))
+add(pair("r15_jax_vmap_grad_scalar_x64_off", x64_off(lambda: revsrc.vmap(revsrc.grad(sc1, backend="jax"))(np.array([0.1, 0.2]))),
+         lambda: np.array([math.cos(v) * v + math.sin(v) for v in (0.1, 0.2)]), tol=1e-14))
