@@ -32,6 +32,16 @@ KNOWN = {
     "r15_np_unwrap_angle": "refused-doc",
     "r15_fabry_perot_complex_builtin": "refused-doc",
     "r15_jones_polarizer_chain_vdot": "refused-doc",
+    # np.fft.fft2 and np.linalg.eigvalsh of a complex Hermitian matrix: E202, documented kind
+    # (a NumPy function, or these arguments, with no rule); right: central differences /
+    # 2 p / sqrt(1 + |p|^2)
+    "r15_complex_fft2_ifft_fftshift": "refused-doc",
+    "r15_hermitian_eigvalsh_gap": "refused-doc",
+    # jacrev / hessian(holomorphic=True): TypeError (no such keyword), though refusals.md's
+    # E302 row refuses them "without holomorphic=True" and JAX's take it; right:
+    # [[z1, z0], [exp(z0), 2 z1]] (revsrc.jacfwd's) and diag(6 z)
+    "r15_holomorphic_jacrev": "crashed",
+    "r15_holomorphic_hessian": "crashed",
     # -- part f
     # hessian / grad of grad through np.linalg.solve / cholesky: E104, documented (refusals.md
     # E104 row); right: central differences / autograd

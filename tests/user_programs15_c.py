@@ -193,3 +193,88 @@ def em_skin(freq, sigma=5.8e7, mu=4e-7 * math.pi):
 
 
 add(G("r15_skin_depth_complex_sqrt", em_skin, (1e6,), ref="fd", h=1e2, tol=1e-6))
+
+
+# -- complex linear algebra inside real losses (conjugation conventions)
+
+def cplx_solve_loss(p):
+    A = np.array([[2.0 + 1j * p[0], 0.5], [0.3j, 1.0 + p[1]]])
+    b = np.array([1.0 + 0.5j, -0.2j])
+    x = np.linalg.solve(A, b)
+    return np.sum(np.abs(x) ** 2)
+
+
+PC = np.array([0.4, 0.7])
+add(G("r15_complex_solve_abs_sq", cplx_solve_loss, (PC,), ref="fd", tol=1e-7))
+
+
+def cplx_inv_det(p):
+    A = np.array([[1.0 + 1j * p[0], p[1]], [1j, 2.0 - 0.5j * p[0]]])
+    Ai = np.linalg.inv(A)
+    d = np.linalg.det(A)
+    return np.real(np.trace(Ai @ Ai.conj().T)) + np.abs(d) ** 2 + np.angle(d)
+
+
+add(G("r15_complex_inv_det_angle", cplx_inv_det, (PC,), ref="fd", tol=1e-7))
+
+
+def cplx_fft2(p):
+    Z = np.outer(np.exp(1j * p * np.arange(3.0)), np.array([1.0, 0.5j, -0.25]))
+    F = np.fft.fft2(Z)
+    G_ = np.fft.ifft(np.fft.fftshift(F, axes=0), axis=1)
+    return np.sum(np.abs(F) ** 2 * np.arange(9.0).reshape(3, 3)) + np.sum(np.real(G_) * np.imag(G_))
+
+
+add(G("r15_complex_fft2_ifft_fftshift", cplx_fft2, (0.6,), ref="fd", tol=1e-7))
+
+
+def cplx_matmul_chain(theta):
+    M = np.eye(2, dtype=complex)
+    for t in theta:
+        U = np.array([[np.cos(t), -1j * np.sin(t)], [-1j * np.sin(t), np.cos(t)]])
+        M = M @ U
+    psi = M @ np.array([1.0, 0.0])
+    return np.abs(psi[1]) ** 2
+
+
+TH = np.array([0.3, 0.5, -0.2])
+add(G("r15_complex_unitary_chain_population", cplx_matmul_chain, (TH,), ref=lambda: np.full(3, math.sin(2 * 0.6)), tol=1e-12))
+
+
+def holo_jac(z):
+    return np.array([z[0] * z[1], np.exp(z[0]) + z[1] ** 2])
+
+
+ZH = np.array([0.3 + 0.1j, -0.5 + 0.8j])
+add(pair("r15_holomorphic_jacfwd", lambda: revsrc.jacfwd(holo_jac)(ZH),
+         lambda: np.array([[ZH[1], ZH[0]], [np.exp(ZH[0]), 2 * ZH[1]]]), tol=1e-13))
+add(pair("r15_holomorphic_jacrev", lambda: revsrc.jacrev(holo_jac, holomorphic=True)(ZH),
+         lambda: np.array([[ZH[1], ZH[0]], [np.exp(ZH[0]), 2 * ZH[1]]]), tol=1e-13))
+
+
+def real_of_complex_arg(z):
+    return np.sum(np.abs(z * z - 1.0) ** 2)
+
+
+add(pair("r15_grad_complex_array_argument", lambda: revsrc.grad(real_of_complex_arg)(ZH),
+         lambda: jax().grad(jaxify(real_of_complex_arg))(ZH), tol=1e-12))
+
+
+def eigh_complex(p):
+    H_ = np.array([[1.0, p[0] - 1j * p[1]], [p[0] + 1j * p[1], -1.0]])
+    w = np.linalg.eigvalsh(H_)
+    return w[1] - w[0]
+
+
+add(G("r15_hermitian_eigvalsh_gap", eigh_complex, (PC,), ref=lambda: 2 * PC / math.sqrt(1 + PC @ PC), tol=1e-12))
+
+
+
+def holo_sum(z):
+    return np.sum(z ** 3)
+
+
+# refusals.md's E302 row: hessian / jacrev of a complex output are refused "without
+# holomorphic=True"
+add(pair("r15_holomorphic_hessian", lambda: revsrc.hessian(holo_sum, holomorphic=True)(ZH), lambda: np.diag(6 * ZH), tol=1e-13))
+add(pair("r15_holomorphic_value_and_grad", lambda: revsrc.value_and_grad(holo_sum, holomorphic=True)(ZH), lambda: (holo_sum(ZH), 3 * ZH ** 2), tol=1e-13))
