@@ -176,3 +176,45 @@ add(pair("r15_gradient_penalty_backend_jax", lambda: revsrc.grad(lambda_free_los
          lambda: revsrc.grad(lambda_free_loss)(WW, XX), tol=1e-12))
 add(pair("r15_hessian_backend_jax_array", lambda: revsrc.hessian(lambda_free_loss, backend="jax")(WW, XX),
          lambda: revsrc.hessian(lambda_free_loss)(WW, XX), tol=1e-12))
+
+
+# -- dataclass and namedtuple parameters through vmap, Jacobians, linearize and vjp
+
+import collections  # noqa: E402
+import dataclasses  # noqa: E402
+
+
+@dataclasses.dataclass
+class Params:
+    w: np.ndarray
+    b: float
+
+
+NT = collections.namedtuple("NT", "w b")
+
+
+def affine_sq(p, x):
+    return np.sum((x * p.w + p.b) ** 2)
+
+
+PDC = Params(np.array([1.0, 2.0]), 0.5)
+PNT = NT(np.array([1.0, 2.0]), 0.5)
+XAF = np.array([[1.0, 2.0], [0.5, -1.0], [2.0, 0.0]])
+
+
+def _affine_ref(cls):
+    ws, bs = [], []
+    for x in XAF:
+        r = x * PDC.w + PDC.b
+        ws.append(2 * r * x)
+        bs.append(np.sum(2 * r))
+    return cls(np.stack(ws), np.array(bs))
+
+
+add(pair("r15_vmap_grad_dataclass_params", lambda: revsrc.vmap(revsrc.grad(affine_sq), in_axes=(None, 0))(PDC, XAF), lambda: _affine_ref(Params), tol=1e-14))
+add(pair("r15_vmap_grad_namedtuple_params", lambda: revsrc.vmap(revsrc.grad(affine_sq), in_axes=(None, 0))(PNT, XAF), lambda: _affine_ref(NT), tol=1e-14))
+add(pair("r15_vmap_namedtuple_in_axes_prefix", lambda: revsrc.vmap(affine_sq, in_axes=(NT(0, None), 0))(NT(np.stack([PNT.w, 2 * PNT.w, PNT.w]), 0.5), XAF),
+         lambda: np.array([affine_sq(NT(w, 0.5), x) for w, x in zip(np.stack([PNT.w, 2 * PNT.w, PNT.w]), XAF)]), tol=1e-14))
+add(pair("r15_jacrev_dataclass_argument", lambda: revsrc.jacrev(lambda p: p.w * p.b)(PDC), lambda: Params(0.5 * np.eye(2), PDC.w), tol=1e-14))
+add(pair("r15_linearize_dataclass", lambda: revsrc.linearize(lambda p: np.sum(p.w) * p.b, PDC)[1](Params(np.ones(2), 1.0)), lambda: 2 * 0.5 + 3.0, tol=1e-14))
+add(pair("r15_vjp_namedtuple", lambda: revsrc.vjp(lambda p: p.w * p.b, PNT)[1](np.ones(2)), lambda: (NT(np.array([0.5, 0.5]), 3.0),), tol=1e-14))
