@@ -8,7 +8,7 @@ import numpy as np
 
 import revsrc
 from user_programs7_harness import G, H, JV, pair, ag, agify, fd_checked, jax, jaxify  # noqa: F401
-from user_programs15_util import VG, SAME, fdj
+from user_programs15_util import VG, SAME, fdj  # noqa: F401
 
 CASES = []
 add = CASES.append

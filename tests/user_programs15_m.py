@@ -2,13 +2,15 @@
 negative in_axes, Jacobians of dict / tuple outputs, hessian and hvp of dict
 arguments, jvp / vjp / linearize on containers, memory= with while and break,
 stop_gradient in loops, jit of hessian, vmap of hessian of scalar code."""
+import collections
+import dataclasses
 import math
 
 import numpy as np
 
 import revsrc
 from user_programs7_harness import G, H, JV, pair, ag, agify, fd_checked, jax, jaxify  # noqa: F401
-from user_programs15_util import VG, SAME, EXACT, fdj
+from user_programs15_util import VG, SAME, EXACT, fdj  # noqa: F401
 
 CASES = []
 add = CASES.append
@@ -179,10 +181,6 @@ add(pair("r15_hessian_backend_jax_array", lambda: revsrc.hessian(lambda_free_los
 
 
 # -- dataclass and namedtuple parameters through vmap, Jacobians, linearize and vjp
-
-import collections  # noqa: E402
-import dataclasses  # noqa: E402
-
 
 @dataclasses.dataclass
 class Params:
