@@ -1,6 +1,7 @@
 """Round 15, part k: small arrays in loops -- RK4 and Euler on 3-8 float states over
 100-1000 steps, Kalman filters with 2x2 / 3x3 solve, inv and det, a small RNN: value,
 gradient, two calls with the same bits, memory= equal to the stored gradient."""
+import functools
 import math
 
 import numpy as np
@@ -196,3 +197,58 @@ def three_body_planar(m, n=150, dt=0.01):
 
 
 add(G("r15_three_body_nested_if_loops", three_body_planar, (np.array([1.0, 0.8, 0.6]),), ref="fd", tol=1e-7))
+
+
+# -- adjoint liveness in compiled small-array loops: values used only on some turns
+
+def det_scaled_rotation(p):
+    s = np.array([1.0, 0.5])
+    acc = 0.0
+    for t in range(30):
+        M = np.array([[1.0, 0.1 * p[0]], [-0.1 * p[1], 1.0]])
+        d = np.linalg.det(M)
+        s = M @ s / d
+        if t % 3 == 0:
+            acc = acc + s[0] * s[1]
+        else:
+            acc = acc + 0.0 * s[0]
+    return acc
+
+
+def solve_inv_branch(p):
+    s = np.array([1.0, 0.5, -0.2])
+    acc = 0.0
+    for t in range(25):
+        A = np.array([[2.0 + p[0], 0.1, 0.0], [0.1, 3.0, p[1]], [0.0, p[1], 4.0]])
+        x = np.linalg.solve(A, s)
+        Ai = np.linalg.inv(A)
+        if x[0] > 0.1:
+            acc = acc + np.sum(Ai @ x)
+        s = np.tanh(s + x)
+    return acc + np.sum(s)
+
+
+def unit_direction(p):
+    s = np.array([1.0, 0.5])
+    for t in range(40):
+        r = np.sqrt(s @ s)
+        u = s / r
+        s = s + 0.05 * np.array([-u[1], u[0]]) * p[0] + 0.01 * p[1] * s
+    return s[0]
+
+
+def rows_transposed(p):
+    W = np.array([[0.5, -0.3], [0.2, 0.8], [0.1, 0.1]])
+    h = np.zeros(2)
+    out = 0.0
+    for t in range(3):
+        h = np.tanh(W.T @ np.array([p[0], p[1] * t, 1.0]) + h)
+        out = out + np.dot(h, W[t, :])
+    return out
+
+
+P2 = np.array([0.7, 1.3])
+for _name, _f in (("det_branch_every_third", det_scaled_rotation), ("solve_inv_data_branch", solve_inv_branch),
+                  ("unit_direction_sqrt", unit_direction), ("rows_by_loop_var_transposed", rows_transposed)):
+    add(VG("r15_small_array_" + _name, _f, (P2,), ref="ag", tol=1e-10))
+    add(SAME("r15_small_array_" + _name + "_same_bits", functools.partial(revsrc.grad(_f), P2)))
