@@ -2,6 +2,7 @@
 dtypes, ints vs floats, list lengths, dict keys, None vs a value, keyword vs positional,
 strings that choose a branch, tuple lengths, 0-d vs 1-d -- each call checked against a
 fresh reference (a program cached for one kind must not answer for another)."""
+import functools
 import math
 
 import numpy as np
@@ -155,3 +156,54 @@ def _jax_seq():
 
 
 add(pair("r15_jax_one_grad_many_argument_kinds", _jax_seq, lambda: [_grad_ref(*a, **k) for a, k in CALLS[:6]], tol=1e-6))
+
+
+# -- programs that share code objects: closures, lambdas with defaults, partials, bound
+#    methods of instances with different attributes, a global tuple of functions
+
+def _make_closure(k):
+    def f(x):
+        return k * math.sin(x)
+    return f
+
+
+CLOSURES = [_make_closure(k) for k in (1.0, 2.0, 3.0)]
+add(pair("r15_same_code_closures_grad_jit_vmap_hessian",
+         lambda: ([revsrc.grad(f)(0.0) for f in CLOSURES], [revsrc.jit(f)(math.pi / 2) for f in CLOSURES],
+                  [revsrc.vmap(revsrc.grad(f))(np.array([0.0]))[0] for f in CLOSURES], [revsrc.hessian(f)(math.pi / 2) for f in CLOSURES]),
+         lambda: ([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [-1.0, -2.0, -3.0]), tol=1e-15))
+LAMBDAS = [lambda x, k=k: k * x * x for k in (1.0, 2.0, 3.0)]
+add(pair("r15_same_code_lambdas_with_defaults", lambda: ([revsrc.grad(f)(1.0) for f in LAMBDAS], [revsrc.jit(f)(1.0) for f in LAMBDAS]),
+         lambda: ([2.0, 4.0, 6.0], [1.0, 2.0, 3.0]), tol=0.0))
+
+
+def _base(x, k, p):
+    return k * x ** p
+
+
+PARTIALS = [functools.partial(_base, k=k, p=p) for k, p in ((1.0, 2), (2.0, 3), (3.0, 2.0))]
+add(pair("r15_partials_different_bound_values", lambda: ([revsrc.grad(f)(2.0) for f in PARTIALS], [revsrc.jit(revsrc.grad(f))(2.0) for f in PARTIALS]),
+         lambda: ([4.0, 24.0, 12.0], [4.0, 24.0, 12.0]), tol=0.0))
+
+
+class _Cube:
+    def __init__(self, k):
+        self.k = k
+
+    def f(self, x):
+        return self.k * x ** 3
+
+
+add(pair("r15_bound_methods_int_then_float_attribute", lambda: (revsrc.grad(_Cube(2).f)(1.5), revsrc.jit(_Cube(2).f)(1.5), revsrc.jit(_Cube(2.5).f)(1.5)),
+         lambda: (2 * 3 * 2.25, 2 * 3.375, 2.5 * 3.375), tol=0.0))
+
+FUNCS = (math.sin, math.cos, math.exp)
+
+
+def _pick(x, i):
+    return FUNCS[i](x) * 2.0
+
+
+_PICK_REF = [2 * math.cos(0.5), -2 * math.sin(0.5), 2 * math.exp(0.5), 2 * math.cos(0.5)]
+add(pair("r15_global_tuple_of_functions_int_key", lambda: ([revsrc.grad(_pick)(0.5, i) for i in (0, 1, 2, 0)], [revsrc.jit(revsrc.grad(_pick))(0.5, i) for i in (0, 1, 2, 0)]),
+         lambda: (_PICK_REF, _PICK_REF), tol=1e-15))
