@@ -2,6 +2,7 @@
 ints vs floats, float32, 0-d and empty arrays, complex, bool arrays; globals,
 functions, attributes and default lists changed between calls of grad / jit / vmap."""
 import math
+import types
 
 import numpy as np
 
@@ -390,3 +391,28 @@ add(pair("r15_grad_argnums_negative", lambda: revsrc.grad(int_arith, argnums=-1)
 add(pair("r15_grad_complex_argument_real_output", lambda: revsrc.grad(lambda z: abs(z) ** 2)(1.0 + 2.0j), lambda: 2.0 - 4.0j, tol=1e-14))
 add(pair("r15_grad_of_zero_d_array_output", lambda: revsrc.grad(lambda x: np.array(x * 2.0))(1.0), lambda: 2.0, tol=0.0))
 add(pair("r15_jvp_int_tangent", lambda: revsrc.jvp(int_arith, (1.5, 3.0), (1, 0)), lambda: (int_arith(1.5, 3.0), 3 * 1.5 ** 2 + 3.0 + 2 * 1.5), tol=1e-13))
+
+
+CFGNS = types.SimpleNamespace(k=2.0)
+
+
+def uses_namespace(x):
+    return CFGNS.k * x * x
+
+
+def _namespace_change(transform):
+    def run():
+        t = transform(uses_namespace)
+        a = t(1.5)
+        CFGNS.k = 5.0
+        try:
+            b = t(1.5)
+        finally:
+            CFGNS.k = 2.0
+        return (a, b)
+    return run
+
+
+add(pair("r15_module_namespace_attr_jit_grad", _namespace_change(lambda f: revsrc.jit(revsrc.grad(f))), lambda: (6.0, 15.0), tol=0.0))
+add(pair("r15_module_namespace_attr_jit_value", _namespace_change(revsrc.jit), lambda: (4.5, 11.25), tol=0.0))
+add(pair("r15_module_namespace_attr_vmap_value", _namespace_change(lambda f: (lambda x: revsrc.vmap(f)(np.array([x]))[0])), lambda: (4.5, 11.25), tol=0.0))
