@@ -5,6 +5,7 @@ with default arguments in comprehensions, isinstance tests, collections helpers.
 import collections
 import dataclasses
 import functools
+import itertools
 import math
 import operator
 import typing
@@ -282,3 +283,53 @@ def dict_get_local_straight(x):
 
 
 add(G("r15_local_dict_get_straight_line", dict_get_local_straight, (1.5,), ref=lambda: 2.0, tol=1e-14))
+
+
+def sorted_dict_items(x):
+    d = {"a": x, "b": 3 * x, "c": -x}
+    top = sorted(d.items(), key=lambda kv: kv[1])
+    return top[-1][1] * 2 + top[0][1]
+
+
+add(G("r15_sorted_dict_items_by_value", sorted_dict_items, (1.5,), ref=lambda: 5.0, tol=0.0))
+
+
+def fstring_keys(x):
+    d = {f"w{i}": x * i for i in range(3)}
+    return d["w2"] * d["w1"]
+
+
+add(G("r15_fstring_dict_keys", fstring_keys, (1.5,), ref=lambda: 4 * 1.5, tol=0.0))
+
+
+def list_pops(x):
+    xs = [x, 2 * x, 3 * x]
+    v = xs.pop()
+    w = xs.pop(0)
+    return v * 10 + w + sum(xs)
+
+
+add(G("r15_list_pop_end_and_front", list_pops, (1.5,), ref=lambda: 33.0, tol=0.0))
+
+
+def dict_pop(x):
+    d = {"a": x, "b": 2 * x}
+    v = d.pop("a")
+    return v * 10 + d["b"]
+
+
+add(G("r15_local_dict_pop", dict_pop, (1.5,), ref=lambda: 12.0, tol=0.0))
+
+
+def itertools_pairwise(x):
+    return sum(a * b for a, b in itertools.pairwise([x, 2 * x, 3 * x]))
+
+
+add(G("r15_itertools_pairwise", itertools_pairwise, (1.5,), ref=lambda: 16 * 1.5, tol=0.0))
+
+
+def min_default(x):
+    return max(x * k for k in (1.0, -2.0, 3.0)) + min([x, 2 * x], default=0.0)
+
+
+add(G("r15_max_generator_min_default_kw", min_default, (1.5,), ref=lambda: 4.0, tol=0.0))
