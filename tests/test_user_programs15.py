@@ -89,6 +89,12 @@ KNOWN = {
     "r15_pinv_and_qr": "refused-doc",
     # np.multiply(x, x, out=y): E401, documented (out=)
     "r15_ufunc_out_used": "refused-doc",
+    # np.linalg.multi_dot, np.ediff1d, np.ptp, np.heaviside: E202, documented kind (NumPy
+    # functions with no rule); right: central differences
+    "r15_np_sweep_multi_dot": "refused-doc",
+    "r15_np_sweep_ediff1d": "refused-doc",
+    "r15_np_sweep_ptp": "refused-doc",
+    "r15_np_sweep_heaviside": "refused-doc",
     # -- part j
     # revsrc.grad of a lambda made inside the function transformed: E101, documented; the
     # module-level rewrites work (r15_grad_through_inner_newton_module_level,

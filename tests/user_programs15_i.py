@@ -216,3 +216,73 @@ def broadcast_outer_none(a, b):
 
 
 add(G("r15_none_axes_pairwise_max", broadcast_outer_none, (np.array([0.1, 0.9, 2.0]), np.array([0.5, 1.5])), argnums=(0, 1), ref="fd", tol=1e-8))
+
+
+# -- a sweep of less common NumPy functions, each against central differences
+
+XW = np.array([0.5, -1.2, 2.0, 0.3])
+AW = np.array([[1.0, 2.0], [0.5, -1.0]])
+
+
+def _kron(v):
+    return np.sum(np.kron(v[:2], v[2:]) ** 2)
+
+
+def _diff2_gradient_roll(v):
+    return np.sum(np.diff(v, n=2) ** 2) + np.sum(np.gradient(v) ** 2) + np.sum(np.roll(v, 1) * np.arange(4.0))
+
+
+def _rot90_tensordot(M):
+    return np.sum(np.rot90(M) * np.arange(4.0).reshape(2, 2)) + np.inner(M[0], M[1]) + np.sum(np.tensordot(M, M, axes=1))
+
+
+def _cross(v):
+    return np.sum(np.cross(v[:3], np.array([1.0, 2.0, 3.0])) ** 2)
+
+
+def _norms(v):
+    return np.linalg.norm(v, np.inf) + np.linalg.norm(v, 1) + np.linalg.norm(v, 3)
+
+
+def _matrix_norms(M):
+    return np.linalg.norm(M, "nuc") + np.sum(np.linalg.norm(M, axis=0)) + np.trace(M, offset=1)
+
+
+def _stats(v):
+    return np.average(v, weights=np.array([1.0, 2.0, 3.0, 4.0])) + np.var(v, ddof=1) + np.std(v)
+
+
+def _index_helpers(v):
+    a = np.sum(v[np.nonzero(v > 0)] ** 2) + np.sum(v[np.flatnonzero(v < 1.0)] ** 3)
+    b = np.sum(np.where(np.isin(np.arange(4), [1, 3]), v, 0.0) ** 2)
+    return a + b + np.sum(np.floor_divide(v, 0.7) * v + np.mod(v, 0.7) * v)
+
+
+def _axes_helpers(M):
+    s = np.sum(np.swapaxes(np.moveaxis(M[None], 0, -1), 0, 1)[..., 0] * np.array([[1.0, 2.0], [3.0, 4.0]]))
+    return s + np.sum(np.cumprod(M, axis=0)) + np.sum(np.take(M, [1, 0, 1], axis=1) ** 2) + np.sum(M[np.triu_indices(2)] ** 2)
+
+
+def _multi_dot(M):
+    return np.sum(np.linalg.multi_dot([M, M, M]))
+
+
+def _ediff1d(v):
+    return np.sum(np.ediff1d(v) ** 2)
+
+
+def _ptp(v):
+    return np.ptp(v)
+
+
+def _heaviside(v):
+    return np.sum(np.heaviside(v, 0.5) * v ** 2)
+
+
+for _name, _f, _a in (("kron", _kron, XW), ("diff2_gradient_roll", _diff2_gradient_roll, XW),
+                      ("rot90_inner_tensordot", _rot90_tensordot, AW), ("cross", _cross, XW),
+                      ("vector_norm_orders", _norms, XW), ("matrix_nuc_axis_norms_trace_offset", _matrix_norms, AW),
+                      ("average_weights_var_ddof_std", _stats, XW), ("nonzero_isin_floor_divide_mod", _index_helpers, XW),
+                      ("moveaxis_swapaxes_cumprod_take_triu", _axes_helpers, AW), ("multi_dot", _multi_dot, AW),
+                      ("ediff1d", _ediff1d, XW), ("ptp", _ptp, XW), ("heaviside", _heaviside, XW)):
+    add(G("r15_np_sweep_" + _name, _f, (_a,), ref="fd", tol=1e-6))
