@@ -258,6 +258,22 @@ class BadArgnums(RevsrcError):
     code = "E303"
 
 
+class MismatchedArguments(RevsrcError, ValueError):
+    """Values that do not fit the transformation they are given to: a cotangent or a
+    tangent shaped otherwise than its value, or vmap's ``in_axes``, ``out_axes`` and
+    ``axis_size`` that do not fit the arguments and results. A ValueError too (what
+    JAX raises for these).
+
+    >>> import numpy as np, revsrc
+    >>> out, back = revsrc.vjp(lambda x: x * 2.0, np.ones(3))
+    >>> back(np.ones(4))
+    Traceback (most recent call last):
+        ...
+    revsrc.errors.MismatchedArguments: [E306] ...
+    """
+    code = "E306"
+
+
 class NotDifferentiableHere(RevsrcError):
     """The function has no derivative at the values it was called with (a matrix
     function at a rank-deficient matrix, eigenvectors of a repeated eigenvalue).

@@ -78,12 +78,15 @@ class Mapped:
             axes = (axes,) * nargs
         axes = tuple(axes)
         if len(axes) != nargs:
-            raise ValueError(f"in_axes has {len(axes)} entries for {nargs} arguments")
+            raise errors.MismatchedArguments(
+                f"in_axes has {len(axes)} entries for {nargs} arguments")
         for a in axes:
             if a not in (0, None) or isinstance(a, bool):
-                raise ValueError(f"in_axes entries must be 0 or None, not {a!r}")
+                raise errors.MismatchedArguments(
+                    f"in_axes entries must be 0 or None, not {a!r}")
         if all(a is None for a in axes):
-            raise ValueError("vmap needs at least one argument mapped (in_axes=0)")
+            raise errors.MismatchedArguments(
+                "vmap needs at least one argument mapped (in_axes=0)")
         return axes
 
     def _program(self, key, values):
@@ -146,8 +149,9 @@ class Mapped:
                     f"revsrc.vmap maps float, integer and bool arrays; argument {i} is "
                     f"{a.dtype}", loc=loc, hint="convert it with .astype(np.float64)")
             if n is not None and a.shape[0] != n:
-                raise ValueError(f"mapped arguments have different lengths ({n} and "
-                                 f"{a.shape[0]})")
+                raise errors.MismatchedArguments(
+                    f"mapped arguments have different lengths ({n} and "
+                    f"{a.shape[0]})")
             n = a.shape[0]
             columns.append(a)
         values = self.tr.bind(tuple(self._element(c, arg, 0, n) for c, arg in zip(columns, args)),
@@ -216,7 +220,8 @@ class Mapped:
         results stacked (as JAX's vmap stacks them)."""
         lengths = {np.shape(a)[0] for a, ax in zip(args, axes) if ax is not None}
         if len(lengths) != 1:
-            raise ValueError(f"mapped arguments have different lengths {sorted(lengths)}")
+            raise errors.MismatchedArguments(
+                f"mapped arguments have different lengths {sorted(lengths)}")
         n = lengths.pop()
         results = [self.f(*(a if ax is None else a[i] for a, ax in zip(args, axes)))
                    for i in range(n)]

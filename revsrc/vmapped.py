@@ -61,8 +61,9 @@ class ArrayMap:
         if not isinstance(axes, tuple):
             axes = (axes,) * len(args)
         if len(axes) != len(args):
-            raise ValueError(f"vmap in_axes has {len(axes)} entries for {len(args)} "
-                             "arguments")
+            raise errors.MismatchedArguments(
+                f"vmap in_axes has {len(axes)} entries for {len(args)} "
+                "arguments")
         return [_prefix(pytree.tree_flatten(a)[1], ax, "in_axes") for a, ax in zip(args, axes)]
 
     def _moved(self, args, flat_axes):
@@ -79,8 +80,9 @@ class ArrayMap:
                     continue
                 arr = np.asarray(leaf)
                 if not -arr.ndim <= ax < arr.ndim:
-                    raise ValueError(f"vmap in_axes {ax} is out of range for an argument "
-                                     f"of shape {arr.shape}")
+                    raise errors.MismatchedArguments(
+                        f"vmap in_axes {ax} is out of range for an argument "
+                        f"of shape {arr.shape}")
                 arr = np.moveaxis(arr, ax, 0)
                 sizes.add(arr.shape[0])
                 mv.append(arr)
@@ -90,9 +92,11 @@ class ArrayMap:
         if self.axis_size is not None:
             sizes.add(self.axis_size)
         if not sizes:
-            raise ValueError("vmap needs a mapped argument (in_axes) or axis_size")
+            raise errors.MismatchedArguments(
+                "vmap needs a mapped argument (in_axes) or axis_size")
         if len(sizes) != 1:
-            raise ValueError(f"vmap got mapped axes of different sizes {sorted(sizes)}")
+            raise errors.MismatchedArguments(
+                f"vmap got mapped axes of different sizes {sorted(sizes)}")
         return moved, example, sizes.pop()
 
     # ----- the batched program --------------------------------------------------
@@ -185,8 +189,12 @@ class ArrayMap:
 
     def _jax(self, args):
         import jax
-        return jax.vmap(self.f, in_axes=_jax_axes(self.in_axes), out_axes=self.out_axes,
-                        axis_size=self.axis_size)(*args)
+        mapped = jax.vmap(self.f, in_axes=_jax_axes(self.in_axes), out_axes=self.out_axes,
+                          axis_size=self.axis_size)
+        if jax.config.jax_enable_x64:
+            return mapped(*args)
+        with jax.enable_x64(True):  # traced as the derivative runs: float64 stays float64
+            return mapped(*args)
 
     # ----- results --------------------------------------------------------------
     def _out(self, out, zs, n):
@@ -198,13 +206,15 @@ class ArrayMap:
             if ax is None:
                 if n and not all(np.array_equal(a[0], a[i], equal_nan=a.dtype.kind in "fc")
                                  for i in range(1, n)):
-                    raise ValueError("vmap out_axes=None for a result that differs "
-                                     "between examples")
+                    raise errors.MismatchedArguments(
+                        "vmap out_axes=None for a result that differs "
+                        "between examples")
                 done.append(a[0] if n else a)
                 continue
             if not -a.ndim <= ax < a.ndim:
-                raise ValueError(f"vmap out_axes {ax} is out of range for a result of "
-                                 f"rank {a.ndim - 1}")
+                raise errors.MismatchedArguments(
+                    f"vmap out_axes {ax} is out of range for a result of "
+                    f"rank {a.ndim - 1}")
             done.append(np.moveaxis(a, 0, ax))
         return pytree.tree_unflatten(td, done)
 
@@ -214,10 +224,12 @@ def _prefix(td, axes, what):
     if axes is None or isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
         return [None if axes is None else int(axes)] * td.num_leaves
     if isinstance(axes, bool) or td.kind == pytree.LEAF:
-        raise ValueError(f"vmap {what} entries are ints or None, not {axes!r}")
+        raise errors.MismatchedArguments(
+            f"vmap {what} entries are ints or None, not {axes!r}")
     node = pytree.node_of(axes)
     if node is None or node[0] != td.kind or len(node[3]) != len(td.children):
-        raise ValueError(f"vmap {what} {axes!r} does not match the structure {td!r}")
+        raise errors.MismatchedArguments(
+            f"vmap {what} {axes!r} does not match the structure {td!r}")
     out = []
     for child_td, child in zip(td.children, node[3]):
         out.extend(_prefix(child_td, child, what))

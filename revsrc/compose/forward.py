@@ -159,8 +159,9 @@ class _Forward:
                         "scalars and float arrays have tangents (pass None for it)",
                         loc=loc)
                 if np.shape(t) != np.shape(x):
-                    raise ValueError(f"the tangent of {where} has shape {np.shape(t)}, "
-                                     f"its primal {np.shape(x)}")
+                    raise errors.MismatchedArguments(
+                        f"the tangent of {where} has shape {np.shape(t)}, its primal "
+                        f"{np.shape(x)}", hint="give each tangent its primal's shape")
                 wrt.append(p)
                 if isinstance(x, np.ndarray):
                     t = np.asarray(t, dtype=x.dtype)
@@ -269,10 +270,11 @@ def _forward(f, has_aux=False, backend=None):
     return _memo(f, ("jvp", has_aux, backend), lambda: _Forward(f, has_aux, backend))
 
 
-def _grad(f, argnums, backend, memory=None):
+def _grad(f, argnums, backend, memory=None, holomorphic=False):
     return _memo(f, ("grad", argnums if not isinstance(argnums, list) else tuple(argnums),
-                     backend, memory), lambda: api.grad(f, argnums, backend=backend,
-                                                        memory=memory))
+                     backend, memory, holomorphic),
+                 lambda: api.grad(f, argnums, backend=backend, memory=memory,
+                                  holomorphic=holomorphic))
 
 
 def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
@@ -375,6 +377,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
 
     def vjp_fn(ct):
         _unchanged(taken, "revsrc.vjp")
+        _cotangent_fits(ct, out)
         grads = tr(*primals, ct)
         if has_aux:
             grads = grads[0]
@@ -382,6 +385,23 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
         return tuple(found.get(i) for i in range(len(primals)))
     vjp_fn.__name__ = f"vjp_{getattr(f, '__name__', 'f')}"
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+
+
+def _cotangent_fits(ct, out):
+    """E306 unless the cotangent ``ct`` has the output's structure and shapes."""
+    ct_leaves, ct_td = pytree.tree_flatten(ct)
+    out_leaves, out_td = pytree.tree_flatten(out)
+    if ct_td != out_td:
+        def shown(tree, td):
+            return pytree.describe_leaf(tree) if td.kind == pytree.LEAF else f"a {td!r}"
+        raise errors.MismatchedArguments(
+            f"the cotangent is {shown(ct, ct_td)}, the output {shown(out, out_td)}",
+            hint="give vjp_fn a cotangent shaped as the function's output")
+    for c, o in zip(ct_leaves, out_leaves):
+        if c is not None and np.shape(c) != np.shape(o):
+            raise errors.MismatchedArguments(
+                f"the cotangent has shape {np.shape(c)}, the output {np.shape(o)}",
+                hint="give vjp_fn a cotangent shaped as the function's output")
 
 
 def _taken(f, primals):

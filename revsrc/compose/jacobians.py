@@ -78,7 +78,7 @@ def _by_output(out, per_leaf_of_output):
 
 
 def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
-           backend: Optional[str] = None) -> Callable[..., Any]:
+           backend: Optional[str] = None, holomorphic: bool = False) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by forward mode:
     one `jvp` per input dimension. Shape: output's shape + argument's shape (for a
     container argument or output, containers of those, nested as JAX nests them).
@@ -87,6 +87,9 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     >>> revsrc.jacfwd(lambda x: x * x)(np.array([1.0, 3.0]))
     array([[2., 0.],
            [0., 6.]])
+
+    ``holomorphic=True`` (complex arguments, as JAX requires them): the complex
+    Jacobian, which forward mode gives of any function of complex arrays.
     """
     nums, many = _nums(argnums)
     if _composed(f) is not None:
@@ -94,6 +97,8 @@ def jacfwd(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
 
     def jacobian_fwd(*args, **kwargs):
         args, fw = arguments.positional(f, args, kwargs), _forward(f, has_aux, backend)
+        if holomorphic:
+            _complex_arguments(args, nums, "jacfwd")
         if not many and not has_aux:
             jac = _at_once(fw, args, nums[0])
             if jac is not None:
@@ -153,7 +158,7 @@ def _output_leaf(t, out, m):
 
 
 def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
-           backend: Optional[str] = None) -> Callable[..., Any]:
+           backend: Optional[str] = None, holomorphic: bool = False) -> Callable[..., Any]:
     """The Jacobian of ``f`` with respect to argument(s) ``argnums``, by reverse mode:
     one vector-Jacobian product per output element (an output array's all in one run
     of the adjoint batched over its cotangent, where it batches). Shape: output's
@@ -164,10 +169,21 @@ def jacrev(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False,
     >>> revsrc.jacrev(lambda x: np.sin(x) * 2.0)(np.array([0.0, 0.0]))
     array([[2., 0.],
            [0., 2.]])
+
+    ``holomorphic=True`` (complex arguments): the complex Jacobian f'(z) of a
+    holomorphic ``f``, as JAX's; for such a function it is forward mode's, which gives
+    it (`jacfwd`).
     """
     nums, many = _nums(argnums)
     if _composed(f) is not None:
         return _second(f, nums, many, has_aux, backend)
+    if holomorphic:
+        fwd = jacfwd(f, argnums, has_aux, backend, holomorphic=True)
+
+        def jacobian_holomorphic(*args, **kwargs):
+            return fwd(*args, **kwargs)
+        jacobian_holomorphic.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
+        return jacobian_holomorphic
 
     def jacobian_rev(*args, **kwargs):
         args, tr = arguments.positional(f, args, kwargs), _backward(f, nums, has_aux, backend)
@@ -300,7 +316,8 @@ jacobian = jacrev
 
 def hessian(f: Callable[..., Any], argnums: Argnums = 0,
             backend: Optional[str] = None,
-            memory: Optional[Union[int, str]] = None) -> Callable[..., Any]:
+            memory: Optional[Union[int, str]] = None,
+            holomorphic: bool = False) -> Callable[..., Any]:
     """The Hessian of a scalar ``f``: forward mode over its gradient program (one
     `jvp` of ``revsrc.grad(f)`` per input dimension). Shape: argument's shape twice.
     ``memory``: as for `revsrc.grad` (the gradient program's long loops).
@@ -309,12 +326,23 @@ def hessian(f: Callable[..., Any], argnums: Argnums = 0,
     >>> revsrc.hessian(lambda x: np.sum(x ** 3))(np.array([1.0, 2.0]))
     array([[ 6.,  0.],
            [ 0., 12.]])
+
+    ``holomorphic=True``: the complex second derivative of a holomorphic ``f`` of
+    complex arguments (the gradient taken with ``holomorphic=True``).
     """
     nums, many = _nums(argnums)
     if _composed(f) is not None:
         if api.unjitted(f) is f:
             raise _not_again(f)
         f = api.unjitted(f)   # a function calling it (revsrc/nested.py)
+    if holomorphic:
+        grad_z = _grad(f, argnums, backend, memory, True)
+
+        def hessian_holomorphic(*args, **kwargs):
+            _complex_arguments(arguments.positional(f, args, kwargs), nums, "hessian")
+            return jacfwd(grad_z, argnums, backend=backend)(*args, **kwargs)
+        hessian_holomorphic.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
+        return hessian_holomorphic
     if not many:
         h = jacfwd(_grad(f, argnums, backend, memory), argnums, backend=backend)
         h.__name__ = h.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
@@ -348,6 +376,18 @@ def _mark(fn, f, nums, many, has_aux, backend):
         fn._revsrc_as_function = functools.partial(nested.caller, fn, f)
     fn.__qualname__ = fn.__name__     # refusals name it so, not by compose's locals
     return fn
+
+
+def _complex_arguments(args, nums, name):
+    """A TypeError-like refusal (E301, as JAX's TypeError) of a real argument given to
+    a Jacobian taken with ``holomorphic=True``."""
+    for a in nums:
+        for leaf in _flat(args[a])[0]:
+            if not np.iscomplexobj(_host(leaf)):
+                raise errors.NotDifferentiableArgument(
+                    f"{name} with holomorphic=True takes complex arguments; argument {a} "
+                    f"has a leaf of dtype {np.result_type(_host(leaf))}",
+                    hint="pass complex values (x + 0j), or leave holomorphic=False")
 
 
 def _composed(f):

@@ -62,12 +62,7 @@ def irfft_grad(g, ans, grad, a, n=None, axis=-1, norm=None):
     return np.fft.irfft(g, n, axis, norm), None, None, None, None
 
 
-def _like(index):
-    """The kind and rank of argument ``index``."""
-    def rule(op, ctx):
-        return ctx.kind(op.args[index]), ctx.ndim(op.args[index])
-    rule.__name__ = f"like_argument_{index}"
-    return rule
+_like = KR.like_argument
 
 
 def register():

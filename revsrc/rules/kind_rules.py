@@ -130,6 +130,16 @@ def same_kind(op, ctx):
     return ctx.kind(a), ctx.ndim(a)
 
 
+def like_argument(index):
+    """The kind rule "the kind and rank of argument ``index``" (a number stays a
+    number): what a helper returning an adjoint shaped as one of its inputs has."""
+    def rule(op, ctx):
+        a = op.args[index]
+        return ctx.kind(a), ctx.ndim(a)
+    rule.__name__ = f"like_argument_{index}"
+    return rule
+
+
 def constant(kind):
     def rule(op, ctx):
         return kind

@@ -181,26 +181,27 @@ def slogdet_grad_jvp(g, ans, ct, sl, a):
             _forward.slogdet_grad_jvp_a(g, ct, sl[0], a))
 
 
-# ... and in reverse (reverse over reverse: jacrev(grad(f)), grad of a gradient's sum)
-@primitive("solve_grad_b", _helpers.solve_grad_b)
+# ... and in reverse (reverse over reverse: jacrev(grad(f)), grad of a gradient's sum);
+# each adjoint is shaped as the argument it is the adjoint of
+@primitive("solve_grad_b", _helpers.solve_grad_b, kind=KR.like_argument(3))
 def solve_grad_b_vjp(g, ans, ct, x, a, b):
     back = _transpose.solve_grad_b_back(g, ct, a, b)
     return back[0], None, back[1], None
 
 
-@primitive("solve_grad_a", _helpers.solve_grad_a)
+@primitive("solve_grad_a", _helpers.solve_grad_a, kind=KR.like_argument(2))
 def solve_grad_a_vjp(g, ans, ct, x, a, b):
     back = _transpose.solve_grad_a_back(g, ct, x, a, b)
     return back[0], back[1], back[2], None
 
 
-@primitive("det_grad", _helpers.det_grad)
+@primitive("det_grad", _helpers.det_grad, kind=KR.like_argument(2))
 def det_grad_vjp(g, ans, ct, d, a):
     back = _transpose.det_grad_back(g, ct, d, a)
     return back[0], back[1], back[2]
 
 
-@primitive("slogdet_grad", _helpers.slogdet_grad)
+@primitive("slogdet_grad", _helpers.slogdet_grad, kind=KR.like_argument(1))
 def slogdet_grad_vjp(g, ans, ct, sl, a):
     back = _transpose.slogdet_grad_back(g, ct, sl, a)
     return back[0], None, back[1]

@@ -7,6 +7,7 @@ between (revsrc/runtime/grads/quantiles.py), as JAX's does; ``q`` has a derivati
 import numpy as np
 
 from ..core.kinds import ANY, ARRAY, FLOAT, SCALARS
+from . import kind_rules as KR
 from .register import jvp_rule, primitive
 from ..runtime.grads import quantiles as _helpers
 
@@ -68,12 +69,7 @@ def nanpercentile(g, ans, a, q, axis=None, out=None, overwrite_input=False,
 # ----- Second derivatives: the adjoints have forward rules of their own -----
 # (quantile_grad_a is piecewise constant in a and in the quantile: no term there)
 
-def _like(index):
-    def rule(op, ctx):
-        a = op.args[index]
-        return ctx.kind(a), ctx.ndim(a)
-    rule.__name__ = f"like_argument_{index}"
-    return rule
+_like = KR.like_argument
 
 
 # the mixed second derivative is symmetric: a's adjoint's transpose in q is q's

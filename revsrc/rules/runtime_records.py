@@ -20,13 +20,7 @@ from ..runtime.grads import (calculus as _calculus, elementwise as _elementwise,
                              reductions as _reductions, shape as _shape)
 
 
-def _like(index):
-    """The kind and rank of argument ``index`` (a number stays a number)."""
-    def rule(op, ctx):
-        a = op.args[index]
-        return ctx.kind(a), ctx.ndim(a)
-    rule.__name__ = f"like_argument_{index}"
-    return rule
+_like = KR.like_argument
 
 
 # Sums an adjoint back to its input's shape: the input's kind and rank.
@@ -219,9 +213,7 @@ for _fn, _like_arg, _linear in [
     (_indexing.take_along_axis_grad, 1, (0,)), (_reductions.norm_grad, 2, ()),
     (_reductions.std_grad, 2, ()), (_reductions.prod_grad, 2, ()),
     (_reductions.cumprod_grad, 2, ()), (_elementwise.sinc_grad, 1, ()),
-    (_linalg.einsum_grad, None, ()), (_linalg.det_grad, 2, ()),
-    (_linalg.slogdet_grad, 1, ()), (_linalg.solve_grad_a, 2, ()),
-    (_linalg.solve_grad_b, 3, ()), (_linalg.cholesky_grad, 2, ()),
+    (_linalg.einsum_grad, None, ()), (_linalg.cholesky_grad, 2, ()),
 ]:
     # ((i, j),): linear in each of i and j, not in both together
     _multi = _linear[0] if _linear and isinstance(_linear[0], tuple) else ()
