@@ -103,3 +103,67 @@ def test_vmap_axes_that_do_not_fit_are_refused(call):
     with pytest.raises(revsrc.RevsrcError) as info:
         call()
     assert info.value.code == "E306" and isinstance(info.value, ValueError)
+
+
+# ----- list(enumerate(xs)) and other builtins that read an enumerate once -----
+
+def enum_list(x):
+    s = 0.0
+    for i, v in list(enumerate(x)):
+        s += v ** 2 / (i + 1)
+    return s
+
+
+def enum_reversed_start(x):
+    s = 0.0
+    for i, v in reversed(list(enumerate(x, 1))):
+        s += v ** 2 / i + s * 0.1
+    return s
+
+
+def enum_sorted(x):
+    pairs = sorted(enumerate(x), key=lambda p: p[1])
+    return sum(k * v * v for k, v in pairs)
+
+
+def enum_tuple_keyword(xs):
+    return sum(i * v * v for i, v in tuple(enumerate(xs, start=2)))
+
+
+def _fd(f, x, h=1e-6):
+    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(x.size)])
+
+
+@pytest.mark.parametrize("f", [enum_list, enum_reversed_start, enum_sorted,
+                               enum_tuple_keyword])
+def test_an_enumerate_read_once_is_followed(f):
+    """E202 'enumerate has no derivative rule' before: the indices and the items, as
+    zip(range(start, start + len(xs)), xs) read once."""
+    x = np.array([1.0, -2.0, 0.5, 3.0])
+    value, grad = revsrc.value_and_grad(f)(x)
+    assert value == f(x)
+    np.testing.assert_allclose(grad, _fd(f, x), rtol=1e-7, atol=1e-9)
+
+
+def test_list_of_enumerate_closed_form_on_a_list():
+    np.testing.assert_allclose(revsrc.grad(enum_list)([1.0, 2.0, 3.0]),
+                               [2.0 * v / (i + 1) for i, v in enumerate([1.0, 2.0, 3.0])])
+
+
+# ----- np.trapezoid at second order -----
+
+XS = np.array([0.0, 0.4, 1.1, 1.5])
+
+
+@pytest.mark.parametrize("f", [
+    lambda c: np.trapezoid(c ** 3),
+    lambda c: np.trapezoid(np.sin(c), x=XS),
+    lambda c: np.trapezoid(c * c, dx=0.3),
+    lambda c: np.sum(np.trapezoid(np.outer(c, c), axis=0)),
+])
+def test_hessian_through_trapezoid_in_its_values(f):
+    """E104 before: y's adjoint is its own helper, linear in g and reading y for its
+    shape, so forward over reverse goes through it."""
+    c = np.array([0.5, -1.0, 1.0, 0.3])
+    g = revsrc.grad(f)
+    np.testing.assert_allclose(revsrc.hessian(f)(c), _fd(g, c, 1e-5), rtol=1e-7, atol=1e-9)

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core import kinds as K
 from . import kind_rules as KR
+from ..primitives import declare, define
 from .register import primitive
 from ..runtime.grads import calculus as _helpers
 
@@ -39,8 +40,13 @@ def gradient(g, ans, f, s0=None, s1=None, s2=None, s3=None, axis=None, edge_orde
 
 @primitive("trapezoid", np.trapezoid, kind=KR.trapezoid_kind, complex_ok=True)
 def trapezoid(g, ans, y, x=None, dx=1.0, axis=-1):
-    d = _helpers.trapezoid_grads(g, y, x, dx, axis)
-    return d[0], d[1], d[2]
+    d = _helpers.trapezoid_grads_x(g, y, x, dx, axis)
+    return _helpers.trapezoid_grad_y(g, y, x, dx, axis), d[0], d[1]
+
+
+# y's adjoint: linear in g, y read for its shape (so a Hessian in y goes through it)
+define("trapezoid_grad_y", _helpers.trapezoid_grad_y, kind=KR.like_argument(1), linear=(0,))
+declare(_helpers.trapezoid_grad_y, shape_reads=(1,))
 
 
 # ----- Interpolation and polynomials -----

@@ -54,6 +54,28 @@ class BuiltinLowering:
         return self._emit(out, containers.unzip,
                           [self._emit(out, ir.make_list, items, None, loc)], into, loc)
 
+    def _enumerated(self, sc, node, out, into, loc):
+        """``enumerate(xs[, start])`` read once where it is made (``list(enumerate(
+        xs))``, ``sorted(enumerate(xs), key=...)``), of a sequence known only at run
+        time: ``zip(range(start, start + len(xs)), xs)`` read once (`_zipped`); None
+        for a form this does not take (the call is then lowered as any other)."""
+        args, kwargs = self._call_args(sc, node, out, loc)
+        static = self._static_builtin(sc, enumerate, args, kwargs, out, loc)
+        if static is not None:
+            return static
+        start = dict(kwargs).get("start", args[1] if len(args) == 2 else Const(0))
+        if not args or len(args) > 2 or any(k != "start" for k, _ in kwargs) or \
+                (len(args) == 2 and kwargs):
+            return None
+        items = self._emit(out, list, [self._materialize(args[0], out, loc)], None, loc)
+        stop = self._emit(out, operator.add,
+                          (start, self._emit(out, len, [items], None, loc)), None, loc)
+        indices = self._emit(out, list, [self._emit(out, range, [start, stop], None, loc)],
+                             None, loc)
+        return self._emit(out, containers.unzip,
+                          [self._emit(out, ir.make_list, [indices, items], None, loc)],
+                          into, loc)
+
     def _static_builtin(self, sc, fn, args, kwargs, out, loc):
         """Builtins applied to static containers, evaluated when transforming
         (len, sorted, list, tuple, reversed, isinstance, sum...); None otherwise."""

@@ -276,6 +276,10 @@ class CallLowering:
             return Const(None)
         if fn is zip and node in self.zips_consumed:
             return self._zipped(sc, node, out, into, loc)
+        if fn is enumerate and node in self.zips_consumed:
+            done = self._enumerated(sc, node, out, into, loc)
+            if done is not None:
+                return done
         if fn is zip and len(node.args) == 1 and isinstance(node.args[0], ast.Starred) \
                 and not node.keywords:
             # zip(*pairs): a sequence of sequences of a length known only at run time,
@@ -376,7 +380,7 @@ class CallLowering:
                 self._static_callee(sc, node.func, []) is getattr(builtins, node.func.id):
             self.zips_consumed.update(
                 a for a in node.args if isinstance(a, ast.Call) and
-                isinstance(a.func, ast.Name) and a.func.id == "zip")
+                isinstance(a.func, ast.Name) and a.func.id in ("zip", "enumerate"))
         args = []
         for a in node.args:
             if isinstance(a, ast.Starred):

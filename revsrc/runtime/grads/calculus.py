@@ -147,21 +147,34 @@ def gradient_spacing_grad(g, ans, f, which, s0=None, s1=None, s2=None, s3=None,
     return as_adjoint(np.asarray(-total / spacing), spacing)
 
 
-def trapezoid_grads(g, y, x=None, dx=1.0, axis=-1):
-    """(d y, d x, d dx) of np.trapezoid: sum_i d_i (y_i + y_(i+1)) / 2."""
+def _trapezoid_parts(g, y, x, dx, axis):
+    """(y along its last axis, g with an axis for it, the spacings, the axis)."""
     yv = np.asarray(y)
     axis = axis % yv.ndim
     ym = _along(yv, axis)
-    n = ym.shape[-1]
     ge = np.asarray(as_array(g, yv))[..., None]
     if x is None:
-        d = np.full(n - 1, dx)
+        d = np.full(ym.shape[-1] - 1, dx)
     else:
         xv = np.asarray(x)
         d = np.diff(xv) if xv.ndim == 1 else _along(np.diff(xv, axis=axis), axis)
+    return ym, ge, d, axis
+
+
+def trapezoid_grad_y(g, y, x=None, dx=1.0, axis=-1):
+    """d y of np.trapezoid, sum_i d_i (y_i + y_(i+1)) / 2: linear in g, and reading y
+    for its shape alone (a second derivative in y is zero)."""
+    ym, ge, d, axis = _trapezoid_parts(g, y, x, dx, axis)
     zero = np.zeros(np.shape(d)[:-1] + (1,), dtype=np.result_type(d, float))
     padded = np.concatenate([zero, d, zero], axis=-1) if np.ndim(d) else d
     grad_y = ge * (padded[..., :-1] + padded[..., 1:]) / 2
+    return as_adjoint(np.moveaxis(np.broadcast_to(grad_y, ym.shape), -1, axis), y)
+
+
+def trapezoid_grads_x(g, y, x=None, dx=1.0, axis=-1):
+    """(d x, d dx) of np.trapezoid (None for the one not given)."""
+    ym, ge, d, axis = _trapezoid_parts(g, y, x, dx, axis)
+    n = ym.shape[-1]
     halves = (ym[..., :-1] + ym[..., 1:]) / 2
     grad_x = grad_dx = None
     if x is not None:
@@ -174,8 +187,7 @@ def trapezoid_grads(g, y, x=None, dx=1.0, axis=-1):
         grad_x = per_item(as_adjoint(gx, x), x)
     elif dx is not None:
         grad_dx = as_adjoint(np.asarray(np.sum(ge * halves)), dx)
-    return (as_adjoint(np.moveaxis(np.broadcast_to(grad_y, ym.shape), -1, axis), y),
-            grad_x, grad_dx)
+    return grad_x, grad_dx
 
 
 def interp_grads(g, x, xp, fp, left=None, right=None, period=None):
