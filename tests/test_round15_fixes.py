@@ -7,6 +7,9 @@
   do; real arguments there are refused (E301);
 - a cotangent or tangent of another shape, and vmap axes that do not fit, are refused
   with a code (E306, also a ValueError) rather than an internal ValueError."""
+import math
+import types
+
 import numpy as np
 import pytest
 
@@ -167,3 +170,169 @@ def test_hessian_through_trapezoid_in_its_values(f):
     c = np.array([0.5, -1.0, 1.0, 0.3])
     g = revsrc.grad(f)
     np.testing.assert_allclose(revsrc.hessian(f)(c), _fd(g, c, 1e-5), rtol=1e-7, atol=1e-9)
+
+
+# ----- jit and vmap of a function reading a global namespace's attributes -----
+
+CFG = types.SimpleNamespace(k=2.0, n=3)
+
+
+class Settings:
+    def __init__(self):
+        self.a = 0.5
+
+    @property
+    def b(self):
+        return 7.0
+
+
+SETTINGS = Settings()
+
+
+def scaled_square(x):
+    return CFG.k * x * x
+
+
+def settings_sum(x):
+    s = 0.0
+    for i in range(CFG.n):
+        s = s + SETTINGS.a * math.sin(x * i)
+    return s
+
+
+def by_property(x):
+    return SETTINGS.b * x
+
+
+def test_jit_reads_a_namespace_attribute_on_every_call(monkeypatch):
+    """E502 'the global CFG is not a float, int or bool' before: CFG.k is read when the
+    program starts, as a global float is, so a change is seen."""
+    monkeypatch.setattr(CFG, "k", 2.0)
+    j = revsrc.jit(scaled_square)
+    assert j(1.5) == scaled_square(1.5) == 4.5
+    monkeypatch.setattr(CFG, "k", 5.0)
+    assert j(1.5) == scaled_square(1.5) == 11.25
+    xs = np.array([1.5, 2.0, -0.5])
+    np.testing.assert_array_equal(revsrc.vmap(scaled_square)(xs),
+                                  [scaled_square(x) for x in xs])
+    monkeypatch.setitem(globals(), "CFG", types.SimpleNamespace(k=-1.0, n=1))
+    assert j(1.5) == scaled_square(1.5) == -2.25
+
+
+def test_jit_reads_attributes_of_a_plain_object_and_an_int_bound(monkeypatch):
+    monkeypatch.setattr(CFG, "n", 3)
+    monkeypatch.setattr(SETTINGS, "a", 0.5)
+    j = revsrc.jit(settings_sum)
+    assert j(0.7) == settings_sum(0.7)
+    monkeypatch.setattr(CFG, "n", 5)
+    monkeypatch.setattr(SETTINGS, "a", 2.0)
+    assert j(0.7) == settings_sum(0.7)
+
+
+def test_jit_of_a_changed_attribute_type_runs_as_python(monkeypatch):
+    j = revsrc.jit(scaled_square)
+    assert j(1.5) == scaled_square(1.5)
+    monkeypatch.setattr(CFG, "k", "text")
+    with pytest.raises(TypeError):
+        j(1.5)
+
+
+def test_jit_of_a_property_is_still_refused():
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.jit(by_property)(1.5)
+    assert info.value.code == "E502"
+
+
+# ----- local dicts: keys from an unrolled loop, .get in it, .pop -----
+
+def dict_aug_loop(x):
+    d = {"a": 0.0, "b": 0.0}
+    for k, v in (("a", x), ("b", 2 * x), ("a", x * x)):
+        d[k] += v
+    return d["a"] * d["b"]
+
+
+def dict_get_loop(x):
+    d = {}
+    for k, v in [("a", x), ("b", 2 * x), ("a", x * x)]:
+        d[k] = d.get(k, 0.0) + v
+    return d["a"] * d["b"]
+
+
+def dict_loop_rebinding(x):
+    s = 0.0
+    for k, v in (("a", x), ("b", 2 * x)):
+        x = x * 3.0
+        s = s + v * x
+    return s
+
+
+def dict_pop(x):
+    d = {"a": x, "b": 2 * x}
+    e = d
+    v = d.pop("a")
+    return v * 10 + d["b"] + e.get("a", 5.0)
+
+
+def dict_pop_default(x):
+    d = {"a": x}
+    z = d.pop("z", 3.0)
+    a = d.pop("a")
+    return z * x + a + d.get("a", 0.5)
+
+
+@pytest.mark.parametrize("f", [dict_aug_loop, dict_get_loop, dict_loop_rebinding,
+                               dict_pop, dict_pop_default])
+def test_local_dicts_are_followed(f):
+    value, grad = revsrc.value_and_grad(f)(1.5)
+    assert value == f(1.5)
+    h = 1e-6
+    np.testing.assert_allclose(grad, (f(1.5 + h) - f(1.5 - h)) / (2 * h), rtol=1e-7)
+
+
+def test_dict_pop_refusals():
+    def missing(x):
+        d = {"a": x}
+        v = d.pop("z")
+        return v
+
+    def in_branch(x):
+        # (a pop in an arm of a conditional expression: followed while transforming,
+        # it would drop the key on both paths: d.get("a", 100.0) gave 100 at x < 0)
+        d = {"a": x, "b": 2 * x}
+        v = d.pop("a") if x > 0 else 0.0
+        return v + d.get("a", 100.0)
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.grad(missing)(1.5)
+    assert info.value.code == "E105" and "KeyError" in info.value.message
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.grad(in_branch)(1.5)
+    assert info.value.code == "E101" and "statement of its own" in info.value.message
+
+
+# ----- np.polyval at second order in its coefficients -----
+
+def polyval_fit(c, x=np.linspace(-1, 1, 7)):
+    return np.trapezoid(np.polyval(c, x) ** 2, x)
+
+
+def polyval_list(c0, c1):
+    return np.sum(np.polyval([c0, c1, 2.0], np.array([0.3, 0.7])) ** 2)
+
+
+def test_hessian_through_polyval_in_its_coefficients():
+    c = np.array([0.5, -1.0, 2.0, 0.3])
+    np.testing.assert_allclose(revsrc.hessian(polyval_fit)(c),
+                               _fd(revsrc.grad(polyval_fit), c, 1e-5), rtol=1e-7, atol=1e-9)
+    x = np.array([0.3, 0.7])
+    H = revsrc.hessian(polyval_list, argnums=(0, 1))(0.4, -0.3)
+    # sum (c0 x^2 + c1 x + 2)^2: second derivatives 2 sum x^4, 2 sum x^3, 2 sum x^2
+    want = 2 * np.array([[np.sum(x ** 4), np.sum(x ** 3)], [np.sum(x ** 3), np.sum(x ** 2)]])
+    np.testing.assert_allclose(np.array(H, dtype=float), want, rtol=1e-13)
+
+
+def test_polyval_second_order_in_its_points_is_refused():
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.hessian(lambda x: np.sum(np.polyval([0.5, -1.0, 2.0], x) ** 2))(
+            np.array([0.2, -0.4]))
+    assert info.value.code == "E104"

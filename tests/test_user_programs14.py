@@ -82,7 +82,6 @@ KNOWN = {
     "r14_o_dict_comprehension_sorted_by_value": "refused-doc",
     # `for f, w in ((math.sin, 1.0), ...): f(x)`: E101, documented (a name bound to different
     # functions); right: cos(.4) - 2 sin(.4) - sech^2(.4)
-    "r14_o_tuple_of_functions_loop": "refused-doc",
     # -- part r
     # complex(x, 0.5) of a differentiated float: E202, documented kind (a C builtin with no
     # rule); `x + 0.5j` works (r14_r_cmath_loop_imag_literal)

@@ -40,8 +40,6 @@ KNOWN = {
     # jacrev / hessian(holomorphic=True): TypeError (no such keyword), though refusals.md's
     # E302 row refuses them "without holomorphic=True" and JAX's take it; right:
     # [[z1, z0], [exp(z0), 2 z1]] (revsrc.jacfwd's) and diag(6 z)
-    "r15_holomorphic_jacrev": "crashed",
-    "r15_holomorphic_hessian": "crashed",
     # -- part f
     # hessian / grad of grad through np.linalg.solve / cholesky: E104, documented (refusals.md
     # E104 row); right: central differences / autograd
@@ -81,10 +79,6 @@ KNOWN = {
     "r15_module_cache_helper": "refused-doc",
     "r15_global_counter_list_item": "refused-doc",
     # -- part i
-    # hessian (forward over reverse) through np.trapezoid: E104 "no rule of its own yet";
-    # np.trapezoid is not in refusals.md's E104 list; right: 2 V^T diag(w) V, V the
-    # Vandermonde matrix of x and w the trapezoid weights (central differences agree)
-    "r15_polyval_trapezoid_hessian": "refused-undoc",
     # np.linalg.qr: E202, documented kind (a NumPy function with no rule)
     "r15_pinv_and_qr": "refused-doc",
     # np.multiply(x, x, out=y): E401, documented (out=)
@@ -104,30 +98,25 @@ KNOWN = {
     # vmap(grad(f, backend="jax")) with JAX's default x64 off: JaxRuntimeError
     # RuntimeProgramInputMismatch (f32 executable, f64 buffers); with x64 on it works
     # (r15_vmap_grad_backend_jax_x64_on); right: the per-example gradients (autograd)
-    "r15_vmap_grad_backend_jax_per_example": "crashed",
     # -- part l
     # grad wrt a bool array / an int: E301, documented
     "r15_bool_array_mask_wrt_bool_refused": "refused-doc",
     "r15_grad_int_argument_refused": "refused-doc",
-    # vjp's function given a cotangent of the wrong shape: ValueError "sum_to_shape: cannot sum
-    # shape (4,) to (3,)", an internal's name; right: a coded refusal naming both shapes
-    "r15_vjp_cotangent_wrong_shape": "crashed",
-    # vmap with no mapped argument and no axis_size / mapped lengths 3 and 4: plain
-    # ValueErrors with clear messages (JAX raises ValueError too), not coded refusals
-    "r15_vmap_in_axes_none_without_axis_size": "crashed",
-    "r15_vmap_mapped_lengths_differ": "crashed",
+    # vjp's function given a cotangent of the wrong shape: was ValueError "sum_to_shape: cannot
+    # sum shape (4,) to (3,)"; now E306 (also a ValueError) naming both shapes, documented
+    "r15_vjp_cotangent_wrong_shape": "refused-doc",
+    # vmap with no mapped argument and no axis_size / mapped lengths 3 and 4: were plain
+    # ValueErrors; now E306 (also a ValueError, as JAX raises), documented
+    "r15_vmap_in_axes_none_without_axis_size": "refused-doc",
+    "r15_vmap_mapped_lengths_differ": "refused-doc",
     # jit / vmap of a function reading a module-level SimpleNamespace's float attribute:
     # E502 "the global 'CFGNS' is not a float, int or bool", while jit / vmap of its grad
     # compile it (r15_module_namespace_attr_jit_grad) and see it rebound; right: 4.5, then
     # 11.25 after CFGNS.k = 5.0
-    "r15_module_namespace_attr_jit_value": "refused-undoc",
-    "r15_module_namespace_attr_vmap_value": "refused-undoc",
     # -- part n
     # list(enumerate(x)) (also reversed(list(enumerate(x)))): E202 "enumerate has no derivative
     # rule"; `for i, v in enumerate(x)` and list(zip(...)) work, the docs say nothing of it;
     # right: 2 v / (i + 1) (r15_list_of_enumerate: [2, -2, 1/3, 1.5])
-    "r15_reversed_enumerate_both_orders": "refused-undoc",
-    "r15_list_of_enumerate": "refused-undoc",
     # -- part o
     # math.fmod: E202, documented kind (a C function with no rule, like math.remainder);
     # right: 14.6 x - 4 at x = 0.77
@@ -148,7 +137,6 @@ KNOWN = {
     # vmap(value_and_grad(f, backend="jax")) with x64 off: the JaxRuntimeError of
     # r15_vmap_grad_backend_jax_per_example (f32 executable, f64 buffers); right: the
     # default backend's values and gradients
-    "r15_jax_vmap_value_and_grad_x64_off": "crashed",
     # -- part t
     # dataclass objects made in a list comprehension, then iterated: documented refusal
     # (containers.md: an object made in a loop the program runs), though the code is E202
@@ -166,13 +154,10 @@ KNOWN = {
     "r15_defaultdict_accumulate": "refused-undoc",
     # a local dict, d[k] += v in a loop over pairs holding x: E403, whose condition (another
     # name or container also holds it) does not hold; right: 19.5
-    "r15_local_dict_aug_assign_in_loop": "refused-undoc",
     # d.get(k, 0.0) on a local dict in that loop: E101 "method .get() of a dict is not
     # supported" (straight-line .get works, r15_local_dict_get_straight_line); right: 19.5
-    "r15_local_dict_get_in_loop": "refused-undoc",
     # v = d.pop("a") on a local dict: E101 "method .pop() of a dict is not supported"; the
     # docs describe list pops only; right: 12.0
-    "r15_local_dict_pop": "refused-undoc",
     # itertools.pairwise: E202, documented kind (a standard-library function with no rule);
     # min(..., default=): E202, documented (a keyword a rule does not take)
     "r15_itertools_pairwise": "refused-doc",

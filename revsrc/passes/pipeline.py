@@ -37,7 +37,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import analysis, call_kinds, inline, keywords, reverse
+from . import analysis, attributes, call_kinds, inline, keywords, reverse
 from ..frontend import arguments, bindings
 from .. import errors, runtime
 from ..core import ir, kinds, ops
@@ -133,6 +133,7 @@ def jit_program(f, key, inline_callees, outputs):
     params = list(low.params)
     deps = list(low.deps)
     body = inline_callees(params, key, low.body, names, deps)
+    body = attributes.as_global_reads(body)    # CFG.k of a global namespace: read per call
     body, items = cse.scalarize_tuples(body, names.fresh)
     seed = dict(low.kinds)
     for s in ir.walk(body):       # saved values popped by the inlined adjoints

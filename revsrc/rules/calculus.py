@@ -61,8 +61,12 @@ def interp(g, ans, x, xp_, fp, left=None, right=None, period=None):
 
 @primitive("polyval", np.polyval, kind=KR.array_kind, complex_ok=True)
 def polyval(g, ans, p, x):
-    d = _helpers.polyval_grads(g, p, x)
-    return d[0], d[1]
+    return _helpers.polyval_grad_p(g, p, x), _helpers.polyval_grad_x(g, p, x)
+
+
+# p's adjoint: linear in g, p read for its shape (a Hessian in the coefficients)
+define("polyval_grad_p", _helpers.polyval_grad_p, kind=KR.like_argument(1), linear=(0,))
+declare(_helpers.polyval_grad_p, shape_reads=(1,))
 
 
 # ----- Convolution -----

@@ -49,13 +49,16 @@ FAMILIES = {
              ('numpy.linalg', 'slogdet'), ('numpy.linalg', 'solve'), ('numpy.linalg', 'svd'),),
         }),
     'calculus': (
-        ('convolve', 'diff', 'gradient', 'interp', 'polyval', 'trapezoid', 'trapezoid_grad_y',),
+        ('convolve', 'diff', 'gradient', 'interp', 'polyval', 'polyval_grad_p', 'trapezoid',
+         'trapezoid_grad_y',),
         (('numpy', 'convolve'), ('numpy', 'diff'), ('numpy', 'gradient'), ('numpy', 'interp'),
          ('numpy', 'polyval'), ('numpy', 'trapezoid'),
+         ('revsrc.runtime.grads.calculus', 'polyval_grad_p'),
          ('revsrc.runtime.grads.calculus', 'trapezoid_grad_y'),),
         {
             'shape_reads':
-            (('revsrc.runtime.grads.calculus', 'trapezoid_grad_y'),),
+            (('revsrc.runtime.grads.calculus', 'polyval_grad_p'),
+             ('revsrc.runtime.grads.calculus', 'trapezoid_grad_y'),),
         }),
     'indexing': (
         ('add_at', 'fill_diagonal', 'getitem', 'partition', 'sort', 'take', 'take_along_axis',),

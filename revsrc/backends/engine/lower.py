@@ -28,6 +28,7 @@ import struct
 
 from ... import _engine_ops as ops
 from ...passes import analysis
+from ...passes.attributes import AttributeOf
 from ...passes.reverse.checkpoint import shows_twice
 from ...runtime import checkpoint as checkpoint_rt, containers, guards
 from ...core import ir
@@ -388,8 +389,8 @@ class _Lowering:
             return
         if s.fn is ir.load_global:
             namespace, key = s.args[0].value, s.args[1].value
-            value = namespace.get(key) if isinstance(namespace, dict) else None
-            where = key
+            value = namespace.get(key) if isinstance(namespace, (dict, AttributeOf)) else None
+            where = f"{namespace.key}.{key}" if isinstance(namespace, AttributeOf) else key
         else:
             namespace, key = s.args[0].value, None
             value = namespace.cell_contents

@@ -375,10 +375,13 @@ class AssignLowering:
         revsrc/passes/views.py follows; a number is rebound in the dict alone). True
         when handled."""
         target = node.target
-        if not isinstance(target.value, ast.Name) or not isinstance(target.slice, ast.Constant):
+        k = target.slice
+        if isinstance(k, ast.Name) and isinstance(sc.env.get(k.id), Const):
+            k = ast.Constant(sc.env[k.id].value)   # (an unrolled loop's constant)
+        if not isinstance(target.value, ast.Name) or not isinstance(k, ast.Constant):
             return False
         base = sc.env.get(target.value.id)
-        key = target.slice.value
+        key = k.value
         if not (isinstance(base, VDict) and base.owned) or self.cond_depth or \
                 self.loop_depth or key not in base.keys:
             return False

@@ -167,7 +167,9 @@ class LoopLowering:
 
     def _unroll(self, sc, node, it, out, loc):
         """A loop over a literal sequence, unrolled so each item is a plain operand."""
-        items = [self._snapshot(self._val(sc, e, out), out, loc) for e in it.elts]
+        # (a tuple item is kept as its parts, so ("a", x)'s key stays a constant)
+        items = [self._expr(sc, e, out) if isinstance(e, ast.Tuple) else
+                 self._snapshot(self._val(sc, e, out), out, loc) for e in it.elts]
         return self._unroll_items(sc, node, items, out, loc)
 
     def _bind_unrolled(self, sc, target, item, copy, loc):

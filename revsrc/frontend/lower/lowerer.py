@@ -80,6 +80,7 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         self.deferred_generators = {}   # a Name read -> a generator kept for it
         self.consumed_here = set()      # generators lowered where they are consumed
         self.cond_depth = 0   # inside a branch (a static dict may not change there)
+        self.statement = None   # the statement being lowered
         self.loop_depth = 0   # inside a loop the program runs
 
     @property
@@ -298,7 +299,11 @@ class Lowerer(NameLowering, StatementLowering, AssignLowering, ExpressionLowerin
         if handler is None:
             raise errors.UnsupportedSyntax(
                 f"{type(node).__name__} statements are not supported", loc=sc.parsed.loc(node))
-        return handler(self, sc, node, out, sc.parsed.loc(node))
+        outer, self.statement = self.statement, node  # (what a call that changes a
+        try:                                          # static dict must be the whole of)
+            return handler(self, sc, node, out, sc.parsed.loc(node))
+        finally:
+            self.statement = outer
 
     def _expr(self, sc, node, out, into=None):
         """Lower ``node``; returns its operand (``into`` when given)."""

@@ -18,6 +18,7 @@ from ...core import ir, kinds, pytree
 from ...core.ir import Const
 from .. import bindings
 from .dispatch import expression
+from .rebind import placed_dict
 from .scope import params_of
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, Slot, VDict, VRecord,
                      VTuple, class_of, describe_static, is_library, is_static,
@@ -30,6 +31,34 @@ mapping = LateModule(__package__ + ".mapping")
 _ATTRS_NONDIFF = {"shape", "ndim", "size", "dtype"}
 _ATTRS_FN = {"T": np.transpose, "real": np.real, "imag": np.imag}
 
+
+
+def _whole_statement(lowerer, node):
+    """Whether the call ``node`` is what its statement does (``v = d.pop(k)``,
+    ``d.pop(k)``), so that it runs exactly once where the statement runs: not an arm
+    of a conditional expression or a comprehension, which may not run it."""
+    stmt = lowerer.statement
+    return isinstance(stmt, (ast.Assign, ast.Expr)) and stmt.value is node and (
+        isinstance(stmt, ast.Expr) or all(isinstance(t, ast.Name) for t in stmt.targets))
+
+
+def _static_pop(base, args, node, loc):
+    """``d.pop(key[, default])`` on a dict made in the function, with a constant key,
+    outside branches and loops: the static dict loses the key (every name holding it
+    sees it, as in Python); a missing key gives the default, or is refused as
+    Python's KeyError would stop the program."""
+    if base.placed:
+        raise placed_dict(ast.unparse(node.func.value), loc)
+    key = args[0].value
+    if key in base.keys:
+        at = base.keys.index(key)
+        value = base.values[at]
+        del base.keys[at], base.values[at]
+        return value
+    if len(args) == 2:
+        return args[1]
+    raise errors.StaticValueError(f"the dict has no key {key!r} to pop (KeyError)", loc=loc,
+                                  hint="give pop a default: d.pop(key, 0.0)")
 
 class ObjectLowering:
     """Attributes, static items and objects (a part of `Lowerer`)."""
@@ -237,6 +266,17 @@ class ObjectLowering:
                 return base.get(args[0].value, args[1] if len(args) == 2 else Const(None))
             if name == "copy" and not args and not kwargs:
                 return VDict(base.keys, base.values, owned=True)
+            if name == "pop" and 1 <= len(args) <= 2 and not kwargs and \
+                    isinstance(args[0], Const) and base.owned and \
+                    not (self.cond_depth or self.loop_depth) and _whole_statement(self, node):
+                return _static_pop(base, args, node, loc)
+            if name == "pop":
+                raise errors.UnsupportedSyntax(
+                    "d.pop(key) is followed on a dict made in the function, with a "
+                    "constant key, as a statement of its own (v = d.pop(key)) outside "
+                    "branches and loops", loc=loc,
+                    hint="read the item and build the dict without it: "
+                         "{k: v for k, v in d.items() if k != key}")
         elif isinstance(base, VTuple) and base.cls is not None and name == "_asdict":
             return VDict(list(base.cls._fields), list(base), owned=True)
         elif isinstance(base, VTuple) and base.cls is not None and name == "_replace":

@@ -257,26 +257,40 @@ def interp_period_grad(period):
            "differentiate with respect to x, xp or fp only")
 
 
-def polyval_grads(g, p, x):
-    """(d p, d x) of np.polyval, which is Horner's rule y <- y x + p_k."""
+def _horner(g, p, x):
+    """(the coefficients as arrays, the partial sums of Horner's rule y <- y x + p_k,
+    g as an array, x as an array)."""
     coeffs = [np.asarray(c) for c in np.asarray(p)] if not isinstance(p, (list, tuple)) \
         else [np.asarray(c) for c in p]
     xv = np.asarray(x)
     partial = [np.zeros_like(xv)]
     for c in coeffs[:-1]:
         partial.append(partial[-1] * xv + c)
-    bar = np.asarray(as_array(g, xv, *coeffs))
-    bar_x = np.zeros(np.broadcast_shapes(bar.shape, xv.shape), dtype=np.result_type(
-        bar, float_dtype(xv)))
+    return coeffs, partial, np.asarray(as_array(g, xv, *coeffs)), xv
+
+
+def polyval_grad_p(g, p, x):
+    """d p of np.polyval: g x^(n-1-k) summed to each coefficient's shape. Linear in g,
+    and reading p for its shape alone (a second derivative in p is zero)."""
+    coeffs, _, bar, xv = _horner(g, p, x)
     bar_p = []
     for k in range(len(coeffs) - 1, -1, -1):
         bar_p.append(tensor.sum_to_shape(bar, coeffs[k].shape))
-        bar_x = bar_x + bar * partial[k]
         bar = bar * xv
     bar_p.reverse()
-    grad_p = joined(bar_p, p) if isinstance(p, (list, tuple)) else \
+    return joined(bar_p, p) if isinstance(p, (list, tuple)) else \
         as_adjoint(np.asarray(bar_p).reshape(np.shape(p)), p)
-    return grad_p, as_adjoint(tensor.unbroadcast(bar_x, x), x)
+
+
+def polyval_grad_x(g, p, x):
+    """d x of np.polyval, which is Horner's rule y <- y x + p_k."""
+    coeffs, partial, bar, xv = _horner(g, p, x)
+    bar_x = np.zeros(np.broadcast_shapes(bar.shape, xv.shape), dtype=np.result_type(
+        bar, float_dtype(xv)))
+    for k in range(len(coeffs) - 1, -1, -1):
+        bar_x = bar_x + bar * partial[k]
+        bar = bar * xv
+    return as_adjoint(tensor.unbroadcast(bar_x, x), x)
 
 
 def _convolve_full(g, n, m, mode):
