@@ -397,8 +397,14 @@ class _Resolver:
         of ``root``) cannot all be followed."""
         if self.found.get(root) != kinds.ARRAY:
             shown = versions.user_names(self.names, set(members) | {root}, target)
+            if not shown:     # (nothing shares it: an object a call made)
+                raise errors.UnfollowableWrite(
+                    f"{target} holds an object made by a call (a collections.defaultdict, "
+                    "a container class), and revsrc cannot follow a write into it",
+                    loc=loc, hint="use a plain dict, d[k] = d.get(k, 0.0) + v, or build "
+                                  "a new value instead of changing this one in place")
             raise errors.UnfollowableWrite(
-                f"{target} shares its value with {', '.join(shown) or 'another value'}, "
+                f"{target} shares its value with {', '.join(shown)}, "
                 "and revsrc cannot follow a write into it", loc=loc,
                 hint="build a new value instead of changing this one in place")
         for m in members:

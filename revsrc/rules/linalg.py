@@ -6,7 +6,7 @@ import numpy as np
 from ..core import kinds as K
 from . import kind_rules as KR
 from .. import _kernels
-from ..primitives import NUMPY, alias, declare
+from ..primitives import NUMPY, alias, declare, define
 from .register import jvp_rule, primitive
 from ..runtime import forward_grads as _forward, transpose_grads as _transpose
 from ..runtime.grads import (linalg as _helpers, reductions as _reductions, shape as _shape,
@@ -205,6 +205,17 @@ def det_grad_vjp(g, ans, ct, d, a):
 def slogdet_grad_vjp(g, ans, ct, sl, a):
     back = _transpose.slogdet_grad_back(g, ct, sl, a)
     return back[0], None, back[1]
+
+
+# cholesky's adjoint differentiated forward (a Hessian through np.linalg.cholesky):
+# linear in the cotangent; the factor's tangent by the product rule
+@jvp_rule("cholesky_grad")
+def cholesky_grad_jvp(g, ans, ct, L, a, upper=False):
+    return (_helpers.cholesky_grad(g, L, a, upper),
+            _forward.cholesky_grad_jvp_ans(g, ct, L, upper), None, None)
+
+
+define("cholesky_grad", _helpers.cholesky_grad, kind=KR.like_argument(2))
 
 
 @primitive("det", np.linalg.det, kind=KR.array_kind, complex_ok=True)

@@ -213,7 +213,7 @@ for _fn, _like_arg, _linear in [
     (_indexing.take_along_axis_grad, 1, (0,)), (_reductions.norm_grad, 2, ()),
     (_reductions.std_grad, 2, ()), (_reductions.prod_grad, 2, ()),
     (_reductions.cumprod_grad, 2, ()), (_elementwise.sinc_grad, 1, ()),
-    (_linalg.einsum_grad, None, ()), (_linalg.cholesky_grad, 2, ()),
+    (_linalg.einsum_grad, None, ()),
 ]:
     # ((i, j),): linear in each of i and j, not in both together
     _multi = _linear[0] if _linear and isinstance(_linear[0], tuple) else ()

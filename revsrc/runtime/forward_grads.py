@@ -176,6 +176,25 @@ def slogdet_grad_jvp_a(t, ct, sign, a):
     return -(w * np.swapaxes(np.matmul(np.matmul(inv, t), inv), -1, -2))
 
 
+def cholesky_grad_jvp_ans(t, g, ans, upper=False):
+    """The tangent of cholesky_grad(g, L, a) for the factor's tangent t. With
+    P = tril(L^T G) (half its diagonal) and S = L^-T P L^-1 (whose symmetric part on
+    one triangle is the adjoint): dP = tril(dL^T G) (half its diagonal), d(L^-1) =
+    -L^-1 dL L^-1, and dS by the product rule."""
+    mT = _linalg.mT
+    L, G, dL = (mT(ans), mT(g), mT(t)) if upper else (ans, g, t)
+    n = L.shape[-1]
+    half = 1.0 - 0.5 * np.eye(n, dtype=np.result_type(L, G))
+    P = np.tril(np.matmul(mT(L), G)) * half
+    dP = np.tril(np.matmul(mT(dL), G)) * half
+    Linv = np.linalg.inv(L)
+    dLinv = -np.matmul(np.matmul(Linv, dL), Linv)
+    dS = np.matmul(np.matmul(mT(dLinv), P), Linv) + \
+        np.matmul(np.matmul(mT(Linv), dP), Linv) + np.matmul(np.matmul(mT(Linv), P), dLinv)
+    out = np.tril(dS + mT(dS)) - np.eye(n, dtype=dS.dtype) * dS
+    return mT(out) if upper else out
+
+
 def _trace(m):
     return np.trace(m, axis1=-2, axis2=-1)
 
