@@ -169,7 +169,15 @@ class Mapped:
                     f"revsrc.vmap: argument {i} ({self.params[i]}) is a "
                     f"{type(values[i]).__name__}, not an array or a float, int or bool",
                     loc=loc)
-        found = self._program(key, values)
+        try:
+            found = self._program(key, values)
+        except errors.NotCompilable as exc:
+            # arrays inside (v = np.array([e, 0.0])): not the engine's; the function
+            # batched as an array program is (vmapped.py), else the refusal stands
+            try:
+                return self.arrays(args)
+            except errors.RevsrcError:
+                raise exc from None
         if found is None or (self.tr is not None and not isinstance(self.tr, api.Transformed)
                              and self.tr.bool_arithmetic.get(key)):
             # (bools added or negated: an element's comparisons give NumPy's bools)

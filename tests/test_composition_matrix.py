@@ -311,14 +311,13 @@ def _leaves(v):
 _WHY = {
     'ENGINE_NDIM': ('E502',
         "np.ndim and np.ones_like (which pick the vjp's cotangent here) have no engine "
-        'instruction: revsrc.jit and revsrc.vmap compile a scalar program onto the '
-        'engine'),
+        'instruction: revsrc.jit compiles a scalar program onto the engine'),
     'VMAP_SECOND_ORDER': ('E104',
         "a second derivative through a revsrc.vmap'd function called inside: the rule "
         'of its call (the per-example derivative, mapped) has no rule of its own yet'),
     'ENGINE_ARRAY_INSIDE': ('E502',
-        'revsrc.jit and revsrc.vmap compile a scalar program onto the engine, and this '
-        'one maps a function over an array it makes inside'),
+        'revsrc.jit compiles a scalar program onto the engine, and this one maps a '
+        'function over an array it makes inside'),
     'JACOBIAN_INSIDE': ('E104',
         'a Jacobian of an array-valued function in an array argument called '
         'inside a transformed function: its size is known only when it runs'),
@@ -331,7 +330,6 @@ _WHY = {
 _REFUSED_BY_REASON = {
     'ENGINE_NDIM': [
         ('jit', 'vjp', 'scalar'),
-        ('vmap', 'vjp', 'scalar'),
     ],
     'VMAP_SECOND_ORDER': [
         ('hessian', 'vmap', 'scalar'),
@@ -341,7 +339,6 @@ _REFUSED_BY_REASON = {
     ],
     'ENGINE_ARRAY_INSIDE': [
         ('jit', 'vmap', 'scalar'),
-        ('vmap', 'vmap', 'scalar'),
     ],
     'JACOBIAN_INSIDE': [
         ('grad', 'hessian', 'array'),

@@ -336,3 +336,26 @@ def test_polyval_second_order_in_its_points_is_refused():
         revsrc.hessian(lambda x: np.sum(np.polyval([0.5, -1.0, 2.0], x) ** 2))(
             np.array([0.2, -0.4]))
     assert info.value.code == "E104"
+
+
+# ----- vmap of a scalar function that builds arrays inside -----
+
+XV = np.linspace(0.1, 1.0, 4)
+
+
+def builds_an_array(e):
+    v = np.array([e, 0.3 * e, -1.5])
+    return np.sum(np.exp(v) * XV[:3]) + math.sin(e)
+
+
+def test_vmap_of_a_function_building_arrays_runs_batched():
+    """E502 'the global XV is not a float' before (the engine takes numbers): the
+    function runs batched as an array program, each value that of its own call."""
+    es = np.linspace(-1.0, 1.0, 7)
+    np.testing.assert_allclose(revsrc.vmap(builds_an_array)(es),
+                               [builds_an_array(e) for e in es], rtol=1e-14)
+    np.testing.assert_allclose(revsrc.vmap(revsrc.grad(builds_an_array))(es),
+                               [revsrc.grad(builds_an_array)(e) for e in es], rtol=1e-14)
+    with pytest.raises(revsrc.RevsrcError) as info:
+        revsrc.jit(builds_an_array)(0.5)
+    assert info.value.code == "E502"

@@ -46,9 +46,6 @@ KNOWN = {
     "r15_gp_unrolled_descent_grad_through_grad": "refused-doc",
     # np.block: E202, documented kind (a NumPy function with no rule)
     "r15_ordinary_kriging_block_solve": "refused-doc",
-    # vmap of a function of a float that builds an array inside: E502, documented (an array
-    # inside the function; README's table); the message names revsrc.jit, not vmap
-    "r15_gp_vmap_array_program_over_ells": "refused-doc",
     # backend="jax": np.diag of a matrix: E603, documented in guide/jax.md
     "r15_gp_nlml_backend_jax": "refused-doc",
     # -- part g

@@ -137,11 +137,19 @@ def test_refusals():
     with pytest.raises(ValueError, match="different lengths"):
         revsrc.vmap(lambda_free)(np.ones(3), np.ones(4))
 
-    def uses_array(x):
-        return float(np.sum(np.ones(2) * x))
 
+
+def uses_array(x):
+    return float(np.sum(np.ones(2) * x))
+
+
+def test_arrays_inside_run_batched():
+    """Arrays inside the function are not the engine's (revsrc.jit refuses them, E502
+    at the line); vmap runs the function batched as an array program instead."""
+    xs = np.array([1.0, 2.0, 3.5])
+    np.testing.assert_array_equal(revsrc.vmap(uses_array)(xs), [uses_array(x) for x in xs])
     with pytest.raises(errors.NotCompilable) as info:
-        revsrc.vmap(uses_array)(np.ones(3))
+        revsrc.jit(uses_array)(1.0)
     assert info.value.lineno == inspect.getsourcelines(uses_array)[1] + 1
 
 
