@@ -233,3 +233,39 @@ def test_gp_cholesky_hessian_matches_jax():
     np.testing.assert_allclose(revsrc.hessian(gp_nll_cholesky)(theta),
                                np.asarray(jax.hessian(nll_j)(jnp.asarray(theta))),
                                rtol=1e-9, atol=1e-11)
+
+
+def rts_smoother(q, ys=np.array([0.1, 0.5, 0.7, 1.4])):
+    """A Kalman filter and a Rauch-Tung-Striebel smoother: the smoother's loop in
+    reverse starts its covariance's adjoint as a number (0.0), which the forward
+    derivative of a matrix product's adjoint received (matmul's ValueError)."""
+    F = np.array([[1.0, 1.0], [0.0, 1.0]])
+    H = np.array([[1.0, 0.0]])
+    m, P = np.zeros(2), np.eye(2) * 10.0
+    ms, Ps, mps, Pps = [], [], [], []
+    for y in ys:
+        mp = F @ m
+        Pp = F @ P @ F.T + q * np.array([[1 / 3, 1 / 2], [1 / 2, 1.0]])
+        S = H @ Pp @ H.T + np.array([[0.5]])
+        K = np.linalg.solve(S, H @ Pp).T
+        m = mp + K @ (np.array([y]) - H @ mp)
+        P = Pp - K @ S @ K.T
+        ms.append(m)
+        Ps.append(P)
+        mps.append(mp)
+        Pps.append(Pp)
+    msm, Psm = ms[-1], Ps[-1]
+    total = np.sum(msm ** 2)
+    for t in range(len(ys) - 2, -1, -1):
+        G = np.linalg.solve(Pps[t + 1].T, (Ps[t] @ F.T).T).T
+        msm = ms[t] + G @ (msm - mps[t + 1])
+        Psm = Ps[t] + G @ (Psm - Pps[t + 1]) @ G.T
+        total = total + np.sum((msm[0] - ys[t]) ** 2) + np.trace(Psm)
+    return total
+
+
+def test_hessian_of_a_smoother_whose_reverse_loop_starts_from_a_number():
+    g = revsrc.grad(rts_smoother)
+    h = 1e-5
+    want = (g(0.3 + h) - g(0.3 - h)) / (2 * h)
+    np.testing.assert_allclose(revsrc.hessian(rts_smoother)(0.3), want, rtol=1e-7)

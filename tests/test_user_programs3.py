@@ -26,7 +26,6 @@ KNOWN = {
     'pde_pad_constant_stencil_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.pad, which has no rule of its own yet',
     'pde_burgers_nonlinear_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.roll, which has no rule of its own yet',
     'filt_moving_average_convolve_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.convolve, which has no rule of its own yet',
-    'solve_newton_vector_system_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.linalg.solve, which has no rule of its own yet',
     'poly_linear_interp_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.interp, which has no rule of its own yet',
     'stat_weighted_variance_ddof_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.median, which has no rule of its own yet',
     'stat_cov_matrix_trace_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.cov, which has no rule of its own yet',
