@@ -5,6 +5,7 @@ a None of the user's), and a dict aux of value_and_grad(has_aux=True) with no lo
 Each is checked against the default backend and central differences, with JAX's x64
 on and off (the setting restored after)."""
 import collections
+import dataclasses
 
 import numpy as np
 import pytest
@@ -219,3 +220,25 @@ def test_a_dict_in_a_short_loop_or_after_a_long_one_runs():
     _close(g, _central(lambda v: dict_aux_after_a_long_loop(v)[0], x), rtol=1e-7)
     assert set(aux) == {"s", "first"}
     _close([aux["s"], aux["first"]], [want_aux["s"], want_aux["first"]])
+
+
+@dataclasses.dataclass
+class Out:
+    norm: float
+    twice: float
+
+
+def dataclass_aux(x):
+    y = np.sum(x ** 2)
+    return y, Out(np.sqrt(y), 2.0 * y)
+
+
+def test_a_dataclass_aux_is_refused_without_naming_a_loop():
+    x = np.array([3.0, 4.0])
+    (_, aux), _ = revsrc.value_and_grad(dataclass_aux, has_aux=True)(x)
+    assert aux == Out(5.0, 50.0)
+    with pytest.raises(errors.JaxNotLowered) as info:
+        revsrc.value_and_grad(dataclass_aux, has_aux=True, backend="jax")(x)
+    text = str(info.value)
+    assert info.value.code == "E603" and "dataclass" in text and "loop" not in text
+    assert "TypeError" not in text

@@ -114,6 +114,12 @@ def _is_traced(obj):
 
 # ----- Printing -----
 
+def _namedtuple(kind):
+    """Whether ``kind`` (make_node's first operand) is a namedtuple class."""
+    kind = kind.value if isinstance(kind, Const) else None
+    return isinstance(kind, type) and issubclass(kind, tuple) and hasattr(kind, "_make")
+
+
 # kinds whose attributes are functions of their value (x.shape, z.real)
 _VALUE_KINDS = {kinds.ARRAY, kinds.FLOAT, kinds.INT, kinds.BOOL}
 
@@ -192,7 +198,8 @@ class JnpPrinter(LoopPrinter):
             # (`expr_of`): a lax loop's adjoint cannot carry the dict's adjoint
             parts = [self.operand(a) for a in op.args]
             return "{" + ", ".join(f"{k}: {v}" for k, v in zip(parts[::2], parts[1::2])) + "}"
-        if op.fn is ir.make_node and not self._lax_depth:   # a namedtuple, a dataclass: one too
+        if op.fn is ir.make_node and not self._lax_depth and _namedtuple(op.args[0]):
+            # a namedtuple is one too (a dataclass is no pytree: E603, `expr_of`)
             args = ", ".join(self.operand(a) for a in op.args)
             return f"{self.ref(ir.make_node, 'make_node')}({args})"
         wide = self._wide_ints(op)
@@ -251,11 +258,18 @@ class JnpPrinter(LoopPrinter):
                     "number is nan there), so the except clause would never run",
                     loc=op.loc, hint="test the value with an if instead (if x > 1.0: ...), "
                     "or use backend=None for this function") from None
-            if name in _BUILT:
+            if name in _BUILT and self._lax_depth:
                 raise errors.JaxNotLowered(
                     f"backend='jax' cannot run {_BUILT[name]} inside a loop it compiles",
                     loc=op.loc, hint="carry a tuple of values through the loop instead, or "
                     "use backend=None for this function") from None
+            if name in _BUILT:
+                raise errors.JaxNotLowered(
+                    "backend='jax' cannot run a dataclass or other container of your "
+                    "own class built in the function (jax.jit traces arrays and numbers "
+                    "in tuples, lists, dicts and namedtuples only)", loc=op.loc,
+                    hint="return a dict or a namedtuple instead, or use backend=None for "
+                    "this function") from None
             if str(getattr(exc.fn, "__module__", "")).startswith("revsrc."):
                 # an operation revsrc wrote for the line: named by what the user wrote
                 raise errors.JaxNotLowered(
