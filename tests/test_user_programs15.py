@@ -15,11 +15,6 @@ MODULES = ["user_programs15_" + s for s in _PARTS
 
 KNOWN = {
     # -- part a
-    # backend="jax": a list grown by append in `for _ in range(50)` (a constant trip count):
-    # E602 "its test, trip count or break is a traced value ... (ValueError: pytree structure
-    # error ...)"; the docs list a growing list only for a `while`; right: autograd's gradient,
-    # which the default backend matches
-    "r15_lv_grad_z0_backend_jax": "refused-undoc",
     # np.linalg.eigvals: E202, documented kind (a NumPy function with no rule); right: central
     # differences of the spectral radius
     "r15_leslie_dominant_eigvals": "refused-doc",
@@ -120,16 +115,6 @@ KNOWN = {
     # -- part p
     # max_steps=2 on a while that needs more: E604, documented
     "r15_jax_while_max_steps_exceeded": "refused-doc",
-    # hessian(backend="jax") of a 40-step loop (a lax loop) with an np.where reset: E602 "a
-    # variable that is None before it gets a value in it" -- there is none in the program
-    # (grad works; without np.where or with < 32 steps the hessian works); right: the
-    # default backend's hessian
-    "r15_jax_hessian_scan_x64_on": "refused-undoc",
-    "r15_jax_hessian_x64_off": "refused-undoc",
-    # value_and_grad(has_aux=True, backend="jax") with a dict aux and no loop: E603 "a dict
-    # built again on every turn inside a loop"; a tuple aux works
-    # (r15_jax_value_and_grad_has_aux_tuple); right: ((25, {"norm": 5}), [6, 8])
-    "r15_jax_value_and_grad_has_aux": "refused-undoc",
     # vmap(value_and_grad(f, backend="jax")) with x64 off: the JaxRuntimeError of
     # r15_vmap_grad_backend_jax_per_example (f32 executable, f64 buffers); right: the
     # default backend's values and gradients

@@ -56,9 +56,6 @@ KNOWN = {
     "r8_math_fmod": "refused-doc",                    # E202 math.fmod (a C function, no rule)
     "r8_jit_isinf_overflow_branch": "refused-doc",    # E502 math.isinf: no engine instruction
     "r8_jit_math_gamma": "refused-doc",               # E502 math.gamma: no engine instruction
-    # E602 a list appended in a 40-step loop under backend="jax" (a container changing
-    # structure; the message also says the trip count is traced, which it is not)
-    "r8_jax_list_append_in_40_step_loop": "refused-doc",
     # E104 a revsrc derivative called on a dict rebuilt in a loop (its kind is known only
     # when it runs), as documented; the derivative is made inside the function
     # (revsrc.grad(h)(p, x)), which now behaves as one made at module level

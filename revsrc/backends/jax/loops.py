@@ -17,7 +17,8 @@ what they are.
 - `for_loop`: a ``for`` over a range whose trip count is at least `ROLL_AT`, as one
   ``lax.scan`` (the trace and the compile no longer grow with the trip count). If the
   body cannot be traced with a traced loop variable (``range(i)``, a list indexed by
-  ``i``), it returns None and the printed Python loop unrolls instead.
+  ``i``), or assigns what a scan cannot carry (a list that grows, a variable None
+  before the loop: `carry`), it returns None and the printed Python loop unrolls.
 - `for_break`: a ``for`` over a range whose body ends with a ``break`` on a traced
   flag (the Newton pattern), as the while loop above with the loop variable counted in
   the carry: the range bounds it, so its buffers have one row per iteration left and
@@ -34,8 +35,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ... import errors
-from . import int_growth, segments
+from . import carry, int_growth, segments
+from .carry import UNSET, Unset  # noqa: F401  (the printed programs' placeholders)
 
 Tracer = jax.core.Tracer
 
@@ -174,22 +175,6 @@ class Segmented(Rows):
         self.index = index
 
 
-class Unset:
-    """A variable not assigned before a branch or a loop that assigns it (the printed
-    program's placeholders start as `UNSET`, and ``_jaxgen.grab`` gives it for a name
-    not bound yet). A pytree with no leaves, so a lax loop's first trace (`_probe`) can
-    pass it through."""
-    __slots__ = ()
-
-    def __repr__(self):
-        return "<unset>"
-
-
-UNSET = Unset()
-
-jax.tree_util.register_pytree_node(Unset, lambda u: ((), None), lambda aux, c: UNSET)
-
-
 # what tracing a body with a traced loop variable raises where the body needs it as a
 # Python int (a slice bound, a range, a shape, a list index, a dict key, a branch):
 # JAX's concretization errors, and TypeErrors and IndexErrors that name the tracer
@@ -207,115 +192,21 @@ def _static_use(exc):
     return isinstance(exc, _CONCRETIZATION) or "Trace" in str(exc)
 
 
-# ----- the carry -----
-
-def _refuse(what, exc=None):
-    detail = f" ({type(exc).__name__}: {str(exc).strip().splitlines()[0][:160]})" \
-        if exc is not None and str(exc).strip() else ""
-    return errors.JaxDataDependent(
-        f"backend='jax' runs this loop as a lax loop (its test, trip count or break is a "
-        f"traced value), and {what}{detail}",
-        hint="keep every variable the loop assigns one shape and dtype, made of floats "
-             "and arrays, or use backend=None for this function")
-
-
-class _NoneValue:
-    """A variable holding None itself before the loop (not one unassigned there)."""
-
-
-_NONE = _NoneValue()
-
-
-def _given(init):
-    """The loop's starting values, None for a variable not assigned before it and
-    _NONE for one that holds None (see `_fill`)."""
-    return tuple(None if isinstance(v, Unset) else _NONE if v is None else v
-                 for v in init)
-
-
-def _probe(init):
-    """``init`` for the trace that finds the shapes of variables not assigned before
-    the loop: those are `Unset` there, so a traced ``if`` that assigns one in a single
-    arm selects that arm's value."""
-    return tuple(UNSET if v is None or v is _NONE else v for v in init)
-
-
-def _fill(shapes, init):
-    """``init`` with None (a variable not assigned before the loop, or a placeholder)
-    replaced by zeros of the value one iteration gives it. A variable that holds None
-    itself before the loop (``best = None``) and a value after an iteration is refused:
-    after the lax loop it would be None or not depending on the trip count, which a
-    traced loop cannot give (zeros in its place would pass ``best is None`` tests the
-    program means to fail)."""
-    for v, s in zip(init, shapes):
-        if v is _NONE and s is not None and not isinstance(s, Unset):
-            raise _refuse("a variable that is None before it gets a value in it")
-    out = []
-    for v, s in zip(init, shapes):
-        if v is _NONE:
-            v = None     # and it stays None
-        if v is None and s is not None and not isinstance(s, Unset):
-            v = jax.tree_util.tree_map(lambda a: jnp.zeros(a.shape, a.dtype), s)
-        out.append(v)
-    return tuple(out)
-
-
-def _matched(init, shapes, broadcast):
-    """``init`` cast to the dtypes one iteration gives (a Python int that becomes a
-    float); with ``broadcast``, a scalar that becomes an array is broadcast (an adjoint
-    that starts as 0.0 and accumulates an array's). Any other change is refused."""
-    def one(v, s):
-        if s is None:
-            return v
-        a = jnp.asarray(v)
-        if a.shape != s.shape:
-            if not (broadcast and a.shape == ()):
-                raise _refuse(f"a variable it assigns changes shape from {a.shape} to "
-                              f"{s.shape} from one iteration to the next")
-            a = jnp.broadcast_to(a, s.shape)
-        if a.dtype != s.dtype:
-            if not (jnp.can_cast(a.dtype, s.dtype) or isinstance(v, (bool, int, float))):
-                raise _refuse(f"a variable it assigns changes dtype from {a.dtype} to "
-                              f"{s.dtype}")
-            a = a.astype(s.dtype)
-        return a
-    try:
-        return tuple(jax.tree_util.tree_map(one, v, s, is_leaf=lambda x: x is None)
-                     if s is not None else v for v, s in zip(init, shapes))
-    except ValueError as exc:   # a different tree: a list that grows, a None that stays
-        raise _refuse("a container it assigns changes structure", exc) from None
-
-
-def _shapes(fn, *args):
-    try:
-        return jax.eval_shape(fn, *args)
-    except TypeError as exc:
-        if "is not a valid JAX type" in str(exc) or "as an abstract array" in str(exc):
-            raise _refuse("a variable it assigns is not an array or number", exc) from None
-        raise
-
-
-def _poison(values, flag):
-    """Floats in ``values`` as NaN where ``flag`` (a loop stopped at its bound)."""
-    def one(v):
-        if v is None:
-            return v
-        a = jnp.asarray(v)
-        if a.dtype.kind in "fc":
-            return jnp.where(flag, jnp.nan, a)
-        return v
-    return jax.tree_util.tree_map(one, values)
-
-
-def _truth(t):
-    t = jnp.asarray(t)
-    if t.size != 1:
-        raise _refuse(f"its test is an array of shape {t.shape}, whose truth value "
-                      "Python does not define")
-    return jnp.reshape(t, ()) != 0
-
-
 # ----- forward loops -----
+
+# why a for loop whose break is on a traced value is a lax loop (E602 messages)
+_BROKEN = "a break in it is on a traced value"
+
+
+def _carried(trace, init, broadcast=False):
+    """``init`` (`carry.given`'s) with unassigned variables filled and each cast to
+    what one iteration, ``trace(values) -> (values, saves)``, gives them; and the
+    shapes of what it gives. Raises `carry.Refused` for what no lax loop can carry."""
+    if carry.incomplete(init):
+        init = carry.fill(carry.shapes(trace, carry.probe(init))[0], init)
+    out = carry.shapes(trace, init)
+    return carry.matched(init, out[0], broadcast), out
+
 
 @_nesting
 def while_loop(step, init, test_at, stop_at, stacks, site):
@@ -324,12 +215,12 @@ def while_loop(step, init, test_at, stop_at, stacks, site):
     break flag, does not); what iterations save goes on ``stacks`` as `Rows`. Returns
     the values, or None if the test is not traced (the printed Python loop runs)."""
     def more(vals):
-        t = jnp.asarray(True) if test_at is None else _truth(vals[test_at])
+        t = jnp.asarray(True) if test_at is None else carry.truth(vals[test_at])
         return t if stop_at is None else jnp.logical_and(t, jnp.logical_not(
             jnp.asarray(vals[stop_at])))
 
     state = _state()
-    init = _given(init)
+    init = carry.given(init)
     test = True if test_at is None else init[test_at]
     stop = False if stop_at is None or init[stop_at] is None else init[stop_at]
     if not isinstance(test, Tracer) and not isinstance(stop, Tracer):
@@ -344,11 +235,19 @@ def while_loop(step, init, test_at, stop_at, stacks, site):
         return None
     held = state.peeled.pop(id(step), None)
     peeled = held[1] if held is not None and held[0] is step else 0
+    try:
+        return _while_lax(step, init, more, stacks, site, peeled)
+    except carry.Refused as r:
+        why = "its test is a traced value" if isinstance(test, Tracer) else \
+            "a break in it is on a traced value"
+        raise carry.refuse(why, r.what) from None
+
+
+def _while_lax(step, init, more, stacks, site, peeled):
+    """`while_loop` once its test is traced: one lax.while_loop from ``init``."""
+    state = _state()
     one, noted = _noting(lambda vals: step(*vals))
-    if any(v is None or v is _NONE for v in init):
-        init = _fill(_shapes(one, _probe(init))[0], init)
-    shapes, saves = _shapes(one, init)
-    init = _matched(init, shapes, broadcast=False)
+    init, (_, saves) = _carried(one, init)
     if not stacks:
         return lax.while_loop(more, lambda vals: one(vals)[0], init)
     bound = state.max_steps
@@ -370,7 +269,7 @@ def while_loop(step, init, test_at, stop_at, stacks, site):
     for stack, rows in zip(stacks, bufs):
         stack.append(Rows(rows, over, site, peeled))
     _consts(stacks, noted)
-    return _poison(vals, over)
+    return carry.poison(vals, over)
 
 
 @_nesting
@@ -382,18 +281,17 @@ def for_break(step, i, start, stop, stride, init, stop_at, stacks, site):
     buffers have one row per iteration left and no ``max_steps`` is needed. Returns the
     values and the loop variable last, or None while the flag is concrete (the printed
     Python loop runs this iteration)."""
-    init = _given(init)
+    init = carry.given(init)
     if not isinstance(init[stop_at], Tracer):
         return None
     peeled = len(range(start, i, stride))   # iterations that ran in Python
     n = len(range(i, stop, stride))
     # the body traced once with a static loop variable: its own errors show at its line
     one, noted = _noting(lambda k, vals: step(i + stride * k, *vals))
-    first = lambda vals: one(0, vals)   # noqa: E731
-    if any(v is None or v is _NONE for v in init):
-        init = _fill(_shapes(first, _probe(init))[0], init)
-    shapes, saves = _shapes(first, init)
-    init = _matched(init, shapes, broadcast=False)
+    try:
+        init, (_, saves) = _carried(lambda vals: one(0, vals), init)
+    except carry.Refused as r:
+        raise carry.refuse(_BROKEN, r.what) from None
 
     def more(vals, j):
         return jnp.logical_and(j < n, jnp.logical_not(jnp.asarray(vals[stop_at])))
@@ -414,8 +312,8 @@ def for_break(step, i, start, stop, stride, init, stop_at, stacks, site):
     except (TypeError, IndexError) as exc:
         if not _static_use(exc):
             raise
-        raise _refuse("its body needs the loop variable as a static int (a slice "
-                      "bound, a range), which a lax loop cannot give", exc) from None
+        raise carry.refuse(_BROKEN, "its body needs the loop variable as a static int "
+                           "(a slice bound, a range), which a lax loop cannot give") from None
     never = jnp.asarray(False)   # the range ends the loop: it never stops at a bound
     for stack, rows in zip(stacks, bufs):
         stack.append(Rows(rows, never, site, peeled))
@@ -442,19 +340,23 @@ def rolls(start, stop, stride):
 def for_loop(step, start, stop, stride, init, stacks, site):
     """``step(i, *values)`` for i in range(start, stop, stride) as one lax.scan, what
     iterations save stacked into `Rows` on ``stacks``; the values, and the loop
-    variable last; or None for a short loop, or a body that needs a static loop
-    variable (the printed Python loop unrolls it then)."""
+    variable last; or None for a short loop, a body that needs a static loop
+    variable, or values lax cannot carry (a list that grows): the printed Python loop
+    unrolls it then."""
     if not rolls(start, stop, stride):
         return None
     n = len(range(start, stop, stride))
-    init = _given(init)
+    init = carry.given(init)
     one, noted = _noting(lambda i, vals: step(i, *vals))
     try:
         i0 = jnp.asarray(start)
-        if any(v is None or v is _NONE for v in init):
-            init = _fill(_shapes(one, i0, _probe(init))[0], init)
-        shapes, saves = _shapes(one, i0, init)
-        init = _matched(init, shapes, broadcast=False)
+        try:
+            init, (_, saves) = _carried(lambda vals: one(i0, vals), init)
+        except carry.Refused:
+            # what lax.scan cannot carry (a list that grows, a variable None before
+            # it): the trip count is static, so the Python loop unrolls, as it does
+            # for a short loop, and runs as the program does on the default backend
+            return None
         if int_growth.carries_growing_ints(one, i0, init):
             return None     # an int that may outgrow 64 bits: Python's loop, exact ints
         unit = _unit(n, init, saves) if stacks else None
@@ -576,11 +478,16 @@ def _reverse_loop(step, start, stop, stride, stacks, init, site):
     def row(r):
         return [jax.tree_util.tree_map(lambda b: b[r], rw.rows) for rw in rows]
 
-    init = _given(init)
+    init = carry.given(init)
     k0, r0 = jnp.asarray(start), jnp.asarray(0)
-    if any(v is None or v is _NONE for v in init):
-        init = _fill(_shapes(one, k0, row(r0), _probe(init)), init)
-    init = _matched(init, _shapes(one, k0, row(r0), init), broadcast=True)
+    try:
+        init, _ = _carried(lambda vals: (one(k0, row(r0), vals), ()), init, True)
+    except carry.Refused as r:
+        if static and not rows:
+            return None     # it saves nothing and its trip count is static: it unrolls
+        raise carry.refuse("its trip count is a traced value" if not static else
+                           "it undoes a loop that ran as one, reading its saves row by "
+                           "row", r.what) from None
     if rows and isinstance(rows[0], Segmented):   # its rows recomputed, segment by segment
         return segments.reverse(one, start, stride, n, [rw.rows for rw in rows],
                                 [rw.index for rw in rows], rows[0].plan, init)
@@ -596,4 +503,4 @@ def _reverse_loop(step, start, stop, stride, stacks, init, site):
     over = None
     for rw in rows:
         over = rw.overflow if over is None else jnp.logical_or(over, rw.overflow)
-    return vals if over is None else _poison(vals, over)
+    return vals if over is None else carry.poison(vals, over)

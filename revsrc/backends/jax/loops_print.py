@@ -32,6 +32,7 @@ class LoopPrinter(printing.Printer):
         self.runtime_ns = runtime_ns
         self.line_locs = {}
         self._depth = 0          # loops around the statement being printed
+        self._lax_depth = 0      # those of them that may run as lax loops
         self._sites = {}         # (file, line, col, depth) -> loop number
         self.loop_locs = {}      # loop number -> the user's Loc
         self._site_kind = {}     # loop number -> "while" for a while loop with a lax form
@@ -42,11 +43,14 @@ class LoopPrinter(printing.Printer):
 
     def _nested(self, print_loop, *args):
         """``print_loop(*args)`` one loop deeper."""
+        lax_form = int(print_loop != self._python_for)
         self._depth += 1
+        self._lax_depth += lax_form
         try:
             print_loop(*args)
         finally:
             self._depth -= 1
+            self._lax_depth -= lax_form
 
     def print_while(self, s, indent, reverse):
         if not reverse:

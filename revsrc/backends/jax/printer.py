@@ -35,7 +35,7 @@ from ... import errors, primitives, runtime
 from ...core import ir, kinds
 from ...core.ir import Const, Op, Pop, Push, SetItem, While
 from ...runtime import attempts, guards, inplace
-from . import state
+from . import placeholders, state
 from .load import require
 from .loops_print import LoopPrinter
 from .python_values import ARRAY_MAKERS, MIXED, array_dtype_of_array, wide_int
@@ -114,6 +114,12 @@ def _is_traced(obj):
 
 # ----- Printing -----
 
+def _namedtuple(kind):
+    """Whether ``kind`` (make_node's first operand) is a namedtuple class."""
+    kind = kind.value if isinstance(kind, Const) else None
+    return isinstance(kind, type) and issubclass(kind, tuple) and hasattr(kind, "_make")
+
+
 # kinds whose attributes are functions of their value (x.shape, z.real)
 _VALUE_KINDS = {kinds.ARRAY, kinds.FLOAT, kinds.INT, kinds.BOOL}
 
@@ -186,6 +192,16 @@ class JnpPrinter(LoopPrinter):
         if op.fn is inplace.array_dtype and isinstance(first, str) and \
                 self._made_array(first):
             return f"{self.ref(array_dtype_of_array, 'array_dtype_of_array')}({self.name(first)})"
+        if op.fn is ir.make_dict and not op.kwargs and not self._lax_depth:
+            # outside loops that may run as lax loops (an aux output, a short loop) a
+            # dict of traced values is a pytree jax.jit returns; inside one, E603
+            # (`expr_of`): a lax loop's adjoint cannot carry the dict's adjoint
+            parts = [self.operand(a) for a in op.args]
+            return "{" + ", ".join(f"{k}: {v}" for k, v in zip(parts[::2], parts[1::2])) + "}"
+        if op.fn is ir.make_node and not self._lax_depth and _namedtuple(op.args[0]):
+            # a namedtuple is one too (a dataclass is no pytree: E603, `expr_of`)
+            args = ", ".join(self.operand(a) for a in op.args)
+            return f"{self.ref(ir.make_node, 'make_node')}({args})"
         wide = self._wide_ints(op)
         if wide:
             return self._with_name(wide, f"{self.ref(wide_int, 'wide_int')}({self.name(wide)})", op)
@@ -242,11 +258,18 @@ class JnpPrinter(LoopPrinter):
                     "number is nan there), so the except clause would never run",
                     loc=op.loc, hint="test the value with an if instead (if x > 1.0: ...), "
                     "or use backend=None for this function") from None
-            if name in _BUILT:
+            if name in _BUILT and self._lax_depth:
                 raise errors.JaxNotLowered(
                     f"backend='jax' cannot run {_BUILT[name]} inside a loop it compiles",
                     loc=op.loc, hint="carry a tuple of values through the loop instead, or "
                     "use backend=None for this function") from None
+            if name in _BUILT:
+                raise errors.JaxNotLowered(
+                    "backend='jax' cannot run a dataclass or other container of your "
+                    "own class built in the function (jax.jit traces arrays and numbers "
+                    "in tuples, lists, dicts and namedtuples only)", loc=op.loc,
+                    hint="return a dict or a namedtuple instead, or use backend=None for "
+                    "this function") from None
             if str(getattr(exc.fn, "__module__", "")).startswith("revsrc."):
                 # an operation revsrc wrote for the line: named by what the user wrote
                 raise errors.JaxNotLowered(
@@ -548,41 +571,13 @@ def _branch_fns(J):
 
 _RUNTIME_NS = None
 
-_PLACEHOLDERS = "saved before their first assignment"
-
-
-def _unset_placeholders(program):
-    """The program with the placeholders of values saved before their first assignment
-    (``_t1 = None`` in the NumPy code) starting as `loops.UNSET`: a lax loop fills
-    those with zeros of the loop's shapes, and only a None of the user's own is None
-    there (see revsrc/backends/jax/loops.py, `_fill`)."""
-    unset = require().loops.UNSET
-
-    def fix(stmts):
-        out, held = [], False
-        for s in stmts:
-            if isinstance(s, ir.Comment) and s.text.startswith(_PLACEHOLDERS):
-                held = True
-            elif held and isinstance(s, ir.Op) and s.fn is ir.copy and \
-                    len(s.args) == 1 and isinstance(s.args[0], ir.Const):
-                if s.args[0].value is None:     # (0 and 0.0 start the typed stacks')
-                    s = ir.Op(s.target, ir.copy, (ir.Const(unset),), loc=s.loc)
-            else:
-                held = False
-            out.append(ir.map_children(s, fix))
-        return out
-    return ir.Program(program.name, program.params, fix(program.body), program.outputs,
-                      program.kinds, forward_len=program.forward_len, names=program.names,
-                      deps=program.deps)
-
-
 def source(program):
     """(source text, references, line -> (what, Loc), loop number -> Loc) of the jnp
     function."""
     global _RUNTIME_NS
     if _RUNTIME_NS is None:
         _RUNTIME_NS = _runtime_ns()
-    program = _unset_placeholders(program)
+    program = placeholders.unset(program, require().loops.UNSET)
     pr = JnpPrinter(program, rename=renumber(program), runtime_ns=_RUNTIME_NS)
     text = pr.print_program()
     if "_jaxgen." in text:
