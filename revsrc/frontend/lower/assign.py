@@ -16,6 +16,7 @@ from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
 from .callee_forms import getattr_written
+from .classes import slot_refused
 from .scope import param_names
 from .rebind import augmented_static, placed_dict as _placed_dict, rebind_static
 from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple, inlinable,
@@ -171,6 +172,9 @@ class AssignLowering:
             if obj is None:
                 raise errors.SideEffect("writing an attribute is a side effect revsrc refuses",
                                         loc=loc, hint="return the value instead")
+            refused = slot_refused(obj.probe, target.attr)
+            if refused is not None:
+                raise errors.StaticValueError(refused, loc=loc)
             obj.items_by_name[target.attr] = self._snapshot_deep(value, out, loc)
         else:
             raise errors.UnsupportedSyntax("unsupported assignment target", loc=loc)

@@ -21,7 +21,8 @@ from .values import (STATIC_NODES, Known, NestedDef, Poisoned, VDict, VTuple, de
                      is_static, is_static_value, plain_static, user_callable)
 from .made import calls_maker, calls_vectorize
 from . import numbers
-from .objects import is_record_class, plain_init_class
+from .classes import plain_init_class
+from .objects import is_record_class
 
 _CONTAINER_BUILTINS = (dict, list, tuple, sorted, reversed, zip, enumerate)
 
