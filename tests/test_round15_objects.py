@@ -135,6 +135,16 @@ def test_slots_objects_in_comprehension():
     check(f, 1.5, exact=21.0)
 
 
+def test_a_list_of_objects_made_by_a_comprehension():
+    def f(v):
+        ps = [P(1.0 + k, v * (k + 1)) for k in range(3)]
+        return sum(p.ke() for p in ps)
+    # sum 0.5 (1 + k) (k + 1)^2 v^2: d/dv = v (1 + 8 + 27)
+    check(f, 1.5, exact=54.0)
+    check(lambda v: sum(p.ke() for p in [Q(2.0, v * m, m) for m in (1.0, 2.0)]), 1.5,
+          exact=15.0)
+
+
 def test_slots_subclass_with_a_dict():
     check(lambda v: Q(2.0, v, 3.0).ke() * Q(2.0, v, 3.0).h, 1.5, exact=9.0)
 
@@ -312,6 +322,16 @@ def test_binary_operators_in_pythons_order():
     assert (Vec2(1.0, 2.0) + Vec3(0.5, 7.0)).x == 5.0
     check(lambda a: (Vec2(1.0, a) + Vec3(a, 7.0)).x * (Vec2(1.0, a) + Vec3(a, 7.0)).y,
           0.6, exact=10.0 * 2 * 0.6)
+
+
+def test_an_expression_of_operators_assigned():
+    def f(a):
+        p = Vec2(a, 2.0)
+        r = (p + p) * 2.0 + (-p) * 0.5
+        q = -r
+        return q.x * r.y
+    # r = (3.5 a, 7), q.x = -3.5 a: f = -24.5 a
+    check(f, 0.6, exact=-24.5)
 
 
 def test_operators_python_refuses_are_refused():

@@ -19,7 +19,7 @@ from ...core.ir import Const, Op
 from .scope import assigned_names
 from .values import (STATIC_NODES, Known, NestedDef, Poisoned, VDict, VTuple, describe_static,
                      is_static, is_static_value, plain_static, user_callable)
-from .made import calls_maker, calls_vectorize
+from .made import calls_maker, calls_plain_class, calls_vectorize
 from . import numbers
 from .classes import plain_init_class
 from .objects import is_record_class
@@ -177,9 +177,14 @@ class NameLowering:
                                                   for e in node.elts)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return isinstance(node.elt, ast.Lambda) or (   # a list of functions (loops.py)
-                isinstance(node.elt, ast.Call) and calls_maker(self, sc, node.elt.func))
+                isinstance(node.elt, ast.Call) and (calls_maker(self, sc, node.elt.func) or
+                                                    calls_plain_class(self, sc, node.elt.func)))
         if isinstance(node, ast.Name):
             return is_static_value(sc.env.get(node.id)) or node.id in sc.defs
+        if isinstance(node, ast.BinOp):    # p + q of objects made in the function
+            return self._maybe_static(sc, node.left) or self._maybe_static(sc, node.right)
+        if isinstance(node, ast.UnaryOp):
+            return self._maybe_static(sc, node.operand)
         if isinstance(node, (ast.Subscript, ast.Attribute)):
             root = node
             while isinstance(root, (ast.Subscript, ast.Attribute)):
