@@ -143,11 +143,6 @@ KNOWN = {
     # default backend's values and gradients
     "r15_jax_vmap_value_and_grad_x64_off": "crashed",
     # -- part t
-    # dataclass objects made in a list comprehension, then iterated: documented refusal
-    # (containers.md: an object made in a loop the program runs), though the code is E202
-    # where the guide says E101 / E401; in a generator (r15_dataclass_in_generator_inline)
-    # it works; right: 0.5 * 0.25 * 6 = 0.75
-    "r15_dataclass_built_inside_method": "refused-doc",
     # collections.defaultdict(float) with d[k] += v: E404 "d shares its value with another
     # value" (nothing shares it); right: 19.5
     "r15_defaultdict_accumulate": "refused-undoc",
