@@ -44,6 +44,14 @@ def _cores():
         return os.cpu_count() or 1
 
 
+class _Served:
+    """A vmap result computed another way than the engine's lanes."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
 class Mapped:
     """What ``revsrc.vmap`` returns."""
     _revsrc_per_lane = True     # mapped again: the outer map calls it per example
@@ -98,6 +106,18 @@ class Mapped:
                 return None
             return entry.engine, self.tr.engine_select()
         return entry.engine, entry.select
+
+    def _program_or_arrays(self, key, values, args):
+        """`_program`'s, or the result `_Served` another way: arrays inside (v =
+        np.array([e, 0.0])) are not the engine's; the function batched as an array
+        program is (vmapped.py), else the engine's refusal stands."""
+        try:
+            return self._program(key, values)
+        except errors.NotCompilable as exc:
+            try:
+                return _Served(self.arrays(args))
+            except errors.RevsrcError:
+                raise exc from None
 
     def _route(self, args, kwargs):
         """(args, axes, None) for the scalar path, or (args, axes, (result,)) when the
@@ -169,15 +189,9 @@ class Mapped:
                     f"revsrc.vmap: argument {i} ({self.params[i]}) is a "
                     f"{type(values[i]).__name__}, not an array or a float, int or bool",
                     loc=loc)
-        try:
-            found = self._program(key, values)
-        except errors.NotCompilable as exc:
-            # arrays inside (v = np.array([e, 0.0])): not the engine's; the function
-            # batched as an array program is (vmapped.py), else the refusal stands
-            try:
-                return self.arrays(args)
-            except errors.RevsrcError:
-                raise exc from None
+        found = self._program_or_arrays(key, values, args)
+        if isinstance(found, _Served):
+            return found.value
         if found is None or (self.tr is not None and not isinstance(self.tr, api.Transformed)
                              and self.tr.bool_arithmetic.get(key)):
             # (bools added or negated: an element's comparisons give NumPy's bools)

@@ -104,10 +104,6 @@ KNOWN = {
     "r10_for_else_break": "refused-doc",
     # E101 calling an item of a global list of closures: sum(s(xi) for s, xi in zip(SPRINGS, x))
     "r10_closure_factory_table": "refused-doc",
-    # E202 "Circle has no derivative rule and no Python source": objects of a class whose
-    # __init__ calls super().__init__ made inside the function (containers.md follows only
-    # __init__s that store attributes; the message's "no Python source" misleads)
-    "r10_class_hierarchy_property": "refused-doc",
     # E202 np.bincount(idx, weights=w) (a NumPy function with no rule); E401 np.multiply(x, x, out=y)
     "r10_bincount_weights_segment_mean": "refused-doc",
     "r10_ufunc_out_in_place": "refused-doc",

@@ -62,9 +62,6 @@ KNOWN = {
     # take (documented kind; zip's message says "zip has no derivative rule")
     "r11_min_with_default": "refused-doc",
     # a helper decorated with functools.cache (a C wrapper): E202, no source (documented)
-    # Vec2.__add__ returning a new Vec2: E101, documented (an object made in the function
-    # and returned)
-    "r11_vec2_operator_overloading": "refused-doc",
     # -- part l
     # [lambda v: v * k for k in range(3)] called later: E101, documented (a lambda used as a value)
     "r11_lambdas_late_binding": "refused-doc",

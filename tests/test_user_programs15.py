@@ -51,13 +51,6 @@ KNOWN = {
     # (guide/containers.md "Not yet")
     "r15_abc_lennard_jones_method": "refused-doc",
     "r15_abc_morse_method": "refused-doc",
-    # an object of an abc.ABC subclass whose __init__ only stores attributes, built inside:
-    # E202 "has no ... Python source"; containers.md says such objects are followed (the same
-    # class without the ABC base works); right: central differences
-    "r15_abc_constructed_inside": "refused-undoc",
-    # the same with a class that has __slots__: E202; without __slots__ it works
-    # (r15_plain_objects_in_generator); right: 1.5 * 36 = 54
-    "r15_slots_objects_in_comprehension": "refused-undoc",
     # match, :=, nonlocal: E101 / E402, documented
     "r15_match_statement": "refused-doc",
     "r15_walrus_in_if": "refused-doc",
@@ -119,17 +112,6 @@ KNOWN = {
     # r15_vmap_grad_backend_jax_per_example (f32 executable, f64 buffers); right: the
     # default backend's values and gradients
     # -- part t
-    # dataclass objects made in a list comprehension, then iterated: documented refusal
-    # (containers.md: an object made in a loop the program runs), though the code is E202
-    # where the guide says E101 / E401; in a generator (r15_dataclass_in_generator_inline)
-    # it works; right: 0.5 * 0.25 * 6 = 0.75
-    "r15_dataclass_built_inside_method": "refused-doc",
-    # a subclass whose __init__ calls super().__init__(w) or Layer.__init__(self, w): E101
-    # "calling a value computed inside the function"; containers.md says objects whose
-    # __init__ stores attributes, as Keras-like layers do, are followed; right: central
-    # differences (0.7 sech^2(0.63) for the second)
-    "r15_inheritance_super_init_call": "refused-undoc",
-    "r15_base_init_called_by_class_name": "refused-undoc",
     # collections.defaultdict(float) with d[k] += v: E404 "d shares its value with another
     # value" (nothing shares it); right: 19.5
     "r15_defaultdict_accumulate": "refused-undoc",
@@ -152,14 +134,9 @@ KNOWN = {
     # was put into a list that is read later)
     "r15_list_of_row_views_then_write": "refused-doc",
     # -- part z
-    # Vec2 objects made by operator methods (__add__ returns a new Vec2) or in a loop: E101,
-    # documented (containers.md: an object made in a loop or returned is refused)
-    "r15_vec2_operator_methods_built_inside": "refused-doc",
+    # Vec2 objects rebound in a loop the program runs: E101, documented (containers.md: an
+    # object made in a loop is refused)
     "r15_vec2_rebound_in_loop": "refused-doc",
-    # abs(p) of an object with __abs__, made once: E105 "a Vec2 is not a sequence"; Python
-    # calls __abs__ (and __getitem__ / __len__ of such objects work); right: central
-    # differences
-    "r15_vec2_numbers_only_methods": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -181,7 +181,6 @@ KNOWN = {
     "late_binding_nested_defs": "refused",   # E101 nested function as a value
     "late_binding_lambda_listcomp": "refused",  # E101 lambda as a value
     "dataclass_post_init": "refused",        # E101 fields set outside __init__
-    "operator_overloading_class": "refused",  # E101 object returned from a method
     "ufunc_accumulate_reduce_outer": "refused",  # E202 ufunc methods
     "cross_inner_vdot_tensordot": "refused",  # E202 np.vdot
     "np_block": "refused",                   # E202 np.block

@@ -143,3 +143,20 @@ def dict_grad_of(x, index, g):
     out = DictGrad({k: zero_like(v) for k, v in x.items()})
     out[index] = out[index] + g
     return out
+
+
+def spread_product(g, a, b):
+    """``g`` as an array; a number standing for the whole product ``a @ b`` (a zero
+    adjoint not yet broadcast, as a loop's first turn in reverse starts it) spread
+    over the product's shape."""
+    g = as_array(g, a, b)
+    a_shape, b_shape = np.shape(a), np.shape(b)
+    if g.ndim or (len(a_shape) <= 1 and len(b_shape) <= 1):
+        return g
+    if len(a_shape) == 1:
+        shape = b_shape[:-2] + b_shape[-1:]
+    elif len(b_shape) == 1:
+        shape = a_shape[:-1]
+    else:
+        shape = np.broadcast_shapes(a_shape[:-2], b_shape[:-2]) + (a_shape[-2], b_shape[-1])
+    return np.broadcast_to(g, shape)

@@ -16,6 +16,7 @@ from ... import errors, runtime
 from ...core import ir
 from ...core.ir import Const, Op, SetItem
 from .callee_forms import getattr_written
+from .classes import slot_refused
 from .scope import param_names
 from .rebind import augmented_static, placed_dict as _placed_dict, rebind_static
 from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple, inlinable,
@@ -171,6 +172,9 @@ class AssignLowering:
             if obj is None:
                 raise errors.SideEffect("writing an attribute is a side effect revsrc refuses",
                                         loc=loc, hint="return the value instead")
+            refused = slot_refused(obj.probe, target.attr)
+            if refused is not None:
+                raise errors.StaticValueError(refused, loc=loc)
             obj.items_by_name[target.attr] = self._snapshot_deep(value, out, loc)
         else:
             raise errors.UnsupportedSyntax("unsupported assignment target", loc=loc)
@@ -374,14 +378,12 @@ class AssignLowering:
         array item changes in place, seen wherever else it is held, which
         revsrc/passes/views.py follows; a number is rebound in the dict alone). True
         when handled."""
-        target = node.target
-        k = target.slice
+        target, k = node.target, node.target.slice
         if isinstance(k, ast.Name) and isinstance(sc.env.get(k.id), Const):
             k = ast.Constant(sc.env[k.id].value)   # (an unrolled loop's constant)
         if not isinstance(target.value, ast.Name) or not isinstance(k, ast.Constant):
             return False
-        base = sc.env.get(target.value.id)
-        key = k.value
+        base, key = sc.env.get(target.value.id), k.value
         if not (isinstance(base, VDict) and base.owned) or self.cond_depth or \
                 self.loop_depth or key not in base.keys:
             return False
@@ -390,11 +392,9 @@ class AssignLowering:
         at = base.keys.index(key)
         if is_static_value(base.values[at]):
             return False          # a container held statically (d["xs"] += [v])
-        item = self._materialize(base.values[at], out, loc)
         t = self.fresh()
-        out.append(Op(t, ir.copy, (item,), loc=loc))
-        rhs = self._val(sc, node.value, out)
-        out.append(Op(t, fn, (t, rhs), loc=loc))
+        out.append(Op(t, ir.copy, (self._materialize(base.values[at], out, loc),), loc=loc))
+        out.append(Op(t, fn, (t, self._val(sc, node.value, out)), loc=loc))
         base.values[at] = t
         return True
 

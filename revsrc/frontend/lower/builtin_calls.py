@@ -17,13 +17,15 @@ from ...runtime.arith import max_ties, max_tied, min_ties, min_tied
 from ...runtime.grads import elementwise as elementwise_grads
 from ...core import ir
 from ...core.ir import Const, Op
-from .values import STATIC_NODES, Known, VDict, VTuple, class_of, sequence, vtuple
+from .values import STATIC_NODES, Known, VDict, VRecord, VTuple, class_of, sequence, vtuple
 
 # str methods folded on constants: pure, and their results are text
 TEXT_METHODS = {"format", "upper", "lower", "strip", "lstrip", "rstrip", "replace", "join",
                  "title", "capitalize", "zfill", "ljust", "rjust", "center"}
 # builtins that read an iterable argument once, through to its end
 READ_ONCE = {"sorted", "dict", "list", "tuple", "sum", "min", "max"}
+# builtins that call a special method of an object: (its name, the most operands)
+_DUNDERS = {len: ("__len__", 1), abs: ("__abs__", 1), round: ("__round__", 2)}
 
 
 class BuiltinLowering:
@@ -92,14 +94,15 @@ class BuiltinLowering:
                              [self._snapshot_deep(v, out, loc) for _, v in kwargs], owned=True)
             return None
         a = args[0]
-        if fn is isinstance and len(args) == 2 and isinstance(a, STATIC_NODES):
+        if fn is isinstance and len(args) == 2 and isinstance(a, STATIC_NODES + (Const,)):
             classes = args[1]
             classes = classes.value if isinstance(classes, Const) else \
                 classes.value if isinstance(classes, Known) else None
             if classes is None:
                 return None
             try:
-                return Const(issubclass(class_of(a), classes))
+                return Const(issubclass(type(a.value) if isinstance(a, Const) else
+                                        class_of(a), classes))
             except TypeError:
                 return None
         if fn in (getattr, hasattr) and isinstance(a, Known) and 2 <= len(args) <= 3 and \
@@ -114,10 +117,15 @@ class BuiltinLowering:
             return self._known_attribute(a.value, name, out, None, loc)
         if not isinstance(a, STATIC_NODES) or kwargs and fn is not sorted:
             return None
-        if fn is len and len(args) == 1:
-            got = self._dunder_call(sc, a, "__len__", [], out, None, loc)
-            if got is not None:     # an object of the user's class with __len__
+        if fn in _DUNDERS and len(args) <= _DUNDERS[fn][1]:
+            # an object of the user's class with __len__, __abs__, __round__: Python calls it
+            got = self._dunder_call(sc, a, _DUNDERS[fn][0], list(args[1:]), out, None, loc)
+            if got is not None:
                 return got
+            if fn is not len and isinstance(a, VRecord):
+                raise errors.StaticValueError(
+                    f"{class_of(a).__name__} has no {_DUNDERS[fn][0]} method, which "
+                    f"{fn.__name__}() calls", loc=loc)
         seq = sequence(a)
         if fn is len and len(args) == 1:
             return Const(len(seq))

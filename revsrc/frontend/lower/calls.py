@@ -32,7 +32,8 @@ from .chosen import chosen_call
 from .made import made_derivative, made_value_call
 from .callee_forms import plain_call
 from .effect_calls import refuse_changing_method
-from .objects import is_record_class, is_super_call, plain_init_class, super_method
+from .classes import is_super_call, plain_init_class
+from .objects import is_record_class, super_method
 from ...core.late import LateModule
 
 # map, filter, np.vectorize and iterators kept for later (mapping.py): loaded when met
@@ -319,6 +320,12 @@ class CallLowering:
                                    list(kwargs), out, into, loc)
         if isinstance(fn, BoundMethod):
             obj, found = fn.obj, fn.fn
+            if found is object.__init__:     # super().__init__() reaching object's
+                if args or kwargs:
+                    raise errors.StaticValueError(
+                        "object.__init__() takes exactly one argument (the instance to "
+                        "initialize)", loc=loc)
+                return Const(None)
             if isinstance(found, staticmethod):
                 return self._inline_callable(sc, found.__func__, args, kwargs, out, into, loc)
             if isinstance(found, classmethod):

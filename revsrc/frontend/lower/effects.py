@@ -13,6 +13,7 @@ from ... import errors, primitives
 from ...runtime import inplace
 from ...core.ir import Const, Op, SetItem
 from .values import NestedDef, inlinable
+from .classes import is_super_call
 
 # the in-place list methods a statement may call
 _LIST_WRITES = {"append": containers.append_in_place, "extend": containers.extend_in_place}
@@ -38,6 +39,9 @@ class EffectLowering:
         """A call statement whose function revsrc inlines: what it changes (lists,
         dicts and arrays it was given) is followed like the caller's own changes.
         False for any other call."""
+        if isinstance(call.func, ast.Attribute) and is_super_call(call.func.value):
+            self._expr(sc, call, out)     # super().__init__(w): a method of the user's
+            return True
         fn = self._static_callee(sc, call.func, out)
         if inplace.value_form(fn) is not None or inplace.writes_into(fn):
             return self._inplace_call(sc, call, fn, out, loc)

@@ -15,7 +15,7 @@ from ... import errors, runtime
 from ...runtime import containers, guards
 from ...core import ir
 from ...core.ir import Const, If, Op
-from . import recursion
+from . import recursion, special
 from .chosen import note_item
 from .dispatch import expression
 from .rebind import merge_dicts
@@ -91,25 +91,28 @@ class ExpressionLowering:
     @expression(ast.BinOp)
     def _binop(self, sc, node, out, into, loc):
         fn = BINOPS.get(type(node.op))
-        if fn is operator.or_:
-            a = self._expr(sc, node.left, out)
-            b = self._expr(sc, node.right, out)
-            merged = merge_dicts(a, b)
-            if merged is not None:
-                return merged
-            a, b = self._materialize(a, out, loc), self._materialize(b, out, loc)
-        else:
-            a = self._val(sc, node.left, out)
-            b = self._val(sc, node.right, out)
-            folded = _folded_text(fn, a, b)
-            if folded is not None:
-                return folded
+        a = self._expr(sc, node.left, out)
+        b = self._expr(sc, node.right, out)
+        merged = merge_dicts(a, b) if fn is operator.or_ else None
+        if merged is not None:
+            return merged
+        got = special.binary(self, sc, fn, a, b, out, into, loc)
+        if got is not None:     # an object of the user's class: its __add__...
+            return got
+        a, b = self._materialize(a, out, loc), self._materialize(b, out, loc)
+        folded = _folded_text(fn, a, b)
+        if folded is not None:
+            return folded
         return self._emit(out, fn, (a, b), into, loc)
 
     @expression(ast.UnaryOp)
     def _unaryop(self, sc, node, out, into, loc):
         fn = _UNARY[type(node.op)]
-        a = self._val(sc, node.operand, out)
+        a = self._expr(sc, node.operand, out)
+        got = special.unary(self, sc, fn, a, out, into, loc)
+        if got is not None:         # an object of the user's class: its __neg__...
+            return got
+        a = self._materialize(a, out, loc)
         if isinstance(a, Const) and fn is operator.neg and isinstance(a.value, (int, float)):
             return Const(-a.value)
         if isinstance(a, Const) and fn is operator.not_ and type(a.value) is bool:
@@ -322,6 +325,10 @@ class ExpressionLowering:
         if isinstance(op, ast.NotIn):
             t = self._emit(out, operator.contains, (right, left), None, loc)
             return self._emit(out, operator.not_, (t,), into, loc)
+        if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(left, Const) and \
+                isinstance(right, Const) and (left.value is None or right.value is None):
+            # n is None for a default given a constant: known now
+            return Const((left.value is right.value) is isinstance(op, ast.Is))
         return self._emit(out, _COMPARE[type(op)], (left, right), into, loc)
 
     @expression(ast.BoolOp)

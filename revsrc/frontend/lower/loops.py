@@ -11,7 +11,7 @@ from ... import errors
 from ...core import ir
 from ...core.ir import Const, For, Op, While
 from . import counting, recursion
-from .made import calls_maker
+from .made import calls_maker, calls_plain_class
 from .dispatch import expression, statement
 from .scope import assigned_names, leaves_loop
 from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, VTuple, vtuple
@@ -249,8 +249,10 @@ class LoopLowering:
         cs = sc.child()
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and (
                 isinstance(node.elt, ast.Lambda) or isinstance(node.elt, ast.Call) and
-                calls_maker(self, sc.child(), node.elt.func) and
+                (calls_maker(self, sc.child(), node.elt.func) or
+                 calls_plain_class(self, sc.child(), node.elt.func)) and
                 not _binds(node, node.elt.func)):
+            # lambdas, partials, objects of the user's classes: a static list
             made = self._lambda_list(cs, node, out, loc)
             if made is not None:
                 return made if into is None else self._expr_copy(made, into, out, loc)

@@ -11,8 +11,9 @@ import operator
 import numpy as np
 
 from ... import errors
-from ...core import ir
+from ...core import ir, pytree
 from ...core.ir import Const, Op
+from .classes import plain_init_class
 from .partials import bound_here, known_when_transforming, made_now, partial_of_values
 from .values import Known, NestedDef, NestedPartial, constant_key, made_when_transforming
 
@@ -78,6 +79,20 @@ def calls_maker(lowerer, sc, func):
         return made_when_transforming(lowerer._static_callee(sc, func, []))
     except errors.RevsrcError:
         return False
+
+
+def calls_plain_class(lowerer, sc, func):
+    """Whether ``func`` (a call's callee, as written) names a class of the user's whose
+    objects are made when transforming (classes.py, `plain_init_class`), a namedtuple's
+    or a dataclass's."""
+    if not isinstance(func, (ast.Name, ast.Attribute)):
+        return False
+    try:
+        cls = lowerer._static_callee(sc, func, [])
+    except errors.RevsrcError:
+        return False
+    return isinstance(cls, type) and (plain_init_class(cls) or pytree.node_of_class(cls) in (
+        "namedtuple", "dataclass"))
 
 
 def calls_vectorize(lowerer, sc, func):

@@ -19,9 +19,11 @@ from ...core.ir import Const, Op
 from .scope import assigned_names
 from .values import (STATIC_NODES, Known, NestedDef, Poisoned, VDict, VTuple, describe_static,
                      is_static, is_static_value, plain_static, user_callable)
-from .made import calls_maker, calls_vectorize
+from .made import calls_maker, calls_plain_class, calls_vectorize
+from .special import made_object
 from . import numbers
-from .objects import is_record_class, plain_init_class
+from .classes import plain_init_class
+from .objects import is_record_class
 
 _CONTAINER_BUILTINS = (dict, list, tuple, sorted, reversed, zip, enumerate)
 
@@ -176,9 +178,16 @@ class NameLowering:
                                                   for e in node.elts)
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return isinstance(node.elt, ast.Lambda) or (   # a list of functions (loops.py)
-                isinstance(node.elt, ast.Call) and calls_maker(self, sc, node.elt.func))
+                isinstance(node.elt, ast.Call) and (calls_maker(self, sc, node.elt.func) or
+                                                    calls_plain_class(self, sc, node.elt.func)))
         if isinstance(node, ast.Name):
             return is_static_value(sc.env.get(node.id)) or node.id in sc.defs
+        if isinstance(node, (ast.BinOp, ast.UnaryOp)):   # p + q, -p: p made in the function
+            return any(made_object(sc.env.get(e.id)) if isinstance(e, ast.Name) else
+                       isinstance(e, (ast.Call, ast.BinOp, ast.UnaryOp)) and
+                       self._maybe_static(sc, e)
+                       for e in ((node.left, node.right) if isinstance(node, ast.BinOp)
+                                 else (node.operand,)))
         if isinstance(node, (ast.Subscript, ast.Attribute)):
             root = node
             while isinstance(root, (ast.Subscript, ast.Attribute)):

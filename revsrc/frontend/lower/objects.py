@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import inspect
 import math
-import textwrap
 import types
 
 import numpy as np
@@ -18,10 +17,10 @@ from ...core import ir, kinds, pytree
 from ...core.ir import Const
 from .. import bindings
 from .dispatch import expression
+from .classes import is_super_call
 from .rebind import placed_dict
-from .scope import params_of
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, Slot, VDict, VRecord,
-                     VTuple, class_of, describe_static, is_library, is_static,
+                     VTuple, class_of, describe_static, is_static,
                      mentions_slot, short, static_node, vtuple)
 from ...core.late import LateModule
 
@@ -172,6 +171,9 @@ class ObjectLowering:
             return self._from_probe(base, getattr(probe, attr), loc)
         if isinstance(found, (types.FunctionType, staticmethod, classmethod)):
             return Known(BoundMethod(base, found))
+        if probe is None and isinstance(found, types.MemberDescriptorType):
+            raise errors.StaticValueError(      # a slot __init__ did not set
+                f"'{cls.__name__}' object has no attribute {attr!r}", loc=loc)
         if hasattr(type(found), "__get__") or hasattr(type(found), "__set__"):
             # a descriptor (functools.cached_property, one of the user's): what it gives
             # depends on the instance, which revsrc does not build
@@ -356,6 +358,10 @@ class ObjectLowering:
         """``Cls(...)`` for a class whose ``__init__`` only sets attributes: its
         ``__init__`` inlined on a static object that records them; its methods are
         inlined with ``self`` that object, its attributes read what was stored."""
+        try:    # an abstract class (abc.ABC's, methods left abstract): Python's TypeError
+            object.__new__(cls)
+        except TypeError as exc:
+            raise errors.StaticValueError(str(exc), loc=loc) from None
         obj = VRecord(None, [], cls)
         if cls.__init__ is object.__init__:       # no __init__ of its own
             if args or kwargs:
@@ -376,49 +382,6 @@ def is_record_class(cls):
     return pytree.node_of_class(cls) in ("namedtuple", "dataclass")
 
 
-def plain_init_class(cls):
-    """A user's class whose ``__init__`` only sets attributes of ``self`` (``self.W, self.b
-    = W, b``), with no ``__new__``, ``__setattr__``, slots or properties among them:
-    an instance made in the function is a static object (`VRecord` with no td)."""
-    # the __init__ it runs may be a base class's (class R(L) with L's __init__); one
-    # calling a base's __init__ sets no attributes only: not followed
-    owners = [b for b in cls.__mro__ if b is not object and "__init__" in b.__dict__]
-    init = owners[0].__dict__["__init__"] if owners and isinstance(
-        owners[0].__dict__, types.MappingProxyType) else None
-    if any(k in b.__dict__ for b in cls.__mro__ if b is not object
-           for k in ("__new__", "__setattr__", "__slots__")) or type(cls) is not type:
-        return False
-    if not owners:       # no __init__ of its own (class Cfg: def apply(...)): no attributes
-        return not any(is_library(b) for b in cls.__mro__ if b is not object)
-    if not isinstance(init, types.FunctionType) or is_library(init):
-        return False
-    try:
-        node = ast.parse(textwrap.dedent(inspect.getsource(init))).body[0]
-    except (OSError, TypeError, SyntaxError, IndexError):
-        return False
-    if not isinstance(node, ast.FunctionDef) or not params_of(node).positional:
-        return False
-    me = params_of(node).positional[0]
-
-    def settable(t):
-        if isinstance(t, (ast.Tuple, ast.List)):
-            return all(settable(e) for e in t.elts)
-        return isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
-            t.value.id == me and not isinstance(
-                inspect.getattr_static(cls, t.attr, None), (property, types.MemberDescriptorType))
-
-    for stmt in node.body:
-        if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and
-                                          isinstance(stmt.value, ast.Constant)):
-            continue
-        if isinstance(stmt, ast.Assign) and all(settable(t) for t in stmt.targets):
-            continue
-        if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and settable(stmt.target):
-            continue
-        return False
-    return True
-
-
 def _bind_class(cls, fn, args, kwargs, loc, given):
     try:
         sig = inspect.signature(fn)
@@ -437,12 +400,6 @@ def _bind_class(cls, fn, args, kwargs, loc, given):
 
 
 # ----- super() in a method -----
-
-def is_super_call(node):
-    """``super()`` or ``super(C, obj)``, as written (the name ``super`` itself)."""
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-        node.func.id == "super" and not node.keywords and len(node.args) in (0, 2)
-
 
 def super_method(lowerer, sc, func, out, loc):
     """What ``super().name`` (``func``) is in a method whose object is known when
@@ -488,7 +445,8 @@ def super_method(lowerer, sc, func, out, loc):
             f"super() of {kind.__name__} has no attribute {func.attr!r}", loc=loc)
     if isinstance(obj, Known):
         return getattr(super(cls, obj.value), func.attr)
-    if not isinstance(raw, (types.FunctionType, staticmethod, classmethod)):
+    if not isinstance(raw, (types.FunctionType, staticmethod, classmethod)) and not (
+            raw is object.__init__ and func.attr == "__init__"):
         raise errors.UnsupportedSyntax(
             f"super().{func.attr} is not a method of {kind.__name__}'s classes", loc=loc,
             hint="call the base class's method by name: Base.method(self, ...)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tensor
-from ..values import as_adjoint, as_array, as_input, float_dtype
+from ..values import as_adjoint, as_array, as_input, float_dtype, spread_product
 from .common import adjoint_of, not_differentiable, real_only, refuse
 
 
@@ -56,23 +56,6 @@ def dot_grad_b(g, a, b):
     return np.moveaxis(out, 0, -2)
 
 
-def _spread(g, a, b):
-    """``g`` as an array; a number standing for the whole product ``a @ b`` (a zero
-    adjoint not yet broadcast, as a loop's first turn in reverse starts it) spread
-    over the product's shape."""
-    g = as_array(g, a, b)
-    a_shape, b_shape = np.shape(a), np.shape(b)
-    if g.ndim or (len(a_shape) <= 1 and len(b_shape) <= 1):
-        return g
-    if len(a_shape) == 1:
-        shape = b_shape[:-2] + b_shape[-1:]
-    elif len(b_shape) == 1:
-        shape = a_shape[:-1]
-    else:
-        shape = np.broadcast_shapes(a_shape[:-2], b_shape[:-2]) + (a_shape[-2], b_shape[-1])
-    return np.broadcast_to(g, shape)
-
-
 @adjoint_of(1)
 def matmul_grad_a(g, a, b):
     """Adjoint of a @ b for a: g @ b^T, with 1-D promotion and batch broadcasting undone."""
@@ -82,7 +65,7 @@ def matmul_grad_a(g, a, b):
         if ga.shape == a.shape:
             return ga
     a_nd, b_nd = np.ndim(a), np.ndim(b)
-    g = _spread(g, a, b)
+    g = spread_product(g, a, b)
     if b_nd == 1:
         ga = np.multiply.outer(g, b) if a_nd > 1 else g * b
     else:
@@ -102,7 +85,7 @@ def matmul_grad_b(g, a, b):
         if gb.shape == b.shape:
             return gb
     a_nd, b_nd = np.ndim(a), np.ndim(b)
-    g = _spread(g, a, b)
+    g = spread_product(g, a, b)
     if a_nd == 1:
         if b_nd == 1:
             gb = g * a
