@@ -126,7 +126,9 @@ class _Forward:
         primals, tangents = tuple(primals), list(tangents)
         self.current()
         if len(tangents) != len(primals):
-            raise TypeError(f"{len(primals)} primals but {len(tangents)} tangents")
+            raise errors.MismatchedArguments(
+                f"{len(primals)} primals but {len(tangents)} tangents",
+                hint="give one tangent per primal (None for one with no tangent)")
         found = self._check_arrays(primals, tangents)
         if found is not None:
             return found
@@ -309,10 +311,11 @@ def linearize(f: Callable[..., Any], *primals: Any,
     out = fw(primals, [None] * len(primals))[0]
 
     taken = _taken(f, primals)
+    frozen = _frozen(primals)
 
     def f_jvp(*tangents):
         _unchanged(taken, "revsrc.linearize")
-        return fw(primals, list(tangents))[1]
+        return fw(frozen, list(tangents))[1]
     f_jvp.__name__ = f"jvp_{getattr(f, '__name__', 'f')}"
     f_jvp._revsrc_source = lambda *args: _forward_text(fw, primals, None)
     return out, f_jvp
@@ -374,11 +377,12 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False,
         out, aux = out
 
     taken = _taken(f, primals)
+    frozen = _frozen(primals)
 
     def vjp_fn(ct):
         _unchanged(taken, "revsrc.vjp")
         _cotangent_fits(ct, out)
-        grads = tr(*primals, ct)
+        grads = tr(*frozen, ct)
         if has_aux:
             grads = grads[0]
         found = dict(zip(wrt, grads))
@@ -402,6 +406,14 @@ def _cotangent_fits(ct, out):
             raise errors.MismatchedArguments(
                 f"the cotangent has shape {np.shape(c)}, the output {np.shape(o)}",
                 hint="give vjp_fn a cotangent shaped as the function's output")
+
+
+def _frozen(primals):
+    """``primals`` with their arrays copied: a pullback or a tangent map runs the
+    program again at the point it was made at, though the caller writes into an
+    argument's array afterwards (JAX's keeps what its forward pass computed)."""
+    return tuple(pytree.tree_map(lambda x: x.copy() if isinstance(x, np.ndarray) else x, p)
+                 for p in primals)
 
 
 def _taken(f, primals):

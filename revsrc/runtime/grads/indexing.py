@@ -17,7 +17,8 @@ def getitem_grad(g, x, index):
     """
     if isinstance(x, dict):
         return dict_grad_of(x, index, g)
-    if isinstance(x, (list, tuple)):
+    if isinstance(x, (list, tuple)) or (isinstance(x, np.ndarray) and x.dtype == object):
+        # (an object array: a list's adjoint, one per item, read at a second order)
         out = pieces([zero_like(item) for item in x])
         if isinstance(index, slice):
             for k, i in enumerate(range(*index.indices(len(x)))):

@@ -20,7 +20,17 @@ def array_grad(g, a, dtype=None):
     be known only at run time."""
     if exact_dtype(dtype):
         return zero_like(a)
+    if isinstance(a, np.ndarray) and isinstance(g, np.ndarray) and g.dtype == object:
+        g = _dense(g, a)      # (one adjoint per item, read back into an array's form)
     return per_item(g, a)
+
+
+def _dense(g, like):
+    """An object array of adjoints per item (nested: `pieces` of `pieces`) as the
+    float array of ``like``'s shape they make up."""
+    rows = [_dense(item, like) if isinstance(item, np.ndarray) and item.dtype == object
+            else np.asarray(item) for item in g]
+    return np.array(rows, dtype=np.result_type(float_dtype(like), *rows))
 
 
 def transpose_grad(g, axes=None):
