@@ -83,6 +83,20 @@ KNOWN = {
     "r16_grad_int_input_value": "refused-doc",
     "r16_argnums_out_of_range": "refused-doc",
     "r16_grad_of_vector_output_refused": "refused-doc",
+    # -- part j
+    # jacrev(grad(f)) of np.array([a, 2 * a]) (rows that are arrays) and of det of a 2-D
+    # literal of items: the ValueError of part g; right: diag(54 a) and the closed-form
+    # hessian (revsrc.hessian gives it)
+    "r16_jacrev_grad_array_of_rows": "crashed",
+    "r16_jacrev_grad_det_of_literal": "crashed",
+    # revsrc.jit of a function building a list for np.array: E502, documented
+    "r16_vmap_scalar_builds_array_jit_refused": "refused-doc",
+    # hessian(holomorphic=True) of a complex scalar: E301 "argument z is a complex ... (pass
+    # None for it)"; grad(holomorphic=True) of it and hessian of a complex array work;
+    # right: 6 z
+    "r16_hessian_holomorphic_scalar_complex": "refused-undoc",
+    # grad of a complex output without holomorphic=True: E302, documented
+    "r16_grad_complex_without_holomorphic": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
