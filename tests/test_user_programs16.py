@@ -28,17 +28,9 @@ KNOWN = {
     # autograd's gradient
     "r16_reversed_list_enumerate_zip": "refused-undoc",
     "r16_list_enumerate_zip": "refused-undoc",
-    # super().__init__(scale) in a subclass __init__ of an object made inside: E101
-    # "calling a value computed inside the function"; containers.md follows objects whose
-    # __init__ stores attributes, super().__call__ works; right: autograd's gradient
-    "r16_inheritance_super_call": "refused-undoc",
-    "r16_super_init_in_subclass": "refused-undoc",
     # s.energy(L) on module-level objects with a differentiated value: E202, documented
     # (containers.md "Not yet": a method of a module-level object)
     "r16_slots_property_global_objects": "refused-doc",
-    # Dual objects made by operator methods (__add__ returns a new Dual): E101, documented
-    # (containers.md: an object returned is refused)
-    "r16_operator_methods_dual_numbers": "refused-doc",
     # a list of dataclass objects holding a differentiated value, even a literal
     # [P(1.0, x), P(2.0, 2 * x)] read by a for loop: E202 "a container built as a value
     # (in a loop, or under a condition)"; the same with a plain class works and
