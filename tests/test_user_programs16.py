@@ -113,6 +113,10 @@ KNOWN = {
     # backend="jax" of the billiard (50 steps x 2 nested branches with slice writes): E605,
     # documented (too large to compile)
     "r16k_billiard_backend_jax": "refused-doc",
+    # -- part l
+    # jacrev(grad(f)) of a matrix power loop starting from a 2-D literal of items: the
+    # ValueError of part g; right: autograd's hessian (revsrc.hessian gives it)
+    "r16l_matrix_power_loop_jacrev_grad": "crashed",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
