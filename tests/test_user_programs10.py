@@ -127,7 +127,6 @@ KNOWN = {
     "r10_grad_jax_backend_sS": "refused-doc",
     "r10_grad_jax_backend_lindley": "refused-doc",
     # E104 revsrc.hessian through np.linalg.solve/cholesky (refusals.md: "in either order")
-    "r10_hessian_gp_lengthscale": "refused-doc",
     # E202 scipy.stats.gamma.cdf (a library method with no rule); E401 y.sort() on a local copy
     "r10_scipy_stats_gamma_cdf_shape": "refused-doc",
     "r10_inplace_sort_local_copy": "refused-doc",

@@ -57,7 +57,6 @@ KNOWN = {
     # vmap(binomial_scalar): E502 "variable 'total' is of kind 'any'" (revsrc.jit refuses it
     # too), though vmap(grad(binomial_scalar)) and jit(grad(...)) compile it: documented since round 14 (E502 row);
     # right: the plain calls' values
-    "r14_n_vmap_binomial_comb_value": "refused-doc",
     # backend="jax": `nll += ...` in a loop over a tuple default argument: E404, though nll is
     # a float from the start (a literal tuple, or nll = nll + ..., works): documented since round 14 (E404 row);
     # right: the default backend's hessian

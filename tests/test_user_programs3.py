@@ -19,7 +19,6 @@ KNOWN = {
     'mc_reparam_gaussian_expectation_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'default_rng'",
     'fin_mc_asian_option_paths_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'default_rng'",
     'np_split_pieces_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array w",
-    'jx_value_and_grad_has_aux': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'make_dict'",
     'pde_heat_periodic_roll_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.roll, which has no rule of its own yet',
     'pde_advection_lax_wendroff_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.roll, which has no rule of its own yet',
     'pde_pad_edge_stencil_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.pad, which has no rule of its own yet',

@@ -93,7 +93,6 @@ KNOWN = {
     "itertools_chain": "refused",            # E202
     "sliding_window_view": "refused",        # E202
     "as_strided_overlap": "refused",         # E202
-    "vmap_fsum_copysign_floor": "refused",   # E502 (a list inside a jitted function)
     "ndarray_sort_method_inplace": "refused",  # E401 discarded y.sort()
     "rng_draw_inside_try": "refused",        # E101 a call that cannot run twice in try
     "ndarray_tolist": "refused",             # E202 method without rule
@@ -128,7 +127,6 @@ KNOWN = {
     # -- lists, refused-undocumented ---------------------------------------------------------
     "list_slice_copy_then_iadd": "refused",  # E404
     "nested_list_rows_copied_then_written": "refused",  # E404 although rows are copied (r[:])
-    "dict_pop_copy": "refused",              # E101 dict.pop
     "list_count_of_value": "refused",        # E202 list.count
     # -- lists, refused-documented -----------------------------------------------------------
     "list_iadd_through_alias": "refused",    # E404 alias

@@ -41,7 +41,6 @@ KNOWN = {
     # for over range(100) was E602 naming revsrc's classes (a list's cotangent was no pytree)
     # -- refused, documented ------------------------------------------------------------------------
     # E104 hessian of a GP marginal likelihood through cholesky and np.linalg.solve
-    "r9_gp_nll_hessian": "refused-doc",
     # E202 itertools.pairwise over a list of point tuples (a standard-library function
     # with no rule): sum(math.hypot(...) for a, b in itertools.pairwise(pts))
     "r9_perimeter_itertools_pairwise": "refused-doc",

@@ -2994,8 +2994,6 @@ FOUND = {
         "grad [1,1,1,1], should be [0,1,1,1]",
     # ---- CRASH
     # ---- refusals the README does not document
-    "aux_dict_jax-aux": "undocumented refusal: backend='jax' with has_aux and a dict aux: "
-        "E603 no lowering for 'make_dict'",
     "grad_penalty-grad": "undocumented refusal: a function calling revsrc.grad on its own "
         "nested def is refused with E204 'the file was changed', which is false",
     "built_namedtuple-grad": "undocumented refusal: a namedtuple built in a conditional "

@@ -374,17 +374,19 @@ def jvp_post(has_aux):
 
     def post(outs, args):
         out, t = outs[0], outs[1]
-        if isinstance(out, (tuple, list)):
-            t = type(out)(_tangent_like(jnp, u, o) for u, o in zip(t, out))
-        else:
-            t = _tangent_like(jnp, t, out)
-        return (out, t) + ((outs[2],) if has_aux else ())
+        return (out, _tangent_like(jnp, t, out)) + ((outs[2],) if has_aux else ())
     return post
 
 
 def _tangent_like(jnp, t, out):
+    """The tangent ``t`` shaped like the value ``out``, leaf by leaf through tuples,
+    lists and dicts (a gradient of a dict argument is a dict)."""
     if t is None:
         return None
+    if isinstance(out, dict) and isinstance(t, dict):
+        return {k: _tangent_like(jnp, t.get(k), v) for k, v in out.items()}
+    if isinstance(out, (tuple, list)):
+        return type(out)(_tangent_like(jnp, u, o) for u, o in zip(t, out))
     dt = jnp.result_type(out)
     t = jnp.asarray(t, dtype=dt if dt.kind in "fc" else None)
     return jnp.broadcast_to(t, jnp.shape(out)) if jnp.shape(t) != jnp.shape(out) else t

@@ -182,7 +182,11 @@ class LoopLowering:
                 not any(isinstance(e, ast.Starred) for e in target.elts):
             for t, part in zip(target.elts, item):
                 self._bind_unrolled(sc, t, part, copy, loc)
-        else:
+        else:   # (a tuple item of another length: unpacked as it runs, as Python's)
+            if isinstance(item, VTuple) and isinstance(target, ast.Tuple) and \
+                    len(item) != len(target.elts) and \
+                    not any(isinstance(e, ast.Starred) for e in target.elts):
+                item = self._materialize(item, copy, loc)
             self._assign_operand(sc, target, item, copy, loc)
 
     def _unroll_items(self, sc, node, items, out, loc):
