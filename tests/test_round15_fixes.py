@@ -359,3 +359,29 @@ def test_vmap_of_a_function_building_arrays_runs_batched():
     with pytest.raises(revsrc.RevsrcError) as info:
         revsrc.jit(builds_an_array)(0.5)
     assert info.value.code == "E502"
+
+
+# ----- round 16: holomorphic Hessian of a complex number, list(enumerate(zip(...))) -----
+
+def test_hessian_holomorphic_of_a_complex_number():
+    """E301 'only float scalars have tangents' before: f'' of a complex number is the
+    holomorphic derivative of f'."""
+    def f(z):
+        return z ** 3 + 2 * z
+    z = 1.0 + 2.0j
+    assert revsrc.hessian(f, holomorphic=True)(z) == pytest.approx(6 * z, rel=1e-15)
+    assert revsrc.hessian(f, holomorphic=True)(np.complex128(z)) == pytest.approx(6 * z)
+
+
+def enumerate_zip(ws, xs):
+    s = 0.0
+    for i, (w, x) in reversed(list(enumerate(zip(ws, xs)))):
+        s = s * 0.5 + w * x ** 2 / (i + 1)
+    return s
+
+
+def test_list_of_enumerate_of_zip_is_followed():
+    ws, xs = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0, 2.0])
+    value, grad = revsrc.value_and_grad(enumerate_zip)(ws, xs)
+    assert value == enumerate_zip(ws, xs)
+    np.testing.assert_allclose(grad, _fd(lambda w: enumerate_zip(w, xs), ws), rtol=1e-7)

@@ -26,8 +26,6 @@ KNOWN = {
     # list(enumerate(zip(ws, xs))) (and reversed of it): E202 "zip has no derivative rule";
     # enumerate(zip(...)), list(zip(...)) and reversed(list(enumerate(ws))) work; right:
     # autograd's gradient
-    "r16_reversed_list_enumerate_zip": "refused-undoc",
-    "r16_list_enumerate_zip": "refused-undoc",
     # s.energy(L) on module-level objects with a differentiated value: E202, documented
     # (containers.md "Not yet": a method of a module-level object)
     "r16_slots_property_global_objects": "refused-doc",
@@ -78,7 +76,6 @@ KNOWN = {
     # hessian(holomorphic=True) of a complex scalar: E301 "argument z is a complex ... (pass
     # None for it)"; grad(holomorphic=True) of it and hessian of a complex array work;
     # right: 6 z
-    "r16_hessian_holomorphic_scalar_complex": "refused-undoc",
     # grad of a complex output without holomorphic=True: E302, documented
     "r16_grad_complex_without_holomorphic": "refused-doc",
     # -- part k

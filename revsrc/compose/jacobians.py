@@ -339,7 +339,12 @@ def hessian(f: Callable[..., Any], argnums: Argnums = 0,
         grad_z = _grad(f, argnums, backend, memory, True)
 
         def hessian_holomorphic(*args, **kwargs):
-            _complex_arguments(arguments.positional(f, args, kwargs), nums, "hessian")
+            given = arguments.positional(f, args, kwargs)
+            _complex_arguments(given, nums, "hessian")
+            if not many and isinstance(given[nums[0]], (complex, np.complexfloating)):
+                # a complex number (forward mode takes float scalars): f'' as the
+                # holomorphic derivative of f'
+                return _grad(grad_z, argnums, backend, memory, True)(*args, **kwargs)
             return jacfwd(grad_z, argnums, backend=backend)(*args, **kwargs)
         hessian_holomorphic.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
         return hessian_holomorphic

@@ -385,9 +385,12 @@ class CallLowering:
         to a builtin that reads it once is marked so (`_zipped`)."""
         if isinstance(node.func, ast.Name) and node.func.id in READ_ONCE and \
                 self._static_callee(sc, node.func, []) is getattr(builtins, node.func.id):
-            self.zips_consumed.update(
-                a for a in node.args if isinstance(a, ast.Call) and
-                isinstance(a.func, ast.Name) and a.func.id in ("zip", "enumerate"))
+            read = [a for a in node.args if isinstance(a, ast.Call) and
+                    isinstance(a.func, ast.Name) and a.func.id in ("zip", "enumerate")]
+            read += [a.args[0] for a in read if a.func.id == "enumerate" and a.args and
+                     isinstance(a.args[0], ast.Call) and isinstance(a.args[0].func, ast.Name)
+                     and a.args[0].func.id == "zip"]     # list(enumerate(zip(ws, xs)))
+            self.zips_consumed.update(read)
         args = []
         for a in node.args:
             if isinstance(a, ast.Starred):
