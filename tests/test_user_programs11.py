@@ -35,8 +35,6 @@ KNOWN = {
     "r11_grad_through_jacfwd_ftle": "refused-doc",
     # -- part g
     # -- part h
-    # q = {"a": 1.0, "b": 0.0}; q.update(p): E401 (a discarded call, documented)
-    "r11_dict_update_from_arg": "refused-doc",
     # p = {**{"a": 1.0}, **p}: ** in a dict literal now merges (tests/test_round11_undoc.py),
     # but the dict argument p rebound crashes: UnboundLocalError (the C1 family); the
     # gradient is {"b": e^0.1}

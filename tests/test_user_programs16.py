@@ -18,11 +18,6 @@ KNOWN = {
     # backend="jax": max() of traced floats: E603, documented in guide/jax.md
     "r16_seir_peak_backend_jax": "refused-doc",
     # -- part f
-    # d.setdefault("s", x) as a statement: E401 "a call whose result is discarded"; as a
-    # value: E101 "method .setdefault() of a dict is not supported"; not in the docs (d.get
-    # and d.pop work); right: 4 * 3.0 = 12.0 and 2.0
-    "r16_dict_setdefault": "refused-undoc",
-    "r16_dict_setdefault_value": "refused-undoc",
     # list(enumerate(zip(ws, xs))) (and reversed of it): E202 "zip has no derivative rule";
     # enumerate(zip(...)), list(zip(...)) and reversed(list(enumerate(ws))) work; right:
     # autograd's gradient

@@ -322,12 +322,7 @@ class AssignLowering:
             return False
         if not is_static_value(value):
             value = self._snapshot(self._materialize(value, out, loc), out, loc)
-        for i, k in enumerate(base.keys):
-            if k == key.value:
-                base.values[i] = value
-                return True
-        base.keys.append(key.value)
-        base.values.append(value)
+        base.put(key.value, value)
         return True
 
     def _static_inner_setitem(self, sc, target, value, out, loc):
@@ -365,11 +360,7 @@ class AssignLowering:
                 "loop", loc=loc, hint="build a new container (a dict literal) instead")
         if not is_static_value(value):
             value = self._snapshot(self._materialize(value, out, loc), out, loc)
-        if key in inner.keys:
-            inner.values[inner.keys.index(key)] = value
-        else:
-            inner.keys.append(key)
-            inner.values.append(value)
+        inner.put(key, value)
         return True
 
     def _static_augmented(self, sc, node, fn, out, loc):

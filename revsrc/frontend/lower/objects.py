@@ -20,7 +20,7 @@ from .dispatch import expression
 from .classes import is_super_call
 from .rebind import placed_dict
 from .values import (MISSING, STATIC_NODES, BoundMethod, Known, Slot, VDict, VRecord,
-                     VTuple, class_of, describe_static, is_static,
+                     VTuple, class_of, describe_static, is_static, is_static_value,
                      mentions_slot, short, static_node, vtuple)
 from ...core.late import LateModule
 
@@ -272,6 +272,22 @@ class ObjectLowering:
                     isinstance(args[0], Const) and base.owned and \
                     not (self.cond_depth or self.loop_depth) and _whole_statement(self, node):
                 return _static_pop(base, args, node, loc)
+            if name == "setdefault" and 1 <= len(args) <= 2 and not kwargs and \
+                    isinstance(args[0], Const) and args[0].value in base.keys:
+                return base.get(args[0].value)        # there: a read, changing nothing
+            if name in ("setdefault", "update") and self._may_change(base, node):
+                if base.placed:
+                    raise placed_dict(ast.unparse(node.func.value), loc)
+                return self._static_dict_write(base, name, args, kwargs, out, loc)
+            if name in ("pop", "setdefault", "update"):
+                raise errors.UnsupportedSyntax(
+                    f"d.{name}(...) is followed on a dict made in the function, with "
+                    "constant keys, as a statement of its own outside branches and loops"
+                    + (" (or where the key is already in the dict)"
+                       if name == "setdefault" else ""), loc=loc,
+                    hint="d[k] = d.get(k, v) for d.setdefault(k, v); d[k] = v per key for "
+                         "d.update(...); for d.pop, build the dict without the key: "
+                         "{k: v for k, v in d.items() if k != key}")
             if name == "pop":
                 raise errors.UnsupportedSyntax(
                     "d.pop(key) is followed on a dict made in the function, with a "
@@ -311,6 +327,49 @@ class ObjectLowering:
             hint="dicts: .items(), .keys(), .values(), .get(key), .copy(); "
                  "namedtuples: ._replace(...), ._asdict(); and the methods of your own "
                  "classes")
+
+    def _dict_method_statement(self, sc, call, out):
+        """``d.pop(k)``, ``d.setdefault(k, v)``, ``d.update(...)`` as statements, on a
+        name holding a dict the lowering knows: the change is followed as in a value
+        (`_container_method`). False for any other call."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in ("pop", "setdefault", "update")
+                and isinstance(func.value, ast.Name)
+                and isinstance(sc.env.get(func.value.id), VDict)):
+            return False
+        self._expr(sc, call, out)
+        return True
+
+    def _may_change(self, base, node):
+        """Whether the call ``node`` may change the static dict ``base`` in place: one
+        the function made, outside branches and loops, the call its whole statement
+        (so it runs exactly once where the statement runs)."""
+        return base.owned and not (self.cond_depth or self.loop_depth) and \
+            _whole_statement(self, node)
+
+    def _static_dict_write(self, base, name, args, kwargs, out, loc):
+        """``d.setdefault(key[, default])`` of a key ``d`` lacks (the default stored and
+        returned) or ``d.update(other, **kw)`` with ``other`` a dict whose keys are
+        known (None returned), on a static dict `_may_change` allows."""
+        if name == "setdefault":
+            if kwargs or not 1 <= len(args) <= 2 or not isinstance(args[0], Const):
+                raise errors.UnsupportedSyntax(
+                    "d.setdefault(key, default) is followed with a constant key", loc=loc,
+                    hint="d[k] = d.get(k, v)")
+            pairs = [(args[0].value, args[1] if len(args) == 2 else Const(None))]
+        else:
+            if len(args) > 1 or (args and not isinstance(args[0], VDict)):
+                raise errors.UnsupportedSyntax(
+                    "d.update(...) is followed with a dict whose keys are known when "
+                    "transforming (a dict literal, or one the function made), and keywords",
+                    loc=loc, hint="assign each key: d[k] = v")
+            pairs = list(zip(args[0].keys, args[0].values)) if args else []
+            pairs += list(kwargs)
+        for key, value in pairs:
+            if not is_static_value(value):
+                value = self._snapshot(self._materialize(value, out, loc), out, loc)
+            base.put(key, value)
+        return value if name == "setdefault" else Const(None)
 
     def _given_to(self, cls, out, loc):
         """How ``cls``'s defaults are bound (`InliningLowering._given`): what its

@@ -121,6 +121,7 @@ class StatementLowering:
                 self._print_statement(sc, node.value, out, loc) or
                 effect_statement(self, sc, node.value, out, loc) or
                 self._list_method_statement(sc, node.value, out, loc) or
+                self._dict_method_statement(sc, node.value, out) or
                 self._discarded_call(sc, node.value, out, loc)):
             return False
         what = "a call whose result is discarded" if isinstance(node.value, ast.Call) \

@@ -71,6 +71,15 @@ class VDict:
                 return v
         return default
 
+    def put(self, key, value):
+        """``d[key] = value``: the item replaced, or added last (Python's order)."""
+        for i, k in enumerate(self.keys):
+            if k == key:
+                self.values[i] = value
+                return
+        self.keys.append(key)
+        self.values.append(value)
+
 
 class VRecord:
     """A dataclass or a registered container class whose fields are known: its
