@@ -24,12 +24,10 @@ KNOWN = {
     # s.energy(L) on module-level objects with a differentiated value: E202, documented
     # (containers.md "Not yet": a method of a module-level object)
     "r16_slots_property_global_objects": "refused-doc",
-    # a list of dataclass objects holding a differentiated value, even a literal
-    # [P(1.0, x), P(2.0, 2 * x)] read by a for loop: E202 "a container built as a value
-    # (in a loop, or under a condition)"; the same with a plain class works and
-    # containers.md says dataclasses are followed and lists of them unrolled; right: 18 x
-    "r16_dataclass_list_comprehension": "refused-undoc",
-    "r16_dataclass_list_literal_for": "refused-undoc",
+    # a comprehension building dataclass objects from an array argument's items
+    # ([Particle(m=1.0 + i, x=v) for i, v in enumerate(xs)]): E202 "a container built as
+    # a value (in a loop...)", documented in refusals.md (a literal list of them works)
+    "r16_dataclass_list_comprehension": "refused-doc",
     # -- part g
     # a wrong cotangent shape inside a pytree cotangent: E306, documented
     "r16_vjp_pytree_cotangent_bad_shape": "refused-doc",
