@@ -30,7 +30,7 @@ from . import errors, primitives, runtime
 from .frontend import arguments, bindings, fence
 from .frontend import callee as callee_mod
 from .frontend.lower import numbers, recursion
-from .core import ir, kinds
+from .core import ir, kinds, pytree
 from .backends.engine import lower as engine
 from .executable import Compiled, EngineFallback, ProgramCache, read_anew
 from ._kernels import Derivative, Guards
@@ -92,12 +92,15 @@ class Jitted:
         key = tuple(kinds.signature(v) for v in values)
         if self.valued:
             key = self._valued_key(key, values)
+        flat = values
+        if kinds.ANY in key:       # a tuple (or list, dict...) of numbers: its items
+            key, flat = _taken_apart(key, values)
         entry = self.cache.current(key) or self._compile(key, values)
-        numpy = numpy_arithmetic(values)
+        numpy = numpy_arithmetic(flat)
         if numpy == OWN or (numpy == FLOAT64 and self.bool_arithmetic.get(key, True)):
             return self.f(*args, **kwargs)
         try:
-            outs = entry.run(values)
+            outs = entry.run(flat)
         except EngineFallback:   # an int beyond 2**53, a complex power: Python
             return self.f(*args, **kwargs)
         except Exception:
@@ -123,6 +126,8 @@ class Jitted:
     def _compile(self, key, values):
         loc = self.parsed.loc(self.parsed.node)
         for i, (k, v) in enumerate(zip(key, values)):
+            if arguments.is_tree(k):
+                continue
             if kinds.kind_of_signature(k) not in kinds.SCALARS:
                 raise errors.NotCompilable(
                     f"revsrc.jit compiles functions of floats, ints and bools onto the "
@@ -164,6 +169,26 @@ class Jitted:
 
 OWN = "own"
 FLOAT64 = "float64"
+
+
+def _taken_apart(key, values):
+    """(key, values) with each container argument whose leaves are all numbers (a
+    tuple of floats, a namedtuple, a dict of ints) taken apart: its key entry the
+    container's structure and its leaves' kinds, and its leaves a parameter each
+    (revsrc/frontend/arguments.py), so a different structure is another program.
+    Anything else stays as it is (and is refused by `_compile`)."""
+    new_key, flat = [], []
+    for k, v in zip(key, values):
+        if k == kinds.ANY and pytree.is_container(v):
+            leaves, td = pytree.tree_flatten(v)
+            sigs = tuple(kinds.signature(x) for x in leaves)
+            if leaves and all(kinds.kind_of_signature(s) in kinds.SCALARS for s in sigs):
+                new_key.append((arguments.TREE, td, sigs))
+                flat.extend(leaves)
+                continue
+        new_key.append(k)
+        flat.append(v)
+    return tuple(new_key), tuple(flat)
 
 
 def numpy_arithmetic(values):

@@ -72,10 +72,6 @@ KNOWN = {
     # grad of a complex output without holomorphic=True: E302, documented
     "r16_grad_complex_without_holomorphic": "refused-doc",
     # -- part k
-    # revsrc.jit of a function with a tuple-of-floats default argument: E502 "argument 1
-    # (doses) is a tuple"; jit.md says jit takes floats, ints, bools "(or tuples of them)";
-    # right: the plain call
-    "r16k_dosing_jit_exact": "refused-undoc",
     # backend="jax": range(int(days / dt)) of float defaults: E603, documented (a trip count
     # computed from floats); max()/min() of traced floats: E603, documented; int(np.argmax(x)):
     # E603, documented kind (float()/max()/min() of traced values)
@@ -88,10 +84,9 @@ KNOWN = {
     # TracerBoolConversionError; jax.md says branches on traced values select their variables
     # and nested if/elif chains work; right: the default backend's gradient
     "r16k_thermostat_backend_jax": "refused-undoc",
-    # revsrc.jit of a function that keeps its totals in a local dict: E502 "a dict built in
-    # the function has no engine instruction"; jit.md names lists built in the function, not
-    # dicts; right: the plain call
-    "r16k_dict_accumulate_jit": "refused-undoc",
+    # revsrc.jit of a function that keeps its totals in a local dict changed in a loop:
+    # E502 "a dict built in the function has no engine instruction", documented in jit.md
+    "r16k_dict_accumulate_jit": "refused-doc",
     # backend="jax" of the billiard (50 steps x 2 nested branches with slice writes): E605,
     # documented (too large to compile)
     "r16k_billiard_backend_jax": "refused-doc",

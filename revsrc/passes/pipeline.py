@@ -132,6 +132,7 @@ def jit_program(f, key, inline_callees, outputs):
     names = low.names
     params = list(low.params)
     deps = list(low.deps)
+    key = arguments.flat_key(key)     # a tuple of numbers: a parameter per item
     body = inline_callees(params, key, low.body, names, deps)
     body = attributes.as_global_reads(body)    # CFG.k of a global namespace: read per call
     body, items = cse.scalarize_tuples(body, names.fresh)

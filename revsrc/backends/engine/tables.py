@@ -20,20 +20,28 @@ from .sums import with_kinds
 __all__ = ["lookups"]
 
 _NUMBERS = (float, int, bool)
+_PARAM_TYPES = {kinds.FLOAT: float, kinds.INT: int, kinds.BOOL: bool}
 
 
 def _tables(program):
     """{name: items} for lists and tuples of constants of one type, assigned once and
-    read only as ``getitem(name, index)``."""
+    read only as ``getitem(name, index)``. An item may also be a parameter of that
+    kind the program never assigns (an item of a tuple argument, `revsrc.jit`'s
+    ``doses[j]``): it holds the same value wherever the table is read."""
     made, written, other = {}, {}, set()
     for s in ir.walk(program.body):
         for w in ir.writes(s):
             written[w] = written.get(w, 0) + 1
+    params = set(program.params)
+    for s in ir.walk(program.body):
         if isinstance(s, Op) and s.fn in (ir.make_list, ir.make_tuple) and s.args and \
-                not s.kwargs and all(isinstance(a, Const) for a in s.args):
-            values = [a.value for a in s.args]
-            if len({type(v) for v in values}) == 1 and type(values[0]) in _NUMBERS:
-                made[s.target] = tuple(values)
+                not s.kwargs and all(isinstance(a, Const) or a in params and a not in written
+                                     for a in s.args):
+            types = {type(a.value) if isinstance(a, Const) else
+                     _PARAM_TYPES.get(program.kinds.get(a)) for a in s.args}
+            if len(types) == 1 and next(iter(types)) in _NUMBERS:
+                made[s.target] = tuple(a.value if isinstance(a, Const) else a
+                                       for a in s.args)
             continue
         if isinstance(s, Op) and s.fn is operator.getitem and len(s.args) == 2 and \
                 not s.kwargs and _int_index(s.args[1], program.kinds):
@@ -60,6 +68,11 @@ def _items_read(s, tables, found):
     return tables.get(seq)
 
 
+def _operand(item):
+    """A table's item as an operand: a parameter's name, or a constant."""
+    return item if isinstance(item, str) else Const(item)
+
+
 def _int_index(index, found):
     if isinstance(index, Const):
         return type(index.value) in (int, bool)
@@ -80,7 +93,7 @@ def lookups(program):
     def pick(target, index, items, lo, hi, loc):
         """``target`` = the item at ``index``, known to be in [lo, hi)."""
         if hi - lo == 1:
-            return [Op(target, ir.copy, (Const(items[lo % len(items)]),), loc=loc)]
+            return [Op(target, ir.copy, (_operand(items[lo % len(items)]),), loc=loc)]
         mid = (lo + hi) // 2
         test = fresh("_below")
         made.add(test)
@@ -92,7 +105,7 @@ def lookups(program):
         n, loc, index = len(items), s.loc, s.args[1]
         if isinstance(index, Const):
             if -n <= index.value < n:
-                return [Op(s.target, ir.copy, (Const(items[index.value]),), loc=loc)]
+                return [Op(s.target, ir.copy, (_operand(items[index.value]),), loc=loc)]
             return [Op(None, guards.raise_error, (Const(IndexError),), loc=loc)]
         inside = fresh("_inside")
         made.update((inside, inside + "_low"))
