@@ -36,9 +36,6 @@ KNOWN = {
     # E302 row refuses them "without holomorphic=True" and JAX's take it; right:
     # [[z1, z0], [exp(z0), 2 z1]] (revsrc.jacfwd's) and diag(6 z)
     # -- part f
-    # grad of grad through np.linalg.cholesky (reverse over reverse): E104, documented
-    # (refusals.md E104 row); right: central differences / autograd
-    "r15_gp_unrolled_descent_grad_through_grad": "refused-doc",
     # np.block: E202, documented kind (a NumPy function with no rule)
     "r15_ordinary_kriging_block_solve": "refused-doc",
     # backend="jax": np.diag of a matrix: E603, documented in guide/jax.md

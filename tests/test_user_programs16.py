@@ -34,8 +34,6 @@ KNOWN = {
     # jacrev(grad(f)) / grad of an item of grad(f) where f builds a 2-D np.array literal
     # from items of its argument: ValueError "setting an array element with a sequence"
     # (hessian and jacfwd(grad) work); right: autograd's hessian / diag(6 a)
-    # jacrev(grad(f)) through np.linalg.cholesky: E104, documented (reverse over reverse)
-    "r16_jacrev_grad_cholesky_refused_E104": "refused-doc",
     # -- part h
     # hvp / jvp given fewer tangents than primals: plain TypeError "3 primals but 1
     # tangents" (no code); right: a coded E306, or for hvp with argnums=0 the product

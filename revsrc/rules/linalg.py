@@ -215,7 +215,11 @@ def cholesky_grad_jvp(g, ans, ct, L, a, upper=False):
             _forward.cholesky_grad_jvp_ans(g, ct, L, upper), None, None)
 
 
-define("cholesky_grad", _helpers.cholesky_grad, kind=KR.like_argument(2))
+# ... and in reverse (jacrev(grad(f)) through np.linalg.cholesky)
+@primitive("cholesky_grad", _helpers.cholesky_grad, kind=KR.like_argument(2))
+def cholesky_grad_vjp(g, ans, ct, L, a, upper=False):
+    back = _transpose.cholesky_grad_back(g, ct, L, upper)
+    return back[0], back[1], None, None
 
 
 @primitive("det", np.linalg.det, kind=KR.array_kind, complex_ok=True)

@@ -131,6 +131,28 @@ def solve_grad_a_back(gbar, ct, x, a, b):
             a_bar)
 
 
+def cholesky_grad_back(gbar, ct, ans, upper=False):
+    """(ct's, the factor's adjoints) of out = tril(S + S^T) - I S, S = L^-T P L^-1,
+    P = tril(L^T G) H (H: ones, a half on the diagonal), G the cotangent ``ct``, L
+    the factor ``ans`` (both transposed with ``upper``): with Sb = tril(gbar) +
+    tril(gbar)^T - I gbar, Pb = L^-1 Sb L^-T and Mb = tril(Pb) H, G's is L Mb and L's
+    G Mb^T - L^-T (P L^-1 Sb^T + P^T L^-1 Sb) L^-T."""
+    L, G, B = (_mT(ans), _mT(ct), _mT(gbar)) if upper else (ans, ct, gbar)
+    n = L.shape[-1]
+    eye = np.eye(n, dtype=np.result_type(L, G, B))
+    half = 1.0 - 0.5 * eye
+    P = np.tril(np.matmul(_mT(L), G)) * half
+    Linv = np.linalg.inv(L)
+    lower = np.tril(B)
+    Sb = lower + _mT(lower) - eye * B
+    Pb = np.matmul(np.matmul(Linv, Sb), _mT(Linv))
+    Mb = np.tril(Pb) * half
+    Linv_bar = np.matmul(np.matmul(P, Linv), _mT(Sb)) + np.matmul(np.matmul(_mT(P), Linv), Sb)
+    L_bar = np.matmul(G, _mT(Mb)) - np.matmul(np.matmul(_mT(Linv), Linv_bar), _mT(Linv))
+    G_bar = np.matmul(L, Mb)
+    return (_mT(G_bar), _mT(L_bar)) if upper else (G_bar, L_bar)
+
+
 def _inv_T(a, what):
     try:
         return _mT(np.linalg.inv(a))
