@@ -407,3 +407,69 @@ def logaddexp_vjp(g, x, y):
     """g / (1 + exp(y - x)), the adjoint of ``np.logaddexp(x, y)`` for x (swap x and y
     for y's); exp is NumPy's own loop, run on blocks. Same rules as tanh_vjp."""
     return _fused_or_raise(_LOGADDEXP, g, x, y)
+
+
+# ----- Per-example outer products -----
+# A weight's gradient per example, u[n, i] * v[n, j] (vmap of a matmul's adjoint): one
+# product per item, the bits of the broadcast multiply and of einsum, written in one
+# pass at memory speed (einsum's loop over a short last axis runs at half of it).
+
+cdef extern from *:
+    """
+    /* (no parameter named I: complex.h makes that a macro) */
+    static void revsrc_outer_rows(Py_ssize_t rows, Py_ssize_t ni, Py_ssize_t nj,
+                                  const double* u, Py_ssize_t su,
+                                  const double* v, Py_ssize_t sv,
+                                  double* __restrict__ out)
+    {
+        for (Py_ssize_t n = 0; n < rows; n++) {
+            const double* un = u + n * su;
+            const double* __restrict__ vn = v + n * sv;
+            for (Py_ssize_t i = 0; i < ni; i++) {
+                const double ui = un[i];
+                for (Py_ssize_t j = 0; j < nj; j++)
+                    out[j] = ui * vn[j];
+                out += nj;
+            }
+        }
+    }
+    """
+    void _outer_rows "revsrc_outer_rows"(Py_ssize_t rows, Py_ssize_t ni, Py_ssize_t nj,
+                                         const double* u, Py_ssize_t su,
+                                         const double* v, Py_ssize_t sv,
+                                         double* out) noexcept nogil
+
+
+def outer_rows(u, v, bint bu, bint bv):
+    """``u[n, i] * v[n, j]`` as a new (N, I, J) float64 array, for float64 arrays
+    (native, aligned, C-contiguous) ``u`` of shape (N, I) if ``bu`` else (I,) and ``v``
+    of shape (N, J) if ``bv`` else (J,), at least one batched; None for anything else
+    (the caller runs NumPy)."""
+    if not (bu or bv) or not (_plain_float_array(u, cnp.NPY_DOUBLE, 2 if bu else 1,
+                                                 cnp.PyArray_DIMS(<cnp.ndarray>u))
+                              if cnp.PyArray_CheckExact(u) else 0):
+        return None
+    if not (_plain_float_array(v, cnp.NPY_DOUBLE, 2 if bv else 1,
+                               cnp.PyArray_DIMS(<cnp.ndarray>v))
+            if cnp.PyArray_CheckExact(v) else 0):
+        return None
+    cdef cnp.ndarray a = <cnp.ndarray>u
+    cdef cnp.ndarray b = <cnp.ndarray>v
+    cdef Py_ssize_t rows = cnp.PyArray_DIMS(a)[0] if bu else cnp.PyArray_DIMS(b)[0]
+    if bu and bv and cnp.PyArray_DIMS(b)[0] != rows:
+        return None
+    cdef Py_ssize_t ni = cnp.PyArray_DIMS(a)[1 if bu else 0]
+    cdef Py_ssize_t nj = cnp.PyArray_DIMS(b)[1 if bv else 0]
+    cdef cnp.npy_intp dims[3]
+    dims[0] = rows
+    dims[1] = ni
+    dims[2] = nj
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(3, dims, cnp.NPY_DOUBLE, 0)
+    cdef const double* pu = <const double*>cnp.PyArray_DATA(a)
+    cdef const double* pv = <const double*>cnp.PyArray_DATA(b)
+    cdef double* po = <double*>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t su = ni if bu else 0
+    cdef Py_ssize_t sv = nj if bv else 0
+    with nogil:
+        _outer_rows(rows, ni, nj, pu, su, pv, sv, po)
+    return out

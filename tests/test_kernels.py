@@ -790,3 +790,31 @@ def test_tanh_vjp_jvp_edges_and_fallback():
         _kernels.tanh_vjp_jvp(g, y, t[:3])
     with pytest.raises(TypeError):
         _kernels.tanh_vjp_jvp(g[:3], y[:3], np.ones(3, np.float32))
+
+
+@pytest.mark.parametrize("bu, bv", [(True, True), (False, True), (True, False)])
+@pytest.mark.parametrize("shape", [(256, 32, 128), (5, 1, 8), (3, 7, 1), (0, 4, 3), (2, 0, 5)])
+def test_outer_rows_bits_match_the_broadcast_multiply(bu, bv, shape):
+    """Per-example outer products (vmap of a matmul's adjoint) are one product per
+    item: the same bits as NumPy's broadcast multiply, with infs and nans where it has
+    them."""
+    n, i, j = shape
+    rng = np.random.default_rng(sum(shape))
+    u = rng.normal(size=(n, i) if bu else (i,))
+    v = rng.normal(size=(n, j) if bv else (j,))
+    if u.size and v.size:
+        u.flat[0], v.flat[-1] = np.inf, np.nan
+    got = _kernels.outer_rows(u, v, bu, bv)
+    want = (u if bu else u[None])[:, :, None] * (v if bv else v[None])[:, None, :]
+    assert got.shape == (n, i, j) and got.dtype == np.float64
+    np.testing.assert_array_equal(got, np.broadcast_to(want, (n, i, j)))
+
+
+def test_outer_rows_declines_what_it_cannot_take():
+    u, v = np.ones((4, 3)), np.ones((4, 5))
+    assert _kernels.outer_rows(u.astype(np.float32), v, True, True) is None
+    assert _kernels.outer_rows(np.ones((3, 4)).T, v, True, True) is None   # not C-contiguous
+    assert _kernels.outer_rows(u, np.ones((5, 5)), True, True) is None       # rows differ
+    assert _kernels.outer_rows(u, v, False, True) is None                    # u not 1-D
+    assert _kernels.outer_rows(u[0], v[0], False, False) is None             # nothing batched
+    assert _kernels.outer_rows([[1.0]], v, True, True) is None
