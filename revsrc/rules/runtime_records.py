@@ -185,7 +185,7 @@ def logaddexp_vjp_jvp(g, ans, d, x, y):
 # (name, argument whose kind and rank the gradient has, the arguments it is linear in:
 # together, or ((i, j),) for each of them)
 for _fn, _like_arg, _linear in [
-    (_reductions.broadcast_reduced, 1, (0,)), (_reductions.sum_list_grad, 1, (0,)),
+    (_reductions.broadcast_reduced, 1, (0,)),
     (_reductions.mean_grad, 2, (0,)), (_reductions.extremum_grad, 2, (0,)),
     (_reductions.mean_where_grad, 2, (0,)),
     (_reductions.var_grad, 1, ((0, 1),)), (_reductions.cumsum_grad, 1, (0,)),
@@ -272,6 +272,13 @@ def relu_vjp_vjp(g, ans, grad, x):
 @primitive("tanh_vjp", tensor.tanh_vjp)
 def tanh_vjp_vjp(g, ans, grad, y):
     return tensor.tanh_vjp(g, y), -2.0 * g * grad * y
+
+
+# builtins sum's adjoint, g for every item: its transpose sums the items' adjoints
+# (grad of grad through sum(xs), sum(v * v for v in xs))
+@primitive("sum_list_grad", _reductions.sum_list_grad, kind=_like(1), linear=(0,))
+def sum_list_grad_vjp(g, ans, grad, iterable):
+    return _transpose.sum_list_back(g, grad, iterable), None
 
 
 @primitive("broadcast_reduced", _reductions.broadcast_reduced)

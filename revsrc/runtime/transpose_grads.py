@@ -22,6 +22,21 @@ def broadcast_back(gbar, g):
     return np.array(np.broadcast_to(gbar, np.shape(g)))
 
 
+def sum_list_back(gbar, g, iterable):
+    """g's adjoint of ``sum_list_grad(g, iterable)`` (``g`` summed to each item's
+    shape, builtins ``sum``'s adjoint): each item's adjoint in ``gbar`` spread back over
+    ``g``'s shape, and summed (an array ``iterable``: ``gbar`` summed to ``g``'s shape)."""
+    if isinstance(iterable, np.ndarray):
+        return runtime.unbroadcast(gbar, g)
+    total = None
+    for item_bar in gbar:
+        if item_bar is None:
+            continue
+        part = broadcast_back(item_bar, g)
+        total = part if total is None else total + part
+    return broadcast_back(0.0, g) if total is None else total
+
+
 def reduce_like(gbar, g, x, axis=None, keepdims=False):
     """The transpose of spreading ``g`` (a reduction's adjoint) over ``x``: ``gbar``
     summed over the reduced axes, back to ``g``'s shape."""
