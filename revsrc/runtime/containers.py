@@ -370,6 +370,70 @@ def tail_grad(g, n_tail):
     return g[len(g) - n_tail:]
 
 
+# Their transposes (reverse over reverse: grad(grad(f)) of a function that builds a
+# list). An adjoint that is a number stands for that number at every item (what
+# item_grad and head_grad give for it): its own adjoint sums everything back.
+
+def _total(g):
+    """Every number in the adjoint ``g`` (nested pieces, dicts, arrays) summed."""
+    if isinstance(g, dict):
+        return sum((_total(v) for v in g.values()), 0.0)
+    if isinstance(g, np.ndarray) and g.dtype == object:
+        return sum((_total(v) for v in g), 0.0)
+    return np.sum(g) if np.ndim(g) else g
+
+
+def _zeros_of(g):
+    """A zero adjoint of the same pieces as the list or dict adjoint ``g``."""
+    if isinstance(g, dict):
+        return DictGrad({k: zero_like(v) for k, v in g.items()})
+    return pieces([zero_like(item) for item in g])
+
+
+def item_back(ybar, g, index):
+    """``g``'s adjoint of ``item_grad(g, index)``: ``ybar`` at ``index``, zeros at the
+    other items."""
+    if np.ndim(g) == 0 and not isinstance(g, dict):
+        return _total(ybar)
+    out = _zeros_of(g)
+    if isinstance(g, dict):
+        if index in g:
+            out[index] = out[index] + ybar
+        return out
+    out[index] = out[index] + ybar
+    return out
+
+
+def _spread(ybar, g, lo, hi):
+    """``g``'s adjoint of its items ``lo:hi`` (head_grad's or tail_grad's), whose
+    adjoint is ``ybar``: zeros at the other items."""
+    if np.ndim(g) == 0:
+        return _total(ybar)
+    out = _zeros_of(g)
+    scalar = np.ndim(ybar) == 0 and not isinstance(ybar, dict)
+    for k, i in enumerate(range(lo, hi)):
+        out[i] = out[i] + (ybar if scalar else ybar[k])
+    return out
+
+
+def head_back(ybar, g, n_tail):
+    """``g``'s adjoint of ``head_grad(g, n_tail)``."""
+    return _spread(ybar, g, 0, len(g) - n_tail if np.ndim(g) else 0)
+
+
+def tail_back(ybar, g, n_tail):
+    """``g``'s adjoint of ``tail_grad(g, n_tail)``."""
+    return _spread(ybar, g, len(g) - n_tail if np.ndim(g) else 0, len(g) if np.ndim(g) else 0)
+
+
+def picked_back(ybar, seq, ans):
+    """``g``'s adjoint of ``picked_grad(g, seq, ans)``: the tied items' adjoints, their
+    mean (the item's own where nothing ties)."""
+    if np.ndim(ybar) == 0 and not isinstance(ybar, dict):
+        return ybar
+    return picked_tangent(ybar, seq, ans)
+
+
 def as_items(g, seq):
     """``g`` (one adjoint per item) in the form of the sequence it is the adjoint of: an
     iterable given to ``extend`` may be an array, whose adjoint is an array."""
