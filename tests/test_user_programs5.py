@@ -104,7 +104,6 @@ KNOWN = {
     "divmod_builtin": "refused",             # E202 divmod
     "inplace_on_array_from_list": "refused",  # E404 h0 = hs[0]; h0 += 1 (the dict version works)
     "dict_unpack_merge_update": "refused",   # E101 {**p, "b": ...}
-    "dataclass_list_built_inside_method": "refused",  # E202 list of dataclasses in a genexpr
     "complex_constructor": "refused",        # E202 complex(x, 2.0)
     "except_as_uses_exception": "refused",   # E101 except ValueError as e
     "dunder_method_calls": "refused",        # E202 x.__mul__(x)
@@ -140,7 +139,6 @@ KNOWN = {
     "lazy_gen_partial": "refused",           # E202 next of a generator
     "lazy_reversed_kept": "refused",         # E202
     "lazy_enumerate_kept": "refused",        # E202
-    "lazy_setdefault_": "refused",           # E401 discarded call
     "mut_tuple_holds_list": "refused",       # E404 (documented: list stored in a tuple)
     "np_corrcoef": "refused",                # E202 library functions without rules
     "np_polyfit": "refused",
