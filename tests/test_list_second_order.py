@@ -89,3 +89,19 @@ def test_second_order_through_lists_built_and_picked(f):
     h = 1e-6
     fd = np.array([(g(x + h * e) - g(x - h * e)) / (2 * h) for e in np.eye(4)])
     np.testing.assert_allclose(H, fd, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("f, x", [
+    (lambda x: np.sum(np.roll(x, 1) * x) ** 2, np.array([0.3, -0.7, 1.1, 0.5])),
+    (lambda x: np.sum(np.roll(x.reshape(2, 2), (1, -1), axis=(0, 1)) ** 3),
+     np.array([0.3, -0.7, 1.1, 0.5])),
+    (lambda x: np.sum(np.triu(np.outer(x, x), 1) ** 2), np.array([0.3, -0.7, 1.1, 0.5])),
+    (lambda x: np.sum(np.tril(x) ** 3), np.array([0.3, -0.7, 1.1])),   # a 1-D argument
+])
+def test_second_order_through_roll_and_triangles(f, x):
+    H = revsrc.hessian(f)(x)
+    np.testing.assert_allclose(revsrc.jacrev(revsrc.grad(f))(x), H, rtol=1e-12, atol=1e-14)
+    g = revsrc.grad(f)
+    h = 1e-6
+    fd = np.array([(g(x + h * e) - g(x - h * e)) / (2 * h) for e in np.eye(x.size)])
+    np.testing.assert_allclose(H, fd, rtol=1e-6, atol=1e-8)

@@ -231,7 +231,7 @@ for _fn, _like_arg, _linear in [
     (_shape.hstack_grad, None, (0,)), (_shape.vstack_grad, None, (0,)),
     (_shape.split_grad, 2, (0,)), (_shape.tile_grad, 1, (0,)),
     (_shape.repeat_grad, 1, (0,)), (_shape.diag_grad, 1, (0,)),
-    (_shape.diagonal_grad, 1, (0,)), (_shape.triangle_grad, 1, (0,)), (_shape.linspace_grad_start, 1, (0,)),
+    (_shape.diagonal_grad, 1, (0,)), (_shape.linspace_grad_start, 1, (0,)),
     (_shape.linspace_grad_stop, 2, (0,)), (_indexing.sort_grad, 1, (0,)),
     (_indexing.take_along_axis_grad, 1, (0,)), (_reductions.norm_grad, 2, ()),
     (_reductions.std_grad, 2, ()), (_reductions.prod_grad, 2, ()),
@@ -302,6 +302,12 @@ def tanh_vjp_vjp(g, ans, grad, y):
 @primitive("sum_list_grad", _reductions.sum_list_grad, kind=_like(1), linear=(0,))
 def sum_list_grad_vjp(g, ans, grad, iterable):
     return _transpose.sum_list_back(g, grad, iterable), None
+
+
+# np.tril's and np.triu's adjoint (rows summed for a 1-D argument): linear in g
+@primitive("triangle_grad", _shape.triangle_grad, kind=_like(1), linear=(0,))
+def triangle_grad_vjp(g, ans, gt, m):
+    return _transpose.triangle_back(g, gt, m), None
 
 
 @primitive("broadcast_reduced", _reductions.broadcast_reduced)

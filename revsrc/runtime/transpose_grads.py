@@ -37,6 +37,14 @@ def sum_list_back(gbar, g, iterable):
     return broadcast_back(0.0, g) if total is None else total
 
 
+def triangle_back(gbar, gt, m):
+    """gt's adjoint of ``triangle_grad(gt, m)`` (np.tril's and np.triu's adjoint): for a
+    1-D ``m``, whose rows were summed, ``gbar`` given to every row."""
+    if np.ndim(m) == 1:
+        return np.array(np.broadcast_to(np.expand_dims(gbar, -2), np.shape(gt)))
+    return gbar
+
+
 def reduce_like(gbar, g, x, axis=None, keepdims=False):
     """The transpose of spreading ``g`` (a reduction's adjoint) over ``x``: ``gbar``
     summed over the reduced axes, back to ``g``'s shape."""

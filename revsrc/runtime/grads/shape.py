@@ -156,10 +156,9 @@ def append_grads(g, arr, values, axis=None):
     return as_input(head, arr), per_item(as_input(tail, values), values)
 
 
-def roll_grad(g, shift, axis=None):
-    """np.roll back by ``shift``."""
-    back = -np.asarray(shift) if np.ndim(shift) else -shift
-    return np.roll(g, back, axis)
+def negated_shift(shift):
+    """``-shift`` for np.roll's shift, an int or a sequence of them."""
+    return -np.asarray(shift) if np.ndim(shift) else -shift
 
 
 def rollaxis_grad(g, a, axis, start=0):
