@@ -108,7 +108,11 @@ def analyze(low, flat_key, positions, rule_inputs=None):
     found, ndims = infer_kinds(low.params, pkinds, pndims, low.body, seed=low.kinds)
     _dict_unions(low.body, found)
     wrt = [low.params[a] for a in positions]
-    real = realness.real_variables(low.params, flat_key, low.body)
+    # known real: arrays by `realness`, numbers by their kinds unless computed from
+    # complex values (a complex array's np.sum is a number)
+    unreal = realness.maybe_complex(low.params, flat_key, low.body)
+    real = realness.real_variables(low.params, flat_key, low.body) | {
+        v for v, k in found.items() if k in SCALARS and v not in unreal}
     active = activity(low.params, wrt, low.body, low.result, found, positions=rule_inputs,
                       real=real)
     return Analyzed(low.names, low.params, low.body, low.result, low.aux, low.deps,
@@ -323,7 +327,7 @@ def _varied(stmts, wrt, kinds, positions, real):
                 else:
                     ins = [s.args[i] for i in pos] + [v for k, v in s.kwargs if k in kws]
                 if any(isinstance(a, str) and a in varied for a in ins) \
-                        and not _flat_here(s, kinds, real):
+                        and not _flat_here(s, real):
                     varied.add(s.target)
                     changed = True
             elif isinstance(s, SetItem) and s.target not in varied:
@@ -342,14 +346,13 @@ def _varied(stmts, wrt, kinds, positions, real):
     return varied
 
 
-def _flat_here(op, kinds, real):
+def _flat_here(op, real):
     """Whether ``op`` calls a function piecewise constant on real numbers (np.sign, whose
-    rules are for complex inputs) on real values alone (real numbers by their kinds,
-    real arrays by `realness`): its derivative is zero there, so the program (one the
-    scalar engine runs too) has none."""
+    rules are for complex inputs) on real values alone (``real``: see `analyze`): its
+    derivative is zero there, so the program (one the scalar engine runs too) has none."""
     return bool(primitives.fact(op.fn, "flat_on_reals")) and all(
-        kinds.get(a) in SCALARS or a in real if isinstance(a, str)
-        else realness.real_constant(a.value) for a in op.args)
+        a in real if isinstance(a, str) else realness.real_constant(a.value)
+        for a in op.args)
 
 
 def _casts_to_integers(op):

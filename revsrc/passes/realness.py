@@ -86,3 +86,42 @@ def real_variables(params, flat_key, body):
                 real.discard(s.target)
                 changed = True
     return real
+
+
+def maybe_complex(params, flat_key, body):
+    """The variables of ``body`` that may hold complex values: from a parameter whose
+    argument is not a real number or real array, or a complex constant, through any
+    operation but those whose result is always real. A number computed from real
+    values alone is real whatever its function; one reduced from a complex array
+    (``np.sum(np.exp(1j * phi))``) is not, though its kind is a number's."""
+    stmts = list(ir.walk(body))
+    found = {p for p, sig in zip(params, flat_key) if not _real_signature(sig)}
+
+    def complex_operand(a):
+        return a in found if isinstance(a, str) else \
+            isinstance(a.value, (complex, np.complexfloating)) or \
+            (isinstance(a.value, np.ndarray) and a.value.dtype.kind == "c")
+
+    changed = True
+    while changed:
+        changed = False
+        stacks = {s.stack for s in stmts if isinstance(s, Push) and complex_operand(s.value)}
+        for s in stmts:
+            if isinstance(s, Op) and s.target is not None:
+                try:
+                    always = s.fn in _ALWAYS_REAL
+                except TypeError:     # an unhashable callable
+                    always = False
+                hit = not always and (any(complex_operand(a) for a in s.args) or
+                                      any(complex_operand(v) for _, v in s.kwargs))
+            elif isinstance(s, SetItem):
+                hit = complex_operand(s.value)
+            elif isinstance(s, Pop):
+                hit = s.stack in stacks
+            else:
+                continue
+            if hit and s.target not in found:
+                found.add(s.target)
+                changed = True
+    return found
+
