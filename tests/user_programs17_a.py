@@ -520,3 +520,46 @@ add(pair("r17_landauer_backend_jax", lambda: revsrc.grad(landauer_T, backend="ja
          lambda: fd_checked(landauer_T, (np.array([0.1, -0.2, 0.3, 0.0, 0.15]),))[0], tol=1e-7))
 add(pair("r17_spin_echo_backend_jax", lambda: revsrc.grad(spin_echo_fidelity, backend="jax")(TH),
          lambda: fd_checked(spin_echo_fidelity, (TH,))[0], tol=1e-7))
+
+
+# ---- second derivatives of |sum of complex phasors|
+add(H("r17_slm_focus_hessian", phase_mask_focus, (PHI, AMP), ref="fd", tol=1e-5))
+add(pair("r17_slm_focus_hessian_jax_ref", lambda: revsrc.hessian(phase_mask_focus)(PHI, AMP),
+         lambda: jax().hessian(lambda p: jax().numpy.abs(jax().numpy.sum(
+             AMP * jax().numpy.exp(1j * p) * jax().numpy.exp(-2j * math.pi * jax().numpy.arange(6) / 6))) ** 2)(PHI), tol=1e-8))
+
+
+def kuramoto_order(theta):
+    # Kuramoto order parameter r = |mean(exp(i theta))| of a set of oscillator phases
+    return np.abs(np.mean(np.exp(1j * theta)))
+
+
+def kuramoto_order_real(theta):
+    return math.sqrt(np.mean(np.cos(theta)) ** 2 + np.mean(np.sin(theta)) ** 2)
+
+
+THK = np.array([0.3, -0.4, 0.9, 1.4])
+add(G("r17_kuramoto_order_grad", kuramoto_order, (THK,), ref=lambda: fd_checked(kuramoto_order_real, (THK,))[0], tol=1e-8))
+add(pair("r17_kuramoto_order_hessian", lambda: revsrc.hessian(kuramoto_order)(THK),
+         lambda: revsrc.hessian(kuramoto_order_real)(THK), tol=1e-8))
+add(pair("r17_kuramoto_order_hessian_fd", lambda: revsrc.hessian(kuramoto_order)(THK),
+         lambda: fd_hess_checked(kuramoto_order_real, (THK,))[0], tol=1e-5))
+
+
+def array_factor_db(steer, n=6, d=0.5):
+    # phased array: beam power toward 0.2 rad when steered at `steer`
+    k = np.arange(n)
+    w = np.exp(-2j * math.pi * d * k * math.sin(steer))
+    af = np.sum(w * np.exp(2j * math.pi * d * k * math.sin(0.2)))
+    return 10.0 * math.log10(abs(af) ** 2 / n ** 2 + 1e-12)
+
+
+add(G("r17_phased_array_grad", array_factor_db, (0.25,), ref="fd", tol=1e-7))
+add(pair("r17_phased_array_grad_grad", lambda: revsrc.grad(revsrc.grad(array_factor_db))(0.25),
+         lambda: fd_hess_checked(array_factor_db, (0.25,))[0], tol=1e-5))
+add(JV("r17_kuramoto_order_jvp", kuramoto_order, (THK,), (np.array([1.0, 0.5, -1.0, 2.0]),), ref="fd", tol=1e-8))
+add(pair("r17_kuramoto_order_vmap_grad", lambda: revsrc.vmap(revsrc.grad(kuramoto_order))(np.stack([THK, 2 * THK])),
+         lambda: np.array([fd_checked(kuramoto_order_real, (t,))[0] for t in (THK, 2 * THK)]), tol=1e-8))
+add(H("r17_thin_film_reflectance_hessian", film_reflectance, (DL, NL), ref="fd", tol=1e-5))
+add(H("r17_gaussian_beam_abcd_hessian", gaussian_beam_waist, (FL,), ref="fd", tol=1e-4))
+add(H("r17_landauer_complex_solve_hessian", landauer_T, (np.array([0.1, -0.2, 0.3, 0.0, 0.15]),), ref="fd", tol=1e-4))

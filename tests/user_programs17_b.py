@@ -420,3 +420,50 @@ add(pair("r17_median_bond_mask_backend_jax", lambda: revsrc.grad(median_bond, ba
          lambda: fd_checked(median_bond, (X7,))[0], tol=1e-7))
 add(pair("r17_rate_matrix_reshape_view_backend_jax", lambda: revsrc.grad(rxn_tridiag_view, backend="jax")(np.array([1.0, 0.7, 0.4])),
          lambda: fd_checked(rxn_tridiag_view, (np.array([1.0, 0.7, 0.4]),))[0], tol=1e-7))
+
+
+def gauss_pivot_solve(A, b):
+    # Gaussian elimination with partial pivoting; rows swapped with fancy indexing
+    A = A.astype(float)
+    b = b.astype(float)
+    n = len(b)
+    for k in range(n - 1):
+        p = k + int(np.argmax(np.abs(A[k:, k])))
+        if p != k:
+            A[[k, p]] = A[[p, k]]
+            b[[k, p]] = b[[p, k]]
+        for i in range(k + 1, n):
+            m = A[i, k] / A[k, k]
+            A[i, k:] -= m * A[k, k:]
+            b[i] -= m * b[k]
+    x = np.zeros(n)
+    for i in reversed(range(n)):
+        x[i] = (b[i] - A[i, i + 1:] @ x[i + 1:]) / A[i, i]
+    return x
+
+
+def stoich_fit(k, target):
+    # steady-state concentrations of a linear network (rate matrix from k) by pivoted elimination
+    Km = np.array([[-(k[0] + 0.1), k[1], 0.0], [k[0], -(k[1] + k[2]), 0.3], [0.1, k[2], -1.3]])
+    c = gauss_pivot_solve(Km, np.array([-1.0, 0.0, 0.0]))
+    return np.sum((c - target) ** 2)
+
+
+add(VG("r17_gauss_pivot_fancy_row_swap_vg", stoich_fit, (np.array([0.5, 2.0, 0.8]), np.array([1.0, 0.5, 0.2])), ref="fd", tol=1e-7))
+add(H("r17_gauss_pivot_fancy_row_swap_hessian", stoich_fit, (np.array([0.5, 2.0, 0.8]), np.array([1.0, 0.5, 0.2])), ref="fd", tol=1e-4))
+
+
+def gauss_pivot_tuple_swap(A, b):
+    # the same with A[k], A[p] = A[p], A[k]: NumPy's views make both rows A[p] (a classic bug);
+    # the derivative must follow what NumPy computes
+    A = A.astype(float)
+    n = len(b)
+    for k in range(n - 1):
+        p = k + int(np.argmax(np.abs(A[k:, k])))
+        if p != k:
+            A[k], A[p] = A[p], A[k]
+    return np.sum(A * np.arange(1.0, A.size + 1).reshape(A.shape))
+
+
+add(VG("r17_tuple_row_swap_numpy_semantics_vg", gauss_pivot_tuple_swap, (np.array([[0.1, 2.0, 1.0], [3.0, 1.0, 0.5], [1.0, 0.2, 4.0]]), np.ones(3)),
+       ref="fd", tol=1e-7))

@@ -384,3 +384,22 @@ def rfft_centroid(x):
 
 add(VG("r17_rfft_spectral_centroid_vg", rfft_centroid, (TARGET + 0.1 * NOISE,), ref="fd", tol=1e-6))
 add(H("r17_rfft_spectral_centroid_hessian", rfft_centroid, (TARGET[:16] + 0.1 * NOISE[:16],), ref="fd", tol=1e-4))
+
+
+def dft_bin_power(w, x):
+    # power of a single DFT bin at angular frequency w (a Goertzel-style pitch probe)
+    n = np.arange(x.shape[0])
+    return np.abs(np.sum(x * np.exp(-1j * w * n))) ** 2
+
+
+def dft_bin_power_real(w, x):
+    n = np.arange(x.shape[0])
+    return np.sum(x * np.cos(w * n)) ** 2 + np.sum(x * np.sin(w * n)) ** 2
+
+
+W0 = TWO_PI * 430.0 / SR
+add(G("r17_dft_bin_power_grad", dft_bin_power, (W0, TARGET), ref=lambda: fd_checked(dft_bin_power_real, (W0, TARGET))[0], tol=1e-7))
+add(pair("r17_dft_bin_power_newton_curvature", lambda: revsrc.grad(revsrc.grad(dft_bin_power))(W0, TARGET),
+         lambda: revsrc.grad(revsrc.grad(dft_bin_power_real))(W0, TARGET), tol=1e-8))
+add(pair("r17_dft_bin_power_hessian_fd", lambda: revsrc.hessian(dft_bin_power)(W0, TARGET),
+         lambda: fd_hess_checked(dft_bin_power_real, (W0, TARGET))[0], tol=1e-5))

@@ -449,3 +449,6 @@ add(pair("r17_green_ampt_try_backend_jax", lambda: revsrc.grad(green_ampt, argnu
          lambda: tuple(fd_checked(green_ampt, (1.2, 8.0, 3.0), argnums=(0, 1))), tol=1e-7))
 add(pair("r17_sir_while_backend_jax_max_steps", lambda: revsrc.grad(sir_until_extinct, argnums=(0, 1), backend="jax", max_steps=5000)(0.35, 0.1),
          lambda: tuple(fd_checked(sir_until_extinct, (0.35, 0.1), argnums=(0, 1))), tol=1e-6))
+add(H("r17_lotka_volterra_adaptive_hessian", lv_adaptive, (PLV,), ref="ag", tol=1e-7))
+add(H("r17_reservoir_hedging_hessian", reservoir_shortage, (POL, INFLOW, DEMAND), ref="fd", tol=1e-4))
+add(H("r17_hbv_nse_hessian", nse_loss, (np.array([200.0, 2.0, 0.7, 0.25]), PP, PET, QOBS), ref="fd", tol=1e-4))

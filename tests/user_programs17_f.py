@@ -493,3 +493,123 @@ XW = np.array([0.9, 1.1, 1.3, 1.7])
 add(H("r17f_np_where_piecewise_hessian", where_energy, (XW,), ref="ag", tol=1e-8))
 add(pair("r17f_np_where_piecewise_jvp_backend_jax", lambda: revsrc.grad(where_energy, backend="jax")(XW),
          lambda: ag()[0].grad(agify(where_energy))(XW), tol=1e-10))
+
+
+# ---- state between calls: global arrays and attributes changed in place, partials, closures
+SITE_W = np.array([1.0, 2.0, 3.0])
+
+
+def weighted_morse(x):
+    return sum(w * morse(r) for w, r in zip(SITE_W, x))
+
+
+def _global_array_in_place():
+    g = revsrc.grad(weighted_morse)
+    x = np.array([0.7, 0.9, 1.2])
+    a = g(x)
+    SITE_W[0] = 10.0
+    try:
+        b = g(x)
+    finally:
+        SITE_W[0] = 1.0
+    return (a, b)
+
+
+add(pair("r17f_global_array_item_changed_between_calls", _global_array_in_place,
+         lambda: (np.array([1.0, 2.0, 3.0]) * np.array([morse_d1(r) for r in (0.7, 0.9, 1.2)]),
+                  np.array([10.0, 2.0, 3.0]) * np.array([morse_d1(r) for r in (0.7, 0.9, 1.2)])), tol=1e-12))
+
+
+def _global_array_backend_jax():
+    g = revsrc.grad(weighted_morse, backend="jax")
+    x = np.array([0.7, 0.9, 1.2])
+    a = g(x)
+    SITE_W[0] = 10.0
+    try:
+        b = g(x)
+    finally:
+        SITE_W[0] = 1.0
+    return (a, b)
+
+
+add(pair("r17f_global_array_item_changed_backend_jax", _global_array_backend_jax,
+         lambda: (np.array([1.0, 2.0, 3.0]) * np.array([morse_d1(r) for r in (0.7, 0.9, 1.2)]),
+                  np.array([10.0, 2.0, 3.0]) * np.array([morse_d1(r) for r in (0.7, 0.9, 1.2)])), tol=1e-12))
+
+
+class Detector:
+    # a camera-like sensor whose gain array is recalibrated in place between fits
+    def __init__(self, gain):
+        self.gain = gain
+
+    def nll(self, flux, counts):
+        lam = self.gain * flux
+        return np.sum(lam - counts * np.log(lam))
+
+
+def _detector_gain_in_place(backend=None):
+    det = Detector(np.array([1.0, 1.1, 0.9]))
+    g = revsrc.grad(det.nll, backend=backend)
+    f, c = np.array([5.0, 6.0, 7.0]), np.array([4.0, 8.0, 6.0])
+    a = g(f, c)
+    det.gain[1] = 2.0
+    b = g(f, c)
+    return (a, b)
+
+
+def _detector_ref():
+    f, c = np.array([5.0, 6.0, 7.0]), np.array([4.0, 8.0, 6.0])
+    out = []
+    for gain in (np.array([1.0, 1.1, 0.9]), np.array([1.0, 2.0, 0.9])):
+        out.append(gain - c / f)
+    return tuple(out)
+
+
+add(pair("r17f_attribute_array_in_place_between_calls", _detector_gain_in_place, _detector_ref, tol=1e-12))
+add(pair("r17f_attribute_array_in_place_backend_jax", lambda: _detector_gain_in_place("jax"), _detector_ref, tol=1e-12))
+
+
+def _partial_kw_array_mutated():
+    gain = np.array([1.0, 1.1, 0.9])
+    nll = functools.partial(Detector.nll, Detector(gain))
+    g = revsrc.grad(nll)
+    f, c = np.array([5.0, 6.0, 7.0]), np.array([4.0, 8.0, 6.0])
+    a = g(f, c)
+    gain[1] = 2.0
+    return (a, g(f, c))
+
+
+add(pair("r17f_partial_unbound_method_object_mutated", _partial_kw_array_mutated, _detector_ref, tol=1e-12))
+
+
+def make_counter_loss(scale):
+    state = {"scale": scale}
+
+    def loss(x):
+        return state["scale"] * np.sum(x ** 2)
+    return loss, state
+
+
+def _closure_state_mutated():
+    loss, st = make_counter_loss(1.0)
+    g = revsrc.grad(loss)
+    a = g(np.array([1.0, 2.0]))
+    st["scale"] = 3.0
+    return (a, g(np.array([1.0, 2.0])))
+
+
+add(pair("r17f_closure_dict_mutated_between_calls", _closure_state_mutated,
+         lambda: (np.array([2.0, 4.0]), np.array([6.0, 12.0])), tol=0.0))
+
+
+def _jit_default_list_mutated():
+    def pot(x, c=[1.0, 0.5]):
+        return c[0] * x * x + c[1] * x ** 4
+    j = revsrc.jit(revsrc.grad(pot))
+    a = j(1.5)
+    pot.__defaults__[0][1] = 2.0
+    return (a, j(1.5))
+
+
+add(pair("r17f_jit_default_list_item_mutated", _jit_default_list_mutated,
+         lambda: (2 * 1.5 + 4 * 0.5 * 1.5 ** 3, 2 * 1.5 + 4 * 2.0 * 1.5 ** 3), tol=1e-12))
