@@ -563,3 +563,25 @@ add(pair("r17_kuramoto_order_vmap_grad", lambda: revsrc.vmap(revsrc.grad(kuramot
 add(H("r17_thin_film_reflectance_hessian", film_reflectance, (DL, NL), ref="fd", tol=1e-5))
 add(H("r17_gaussian_beam_abcd_hessian", gaussian_beam_waist, (FL,), ref="fd", tol=1e-4))
 add(H("r17_landauer_complex_solve_hessian", landauer_T, (np.array([0.1, -0.2, 0.3, 0.0, 0.15]),), ref="fd", tol=1e-4))
+
+
+def aperture_farfield(tilt, n=4):
+    # 2-D phased aperture: far-field amplitude toward the axis for a tilted wavefront
+    yy, xx = np.meshgrid(np.arange(n) - 1.5, np.arange(n) - 1.5, indexing="ij")
+    phase = tilt[0] * xx + tilt[1] * yy + 0.05 * (xx ** 2 + yy ** 2)
+    return np.abs(np.sum(np.exp(1j * phase))) / n ** 2
+
+
+def aperture_farfield_axes(tilt, n=4):
+    # the same with the sum taken axis by axis
+    yy, xx = np.meshgrid(np.arange(n) - 1.5, np.arange(n) - 1.5, indexing="ij")
+    phase = tilt[0] * xx + tilt[1] * yy + 0.05 * (xx ** 2 + yy ** 2)
+    return np.abs(np.sum(np.sum(np.exp(1j * phase), axis=0), axis=0)) / n ** 2
+
+
+TILT = np.array([0.2, -0.15])
+add(G("r17_aperture_farfield_grad", aperture_farfield, (TILT,), ref="fd", tol=1e-8))
+add(H("r17_aperture_farfield_hessian", aperture_farfield, (TILT,), ref="fd", tol=1e-5))
+add(H("r17_aperture_farfield_axes_hessian", aperture_farfield_axes, (TILT,), ref="fd", tol=1e-5))
+add(pair("r17_aperture_farfield_hessian_backend_jax", lambda: revsrc.hessian(aperture_farfield, backend="jax")(TILT),
+         lambda: fd_hess_checked(aperture_farfield_axes, (TILT,))[0], tol=1e-5))

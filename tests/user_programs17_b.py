@@ -467,3 +467,55 @@ def gauss_pivot_tuple_swap(A, b):
 
 add(VG("r17_tuple_row_swap_numpy_semantics_vg", gauss_pivot_tuple_swap, (np.array([[0.1, 2.0, 1.0], [3.0, 1.0, 0.5], [1.0, 0.2, 4.0]]), np.ones(3)),
        ref="fd", tol=1e-7))
+
+
+import collections  # noqa: E402
+
+MorseParams = collections.namedtuple("MorseParams", ["De", "a", "re"])
+
+
+def morse_fit_loss(p, r, e_ref):
+    e = p.De * (1.0 - np.exp(-p.a * (r - p.re))) ** 2
+    return np.mean((e - e_ref) ** 2)
+
+
+RS = np.linspace(0.55, 2.0, 9)
+EREF = 4.5 * (1.0 - np.exp(-2.0 * (RS - 0.75))) ** 2
+MP0 = MorseParams(4.7, 1.9, 0.74)
+
+
+def _morse_fit_ref():
+    g = fd_checked(lambda De, a, re: morse_fit_loss(MorseParams(De, a, re), RS, EREF), tuple(MP0), argnums=(0, 1, 2))
+    return MorseParams(*g)
+
+
+add(pair("r17_morse_fit_namedtuple_params", lambda: revsrc.grad(morse_fit_loss)(MP0, RS, EREF), _morse_fit_ref, tol=1e-7))
+
+
+class Molecule:
+    # a registered container: positions are leaves, the element list is static
+    def __init__(self, X, elements):
+        self.X = X
+        self.elements = elements
+
+
+revsrc.register_pytree(Molecule, lambda m: ((m.X,), tuple(m.elements)),
+                       lambda aux, ch: Molecule(ch[0], list(aux)))
+
+EPS_EL = {"C": 0.8, "H": 0.2, "O": 1.0}
+
+
+def molecule_energy(mol):
+    X = mol.X
+    e = 0.0
+    for i in range(len(mol.elements)):
+        for j in range(i + 1, len(mol.elements)):
+            eij = math.sqrt(EPS_EL[mol.elements[i]] * EPS_EL[mol.elements[j]])
+            r2 = np.sum((X[i] - X[j]) ** 2)
+            e += 4.0 * eij * (r2 ** -6 - r2 ** -3)
+    return e
+
+
+MOL = Molecule(X7[:4].copy(), ["C", "H", "O", "H"])
+add(pair("r17_registered_molecule_pytree_grad", lambda: revsrc.grad(molecule_energy)(MOL).X,
+         lambda: fd_checked(lambda X: molecule_energy(Molecule(X, ["C", "H", "O", "H"])), (X7[:4].copy(),))[0], tol=1e-7))

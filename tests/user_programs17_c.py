@@ -396,3 +396,22 @@ def qr_pose_orthonormalize(M, target):
 
 add(G("r17_qr_orthonormalize_rotation", qr_pose_orthonormalize, (rodrigues(np.array([0.1, 0.2, 0.3])) + 0.05, np.eye(3)),
       ref="fd", tol=1e-7))
+
+
+def trimmed_photometric_loss(gain, im, ref_im):
+    # robust photometric alignment: residuals sorted in place, the largest 20% dropped
+    r = ((gain * im - ref_im) ** 2).reshape(-1)
+    r.sort()
+    keep = int(0.8 * r.shape[0])
+    return np.mean(r[:keep])
+
+
+def trimmed_photometric_loss_np(gain, im, ref_im):
+    r = np.sort(((gain * im - ref_im) ** 2).reshape(-1))
+    keep = int(0.8 * r.shape[0])
+    return np.mean(r[:keep])
+
+
+REFIM = IMG * 1.2 + 0.05 * np.cos(np.arange(90.0)).reshape(9, 10)
+add(G("r17_trimmed_loss_np_sort", trimmed_photometric_loss_np, (1.15, IMG, REFIM), ref="fd", tol=1e-7))
+add(G("r17_trimmed_loss_in_place_sort", trimmed_photometric_loss, (1.15, IMG, REFIM), ref="fd", tol=1e-7))

@@ -452,3 +452,31 @@ add(pair("r17_sir_while_backend_jax_max_steps", lambda: revsrc.grad(sir_until_ex
 add(H("r17_lotka_volterra_adaptive_hessian", lv_adaptive, (PLV,), ref="ag", tol=1e-7))
 add(H("r17_reservoir_hedging_hessian", reservoir_shortage, (POL, INFLOW, DEMAND), ref="fd", tol=1e-4))
 add(H("r17_hbv_nse_hessian", nse_loss, (np.array([200.0, 2.0, 0.7, 0.25]), PP, PET, QOBS), ref="fd", tol=1e-4))
+
+
+import warnings  # noqa: E402
+
+
+def npz_model_warned(mu, n0=np.array([0.5, 0.2, 0.1]), steps=100, dt=0.1):
+    # nutrient-phytoplankton-zooplankton box with a guard that warns on negative pools
+    N, P, Z = n0
+    for _ in range(steps):
+        up = mu * N / (0.3 + N) * P
+        graze = 0.4 * P * Z
+        N, P, Z = N + dt * (-up + 0.1 * Z), P + dt * (up - graze), Z + dt * (0.3 * graze - 0.1 * Z)
+        if N < 0.0:
+            warnings.warn("negative nutrient")
+    return P + Z
+
+
+def npz_model(mu, n0=np.array([0.5, 0.2, 0.1]), steps=100, dt=0.1):
+    N, P, Z = n0
+    for _ in range(steps):
+        up = mu * N / (0.3 + N) * P
+        graze = 0.4 * P * Z
+        N, P, Z = N + dt * (-up + 0.1 * Z), P + dt * (up - graze), Z + dt * (0.3 * graze - 0.1 * Z)
+    return P + Z
+
+
+add(G("r17_npz_box_unpack_array", npz_model, (1.2,), ref="ag", tol=1e-10))
+add(G("r17_npz_box_warnings_warn_guard", npz_model_warned, (1.2,), ref="fd", tol=1e-7))

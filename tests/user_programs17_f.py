@@ -613,3 +613,44 @@ def _jit_default_list_mutated():
 
 add(pair("r17f_jit_default_list_item_mutated", _jit_default_list_mutated,
          lambda: (2 * 1.5 + 4 * 0.5 * 1.5 ** 3, 2 * 1.5 + 4 * 2.0 * 1.5 ** 3), tol=1e-12))
+
+
+# ---- holomorphic compositions: resolvent traces and partition-function-like sums
+HM3 = np.array([[1.0, 0.2 - 0.1j, 0.0], [0.2 + 0.1j, -0.5, 0.3j], [0.0, -0.3j, 0.7]])
+ZC = np.array([0.3 + 0.4j, -0.2 + 0.1j, 0.5 - 0.6j])
+
+
+def resolvent_trace(z):
+    return np.trace(np.linalg.inv(HM3 + np.diag(z)))
+
+
+def log_partition(z):
+    return np.log(np.sum(np.exp(z)))
+
+
+def _jax_hol(f, how):
+    j = jax()
+    jf = jaxify(f)
+    if how == "hessian":
+        return j.hessian(jf, holomorphic=True)
+    return j.jacrev(j.grad(jf, holomorphic=True), holomorphic=True)
+
+
+add(pair("r17f_resolvent_trace_hessian_holomorphic", lambda: revsrc.hessian(resolvent_trace, holomorphic=True)(ZC),
+         lambda: _jax_hol(resolvent_trace, "hessian")(ZC), tol=1e-9))
+add(pair("r17f_resolvent_trace_jacrev_grad_holomorphic",
+         lambda: revsrc.jacrev(revsrc.grad(resolvent_trace, holomorphic=True), holomorphic=True)(ZC),
+         lambda: _jax_hol(resolvent_trace, "jacrev")(ZC), tol=1e-9))
+add(pair("r17f_log_partition_hessian_holomorphic", lambda: revsrc.hessian(log_partition, holomorphic=True)(ZC),
+         lambda: _jax_hol(log_partition, "hessian")(ZC), tol=1e-9))
+add(pair("r17f_log_partition_jacfwd_grad_holomorphic", lambda: revsrc.jacfwd(revsrc.grad(log_partition, holomorphic=True))(ZC),
+         lambda: _jax_hol(log_partition, "hessian")(ZC), tol=1e-9))
+
+
+def real_loss_complex_arg(z):
+    # a real loss of a complex field (JAX's convention for the gradient)
+    return np.real(np.conj(z) @ (HM3 @ z)) / np.real(np.conj(z) @ z)
+
+
+add(pair("r17f_grad_wrt_complex_field", lambda: revsrc.grad(real_loss_complex_arg)(ZC),
+         lambda: jax().grad(jaxify(real_loss_complex_arg))(ZC), tol=1e-10))
