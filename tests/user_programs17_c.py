@@ -415,3 +415,25 @@ def trimmed_photometric_loss_np(gain, im, ref_im):
 REFIM = IMG * 1.2 + 0.05 * np.cos(np.arange(90.0)).reshape(9, 10)
 add(G("r17_trimmed_loss_np_sort", trimmed_photometric_loss_np, (1.15, IMG, REFIM), ref="fd", tol=1e-7))
 add(G("r17_trimmed_loss_in_place_sort", trimmed_photometric_loss, (1.15, IMG, REFIM), ref="fd", tol=1e-7))
+# rodrigues() returns early (a 3x3 array) on a traced small-angle test
+add(pair("r17_reprojection_rodrigues_backend_jax", lambda: revsrc.grad(reproj_loss, backend="jax")(POSE, PTS, OBS),
+         lambda: fd_checked(reproj_loss, (POSE, PTS, OBS))[0], tol=1e-7))
+add(pair("r17_reprojection_rodrigues_hessian_backend_jax", lambda: revsrc.hessian(reproj_loss, backend="jax")(POSE, PTS, OBS),
+         lambda: fd_hess_checked(reproj_loss, (POSE, PTS, OBS))[0], tol=1e-4))
+
+
+def rodrigues_nobranch(r):
+    theta = math.sqrt(r[0] ** 2 + r[1] ** 2 + r[2] ** 2)
+    Kx = skew(r / theta)
+    return np.eye(3) + math.sin(theta) * Kx + (1.0 - math.cos(theta)) * (Kx @ Kx)
+
+
+def reproj_loss_nobranch(pose, X, obs):
+    Xc = X @ rodrigues_nobranch(pose[:3]).T + pose[3:]
+    uvw = Xc @ K_CAM.T
+    r = uvw[:, :2] / uvw[:, 2:3] - obs
+    return 0.5 * np.sum(r * r)
+
+
+add(pair("r17_reprojection_nobranch_backend_jax", lambda: revsrc.grad(reproj_loss_nobranch, backend="jax")(POSE, PTS, OBS),
+         lambda: fd_checked(reproj_loss, (POSE, PTS, OBS))[0], tol=1e-7))

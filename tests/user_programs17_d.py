@@ -403,3 +403,9 @@ add(pair("r17_dft_bin_power_newton_curvature", lambda: revsrc.grad(revsrc.grad(d
          lambda: revsrc.grad(revsrc.grad(dft_bin_power_real))(W0, TARGET), tol=1e-8))
 add(pair("r17_dft_bin_power_hessian_fd", lambda: revsrc.hessian(dft_bin_power)(W0, TARGET),
          lambda: fd_hess_checked(dft_bin_power_real, (W0, TARGET))[0], tol=1e-5))
+# the lags default is an int array: `for L in lags` then x[:-L] under backend="jax"
+add(pair("r17_autocorr_lags_array_backend_jax", lambda: revsrc.grad(autocorr_pitch, backend="jax")(TARGET + 0.1 * NOISE),
+         lambda: fd_checked(autocorr_pitch, (TARGET + 0.1 * NOISE,))[0], tol=1e-6))
+add(pair("r17_autocorr_lags_tuple_backend_jax",
+         lambda: revsrc.grad(autocorr_pitch, backend="jax")(TARGET + 0.1 * NOISE, tuple(range(8, 30))),
+         lambda: fd_checked(autocorr_pitch, (TARGET + 0.1 * NOISE, tuple(range(8, 30))))[0], tol=1e-6))

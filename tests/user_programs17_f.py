@@ -654,3 +654,14 @@ def real_loss_complex_arg(z):
 
 add(pair("r17f_grad_wrt_complex_field", lambda: revsrc.grad(real_loss_complex_arg)(ZC),
          lambda: jax().grad(jaxify(real_loss_complex_arg))(ZC), tol=1e-10))
+
+
+# ---- same digits: backend="engine" vs backend="python", jit(grad) vs grad
+add(EXACT("r17f_sir_final_engine_equals_python", lambda: revsrc.value_and_grad(sir_final, backend="engine")(0.35),
+          lambda: revsrc.value_and_grad(sir_final, backend="python")(0.35)))
+add(EXACT("r17f_harvest_collapse_engine_equals_python", lambda: revsrc.value_and_grad(harvest, backend="engine")(1.9),
+          lambda: revsrc.value_and_grad(harvest, backend="python")(1.9)))
+add(EXACT("r17f_snell_tir_jit_grad_equals_grad", lambda: revsrc.jit(revsrc.grad(snell))(0.9), lambda: revsrc.grad(snell)(0.9)))
+add(EXACT("r17f_sir_final_value_equals_plain", lambda: revsrc.value_and_grad(sir_final)(0.2)[0], lambda: sir_final(0.2)))
+add(EXACT("r17f_vmap_harvest_equals_loop_bits", lambda: revsrc.vmap(revsrc.grad(harvest))(HS_),
+          lambda: np.array([revsrc.grad(harvest)(h) for h in HS_])))
