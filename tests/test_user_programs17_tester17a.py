@@ -42,6 +42,10 @@ KNOWN = {
     # the line before passes, and the same write with the constant index H[2, 2] passes;
     # right: the default backend's gradient (= central differences)
     "r17_landauer_backend_jax": "refused-undoc",
+    # backend="jax": Hm = np.diag(h_onsite) (a vector's diagonal matrix, a new array), then
+    # Hm[i, i + 1] = -hop: the same E603 "view ... or a copy" refusal; jax.md names np.diag
+    # of a matrix only; right: central differences
+    "r17_chain_transfer_eigh_hop_backend_jax": "refused-undoc",
     # backend="jax": `for _ in range(s)` with s counted in a traced while (scaling and
     # squaring): E603, documented (a trip count computed from traced values)
     "r17_spin_echo_backend_jax": "refused-doc",
@@ -83,6 +87,9 @@ KNOWN = {
     "r17_median_bond_mask_backend_jax": "refused-doc",
     # backend="jax": a write through Kt.reshape(-1): E603, documented (view or copy)
     "r17_rate_matrix_reshape_view_backend_jax": "refused-doc",
+    # backend="jax": sorted() of traced floats: E603 TracerBoolConversionError, the documented
+    # kind (max()/min() of traced floats)
+    "r17_lowest_conformers_sorted_backend_jax": "refused-doc",
     # hessian of a steady state found by Gaussian elimination with partial pivoting (rows
     # swapped with A[[k, p]] = A[[p, k]], A[i, k:] -= m * A[k, k:], back substitution over
     # reversed(range(n))): E104 "a derivative of a derivative through a write into this
@@ -133,6 +140,9 @@ KNOWN = {
     # branch-free rodrigues under backend="jax" give them)
     "r17_reprojection_rodrigues_backend_jax": "crashed",
     "r17_reprojection_rodrigues_hessian_backend_jax": "crashed",
+    # CRASHED: the same rodrigues helper in an epipolar residual under backend="jax": the
+    # E603 naming "<unset>"; right: central differences
+    "r17_epipolar_rodrigues_backend_jax": "crashed",
     # -- part d
     # backend="jax": buf = burst.copy(); buf[idx] = ... with idx = (idx + 1) % L,
     # L = burst.shape[0]: E603 "whether NumPy makes this value a view ... or a copy"; buf is
@@ -149,6 +159,12 @@ KNOWN = {
     # unsupported operand type(s) for *: 'DynamicJaxprTracer' and 'tuple'" for
     # np.sum(w * lags), valid NumPy (an array times a tuple); not in jax.md's list
     "r17_autocorr_lags_tuple_backend_jax": "refused-undoc",
+    # backend="jax": `for b, a in sections:` over a list of two (b, a) coefficient tuples
+    # computed from the differentiated gain, each run through a 64-step biquad loop: E602
+    # "this is a branch on a value computed from the differentiated arguments that cannot
+    # run as a select of both arms", pointing at the for over a list of known length (no
+    # branch there); not in jax.md; right: central differences (the default backend)
+    "r17_sos_cascade_backend_jax": "refused-undoc",
     # math.fmod(phase + step, 2 pi) of a differentiated phase: E202 "math.fmod has no
     # derivative rule"; not in the docs (x % y works); right: central differences
     "r17_fmod_phase_wrap_oscillator": "refused-undoc",
@@ -189,6 +205,10 @@ KNOWN = {
     "r17f_vmap_mismatched_station_sizes": "refused-doc",
     # backend="jax": min() of traced floats in a bound method: E603, documented
     "r17f_reservoir_max_backend_jax": "refused-doc",
+    # backend="jax" of a function that calls revsrc.vmap(morse) inside: E603 "cannot run an
+    # operation revsrc makes for this line"; jax.md does not mention it (the default
+    # backend differentiates it, as refusals.md says); right: central differences
+    "r17f_grad_of_function_calling_vmap_backend_jax": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -585,3 +585,6 @@ add(H("r17_aperture_farfield_hessian", aperture_farfield, (TILT,), ref="fd", tol
 add(H("r17_aperture_farfield_axes_hessian", aperture_farfield_axes, (TILT,), ref="fd", tol=1e-5))
 add(pair("r17_aperture_farfield_hessian_backend_jax", lambda: revsrc.hessian(aperture_farfield, backend="jax")(TILT),
          lambda: fd_hess_checked(aperture_farfield_axes, (TILT,))[0], tol=1e-5))
+# Hm = np.diag(h_onsite) then Hm[i, i + 1] = -hop in a loop
+add(pair("r17_chain_transfer_eigh_hop_backend_jax", lambda: revsrc.grad(evolve_eigh, argnums=1, backend="jax")(HON, 0.8),
+         lambda: fd_checked(evolve_eigh, (HON, 0.8), argnums=1)[0], tol=1e-7))

@@ -519,3 +519,5 @@ def molecule_energy(mol):
 MOL = Molecule(X7[:4].copy(), ["C", "H", "O", "H"])
 add(pair("r17_registered_molecule_pytree_grad", lambda: revsrc.grad(molecule_energy)(MOL).X,
          lambda: fd_checked(lambda X: molecule_energy(Molecule(X, ["C", "H", "O", "H"])), (X7[:4].copy(),))[0], tol=1e-7))
+add(pair("r17_lowest_conformers_sorted_backend_jax", lambda: revsrc.grad(lowest_conformers, backend="jax")(PHIS),
+         lambda: fd_checked(lowest_conformers, (PHIS,))[0], tol=1e-7))

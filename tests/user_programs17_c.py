@@ -437,3 +437,6 @@ def reproj_loss_nobranch(pose, X, obs):
 
 add(pair("r17_reprojection_nobranch_backend_jax", lambda: revsrc.grad(reproj_loss_nobranch, backend="jax")(POSE, PTS, OBS),
          lambda: fd_checked(reproj_loss, (POSE, PTS, OBS))[0], tol=1e-7))
+add(pair("r17_epipolar_rodrigues_backend_jax",
+         lambda: revsrc.grad(epipolar_residual, backend="jax")(np.array([0.01, 0.02, 0.0, 1.0, 0.1, 0.05]), X1, X2),
+         lambda: fd_checked(epipolar_residual, (np.array([0.01, 0.02, 0.0, 1.0, 0.1, 0.05]), X1, X2))[0], tol=1e-6))

@@ -409,3 +409,5 @@ add(pair("r17_autocorr_lags_array_backend_jax", lambda: revsrc.grad(autocorr_pit
 add(pair("r17_autocorr_lags_tuple_backend_jax",
          lambda: revsrc.grad(autocorr_pitch, backend="jax")(TARGET + 0.1 * NOISE, tuple(range(8, 30))),
          lambda: fd_checked(autocorr_pitch, (TARGET + 0.1 * NOISE, tuple(range(8, 30))))[0], tol=1e-6))
+add(pair("r17_sos_cascade_backend_jax", lambda: revsrc.grad(sos_energy, backend="jax")(1.1, NOISE),
+         lambda: fd_checked(sos_energy, (1.1, NOISE))[0], tol=1e-7))

@@ -665,3 +665,6 @@ add(EXACT("r17f_snell_tir_jit_grad_equals_grad", lambda: revsrc.jit(revsrc.grad(
 add(EXACT("r17f_sir_final_value_equals_plain", lambda: revsrc.value_and_grad(sir_final)(0.2)[0], lambda: sir_final(0.2)))
 add(EXACT("r17f_vmap_harvest_equals_loop_bits", lambda: revsrc.vmap(revsrc.grad(harvest))(HS_),
           lambda: np.array([revsrc.grad(harvest)(h) for h in HS_])))
+add(pair("r17f_grad_of_function_calling_vmap_backend_jax",
+         lambda: revsrc.grad(mapped_inside, argnums=(0, 1), backend="jax")(XS4, 1.1),
+         lambda: tuple(fd_checked(mapped_inside, (XS4, 1.1), argnums=(0, 1))), tol=1e-7))
