@@ -668,3 +668,14 @@ add(EXACT("r17f_vmap_harvest_equals_loop_bits", lambda: revsrc.vmap(revsrc.grad(
 add(pair("r17f_grad_of_function_calling_vmap_backend_jax",
          lambda: revsrc.grad(mapped_inside, argnums=(0, 1), backend="jax")(XS4, 1.1),
          lambda: tuple(fd_checked(mapped_inside, (XS4, 1.1), argnums=(0, 1))), tol=1e-7))
+
+
+# ---- transformations of a mapped function itself
+RS2 = np.array([0.7, 1.0, 1.6])
+add(pair("r17f_jacrev_of_vmap_morse", lambda: revsrc.jacrev(revsrc.vmap(morse))(RS2), lambda: np.diag([morse_d1(r) for r in RS2]), tol=1e-12))
+add(pair("r17f_jvp_of_vmap_morse", lambda: revsrc.jvp(revsrc.vmap(morse), (RS2,), (np.ones(3),)),
+         lambda: (np.array([morse(r) for r in RS2]), np.array([morse_d1(r) for r in RS2])), tol=1e-12))
+add(pair("r17f_grad_of_sum_of_vmap_morse", lambda: revsrc.grad(lambda x: np.sum(revsrc.vmap(morse)(x)))(RS2),
+         lambda: np.array([morse_d1(r) for r in RS2]), tol=1e-12))
+add(pair("r17f_vmap_of_hessian_pair_energy", lambda: revsrc.vmap(revsrc.hessian(lj_trimer))(np.stack([XT, XT * 1.05])),
+         lambda: np.array([ag()[0].hessian(agify(lj_trimer))(x) for x in (XT, XT * 1.05)]), tol=1e-8))
