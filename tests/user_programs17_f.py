@@ -679,3 +679,31 @@ add(pair("r17f_grad_of_sum_of_vmap_morse", lambda: revsrc.grad(lambda x: np.sum(
          lambda: np.array([morse_d1(r) for r in RS2]), tol=1e-12))
 add(pair("r17f_vmap_of_hessian_pair_energy", lambda: revsrc.vmap(revsrc.hessian(lj_trimer))(np.stack([XT, XT * 1.05])),
          lambda: np.array([ag()[0].hessian(agify(lj_trimer))(x) for x in (XT, XT * 1.05)]), tol=1e-8))
+
+
+# ---- vmap over int arguments: per-site gradients chosen by an index array
+WS4 = np.array([0.5, -1.0, 2.0, 0.3])
+
+
+def ring_site_energy(w, i):
+    return w[i] ** 2 * w[(i + 1) % 4]
+
+
+def _ring_site_ref(i):
+    g = np.zeros(4)
+    g[i] = 2 * WS4[i] * WS4[(i + 1) % 4]
+    g[(i + 1) % 4] += WS4[i] ** 2
+    return g
+
+
+def partial_chain(w, k):
+    s = 0.0
+    for j in range(k):
+        s += w[j] ** 2
+    return s
+
+
+add(pair("r17f_vmap_grad_int_index_array", lambda: revsrc.vmap(revsrc.grad(ring_site_energy), in_axes=(None, 0))(WS4, np.array([0, 1, 3, 3])),
+         lambda: np.array([_ring_site_ref(i) for i in (0, 1, 3, 3)]), tol=1e-12))
+add(pair("r17f_vmap_grad_int_trip_count", lambda: revsrc.vmap(revsrc.grad(partial_chain), in_axes=(None, 0))(WS4, np.array([1, 3, 4])),
+         lambda: np.array([np.where(np.arange(4) < k, 2 * WS4, 0.0) for k in (1, 3, 4)]), tol=1e-12))
