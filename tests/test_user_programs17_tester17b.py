@@ -46,6 +46,13 @@ KNOWN = {
     # yet"; not in refusals.md's E104 list; the loop of matrix products works
     # (r17h_occupancy_loop_hessian); right: JAX's hessian of the loop form
     "r17h_matrix_power_occupancy_hessian": "refused-undoc",
+    # backend="jax" of TD(lambda) whose eligibility decays as a prefix, elig[:t] = elig[:t] *
+    # (gamma * lam), in a 6-step loop (unrolled, t static): E603 "whether NumPy makes this
+    # value a view ... depends on the array's memory layout"; nothing is written through a
+    # view (a slice assignment into an array the function made; jax.md: item assignment
+    # becomes .at[].set, and loops under 32 iterations unroll with a static loop variable);
+    # y[0:2] = y[0:2] * c works; right: the default backend's gradient (= central differences)
+    "r17h_td_lambda_prefix_decay_backend_jax": "refused-undoc",
     # -- part i
     # gauss_legendre(lambda x: np.sqrt(1 + dy(x) ** 2), ...) with dy a closure: E101, a lambda
     # used as a value (documented); the nested-def version works
@@ -141,6 +148,19 @@ KNOWN = {
     "r17l_tolist_no_rule": "refused-doc",
     # max(range(n), key=lambda k: v[k]): E101, documented (a lambda used as a value)
     "r17l_max_key_lambda_refused": "refused-doc",
+    # itertools.pairwise, itertools.accumulate, iter(): E202, documented (standard-library
+    # functions with no rule); functools.reduce(lambda acc, a: acc * x + a, ...): E101 (a
+    # lambda reading the function's variables); x := ...: E101; all documented
+    "r17l_itertools_pairwise_path": "refused-doc",
+    "r17l_itertools_accumulate_returns": "refused-doc",
+    "r17l_functools_reduce_horner": "refused-doc",
+    "r17l_iter_next_header": "refused-doc",
+    "r17l_walrus_in_genexpr": "refused-doc",
+    # revsrc.jit of a scalar function returning sum([ke, pe, -0.1 * v * h]): E502 "a list built
+    # in the function and read other than by sum(...) (an item, its length)"; the list is read
+    # only by sum (jit.md: sum of a generator, or of a list built by appending, compiles);
+    # right: the plain call, 37.83
+    "r17l_jit_sum_of_list_literal": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -447,3 +447,24 @@ def occupancy_cost_loop(theta, n=6):
 
 add(H("r17h_matrix_power_occupancy_hessian", lambda th: occupancy_cost(th), (THETA,), ref=lambda: jax().hessian(jaxify(occupancy_cost_loop))(THETA), tol=1e-9))
 add(H("r17h_occupancy_loop_hessian", occupancy_cost_loop, (THETA,), ref="jax", tol=1e-9))
+
+
+# TD(lambda) with eligibility written as a decaying prefix: e[:t] = e[:t] * (gamma * lam)
+def td_lambda_credit(w, feats, rewards, lam=0.8):
+    T = len(rewards)
+    elig = np.zeros(T)
+    total = 0.0
+    for t in range(T):
+        elig[:t] = elig[:t] * (GAMMA * lam)
+        elig[t] = 1.0
+        v = feats[t] @ w
+        v_next = feats[t + 1] @ w if t + 1 < T else 0.0
+        delta = rewards[t] + GAMMA * v_next - v
+        total += delta * np.sum(elig * (feats[:T] @ w))
+    return total
+
+
+FT = _rng.normal(size=(6, 5))
+RW = np.array([1.0, 0.0, -0.5, 2.0, 0.3, 1.0])
+add(G("r17h_td_lambda_prefix_decay", td_lambda_credit, (THETA, FT, RW), ref="fd", tol=1e-7))
+add(G("r17h_td_lambda_prefix_decay_backend_jax", td_lambda_credit, (THETA, FT, RW), ref="fd", tol=1e-7, backend="jax"))

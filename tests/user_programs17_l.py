@@ -641,3 +641,60 @@ def max_by_key(v):
 
 # a key lambda reading v: E101 (refusals.md)
 add(G("r17l_max_key_lambda_refused", max_by_key, (np.array([0.1, 0.9, 0.3]),), ref=lambda: np.array([0.0, 1.8, 0.0]), tol=0.0))
+
+
+# -- standard-library iteration helpers ------------------------------------------------------------
+
+import itertools  # noqa: E402
+import operator  # noqa: E402
+
+
+def path_length_pairwise(P):
+    return sum(np.linalg.norm(b - a) for a, b in itertools.pairwise(P))
+
+
+# itertools.pairwise / accumulate, functools.reduce, iter/next: E202 (a standard-library
+# function with no rule, refused at the call: refusals.md E202)
+add(G("r17l_itertools_pairwise_path", path_length_pairwise, (np.array([[0.0, 0.0], [1.0, 0.5], [1.5, 2.0]]),), ref="fd", tol=1e-7))
+add(G("r17l_path_length_zip_slices", lambda P: sum(np.linalg.norm(b - a) for a, b in zip(P[:-1], P[1:])),
+      (np.array([[0.0, 0.0], [1.0, 0.5], [1.5, 2.0]]),), ref="fd", tol=1e-7))
+add(G("r17l_itertools_accumulate_returns", lambda r: sum(itertools.accumulate(r * r)), (np.array([0.5, -1.2, 0.8]),), ref="fd", tol=1e-7))
+
+
+def horner_reduce(c, x):
+    return functools.reduce(lambda acc, a: acc * x + a, c, 0.0)
+
+
+add(G("r17l_functools_reduce_horner", horner_reduce, (np.array([1.0, -2.0, 0.5]), 1.3), argnums=(0, 1), ref="fd", tol=1e-7))
+
+
+def iter_next_header(x):
+    it = iter(x)
+    scale = next(it)
+    return scale * sum(v * v for v in it)
+
+
+add(G("r17l_iter_next_header", iter_next_header, (np.array([2.0, 0.5, -1.0]),), ref="fd", tol=1e-7))
+add(G("r17l_walrus_in_genexpr", lambda x: sum((y := v * v) + y for v in x), (np.array([0.5, -1.0]),), ref="fd", tol=1e-7))
+
+
+def a_star_unpack(x):
+    a, *mid, b = x
+    return a * b + sum(m ** 2 for m in mid)
+
+
+add(G("r17l_star_unpack_array", a_star_unpack, (np.array([0.5, -1.2, 0.8, 2.0]),), ref="fd", tol=1e-7))
+add(G("r17l_enumerate_start_reversed", lambda x: sum(k * v ** 3 for k, v in reversed(list(enumerate(x, 3)))),
+      (np.array([0.5, -1.2, 0.8]),), ref="fd", tol=1e-7))
+add(G("r17l_map_operator_mul", lambda x: sum(map(operator.mul, x, x[::-1])), (np.array([0.5, -1.2, 0.8]),), ref="fd", tol=1e-7))
+
+
+def energy_terms(v, h):
+    ke = 0.5 * v * v
+    pe = 9.81 * h
+    return sum([ke, pe, -0.1 * v * h])
+
+
+# revsrc.jit of a scalar function summing a list literal: E502 "a list built in the function
+# and read other than by sum" (it is read by sum)
+add(EXACT("r17l_jit_sum_of_list_literal", lambda: revsrc.jit(energy_terms)(3.0, 2.0), lambda: energy_terms(3.0, 2.0)))
