@@ -34,6 +34,14 @@ KNOWN = {
     # these; their gradients work; right: JAX's hessian / central differences
     "r17g_np_average_weights_hessian": "refused-undoc",
     "r17g_nanmean_missing_data_hessian": "refused-undoc",
+    # a Laplace-approximation log evidence that calls revsrc.hessian(neg_log_joint)(w, alpha)
+    # inside (Newton to the mode, then slogdet of the Hessian), differentiated in log alpha:
+    # E104 "hessian_neg_log_joint, called inside a function revsrc transforms, is the Jacobian
+    # of an array-valued function in an array argument: its size is known only when it runs"
+    # (w starts as np.zeros(2); its size is known); composing.md says derivatives can be
+    # called inside a function you differentiate (revsrc.grad inside works:
+    # r17g_hmc_leapfrog_inner_grad_*); right: central differences, -0.0737312596
+    "r17g_laplace_evidence_inner_hessian": "refused-undoc",
     # -- part h
     # backend="jax" while loop still running after max_steps=50: E604, documented
     "r17h_vi_while_max_steps_exceeded": "refused-doc",
@@ -104,6 +112,8 @@ KNOWN = {
     # for this line, which has no rule of its own yet"; np.broadcast_to is not in the E104
     # list; right: JAX's hessian
     "r17k_broadcast_to_bias_hessian": "refused-undoc",
+    # backend="jax" with a Generator argument (rng.random inside): E603, documented
+    "r17k_dropout_generator_arg_backend_jax": "refused-doc",
     # -- part l
     # yield in a generator function called by the loss, and in a nested def: E101, documented
     "r17l_generator_function_minibatches": "refused-doc",

@@ -516,3 +516,54 @@ def nan_tolerant_nll(theta, x):
 XNAN = np.concatenate([DATA1[:6], [np.nan], DATA1[6:10]])
 add(G("r17g_nanmean_missing_data", nan_tolerant_nll, (np.array([0.3, 0.1]), XNAN), ref="fd", tol=1e-7))
 add(H("r17g_nanmean_missing_data_hessian", nan_tolerant_nll, (np.array([0.3, 0.1]), XNAN), ref="fd", tol=1e-5))
+
+
+# -- samplers and approximations that call derivatives inside --------------------------------------
+
+A_HMC = np.array([[2.0, 0.3], [0.3, 1.0]])
+
+
+def potential(q):
+    return 0.5 * q @ A_HMC @ q + 0.1 * np.sum(q ** 4)
+
+
+def hmc_final_energy(eps, q0, p0, L=5):
+    """Leapfrog with revsrc.grad of the potential inside; the energy error tunes eps."""
+    dU = revsrc.grad(potential)
+    q, p = q0, p0
+    p = p - 0.5 * eps * dU(q)
+    for _ in range(L):
+        q = q + eps * p
+        p = p - eps * dU(q)
+    p = p + 0.5 * eps * dU(q)
+    return potential(q) + 0.5 * p @ p
+
+
+Q0, P0H = np.array([1.0, -0.5]), np.array([0.3, 0.2])
+add(G("r17g_hmc_leapfrog_inner_grad_eps", hmc_final_energy, (0.1, Q0, P0H), ref="fd", tol=1e-7))
+add(G("r17g_hmc_leapfrog_inner_grad_q0", hmc_final_energy, (0.1, Q0, P0H), argnums=1, ref="fd", tol=1e-7))
+add(H("r17g_hmc_leapfrog_inner_grad_hessian_q0", lambda q: hmc_final_energy(0.1, q, P0H), (Q0,), ref="fd", tol=1e-5))
+
+XL = np.column_stack([np.ones(10), np.random.default_rng(0).normal(size=10)])
+YL = (np.random.default_rng(1).uniform(size=10) < 0.5).astype(float)
+
+
+def neg_log_joint(w, alpha):
+    z = XL @ w
+    return np.sum(np.logaddexp(0.0, z) - YL * z) + 0.5 * alpha * w @ w
+
+
+def laplace_log_evidence(log_alpha):
+    """Laplace approximation: Newton to the mode with revsrc.grad / revsrc.hessian inside,
+    then the log-determinant of the Hessian; differentiated in the prior precision."""
+    alpha = math.exp(log_alpha)
+    w = np.zeros(2)
+    for _ in range(8):
+        g = revsrc.grad(neg_log_joint)(w, alpha)
+        Hm = revsrc.hessian(neg_log_joint)(w, alpha)
+        w = w - np.linalg.solve(Hm, g)
+    Hm = revsrc.hessian(neg_log_joint)(w, alpha)
+    return neg_log_joint(w, alpha) + 0.5 * np.linalg.slogdet(Hm)[1] - log_alpha
+
+
+add(G("r17g_laplace_evidence_inner_hessian", laplace_log_evidence, (0.3,), ref="fd", tol=1e-7))

@@ -468,3 +468,75 @@ FT = _rng.normal(size=(6, 5))
 RW = np.array([1.0, 0.0, -0.5, 2.0, 0.3, 1.0])
 add(G("r17h_td_lambda_prefix_decay", td_lambda_credit, (THETA, FT, RW), ref="fd", tol=1e-7))
 add(G("r17h_td_lambda_prefix_decay_backend_jax", td_lambda_credit, (THETA, FT, RW), ref="fd", tol=1e-7, backend="jax"))
+
+
+# an agent class: properties, inheritance, a method calling others; an array attribute
+# changed in place between calls of the derivative
+class LinearCritic:
+    def __init__(self, feats, gamma):
+        self.feats, self.gamma = feats, gamma
+
+    @property
+    def n(self):
+        return self.feats.shape[0]
+
+    def value(self, w, s):
+        return self.feats[s] @ w
+
+    def td_error(self, w, s, r, s2):
+        return r + self.gamma * self.value(w, s2) - self.value(w, s)
+
+    def loss(self, w, batch):
+        return sum(self.td_error(w, s, r, s2) ** 2 for s, r, s2 in batch) / len(batch)
+
+
+class ResidualCritic(LinearCritic):
+    def td_error(self, w, s, r, s2):
+        return super().td_error(w, s, r, s2) - 0.1 * self.value(w, s) ** 2
+
+
+BATCH = [(0, 1.0, 1), (1, 0.0, 2), (2, -0.5, 5), (5, 2.0, 0)]
+_critic = ResidualCritic(FT.copy(), 0.9)
+add(G("r17h_critic_class_super_property", _critic.loss, (THETA, BATCH), ref="fd", tol=1e-7))
+
+
+def _critic_attr_mutated():
+    df = revsrc.grad(_critic.loss)
+    g1 = df(THETA, BATCH)
+    old = _critic.feats[0].copy()
+    _critic.feats[0] = 2.0 * old
+    try:
+        g2 = df(THETA, BATCH)
+    finally:
+        _critic.feats[0] = old
+    return g1, g2
+
+
+def _critic_attr_ref():
+    g1 = fd_checked(_critic.loss, (THETA, BATCH))[0]
+    F2 = FT.copy()
+    F2[0] *= 2.0
+    g2 = fd_checked(ResidualCritic(F2, 0.9).loss, (THETA, BATCH))[0]
+    return g1, g2
+
+
+add(pair("r17h_critic_array_attribute_mutated_between_calls", _critic_attr_mutated, _critic_attr_ref, tol=1e-7))
+
+
+def _critic_gamma_rebound_jax():
+    df = revsrc.grad(_critic.loss, backend="jax")
+    g1 = df(THETA, BATCH)
+    _critic.gamma = 0.5
+    try:
+        g2 = df(THETA, BATCH)
+    finally:
+        _critic.gamma = 0.9
+    return g1, g2
+
+
+def _critic_gamma_ref():
+    return (fd_checked(_critic.loss, (THETA, BATCH))[0],
+            fd_checked(ResidualCritic(FT.copy(), 0.5).loss, (THETA, BATCH))[0])
+
+
+add(pair("r17h_critic_gamma_rebound_backend_jax", _critic_gamma_rebound_jax, _critic_gamma_ref, tol=1e-7))

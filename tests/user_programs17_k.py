@@ -494,3 +494,41 @@ def bias_broadcast_loss(b, H_):
 
 add(G("r17k_broadcast_to_bias", bias_broadcast_loss, (np.array([0.1, -0.2, 0.3, 0.0]), XM), ref="jax", tol=1e-12))
 add(H("r17k_broadcast_to_bias_hessian", bias_broadcast_loss, (np.array([0.1, -0.2, 0.3, 0.0]), XM), ref="jax", tol=1e-10))
+
+
+# per-example gradients: vmap(grad(loss), in_axes=(None, 0, 0)), then clipped and averaged (DP-SGD)
+def example_loss(w, xi, yi):
+    p = 1 / (1 + np.exp(-(xi @ w)))
+    return -(yi * np.log(p) + (1 - yi) * np.log(1 - p)) + 0.01 * w @ w
+
+
+WE = np.array([0.3, -0.2, 0.5, 0.1])
+YE = np.array([1.0, 0.0, 1.0, 1.0, 0.0])
+add(pair("r17k_per_example_grads_vmap_in_axes", lambda: revsrc.vmap(revsrc.grad(example_loss), in_axes=(None, 0, 0))(WE, XM, YE),
+         lambda: jax().vmap(jax().grad(jaxify(example_loss)), in_axes=(None, 0, 0))(WE, XM, YE), tol=1e-12))
+
+
+def dp_sgd_direction(w, X, Y, clip=0.5):
+    G_ = revsrc.vmap(revsrc.grad(example_loss), in_axes=(None, 0, 0))(w, X, Y)
+    norms = np.linalg.norm(G_, axis=1, keepdims=True)
+    G_ = G_ * np.minimum(1.0, clip / norms)
+    return G_.mean(axis=0)
+
+
+def _dp_ref():
+    j = jax()
+    G_ = np.asarray(j.vmap(j.grad(jaxify(example_loss)), in_axes=(None, 0, 0))(WE, XM, YE))
+    n = np.linalg.norm(G_, axis=1, keepdims=True)
+    return (G_ * np.minimum(1.0, 0.5 / n)).mean(axis=0)
+
+
+add(pair("r17k_dp_sgd_clipped_per_example", lambda: dp_sgd_direction(WE, XM, YE), _dp_ref, tol=1e-12))
+add(pair("r17k_per_example_hessian_vmap", lambda: revsrc.vmap(revsrc.hessian(example_loss), in_axes=(None, 0, 0))(WE, XM, YE),
+         lambda: jax().vmap(jax().hessian(jaxify(example_loss)), in_axes=(None, 0, 0))(WE, XM, YE), tol=1e-11))
+# the sum of per-example losses differentiated through vmap inside (grad of a vmapped function)
+add(pair("r17k_grad_of_vmapped_loss_sum", lambda: revsrc.grad(lambda w: np.sum(revsrc.vmap(example_loss, in_axes=(None, 0, 0))(w, XM, YE)))(WE),
+         lambda: jax().grad(lambda w: jax().numpy.sum(jax().vmap(jaxify(example_loss), in_axes=(None, 0, 0))(w, XM, YE)))(WE), tol=1e-12))
+# a Generator argument under backend="jax": E603, documented (jax.md: rng.random of a Generator)
+add(pair("r17k_dropout_generator_arg_backend_jax",
+         lambda: revsrc.grad(dropout_rng_arg, backend="jax")(W2, XM, YM, np.random.default_rng(4)),
+         lambda: ag()[0].grad(agify(dropout_rng_arg))(W2, XM, YM, np.random.default_rng(4)), tol=1e-11))
