@@ -71,6 +71,9 @@ KNOWN = {
     # returns and raise, and does not mention try; grad of it works; right: the plain call,
     # 1.4142135623730951
     "r17i_heron_try_jit": "refused-undoc",
+    # backend="jax" of adaptive step-size control: min(h, T - t) of traced floats: E603,
+    # documented (jax.md: max() and min() of traced floats)
+    "r17i_adaptive_heun_step_control_backend_jax": "refused-doc",
     # -- part j
     # de_casteljau(P, t, n) recursing on n = len(P) (P an array argument, so n is an int known
     # while transforming): E103 "calls itself (recursion) with no int argument known when

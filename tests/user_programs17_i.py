@@ -409,3 +409,27 @@ add(pair("r17i_growth_break_grad_grad", lambda: revsrc.grad(revsrc.grad(logistic
          lambda: ag()[0].grad(ag()[0].grad(agify(logistic_growth_until)))(0.3), tol=1e-10))
 add(pair("r17i_growth_break_hessian_backend_jax", lambda: revsrc.hessian(logistic_growth_until, backend="jax")(0.3),
          lambda: ag()[0].grad(ag()[0].grad(agify(logistic_growth_until)))(0.3), tol=1e-10))
+
+
+# adaptive Heun-Euler integration: the step size depends on the parameters, the last step
+# is clipped with min(), the loop stops on t >= T
+def adaptive_decay(k, y0=1.0, T=2.0, tol=1e-6):
+    t, y, h = 0.0, y0, 0.1
+    n = 0
+    while t < T and n < 10000:
+        h = min(h, T - t)
+        f1 = -k * y * (1 + 0.5 * math.sin(t))
+        yp = y + h * f1
+        f2 = -k * yp * (1 + 0.5 * math.sin(t + h))
+        y_new = y + 0.5 * h * (f1 + f2)
+        err = abs(y_new - yp)
+        if err <= tol:
+            t, y = t + h, y_new
+        h = 0.9 * h * min(2.0, max(0.2, math.sqrt(tol / max(err, 1e-300))))
+        n += 1
+    return y
+
+
+add(G("r17i_adaptive_heun_step_control_ag", adaptive_decay, (1.3,), ref="ag", tol=1e-10))
+add(H("r17i_adaptive_heun_step_control_hessian", adaptive_decay, (1.3,), ref=lambda: ag()[0].grad(ag()[0].grad(agify(adaptive_decay)))(1.3), tol=1e-8))
+add(G("r17i_adaptive_heun_step_control_backend_jax", adaptive_decay, (1.3,), ref="ag", tol=1e-10, backend="jax"))

@@ -532,3 +532,33 @@ add(pair("r17k_grad_of_vmapped_loss_sum", lambda: revsrc.grad(lambda w: np.sum(r
 add(pair("r17k_dropout_generator_arg_backend_jax",
          lambda: revsrc.grad(dropout_rng_arg, backend="jax")(W2, XM, YM, np.random.default_rng(4)),
          lambda: ag()[0].grad(agify(dropout_rng_arg))(W2, XM, YM, np.random.default_rng(4)), tol=1e-11))
+
+
+# Jacobians of a vector-valued layer that writes its outputs one by one with a leaky branch
+XW = np.linspace(-1, 1, 9)
+
+
+def leaky_conv_out(w, x=XW):
+    out = np.zeros(7)
+    for k in range(7):
+        out[k] = w @ x[k:k + 3]
+        if out[k] < 0:
+            out[k] = 0.1 * out[k]
+    return out
+
+
+W3 = np.array([0.3, -0.5, 0.8])
+add(pair("r17k_leaky_conv_jacfwd", lambda: revsrc.jacfwd(leaky_conv_out)(W3), lambda: fdj(leaky_conv_out, W3), tol=1e-7))
+add(pair("r17k_leaky_conv_jacrev", lambda: revsrc.jacrev(leaky_conv_out)(W3), lambda: fdj(leaky_conv_out, W3), tol=1e-7))
+add(pair("r17k_leaky_conv_jacrev_backend_jax", lambda: revsrc.jacrev(leaky_conv_out, backend="jax")(W3), lambda: fdj(leaky_conv_out, W3), tol=1e-7))
+
+
+def rnn_buffer(x, w=0.7):
+    h = np.zeros(len(x) + 1)
+    for t in range(len(x)):
+        h[t + 1] = math.tanh(w * h[t] + x[t])
+    return np.sum(h ** 2)
+
+
+add(JV("r17k_rnn_buffer_jvp", rnn_buffer, (np.array([0.5, -0.8, 0.3, 1.2]), 0.7), (np.array([0.3, -1.0, 0.7, 0.2]), 0.5), tol=1e-7))
+add(H("r17k_rnn_buffer_hessian_w", lambda w: rnn_buffer(np.array([0.5, -0.8, 0.3, 1.2]), w), (0.7,), ref="fd", tol=1e-5))

@@ -698,3 +698,73 @@ def energy_terms(v, h):
 # revsrc.jit of a scalar function summing a list literal: E502 "a list built in the function
 # and read other than by sum" (it is read by sum)
 add(EXACT("r17l_jit_sum_of_list_literal", lambda: revsrc.jit(energy_terms)(3.0, 2.0), lambda: energy_terms(3.0, 2.0)))
+
+
+# -- overlapping in-place updates (NumPy reads the right-hand side whole first) ---------------------
+
+def smooth_overlap(x):
+    y = x * 1.0
+    y[1:] += y[:-1]
+    y += y[::-1]
+    y[:-1] *= y[1:]
+    return np.sum(y * np.arange(1.0, len(x) + 1))
+
+
+XO = np.array([0.5, -0.8, 0.3, 1.2])
+add(G("r17l_overlapping_inplace_updates", smooth_overlap, (XO,), ref="fd", tol=1e-7))
+add(G("r17l_overlapping_inplace_updates_backend_jax", smooth_overlap, (XO,), ref="fd", tol=1e-7, backend="jax"))
+add(H("r17l_overlapping_inplace_updates_hessian", smooth_overlap, (XO,), ref="fd", tol=1e-5))
+add(JV("r17l_overlapping_inplace_updates_jvp", smooth_overlap, (XO,), (np.array([0.3, -1.0, 0.7, 0.2]),), tol=1e-7))
+
+
+def alias_chain(x):
+    a = b = np.zeros(3)
+    a[0] = x[0]
+    a[1:] = x[1:] ** 2
+    M = np.zeros((2, 3))
+    r = M[0]
+    M = M * 1.0
+    r[0] = x[0]
+    d = {"a": np.zeros(3)}
+    e = d["a"]
+    e[1] = x[1]
+    return np.sum(b * x) + np.sum(M) + r[0] * x[0] + np.sum(d["a"] * x)
+
+
+add(G("r17l_alias_chain_views_and_dicts", alias_chain, (np.array([1.0, 2.0, 3.0]),), ref=lambda: np.array([4.0, 16.0, 27.0]), tol=1e-14))
+
+
+# -- jit and vmap with ints, bools, float32 ------------------------------------------------------------
+
+def damped_or_square(x):
+    return math.exp(-x * x) * math.cos(3.0 * x) if x > 0 else x * x
+
+
+X32 = np.array([0.1, 0.5, -0.3], np.float32)
+# vmap.md says float32 arrays are refused (E502); refusals.md says they map by calling the
+# function on each element: the digits of the per-element calls either way
+add(EXACT("r17l_vmap_float32_elementwise_digits", lambda: revsrc.vmap(damped_or_square)(X32),
+          lambda: np.array([damped_or_square(v) for v in X32], dtype=float)))
+add(EXACT("r17l_vmap_grad_float32_elementwise_digits", lambda: revsrc.vmap(revsrc.grad(damped_or_square))(X32),
+          lambda: np.array([revsrc.grad(damped_or_square)(v) for v in X32], dtype=np.float32)))
+
+
+def taylor_term(n, x):
+    return x ** n / math.factorial(n)
+
+
+add(EXACT("r17l_vmap_grad_int_in_axes", lambda: revsrc.vmap(revsrc.grad(taylor_term, argnums=1), in_axes=(0, None))(np.array([1, 2, 3]), 0.5),
+          lambda: np.array([1.0, 0.5, 0.125])))
+
+
+def flag_branch(flag, x):
+    return x * x if flag else -x
+
+
+add(EXACT("r17l_vmap_grad_bool_in_axes", lambda: revsrc.vmap(revsrc.grad(flag_branch, argnums=1), in_axes=(0, None))(np.array([True, False, True]), 0.5),
+          lambda: np.array([1.0, -1.0, 1.0])))
+add(EXACT("r17l_jit_value_and_grad", lambda: revsrc.jit(revsrc.value_and_grad(damped_or_square))(0.3),
+          lambda: revsrc.value_and_grad(damped_or_square)(0.3)))
+add(EXACT("r17l_jit_int_recursion_legendre", lambda: revsrc.jit(legendre)(7, 0.3), lambda: legendre(7, 0.3)))
+add(pair("r17l_vmap_grad_int_recursion_legendre", lambda: revsrc.vmap(revsrc.grad(legendre, argnums=1), in_axes=(None, 0))(5, np.array([0.1, 0.3])),
+         lambda: np.array([ag()[0].grad(agify(legendre), 1)(5, v) for v in (0.1, 0.3)]), tol=1e-13))
