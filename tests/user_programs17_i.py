@@ -433,3 +433,23 @@ def adaptive_decay(k, y0=1.0, T=2.0, tol=1e-6):
 add(G("r17i_adaptive_heun_step_control_ag", adaptive_decay, (1.3,), ref="ag", tol=1e-10))
 add(H("r17i_adaptive_heun_step_control_hessian", adaptive_decay, (1.3,), ref=lambda: ag()[0].grad(ag()[0].grad(agify(adaptive_decay)))(1.3), tol=1e-8))
 add(G("r17i_adaptive_heun_step_control_backend_jax", adaptive_decay, (1.3,), ref="ag", tol=1e-10, backend="jax"))
+
+
+# spectral methods: convolution by rfft/irfft, and a spectral energy
+def fft_conv_energy(k, x):
+    n = len(x)
+    K = np.fft.rfft(np.concatenate([k, np.zeros(n - len(k))]))
+    y = np.fft.irfft(K * np.fft.rfft(x), n)
+    return np.sum(y ** 2) + np.sum(np.abs(K) ** 2)
+
+
+KF = np.array([0.5, 0.3, -0.2])
+XF = np.sin(np.linspace(0, 3, 8))
+add(G("r17i_fft_conv_energy_grad", fft_conv_energy, (KF, XF), argnums=(0, 1), ref="fd", tol=1e-7))
+# at this k the Nyquist bin K[4] = 0.5 - 0.3 - 0.2 is exactly 0: abs has its kink there, and
+# the second derivative of |K|^2 taken through abs uses abs's subgradient 0 (api.md), as JAX
+# and autograd do (central differences of the smooth |K|^2 give 2 more on the diagonal)
+add(H("r17i_fft_conv_energy_hessian_kink_bin", fft_conv_energy, (KF, XF), ref="jax", tol=1e-10))
+add(H("r17i_fft_conv_energy_hessian_generic", fft_conv_energy, (np.array([0.5, 0.3, -0.1]), XF), ref="fd", tol=1e-5))
+add(H("r17i_fft_power_real_imag_hessian", lambda k: np.sum(np.fft.fft(k).real ** 2 + np.fft.fft(k).imag ** 2), (KF,),
+      ref=lambda: 6.0 * np.eye(3), tol=1e-12))

@@ -768,3 +768,39 @@ add(EXACT("r17l_jit_value_and_grad", lambda: revsrc.jit(revsrc.value_and_grad(da
 add(EXACT("r17l_jit_int_recursion_legendre", lambda: revsrc.jit(legendre)(7, 0.3), lambda: legendre(7, 0.3)))
 add(pair("r17l_vmap_grad_int_recursion_legendre", lambda: revsrc.vmap(revsrc.grad(legendre, argnums=1), in_axes=(None, 0))(5, np.array([0.1, 0.3])),
          lambda: np.array([ag()[0].grad(agify(legendre), 1)(5, v) for v in (0.1, 0.3)]), tol=1e-13))
+
+
+# -- one derivative called with changing argument kinds and defaults ---------------------------------
+
+def cubic_energy(x, a=2.0):
+    return a * np.sum(np.asarray(x) ** 3)
+
+
+def _kinds_sequence():
+    df = revsrc.grad(cubic_energy)
+    out = [df(2.0), df(np.array(2.0)), df(np.array([1.0, 2.0])), df(np.array([[1.0], [2.0]])), df([1.0, 2.0]),
+           df((1.0, 2.0)), df(2.0, a=3.0), df(2.0, 3.0)]
+    cubic_energy.__defaults__ = (5.0,)
+    try:
+        out.append(df(2.0))
+    finally:
+        cubic_energy.__defaults__ = (2.0,)
+    out.append(df(2.0))
+    return out
+
+
+add(pair("r17l_argument_kinds_and_defaults_between_calls", _kinds_sequence,
+         lambda: [24.0, np.array(24.0), np.array([6.0, 24.0]), np.array([[6.0], [24.0]]), [6.0, 24.0], (6.0, 24.0), 36.0, 36.0, 60.0, 24.0],
+         tol=1e-14))
+
+
+def geometric_partial(x, n=3):
+    s = 0.0
+    for k in range(n):
+        s = s + x ** k
+    return s
+
+
+add(pair("r17l_int_trip_count_changes_between_calls",
+         lambda: [revsrc.grad(geometric_partial)(2.0, m) for m in (3, 5, 0, 3)] + [revsrc.hessian(geometric_partial)(2.0, 4)],
+         lambda: [5.0, 49.0, 0.0, 5.0, 14.0], tol=1e-14))
