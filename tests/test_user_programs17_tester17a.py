@@ -49,25 +49,6 @@ KNOWN = {
     # backend="jax": `for _ in range(s)` with s counted in a traced while (scaling and
     # squaring): E603, documented (a trip count computed from traced values)
     "r17_spin_echo_backend_jax": "refused-doc",
-    # WRONG second derivatives of abs() of a complex scalar made by a full np.sum / np.mean
-    # (no axis) of a complex array: hessian, hvp, jacfwd(grad), grad(grad) and
-    # backend="jax" all drop the cross terms (the gradient is right). Minimal:
-    # f(phi) = np.abs(np.sum(np.exp(1j * phi))) at [0.3, -0.4]: revsrc.hessian gives
-    # [[-0.939, 0], [0, -0.939]], right (JAX, closed form 2|cos((p0 - p1)/2)|):
-    # [[-0.470, 0.470], [0.470, -0.470]]. np.sum(..., axis=0), sum(), + 0j, or writing
-    # abs via real/imag give the right numbers.
-    # an SLM's focal intensity |sum(a_k e^{i phi_k} kernel_k)|^2: right: central
-    # differences and jax.hessian agree with each other, revsrc differs by up to 1.7
-    "r17_slm_focus_hessian": "wrong",
-    "r17_slm_focus_hessian_jax_ref": "wrong",
-    # the Kuramoto order parameter |mean(exp(i theta))|: revsrc's Hessian is diagonal;
-    # right: revsrc.hessian of the same r written with cos/sin means, and central
-    # differences (both agree)
-    "r17_kuramoto_order_hessian": "wrong",
-    "r17_kuramoto_order_hessian_fd": "wrong",
-    # a phased array's gain in dB, 10 log10(|np.sum(w e^{...})|^2 / n^2), grad(grad) in the
-    # steering angle: -745.2; right: -242.2 (central differences)
-    "r17_phased_array_grad_grad": "wrong",
     # -- part b
     # a ForceField object at module level whose __call__ calls t.energy(X) for terms held
     # in its list attribute: E202 "method .energy() is used on or with a differentiated
@@ -168,17 +149,7 @@ KNOWN = {
     # math.fmod(phase + step, 2 pi) of a differentiated phase: E202 "math.fmod has no
     # derivative rule"; not in the docs (x % y works); right: central differences
     "r17_fmod_phase_wrap_oscillator": "refused-undoc",
-    # WRONG (the abs-of-full-np.sum bug of part a): the curvature of a DFT bin's power
-    # |np.sum(x * exp(-1j w n))|^2 in w, grad(grad) and hessian: -2037597.4; right:
-    # -538765.6 (revsrc itself on the real/imag form, and central differences)
-    "r17_dft_bin_power_newton_curvature": "wrong",
-    "r17_dft_bin_power_hessian_fd": "wrong",
     # -- part e
-    # grad(grad(f)) of a Nash cascade that appends to a list and reads np.array(list):
-    # E104 "goes through the derivative of reading or writing items of a list or dict";
-    # not in refusals.md's E104 list; revsrc.hessian of it works (r17_nash_cascade_hessian);
-    # right: the central-difference second derivative
-    "r17_nash_cascade_grad_grad": "refused-undoc",
     # rng.gamma(0.5, params[1], days) with a differentiated scale: E202 "method .gamma() is
     # used on or with a differentiated value", documented (a method with no rule used on a
     # differentiated value); the reparameterized form passes (r17_weather2_*)

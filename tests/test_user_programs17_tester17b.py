@@ -85,7 +85,6 @@ KNOWN = {
     # np.interp in its values (texture lookup): E104 "differentiating a derivative again goes
     # through the derivative of np.roll / np.kron / np.interp, which has no rule of its own
     # yet"; none is in refusals.md's E104 list (their gradients work); right: JAX's hessian
-    "r17j_shoelace_roll_hessian": "refused-undoc",
     "r17j_kron_triu_tril_hessian": "refused-undoc",
     "r17j_np_interp_values_hessian": "refused-undoc",
     # -- part k
@@ -147,8 +146,6 @@ KNOWN = {
     "r17l_has_aux_not_a_pair": "refused-doc",
     # the vjp pullback called after a global it reads was rebound: E204, documented
     "r17l_vjp_after_global_rebound_refused": "refused-doc",
-    # a LIST literal of frozen dataclass objects holding x: E202, documented (refusals.md E202)
-    "r17l_dataclass_list_literal": "refused-doc",
     # a TUPLE literal of frozen dataclass objects holding x, (Seg(x, 1.0), Seg(2.0, x * x)),
     # summed by a generator or read by a for loop: E202 "a container built as a value (in a
     # loop, or under a condition)" with the hint "or use a tuple"; refusals.md E202 says "a

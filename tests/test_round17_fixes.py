@@ -1,0 +1,71 @@
+"""Round 17's findings (tests/user_programs17_*.py), fixed as rules:
+
+- np.sign is flat on real numbers, and a number's kind was taken to say it is real:
+  np.abs of a complex number reduced from an array (np.sum, np.mean, z.sum() of
+  exp(1j * phi)) lost the derivative of its rule's np.sign in second derivatives (a
+  wrong Hessian, with the gradient right). A number computed from complex values is
+  not known real now."""
+import numpy as np
+import pytest
+
+import revsrc
+
+
+def order_parameter(phi):
+    return np.abs(np.sum(np.exp(1j * phi)))
+
+
+def mean_order(phi):
+    return np.abs(np.mean(np.exp(1j * phi))) ** 2
+
+
+def method_sum(phi):
+    z = (np.exp(1j * phi) * np.array([1.0, 0.5, 2.0])).sum()
+    return np.log(np.abs(z))
+
+
+def dft_power(w):
+    n = np.arange(16.0)
+    x = np.sin(0.3 * n)
+    return np.abs(np.sum(x * np.exp(-1j * w * n))) ** 2
+
+
+def _fd_hessian(f, x, h=1e-5):
+    g = revsrc.grad(f)
+    return np.array([(g(x + h * e) - g(x - h * e)) / (2 * h) for e in np.eye(x.size)])
+
+
+def test_abs_of_a_complex_sum_closed_form():
+    """|e^{i p0} + e^{i p1}| = 2 |cos((p0 - p1) / 2)|: its Hessian has cross terms."""
+    p = np.array([0.3, -0.4])
+    c = -0.5 * np.cos((p[0] - p[1]) / 2)          # d^2/dd^2 of 2 cos(d / 2), d = p0 - p1
+    want = np.array([[c, -c], [-c, c]])
+    np.testing.assert_allclose(revsrc.hessian(order_parameter)(p), want, rtol=1e-12)
+    np.testing.assert_allclose(revsrc.jacrev(revsrc.grad(order_parameter))(p), want,
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("f", [order_parameter, mean_order, method_sum])
+def test_second_derivatives_of_abs_of_reduced_complex(f):
+    p = np.array([0.3, -0.4, 1.1])
+    H = revsrc.hessian(f)(p)
+    np.testing.assert_allclose(H, _fd_hessian(f, p), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(revsrc.jacrev(revsrc.grad(f))(p), H, rtol=1e-10, atol=1e-12)
+
+
+def test_dft_bin_curvature_by_grad_of_grad():
+    d2 = revsrc.grad(revsrc.grad(dft_power))
+    dg = revsrc.grad(dft_power)
+    h = 1e-6
+    want = (dg(0.35 + h) - dg(0.35 - h)) / (2 * h)
+    np.testing.assert_allclose(d2(0.35), want, rtol=1e-6)
+
+
+def test_against_jax():
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    jnp = jax.numpy
+    p = np.array([0.3, -0.4, 1.1])
+    want = jax.hessian(lambda q: jnp.abs(jnp.sum(jnp.exp(1j * q))))(jnp.asarray(p))
+    np.testing.assert_allclose(revsrc.hessian(order_parameter)(p), np.asarray(want),
+                               rtol=1e-12, atol=1e-14)
