@@ -69,3 +69,40 @@ def test_against_jax():
     want = jax.hessian(lambda q: jnp.abs(jnp.sum(jnp.exp(1j * q))))(jnp.asarray(p))
     np.testing.assert_allclose(revsrc.hessian(order_parameter)(p), np.asarray(want),
                                rtol=1e-12, atol=1e-14)
+
+
+def _helper_with_early_return(r):
+    t = r[0] + r[1]
+    if t < 1e-8:
+        return np.ones(2)
+    return r * t
+
+
+def early_return_in_a_helper(r):
+    return np.sum(_helper_with_early_return(r) ** 2)
+
+
+def lagged(x, lags=np.arange(1, 3)):
+    return np.sum(np.array([np.sum(x[:-L] * x[L:]) for L in lags]) ** 2)
+
+
+def test_jax_backend_helper_with_an_early_return_on_a_traced_test():
+    """The adjoint of a helper's return value before its early return was zeros of an
+    unassigned placeholder under backend='jax' (an internal TypeError); it is never read,
+    and the branch's select takes the other arm's."""
+    pytest.importorskip("jax")
+    r = np.array([0.1, 0.2])
+    np.testing.assert_allclose(revsrc.grad(early_return_in_a_helper, backend="jax")(r),
+                               revsrc.grad(early_return_in_a_helper)(r), rtol=1e-14)
+    np.testing.assert_allclose(revsrc.hessian(early_return_in_a_helper, backend="jax")(r),
+                               revsrc.hessian(early_return_in_a_helper)(r), rtol=1e-13)
+
+
+def test_jax_backend_slice_bound_from_an_array_is_refused_at_the_line():
+    pytest.importorskip("jax")
+    with pytest.raises(revsrc.RevsrcError) as e:
+        revsrc.grad(lagged, backend="jax")(np.arange(1.0, 7.0))
+    assert e.value.code == "E603"
+    assert "x[:-L]" in str(e.value) and "slice bound" in str(e.value)
+    got = revsrc.grad(lagged, backend="jax")(np.arange(1.0, 7.0), (1, 2))
+    np.testing.assert_allclose(got, revsrc.grad(lagged)(np.arange(1.0, 7.0)), rtol=1e-14)

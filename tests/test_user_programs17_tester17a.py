@@ -111,19 +111,6 @@ KNOWN = {
     # discarded (r.sort)", documented (a discarded call revsrc does not inline);
     # np.sort works (r17_trimmed_loss_np_sort)
     "r17_trimmed_loss_in_place_sort": "refused-doc",
-    # CRASHED: backend="jax" of a reprojection loss whose helper rodrigues(r) returns early
-    # (np.eye(3) + skew(r)) on a traced test `if theta < 1e-8:`: E603 whose message names
-    # an internal sentinel, "TypeError: Cannot determine dtype of <unset>" (grad, hessian
-    # and jacfwd(grad) alike). Minimal: a helper `if t < 1e-8: return np.ones(2)` /
-    # `return r * t` called as np.sum(helper(r) ** 2); jax.md says branches on traced
-    # values select their variables, and the same early return at the top level or
-    # returning a float works; right: central differences (the default backend and the
-    # branch-free rodrigues under backend="jax" give them)
-    "r17_reprojection_rodrigues_backend_jax": "crashed",
-    "r17_reprojection_rodrigues_hessian_backend_jax": "crashed",
-    # CRASHED: the same rodrigues helper in an epipolar residual under backend="jax": the
-    # E603 naming "<unset>"; right: central differences
-    "r17_epipolar_rodrigues_backend_jax": "crashed",
     # -- part d
     # backend="jax": buf = burst.copy(); buf[idx] = ... with idx = (idx + 1) % L,
     # L = burst.shape[0]: E603 "whether NumPy makes this value a view ... or a copy"; buf is
@@ -131,11 +118,10 @@ KNOWN = {
     "r17_karplus_strong_backend_jax": "refused-undoc",
     # backend="jax": i = int(pos) of a traced float: E603, the documented kind
     "r17_wavetable_int_pos_backend_jax": "refused-doc",
-    # CRASHED: backend="jax" of a function with a default lags=np.arange(8, 30) iterated by
-    # `for L in lags` and used to slice, x[:-L]: a raw IndexError from JAX "Slice entries
-    # must be static integers" (no code); right: central differences (the default backend
-    # gives them)
-    "r17_autocorr_lags_array_backend_jax": "crashed",
+    # backend="jax" of a function with a default lags=np.arange(8, 30) iterated by
+    # `for L in lags` and used to slice, x[:-L]: E603 "a slice bound here is a traced
+    # value", documented in refusals.md (a raw IndexError at the branch point)
+    "r17_autocorr_lags_array_backend_jax": "refused-doc",
     # the same with lags passed as a tuple of ints: E603 "no jax.numpy lowering ...
     # unsupported operand type(s) for *: 'DynamicJaxprTracer' and 'tuple'" for
     # np.sum(w * lags), valid NumPy (an array times a tuple); not in jax.md's list

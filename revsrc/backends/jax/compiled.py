@@ -225,7 +225,7 @@ class Compiled:
                 "fit in them", loc=where[1] if where else None,
                 hint="use backend=None for this function (Python ints have no limit)")
         if not isinstance(exc, jax_errors + (AttributeError, NotImplementedError, TypeError,
-                                             ValueError)):
+                                             ValueError, IndexError)):
             return None
         where = self._where(exc.__traceback__)
         if where is None:
@@ -250,6 +250,13 @@ class Compiled:
                 f"{(str(exc).strip().splitlines() or [''])[0][:160]})", loc=loc,
                 hint="use backend=None for this function")
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if isinstance(exc, IndexError) and "static" in first:
+            return errors.JaxNotLowered(
+                "backend='jax': a slice bound here is a traced value (jax.jit traces "
+                "array arguments, an integer array's items too), and jax.numpy slices "
+                "only by Python ints", loc=loc,
+                hint="pass such bounds as Python ints (a tuple of them, not an array), "
+                     "or use backend=None for this function")
         return errors.JaxNotLowered(
             f"backend='jax': this operation has no jax.numpy lowering for these "
             f"values ({type(exc).__name__}: {first[:160]})", loc=loc,

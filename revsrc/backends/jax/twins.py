@@ -29,6 +29,7 @@ import numpy as np
 
 from ... import errors, runtime
 from . import inplace_twins, quantile_twins, scipy_twins
+from .carry import Unset
 from .pieces import pieces
 from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace, tensor,
                         transpose_grads, values)
@@ -244,6 +245,11 @@ def finalize_grad(g, x):
 
 
 def zeros_like(x):
+    if isinstance(x, Unset):
+        # the zero adjoint of a variable a traced branch left unassigned (a helper's
+        # return value before its early return): never read, as the variable itself
+        # is not; the branch's select takes the other arm's
+        return x
     return jnp.zeros(jnp.shape(x), _float_dtype(x))
 
 
