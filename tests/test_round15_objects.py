@@ -398,3 +398,25 @@ def test_list_literal_of_records_stays_static(f):
     np.testing.assert_allclose(revsrc.hessian(f)(x), (dg(x + h) - dg(x - h)) / (2 * h),
                                rtol=1e-6)
 
+
+
+def _records_in_a_tuple(x):
+    ss = (_Pt(1.0, x), _Pt(2.0, x * x))
+    return sum(s.m * np.sin(s.x) for s in ss)
+
+
+def _loop_over_a_literal_of_records(x):
+    t = 0.0
+    for s in (_Pt(1.0, x), _NT(2.0, x * x)):
+        t += s.m * np.sin(s.x)
+    return t
+
+
+@pytest.mark.parametrize("f", [_records_in_a_tuple, _loop_over_a_literal_of_records])
+def test_tuple_literal_of_records_stays_static(f):
+    """As a list literal: a tuple literal of dataclass objects or namedtuples, named or
+    looped over directly (E202 before)."""
+    x, h = 0.6, 1e-6
+    v, g = revsrc.value_and_grad(f)(x)
+    assert v == f(x)
+    np.testing.assert_allclose(g, (f(x + h) - f(x - h)) / (2 * h), rtol=1e-7)

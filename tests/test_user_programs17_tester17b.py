@@ -146,13 +146,6 @@ KNOWN = {
     "r17l_has_aux_not_a_pair": "refused-doc",
     # the vjp pullback called after a global it reads was rebound: E204, documented
     "r17l_vjp_after_global_rebound_refused": "refused-doc",
-    # a TUPLE literal of frozen dataclass objects holding x, (Seg(x, 1.0), Seg(2.0, x * x)),
-    # summed by a generator or read by a for loop: E202 "a container built as a value (in a
-    # loop, or under a condition)" with the hint "or use a tuple"; refusals.md E202 says "a
-    # tuple, a comprehension over constants or a plain class works";
-    # right: d/dx [hypot(x, 1) + hypot(2, x^2)] = 0.906609466...
-    "r17l_dataclass_tuple_literal": "refused-undoc",
-    "r17l_dataclass_tuple_literal_for": "refused-undoc",
     # math.fmod and .tolist() of a differentiated value: E202, documented (no rule)
     "r17l_math_fmod_no_rule": "refused-doc",
     "r17l_tolist_no_rule": "refused-doc",

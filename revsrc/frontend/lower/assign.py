@@ -21,7 +21,7 @@ from .scope import param_names
 from .rebind import augmented_static, placed_dict as _placed_dict, rebind_static
 from .values import (STATIC_NODES, Known, NestedDef, VDict, VRecord, VTuple, inlinable,
                      describe_static, is_static,
-                     is_static_value, lambda_def, made_object)
+                     is_static_value, lambda_def, made_object, record)
 from ...core.source import ast_nodes
 from ...core.late import LateModule
 
@@ -88,7 +88,7 @@ class AssignLowering:
             items = []
             for v in value.elts:
                 e = self._expr(sc, v, out)
-                items.append(e if made_object(e) else
+                items.append(e if made_object(e) or record(e) else
                              self._snapshot(self._materialize(e, out, loc), out, loc))
             sc.env[target.id] = VTuple(items)
             return

@@ -20,8 +20,8 @@ from .chosen import note_item
 from .dispatch import expression
 from .rebind import merge_dicts
 from .scope import param_names
-from .values import (STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VRecord, VTuple,
-                     lambda_def, made_object, spread, vtuple)
+from .values import (STATIC_NODES, BoundMethod, Known, NestedDef, VDict, VTuple,
+                     lambda_def, made_object, record, spread, vtuple)
 from ...core.source import ast_nodes, shallow_copy
 
 BINOPS = {
@@ -238,7 +238,7 @@ class ExpressionLowering:
             return self._starred_literal(sc, node, out, into, loc)
         values = [self._expr(sc, e, out) if not _plain_lambda(e) else
                   Known(NestedDef(sc, lambda_def(e, "lambda_"))) for e in node.elts]
-        if any(made_object(v) or _record(v) for v in values) or any(
+        if any(made_object(v) or record(v) for v in values) or any(
                 isinstance(v, Known) and isinstance(v.value, NestedDef) for v in values) and \
                 all(isinstance(v, Known) and callable(v.value) or isinstance(v.value, NestedDef)
                     for v in values):
@@ -473,9 +473,3 @@ def _folded_text(fn, a, b):
         return None
     return Const(value) if type(value) is str else None
 
-
-def _record(v):
-    """A dataclass object or a namedtuple whose fields the lowering holds: a literal
-    list of them stays static, as one of objects made in the function does (its
-    items are read field by field, and a loop over it is unrolled)."""
-    return isinstance(v, VRecord) or (isinstance(v, VTuple) and v.cls is not None)

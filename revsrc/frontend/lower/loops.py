@@ -14,7 +14,8 @@ from . import counting, recursion
 from .made import calls_maker, calls_plain_class
 from .dispatch import expression, statement
 from .scope import assigned_names, leaves_loop
-from .values import STATIC_NODES, UNROLL_LIMIT, Poisoned, VTuple, vtuple
+from .values import (STATIC_NODES, UNROLL_LIMIT, Poisoned, VTuple, made_object, record,
+                     vtuple)
 from ...core.source import ast_nodes, shallow_copy
 from ...core.late import LateModule
 
@@ -168,8 +169,12 @@ class LoopLowering:
     def _unroll(self, sc, node, it, out, loc):
         """A loop over a literal sequence, unrolled so each item is a plain operand."""
         # (a tuple item is kept as its parts, so ("a", x)'s key stays a constant)
-        items = [self._expr(sc, e, out) if isinstance(e, ast.Tuple) else
-                 self._snapshot(self._val(sc, e, out), out, loc) for e in it.elts]
+        # (so is a dataclass object or a namedtuple made there: read field by field)
+        items = []
+        for e in it.elts:
+            v = self._expr(sc, e, out)
+            items.append(v if isinstance(e, ast.Tuple) or record(v) or made_object(v) else
+                         self._snapshot(self._materialize(v, out, sc.parsed.loc(e)), out, loc))
         return self._unroll_items(sc, node, items, out, loc)
 
     def _bind_unrolled(self, sc, target, item, copy, loc):

@@ -373,6 +373,13 @@ def spread(v):
     return None
 
 
+def record(v):
+    """A dataclass object or a namedtuple whose fields the lowering holds: a literal
+    list or tuple of them stays static, as one of objects made in the function does
+    (its items are read field by field, and a loop over it is unrolled)."""
+    return isinstance(v, VRecord) or (isinstance(v, VTuple) and v.cls is not None)
+
+
 def made_object(v):
     """An object made in the function (a `VRecord` with no td), or a static container
     holding one."""
