@@ -106,3 +106,26 @@ def test_jax_backend_slice_bound_from_an_array_is_refused_at_the_line():
     assert "x[:-L]" in str(e.value) and "slice bound" in str(e.value)
     got = revsrc.grad(lagged, backend="jax")(np.arange(1.0, 7.0), (1, 2))
     np.testing.assert_allclose(got, revsrc.grad(lagged)(np.arange(1.0, 7.0)), rtol=1e-14)
+
+
+def _morse(r):
+    return 4.7 * (1.0 - np.exp(-1.9 * (r - 0.74))) ** 2
+
+
+def test_transformations_of_a_mapped_function_itself():
+    """jacrev, jacfwd and jvp of revsrc.vmap(f) (E104 before): f's derivative on the
+    diagonal, as the call rule gives for a function calling the mapped one."""
+    rs = np.array([0.7, 1.0, 1.6])
+    d1 = np.array([revsrc.grad(_morse)(r) for r in rs])
+    m = revsrc.vmap(_morse)
+    np.testing.assert_allclose(revsrc.jacrev(m)(rs), np.diag(d1), rtol=1e-13)
+    np.testing.assert_allclose(revsrc.jacfwd(m)(rs), np.diag(d1), rtol=1e-13)
+    out, t = revsrc.jvp(m, (rs,), (np.ones(3),))
+    np.testing.assert_array_equal(out, m(rs))
+    np.testing.assert_allclose(t, d1, rtol=1e-13)
+
+
+def test_a_mapped_derivative_transformed_again_is_refused():
+    with pytest.raises(revsrc.RevsrcError) as e:
+        revsrc.jacrev(revsrc.vmap(revsrc.grad(_morse)))(np.array([0.7, 1.0]))
+    assert e.value.code == "E104"

@@ -166,14 +166,6 @@ KNOWN = {
     # operation revsrc makes for this line"; jax.md does not mention it (the default
     # backend differentiates it, as refusals.md says); right: central differences
     "r17f_grad_of_function_calling_vmap_backend_jax": "refused-undoc",
-    # revsrc.jacrev / revsrc.jvp applied to revsrc.vmap(morse) itself: E104 "morse is a
-    # function mapped by revsrc.vmap: its elements run compiled, outside any
-    # transformation, so it cannot be transformed again"; refusals.md's E104 row says
-    # grad, jvp, jacfwd, jacrev "of a mapped plain function of floats and arrays work"
-    # (batching.md is stale the other way: it says grad of a function calling a mapped
-    # function is refused, and that works); right: diag(morse'(r)) and (morse(r), morse'(r))
-    "r17f_jacrev_of_vmap_morse": "refused-undoc",
-    "r17f_jvp_of_vmap_morse": "refused-undoc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -43,7 +43,6 @@ KNOWN = {
     # E101 calling an item of a list held by a global object (for layer in self.layers:
     # x = layer(x)); the table names ACTS[0](x) on a global list
     "r8_class_model_call_wrt_input": "refused-doc",
-    "r8_horner_jit_scalar": "refused-doc",            # E502 jit of f(x, coeffs) with a list argument
     "r8_np_polyfit_polyval": "refused-doc",           # E202 np.polyfit has no rule
     "r8_np_clip_out_same_local_array": "refused-doc",  # E401 np.clip(y, lo, hi, out=y)
     "r8_np_put_then_take": "refused-doc",             # E401 np.put(y, idx, v)

@@ -73,11 +73,9 @@ def unwrap(f) -> Callee:
             f"{f!r} is a classmethod object taken from its class's __dict__: it has no "
             "class to bind", hint="pass it as Class.method")
     if getattr(type(f), "_revsrc_mapped", False):
-        raise errors.HigherOrderNotSupported(
-            f"{_name(f)} is a function mapped by revsrc.vmap: its elements run compiled, "
-            "outside any transformation, so it cannot be transformed again",
-            hint="map the transformation instead: revsrc.vmap(revsrc.grad(f)) (revsrc.jit "
-                 "of a mapped function is the function itself)")
+        # transformed as a function that calls it (`def f(x): return callee(x)`), where
+        # revsrc's rule for a call of a mapped function applies (or refuses, E104)
+        return Callee(f, _wrapper(f, f.__name__ if hasattr(f, "__name__") else "f"))
     prim = primitives.lookup(f) if not isinstance(f, type) else None
     if prim is not None:
         fn = _primitive_function(f, prim)
@@ -105,8 +103,14 @@ def as_function(f):
     if isinstance(f, types.FunctionType):
         return f
     c = unwrap(f)
-    if not (c.pre or c.pre_kwargs or c.static):
+    if not (c.pre or c.pre_kwargs or c.static) and not getattr(type(f), "_revsrc_mapped", False):
         return c.fn
+    return _wrapper(f, getattr(f, "__name__", None) or getattr(c.fn, "__name__", "f"))
+
+
+def _wrapper(f, base):
+    """``def name(<f's parameters>): return callee(...)``, ``callee`` bound to ``f`` in
+    its globals, with its source in linecache (see `as_function`)."""
     try:
         sig = inspect.signature(f)
     except (TypeError, ValueError):
@@ -138,7 +142,6 @@ def as_function(f):
         last = max(i for i, p in enumerate(sig.parameters.values())
                    if p.kind is P.POSITIONAL_ONLY)
         params.insert(last + 1, "/")
-    base = getattr(f, "__name__", None) or getattr(c.fn, "__name__", "f")
     name = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in base) or "f"
     if name[0].isdigit() or name == "callee":
         name = "f_" + name
