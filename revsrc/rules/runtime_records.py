@@ -52,33 +52,6 @@ define("zero_tangent", runtime.zero_tangent, kind=_like(0), nondiff=True)
 define("own_tangent", _forward.own_tangent, kind=_like(1), nondiff=True)
 define("view_tangent", _forward.view_tangent, kind=_like(1), nondiff=True)
 define("zero_items", runtime.zero_items, nondiff=True)
-# the pieces of the adjoints of lists and dicts, and list(x)'s (x's layout): linear in g
-for _fn in (containers.value_grad, containers.set_item_grad, containers.sequence_grad):
-    define(_fn.__name__, _fn, linear=(0,))
-
-
-# ... the first three with their transposes (grad(grad(f)) of a function that builds
-# a list: [x[i] * x[i + 1] for i in range(n)])
-@primitive("item_grad", containers.item_grad, linear=(0,))
-def item_grad_vjp(g, ans, grad, index):
-    return containers.item_back(g, grad, index), None
-
-
-@primitive("head_grad", containers.head_grad, linear=(0,))
-def head_grad_vjp(g, ans, grad, n_tail):
-    return containers.head_back(g, grad, n_tail), None
-
-
-# max(xs)'s and min(xs)'s adjoint: linear in g, its selection constant where the
-# items do not tie (as np.max's): no derivative in the items
-@primitive("picked_grad", containers.picked_grad, linear=(0,))
-def picked_grad_vjp(g, ans, grad, seq, picked):
-    return containers.picked_back(g, seq, picked), None, None
-
-
-@primitive("tail_grad", containers.tail_grad, linear=(0,))
-def tail_grad_vjp(g, ans, grad, n_tail):
-    return containers.tail_back(g, grad, n_tail), None
 define("broadcast_like", runtime.broadcast_like, kind=_like(1), linear=(0,))
 define("zero_at", runtime.zero_at, kind=_like(0), linear=(0,))
 
@@ -295,13 +268,6 @@ def relu_vjp_vjp(g, ans, grad, x):
 @primitive("tanh_vjp", tensor.tanh_vjp)
 def tanh_vjp_vjp(g, ans, grad, y):
     return tensor.tanh_vjp(g, y), -2.0 * g * grad * y
-
-
-# builtins sum's adjoint, g for every item: its transpose sums the items' adjoints
-# (grad of grad through sum(xs), sum(v * v for v in xs))
-@primitive("sum_list_grad", _reductions.sum_list_grad, kind=_like(1), linear=(0,))
-def sum_list_grad_vjp(g, ans, grad, iterable):
-    return _transpose.sum_list_back(g, grad, iterable), None
 
 
 # np.tril's and np.triu's adjoint (rows summed for a 1-D argument): linear in g
