@@ -310,6 +310,11 @@ def k_fft(z):
             + _csum(np.fft.rfft(np.real(z))))
 
 
+def k_fft_nd(z):
+    return (_csum(np.fft.fft2(z)) + _csum(np.fft.ifft2(z, s=(2, 5))) +
+            _csum(np.fft.fftn(z, axes=(1,), norm="ortho")) + _csum(np.fft.ifftn(z * z)))
+
+
 # ----- The table -----
 
 C = "complex"
@@ -342,7 +347,7 @@ CASES = [
     (k_full_like, (C,), ((4,),)), (k_index, (C,), ((3, 4),)), (k_diff, (C,), ((6,),)),
     (k_interp, (C,), ((4,),)),
     (k_polyval, (C, C), ((4,), (3,))), (k_convolve, (C, C), ((5,), (3,))),
-    (k_fft, (C,), ((6,),)),
+    (k_fft, (C,), ((6,),)), (k_fft_nd, (C,), ((3, 4),)),
 ]
 
 

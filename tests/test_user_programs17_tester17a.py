@@ -99,10 +99,6 @@ KNOWN = {
     # backend="jax": int(math.floor(x)) of a traced float as an index: E603, the documented
     # kind (float()/max()/min() of traced floats)
     "r17_bilinear_int_floor_backend_jax": "refused-doc",
-    # np.fft.fft2 / ifft2 with a differentiated sigma: E202 "numpy.fft.ifft2 has no
-    # derivative rule"; guide/api.md says the FFTs are differentiated at any order; right:
-    # central differences (the same blur by 1-D np.fft.fft/ifft along each axis passes)
-    "r17_fft2_gaussian_blur_wrt_sigma": "refused-undoc",
     # np.linalg.qr of a differentiated matrix: E202 "numpy.linalg.qr has no derivative
     # rule"; not in the docs (E304 names pinv/lstsq/eigh/svd, all of which have rules);
     # right: central differences

@@ -31,6 +31,23 @@ def ifft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.fft_grad(g, a, n, axis, norm, True)
 
 
+# over several axes: a 1-D transform per axis in turn
+def fftn(g, ans, a, s=None, axes=None, norm=None):
+    return _helpers.fftn_grad(g, a, s, axes, norm, False)
+
+
+def ifftn(g, ans, a, s=None, axes=None, norm=None):
+    return _helpers.fftn_grad(g, a, s, axes, norm, True)
+
+
+def fft2(g, ans, a, s=None, axes=(-2, -1), norm=None):
+    return _helpers.fftn_grad(g, a, s, axes, norm, False)
+
+
+def ifft2(g, ans, a, s=None, axes=(-2, -1), norm=None):
+    return _helpers.fftn_grad(g, a, s, axes, norm, True)
+
+
 # ----- Real transforms -----
 
 def rfft(g, ans, a, n=None, axis=-1, norm=None):
@@ -54,6 +71,14 @@ def fft_grad_back(g, ans, w, n=None, axis=-1, norm=None, inverse=False):
     return _helpers.fft_grad(g, w, n, axis, norm, inverse), None, None, None, None
 
 
+def fftn_grad(g, ans, grad, a, s=None, axes=None, norm=None, inverse=False):
+    return _helpers.fftn_grad_back(g, s, axes, norm, inverse), None, None, None, None, None
+
+
+def fftn_grad_back(g, ans, w, s=None, axes=None, norm=None, inverse=False):
+    return _helpers.fftn_grad(g, w, s, axes, norm, inverse), None, None, None, None
+
+
 def rfft_grad(g, ans, grad, a, n=None, axis=-1, norm=None):
     return np.fft.rfft(g, n, axis, norm), None, None, None, None
 
@@ -69,10 +94,11 @@ def register():
     """Record the rules above for numpy.fft's functions (loaded by now); each returns
     a new array (the ``view`` fact, revsrc/rules/copies.py)."""
     npfft = sys.modules[MODULE]
-    for rule in (fft, ifft, rfft, irfft):
+    for rule in (fft, ifft, rfft, irfft, fftn, ifftn, fft2, ifft2):
         fn = getattr(npfft, rule.__name__)
         primitive(rule.__name__, fn, kind=KR.array_kind, linear=(0,), complex_ok=True)(rule)
         declare(fn, view="never")
-    for rule, like in ((fft_grad, 1), (fft_grad_back, 0), (rfft_grad, 1), (irfft_grad, 1)):
+    for rule, like in ((fft_grad, 1), (fft_grad_back, 0), (rfft_grad, 1), (irfft_grad, 1),
+                       (fftn_grad, 1), (fftn_grad_back, 0)):
         primitive(rule.__name__, getattr(_helpers, rule.__name__), kind=_like(like),
                   linear=(0,))(rule)

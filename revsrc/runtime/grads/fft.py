@@ -67,3 +67,41 @@ def fft_grad_back(w, n=None, axis=-1, norm=None, inverse=False):
     derivatives)."""
     transform = np.fft.ifft if inverse else np.fft.fft
     return transform(w, n, axis, norm)
+
+
+def _plan(x, s, axes):
+    """(axes, lengths) of np.fft.fftn's transform of ``x``: every axis, or the last
+    len(s) with only ``s`` given, each of its own length unless ``s`` gives one."""
+    if axes is None:
+        axes = tuple(range(-len(s), 0)) if s is not None else tuple(range(x.ndim))
+    axes = [int(ax) for ax in axes]
+    lengths = [x.shape[ax] for ax in axes] if s is None else [int(n) for n in s]
+    return axes, lengths
+
+
+def fftn_grad(g, a, s=None, axes=None, norm=None, inverse=False):
+    """The adjoint of np.fft.fftn (ifftn with ``inverse``; fft2, ifft2): one 1-D
+    transform per axis in turn, so the adjoints of those (`fft_grad`) in the other
+    order, each from the shape its own transform read (the real part only at the
+    first, where the input is real)."""
+    x = np.asarray(a)
+    axes, lengths = _plan(x, s, axes)
+    shapes = [x.shape]
+    for ax, n in zip(axes, lengths):
+        shape = list(shapes[-1])
+        shape[ax] = n
+        shapes.append(tuple(shape))
+    out = np.asarray(g)
+    for k in reversed(range(len(axes))):
+        like = a if k == 0 else np.broadcast_to(np.zeros((), dtype=complex), shapes[k])
+        out = fft_grad(out, like, lengths[k], axes[k], norm, inverse)
+    return out
+
+
+def fftn_grad_back(w, s=None, axes=None, norm=None, inverse=False):
+    """The transpose of `fftn_grad` in its adjoint: the transform itself."""
+    transform = np.fft.ifftn if inverse else np.fft.fftn
+    if axes is None and s is not None:     # (NumPy 2 warns at s without axes)
+        axes = tuple(range(-len(s), 0))
+    return transform(w, s, axes, norm)
+
