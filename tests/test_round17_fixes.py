@@ -129,3 +129,50 @@ def test_a_mapped_derivative_transformed_again_is_refused():
     with pytest.raises(revsrc.RevsrcError) as e:
         revsrc.jacrev(revsrc.vmap(revsrc.grad(_morse)))(np.array([0.7, 1.0]))
     assert e.value.code == "E104"
+
+
+def _last_item_written(e):
+    n = e.shape[0]
+    y = e * 1.0
+    y[n - 1] -= 0.5
+    return np.sum(y ** 2)
+
+
+def _diagonal_matrix_written(h):
+    H = np.diag(h)
+    H[1, 2] = -0.3
+    H[0, n_last(h)] += h[0]
+    return np.sum(H ** 2)
+
+
+def n_last(h):
+    return h.shape[0] - 1
+
+
+@pytest.mark.parametrize("f", [_last_item_written, _diagonal_matrix_written])
+def test_jax_backend_writes_into_arrays_the_function_made(f):
+    """An item written at an index computed from a shape, a matrix made by np.diag of a
+    vector: whether the write reaches another array is known from the index's ints and
+    the shapes (E603 'view or copy' before)."""
+    pytest.importorskip("jax")
+    x = np.array([0.3, 0.5, 0.9])
+    np.testing.assert_allclose(revsrc.grad(f, backend="jax")(x), revsrc.grad(f)(x),
+                               rtol=1e-13)
+
+
+def _squeezed_view_written(x):
+    y = x * 1.0
+    z = y[1:2].reshape(())     # a 0-d view of y: a write into it reaches y
+    z[...] = 2.0 * x[0]
+    return np.sum(y ** 2)
+
+
+def test_jax_backend_still_refuses_a_zero_d_view_it_cannot_tell():
+    pytest.importorskip("jax")
+    x = np.array([0.3, 0.5, 0.9])
+    try:
+        got = revsrc.grad(_squeezed_view_written, backend="jax")(x)
+    except revsrc.RevsrcError as e:
+        assert e.code in ("E603", "E404")
+    else:
+        np.testing.assert_allclose(got, revsrc.grad(_squeezed_view_written)(x), rtol=1e-13)

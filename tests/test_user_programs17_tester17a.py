@@ -36,15 +36,9 @@ KNOWN = {
     # not in the docs; right: the gradient of the same reflectance written n_r + 1j * k_ext
     # (r17_fresnel_np_complex_sqrt passes)
     "r17_fresnel_cmath_complex_ctor": "refused-undoc",
-    # backend="jax": Hm = np.diag(eps).astype(complex) - ...; Hm[n - 1, n - 1] -= ... with
-    # n = eps.shape[0]: E603 "whether NumPy makes this value a view ... or a copy depends on
-    # the array's memory layout"; Hm is a fresh array (a subtraction), Hm[0, 0] -= ... on
-    # the line before passes, and the same write with the constant index H[2, 2] passes;
-    # right: the default backend's gradient (= central differences)
-    "r17_landauer_backend_jax": "refused-undoc",
-    # backend="jax": Hm = np.diag(h_onsite) (a vector's diagonal matrix, a new array), then
-    # Hm[i, i + 1] = -hop: the same E603 "view ... or a copy" refusal; jax.md names np.diag
-    # of a matrix only; right: central differences
+    # backend="jax": Hm = np.diag(h_onsite), Hm[i, i + 1] = -hop, then np.linalg.eigh(Hm):
+    # E603 at the eigh line (TracerBoolConversionError; the "view or copy" refusal of the
+    # branch point is gone); right: central differences
     "r17_chain_transfer_eigh_hop_backend_jax": "refused-undoc",
     # backend="jax": `for _ in range(s)` with s counted in a traced while (scaling and
     # squaring): E603, documented (a trip count computed from traced values)
@@ -91,11 +85,6 @@ KNOWN = {
     # sorted(range(n), key=lambda i: -scores[i]) inside the function: E101, documented
     # (a lambda used as a value that reads the function's variables)
     "r17_soft_nms_sorted_key_generator_filter_vg": "refused-doc",
-    # backend="jax": lap = im.copy(); lap[:h, :w] -= up with h, w from im.shape: E603
-    # "whether NumPy makes this value a view ... or a copy depends on the array's memory
-    # layout"; lap is an explicit .copy() (the refusal's own hint asks for one); right:
-    # central differences (the default backend gives them)
-    "r17_pyramid_copy_write_backend_jax": "refused-undoc",
     # backend="jax": int(math.floor(x)) of a traced float as an index: E603, the documented
     # kind (float()/max()/min() of traced floats)
     "r17_bilinear_int_floor_backend_jax": "refused-doc",
@@ -108,10 +97,6 @@ KNOWN = {
     # np.sort works (r17_trimmed_loss_np_sort)
     "r17_trimmed_loss_in_place_sort": "refused-doc",
     # -- part d
-    # backend="jax": buf = burst.copy(); buf[idx] = ... with idx = (idx + 1) % L,
-    # L = burst.shape[0]: E603 "whether NumPy makes this value a view ... or a copy"; buf is
-    # an explicit copy; right: central differences (the default backend gives them)
-    "r17_karplus_strong_backend_jax": "refused-undoc",
     # backend="jax": i = int(pos) of a traced float: E603, the documented kind
     "r17_wavetable_int_pos_backend_jax": "refused-doc",
     # backend="jax" of a function with a default lags=np.arange(8, 30) iterated by

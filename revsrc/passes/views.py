@@ -497,8 +497,12 @@ class _Resolver:
                     out.append(again)
                     continue
                 shared = self.names.temp()
-                test = inplace.item_view if item_read(op, self.found) else inplace.shares
-                before.append(Op(shared, test, (m, self.parent[m][0]), loc=loc))
+                test, extra = inplace.shares, ()
+                if item_read(op, self.found):
+                    test = inplace.item_view
+                elif isinstance(op, Op) and op.fn is operator.getitem and len(op.args) == 2:
+                    test, extra = inplace.index_view, (op.args[1],)   # (ints, as it runs?)
+                before.append(Op(shared, test, (m, self.parent[m][0]) + extra, loc=loc))
                 out.append(If(shared, [again], [], loc=loc))
             elif not all(dominates(d.path, r) for r in self.reads.get(m, [])):
                 # read somewhere its own definition does not reach first: it may hold

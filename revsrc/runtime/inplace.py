@@ -239,6 +239,13 @@ def item_view(item, base):
     return shares(item, base)
 
 
+def index_view(view, base, index):
+    """Whether ``view = base[index]`` (an index whose kind is known only when it runs)
+    shares ``base``'s memory: `shares`. JAX's twin reads it from the rank where the
+    index turns out to be ints alone, as `item_view`."""
+    return shares(view, base)
+
+
 def check_apart(view, base, loc=None, names=("this value", "its source")):
     """Refuse (E403) a write into ``view`` when NumPy made it a view of ``base``, an
     array the caller owns."""

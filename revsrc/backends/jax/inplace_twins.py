@@ -303,6 +303,58 @@ def _no_layout(*args, **kwargs):
              "or write into the array itself")
 
 
+def _apart(view, base):
+    """Whether ``view`` cannot share ``base``'s memory in NumPy, known without a memory
+    layout: either is a Python number, or ``view`` has more elements than ``base``
+    (np.diag of a vector, np.outer...: no writable view can have them). A 0-d array
+    may be a view (x[...], np.squeeze of one element), so its rank says nothing."""
+    if isinstance(view, (list, tuple)):
+        return all(_apart(v, base) for v in view)
+    if isinstance(base, (list, tuple)):
+        return all(_apart(view, b) for b in base)
+    arrays = (jax.Array, jax.core.Tracer, np.ndarray)
+    if not isinstance(view, arrays) or not isinstance(base, arrays):
+        return True
+    return np.size(view) > np.size(base)
+
+
+def shares(view, base):
+    """`inplace.shares` where the shapes tell (False: `_apart`); else refused."""
+    if _apart(view, base):
+        return False
+    return _no_layout()
+
+
+def check_apart(view, base, loc=None, names=("this value", "its source")):
+    """`inplace.check_apart`: nothing to refuse where the shapes say ``view`` is apart
+    from ``base``; where they cannot, E603."""
+    if not _apart(view, base):
+        _no_layout()
+
+
+def _basic(index):
+    """Whether ``index`` is NumPy's basic indexing: ints (a Python or NumPy int, a 0-d
+    integer array or tracer), slices, None and Ellipsis, or a tuple of them."""
+    if isinstance(index, tuple):
+        return all(_basic(i) for i in index)
+    if isinstance(index, (slice, type(None), type(Ellipsis))):
+        return True
+    if isinstance(index, bool):
+        return False
+    if isinstance(index, (int, np.integer)):
+        return True
+    return isinstance(index, (jax.Array, jax.core.Tracer)) and index.ndim == 0 and \
+        jnp.issubdtype(index.dtype, jnp.integer)
+
+
+def index_view(view, base, index):
+    """`inplace.index_view`: NumPy's basic indexing gives a view exactly when it keeps
+    an axis (as `item_view`), which the rank says; anything else as `shares`."""
+    if _basic(index) and isinstance(base, (jax.Array, jax.core.Tracer, np.ndarray)):
+        return np.ndim(view) > 0
+    return shares(view, base)
+
+
 def item_view(item, base):
     """``base[i]`` with ints alone: a view exactly when it keeps an axis (NumPy's
     basic indexing), which the rank says without a memory layout."""
@@ -333,7 +385,8 @@ TWINS = {"add_at": add_at, "add_at_values_grad": add_at_values_grad,
          "fill_diagonal_a_grad": fill_diagonal_a_grad,
          "fill_diagonal_val_grad": fill_diagonal_val_grad,
          "fill_diagonal_val_tangent": fill_diagonal_val_tangent,
-         "item_view": item_view, "shares": _no_layout, "check_apart": _no_layout, "check_new": _no_layout,
+         "item_view": item_view, "index_view": index_view, "shares": shares, "check_apart": check_apart,
+         "check_new": check_apart,
          "check_shares": _no_layout, "view_positions": _no_layout,
          "check_item_alone": check_item_alone, "array_dtype": array_dtype,
          "in_place": in_place}
