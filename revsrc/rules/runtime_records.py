@@ -132,6 +132,7 @@ def view_forward_vjp(g, ans, gbar, fn, args=(), kwargs=()):
 define("check_shares", inplace.check_shares, nondiff=True)
 define("shares", inplace.shares, nondiff=True)
 define("item_view", inplace.item_view, nondiff=True)
+define("index_view", inplace.index_view, nondiff=True)
 define("check_apart", inplace.check_apart, nondiff=True)
 define("check_new", inplace.check_new, nondiff=True)
 define("view_positions", inplace.view_positions, nondiff=True)
