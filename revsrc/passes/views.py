@@ -497,12 +497,8 @@ class _Resolver:
                     out.append(again)
                     continue
                 shared = self.names.temp()
-                test, extra = inplace.shares, ()
-                if item_read(op, self.found):
-                    test = inplace.item_view
-                elif isinstance(op, Op) and op.fn is operator.getitem and len(op.args) == 2:
-                    test, extra = inplace.index_view, (op.args[1],)   # (ints, as it runs?)
-                before.append(Op(shared, test, (m, self.parent[m][0]) + extra, loc=loc))
+                before.append(_sharing_test(op, shared, m, self.parent[m][0], self.found,
+                                            loc))
                 out.append(If(shared, [again], [], loc=loc))
             elif not all(dominates(d.path, r) for r in self.reads.get(m, [])):
                 # read somewhere its own definition does not reach first: it may hold
@@ -577,3 +573,16 @@ class _Resolver:
             # a while's test body too: _scan planned the writes there
             out.append(ir.map_children(s, self._apply))
         return out
+
+
+def _sharing_test(op, shared, m, base, found, loc):
+    """``shared = <whether m, made by op, shares base's memory>``: for ``base[i]`` with
+    ints alone, `inplace.item_view`; for ``base[index]`` with an index known only when
+    it runs, `inplace.index_view` (JAX's twin reads basic indexing from the rank);
+    else `inplace.shares`."""
+    if item_read(op, found):
+        return Op(shared, inplace.item_view, (m, base), loc=loc)
+    if isinstance(op, Op) and op.fn is operator.getitem and len(op.args) == 2:
+        return Op(shared, inplace.index_view, (m, base, op.args[1]), loc=loc)
+    return Op(shared, inplace.shares, (m, base), loc=loc)
+
