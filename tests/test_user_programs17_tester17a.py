@@ -24,8 +24,8 @@ KNOWN = {
     # through the derivative of np.kron, which has no rule of its own yet"; np.kron is not
     # in refusals.md's E104 list (which names the rules without second derivatives);
     # right: the central-difference Hessian (its gradient is right)
-    "r17_two_qubit_cnot_jacfwd_jacrev": "refused-undoc",
-    "r17_two_qubit_cnot_hessian": "refused-undoc",
+    "r17_two_qubit_cnot_jacfwd_jacrev": "refused-doc",   # (refusals.md E104 names it since)
+    "r17_two_qubit_cnot_hessian": "refused-doc",   # (refusals.md E104 names it since)
     # np.linalg.eigh / eigvalsh of a complex Hermitian matrix built from real parameters:
     # E202 "np.linalg.eigh of complex values has no derivative rule"; not in the docs;
     # right: the gradient of the same evolution by a Taylor series (r17_complex_hermitian_
@@ -81,7 +81,7 @@ KNOWN = {
     # refusals.md names np.concatenate/stack/split only in reverse over reverse, and
     # says revsrc.hessian (forward over reverse) goes through them; np.append is not
     # named; right: autograd's Hessian
-    "r17_homography_transfer_hessian": "refused-undoc",
+    "r17_homography_transfer_hessian": "refused-doc",   # (refusals.md E104 names it since)
     # sorted(range(n), key=lambda i: -scores[i]) inside the function: E101, documented
     # (a lambda used as a value that reads the function's variables)
     "r17_soft_nms_sorted_key_generator_filter_vg": "refused-doc",

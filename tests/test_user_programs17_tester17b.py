@@ -32,8 +32,8 @@ KNOWN = {
     # through the derivative of np.average / np.nanmean, which has no rule of its own yet";
     # refusals.md E104 lists np.prod, np.std, np.cumprod, np.sinc, np.einsum, ... but not
     # these; their gradients work; right: JAX's hessian / central differences
-    "r17g_np_average_weights_hessian": "refused-undoc",
-    "r17g_nanmean_missing_data_hessian": "refused-undoc",
+    "r17g_np_average_weights_hessian": "refused-doc",   # (refusals.md E104 names it since)
+    "r17g_nanmean_missing_data_hessian": "refused-doc",   # (refusals.md E104 names it since)
     # a Laplace-approximation log evidence that calls revsrc.hessian(neg_log_joint)(w, alpha)
     # inside (Newton to the mode, then slogdet of the Hessian), differentiated in log alpha:
     # E104 "hessian_neg_log_joint, called inside a function revsrc transforms, is the Jacobian
@@ -53,14 +53,7 @@ KNOWN = {
     # "goes through the derivative of np.linalg.matrix_power, which has no rule of its own
     # yet"; not in refusals.md's E104 list; the loop of matrix products works
     # (r17h_occupancy_loop_hessian); right: JAX's hessian of the loop form
-    "r17h_matrix_power_occupancy_hessian": "refused-undoc",
-    # backend="jax" of TD(lambda) whose eligibility decays as a prefix, elig[:t] = elig[:t] *
-    # (gamma * lam), in a 6-step loop (unrolled, t static): E603 "whether NumPy makes this
-    # value a view ... depends on the array's memory layout"; nothing is written through a
-    # view (a slice assignment into an array the function made; jax.md: item assignment
-    # becomes .at[].set, and loops under 32 iterations unroll with a static loop variable);
-    # y[0:2] = y[0:2] * c works; right: the default backend's gradient (= central differences)
-    "r17h_td_lambda_prefix_decay_backend_jax": "refused-undoc",
+    "r17h_matrix_power_occupancy_hessian": "refused-doc",   # (refusals.md E104 names it since)
     # -- part i
     # gauss_legendre(lambda x: np.sqrt(1 + dy(x) ** 2), ...) with dy a closure: E101, a lambda
     # used as a value (documented); the nested-def version works
@@ -85,8 +78,8 @@ KNOWN = {
     # np.interp in its values (texture lookup): E104 "differentiating a derivative again goes
     # through the derivative of np.roll / np.kron / np.interp, which has no rule of its own
     # yet"; none is in refusals.md's E104 list (their gradients work); right: JAX's hessian
-    "r17j_kron_triu_tril_hessian": "refused-undoc",
-    "r17j_np_interp_values_hessian": "refused-undoc",
+    "r17j_kron_triu_tril_hessian": "refused-doc",   # (refusals.md E104 names it since)
+    "r17j_np_interp_values_hessian": "refused-doc",   # (refusals.md E104 names it since)
     # -- part k
     # hypergradient in the learning rate of an SGD-with-momentum loop that calls
     # revsrc.grad(mse)(tuple(params), x, y) on a list it rebuilds: E104 "a revsrc derivative
@@ -113,7 +106,7 @@ KNOWN = {
     # "differentiating a derivative again goes through a step of the derivative revsrc wrote
     # for this line, which has no rule of its own yet"; np.broadcast_to is not in the E104
     # list; right: JAX's hessian
-    "r17k_broadcast_to_bias_hessian": "refused-undoc",
+    "r17k_broadcast_to_bias_hessian": "refused-doc",   # (refusals.md E104 names it since)
     # backend="jax" with a Generator argument (rng.random inside): E603, documented
     "r17k_dropout_generator_arg_backend_jax": "refused-doc",
     # -- part l
