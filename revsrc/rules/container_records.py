@@ -4,7 +4,7 @@ of a function that builds a list, sums it or picks an item of it can be differen
 again in reverse mode (grad(grad(f)), jacrev(grad(f)))."""
 from ..runtime import containers, transpose_grads as _transpose
 from ..runtime.grads import reductions as _reductions
-from ..primitives import define
+from ..primitives import define, special
 from . import kind_rules as KR
 from .register import primitive
 
@@ -45,3 +45,12 @@ def tail_grad_vjp(g, ans, grad, n_tail):
 @primitive("sum_list_grad", _reductions.sum_list_grad, kind=_like(1), linear=(0,))
 def sum_list_grad_vjp(g, ans, grad, iterable):
     return _transpose.sum_list_back(g, grad, iterable), None
+
+
+# what a loop over a value of a kind unknown when transforming walks (a dict: its keys):
+# the value itself for a sequence, so its adjoint passes through; on numbers, a copy
+@primitive("iterable_items", containers.iterable_items, kind=_like(0), linear=(0,),
+           engine=special("first"))
+def iterable_items_vjp(g, ans, xs):
+    return g
+

@@ -13,10 +13,11 @@ and tests/test_rules.py fails when a family registers anything this index does n
 
 FAMILIES = {
     'container_records': (
-        ('head_grad', 'item_grad', 'picked_grad', 'sequence_grad', 'set_item_grad',
-         'sum_list_grad', 'tail_grad', 'value_grad',),
+        ('head_grad', 'item_grad', 'iterable_items', 'picked_grad', 'sequence_grad',
+         'set_item_grad', 'sum_list_grad', 'tail_grad', 'value_grad',),
         (('revsrc.runtime.containers', 'head_grad'),
          ('revsrc.runtime.containers', 'item_grad'),
+         ('revsrc.runtime.containers', 'iterable_items'),
          ('revsrc.runtime.containers', 'picked_grad'),
          ('revsrc.runtime.containers', 'sequence_grad'),
          ('revsrc.runtime.containers', 'set_item_grad'),

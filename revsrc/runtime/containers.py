@@ -321,6 +321,15 @@ def picked_grad(g, seq, ans):
     return out
 
 
+def iterable_items(xs):
+    """What ``for v in xs`` walks, indexable by position: ``xs`` itself for a list, a
+    tuple, an array or a range; its items as a list for anything else (a dict's keys, a
+    set's items in its order, a generator's values), as Python's loop gives them."""
+    if isinstance(xs, (list, tuple, np.ndarray, range, str)):
+        return xs
+    return list(xs)
+
+
 def key_at(d, position):
     """The key at ``position`` of the dict ``d`` (``for k in d`` walks them in order)."""
     for i, k in enumerate(d):

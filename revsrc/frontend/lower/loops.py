@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import ast
 import itertools
+import operator
 
 from ... import errors
+from ...runtime import containers
 from ...core import ir
 from ...core.ir import Const, For, Op, While
 from . import counting, recursion
@@ -129,6 +131,10 @@ class LoopLowering:
         if made is not None and (made.fn is ir.call_method or made.fn in _ITERATORS or
                                  getattr(made.fn, "__module__", None) == "itertools"):
             return self._emit(out, list, (operand,), None, loc)
+        if isinstance(operand, str) and (made is None or made.fn in (operator.getitem,
+                                                                     ir.get_attribute)):
+            # an argument, a global or an item: a dict there walks its keys
+            return self._emit(out, containers.iterable_items, (operand,), None, loc)
         return operand
 
     def _unroll_range(self, sc, node, bounds, out, loc):
