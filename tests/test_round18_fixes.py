@@ -59,3 +59,81 @@ def test_loop_over_array_and_list_arguments_unchanged():
     h = 1e-6
     want = (f(0.8 + h, xs, ys) - f(0.8 - h, xs, ys)) / (2 * h)
     np.testing.assert_allclose(revsrc.grad(f)(0.8, xs, ys), want, rtol=1e-7)
+
+
+def _raise_caught(x):
+    try:
+        if x[0] > 1:
+            raise ValueError("out of range")
+        return np.sum(x ** 2)
+    except ValueError:
+        return np.sum(3 * x)
+
+
+def _conditional_return_in_try(w, n):
+    try:
+        return np.sum(w * w) if n else 0.0
+    except ZeroDivisionError:
+        return 0.0
+
+
+def _constant_after_raise(x):
+    try:
+        if x[0] > 1:
+            raise ValueError("out of range")
+        return np.sum(x ** 2)
+    except ValueError:
+        return 0.0
+
+
+@pytest.mark.parametrize("f, args", [
+    (_raise_caught, (np.array([2.0, 1.0]),)), (_raise_caught, (np.array([0.5, 1.0]),)),
+    (_conditional_return_in_try, (np.array([1.0, 2.0]), 0)),
+    (_conditional_return_in_try, (np.array([1.0, 2.0]), 1)),
+    (_constant_after_raise, (np.array([2.0, 1.0]),)),
+    (_constant_after_raise, (np.array([0.5, 1.0]),)),
+])
+def test_try_whose_arms_return_arrays_values(f, args):
+    """The reverse sweep made the zero adjoint of a value from its shape on a path that
+    never computed it (UnboundLocalError): such a value starts as a placeholder."""
+    x = args[0]
+    v, g = revsrc.value_and_grad(f)(*args)
+    assert v == f(*args)
+    h = 1e-6
+    want = np.array([(f(x + h * e, *args[1:]) - f(x - h * e, *args[1:])) / (2 * h)
+                     for e in np.eye(x.size)])
+    np.testing.assert_allclose(g, want, rtol=1e-7, atol=1e-12)
+
+
+def _where_sqrt(x):
+    return np.sum(np.where(x > 0, np.sqrt(x), 0.0))
+
+
+def _naive_sinc(x):
+    return np.sum(np.where(x == 0.0, 1.0, np.sin(x) / x))
+
+
+def _nansum_loss(k, obs):
+    return np.nansum((k * np.array([1.0, 2.0, 3.0]) - obs) ** 2)
+
+
+@pytest.mark.parametrize("f, args", [
+    (_where_sqrt, (np.array([-1.0, 4.0]),)),
+    (_naive_sinc, (np.array([0.0, 0.5, 1.0]),)),
+    (_nansum_loss, (2.0, np.array([0.5, np.nan, 1.0]))),
+])
+def test_jax_backend_structural_zeros_give_the_default_backends_numbers(f, args):
+    """backend='jax': a nan or inf derivative in np.where's arm not taken, or at an
+    element np.nansum skips, made the gradient nan (0 * nan); such a call runs the
+    program on NumPy, with the default backend's numbers."""
+    pytest.importorskip("jax")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = revsrc.grad(f)(*args)
+        got = revsrc.grad(f, backend="jax")(*args)
+        v, g = revsrc.value_and_grad(f, backend="jax")(*args)
+    assert np.all(np.isfinite(want))
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+    np.testing.assert_allclose(g, want, rtol=1e-14)
+    assert np.asarray(g).dtype == np.float64

@@ -25,12 +25,38 @@ import math
 import numpy as np
 
 from ... import errors
-from ...core import kinds
+from ...core import ir, kinds
 from ...runtime import inplace
 from . import printer, state
 from .load import ARRAY_TYPE, TRACED_TYPES, loaded, require
 
 __all__ = ["require", "Compiled", "signature", "array_key", "grad_post", "jvp_post"]
+
+
+def _structural_zeros(program):
+    """Whether ``program`` calls a helper whose adjoint marks structural zeros."""
+    from ...runtime.grads import elementwise, reductions
+    marking = (elementwise.where_grad, reductions.nansum_grad, reductions.nanmean_grad,
+               reductions.average_grads)
+    return any(isinstance(s, ir.Op) and s.fn in marking for s in ir.walk(program.body))
+
+
+def _all_finite(out):
+    """Whether every number in ``out`` (arrays, numbers, nested tuples, lists and dicts)
+    is finite; True for traced values, whose numbers are not known."""
+    if isinstance(out, dict):
+        return all(_all_finite(v) for v in out.values())
+    if isinstance(out, (tuple, list)):
+        return all(_all_finite(v) for v in out)
+    if out is None or isinstance(out, require().helpers.Tracer):
+        return True
+    try:
+        a = np.asarray(out)
+    except Exception:      # noqa: BLE001 - not numbers: nothing to check
+        return True
+    if a.dtype.kind not in "fc":
+        return True
+    return bool(np.all(np.isfinite(a)))
 
 
 def _with_externals(program):
@@ -57,6 +83,8 @@ class Compiled:
         self.max_steps = J.loops.MAX_STEPS if max_steps is None else int(max_steps)
         self.memory = memory    # the bound of a rolled loop's saves (loops.segments)
         self.bounded = {}   # static positions -> the loops that may stop at max_steps
+        self.zeros_program = program if _structural_zeros(program) else None
+        self.on_numpy = None    # that program on NumPy (`_zeros_kept`), made when needed
         names = sorted(refs)
         factory = ["def _revsrc_factory(" + ", ".join(["jnp", "jax", "lax", "math", "np"]
                                                        + names) + "):"]
@@ -77,6 +105,24 @@ class Compiled:
 
     def __call__(self, values):
         """Run on the parameters' ``values`` (plus the externals, read now)."""
+        return self._zeros_kept(self._run(values), values)
+
+    def _zeros_kept(self, out, values):
+        """``out``, or where it holds a nan or an inf and the program gives some
+        adjoints structural zeros (np.where's arm not taken, the nans np.nansum skips:
+        revsrc/runtime/dropped.py, which jnp arrays cannot carry, so 0 * nan stayed
+        nan), the same program run on NumPy for these values, as the default back end
+        runs it. Inside the caller's own jax.jit (traced values) ``out`` stays."""
+        if self.zeros_program is None or _all_finite(out):
+            return out
+        if self.on_numpy is None:
+            from ..python import compile_program   # loaded late: start-up time
+            self.on_numpy = compile_program(self.zeros_program)[0]
+        got = self.on_numpy(*values)
+        with require().jax.enable_x64(True):    # (post shapes with jnp, as in the jit)
+            return self.post(got, tuple(values[:self.nparams]))
+
+    def _run(self, values):
         J = require()
         if self.externals:
             values = self.hoisted.values(values)
@@ -116,7 +162,7 @@ class Compiled:
             self._raise(exc)
         if stopped:
             self._check_bounds((), stopped)
-        return out
+        return self._zeros_kept(out, values)
 
     def _raise(self, exc):
         """Raise ``exc`` from a trace of the generated code as the refusal it means."""

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from ... import runtime
 from ...core import ir
-from ...core.ir import Comment, Const, Op
+from ...core.ir import Comment, Const, Op, Pop
+from .. import analysis
 from .. import optimize
 from . import checkpoint, forward
 from .adjoint import Adjoint
@@ -70,6 +71,7 @@ def transform(an, *, name, seed=None, memory=None, lazy=False):
     rev = drop_unread_flags(rev, adj.flags.values())
     rev = optimize.cleanup(rev, fwd, {o for o in [result, aux] + grads if isinstance(o, str)},
                            names)
+    fwd = _zero_shapes_defined(fwd, rev, params)
     if rev:
         rev = [Comment("reverse sweep")] + rev
     check, (result_out, aux_out) = _outputs(an, body, plan, seed)
@@ -102,3 +104,27 @@ def _outputs(an, body, plan, seed):
         else:
             keep.append(out_var)
     return check, keep
+
+
+def _zero_shapes_defined(fwd, rev, params):
+    """``fwd`` with a placeholder (None, as `forward.initial_values` makes) for each
+    variable whose zero adjoint the reverse sweep makes from its shape
+    (``runtime.zeros_like``) and the forward sweep assigns only inside a branch, a loop
+    or a try: the adjoints of the arms are merged, and on a path that never assigned it
+    (``try: return np.sum(w * w) if n else 0.0``) its zero is made, never read."""
+    top = {s.target for s in fwd if isinstance(s, (Op, Pop)) and s.target is not None}
+    assigned = {w for s in ir.walk(fwd) for w in ir.writes(s)}
+    need = []
+    for s in ir.walk(rev):
+        if isinstance(s, Op) and s.fn in (runtime.zeros_like, runtime.zero_items) and \
+                s.args and isinstance(s.args[0], str):
+            v = s.args[0]
+            if v in assigned and v not in top and v not in params and v not in need:
+                need.append(v)
+    if not need:
+        return fwd
+    ops = [Op(v, ir.copy, (Const(None),)) for v in need]
+    if fwd and isinstance(fwd[0], Comment) and fwd[0].text.startswith(analysis.PLACEHOLDERS):
+        return fwd[:1] + ops + fwd[1:]
+    return [Comment(f"{analysis.PLACEHOLDERS}, so start them defined")] + ops + fwd
+
