@@ -27,6 +27,8 @@ import numpy as np
 from ... import errors
 from ...core import ir, kinds
 from ...runtime import inplace
+from ...runtime.grads import elementwise, reductions
+from ..python import compile_program
 from . import printer, state
 from .load import ARRAY_TYPE, TRACED_TYPES, loaded, require
 
@@ -35,7 +37,6 @@ __all__ = ["require", "Compiled", "signature", "array_key", "grad_post", "jvp_po
 
 def _structural_zeros(program):
     """Whether ``program`` calls a helper whose adjoint marks structural zeros."""
-    from ...runtime.grads import elementwise, reductions
     marking = (elementwise.where_grad, reductions.nansum_grad, reductions.nanmean_grad,
                reductions.average_grads)
     return any(isinstance(s, ir.Op) and s.fn in marking for s in ir.walk(program.body))
@@ -116,7 +117,6 @@ class Compiled:
         if self.zeros_program is None or _all_finite(out):
             return out
         if self.on_numpy is None:
-            from ..python import compile_program   # loaded late: start-up time
             self.on_numpy = compile_program(self.zeros_program)[0]
         got = self.on_numpy(*values)
         with require().jax.enable_x64(True):    # (post shapes with jnp, as in the jit)
