@@ -92,6 +92,9 @@ KNOWN = {
     # return 0.0, with x[0] = 20.3 (the raise runs): UnboundLocalError of an internal
     # temporary; right: zeros (the plain call returns 0.0)
     "r18k_try_raise_caught_returns_constant": "crashed",
+    # the same with the except returning np.sum(3 * x): UnboundLocalError; right: [3, 3]
+    # (the scalar version, r18k_try_raise_caught_scalar, passes)
+    "r18k_try_raise_caught_returns_linear": "crashed",
     # try: return np.sum(w * w) if n else 0.0 / except ZeroDivisionError: return 0.0 with
     # w an array and n = 0: UnboundLocalError; right: zeros (the float version passes)
     "r18k_try_conditional_return_array_constant_arm": "crashed",
@@ -110,6 +113,8 @@ KNOWN = {
     "r18l_misuse_grad_of_vector_output": "refused-doc",
     "r18l_misuse_int_argument": "refused-doc",
     "r18l_misuse_hvp_tangent_shape": "refused-doc",
+    # jvp with an int primal: E301 "argument x is an int", documented
+    "r18l_misuse_jvp_int_primal": "refused-doc",
     # backend="jax": a traced early return inside a for that slices with the loop
     # variable (x[:i]): E602, documented
     "r18l_backend_jax_early_return_slice": "refused-doc",

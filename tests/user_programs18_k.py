@@ -561,3 +561,32 @@ add(pair("r18k_dataclass_static_field_grad",
 # containers.md "Not yet" (an object revsrc only sees when the function runs)
 add(G("r18k_dataclass_argument_method_wrt_x", chain_energy, (SpringChain(2.0, 1.0), XSC), argnums=1,
       ref=lambda: np.array([-0.4, 0.6, -0.2]), tol=1e-12))
+
+
+def cost_with_fallback(x):
+    # a pricing model: the quadratic cost, or a linear fallback when the first
+    # reading is out of range (signalled by an exception)
+    try:
+        if x[0] > 1:
+            raise ValueError("out of range")
+        return np.sum(x ** 2)
+    except ValueError:
+        return np.sum(3 * x)
+
+
+add(G("r18k_try_raise_caught_returns_linear", cost_with_fallback, (np.array([2.0, 1.0]),),
+      ref=lambda: np.array([3.0, 3.0]), tol=0.0))
+add(G("r18k_try_raise_not_taken_quadratic", cost_with_fallback, (np.array([0.5, 1.0]),),
+      ref=lambda: np.array([1.0, 2.0]), tol=0.0))
+
+
+def scalar_cost_with_fallback(x):
+    try:
+        if x > 1:
+            raise ValueError("out of range")
+        return x ** 2
+    except ValueError:
+        return 3 * x
+
+
+add(G("r18k_try_raise_caught_scalar", scalar_cost_with_fallback, (2.0,), ref=lambda: 3.0, tol=0.0))

@@ -371,3 +371,45 @@ for _nm, _f in [("transpose_view", write_through_transpose), ("slice_view", writ
                 ("swap_then_shift", swap_then_shift), ("arrow_det", arrow_matrix_det),
                 ("fir_ring_buffer", fir_ring_buffer), ("relu_mask_write", relu_accumulate_mask_write)]:
     add(G("r18l_inplace_" + _nm + "_backend_jax", _f, (XW,), ref="fd", tol=1e-7, backend="jax"))
+
+
+# -- vmap / jit of scalar programs with branches, at the branch points and at nan ---------
+
+def piecewise_cost(x):
+    if x < 0:
+        return -x
+    elif x < 1:
+        return x * x
+    return 2 * x - 1
+
+
+PTS5 = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
+add(pair("r18l_jit_grad_piecewise_at_branch_points",
+         lambda: np.array([revsrc.jit(revsrc.grad(piecewise_cost))(float(v)) for v in PTS5]),
+         lambda: np.array([-1.0, 0.0, 1.0, 2.0, 2.0]), tol=0.0))
+add(pair("r18l_vmap_grad_piecewise_at_branch_points", lambda: revsrc.vmap(revsrc.grad(piecewise_cost))(PTS5),
+         lambda: np.array([-1.0, 0.0, 1.0, 2.0, 2.0]), tol=0.0))
+# nan fails both tests, so Python takes the last arm: slope 2
+add(pair("r18l_grad_piecewise_at_nan", lambda: (revsrc.grad(piecewise_cost)(math.nan),
+                                                 revsrc.jit(revsrc.grad(piecewise_cost))(math.nan)),
+         lambda: (2.0, 2.0), tol=0.0))
+add(pair("r18l_vmap_grad_float32_keeps_dtype",
+         lambda: revsrc.vmap(revsrc.grad(lambda x: math.sin(x) * x))(np.array([0.5, 1.0], dtype=np.float32)),
+         lambda: (np.sin([0.5, 1.0]) + np.array([0.5, 1.0]) * np.cos([0.5, 1.0])).astype(np.float32), tol=1e-6))
+
+
+def gauss_lp(theta, x):
+    return -0.5 * ((x - theta[0]) / np.exp(theta[1])) ** 2 - theta[1]
+
+
+TG = np.array([0.2, -0.1])
+XG3 = np.array([0.5, 1.0, -2.0])
+add(pair("r18l_vmap_hessian_in_axes_none_0", lambda: revsrc.vmap(revsrc.hessian(gauss_lp), in_axes=(None, 0))(TG, XG3),
+         lambda: jax().vmap(jax().hessian(jaxify(gauss_lp)), in_axes=(None, 0))(TG, XG3), tol=1e-12))
+add(pair("r18l_grad_of_sum_of_vmap", lambda: revsrc.grad(lambda t: np.sum(revsrc.vmap(gauss_lp, in_axes=(None, 0))(t, XG3)))(TG),
+         lambda: jax().grad(lambda t: jax().numpy.sum(jax().vmap(jaxify(gauss_lp), in_axes=(None, 0))(t, XG3)))(TG),
+         tol=1e-12))
+add(pair("r18l_vmap_in_axes_1_columns", lambda: revsrc.vmap(lambda c: np.sum(c ** 2), in_axes=1)(np.arange(6.0).reshape(2, 3)),
+         lambda: np.array([9.0, 17.0, 29.0]), tol=0.0))
+# misuse: jvp with an int primal: E301, documented
+add(pair("r18l_misuse_jvp_int_primal", lambda: revsrc.jvp(lambda x: x * 2.0, (3,), (1,)), lambda: (6.0, 2.0), tol=0.0))
