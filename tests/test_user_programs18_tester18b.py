@@ -54,6 +54,16 @@ KNOWN = {
     # right: central differences / the closed form sum of squares
     "r18h_param_groups_dict_lr_wrt_scale": "crashed",
     "r18h_penalty_loop_over_dict_argument_keys": "crashed",
+    # -- part i
+    # backend="jax" of a pendulum integrated by RK4 whose state is a tuple built by
+    # comprehensions over zip(s, k1) and whose rhs is called as f(s, *args) (no branch on
+    # traced values anywhere): E602 "this is a branch on a value computed from the
+    # differentiated arguments that cannot run as a select of both arms", pointing at the
+    # call line `s = rk4_step(pend_rhs, s, dt, L)`; not in jax.md; right: central
+    # differences (the default backend gives them)
+    "r18i_pendulum_rk4_backend_jax": "refused-undoc",
+    # backend="jax": a 30-step loop over 5 edges traces to 13848 operations: E605, documented
+    "r18i_relax_springs_backend_jax": "refused-doc",
     # -- part j
     # try: return xent(...) if len(y) else 0.0 / except ZeroDivisionError, with an empty
     # batch (the constant arm runs): UnboundLocalError of an internal temporary; right: zeros

@@ -301,3 +301,23 @@ def projectile_range(angle, v0=20.0, c=0.02, dt=0.01):
 
 add(G("r18i_projectile_range_return_in_while_true", projectile_range, (0.6,), ref="fd", tol=1e-6))
 add(G("r18i_projectile_range_wrt_drag", projectile_range, (0.6, 20.0, 0.02), argnums=(1, 2), ref="fd", tol=1e-6))
+
+
+# -- the same simulations under backend="jax" and at second order -----------------------
+
+add(G("r18i_box_wall_reflections_branches_backend_jax", box_particles, (V0B,), ref="fd", tol=1e-7, backend="jax"))
+add(H("r18i_box_wall_reflections_branches_hessian", box_particles, (V0B,), ref="fd", tol=1e-5))
+add(G("r18i_two_disc_collision_backend_jax", two_discs, (1.5,), ref="fd", tol=1e-7, backend="jax"))
+add(H("r18i_two_disc_collision_hessian", two_discs, (1.5,), ref="fd", tol=1e-5))
+add(G("r18i_projectile_range_backend_jax", projectile_range, (0.6,), ref="fd", tol=1e-6, backend="jax"))
+add(G("r18i_particles_clip_backend_jax", clipped_particles, (FP,), ref="jax", tol=1e-10, backend="jax"))
+add(G("r18i_nbody_energy_drift_backend_jax", nbody_drift, (PN, VN, MN), ref="jax", tol=1e-8, backend="jax"))
+add(G("r18i_impact_time_backend_jax", first_impact, (2.0,), ref=lambda: 1.0 / math.sqrt(2 * GRAV * 2.0), tol=1e-6,
+      backend="jax"))
+add(H("r18i_pendulum_rk4_hessian", pendulum_final, (1.3,), ref="fd", tol=1e-5))
+# backend="jax": RK4 with tuple state built by comprehensions over zip, f(s, *args): E602
+# "a branch on a value computed from the differentiated arguments", pointing at the call
+# line s = rk4_step(...) (no branch there)
+add(G("r18i_pendulum_rk4_backend_jax", pendulum_final, (1.3,), ref="fd", tol=1e-7, backend="jax"))
+# backend="jax": 30 steps x 5 edges unrolled: E605 (trace too large), documented
+add(G("r18i_relax_springs_backend_jax", relax_springs, (KS,), ref="fd", tol=1e-7, backend="jax"))
