@@ -76,21 +76,12 @@ KNOWN = {
     "r18c_heat2d_backend_jax": "refused-undoc",
     "r18c_mgrid_field_edge_column_copy": "refused-undoc",
     "r18c_meshgrid_field_edge_column_copy": "refused-undoc",
-    # backend="jax": np.nansum(r ** 2) with a NaN observation: the gradient is nan; the
-    # default backend and central differences (two step sizes) give -0.21864...; the NaN
-    # of the skipped item leaks into the adjoint (as in JAX itself); not in the docs
-    "r18c_heat_nansum_missing_obs_backend_jax": "wrong",
     # backend="jax": u = u0.copy(); u[1:-1] += dt * np.diff(flux) / DX: E603 "whether NumPy
     # makes this value a view ... or a copy depends on the array's memory layout"; u is an
     # explicit copy (the refusal's own advice); right: central differences
     "r18c_heat_flux_form_backend_jax": "refused-undoc",
     # backend="jax": min() of traced floats (CFL step): E603, documented
     "r18c_cfl_while_min_backend_jax": "refused-doc",
-    # backend="jax": np.where(h > 0, np.sqrt(h), 0.0) with dry cells h = -0.1: the gradient
-    # is nan in the dry cells; right: 0 there (closed form 0.5 / sqrt(h) * x on wet cells,
-    # 0 on dry; the default backend gives it); jax.md says a NaN in the arm not taken does
-    # not reach the result
-    "r18c_wet_dry_where_sqrt_nan_arm_backend_jax": "wrong",
     # np.nanmax of a differentiated array: E202 "numpy.nanmax has no derivative rule"; not
     # in the docs (np.max has one); right: central differences
     "r18c_hottest_sensor_nanmax": "refused-undoc",
@@ -109,15 +100,6 @@ KNOWN = {
     # backend="jax": X[np.abs(k) > cutoff] = 0.0 with k from the global float FS (traced):
     # E603 NonConcreteBooleanIndexError, documented (masks computed from the values)
     "r18d_fft_boolean_mask_write_backend_jax": "refused-doc",
-    # backend="jax": P = |fft(a * ones(16))|^2 has 15 empty bins; under np.errstate,
-    # np.where(P > 1e-20, np.log(P), -20.0): the gradient is nan (the -inf of the arm not
-    # taken leaks into the adjoint); right: 2 / a = 1.3333 (central differences at two
-    # step sizes, and the default backend); the double-where form passes on both backends
-    "r18d_log_spectrum_where_inf_arm_backend_jax": "wrong",
-    # backend="jax": sinc interpolation k = np.where(arg == 0.0, 1.0, np.sin(arg) / arg) at a
-    # sample time (one arg exactly 0): the gradient is nan; right: 0.375752861...
-    # (closed form, central differences at two step sizes, the default backend)
-    "r18d_sinc_interp_naive_where_backend_jax": "wrong",
     # -- part e
     # backend="jax": `E += ...` / `a_mix += ...` on a float in loops over a list argument:
     # E404 "its kind was not known before the call", documented (refusals.md E404 acc += v)

@@ -49,11 +49,6 @@ KNOWN = {
     # documented (a derivative called on a value whose kind is only known at run time)
     "r18h_clip_global_norm_hypergrad": "refused-doc",
     "r18h_adam_dict_comprehension_hypergrad_lr": "refused-doc",
-    # `for k in group_lr` / `sum(... for k in params)` over the keys of a dict argument that
-    # is not differentiated (argnums=0 is a float): KeyError: 0 from the generated adjoint;
-    # right: central differences / the closed form sum of squares
-    "r18h_param_groups_dict_lr_wrt_scale": "crashed",
-    "r18h_penalty_loop_over_dict_argument_keys": "crashed",
     # -- part i
     # backend="jax" of a pendulum integrated by RK4 whose state is a tuple built by
     # comprehensions over zip(s, k1) and whose rhs is called as f(s, *args) (no branch on
@@ -65,9 +60,6 @@ KNOWN = {
     # backend="jax": a 30-step loop over 5 edges traces to 13848 operations: E605, documented
     "r18i_relax_springs_backend_jax": "refused-doc",
     # -- part j
-    # try: return xent(...) if len(y) else 0.0 / except ZeroDivisionError, with an empty
-    # batch (the constant arm runs): UnboundLocalError of an internal temporary; right: zeros
-    "r18j_xent_empty_batch": "crashed",
     # np.polyfit(TX, y, 2) with the targets differentiated, np.vander(nodes, 3) with the
     # nodes differentiated: E202 "numpy.polyfit / numpy.vander has no derivative rule"; the
     # docs name no NumPy function without a rule; right: the normal-equations closed form
@@ -98,16 +90,6 @@ KNOWN = {
     "r18k_sorted_key_lambda_ranks": "refused-doc",
     # a generator function (yield) called by the differentiated one: E101, documented
     "r18k_generator_function_yield": "refused-doc",
-    # try: if x[0] > 10: raise ValueError; return np.sum(x ** 3) / except ValueError:
-    # return 0.0, with x[0] = 20.3 (the raise runs): UnboundLocalError of an internal
-    # temporary; right: zeros (the plain call returns 0.0)
-    "r18k_try_raise_caught_returns_constant": "crashed",
-    # the same with the except returning np.sum(3 * x): UnboundLocalError; right: [3, 3]
-    # (the scalar version, r18k_try_raise_caught_scalar, passes)
-    "r18k_try_raise_caught_returns_linear": "crashed",
-    # try: return np.sum(w * w) if n else 0.0 / except ZeroDivisionError: return 0.0 with
-    # w an array and n = 0: UnboundLocalError; right: zeros (the float version passes)
-    "r18k_try_conditional_return_array_constant_arm": "crashed",
     # try: return np.sum(x ** 2) + ... / finally: log.append("done") (no return in the
     # finally): E101 "return inside a try statement with a finally clause"; refusals.md
     # names only a finally WITH return/break/continue ("other try statements are
