@@ -42,9 +42,6 @@ KNOWN = {
     # grad(f)(2) with an int: E301, documented
     "r14_int_input_to_grad": "refused-doc",
     # -- part l
-    # revsrc.jit of a function with a list default argument: E502, documented (jit compiles
-    # functions of floats, ints and bools; a list argument is not one)
-    "r14_default_list_item_changed_jit": "refused-doc",
     # the function revsrc.vjp returned, called after a global it reads was rebound: E204,
     # documented
     "r14_vjp_after_global_change": "refused-doc",

@@ -19,11 +19,8 @@ KNOWN = {
     'mc_reparam_gaussian_expectation_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'default_rng'",
     'fin_mc_asian_option_paths_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'default_rng'",
     'np_split_pieces_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array w",
-    'pde_heat_periodic_roll_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.roll, which has no rule of its own yet',
-    'pde_advection_lax_wendroff_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.roll, which has no rule of its own yet',
     'pde_pad_edge_stencil_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.pad, which has no rule of its own yet',
     'pde_pad_constant_stencil_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.pad, which has no rule of its own yet',
-    'pde_burgers_nonlinear_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.roll, which has no rule of its own yet',
     'filt_moving_average_convolve_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.convolve, which has no rule of its own yet',
     'poly_linear_interp_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.interp, which has no rule of its own yet',
     'stat_weighted_variance_ddof_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.median, which has no rule of its own yet',
@@ -35,7 +32,6 @@ KNOWN = {
     'np_outer_kron_cross_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.cross, which has no rule of its own yet',
     'np_select_conditions_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.select, which has no rule of its own yet',
     'np_average_weights_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of np.average, which has no rule of its own yet',
-    'py_generator_expr_with_filter_fwd': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of reading or writing items of a list or dict, which has no rule of its own yet',
 }
 
 

@@ -17,7 +17,6 @@ KNOWN = {
     'view_split_piece_inplace_hess_hess': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of a write into an array in place (through an item or a view), which has no rule of its own yet',
     'jaxb_physics_balls_jax': "refused-undoc: [E602] backend='jax' compiles the derivative with jax.jit, and this is a branch on a value computed from the differentiated arguments that cannot run as a select of both arms (it leaves a loop, raises",
     'edge_list_sort_in_place_of_local': 'refused-undoc: [E401] a call whose result is discarded (vals.sort) can only act through side effects, which revsrc refuses',
-    'edge_ternary_in_comprehension_hess': 'refused-undoc: [E104] differentiating a derivative again goes through the derivative of reading or writing items of a list or dict, which has no rule of its own yet',
     'ml_gp_nll_cholesky_ell_jax': "refused-undoc: [E603] backend='jax': this operation has no jax.numpy lowering for these values (TracerArrayConversionError: The numpy.ndarray conversion method __array__() was called on traced array with shape float",
     'py_dataclass_layers_x_hessian': 'refused-undoc: [E104] forward mode over this derivative goes through reading an attribute, which has no forward rule yet',
     'np_eigvalsh_spectral_loss_hess': 'refused-doc: [E104] differentiating a derivative again goes through the derivative of np.linalg.eigvalsh',

@@ -116,10 +116,6 @@ KNOWN = {
     "diff_n2_ediff1d_reverse_cumsum": "refused",  # E202 np.ediff1d
     "scipy_digamma_betaln_erfinv": "refused",  # E202 scipy.special.betaln
     # -- backend="jax", refused-undocumented ----------------------------------------------
-    # a variable first bound inside a short static for loop, read after it: E603 wrapping
-    # an internal "TypeError: Cannot determine dtype of <unset>"
-    "jax_var_first_bound_in_short_loop": "refused",
-    "jax_sinkhorn": "refused",
     "jax_math_factorial_of_static_int": "refused",  # math.factorial(k) of the static loop int
     # -- jit, refused-undocumented ----------------------------------------------------------
     "jit_three_arg_pow": "refused",          # E502 "expected 2 arguments, got 3": pow(n, 5, 13)

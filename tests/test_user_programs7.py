@@ -74,10 +74,6 @@ KNOWN = {
     # E404 xs = [a]; xs[0][1] = v: an item assignment into an array held in a list (the array
     # changes wherever it is held; docs/refusals.md)
     "r7_list_item_setitem_made_here": "refused-doc",
-    # E201 "sin_times_scalar is not a Python function with source code" for
-    # revsrc.jacfwd(revsrc.vmap(f)): f has source; the docs name grad of a function calling
-    # a mapped one (E104) and jit of a mapped one, not a Jacobian of it
-    "r7_jacfwd_of_vmap": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)
