@@ -518,6 +518,12 @@ def _derivative(tr, key, has_aux):
     ``key``: its program, which ``tr.program_for(key)`` gives (made now if it was not
     before; as transformed, before a back end's pruning), then the operations that
     make the derivative's return value of the program's outputs."""
+    if getattr(type(tr.f), "_revsrc_mapped", False):
+        raise errors.HigherOrderNotSupported(
+            f"{name_of(tr.f)} is a function mapped by revsrc.vmap: its derivative is "
+            "taken through the rule of its call, which has no rule of its own, so it "
+            "cannot be differentiated again",
+            hint="map the transformation instead: revsrc.vmap(revsrc.grad(revsrc.grad(f)))")
     groups = arguments.slot_leaves(tr.binding, key, tr.slots)
     for td, _ in groups:
         gradient_trees.check_gradient(td, tr)
