@@ -137,3 +137,22 @@ def test_jax_backend_structural_zeros_give_the_default_backends_numbers(f, args)
     np.testing.assert_allclose(got, want, rtol=1e-14)
     np.testing.assert_allclose(g, want, rtol=1e-14)
     assert np.asarray(g).dtype == np.float64
+
+
+def _rows_of_a_column_slice_written(x):
+    A = np.outer(x[:2], x[1:])
+    B = A[:, :2]
+    for row in B:
+        row[0] = row[1] * 3.0
+    return np.sum(A * np.arange(1.0, 3.0))
+
+
+def test_loop_over_a_view_still_writes_through_it():
+    """What the loop walks is the sequence itself (a view stays that view): rows written
+    in the loop reach the array they view."""
+    x = np.array([0.3, -0.7, 1.1])
+    h = 1e-6
+    want = np.array([(_rows_of_a_column_slice_written(x + h * e) -
+                      _rows_of_a_column_slice_written(x - h * e)) / (2 * h) for e in np.eye(3)])
+    np.testing.assert_allclose(revsrc.grad(_rows_of_a_column_slice_written)(x), want,
+                               rtol=1e-7)

@@ -4,7 +4,7 @@ of a function that builds a list, sums it or picks an item of it can be differen
 again in reverse mode (grad(grad(f)), jacrev(grad(f)))."""
 from ..runtime import containers, transpose_grads as _transpose
 from ..runtime.grads import reductions as _reductions
-from ..primitives import define, special
+from ..primitives import declare, define, special
 from . import kind_rules as KR
 from .register import primitive
 
@@ -53,4 +53,7 @@ def sum_list_grad_vjp(g, ans, grad, iterable):
            engine=special("first"))
 def iterable_items_vjp(g, ans, xs):
     return g
+
+
+declare(containers.iterable_items, view="always")   # a sequence itself (a dict: its keys)
 

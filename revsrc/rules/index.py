@@ -25,6 +25,8 @@ FAMILIES = {
          ('revsrc.runtime.containers', 'value_grad'),
          ('revsrc.runtime.grads.reductions', 'sum_list_grad'),),
         {
+            'view':
+            (('revsrc.runtime.containers', 'iterable_items'),),
         }),
     'copies': (
         (),
