@@ -49,11 +49,20 @@ class RevsrcError(Exception):
         return text
 
 
+def copied(exc):
+    """A new refusal of ``exc``'s class with its attributes (what ``copy.copy`` gives
+    an exception, without importing the copy module at start-up); the caller sets its
+    message again."""
+    out = type(exc).__new__(type(exc))
+    out.__dict__.update(exc.__dict__)
+    out.args = exc.args
+    return out
+
+
 def located(exc, loc):
     """A copy of the refusal ``exc`` that names ``loc`` (the statement it came from),
     for one raised where no line was known."""
-    import copy
-    out = copy.copy(exc)
+    out = copied(exc)
     RevsrcError.__init__(out, exc.message, loc=loc, hint=exc.hint)
     return out
 

@@ -126,6 +126,21 @@ def shallow_copy(node):
     return new
 
 
+def deep_copy(node):
+    """A copy of the ``ast`` tree ``node`` (a node, a list of them, or a field's plain
+    value) whose nodes are all new (what ``copy.deepcopy`` gives an ``ast`` tree)."""
+    if isinstance(node, list):
+        return [deep_copy(item) for item in node]
+    if not isinstance(node, _AST):
+        return node
+    new = shallow_copy(node)
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, (list, _AST)):
+            setattr(new, name, deep_copy(value))
+    return new
+
+
 def ast_nodes(node):
     """Every node of the tree under ``node`` (itself first), in ``ast.walk``'s order
     (breadth first, children in field order): the same nodes, a list, three times

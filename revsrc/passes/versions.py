@@ -8,7 +8,6 @@ gives the user's names back after, keeping apart the versions that live at once.
 """
 from __future__ import annotations
 
-import copy
 import re
 
 from . import containers
@@ -23,7 +22,7 @@ def spelled(exc):
     version of ``t`` a second assignment makes (`versions`), is ``t``."""
     def spell(text):
         return text if text is None else re.sub(r"(\w)@\d+", r"\1", text)
-    out = copy.copy(exc)
+    out = errors.copied(exc)
     errors.RevsrcError.__init__(out, spell(exc.message), hint=spell(exc.hint))
     out.filename, out.lineno, out.col, out.line = exc.filename, exc.lineno, exc.col, exc.line
     out.args = (out._render(),)

@@ -5,13 +5,14 @@ the calls Python makes: ``(f if c else g)(x)`` is ``f(x) if c else g(x)``, and
 from __future__ import annotations
 
 import ast
-import copy
+
+from ...core.source import deep_copy
 
 
 def _called(func, call):
     """The call ``call`` with ``func`` as its callee (its arguments copied)."""
-    new = ast.Call(func=func, args=copy.deepcopy(call.args),
-                   keywords=copy.deepcopy(call.keywords))
+    new = ast.Call(func=func, args=deep_copy(call.args),
+                   keywords=deep_copy(call.keywords))
     return ast.fix_missing_locations(ast.copy_location(new, call))
 
 
