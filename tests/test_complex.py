@@ -315,6 +315,14 @@ def k_fft_nd(z):
             _csum(np.fft.fftn(z, axes=(1,), norm="ortho")) + _csum(np.fft.ifftn(z * z)))
 
 
+def k_fft_shift(z):
+    return _csum(np.fft.fftshift(z)) + _csum(np.fft.ifftshift(z * z, axes=0))
+
+
+def k_vdot(z, w):
+    return _csum(np.vdot(z, w)) + _csum(np.vdot(w * w, z)) + _csum(np.vdot(z, z))
+
+
 # ----- The table -----
 
 C = "complex"
@@ -347,7 +355,8 @@ CASES = [
     (k_full_like, (C,), ((4,),)), (k_index, (C,), ((3, 4),)), (k_diff, (C,), ((6,),)),
     (k_interp, (C,), ((4,),)),
     (k_polyval, (C, C), ((4,), (3,))), (k_convolve, (C, C), ((5,), (3,))),
-    (k_fft, (C,), ((6,),)), (k_fft_nd, (C,), ((3, 4),)),
+    (k_fft, (C,), ((6,),)), (k_fft_nd, (C,), ((3, 4),)), (k_fft_shift, (C,), ((3, 5),)),
+    (k_vdot, (C, C), ((2, 3), (6,))),
 ]
 
 

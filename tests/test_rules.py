@@ -483,6 +483,10 @@ def f_inner(a, b):
     return _wsum(np.inner(a, b))
 
 
+def f_vdot(a, b):
+    return np.vdot(a * a, b) + np.vdot(b, np.sin(a))
+
+
 def f_outer(a, b):
     return _wsum(np.outer(a, b))
 
@@ -1267,6 +1271,10 @@ def f_ifftn(x):
     return _wsum(np.real(y)) + _wsum(np.imag(y) ** 2)
 
 
+def f_fft_shift(x):
+    return _wsum(np.fft.fftshift(x)) + _wsum(np.fft.ifftshift(x * x, axes=0))
+
+
 # ----- Rows: products and decompositions -----
 
 def f_kron(a, b):
@@ -1684,6 +1692,7 @@ ROWS = [
     R(f_matmul_op, shapes=[((3, 4), (4, 2)), ((2, 3, 4), (2, 4, 2)), ((4,), (4, 3))]),
     R(f_inner, shapes=[((4,), (4,)), ((3, 4), (4,)), ((3, 4), (2, 4)),
                        ((2, 3, 4), (5, 4)), (None, (3, 4))]),
+    R(f_vdot, shapes=[((4,), (4,)), ((2, 3), (3, 2)), ((6,), (2, 3))]),
     R(f_outer, shapes=[((3,), (4,)), ((2, 2), (3,))]),
     R(f_add_outer, shapes=[((3,), (4,)), ((2, 2), (3,)), (None, (3, 2)), ((3,), None)]),
     R(f_subtract_outer, shapes=[((3,), (4,)), ((2, 2), (3,)), (None, (3, 2)), ((3,), None)]),
@@ -1820,6 +1829,7 @@ ROWS = [
     R(f_irfft_n, shapes=[(4,), (6,)]),
     R(f_fft2, shapes=[(3, 4), (2, 2, 3)]), R(f_ifft2_s, shapes=[(2, 4), (4, 6)]),
     R(f_fftn, shapes=[(3, 4), (5,)]), R(f_ifftn, shapes=[(3, 4), (2, 3, 2)]),
+    R(f_fft_shift, shapes=[(5,), (3, 4)]),
     # products and decompositions
     R(f_kron, shapes=[((2, 3), (3, 2)), ((3,), (2,)), ((2,), (2, 3)), ((2, 1, 2), (3, 2))]),
     R(f_cross, shapes=[((3,), (3,)), ((4, 3), (3,))] + ([((2,), (3,)), ((5, 2), (5, 2)),

@@ -58,6 +58,18 @@ def irfft(g, ans, a, n=None, axis=-1, norm=None):
     return _helpers.irfft_grad(g, a, n, axis, norm)
 
 
+# ----- Shifts -----
+# A permutation of the items along ``axes``: the adjoint is the inverse permutation
+# (for an odd length fftshift and ifftshift differ by one place).
+
+def fftshift(g, ans, x, axes=None):
+    return np.fft.ifftshift(g, axes), None
+
+
+def ifftshift(g, ans, x, axes=None):
+    return np.fft.fftshift(g, axes), None
+
+
 # ----- The adjoints' own rules (derivatives of derivatives) -----
 # Each adjoint is linear in ``g``, so its tangent is itself of the tangent, and its
 # transpose is the transform it is the adjoint of (the pairing Re(sum(a * b)) is
@@ -97,6 +109,10 @@ def register():
     for rule in (fft, ifft, rfft, irfft, fftn, ifftn, fft2, ifft2):
         fn = getattr(npfft, rule.__name__)
         primitive(rule.__name__, fn, kind=KR.array_kind, linear=(0,), complex_ok=True)(rule)
+        declare(fn, view="never")
+    for rule in (fftshift, ifftshift):
+        fn = getattr(npfft, rule.__name__)
+        primitive(rule.__name__, fn, kind=_like(0), linear=(0,), complex_ok=True)(rule)
         declare(fn, view="never")
     for rule, like in ((fft_grad, 1), (fft_grad_back, 0), (rfft_grad, 1), (irfft_grad, 1),
                        (fftn_grad, 1), (fftn_grad_back, 0)):

@@ -315,6 +315,11 @@ def dot_kind(op, ctx):
     return ARRAY if ARRAY in ctx.kinds(op.args) else ANY
 
 
+def vdot_kind(op, ctx):
+    """np.vdot: the inner product of the two arrays flattened, a number."""
+    return ANY if ANY in ctx.kinds(op.args) else FLOAT
+
+
 def matmul_kind(op, ctx):
     """a @ b: the rank NumPy's matmul gives (a vector operand loses its axis)."""
     if len(op.args) != 2 or any(ctx.kind(a) != ARRAY for a in op.args):

@@ -38,6 +38,18 @@ def inner(g, ans, a, b):
     return _helpers.inner_grad_a(g, a, b), _helpers.inner_grad_b(g, a, b)
 
 
+# np.vdot(a, b) is sum(conj(a.ravel()) * b.ravel()): linear in b, conjugate-linear in a,
+# so (in the complex convention of revsrc.rules) a's adjoint is conj(g b) and b's
+# g conj(a), each in its operand's own shape; on real arrays g b and g a.
+@primitive("vdot", np.vdot, kind=KR.vdot_kind, multilinear=(0, 1), complex_ok=True)
+def vdot(g, ans, a, b):
+    return (np.reshape(np.conj(g * np.ravel(b)), np.shape(a)),
+            np.reshape(g * np.conj(np.ravel(a)), np.shape(b)))
+
+
+declare(np.vdot, effect_free=True)
+
+
 @primitive("outer", np.outer, kind=KR.constant((K.ARRAY, 2)), multilinear=(0, 1), complex_ok=True)
 def outer(g, ans, a, b):
     return _helpers.outer_grad_a(g, a, b), _helpers.outer_grad_b(g, a, b)
