@@ -14,12 +14,6 @@ MODULES = ["user_programs17_" + s for s in _PARTS
 
 KNOWN = {
     # -- part a
-    # np.vdot(psi, H @ psi) / np.vdot(psi, psi) of a complex state built from real
-    # parameters: E202 "numpy.vdot has no derivative rule"; the docs list no NumPy function
-    # without a rule and guide/api.md says complex values inside a function of real
-    # arguments are differentiated; right: the closed form 2 (H psi - E psi) / |psi|^2
-    # (np.sum(np.conj(psi) * (H @ psi)) works: r17_rayleigh_conj_sum_wrt_re_im)
-    "r17_rayleigh_complex_psi_wrt_re_im": "refused-undoc",
     # jacfwd(jacrev(f)) and hessian(f) of a two-qubit energy built with np.kron: E104 "goes
     # through the derivative of np.kron, which has no rule of its own yet"; np.kron is not
     # in refusals.md's E104 list (which names the rules without second derivatives);

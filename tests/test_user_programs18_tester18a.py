@@ -91,9 +91,6 @@ KNOWN = {
     # differences (the same by a hand-written unwrap passes: r18d_manual_unwrap_*)
     "r18d_group_delay_unwrap_angle": "refused-undoc",
     "r18d_chirp_inst_freq_unwrap": "refused-undoc",
-    # np.fft.fftshift: E202 "numpy.fft.fftshift has no derivative rule"; guide/api.md says
-    # the FFTs are differentiated; right: JAX's gradient
-    "r18d_spectral_spread_fftshift": "refused-undoc",
     # backend="jax": out = p.copy(); out[i:] -= 2 * np.pi in a while: E603 "view ... or a
     # copy"; out is an explicit copy; right: central differences
     "r18d_manual_unwrap_backend_jax": "refused-undoc",
