@@ -400,6 +400,15 @@ def f_amin_axis(x):
     return _wsum(np.amin(x, axis=(0, 1)))
 
 
+def f_nanmax_axis(x):
+    # a NaN placed by the program: the extremum skips it, its slot gets no share
+    y = np.where(_NAN_AT[:np.size(x)].reshape(np.shape(x)), np.nan, x)
+    return _wsum(np.nanmax(y, axis=-1)) + np.nanmin(y * y)
+
+
+_NAN_AT = np.arange(64) % 5 == 1
+
+
 def f_max_tie(x):
     return np.max(np.concatenate([x, x]))
 
@@ -1673,6 +1682,7 @@ ROWS = [
     R(f_prod_zero, shapes=MAT),
     R(f_max, "distinct", shapes=[(3, 4), (5,)]), R(f_max_axis, "distinct", shapes=MAT),
     R(f_amax_keepdims, "distinct", shapes=MAT), R(f_min, "distinct", shapes=MAT),
+    R(f_nanmax_axis, "distinct", shapes=[(3, 4), (6,)]),
     R(f_amin_axis, "distinct", shapes=[(2, 3, 4)]), R(f_max_tie, "distinct", shapes=[(6,)]),
     R(f_var, shapes=MAT), R(f_var_axis_ddof, shapes=MAT), R(f_std, shapes=MAT),
     R(f_std_axis, shapes=MAT),

@@ -82,9 +82,6 @@ KNOWN = {
     "r18c_heat_flux_form_backend_jax": "refused-undoc",
     # backend="jax": min() of traced floats (CFL step): E603, documented
     "r18c_cfl_while_min_backend_jax": "refused-doc",
-    # np.nanmax of a differentiated array: E202 "numpy.nanmax has no derivative rule"; not
-    # in the docs (np.max has one); right: central differences
-    "r18c_hottest_sensor_nanmax": "refused-undoc",
     # -- part d
     # np.unwrap of np.angle of a response: E202 "numpy.unwrap has no derivative rule"; not
     # in the docs (guide/api.md: np.angle and the FFTs are differentiated); right: central

@@ -45,7 +45,7 @@ _FORMS = {
                     tensor.tanh_vjp, tensor.relu_vjp, ieee.where,
                     forward_grads.tanh_vjp_jvp, _elementwise.where_grad],
     "reduction": [np.sum, np.mean, np.prod, np.nansum, np.nanmean, np.max, np.amax,
-                  np.min, np.amin, np.var, np.std, np.any, np.all],
+                  np.min, np.amin, np.nanmax, np.nanmin, np.var, np.std, np.any, np.all],
     "matmul": [operator.matmul, np.matmul],
     "dot": [np.dot],
     "matmul_grad_a": [_linalg.matmul_grad_a],

@@ -21,6 +21,7 @@ _NEW = (
     # reductions and statistics
     np.all, np.any, np.amax, np.amin, np.max, np.min, np.argmax, np.argmin, np.sum,
     np.prod, np.mean, np.average, np.median, np.std, np.var, np.nansum, np.nanmean,
+    np.nanmax, np.nanmin,
     np.cumsum, np.cumprod, np.count_nonzero, np.allclose, np.array_equal, np.isclose,
     np.trace, np.cov, np.gradient, np.trapezoid, np.interp, np.polyval,
     np.convolve,

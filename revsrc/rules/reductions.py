@@ -111,6 +111,28 @@ def extremum_jvp(g, ans, a, axis=None, keepdims=False, initial=None, where=True)
             _forward.extremum_where_jvp(g, ans, a, axis, keepdims, initial, where, 1), None)
 
 
+# np.nanmax and np.nanmin: a NaN never equals the result, so it gets no share of the
+# adjoint (a slice of NaNs alone, whose result is NaN, gets NaNs), and its tangent, NaN
+# or not, is skipped as the element is (JAX's: the extremum over NaNs replaced)
+@primitive("nan_extremum", np.nanmax, np.nanmin, kind=KR.reduction_kind)
+def nan_extremum(g, ans, a, axis=None, keepdims=False, initial=None, where=True):
+    return (np.where((where is True) > (initial is not None),
+                     _helpers.extremum_grad(g, ans, a, axis, keepdims),
+                     _helpers.extremum_where_grad(g, ans, a, axis, keepdims, initial, where)),
+            None, None,
+            _helpers.extremum_where_grad(g, ans, a, axis, keepdims, initial, where, 1), None)
+
+
+@jvp_rule("nan_extremum")
+def nan_extremum_jvp(g, ans, a, axis=None, keepdims=False, initial=None, where=True):
+    t = np.where(np.isnan(a), 0.0, g)
+    return (np.where((where is True) > (initial is not None),
+                     _forward.extremum_jvp(t, ans, a, axis, keepdims),
+                     _forward.extremum_where_jvp(t, ans, a, axis, keepdims, initial, where)),
+            None, None,
+            _forward.extremum_where_jvp(g, ans, a, axis, keepdims, initial, where, 1), None)
+
+
 @primitive("median", np.median, kind=KR.reduction_kind)
 def median(g, ans, a, axis=None, keepdims=False):
     return _helpers.median_grad(g, ans, a, axis, keepdims)
