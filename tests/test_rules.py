@@ -1156,6 +1156,11 @@ def f_norm_axis_ords(x):
 
 # ----- Rows: differences, integrals, interpolation, polynomials, convolution -----
 
+def f_unwrap(x):
+    # phases 3x apart jump by more than half a period: the unwrapped ones add multiples
+    return _wsum(np.unwrap(3.0 * x, period=2.0)) + _wsum(np.unwrap(x * x, axis=0) ** 2)
+
+
 def f_diff(x):
     return _wsum(np.sin(np.diff(x)))
 
@@ -1817,6 +1822,7 @@ ROWS = [
     R(f_norm_axis_ords, shapes=[(3, 4, 5)], tol32=5e-3),
     # differences, integrals, interpolation, polynomials, convolution
     R(f_diff, shapes=[(5,), (3, 4)]), R(f_diff_n_axis, shapes=[(4, 3)]),
+    R(f_unwrap, shapes=[(5,), (3, 4)]),
     R(f_diff_ends, shapes=[((5,), None), ((3, 4), (3, 1)), ((3, 4), (3, 2))]),
     R(f_gradient, shapes=[(5,), (2,)]),
     R(f_gradient_axes, shapes=[((4, 5), None), ((3, 3), None)]),

@@ -83,11 +83,6 @@ KNOWN = {
     # backend="jax": min() of traced floats (CFL step): E603, documented
     "r18c_cfl_while_min_backend_jax": "refused-doc",
     # -- part d
-    # np.unwrap of np.angle of a response: E202 "numpy.unwrap has no derivative rule"; not
-    # in the docs (guide/api.md: np.angle and the FFTs are differentiated); right: central
-    # differences (the same by a hand-written unwrap passes: r18d_manual_unwrap_*)
-    "r18d_group_delay_unwrap_angle": "refused-undoc",
-    "r18d_chirp_inst_freq_unwrap": "refused-undoc",
     # backend="jax": out = p.copy(); out[i:] -= 2 * np.pi in a while: E603 "view ... or a
     # copy"; out is an explicit copy; right: central differences
     "r18d_manual_unwrap_backend_jax": "refused-undoc",

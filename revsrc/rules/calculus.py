@@ -25,6 +25,15 @@ def diff(g, ans, a, n=1, axis=-1, prepend=None, append=None):
             _helpers.diff_grad(g, a, n, axis, prepend, append, 2))
 
 
+# np.unwrap(p) adds to each item a multiple of the period that the jumps before it
+# decide, constant where p is differentiable: its derivative is the identity (at a jump
+# of exactly half the period, where the multiple changes, the one-sided derivative,
+# as JAX's). Real phases only (NumPy's unwrap takes no complex ones).
+@primitive("unwrap", np.unwrap, kind=KR.same_rank_array, jvp="elementwise")
+def unwrap(g, ans, p, discont=None, axis=-1, period=6.283185307179586):
+    return g, None, None, None
+
+
 # np.gradient(f, *spacing, axis=None, edge_order=1): one spacing for every axis or
 # one per axis, numbers or coordinates; a tuple of arrays for several axes.
 @primitive("gradient", np.gradient, kind=KR.gradient_kind, complex_ok=True)

@@ -67,9 +67,9 @@ FAMILIES = {
         }),
     'calculus': (
         ('convolve', 'diff', 'gradient', 'interp', 'polyval', 'polyval_grad_p', 'trapezoid',
-         'trapezoid_grad_y',),
+         'trapezoid_grad_y', 'unwrap',),
         (('numpy', 'convolve'), ('numpy', 'diff'), ('numpy', 'gradient'), ('numpy', 'interp'),
-         ('numpy', 'polyval'), ('numpy', 'trapezoid'),
+         ('numpy', 'polyval'), ('numpy', 'trapezoid'), ('numpy', 'unwrap'),
          ('revsrc.runtime.grads.calculus', 'polyval_grad_p'),
          ('revsrc.runtime.grads.calculus', 'trapezoid_grad_y'),),
         {
