@@ -1559,7 +1559,7 @@ def s_math_exp(x):
 
 def s_math_misc(x, y):
     return math.pow(x + 2.0, y) + math.hypot(x, y) + math.erf(x) + math.erfc(y) + \
-        math.fabs(x) + math.copysign(x, y)
+        math.fabs(x) + math.copysign(x, y) + math.fmod(3.0 * x, y) + math.fmod(-x, 0.3)
 
 
 def s_math_twins(x, y):

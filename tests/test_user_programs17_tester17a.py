@@ -107,9 +107,6 @@ KNOWN = {
     # run as a select of both arms", pointing at the for over a list of known length (no
     # branch there); not in jax.md; right: central differences (the default backend)
     "r17_sos_cascade_backend_jax": "refused-undoc",
-    # math.fmod(phase + step, 2 pi) of a differentiated phase: E202 "math.fmod has no
-    # derivative rule"; not in the docs (x % y works); right: central differences
-    "r17_fmod_phase_wrap_oscillator": "refused-undoc",
     # -- part e
     # rng.gamma(0.5, params[1], days) with a differentiated scale: E202 "method .gamma() is
     # used on or with a differentiated value", documented (a method with no rule used on a

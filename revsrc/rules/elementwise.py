@@ -368,9 +368,11 @@ declare(np.minimum, loop_kernel=(_kernels.minimum, 2))
 
 # ----- Remainders -----
 
-@elementwise("fmod", np.fmod)
+# (math.fmod(x, y) = x - n y as np.fmod's; n by np.trunc for both: math.trunc of an
+# overflowed x / y would raise, where the derivative's limit is inf)
+@elementwise("fmod", np.fmod, math.fmod)
 def fmod(g, ans, x, y):
-    return g, -(g * xp.trunc(x / y))
+    return g, -(g * np.trunc(x / y))
 
 
 # ldexp(x, i) = x * 2**i for an integer i: its adjoint scales g the same way (exactly).
