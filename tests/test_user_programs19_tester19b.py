@@ -104,11 +104,10 @@ KNOWN = {
     "r19l_hvp_wrong_tangent_shape_refused": "refused-doc",
     "r19l_vmap_grad_mismatched_sizes_refused": "refused-doc",
     # misuse: a tangent dict missing keys of its primal dict ({"W": ...} for a dict with
-    # W, b, v), to revsrc.hvp and revsrc.jvp: a bare ValueError "the tangent of p does not
-    # have its primal's structure", no code; refusals.md's E306 covers a tangent that
-    # differs from its primal (and a wrong shape gets E306); right: a coded E306
-    "r19l_hvp_tangent_dict_missing_keys_refused": "crashed",
-    "r19l_jvp_tangent_dict_missing_keys_refused": "crashed",
+    # W, b, v), to revsrc.hvp and revsrc.jvp: E306 "the tangent of p does not have its
+    # primal's structure" (a bare ValueError at the branch point: crashed), documented
+    "r19l_hvp_tangent_dict_missing_keys_refused": "refused-doc",
+    "r19l_jvp_tangent_dict_missing_keys_refused": "refused-doc",
 }
 
 CASES, test_names_unique, test_user_program = corpus_tests(MODULES, KNOWN, __file__)

@@ -391,8 +391,10 @@ def flatten_up_to(td, tree, name="the tangent"):
     node = node_of(tree)
     if node is None or node[0] != td.kind or node[1] is not td.cls or \
             (td.kind == "dict" and tuple(node[2]) != td.aux) or len(node[3]) != len(td.children):
-        raise ValueError(f"the tangent of {name} does not have its primal's structure "
-                         f"{td!r}")
+        raise errors.MismatchedArguments(
+            f"the tangent of {name} does not have its primal's structure {td!r}",
+            hint="give the tangent the same containers and keys as its primal, with None "
+                 "(or zeros) for what does not change")
     out = []
     for child_td, child in zip(td.children, node[3]):
         out.extend(flatten_up_to(child_td, child, name))
