@@ -41,11 +41,6 @@ KNOWN = {
     # np.argsort passes: r19h_cox_plain_argsort_backend_jax); right: autograd's gradient
     "r19h_cox_breslow_backend_jax": "refused-undoc",
     # -- part i
-    # np.abs(np.vdot(w, steering)) ** 2 of a delay-and-sum beamformer: E202 "numpy.vdot
-    # has no derivative rule" (as round 17's r17_rayleigh_complex_psi_wrt_re_im); not in
-    # the docs; right: central differences (np.conj(w) @ a passes: r19i_das_conj_*)
-    "r19i_das_beam_pattern_wrt_weights": "refused-undoc",
-    "r19i_das_beam_pattern_wrt_angle": "refused-undoc",
     # RT60 from a Schroeder decay curve fitted by np.polyfit(t[mask], edc_db[mask], 1):
     # E202 "numpy.polyfit has no derivative rule"; not in the docs; right: central
     # differences
