@@ -42,7 +42,7 @@ def take_along_axis(g, ans, arr, indices, axis=None):
 
 # kind= and stable= choose among orders of equal items only: the derivative is the
 # same (ties are one-sided whatever the algorithm)
-@primitive("sort", np.sort, kind=KR.array_kind)
+@primitive("sort", np.sort, kind=KR.array_kind, jax="_jaxgen.sort")
 def sort(g, ans, a, axis=-1, kind=None, order=None, stable=None):
     return _helpers.sort_grad(g, a, axis)
 

@@ -14,7 +14,7 @@ from .register import no_derivative
 
 no_derivative(
     # indices and order
-    np.argmax, np.argmin, np.argsort, np.nonzero, np.flatnonzero, np.argwhere,
+    np.argmax, np.argmin, np.nonzero, np.flatnonzero, np.argwhere,
     np.searchsorted, np.digitize, np.unravel_index, np.ravel_multi_index,
     # rounding: piecewise constant (np.sign is too on real numbers: rules/elementwise.py)
     np.floor, np.ceil, np.trunc, np.rint, np.round, np.around, np.fix,
@@ -32,6 +32,8 @@ no_derivative(
 )
 
 # Arrays built from shapes alone (always arrays, whatever the arguments).
+# np.argsort's kind= is jnp's stable= (revsrc/backends/jax/argument_twins.py)
+no_derivative(np.argsort, jax="_jaxgen.argsort")
 no_derivative(np.zeros, np.ones, np.empty, kind=KR.array_of_shape)
 no_derivative(np.zeros_like, np.ones_like, np.empty_like, kind=KR.array_like_first)
 no_derivative(np.eye, np.identity, np.tri, kind=KR.constant((K.ARRAY, 2)))

@@ -137,7 +137,8 @@ declare(np.flipud, view="always")
 
 # ----- Joining and splitting -----
 
-@primitive("concatenate", np.concatenate, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
+@primitive("concatenate", np.concatenate, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True,
+           jax="_jaxgen.concatenate")
 def concatenate(g, ans, arrays, axis=0):
     return _helpers.concatenate_grad(g, arrays, axis)
 

@@ -448,6 +448,7 @@ def _runtime_ns():
     J = require()
     ns = types.ModuleType("revsrc.jaxgen_runtime")
     for f in list(_value_fns(J)) + list(_branch_fns(J)) + J.helpers.quantile_twins.FORWARD \
+            + J.helpers.argument_twins.FORWARD \
             + list(_triangle_fns(J)):
         setattr(ns, f.__name__, f)
     return ns

@@ -28,7 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ... import errors, runtime
-from . import inplace_twins, quantile_twins, scipy_twins
+from . import argument_twins, inplace_twins, quantile_twins, scipy_twins
 from .carry import Unset
 from .pieces import pieces
 from ...runtime import (arith, containers, forward_grads, guards, ieee, inplace, tensor,
