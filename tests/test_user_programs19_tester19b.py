@@ -36,10 +36,6 @@ KNOWN = {
     # calling inv/solve; the default backend differentiates it; right: autograd's gradient
     "r19g_mpc_clip_backend_jax": "refused-undoc",
     # -- part h
-    # backend="jax": np.argsort(-t, kind="stable"): E603 "no jax.numpy lowering ... 'kind'
-    # argument to argsort is not supported"; valid NumPy, not in jax.md's list (plain
-    # np.argsort passes: r19h_cox_plain_argsort_backend_jax); right: autograd's gradient
-    "r19h_cox_breslow_backend_jax": "refused-undoc",
     # -- part i
     # RT60 from a Schroeder decay curve fitted by np.polyfit(t[mask], edc_db[mask], 1):
     # E202 "numpy.polyfit has no derivative rule"; not in the docs; right: central
@@ -49,11 +45,6 @@ KNOWN = {
     # Dijkstra with heapq.heappush(pq, ...) as a statement: E401 "a call whose result is
     # discarded (heapq.heappush)", documented (a discarded call revsrc does not inline)
     "r19j_dijkstra_heapq_early_return": "refused-doc",
-    # backend="jax": np.concatenate([[0.0], np.full(m, np.inf)]) (a list literal among the
-    # pieces): E603 "no jax.numpy lowering ... concatenate requires ndarray or scalar
-    # arguments, got <class 'list'>"; valid NumPy, not in jax.md; right: central
-    # differences (the default backend passes: r19j_soft_dtw_rows_list_append)
-    "r19j_soft_dtw_backend_jax": "refused-undoc",
     # np.logaddexp.reduce(x * 2.0): E202 "ufunc.reduce has no derivative rule"; not in the
     # docs; right: central differences (the log-sum-exp)
     "r19j_logaddexp_reduce_ufunc": "refused-undoc",
