@@ -120,14 +120,14 @@ def first_crossing_flag(x):
 
 # E202: a C function with no derivative rule; give it one
 def sawtooth_wave(x):
-    return math.fmod(x, 1.0) * math.sin(x)
+    return math.remainder(x, 1.0) * math.sin(x)
 
 
-def register_fmod_rule():
-    # fmod(x, y) = x - trunc(x / y) * y: slope 1 in x, -trunc(x / y) in y
-    @revsrc.defvjp(math.fmod)
-    def fmod_vjp(g, ans, x, y):
-        return g, -g * math.trunc(x / y)
+def register_remainder_rule():
+    # remainder(x, y) = x - n * y, n the integer nearest x / y: slope 1 in x, -n in y
+    @revsrc.defvjp(math.remainder)
+    def remainder_vjp(g, ans, x, y):
+        return g, -g * round(x / y)
 
 
 CASES = [
@@ -147,7 +147,7 @@ CASES = [
     ("while ... else", lambda: revsrc.grad(first_crossing)(0.3), "E102",
      (first_crossing_flag, (0.3,), 0), "a flag set before break"),
     ("C function, no rule", lambda: revsrc.grad(sawtooth_wave)(2.3), "E202",
-     (sawtooth_wave, (2.3,), 0), "a rule: revsrc.defvjp(math.fmod)"),
+     (sawtooth_wave, (2.3,), 0), "a rule: revsrc.defvjp(math.remainder)"),
 ]
 
 
@@ -164,7 +164,7 @@ def main():
             got = "no error"
         check(got == code, f"{what}: refused with {code}")
         if code == "E202":
-            register_fmod_rule()
+            register_remainder_rule()
         check_gradient(fixed, args, f"{what}: the rewrite {fixed.__name__} differentiates",
                        argnums=argnums)
         rows.append((code, what, how))
