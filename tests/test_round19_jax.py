@@ -1,7 +1,9 @@
 """Round 19's backend="jax" findings (tests/user_programs19_*.py), as rules: NumPy
 functions whose jax.numpy twins take some arguments otherwise are called as NumPy's
 are (revsrc/backends/jax/argument_twins.py): np.sort's and np.argsort's ``kind=``
-(jnp's ``stable=``), np.concatenate's pieces given as lists or numbers (E603 before)."""
+(jnp's ``stable=``), np.concatenate's pieces given as lists or numbers (E603 before),
+and np.ascontiguousarray's axis for a number (an internal TypeError on the default
+backend before, an IndexError refused E603 under JAX)."""
 import numpy as np
 import pytest
 
@@ -45,3 +47,15 @@ def test_numpy_arguments_jnp_spells_otherwise(f, twin):
     np.testing.assert_allclose(revsrc.grad(f)(x), want, rtol=1e-12, atol=0)
     value, _ = revsrc.value_and_grad(f, backend="jax")(x)
     assert value == pytest.approx(f(x), rel=1e-12)
+
+
+def contiguous(a):
+    c = np.ascontiguousarray(a * 2.0)      # a number: one axis (NumPy's at least 1-D)
+    return c[0] * a * a
+
+
+def test_ascontiguousarray_of_a_number_has_an_axis():
+    for backend in (None, "jax"):
+        assert revsrc.grad(contiguous, backend=backend)(0.7) == pytest.approx(6 * 0.49,
+                                                                              rel=1e-14)
+    assert revsrc.hessian(contiguous)(0.7) == pytest.approx(12 * 0.7, rel=1e-14)

@@ -27,11 +27,12 @@ from ..core.kinds import ANY, ARRAY, SCALARS, join  # noqa: F401  (SCALARS: re-e
 class _Context:
     """What a kind rule may ask about an operation's operands."""
 
-    def __init__(self, kinds, ndims, items, nonnegative=frozenset()):
+    def __init__(self, kinds, ndims, items, nonnegative=frozenset(), lists=None):
         self._kinds = kinds
         self._ndims = ndims
         self._items = items
         self._nonnegative = nonnegative
+        self._lists = lists or {}
 
     def kind(self, o):
         if isinstance(o, Const):
@@ -49,6 +50,11 @@ class _Context:
     def items(self, name):
         """The operands of the tuple ``name`` built in the program, if it is one."""
         return self._items.get(name, ())
+
+    def list_items(self, name):
+        """The items of the list ``name`` if the program builds it from them and reads
+        it once, changing it nowhere (``np.array([a, b])``'s), else ()."""
+        return self._lists.get(name, ())
 
     def nonnegative(self, o):
         """Whether ``o`` is an int known never negative (`counters`)."""
@@ -205,8 +211,9 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
     held = placeholders(stmts)
     items = {s.target: s.args for s in stmts
              if isinstance(s, Op) and s.fn is ir.make_tuple and s.target is not None}
-    ctx = _Context(kinds, ndims, items, counters(set(params), stmts))
-    inputs = {id(s): _kind_inputs(s, items) for s in stmts
+    lists = _literal_lists(stmts)
+    ctx = _Context(kinds, ndims, items, counters(set(params), stmts), lists)
+    inputs = {id(s): _kind_inputs(s, {**items, **lists}) for s in stmts
               if isinstance(s, Op) and s.target is not None and id(s) not in held}
     # An operation's kind is a function of its inputs' kinds and ranks, and what it
     # does to its target's kind and rank (a join; the rank merged where the kind is an
@@ -254,6 +261,24 @@ def infer_kinds(params, param_kinds, param_ndims, body, seed=None, seed_ndims=No
         for name in ir.writes(s):
             kinds.setdefault(name, ANY)
     return kinds, {k: v for k, v in ndims.items() if v is not None}
+
+
+def _literal_lists(stmts):
+    """The lists the program builds from their items (``make_list``) and reads exactly
+    once, assigned nowhere else: list name -> its items."""
+    made = {s.target: s.args for s in stmts
+            if isinstance(s, Op) and s.fn is ir.make_list and s.target is not None}
+    if not made:
+        return {}
+    reads, writes = {}, {}
+    for s in stmts:
+        for n in ir.reads(s):
+            if n in made:
+                reads[n] = reads.get(n, 0) + 1
+        for n in ir.writes(s):
+            if n in made:
+                writes[n] = writes.get(n, 0) + 1
+    return {n: args for n, args in made.items() if reads.get(n) == 1 and writes.get(n) == 1}
 
 
 def _kind_inputs(op, items):

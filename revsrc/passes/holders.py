@@ -34,7 +34,9 @@ def check_unheld(r, s, path, only_after):
     root = r._root(s.target)
     if r.found.get(root) not in (kinds.ARRAY, kinds.ANY):
         return
-    family = {root, s.target} | set(r._members(root))
+    # (an item read out as a number, y[1] of a vector, is a copy: a container holding
+    # it holds no array)
+    family = {root, s.target} | {m for m in r._members(root) if not _number_item(r, m)}
     holders = {}                  # container variable -> the statement that stored into it
     for p, st in r.statements:
         if not isinstance(st, Op) or st.fn not in _STORES or st.target is None:
@@ -53,6 +55,28 @@ def check_unheld(r, s, path, only_after):
         ds = r.defs.get(v, [])
         if any(_read_later(r, ds, path, rd, only_after) for rd in r.reads.get(v, ())):
             raise _held(r, s, v, st)
+
+
+def _number_item(r, v):
+    """Whether ``v`` is always an item read out as a number: of a number's kind, or
+    ``a[i]``, ``a[i, j]`` with as many int indices as ``a`` has axes (NumPy gives a
+    scalar, a copy)."""
+    if r.found.get(v) in kinds.SCALARS:
+        return True
+    ds = r.defs.get(v, [])
+    return bool(ds) and all(_int_indexed(r, d.stmt) for d in ds)
+
+
+def _int_indexed(r, st):
+    if not isinstance(st, Op) or st.fn is not operator.getitem or len(st.args) != 2 or \
+            not isinstance(st.args[0], str):
+        return False
+    index = st.args[1]
+    parts = [index] if isinstance(index, str) or not isinstance(index.value, tuple) \
+        else list(index.value)
+    ints = all(r.found.get(p) == kinds.INT if isinstance(p, str) else
+               type(getattr(p, "value", p)) is int for p in parts)
+    return ints and r.ndims.get(st.args[0]) == len(parts)
 
 
 def _add_derived(r, holders):

@@ -180,6 +180,37 @@ def always_array(op, ctx):
 ALWAYS_ARRAY = always_array
 
 
+def array_of_values(op, ctx):
+    """np.array and its kin: an array, of the rank its values give where it is known
+    (0 for a number, an array's own, one more than the items' of a tuple or list the
+    program builds from numbers or from arrays of one rank); at least 1 for
+    np.ascontiguousarray; unknown with ndmin=."""
+    if not op.args or any(k == "ndmin" for k, _ in op.kwargs):
+        return ARRAY
+    rank = _values_rank(op.args[0], ctx, 3)
+    if rank is None:
+        return ARRAY
+    if op.fn is np.ascontiguousarray:
+        rank = max(rank, 1)
+    return ARRAY, rank
+
+
+def _values_rank(a, ctx, depth):
+    if not isinstance(a, str):       # a constant
+        value = getattr(a, "value", None)
+        return np.ndim(value) if isinstance(value, (np.ndarray, int, float, bool)) else None
+    k = ctx.kind(a)
+    if k in SCALARS:
+        return 0
+    if k == ARRAY:
+        return ctx.ndim(a)
+    parts = ctx.items(a) or ctx.list_items(a)
+    if not parts or depth == 0:
+        return None
+    ranks = {_values_rank(p, ctx, depth - 1) for p in parts}
+    return None if len(ranks) != 1 or None in ranks else ranks.pop() + 1
+
+
 def same_rank_array(op, ctx):
     """np.transpose and its kin: an array of its operand's rank (0-d of a number)."""
     k = ctx.kind(op.args[0])

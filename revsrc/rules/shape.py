@@ -289,12 +289,13 @@ def triu(g, ans, m, k=0):
 
 # ----- Copies and construction from values -----
 
-@primitive("array", np.array, np.asarray, np.copy, np.ascontiguousarray, kind=KR.ALWAYS_ARRAY, linear=(0,), complex_ok=True)
+@primitive("array", np.array, np.asarray, np.copy, np.ascontiguousarray, kind=KR.array_of_values,
+           linear=(0,), complex_ok=True)
 def array(g, ans, a, dtype=None, copy=None, device=None):   # device="cpu" (NumPy 2)
     return _helpers.array_grad(g, a, dtype)
 
 
-alias("array", np.ascontiguousarray, jax="jnp.asarray")  # JAX arrays have no layout
+alias("array", np.ascontiguousarray, jax="_jaxgen.ascontiguousarray")  # (no layout in JAX)
 # a view when it can be one (np.asanyarray has no record: refused when differentiated)
 declare(np.asarray, view="maybe")
 declare(np.ascontiguousarray, view="maybe")

@@ -1,7 +1,8 @@
 """NumPy functions whose jax.numpy twins take some of their arguments otherwise, adapted
 so that a ``backend="jax"`` program calls them as NumPy's are called: np.sort's and
 np.argsort's ``kind=`` (jnp's takes ``stable=``), and np.concatenate's pieces given as
-lists, tuples or numbers (jnp's takes arrays only). Printed as ``_jaxgen.<name>``.
+lists, tuples or numbers (jnp's takes arrays only), and np.ascontiguousarray's one axis at
+least (JAX arrays have no layout: jnp.asarray). Printed as ``_jaxgen.<name>``.
 """
 from __future__ import annotations
 
@@ -31,4 +32,8 @@ def concatenate(arrays, axis=0, **kwargs):
     return jnp.concatenate(pieces, axis, **kwargs)
 
 
-FORWARD = [sort, argsort, concatenate]
+def ascontiguousarray(a, dtype=None, **kwargs):
+    return jnp.atleast_1d(jnp.asarray(a, dtype))
+
+
+FORWARD = [sort, argsort, concatenate, ascontiguousarray]

@@ -22,6 +22,8 @@ def array_grad(g, a, dtype=None):
         return zero_like(a)
     if isinstance(a, np.ndarray) and isinstance(g, np.ndarray) and g.dtype == object:
         g = _dense(g, a)      # (one adjoint per item, read back into an array's form)
+    elif isinstance(g, np.ndarray) and g.ndim > np.ndim(a) and g.size == 1:
+        g = np.reshape(g, np.shape(a))    # np.ascontiguousarray of a number: one axis
     return per_item(g, a)
 
 
