@@ -4,6 +4,9 @@
   matrix) is a copy: a list holding it holds no array, so a later write into the
   array is followed (E404 before, "out holds the same array"); a row (a view) held in
   a list is still refused;
+- a state rebound to a helper's result (``y = step(y)``) and written in place
+  elsewhere (``y[0] += dose``) is a new array each time, not an alias of the helper's
+  result (E404 before, "y is assigned in more than one place");
 - np.array, np.asarray, np.copy and np.ascontiguousarray of numbers, of arrays of one
   rank, and of tuples and lists of them the program builds have the rank NumPy gives
   (unknown before), which is what tells an item from a view above.
@@ -88,3 +91,30 @@ def ranks(a):
 def test_array_ranks_from_values():
     for x in (0.7, 2.5):
         assert revsrc.grad(ranks)(x) == pytest.approx(_fd(ranks, x), rel=1e-7)
+
+
+def _step(y, p):
+    return y + p * np.array([y[1], -y[0], 1.0])
+
+
+def _scaled(y, t):
+    s = 0.5 if t == 1 else 1.0
+    return y * s - 0.1
+
+
+def dosed(a):
+    y = np.zeros(3) + a
+    conc = []
+    for t in range(4):
+        if t == 2:
+            y[0] += 1.0          # a dose: y is np.zeros' array or _step's new one
+        conc.append(y[1])
+        y = _step(y, a)
+        y = _scaled(y, t)
+    return np.sum(y * y) + sum(conc)
+
+
+def test_a_state_rebound_to_a_helpers_result_is_written_in_place():
+    for x in (0.7, -0.4):
+        assert revsrc.grad(dosed)(x) == pytest.approx(_fd(dosed, x), rel=1e-7)
+        assert revsrc.value_and_grad(dosed)(x)[0] == dosed(x)

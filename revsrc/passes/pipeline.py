@@ -230,7 +230,7 @@ def lower(f, key, has_aux=False):
     flat = arguments.flat_key(key)
     body = keywords.bind_keywords(body)   # operands by position, as every pass reads them
     body = _specialize_containers(params, flat, body, nz.names)
-    body = _follow_writes(params, flat, body, nz.names)
+    body = _follow_writes(params, flat, body, nz.names, (result, aux))
     # what the lowering took as fixed: the functions it inlined (its own deps), and
     # every other name it resolved then (revsrc/frontend/bindings.py)
     deps = bindings.merged(nz.deps, bindings.callee_guards(f))   # (what unwrap read of f)
@@ -271,14 +271,25 @@ def _specialize_containers(params, key, body, names):
     return containers.specialize(params, analysis.param_kinds(key)[0], body, names)
 
 
-def _follow_writes(params, key, body, names):
-    """``body`` with writes through views and aliases explicit (revsrc/aliases.py)."""
+def _follow_writes(params, key, body, names, returned=()):
+    """``body`` with writes through views and aliases explicit (revsrc/aliases.py);
+    ``returned``: what the function returns (names in it are kept)."""
     if not any(isinstance(s, SetItem) or (isinstance(s, Op) and (
             s.fn in ops.INPLACE or s.fn in _IN_PLACE)) for s in ir.walk(body)):
         return body
+    body = versions.fused_results(body, set(params) | set(_names_in(returned)))
     body, back = versions.versions(params, body)   # one name per assignment, for now
     found, ndims = analysis.infer_kinds(params, *analysis.param_kinds(key), body)
     return aliases.resolve(params, body, found, names, back, ndims)
+
+
+def _names_in(value):
+    """The variable names in a returned structure (a name, or tuples and lists of them)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _names_in(item)
 
 
 # ----- Derivatives called inside a function -----
