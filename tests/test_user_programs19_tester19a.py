@@ -29,14 +29,6 @@ KNOWN = {
     "r19a_gravity_spheres_const_comprehension": "refused-undoc",
     "r19a_gravity_spheres_literal_comprehension": "refused-undoc",
     # -- part b
-    # conc.append(y[1]) then later y[0] += DOSE on the state array: E404 "y is changed in
-    # place here, and conc ... holds the same array and is read after this change (Python
-    # would show the change there)"; y[1] of a float array is a NumPy scalar, a copy, so
-    # nothing in conc changes; the docs' E404 names an array put into a list then changed
-    # (xs = [a]; a[1] = v), not an item read from it; right: central differences (the same
-    # with y = y + [DOSE, 0, 0], r19b_two_cpt_rk4_dose_by_rebinding, passes)
-    "r19b_two_cpt_rk4_dosing_events": "refused-undoc",
-    "r19b_two_cpt_rk4_jacfwd_conc": "refused-undoc",
     # model=IndirectResponse(5.0, 0.5) as a default argument whose method .rate() is called
     # with differentiated values: E202 "method .rate() is used on or with a differentiated
     # value", documented (containers.md "Not yet": a method of an object revsrc only sees
