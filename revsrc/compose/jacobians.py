@@ -44,6 +44,9 @@ def _assemble(columns, out_shape, x):
             for c in columns]
     if not isinstance(x, np.ndarray):
         return cols[0] if out_shape else float(cols[0])
+    if not cols:          # an empty argument: no direction, an empty Jacobian
+        dtype = x.dtype if x.dtype.kind in "fc" else np.float64
+        return np.zeros(tuple(out_shape) + x.shape, dtype=dtype)
     stacked = np.stack(cols, axis=-1)
     return stacked.reshape(tuple(out_shape) + x.shape)
 
