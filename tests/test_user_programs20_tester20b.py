@@ -92,11 +92,6 @@ KNOWN = {
     # revsrc.grad of a lambda made inside the function being transformed: E101, documented
     "r20l_grad_of_newton_with_inner_grad_of_lambda": "refused-doc",
     "r20l_jit_newton_with_inner_grad": "refused-doc",
-    # revsrc.hessian / revsrc.jacfwd at an empty array (np.zeros(0)): ValueError "need at least
-    # one array to stack" from inside revsrc; right: arrays of shape (0, 0) (JAX's; jacrev
-    # gives (0, 0), hvp (0,), grad (0,))
-    "r20l_empty_array_hessian_shape": "crashed",
-    "r20l_empty_array_jacfwd_shape": "crashed",
     # misuse: an int and an int array in argnums (E301), argnums past the parameters (E303),
     # a tangent of the wrong shape and mapped axes of different sizes (E306), grad of a
     # vector output (E302): all documented

@@ -75,25 +75,28 @@ def fused_results(body, keep):
     returns): an inlined helper's result (``helper_ret``) bound to the caller's name.
     ``x`` is then the new array ``op`` makes, not an alias of another variable, and a
     write into it after ``x`` was assigned elsewhere too is followed."""
-    writes, reads = {}, {}
+    writes, reads, written = {}, {}, set()
     for st in ir.walk(body):
         for n in ir.writes(st):
             writes[n] = writes.get(n, 0) + 1
         for n in ir.reads(st):
             reads[n] = reads.get(n, 0) + 1
+        if isinstance(st, SetItem) or (isinstance(st, Op) and st.fn in INPLACE):
+            written.add(st.target)        # (only arrays written in place need it)
     once = {n for n, k in writes.items() if k == 1 and reads.get(n) == 1 and n not in keep}
-    return _fuse(body, once) if once else body
+    return _fuse(body, once, written) if once and written else body
 
 
-def _fuse(stmts, once):
+def _fuse(stmts, once, written):
     out = []
     for st in stmts:
         prev = out[-1] if out else None
         if isinstance(st, Op) and st.fn is ir.copy and len(st.args) == 1 and \
-                st.args[0] in once and type(prev) is Op and prev.target == st.args[0]:
+                st.target in written and st.args[0] in once and type(prev) is Op and \
+                prev.target == st.args[0]:
             out[-1] = ir.replace(prev, target=st.target)
             continue
-        out.append(ir.map_children(st, lambda block: _fuse(block, once)))
+        out.append(ir.map_children(st, lambda block: _fuse(block, once, written)))
     return out
 
 
