@@ -155,6 +155,10 @@ INSTRUCTIONS = (
     # the other stacks (a derivative of a derivative's): push on, pop from stack $2
     ("PUSHX", "rk", "XPUSH($2, $1);", Q),
     ("POPX", "wk", "XPOP($2, $1);", Q),
+    # math.fmod: x for finite x and an infinite y; NaN from numbers a domain error
+    ("FMOD", "wrr", "a = $2; b = $3; if (isinf(b) && isfinite(a)) v = a; else {"
+     " v = fmod(a, b); if (isnan(v) && !isnan(a) && !isnan(b)) FAIL(RV_E_DOMAIN); }"
+     " $1 = v;", ()),
 )
 
 # How many stacks the engine holds beside the float and the int one (RV_NAUX in

@@ -56,7 +56,7 @@ def scalar_functions():
                 found["np." + fn.__name__] = (fn, fn.nin)
         elif isinstance(fn, types.BuiltinFunctionType) and fn.__module__ == "math" \
                 and fn.__name__ not in PYTHON_PATH_ONLY:
-            nin = 2 if fn.__name__ in ("atan2", "pow", "hypot", "copysign") else 1
+            nin = 2 if fn.__name__ in ("atan2", "pow", "hypot", "copysign", "fmod") else 1
             found["math." + fn.__name__] = (fn, nin)
     return [(name, *found[name]) for name in sorted(found)]
 

@@ -370,7 +370,7 @@ declare(np.minimum, loop_kernel=(_kernels.minimum, 2))
 
 # (math.fmod(x, y) = x - n y as np.fmod's; n by np.trunc for both: math.trunc of an
 # overflowed x / y would raise, where the derivative's limit is inf)
-@elementwise("fmod", np.fmod, math.fmod)
+@elementwise("fmod", np.fmod, math.fmod, engine=op("FMOD"))
 def fmod(g, ans, x, y):
     return g, -(g * np.trunc(x / y))
 
