@@ -121,8 +121,10 @@ def analyze(low, flat_key, positions, rule_inputs=None):
         v for v, k in found.items() if k in SCALARS and v not in unreal}
     active = activity(low.params, wrt, low.body, low.result, found, positions=rule_inputs,
                       real=real)
-    return Analyzed(low.names, low.params, low.body, low.result, low.aux, low.deps,
-                    pkinds, pndims, found, ndims, wrt, active)
+    out = Analyzed(low.names, low.params, low.body, low.result, low.aux, low.deps,
+                   pkinds, pndims, found, ndims, wrt, active)
+    out.maybe_complex = frozenset(unreal)   # (a number among them is saved as it is)
+    return out
 
 
 def _dict_unions(body, found):

@@ -16,7 +16,7 @@ the adjoint reads, and the placeholders are settled (`forward`).
 from __future__ import annotations
 
 from ... import runtime
-from ...core import ir
+from ...core import ir, kinds as K
 from ...core.ir import Comment, Const, Op, Pop
 from .. import analysis
 from .. import optimize
@@ -49,6 +49,9 @@ def transform(an, *, name, seed=None, memory=None, lazy=False):
     plan.lazy = lazy and memory is not None and not checkpoint.shows_twice(body)
     plan.index(body)
     plan.find_array_items(body)
+    # a number reduced from a complex array has a float's kind: saved as it is
+    plan.array_items |= {v for v in getattr(an, "maybe_complex", ())
+                         if kinds.get(v) in (K.FLOAT, K.INT)}
     plan.find_recomputable(body, optimize.use_counts(body))
     adj = Adjoint(plan, name.rsplit("_", 1)[0])
     rbody = []
