@@ -21,7 +21,7 @@ import numpy as np
 
 from . import api, errors
 from .backends import python as emit
-from .core import kinds
+from .core import kinds, source
 from .core.ir import Const
 from .passes import analysis, pipeline
 
@@ -87,6 +87,7 @@ def _splice_jvp(site, fn, primals, tangents, base, both):
                        "tangent per primal", site, hint="write jvp(f, (x,), (v,))")
     wrt = tuple(i for i, t in enumerate(t_items)
                 if not (isinstance(t, Const) and t.value is None))
+    p_items = _with_defaults(fn, list(p_items))
     key = tuple(site.kind(a) for a in p_items)
     for i in wrt:
         if not (key[i] == kinds.FLOAT or isinstance(key[i], tuple)):
@@ -152,7 +153,7 @@ def lower_jacobian(grad_of, jac, site):
                        "of a derivative: not supported there yet", site,
                        hint="differentiate in one argument, or take the Jacobian of the "
                             "whole function outside it")
-    args = list(site.op.args)
+    args = _with_defaults(api.unjitted(f), list(site.op.args))
     (a,) = nums
     if a >= len(args):
         raise errors.StaticValueError(f"{name}(): argument {a} is missing", loc=site.loc)
@@ -177,7 +178,24 @@ def lower_jacobian(grad_of, jac, site):
     return site.inline(grad_of(f, a, None), args, "jac_")
 
 
+def _with_defaults(fn, args):
+    """``args`` followed by the defaults of ``fn``'s parameters they leave out (the
+    program made for ``fn`` takes every parameter), as far as each has one."""
+    try:
+        names, defaults = source.parameters(fn)
+    except (TypeError, ValueError):
+        return args
+    out = list(args)
+    for name in names[len(args):]:
+        if name not in defaults:
+            break
+        out.append(Const(defaults[name]))
+    return out
+
+
 def _splice_jvp_items(site, fn, primals, tangents, base):
+    primals = _with_defaults(fn, list(primals))
+    tangents = list(tangents) + [Const(None)] * (len(primals) - len(tangents))
     key = tuple(site.kind(x) for x in primals)
     wrt = tuple(i for i, t in enumerate(tangents)
                 if not (isinstance(t, Const) and t.value is None))

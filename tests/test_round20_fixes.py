@@ -1,5 +1,8 @@
 """Round 20's findings (tests/user_programs20_*.py), as rules:
 
+- a derivative (jacfwd, jacrev, jvp) called inside a differentiated function, of a
+  function with default arguments it leaves out, takes those defaults (a NameError
+  from the spliced program before);
 - jacfwd and hessian of a function at an empty array (no direction to push) give an
   empty Jacobian of the output's shape and the argument's, as jacrev and JAX do (an
   internal ValueError from np.stack before).
@@ -83,3 +86,45 @@ def test_a_complex_number_saved_in_a_loop_keeps_its_imaginary_part():
                                    [salience_closed_grad(w) for w in ws], rtol=1e-10)
         assert revsrc.grad(salience, memory=1)(1.3) == pytest.approx(
             salience_closed_grad(1.3), rel=1e-10)
+
+
+_C = np.array([0.0, 1.0, 2.0])
+
+
+def _tuning(theta, kappa=2.0):
+    return np.exp(kappa * np.cos(theta - _C))
+
+
+def _scaled_sine(x, scale=3.0):
+    return np.sum(np.sin(x) * scale)
+
+
+def fisher(theta):
+    return np.sum(revsrc.jacfwd(_tuning)(theta) ** 2)
+
+
+def fisher_closed(theta):
+    return np.sum((2.0 * np.sin(theta - _C) * _tuning(theta)) ** 2)
+
+
+def by_jvp(theta):
+    y, t = revsrc.jvp(_tuning, (theta,), (1.0,))
+    return np.sum(t ** 2) + np.sum(y)
+
+
+def by_jacobians(x):
+    return np.sum(revsrc.jacfwd(_scaled_sine)(x) ** 2) + np.sum(revsrc.jacrev(_scaled_sine)(x))
+
+
+@pytest.mark.parametrize("f, x", [(fisher, 0.3), (by_jvp, -0.7),
+                                  (by_jacobians, np.array([0.3, -0.5]))])
+def test_a_derivative_inside_takes_the_defaults_it_leaves_out(f, x):
+    step = 1e-6
+    if np.ndim(x):
+        fd = np.array([(f(x + e) - f(x - e)) / (2 * step) for e in np.eye(len(x)) * step])
+        np.testing.assert_allclose(revsrc.grad(f)(x), fd, rtol=1e-7)
+    else:
+        assert revsrc.grad(f)(x) == pytest.approx((f(x + step) - f(x - step)) / (2 * step),
+                                                  rel=1e-7)
+    if f is fisher:
+        assert f(x) == pytest.approx(fisher_closed(x), rel=1e-12)
