@@ -3,10 +3,15 @@
 - a derivative (jacfwd, jacrev, jvp) called inside a differentiated function, of a
   function with default arguments it leaves out, takes those defaults (a NameError
   from the spliced program before);
+- backend="jax": a for loop long enough to roll into lax.scan whose body runs a while
+  loop on a traced value unrolls instead (the while loop's stopped-at-the-bound flag
+  leaked out of the scan: an UnexpectedTracerError before);
 - jacfwd and hessian of a function at an empty array (no direction to push) give an
   empty Jacobian of the output's shape and the argument's, as jacrev and JAX do (an
   internal ValueError from np.stack before).
 """
+import math
+
 import numpy as np
 import pytest
 
@@ -128,3 +133,26 @@ def test_a_derivative_inside_takes_the_defaults_it_leaves_out(f, x):
                                                   rel=1e-7)
     if f is fisher:
         assert f(x) == pytest.approx(fisher_closed(x), rel=1e-12)
+
+
+def _fold(x):
+    while x > 1.0:
+        x = 2.0 - x if x > 3.0 else 1.5 - x
+    return x
+
+
+def wavefolder(g, n):
+    t = 0.0
+    for k in range(n):
+        t += _fold(g * math.sin(k))
+    return t
+
+
+@pytest.mark.parametrize("n", [31, 32, 40])
+def test_a_traced_while_in_a_long_for_loop_under_jax(n):
+    pytest.importorskip("jax")
+    want = revsrc.grad(wavefolder)(3.3, n)
+    step = 1e-7
+    fd = (wavefolder(3.3 + step, n) - wavefolder(3.3 - step, n)) / (2 * step)
+    assert want == pytest.approx(fd, rel=1e-6)
+    assert revsrc.grad(wavefolder, backend="jax")(3.3, n) == pytest.approx(want, rel=1e-12)

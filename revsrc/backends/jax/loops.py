@@ -247,7 +247,12 @@ def _while_lax(step, init, more, stacks, site, peeled):
     """`while_loop` once its test is traced: one lax.while_loop from ``init``."""
     state = _state()
     one, noted = _noting(lambda vals: step(*vals))
+    bounded = len(state.overflows)
     init, (_, saves) = _carried(one, init)
+    if len(state.overflows) > bounded:
+        del state.overflows[bounded:]
+        raise carry.Refused("a while loop in its body saves values for the derivative, "
+                            "bounded by max_steps, which a lax loop's body cannot report")
     if not stacks:
         return lax.while_loop(more, lambda vals: one(vals)[0], init)
     bound = state.max_steps
@@ -348,6 +353,7 @@ def for_loop(step, start, stop, stride, init, stacks, site):
     n = len(range(start, stop, stride))
     init = carry.given(init)
     one, noted = _noting(lambda i, vals: step(i, *vals))
+    state, bounded = _state(), len(_state().overflows)
     try:
         i0 = jnp.asarray(start)
         try:
@@ -356,6 +362,11 @@ def for_loop(step, start, stop, stride, init, stacks, site):
             # what lax.scan cannot carry (a list that grows, a variable None before
             # it): the trip count is static, so the Python loop unrolls, as it does
             # for a short loop, and runs as the program does on the default backend
+            return None
+        if len(state.overflows) > bounded:
+            # a bounded while loop in the body: its stopped-at-the-bound flag is the
+            # program's output, which a scan's body cannot hand out; the loop unrolls
+            del state.overflows[bounded:]
             return None
         if int_growth.carries_growing_ints(one, i0, init):
             return None     # an int that may outgrow 64 bits: Python's loop, exact ints
