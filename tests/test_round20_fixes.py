@@ -5,7 +5,8 @@
   from the spliced program before);
 - backend="jax": a for loop long enough to roll into lax.scan whose body runs a while
   loop on a traced value unrolls instead (the while loop's stopped-at-the-bound flag
-  leaked out of the scan: an UnexpectedTracerError before);
+  leaked out of the scan: an UnexpectedTracerError before); in a while loop's body
+  such a loop is refused (E602);
 - jacfwd and hessian of a function at an empty array (no direction to push) give an
   empty Jacobian of the output's shape and the argument's, as jacrev and JAX do (an
   internal ValueError from np.stack before).
@@ -156,3 +157,24 @@ def test_a_traced_while_in_a_long_for_loop_under_jax(n):
     fd = (wavefolder(3.3 + step, n) - wavefolder(3.3 - step, n)) / (2 * step)
     assert want == pytest.approx(fd, rel=1e-6)
     assert revsrc.grad(wavefolder, backend="jax")(3.3, n) == pytest.approx(want, rel=1e-12)
+
+
+def nested_whiles(x):
+    while x > 1.0:
+        y = x
+        while y > 0.5:
+            y = math.sin(y) * 0.9
+        x = x * 0.5 + y * 0.1
+    return x
+
+
+def test_a_saving_while_in_a_traced_while_is_refused_under_jax():
+    pytest.importorskip("jax")
+    from revsrc import errors
+    step = 1e-7
+    fd = (nested_whiles(5.0 + step) - nested_whiles(5.0 - step)) / (2 * step)
+    assert revsrc.grad(nested_whiles)(5.0) == pytest.approx(fd, rel=1e-6)
+    with pytest.raises(errors.JaxDataDependent) as info:
+        revsrc.grad(nested_whiles, backend="jax")(5.0)
+    assert info.value.code == "E602" and "while loop in its body" in info.value.message
+    assert info.value.lineno is not None

@@ -238,23 +238,31 @@ def while_loop(step, init, test_at, stop_at, stacks, site):
     try:
         return _while_lax(step, init, more, stacks, site, peeled)
     except carry.Refused as r:
+        if isinstance(r, _SavesInBody) and state.depth > 1:
+            raise          # to the loop whose body this is (a rolled for unrolls)
         why = "its test is a traced value" if isinstance(test, Tracer) else \
             "a break in it is on a traced value"
         raise carry.refuse(why, r.what) from None
+
+
+class _SavesInBody(carry.Refused):
+    """A while loop that saves values for the derivative, met in another lax loop's
+    body: passed up to that loop (a rolled ``for`` unrolls then)."""
 
 
 def _while_lax(step, init, more, stacks, site, peeled):
     """`while_loop` once its test is traced: one lax.while_loop from ``init``."""
     state = _state()
     one, noted = _noting(lambda vals: step(*vals))
-    bounded = len(state.overflows)
     init, (_, saves) = _carried(one, init)
-    if len(state.overflows) > bounded:
-        del state.overflows[bounded:]
-        raise carry.Refused("a while loop in its body saves values for the derivative, "
-                            "bounded by max_steps, which a lax loop's body cannot report")
     if not stacks:
         return lax.while_loop(more, lambda vals: one(vals)[0], init)
+    if state.depth > 1:
+        # in the body of another lax loop (a rolled for, a while): the flag of stopping
+        # at max_steps is an output of the program, which that loop's body cannot hand
+        # out; refused before anything is saved (a rolled for unrolls instead)
+        raise _SavesInBody("a while loop in its body saves values for the derivative, "
+                           "which a lax loop's body cannot bound by max_steps")
     bound = state.max_steps
     bufs = jax.tree_util.tree_map(lambda s: jnp.zeros((bound,) + s.shape, s.dtype), saves)
 
@@ -353,7 +361,6 @@ def for_loop(step, start, stop, stride, init, stacks, site):
     n = len(range(start, stop, stride))
     init = carry.given(init)
     one, noted = _noting(lambda i, vals: step(i, *vals))
-    state, bounded = _state(), len(_state().overflows)
     try:
         i0 = jnp.asarray(start)
         try:
@@ -362,11 +369,6 @@ def for_loop(step, start, stop, stride, init, stacks, site):
             # what lax.scan cannot carry (a list that grows, a variable None before
             # it): the trip count is static, so the Python loop unrolls, as it does
             # for a short loop, and runs as the program does on the default backend
-            return None
-        if len(state.overflows) > bounded:
-            # a bounded while loop in the body: its stopped-at-the-bound flag is the
-            # program's output, which a scan's body cannot hand out; the loop unrolls
-            del state.overflows[bounded:]
             return None
         if int_growth.carries_growing_ints(one, i0, init):
             return None     # an int that may outgrow 64 bits: Python's loop, exact ints
