@@ -34,11 +34,6 @@ KNOWN = {
     # difference Hessian
     "r20b_bar_compliance_hessian": "refused-undoc",
     # -- part c
-    # grad of a Fisher information that calls revsrc.jacfwd(tuning)(theta) inside, where
-    # tuning(theta, kappa=2.0, rmax=20.0) has default arguments: NameError "name
-    # 'jac__theta_dot' is not defined" (an internal name); the same without defaults passes;
-    # right: d/dtheta of sum(f'^2 / f) by central differences of the closed form
-    "r20c_grad_of_fisher_info": "crashed",
     # -- part d
     # try: h = rates[name] except KeyError: h = 0.5, with rates a dict in argnums that lacks
     # the key: E105 "key 'nuts' is not in a dict argument"; control-flow.md says try/except
@@ -51,31 +46,17 @@ KNOWN = {
     # {a: 1, b: 1, c: 0, d: 1, e: 0, f: 1} (r20d_cpm_makespan_generator_max passes)
     "r20d_cpm_makespan_dict_max_default": "refused-undoc",
     # -- part e
-    # a sum over harmonics h of |sum(x * exp(-2j pi h f0 t))|^2 / h in a for loop: the
-    # gradient is -2709.87 where JAX and central differences give -129.229 (a
-    # ComplexWarning "Casting complex values to real discards the imaginary part" from the
-    # generated adjoint's tape push of z); the same without the loop, or with the real and
-    # imaginary parts written out (r20e_harmonic_salience_real_imag), passes
-    "r20e_harmonic_salience_complex_dft": "wrong",
     # -- part f
     # jacfwd(jacrev) of the np.ix_-assembled bar compliance: the same E202 as
     # r20b_bar_compliance_hessian; right: the central-difference Hessian
     "r20f_jacfwd_jacrev_bar_compliance": "refused-undoc",
     # hvp of the same: the same E202; right: the central-difference Hessian times v
     "r20f_hvp_bar_compliance_ix": "refused-undoc",
-    # jacrev of fisher_info (revsrc.jacfwd of a function with defaults, inside): the same
-    # NameError "name 'jac__theta_dot' is not defined" as r20c_grad_of_fisher_info
-    "r20f_jacrev_fisher_default_args": "crashed",
     # backend="jax": free = np.setdiff1d(np.arange(2 * len(NODES)), FIXED), all constants:
     # E603 "no jax.numpy lowering for these values (ConcretizationTypeError...)"; jax.md's
     # list does not name np.setdiff1d, and no traced value goes into it; right: the
     # default backend's gradient (checked against central differences in part b)
     "r20f_truss_add_at_backend_jax": "refused-undoc",
-    # backend="jax": a helper with a while on its float argument and an if inside it
-    # (a wavefolder), called in a sum over range(32) (a loop of 32 or more iterations):
-    # jax.errors.UnexpectedTracerError "Encountered an unexpected tracer"; with 31
-    # iterations it passes; right: autograd's gradient (the default backend's)
-    "r20f_wavefolder_backend_jax": "crashed",
     # backend="jax": room -= weights[i] for i in np.argsort(-values / weights) with room a
     # float default: E404 "this changes a number or array in place, which revsrc could not
     # follow here", documented (refusals.md E404, backend="jax" `acc += v` on a float
