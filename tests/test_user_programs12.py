@@ -93,8 +93,6 @@ KNOWN = {
     "r12_conditional_copy_or_alias_write": "refused-doc",
     "r12_ufunc_out_is_argument": "refused-doc",
     "r12_sort_in_place_argument": "refused-doc",
-    # np.vdot of a complex array: E202, a NumPy function with no rule (documented kind)
-    "r12_complex_vdot": "refused-doc",
     # -- part z, continued
     # (fixed: the hessian and hvp of an array loop scaled by an int the loop picks per step,
     # `1 if k % 3 else -1`, `(-1) ** k`, `max(k, 1)`, were E104 at the `for` line: the inner

@@ -72,7 +72,6 @@ KNOWN = {
     # revsrc.jit of scalar programs calling math.fmod, 3-argument pow, math.lgamma, np.sinc,
     # math.isinf: E502, documented (a call without an engine instruction); the same programs
     # without those calls compile and give the plain call's bits (the *_no* cases)
-    "r13_r_jit_int_floor_mod_negative": "refused-doc",
     "r13_r_jit_pow_mix": "refused-doc",
     "r13_r_jit_special_functions": "refused-doc",
     "r13_r_jit_numpy_scalar_calls": "refused-doc",

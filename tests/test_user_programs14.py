@@ -36,9 +36,6 @@ KNOWN = {
     "r14_ufunc_out_returned_ignored": "refused-doc",
     # -- part j
     # -- part k
-    # np.nanmax of a differentiated array: E202, documented kind (a NumPy function with no
-    # rule); right: [3, 0, -4] (np.nansum's 2x plus nanmax's 1 at the largest)
-    "r14_nansum_nanmax": "refused-doc",
     # grad(f)(2) with an int: E301, documented
     "r14_int_input_to_grad": "refused-doc",
     # -- part l
@@ -46,10 +43,6 @@ KNOWN = {
     # documented
     "r14_vjp_after_global_change": "refused-doc",
     # -- part m
-    # backend="jax": `total += y[j] * (k + 1)` where total starts as 0.0: E404, documented
-    # (refusals.md's E404 row: with backend="jax", x op= y on a name whose kind is known only
-    # when it runs); right: [0, 0, 3, 0, 3] (the default backend's)
-    "r14_selection_topk_jax_backend": "refused-doc",
     # -- part n
     # vmap(binomial_scalar): E502 "variable 'total' is of kind 'any'" (revsrc.jit refuses it
     # too), though vmap(grad(binomial_scalar)) and jit(grad(...)) compile it: documented since round 14 (E502 row);
@@ -119,9 +112,6 @@ KNOWN = {
     # not inline; the message names the ones it follows)
     "r14_u_put_along_axis_zero_max": "refused-doc",
     # -- part w
-    # `for row in A: row *= 2.0` on a local copy: E404, documented (a view assigned in a
-    # loop, refusals.md's E404 row); right: central differences
-    "r14_w_loop_rows_are_views": "refused-doc",
     # -- part x
 }
 

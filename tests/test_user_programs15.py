@@ -24,13 +24,10 @@ KNOWN = {
     # -- part c
     # np.unwrap, complex(), np.vdot: E202, documented kind (functions with no rule); right:
     # central differences
-    "r15_np_unwrap_angle": "refused-doc",
     "r15_fabry_perot_complex_builtin": "refused-doc",
-    "r15_jones_polarizer_chain_vdot": "refused-doc",
     # np.fft.fft2 and np.linalg.eigvalsh of a complex Hermitian matrix: E202, documented kind
     # (a NumPy function, or these arguments, with no rule); right: central differences /
     # 2 p / sqrt(1 + |p|^2)
-    "r15_complex_fft2_ifft_fftshift": "refused-doc",
     "r15_hermitian_eigvalsh_gap": "refused-doc",
     # jacrev / hessian(holomorphic=True): TypeError (no such keyword), though refusals.md's
     # E302 row refuses them "without holomorphic=True" and JAX's take it; right:
@@ -99,9 +96,6 @@ KNOWN = {
     # rule"; `for i, v in enumerate(x)` and list(zip(...)) work, the docs say nothing of it;
     # right: 2 v / (i + 1) (r15_list_of_enumerate: [2, -2, 1/3, 1.5])
     # -- part o
-    # math.fmod: E202, documented kind (a C function with no rule, like math.remainder);
-    # right: 14.6 x - 4 at x = 0.77
-    "r15_math_fmod_grad": "refused-doc",
     # -- part p
     # max_steps=2 on a while that needs more: E604, documented
     "r15_jax_while_max_steps_exceeded": "refused-doc",

@@ -140,7 +140,6 @@ KNOWN = {
     # the vjp pullback called after a global it reads was rebound: E204, documented
     "r17l_vjp_after_global_rebound_refused": "refused-doc",
     # math.fmod and .tolist() of a differentiated value: E202, documented (no rule)
-    "r17l_math_fmod_no_rule": "refused-doc",
     "r17l_tolist_no_rule": "refused-doc",
     # max(range(n), key=lambda k: v[k]): E101, documented (a lambda used as a value)
     "r17l_max_key_lambda_refused": "refused-doc",

@@ -13,7 +13,6 @@ KNOWN = {
     'py_closure_mutates_cell_list': 'refused-undoc: [E101] a nested function can only be called, not passed as a value',
     'py_list_pop_reverse': 'refused-undoc: [E401] method .pop() is not supported (it may change its object in place)',
     'np_linalg_qr': 'refused-undoc: [E202] numpy.linalg.qr has no derivative rule and no Python source to transform',
-    'np_nanmax': 'refused-undoc: [E202] numpy.nanmax has no derivative rule and no Python source to transform',
     'np_heaviside_sign_times': 'refused-undoc: [E202] numpy.heaviside has no derivative rule and no Python source to transform',
     'tr_grad_of_jacfwd_entry': 'refused-undoc: [E202] revsrc.compose.jacfwd_field has no derivative rule and no Python source to transform',
     'mc_reparam_gaussian_expectation_jax': "refused-undoc: [E603] backend='jax' has no jax.numpy lowering for 'default_rng'",

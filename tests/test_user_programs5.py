@@ -100,7 +100,6 @@ KNOWN = {
     "function_chosen_by_string_arg_else": "refused",  # E101
     # -- refused, undocumented (look supportable) ---------------------------------------
     "sign_heaviside": "refused",             # E202 np.heaviside
-    "mod_and_fmod": "refused",               # E202 math.fmod
     "divmod_builtin": "refused",             # E202 divmod
     "inplace_on_array_from_list": "refused",  # E404 h0 = hs[0]; h0 += 1 (the dict version works)
     "dict_unpack_merge_update": "refused",   # E101 {**p, "b": ...}
@@ -138,7 +137,6 @@ KNOWN = {
     "mut_tuple_holds_list": "refused",       # E404 (documented: list stored in a tuple)
     "np_corrcoef": "refused",                # E202 library functions without rules
     "np_polyfit": "refused",
-    "np_nanmax": "refused",                  # (np.nanmean, np.nansum have rules)
     "np_ptp": "refused",
     "np_trace_offset": "refused",            # np.diagflat
     "np_multi_dot": "refused",
@@ -152,8 +150,6 @@ KNOWN = {
     "fwd_i0": "refused",
     "late_jvp_heaviside": "refused",
     "late_grad_heaviside": "refused",
-    "late_jvp_vdot": "refused",
-    "late_grad_vdot": "refused",
     "math_grad_dist": "refused",             # E202 math.dist
     "math_jvp_dist": "refused",
     "math_grad_cbrt": "refused",             # E202 math.exp2 (Python 3.11)
@@ -174,7 +170,6 @@ KNOWN = {
     "late_binding_lambda_listcomp": "refused",  # E101 lambda as a value
     "dataclass_post_init": "refused",        # E101 fields set outside __init__
     "ufunc_accumulate_reduce_outer": "refused",  # E202 ufunc methods
-    "cross_inner_vdot_tensordot": "refused",  # E202 np.vdot
     "np_block": "refused",                   # E202 np.block
     # -- corpus 5ab: the differentiated array passed by keyword --------------------------
     # jvp returns 0.0 for nearly every NumPy function given the array by keyword

@@ -55,7 +55,6 @@ KNOWN = {
     "r7_np_corrcoef": "refused-doc",                     #   np.corrcoef, dataclasses.replace,
     "r7_dataclass_replace_inside": "refused-doc",        #   functools.reduce, np.nanmax,
     "r7_functools_reduce_function_list": "refused-doc",  #   complex(x, 1.0)
-    "r7_nanmax_nanmin_with_nan": "refused-doc",
     "r7_builtin_complex_constructor": "refused-doc",
     "r7_closures_in_loop_default_capture": "refused-doc",  # E101 lambda v, k=k: ... appended
     "r7_for_item_imul_changes_list_arrays": "refused-doc",  # E404 for v in vs: v *= 3.0

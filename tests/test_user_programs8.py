@@ -52,7 +52,6 @@ KNOWN = {
     "r8_histogram_weights": "refused-doc",            # E202 np.histogram
     "r8_multi_dot": "refused-doc",                    # E202 np.linalg.multi_dot
     "r8_divmod_float": "refused-doc",                 # E202 divmod(t, 1.0)
-    "r8_math_fmod": "refused-doc",                    # E202 math.fmod (a C function, no rule)
     "r8_jit_isinf_overflow_branch": "refused-doc",    # E502 math.isinf: no engine instruction
     "r8_jit_math_gamma": "refused-doc",               # E502 math.gamma: no engine instruction
     # E104 a revsrc derivative called on a dict rebuilt in a loop (its kind is known only

@@ -2975,7 +2975,6 @@ REFUSED = {
     "hess_target-hessian": "E104",          # second derivative through np.prod (listed under E104)
     "view_in_loop-grad": "E404",            # a view assigned in a loop
     "list_of_arrays_alias-grad": "E404",    # a change to an array stored in a list
-    "modulo_floor-grad": "E202",            # math.fmod has no rule
     "divmod_fn-grad": "E202",               # divmod has no rule
     "split_parts_write-grad": "E404",       # writes through the views np.split returns
 }
